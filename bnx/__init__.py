@@ -1,0 +1,30 @@
+"""bnx: exact symbolic explanations of Bayesian network classifiers.
+
+Compile a naive Bayes or latent-tree classifier into its decision function, an
+ordered decision diagram, and explain its decisions with MC- and PI-explanations
+(Shih, Choi and Darwiche, IJCAI 2018).
+
+The data flows one way: network -> :class:`Classifier` -> :func:`compile` ->
+:class:`ODD` -> explanations.
+"""
+
+from . import backends, examples
+from .classifier import Classifier, read_network
+from .compilation import compile, default_order, latent_tree_order, naive_bayes_order
+from .errors import *  # noqa: F401,F403
+from .errors import __all__ as _errors_all
+from .odd import ODD
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Classifier",
+    "ODD",
+    "compile",
+    "default_order",
+    "examples",
+    "latent_tree_order",
+    "naive_bayes_order",
+    "read_network",
+    *_errors_all,
+]

@@ -1,0 +1,98 @@
+"""The decision-diagram backends: ``dd.autoref`` (pure Python) and ``dd.cudd`` (CUDD).
+
+bnx fixes the variable order of every manager it creates: dynamic reordering is
+switched off, so an ODD's order is the one it was compiled with, and a node's
+``level`` is its feature's position in that order on both backends.
+
+This module also hides the two places where the backends differ for traversals:
+the level of a terminal (CUDD reports ``2**31 - 1``) and ``find_or_add`` with equal
+children (CUDD does not reduce it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ._types import Manager, Node
+from .errors import BackendError
+
+__all__ = ["BACKENDS", "available_backends", "resolve_backend", "new_manager",
+           "branches", "level", "make_node"]
+
+BACKENDS = ("autoref", "cudd")
+
+
+def _cudd_available() -> bool:
+    try:
+        import dd.cudd  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def available_backends() -> tuple[str, ...]:
+    """The backends that import on this machine, ``"autoref"`` first.
+
+    Examples
+    --------
+    >>> "autoref" in available_backends()
+    True
+    """
+    return ("autoref", "cudd") if _cudd_available() else ("autoref",)
+
+
+def resolve_backend(backend: str) -> str:
+    """Turn ``"auto"``, ``"autoref"`` or ``"cudd"`` into the name of an importable backend."""
+    if backend == "auto":
+        return "cudd" if _cudd_available() else "autoref"
+    if backend not in BACKENDS:
+        raise BackendError(
+            f"unknown backend {backend!r}: expected 'auto', 'autoref' or 'cudd'")
+    if backend == "cudd" and not _cudd_available():
+        raise BackendError("backend 'cudd' is not available: dd.cudd does not import "
+                           "(install a dd wheel that ships CUDD, or use backend='autoref')")
+    return backend
+
+
+def new_manager(backend: str, variables: Sequence[str]) -> Manager:
+    """A new ``dd`` manager with ``variables`` declared in this order and reordering off."""
+    name = resolve_backend(backend)
+    if name == "cudd":
+        import dd.cudd as mod
+    else:
+        import dd.autoref as mod
+    bdd = mod.BDD()
+    bdd.configure(reordering=False)
+    if variables:
+        bdd.declare(*variables)
+    return bdd
+
+
+def branches(u: Node) -> tuple[Node, Node]:
+    """The (low, high) cofactors of a non-terminal node, complemented edges applied.
+
+    On a negated reference ``dd`` gives the children of the un-negated node, so
+    both are negated here.
+    """
+    if u.negated:
+        return ~u.low, ~u.high
+    return u.low, u.high
+
+
+def level(u: Node, nvars: int) -> int:
+    """The level of ``u``; terminals are at level ``nvars`` on both backends."""
+    return nvars if u.var is None else u.level
+
+
+def make_node(bdd: Manager, var: str, low: Node, high: Node) -> Node:
+    """The reduced node ``ite(var, high, low)``; ``var`` must precede the children.
+
+    ``dd.autoref`` normalises ``find_or_add``; ``dd.cudd``'s ``find_or_add`` neither
+    reduces equal children nor moves a complement off the high edge (both crash
+    CUDD later), so CUDD nodes are made with ``ite``.
+    """
+    if low == high:
+        return low
+    if type(bdd).__module__ == "dd.cudd":
+        return bdd.ite(bdd.var(var), high, low)
+    return bdd.find_or_add(var, low, high)

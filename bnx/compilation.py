@@ -1,0 +1,428 @@
+"""Expand-then-merge compilation of a classifier into its decision function.
+
+Features are observed one at a time in the ODD's order (Algorithm 1 of Shih, Choi
+and Darwiche for naive Bayes, Algorithm 2 for latent trees). The classifier that
+remains after observing a prefix of the order is summarised by a *state*, and the
+compiler keeps one diagram node per class of states with the same decision
+function on the features still to come (the merge step). It never enumerates
+instances: each node is expanded once per state of its feature.
+
+Two engines, both exact (``docs/compilation.md`` gives the arguments):
+
+* Binary class, naive Bayes: the state is the odds ratio
+  ``rho = (1 - T) Pr(c, y) / (T Pr(not c, y))`` of the observed prefix ``y``, a rational
+  number (or infinity). The states with the same remaining decision function form
+  an interval of ``rho``; the compiler computes that interval exactly while it builds
+  the node (it is the intersection of the children's intervals pulled back through
+  each feature's likelihood ratio) and finds later states in it by binary search.
+  Equivalence is necessary and sufficient: one node per distinct function.
+* Otherwise (a class with more than two states, or a latent tree): the state is
+  the exact tensor ``Pr(c, y, s) * w(c)`` over the class and the latent nodes that
+  separate observed from unobserved features (with ``w(positive) = 1 - T`` and
+  ``w(other) = -T``), summed over everything else. States equal up to a positive
+  factor are merged, and a state whose decision is settled by exact bounds on the
+  rest becomes a terminal. This test is sufficient, not necessary; ``dd``'s unique
+  table still makes the resulting diagram reduced and canonical.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from bisect import bisect_right, insort
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ._types import Feature
+from .backends import new_manager, resolve_backend
+from .classifier import Classifier
+from .encoding import Encoding
+from .errors import CompilationLimitError, OrderError
+
+__all__ = ["compile", "default_order", "latent_tree_order", "naive_bayes_order"]
+
+_INF = None  # the state "rho = infinity": positive whatever comes next
+
+
+# ---------------------------------------------------------------------- orders
+def naive_bayes_order(clf: Classifier) -> list:
+    """Features by decreasing spread of their log-likelihood ratios (ties: network order).
+
+    The spread of a feature is ``max_v log(p_v / q_v) - min_v log(p_v / q_v)`` with
+    ``p_v = Pr(v | positive)`` and ``q_v = Pr(v | not positive)``; a zero makes it
+    infinite. Influential features come first, so that many prefixes settle the
+    decision early and the diagram stays small.
+    """
+    prior = clf.table(clf.class_var)[0]
+    pos = clf.class_states.index(clf.positive)
+    negw = [(c, prior[c]) for c in range(len(prior)) if c != pos]
+    total = sum((w for _, w in negw), Fraction(0))
+
+    def spread(f):
+        t = clf.table(f)
+        ratios = []
+        for v in range(len(clf.states(f))):
+            p = t[pos][v]
+            q = (sum((w * t[c][v] for c, w in negw), Fraction(0)) / total) if total else Fraction(0)
+            if p == 0 or q == 0:
+                return math.inf if p != q else 0.0
+            ratios.append(math.log(p) - math.log(q))
+        return max(ratios) - min(ratios)
+
+    feats = list(clf.features)
+    return sorted(feats, key=lambda f: -spread(f))
+
+
+def latent_tree_order(clf: Classifier) -> list:
+    """Algorithm 2's order: descend into a lone unprocessed inner child, else take
+    the child subtree with the fewest features and emit its leaves (recursively
+    in the same order)."""
+    feats = set(clf.features)
+    size: dict = {}
+
+    def count(n):
+        if n in feats:
+            size[n] = 1
+        else:
+            size[n] = sum(count(ch) for ch in clf.children(n))
+        return size[n]
+    count(clf.class_var)
+
+    def emit(root) -> list:
+        if root in feats:
+            return [root]
+        out: list = []
+        processed: set = set()
+        r = root
+        while True:
+            unprocessed = [ch for ch in clf.children(r) if ch not in processed]
+            if not unprocessed:
+                return out
+            if len(unprocessed) == 1 and unprocessed[0] not in feats:
+                r = unprocessed[0]
+                continue
+            c = min(unprocessed, key=lambda ch: size[ch])
+            out.extend(emit(c))
+            processed.add(c)
+
+    return emit(clf.class_var)
+
+
+def default_order(clf: Classifier) -> list:
+    """The default order: Algorithm 2 for latent trees, :func:`naive_bayes_order` otherwise."""
+    return latent_tree_order(clf) if clf.latent else naive_bayes_order(clf)
+
+
+def _check_order(clf: Classifier, order: Sequence[Feature] | None) -> list:
+    if order is None:
+        return default_order(clf)
+    if isinstance(order, (str, bytes)):
+        raise OrderError(f"order must be a list of features, got the string {order!r}")
+    order = list(order)
+    feats = set(clf.features)
+    unknown = [f for f in order if f not in feats]
+    if unknown:
+        raise OrderError(f"order names {unknown[0]!r}, which is not a feature")
+    if len(set(order)) != len(order):
+        dup = next(f for f in order if order.count(f) > 1)
+        raise OrderError(f"order lists feature {dup!r} twice")
+    missing = [f for f in clf.features if f not in set(order)]
+    if missing:
+        raise OrderError(f"order leaves out feature {missing[0]!r}")
+    return order
+
+
+# ---------------------------------------------------------------------- driver
+class _Budget:
+    __slots__ = ("limit", "used")
+
+    def __init__(self, limit: int | None):
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ValueError(f"max_nodes must be a positive integer, got {limit!r}")
+        self.limit = limit
+        self.used = 0
+
+    def spend(self) -> None:
+        self.used += 1
+        if self.limit is not None and self.used > self.limit:
+            raise CompilationLimitError(
+                f"compilation needed more than max_nodes={self.limit} nodes; raise the "
+                f"budget or try another variable order")
+
+
+def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
+            backend: str = "auto", max_nodes: int | None = None) -> "ODD":
+    """Compile a classifier into its decision function, an :class:`~bnx.ODD`.
+
+    Parameters
+    ----------
+    clf : Classifier
+    order : list of features, optional
+        The ODD's variable order. Default: :func:`default_order`.
+    backend : {"auto", "autoref", "cudd"}
+        The ``dd`` backend; ``"auto"`` takes CUDD when it imports.
+    max_nodes : int, optional
+        Stop with :class:`~bnx.CompilationLimitError` once more than this many
+        nodes have been expanded.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> odd.count(), odd.size
+    (6, 6)
+    """
+    from .odd import ODD
+    if not isinstance(clf, Classifier):
+        from .errors import BnxError
+        raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
+    order = _check_order(clf, order)
+    name = resolve_backend(backend)
+    budget = _Budget(max_nodes)
+    enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
+    bdd = new_manager(name, enc.variables)
+    limit = sys.getrecursionlimit()
+    if len(order) + 100 > limit:
+        sys.setrecursionlimit(len(order) + 200)
+    try:
+        if not clf.latent and len(clf.class_states) == 2:
+            root = _RatioEngine(clf, enc, bdd, budget).run()
+        else:
+            root = _TensorEngine(clf, enc, bdd, budget).run()
+    finally:
+        sys.setrecursionlimit(limit)
+    domain = enc.domain(bdd)
+    return ODD(clf, enc, bdd, root & domain, domain, backend=name)
+
+
+# ---------------------------------------------------------------------- engine 1
+class _RatioEngine:
+    """Binary-class naive Bayes: states are odds ratios, merged by exact intervals."""
+
+    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: _Budget):
+        self.enc, self.bdd, self.budget = enc, bdd, budget
+        pos = clf.class_states.index(clf.positive)
+        neg = 1 - pos
+        t = clf.threshold
+        prior = clf.table(clf.class_var)[0]
+        num, den = (1 - t) * prior[pos], t * prior[neg]
+        self.start = _INF if den == 0 else num / den
+        # per position: per state, the ratio p/q (None: q == 0, the state forces positive)
+        self.ratios = []
+        for f in enc.features:
+            table = clf.table(f)
+            self.ratios.append([None if table[neg][v] == 0 else table[pos][v] / table[neg][v]
+                                for v in range(len(clf.states(f)))])
+        self.n = len(enc.features)
+        # per level: sorted keys (lo, open?) and entries (lo, lo_closed, hi, hi_closed, node)
+        self.keys: list[list] = [[] for _ in range(self.n)]
+        self.entries: list[list] = [[] for _ in range(self.n)]
+
+    def run(self):
+        if self.start is _INF:
+            return self.bdd.true
+        return self.visit(0, self.start)[0]
+
+    def visit(self, i: int, rho: Fraction):
+        """(node, lo, lo_closed, hi, hi_closed): the function at level ``i`` and its interval.
+
+        ``hi is None`` means +infinity (finite states only reach here).
+        """
+        bdd = self.bdd
+        if i == self.n:
+            if rho >= 1:
+                return bdd.true, Fraction(1), True, None, False
+            return bdd.false, Fraction(0), True, Fraction(1), False
+        keys, entries = self.keys[i], self.entries[i]
+        k = bisect_right(keys, (rho, 0)) - 1
+        if k >= 0:
+            e = entries[k]
+            if (e[3] is None or rho < e[3] or (e[4] and rho == e[3])) and \
+                    (rho > e[1] or e[2]):
+                return e
+        self.budget.spend()
+        lo, lo_closed, hi, hi_closed = Fraction(0), True, None, False
+        children = []
+        for r in self.ratios[i]:
+            if r is None:  # Pr(v | not c) = 0: positive whatever comes next
+                children.append(bdd.true)
+                continue
+            node, clo, clc, chi, chc = self.visit(i + 1, rho * r)
+            children.append(node)
+            if r == 0:  # the child state is 0 for every rho: no constraint
+                continue
+            plo, phi = clo / r, (None if chi is None else chi / r)
+            if plo > lo or (plo == lo and not clc):
+                lo, lo_closed = plo, clc
+            if phi is not None and (hi is None or phi < hi or (phi == hi and not chc)):
+                hi, hi_closed = phi, chc
+        node = self.enc.select(bdd, i, children, bdd.false)
+        entry = (node, lo, lo_closed, hi, hi_closed)
+        key = (lo, 0 if lo_closed else 1)
+        pos = bisect_right(keys, key)
+        keys.insert(pos, key)
+        entries.insert(pos, entry)
+        return entry
+
+
+# ---------------------------------------------------------------------- engine 2
+def _obj(values) -> np.ndarray:
+    a = np.empty(len(values), dtype=object)
+    a[:] = list(values)
+    return a
+
+
+class _TensorEngine:
+    """Any class, naive Bayes or latent tree: exact tensors over the separator."""
+
+    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: _Budget):
+        self.clf, self.enc, self.bdd, self.budget = clf, enc, bdd, budget
+        self.n = len(enc.features)
+        root = clf.class_var
+        pos = clf.class_states.index(clf.positive)
+        t = clf.threshold
+        prior = clf.table(root)[0]
+        self.start = _obj([(1 - t) * p if c == pos else -t * p for c, p in enumerate(prior)])
+        self.memo: list[dict] = [dict() for _ in range(self.n)]
+        self._plan(clf)
+
+    # -- static plan of separators, transitions and bounds
+    def _plan(self, clf: Classifier) -> None:
+        root = clf.class_var
+        feats = set(clf.features)
+        remaining: dict = {}
+
+        def count(n):
+            remaining[n] = 1 if n in feats else sum(count(ch) for ch in clf.children(n))
+            return remaining[n]
+        count(root)
+        # static bounds of max/min Pr(z_T | parent state) for every subtree T
+        ub: dict = {}
+        lb: dict = {}
+        for n in reversed(self._preorder(clf)):
+            if n == root:
+                continue
+            table = clf.table(n)
+            if n in feats:
+                ub[n] = [max(row) for row in table]
+                lb[n] = [min(row) for row in table]
+            else:
+                kids = clf.children(n)
+                inner_u = [math.prod((ub[ch][s] for ch in kids), start=Fraction(1))
+                           for s in range(len(clf.states(n)))]
+                inner_l = [math.prod((lb[ch][s] for ch in kids), start=Fraction(1))
+                           for s in range(len(clf.states(n)))]
+                ub[n] = [min(Fraction(1), sum((r[s] * inner_u[s] for s in range(len(r))), Fraction(0)))
+                         for r in table]
+                lb[n] = [sum((r[s] * inner_l[s] for s in range(len(r))), Fraction(0)) for r in table]
+        sep = [root]
+        opened = {root}
+        self.steps = []
+        for f in self.enc.features:
+            # bounds on what is still to come, for the separator before this step
+            maxg = np.ones(tuple(len(clf.states(u)) for u in sep), dtype=object)
+            ming = np.ones(tuple(len(clf.states(u)) for u in sep), dtype=object)
+            for ax, u in enumerate(sep):
+                pending = [ch for ch in clf.children(u) if ch not in opened and remaining[ch] > 0]
+                shape = [1] * len(sep)
+                shape[ax] = len(clf.states(u))
+                vu = [math.prod((ub[ch][s] for ch in pending), start=Fraction(1))
+                      for s in range(shape[ax])]
+                vl = [math.prod((lb[ch][s] for ch in pending), start=Fraction(1))
+                      for s in range(shape[ax])]
+                maxg = maxg * _obj(vu).reshape(shape)
+                ming = ming * _obj(vl).reshape(shape)
+            # ancestors to open, top-down
+            chain = []
+            a = clf.parent(f)
+            while a not in opened:
+                chain.append(a)
+                a = clf.parent(a)
+            opens = []
+            for u in reversed(chain):
+                opens.append((u, sep.index(clf.parent(u)), clf.table(u)))
+                sep.append(u)
+                opened.add(u)
+            p = clf.parent(f)
+            observe = (sep.index(p), clf.table(f))
+            closes = []
+            remaining[f] -= 1
+            u = p
+            while u != root:
+                remaining[u] -= 1
+                if remaining[u] > 0:
+                    break
+                closes.append(sep.index(u))
+                sep.pop(sep.index(u))
+                u = clf.parent(u)
+            # every ancestor of u still has unobserved features: decrement them too
+            while u != root:
+                u = clf.parent(u)
+                if u != root:
+                    remaining[u] -= 1
+            self.steps.append((maxg.reshape(-1), ming.reshape(-1), opens, observe, closes,
+                               len(clf.states(f))))
+
+    @staticmethod
+    def _preorder(clf: Classifier) -> list:
+        out = []
+        stack = [clf.class_var]
+        while stack:
+            n = stack.pop()
+            out.append(n)
+            stack.extend(clf.children(n))
+        return out
+
+    def run(self):
+        return self.visit(0, self.start)
+
+    def transition(self, i: int, m: np.ndarray, v: int) -> np.ndarray:
+        _, _, opens, (pax, ftable), closes, _ = self.steps[i]
+        for u, paxis, table in opens:
+            shape = [1] * m.ndim + [len(table[0])]
+            shape[paxis] = len(table)
+            cpt = np.empty((len(table), len(table[0])), dtype=object)
+            for a, row in enumerate(table):
+                for b, val in enumerate(row):
+                    cpt[a, b] = val
+            m = m[..., np.newaxis] * cpt.reshape(shape)
+        shape = [1] * m.ndim
+        shape[pax] = len(ftable)
+        m = m * _obj([row[v] for row in ftable]).reshape(shape)
+        for ax in closes:
+            m = m.sum(axis=ax)
+            if not isinstance(m, np.ndarray):
+                m = _obj([m])
+        return m
+
+    def visit(self, i: int, m: np.ndarray):
+        bdd = self.bdd
+        flat = m.reshape(-1)
+        if i == self.n:
+            return bdd.true if sum(flat, Fraction(0)) >= 0 else bdd.false
+        scale = max((abs(x) for x in flat), default=Fraction(0))
+        if scale == 0:
+            return bdd.true  # 0 >= 0 whatever comes next
+        key = tuple(x / scale for x in flat)
+        memo = self.memo[i]
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        maxg, ming = self.steps[i][0], self.steps[i][1]
+        low = sum((x * (ming[j] if x > 0 else maxg[j]) for j, x in enumerate(flat)), Fraction(0))
+        if low >= 0:
+            memo[key] = bdd.true
+            return bdd.true
+        high = sum((x * (maxg[j] if x > 0 else ming[j]) for j, x in enumerate(flat)), Fraction(0))
+        if high < 0:
+            memo[key] = bdd.false
+            return bdd.false
+        self.budget.spend()
+        k = self.steps[i][5]
+        children = [self.visit(i + 1, self.transition(i, m, v)) for v in range(k)]
+        node = self.enc.select(bdd, i, children, bdd.false)
+        memo[key] = node
+        return node

@@ -1,0 +1,65 @@
+"""Small traversals over ``dd`` nodes that ``dd`` itself does not offer.
+
+All of them handle complemented edges (through :func:`~bnx.backends.branches`),
+variables that a reduced diagram skips, and both backends. Counts are exact
+Python integers on both backends (``dd.cudd`` counts in floating point).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ._types import Node
+from .backends import branches, level
+
+__all__ = ["count", "restrict", "evaluate", "dag_size"]
+
+
+# Traversals are module-level functions with an explicit memo: a recursive closure
+# would form a reference cycle holding dd nodes, which the garbage collector may
+# finalise after the manager (dd.autoref then complains about live references).
+
+def count(u: Node, nvars: int) -> int:
+    """Number of assignments to all ``nvars`` variables that satisfy ``u`` (exact)."""
+    return _count(u, nvars, {}) << level(u, nvars)
+
+
+def _count(w: Node, nvars: int, memo: dict) -> int:
+    """Models of ``w`` over the variables from ``level(w)`` on."""
+    if w.var is None:
+        return 1 if w == w.bdd.true else 0
+    got = memo.get(w)
+    if got is not None:
+        return got
+    lw = w.level
+    lo, hi = branches(w)
+    c = ((_count(lo, nvars, memo) << (level(lo, nvars) - lw - 1))
+         + (_count(hi, nvars, memo) << (level(hi, nvars) - lw - 1)))
+    memo[w] = c
+    return c
+
+
+def restrict(u: Node, bits: Sequence[tuple[int, bool]], nvars: int) -> Node:
+    """Follow ``u`` along ``(level, value)`` pairs given in increasing level order.
+
+    A variable that ``u`` skips is stepped over. This is the cofactor of ``u`` by
+    those literals when they are the first variables ``u`` can test.
+    """
+    for lvl, value in bits:
+        if u.var is None:
+            return u
+        if u.level == lvl:
+            u = branches(u)[1 if value else 0]
+    return u
+
+
+def evaluate(u: Node, values: Mapping[int, bool]) -> bool:
+    """The value of ``u`` under a complete assignment ``{level: value}``."""
+    while u.var is not None:
+        u = branches(u)[1 if values[u.level] else 0]
+    return u == u.bdd.true
+
+
+def dag_size(u: Node) -> int:
+    """Number of nodes of ``u``, terminals included (as ``dd``'s ``dag_size``)."""
+    return u.dag_size

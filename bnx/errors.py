@@ -1,0 +1,95 @@
+"""The bnx error hierarchy.
+
+Every error that bnx raises on bad input is a :class:`BnxError`. Each concrete error
+also subclasses the matching built-in exception, so ``except ValueError`` and
+``except KeyError`` keep working for callers who do not know bnx.
+
+Examples
+--------
+>>> import bnx
+>>> issubclass(bnx.UnknownStateError, KeyError) and issubclass(bnx.UnknownStateError, bnx.BnxError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BnxError",
+    "StructureError",
+    "NetworkError",
+    "NetworkFileError",
+    "ThresholdError",
+    "InstanceError",
+    "UnknownFeatureError",
+    "MissingFeatureError",
+    "UnknownStateError",
+    "OrderError",
+    "BackendError",
+    "CompilationLimitError",
+    "ExplanationError",
+    "DataError",
+    "ODDFileError",
+]
+
+
+class BnxError(Exception):
+    """Base class of every error raised by bnx."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; we want it plain
+        return str(self.args[0]) if self.args else ""
+
+
+class StructureError(BnxError, ValueError):
+    """The network is not a naive Bayes or latent-tree classifier."""
+
+
+class NetworkError(BnxError, ValueError):
+    """The network is unusable: missing CPDs, unknown class or positive state, ..."""
+
+
+class NetworkFileError(BnxError, OSError):
+    """A network file is missing, unreadable or malformed."""
+
+
+class ThresholdError(BnxError, ValueError):
+    """The decision threshold is not a number in [0, 1]."""
+
+
+class InstanceError(BnxError, ValueError):
+    """An instance is not a mapping from features to states."""
+
+
+class UnknownFeatureError(InstanceError, KeyError):
+    """A name that is not a feature of the classifier."""
+
+
+class MissingFeatureError(InstanceError, KeyError):
+    """An instance that leaves a feature out."""
+
+
+class UnknownStateError(InstanceError, KeyError):
+    """A state that the feature does not have."""
+
+
+class OrderError(BnxError, ValueError):
+    """A variable order that is not a permutation of the features."""
+
+
+class BackendError(BnxError, ValueError):
+    """An unknown or unavailable decision-diagram backend."""
+
+
+class CompilationLimitError(BnxError, MemoryError):
+    """Compilation needed more nodes than its ``max_nodes`` budget."""
+
+
+class ExplanationError(BnxError, ValueError):
+    """An explanation was asked for in a way that has no meaning."""
+
+
+class DataError(BnxError, ValueError):
+    """Training data that cannot be used as asked."""
+
+
+class ODDFileError(BnxError, OSError):
+    """A saved ODD file that is truncated, edited or from an incompatible version."""

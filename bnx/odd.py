@@ -1,0 +1,226 @@
+"""The compiled decision function of a classifier: an ordered decision diagram."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+from collections.abc import Sequence
+from typing import Any
+
+from ._types import Feature, Instance, Manager, Node
+from .classifier import Classifier
+from .diagram import count as _count
+from .diagram import evaluate
+from .encoding import Encoding
+
+__all__ = ["ODD"]
+
+
+class ODD:
+    """A classifier's decision function as a reduced ordered BDD in ``dd``.
+
+    Built by :func:`bnx.compile`; immutable afterwards. Multi-valued features are
+    log-encoded (see :mod:`bnx.encoding`): :attr:`root` is false on every code
+    that names no state, and :attr:`domain` is the constraint of valid codes.
+
+    Attributes
+    ----------
+    classifier : Classifier
+        The classifier it was compiled from (``None`` for a loaded ODD).
+    encoding : Encoding
+        The features in order, their states and their BDD variables.
+    bdd : dd manager
+        The ``dd.autoref.BDD`` or ``dd.cudd.BDD`` that holds the diagram; its
+        variable order is fixed (reordering is off).
+    root : dd node
+        The decision function: true exactly on the positive instances.
+    domain : dd node
+        True exactly on the codes of complete instances.
+    backend : str
+        ``"autoref"`` or ``"cudd"``.
+    """
+
+    def __init__(self, classifier: Classifier | None, encoding: Encoding, bdd: Manager,
+                 root: Node, domain: Node, *, backend: str,
+                 meta: dict | None = None) -> None:
+        self.classifier = classifier
+        self.encoding = encoding
+        self.bdd = bdd
+        self.root = root
+        self.domain = domain
+        self.backend = backend
+        meta = dict(meta or {})
+        if classifier is not None:
+            meta.setdefault("class_var", classifier.class_var)
+            meta.setdefault("positive", classifier.positive)
+            meta.setdefault("threshold", classifier.threshold)
+            meta.setdefault("fingerprint", classifier.fingerprint)
+        self.meta = meta
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def features(self) -> tuple:
+        """The features, in the ODD's order."""
+        return self.encoding.features
+
+    order = features
+
+    @property
+    def threshold(self):
+        """The threshold of the classifier it was compiled from (an exact fraction)."""
+        return self.meta.get("threshold")
+
+    def states(self, feature: Feature) -> tuple:
+        """The states of ``feature``."""
+        return self.encoding.states[self._position(feature)]
+
+    def _position(self, feature: Feature) -> int:
+        from .errors import UnknownFeatureError
+        try:
+            return self.encoding.position(feature)
+        except (KeyError, TypeError):
+            raise UnknownFeatureError(f"{feature!r} is not a feature of this ODD") from None
+
+    @property
+    def size(self) -> int:
+        """Number of nodes of the decision diagram, both terminals counted once."""
+        return self.root.dag_size
+
+    def __repr__(self) -> str:
+        return (f"ODD(features={len(self.features)}, size={self.size}, "
+                f"backend={self.backend!r})")
+
+    # ------------------------------------------------------------------ instances
+    def encode(self, instance: Instance, *, partial: bool = False) -> dict:
+        """Validate an instance and return ``{feature: state index}``."""
+        from .classifier import _resolve_state
+        from .errors import (InstanceError, MissingFeatureError, UnknownFeatureError,
+                             UnknownStateError)
+        from collections.abc import Mapping
+        if not isinstance(instance, Mapping):
+            raise InstanceError(f"an instance must be a mapping from features to states, "
+                                f"got {type(instance).__name__}")
+        for f in instance:
+            self._position(f)
+        out = {}
+        for i, f in enumerate(self.features):
+            if f not in instance:
+                if partial:
+                    continue
+                raise MissingFeatureError(f"the instance has no state for feature {f!r}")
+            j = _resolve_state(self.encoding.states[i], instance[f])
+            if j is None:
+                raise UnknownStateError(
+                    f"{instance[f]!r} is not a state of feature {f!r} "
+                    f"(states: {', '.join(map(str, self.encoding.states[i]))})")
+            out[f] = j
+        return out
+
+    def assignment(self, indices: dict) -> dict[int, bool]:
+        """``{level: bit}`` of a complete instance given as ``{feature: state index}``."""
+        enc = self.encoding
+        values: dict[int, bool] = {}
+        for i, f in enumerate(enc.features):
+            for b, v in enumerate(enc.code(i, indices[f]).values()):
+                values[enc.first_level[i] + b] = v
+        return values
+
+    def decide(self, instance: Instance) -> bool:
+        """The decision on a complete instance, by one walk down the diagram."""
+        return evaluate(self.root, self.assignment(self.encode(instance)))
+
+    def count(self) -> int:
+        """Number of complete instances decided positive (an exact ``int``).
+
+        Examples
+        --------
+        >>> import bnx
+        >>> bnx.compile(bnx.examples.admissions(), backend="autoref").count()
+        6
+        """
+        return _count(self.root, self.encoding.nvars)
+
+    def total(self) -> int:
+        """Number of complete instances."""
+        return math.prod(len(s) for s in self.encoding.states)
+
+    # ------------------------------------------------------------------ drawing
+    def to_dot(self) -> str:
+        """The diagram in Graphviz DOT, features and states named on nodes and edges.
+
+        Complemented edges are resolved, so the picture shows plain 0/1 sinks.
+        """
+        enc = self.encoding
+        nvars = enc.nvars
+        names = {}
+        for i, f in enumerate(enc.features):
+            for b, v in enumerate(enc.bits[i]):
+                names[enc.first_level[i] + b] = (f, b, len(enc.bits[i]))
+        lines = ["digraph ODD {", "  rankdir=TB;", '  node [fontname="Helvetica"];',
+                 '  t1 [label="1", shape=box];', '  t0 [label="0", shape=box];']
+        from .backends import branches
+        ids: dict = {}
+        stack = [self.root]
+        while stack:  # iterative: no recursive closure holding dd nodes
+            u = stack.pop()
+            if u.var is None or u in ids:
+                continue
+            ids[u] = f"n{len(ids)}"
+            stack.extend(branches(u))
+
+        def ident(w):
+            if w.var is None:
+                return "t1" if w == w.bdd.true else "t0"
+            return ids[w]
+
+        for u, me in ids.items():
+            lo, hi = branches(u)
+            f, b, m = names[u.level]
+            label = str(f) if m == 1 else f"{f}[bit {b}]"
+            lines.append(f'  {me} [label="{_esc(label)}", shape=ellipse];')
+            if m == 1:
+                lo_l, hi_l = (str(s) for s in enc.states[enc.position(f)][:2])
+            else:
+                lo_l, hi_l = "0", "1"
+            lines.append(f'  {me} -> {ident(lo)} [label="{_esc(lo_l)}", style=dashed];')
+            lines.append(f'  {me} -> {ident(hi)} [label="{_esc(hi_l)}"];')
+        ids.clear()
+        lines.append("}")
+        _ = nvars
+        return "\n".join(lines)
+
+    def draw(self, path: str, *, format: str | None = None) -> str:
+        """Write the diagram as an image through Graphviz's ``dot`` (SVG, PNG, PDF).
+
+        Raises :class:`~bnx.BnxError` when ``dot`` is not installed.
+        """
+        from .errors import BnxError
+        fmt = format or str(path).rsplit(".", 1)[-1].lower()
+        if fmt == "dot":
+            with open(path, "w") as fh:
+                fh.write(self.to_dot())
+            return path
+        exe = shutil.which("dot")
+        if exe is None:
+            raise BnxError("drawing needs Graphviz's 'dot' program, which is not installed; "
+                           "use odd.to_dot() or save with a .dot extension")
+        res = subprocess.run([exe, f"-T{fmt}", "-o", str(path)], input=self.to_dot(),
+                             text=True, capture_output=True)
+        if res.returncode != 0:
+            raise BnxError(f"dot failed: {res.stderr.strip()}")
+        return path
+
+    def _repr_svg_(self) -> str | None:
+        exe = shutil.which("dot")
+        if exe is None or self.size > 400:
+            return None
+        res = subprocess.run([exe, "-Tsvg"], input=self.to_dot(), text=True, capture_output=True)
+        return res.stdout if res.returncode == 0 else None
+
+
+def _esc(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+_ = (Sequence, Any)

@@ -1,0 +1,39 @@
+"""Shared fixtures: backends, paths, hypothesis profiles."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import bnx
+
+settings.register_profile(
+    "ci", max_examples=60, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "thorough", max_examples=500, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("BNX_HYPOTHESIS_PROFILE", "ci"))
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+#: ``../shared`` beside the checkout: present for developers and CI, absent for users.
+SHARED = ROOT.parent / "shared"
+
+BACKENDS = bnx.backends.available_backends()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Each dd backend that imports here (autoref always, cudd where dd ships it)."""
+    return request.param
+
+
+def shared_file(*parts: str) -> pathlib.Path:
+    """A file under ``../shared/data``; skips the test when it is not there."""
+    path = SHARED.joinpath("data", *parts)
+    if not path.exists():
+        pytest.skip(f"{path} is not available (only developers and CI have ../shared)")
+    return path
