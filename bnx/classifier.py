@@ -189,10 +189,13 @@ class Classifier:
 
         Examples
         --------
-        >>> import bnx, os
-        >>> path = os.path.join(os.path.dirname(bnx.__file__), "data", "admission.net")
-        >>> bnx.Classifier.from_file(path, "Admit", "state1").structure
-        'naive_bayes'
+        >>> import bnx, os, tempfile
+        >>> from pgmpy.readwrite import BIFWriter
+        >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bif")
+        >>> BIFWriter(bnx.examples.admissions_network()).write_bif(path)
+        >>> clf = bnx.Classifier.from_file(path, "Admit", "+")
+        >>> clf.structure, len(clf.features)
+        ('naive_bayes', 4)
         """
         return cls(read_network(path), class_var, positive, threshold=threshold,
                    features=features)

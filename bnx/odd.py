@@ -145,6 +145,17 @@ class ODD:
         """Number of complete instances."""
         return math.prod(len(s) for s in self.encoding.states)
 
+    # ------------------------------------------------------------------ queries
+    def is_monotone(self, *, on=None) -> bool:
+        """Whether the decision function is monotone; see :func:`bnx.is_monotone`."""
+        from .monotone import is_monotone
+        return is_monotone(self, on=on)
+
+    def monotone_counterexample(self, *, on=None):
+        """A witness against monotonicity, or ``None``; see :func:`bnx.monotone_counterexample`."""
+        from .monotone import monotone_counterexample
+        return monotone_counterexample(self, on=on)
+
     # ------------------------------------------------------------------ drawing
     def to_dot(self) -> str:
         """The diagram in Graphviz DOT, features and states named on nodes and edges.

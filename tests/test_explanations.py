@@ -1,0 +1,144 @@
+"""MC-explanations, PI-explanations and prime implicants against brute force."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bnx
+from tests import oracle
+from tests.strategies import binary_on_maps, classifiers, instances, on_maps
+
+BACKENDS = bnx.backends.available_backends()
+
+
+def _setup(case, backend, data):
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=case.features)
+    order = data.draw(st.permutations(case.features))
+    return clf, bnx.compile(clf, order, backend=backend)
+
+
+def _args(case):
+    return case.net, case.class_var, case.positive, case.threshold, case.features
+
+
+def _length_histogram(sets, weight):
+    return dict(sorted(Counter(weight(e) for e in sets).items()))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(case=classifiers(), data=st.data())
+def test_mc_explanations_match_brute_force(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    x = data.draw(instances(case))
+    on = data.draw(on_maps(case))
+    fixed = data.draw(st.sets(st.sampled_from(case.features)))
+    got = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
+    want = oracle.mc_explanations(*_args(case), x, on, fixed)
+    assert got.to_set() == want
+    assert got.count == len(want) == len(list(got))
+    decision = clf.decide(x)
+    assert got.decision == decision
+
+    def card(e):
+        d = dict(e)
+        return sum(1 for f in case.features if f not in fixed
+                   and ((d[f] in on[f]) if decision else (d[f] not in on[f])))
+    assert got.lengths() == _length_histogram(want, card)
+    assert got.shortest().to_set() == want  # already minimum
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(case=classifiers(), data=st.data())
+def test_pi_explanations_match_brute_force(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    x = data.draw(instances(case))
+    want = oracle.pi_explanations(*_args(case), x)
+    inst = bnx.pi_explanations(odd, x, method="inst")
+    cover = bnx.pi_explanations(odd, x, method="cover")
+    assert inst.to_set() == want
+    assert cover.to_set() == want
+    assert inst.count == cover.count == len(want)
+    assert inst.lengths() == _length_histogram(want, len)
+    shortest = min((len(e) for e in want), default=None)
+    assert inst.shortest().to_set() == {e for e in want if len(e) == shortest}
+    for e in want:
+        assert dict(e) in inst
+    assert inst.decision == clf.decide(x)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(case=classifiers(), data=st.data(), decision=st.booleans())
+def test_prime_implicants_match_brute_force(case, data, backend, decision):
+    clf, odd = _setup(case, backend, data)
+    got = bnx.prime_implicants(odd, decision=decision)
+    want = oracle.prime_implicants(*_args(case), decision=decision)
+    assert got.to_set() == want
+    assert got.count == len(want)
+    assert got.lengths() == _length_histogram(want, len)
+    if want:
+        shortest = min(len(e) for e in want)
+        assert got.shortest().to_set() == {e for e in want if len(e) == shortest}
+
+
+@given(case=classifiers(), data=st.data())
+@settings(max_examples=30)
+def test_monotonicity_matches_brute_force(case, data):
+    if any(len(case.states(f)) != 2 for f in case.features):
+        with pytest.raises(bnx.ExplanationError):
+            bnx.is_monotone(_setup(case, "autoref", data)[1],
+                            on={f: case.states(f)[-1] for f in case.features})
+        return
+    clf, odd = _setup(case, "autoref", data)
+    on = data.draw(binary_on_maps(case))
+    want, _ = oracle.is_monotone(*_args(case), {f: {s} for f, s in on.items()})
+    assert odd.is_monotone(on=on) == want
+    witness = odd.monotone_counterexample(on=on)
+    if want:
+        assert witness is None
+    else:
+        lo, hi = witness
+        assert clf.decide(lo) and not clf.decide(hi)
+        diff = [f for f in case.features if lo[f] != hi[f]]
+        assert len(diff) == 1 and hi[diff[0]] == on[diff[0]]
+        x = data.draw(instances(case))
+        bnx.theorem3_holds(odd, x, on=on)  # defined, may be False
+    if want:
+        x = data.draw(instances(case))
+        assert bnx.theorem3_holds(odd, x, on=on)
+
+
+def test_on_is_required_for_multivalued_features():
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "A")])
+    net.add_cpds(TabularCPD("C", 2, [[0.5], [0.5]]),
+                 TabularCPD("A", 3, [[0.1, 0.5], [0.1, 0.25], [0.8, 0.25]], evidence=["C"],
+                            evidence_card=[2]))
+    odd = bnx.compile(bnx.Classifier(net, "C", 0), backend="autoref")
+    with pytest.raises(bnx.ExplanationError, match="'A' has 3 states"):
+        bnx.mc_explanations(odd, {"A": 2})
+    assert len(bnx.mc_explanations(odd, {"A": 2}, on={"A": [2]})) == 1
+    with pytest.raises(bnx.UnknownStateError, match="on-state 7"):
+        bnx.mc_explanations(odd, {"A": 2}, on={"A": [7]})
+    with pytest.raises(bnx.UnknownFeatureError):
+        bnx.mc_explanations(odd, {"A": 2}, on={"A": [2]}, fixed=["B"])
+    with pytest.raises(bnx.ExplanationError, match="method"):
+        bnx.pi_explanations(odd, {"A": 2}, method="greedy")
+
+
+def test_display():
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    x = dict.fromkeys(odd.features, "+")
+    pis = bnx.pi_explanations(odd, x)
+    text = str(pis)
+    assert text.startswith("3 PI-explanations of a positive decision (length 2: 1, 3: 2)")
+    frame = pis.to_frame()
+    assert list(frame.columns) == list(odd.features) and len(frame) == 3
+    assert (frame == "*").sum().sum() == 4 * 3 - (2 + 3 + 3)
+    assert "<table" in pis._repr_html_()
+    assert "diagram size" in repr(pis)
