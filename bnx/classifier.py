@@ -65,6 +65,18 @@ def read_network(path: str | os.PathLike) -> Any:
     except Exception as exc:  # pgmpy's readers raise anything from parse errors
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise NetworkFileError(f"{path}: cannot read as {_READERS[ext][:-6]}: {detail}") from exc
+    fmt = _READERS[ext][:-6]
+    if model.number_of_nodes() == 0:
+        raise NetworkFileError(f"{path}: cannot read as {fmt}: no variables found")
+    have = {cpd.variable for cpd in model.get_cpds()}
+    missing = [n for n in model.nodes() if n not in have]
+    if missing:
+        raise NetworkFileError(f"{path}: cannot read as {fmt}: no probability table for "
+                               f"{', '.join(map(repr, missing))} (truncated file?)")
+    try:
+        model.check_model()
+    except Exception as exc:
+        raise NetworkFileError(f"{path}: cannot read as {fmt}: {exc}") from exc
     return model
 
 

@@ -17,18 +17,19 @@ ADMISSIONS_RATES = {
 }
 
 
-def admissions_network():
+def admissions_network(states: tuple[str, str] = ("-", "+")):
     """The paper's admissions naive Bayes as a pgmpy network.
 
     Class ``Admit`` with prior ``Pr(Admit=+) = 0.3``; features ``WorkExperience``,
     ``FirstTimeApplicant``, ``EntranceExam`` and ``GPA``; every variable has the
-    states ``"-"`` and ``"+"`` (in that order, so ``"+"`` is the on state).
+    states ``states`` = (negative, positive), by default ``"-"`` and ``"+"`` (in that
+    order, so the positive state is the on state).
     """
     from pgmpy.factors.discrete import TabularCPD
     from pgmpy.models import DiscreteBayesianNetwork
 
     net = DiscreteBayesianNetwork([("Admit", f) for f in ADMISSIONS_RATES])
-    states = ["-", "+"]
+    states = list(states)
     cpds = [TabularCPD("Admit", 2, [[0.7], [0.3]], state_names={"Admit": states})]
     for f, (fp, fn) in ADMISSIONS_RATES.items():
         # columns: Admit = -, Admit = +; rows: f = -, f = +
