@@ -471,25 +471,32 @@ class Classifier:
                                      start=Fraction(1))
                 for c in range(len(prior))]
 
-    def posterior_exact(self, instance: Instance) -> Fraction | None:
-        """``Pr(class = positive | instance)`` as an exact fraction; ``None`` if ``Pr(x) = 0``."""
-        joint = self._class_joint(self.encode(instance))
+    def posterior_exact(self, instance: Instance, *, partial: bool = False) -> Fraction | None:
+        """``Pr(class = positive | instance)`` as an exact fraction; ``None`` if ``Pr(x) = 0``.
+
+        With ``partial=True`` the instance may leave features out: they are
+        unobserved and summed out (e.g. missing votes).
+        """
+        joint = self._class_joint(self.encode(instance, partial=partial))
         total = sum(joint, Fraction(0))
         if total == 0:
             return None
         return joint[self._positive_index] / total
 
-    def posterior(self, instance: Instance) -> float:
+    def posterior(self, instance: Instance, *, partial: bool = False) -> float:
         """``Pr(class = positive | instance)``, rounded once from the exact value.
 
-        NaN for an instance of probability zero.
+        NaN for an instance of probability zero. ``partial`` as in :meth:`posterior_exact`.
         """
-        p = self.posterior_exact(instance)
+        p = self.posterior_exact(instance, partial=partial)
         return math.nan if p is None else float(p)
 
-    def decide(self, instance: Instance) -> bool:
-        """The exact decision: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``."""
-        joint = self._class_joint(self.encode(instance))
+    def decide(self, instance: Instance, *, partial: bool = False) -> bool:
+        """The exact decision: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``.
+
+        ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
+        """
+        joint = self._class_joint(self.encode(instance, partial=partial))
         pos = joint[self._positive_index]
         neg = sum(joint, Fraction(0)) - pos
         return (1 - self._threshold) * pos >= self._threshold * neg

@@ -85,8 +85,8 @@ def test_prime_implicants_match_brute_force(case, data, backend, decision):
         assert got.shortest().to_set() == {e for e in want if len(e) == shortest}
 
 
-@given(case=classifiers(), data=st.data())
-@settings(max_examples=30)
+@given(case=st.one_of(classifiers(binary=True), classifiers()), data=st.data())
+@settings(max_examples=40)
 def test_monotonicity_matches_brute_force(case, data):
     if any(len(case.states(f)) != 2 for f in case.features):
         with pytest.raises(bnx.ExplanationError):

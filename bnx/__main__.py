@@ -1,0 +1,7 @@
+"""``python -m bnx``: the same as the ``bnx`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

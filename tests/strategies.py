@@ -1,0 +1,481 @@
+"""Hypothesis strategies for random Bayesian network classifiers (pgmpy 1.x).
+
+The strategies build :class:`pgmpy.models.DiscreteBayesianNetwork` objects
+with explicit ``state_names`` and bundle them in a :class:`Case` together
+with the class variable, the positive class state, a threshold and the
+ordered list of features.
+
+Hard cases are generated on purpose:
+
+* zero CPT entries (including whole zero rows and deterministic columns);
+* exactly dyadic CPTs (every entry an exact float) so that ties are exact;
+* thresholds 0 and 1, "round" thresholds such as 0.5, random floats, the
+  exact posterior of some instance (ties; passed as a float only when that
+  float is exact, otherwise as a :class:`fractions.Fraction`) and the
+  neighbouring floats of such a posterior (near ties);
+* symmetric networks with a uniform binary class prior and threshold 1/2,
+  where many instances tie exactly;
+* string state names that are not in sorted order, and occasionally integer
+  state names ``0..k-1`` as pgmpy's UAI reader produces.
+
+Every column of every CPT is a distribution whose float entries sum to 1
+within pgmpy's tolerance (exactly 1 for dyadic columns), and every network
+passes ``net.check_model()``.
+
+The product of the feature cardinalities is capped (``max_instances``) so
+that the brute-force oracle in ``oracle.py`` stays fast.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import strategies as st
+from pgmpy.factors.discrete import TabularCPD
+from pgmpy.models import DiscreteBayesianNetwork
+
+try:  # tests/ is a package (tests/__init__.py)
+    from tests import oracle as _oracle
+except ImportError:  # pragma: no cover - tests/ itself on sys.path
+    import oracle as _oracle
+
+__all__ = [
+    "Case",
+    "make_case",
+    "naive_bayes",
+    "latent_tree",
+    "classifiers",
+    "instances",
+    "on_maps",
+    "binary_on_maps",
+]
+
+
+# ---------------------------------------------------------------------------
+# The Case container
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Case:
+    """A Bayesian network classifier to test.
+
+    Attributes
+    ----------
+    net : pgmpy.models.DiscreteBayesianNetwork
+        The network (passes ``check_model()``).
+    class_var : str
+        Name of the class node.
+    positive : str or int
+        The positive class state (compared against all other class states).
+    threshold : float, int or Fraction
+        Decision threshold ``T``.
+    features : list
+        Ordered feature names (the leaves of the network).
+    """
+
+    net: DiscreteBayesianNetwork
+    class_var: str
+    positive: object
+    threshold: object
+    features: list = field(default_factory=list)
+
+    def states(self, node):
+        """State names of ``node`` in index order (from its CPD)."""
+        return list(self.net.get_cpds(node).state_names[node])
+
+    def __repr__(self):
+        lines = [
+            "Case(",
+            f"  class_var={self.class_var!r}, positive={self.positive!r}, "
+            f"threshold={self.threshold!r},",
+            f"  features={self.features!r},",
+            f"  edges={sorted(self.net.edges(), key=repr)!r},",
+            "  cpds={",
+        ]
+        for cpd in sorted(self.net.get_cpds(), key=lambda c: repr(c.variables[0])):
+            variables = list(cpd.variables)
+            names = {v: list(cpd.state_names[v]) for v in variables}
+            vals = np.asarray(cpd.values, dtype=float).reshape(len(names[variables[0]]), -1)
+            cols = [[str(Fraction(float(v))) for v in vals[:, j]] for j in range(vals.shape[1])]
+            lines.append(f"    {variables[0]!r}: vars={variables!r} states={names!r}")
+            lines.append(f"        columns={cols!r},")
+        lines.append("  })")
+        return "\n".join(lines)
+
+
+def make_case(edges, cpds, class_var, positive, threshold, features):
+    """Build a :class:`Case` from edges and CPDs, checking the model.
+
+    Parameters
+    ----------
+    edges : list of tuple
+        Directed edges ``(parent, child)``.
+    cpds : list of TabularCPD
+        One CPD per node.
+    class_var, positive, threshold, features
+        See :class:`Case`.
+
+    Returns
+    -------
+    Case
+        The classifier; ``net.check_model()`` has passed.
+    """
+    net = DiscreteBayesianNetwork(edges)
+    for cpd in cpds:
+        if cpd.variables[0] not in net.nodes():
+            net.add_node(cpd.variables[0])
+    net.add_cpds(*cpds)
+    assert net.check_model()
+    return Case(net, class_var, positive, threshold, list(features))
+
+
+# ---------------------------------------------------------------------------
+# Building blocks
+# ---------------------------------------------------------------------------
+
+_STATE_POOLS = {
+    2: [["-", "+"], ["no", "yes"], ["yes", "no"], ["0", "1"], ["off", "on"],
+        ["F", "T"], ["b", "a"], ["neg", "pos"]],
+    3: [["lo", "mid", "hi"], ["a", "b", "c"], ["0", "1", "2"],
+        ["red", "green", "blue"], ["hi", "lo", "mid"]],
+    4: [["s0", "s1", "s2", "s3"], ["a", "b", "c", "d"], ["lo", "mid", "hi", "max"],
+        ["d", "c", "b", "a"], ["0", "1", "2", "3"]],
+}
+
+_FEATURE_NAMES = ["W", "F", "E", "G", "gpa", "work-experience", "x_1", "Exam",
+                  "U", "B", "S", "f7"]
+_CLASS_NAMES = ["C", "A", "class", "Y"]
+_LATENT_NAMES = ["H0", "H1", "H2", "latent_a"]
+
+
+def _state_names(draw, k, int_states):
+    if int_states:
+        return list(range(k))
+    return list(draw(st.sampled_from(_STATE_POOLS[k])))
+
+
+@st.composite
+def _cardinality(draw):
+    """2, 3 or 4 with a bias toward binary."""
+    return draw(st.sampled_from([2, 2, 2, 2, 3, 3, 4]))
+
+
+@st.composite
+def _column(draw, k, mode, zeros=True):
+    """A probability distribution over ``k`` states as a list of floats.
+
+    ``mode`` is one of ``'dyadic'`` (exact dyadic entries summing to exactly
+    1), ``'small'`` (small integer weights normalised; entries need not be
+    exact floats) or ``'float'`` (random float weights).  ``zeros`` allows
+    zero entries (each entry is zero with probability about 1/8; columns are
+    never all zero).
+    """
+    if mode == "float":
+        weights = []
+        for _ in range(k):
+            if zeros and draw(st.integers(0, 7)) == 0:
+                weights.append(0.0)
+            else:
+                weights.append(draw(st.floats(0.01, 1.0)))
+    else:
+        pool = [1, 2, 3, 0, 4, 1, 2, 3] if zeros else [1, 2, 3, 4, 5, 6, 7]
+        # offset by position so that the simplest draw is not uniform
+        idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=k, max_size=k))
+        weights = [pool[(j + i) % len(pool)] for i, j in enumerate(idx)]
+    if sum(weights) == 0:
+        weights[draw(st.integers(0, k - 1))] = 1
+    if mode == "dyadic":
+        total = 1 << (sum(weights) - 1).bit_length()  # next power of two >= sum
+        weights[draw(st.integers(0, k - 1))] += total - sum(weights)
+        return [w / total for w in weights]  # exact: total is a power of two
+    total = math.fsum(weights)
+    return [w / total for w in weights]
+
+
+@st.composite
+def _cpt_mode(draw):
+    return draw(st.sampled_from(["dyadic", "dyadic", "small", "small", "float"]))
+
+
+def _cpd(node, states, values_columns, parent=None, parent_states=None):
+    """TabularCPD from a list of columns (one per parent state).
+
+    Column ``j`` is rotated by ``j`` positions so that identical draws still
+    give a child that depends on its parent.
+    """
+    values_columns = [c[j % len(c):] + c[:j % len(c)] for j, c in enumerate(values_columns)]
+    if len(values_columns) > 1 and all(c == values_columns[0] for c in values_columns):
+        # All columns equal: the child would be independent of its parent.
+        # Move half of the last column's mass onto one state (exact for
+        # dyadic columns), or rotate a deterministic column.
+        c = values_columns[-1]
+        if c[0] == 1.0:
+            new = c[1:] + c[:1]
+        else:
+            new = [v / 2 + (0.5 if i == 0 else 0.0) for i, v in enumerate(c)]
+        values_columns[-1] = new
+    values = np.array(values_columns, dtype=float).T  # rows = states of node
+    if parent is None:
+        return TabularCPD(node, len(states), values.reshape(-1, 1).tolist(),
+                          state_names={node: list(states)})
+    return TabularCPD(
+        node, len(states), values.tolist(),
+        evidence=[parent], evidence_card=[len(parent_states)],
+        state_names={node: list(states), parent: list(parent_states)},
+    )
+
+
+def _exact_or_fraction(p):
+    """``float(p)`` if that float equals ``p`` exactly, else ``p`` itself."""
+    f = float(p)
+    return f if Fraction(f) == p else p
+
+
+@st.composite
+def _threshold(draw, net, class_var, positive, features, symmetric=False):
+    """A threshold chosen among the hard cases (see module docstring)."""
+    if symmetric and draw(st.booleans()):
+        return draw(st.sampled_from([0.5, Fraction(1, 2)]))
+    kind = draw(st.sampled_from(
+        ["posterior", "float", "near", "round", "posterior", "float", "posterior",
+         "near", "round", "float", "zero", "one", "any"]
+    ))
+    if kind == "zero":
+        return draw(st.sampled_from([0, 0.0, Fraction(0)]))
+    if kind == "one":
+        return draw(st.sampled_from([1, 1.0, Fraction(1)]))
+    if kind == "round":
+        return draw(st.sampled_from([0.5, 0.25, 0.75, 0.125, Fraction(1, 3), Fraction(2, 3)]))
+    if kind == "float":
+        return draw(st.floats(0.05, 0.95))
+    if kind == "any":
+        return draw(st.floats(0.0, 1.0))
+    # Posterior of some instance: an exact tie (or a near tie) for it.  The
+    # smallest posterior is skipped when possible (it makes f constant).
+    posteriors = set()
+    for inst in _oracle.all_instances(net, features):
+        posteriors.add(_oracle.posterior(net, class_var, positive, None, inst, features))
+    posteriors = sorted(p for p in posteriors if p is not None)
+    if not posteriors:
+        return 0.5
+    p = draw(st.sampled_from(posteriors[1:] or posteriors))
+    if kind == "posterior":
+        return _exact_or_fraction(p)
+    f = float(p)
+    return draw(st.sampled_from([math.nextafter(f, 0.0), math.nextafter(f, 1.0), f]))
+
+
+# ---------------------------------------------------------------------------
+# Public strategies
+# ---------------------------------------------------------------------------
+
+
+@st.composite
+def _feature_spec(draw, n, max_instances, int_states, binary=False):
+    names = draw(st.permutations(_FEATURE_NAMES))[:n]
+    cards = []
+    size = 1
+    for _ in range(n):
+        k = 2 if binary else draw(_cardinality())
+        while k > 2 and size * k > max_instances:
+            k -= 1
+        cards.append(k)
+        size *= k
+    states = [_state_names(draw, k, int_states) for k in cards]
+    return names, states
+
+
+@st.composite
+def naive_bayes(draw, max_features=6, max_instances=256, binary=False):
+    """A naive Bayes classifier.
+
+    Parameters
+    ----------
+    max_features : int, optional
+        Maximum number of features (at least 1 is always generated).
+    max_instances : int, optional
+        Cap on the product of the feature cardinalities.
+    binary : bool, optional
+        If true, every feature has exactly two states.
+
+    Returns
+    -------
+    Case
+        Class with 2 or 3 states, 1..``max_features`` features with 2-4 states
+        each (mostly binary); features are the leaves, in a random order.
+    """
+    int_states = draw(st.integers(0, 6)) == 0
+    class_var = draw(st.sampled_from(_CLASS_NAMES))
+    n_classes = draw(st.sampled_from([2, 2, 2, 3]))
+    class_states = _state_names(draw, n_classes, int_states)
+    n = draw(st.integers(1, max_features))
+    names, states = draw(_feature_spec(n, max_instances, int_states, binary))
+    symmetric = n_classes == 2 and draw(st.integers(0, 4)) == 0
+    zeros = draw(st.booleans())
+
+    cpds = []
+    if symmetric:
+        cpds.append(_cpd(class_var, class_states, [[0.5, 0.5]]))
+        for name, fs in zip(names, states):
+            col = draw(_column(len(fs), "dyadic", zeros))
+            cpds.append(_cpd(name, fs, [col, col[::-1]], class_var, class_states))
+    else:
+        prior_zeros = zeros and draw(st.booleans())
+        cpds.append(_cpd(class_var, class_states,
+                         [draw(_column(n_classes, draw(_cpt_mode()), prior_zeros))]))
+        for name, fs in zip(names, states):
+            mode = draw(_cpt_mode())
+            cols = [draw(_column(len(fs), mode, zeros)) for _ in class_states]
+            cpds.append(_cpd(name, fs, cols, class_var, class_states))
+
+    edges = [(class_var, name) for name in names]
+    features = list(draw(st.permutations(names)))
+    positive = draw(st.sampled_from(class_states))
+    case = make_case(edges, cpds, class_var, positive, None, features)
+    case.threshold = draw(_threshold(case.net, class_var, positive, features, symmetric))
+    return case
+
+
+@st.composite
+def latent_tree(draw, max_features=6, max_latents=3, max_instances=128, binary=False):
+    """A latent-tree classifier.
+
+    The class is the root, 1..``max_latents`` latent internal nodes (2 or 3
+    states) hang below it or below each other, and the features are exactly
+    the leaves; every latent node has at least one child.
+
+    Parameters
+    ----------
+    max_features : int, optional
+        Maximum number of features.
+    max_latents : int, optional
+        Maximum number of latent nodes.
+    max_instances : int, optional
+        Cap on the product of the feature cardinalities.
+    binary : bool, optional
+        If true, every feature has exactly two states.
+
+    Returns
+    -------
+    Case
+        The classifier, features in a random order.
+    """
+    int_states = draw(st.integers(0, 6)) == 0
+    class_var = draw(st.sampled_from(_CLASS_NAMES))
+    n_classes = draw(st.sampled_from([2, 2, 2, 3]))
+    class_states = _state_names(draw, n_classes, int_states)
+
+    n_latents = draw(st.integers(1, max_latents))
+    latents = _LATENT_NAMES[:n_latents]
+    parent = {}
+    for j, h in enumerate(latents):
+        parent[h] = draw(st.sampled_from([class_var] + latents[:j]))
+    childless = [h for h in latents if h not in parent.values()]
+
+    n = draw(st.integers(max(1, len(childless)), max(max_features, len(childless))))
+    names, fstates = draw(_feature_spec(n, max_instances, int_states, binary))
+    for i, name in enumerate(names):
+        if i < len(childless):
+            parent[name] = childless[i]
+        else:
+            parent[name] = draw(st.sampled_from([class_var] + latents))
+
+    states = {class_var: class_states}
+    for h in latents:
+        states[h] = _state_names(draw, draw(st.sampled_from([2, 2, 3])), int_states)
+    for name, fs in zip(names, fstates):
+        states[name] = fs
+
+    zeros = draw(st.booleans())
+    prior_zeros = zeros and draw(st.booleans())
+    cpds = [_cpd(class_var, class_states,
+                 [draw(_column(n_classes, draw(_cpt_mode()), prior_zeros))])]
+    for node in latents + names:
+        p = parent[node]
+        mode = draw(_cpt_mode())
+        cols = [draw(_column(len(states[node]), mode, zeros)) for _ in states[p]]
+        cpds.append(_cpd(node, states[node], cols, p, states[p]))
+
+    edges = [(parent[node], node) for node in latents + names]
+    features = list(draw(st.permutations(names)))
+    positive = draw(st.sampled_from(class_states))
+    case = make_case(edges, cpds, class_var, positive, None, features)
+    case.threshold = draw(_threshold(case.net, class_var, positive, features))
+    return case
+
+
+def classifiers(**kwargs):
+    """Naive Bayes or latent-tree classifiers.
+
+    Parameters
+    ----------
+    **kwargs
+        ``max_features``, ``max_instances`` and/or ``binary``, passed to both
+        strategies.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        ``one_of(naive_bayes(...), latent_tree(...))`` producing :class:`Case`.
+    """
+    return st.one_of(naive_bayes(**kwargs), latent_tree(**kwargs))
+
+
+@st.composite
+def instances(draw, case):
+    """A random instance (dict feature -> state) of ``case``.
+
+    Parameters
+    ----------
+    case : Case
+        The classifier.
+
+    Returns
+    -------
+    dict
+        One state per feature.
+    """
+    return {f: draw(st.sampled_from(case.states(f))) for f in case.features}
+
+
+@st.composite
+def on_maps(draw, case):
+    """Random on-state sets for the generalised MC-explanations.
+
+    Parameters
+    ----------
+    case : Case
+        The classifier.
+
+    Returns
+    -------
+    dict
+        Feature -> frozenset of on states (any subset, possibly empty or all).
+    """
+    result = {}
+    for f in case.features:
+        states = case.states(f)
+        result[f] = frozenset(draw(st.lists(st.sampled_from(states), unique=True,
+                                            max_size=len(states))))
+    return result
+
+
+@st.composite
+def binary_on_maps(draw, case):
+    """Feature -> single on state, for cases whose features are all binary.
+
+    Parameters
+    ----------
+    case : Case
+        The classifier (all features must have two states).
+
+    Returns
+    -------
+    dict
+        Feature -> its on state (one of its two states).
+    """
+    return {f: draw(st.sampled_from(case.states(f))) for f in case.features}

@@ -1,0 +1,117 @@
+"""The bnx command, as a new user would drive it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import bnx
+from bnx.cli import main
+
+
+@pytest.fixture(scope="module")
+def admissions_bif(tmp_path_factory):
+    from pgmpy.readwrite import BIFWriter
+    path = tmp_path_factory.mktemp("nets") / "admissions.bif"
+    BIFWriter(bnx.examples.admissions_network(states=("no", "yes"))).write_bif(str(path))
+    return str(path)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_compile(capsys, admissions_bif, tmp_path):
+    dot = tmp_path / "odd.dot"
+    code, out, err = run(capsys, "compile", admissions_bif, "--class", "Admit",
+                         "--positive", "yes", "--draw", str(dot))
+    assert code == 0, err
+    assert "ODD size:   6 nodes" in out and "positive:   6 of 16 instances" in out
+    assert dot.read_text().startswith("digraph")
+
+
+def test_explain(capsys, admissions_bif):
+    x = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
+    code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit",
+                         "--positive", "yes", "--instance", x)
+    assert code == 0, err
+    assert "decision:  positive (Admit=yes)" in out
+    assert "Pr(Admit=yes | x) = 0.997" in out
+    assert "1 MC-explanation of a positive decision" in out
+    assert "3 PI-explanations of a positive decision (length 2: 1, 3: 2)" in out
+    code, out, _ = run(capsys, "explain", admissions_bif, "--class", "Admit",
+                       "--positive", "yes", "--instance", x, "--pi", "--shortest")
+    assert "MC-explanation" not in out and "1 PI-explanation" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance",
+      "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,Age=3"], "'Age'"),
+    (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance",
+      "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=high"],
+     "'high' is not a state of feature 'GPA'"),
+    (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance",
+      "WorkExperience=yes"], "no state for feature"),
+    (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance", "GPA"],
+     "FEATURE=STATE"),
+    (["compile", "NET", "--class", "Admission", "--positive", "yes"], "class variable 'Admission'"),
+    (["compile", "NET", "--class", "Admit", "--positive", "maybe"], "positive state 'maybe'"),
+    (["compile", "NET", "--class", "Admit", "--positive", "yes", "--threshold", "2"],
+     "threshold"),
+    (["compile", "NET", "--class", "Admit", "--positive", "yes", "--order", "GPA,Nope"],
+     "'Nope'"),
+    (["compile", "NET", "--class", "Admit", "--positive", "yes", "--max-nodes", "1"],
+     "max_nodes=1"),
+    (["compile", "missing.bif", "--class", "Admit", "--positive", "yes"], "no such file"),
+    (["compile", "NET", "--class", "GPA", "--positive", "yes"], "parent edge"),
+    (["explain", "NET", "--instance", "GPA=yes"], "--class and --positive are required"),
+])
+def test_errors_are_one_line(capsys, admissions_bif, argv, message):
+    argv = [admissions_bif if a == "NET" else a for a in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 1
+    assert err.count("\n") == 1 and err.startswith("bnx: error: ") and message in err
+
+
+@pytest.mark.parametrize("argv", [["compile"], ["explain", "x.bif"], ["frobnicate"],
+                                  ["compile", "x.bif", "--class", "C", "--positive", "1",
+                                   "--threshold", "half"]])
+def test_usage_errors_are_one_line(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    _, err = capsys.readouterr()
+    assert info.value.code == 2 and err.count("\n") == 1 and "--help" in err
+
+
+def test_malformed_network_file(capsys, tmp_path):
+    bad = tmp_path / "broken.net"
+    bad.write_text("net { node A { states = (\"a\" ")
+    code, _, err = run(capsys, "compile", str(bad), "--class", "A", "--positive", "a")
+    assert code == 1 and err.count("\n") == 1 and "broken.net" in err
+
+
+def test_votes_quick(capsys):
+    code, out, err = run(capsys, "votes", "--quick", "--no-progress", "--backend", "autoref")
+    assert code == 0, err
+    study = bnx.case_study.votes_study(backend="autoref", all_positives=False)
+    assert f"{study.positives:,} of 65,536 instances are positive" in out
+    assert f"Compiled ODD: {study.odd.size} nodes" in out
+    assert f"PI-explanations of all decisions: {study.all_pi_count:,}" in out
+    assert "The Congressman of row 370: n y n y y y n n n n n n y y n y" in out
+
+
+def test_python_dash_m_and_no_traceback(admissions_bif):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    res = subprocess.run([sys.executable, "-m", "bnx", "compile", admissions_bif, "--class",
+                          "Admit", "--positive", "nope"], capture_output=True, text=True, env=env)
+    assert res.returncode == 1
+    assert "Traceback" not in res.stderr and res.stderr.count("\n") == 1
+    res = subprocess.run([sys.executable, "-m", "bnx", "compile", admissions_bif, "--class",
+                          "Admit", "--positive", "yes", "--backend", "autoref"],
+                         capture_output=True, text=True, env=env)
+    assert res.returncode == 0 and res.stderr == ""  # no dd shutdown noise either
