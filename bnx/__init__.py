@@ -14,6 +14,7 @@ from .compilation import compile, default_order, latent_tree_order, naive_bayes_
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
 from .explanations import Explanations
+from .learning import learn_naive_bayes
 from .mc_explanations import mc_explanations, on_states
 from .monotone import is_monotone, monotone_counterexample, theorem3_holds
 from .odd import ODD
@@ -25,6 +26,7 @@ __all__ = [
     "Classifier",
     "Explanations",
     "is_monotone",
+    "learn_naive_bayes",
     "mc_explanations",
     "monotone_counterexample",
     "theorem3_holds",
@@ -34,6 +36,9 @@ __all__ = [
     "ODD",
     "compile",
     "default_order",
+    "backends",
+    "case_study",
+    "datasets",
     "examples",
     "latent_tree_order",
     "naive_bayes_order",
