@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 
 from .classifier import Classifier
 from .compilation import compile as _compile
-from .explanations import Explanations, Layout
+from .explanations import Explanations
 from .mc_explanations import mc_explanations
 from .odd import ODD
 from .pi_explanations import pi_explanations, prime_implicants
 
-__all__ = ["PAPER", "CONGRESSMAN_ROW", "VotesStudy", "votes_classifier", "votes_study",
-           "paper_comparison"]
+__all__ = ["PAPER", "CONGRESSMAN_ROW", "VotesStudy", "accuracy", "mc_frequency",
+           "paper_comparison", "votes_classifier", "votes_study"]
 
 #: Index (0-based) in :func:`~bnx.datasets.load_votes` of the paper's example
 #: Congressman, line 370 of ``house-votes-84.data``.
@@ -115,7 +115,7 @@ def votes_study(*, backend: str = "auto", all_positives: bool = True,
     row = data.iloc[CONGRESSMAN_ROW]
     x = {f: row[f] for f in clf.features}
     study = VotesStudy(
-        classifier=clf, odd=odd, accuracy=_accuracy_frame(clf, data),
+        classifier=clf, odd=odd, accuracy=accuracy(clf, data),
         positives=odd.count(), total=odd.total(), congressman=x,
         congressman_posterior=clf.posterior(x), congressman_decision=odd.decide(x),
         mc=mc_explanations(odd, x), pi=pi_explanations(odd, x),
@@ -126,14 +126,23 @@ def votes_study(*, backend: str = "auto", all_positives: bool = True,
     return study
 
 
-def _accuracy_frame(clf: Classifier, data) -> float:
+def accuracy(clf: Classifier, data) -> float:
+    """Share of the rows of ``data`` whose class ``clf`` predicts, missing values unobserved.
+
+    ``data`` is a DataFrame with the class column and one column per feature;
+    a missing value (NaN) leaves its feature unobserved (summed out).
+    """
     right = 0
     feats = clf.features
     records = data.to_dict("records")
     for rec in records:
-        x = {f: rec[f] for f in feats if isinstance(rec[f], str)}
-        right += clf.decide(x, partial=True) == (rec["party"] == clf.positive)
+        x = {f: rec[f] for f in feats if not _missing(rec[f])}
+        right += clf.decide(x, partial=True) == (rec[clf.class_var] == clf.positive)
     return right / len(records)
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
 
 
 def mc_frequency(odd: ODD, *, progress: bool = False) -> Counter:
@@ -142,11 +151,11 @@ def mc_frequency(odd: ODD, *, progress: bool = False) -> Counter:
     The positive instances are read off the diagram (there are ``odd.count()`` of
     them) and each is explained with :func:`~bnx.mc_explanations`.
     """
-    positives = Explanations(odd.bdd, odd.root, Layout("complete", odd.encoding), kind="instances")
+    positives = odd.positives()
     counter: Counter = Counter()
     bar = None
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
         bar = tqdm(total=odd.count(), desc="MC-explanations of positive instances",
                    unit="inst", leave=False)
     for x in positives:
@@ -173,12 +182,12 @@ def paper_comparison(study: VotesStudy) -> list[tuple[str, str, str]]:
          f"{study.mc.count}"),
         ("Congressman: MC cardinality", f"{PAPER['congressman_mc_cardinality']}",
          ", ".join(map(str, mc_lens))),
-        ("Congressman: PI-explanations", f"{PAPER['congressman_pi_count']}", f"{study.pi.count}"),
+        ("Congressman: PI-explanations", f"{PAPER['congressman_pi_count']:,}", f"{study.pi.count:,}"),
         ("Congressman: shortest PI-explanations",
          f"{PAPER['congressman_pi_shortest_count']} of length "
          f"{PAPER['congressman_pi_shortest_length']}",
          f"{pi_lens.get(shortest_len, 0)} of length {shortest_len}"),
-        ("PI-explanations of all decisions", f"{PAPER['all_pi_count']}", f"{study.all_pi_count:,}"),
+        ("PI-explanations of all decisions", f"{PAPER['all_pi_count']:,}", f"{study.all_pi_count:,}"),
         ("most frequent MC-explanation (yes votes)",
          ", ".join(PAPER["most_frequent_mc_yes"]),
          ", ".join(study.yes_votes(top[0])) if top else "(not computed)"),

@@ -151,10 +151,14 @@ class Explanations:
     """
 
     def __init__(self, bdd: Manager, root: Node, layout: Layout, *, kind: str,
-                 decision: bool | None = None, instance: Mapping | None = None) -> None:
+                 decision: bool | None = None, instance: Mapping | None = None,
+                 feature_order: Sequence[Feature] | None = None) -> None:
         self.bdd = bdd
         self.root = root
         self.layout = layout
+        enc = layout.encoding
+        order = tuple(feature_order) if feature_order is not None else enc.features
+        self._display = tuple(enc.position(f) for f in order)
         self.kind = kind
         self.decision = decision
         self.instance = dict(instance) if instance is not None else None
@@ -164,8 +168,9 @@ class Explanations:
     # ------------------------------------------------------------------ measures
     @property
     def features(self) -> tuple:
-        """The features, in the diagram's order."""
-        return self.layout.encoding.features
+        """The features, in the classifier's order (the order of dict keys and columns)."""
+        enc = self.layout.encoding
+        return tuple(enc.features[i] for i in self._display)
 
     @property
     def size(self) -> int:
@@ -205,12 +210,14 @@ class Explanations:
             return self
         root = _keep_minimal(self.root, 0, self.layout, memo, {}, self.bdd)
         return Explanations(self.bdd, root, self.layout, kind=self.kind,
-                            decision=self.decision, instance=self.instance)
+                            decision=self.decision, instance=self.instance,
+                            feature_order=self.features)
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
-        """Explanations in a stable order: depth first, features in order,
-        "dropped" before the states, states in pgmpy's order."""
+        """Explanations in a stable order: depth first in the diagram's variable
+        order, "dropped" before the states, states in pgmpy's order. Each is a dict
+        whose keys follow :attr:`features` (the classifier's order)."""
         enc = self.layout.encoding
         stack: list[tuple[Node, int, tuple]] = [(self.root, 0, ())]
         while stack:
@@ -218,8 +225,8 @@ class Explanations:
             if u == self.bdd.false:
                 continue
             if i == self.layout.n:
-                yield {enc.features[j]: enc.states[j][lab]
-                       for j, lab in enumerate(labels) if lab is not DROPPED}
+                yield {enc.features[j]: enc.states[j][labels[j]]
+                       for j in self._display if labels[j] is not DROPPED}
                 continue
             for label, bits in reversed(self.layout.choices[i]):
                 stack.append((restrict(u, bits, self.layout.nvars), i + 1, labels + (label,)))
@@ -259,10 +266,11 @@ class Explanations:
 
     def _title(self) -> str:
         what = {"MC": "MC-explanation", "PI": "PI-explanation",
-                "prime implicants": "prime implicant"}.get(self.kind, self.kind)
+                "prime implicants": "prime implicant",
+                "instances": "positive instance"}.get(self.kind, self.kind)
         n = self.count
         s = f"{n} {what}{'' if n == 1 else 's'}"
-        if self.decision is not None:
+        if self.decision is not None and self.kind != "instances":
             s += f" of a {'positive' if self.decision else 'negative'} decision" \
                 if self.kind != "prime implicants" else \
                 f" of the {'positive' if self.decision else 'negative'} decisions"

@@ -90,7 +90,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> [e for e in bnx.mc_explanations(odd, x)]
-    [{'GPA': '+', 'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-'}]
+    [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
     """
     idx = odd.encode(instance)
     ons = on_states(odd, on)
@@ -118,7 +118,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     _minimum(h, 0, restricted, mins)
     root = _keep_minimal(h, 0, restricted, mins, {}, odd.bdd)
     return Explanations(odd.bdd, root, layout, kind="MC", decision=decision,
-                        instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)})
+                        feature_order=odd.display_order, instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)})
 
 
 def _restrict_choices(layout: Layout, allowed: list[set[int]]) -> Layout:

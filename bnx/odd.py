@@ -67,6 +67,14 @@ class ODD:
     order = features
 
     @property
+    def display_order(self) -> tuple:
+        """The features in the classifier's order (the ODD's order for a loaded ODD);
+        explanations list features in this order."""
+        if self.classifier is not None:
+            return tuple(self.classifier.features)
+        return tuple(self.meta.get("display_order") or self.features)
+
+    @property
     def threshold(self):
         """The threshold of the classifier it was compiled from (an exact fraction)."""
         return self.meta.get("threshold")
@@ -84,7 +92,13 @@ class ODD:
 
     @property
     def size(self) -> int:
-        """Number of nodes of the decision diagram, both terminals counted once."""
+        """Number of nodes of the decision diagram, as ``dd`` counts them.
+
+        ``dd`` uses complemented edges, so a function and its negation share nodes
+        and there is a single terminal, counted once. :meth:`to_dot` draws the
+        diagram with the complements resolved (two sinks), which can show a
+        different number of nodes.
+        """
         return self.root.dag_size
 
     def __repr__(self) -> str:
@@ -140,6 +154,23 @@ class ODD:
         6
         """
         return _count(self.root, self.encoding.nvars)
+
+    def positives(self):
+        """The positive instances as an :class:`~bnx.Explanations` set (a diagram).
+
+        ``len()`` counts them on the diagram; iterating lists them.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> pos = odd.positives()
+        >>> len(pos), all(odd.decide(x) for x in pos)
+        (6, True)
+        """
+        from .explanations import Explanations, Layout
+        return Explanations(self.bdd, self.root, Layout("complete", self.encoding),
+                            kind="instances", feature_order=self.display_order)
 
     def total(self) -> int:
         """Number of complete instances."""

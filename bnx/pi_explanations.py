@@ -95,7 +95,8 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     out = new_manager(odd.backend, layout.variables)
     h = odd.root if decision else ~odd.root
     root = _PI(odd, layout, out, None).run(h, 0)
-    return Explanations(out, root, layout, kind="prime implicants", decision=decision)
+    return Explanations(out, root, layout, kind="prime implicants", decision=decision,
+                        feature_order=odd.display_order)
 
 
 def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Explanations:
@@ -133,7 +134,8 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     else:
         cover = prime_implicants(odd, decision=decision)
         root = _project(cover, layout, out, x)
-    return Explanations(out, root, layout, kind="PI", decision=decision, instance=named)
+    return Explanations(out, root, layout, kind="PI", decision=decision, instance=named,
+                        feature_order=odd.display_order)
 
 
 def _project(cover: Explanations, layout: Layout, out: Manager, x: list[int]) -> Node:

@@ -138,7 +138,8 @@ def test_display():
     text = str(pis)
     assert text.startswith("3 PI-explanations of a positive decision (length 2: 1, 3: 2)")
     frame = pis.to_frame()
-    assert list(frame.columns) == list(odd.features) and len(frame) == 3
+    assert list(frame.columns) == list(odd.display_order) == list(odd.classifier.features)
+    assert len(frame) == 3 and list(next(iter(pis))) == [f for f in odd.display_order if f in next(iter(pis))]
     assert (frame == "*").sum().sum() == 4 * 3 - (2 + 3 + 3)
     assert "<table" in pis._repr_html_()
     assert "diagram size" in repr(pis)
