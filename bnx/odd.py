@@ -187,6 +187,37 @@ class ODD:
         from .monotone import monotone_counterexample
         return monotone_counterexample(self, on=on)
 
+    # ------------------------------------------------------------------ files
+    def save(self, path) -> str:
+        """Save the ODD to one JSON file (see ``docs/file-format.md``); returns the path.
+
+        The file holds the diagram, the features, states, encoding, order,
+        threshold and the classifier's fingerprint, under a checksum.
+
+        Examples
+        --------
+        >>> import bnx, os, tempfile
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> path = odd.save(os.path.join(tempfile.mkdtemp(), "admissions.bnx"))
+        >>> again = bnx.ODD.load(path, backend="autoref")
+        >>> again.count(), again.features == odd.features, again.classifier is None
+        (6, True, True)
+        """
+        from .serialization import save_odd
+        return save_odd(self, path)
+
+    @classmethod
+    def load(cls, path, *, backend: str = "auto") -> "ODD":
+        """Load an ODD saved by :meth:`save` into a new manager of ``backend``.
+
+        A truncated, edited or incompatible file raises :class:`~bnx.ODDFileError`
+        saying what is wrong; nothing is half-loaded. The loaded ODD has no
+        classifier (``classifier is None``): it decides and explains, but has no
+        posteriors.
+        """
+        from .serialization import load_odd
+        return load_odd(path, backend=backend)
+
     # ------------------------------------------------------------------ drawing
     def to_dot(self) -> str:
         """The diagram in Graphviz DOT, features and states named on nodes and edges.

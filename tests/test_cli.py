@@ -115,3 +115,17 @@ def test_python_dash_m_and_no_traceback(admissions_bif):
                           "Admit", "--positive", "yes", "--backend", "autoref"],
                          capture_output=True, text=True, env=env)
     assert res.returncode == 0 and res.stderr == ""  # no dd shutdown noise either
+
+
+def test_compile_output_then_explain_the_saved_odd(capsys, admissions_bif, tmp_path):
+    saved = str(tmp_path / "admissions.bnx")
+    code, out, err = run(capsys, "compile", admissions_bif, "--class", "Admit",
+                         "--positive", "yes", "--output", saved)
+    assert code == 0 and f"saved:      {saved}" in out
+    x = "WorkExperience=yes,FirstTimeApplicant=no,EntranceExam=no,GPA=yes"
+    code, out, err = run(capsys, "explain", saved, "--instance", x, "--pi")
+    assert code == 0, err
+    assert "decision:  positive (Admit=yes)" in out and "1 PI-explanation" in out
+    (tmp_path / "cut.bnx").write_text(open(saved).read()[:100])
+    code, _, err = run(capsys, "explain", str(tmp_path / "cut.bnx"), "--instance", x)
+    assert code == 1 and err.count("\n") == 1 and "truncated" in err
