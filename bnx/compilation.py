@@ -16,13 +16,19 @@ Two engines, both exact (``docs/compilation.md`` gives the arguments):
   the node (it is the intersection of the children's intervals pulled back through
   each feature's likelihood ratio) and finds later states in it by binary search.
   Equivalence is necessary and sufficient: one node per distinct function.
-* Otherwise (a class with more than two states, or a latent tree): the state is
-  the exact tensor ``Pr(c, y, s) * w(c)`` over the class and the latent nodes that
-  separate observed from unobserved features (with ``w(positive) = 1 - T`` and
-  ``w(other) = -T``), summed over everything else. States equal up to a positive
-  factor are merged, and a state whose decision is settled by exact bounds on the
-  rest becomes a terminal. This test is sufficient, not necessary; ``dd``'s unique
-  table still makes the resulting diagram reduced and canonical.
+* Binary class, latent tree: the state is ``(rho, K)`` where ``K >= 0`` is the exact
+  integer tensor over the class and the latent nodes that separate observed from
+  unobserved features. For a fixed ``K`` (up to a positive factor) the remaining
+  decision is monotone in ``rho``, so its classes are again exact intervals of
+  ``rho``; when a subtree of the class is complete, ``K`` folds into ``rho``. Merging is
+  complete among states with proportional ``K`` and at every subtree boundary.
+* A class with more than two states: the state is the exact tensor
+  ``Pr(c, y, s) * w(c)`` over the class and the separator (``w(positive) = 1 - T``,
+  ``w(other) = -T``). States equal up to a positive factor are merged, and a state
+  whose decision is settled by exact bounds on the rest becomes a terminal. This
+  test is sufficient, not necessary.
+
+In every case ``dd``'s unique table makes the resulting diagram reduced and canonical.
 """
 
 from __future__ import annotations
@@ -188,10 +194,12 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     if len(order) + 100 > limit:
         sys.setrecursionlimit(len(order) + 200)
     try:
-        if not clf.latent and len(clf.class_states) == 2:
-            root = _RatioEngine(clf, enc, bdd, budget).run()
-        else:
+        if len(clf.class_states) != 2:
             root = _TensorEngine(clf, enc, bdd, budget).run()
+        elif clf.latent:
+            root = _SplitEngine(clf, enc, bdd, budget).run()
+        else:
+            root = _RatioEngine(clf, enc, bdd, budget).run()
     finally:
         sys.setrecursionlimit(limit)
     domain = enc.domain(bdd)
@@ -426,3 +434,120 @@ class _TensorEngine:
         node = self.enc.select(bdd, i, children, bdd.false)
         memo[key] = node
         return node
+
+
+# ---------------------------------------------------------------------- engine 3
+def _int_table(table) -> np.ndarray:
+    """A CPT scaled by the common denominator of its entries: exact Python ints.
+
+    Every state is multiplied by the same table at a step, so the factor cancels in
+    every ratio and in the normalised keys.
+    """
+    den = 1
+    for row in table:
+        for v in row:
+            den = den * v.denominator // math.gcd(den, v.denominator)
+    out = np.empty((len(table), len(table[0])), dtype=object)
+    for a, row in enumerate(table):
+        for b, v in enumerate(row):
+            out[a, b] = v.numerator * (den // v.denominator)
+    return out
+
+
+class _SplitEngine(_TensorEngine):
+    """Binary class, latent tree: states ``(rho, K)`` with exact intervals of ``rho``.
+
+    The separator tensor is ``m(c, s) = w(c) K(c, s)`` with ``w(positive) = rho``,
+    ``w(negative) = -1`` and ``K >= 0`` in exact integers. For a fixed ``K`` (up to a
+    positive factor) the remaining decision ``rho A(z) - B(z) >= 0`` (``A, B >= 0``) is
+    monotone in ``rho``, so its classes are intervals, computed from the children's
+    intervals exactly as in the naive Bayes engine. When the separator shrinks to
+    the class alone, ``K`` folds into ``rho`` (``rho *= K(pos) / K(neg)``).
+    """
+
+    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: _Budget):
+        super().__init__(clf, enc, bdd, budget)
+        self.pos = clf.class_states.index(clf.positive)
+        self.neg = 1 - self.pos
+        t = clf.threshold
+        prior = clf.table(clf.class_var)[0]
+        num, den = (1 - t) * prior[self.pos], t * prior[self.neg]
+        self.rho0 = _INF if den == 0 else num / den
+        self.one = np.array([1, 1], dtype=object)
+        # integer versions of the plan's tables
+        self.isteps = []
+        for (_, _, opens, (pax, ftable), closes, k) in self.steps:
+            iopens = [(u, paxis, _int_table(table)) for u, paxis, table in opens]
+            self.isteps.append((iopens, pax, _int_table(ftable), closes, k))
+        self.imemo: list[dict] = [dict() for _ in range(self.n)]
+
+    def run(self):
+        if self.rho0 is _INF:
+            return self.bdd.true
+        return self.visit2(0, self.rho0, self.one)[0]
+
+    def step(self, i: int, K: np.ndarray, v: int) -> np.ndarray:
+        opens, pax, ftable, closes, _ = self.isteps[i]
+        for _, paxis, cpt in opens:
+            shape = [1] * K.ndim + [cpt.shape[1]]
+            shape[paxis] = cpt.shape[0]
+            K = K[..., np.newaxis] * cpt.reshape(shape)
+        shape = [1] * K.ndim
+        shape[pax] = ftable.shape[0]
+        K = K * ftable[:, v].reshape(shape)
+        for ax in closes:
+            K = K.sum(axis=ax)
+        return K
+
+    def visit2(self, i: int, rho: Fraction, K: np.ndarray):
+        """(node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``."""
+        bdd = self.bdd
+        if i == self.n:  # K was folded: the decision is rho >= 1
+            if rho >= 1:
+                return bdd.true, Fraction(1), True, None, False
+            return bdd.false, Fraction(0), True, Fraction(1), False
+        flat = K.reshape(-1)
+        g = math.gcd(*flat)
+        if g == 0:  # K = 0: S = 0 >= 0 whatever rho and whatever comes next
+            return bdd.true, Fraction(0), True, None, False
+        key = tuple(x // g for x in flat) if g != 1 else tuple(flat)
+        table = self.imemo[i].get(key)
+        if table is None:
+            table = self.imemo[i][key] = ([], [])
+        keys, entries = table
+        j = bisect_right(keys, (rho, 0)) - 1
+        if j >= 0:
+            e = entries[j]
+            if (e[3] is None or rho < e[3] or (e[4] and rho == e[3])) and \
+                    (rho > e[1] or e[2]):
+                return e
+        self.budget.spend()
+        lo, lo_closed, hi, hi_closed = Fraction(0), True, None, False
+        children = []
+        for v in range(self.isteps[i][4]):
+            K2 = self.step(i, K, v)
+            if K2.ndim == 1:  # only the class is left: fold K into rho
+                kp, kn = K2[self.pos], K2[self.neg]
+                if kn == 0:  # m(neg) = 0: S = rho K(pos) >= 0 for every rho
+                    children.append(bdd.true)
+                    continue
+                r = Fraction(kp, kn)
+                node, clo, clc, chi, chc = self.visit2(i + 1, rho * r, self.one)
+                children.append(node)
+                if r == 0:
+                    continue
+                plo, phi = clo / r, (None if chi is None else chi / r)
+            else:
+                node, plo, clc, phi, chc = self.visit2(i + 1, rho, K2)
+                children.append(node)
+            if plo > lo or (plo == lo and not clc):
+                lo, lo_closed = plo, clc
+            if phi is not None and (hi is None or phi < hi or (phi == hi and not chc)):
+                hi, hi_closed = phi, chc
+        node = self.enc.select(bdd, i, children, bdd.false)
+        entry = (node, lo, lo_closed, hi, hi_closed)
+        k = (lo, 0 if lo_closed else 1)
+        at = bisect_right(keys, k)
+        keys.insert(at, k)
+        entries.insert(at, entry)
+        return entry

@@ -46,14 +46,15 @@ def test_decisions_and_count_match_brute_force(case, data, backend):
     _check_against_oracle(case, odd, clf)
 
 
-@given(case=naive_bayes())
-def test_both_engines_agree_on_naive_bayes(case, monkeypatch_engine):
-    """The tensor engine (multi-class, latent trees) also compiles binary naive Bayes."""
+@given(case=classifiers())
+def test_engines_agree(case, monkeypatch_engine):
+    """The general tensor engine (multi-class classifiers) also compiles the binary-class
+    cases that the interval engines handle; all must agree with the oracle."""
     clf = _classifier(case)
-    ratio = bnx.compile(clf, backend="autoref")
+    fast = bnx.compile(clf, backend="autoref")
     with monkeypatch_engine():
         tensor = bnx.compile(clf, backend="autoref")
-    assert ratio.count() == tensor.count()
+    assert fast.count() == tensor.count() and fast.size == tensor.size
     _check_against_oracle(case, tensor, clf)
 
 
@@ -63,12 +64,13 @@ def monkeypatch_engine():
 
     @contextlib.contextmanager
     def use_tensor():
-        saved = bnx.compilation._RatioEngine
+        saved = bnx.compilation._RatioEngine, bnx.compilation._SplitEngine
         bnx.compilation._RatioEngine = bnx.compilation._TensorEngine
+        bnx.compilation._SplitEngine = bnx.compilation._TensorEngine
         try:
             yield
         finally:
-            bnx.compilation._RatioEngine = saved
+            bnx.compilation._RatioEngine, bnx.compilation._SplitEngine = saved
     return use_tensor
 
 
