@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ._types import Feature, Manager, Node, State
-from .backends import make_node, new_manager
+from .backends import make_node
 from .diagram import restrict
 from .encoding import Encoding, _select
 
@@ -368,11 +368,6 @@ def _keep_minimal(u: Node, i: int, layout: Layout, mins: dict, memo: dict,
         got = layout.build(bdd, i, children)
         memo[key] = got
     return got
-
-
-def new_layout_manager(backend: str, layout: Layout) -> Manager:
-    """A fresh manager with the layout's variables declared in order."""
-    return new_manager(backend, layout.variables)
 
 
 _ = (Feature, State)

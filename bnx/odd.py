@@ -57,6 +57,7 @@ class ODD:
             meta.setdefault("threshold", classifier.threshold)
             meta.setdefault("fingerprint", classifier.fingerprint)
         self.meta = meta
+        self._aux: dict = {}
 
     # ------------------------------------------------------------------ basics
     @property
@@ -104,6 +105,17 @@ class ODD:
     def __repr__(self) -> str:
         return (f"ODD(features={len(self.features)}, size={self.size}, "
                 f"backend={self.backend!r})")
+
+    def aux_manager(self, variables: Sequence[str]) -> Manager:
+        """A manager of this ODD's backend with ``variables`` declared in order, made
+        once and shared by the explanation sets that use that layout (a new CUDD
+        manager costs milliseconds)."""
+        from .backends import new_manager
+        key = tuple(variables)
+        bdd = self._aux.get(key)
+        if bdd is None:
+            bdd = self._aux[key] = new_manager(self.backend, key)
+        return bdd
 
     # ------------------------------------------------------------------ instances
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:

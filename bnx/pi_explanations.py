@@ -17,7 +17,6 @@ from ._types import Instance, Manager, Node
 from .diagram import restrict
 from .errors import ExplanationError
 from .explanations import DROPPED, Explanations, Layout
-from .backends import new_manager
 from .odd import ODD
 
 __all__ = ["pi_explanations", "prime_implicants"]
@@ -92,7 +91,7 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     """
     decision = _check_decision(decision)
     layout = Layout("partial", odd.encoding)
-    out = new_manager(odd.backend, layout.variables)
+    out = odd.aux_manager(layout.variables)
     h = odd.root if decision else ~odd.root
     root = _PI(odd, layout, out, None).run(h, 0)
     return Explanations(out, root, layout, kind="prime implicants", decision=decision,
@@ -127,7 +126,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     decision = odd.decide(instance)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     layout = Layout("keep", enc, instance=x)
-    out = new_manager(odd.backend, layout.variables)
+    out = odd.aux_manager(layout.variables)
     if method == "inst":
         h = odd.root if decision else ~odd.root
         root = _PI(odd, layout, out, x).run(h, 0)
