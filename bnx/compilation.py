@@ -206,6 +206,65 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     return ODD(clf, enc, bdd, root & domain, domain, backend=name)
 
 
+# ---------------------------------------------------------------------- intervals
+class _Intervals:
+    """Disjoint intervals of ``rho`` at one level, each with its node, sorted by lower end.
+
+    An entry is ``(node, lo, lo_closed, hi, hi_closed)``; ``hi is None`` is +infinity.
+    """
+
+    __slots__ = ("keys", "entries")
+
+    def __init__(self) -> None:
+        self.keys: list = []
+        self.entries: list = []
+
+    def find(self, rho: Fraction):
+        """The entry whose interval holds ``rho``, or ``None`` (binary search)."""
+        j = bisect_right(self.keys, (rho, 0)) - 1
+        if j >= 0:
+            e = self.entries[j]
+            if (e[3] is None or rho < e[3] or (e[4] and rho == e[3])) and \
+                    (rho > e[1] or e[2]):
+                return e
+        return None
+
+    def add(self, entry) -> None:
+        key = (entry[1], 0 if entry[2] else 1)
+        j = bisect_right(self.keys, key)
+        self.keys.insert(j, key)
+        self.entries.insert(j, entry)
+
+
+class _Meet:
+    """The intersection of the children's intervals pulled back to the parent's ``rho``."""
+
+    __slots__ = ("lo", "lo_closed", "hi", "hi_closed")
+
+    def __init__(self) -> None:
+        self.lo, self.lo_closed, self.hi, self.hi_closed = Fraction(0), True, None, False
+
+    def add(self, child, factor: Fraction = Fraction(1)) -> None:
+        """Constrain by a child reached with ``rho * factor`` (``factor > 0``)."""
+        _, clo, clc, chi, chc = child
+        plo, phi = clo / factor, (None if chi is None else chi / factor)
+        if plo > self.lo or (plo == self.lo and not clc):
+            self.lo, self.lo_closed = plo, clc
+        if phi is not None and (self.hi is None or phi < self.hi or
+                                (phi == self.hi and not chc)):
+            self.hi, self.hi_closed = phi, chc
+
+    def entry(self, node):
+        return (node, self.lo, self.lo_closed, self.hi, self.hi_closed)
+
+
+def _terminal(bdd: Any, rho: Fraction):
+    """The last level: the decision is ``rho >= 1``."""
+    if rho >= 1:
+        return bdd.true, Fraction(1), True, None, False
+    return bdd.false, Fraction(0), True, Fraction(1), False
+
+
 # ---------------------------------------------------------------------- engine 1
 class _RatioEngine:
     """Binary-class naive Bayes: states are odds ratios, merged by exact intervals."""
@@ -225,9 +284,7 @@ class _RatioEngine:
             self.ratios.append([None if table[neg][v] == 0 else table[pos][v] / table[neg][v]
                                 for v in range(len(clf.states(f)))])
         self.n = len(enc.features)
-        # per level: sorted keys (lo, open?) and entries (lo, lo_closed, hi, hi_closed, node)
-        self.keys: list[list] = [[] for _ in range(self.n)]
-        self.entries: list[list] = [[] for _ in range(self.n)]
+        self.levels = [_Intervals() for _ in range(self.n)]
 
     def run(self):
         if self.start is _INF:
@@ -241,38 +298,24 @@ class _RatioEngine:
         """
         bdd = self.bdd
         if i == self.n:
-            if rho >= 1:
-                return bdd.true, Fraction(1), True, None, False
-            return bdd.false, Fraction(0), True, Fraction(1), False
-        keys, entries = self.keys[i], self.entries[i]
-        k = bisect_right(keys, (rho, 0)) - 1
-        if k >= 0:
-            e = entries[k]
-            if (e[3] is None or rho < e[3] or (e[4] and rho == e[3])) and \
-                    (rho > e[1] or e[2]):
-                return e
+            return _terminal(bdd, rho)
+        level = self.levels[i]
+        hit = level.find(rho)
+        if hit is not None:
+            return hit
         self.budget.spend()
-        lo, lo_closed, hi, hi_closed = Fraction(0), True, None, False
+        meet = _Meet()
         children = []
         for r in self.ratios[i]:
             if r is None:  # Pr(v | not c) = 0: positive whatever comes next
                 children.append(bdd.true)
                 continue
-            node, clo, clc, chi, chc = self.visit(i + 1, rho * r)
-            children.append(node)
-            if r == 0:  # the child state is 0 for every rho: no constraint
-                continue
-            plo, phi = clo / r, (None if chi is None else chi / r)
-            if plo > lo or (plo == lo and not clc):
-                lo, lo_closed = plo, clc
-            if phi is not None and (hi is None or phi < hi or (phi == hi and not chc)):
-                hi, hi_closed = phi, chc
-        node = self.enc.select(bdd, i, children, bdd.false)
-        entry = (node, lo, lo_closed, hi, hi_closed)
-        key = (lo, 0 if lo_closed else 1)
-        pos = bisect_right(keys, key)
-        keys.insert(pos, key)
-        entries.insert(pos, entry)
+            child = self.visit(i + 1, rho * r)
+            children.append(child[0])
+            if r != 0:  # r == 0: the child state is 0 for every rho, no constraint
+                meet.add(child, r)
+        entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
+        level.add(entry)
         return entry
 
 
@@ -281,6 +324,30 @@ def _obj(values) -> np.ndarray:
     a = np.empty(len(values), dtype=object)
     a[:] = list(values)
     return a
+
+
+def _table_array(table) -> np.ndarray:
+    out = np.empty((len(table), len(table[0])), dtype=object)
+    for a, row in enumerate(table):
+        for b, v in enumerate(row):
+            out[a, b] = v
+    return out
+
+
+def _advance(m: np.ndarray, opens, pax: int, column: np.ndarray, closes) -> np.ndarray:
+    """One observation on a separator tensor: open latent nodes (a new last axis times
+    their CPT along the parent's axis), multiply in the feature's column along its
+    parent's axis, then sum out the nodes that are now fully observed."""
+    for paxis, cpt in opens:
+        shape = [1] * m.ndim + [cpt.shape[1]]
+        shape[paxis] = cpt.shape[0]
+        m = m[..., np.newaxis] * cpt.reshape(shape)
+    shape = [1] * m.ndim
+    shape[pax] = column.shape[0]
+    m = m * column.reshape(shape)
+    for ax in closes:
+        m = m.sum(axis=ax)
+    return m
 
 
 class _TensorEngine:
@@ -373,6 +440,9 @@ class _TensorEngine:
                     remaining[u] -= 1
             self.steps.append((maxg.reshape(-1), ming.reshape(-1), opens, observe, closes,
                                len(clf.states(f))))
+        self.tables = {u: _table_array(clf.table(u)) for u in clf.latent}
+        for i, step in enumerate(self.steps):
+            self.tables[("column", i)] = _table_array(step[3][1])
 
     @staticmethod
     def _preorder(clf: Classifier) -> list:
@@ -389,22 +459,8 @@ class _TensorEngine:
 
     def transition(self, i: int, m: np.ndarray, v: int) -> np.ndarray:
         _, _, opens, (pax, ftable), closes, _ = self.steps[i]
-        for u, paxis, table in opens:
-            shape = [1] * m.ndim + [len(table[0])]
-            shape[paxis] = len(table)
-            cpt = np.empty((len(table), len(table[0])), dtype=object)
-            for a, row in enumerate(table):
-                for b, val in enumerate(row):
-                    cpt[a, b] = val
-            m = m[..., np.newaxis] * cpt.reshape(shape)
-        shape = [1] * m.ndim
-        shape[pax] = len(ftable)
-        m = m * _obj([row[v] for row in ftable]).reshape(shape)
-        for ax in closes:
-            m = m.sum(axis=ax)
-            if not isinstance(m, np.ndarray):
-                m = _obj([m])
-        return m
+        return _advance(m, [(paxis, self.tables[u]) for u, paxis, _ in opens],
+                        pax, self.tables[("column", i)][:, v], closes)
 
     def visit(self, i: int, m: np.ndarray):
         bdd = self.bdd
@@ -488,41 +544,26 @@ class _SplitEngine(_TensorEngine):
 
     def step(self, i: int, K: np.ndarray, v: int) -> np.ndarray:
         opens, pax, ftable, closes, _ = self.isteps[i]
-        for _, paxis, cpt in opens:
-            shape = [1] * K.ndim + [cpt.shape[1]]
-            shape[paxis] = cpt.shape[0]
-            K = K[..., np.newaxis] * cpt.reshape(shape)
-        shape = [1] * K.ndim
-        shape[pax] = ftable.shape[0]
-        K = K * ftable[:, v].reshape(shape)
-        for ax in closes:
-            K = K.sum(axis=ax)
-        return K
+        return _advance(K, [(paxis, cpt) for _, paxis, cpt in opens], pax, ftable[:, v], closes)
 
     def visit2(self, i: int, rho: Fraction, K: np.ndarray):
         """(node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``."""
         bdd = self.bdd
         if i == self.n:  # K was folded: the decision is rho >= 1
-            if rho >= 1:
-                return bdd.true, Fraction(1), True, None, False
-            return bdd.false, Fraction(0), True, Fraction(1), False
+            return _terminal(bdd, rho)
         flat = K.reshape(-1)
         g = math.gcd(*flat)
         if g == 0:  # K = 0: S = 0 >= 0 whatever rho and whatever comes next
             return bdd.true, Fraction(0), True, None, False
         key = tuple(x // g for x in flat) if g != 1 else tuple(flat)
-        table = self.imemo[i].get(key)
-        if table is None:
-            table = self.imemo[i][key] = ([], [])
-        keys, entries = table
-        j = bisect_right(keys, (rho, 0)) - 1
-        if j >= 0:
-            e = entries[j]
-            if (e[3] is None or rho < e[3] or (e[4] and rho == e[3])) and \
-                    (rho > e[1] or e[2]):
-                return e
+        level = self.imemo[i].get(key)
+        if level is None:
+            level = self.imemo[i][key] = _Intervals()
+        hit = level.find(rho)
+        if hit is not None:
+            return hit
         self.budget.spend()
-        lo, lo_closed, hi, hi_closed = Fraction(0), True, None, False
+        meet = _Meet()
         children = []
         for v in range(self.isteps[i][4]):
             K2 = self.step(i, K, v)
@@ -532,22 +573,13 @@ class _SplitEngine(_TensorEngine):
                     children.append(bdd.true)
                     continue
                 r = Fraction(kp, kn)
-                node, clo, clc, chi, chc = self.visit2(i + 1, rho * r, self.one)
-                children.append(node)
-                if r == 0:
-                    continue
-                plo, phi = clo / r, (None if chi is None else chi / r)
-            else:
-                node, plo, clc, phi, chc = self.visit2(i + 1, rho, K2)
-                children.append(node)
-            if plo > lo or (plo == lo and not clc):
-                lo, lo_closed = plo, clc
-            if phi is not None and (hi is None or phi < hi or (phi == hi and not chc)):
-                hi, hi_closed = phi, chc
-        node = self.enc.select(bdd, i, children, bdd.false)
-        entry = (node, lo, lo_closed, hi, hi_closed)
-        k = (lo, 0 if lo_closed else 1)
-        at = bisect_right(keys, k)
-        keys.insert(at, k)
-        entries.insert(at, entry)
+                child = self.visit2(i + 1, rho * r, self.one)
+                if r != 0:
+                    meet.add(child, r)
+            else:  # inside a subtree: rho is unchanged
+                child = self.visit2(i + 1, rho, K2)
+                meet.add(child)
+            children.append(child[0])
+        entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
+        level.add(entry)
         return entry
