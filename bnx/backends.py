@@ -59,9 +59,12 @@ def new_manager(backend: str, variables: Sequence[str]) -> Manager:
     name = resolve_backend(backend)
     if name == "cudd":
         import dd.cudd as mod
+        # CUDD's default computed table (262,144 slots) costs ~8 ms to allocate; it
+        # grows on demand, so start small: explanation diagrams are small.
+        bdd = mod.BDD(initial_cache_size=2 ** 12)
     else:
         import dd.autoref as mod
-    bdd = mod.BDD()
+        bdd = mod.BDD()
     bdd.configure(reordering=False)
     if variables:
         bdd.declare(*variables)

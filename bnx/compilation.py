@@ -207,21 +207,36 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
 
 
 # ---------------------------------------------------------------------- intervals
+def _approx(x: Fraction) -> float:
+    """A float that rounds ``x`` monotonically (saturating at 0 and infinity)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
+
+
 class _Intervals:
     """Disjoint intervals of ``rho`` at one level, each with its node, sorted by lower end.
 
     An entry is ``(node, lo, lo_closed, hi, hi_closed)``; ``hi is None`` is +infinity.
+    The binary search runs on floats (rounding is monotone, so it can only land too
+    far right among equal floats) and is then settled exactly.
     """
 
-    __slots__ = ("keys", "entries")
+    __slots__ = ("flos", "keys", "entries")
 
     def __init__(self) -> None:
+        self.flos: list[float] = []
         self.keys: list = []
         self.entries: list = []
 
     def find(self, rho: Fraction):
-        """The entry whose interval holds ``rho``, or ``None`` (binary search)."""
-        j = bisect_right(self.keys, (rho, 0)) - 1
+        """The entry whose interval holds ``rho``, or ``None``."""
+        j = bisect_right(self.flos, _approx(rho)) - 1
+        key = (rho, 0)
+        keys = self.keys
+        while j >= 0 and keys[j] > key:  # float ties: step back exactly
+            j -= 1
         if j >= 0:
             e = self.entries[j]
             if (e[3] is None or rho < e[3] or (e[4] and rho == e[3])) and \
@@ -233,6 +248,7 @@ class _Intervals:
         key = (entry[1], 0 if entry[2] else 1)
         j = bisect_right(self.keys, key)
         self.keys.insert(j, key)
+        self.flos.insert(j, _approx(entry[1]))
         self.entries.insert(j, entry)
 
 

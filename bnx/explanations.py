@@ -19,6 +19,7 @@ of valid choices, so codes that name no state never come out.
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -95,6 +96,11 @@ class Layout:
                                                          if j is not DROPPED}
                        for i in range(n)]
         self.weights = [frozenset(w) for w in weights]
+
+    @cached_property
+    def choice_map(self) -> list[dict]:
+        """For each feature, ``{label: bits}`` of its choices (made once)."""
+        return [dict(ch) for ch in self.choices]
 
     def with_weights(self, weights: Sequence[set]) -> "Layout":
         """The same layout with other length weights."""
@@ -247,7 +253,7 @@ class Explanations:
                     label = enc.states[i].index(item[f])
                 except ValueError:
                     return False
-            bits = dict(self.layout.choices[i]).get(label)
+            bits = self.layout.choice_map[i].get(label)
             if bits is None:
                 return False
             u = restrict(u, bits, self.layout.nvars)

@@ -126,6 +126,7 @@ def _restrict_choices(layout: Layout, allowed: list[set[int]]) -> Layout:
     (this is the paper's conjoin with the instance's literals)."""
     out = Layout(layout.kind, layout.encoding, instance=layout.instance, weights=layout.weights)
     out.choices = [[c for c in ch if c[0] in allowed[i]] for i, ch in enumerate(layout.choices)]
+    out.__dict__.pop("choice_map", None)  # derived from choices
     return out
 
 

@@ -152,7 +152,7 @@ def _project_rec(u: Node, i: int, src: Layout, dst: Layout, out: Manager, x: lis
     key = (u, i)
     got = memo.get(key)
     if got is None:
-        choices = dict(src.choices[i])
+        choices = src.choice_map[i]
         children = {}
         for label in (DROPPED, x[i]):
             children[label] = _project_rec(restrict(u, choices[label], src.nvars), i + 1,
