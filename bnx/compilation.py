@@ -46,7 +46,7 @@ from ._types import Feature
 from .backends import new_manager, resolve_backend
 from .classifier import Classifier
 from .encoding import Encoding
-from .errors import CompilationLimitError, OrderError
+from .errors import ArgumentError, CompilationLimitError, OrderError
 
 __all__ = ["compile", "default_order", "latent_tree_order", "naive_bayes_order"]
 
@@ -147,7 +147,7 @@ class _Budget:
 
     def __init__(self, limit: int | None):
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ValueError(f"max_nodes must be a positive integer, got {limit!r}")
+            raise ArgumentError(f"max_nodes must be a positive integer, got {limit!r}")
         self.limit = limit
         self.used = 0
 

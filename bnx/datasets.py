@@ -11,6 +11,8 @@ from importlib.resources import files
 
 import pandas as pd
 
+from .errors import DataError
+
 __all__ = ["load_votes", "VOTES_FEATURES"]
 
 #: The 16 key votes, named and ordered as in the UCI ``house-votes-84.names`` file.
@@ -104,5 +106,6 @@ def load_votes() -> pd.DataFrame:
             keep_default_na=False,
         )
     if frame.shape != (_VOTES_ROWS, 1 + len(VOTES_FEATURES)):  # pragma: no cover - damaged install
-        raise RuntimeError(f"bnx/data/{_VOTES_FILE} is damaged: read a frame of shape {frame.shape}")
+        raise DataError(f"bnx/data/{_VOTES_FILE} is damaged: read a frame of shape "
+                        f"{frame.shape}; reinstall bnx")
     return frame

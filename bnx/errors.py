@@ -15,6 +15,7 @@ from __future__ import annotations
 
 __all__ = [
     "BnxError",
+    "ArgumentError",
     "StructureError",
     "NetworkError",
     "NetworkFileError",
@@ -37,6 +38,10 @@ class BnxError(Exception):
 
     def __str__(self) -> str:  # KeyError quotes its message; we want it plain
         return str(self.args[0]) if self.args else ""
+
+
+class ArgumentError(BnxError, ValueError):
+    """An argument of the wrong type or out of range (e.g. ``max_nodes=0``)."""
 
 
 class StructureError(BnxError, ValueError):

@@ -72,7 +72,9 @@ class Layout:
             self.variables = tuple(names)
             self.first_level = tuple(first)
         else:
-            raise ValueError(f"unknown layout kind {kind!r}")
+            from .errors import ArgumentError
+            raise ArgumentError(f"unknown layout kind {kind!r}: expected 'complete', 'keep' "
+                                f"or 'partial'")
         self.instance = tuple(instance) if instance is not None else None
         self.nvars = len(self.variables)
         # choices[i] = list of (label, [(level, value), ...])

@@ -192,3 +192,14 @@ def test_to_dot_and_draw(tmp_path):
     assert dot.startswith("digraph") and "GPA" in dot and dot.count("->") == 2 * (odd.size - 1)
     path = odd.draw(str(tmp_path / "odd.dot"))
     assert open(path).read() == dot
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5, "100", True])
+def test_max_nodes_must_be_a_positive_int(bad):
+    with pytest.raises(bnx.ArgumentError, match="max_nodes must be a positive integer"):
+        bnx.compile(bnx.examples.admissions(), backend="autoref", max_nodes=bad)
+
+
+def test_compile_needs_a_classifier():
+    with pytest.raises(bnx.BnxError, match="expects a bnx.Classifier"):
+        bnx.compile(bnx.examples.admissions_network())
