@@ -219,36 +219,50 @@ class _Intervals:
     """Disjoint intervals of ``rho`` at one level, each with its node, sorted by lower end.
 
     An entry is ``(node, lo, lo_closed, hi, hi_closed)``; ``hi is None`` is +infinity.
-    The binary search runs on floats (rounding is monotone, so it can only land too
-    far right among equal floats) and is then settled exactly.
+    Comparisons run on float approximations first: rounding is monotone, so a strict
+    float inequality decides the exact one, and only float ties are settled exactly.
     """
 
-    __slots__ = ("flos", "keys", "entries")
+    __slots__ = ("flos", "fhis", "keys", "entries")
 
     def __init__(self) -> None:
         self.flos: list[float] = []
+        self.fhis: list[float] = []
         self.keys: list = []
         self.entries: list = []
 
     def find(self, rho: Fraction):
         """The entry whose interval holds ``rho``, or ``None``."""
-        j = bisect_right(self.flos, _approx(rho)) - 1
-        key = (rho, 0)
-        keys = self.keys
-        while j >= 0 and keys[j] > key:  # float ties: step back exactly
+        f = _approx(rho)
+        j = bisect_right(self.flos, f) - 1
+        keys, flos = self.keys, self.flos
+        while j >= 0 and flos[j] == f and keys[j] > (rho, 0):  # float ties: settle exactly
             j -= 1
-        if j >= 0:
-            e = self.entries[j]
-            if (e[3] is None or rho < e[3] or (e[4] and rho == e[3])) and \
-                    (rho > e[1] or e[2]):
-                return e
+        if j < 0:
+            return None
+        e = self.entries[j]
+        # rho >= lo (strictly above when the interval is open at lo)
+        if not (flos[j] < f or rho > e[1] or (e[2] and rho == e[1])):
+            return None
+        # rho <= hi (strictly below when open at hi)
+        fh = self.fhis[j]
+        if e[3] is None or f < fh or rho < e[3] or (e[4] and rho == e[3]):
+            return e
         return None
 
     def add(self, entry) -> None:
-        key = (entry[1], 0 if entry[2] else 1)
-        j = bisect_right(self.keys, key)
-        self.keys.insert(j, key)
-        self.flos.insert(j, _approx(entry[1]))
+        lo = entry[1]
+        f = _approx(lo)
+        key = (lo, 0 if entry[2] else 1)
+        keys, flos = self.keys, self.flos
+        j = bisect_right(flos, f)
+        while j > 0 and flos[j - 1] == f and keys[j - 1] > key:
+            j -= 1
+        while j < len(keys) and flos[j] == f and keys[j] <= key:
+            j += 1
+        keys.insert(j, key)
+        flos.insert(j, f)
+        self.fhis.insert(j, math.inf if entry[3] is None else _approx(entry[3]))
         self.entries.insert(j, entry)
 
 
@@ -260,10 +274,14 @@ class _Meet:
     def __init__(self) -> None:
         self.lo, self.lo_closed, self.hi, self.hi_closed = Fraction(0), True, None, False
 
-    def add(self, child, factor: Fraction = Fraction(1)) -> None:
-        """Constrain by a child reached with ``rho * factor`` (``factor > 0``)."""
+    def add(self, child, factor: Fraction | None = None) -> None:
+        """Constrain by a child reached with ``rho * factor`` (``factor > 0``; ``None``:
+        the child's state is ``rho`` itself)."""
         _, clo, clc, chi, chc = child
-        plo, phi = clo / factor, (None if chi is None else chi / factor)
+        if factor is None:
+            plo, phi = clo, chi
+        else:
+            plo, phi = clo / factor, (None if chi is None else chi / factor)
         if plo > self.lo or (plo == self.lo and not clc):
             self.lo, self.lo_closed = plo, clc
         if phi is not None and (self.hi is None or phi < self.hi or
