@@ -324,7 +324,13 @@ class Classifier:
         return features
 
     def _prune(self) -> None:
-        """Keep the nodes with a feature below them: the rest sum out to 1."""
+        """Keep the nodes with a feature below them; fold the rest into their parents.
+
+        A pruned subtree (a leaf that is not a feature, or an inner node with no
+        feature below it) sums out to a vector over its parent's states: exactly 1
+        for tables whose rows sum to 1, but pgmpy accepts row sums within 0.01 of 1,
+        so the exact sums are multiplied into the parent's table (or the prior).
+        """
         feats = set(self._features)
         keep: set = set()
         for f in feats:
@@ -337,14 +343,37 @@ class Classifier:
         self._latent = tuple(n for n in self._tree if n != self._class_var)
         # post-order of the pruned tree (children before parents), root excluded
         post: list = []
-
-        def visit(n):
-            for ch in self._tree.get(n, ()):
-                visit(ch)
-            if n != self._class_var:
-                post.append(n)
-        visit(self._class_var)
+        stack = [(self._class_var, False)]
+        while stack:
+            n, done = stack.pop()
+            if done:
+                if n != self._class_var:
+                    post.append(n)
+                continue
+            stack.append((n, True))
+            stack.extend((ch, False) for ch in reversed(self._tree.get(n, ())))
         self._postorder = tuple(post)
+        for n in (self._class_var, *self._latent):
+            dropped = [ch for ch in self._children[n] if ch not in keep]
+            if not dropped:
+                continue
+            factor = [Fraction(1)] * len(self._states[n])
+            for ch in dropped:
+                msg = self._sum_out(ch)
+                factor = [a * b for a, b in zip(factor, msg)]
+            if any(f != 1 for f in factor):
+                self._tables[n] = tuple(tuple(v * factor[s] for s, v in enumerate(row))
+                                        for row in self._tables[n])
+
+    def _sum_out(self, node) -> list[Fraction]:
+        """``sum over node's subtree of its CPT products``, as a vector over the parent's states."""
+        kids = self._children[node]
+        inner = [Fraction(1)] * len(self._states[node])
+        for ch in kids:
+            msg = self._sum_out(ch)
+            inner = [a * b for a, b in zip(inner, msg)]
+        return [sum((v * inner[s] for s, v in enumerate(row)), Fraction(0))
+                for row in self._tables[node]]
 
     # ------------------------------------------------------------------ properties
     @property
@@ -369,7 +398,7 @@ class Classifier:
 
     @property
     def features(self) -> tuple:
-        """The features, in the network's order."""
+        """The features: as given by ``features=``, else the leaves in the network's order."""
         return self._features
 
     @property

@@ -424,7 +424,7 @@ class _TensorEngine:
                            for s in range(len(clf.states(n)))]
                 inner_l = [math.prod((lb[ch][s] for ch in kids), start=Fraction(1))
                            for s in range(len(clf.states(n)))]
-                ub[n] = [min(Fraction(1), sum((r[s] * inner_u[s] for s in range(len(r))), Fraction(0)))
+                ub[n] = [sum((r[s] * inner_u[s] for s in range(len(r))), Fraction(0))
                          for r in table]
                 lb[n] = [sum((r[s] * inner_l[s] for s in range(len(r))), Fraction(0)) for r in table]
         sep = [root]

@@ -177,3 +177,22 @@ def test_file_errors(tmp_path):
     (tmp_path / "bad.uai").write_text("BAYES\n2\n2 2\n2\n1 0\n2 0 1\n2\n 0.5\n")
     with pytest.raises(bnx.NetworkFileError, match="bad.uai"):
         bnx.Classifier.from_file(tmp_path / "bad.uai", "var_0", 1)
+
+
+def test_pruned_parts_use_their_exact_sums(backend):
+    """pgmpy accepts columns that sum to 1 within 0.01; a leaf that is not a feature then
+    sums out to its exact column sum, not to 1 (found by review)."""
+    from tests import oracle
+    net = DiscreteBayesianNetwork([("C", "F"), ("C", "N")])
+    names = {"C": ["n", "p"]}
+    net.add_cpds(TabularCPD("C", 2, [[0.5], [0.5]], state_names=names),
+                 TabularCPD("F", 2, [[0.5, 0.5], [0.5, 0.5]], evidence=["C"], evidence_card=[2],
+                            state_names={"F": ["a", "b"], **names}),
+                 TabularCPD("N", 2, [[0.5, 0.4975], [0.5025, 0.4975]], evidence=["C"],
+                            evidence_card=[2], state_names={"N": ["a", "b"], **names}))
+    net.check_model()
+    clf = bnx.Classifier(net, "C", "p", features=["F"])
+    x = {"F": "a"}
+    assert clf.posterior_exact(x) == oracle.posterior(net, "C", "p", 0.5, x, ["F"])
+    assert clf.decide(x) is False == oracle.decide(net, "C", "p", 0.5, x, ["F"])
+    assert bnx.compile(clf, backend=backend).count() == 0

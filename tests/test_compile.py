@@ -203,3 +203,20 @@ def test_max_nodes_must_be_a_positive_int(bad):
 def test_compile_needs_a_classifier():
     with pytest.raises(bnx.BnxError, match="expects a bnx.Classifier"):
         bnx.compile(bnx.examples.admissions_network())
+
+
+@given(case=classifiers(), data=st.data())
+@settings(max_examples=40)
+def test_feature_subsets_sum_out_the_rest_exactly(case, data):
+    """With features= a subset of the leaves, the other leaves (and feature-less subtrees)
+    are summed out exactly, whatever their tables sum to."""
+    feats = data.draw(st.lists(st.sampled_from(case.features), min_size=1, unique=True))
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=feats)
+    odd = bnx.compile(clf, backend="autoref")
+    positives = 0
+    for x in oracle.all_instances(case.net, feats):
+        want = oracle.decide(case.net, case.class_var, case.positive, case.threshold, x, feats)
+        assert clf.decide(x) == want == odd.decide(x)
+        positives += want
+    assert odd.count() == positives
