@@ -169,7 +169,8 @@ def _column(draw, k, mode, zeros=True):
     """A probability distribution over ``k`` states as a list of floats.
 
     ``mode`` is one of ``'dyadic'`` (exact dyadic entries summing to exactly
-    1), ``'small'`` (small integer weights normalised; entries need not be
+    1), ``'sloppy'`` (dyadic entries summing to exactly 1 +- 1/256, which
+    pgmpy's tolerance accepts), ``'small'`` (small integer weights normalised; entries need not be
     exact floats) or ``'float'`` (random float weights).  ``zeros`` allows
     zero entries (each entry is zero with probability about 1/8; columns are
     never all zero).
@@ -188,17 +189,23 @@ def _column(draw, k, mode, zeros=True):
         weights = [pool[(j + i) % len(pool)] for i, j in enumerate(idx)]
     if sum(weights) == 0:
         weights[draw(st.integers(0, k - 1))] = 1
-    if mode == "dyadic":
+    if mode in ("dyadic", "sloppy"):
         total = 1 << (sum(weights) - 1).bit_length()  # next power of two >= sum
         weights[draw(st.integers(0, k - 1))] += total - sum(weights)
-        return [w / total for w in weights]  # exact: total is a power of two
+        column = [w / total for w in weights]  # exact: total is a power of two
+        if mode == "sloppy":
+            # pgmpy accepts sums within 0.01 of 1: make this one sum to exactly
+            # 1 +- 1/256, so that summing a pruned node out does not give 1
+            j = max(range(k), key=lambda i: column[i])
+            column[j] += draw(st.sampled_from([1 / 256, -1 / 256]))
+        return column
     total = math.fsum(weights)
     return [w / total for w in weights]
 
 
 @st.composite
 def _cpt_mode(draw):
-    return draw(st.sampled_from(["dyadic", "dyadic", "small", "small", "float"]))
+    return draw(st.sampled_from(["dyadic", "dyadic", "small", "small", "float", "sloppy"]))
 
 
 def _cpd(node, states, values_columns, parent=None, parent_states=None):
