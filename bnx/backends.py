@@ -65,10 +65,36 @@ def new_manager(backend: str, variables: Sequence[str]) -> Manager:
     else:
         import dd.autoref as mod
         bdd = mod.BDD()
+        bdd._bdd.__class__ = _quiet_bdd_class()
     bdd.configure(reordering=False)
     if variables:
         bdd.declare(*variables)
     return bdd
+
+
+_QUIET = None
+
+
+def _quiet_bdd_class():
+    """``dd.bdd.BDD`` with a finaliser that does not check for live nodes.
+
+    dd's finaliser raises (printed as "Exception ignored ... nodes still referenced
+    upon shutdown") when the manager is finalised before the ``Function`` objects
+    that refer to it. That happens whenever both become garbage together, e.g.
+    at interpreter exit or through a reference cycle in user code, and the garbage
+    collector finalises them in arbitrary order. Nothing is wrong then: the nodes
+    go with the manager.
+    """
+    global _QUIET
+    if _QUIET is None:
+        import dd.bdd
+
+        class _QuietBDD(dd.bdd.BDD):
+            def __del__(self) -> None:
+                pass
+
+        _QUIET = _QuietBDD
+    return _QUIET
 
 
 def branches(u: Node) -> tuple[Node, Node]:

@@ -14,7 +14,6 @@ decides it positive. Compiled ODDs and explanations follow this rule.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import math
 import numbers
@@ -66,12 +65,6 @@ def read_network(path: str | os.PathLike) -> Any:
     except Exception as exc:  # pgmpy's readers raise anything from parse errors
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise NetworkFileError(f"{path}: cannot read as {_READERS[ext][:-6]}: {detail}") from None
-    finally:
-        # pyparsing leaves cycles of exceptions, tracebacks and frames whose f_back
-        # reaches the caller's frame. Left to the garbage collector, they would make a
-        # dd manager the caller creates later unreachable only through cyclic garbage,
-        # and dd.autoref's finaliser would then see live nodes. Collect them now.
-        gc.collect()
     fmt = _READERS[ext][:-6]
     if model.number_of_nodes() == 0:
         raise NetworkFileError(f"{path}: cannot read as {fmt}: no variables found")

@@ -7,7 +7,6 @@ code (1 for bad input, 2 for bad usage).
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import time
 from collections.abc import Sequence
@@ -281,8 +280,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    finally:
-        gc.collect()  # release dd nodes before their managers
     return 0
 
 

@@ -129,3 +129,23 @@ def test_compile_output_then_explain_the_saved_odd(capsys, admissions_bif, tmp_p
     (tmp_path / "cut.bnx").write_text(open(saved).read()[:100])
     code, _, err = run(capsys, "explain", str(tmp_path / "cut.bnx"), "--instance", x)
     assert code == 1 and err.count("\n") == 1 and "truncated" in err
+
+
+def test_plain_script_exits_quietly(tmp_path):
+    """A script with a module-level function (so __main__'s globals form a cycle) that
+    compiles and explains on autoref must not print dd's 'nodes still referenced'."""
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import bnx\n"
+        "def helper():\n    pass\n"
+        "net = bnx.learn_naive_bayes(bnx.datasets.load_votes(), 'party')\n"
+        "clf = bnx.Classifier(net, 'party', 'republican')\n"
+        "odd = bnx.compile(clf, backend='autoref')\n"
+        "x = dict(zip(clf.features, 'n y n y y y n n n n n n y y n y'.split()))\n"
+        "pis = bnx.pi_explanations(odd, x)\n"
+        "mc = bnx.mc_explanations(odd, x)\n"
+        "print(len(pis), len(mc))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "PYTHONWARNINGS": "ignore"}
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert res.returncode == 0
+    assert "referenced" not in res.stderr and "Exception ignored" not in res.stderr
