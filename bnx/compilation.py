@@ -34,7 +34,6 @@ In every case ``dd``'s unique table makes the resulting diagram reduced and cano
 from __future__ import annotations
 
 import math
-import sys
 from bisect import bisect_right, insort
 from collections.abc import Sequence
 from fractions import Fraction
@@ -45,6 +44,7 @@ import numpy as np
 from ._types import Feature
 from .backends import new_manager, resolve_backend
 from .classifier import Classifier
+from .diagram import recursion_for
 from .encoding import Encoding
 from .errors import ArgumentError, CompilationLimitError, OrderError
 
@@ -190,20 +190,17 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     budget = _Budget(max_nodes)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     bdd = new_manager(name, enc.variables)
-    limit = sys.getrecursionlimit()
-    if len(order) + 100 > limit:
-        sys.setrecursionlimit(len(order) + 200)
-    try:
+    with recursion_for(enc.nvars):
         if len(clf.class_states) != 2:
             root = _TensorEngine(clf, enc, bdd, budget).run()
         elif clf.latent:
             root = _SplitEngine(clf, enc, bdd, budget).run()
         else:
             root = _RatioEngine(clf, enc, bdd, budget).run()
-    finally:
-        sys.setrecursionlimit(limit)
-    domain = enc.domain(bdd)
-    return ODD(clf, enc, bdd, root & domain, domain, backend=name)
+        domain = enc.domain(bdd)
+        if domain != bdd.true:  # select() already sends unused codes to false
+            root = root & domain
+    return ODD(clf, enc, bdd, root, domain, backend=name)
 
 
 # ---------------------------------------------------------------------- intervals

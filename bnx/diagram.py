@@ -7,12 +7,53 @@ Python integers on both backends (``dd.cudd`` counts in floating point).
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import sys
 from collections.abc import Mapping, Sequence
 
 from ._types import Node
 from .backends import branches, level
 
-__all__ = ["count", "restrict", "evaluate", "dag_size"]
+__all__ = ["count", "restrict", "evaluate", "dag_size", "deep", "recursion_for"]
+
+
+@contextlib.contextmanager
+def recursion_for(levels: int):
+    """Raise Python's recursion limit for a traversal ``levels`` variables deep.
+
+    bnx's traversals (and dd.autoref's operations) recurse once or a few times per
+    variable; the default limit of 1000 stops diagrams of a few hundred features.
+    """
+    need = 6 * levels + 1000
+    old = sys.getrecursionlimit()
+    if need > old:
+        sys.setrecursionlimit(need)
+    try:
+        yield
+    finally:
+        if need > old:
+            sys.setrecursionlimit(old)
+
+
+def _levels_of(obj) -> int:
+    enc = getattr(obj, "encoding", None)
+    if enc is not None:
+        return enc.nvars
+    layout = getattr(obj, "layout", None)
+    if layout is not None:
+        return layout.nvars
+    feats = getattr(obj, "features", ())
+    return 8 * len(feats)
+
+
+def deep(fn):
+    """Run ``fn(obj, ...)`` with a recursion limit sized for ``obj``'s diagram."""
+    @functools.wraps(fn)
+    def wrapper(obj, *args, **kwargs):
+        with recursion_for(_levels_of(obj)):
+            return fn(obj, *args, **kwargs)
+    return wrapper
 
 
 # Traversals are module-level functions with an explicit memo: a recursive closure

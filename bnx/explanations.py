@@ -19,13 +19,14 @@ of valid choices, so codes that name no state never come out.
 from __future__ import annotations
 
 import math
+import sys
 from functools import cached_property
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ._types import Feature, Manager, Node, State
 from .backends import make_node
-from .diagram import restrict
+from .diagram import deep, recursion_for, restrict
 from .encoding import Encoding, _select
 
 __all__ = ["Explanations", "Layout"]
@@ -131,13 +132,6 @@ class Layout:
         keep = _select(bdd, vbits, 0, 0, [children.get(j, false) for j in range(k)], false)
         return make_node(bdd, kvar, drop, keep)
 
-    def all_dropped(self, bdd: Manager, i: int) -> Node:
-        """The set holding the one partial instance that drops features ``i..n-1``."""
-        u = bdd.true
-        for j in reversed(range(i, self.n)):
-            u = self.build(bdd, j, {DROPPED: u})
-        return u
-
 
 class Explanations:
     """A set of explanations of a decision, held as a decision diagram.
@@ -181,6 +175,7 @@ class Explanations:
         return tuple(enc.features[i] for i in self._display)
 
     @property
+    @deep
     def size(self) -> int:
         """Number of nodes of the diagram (terminals counted once)."""
         return self.root.dag_size
@@ -189,15 +184,21 @@ class Explanations:
     def count(self) -> int:
         """Number of explanations, counted on the diagram (exact)."""
         if self._count is None:
-            self._count = _count(self.root, 0, self.layout, {})
+            with recursion_for(self.layout.nvars):
+                self._count = _count(self.root, 0, self.layout, {})
         return self._count
 
     def __len__(self) -> int:
-        return self.count
+        n = self.count
+        if n > sys.maxsize:
+            from .errors import ExplanationError
+            raise ExplanationError(f"{n} explanations are too many for len(); use .count")
+        return n
 
     def __bool__(self) -> bool:
         return self.root != self.bdd.false
 
+    @deep
     def lengths(self) -> dict[int, int]:
         """``{length: number of explanations}``, computed on the diagram.
 
@@ -210,6 +211,7 @@ class Explanations:
             self._lengths = {k: v for k, v in sorted(poly.items()) if v}
         return dict(self._lengths)
 
+    @deep
     def shortest(self) -> "Explanations":
         """All explanations of minimum length, by minimisation on the diagram."""
         memo: dict = {}

@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Mapping
 
 from ._types import Feature, Instance, State
 from .classifier import _resolve_state
+from .diagram import deep
 from .errors import ExplanationError, UnknownFeatureError, UnknownStateError
 from .explanations import Explanations, Layout, _keep_minimal, _minimum
 from .odd import ODD
@@ -64,6 +65,7 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
     return out
 
 
+@deep
 def mc_explanations(odd: ODD, instance: Instance, *,
                     on: Mapping[Feature, State | Collection[State]] | None = None,
                     fixed: Iterable[Feature] = ()) -> Explanations:

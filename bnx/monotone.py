@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from ._types import Feature, Instance, State
+from .diagram import deep
 from .errors import ExplanationError
 from .mc_explanations import mc_explanations, on_states
 from .odd import ODD
@@ -30,6 +31,7 @@ def _binary_on(odd: ODD, on) -> list[int]:
     return out
 
 
+@deep
 def monotone_counterexample(odd: ODD, *,
                             on: Mapping[Feature, State | Collection[State]] | None = None
                             ) -> tuple[dict, dict] | None:
@@ -81,6 +83,7 @@ def is_monotone(odd: ODD, *,
     return monotone_counterexample(odd, on=on) is None
 
 
+@deep
 def theorem3_holds(odd: ODD, instance: Instance, *,
                    on: Mapping[Feature, State | Collection[State]] | None = None) -> bool:
     """Theorem 3 on one decision: MC-explanations match the shortest PI-explanations.

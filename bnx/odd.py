@@ -11,7 +11,7 @@ from typing import Any
 from ._types import Feature, Instance, Manager, Node
 from .classifier import Classifier
 from .diagram import count as _count
-from .diagram import evaluate
+from .diagram import deep, evaluate
 from .encoding import Encoding
 
 __all__ = ["ODD"]
@@ -92,6 +92,7 @@ class ODD:
             raise UnknownFeatureError(f"{feature!r} is not a feature of this ODD") from None
 
     @property
+    @deep
     def size(self) -> int:
         """Number of nodes of the decision diagram, as ``dd`` counts them.
 
@@ -156,6 +157,7 @@ class ODD:
         """The decision on a complete instance, by one walk down the diagram."""
         return evaluate(self.root, self.assignment(self.encode(instance)))
 
+    @deep
     def count(self) -> int:
         """Number of complete instances decided positive (an exact ``int``).
 
@@ -200,6 +202,7 @@ class ODD:
         return monotone_counterexample(self, on=on)
 
     # ------------------------------------------------------------------ files
+    @deep
     def save(self, path) -> str:
         """Save the ODD to one JSON file (see ``docs/file-format.md``); returns the path.
 

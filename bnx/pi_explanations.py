@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ._types import Instance, Manager, Node
 from .diagram import restrict
+from .diagram import deep
 from .errors import ExplanationError
 from .explanations import DROPPED, Explanations, Layout
 from .odd import ODD
@@ -50,7 +51,10 @@ class _PI:
         self.odd, self.layout, self.out, self.instance = odd, layout, out, instance
         self.memo: dict = {}
         self.conj: dict = {}
-        self.dropped = [layout.all_dropped(out, i) for i in range(layout.n + 1)]
+        dropped = [out.true] * (layout.n + 1)  # dropped[i]: features i.. all dropped
+        for i in reversed(range(layout.n)):
+            dropped[i] = layout.build(out, i, {DROPPED: dropped[i + 1]})
+        self.dropped = dropped
 
     def run(self, u: Node, i: int) -> Node:
         out = self.out
@@ -75,6 +79,7 @@ class _PI:
         return got
 
 
+@deep
 def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     """All prime implicants of the decision function (pi-cover, Algorithm 4).
 
@@ -98,6 +103,7 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
                         feature_order=odd.display_order)
 
 
+@deep
 def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Explanations:
     """Every PI-explanation of the decision on ``instance``, as partial instances.
 

@@ -55,6 +55,7 @@ from typing import Any
 
 from .backends import new_manager, resolve_backend
 from .diagram import count as _count
+from .diagram import recursion_for
 from .encoding import Encoding
 from .errors import BnxError, ODDFileError
 
@@ -327,11 +328,18 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
     >>> back.decide(x) == odd.decide(x), back.features == odd.features
     (True, True)
     """
-    from .odd import ODD
-
     name = resolve_backend(backend)
     path = os.fspath(path)
     doc = _read_document(path)
+    variables = doc.get("variables") if isinstance(doc, dict) else None
+    with recursion_for(len(variables) if isinstance(variables, list) else 0):
+        return _load_document(path, name, doc)
+
+
+def _load_document(path: str, name: str, doc: dict) -> Any:
+    """The checks and the rebuild of :func:`load_odd`, on a parsed document."""
+    from .odd import ODD
+
 
     def bad(problem: str) -> ODDFileError:
         return ODDFileError(f"{path!r} is not a valid ODD file: {problem}")

@@ -143,3 +143,31 @@ def test_display():
     assert (frame == "*").sum().sum() == 4 * 3 - (2 + 3 + 3)
     assert "<table" in pis._repr_html_()
     assert "diagram size" in repr(pis)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_deep_diagrams_do_not_hit_the_recursion_limit(backend, tmp_path):
+    """1,500 features (one that matters): every feature-by-feature traversal is 1,500
+    levels deep, beyond Python's default recursion limit."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    n = 1500
+    feats = [f"f{i}" for i in range(n)]
+    net = DiscreteBayesianNetwork([("C", f) for f in feats])
+    cpds = [TabularCPD("C", 2, [[0.5], [0.5]]),
+            TabularCPD("f0", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2])]
+    cpds += [TabularCPD(f, 2, [[0.5, 0.5], [0.5, 0.5]], evidence=["C"], evidence_card=[2])
+             for f in feats[1:]]
+    net.add_cpds(*cpds)
+    odd = bnx.compile(bnx.Classifier(net, "C", 1), backend=backend)
+    assert odd.count() == 2 ** (n - 1) and odd.size == 2  # one node, one terminal
+    x = dict.fromkeys(feats, 1)
+    assert bnx.pi_explanations(odd, x).to_set() == {frozenset({("f0", 1)})}
+    mc = bnx.mc_explanations(odd, x)
+    assert mc.count == 1 and mc.lengths() == {1: 1}
+    assert len(bnx.prime_implicants(odd)) == 1
+    with pytest.raises(bnx.ExplanationError, match="too many for len"):
+        len(odd.positives())
+    assert odd.positives().count == 2 ** (n - 1)
+    again = bnx.ODD.load(odd.save(str(tmp_path / "deep.bnx")), backend=backend)
+    assert again.count() == odd.count()
