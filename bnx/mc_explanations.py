@@ -119,6 +119,8 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     mins: dict = {}
     _minimum(h, 0, restricted, mins)
     root = _keep_minimal(h, 0, restricted, mins, {}, odd.bdd)
+    del mins
+    odd.tidy(odd.bdd)
     return Explanations(odd.bdd, root, layout, kind="MC", decision=decision,
                         feature_order=odd.display_order, instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)})
 

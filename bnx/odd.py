@@ -58,6 +58,7 @@ class ODD:
             meta.setdefault("fingerprint", classifier.fingerprint)
         self.meta = meta
         self._aux: dict = {}
+        self._live: dict = {}  # manager id -> its node count after the last collection
 
     # ------------------------------------------------------------------ basics
     @property
@@ -117,6 +118,19 @@ class ODD:
         if bdd is None:
             bdd = self._aux[key] = new_manager(self.backend, key)
         return bdd
+
+    def tidy(self, bdd: Manager) -> None:
+        """Collect dead nodes of ``bdd`` (this ODD's manager or an auxiliary one) once it
+        has grown well past its size after the last collection.
+
+        dd.autoref frees nodes only when asked; CUDD collects by itself.
+        """
+        if self.backend != "autoref":
+            return
+        n = len(bdd)
+        if n > 2 * self._live.get(id(bdd), 0) + 10_000:
+            bdd.collect_garbage()
+            self._live[id(bdd)] = len(bdd)
 
     # ------------------------------------------------------------------ instances
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:

@@ -99,6 +99,7 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     out = odd.aux_manager(layout.variables)
     h = odd.root if decision else ~odd.root
     root = _PI(odd, layout, out, None).run(h, 0)
+    odd.tidy(out)
     return Explanations(out, root, layout, kind="prime implicants", decision=decision,
                         feature_order=odd.display_order)
 
@@ -139,6 +140,8 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     else:
         cover = prime_implicants(odd, decision=decision)
         root = _project(cover, layout, out, x)
+        del cover
+    odd.tidy(out)
     return Explanations(out, root, layout, kind="PI", decision=decision, instance=named,
                         feature_order=odd.display_order)
 
