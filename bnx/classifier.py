@@ -45,7 +45,12 @@ def read_network(path: str | os.PathLike) -> Any:
     ``.net`` (Hugin NET), ``.uai`` (UAI). Any failure becomes a
     :class:`~bnx.NetworkFileError` that names the file.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        from .errors import ArgumentError
+        raise ArgumentError(f"a network file path must be a str or path-like, got {path!r}")
     path = os.fspath(path)
+    if os.path.isdir(path):
+        raise NetworkFileError(f"{path}: is a directory, not a network file")
     ext = os.path.splitext(path)[1].lower()
     if ext not in _READERS:
         raise NetworkFileError(
@@ -59,6 +64,7 @@ def read_network(path: str | os.PathLike) -> Any:
         with open(path, "rb") as fh:
             fh.read(1)
         reader = reader_cls(path)
+        reader._bnx_path = path
         model = _uai_model(reader) if ext == ".uai" else reader.get_model()
     except NetworkFileError:
         raise
@@ -80,6 +86,11 @@ def read_network(path: str | os.PathLike) -> Any:
     return model
 
 
+def reader_path(reader: Any) -> str:
+    """The file a pgmpy reader was given (for messages)."""
+    return str(getattr(reader, "_bnx_path", "UAI file"))
+
+
 def _uai_model(reader: Any) -> Any:
     """A Bayesian network from pgmpy's UAI parser, with tables laid out as UAI defines.
 
@@ -93,17 +104,24 @@ def _uai_model(reader: Any) -> Any:
     from pgmpy.models import DiscreteBayesianNetwork
 
     if reader.network_type != "BAYES":
-        raise NetworkFileError(f"UAI network type {reader.network_type!r} is not BAYES")
+        raise NetworkFileError(f"{reader_path(reader)}: UAI network type "
+                               f"{reader.network_type!r} is not BAYES")
     parsed = reader.grammar.parse_string(reader.network)
     card = {v: int(reader.domain[v]) for v in reader.variables}
     model = DiscreteBayesianNetwork()
     model.add_nodes_from(reader.variables)
     cpds = []
+    children: set = set()
     for fn in range(int(reader.no_functions)):
         scope = parsed["fun_" + str(fn)]
         scope = [scope] if isinstance(scope, int) else list(scope)
         names = ["var_" + str(v) for v in scope]
-        values = np.array([float(v) for v in parsed["fun_values_" + str(fn)]])
+        raw = parsed["fun_values_" + str(fn)]
+        raw = [raw] if isinstance(raw, str) else list(raw)  # one value comes as a string
+        values = np.array([float(v) for v in raw])
+        if names[-1] in children:
+            raise NetworkFileError(f"{reader_path(reader)}: two tables for {names[-1]}")
+        children.add(names[-1])
         child, parents = names[-1], names[:-1]
         values = values.reshape([card[v] for v in names])
         values = np.moveaxis(values, -1, 0).reshape(card[child], -1)
@@ -218,7 +236,13 @@ class Classifier:
             raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
         if isinstance(threshold, float) and not math.isfinite(threshold):
             raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
-        t = Fraction(threshold)
+        if isinstance(threshold, (int, Fraction)):
+            t = Fraction(threshold)
+        else:  # float, numpy floats: the exact value of the float
+            value = float(threshold)
+            if not math.isfinite(value):
+                raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
+            t = Fraction(value)
         if not 0 <= t <= 1:
             raise ThresholdError(f"threshold must lie in [0, 1], got {threshold!r}")
         return t
@@ -416,17 +440,28 @@ class Classifier:
         except (KeyError, TypeError):
             raise UnknownFeatureError(f"{node!r} is not a node of the network") from None
 
+    def _node(self, node: Any) -> Any:
+        try:
+            if node in self._states:
+                return node
+        except TypeError:
+            pass
+        raise UnknownFeatureError(f"{node!r} is not a node of the network")
+
     def children(self, node: Feature) -> tuple:
         """The children of ``node`` that lead to features (the pruned tree)."""
-        return tuple(self._tree.get(node, ()))
+        return tuple(self._tree.get(self._node(node), ()))
 
     def parent(self, node: Feature) -> Feature:
-        """The parent of a non-class node."""
-        return self._parent[node]
+        """The parent of a non-class node (``None`` for the class)."""
+        return self._parent.get(self._node(node))
 
     def table(self, node: Feature) -> tuple[tuple[Fraction, ...], ...]:
-        """Exact CPT of ``node``: ``table[parent_state][state]`` (one row for the class)."""
-        return self._tables[node]
+        """Exact CPT of ``node``: ``table[parent_state][state]`` (one row for the class).
+
+        Tables of kept nodes include the exact sums of pruned subtrees below them.
+        """
+        return self._tables[self._node(node)]
 
     @cached_property
     def fingerprint(self) -> str:
@@ -447,7 +482,11 @@ class Classifier:
     # ------------------------------------------------------------------ instances
     def state_index(self, feature: Feature, state: State) -> int:
         """Index of ``state`` among the states of ``feature`` (matching by text too)."""
-        if feature not in self._states or feature not in set(self._features):
+        try:
+            known = feature in self._states and feature in set(self._features)
+        except TypeError:
+            known = False
+        if not known:
             raise UnknownFeatureError(f"{feature!r} is not a feature of this classifier")
         j = _resolve_state(self._states[feature], state)
         if j is None:

@@ -67,7 +67,8 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("network", metavar="NETWORK", help="a network file or a saved ODD (.bnx)")
     e.add_argument("--class", dest="class_var", metavar="C")
     e.add_argument("--positive", metavar="S")
-    e.add_argument("--threshold", type=float, default=0.5, metavar="T")
+    e.add_argument("--threshold", type=float, metavar="T",
+                   help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
     e.add_argument("--features", metavar="F1,F2,...")
     e.add_argument("--order", metavar="F1,F2,...")
     e.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"])
@@ -82,12 +83,21 @@ def _build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--pi", action="store_true", help="only PI-explanations")
     e.add_argument("--shortest", action="store_true",
                    help="only the shortest explanations")
-    e.add_argument("--limit", type=int, default=20, metavar="N",
+    e.add_argument("--limit", type=_positive_int, default=20, metavar="N",
                    help="show at most N explanations of each kind (default 20)")
     return p
 
 
 # ---------------------------------------------------------------------- helpers
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid positive integer: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
 def _pairs(text: str, what: str) -> dict:
     from .errors import InstanceError
     out = {}
@@ -115,11 +125,19 @@ def _load(args):
     from .errors import BnxError
     if args.network.endswith(_ODD_SUFFIXES):
         from .odd import ODD
+        given = [opt for opt, value in (("--class", args.class_var), ("--positive", args.positive),
+                                        ("--threshold", args.threshold),
+                                        ("--features", args.features), ("--order", args.order),
+                                        ("--max-nodes", args.max_nodes)) if value is not None]
+        if given:
+            raise BnxError(f"{', '.join(given)} cannot change a saved ODD; compile the network "
+                           f"again with them")
         return None, ODD.load(args.network, backend=args.backend)
     if args.class_var is None or args.positive is None:
         raise BnxError("--class and --positive are required with a network file")
+    threshold = 0.5 if args.threshold is None else args.threshold
     clf = Classifier.from_file(args.network, args.class_var, args.positive,
-                               threshold=args.threshold, features=_names(args.features))
+                               threshold=threshold, features=_names(args.features))
     order = _names(args.order)
     return clf, compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes)
 

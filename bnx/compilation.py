@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right, insort
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -125,10 +125,15 @@ def default_order(clf: Classifier) -> list:
 def _check_order(clf: Classifier, order: Sequence[Feature] | None) -> list:
     if order is None:
         return default_order(clf)
-    if isinstance(order, (str, bytes)):
-        raise OrderError(f"order must be a list of features, got the string {order!r}")
+    if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):
+        raise OrderError(f"order must be a list of features, got {order!r}")
     order = list(order)
     feats = set(clf.features)
+    for f in order:
+        try:
+            hash(f)
+        except TypeError:
+            raise OrderError(f"order names {f!r}, which is not a feature") from None
     unknown = [f for f in order if f not in feats]
     if unknown:
         raise OrderError(f"order names {unknown[0]!r}, which is not a feature")
@@ -231,8 +236,11 @@ class _Intervals:
     def find(self, rho: Fraction):
         """The entry whose interval holds ``rho``, or ``None``."""
         f = _approx(rho)
-        j = bisect_right(self.flos, f) - 1
         keys, flos = self.keys, self.flos
+        if f == 0.0 or f == math.inf:  # saturated floats carry no order: search exactly
+            j = bisect_right(keys, (rho, 0)) - 1
+        else:
+            j = bisect_right(flos, f) - 1
         while j >= 0 and flos[j] == f and keys[j] > (rho, 0):  # float ties: settle exactly
             j -= 1
         if j < 0:
@@ -252,6 +260,13 @@ class _Intervals:
         f = _approx(lo)
         key = (lo, 0 if entry[2] else 1)
         keys, flos = self.keys, self.flos
+        if f == 0.0 or f == math.inf:  # saturated floats carry no order: search exactly
+            j = bisect_right(keys, key)
+            keys.insert(j, key)
+            flos.insert(j, f)
+            self.fhis.insert(j, math.inf if entry[3] is None else _approx(entry[3]))
+            self.entries.insert(j, entry)
+            return
         j = bisect_right(flos, f)
         while j > 0 and flos[j - 1] == f and keys[j - 1] > key:
             j -= 1

@@ -30,6 +30,7 @@ __all__ = [
     "ExplanationError",
     "DataError",
     "ODDFileError",
+    "OutputError",
 ]
 
 
@@ -98,3 +99,7 @@ class DataError(BnxError, ValueError):
 
 class ODDFileError(BnxError, OSError):
     """A saved ODD file that is truncated, edited or from an incompatible version."""
+
+
+class OutputError(BnxError, OSError):
+    """A file that bnx was asked to write (a drawing, a saved ODD) cannot be written."""

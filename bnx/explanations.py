@@ -246,16 +246,26 @@ class Explanations:
         return {frozenset(e.items()) for e in self}
 
     def __contains__(self, item: Any) -> bool:
+        """Whether ``item`` (a dict from features to states) is one of the explanations.
+
+        States match as in instances (by value, or by their text); a key that is
+        not a feature makes the answer False.
+        """
+        from .classifier import _resolve_state
         if not isinstance(item, Mapping):
             return False
         enc = self.layout.encoding
+        try:
+            if any(f not in enc._index for f in item):
+                return False
+        except TypeError:
+            return False
         u = self.root
         for i, f in enumerate(enc.features):
             label = DROPPED
             if f in item:
-                try:
-                    label = enc.states[i].index(item[f])
-                except ValueError:
+                label = _resolve_state(enc.states[i], item[f])
+                if label is None:
                     return False
             bits = self.layout.choice_map[i].get(label)
             if bits is None:
@@ -265,13 +275,20 @@ class Explanations:
 
     # ------------------------------------------------------------------ display
     def to_frame(self, limit: int | None = None):
-        """A pandas DataFrame, one row per explanation, ``*`` for a dropped feature."""
+        """A pandas DataFrame, one row per explanation, ``*`` for a dropped feature.
+
+        ``limit`` caps the number of rows (``None``: all of them).
+        """
         import pandas as pd
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or limit < 0):
+            from .errors import ArgumentError
+            raise ArgumentError(f"limit must be a non-negative integer or None, got {limit!r}")
         rows = []
         for e in self:
-            rows.append({f: e.get(f, "*") for f in self.features})
             if limit is not None and len(rows) >= limit:
                 break
+            rows.append({f: e.get(f, "*") for f in self.features})
         return pd.DataFrame(rows, columns=list(self.features), dtype=object)
 
     def _title(self) -> str:
@@ -284,7 +301,7 @@ class Explanations:
             s += f" of a {'positive' if self.decision else 'negative'} decision" \
                 if self.kind != "prime implicants" else \
                 f" of the {'positive' if self.decision else 'negative'} decisions"
-        lens = self.lengths()
+        lens = self.lengths() if self.kind != "instances" else {}
         if lens:
             s += " (length " + ", ".join(f"{k}: {v}" for k, v in lens.items()) + ")"
         return s

@@ -18,32 +18,38 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 
 from ._types import Feature, Instance, State
-from .classifier import _resolve_state
+from .classifier import Classifier, _resolve_state
 from .diagram import deep
-from .errors import ExplanationError, UnknownFeatureError, UnknownStateError
+from .errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
 from .explanations import Explanations, Layout, _keep_minimal, _minimum
 from .odd import ODD
 
 __all__ = ["mc_explanations", "on_states"]
 
 
-def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None = None
-              ) -> list[frozenset[int]]:
+def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None = None,
+              skip: Iterable[Feature] = ()) -> list[frozenset[int]]:
     """The on-state indices of every feature of ``odd``, in order.
 
     A binary feature's on state is its second state (pgmpy's ``state_names``)
     unless ``on`` says otherwise; a feature with one state has none; a feature
-    with more than two states must appear in ``on``.
+    with more than two states must appear in ``on`` unless it is in ``skip``
+    (fixed features, whose on states do not matter).
     """
-    on = dict(on or {})
+    if on is None:
+        on = {}
+    if not isinstance(on, Mapping):
+        raise ArgumentError(f"on must map features to their on state(s), got {on!r}")
+    on = dict(on)
     for f in on:
         odd._position(f)
+    skip = frozenset(skip)
     out = []
     for i, f in enumerate(odd.features):
         states = odd.encoding.states[i]
         if f in on:
             given = on[f]
-            if isinstance(given, (str, bytes, int)) or not isinstance(given, Iterable):
+            if isinstance(given, (str, bytes, int)) or not isinstance(given, Collection):
                 given = [given]
             idx = set()
             for s in given:
@@ -56,7 +62,7 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
             out.append(frozenset(idx))
         elif len(states) == 2:
             out.append(frozenset({1}))
-        elif len(states) == 1:
+        elif len(states) == 1 or f in skip:  # a fixed feature's on states do not matter
             out.append(frozenset())
         else:
             raise ExplanationError(
@@ -94,12 +100,10 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     >>> [e for e in bnx.mc_explanations(odd, x)]
     [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
     """
+    check_odd(odd)
     idx = odd.encode(instance)
-    ons = on_states(odd, on)
-    fixed = set(fixed)
-    for f in fixed:
-        if f not in set(odd.features):
-            raise UnknownFeatureError(f"fixed feature {f!r} is not a feature of this ODD")
+    fixed = _features_arg(odd, fixed, "fixed")
+    ons = on_states(odd, on, skip=fixed)
     decision = odd.decide(instance)
     enc = odd.encoding
     allowed: list[set[int]] = []
@@ -123,6 +127,29 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     odd.tidy(odd.bdd)
     return Explanations(odd.bdd, root, layout, kind="MC", decision=decision,
                         feature_order=odd.display_order, instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)})
+
+
+def check_odd(odd) -> None:
+    """Refuse anything but a compiled :class:`~bnx.ODD`."""
+    if not isinstance(odd, ODD):
+        hint = " (compile it first: bnx.compile(clf))" if isinstance(odd, Classifier) else ""
+        raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
+
+
+def _features_arg(odd: ODD, features, what: str) -> set:
+    if isinstance(features, (str, bytes)) or not isinstance(features, Iterable):
+        raise ArgumentError(f"{what} must be a list of features, got {features!r}")
+    out = set()
+    known = set(odd.features)
+    for f in features:
+        try:
+            ok = f in known
+        except TypeError:
+            ok = False
+        if not ok:
+            raise UnknownFeatureError(f"{what} feature {f!r} is not a feature of this ODD")
+        out.add(f)
+    return out
 
 
 def _restrict_choices(layout: Layout, allowed: list[set[int]]) -> Layout:

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from ._types import Feature, Instance, State
 from .diagram import deep
 from .errors import ExplanationError
-from .mc_explanations import mc_explanations, on_states
+from .mc_explanations import check_odd, mc_explanations, on_states
 from .odd import ODD
 from .pi_explanations import pi_explanations
 
@@ -20,6 +20,7 @@ __all__ = ["is_monotone", "monotone_counterexample", "theorem3_holds"]
 
 
 def _binary_on(odd: ODD, on) -> list[int]:
+    check_odd(odd)
     ons = on_states(odd, on)
     out = []
     for i, f in enumerate(odd.features):
@@ -47,8 +48,8 @@ def monotone_counterexample(odd: ODD, *,
     >>> bnx.monotone_counterexample(odd) is None
     True
     """
-    enc = odd.encoding
     onv = _binary_on(odd, on)
+    enc = odd.encoding
     bdd, f = odd.bdd, odd.root
     for i, feat in enumerate(enc.features):
         var = enc.bits[i][0]

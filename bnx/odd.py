@@ -297,11 +297,18 @@ class ODD:
 
         Raises :class:`~bnx.BnxError` when ``dot`` is not installed.
         """
-        from .errors import BnxError
-        fmt = format or str(path).rsplit(".", 1)[-1].lower()
+        import os
+        from .errors import ArgumentError, BnxError, OutputError
+        fmt = format or os.path.splitext(str(path))[1][1:].lower()
+        if not fmt:
+            raise ArgumentError(f"cannot tell the drawing format of {path!r}: give it an "
+                                f"extension (.dot, .svg, .png, .pdf) or format=")
         if fmt == "dot":
-            with open(path, "w") as fh:
-                fh.write(self.to_dot())
+            try:
+                with open(path, "w") as fh:
+                    fh.write(self.to_dot())
+            except OSError as exc:
+                raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
             return path
         exe = shutil.which("dot")
         if exe is None:

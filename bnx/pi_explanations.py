@@ -18,6 +18,7 @@ from .diagram import restrict
 from .diagram import deep
 from .errors import ExplanationError
 from .explanations import DROPPED, Explanations, Layout
+from .mc_explanations import check_odd
 from .odd import ODD
 
 __all__ = ["pi_explanations", "prime_implicants"]
@@ -94,6 +95,7 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     >>> len(pis), pis.lengths()
     (3, {2: 1, 3: 2})
     """
+    check_odd(odd)
     decision = _check_decision(decision)
     layout = Layout("partial", odd.encoding)
     out = odd.aux_manager(layout.variables)
@@ -125,6 +127,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     >>> sorted(sorted(e) for e in bnx.pi_explanations(odd, x))
     [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
     """
+    check_odd(odd)
     if method not in ("inst", "cover"):
         raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")
     idx = odd.encode(instance)

@@ -117,7 +117,7 @@ def save_odd(odd: Any, path: str | os.PathLike) -> str:
     """
     doc = _document(odd)
     text = _render(doc)
-    path = os.fspath(path)
+    path = _path_arg(path)
     _write_atomically(path, text)
     return path
 
@@ -329,7 +329,7 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
     (True, True)
     """
     name = resolve_backend(backend)
-    path = os.fspath(path)
+    path = _path_arg(path)
     doc = _read_document(path)
     variables = doc.get("variables") if isinstance(doc, dict) else None
     with recursion_for(len(variables) if isinstance(variables, list) else 0):
@@ -412,6 +412,8 @@ def _read_document(path: str) -> dict:
             f"({exc.msg} at line {exc.lineno}, column {exc.colno})") from exc
     except ValueError as exc:
         raise ODDFileError(f"{path!r} is not a valid ODD file: {exc}") from exc
+    except RecursionError:
+        raise ODDFileError(f"{path!r} is not a bnx ODD file: its JSON nests too deeply") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise ODDFileError(f"{path!r} is not a bnx ODD file (it has no "
                            f"'format': {FORMAT_NAME!r} field)")
@@ -436,6 +438,13 @@ def _read_document(path: str) -> dict:
                 ([f"unexpected {', '.join(map(repr, extra))}"] if extra else [])
         raise ODDFileError(f"{path!r} is not a valid ODD file: keys {'; '.join(parts)}")
     return doc
+
+
+def _path_arg(path) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        from .errors import ArgumentError
+        raise ArgumentError(f"a file path must be a str or path-like, got {path!r}")
+    return os.fspath(path)
 
 
 def _no_duplicates(pairs: list) -> dict:

@@ -149,3 +149,26 @@ def test_plain_script_exits_quietly(tmp_path):
     res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
     assert res.returncode == 0
     assert "referenced" not in res.stderr and "Exception ignored" not in res.stderr
+
+
+def test_saved_odd_refuses_options_it_cannot_honour(capsys, admissions_bif, tmp_path):
+    saved = str(tmp_path / "a.bnx")
+    assert run(capsys, "compile", admissions_bif, "--class", "Admit", "--positive", "yes",
+               "--output", saved)[0] == 0
+    x = "WorkExperience=yes,FirstTimeApplicant=no,EntranceExam=no,GPA=yes"
+    code, _, err = run(capsys, "explain", saved, "--instance", x, "--threshold", "0.99")
+    assert code == 1 and err.count("\n") == 1 and "--threshold cannot change a saved ODD" in err
+
+
+@pytest.mark.parametrize("limit", ["0", "-2", "many"])
+def test_limit_must_be_positive(capsys, admissions_bif, limit):
+    with pytest.raises(SystemExit) as info:
+        main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+              "--instance", "GPA=yes", "--limit", limit])
+    assert info.value.code == 2 and capsys.readouterr().err.count("\n") == 1
+
+
+def test_draw_error_is_one_line(capsys, admissions_bif, tmp_path):
+    code, _, err = run(capsys, "compile", admissions_bif, "--class", "Admit", "--positive",
+                       "yes", "--draw", str(tmp_path / "nope" / "x.dot"))
+    assert code == 1 and err.count("\n") == 1 and "cannot write" in err
