@@ -131,8 +131,26 @@ def _uai_model(reader: Any) -> Any:
                                    evidence_card=[card[p] for p in parents]))
         else:
             cpds.append(TabularCPD(child, card[child], values))
+    _check_uai_length(reader, parsed, card)
     model.add_cpds(*cpds)
     return model
+
+
+def _check_uai_length(reader: Any, parsed: Any, card: dict) -> None:
+    """pgmpy's grammar stops after the declared entries: refuse a file with more."""
+    tokens = reader.network.split()
+    n = len(card)
+    expected = 3 + n  # type, number of variables, cardinalities, number of functions
+    for fn in range(int(reader.no_functions)):
+        scope = parsed["fun_" + str(fn)]
+        scope = [scope] if isinstance(scope, int) else list(scope)
+        raw = parsed["fun_values_" + str(fn)]
+        raw = [raw] if isinstance(raw, str) else list(raw)
+        expected += 1 + len(scope) + 1 + len(raw)
+    if len(tokens) != expected:
+        raise NetworkFileError(
+            f"{reader_path(reader)}: the file has {len(tokens)} numbers where its header "
+            f"declares {expected}; a table has more or fewer entries than it says")
 
 
 def _resolve_state(names: Sequence[State], state: Any) -> int | None:

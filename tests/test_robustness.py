@@ -128,3 +128,10 @@ def test_uai_edge_cases(tmp_path, text, match):
     else:
         with pytest.raises(bnx.NetworkFileError, match=match):
             bnx.read_network(path)
+
+
+def test_uai_table_with_extra_entries(tmp_path):
+    path = tmp_path / "long.uai"
+    path.write_text("BAYES\n2\n2 2\n2\n1 0\n2 0 1\n2\n 0.5 0.5\n4\n 0.5 0.5 0.5 0.5 0.25 0.75\n")
+    with pytest.raises(bnx.NetworkFileError, match="more or fewer entries"):
+        bnx.read_network(path)
