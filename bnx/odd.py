@@ -128,7 +128,7 @@ class ODD:
         if self.backend != "autoref":
             return
         n = len(bdd)
-        if n > 2 * self._live.get(id(bdd), 0) + 10_000:
+        if n > 2 * self._live.get(id(bdd), 0) + 50_000:
             bdd.collect_garbage()
             self._live[id(bdd)] = len(bdd)
 
