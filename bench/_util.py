@@ -133,3 +133,14 @@ def fmt_seconds(t: float) -> str:
     if t < 1:
         return f"{t * 1e3:.1f} ms"
     return f"{t:.2f} s"
+
+
+def pick_backends(ap, name: str) -> list[str]:
+    """The backends a ``--backend`` value names ("all": every available one)."""
+    import bnx
+    avail = bnx.backends.available_backends()
+    if name == "all":
+        return list(avail)
+    if name in avail:
+        return [name]
+    ap.error(f"backend {name!r} is not available here (available: {', '.join(avail)})")

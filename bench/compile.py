@@ -113,13 +113,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", default=None, help="classifier names, e.g. votes nb30")
     args = ap.parse_args(argv)
 
-    avail = bnx.backends.available_backends()
-    if args.backend == "all":
-        backends = list(avail)
-    elif args.backend in avail:
-        backends = [args.backend]
-    else:
-        ap.error(f"backend {args.backend!r} is not available here (available: {', '.join(avail)})")
+    backends = _util.pick_backends(ap, args.backend)
     repeats = args.repeats or (2 if args.quick else 5)
     timeout = args.timeout or (10.0 if args.quick else 15.0)
     sizes = (20, 30) if args.quick else (20, 30, 40)

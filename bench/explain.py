@@ -196,13 +196,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", default=None, help="data sets, e.g. votes spect")
     args = ap.parse_args(argv)
 
-    avail = bnx.backends.available_backends()
-    if args.backend == "all":
-        backends = list(avail)
-    elif args.backend in avail:
-        backends = [args.backend]
-    else:
-        ap.error(f"backend {args.backend!r} is not available here (available: {', '.join(avail)})")
+    backends = _util.pick_backends(ap, args.backend)
     repeats = args.repeats or (1 if args.quick else 3)
     names = args.only or list(PAPER)
     unknown = [k for k in names if k not in PAPER]
