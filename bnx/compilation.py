@@ -220,8 +220,8 @@ def _approx(x: Fraction) -> float:
 class _Intervals:
     """Disjoint intervals of ``rho`` at one level, each with its node, sorted by lower end.
 
-    An entry is ``(node, lo, lo_closed, hi, hi_closed)``; ``hi is None`` is +infinity.
-    Comparisons run on float approximations first: rounding is monotone, so a strict
+    An entry is ``(node, lo, lo_closed, hi, hi_closed, approx(lo), approx(hi))``;
+    ``hi is None`` is +infinity (its approximation ``inf``). Comparisons run on float approximations first: rounding is monotone, so a strict
     float inequality decides the exact one, and only float ties are settled exactly.
     """
 
@@ -256,59 +256,67 @@ class _Intervals:
         return None
 
     def add(self, entry) -> None:
-        lo = entry[1]
-        f = _approx(lo)
+        lo, f = entry[1], entry[5]
         key = (lo, 0 if entry[2] else 1)
         keys, flos = self.keys, self.flos
         if f == 0.0 or f == math.inf:  # saturated floats carry no order: search exactly
             j = bisect_right(keys, key)
-            keys.insert(j, key)
-            flos.insert(j, f)
-            self.fhis.insert(j, math.inf if entry[3] is None else _approx(entry[3]))
-            self.entries.insert(j, entry)
-            return
-        j = bisect_right(flos, f)
-        while j > 0 and flos[j - 1] == f and keys[j - 1] > key:
-            j -= 1
-        while j < len(keys) and flos[j] == f and keys[j] <= key:
-            j += 1
+        else:
+            j = bisect_right(flos, f)
+            while j > 0 and flos[j - 1] == f and keys[j - 1] > key:
+                j -= 1
+            while j < len(keys) and flos[j] == f and keys[j] <= key:
+                j += 1
         keys.insert(j, key)
         flos.insert(j, f)
-        self.fhis.insert(j, math.inf if entry[3] is None else _approx(entry[3]))
+        self.fhis.insert(j, entry[6])
         self.entries.insert(j, entry)
 
 
 class _Meet:
-    """The intersection of the children's intervals pulled back to the parent's ``rho``."""
+    """The intersection of the children's intervals pulled back to the parent's ``rho``.
 
-    __slots__ = ("lo", "lo_closed", "hi", "hi_closed")
+    Float approximations decide every comparison they can (rounding is monotone, so
+    a strict float inequality holds exactly); float ties are settled exactly.
+    """
+
+    __slots__ = ("lo", "lo_closed", "hi", "hi_closed", "flo", "fhi")
 
     def __init__(self) -> None:
         self.lo, self.lo_closed, self.hi, self.hi_closed = Fraction(0), True, None, False
+        self.flo, self.fhi = 0.0, math.inf
 
     def add(self, child, factor: Fraction | None = None) -> None:
         """Constrain by a child reached with ``rho * factor`` (``factor > 0``; ``None``:
         the child's state is ``rho`` itself)."""
-        _, clo, clc, chi, chc = child
+        _, clo, clc, chi, chc, cflo, cfhi = child
         if factor is None:
-            plo, phi = clo, chi
+            plo, phi, fplo, fphi = clo, chi, cflo, cfhi
         else:
-            plo, phi = clo / factor, (None if chi is None else chi / factor)
-        if plo > self.lo or (plo == self.lo and not clc):
-            self.lo, self.lo_closed = plo, clc
-        if phi is not None and (self.hi is None or phi < self.hi or
-                                (phi == self.hi and not chc)):
-            self.hi, self.hi_closed = phi, chc
+            plo = clo / factor
+            fplo = _approx(plo)
+            if chi is None:
+                phi, fphi = None, math.inf
+            else:
+                phi = chi / factor
+                fphi = _approx(phi)
+        if fplo > self.flo or (fplo == self.flo and (plo > self.lo or
+                                                    (plo == self.lo and not clc))):
+            self.lo, self.lo_closed, self.flo = plo, clc, fplo
+        if phi is not None and (self.hi is None or fphi < self.fhi or
+                                (fphi == self.fhi and (phi < self.hi or
+                                                       (phi == self.hi and not chc)))):
+            self.hi, self.hi_closed, self.fhi = phi, chc, fphi
 
     def entry(self, node):
-        return (node, self.lo, self.lo_closed, self.hi, self.hi_closed)
+        return (node, self.lo, self.lo_closed, self.hi, self.hi_closed, self.flo, self.fhi)
 
 
 def _terminal(bdd: Any, rho: Fraction):
     """The last level: the decision is ``rho >= 1``."""
     if rho >= 1:
-        return bdd.true, Fraction(1), True, None, False
-    return bdd.false, Fraction(0), True, Fraction(1), False
+        return bdd.true, Fraction(1), True, None, False, 1.0, math.inf
+    return bdd.false, Fraction(0), True, Fraction(1), False, 0.0, 1.0
 
 
 # ---------------------------------------------------------------------- engine 1
@@ -600,7 +608,7 @@ class _SplitEngine(_TensorEngine):
         flat = K.reshape(-1)
         g = math.gcd(*flat)
         if g == 0:  # K = 0: S = 0 >= 0 whatever rho and whatever comes next
-            return bdd.true, Fraction(0), True, None, False
+            return bdd.true, Fraction(0), True, None, False, 0.0, math.inf
         key = tuple(x // g for x in flat) if g != 1 else tuple(flat)
         level = self.imemo[i].get(key)
         if level is None:
