@@ -179,11 +179,14 @@ def _show(expl, limit: int, features: Sequence | None = None, title: str | None 
 # ---------------------------------------------------------------------- commands
 def _cmd_votes(args) -> None:
     from .case_study import paper_comparison, votes_study
+
     t0 = time.perf_counter()
-    study = votes_study(backend=args.backend, all_positives=not args.quick,
-                        progress=not args.no_progress)
+    study = votes_study(backend=args.backend, all_positives=False)
     odd = study.odd
-    out = print
+
+    def out(*parts) -> None:
+        print(*parts, flush=True)  # the first figures appear while the rest is computed
+
     out("bnx votes: the case study of Shih, Choi and Darwiche (IJCAI 2018), Sections 3.2 and 4.2")
     out("Naive Bayes learned from the UCI Congressional Voting Records (435 rows, K2 prior);")
     out("class 'party', positive 'republican', threshold 0.5; missing votes unobserved.\n")
@@ -211,6 +214,9 @@ def _cmd_votes(args) -> None:
         no = [f for f in z if z[f] == "n"]
         out(f"  yes on: {', '.join(yes) or '-'}; no on: {', '.join(no) or '-'}")
     out("")
+    if not args.quick:
+        from .case_study import mc_frequency
+        study.mc_frequency = mc_frequency(odd, progress=not args.no_progress)
     top = study.most_frequent_mc
     if top is not None:
         e, n = top
