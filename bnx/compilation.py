@@ -34,10 +34,10 @@ In every case ``dd``'s unique table makes the resulting diagram reduced and cano
 from __future__ import annotations
 
 import math
-from bisect import bisect_right, insort
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from .classifier import Classifier
 from .diagram import recursion_for
 from .encoding import Encoding
 from .errors import ArgumentError, CompilationLimitError, OrderError
+
+if TYPE_CHECKING:
+    from .odd import ODD
 
 __all__ = ["compile", "default_order", "latent_tree_order", "naive_bayes_order"]
 

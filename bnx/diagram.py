@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from ._types import Node
 from .backends import branches, level
 
-__all__ = ["count", "restrict", "evaluate", "dag_size", "deep", "recursion_for"]
+__all__ = ["count", "restrict", "evaluate", "deep", "recursion_for"]
 
 
 @contextlib.contextmanager
@@ -99,8 +99,3 @@ def evaluate(u: Node, values: Mapping[int, bool]) -> bool:
     while u.var is not None:
         u = branches(u)[1 if values[u.level] else 0]
     return u == u.bdd.true
-
-
-def dag_size(u: Node) -> int:
-    """Number of nodes of ``u``, terminals included (as ``dd``'s ``dag_size``)."""
-    return u.dag_size

@@ -89,13 +89,6 @@ class Encoding:
         m = len(bs)
         return {v: bool((j >> (m - 1 - b)) & 1) for b, v in enumerate(bs)}
 
-    def decode_bits(self, i: int, values: Sequence[bool]) -> int | None:
-        """State number of feature ``i`` from its bit values, ``None`` for an unused code."""
-        j = 0
-        for v in values:
-            j = 2 * j + int(bool(v))
-        return j if j < len(self.states[i]) else None
-
     def select(self, bdd: Manager, i: int, children: Sequence[Node], fill: Node) -> Node:
         """The node that branches on feature ``i``: state ``j`` leads to ``children[j]``.
 

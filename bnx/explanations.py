@@ -24,7 +24,7 @@ from functools import cached_property
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ._types import Feature, Manager, Node, State
+from ._types import Feature, Manager, Node
 from .backends import make_node
 from .diagram import deep, recursion_for, restrict
 from .encoding import Encoding, _select
@@ -104,10 +104,6 @@ class Layout:
     def choice_map(self) -> list[dict]:
         """For each feature, ``{label: bits}`` of its choices (made once)."""
         return [dict(ch) for ch in self.choices]
-
-    def with_weights(self, weights: Sequence[set]) -> "Layout":
-        """The same layout with other length weights."""
-        return Layout(self.kind, self.encoding, instance=self.instance, weights=weights)
 
     def build(self, bdd: Manager, i: int, children: Mapping[Any, Node]) -> Node:
         """The node over feature ``i``'s variables: choice ``label`` leads to ``children[label]``.
@@ -396,5 +392,3 @@ def _keep_minimal(u: Node, i: int, layout: Layout, mins: dict, memo: dict,
         memo[key] = got
     return got
 
-
-_ = (Feature, State)

@@ -160,5 +160,3 @@ def _restrict_choices(layout: Layout, allowed: list[set[int]]) -> Layout:
     out.__dict__.pop("choice_map", None)  # derived from choices
     return out
 
-
-_ = Instance

@@ -6,7 +6,6 @@ import math
 import shutil
 import subprocess
 from collections.abc import Sequence
-from typing import Any
 
 from ._types import Feature, Instance, Manager, Node
 from .classifier import Classifier
@@ -136,8 +135,7 @@ class ODD:
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
         """Validate an instance and return ``{feature: state index}``."""
         from .classifier import _resolve_state
-        from .errors import (InstanceError, MissingFeatureError, UnknownFeatureError,
-                             UnknownStateError)
+        from .errors import InstanceError, MissingFeatureError, UnknownStateError
         from collections.abc import Mapping
         if not isinstance(instance, Mapping):
             raise InstanceError(f"an instance must be a mapping from features to states, "
@@ -254,7 +252,6 @@ class ODD:
         Complemented edges are resolved, so the picture shows plain 0/1 sinks.
         """
         enc = self.encoding
-        nvars = enc.nvars
         names = {}
         for i, f in enumerate(enc.features):
             for b, v in enumerate(enc.bits[i]):
@@ -289,7 +286,6 @@ class ODD:
             lines.append(f'  {me} -> {ident(hi)} [label="{_esc(hi_l)}"];')
         ids.clear()
         lines.append("}")
-        _ = nvars
         return "\n".join(lines)
 
     def draw(self, path: str, *, format: str | None = None) -> str:
@@ -331,5 +327,3 @@ class ODD:
 def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
-
-_ = (Sequence, Any)
