@@ -212,6 +212,17 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
 
 
 # ---------------------------------------------------------------------- intervals
+def _prior_odds(clf: Classifier) -> tuple[int, int, Fraction | None]:
+    """``(pos, neg, rho)`` for a binary class: the state before any feature,
+    ``rho = (1 - T) Pr(c) / (T Pr(not c))`` (``_INF`` when the denominator is 0)."""
+    pos = clf.class_states.index(clf.positive)
+    neg = 1 - pos
+    t = clf.threshold
+    prior = clf.table(clf.class_var)[0]
+    num, den = (1 - t) * prior[pos], t * prior[neg]
+    return pos, neg, (_INF if den == 0 else num / den)
+
+
 def _approx(x: Fraction) -> float:
     """A float that rounds ``x`` monotonically (saturating at 0 and infinity)."""
     try:
@@ -328,12 +339,7 @@ class _RatioEngine:
 
     def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: _Budget):
         self.enc, self.bdd, self.budget = enc, bdd, budget
-        pos = clf.class_states.index(clf.positive)
-        neg = 1 - pos
-        t = clf.threshold
-        prior = clf.table(clf.class_var)[0]
-        num, den = (1 - t) * prior[pos], t * prior[neg]
-        self.start = _INF if den == 0 else num / den
+        pos, neg, self.start = _prior_odds(clf)
         # per position: per state, the ratio p/q (None: q == 0, the state forces positive)
         self.ratios = []
         for f in enc.features:
@@ -410,6 +416,8 @@ def _advance(m: np.ndarray, opens, pax: int, column: np.ndarray, closes) -> np.n
 class _TensorEngine:
     """Any class, naive Bayes or latent tree: exact tensors over the separator."""
 
+    with_bounds = True
+
     def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: _Budget):
         self.clf, self.enc, self.bdd, self.budget = clf, enc, bdd, budget
         self.n = len(enc.features)
@@ -454,19 +462,11 @@ class _TensorEngine:
         opened = {root}
         self.steps = []
         for f in self.enc.features:
-            # bounds on what is still to come, for the separator before this step
-            maxg = np.ones(tuple(len(clf.states(u)) for u in sep), dtype=object)
-            ming = np.ones(tuple(len(clf.states(u)) for u in sep), dtype=object)
-            for ax, u in enumerate(sep):
-                pending = [ch for ch in clf.children(u) if ch not in opened and remaining[ch] > 0]
-                shape = [1] * len(sep)
-                shape[ax] = len(clf.states(u))
-                vu = [math.prod((ub[ch][s] for ch in pending), start=Fraction(1))
-                      for s in range(shape[ax])]
-                vl = [math.prod((lb[ch][s] for ch in pending), start=Fraction(1))
-                      for s in range(shape[ax])]
-                maxg = maxg * _obj(vu).reshape(shape)
-                ming = ming * _obj(vl).reshape(shape)
+            # bounds on what is still to come, for the separator before this step (the
+            # tensor engine's terminal test; the interval engine does not need them)
+            maxg = ming = None
+            if self.with_bounds:
+                maxg, ming = self._bounds(clf, sep, opened, remaining, ub, lb)
             # ancestors to open, top-down
             chain = []
             a = clf.parent(f)
@@ -495,11 +495,29 @@ class _TensorEngine:
                 u = clf.parent(u)
                 if u != root:
                     remaining[u] -= 1
-            self.steps.append((maxg.reshape(-1), ming.reshape(-1), opens, observe, closes,
+            self.steps.append((maxg, ming, opens, observe, closes,
                                len(clf.states(f))))
         self.tables = {u: _table_array(clf.table(u)) for u in clf.latent}
         for i, step in enumerate(self.steps):
             self.tables[("column", i)] = _table_array(step[3][1])
+
+    @staticmethod
+    def _bounds(clf: Classifier, sep: list, opened: set, remaining: dict, ub: dict,
+                lb: dict) -> tuple[np.ndarray, np.ndarray]:
+        """Flat upper and lower bounds of ``Pr(rest | separator state)`` per separator state."""
+        maxg = np.ones(tuple(len(clf.states(u)) for u in sep), dtype=object)
+        ming = np.ones(tuple(len(clf.states(u)) for u in sep), dtype=object)
+        for ax, u in enumerate(sep):
+            pending = [ch for ch in clf.children(u) if ch not in opened and remaining[ch] > 0]
+            shape = [1] * len(sep)
+            shape[ax] = len(clf.states(u))
+            vu = [math.prod((ub[ch][s] for ch in pending), start=Fraction(1))
+                  for s in range(shape[ax])]
+            vl = [math.prod((lb[ch][s] for ch in pending), start=Fraction(1))
+                  for s in range(shape[ax])]
+            maxg = maxg * _obj(vu).reshape(shape)
+            ming = ming * _obj(vl).reshape(shape)
+        return maxg.reshape(-1), ming.reshape(-1)
 
     @staticmethod
     def _preorder(clf: Classifier) -> list:
@@ -578,14 +596,11 @@ class _SplitEngine(_TensorEngine):
     the class alone, ``K`` folds into ``rho`` (``rho *= K(pos) / K(neg)``).
     """
 
+    with_bounds = False
+
     def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: _Budget):
         super().__init__(clf, enc, bdd, budget)
-        self.pos = clf.class_states.index(clf.positive)
-        self.neg = 1 - self.pos
-        t = clf.threshold
-        prior = clf.table(clf.class_var)[0]
-        num, den = (1 - t) * prior[self.pos], t * prior[self.neg]
-        self.rho0 = _INF if den == 0 else num / den
+        self.pos, self.neg, self.rho0 = _prior_odds(clf)
         self.one = np.array([1, 1], dtype=object)
         # integer versions of the plan's tables
         self.isteps = []
