@@ -157,7 +157,7 @@ def _show(expl, limit: int, features: Sequence | None = None, title: str | None 
     """Explanations as a table; with many features, compactly in the paper's style:
     one column per feature (numbered as in the legend), ``*`` for a dropped one."""
     features = list(features or expl.features)
-    head = title or expl._title()
+    head = title or expl.title()
     rows = []
     for e in expl:
         rows.append([str(e.get(f, "*")) for f in features])
@@ -208,7 +208,7 @@ def _cmd_votes(args) -> None:
     out(_show(study.pi, 10, feats))
     out("")
     shortest = study.pi.shortest()
-    out(_show(shortest, 10, feats, title=f"Shortest: {shortest._title()}"))
+    out(_show(shortest, 10, feats, title=f"Shortest: {shortest.title()}"))
     for z in list(shortest)[:10]:
         yes = [f for f in z if z[f] == "y"]
         no = [f for f in z if z[f] == "n"]

@@ -287,7 +287,8 @@ class Explanations:
             rows.append({f: e.get(f, "*") for f in self.features})
         return pd.DataFrame(rows, columns=list(self.features), dtype=object)
 
-    def _title(self) -> str:
+    def title(self) -> str:
+        """One line: how many explanations of which decision, and their lengths."""
         what = {"MC": "MC-explanation", "PI": "PI-explanation",
                 "prime implicants": "prime implicant",
                 "instances": "positive instance"}.get(self.kind, self.kind)
@@ -307,16 +308,16 @@ class Explanations:
         df = self.to_frame(limit=limit)
         body = df.to_string(index=False) if len(df) else "(none)"
         more = f"\n... and {self.count - limit} more" if self.count > limit else ""
-        return f"{self._title()}\n{body}{more}"
+        return f"{self.title()}\n{body}{more}"
 
     def _repr_html_(self) -> str:
         limit = 50
         df = self.to_frame(limit=limit)
         more = f"<p>... and {self.count - limit} more</p>" if self.count > limit else ""
-        return f"<p><b>{self._title()}</b></p>{df.to_html(index=False)}{more}"
+        return f"<p><b>{self.title()}</b></p>{df.to_html(index=False)}{more}"
 
     def __repr__(self) -> str:
-        return f"<Explanations: {self._title()}, diagram size {self.size}>"
+        return f"<Explanations: {self.title()}, diagram size {self.size}>"
 
 
 # ---------------------------------------------------------------------- traversals

@@ -6,11 +6,12 @@ import math
 import numbers
 import os
 from collections.abc import Hashable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-from pgmpy.models import DiscreteBayesianNetwork
-from pgmpy.parameter_estimator import DiscreteBayesianEstimator, DiscreteMLE
+
+if TYPE_CHECKING:  # pgmpy is imported when it is used: `import bnx` stays quick
+    from pgmpy.models import DiscreteBayesianNetwork
 
 from .errors import DataError
 
@@ -117,6 +118,9 @@ def learn_naive_bayes(
     columns = _check_columns(frame, class_var, features)
     frame = frame.loc[:, columns]
     state_names = {column: _state_names(frame[column], column) for column in columns}
+
+    from pgmpy.models import DiscreteBayesianNetwork
+    from pgmpy.parameter_estimator import DiscreteBayesianEstimator, DiscreteMLE
 
     model = DiscreteBayesianNetwork([(class_var, feature) for feature in columns[1:]])
     estimator: DiscreteBayesianEstimator | DiscreteMLE
