@@ -118,6 +118,10 @@ class ODD:
             bdd = self._aux[key] = new_manager(self.backend, key)
         return bdd
 
+    #: Dead nodes tolerated in an autoref manager before :meth:`tidy` collects them
+    #: (a collection also empties dd's operation caches).
+    gc_slack = 50_000
+
     def tidy(self, bdd: Manager) -> None:
         """Collect dead nodes of ``bdd`` (this ODD's manager or an auxiliary one) once it
         has grown well past its size after the last collection.
@@ -127,7 +131,7 @@ class ODD:
         if self.backend != "autoref":
             return
         n = len(bdd)
-        if n > 2 * self._live.get(id(bdd), 0) + 50_000:
+        if n > 2 * self._live.get(id(bdd), 0) + self.gc_slack:
             bdd.collect_garbage()
             self._live[id(bdd)] = len(bdd)
 

@@ -171,3 +171,21 @@ def test_deep_diagrams_do_not_hit_the_recursion_limit(backend, tmp_path):
     assert odd.positives().count == 2 ** (n - 1)
     again = bnx.ODD.load(odd.save(str(tmp_path / "deep.bnx")), backend=backend)
     assert again.count() == odd.count()
+
+
+def test_autoref_managers_are_tidied(monkeypatch):
+    """Explanations leave dead nodes in the shared autoref managers; tidy() collects them
+    once a manager has doubled (here with no slack), and the sets still held stay intact."""
+    sizes = {}
+    for slack in (0, 10**9):
+        odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        monkeypatch.setattr(odd, "gc_slack", slack)
+        kept = bnx.pi_explanations(odd, dict.fromkeys(odd.features, "+"))
+        for _ in range(3):
+            for code in range(16):
+                x = {f: "+" if code >> i & 1 else "-" for i, f in enumerate(odd.features)}
+                bnx.pi_explanations(odd, x, method="cover")
+                bnx.mc_explanations(odd, x)
+        sizes[slack] = sum(len(b) for b in odd._aux.values()) + len(odd.bdd)
+        assert kept.count == 3 and len(kept.to_set()) == 3
+    assert sizes[0] < sizes[10**9]

@@ -474,6 +474,10 @@ def test_k2_accuracy_on_votes(k2_model, votes, record_property):
     record_property("k2_training_accuracy", accuracy)
     print(f"K2 naive Bayes training accuracy on the votes: {correct}/{len(votes)} = {accuracy:.4f}")
     assert accuracy > 267 / 435  # better than always predicting the majority class
+    # bnx's own (exact) computation agrees with this independent float one
+    import bnx
+    clf = bnx.Classifier(k2_model, "party", "republican")
+    assert bnx.case_study.accuracy(clf, votes) == accuracy
 
 
 def test_paper_congressman_posterior(k2_model, votes):
