@@ -92,7 +92,8 @@ def theorem3_holds(odd: ODD, instance: Instance, *,
     Each shortest PI-explanation, completed with every missing feature off (for a
     positive decision) or on (for a negative one), must be an MC-explanation, and
     every MC-explanation must arise so. Guaranteed for monotone decision
-    functions; may fail otherwise.
+    functions; may fail otherwise. The two sets are enumerated to be compared,
+    so this is a check for sets of moderate size.
 
     Examples
     --------
