@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 
 from ._types import Feature, Instance, State
-from .classifier import Classifier, _resolve_state
+from .classifier import _resolve_state
 from .diagram import deep
 from .errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
 from .explanations import Explanations, Layout, _keep_minimal, _minimum
-from .odd import ODD
+from .odd import ODD, check_odd
 
 __all__ = ["mc_explanations", "on_states"]
 
@@ -127,13 +127,6 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     odd.tidy(odd.bdd)
     return Explanations(odd.bdd, root, layout, kind="MC", decision=decision,
                         feature_order=odd.display_order, instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)})
-
-
-def check_odd(odd) -> None:
-    """Refuse anything but a compiled :class:`~bnx.ODD`."""
-    if not isinstance(odd, ODD):
-        hint = " (compile it first: bnx.compile(clf))" if isinstance(odd, Classifier) else ""
-        raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
 
 
 def _features_arg(odd: ODD, features, what: str) -> set:

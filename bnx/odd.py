@@ -328,6 +328,14 @@ class ODD:
         return res.stdout if res.returncode == 0 else None
 
 
+def check_odd(odd) -> None:
+    """Refuse anything but a compiled :class:`ODD` with a :class:`~bnx.ArgumentError`."""
+    if not isinstance(odd, ODD):
+        from .errors import ArgumentError
+        hint = " (compile it first: bnx.compile(clf))" if isinstance(odd, Classifier) else ""
+        raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
+
+
 def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 

@@ -18,8 +18,7 @@ from .diagram import restrict
 from .diagram import deep
 from .errors import ExplanationError
 from .explanations import DROPPED, Explanations, Layout
-from .mc_explanations import check_odd
-from .odd import ODD
+from .odd import ODD, check_odd
 
 __all__ = ["pi_explanations", "prime_implicants"]
 
