@@ -13,12 +13,10 @@ from .classifier import Classifier, read_network
 from .compilation import compile, default_order, latent_tree_order, naive_bayes_order
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
-from .explanations import Explanations
+from .explain import (Explanations, is_monotone, mc_explanations, monotone_counterexample,
+                      on_states, pi_explanations, prime_implicants, theorem3_holds)
 from .learning import learn_naive_bayes
-from .mc_explanations import mc_explanations, on_states
-from .monotone import is_monotone, monotone_counterexample, theorem3_holds
 from .odd import ODD
-from .pi_explanations import pi_explanations, prime_implicants
 
 __version__ = "0.1.0"
 

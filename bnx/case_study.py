@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 from .classifier import Classifier
 from .compilation import compile as _compile
-from .explanations import Explanations
-from .mc_explanations import mc_explanations
+from .explain.explanations import Explanations
+from .explain.mc import mc_explanations
 from .odd import ODD
-from .pi_explanations import pi_explanations, prime_implicants
+from .explain.pi import pi_explanations, prime_implicants
 
 __all__ = ["PAPER", "CONGRESSMAN_ROW", "VotesStudy", "accuracy", "mc_frequency",
            "paper_comparison", "votes_classifier", "votes_study"]

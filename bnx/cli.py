@@ -259,8 +259,8 @@ def _cmd_compile(args) -> None:
 
 
 def _cmd_explain(args) -> None:
-    from .mc_explanations import mc_explanations
-    from .pi_explanations import pi_explanations
+    from .explain.mc import mc_explanations
+    from .explain.pi import pi_explanations
     clf, odd = _load(args)
     x = _pairs(args.instance, "--instance")
     on = None

@@ -198,7 +198,7 @@ class ODD:
         >>> len(pos), all(odd.decide(x) for x in pos)
         (6, True)
         """
-        from .explanations import Explanations, Layout
+        from .explain.explanations import Explanations, Layout
         return Explanations(self.bdd, self.root, Layout("complete", self.encoding),
                             kind="instances", feature_order=self.display_order)
 
@@ -209,12 +209,12 @@ class ODD:
     # ------------------------------------------------------------------ queries
     def is_monotone(self, *, on=None) -> bool:
         """Whether the decision function is monotone; see :func:`bnx.is_monotone`."""
-        from .monotone import is_monotone
+        from .explain.monotone import is_monotone
         return is_monotone(self, on=on)
 
     def monotone_counterexample(self, *, on=None):
         """A witness against monotonicity, or ``None``; see :func:`bnx.monotone_counterexample`."""
-        from .monotone import monotone_counterexample
+        from .explain.monotone import monotone_counterexample
         return monotone_counterexample(self, on=on)
 
     # ------------------------------------------------------------------ files

@@ -24,10 +24,10 @@ from functools import cached_property
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ._types import Feature, Manager, Node
-from .backends import make_node
-from .diagram import deep, recursion_for, restrict
-from .encoding import Encoding, _select
+from .._types import Feature, Manager, Node
+from ..backends import make_node
+from ..diagram import deep, recursion_for, restrict
+from ..encoding import Encoding, _select
 
 __all__ = ["Explanations", "Layout"]
 
@@ -73,7 +73,7 @@ class Layout:
             self.variables = tuple(names)
             self.first_level = tuple(first)
         else:
-            from .errors import ArgumentError
+            from ..errors import ArgumentError
             raise ArgumentError(f"unknown layout kind {kind!r}: expected 'complete', 'keep' "
                                 f"or 'partial'")
         self.instance = tuple(instance) if instance is not None else None
@@ -187,7 +187,7 @@ class Explanations:
     def __len__(self) -> int:
         n = self.count
         if n > sys.maxsize:
-            from .errors import ExplanationError
+            from ..errors import ExplanationError
             raise ExplanationError(f"{n} explanations are too many for len(); use .count")
         return n
 
@@ -247,7 +247,7 @@ class Explanations:
         States match as in instances (by value, or by their text); a key that is
         not a feature makes the answer False.
         """
-        from .classifier import _resolve_state
+        from ..classifier import _resolve_state
         if not isinstance(item, Mapping):
             return False
         enc = self.layout.encoding
@@ -278,7 +278,7 @@ class Explanations:
         import pandas as pd
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or limit < 0):
-            from .errors import ArgumentError
+            from ..errors import ArgumentError
             raise ArgumentError(f"limit must be a non-negative integer or None, got {limit!r}")
         rows = []
         for e in self:

@@ -13,12 +13,12 @@ The results are decision diagrams over one "kept" variable per feature.
 
 from __future__ import annotations
 
-from ._types import Instance, Manager, Node
-from .diagram import restrict
-from .diagram import deep
-from .errors import ExplanationError
+from .._types import Instance, Manager, Node
+from ..diagram import restrict
+from ..diagram import deep
+from ..errors import ExplanationError
 from .explanations import DROPPED, Explanations, Layout
-from .odd import ODD, check_odd
+from ..odd import ODD, check_odd
 
 __all__ = ["pi_explanations", "prime_implicants"]
 

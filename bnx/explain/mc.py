@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
-from ._types import Feature, Instance, State
-from .classifier import _resolve_state
-from .diagram import deep
-from .errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
+from .._types import Feature, Instance, State
+from ..classifier import _resolve_state
+from ..diagram import deep
+from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
 from .explanations import Explanations, Layout, _keep_minimal, _minimum
-from .odd import ODD, check_odd
+from ..odd import ODD, check_odd
 
 __all__ = ["mc_explanations", "on_states"]
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from ._types import Feature, Instance, State
-from .diagram import deep
-from .errors import ExplanationError
-from .mc_explanations import mc_explanations, on_states
-from .odd import ODD, check_odd
-from .pi_explanations import pi_explanations
+from .._types import Feature, Instance, State
+from ..diagram import deep
+from ..errors import ExplanationError
+from .mc import mc_explanations, on_states
+from ..odd import ODD, check_odd
+from .pi import pi_explanations
 
 __all__ = ["is_monotone", "monotone_counterexample", "theorem3_holds"]
 

@@ -1,0 +1,103 @@
+"""Expand-then-merge compilation of a classifier into its decision function (a package).
+
+One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
+intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (any
+class); :mod:`.orders` holds the variable orders, :mod:`.intervals` the interval
+machinery the binary engines share, :mod:`.budget` the node budget.
+
+Features are observed one at a time in the ODD's order (Algorithm 1 of Shih, Choi
+and Darwiche for naive Bayes, Algorithm 2 for latent trees). The classifier that
+remains after observing a prefix of the order is summarised by a *state*, and the
+compiler keeps one diagram node per class of states with the same decision
+function on the features still to come (the merge step). It never enumerates
+instances: each node is expanded once per state of its feature.
+
+Two engines, both exact (``docs/compilation.md`` gives the arguments):
+
+* Binary class, naive Bayes: the state is the odds ratio
+  ``rho = (1 - T) Pr(c, y) / (T Pr(not c, y))`` of the observed prefix ``y``, a rational
+  number (or infinity). The states with the same remaining decision function form
+  an interval of ``rho``; the compiler computes that interval exactly while it builds
+  the node (it is the intersection of the children's intervals pulled back through
+  each feature's likelihood ratio) and finds later states in it by binary search.
+  Equivalence is necessary and sufficient: one node per distinct function.
+* Binary class, latent tree: the state is ``(rho, K)`` where ``K >= 0`` is the exact
+  integer tensor over the class and the latent nodes that separate observed from
+  unobserved features. For a fixed ``K`` (up to a positive factor) the remaining
+  decision is monotone in ``rho``, so its classes are again exact intervals of
+  ``rho``; when a subtree of the class is complete, ``K`` folds into ``rho``. Merging is
+  complete among states with proportional ``K`` and at every subtree boundary.
+* A class with more than two states: the state is the exact tensor
+  ``Pr(c, y, s) * w(c)`` over the class and the separator (``w(positive) = 1 - T``,
+  ``w(other) = -T``). States equal up to a positive factor are merged, and a state
+  whose decision is settled by exact bounds on the rest becomes a terminal. This
+  test is sufficient, not necessary.
+
+In every case ``dd``'s unique table makes the resulting diagram reduced and canonical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .._types import Feature
+from ..backends import new_manager, resolve_backend
+from ..classifier import Classifier
+from ..diagram import recursion_for
+from ..encoding import Encoding
+from .budget import Budget
+from .latent_tree import SplitEngine as _SplitEngine
+from .naive_bayes import RatioEngine as _RatioEngine
+from .orders import check_order, default_order, latent_tree_order, naive_bayes_order
+from .tensor import TensorEngine as _TensorEngine
+
+if TYPE_CHECKING:
+    from ..odd import ODD
+
+__all__ = ["compile", "default_order", "latent_tree_order", "naive_bayes_order"]
+
+
+def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
+            backend: str = "auto", max_nodes: int | None = None) -> "ODD":
+    """Compile a classifier into its decision function, an :class:`~bnx.ODD`.
+
+    Parameters
+    ----------
+    clf : Classifier
+    order : list of features, optional
+        The ODD's variable order. Default: :func:`default_order`.
+    backend : {"auto", "autoref", "cudd"}
+        The ``dd`` backend; ``"auto"`` takes CUDD when it imports.
+    max_nodes : int, optional
+        Stop with :class:`~bnx.CompilationLimitError` once more than this many
+        nodes have been expanded.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> odd.count(), odd.size
+    (6, 6)
+    """
+    from ..odd import ODD
+    if not isinstance(clf, Classifier):
+        from ..errors import BnxError
+        raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
+    order = check_order(clf, order)
+    name = resolve_backend(backend)
+    budget = Budget(max_nodes)
+    enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
+    bdd = new_manager(name, enc.variables)
+    with recursion_for(enc.nvars):
+        if len(clf.class_states) != 2:
+            root = _TensorEngine(clf, enc, bdd, budget).run()
+        elif clf.latent:
+            root = _SplitEngine(clf, enc, bdd, budget).run()
+        else:
+            root = _RatioEngine(clf, enc, bdd, budget).run()
+        domain = enc.domain(bdd)
+        if domain != bdd.true:  # select() already sends unused codes to false
+            root = root & domain
+    return ODD(clf, enc, bdd, root, domain, backend=name)
+

@@ -1,0 +1,67 @@
+"""Engine 1: binary-class naive Bayes, states are odds ratios merged by exact intervals.
+
+Algorithm 1 of Shih, Choi and Darwiche with a complete merge test: the states with
+the same remaining decision function form an interval of ``rho``, computed exactly
+while the node is built (see :mod:`bnx.compilation.intervals`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ..classifier import Classifier
+from ..encoding import Encoding
+from .budget import Budget
+from .intervals import INF, Intervals, Meet, prior_odds, terminal
+
+__all__ = ["RatioEngine"]
+
+
+class RatioEngine:
+    """Binary-class naive Bayes: states are odds ratios, merged by exact intervals."""
+
+    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget):
+        self.enc, self.bdd, self.budget = enc, bdd, budget
+        pos, neg, self.start = prior_odds(clf)
+        # per position: per state, the ratio p/q (None: q == 0, the state forces positive)
+        self.ratios = []
+        for f in enc.features:
+            table = clf.table(f)
+            self.ratios.append([None if table[neg][v] == 0 else table[pos][v] / table[neg][v]
+                                for v in range(len(clf.states(f)))])
+        self.n = len(enc.features)
+        self.levels = [Intervals() for _ in range(self.n)]
+
+    def run(self):
+        if self.start is INF:
+            return self.bdd.true
+        return self.visit(0, self.start)[0]
+
+    def visit(self, i: int, rho: Fraction):
+        """(node, lo, lo_closed, hi, hi_closed): the function at level ``i`` and its interval.
+
+        ``hi is None`` means +infinity (finite states only reach here).
+        """
+        bdd = self.bdd
+        if i == self.n:
+            return terminal(bdd, rho)
+        level = self.levels[i]
+        hit = level.find(rho)
+        if hit is not None:
+            return hit
+        self.budget.spend()
+        meet = Meet()
+        children = []
+        for r in self.ratios[i]:
+            if r is None:  # Pr(v | not c) = 0: positive whatever comes next
+                children.append(bdd.true)
+                continue
+            child = self.visit(i + 1, rho * r)
+            children.append(child[0])
+            if r != 0:  # r == 0: the child state is 0 for every rho, no constraint
+                meet.add(child, r)
+        entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
+        level.add(entry)
+        return entry
+
