@@ -8,7 +8,7 @@ The data flows one way: network -> :class:`Classifier` -> :func:`compile` ->
 :class:`ODD` -> explanations.
 """
 
-from . import backends, case_study, datasets, examples
+from . import backends, case_study, datasets, examples, linear
 from .classifier import Classifier, read_network
 from .compilation import compile, default_order, latent_tree_order, naive_bayes_order
 from .errors import *  # noqa: F401,F403
@@ -38,6 +38,7 @@ __all__ = [
     "case_study",
     "datasets",
     "examples",
+    "linear",
     "latent_tree_order",
     "naive_bayes_order",
     "read_network",

@@ -36,37 +36,43 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
     with more than two states must appear in ``on`` unless it is in ``skip``
     (fixed features, whose on states do not matter).
     """
+    return on_state_sets(odd.features, odd.encoding.states, on, skip, odd._position)
+
+
+def on_state_sets(features, states, on, skip, position) -> list[frozenset[int]]:
+    """:func:`on_states` over ``features`` and their ``states`` (shared with bnx.linear);
+    ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a name that is not a feature."""
     if on is None:
         on = {}
     if not isinstance(on, Mapping):
         raise ArgumentError(f"on must map features to their on state(s), got {on!r}")
     on = dict(on)
     for f in on:
-        odd._position(f)
+        position(f)
     skip = frozenset(skip)
     out = []
-    for i, f in enumerate(odd.features):
-        states = odd.encoding.states[i]
+    for i, f in enumerate(features):
+        states_i = states[i]
         if f in on:
             given = on[f]
             if isinstance(given, (str, bytes, int)) or not isinstance(given, Collection):
                 given = [given]
             idx = set()
             for s in given:
-                j = _resolve_state(states, s)
+                j = _resolve_state(states_i, s)
                 if j is None:
                     raise UnknownStateError(
                         f"on-state {s!r} is not a state of feature {f!r} "
-                        f"(states: {', '.join(map(str, states))})")
+                        f"(states: {', '.join(map(str, states_i))})")
                 idx.add(j)
             out.append(frozenset(idx))
-        elif len(states) == 2:
+        elif len(states_i) == 2:
             out.append(frozenset({1}))
-        elif len(states) == 1 or f in skip:  # a fixed feature's on states do not matter
+        elif len(states_i) == 1 or f in skip:  # a fixed feature's on states do not matter
             out.append(frozenset())
         else:
             raise ExplanationError(
-                f"feature {f!r} has {len(states)} states; say which are 'on' with "
+                f"feature {f!r} has {len(states_i)} states; say which are 'on' with "
                 f"on={{{f!r}: [...]}}")
     return out
 

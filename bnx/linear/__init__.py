@@ -1,0 +1,300 @@
+"""Exact explanations of naive Bayes decisions at any width, without compiling.
+
+A naive Bayes classifier with a two-state class decides by a linear threshold over
+per-feature log-likelihood ratios (Marques-Silva, Gerspacher, Cooper, Ignatiev and
+Narodytska, NeurIPS 2020). Several questions about one decision then have exact
+polynomial answers that need no decision diagram, so they work for thousands of
+features where :func:`bnx.compile` cannot go:
+
+* :func:`pi_explanations`: every PI-explanation, one after the other, with
+  polynomial delay;
+* :func:`shortest_pi_explanation`, :func:`mc_explanation` (one of them);
+* :func:`robustness`, :func:`counterfactual`, :func:`contrastive_explanation`;
+* :func:`check_explanation`: is a partial instance sufficient, minimal, redundant?
+
+Answers are exact: comparisons are made on float logarithms with a proven error
+bound, and redone on the exact rational CPT entries when the float cannot settle
+them; zero entries (infinite weights) are handled symbolically. Questions with no
+polynomial answer (counting the PI-explanations, all MC-explanations, the prime
+implicants of the whole classifier) need the compiled ODD: :func:`bnx.compile`
+with :func:`bnx.pi_explanations`, :func:`bnx.mc_explanations`,
+:func:`bnx.prime_implicants`.
+
+The classifier must be naive Bayes with a two-state class (the threshold rule or,
+where the classifier has it, ``rule="argmax"``); anything else raises
+:class:`~bnx.StructureError`. Instances are mappings from every feature to a state.
+See ``docs/explanations.md`` for the algorithms and why they are exact.
+
+Examples
+--------
+>>> import bnx
+>>> clf = bnx.examples.admissions()
+>>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+>>> bnx.linear.shortest_pi_explanation(clf, x)
+{'WorkExperience': '+', 'GPA': '+'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ArgumentError, UnknownFeatureError
+from ._core import Weights
+from ._moves import flip, keep_fewest
+from ._plan import Decision, greedy, knapsack, sums
+from .xlc import read_xlc
+
+__all__ = ["ExplanationCheck", "check_explanation", "contrastive_explanation",
+           "counterfactual", "decide", "mc_explanation", "pi_explanations", "read_xlc",
+           "robustness", "shortest_pi_explanation"]
+
+
+@dataclass(frozen=True)
+class ExplanationCheck:
+    """What :func:`check_explanation` found about a partial instance.
+
+    Attributes
+    ----------
+    sufficient : bool
+        Every completion of the partial instance gets the instance's decision.
+    minimal : bool
+        Sufficient, and no feature can be dropped (a PI-explanation).
+    redundant : tuple
+        The features whose removal alone keeps it sufficient (empty when it is not
+        sufficient), in the classifier's feature order.
+    """
+
+    sufficient: bool
+    minimal: bool
+    redundant: tuple
+
+
+def decide(clf: Any, instance: Mapping) -> bool:
+    """The exact decision on a complete instance (the same as ``clf.decide``).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    >>> bnx.linear.decide(clf, x) == clf.decide(x)
+    True
+    """
+    return Decision(clf, instance).decision
+
+
+def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
+    """The PI-explanations of the decision on ``instance``, one after the other.
+
+    A PI-explanation is a minimal set of the instance's ``feature: state`` pairs
+    that fixes the decision whatever the other features are. Each is yielded once,
+    as a dict in the classifier's feature order, with a delay between two of them
+    linear in the number of features (after one sort); on small classifiers the
+    set yielded is exactly that of :func:`bnx.pi_explanations` on the compiled ODD.
+    Counting them has no polynomial answer: compile the classifier for that.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> sorted(sorted(e) for e in bnx.linear.pi_explanations(clf, x))
+    [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
+    """
+    d = Decision(clf, instance)
+    return _pis(d)
+
+
+def _pis(d: Decision) -> Iterator[dict]:
+    specials, base, items, delta, start = d.pi_plan()
+    for s in specials:
+        yield d.named(s)
+    if start is not None:
+        for chosen in knapsack(d, base, items, delta, start):
+            yield d.named(chosen)
+
+
+def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
+    """A PI-explanation with the fewest features.
+
+    The features are sorted by how much fixing each to its state guarantees (its
+    log-likelihood ratio minus that of its worst state); the shortest prefix that
+    keeps the decision is a PI-explanation, and no shorter set can, since ``k``
+    features guarantee at most the ``k`` largest gains.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "-", "FirstTimeApplicant": "+", "EntranceExam": "-", "GPA": "-"}
+    >>> bnx.linear.shortest_pi_explanation(clf, x)
+    {'WorkExperience': '-', 'GPA': '-'}
+    """
+    d = Decision(clf, instance)
+    specials, base, items, delta, start = d.pi_plan()
+    found = [list(s) for s in specials]
+    if start is not None:
+        if d.reach(start, lambda: base):
+            found.append(list(base))
+        else:
+            taken = greedy(d, items, delta, start, lambda p: d.fixing(base + p), until=True)
+            if taken is not None:
+                found.append(base + taken)
+    if not found:  # unreachable: the whole instance keeps its decision
+        raise AssertionError("no PI-explanation found")
+    return d.named(min(found, key=len))
+
+
+def mc_explanation(clf: Any, instance: Mapping, *,
+                   on: Mapping[Any, Any | Collection] | None = None,
+                   fixed: Iterable = ()) -> dict:
+    """One MC-explanation of the decision on ``instance``, as a complete instance.
+
+    The conventions are those of :func:`bnx.mc_explanations`: for a positive
+    decision, keep the decision while turning off as many of the instance's
+    on-features as possible (any off state may replace an on one); for a negative
+    decision on and off swap roles. ``on`` maps features to their on state(s)
+    (default: a binary feature's second state; features with more states must be
+    named unless ``fixed``); ``fixed`` features keep their state. Every feature that
+    may move takes its best replacement state, and the fewest features are kept: those
+    whose replacement would cost the most. All MC-explanations (there may be
+    exponentially many) need the compiled ODD.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> bnx.linear.mc_explanation(clf, x)
+    {'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}
+    """
+    from ..explain.mc import on_state_sets
+    d = Decision(clf, instance)
+    w = d.w
+    fixed_pos = _positions(w, fixed, "fixed")
+    skip = {w.features[i] for i in fixed_pos}
+    ons = on_state_sets(w.features, w.states, on, skip, lambda f: _position(w, f, "on"))
+    counted = [ons[i] if d.decision else frozenset(range(len(w.states[i]))) - ons[i]
+               for i in range(d.n)]
+    x_star = keep_fewest(d, counted, fixed_pos)
+    return {f: w.states[i][x_star[i]] for i, f in enumerate(w.features)}
+
+
+def robustness(clf: Any, instance: Mapping) -> int | None:
+    """The fewest features whose change flips the decision on ``instance``.
+
+    ``None`` when no change of any features flips it (the classifier is constant).
+    Each feature's most damaging other state is found exactly; the changes with the
+    largest losses come first, and ``k`` changes can do no more than the ``k``
+    largest losses.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> bnx.linear.robustness(clf, x)
+    2
+    """
+    moves = flip(Decision(clf, instance))
+    return None if moves is None else len(moves)
+
+
+def counterfactual(clf: Any, instance: Mapping) -> dict | None:
+    """The changes of one closest instance with the other decision: ``{feature: new state}``.
+
+    Closest counts changed features (:func:`robustness` of them); ``None`` when no
+    instance has the other decision.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> changes = bnx.linear.counterfactual(clf, x)
+    >>> len(changes), clf.decide({**x, **changes})
+    (2, False)
+    """
+    d = Decision(clf, instance)
+    moves = flip(d)
+    if moves is None:
+        return None
+    return {d.w.features[i]: d.w.states[i][v] for i, v in sorted(moves.items())}
+
+
+def contrastive_explanation(clf: Any, instance: Mapping) -> dict | None:
+    """One smallest set of the instance's ``feature: state`` pairs whose change can flip
+    the decision (a shortest contrastive explanation), or ``None`` if none can.
+
+    Freeing these features allows the other decision; its size is the
+    :func:`robustness`. Every contrastive explanation shares a feature with every
+    PI-explanation.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> sorted(bnx.linear.contrastive_explanation(clf, x))
+    ['GPA', 'WorkExperience']
+    """
+    d = Decision(clf, instance)
+    moves = flip(d)
+    return None if moves is None else d.named(moves)
+
+
+def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> ExplanationCheck:
+    """Is ``partial`` (some of the instance's pairs) an explanation of its decision?
+
+    Sufficient: every completion gets the instance's decision (the other features
+    at their worst). Redundant: the features whose removal alone keeps it
+    sufficient; since dropping features only weakens it, a sufficient partial
+    instance with none is minimal, a PI-explanation. Linear in the number of features.
+
+    Raises
+    ------
+    ExplanationError
+        ``partial`` gives a feature another state than the instance has.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> bnx.linear.check_explanation(clf, x, {"WorkExperience": "+", "GPA": "+", "EntranceExam": "+"})
+    ExplanationCheck(sufficient=True, minimal=False, redundant=('EntranceExam',))
+    """
+    d = Decision(clf, instance)
+    members = sorted(set(d.positions(partial)))
+    g, F, W = d.race, d.F, d.W
+    mem = set(members)
+    terms = [g.c] + [F[i] if i in mem else W[i] for i in range(d.n)]
+    plus, minus, s = sums(terms)
+    if not g.decide(plus, minus, s, lambda: d.fixing(mem)):
+        return ExplanationCheck(False, False, ())
+    redundant = []
+    for i in members:
+        (ff, fl), (wf, wl) = F[i], W[i]
+        p = plus - (ff > 0) + (wf > 0)
+        m = minus - (ff < 0) + (wf < 0)
+        s2 = s - (fl if ff == 0 else 0.0) + (wl if wf == 0 else 0.0)
+        if g.decide(p, m, s2, lambda: d.fixing(mem - {i})):
+            redundant.append(d.w.features[i])
+    return ExplanationCheck(True, not redundant, tuple(redundant))
+
+
+def _position(w: Weights, f: Any, what: str) -> int:
+    try:
+        return w.index[f]
+    except (KeyError, TypeError):
+        raise UnknownFeatureError(f"{what} feature {f!r} is not a feature of this classifier") \
+            from None
+
+
+def _positions(w: Weights, features: Iterable, what: str) -> set[int]:
+    if isinstance(features, (str, bytes)) or not isinstance(features, Iterable):
+        raise ArgumentError(f"{what} must be a list of features, got {features!r}")
+    return {_position(w, f, what) for f in features}
+

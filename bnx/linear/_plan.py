@@ -1,0 +1,195 @@
+"""One decision of a naive Bayes classifier, ready to be explained without compiling.
+
+:class:`Decision` reads an instance, decides it exactly and keeps, for every feature,
+the term of its own value (``F``) and of its worst value (``W``) in the race that
+keeps the decision (:mod:`bnx.linear._core`). Fixing a feature raises the race by
+``F - W >= 0``, so "which sets of fixed features keep the decision" is a knapsack
+with non-negative gains, whose minimal solutions :func:`knapsack` enumerates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from ..errors import ExplanationError, InstanceError
+from ._core import Race, weights
+
+__all__ = ["Decision", "knapsack", "greedy"]
+
+
+def sums(terms) -> tuple[int, int, float]:
+    """``(number of +inf, number of -inf, sum of the finite logs)`` of ``terms``."""
+    plus = minus = 0
+    s = 0.0
+    for flag, lg in terms:
+        if flag > 0:
+            plus += 1
+        elif flag < 0:
+            minus += 1
+        else:
+            s += lg
+    return plus, minus, s
+
+
+class Decision:
+    """The decision on one instance, with each feature's own and worst terms."""
+
+    def __init__(self, clf, instance: Mapping) -> None:
+        if not isinstance(instance, Mapping):
+            raise InstanceError(f"an instance must be a mapping from features to states, "
+                                f"got {type(instance).__name__}")
+        self.w = w = weights(clf)
+        self.clf = clf
+        idx = clf.encode(instance)
+        self.x = x = [idx[f] for f in w.features]
+        self.n = n = len(x)
+        keep_pos = Race(w, True)
+        plus, minus, s = sums([keep_pos.c] + [keep_pos.term(i, x[i]) for i in range(n)])
+        self.decision = keep_pos.decide(plus, minus, s, lambda: x)
+        self.race = g = keep_pos if self.decision else Race(w, False)
+        self.F = [g.term(i, x[i]) for i in range(n)]
+        self.worst = [g.extreme(i, range(len(w.states[i])), best=False) for i in range(n)]
+        self.W = [g.term(i, self.worst[i]) for i in range(n)]
+
+    # ------------------------------------------------------------ helpers
+    def named(self, members) -> dict:
+        """The partial instance of the features at positions ``members``, in feature order."""
+        w, x = self.w, self.x
+        return {w.features[i]: w.states[i][x[i]] for i in sorted(members)}
+
+    def fixing(self, members) -> list[int]:
+        """The assignment with ``members`` at the instance's states, the rest at their worst."""
+        out = list(self.worst)
+        for i in members:
+            out[i] = self.x[i]
+        return out
+
+    def sufficient(self, members) -> bool:
+        """Does fixing ``members`` keep the decision whatever the other features are?"""
+        mem = set(members)
+        g = self.race
+        plus, minus, s = sums([g.c] + [self.F[i] if i in mem else self.W[i]
+                                       for i in range(self.n)])
+        return g.decide(plus, minus, s, lambda: self.fixing(mem))
+
+    def positions(self, partial: Mapping, what: str = "partial") -> list[int]:
+        """Feature positions of a partial instance that agrees with the instance."""
+        if not isinstance(partial, Mapping):
+            raise InstanceError(f"{what} must be a mapping from features to states, "
+                                f"got {type(partial).__name__}")
+        idx = self.clf.encode(partial, partial=True)
+        out = []
+        for f, j in idx.items():
+            i = self.w.index[f]
+            if j != self.x[i]:
+                st = self.w.states[i]
+                raise ExplanationError(
+                    f"{what} sets {f!r} to {st[j]!r} but the instance has {st[self.x[i]]!r}; "
+                    f"an explanation keeps the instance's states")
+            out.append(i)
+        return out
+
+    # ------------------------------------------------------------ PI-explanations
+    def pi_plan(self):
+        """``(specials, base, items, delta, start)``: the PI-explanations are the sets in
+        ``specials`` and ``base + T`` for every minimal ``T`` among ``items`` whose gains
+        ``delta`` lift the finite sum ``start`` to the race's threshold (``None``: no such
+        sets). ``([[]], ...)`` when nothing needs fixing."""
+        g, F, W, n = self.race, self.F, self.W, self.n
+        everyone = range(n)
+        if self.sufficient(()):
+            return [[]], [], [], {}, None
+        if not g.strict:  # +inf wins: any feature whose own term is +inf suffices alone
+            savers = [i for i in everyone if F[i][0] > 0]
+            specials = [[i] for i in savers]
+            blocked = (g.c[0] < 0 or any(W[i][0] < 0 for i in savers)
+                       or any(F[i][0] < 0 for i in everyone))
+            if blocked:
+                return specials, [], [], {}, None
+            others = [i for i in everyone if F[i][0] == 0]
+            base0: list[int] = []
+        else:  # -inf wins: features whose worst is -inf must be fixed
+            base = [i for i in everyone if W[i][0] < 0]
+            if self.sufficient(base):
+                return [base], [], [], {}, None
+            bset = set(base)
+            savers = [i for i in everyone if i not in bset and F[i][0] > 0]
+            specials = [base + [i] for i in savers]
+            others = [i for i in everyone if i not in bset and F[i][0] == 0]
+            base0 = base
+        base = base0 + [i for i in others if W[i][0] < 0]
+        bset = set(base)
+        items = [i for i in others if i not in bset]
+        start = g.c[1] + sum(F[i][1] for i in base) + sum(W[i][1] for i in everyone
+                                                          if i not in bset)
+        delta = {i: F[i][1] - W[i][1] for i in items}
+        items = [i for i in items if self._gains(i)]
+        items = g.sort_desc(items, delta, self._exact_gain)
+        return specials, base, items, delta, start
+
+    def _gains(self, i: int) -> bool:
+        """Does fixing feature ``i`` raise the race at all (exactly)?"""
+        return self.x[i] != self.worst[i] and self.race.above(i, self.x[i], self.worst[i])
+
+    def _exact_gain(self, i: int):
+        g = self.race
+        return g.ratio(i, self.x[i]) / g.ratio(i, self.worst[i])
+
+    def reach(self, s: float, members) -> bool:
+        """Does the finite sum ``s`` of the fixed ``members()`` (rest worst) keep the decision?"""
+        return self.race.decide(0, 0, s, lambda: self.fixing(members()))
+
+
+def knapsack(d: Decision, base: list[int], items: list[int], delta: dict,
+             start: float) -> Iterator[list[int]]:
+    """Every minimal ``T`` among ``items`` (sorted by decreasing gain) with ``start +
+    sum(delta[T])`` reaching the threshold, each once, with O(len(items)) delay.
+
+    Depth first, taking items in decreasing gain: a branch stops as soon as its sum
+    reaches (then its last item is its smallest, so dropping any item fails: minimal),
+    and a branch is entered only if taking all remaining items would reach, so every
+    branch entered ends in an explanation. Yields ``base + T`` (the same list object:
+    copy it before the next step).
+    """
+    m = len(items)
+    suffix = [0.0] * (m + 1)
+    for k in range(m - 1, -1, -1):
+        suffix[k] = suffix[k + 1] + delta[items[k]]
+    if d.reach(start, lambda: base):
+        yield list(base)
+        return
+    if m == 0 or not d.reach(start + suffix[0], lambda: base + items):
+        return
+    chosen = list(base)
+    nb = len(base)
+    stack = [(0, start, nb)]
+    while stack:
+        j, s, t = stack.pop()
+        del chosen[t:]
+        while j < m:
+            if j + 1 < m and d.reach(s + suffix[j + 1], lambda: chosen + items[j + 1:]):
+                stack.append((j + 1, s, len(chosen)))
+            item = items[j]
+            chosen.append(item)
+            s = s + delta[item]
+            if d.reach(s, lambda: chosen):
+                yield chosen
+                break
+            j += 1
+
+
+def greedy(d: Decision, items: list[int], delta: dict, start: float, members, *,
+           until: bool) -> list[int] | None:
+    """The shortest prefix of ``items`` (decreasing gain) whose gains added to ``start``
+    make the race hold (``until=True``) or fail (``until=False``: gains are subtracted);
+    ``members(prefix)`` is the complete assignment for an exact check. ``None`` if no
+    prefix does."""
+    g = d.race
+    s = start
+    taken: list[int] = []
+    for i in items:
+        s = s + delta[i] if until else s - delta[i]
+        taken.append(i)
+        if g.decide(0, 0, s, lambda: members(taken)) == until:
+            return taken
+    return None

@@ -1,0 +1,225 @@
+"""bnx.linear against the compiled ODD and against brute force over every instance.
+
+The brute force here reads the decision of every instance from tests/oracle.py (which
+never imports bnx) and answers each question by enumeration; bnx.linear never compiles.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import bnx
+from bnx import linear
+from tests import oracle
+from tests.strategies import instances, naive_bayes, on_maps
+
+
+# ---------------------------------------------------------------------- brute force
+class Brute:
+    """Every answer of bnx.linear by enumerating a decision table."""
+
+    def __init__(self, case, table):
+        self.features = list(case.features)
+        self.states = {f: case.states(f) for f in self.features}
+        self.table = table
+
+    def decide(self, x):
+        return self.table[tuple(x[f] for f in self.features)]
+
+    def completions(self, partial):
+        doms = [[partial[f]] if f in partial else self.states[f] for f in self.features]
+        return itertools.product(*doms)
+
+    def sufficient(self, x, partial):
+        d = self.decide(x)
+        return all(self.table[c] == d for c in self.completions(partial))
+
+    def pis(self, x):
+        ok = [frozenset(s) for r in range(len(self.features) + 1)
+              for s in itertools.combinations(self.features, r)
+              if self.sufficient(x, {f: x[f] for f in s})]
+        return {s for s in ok if not any(o < s for o in ok)}
+
+    def robustness(self, x):
+        d = self.decide(x)
+        dists = [sum(a != x[f] for a, f in zip(c, self.features))
+                 for c, v in self.table.items() if v != d]
+        return min(dists) if dists else None
+
+
+def threshold_brute(case):
+    return Brute(case, oracle.decision_table(case.net, case.class_var, case.positive,
+                                             case.threshold, case.features))
+
+
+def argmax_brute(case):
+    first = case.states(case.class_var)[0]
+    table = {}
+    for combo in itertools.product(*[case.states(f) for f in case.features]):
+        joint = oracle.class_joint(case.net, case.class_var, dict(zip(case.features, combo)),
+                                   case.features)
+        pos, neg = joint[case.positive], sum(v for c, v in joint.items() if c != case.positive)
+        table[combo] = pos > neg or (pos == neg and case.positive == first)
+    return Brute(case, table)
+
+
+def two_class(case):
+    return len(case.states(case.class_var)) == 2
+
+
+def classifier(case):
+    return bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                          features=case.features)
+
+
+def check_all(clf, brute, x):
+    """Every function of bnx.linear on ``x`` against the brute force."""
+    d = brute.decide(x)
+    assert linear.decide(clf, x) == d
+    pis = list(linear.pi_explanations(clf, x))
+    got = [frozenset(e) for e in pis]
+    assert len(got) == len(set(got)), "a PI-explanation came twice"
+    want = brute.pis(x)
+    assert set(got) == want
+    assert all(e == {f: x[f] for f in e} for e in pis)
+    shortest = linear.shortest_pi_explanation(clf, x)
+    assert frozenset(shortest) in want and len(shortest) == min(map(len, want))
+    r = brute.robustness(x)
+    assert linear.robustness(clf, x) == r
+    cf = linear.counterfactual(clf, x)
+    cx = linear.contrastive_explanation(clf, x)
+    if r is None:
+        assert cf is None and cx is None
+    else:
+        assert len(cf) == r and all(cf[f] != x[f] for f in cf)
+        assert brute.decide({**x, **cf}) != d
+        assert set(cx) == set(cf) and all(cx[f] == x[f] for f in cx)
+        assert not brute.sufficient(x, {f: x[f] for f in brute.features if f not in cx})
+    return want
+
+
+@given(case=naive_bayes(max_features=5, max_instances=96), data=st.data())
+def test_everything_matches_brute_force(case, data):
+    assume(two_class(case))
+    clf = classifier(case)
+    brute = threshold_brute(case)
+    x = data.draw(instances(case))
+    want = check_all(clf, brute, x)
+    subset = data.draw(st.sets(st.sampled_from(case.features)))
+    partial = {f: x[f] for f in subset}
+    chk = linear.check_explanation(clf, x, partial)
+    assert chk.sufficient == brute.sufficient(x, partial)
+    assert chk.minimal == (frozenset(subset) in want)
+    if chk.sufficient:
+        assert set(chk.redundant) == {f for f in subset if brute.sufficient(
+            x, {g: x[g] for g in subset if g != f})}
+        assert list(chk.redundant) == [f for f in case.features if f in chk.redundant]
+    else:
+        assert chk.redundant == ()
+
+
+@settings(max_examples=40)
+@given(case=naive_bayes(max_features=4, max_instances=64), data=st.data())
+def test_argmax_rule_matches_brute_force(case, data):
+    assume(two_class(case))
+    clf = classifier(case)
+    clf.rule = "argmax"  # what the argmax rule will set; bnx.linear reads it with getattr
+    check_all(clf, argmax_brute(case), data.draw(instances(case)))
+
+
+@settings(max_examples=30)
+@given(case=naive_bayes(max_features=5, max_instances=96), data=st.data())
+def test_pi_and_mc_match_the_odd(case, data, backend):
+    assume(two_class(case))
+    clf = classifier(case)
+    odd = bnx.compile(clf, backend=backend)
+    x = data.draw(instances(case))
+    want = bnx.pi_explanations(odd, x).to_set()
+    got = [frozenset(e.items()) for e in linear.pi_explanations(clf, x)]
+    assert set(got) == want and len(got) == len(want)
+    on = data.draw(on_maps(case))
+    fixed = data.draw(st.sets(st.sampled_from(case.features)))
+    mc = linear.mc_explanation(clf, x, on=on, fixed=fixed)
+    assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
+    assert frozenset(mc.items()) in oracle.mc_explanations(
+        case.net, case.class_var, case.positive, case.threshold, case.features, x, on, fixed)
+
+
+def test_zero_entries_force_decisions():
+    """Pr(v | neg) = 0 forces positive; both zero gives Pr(x) = 0, decided positive."""
+    from tests.strategies import _cpd, make_case
+    cpds = [_cpd("C", ["n", "p"], [[0.5, 0.5]]),
+            _cpd("A", ["a0", "a1", "a2"], [[0.5, 0.0, 0.5], [0.25, 0.75, 0.0]], "C", ["n", "p"]),
+            _cpd("B", ["b0", "b1"], [[0.0, 1.0], [0.0, 1.0]], "C", ["n", "p"]),
+            _cpd("D", ["d0", "d1"], [[0.9, 0.1], [0.2, 0.8]], "C", ["n", "p"])]
+    case = make_case([("C", "A"), ("C", "B"), ("C", "D")], cpds, "C", "p", 0.5,
+                     ["A", "B", "D"])
+    clf, brute = classifier(case), threshold_brute(case)
+    for combo in itertools.product(*[case.states(f) for f in case.features]):
+        check_all(clf, brute, dict(zip(case.features, combo)))
+    x = {"A": "a1", "B": "b0", "D": "d0"}
+    assert brute.decide(x)
+    assert list(linear.pi_explanations(clf, x)) == [{"A": "a1"}, {"B": "b0"}]
+
+
+def test_refuses_what_is_not_linear():
+    from tests.strategies import _cpd, make_case
+    cpds = [_cpd("C", ["a", "b", "c"], [[0.2, 0.3, 0.5]]),
+            _cpd("F", ["0", "1"], [[0.5, 0.5], [0.1, 0.9], [0.7, 0.3]], "C", ["a", "b", "c"])]
+    clf = classifier(make_case([("C", "F")], cpds, "C", "a", 0.5, ["F"]))
+    with pytest.raises(bnx.StructureError, match="two states"):
+        linear.robustness(clf, {"F": "0"})
+    tree = bnx.examples.admissions()
+    with pytest.raises(bnx.InstanceError):
+        linear.robustness(tree, ["GPA"])
+
+
+X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda c: linear.check_explanation(c, X, {"GPA": "-"}), bnx.ExplanationError,
+     "instance has"),
+    (lambda c: linear.check_explanation(c, X, {"Nope": "+"}), bnx.UnknownFeatureError, "Nope"),
+    (lambda c: linear.check_explanation(c, X, ["GPA"]), bnx.InstanceError, "mapping"),
+    (lambda c: linear.pi_explanations(c, {**X, "GPA": "?"}), bnx.UnknownStateError, "'\\?'"),
+    (lambda c: linear.robustness(c, {"GPA": "+"}), bnx.MissingFeatureError, "WorkExperience"),
+    (lambda c: linear.mc_explanation(c, X, fixed="GPA"), bnx.ArgumentError, "fixed must be"),
+    (lambda c: linear.mc_explanation(c, X, fixed=["Nope"]), bnx.UnknownFeatureError, "Nope"),
+    (lambda c: linear.mc_explanation(c, X, on={"Nope": "+"}), bnx.UnknownFeatureError, "Nope"),
+    (lambda c: linear.mc_explanation(c, X, on={"GPA": "?"}), bnx.UnknownStateError, "GPA"),
+    (lambda c: linear.mc_explanation(c, X, on=["GPA"]), bnx.ArgumentError, "on must map"),
+    (lambda c: linear.shortest_pi_explanation("clf", X), bnx.StructureError, "naive Bayes"),
+])
+def test_bad_input_is_named(call, error, match):
+    with pytest.raises(error, match=match):
+        call(bnx.examples.admissions())
+
+
+def test_latent_trees_are_refused():
+    from tests.strategies import _cpd, make_case
+    cpds = [_cpd("C", ["n", "p"], [[0.5, 0.5]]),
+            _cpd("H", ["h0", "h1"], [[0.3, 0.7], [0.6, 0.4]], "C", ["n", "p"]),
+            _cpd("F", ["0", "1"], [[0.5, 0.5], [0.1, 0.9]], "H", ["h0", "h1"]),
+            _cpd("G", ["0", "1"], [[0.2, 0.8], [0.4, 0.6]], "H", ["h0", "h1"])]
+    clf = classifier(make_case([("C", "H"), ("H", "F"), ("H", "G")], cpds, "C", "p", 0.5,
+                               ["F", "G"]))
+    with pytest.raises(bnx.StructureError, match="latent_tree"):
+        list(linear.pi_explanations(clf, {"F": "0", "G": "1"}))
+
+
+def test_ties_at_the_threshold_are_exact():
+    """An instance exactly on the threshold is positive, one ulp above it too."""
+    clf = bnx.examples.admissions()
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    p = clf.posterior_exact(x)
+    for t in (p, Fraction(float(p)), p + Fraction(1, 10 ** 30)):
+        c = bnx.Classifier(bnx.examples.admissions_network(), "Admit", "+", threshold=t)
+        assert linear.decide(c, x) == c.decide(x)
+        for e in linear.pi_explanations(c, x):
+            assert linear.check_explanation(c, x, e).minimal
