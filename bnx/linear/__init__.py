@@ -12,8 +12,8 @@ features where :func:`bnx.compile` cannot go:
 * :func:`robustness`, :func:`counterfactual`, :func:`contrastive_explanation`;
 * :func:`check_explanation`: is a partial instance sufficient, minimal, redundant?
 
-Answers are exact: comparisons are made on float logarithms with a proven error
-bound, and redone on the exact rational CPT entries when the float cannot settle
+Answers are exact: comparisons are made on rounded logarithms with a proven error
+bound, and redone on the exact rational CPT entries when those cannot settle
 them; zero entries (infinite weights) are handled symbolically. Questions with no
 polynomial answer (counting the PI-explanations, all MC-explanations, the prime
 implicants of the whole classifier) need the compiled ODD: :func:`bnx.compile`
@@ -90,7 +90,8 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
 
     A PI-explanation is a minimal set of the instance's ``feature: state`` pairs
     that fixes the decision whatever the other features are. Each is yielded once,
-    as a dict in the classifier's feature order, with a delay between two of them
+    as a dict (features that must be fixed first, then by decreasing weight, not in
+    the classifier's feature order), with a delay between two of them
     linear in the number of features (after one sort); on small classifiers the
     set yielded is exactly that of :func:`bnx.pi_explanations` on the compiled ODD.
     Counting them has no polynomial answer: compile the classifier for that.
@@ -112,8 +113,7 @@ def _pis(d: Decision) -> Iterator[dict]:
     for s in specials:
         yield d.named(s)
     if start is not None:
-        for chosen in knapsack(d, base, items, delta, start):
-            yield d.named(chosen)
+        yield from knapsack(d, base, items, delta, start)
 
 
 def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
@@ -279,7 +279,7 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
         (ff, fl), (wf, wl) = F[i], W[i]
         p = plus - (ff > 0) + (wf > 0)
         m = minus - (ff < 0) + (wf < 0)
-        s2 = s - (fl if ff == 0 else 0.0) + (wl if wf == 0 else 0.0)
+        s2 = s - (fl if ff == 0 else 0) + (wl if wf == 0 else 0)
         if g.decide(p, m, s2, lambda: d.fixing(mem - {i})):
             redundant.append(d.w.features[i])
     return ExplanationCheck(True, not redundant, tuple(redundant))

@@ -11,9 +11,10 @@ holds. The race is monotone in every factor's *term*, ordered
 and holds iff, in the non-strict race, some term is +inf or (no term is -inf and the
 finite terms sum to >= 0); in the strict race, no term is -inf and (some term is +inf
 or the finite sum is > 0). A value with ``p = q = 0`` is +inf in the non-strict race
-(``0 >= 0``) and -inf in the strict one. Finite sums are floats with a proven error
-bound (:attr:`Race.tol`); a comparison the float cannot settle is redone exactly on
-the rational products (:meth:`Race.exact`).
+(``0 >= 0``) and -inf in the strict one. Finite logs are rounded to integers in
+units of ``2**-40``, each with a proven error bound, so sums of them are exact
+integers within :attr:`Race.tol` of the true sum; a comparison that the rounded sum
+cannot settle is redone exactly on the rational products (:meth:`Race.exact`).
 """
 
 from __future__ import annotations
@@ -27,21 +28,37 @@ from ..errors import StructureError
 
 __all__ = ["Race", "Weights", "weights"]
 
-_U = 2.0 ** -49  # four units in the last place: each log below is within _U * its magnitude
+#: logs are held as integers in units of 2**-40, so that sums of them are exact
+SCALE = 2 ** 40
+_TINY = 2.3e-308  # below this a float is subnormal
 
 
-def _log(v: Fraction) -> tuple[float, float]:
-    """``(log v, magnitude)`` of a positive rational, via its integer parts (no underflow)."""
-    ln, ld = math.log(v.numerator), math.log(v.denominator)
-    return ln - ld, abs(ln) + abs(ld) + 1.0
+def _log_ratio(a: Fraction, b: Fraction) -> tuple[int, int]:
+    """``(L, E)`` with ``|L / SCALE - log(a / b)| <= E / SCALE`` for positive rationals.
+
+    Through floats when ``a``, ``b`` and ``a / b`` are normal floats (``float(a)`` and the
+    division each err by at most one rounding, the log by one more), else through the
+    integer parts (no underflow, an error proportional to their logs).
+    """
+    fa, fb = float(a), float(b)
+    r = fa / fb if fa >= _TINY and fb >= _TINY else 0.0
+    if _TINY <= r < math.inf:
+        lg = math.log(r)
+        err = 2.0 ** -50 * (1.0 + abs(lg))
+    else:
+        parts = (math.log(a.numerator), math.log(a.denominator),
+                 math.log(b.numerator), math.log(b.denominator))
+        lg = parts[0] - parts[1] - parts[2] + parts[3]
+        err = 2.0 ** -49 * (1.0 + sum(map(abs, parts)))
+    return round(lg * SCALE), math.ceil(err * SCALE) + 1
 
 
 class Weights:
     """The per-value factors of a naive Bayes classifier, read once per classifier.
 
     ``a[i][v]`` and ``b[i][v]`` are the exact factors of the positive and negative
-    side, ``lg[i][v] = log(a / b)`` (0 where either vanishes) and ``mag[i][v]`` bounds
-    the magnitudes it was computed from. The positive side wins ``A >= B`` (or
+    side, ``lg[i][v]`` is ``log(a / b)`` in units of ``1 / SCALE`` (0 where either
+    vanishes), within ``err[i][v]`` units. The positive side wins ``A >= B`` (or
     ``A > B`` when ``strict``) with ``A = a0 * prod a`` and ``B = b0 * prod b``.
     """
 
@@ -71,33 +88,37 @@ class Weights:
         self.clf = clf
         self.features = tuple(clf.features)
         self.states = [tuple(clf.states(f)) for f in self.features]
-        self.a, self.b, self.lg, self.mag = [], [], [], []
+        self.a, self.b, self.lg, self.err = [], [], [], []
         for f in self.features:
             table = clf.table(f)
             ra, rb = table[pos], table[neg]
-            lgs, mags = [], []
+            lgs, errs = [], []
             for x, y in zip(ra, rb):
-                if x > 0 and y > 0:
-                    (lx, mx), (ly, my) = _log(x), _log(y)
-                    lgs.append(lx - ly)
-                    mags.append(mx + my)
-                else:
-                    lgs.append(0.0)
-                    mags.append(0.0)
+                lg, err = _log_ratio(x, y) if x > 0 and y > 0 else (0, 0)
+                lgs.append(lg)
+                errs.append(err)
             self.a.append(ra)
             self.b.append(rb)
             self.lg.append(lgs)
-            self.mag.append(mags)
-        if self.a0 > 0 and self.b0 > 0:
-            (la, ma), (lb, mb) = _log(self.a0), _log(self.b0)
-            self.lg0, self.mag0 = la - lb, ma + mb
-        else:
-            self.lg0, self.mag0 = 0.0, 0.0
+            self.err.append(errs)
+        self.lg0, self.err0 = (_log_ratio(self.a0, self.b0) if self.a0 > 0 and self.b0 > 0
+                               else (0, 0))
         self.index = {f: i for i, f in enumerate(self.features)}
 
-    def positive(self, x: list[int]) -> bool:
-        """The exact decision on the complete instance ``x`` (state indices)."""
-        return Race(self, True).exact(x)
+    def race(self, side: bool) -> "Race":
+        """The :class:`Race` keeping decision ``side``, made once per classifier."""
+        got = self.__dict__.get(("race", side))
+        if got is None:
+            got = self.__dict__[("race", side)] = Race(self, side)
+        return got
+
+
+def _prod(ints: list[int]) -> int:
+    """The product of ``ints`` by a balanced tree (fast for thousands of big factors)."""
+    while len(ints) > 1:
+        ints = [ints[k] * ints[k + 1] for k in range(0, len(ints) - 1, 2)] + (
+            [ints[-1]] if len(ints) % 2 else [])
+    return ints[0] if ints else 1
 
 
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -129,24 +150,35 @@ class Race:
         self.w = w
         self.side = side
         self.strict = w.strict if side else not w.strict
-        self.sign = 1.0 if side else -1.0
+        self.sign = 1 if side else -1
         self.c = self.term_of(w.a0, w.b0, w.lg0)
-        self.tol = (len(w.features) + 8) * _U * (
-            w.mag0 + sum(max(m, default=0.0) for m in w.mag) + 1.0)
+        #: a sum of terms, one per feature at most, errs by at most ``tol`` units
+        self.tol = w.err0 + sum(max(e, default=0) for e in w.err)
+        self.terms = [[self.term_of(a, b, lg) for a, b, lg in zip(w.a[i], w.b[i], w.lg[i])]
+                      for i in range(len(w.features))]
+        #: each feature's worst state, and its worst state other than that
+        self.worst = [self.extreme(i, range(len(t)), best=False) for i, t in enumerate(self.terms)]
+        self.worst2 = [self.extreme(i, [v for v in range(len(t)) if v != self.worst[i]],
+                                    best=False) for i, t in enumerate(self.terms)]
+        self.W = [t[v] for t, v in zip(self.terms, self.worst)]
+
+    def worst_other(self, i: int, v: int) -> int | None:
+        """The worst state of feature ``i`` other than ``v``."""
+        return self.worst2[i] if v == self.worst[i] else self.worst[i]
 
     # -------------------------------------------------------------- terms
-    def term_of(self, a: Fraction, b: Fraction, lg: float) -> tuple[int, float]:
-        """``(flag, log)`` of a factor pair: flag +1 / -1 for +inf / -inf, else 0."""
+    def term_of(self, a: Fraction, b: Fraction, lg: int) -> tuple[int, int]:
+        """``(flag, log)`` of a factor pair: flag +1 / -1 for +inf / -inf, else 0 and the
+        log in units of ``1 / SCALE``."""
         p, q = (a, b) if self.side else (b, a)
         if self.strict:
             flag = -1 if p == 0 else (1 if q == 0 else 0)
         else:
             flag = 1 if q == 0 else (-1 if p == 0 else 0)
-        return flag, (self.sign * lg if flag == 0 else 0.0)
+        return flag, (self.sign * lg if flag == 0 else 0)
 
-    def term(self, i: int, v: int) -> tuple[int, float]:
-        w = self.w
-        return self.term_of(w.a[i][v], w.b[i][v], w.lg[i][v])
+    def term(self, i: int, v: int) -> tuple[int, int]:
+        return self.terms[i][v]
 
     def ratio(self, i: int, v: int) -> Fraction:
         """The exact ``p / q`` of a finite term."""
@@ -157,7 +189,7 @@ class Race:
     def above(self, i: int, u: int, v: int) -> bool:
         """Is the finite term of value ``u`` of feature ``i`` above that of ``v`` (exactly)?"""
         diff = self.term(i, u)[1] - self.term(i, v)[1]
-        if abs(diff) > 8 * _U * (max(self.w.mag[i]) + 1.0):
+        if abs(diff) > 2 * max(self.w.err[i]):
             return diff > 0
         return self.ratio(i, u) > self.ratio(i, v)
 
@@ -166,13 +198,13 @@ class Race:
         values = list(values)
         if not values:
             return None
-        terms = [self.term(i, v) for v in values]
+        terms = [self.terms[i][v] for v in values]
         sgn = 1 if best else -1
         top = max(range(len(values)), key=lambda k: (sgn * terms[k][0], sgn * terms[k][1]))
         flag, lg = terms[top]
         if flag != 0:
             return values[top]
-        tol = 4 * _U * (max(self.w.mag[i]) + 1.0)
+        tol = 2 * max(self.w.err[i])
         near = [k for k in range(len(values)) if terms[k][0] == 0
                 and abs(terms[k][1] - lg) <= tol]
         if len(near) > 1:
@@ -186,12 +218,12 @@ class Race:
         w = self.w
         pa = [w.a0] + [w.a[i][v] for i, v in enumerate(x)]
         pb = [w.b0] + [w.b[i][v] for i, v in enumerate(x)]
-        num = math.prod(f.numerator for f in pa) * math.prod(f.denominator for f in pb)
-        den = math.prod(f.numerator for f in pb) * math.prod(f.denominator for f in pa)
+        num = _prod([f.numerator for f in pa] + [f.denominator for f in pb])
+        den = _prod([f.numerator for f in pb] + [f.denominator for f in pa])
         p, q = (num, den) if self.side else (den, num)
         return p > q if self.strict else p >= q
 
-    def decide(self, plus: int, minus: int, s: float, assignment) -> bool:
+    def decide(self, plus: int, minus: int, s: int, assignment) -> bool:
         """The race given its counts of +inf and -inf terms and its finite sum ``s``.
 
         ``assignment()`` builds the complete assignment for the exact check, called
@@ -213,7 +245,7 @@ class Race:
             return False
         return self.exact(assignment())
 
-    def sort_desc(self, items: list[int], gain: list[float], ratio) -> list[int]:
+    def sort_desc(self, items: list[int], gain: dict, ratio) -> list[int]:
         """``items`` by decreasing gain; near-ties ordered by the exact ``ratio(item)``."""
         order = sorted(items, key=lambda k: -gain[k])
         out: list[int] = []

@@ -13,9 +13,8 @@ __all__ = ["flip", "keep_fewest"]
 def flip(d: Decision) -> dict[int, int] | None:
     """The fewest feature changes that flip the decision: ``{position: new state}``,
     each feature moved to its worst other state; ``None`` if no change flips it."""
-    g, F, x, w, n = d.race, d.F, d.x, d.w, d.n
-    alt = [g.extreme(i, [v for v in range(len(w.states[i])) if v != x[i]], best=False)
-           for i in range(n)]
+    g, F, x, n = d.race, d.F, d.x, d.n
+    alt = [g.worst_other(i, x[i]) for i in range(n)]
     A = [None if alt[i] is None else g.term(i, alt[i]) for i in range(n)]
 
     def assignment(moved) -> list[int]:

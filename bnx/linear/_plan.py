@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ..errors import ExplanationError, InstanceError
-from ._core import Race, weights
+from ..classifier import _resolve_state
+from ..errors import (ExplanationError, InstanceError, MissingFeatureError, UnknownFeatureError,
+                      UnknownStateError)
+from ._core import weights
 
 __all__ = ["Decision", "knapsack", "greedy"]
 
 
-def sums(terms) -> tuple[int, int, float]:
+def sums(terms) -> tuple[int, int, int]:
     """``(number of +inf, number of -inf, sum of the finite logs)`` of ``terms``."""
     plus = minus = 0
-    s = 0.0
+    s = 0
     for flag, lg in terms:
         if flag > 0:
             plus += 1
@@ -40,22 +42,44 @@ class Decision:
                                 f"got {type(instance).__name__}")
         self.w = w = weights(clf)
         self.clf = clf
-        idx = clf.encode(instance)
+        idx = self.encode(instance)
         self.x = x = [idx[f] for f in w.features]
         self.n = n = len(x)
-        keep_pos = Race(w, True)
-        plus, minus, s = sums([keep_pos.c] + [keep_pos.term(i, x[i]) for i in range(n)])
+        keep_pos = w.race(True)
+        terms = keep_pos.terms
+        plus, minus, s = sums([keep_pos.c] + [terms[i][x[i]] for i in range(n)])
         self.decision = keep_pos.decide(plus, minus, s, lambda: x)
-        self.race = g = keep_pos if self.decision else Race(w, False)
-        self.F = [g.term(i, x[i]) for i in range(n)]
-        self.worst = [g.extreme(i, range(len(w.states[i])), best=False) for i in range(n)]
-        self.W = [g.term(i, self.worst[i]) for i in range(n)]
+        self.race = g = w.race(self.decision)
+        terms = g.terms
+        self.F = [terms[i][x[i]] for i in range(n)]
+        self.worst = g.worst
+        self.W = g.W
+        self.pairs = [(f, w.states[i][x[i]]) for i, f in enumerate(w.features)]
 
     # ------------------------------------------------------------ helpers
+    def encode(self, instance: Mapping, *, partial: bool = False) -> dict:
+        """``{feature: state index}`` (as ``Classifier.encode``, in time linear in its size)."""
+        w = self.w
+        out = {}
+        for f, s in instance.items():
+            try:
+                i = w.index[f]
+            except (KeyError, TypeError):
+                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier") from None
+            j = _resolve_state(w.states[i], s)
+            if j is None:
+                raise UnknownStateError(
+                    f"{s!r} is not a state of feature {f!r} "
+                    f"(states: {', '.join(map(str, w.states[i]))})")
+            out[f] = j
+        if not partial and len(out) < len(w.features):
+            missing = next(f for f in w.features if f not in out)
+            raise MissingFeatureError(f"the instance has no state for feature {missing!r}")
+        return out
+
     def named(self, members) -> dict:
         """The partial instance of the features at positions ``members``, in feature order."""
-        w, x = self.w, self.x
-        return {w.features[i]: w.states[i][x[i]] for i in sorted(members)}
+        return dict(map(self.pairs.__getitem__, sorted(members)))
 
     def fixing(self, members) -> list[int]:
         """The assignment with ``members`` at the instance's states, the rest at their worst."""
@@ -77,7 +101,7 @@ class Decision:
         if not isinstance(partial, Mapping):
             raise InstanceError(f"{what} must be a mapping from features to states, "
                                 f"got {type(partial).__name__}")
-        idx = self.clf.encode(partial, partial=True)
+        idx = self.encode(partial, partial=True)
         out = []
         for f, j in idx.items():
             i = self.w.index[f]
@@ -135,50 +159,56 @@ class Decision:
         g = self.race
         return g.ratio(i, self.x[i]) / g.ratio(i, self.worst[i])
 
-    def reach(self, s: float, members) -> bool:
+    def reach(self, s: int, members) -> bool:
         """Does the finite sum ``s`` of the fixed ``members()`` (rest worst) keep the decision?"""
         return self.race.decide(0, 0, s, lambda: self.fixing(members()))
 
 
 def knapsack(d: Decision, base: list[int], items: list[int], delta: dict,
-             start: float) -> Iterator[list[int]]:
+             start: int) -> Iterator[dict]:
     """Every minimal ``T`` among ``items`` (sorted by decreasing gain) with ``start +
     sum(delta[T])`` reaching the threshold, each once, with O(len(items)) delay.
 
     Depth first, taking items in decreasing gain: a branch stops as soon as its sum
     reaches (then its last item is its smallest, so dropping any item fails: minimal),
     and a branch is entered only if taking all remaining items would reach, so every
-    branch entered ends in an explanation. Yields ``base + T`` (the same list object:
-    copy it before the next step).
+    branch entered ends in an explanation. Yields ``base + T`` as partial instances, whose
+    keys are ``base`` then ``T`` in decreasing gain; the dict is kept up to date along the
+    search and copied (a fast table copy) for each answer.
     """
     m = len(items)
-    suffix = [0.0] * (m + 1)
+    suffix = [0] * (m + 1)
     for k in range(m - 1, -1, -1):
         suffix[k] = suffix[k + 1] + delta[items[k]]
     if d.reach(start, lambda: base):
-        yield list(base)
+        yield d.named(base)
         return
     if m == 0 or not d.reach(start + suffix[0], lambda: base + items):
         return
+    pairs = d.pairs
     chosen = list(base)
-    nb = len(base)
-    stack = [(0, start, nb)]
+    cur = dict(pairs[i] for i in base)
+    stack = [(0, start, len(base))]
     while stack:
         j, s, t = stack.pop()
+        for i in chosen[t:]:
+            del cur[pairs[i][0]]
         del chosen[t:]
         while j < m:
             if j + 1 < m and d.reach(s + suffix[j + 1], lambda: chosen + items[j + 1:]):
                 stack.append((j + 1, s, len(chosen)))
             item = items[j]
             chosen.append(item)
+            key, value = pairs[item]
+            cur[key] = value
             s = s + delta[item]
             if d.reach(s, lambda: chosen):
-                yield chosen
+                yield cur.copy()
                 break
             j += 1
 
 
-def greedy(d: Decision, items: list[int], delta: dict, start: float, members, *,
+def greedy(d: Decision, items: list[int], delta: dict, start: int, members, *,
            until: bool) -> list[int] | None:
     """The shortest prefix of ``items`` (decreasing gain) whose gains added to ``start``
     make the race hold (``until=True``) or fail (``until=False``: gains are subtracted);
