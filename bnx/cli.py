@@ -258,10 +258,46 @@ def _cmd_compile(args) -> None:
         print(f"drawn:      {args.draw}")
 
 
+#: naive Bayes classifiers with more features are explained without compiling
+_LINEAR_WIDTH = 30
+
+
+def _explain_linear(args, reason: str | None = None) -> bool:
+    """Explain a naive Bayes classifier too wide to compile with bnx.linear; True if done.
+
+    Too wide: more than ``_LINEAR_WIDTH`` features, or ``reason`` (compilation failed).
+    """
+    if args.network.endswith(_ODD_SUFFIXES) or args.class_var is None or args.positive is None:
+        return False
+    from .classifier import Classifier
+    from .linear.report import explain_text, explainable
+    clf = Classifier.from_file(args.network, args.class_var, args.positive,
+                               threshold=0.5 if args.threshold is None else args.threshold,
+                               features=_names(args.features))
+    if not explainable(clf) or (reason is None and len(clf.features) <= _LINEAR_WIDTH):
+        return False
+    reason = reason or (f"{len(clf.features)} features are too many to compile "
+                        f"(more than {_LINEAR_WIDTH})")
+    on = {k: v.split("|") for k, v in _pairs(args.on, "--on").items()} if args.on else None
+    print(f"note: {reason}; explained without compiling by bnx.linear (exact for naive "
+          f"Bayes)\n")
+    print(explain_text(clf, _pairs(args.instance, "--instance"), on=on, mc=not args.pi,
+                       pi=not args.mc, shortest=args.shortest, limit=args.limit))
+    return True
+
+
 def _cmd_explain(args) -> None:
+    from .errors import CompilationLimitError
     from .explain.mc import mc_explanations
     from .explain.pi import pi_explanations
-    clf, odd = _load(args)
+    if _explain_linear(args):
+        return
+    try:
+        clf, odd = _load(args)
+    except CompilationLimitError as exc:
+        if _explain_linear(args, reason=str(exc)):
+            return
+        raise
     x = _pairs(args.instance, "--instance")
     on = None
     if args.on:

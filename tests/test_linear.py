@@ -223,3 +223,43 @@ def test_ties_at_the_threshold_are_exact():
         assert linear.decide(c, x) == c.decide(x)
         for e in linear.pi_explanations(c, x):
             assert linear.check_explanation(c, x, e).minimal
+
+
+# ---------------------------------------------------------------------- the command
+@pytest.fixture(scope="module")
+def admissions_bif(tmp_path_factory):
+    from pgmpy.readwrite import BIFWriter
+    path = tmp_path_factory.mktemp("nets") / "admissions.bif"
+    BIFWriter(bnx.examples.admissions_network(states=("no", "yes"))).write_bif(str(path))
+    return str(path)
+
+
+CLI_X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
+
+
+def test_cli_explains_wide_naive_bayes_without_compiling(capsys, admissions_bif, monkeypatch):
+    from bnx import cli
+    monkeypatch.setattr(cli, "_LINEAR_WIDTH", 3)
+    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+                     "--instance", CLI_X, "--limit", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "4 features are too many to compile (more than 3)" in out and "bnx.linear" in out
+    assert "decision:  positive (Admit=yes)" in out
+    assert "PI-explanations of a positive decision (the first 2; not counted)" in out
+    assert "an MC-explanation of a positive decision" in out
+    assert "robustness: changing 2 features flips the decision" in out
+
+
+def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif):
+    from bnx import cli
+    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+                     "--instance", CLI_X, "--max-nodes", "1", "--pi", "--shortest"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "max_nodes=1" in out and "explained without compiling" in out
+    assert "a shortest PI-explanation (2 features):\n  GPA=yes, WorkExperience=yes" in out
+    assert "MC-explanation" not in out
+    code = cli.main(["compile", admissions_bif, "--class", "Admit", "--positive", "yes",
+                     "--max-nodes", "1"])  # compile itself does not fall back
+    assert code == 1 and "max_nodes=1" in capsys.readouterr().err

@@ -1,0 +1,197 @@
+"""Benchmark of bnx.linear: explanations of naive Bayes decisions without compiling.
+
+Run from the repository root::
+
+    PYTHONPATH=. python bench/linear.py            # both parts, 5 instances each
+    PYTHONPATH=. python bench/linear.py --quick    # 2 instances, one pass
+    PYTHONPATH=. python bench/linear.py --only xpxlc   # or --only wide
+
+Part 1 (``xpxlc``): the first 1,000 PI-explanations of an instance, bnx.linear against
+xpxlc (Marques-Silva et al., NeurIPS 2020), run side by side on the same machine. The
+classifiers are xpxlc's XLC files shipped in ``tests/data/xpxlc`` (promoters, spam_48,
+backache), read with :func:`bnx.linear.read_xlc`; instances are seeded random value
+vectors. xpxlc runs as an external Perl program from ``../shared/peers/xpxlc/scripts``
+(``perl ./xpxlc -C -s -t -n 1000 -f FILE -i INST``); its time is the wall time of the
+process, and its "computing time" that minus the wall time of the same command with
+``-n 1`` (interpreter start, parsing and the first explanation). bnx's time is that
+of ``list(islice(bnx.linear.pi_explanations(clf, x), 1000))``, cold (including reading
+the classifier's weights: the per-classifier cache emptied first) and warm (a second
+call; the analogue of xpxlc's computing time, which excludes its parsing and
+preprocessing). The numbers of
+explanations must agree, and when an instance has fewer than 1,000 the two sets of
+explanations are compared (with xpxlc's ``-w``).
+
+Part 2 (``wide``): naive Bayes classifiers with 5,000 binary and 5,000 four-valued
+features (seeded Dirichlet CPT rows, uniform prior); for a random instance, the time of
+a shortest PI-explanation, an MC-explanation (on = each feature's last state), the
+robustness, the first 1,000 PI-explanations and ``check_explanation`` of the shortest
+PI-explanation, each on a warm classifier (its weights read), plus that one-off
+reading ("weights").
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import _util  # noqa: F401  (puts the repository on sys.path)
+from _util import load_line, machine_line, markdown_table
+
+import bnx
+from bnx.linear import _core
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "xpxlc"
+_PEER = Path("shared") / "peers" / "xpxlc" / "scripts"  # ../shared beside the checkout
+XPXLC = Path(os.environ.get("BNX_XPXLC") or next(
+    (p / _PEER for p in (ROOT.parent, ROOT.parent.parent) if (p / _PEER).exists()),
+    ROOT.parent / _PEER))
+NAMES = ["promoters", "spam_48", "backache"]
+
+
+def _xpxlc(xlc: Path, inst: Path, n: int, write: bool = False) -> tuple[float, str]:
+    cmd = ["perl", "./xpxlc", "-C", "-s", "-t", "-n", str(n), "-f", str(xlc), "-i", str(inst)]
+    if write:
+        cmd.insert(2, "-w")
+    t = time.perf_counter()
+    out = subprocess.run(cmd, cwd=XPXLC, capture_output=True, text=True, check=True).stdout
+    return time.perf_counter() - t, out
+
+
+def _xpxlc_sets(out: str, clf) -> set:
+    sets = set()
+    for line in out.splitlines():
+        if line.startswith("Expl:"):
+            pairs = re.findall(r"v(\d+)=(\d+)", line)
+            sets.add(frozenset((clf.features[int(i)], v) for i, v in pairs))
+    return sets
+
+
+def part_xpxlc(instances: int) -> None:
+    if shutil.which("perl") is None or not (XPXLC / "xpxlc").exists():
+        print(f"xpxlc part skipped: needs perl and {XPXLC}/xpxlc (set BNX_XPXLC)\n")
+        return
+    rows = []
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in NAMES:
+            path = DATA / f"{name}.xlc"
+            clf = bnx.linear.read_xlc(path)
+            rng = random.Random(f"{name}-{instances}")
+            for k in range(instances):
+                x = {f: rng.choice(clf.states(f)) for f in clf.features}
+                inst = Path(tmp) / f"{name}{k}.inst"
+                values = [x[f] for f in clf.features]
+                inst.write_text(f"{len(values)}\n" + "\n".join(values) + "\n0\n")
+                t_all, out = _xpxlc(path, inst, 1000)
+                t_one, _ = _xpxlc(path, inst, 1)
+                n_x = int(re.search(r"Number of explanations:\s+(\d+)", out).group(1))
+                _core._CACHE.pop(clf, None)
+                t = time.perf_counter()
+                got = list(itertools.islice(bnx.linear.pi_explanations(clf, x), 1000))
+                t_cold = time.perf_counter() - t
+                t = time.perf_counter()
+                got = list(itertools.islice(bnx.linear.pi_explanations(clf, x), 1000))
+                t_bnx = time.perf_counter() - t
+                assert len(got) == n_x, (name, k, len(got), n_x)
+                same = ""
+                if n_x < 1000:
+                    _, written = _xpxlc(path, inst, 1000, write=True)
+                    same = "yes" if _xpxlc_sets(written, clf) == {
+                        frozenset(e.items()) for e in got} else "NO"
+                compute = max(t_all - t_one, 1e-6)
+                ratios.append(compute / t_bnx)
+                rows.append([name, k, len(clf.features), n_x, same,
+                             f"{t_all * 1000:.1f}", f"{compute * 1000:.1f}",
+                             f"{t_cold * 1000:.1f}", f"{t_bnx * 1000:.1f}",
+                             f"{compute / t_bnx:.1f}"])
+    print("### First 1,000 PI-explanations: bnx.linear and xpxlc\n")
+    print(markdown_table(["classifier", "instance", "features", "explanations",
+                          "same set", "xpxlc wall ms", "xpxlc compute ms", "bnx cold ms",
+                          "bnx warm ms", "xpxlc compute / bnx warm"], rows))
+    print(f"\nmedian ratio xpxlc compute / bnx.linear warm: {statistics.median(ratios):.1f} "
+          f"(min {min(ratios):.1f}, max {max(ratios):.1f})\n")
+
+
+def wide_classifier(n: int, k: int, seed: int = 0):
+    """Naive Bayes with ``n`` features of ``k`` states, Dirichlet(1) rows, uniform prior."""
+    import numpy as np
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    rng = np.random.default_rng([seed, n, k])
+    feats = [f"F{i}" for i in range(n)]
+    net = DiscreteBayesianNetwork([("C", f) for f in feats])
+    cpds = [TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["0", "1"]})]
+    for f in feats:
+        cols = rng.dirichlet(np.ones(k), size=2).T
+        cpds.append(TabularCPD(f, k, cols, evidence=["C"], evidence_card=[2],
+                               state_names={f: [str(j) for j in range(k)], "C": ["0", "1"]}))
+    net.add_cpds(*cpds)
+    return bnx.Classifier(net, "C", "1", threshold=0.5)
+
+
+def part_wide(instances: int) -> None:
+    rows = []
+    for k in (2, 4):
+        clf = wide_classifier(5000, k)
+        rng = random.Random(k)
+        on = {f: clf.states(f)[-1] for f in clf.features}
+        times: dict[str, list[float]] = {}
+        sizes: dict[str, list[int]] = {}
+        for _ in range(instances):
+            x = {f: rng.choice(clf.states(f)) for f in clf.features}
+            _core._CACHE.pop(clf, None)
+            t = time.perf_counter()
+            _core.weights(clf).race(True), _core.weights(clf).race(False)
+            times.setdefault("weights (once per classifier)", []).append(time.perf_counter() - t)
+            shortest = bnx.linear.shortest_pi_explanation(clf, x)
+            calls = [
+                ("shortest PI-explanation", lambda: bnx.linear.shortest_pi_explanation(clf, x)),
+                ("MC-explanation", lambda: bnx.linear.mc_explanation(clf, x, on=on)),
+                ("robustness", lambda: bnx.linear.robustness(clf, x)),
+                ("first 1,000 PI-explanations",
+                 lambda: list(itertools.islice(bnx.linear.pi_explanations(clf, x), 1000))),
+                ("check_explanation", lambda: bnx.linear.check_explanation(clf, x, shortest)),
+            ]
+            for label, call in calls:
+                t = time.perf_counter()
+                call()
+                times.setdefault(label, []).append(time.perf_counter() - t)
+            sizes.setdefault("shortest", []).append(len(shortest))
+        for label, ts in times.items():
+            rows.append([f"5,000 × {k} states", label, f"{statistics.median(ts) * 1000:.0f}",
+                         f"{max(ts) * 1000:.0f}"])
+        rows.append([f"5,000 × {k} states", "(shortest PI-explanation length, median)",
+                     str(int(statistics.median(sizes["shortest"]))), ""])
+    print(f"### Naive Bayes with 5,000 features ({instances} instances each)\n")
+    print(markdown_table(["classifier", "question", "median ms", "max ms"], rows))
+    print()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="2 instances")
+    ap.add_argument("--only", choices=["xpxlc", "wide"])
+    args = ap.parse_args(argv)
+    instances = 2 if args.quick else 5
+    print(machine_line())
+    print(load_line() + "\n")
+    if args.only in (None, "xpxlc"):
+        part_xpxlc(instances)
+    if args.only in (None, "wide"):
+        part_wide(instances)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
