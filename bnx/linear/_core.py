@@ -40,7 +40,7 @@ def _log_ratio(a: Fraction, b: Fraction) -> tuple[int, int]:
     division each err by at most one rounding, the log by one more), else through the
     integer parts (no underflow, an error proportional to their logs).
     """
-    fa, fb = float(a), float(b)
+    fa, fb = a.numerator / a.denominator, b.numerator / b.denominator
     r = fa / fb if fa >= _TINY and fb >= _TINY else 0.0
     if _TINY <= r < math.inf:
         lg = math.log(r)
@@ -94,15 +94,18 @@ class Weights:
             ra, rb = table[pos], table[neg]
             lgs, errs = [], []
             for x, y in zip(ra, rb):
-                lg, err = _log_ratio(x, y) if x > 0 and y > 0 else (0, 0)
+                lg, err = _log_ratio(x, y) if x.numerator and y.numerator else (0, 0)
                 lgs.append(lg)
                 errs.append(err)
             self.a.append(ra)
             self.b.append(rb)
             self.lg.append(lgs)
             self.err.append(errs)
-        self.lg0, self.err0 = (_log_ratio(self.a0, self.b0) if self.a0 > 0 and self.b0 > 0
+        self.lg0, self.err0 = (_log_ratio(self.a0, self.b0) if self.a0 and self.b0
                                else (0, 0))
+        self.errmax = [max(e, default=0) for e in self.err]
+        self.za = [[x.numerator == 0 for x in row] for row in self.a]
+        self.zb = [[y.numerator == 0 for y in row] for row in self.b]
         self.index = {f: i for i, f in enumerate(self.features)}
 
     def race(self, side: bool) -> "Race":
@@ -153,9 +156,16 @@ class Race:
         self.sign = 1 if side else -1
         self.c = self.term_of(w.a0, w.b0, w.lg0)
         #: a sum of terms, one per feature at most, errs by at most ``tol`` units
-        self.tol = w.err0 + sum(max(e, default=0) for e in w.err)
-        self.terms = [[self.term_of(a, b, lg) for a, b, lg in zip(w.a[i], w.b[i], w.lg[i])]
-                      for i in range(len(w.features))]
+        self.tol = w.err0 + sum(w.errmax)
+        pz, qz = (w.za, w.zb) if side else (w.zb, w.za)  # which factors vanish
+        if self.strict:  # P vanishing (-inf) beats Q vanishing (+inf)
+            top, top_z, low, low_z = (-1, 0), pz, (1, 0), qz
+        else:
+            top, top_z, low, low_z = (1, 0), qz, (-1, 0), pz
+        sign = self.sign
+        self.terms = [[top if t else (low if u else (0, sign * lg))
+                       for t, u, lg in zip(tz, uz, lgi)]
+                      for tz, uz, lgi in zip(top_z, low_z, w.lg)]
         #: each feature's worst state, and its worst state other than that
         self.worst = [self.extreme(i, range(len(t)), best=False) for i, t in enumerate(self.terms)]
         self.worst2 = [self.extreme(i, [v for v in range(len(t)) if v != self.worst[i]],
@@ -170,7 +180,7 @@ class Race:
     def term_of(self, a: Fraction, b: Fraction, lg: int) -> tuple[int, int]:
         """``(flag, log)`` of a factor pair: flag +1 / -1 for +inf / -inf, else 0 and the
         log in units of ``1 / SCALE``."""
-        p, q = (a, b) if self.side else (b, a)
+        p, q = (a.numerator, b.numerator) if self.side else (b.numerator, a.numerator)
         if self.strict:
             flag = -1 if p == 0 else (1 if q == 0 else 0)
         else:
@@ -189,28 +199,29 @@ class Race:
     def above(self, i: int, u: int, v: int) -> bool:
         """Is the finite term of value ``u`` of feature ``i`` above that of ``v`` (exactly)?"""
         diff = self.term(i, u)[1] - self.term(i, v)[1]
-        if abs(diff) > 2 * max(self.w.err[i]):
+        if abs(diff) > 2 * self.w.errmax[i]:
             return diff > 0
         return self.ratio(i, u) > self.ratio(i, v)
 
     def extreme(self, i: int, values, *, best: bool) -> int | None:
-        """The worst (or best) of ``values`` of feature ``i`` in the term order, exactly."""
+        """The worst (or best) of ``values`` of feature ``i`` in the term order, exactly
+        (the first of equal ones)."""
         values = list(values)
         if not values:
             return None
-        terms = [self.terms[i][v] for v in values]
-        sgn = 1 if best else -1
-        top = max(range(len(values)), key=lambda k: (sgn * terms[k][0], sgn * terms[k][1]))
+        terms = self.terms[i]
+        top = (max if best else min)(values, key=terms.__getitem__)
         flag, lg = terms[top]
         if flag != 0:
-            return values[top]
-        tol = 2 * max(self.w.err[i])
-        near = [k for k in range(len(values)) if terms[k][0] == 0
-                and abs(terms[k][1] - lg) <= tol]
+            return top
+        tol = 2 * self.w.errmax[i]
+        near = [v for v in values if terms[v][0] == 0 and abs(terms[v][1] - lg) <= tol]
         if len(near) > 1:
-            pick = max if best else min
-            top = pick(near, key=lambda k: (self.ratio(i, values[k]), -k if best else k))
-        return values[top]
+            if best:
+                top = max(near, key=lambda v: (self.ratio(i, v), -v))
+            else:
+                top = min(near, key=lambda v: (self.ratio(i, v), v))
+        return top
 
     # -------------------------------------------------------------- deciding
     def exact(self, x: list[int]) -> bool:
