@@ -150,6 +150,30 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
         case.net, case.class_var, case.positive, case.threshold, case.features, x, on, fixed)
 
 
+
+@settings(max_examples=30)
+@given(case=naive_bayes(max_features=4, max_instances=64), data=st.data())
+def test_mc_explanation_under_the_argmax_rule(case, data):
+    """The fewest counted features, by brute force over every allowed instance."""
+    assume(two_class(case))
+    clf = classifier(case)
+    clf.rule = "argmax"
+    brute = argmax_brute(case)
+    x = data.draw(instances(case))
+    on = data.draw(on_maps(case))
+    e = linear.mc_explanation(clf, x, on=on)
+    d = brute.decide(x)
+
+    def counted(f, s):
+        return (s in on[f]) == d
+
+    choices = [[x[f]] + ([s for s in case.states(f) if not counted(f, s)]
+                         if counted(f, x[f]) else []) for f in case.features]
+    best = min(sum(map(counted, case.features, c)) for c in itertools.product(*choices)
+               if brute.table[c] == d)
+    assert brute.decide(e) == d and all(e[f] in ch for f, ch in zip(case.features, choices))
+    assert sum(counted(f, e[f]) for f in case.features) == best
+
 def test_zero_entries_force_decisions():
     """Pr(v | neg) = 0 forces positive; both zero gives Pr(x) = 0, decided positive."""
     from tests.strategies import _cpd, make_case
