@@ -136,8 +136,9 @@ def _load(args):
     if args.class_var is None or args.positive is None:
         raise BnxError("--class and --positive are required with a network file")
     threshold = 0.5 if args.threshold is None else args.threshold
-    clf = Classifier.from_file(args.network, args.class_var, args.positive,
-                               threshold=threshold, features=_names(args.features))
+    clf = getattr(args, "classifier", None) or Classifier.from_file(
+        args.network, args.class_var, args.positive, threshold=threshold,
+        features=_names(args.features))
     order = _names(args.order)
     return clf, compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes)
 
@@ -271,9 +272,10 @@ def _explain_linear(args, reason: str | None = None) -> bool:
         return False
     from .classifier import Classifier
     from .linear.report import explain_text, explainable
-    clf = Classifier.from_file(args.network, args.class_var, args.positive,
-                               threshold=0.5 if args.threshold is None else args.threshold,
-                               features=_names(args.features))
+    clf = args.classifier = getattr(args, "classifier", None) or Classifier.from_file(
+        args.network, args.class_var, args.positive,
+        threshold=0.5 if args.threshold is None else args.threshold,
+        features=_names(args.features))  # read once: _load uses it too
     if not explainable(clf) or (reason is None and len(clf.features) <= _LINEAR_WIDTH):
         return False
     reason = reason or (f"{len(clf.features)} features are too many to compile "
