@@ -39,8 +39,8 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
     return on_state_sets(odd.features, odd.encoding.states, on, skip, odd._position)
 
 
-def on_state_sets(features, states, on, skip, position) -> list[frozenset[int]]:
-    """:func:`on_states` over ``features`` and their ``states`` (shared with bnx.linear);
+def on_state_sets(features, all_states, on, skip, position) -> list[frozenset[int]]:
+    """:func:`on_states` over ``features`` and their ``all_states`` (shared with bnx.linear);
     ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a name that is not a feature."""
     if on is None:
         on = {}
@@ -52,27 +52,27 @@ def on_state_sets(features, states, on, skip, position) -> list[frozenset[int]]:
     skip = frozenset(skip)
     out = []
     for i, f in enumerate(features):
-        states_i = states[i]
+        states = all_states[i]
         if f in on:
             given = on[f]
             if isinstance(given, (str, bytes, int)) or not isinstance(given, Collection):
                 given = [given]
             idx = set()
             for s in given:
-                j = _resolve_state(states_i, s)
+                j = _resolve_state(states, s)
                 if j is None:
                     raise UnknownStateError(
                         f"on-state {s!r} is not a state of feature {f!r} "
-                        f"(states: {', '.join(map(str, states_i))})")
+                        f"(states: {', '.join(map(str, states))})")
                 idx.add(j)
             out.append(frozenset(idx))
-        elif len(states_i) == 2:
+        elif len(states) == 2:
             out.append(frozenset({1}))
-        elif len(states_i) == 1 or f in skip:  # a fixed feature's on states do not matter
+        elif len(states) == 1 or f in skip:  # a fixed feature's on states do not matter
             out.append(frozenset())
         else:
             raise ExplanationError(
-                f"feature {f!r} has {len(states_i)} states; say which are 'on' with "
+                f"feature {f!r} has {len(states)} states; say which are 'on' with "
                 f"on={{{f!r}: [...]}}")
     return out
 
