@@ -22,6 +22,10 @@ preprocessing). The numbers of
 explanations must agree, and when an instance has fewer than 1,000 the two sets of
 explanations are compared (with xpxlc's ``-w``).
 
+Part 3 (``agree``): for every XLC classifier in xpxlc's ``bench/xlc`` (37), 3 seeded
+instances each, the full set of PI-explanations of bnx.linear and of xpxlc (``-w -n
+3000``) are compared (instances with 3,000 or more are skipped).
+
 Part 2 (``wide``): naive Bayes classifiers with 5,000 binary and 5,000 four-valued
 features (seeded Dirichlet CPT rows, uniform prior); for a random instance, the time of
 a shortest PI-explanation, an MC-explanation (on = each feature's last state), the
@@ -130,6 +134,34 @@ def part_xpxlc(instances: int) -> None:
           f"{max(ratios):.1f})\n")
 
 
+def part_agree(instances: int) -> None:
+    """Every XLC classifier of xpxlc's ``bench/xlc``: the full sets of PI-explanations of
+    seeded instances, bnx.linear against xpxlc (instances with up to 3,000)."""
+    if shutil.which("perl") is None or not (XPXLC / "xpxlc").exists():
+        print(f"agreement part skipped: needs perl and {XPXLC}/xpxlc (set BNX_XPXLC)\n")
+        return
+    compared = differ = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sorted((XPXLC.parent / "bench" / "xlc").glob("*/*.txt")):
+            clf = bnx.linear.read_xlc(path)
+            rng = random.Random(path.parent.name)
+            for k in range(instances):
+                x = {f: rng.choice(clf.states(f)) for f in clf.features}
+                inst = Path(tmp) / "x.inst"
+                inst.write_text(f"{len(x)}\n" + "\n".join(x[f] for f in clf.features) + "\n0\n")
+                _, out = _xpxlc(path, inst, 3000, write=True)
+                theirs = _xpxlc_sets(out, clf)
+                if len(theirs) >= 3000:
+                    continue
+                ours = {frozenset(e.items()) for e in bnx.linear.pi_explanations(clf, x)}
+                compared += 1
+                if ours != theirs:
+                    differ += 1
+                    print(f"DIFFER: {path.parent.name} instance {k}: xpxlc {len(theirs)}, "
+                          f"bnx.linear {len(ours)}")
+    print(f"### Agreement with xpxlc\n\n{compared} instances compared, {differ} differ\n")
+
+
 def wide_classifier(n: int, k: int, seed: int = 0):
     """Naive Bayes with ``n`` features of ``k`` states, Dirichlet(1) rows, uniform prior."""
     import numpy as np
@@ -188,7 +220,7 @@ def part_wide(instances: int) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="2 instances")
-    ap.add_argument("--only", choices=["xpxlc", "wide"])
+    ap.add_argument("--only", choices=["xpxlc", "wide", "agree"])
     args = ap.parse_args(argv)
     instances = 2 if args.quick else 5
     print(machine_line())
@@ -197,6 +229,8 @@ def main(argv=None) -> int:
         part_xpxlc(instances)
     if args.only in (None, "wide"):
         part_wide(instances)
+    if args.only in (None, "agree"):
+        part_agree(3)
     return 0
 
 
