@@ -58,6 +58,8 @@ class ODD:
         self.meta = meta
         self._aux: dict = {}
         self._live: dict = {}  # manager id -> its node count after the last collection
+        self._view: tuple | None = None  # see view()
+        self._codes: list | None = None  # see state_codes()
 
     # ------------------------------------------------------------------ basics
     @property
@@ -117,6 +119,39 @@ class ODD:
         if bdd is None:
             bdd = self._aux[key] = new_manager(self.backend, key)
         return bdd
+
+    def view(self) -> tuple:
+        """``(graph, root, negated root)``: the decision function as a
+        :class:`bnx.view.Graph` of integers, read from dd once and kept.
+
+        Traversals may add nodes (conjunctions) and cached results to the graph;
+        past a few times its size they are dropped again.
+        """
+        v = self._view
+        if v is None:
+            from .view import read
+            g, (r, nr) = read([self.root, ~self.root], self.encoding.nvars)
+            v = self._view = (g, r, nr, len(g))
+        elif len(v[0]) > 4 * v[3] + 100_000 or len(v[0].memo) > 1_000_000:
+            v[0].trim(v[3])
+        return v[:3]
+
+    def _decide_indices(self, indices: dict) -> bool:
+        """:meth:`decide` for ``{feature: state index}``, on the integer view."""
+        g, u, _ = self.view()
+        values = self.assignment(indices)
+        var, lo, hi = g.var, g.lo, g.hi
+        while u > 1:
+            u = hi[u] if values[var[u]] else lo[u]
+        return u == 1
+
+    def state_codes(self) -> list:
+        """Per feature, ``[(state index, [(level, bit), ...]), ...]``: each state's code
+        in the ODD's variables (made once)."""
+        if self._codes is None:
+            from .explain.explanations import Layout
+            self._codes = Layout("complete", self.encoding).choices
+        return self._codes
 
     #: Dead nodes tolerated in an autoref manager before :meth:`tidy` collects them
     #: (a collection also empties dd's operation caches).

@@ -21,7 +21,9 @@ from .._types import Feature, Instance, State
 from ..classifier import _resolve_state
 from ..diagram import deep
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
-from .explanations import Explanations, Layout, _keep_minimal, _minimum
+from ..view import Graph
+from .explanations import Explanations, Layout
+from .walks import keep_minimal, minimum
 from ..odd import ODD, check_odd
 
 __all__ = ["mc_explanations", "on_states"]
@@ -104,7 +106,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     idx = odd.encode(instance)
     fixed = _features_arg(odd, fixed, "fixed")
     ons = on_states(odd, on, skip=fixed)
-    decision = odd.decide(instance)
+    decision = odd._decide_indices(idx)
     enc = odd.encoding
     allowed: list[set[int]] = []
     weights: list[set[int]] = []
@@ -117,16 +119,19 @@ def mc_explanations(odd: ODD, instance: Instance, *,
         else:
             allowed.append({x} | (set(range(k)) - counted))
         weights.append(set() if f in fixed else set(counted))
-    h = odd.root if decision else ~odd.root
+    g, root, negated = odd.view()
+    h = root if decision else negated
     layout = Layout("complete", enc, weights=weights)
     restricted = _restrict_choices(layout, allowed)
     mins: dict = {}
-    _minimum(h, 0, restricted, mins)
-    root = _keep_minimal(h, 0, restricted, mins, {}, odd.bdd)
-    del mins
+    minimum(g, h, 0, restricted, mins)
+    out = Graph(enc.nvars)
+    best = keep_minimal(g, h, 0, restricted, mins, {}, out)
     odd.tidy(odd.bdd)
-    return Explanations(odd.bdd, root, layout, kind="MC", decision=decision,
-                        feature_order=odd.display_order, instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)})
+    return Explanations(odd.bdd, None, layout, kind="MC",
+                        decision=decision, feature_order=odd.display_order,
+                        instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)},
+                        view=(out, best))
 
 
 def _features_arg(odd: ODD, features, what: str) -> set:
