@@ -123,6 +123,25 @@ class Graph:
                              + (self._models(b, memo) << (var[b] - var[w] - 1)))
         return got
 
+    def evaluate_many(self, root: int, bits):
+        """The value of ``root`` on many complete assignments at once (numpy).
+
+        ``bits`` is a boolean array with one row per assignment and one column per
+        level; returns a boolean array with one entry per row.
+        """
+        import numpy as np
+        var, lo, hi = np.array(self.var), np.array(self.lo), np.array(self.hi)
+        n = self.nvars
+        u = np.full(len(bits), root, dtype=np.int64)
+        rows = np.arange(len(bits))
+        for _ in range(n):  # each step goes down at least one level
+            inner = var[u] < n
+            if not inner.any():
+                break
+            b = bits[rows, np.minimum(var[u], n - 1)]
+            u = np.where(inner, np.where(b, hi[u], lo[u]), u)
+        return u == 1
+
     def trim(self, size: int) -> None:
         """Forget the nodes made after the first ``size`` ones, and every cached result."""
         if len(self.var) > size:

@@ -74,3 +74,13 @@ def test_explanations_from_views_are_dd_diagrams(backend):
     again, (v,) = read([pis.root], pis.layout.nvars)  # written into dd, read back
     assert again.count(v) == g.count(u) and pis.root.bdd is pis.bdd
     assert len(pis) == 3 and len(pis.shortest()) == 1
+
+
+@settings(max_examples=20)
+@given(a=tables)
+def test_evaluate_many_is_evaluation_row_by_row(a):
+    import numpy as np
+    bdd = new_manager("autoref", NAMES)
+    g, (u,) = read([_function(bdd, a)], len(NAMES))
+    rows = np.array(list(itertools.product([False, True], repeat=len(NAMES))))
+    assert g.evaluate_many(u, rows).tolist() == [bool(x) for x in a]

@@ -38,6 +38,7 @@ In every case ``dd``'s unique table makes the resulting diagram reduced and cano
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -48,15 +49,27 @@ from ..diagram import gc_paused, recursion_for
 from ..encoding import Encoding
 from .budget import Budget
 from .estimate import estimate_size
-from .latent_tree import SplitEngine as _SplitEngine
 from .levels import LevelEngine as _LevelEngine
 from .levels import log_weights
 from .naive_bayes import RatioEngine as _RatioEngine
 from .orders import check_order, default_order, latent_tree_order, naive_bayes_order
-from .tensor import TensorEngine as _TensorEngine
 
 if TYPE_CHECKING:
     from ..odd import ODD
+
+#: Engines that import numpy, loaded when first compiled with (loading a saved ODD and
+#: explaining never needs them).
+_LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"), "_TensorEngine": (".tensor", "TensorEngine")}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        value = globals()[name] = getattr(importlib.import_module(module, __name__), attr)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["compile", "default_order", "estimate_size", "latent_tree_order",
            "naive_bayes_order"]
@@ -99,12 +112,13 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     budget = Budget(max_nodes, timeout=timeout, progress=progress)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     bdd = new_manager(name, enc.variables)
+    engines = sys.modules[__name__]  # the engines by name, loaded on first use
     with recursion_for(enc.nvars), gc_paused():
         try:
             if len(clf.class_states) != 2:
-                root = _TensorEngine(clf, enc, bdd, budget).run()
+                root = engines._TensorEngine(clf, enc, bdd, budget).run()
             elif clf.latent:
-                root = _SplitEngine(clf, enc, bdd, budget).run()
+                root = engines._SplitEngine(clf, enc, bdd, budget).run()
             else:
                 weights = log_weights(clf, enc.features)
                 if weights is None:  # a probability a double cannot hold: exact engine

@@ -161,11 +161,13 @@ class Explanations:
     def __init__(self, bdd: Manager, root: Node | None, layout: Layout, *, kind: str,
                  decision: bool | None = None, instance: Mapping | None = None,
                  feature_order: Sequence[Feature] | None = None,
-                 view: tuple[Graph, int] | None = None) -> None:
+                 view: tuple[Graph, int] | None = None,
+                 make_manager=None) -> None:
         if root is None and view is None:
             from ..errors import ArgumentError
             raise ArgumentError("an Explanations set needs a dd root or an integer view")
-        self.bdd = bdd
+        self._bdd = bdd
+        self._make_manager = make_manager  # makes bdd when it is first needed
         self._root = root
         self.layout = layout
         self._view = view  # (graph, node): the diagram as integers, read once
@@ -179,6 +181,13 @@ class Explanations:
         self._lengths: dict[int, int] | None = None
 
     # ------------------------------------------------------------------ measures
+    @property
+    def bdd(self) -> Manager:
+        """The ``dd`` manager of the diagram (made when first needed)."""
+        if self._bdd is None:
+            self._bdd = self._make_manager()
+        return self._bdd
+
     @property
     def root(self) -> Node:
         """The diagram's ``dd`` node (written from the integer view on first use)."""
@@ -253,7 +262,8 @@ class Explanations:
             return self
         out = Graph(self.layout.nvars)
         root = keep_minimal(g, u, 0, self.layout, memo, {}, out)
-        return Explanations(self.bdd, None, self.layout, kind=self.kind, decision=self.decision,
+        return Explanations(self._bdd, None, self.layout, kind=self.kind,
+                            decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
                             view=(out, root))
 

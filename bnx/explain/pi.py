@@ -13,6 +13,8 @@ The results are decision diagrams over one "kept" variable per feature.
 
 from __future__ import annotations
 
+from functools import partial
+
 from .._types import Instance
 from ..diagram import deep
 from ..errors import ExplanationError
@@ -81,9 +83,9 @@ class _PI:
         """The explanations of ``decision`` (an :class:`Explanations` in ``out``'s manager)."""
         _, root, negated = odd.view()
         u = self.run(root if decision else negated, 0)
-        bdd = odd.aux_manager(self.layout.variables)
-        odd.tidy(bdd)
-        return Explanations(bdd, None, self.layout, decision=decision,
+        return Explanations(_existing_manager(odd, self.layout), None, self.layout,
+                            make_manager=partial(odd.aux_manager, self.layout.variables),
+                            decision=decision,
                             feature_order=odd.display_order, view=(self.out, u), **kwargs)
 
 
@@ -144,9 +146,9 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     g, u = cover.view()
     out = Graph(layout.nvars)
     root = _project(g, u, 0, cover.layout, layout, out, x, {})
-    bdd = odd.aux_manager(layout.variables)
-    odd.tidy(bdd)
-    return Explanations(bdd, None, layout, kind="PI", decision=decision, instance=named,
+    return Explanations(_existing_manager(odd, layout), None, layout,
+                        make_manager=partial(odd.aux_manager, layout.variables),
+                        kind="PI", decision=decision, instance=named,
                         feature_order=odd.display_order, view=(out, root))
 
 
@@ -167,6 +169,15 @@ def _project(g: Graph, u: int, i: int, src: Layout, dst: Layout, out: Graph, x: 
                     for label in (DROPPED, x[i])}
         got = memo[key] = dst.build(out, i, children)
     return got
+
+
+def _existing_manager(odd: ODD, layout: Layout):
+    """The output manager of ``layout`` if ``odd`` made it already (then tidied), else
+    ``None``: the set makes it when its diagram is first written into dd."""
+    bdd = odd._aux.get(tuple(layout.variables))
+    if bdd is not None:
+        odd.tidy(bdd)
+    return bdd
 
 
 def _check_decision(decision) -> bool:
