@@ -102,6 +102,22 @@ class Layout:
         self.weights = [frozenset(w) for w in weights]
 
     @cached_property
+    def steps(self) -> list[list[tuple]]:
+        """For each feature, ``[(label, cost, bits), ...]``: its choices with their
+        contribution to an explanation's length (made once)."""
+        return [[(label, 1 if label in self.weights[i] else 0, bits) for label, bits in ch]
+                for i, ch in enumerate(self.choices)]
+
+    @cached_property
+    def tail(self) -> list:
+        """``tail[i]``: the minimum length of a choice for each of features ``i..``
+        (``inf`` when some feature offers no choice): the minimum below the true node."""
+        out = [0] * (self.n + 1)
+        for i in reversed(range(self.n)):
+            out[i] = min((c for _, c, _ in self.steps[i]), default=math.inf) + out[i + 1]
+        return out
+
+    @cached_property
     def choice_map(self) -> list[dict]:
         """For each feature, ``{label: bits}`` of its choices (made once)."""
         return [dict(ch) for ch in self.choices]

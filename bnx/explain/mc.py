@@ -15,6 +15,7 @@ keep only the minimal edges). The result is itself a decision diagram.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Iterable, Mapping
 
 from .._types import Feature, Instance, State
@@ -153,8 +154,10 @@ def _features_arg(odd: ODD, features, what: str) -> set:
 def _restrict_choices(layout: Layout, allowed: list[set[int]]) -> Layout:
     """A copy of ``layout`` whose feature ``i`` offers only the states in ``allowed[i]``
     (this is the paper's conjoin with the instance's literals)."""
-    out = Layout(layout.kind, layout.encoding, instance=layout.instance, weights=layout.weights)
-    out.choices = [[c for c in ch if c[0] in allowed[i]] for i, ch in enumerate(layout.choices)]
+    out = copy.copy(layout)
     out.__dict__.pop("choice_map", None)  # derived from choices
+    out.__dict__.pop("steps", None)
+    out.__dict__.pop("tail", None)
+    out.choices = [[c for c in ch if c[0] in allowed[i]] for i, ch in enumerate(layout.choices)]
     return out
 

@@ -52,20 +52,22 @@ def length_counts(g: Graph, u: int, i: int, layout, memo: dict) -> dict[int, int
 
 def minimum(g: Graph, u: int, i: int, layout, memo: dict) -> float:
     """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize."""
-    if u == 0:
-        return math.inf
-    if i == layout.n:
-        return 0
+    if u <= 1:
+        return layout.tail[i] if u else math.inf
     key = (u, i)
     got = memo.get(key)
     if got is None:
-        w = layout.weights[i]
-        restrict = g.restrict
+        var, lo, hi = g.var, g.lo, g.hi
         got = math.inf
-        for label, bits in layout.choices[i]:
-            c = (1 if label in w else 0) + minimum(g, restrict(u, bits), i + 1, layout, memo)
-            if c < got:
-                got = c
+        for _, cost, bits in layout.steps[i]:
+            w = u
+            for lvl, value in bits:  # restrict, inlined
+                if var[w] == lvl:
+                    w = hi[w] if value else lo[w]
+            if w:
+                c = cost + minimum(g, w, i + 1, layout, memo)
+                if c < got:
+                    got = c
         memo[key] = got
     return got
 
@@ -81,11 +83,10 @@ def keep_minimal(g: Graph, u: int, i: int, layout, mins: dict, memo: dict,
     got = memo.get(key)
     if got is None:
         best = minimum(g, u, i, layout, mins)
-        w = layout.weights[i]
         children = {}
-        for label, bits in layout.choices[i]:
+        for label, cost, bits in layout.steps[i]:
             child = g.restrict(u, bits)
-            if (1 if label in w else 0) + minimum(g, child, i + 1, layout, mins) == best:
+            if cost + minimum(g, child, i + 1, layout, mins) == best:
                 children[label] = keep_minimal(g, child, i + 1, layout, mins, memo, out)
         got = memo[key] = layout.build(out, i, children)
     return got
