@@ -40,6 +40,7 @@ from .intervals import INF, prior_odds
 __all__ = ["LevelEngine", "log_weights"]
 
 _U = 2.0 ** -53  # unit roundoff of a double
+_CHUNK = 65_536  # nodes made between two checks of the budget
 
 
 def _log(x: Fraction) -> float | None:
@@ -376,6 +377,19 @@ class LevelEngine:
             self.np.searchsorted(classes, mat[pos])
         return out
 
+    def _make(self, i: int, rows: list, below: list, cudd: bool) -> list:
+        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row."""
+        bdd, enc = self.bdd, self.enc
+        if len(enc.bits[i]) == 1 and len(rows[0]) == 2:
+            name = enc.bits[i][0]
+            if cudd:
+                x, ite = bdd.var(name), bdd.ite
+                return [ite(x, below[hi], below[lo]) for lo, hi in rows]
+            fa = bdd.find_or_add
+            return [below[lo] if below[lo] == below[hi] else fa(name, below[lo], below[hi])
+                    for lo, hi in rows]
+        return [enc.select(bdd, i, [below[c] for c in row], bdd.false) for row in rows]
+
     def _rows(self, mat):
         """The distinct columns of ``mat`` (as rows) and the index of each column's."""
         np = self.np
@@ -392,26 +406,17 @@ class LevelEngine:
 
     def _build(self, mats, last):
         """Make the dd nodes bottom-up, one per distinct tuple of children."""
-        np = self.np
-        bdd, enc = self.bdd, self.enc
+        bdd = self.bdd
         t, f = bdd.true, bdd.false
         nodes = [t if c == 1 else f for c in last.tolist()]  # level n: class 1 is [0, inf)
         cudd = type(bdd).__module__ == "dd.cudd"
         for i in reversed(range(self.n)):
             below = nodes + [self.tops[i + 1], self.zero[i + 1], f, t]  # see _child_matrix
             rows, inv = self._rows(mats[i])
-            self.budget.spend(len(rows))
-            if len(enc.bits[i]) == 1 and rows.shape[1] == 2:
-                name = enc.bits[i][0]
-                if cudd:
-                    x, ite = bdd.var(name), bdd.ite
-                    built = [ite(x, below[hi], below[lo]) for lo, hi in rows.tolist()]
-                else:
-                    fa = bdd.find_or_add
-                    built = [below[lo] if below[lo] == below[hi] else
-                             fa(name, below[lo], below[hi]) for lo, hi in rows.tolist()]
-            else:
-                built = [enc.select(bdd, i, [below[c] for c in row], f)
-                         for row in rows.tolist()]
+            built: list = []
+            for start in range(0, len(rows), _CHUNK):  # the budget sees every chunk
+                chunk = rows[start:start + _CHUNK].tolist()
+                self.budget.spend(len(chunk))
+                built.extend(self._make(i, chunk, below, cudd))
             nodes = [built[r] for r in inv.tolist()]
         return nodes[0]
