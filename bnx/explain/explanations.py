@@ -292,24 +292,28 @@ class Explanations:
         g, root = self.view()
         var, lo, hi, restrict = g.var, g.lo, g.hi, g.restrict
         n = self.layout.n
-        # per feature, its choices last first (popped first); one-bit choices unpacked
-        choices = [[(label, bits[0][0], bits[0][1]) if len(bits) == 1 else (label, bits, None)
-                    for label, bits in reversed(ch)] for ch in self.layout.choices]
-        names = [(j, enc.features[j], enc.states[j]) for j in self._display]
-        lab: list = [DROPPED] * n
-        # depth first; an entry (node, depth, label) sets the label of feature depth - 1,
-        # whose ancestors' labels stay in place until their subtree is done
+        # per feature, its choices last first (popped first) as the (feature, state) item
+        # they put in the explanation (None: dropped); one-bit choices unpacked
+        choices = [[((enc.features[i], enc.states[i][label]) if label is not DROPPED else None,
+                     *((bits[0][0], bits[0][1]) if len(bits) == 1 else (bits, None)))
+                    for label, bits in reversed(ch)] for i, ch in enumerate(self.layout.choices)]
+        rank = [0] * n  # feature -> its position in the display order
+        for r, j in enumerate(self._display):
+            rank[j] = r
+        items: list = [None] * n  # the current explanation's items, in display order
+        # depth first; an entry (node, depth, item) sets the item of feature depth - 1,
+        # whose ancestors' items stay in place until their subtree is done
         stack: list[tuple] = [(root, 0, None)] if root else []
         pop, push = stack.pop, stack.append
         while stack:
-            u, d, label = pop()
+            u, d, item = pop()
             if d:
-                lab[d - 1] = label
+                items[rank[d - 1]] = item
             if d == n:
-                yield {f: states[lab[j]] for j, f, states in names if lab[j] is not DROPPED}
+                yield dict(filter(None, items))
                 continue
             d1 = d + 1
-            for label, lvl, value in choices[d]:
+            for item, lvl, value in choices[d]:
                 if value is None:
                     w = restrict(u, lvl)
                 elif var[u] == lvl:
@@ -317,7 +321,7 @@ class Explanations:
                 else:
                     w = u
                 if w:
-                    push((w, d1, label))
+                    push((w, d1, item))
 
     def to_set(self) -> set[frozenset]:
         """The explanations as a set of ``frozenset(dict.items())``."""
