@@ -59,7 +59,7 @@ class ODD:
         self._aux: dict = {}
         self._live: dict = {}  # manager id -> its node count after the last collection
         self._view: tuple | None = None  # see view()
-        self._codes: list | None = None  # see state_codes()
+        self._codes = None  # see complete_layout()
 
     # ------------------------------------------------------------------ basics
     @property
@@ -139,18 +139,25 @@ class ODD:
     def _decide_indices(self, indices: dict) -> bool:
         """:meth:`decide` for ``{feature: state index}``, on the integer view."""
         g, u, _ = self.view()
-        values = self.assignment(indices)
         var, lo, hi = g.var, g.lo, g.hi
-        while u > 1:
-            u = hi[u] if values[var[u]] else lo[u]
+        for f, codes in zip(self.encoding.features, self.state_codes()):
+            for lvl, value in codes[indices[f]][1]:
+                if var[u] == lvl:
+                    u = hi[u] if value else lo[u]
         return u == 1
 
     def state_codes(self) -> list:
         """Per feature, ``[(state index, [(level, bit), ...]), ...]``: each state's code
         in the ODD's variables (made once)."""
+        return self.complete_layout().choices
+
+    def complete_layout(self):
+        """The :class:`~bnx.explain.explanations.Layout` of complete instances in this
+        ODD's variables (made once; copy it to change it)."""
         if self._codes is None:
             from .explain.explanations import Layout
-            self._codes = Layout("complete", self.encoding).choices
+            self._codes = Layout("complete", self.encoding)
+            self._codes.items  # noqa: B018  (made once, shared by the copies)
         return self._codes
 
     #: Dead nodes tolerated in an autoref manager before :meth:`tidy` collects them

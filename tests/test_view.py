@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.backends import new_manager
-from bnx.view import Graph, read
+from bnx.view import read
 
 NAMES = [f"v{i}" for i in range(5)]
 

@@ -114,8 +114,22 @@ class Layout:
         (``inf`` when some feature offers no choice): the minimum below the true node."""
         out = [0] * (self.n + 1)
         for i in reversed(range(self.n)):
-            out[i] = min((c for _, c, _ in self.steps[i]), default=math.inf) + out[i + 1]
+            best = math.inf
+            for _, c, _ in self.steps[i]:
+                if c < best:
+                    best = c
+            out[i] = best + out[i + 1]
         return out
+
+    @cached_property
+    def items(self) -> list[list[tuple]]:
+        """For each feature, its choices last first as ``(item, level, bit)`` (one-bit
+        choices) or ``(item, bits, None)``, ``item`` the ``(feature, state)`` pair the
+        choice puts in an explanation (``None``: dropped); the enumeration's table."""
+        enc = self.encoding
+        return [[((enc.features[i], enc.states[i][label]) if label is not DROPPED else None,
+                  *((bits[0][0], bits[0][1]) if len(bits) == 1 else (bits, None)))
+                 for label, bits in reversed(ch)] for i, ch in enumerate(self.choices)]
 
     @cached_property
     def choice_map(self) -> list[dict]:
@@ -288,15 +302,10 @@ class Explanations:
         """Explanations in a stable order: depth first in the diagram's variable
         order, "dropped" before the states, states in pgmpy's order. Each is a dict
         whose keys follow :attr:`features` (the classifier's order)."""
-        enc = self.layout.encoding
         g, root = self.view()
         var, lo, hi, restrict = g.var, g.lo, g.hi, g.restrict
         n = self.layout.n
-        # per feature, its choices last first (popped first) as the (feature, state) item
-        # they put in the explanation (None: dropped); one-bit choices unpacked
-        choices = [[((enc.features[i], enc.states[i][label]) if label is not DROPPED else None,
-                     *((bits[0][0], bits[0][1]) if len(bits) == 1 else (bits, None)))
-                    for label, bits in reversed(ch)] for i, ch in enumerate(self.layout.choices)]
+        choices = self.layout.items  # per feature, last first (popped first)
         rank = [0] * n  # feature -> its position in the display order
         for r, j in enumerate(self._display):
             rank[j] = r

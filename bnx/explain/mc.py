@@ -122,7 +122,10 @@ def mc_explanations(odd: ODD, instance: Instance, *,
         weights.append(set() if f in fixed else set(counted))
     g, root, negated = odd.view()
     h = root if decision else negated
-    layout = Layout("complete", enc, weights=weights)
+    layout = copy.copy(odd.complete_layout())
+    layout.weights = [frozenset(w) for w in weights]
+    layout.__dict__.pop("steps", None)
+    layout.__dict__.pop("tail", None)
     restricted = _restrict_choices(layout, allowed)
     mins: dict = {}
     minimum(g, h, 0, restricted, mins)
@@ -156,8 +159,8 @@ def _restrict_choices(layout: Layout, allowed: list[set[int]]) -> Layout:
     (this is the paper's conjoin with the instance's literals)."""
     out = copy.copy(layout)
     out.__dict__.pop("choice_map", None)  # derived from choices
-    out.__dict__.pop("steps", None)
-    out.__dict__.pop("tail", None)
+    for derived in ("steps", "tail", "items"):
+        out.__dict__.pop(derived, None)
     out.choices = [[c for c in ch if c[0] in allowed[i]] for i, ch in enumerate(layout.choices)]
     return out
 
