@@ -1,7 +1,8 @@
 """The compilation budget: how much a compilation may hold, and for how long it may run.
 
-Every engine calls :meth:`Budget.spend` for what it creates (an expanded node, or a
-batch of states of one level); the budget raises
+Every engine calls :meth:`Budget.spend` for what it creates (an expanded node, or the
+states kept at one level), and :meth:`Budget.check` before it allocates a batch or
+during long loops; the budget raises
 :class:`~bnx.CompilationLimitError` once more than ``max_nodes`` were spent or the
 ``timeout`` has passed, and advances the progress bar.
 """
@@ -77,6 +78,15 @@ class Budget:
                 f"{self.used:,} nodes; raise the timeout or try another variable order")
         if self.bar is not None:
             self.bar.update(n)
+
+    def check(self, n: int = 0) -> None:
+        """Raise when ``n`` more units would exceed the node budget (without spending
+        them: for memory about to be allocated), or when the time is up."""
+        if self.limit is not None and self.used + n > self.limit:
+            self.used += n
+            self.spend(0)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.spend(0)
 
     def close(self) -> None:
         """Close the progress bar (if any)."""

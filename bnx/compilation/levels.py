@@ -181,7 +181,7 @@ class LevelEngine:
         big = np.flatnonzero(ends - starts > 1)
         for g in big:
             s, e = int(starts[g]), int(ends[g])
-            self.budget.spend(e - s)
+            self.budget.check()
             members = [(exact(int(order[r])), int(order[r])) for r in range(s, e)]
             members.sort(key=lambda m: m[0])
             rank, prev = -1, None
@@ -210,7 +210,7 @@ class LevelEngine:
         hi = np.searchsorted(bv, xs + g, "right")
         amb = np.flatnonzero(hi > lo)
         if len(amb):
-            self.budget.spend(len(amb))
+            self.budget.check()
             for a in amb:
                 a = int(a)
                 r = exact(a)
@@ -230,7 +230,7 @@ class LevelEngine:
         vals = self.states[i][0]
         fin = self.finite[i]
         m = len(vals)
-        self.budget.spend(m * len(fin))
+        self.budget.check()
         xs = (vals[None, :] + self.w[i][fin][:, None]).ravel()
         return xs, np.tile(np.arange(m), len(fin)), np.repeat(fin, m)
 
@@ -265,6 +265,7 @@ class LevelEngine:
 
         order, ids = self._dedupe(xs[keep], exact)
         rep = keep[order[self._firsts(ids)]]
+        self.budget.spend(len(rep))
         self.states.append((xs[rep], par[rep], val[rep]))
         cls = np.empty(len(keep), dtype=np.int64)
         cls[order] = ids
@@ -277,7 +278,7 @@ class LevelEngine:
         bv = self.bps[j][0]
         fin = self.finite[j - 1]
         m = len(bv)
-        self.budget.spend(m * len(fin))
+        self.budget.check()
         xs = (bv[None, :] - self.w[j - 1][fin][:, None]).ravel()
         child = np.tile(np.arange(m), len(fin))
         val = np.repeat(fin, m)
@@ -352,6 +353,8 @@ class LevelEngine:
         cls = self._classes(t, self.states[t][0], lambda a: self.rho(t, a))
         for i in range(t, n + 1):
             uniq, inv = self._reduce(i, cls)
+            if i > t:  # (the meeting level's states were spent when expanded)
+                self.budget.spend(len(uniq))
             if i == t and i > 0:  # level t - 1 points at states of level t
                 mats[i - 1] = self._remap(mats[i - 1], inv)
             elif i > t:  # level i - 1 holds the classes of its children
@@ -416,7 +419,7 @@ class LevelEngine:
             built: list = []
             for start in range(0, len(rows), _CHUNK):  # the budget sees every chunk
                 chunk = rows[start:start + _CHUNK].tolist()
-                self.budget.spend(len(chunk))
+                self.budget.check()
                 built.extend(self._make(i, chunk, below, cudd))
             nodes = [built[r] for r in inv.tolist()]
         return nodes[0]
