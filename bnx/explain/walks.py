@@ -59,15 +59,23 @@ def minimum(g: Graph, u: int, i: int, layout, memo: dict) -> float:
     if got is None:
         var, lo, hi = g.var, g.lo, g.hi
         got = math.inf
+        i1 = i + 1
         for _, cost, bits in layout.steps[i]:
             w = u
             for lvl, value in bits:  # restrict, inlined
                 if var[w] == lvl:
                     w = hi[w] if value else lo[w]
-            if w:
-                c = cost + minimum(g, w, i + 1, layout, memo)
-                if c < got:
-                    got = c
+            if w == 0:
+                continue
+            if w == 1:  # terminals and memo hits without a call
+                c = layout.tail[i1]
+            else:
+                c = memo.get((w, i1))
+                if c is None:
+                    c = minimum(g, w, i1, layout, memo)
+            c += cost
+            if c < got:
+                got = c
         memo[key] = got
     return got
 
@@ -86,7 +94,13 @@ def keep_minimal(g: Graph, u: int, i: int, layout, mins: dict, memo: dict,
         children = {}
         for label, cost, bits in layout.steps[i]:
             child = g.restrict(u, bits)
-            if cost + minimum(g, child, i + 1, layout, mins) == best:
+            if child > 1:  # minimum() has seen it: read its memo
+                rest = mins.get((child, i + 1))
+                if rest is None:
+                    rest = minimum(g, child, i + 1, layout, mins)
+            else:
+                rest = layout.tail[i + 1] if child else math.inf
+            if cost + rest == best:
                 children[label] = keep_minimal(g, child, i + 1, layout, mins, memo, out)
         got = memo[key] = layout.build(out, i, children)
     return got
