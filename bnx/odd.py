@@ -60,6 +60,7 @@ class ODD:
         self._live: dict = {}  # manager id -> its node count after the last collection
         self._view: tuple | None = None  # see view()
         self._codes = None  # see complete_layout()
+        self._graphs: dict = {}  # see out_graph()
 
     # ------------------------------------------------------------------ basics
     @property
@@ -135,6 +136,18 @@ class ODD:
         elif len(v[0]) > 4 * v[3] + 100_000 or len(v[0].memo) > 1_000_000:
             v[0].trim(v[3])
         return v[:3]
+
+    def out_graph(self, variables: Sequence[str]):
+        """A :class:`bnx.view.Graph` over ``variables`` shared by the explanation sets
+        built on this ODD in that layout (their nodes and cached operations are reused
+        across calls); replaced by a new one once it has grown large, so sets that hold
+        the old one keep it."""
+        from .view import Graph
+        key = ("graph", tuple(variables))
+        g = self._graphs.get(key)
+        if g is None or len(g) > 200_000 or len(g.memo) > 1_000_000:
+            g = self._graphs[key] = Graph(len(variables))
+        return g
 
     def _decide_indices(self, indices: dict) -> bool:
         """:meth:`decide` for ``{feature: state index}``, on the integer view."""

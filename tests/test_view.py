@@ -84,3 +84,20 @@ def test_evaluate_many_is_evaluation_row_by_row(a):
     g, (u,) = read([_function(bdd, a)], len(NAMES))
     rows = np.array(list(itertools.product([False, True], repeat=len(NAMES))))
     assert g.evaluate_many(u, rows).tolist() == [bool(x) for x in a]
+
+
+def test_sets_sharing_an_output_graph_stay_intact(backend, monkeypatch):
+    """Explanation sets of one ODD and layout share one output graph (nodes and caches
+    reused across calls); later calls, and the graph's replacement once large, leave
+    the sets already returned unchanged."""
+    odd = bnx.compile(bnx.examples.admissions(), backend=backend)
+    xs = [{f: "+" if code >> i & 1 else "-" for i, f in enumerate(odd.features)}
+          for code in range(16)]
+    first = [bnx.pi_explanations(odd, x) for x in xs]
+    assert first[0].view()[0] is first[-1].view()[0]
+    sets = [e.to_set() for e in first]
+    monkeypatch.setattr(bnx.view.Graph, "__len__", lambda self: 10 ** 6)  # "large": replaced
+    again = [bnx.pi_explanations(odd, x, method="cover") for x in xs]
+    assert again[0].view()[0] is not first[0].view()[0]
+    assert [e.to_set() for e in first] == sets == [e.to_set() for e in again]
+    assert [len(e) for e in first] == [len(e) for e in again]

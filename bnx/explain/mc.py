@@ -22,7 +22,6 @@ from .._types import Feature, Instance, State
 from ..classifier import _resolve_state
 from ..diagram import deep
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
-from ..view import Graph
 from .explanations import Explanations, Layout
 from .walks import keep_minimal, minimum
 from ..odd import ODD, check_odd
@@ -129,7 +128,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     restricted = _restrict_choices(layout, allowed)
     mins: dict = {}
     minimum(g, h, 0, restricted, mins)
-    out = Graph(enc.nvars)
+    out = odd.out_graph(enc.variables)
     best = keep_minimal(g, h, 0, restricted, mins, {}, out)
     odd.tidy(odd.bdd)
     return Explanations(odd.bdd, None, layout, kind="MC",

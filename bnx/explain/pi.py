@@ -32,7 +32,7 @@ class _PI:
     def __init__(self, odd: ODD, layout: Layout, instance: list[int] | None):
         self.g = odd.view()[0]
         self.layout, self.instance = layout, instance
-        self.out = out = Graph(layout.nvars)
+        self.out = out = odd.out_graph(layout.variables)
         enc = odd.encoding
         self.first = enc.first_level
         self.stride = layout.n + 1
@@ -144,7 +144,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
         return _PI(odd, layout, x).explain(odd, decision, kind="PI", instance=named)
     cover = prime_implicants(odd, decision=decision)
     g, u = cover.view()
-    out = Graph(layout.nvars)
+    out = odd.out_graph(layout.variables)
     root = _project(g, u, 0, cover.layout, layout, out, x, {})
     return Explanations(_existing_manager(odd, layout), None, layout,
                         make_manager=partial(odd.aux_manager, layout.variables),
