@@ -59,7 +59,8 @@ if TYPE_CHECKING:
 
 #: Engines that import numpy, loaded when first compiled with (loading a saved ODD and
 #: explaining never needs them).
-_LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"), "_TensorEngine": (".tensor", "TensorEngine")}
+_LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"),
+         "_TensorEngine": (".tensor", "TensorEngine")}
 
 
 def __getattr__(name: str):
@@ -89,10 +90,12 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         The ``dd`` backend; ``"auto"`` takes CUDD when it imports.
     max_nodes : int, optional
         Stop with :class:`~bnx.CompilationLimitError` once more than this many
-        nodes (or, for naive Bayes, states and breakpoints) have been made.
+        nodes have been expanded (for naive Bayes: once it holds more than
+        this many states, about 1.3 times the ODD's nodes).
     timeout : float, optional
         Stop with :class:`~bnx.CompilationLimitError` once this many seconds
-        have passed (checked at least every few hundred milliseconds).
+        have passed (checked between batches of work, a fraction of a second
+        apart on large compiles).
     progress : bool
         Show a ``tqdm`` progress bar of the nodes made (on stderr).
 
