@@ -16,7 +16,7 @@ For every classifier of ``bench/_data.py`` and every backend, the table gives:
 * peak MB: the ``tracemalloc`` peak of one extra run (Python allocations only: the C
   heap of CUDD is not seen by tracemalloc).
 
-``max_nodes`` (``--max-nodes``, default 2,000,000) bounds every compile: a case that
+``max_nodes`` (``--max-nodes``, default 4,000,000) bounds every compile: a case that
 exceeds it prints "over budget"; one that runs out of time prints "timeout".
 """
 
@@ -109,7 +109,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=None, help="runs per case (default 5, quick 2)")
     ap.add_argument("--timeout", type=float, default=None,
                     help="seconds per case (default 15, quick 10)")
-    ap.add_argument("--max-nodes", type=int, default=2_000_000)
+    ap.add_argument("--max-nodes", type=int, default=4_000_000)
     ap.add_argument("--only", nargs="*", default=None, help="classifier names, e.g. votes nb30")
     args = ap.parse_args(argv)
 

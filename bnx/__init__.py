@@ -8,17 +8,34 @@ The data flows one way: network -> :class:`Classifier` -> :func:`compile` ->
 :class:`ODD` -> explanations.
 """
 
-from . import backends, case_study, datasets, examples, linear
+from . import backends, examples, linear
 from .classifier import Classifier, read_network
-from .compilation import compile, default_order, latent_tree_order, naive_bayes_order
+from .compilation import (compile, default_order, estimate_size, latent_tree_order,
+                          naive_bayes_order)
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
 from .explain import (Explanations, is_monotone, mc_explanations, monotone_counterexample,
                       on_states, pi_explanations, prime_implicants, theorem3_holds)
-from .learning import learn_naive_bayes
 from .odd import ODD
 
 __version__ = "0.1.0"
+
+# Loaded on first use: they import pandas, which loading a saved ODD and explaining
+# never needs (``import bnx`` stays light).
+_LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", None),
+         "learn_naive_bayes": ("bnx.learning", "learn_naive_bayes")}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        value = importlib.import_module(module)
+        if attr is not None:
+            value = getattr(value, attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'bnx' has no attribute {name!r}")
 
 __all__ = [
     "Classifier",
@@ -34,6 +51,7 @@ __all__ = [
     "ODD",
     "compile",
     "default_order",
+    "estimate_size",
     "backends",
     "case_study",
     "datasets",

@@ -22,9 +22,32 @@ __all__ = ["BACKENDS", "available_backends", "resolve_backend", "new_manager",
 BACKENDS = ("autoref", "cudd")
 
 
+def _import_dd(name: str):
+    """Import the ``dd`` module ``name`` without letting ``dd`` import networkx.
+
+    ``dd`` imports networkx whenever it is installed (pgmpy installs it), only for its
+    optional conversion of diagrams to networkx graphs, which bnx never uses; that
+    costs a third of a second of every start-up. When neither ``dd`` nor networkx is
+    loaded yet, ``dd`` is imported with networkx hidden (dd then leaves that
+    conversion off), and networkx imports normally afterwards.
+    """
+    import importlib
+    import sys
+    if "dd" not in sys.modules and "networkx" not in sys.modules:
+        sys.modules["networkx"] = None  # makes "import networkx" raise ImportError
+        try:
+            import dd  # noqa: F401
+        except ImportError:
+            pass
+        finally:
+            if sys.modules.get("networkx", 0) is None:
+                del sys.modules["networkx"]
+    return importlib.import_module(name)
+
+
 def _cudd_available() -> bool:
     try:
-        import dd.cudd  # noqa: F401
+        _import_dd("dd.cudd")
     except ImportError:
         return False
     return True
@@ -58,12 +81,12 @@ def new_manager(backend: str, variables: Sequence[str]) -> Manager:
     """A new ``dd`` manager with ``variables`` declared in this order and reordering off."""
     name = resolve_backend(backend)
     if name == "cudd":
-        import dd.cudd as mod
+        mod = _import_dd("dd.cudd")
         # CUDD's default computed table (262,144 slots) costs ~8 ms to allocate; it
         # grows on demand, so start small: explanation diagrams are small.
         bdd = mod.BDD(initial_cache_size=2 ** 12)
     else:
-        import dd.autoref as mod
+        mod = _import_dd("dd.autoref")
         bdd = mod.BDD()
         bdd._bdd.__class__ = _quiet_bdd_class()
     bdd.configure(reordering=False)

@@ -7,6 +7,7 @@ code (1 for bad input, 2 for bad usage).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -50,6 +51,10 @@ def _build_parser() -> argparse.ArgumentParser:
         q.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"])
         q.add_argument("--max-nodes", type=int, metavar="N",
                        help="stop compiling past N nodes")
+        q.add_argument("--timeout", type=_positive_float, metavar="S",
+                       help="stop compiling after S seconds")
+        q.add_argument("--no-progress", action="store_true",
+                       help="no progress bar (shown when the ODD is estimated to be large)")
 
     c = sub.add_parser("compile", help="compile a network file into its decision function",
                        description="Compile a classifier and print its ODD's size, its number "
@@ -73,6 +78,8 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("--order", metavar="F1,F2,...")
     e.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"])
     e.add_argument("--max-nodes", type=int, metavar="N")
+    e.add_argument("--timeout", type=_positive_float, metavar="S")
+    e.add_argument("--no-progress", action="store_true")
     e.add_argument("--instance", required=True, metavar='"F1=s1,F2=s2,..."',
                    help="a complete instance")
     e.add_argument("--on", metavar='"F1=s1|s2,..."',
@@ -98,6 +105,30 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
     return n
 
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+#: Show a progress bar when estimate_size predicts at least this many nodes.
+PROGRESS_FROM = 200_000
+
+
+def _compile(clf, args):
+    """Compile with the command's budget; a bar when the ODD is estimated to be large."""
+    from .compilation import compile as compile_
+    from .compilation import estimate_size
+    order = _names(args.order)
+    progress = not args.no_progress and estimate_size(clf, order) >= PROGRESS_FROM
+    return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
+                    timeout=args.timeout, progress=progress)
+
+
 def _pairs(text: str, what: str) -> dict:
     from .errors import InstanceError
     out = {}
@@ -121,14 +152,14 @@ def _names(text: str | None) -> list | None:
 def _load(args):
     """(classifier or None, odd) from the arguments."""
     from .classifier import Classifier
-    from .compilation import compile as compile_
     from .errors import BnxError
     if args.network.endswith(_ODD_SUFFIXES):
         from .odd import ODD
         given = [opt for opt, value in (("--class", args.class_var), ("--positive", args.positive),
                                         ("--threshold", args.threshold),
                                         ("--features", args.features), ("--order", args.order),
-                                        ("--max-nodes", args.max_nodes)) if value is not None]
+                                        ("--max-nodes", args.max_nodes),
+                                        ("--timeout", args.timeout)) if value is not None]
         if given:
             raise BnxError(f"{', '.join(given)} cannot change a saved ODD; compile the network "
                            f"again with them")
@@ -139,8 +170,7 @@ def _load(args):
     clf = getattr(args, "classifier", None) or Classifier.from_file(
         args.network, args.class_var, args.positive, threshold=threshold,
         features=_names(args.features))
-    order = _names(args.order)
-    return clf, compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes)
+    return clf, _compile(clf, args)
 
 
 def _table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
@@ -238,11 +268,10 @@ def _cmd_votes(args) -> None:
 
 def _cmd_compile(args) -> None:
     from .classifier import Classifier
-    from .compilation import compile as compile_
     clf = Classifier.from_file(args.network, args.class_var, args.positive,
                                threshold=args.threshold, features=_names(args.features))
     t0 = time.perf_counter()
-    odd = compile_(clf, _names(args.order), backend=args.backend, max_nodes=args.max_nodes)
+    odd = _compile(clf, args)
     dt = time.perf_counter() - t0
     print(f"network:    {args.network} ({clf.structure.replace('_', ' ')}, "
           f"{len(clf.features)} features)")

@@ -58,6 +58,9 @@ class ODD:
         self.meta = meta
         self._aux: dict = {}
         self._live: dict = {}  # manager id -> its node count after the last collection
+        self._view: tuple | None = None  # see view()
+        self._codes = None  # see complete_layout()
+        self._graphs: dict = {}  # see out_graph()
 
     # ------------------------------------------------------------------ basics
     @property
@@ -117,6 +120,58 @@ class ODD:
         if bdd is None:
             bdd = self._aux[key] = new_manager(self.backend, key)
         return bdd
+
+    def view(self) -> tuple:
+        """``(graph, root, negated root)``: the decision function as a
+        :class:`bnx.view.Graph` of integers, read from dd once and kept.
+
+        Traversals may add nodes (conjunctions) and cached results to the graph;
+        past a few times its size they are dropped again.
+        """
+        v = self._view
+        if v is None:
+            from .view import read
+            g, (r, nr) = read([self.root, ~self.root], self.encoding.nvars)
+            v = self._view = (g, r, nr, len(g))
+        elif len(v[0]) > 4 * v[3] + 100_000 or len(v[0].memo) > 1_000_000:
+            v[0].trim(v[3])
+        return v[:3]
+
+    def out_graph(self, variables: Sequence[str]):
+        """A :class:`bnx.view.Graph` over ``variables`` shared by the explanation sets
+        built on this ODD in that layout (their nodes and cached operations are reused
+        across calls); replaced by a new one once it has grown large, so sets that hold
+        the old one keep it."""
+        from .view import Graph
+        key = ("graph", tuple(variables))
+        g = self._graphs.get(key)
+        if g is None or len(g) > 200_000 or len(g.memo) > 1_000_000:
+            g = self._graphs[key] = Graph(len(variables))
+        return g
+
+    def _decide_indices(self, indices: dict) -> bool:
+        """:meth:`decide` for ``{feature: state index}``, on the integer view."""
+        g, u, _ = self.view()
+        var, lo, hi = g.var, g.lo, g.hi
+        for f, codes in zip(self.encoding.features, self.state_codes()):
+            for lvl, value in codes[indices[f]][1]:
+                if var[u] == lvl:
+                    u = hi[u] if value else lo[u]
+        return u == 1
+
+    def state_codes(self) -> list:
+        """Per feature, ``[(state index, [(level, bit), ...]), ...]``: each state's code
+        in the ODD's variables (made once)."""
+        return self.complete_layout().choices
+
+    def complete_layout(self):
+        """The :class:`~bnx.explain.explanations.Layout` of complete instances in this
+        ODD's variables (made once; copy it to change it)."""
+        if self._codes is None:
+            from .explain.explanations import Layout
+            self._codes = Layout("complete", self.encoding)
+            self._codes.items  # noqa: B018  (made once, shared by the copies)
+        return self._codes
 
     #: Dead nodes tolerated in an autoref manager before :meth:`tidy` collects them
     #: (a collection also empties dd's operation caches).

@@ -64,13 +64,15 @@ def monkeypatch_engine():
 
     @contextlib.contextmanager
     def use_tensor():
-        saved = bnx.compilation._RatioEngine, bnx.compilation._SplitEngine
-        bnx.compilation._RatioEngine = bnx.compilation._TensorEngine
-        bnx.compilation._SplitEngine = bnx.compilation._TensorEngine
+        comp = bnx.compilation
+        saved = comp._RatioEngine, comp._SplitEngine, comp._LevelEngine
+        comp._RatioEngine = comp._SplitEngine = comp._TensorEngine
+        comp._LevelEngine = lambda clf, enc, bdd, budget, weights: comp._TensorEngine(
+            clf, enc, bdd, budget)
         try:
             yield
         finally:
-            bnx.compilation._RatioEngine, bnx.compilation._SplitEngine = saved
+            comp._RatioEngine, comp._SplitEngine, comp._LevelEngine = saved
     return use_tensor
 
 

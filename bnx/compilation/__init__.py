@@ -38,28 +38,47 @@ In every case ``dd``'s unique table makes the resulting diagram reduced and cano
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .._types import Feature
 from ..backends import new_manager, resolve_backend
 from ..classifier import Classifier
-from ..diagram import recursion_for
+from ..diagram import gc_paused, recursion_for
 from ..encoding import Encoding
 from .budget import Budget
-from .latent_tree import SplitEngine as _SplitEngine
+from .estimate import estimate_size
+from .levels import LevelEngine as _LevelEngine
+from .levels import log_weights
 from .naive_bayes import RatioEngine as _RatioEngine
 from .orders import check_order, default_order, latent_tree_order, naive_bayes_order
-from .tensor import TensorEngine as _TensorEngine
 
 if TYPE_CHECKING:
     from ..odd import ODD
 
-__all__ = ["compile", "default_order", "latent_tree_order", "naive_bayes_order"]
+#: Engines that import numpy, loaded when first compiled with (loading a saved ODD and
+#: explaining never needs them).
+_LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"),
+         "_TensorEngine": (".tensor", "TensorEngine")}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        value = globals()[name] = getattr(importlib.import_module(module, __name__), attr)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["compile", "default_order", "estimate_size", "latent_tree_order",
+           "naive_bayes_order"]
 
 
 def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
-            backend: str = "auto", max_nodes: int | None = None) -> "ODD":
+            backend: str = "auto", max_nodes: int | None = None,
+            timeout: float | None = None, progress: bool = False) -> "ODD":
     """Compile a classifier into its decision function, an :class:`~bnx.ODD`.
 
     Parameters
@@ -71,7 +90,14 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         The ``dd`` backend; ``"auto"`` takes CUDD when it imports.
     max_nodes : int, optional
         Stop with :class:`~bnx.CompilationLimitError` once more than this many
-        nodes have been expanded.
+        nodes have been expanded (for naive Bayes: once it holds more than
+        this many states, about 1.3 times the ODD's nodes).
+    timeout : float, optional
+        Stop with :class:`~bnx.CompilationLimitError` once this many seconds
+        have passed (checked between batches of work, a fraction of a second
+        apart on large compiles).
+    progress : bool
+        Show a ``tqdm`` progress bar of the nodes made (on stderr).
 
     Examples
     --------
@@ -86,16 +112,24 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
     order = check_order(clf, order)
     name = resolve_backend(backend)
-    budget = Budget(max_nodes)
+    budget = Budget(max_nodes, timeout=timeout, progress=progress)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     bdd = new_manager(name, enc.variables)
-    with recursion_for(enc.nvars):
-        if len(clf.class_states) != 2:
-            root = _TensorEngine(clf, enc, bdd, budget).run()
-        elif clf.latent:
-            root = _SplitEngine(clf, enc, bdd, budget).run()
-        else:
-            root = _RatioEngine(clf, enc, bdd, budget).run()
+    engines = sys.modules[__name__]  # the engines by name, loaded on first use
+    with recursion_for(enc.nvars), gc_paused():
+        try:
+            if len(clf.class_states) != 2:
+                root = engines._TensorEngine(clf, enc, bdd, budget).run()
+            elif clf.latent:
+                root = engines._SplitEngine(clf, enc, bdd, budget).run()
+            else:
+                weights = log_weights(clf, enc.features)
+                if weights is None:  # a probability a double cannot hold: exact engine
+                    root = _RatioEngine(clf, enc, bdd, budget).run()
+                else:
+                    root = _LevelEngine(clf, enc, bdd, budget, weights).run()
+        finally:
+            budget.close()
         domain = enc.domain(bdd)
         if domain != bdd.true:  # select() already sends unused codes to false
             root = root & domain

@@ -1,6 +1,15 @@
-"""The compilation budget: how many nodes a compilation may expand."""
+"""The compilation budget: how much a compilation may hold, and for how long it may run.
+
+Every engine calls :meth:`Budget.spend` for what it creates (an expanded node, or the
+states kept at one level), and :meth:`Budget.check` before it allocates a batch or
+during long loops; the budget raises
+:class:`~bnx.CompilationLimitError` once more than ``max_nodes`` were spent or the
+``timeout`` has passed, and advances the progress bar.
+"""
 
 from __future__ import annotations
+
+import time
 
 from ..errors import ArgumentError, CompilationLimitError
 
@@ -8,18 +17,79 @@ __all__ = ["Budget"]
 
 
 class Budget:
-    __slots__ = ("limit", "used")
+    """Node and time budget of one compilation.
 
-    def __init__(self, limit: int | None):
+    Parameters
+    ----------
+    limit : int, optional
+        Most units (nodes, states) the compilation may spend.
+    timeout : float, optional
+        Seconds after which :meth:`spend` raises.
+    progress : bool
+        Show a ``tqdm`` bar of the units spent (on stderr).
+    total : int, optional
+        The expected number of units, for the bar.
+
+    Examples
+    --------
+    >>> b = Budget(3)
+    >>> b.spend(2); b.used
+    2
+    >>> b.spend(2)
+    Traceback (most recent call last):
+    ...
+    bnx.errors.CompilationLimitError: compilation needed more than max_nodes=3 nodes; raise the budget or try another variable order
+    """
+
+    __slots__ = ("limit", "used", "timeout", "deadline", "bar")
+
+    def __init__(self, limit: int | None = None, *, timeout: float | None = None,
+                 progress: bool = False, total: int | None = None):
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise ArgumentError(f"max_nodes must be a positive integer, got {limit!r}")
+        if timeout is not None and (isinstance(timeout, bool)
+                                    or not isinstance(timeout, (int, float))
+                                    or not timeout > 0):
+            raise ArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        if not isinstance(progress, bool):
+            raise ArgumentError(f"progress must be True or False, got {progress!r}")
         self.limit = limit
         self.used = 0
+        self.timeout = timeout
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.bar = None
+        if progress:
+            from tqdm.auto import tqdm
+            self.bar = tqdm(total=total, unit=" nodes", desc="compiling", leave=False,
+                            mininterval=0.5)
 
-    def spend(self) -> None:
-        self.used += 1
+    def spend(self, n: int = 1) -> None:
+        """Account for ``n`` more units; raise when over the node or time budget."""
+        self.used += n
         if self.limit is not None and self.used > self.limit:
+            self.close()
             raise CompilationLimitError(
                 f"compilation needed more than max_nodes={self.limit} nodes; raise the "
                 f"budget or try another variable order")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.close()
+            raise CompilationLimitError(
+                f"compilation ran out of time (timeout={self.timeout:g} s) after "
+                f"{self.used:,} nodes; raise the timeout or try another variable order")
+        if self.bar is not None:
+            self.bar.update(n)
 
+    def check(self, n: int = 0) -> None:
+        """Raise when ``n`` more units would exceed the node budget (without spending
+        them: for memory about to be allocated), or when the time is up."""
+        if self.limit is not None and self.used + n > self.limit:
+            self.used += n
+            self.spend(0)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.spend(0)
+
+    def close(self) -> None:
+        """Close the progress bar (if any)."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

@@ -25,9 +25,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .._types import Feature, Manager, Node
-from ..backends import make_node
-from ..diagram import deep, recursion_for, restrict
-from ..encoding import Encoding, _select
+from ..diagram import deep, gc_paused, recursion_for
+from ..encoding import Encoding
+from ..view import Graph, read
+from .walks import count_members, keep_minimal, length_counts, minimum
 
 __all__ = ["Explanations", "Layout"]
 
@@ -101,32 +102,69 @@ class Layout:
         self.weights = [frozenset(w) for w in weights]
 
     @cached_property
+    def steps(self) -> list[list[tuple]]:
+        """For each feature, ``[(label, cost, bits), ...]``: its choices with their
+        contribution to an explanation's length (made once)."""
+        return [[(label, 1 if label in self.weights[i] else 0, bits) for label, bits in ch]
+                for i, ch in enumerate(self.choices)]
+
+    @cached_property
+    def tail(self) -> list:
+        """``tail[i]``: the minimum length of a choice for each of features ``i..``
+        (``inf`` when some feature offers no choice): the minimum below the true node."""
+        out = [0] * (self.n + 1)
+        for i in reversed(range(self.n)):
+            best = math.inf
+            for _, c, _ in self.steps[i]:
+                if c < best:
+                    best = c
+            out[i] = best + out[i + 1]
+        return out
+
+    @cached_property
+    def items(self) -> list[list[tuple]]:
+        """For each feature, its choices last first as ``(item, level, bit)`` (one-bit
+        choices) or ``(item, bits, None)``, ``item`` the ``(feature, state)`` pair the
+        choice puts in an explanation (``None``: dropped); the enumeration's table."""
+        enc = self.encoding
+        return [[((enc.features[i], enc.states[i][label]) if label is not DROPPED else None,
+                  *((bits[0][0], bits[0][1]) if len(bits) == 1 else (bits, None)))
+                 for label, bits in reversed(ch)] for i, ch in enumerate(self.choices)]
+
+    @cached_property
     def choice_map(self) -> list[dict]:
         """For each feature, ``{label: bits}`` of its choices (made once)."""
         return [dict(ch) for ch in self.choices]
 
-    def build(self, bdd: Manager, i: int, children: Mapping[Any, Node]) -> Node:
-        """The node over feature ``i``'s variables: choice ``label`` leads to ``children[label]``.
-
-        Labels missing from ``children`` lead to false.
-        """
-        false = bdd.false
+    def build(self, g: Graph, i: int, children: Mapping[Any, int]) -> int:
+        """The node of ``g`` over feature ``i``'s variables: choice ``label`` leads to
+        ``children[label]`` (labels missing from ``children`` lead to false)."""
+        lvl = self.first_level[i]
         if self.kind == "complete":
             k = len(self.encoding.states[i])
-            return _select(bdd, self.encoding.bits[i], 0, 0,
-                           [children.get(j, false) for j in range(k)], false)
-        lvl = self.first_level[i]
-        kvar = self.variables[lvl]
+            return _select(g, lvl, self.first_level[i + 1] - lvl, 0, 0,
+                           [children.get(j, 0) for j in range(k)])
         if self.kind == "keep":
-            return make_node(bdd, kvar, children.get(DROPPED, false),
-                             children.get(self.instance[i], false))
-        vbits = self.variables[lvl + 1:self.first_level[i + 1]]
-        drop = children.get(DROPPED, false)
-        for v in reversed(vbits):
-            drop = make_node(bdd, v, drop, false)
+            return g.node(lvl, children.get(DROPPED, 0), children.get(self.instance[i], 0))
+        end = self.first_level[i + 1]
+        drop = children.get(DROPPED, 0)
+        for v in reversed(range(lvl + 1, end)):
+            drop = g.node(v, drop, 0)
         k = len(self.encoding.states[i])
-        keep = _select(bdd, vbits, 0, 0, [children.get(j, false) for j in range(k)], false)
-        return make_node(bdd, kvar, drop, keep)
+        keep = _select(g, lvl + 1, end - lvl - 1, 0, 0, [children.get(j, 0) for j in range(k)])
+        return g.node(lvl, drop, keep)
+
+
+def _select(g: Graph, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:
+    """Branch on ``m`` bits from level ``lvl``: code ``j`` leads to ``children[j]``,
+    unused codes to false (as :meth:`bnx.encoding.Encoding.select`)."""
+    if lo_code >= len(children):
+        return 0
+    if b == m:
+        return children[lo_code]
+    step = 1 << (m - 1 - b)
+    return g.node(lvl + b, _select(g, lvl, m, b + 1, lo_code, children),
+                  _select(g, lvl, m, b + 1, lo_code + step, children))
 
 
 class Explanations:
@@ -138,7 +176,9 @@ class Explanations:
 
     Attributes
     ----------
-    bdd, root : the ``dd`` manager and node of the diagram.
+    bdd, root : the ``dd`` manager and node of the diagram. When the set was
+        computed on an integer view (:meth:`view`), ``root`` is written into
+        ``bdd`` the first time it is read.
     layout : Layout
     kind : str
         ``"MC"``, ``"PI"`` or ``"prime implicants"``.
@@ -148,12 +188,19 @@ class Explanations:
         The instance explained.
     """
 
-    def __init__(self, bdd: Manager, root: Node, layout: Layout, *, kind: str,
+    def __init__(self, bdd: Manager, root: Node | None, layout: Layout, *, kind: str,
                  decision: bool | None = None, instance: Mapping | None = None,
-                 feature_order: Sequence[Feature] | None = None) -> None:
-        self.bdd = bdd
-        self.root = root
+                 feature_order: Sequence[Feature] | None = None,
+                 view: tuple[Graph, int] | None = None,
+                 make_manager=None) -> None:
+        if root is None and view is None:
+            from ..errors import ArgumentError
+            raise ArgumentError("an Explanations set needs a dd root or an integer view")
+        self._bdd = bdd
+        self._make_manager = make_manager  # makes bdd when it is first needed
+        self._root = root
         self.layout = layout
+        self._view = view  # (graph, node): the diagram as integers, read once
         enc = layout.encoding
         order = tuple(feature_order) if feature_order is not None else enc.features
         self._display = tuple(enc.position(f) for f in order)
@@ -164,6 +211,22 @@ class Explanations:
         self._lengths: dict[int, int] | None = None
 
     # ------------------------------------------------------------------ measures
+    @property
+    def bdd(self) -> Manager:
+        """The ``dd`` manager of the diagram (made when first needed)."""
+        if self._bdd is None:
+            self._bdd = self._make_manager()
+        return self._bdd
+
+    @property
+    def root(self) -> Node:
+        """The diagram's ``dd`` node (written from the integer view on first use)."""
+        if self._root is None:
+            g, u = self._view
+            with recursion_for(self.layout.nvars), gc_paused():
+                self._root = g.to_dd(u, self.bdd, self.layout.variables)
+        return self._root
+
     @property
     def features(self) -> tuple:
         """The features, in the classifier's order (the order of dict keys and columns)."""
@@ -180,9 +243,18 @@ class Explanations:
     def count(self) -> int:
         """Number of explanations, counted on the diagram (exact)."""
         if self._count is None:
-            with recursion_for(self.layout.nvars):
-                self._count = _count(self.root, 0, self.layout, {})
+            g, u = self.view()
+            with recursion_for(self.layout.nvars), gc_paused():
+                self._count = count_members(g, u, 0, self.layout, {})
         return self._count
+
+    def view(self) -> tuple[Graph, int]:
+        """The diagram as a :class:`bnx.view.Graph` and its root node (read from dd
+        once, then kept)."""
+        if self._view is None:
+            g, (u,) = read([self.root], self.layout.nvars)
+            self._view = (g, u)
+        return self._view
 
     def __len__(self) -> int:
         n = self.count
@@ -192,6 +264,8 @@ class Explanations:
         return n
 
     def __bool__(self) -> bool:
+        if self._view is not None:
+            return self._view[1] != 0
         return self.root != self.bdd.false
 
     @deep
@@ -203,39 +277,60 @@ class Explanations:
         in the minimised states).
         """
         if self._lengths is None:
-            poly = _lengths(self.root, 0, self.layout, {})
+            g, u = self.view()
+            poly = length_counts(g, u, 0, self.layout, {})
             self._lengths = {k: v for k, v in sorted(poly.items()) if v}
         return dict(self._lengths)
 
     @deep
     def shortest(self) -> "Explanations":
         """All explanations of minimum length, by minimisation on the diagram."""
+        g, u = self.view()
         memo: dict = {}
-        best = _minimum(self.root, 0, self.layout, memo)
+        best = minimum(g, u, 0, self.layout, memo)
         if best == math.inf:
             return self
-        root = _keep_minimal(self.root, 0, self.layout, memo, {}, self.bdd)
-        return Explanations(self.bdd, root, self.layout, kind=self.kind,
-                            decision=self.decision, instance=self.instance,
-                            feature_order=self.features)
+        out = Graph(self.layout.nvars)
+        root = keep_minimal(g, u, 0, self.layout, memo, {}, out)
+        return Explanations(self._bdd, None, self.layout, kind=self.kind,
+                            decision=self.decision, make_manager=self._make_manager,
+                            instance=self.instance, feature_order=self.features,
+                            view=(out, root))
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
         """Explanations in a stable order: depth first in the diagram's variable
         order, "dropped" before the states, states in pgmpy's order. Each is a dict
         whose keys follow :attr:`features` (the classifier's order)."""
-        enc = self.layout.encoding
-        stack: list[tuple[Node, int, tuple]] = [(self.root, 0, ())]
+        g, root = self.view()
+        var, lo, hi, restrict = g.var, g.lo, g.hi, g.restrict
+        n = self.layout.n
+        choices = self.layout.items  # per feature, last first (popped first)
+        rank = [0] * n  # feature -> its position in the display order
+        for r, j in enumerate(self._display):
+            rank[j] = r
+        items: list = [None] * n  # the current explanation's items, in display order
+        # depth first; an entry (node, depth, item) sets the item of feature depth - 1,
+        # whose ancestors' items stay in place until their subtree is done
+        stack: list[tuple] = [(root, 0, None)] if root else []
+        pop, push = stack.pop, stack.append
         while stack:
-            u, i, labels = stack.pop()
-            if u == self.bdd.false:
+            u, d, item = pop()
+            if d:
+                items[rank[d - 1]] = item
+            if d == n:
+                yield dict(filter(None, items))
                 continue
-            if i == self.layout.n:
-                yield {enc.features[j]: enc.states[j][labels[j]]
-                       for j in self._display if labels[j] is not DROPPED}
-                continue
-            for label, bits in reversed(self.layout.choices[i]):
-                stack.append((restrict(u, bits, self.layout.nvars), i + 1, labels + (label,)))
+            d1 = d + 1
+            for item, lvl, value in choices[d]:
+                if value is None:
+                    w = restrict(u, lvl)
+                elif var[u] == lvl:
+                    w = hi[u] if value else lo[u]
+                else:
+                    w = u
+                if w:
+                    push((w, d1, item))
 
     def to_set(self) -> set[frozenset]:
         """The explanations as a set of ``frozenset(dict.items())``."""
@@ -256,7 +351,7 @@ class Explanations:
                 return False
         except TypeError:
             return False
-        u = self.root
+        g, u = self.view()
         for i, f in enumerate(enc.features):
             label = DROPPED
             if f in item:
@@ -266,8 +361,8 @@ class Explanations:
             bits = self.layout.choice_map[i].get(label)
             if bits is None:
                 return False
-            u = restrict(u, bits, self.layout.nvars)
-        return u == self.bdd.true
+            u = g.restrict(u, bits)
+        return u == 1
 
     # ------------------------------------------------------------------ display
     def to_frame(self, limit: int | None = None):
@@ -318,78 +413,3 @@ class Explanations:
 
     def __repr__(self) -> str:
         return f"<Explanations: {self.title()}, diagram size {self.size}>"
-
-
-# ---------------------------------------------------------------------- traversals
-# Module-level recursions with explicit memos (see bnx.diagram for why).
-
-def _count(u: Node, i: int, layout: Layout, memo: dict) -> int:
-    if u.var is None and u == u.bdd.false:
-        return 0
-    if i == layout.n:
-        return 1
-    key = (u, i)
-    got = memo.get(key)
-    if got is None:
-        got = sum(_count(restrict(u, bits, layout.nvars), i + 1, layout, memo)
-                  for _, bits in layout.choices[i])
-        memo[key] = got
-    return got
-
-
-def _lengths(u: Node, i: int, layout: Layout, memo: dict) -> dict[int, int]:
-    if u.var is None and u == u.bdd.false:
-        return {}
-    if i == layout.n:
-        return {0: 1}
-    key = (u, i)
-    got = memo.get(key)
-    if got is None:
-        got = {}
-        w = layout.weights[i]
-        for label, bits in layout.choices[i]:
-            shift = 1 if label in w else 0
-            for k, v in _lengths(restrict(u, bits, layout.nvars), i + 1, layout, memo).items():
-                got[k + shift] = got.get(k + shift, 0) + v
-        memo[key] = got
-    return got
-
-
-def _minimum(u: Node, i: int, layout: Layout, memo: dict) -> float:
-    """Minimum length of a member below ``u`` (``inf`` when empty); pass one of minimize."""
-    if u.var is None and u == u.bdd.false:
-        return math.inf
-    if i == layout.n:
-        return 0
-    key = (u, i)
-    got = memo.get(key)
-    if got is None:
-        w = layout.weights[i]
-        got = min(((1 if label in w else 0)
-                   + _minimum(restrict(u, bits, layout.nvars), i + 1, layout, memo)
-                   for label, bits in layout.choices[i]), default=math.inf)
-        memo[key] = got
-    return got
-
-
-def _keep_minimal(u: Node, i: int, layout: Layout, mins: dict, memo: dict,
-                  bdd: Manager) -> Node:
-    """Pass two of minimize: keep only the edges on minimum-length paths."""
-    if u.var is None and u == u.bdd.false:
-        return u
-    if i == layout.n:
-        return u
-    key = (u, i)
-    got = memo.get(key)
-    if got is None:
-        best = _minimum(u, i, layout, mins)
-        w = layout.weights[i]
-        children = {}
-        for label, bits in layout.choices[i]:
-            child = restrict(u, bits, layout.nvars)
-            if (1 if label in w else 0) + _minimum(child, i + 1, layout, mins) == best:
-                children[label] = _keep_minimal(child, i + 1, layout, mins, memo, bdd)
-        got = layout.build(bdd, i, children)
-        memo[key] = got
-    return got
-

@@ -15,13 +15,15 @@ keep only the minimal edges). The result is itself a decision diagram.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Iterable, Mapping
 
 from .._types import Feature, Instance, State
 from ..classifier import _resolve_state
 from ..diagram import deep
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
-from .explanations import Explanations, Layout, _keep_minimal, _minimum
+from .explanations import Explanations, Layout
+from .walks import keep_minimal, minimum
 from ..odd import ODD, check_odd
 
 __all__ = ["mc_explanations", "on_states"]
@@ -110,7 +112,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     idx = odd.encode(instance)
     fixed = _features_arg(odd, fixed, "fixed")
     ons = on_states(odd, on, skip=fixed)
-    decision = odd.decide(instance)
+    decision = odd._decide_indices(idx)
     enc = odd.encoding
     allowed: list[set[int]] = []
     weights: list[set[int]] = []
@@ -123,16 +125,22 @@ def mc_explanations(odd: ODD, instance: Instance, *,
         else:
             allowed.append({x} | (set(range(k)) - counted))
         weights.append(set() if f in fixed else set(counted))
-    h = odd.root if decision else ~odd.root
-    layout = Layout("complete", enc, weights=weights)
+    g, root, negated = odd.view()
+    h = root if decision else negated
+    layout = copy.copy(odd.complete_layout())
+    layout.weights = [frozenset(w) for w in weights]
+    layout.__dict__.pop("steps", None)
+    layout.__dict__.pop("tail", None)
     restricted = _restrict_choices(layout, allowed)
     mins: dict = {}
-    _minimum(h, 0, restricted, mins)
-    root = _keep_minimal(h, 0, restricted, mins, {}, odd.bdd)
-    del mins
+    minimum(g, h, 0, restricted, mins)
+    out = odd.out_graph(enc.variables)
+    best = keep_minimal(g, h, 0, restricted, mins, {}, out)
     odd.tidy(odd.bdd)
-    return Explanations(odd.bdd, root, layout, kind="MC", decision=decision,
-                        feature_order=odd.display_order, instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)})
+    return Explanations(odd.bdd, None, layout, kind="MC",
+                        decision=decision, feature_order=odd.display_order,
+                        instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)},
+                        view=(out, best))
 
 
 def _features_arg(odd: ODD, features, what: str) -> set:
@@ -154,8 +162,10 @@ def _features_arg(odd: ODD, features, what: str) -> set:
 def _restrict_choices(layout: Layout, allowed: list[set[int]]) -> Layout:
     """A copy of ``layout`` whose feature ``i`` offers only the states in ``allowed[i]``
     (this is the paper's conjoin with the instance's literals)."""
-    out = Layout(layout.kind, layout.encoding, instance=layout.instance, weights=layout.weights)
-    out.choices = [[c for c in ch if c[0] in allowed[i]] for i, ch in enumerate(layout.choices)]
+    out = copy.copy(layout)
     out.__dict__.pop("choice_map", None)  # derived from choices
+    for derived in ("steps", "tail", "items"):
+        out.__dict__.pop(derived, None)
+    out.choices = [[c for c in ch if c[0] in allowed[i]] for i, ch in enumerate(layout.choices)]
     return out
 

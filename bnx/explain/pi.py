@@ -13,70 +13,80 @@ The results are decision diagrams over one "kept" variable per feature.
 
 from __future__ import annotations
 
-from .._types import Instance, Manager, Node
-from ..diagram import restrict
+from functools import partial
+
+from .._types import Instance
 from ..diagram import deep
 from ..errors import ExplanationError
+from ..view import Graph
 from .explanations import DROPPED, Explanations, Layout
 from ..odd import ODD, check_odd
 
 __all__ = ["pi_explanations", "prime_implicants"]
 
 
-def _cofactors(odd: ODD, u: Node, i: int) -> list[Node]:
-    """Cofactors of ``u`` by each state of feature ``i`` (``u`` lies at or below it)."""
-    enc = odd.encoding
-    lvl = enc.first_level[i]
-    m = len(enc.bits[i])
-    return [restrict(u, [(lvl + b, bool((j >> (m - 1 - b)) & 1)) for b in range(m)],
-                     enc.nvars)
-            for j in range(len(enc.states[i]))]
-
-
-def _conjoin(nodes: list[Node], memo: dict) -> Node:
-    key = tuple(nodes)
-    got = memo.get(key)
-    if got is None:
-        got = nodes[0]
-        for w in nodes[1:]:
-            got = got & w
-        memo[key] = got
-    return got
-
-
 class _PI:
-    """The shared recursion of pi-inst and pi-cover (output built in ``out``)."""
+    """The shared recursion of pi-inst and pi-cover, on the ODD's integer view; the
+    output is built in the graph ``out`` over ``layout``'s variables."""
 
-    def __init__(self, odd: ODD, layout: Layout, out: Manager, instance: list[int] | None):
-        self.odd, self.layout, self.out, self.instance = odd, layout, out, instance
+    def __init__(self, odd: ODD, layout: Layout, instance: list[int] | None):
+        self.g = odd.view()[0]
+        self.layout, self.instance = layout, instance
+        self.out = out = odd.out_graph(layout.variables)
+        enc = odd.encoding
+        self.first = enc.first_level
+        self.stride = layout.n + 1
+        self.keep = layout.kind == "keep"
+        # per feature: its state bits in the ODD's variables (None: a single bit)
+        self.codes = [None if len(enc.bits[i]) == 1 else [bits for _, bits in ch]
+                      for i, ch in enumerate(odd.state_codes())]
         self.memo: dict = {}
-        self.conj: dict = {}
-        dropped = [out.true] * (layout.n + 1)  # dropped[i]: features i.. all dropped
+        dropped = [1] * (layout.n + 1)  # dropped[i]: features i.. all dropped
         for i in reversed(range(layout.n)):
             dropped[i] = layout.build(out, i, {DROPPED: dropped[i + 1]})
         self.dropped = dropped
 
-    def run(self, u: Node, i: int) -> Node:
-        out = self.out
-        if u.var is None:
-            return self.dropped[i] if u == u.bdd.true else out.false
-        key = (u, i)
+    def run(self, u: int, i: int) -> int:
+        if u <= 1:
+            return self.dropped[i] if u else 0
+        key = u * self.stride + i
         got = self.memo.get(key)
         if got is not None:
             return got
-        cof = _cofactors(self.odd, u, i)
-        g_star = self.run(_conjoin(cof, self.conj), i + 1)
-        not_star = ~g_star
-        if self.instance is not None:
-            states = [self.instance[i]]
+        g, out = self.g, self.out
+        if g.var[u] >= self.first[i + 1]:  # u does not test feature i: keep it dropped
+            rest = self.run(u, i + 1)
+            got = out.node(i, rest, 0) if self.keep else \
+                self.layout.build(out, i, {DROPPED: rest})
+        elif self.codes[i] is None and self.keep:  # one bit, and u tests it (pi-inst)
+            lo, hi = g.lo[u], g.hi[u]
+            g_star = self.run(g.conj(lo, hi), i + 1)
+            kept = self.run(hi if self.instance[i] else lo, i + 1)
+            got = out.node(i, g_star, out.diff(kept, g_star))
         else:
-            states = range(len(cof))
-        children = {DROPPED: g_star}
-        for j in states:
-            children[j] = self.run(cof[j], i + 1) & not_star
-        got = self.layout.build(out, i, children)
+            if self.codes[i] is None:
+                cof = [g.lo[u], g.hi[u]] if g.var[u] == self.first[i] else [u, u]
+            else:
+                cof = [g.restrict(u, bits) for bits in self.codes[i]]
+            star = cof[0]
+            for w in cof[1:]:
+                star = g.conj(star, w)
+            g_star = self.run(star, i + 1)
+            children = {DROPPED: g_star}
+            for j in (range(len(cof)) if self.instance is None else (self.instance[i],)):
+                children[j] = out.diff(self.run(cof[j], i + 1), g_star)
+            got = self.layout.build(out, i, children)
         self.memo[key] = got
         return got
+
+    def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
+        """The explanations of ``decision`` (an :class:`Explanations` in ``out``'s manager)."""
+        _, root, negated = odd.view()
+        u = self.run(root if decision else negated, 0)
+        return Explanations(_existing_manager(odd, self.layout), None, self.layout,
+                            make_manager=partial(odd.aux_manager, self.layout.variables),
+                            decision=decision,
+                            feature_order=odd.display_order, view=(self.out, u), **kwargs)
 
 
 @deep
@@ -96,13 +106,8 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     """
     check_odd(odd)
     decision = _check_decision(decision)
-    layout = Layout("partial", odd.encoding)
-    out = odd.aux_manager(layout.variables)
-    h = odd.root if decision else ~odd.root
-    root = _PI(odd, layout, out, None).run(h, 0)
-    odd.tidy(out)
-    return Explanations(out, root, layout, kind="prime implicants", decision=decision,
-                        feature_order=odd.display_order)
+    return _PI(odd, Layout("partial", odd.encoding), None).explain(
+        odd, decision, kind="prime implicants")
 
 
 @deep
@@ -132,45 +137,47 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     idx = odd.encode(instance)
     enc = odd.encoding
     x = [idx[f] for f in enc.features]
-    decision = odd.decide(instance)
+    decision = odd._decide_indices(idx)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     layout = Layout("keep", enc, instance=x)
-    out = odd.aux_manager(layout.variables)
     if method == "inst":
-        h = odd.root if decision else ~odd.root
-        root = _PI(odd, layout, out, x).run(h, 0)
-    else:
-        cover = prime_implicants(odd, decision=decision)
-        root = _project(cover, layout, out, x)
-        del cover
-    odd.tidy(out)
-    return Explanations(out, root, layout, kind="PI", decision=decision, instance=named,
-                        feature_order=odd.display_order)
+        return _PI(odd, layout, x).explain(odd, decision, kind="PI", instance=named)
+    cover = prime_implicants(odd, decision=decision)
+    g, u = cover.view()
+    out = odd.out_graph(layout.variables)
+    root = _project(g, u, 0, cover.layout, layout, out, x, {})
+    return Explanations(_existing_manager(odd, layout), None, layout,
+                        make_manager=partial(odd.aux_manager, layout.variables),
+                        kind="PI", decision=decision, instance=named,
+                        feature_order=odd.display_order, view=(out, root))
 
 
-def _project(cover: Explanations, layout: Layout, out: Manager, x: list[int]) -> Node:
-    """The members of ``cover`` that are subsets of instance ``x``, in the keep layout."""
-    memo: dict = {}
-    return _project_rec(cover.root, 0, cover.layout, layout, out, x, memo)
-
-
-def _project_rec(u: Node, i: int, src: Layout, dst: Layout, out: Manager, x: list[int],
-                 memo: dict) -> Node:
-    if u.var is None and u == u.bdd.false:
-        return out.false
+def _project(g: Graph, u: int, i: int, src: Layout, dst: Layout, out: Graph, x: list[int],
+             memo: dict) -> int:
+    """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
+    built in ``out`` in the keep layout ``dst``."""
+    if u == 0:
+        return 0
     if i == src.n:
-        return out.true
+        return 1
     key = (u, i)
     got = memo.get(key)
     if got is None:
         choices = src.choice_map[i]
-        children = {}
-        for label in (DROPPED, x[i]):
-            children[label] = _project_rec(restrict(u, choices[label], src.nvars), i + 1,
-                                           src, dst, out, x, memo)
-        got = dst.build(out, i, children)
-        memo[key] = got
+        children = {label: _project(g, g.restrict(u, choices[label]), i + 1, src, dst, out, x,
+                                    memo)
+                    for label in (DROPPED, x[i])}
+        got = memo[key] = dst.build(out, i, children)
     return got
+
+
+def _existing_manager(odd: ODD, layout: Layout):
+    """The output manager of ``layout`` if ``odd`` made it already (then tidied), else
+    ``None``: the set makes it when its diagram is first written into dd."""
+    bdd = odd._aux.get(tuple(layout.variables))
+    if bdd is not None:
+        odd.tidy(bdd)
+    return bdd
 
 
 def _check_decision(decision) -> bool:

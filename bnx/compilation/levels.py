@@ -1,0 +1,425 @@
+"""Engine 1 (fast path): binary-class naive Bayes, a whole level at a time with numpy.
+
+The same decision function as :class:`~bnx.compilation.naive_bayes.RatioEngine`
+(and hence, dd's unique table being canonical, the identical diagram), computed in
+log-odds space: a state of level ``i`` is ``s = log rho`` of an observed prefix,
+its child through state ``v`` of feature ``i`` is ``s + w_i(v)`` with
+``w_i(v) = log p_v - log q_v`` (``-inf`` when ``p_v = 0``, the true node when
+``q_v = 0``), and the decision at the end is ``s >= 0``.
+
+The classes of states with the same remaining function are the intervals between
+the *breakpoints* ``B_i = {-W(z)}``, ``W(z)`` the log-likelihood ratio of a
+completion ``z`` of the features ``i..n-1`` (``B_n = {0}``; crossing a breakpoint
+changes some child's class, so distinct intervals are distinct functions). The
+engine meets in the middle: it expands reachable states top-down (dropping
+states that are settled whatever comes next) and breakpoints bottom-up (only
+those in the range the reachable states can reach), always extending the
+smaller frontier, until both reach the same level ``m``. From ``m`` down, states
+are merged into their breakpoint interval (one representative each, found by
+``searchsorted``); the BDD is then built bottom-up, one ``dd`` node per distinct
+tuple of children.
+
+Floats settle every comparison whose gap exceeds a proven bound on the rounding
+error of the sums (``tol``); only states and breakpoints closer than that are
+compared as exact rationals, recomputed from their paths (exact ties at the
+threshold are common in tests: they all go this way). Classifiers whose
+probabilities underflow a double fall back to the exact engine.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from ..classifier import Classifier
+from ..encoding import Encoding
+from .budget import Budget
+from .intervals import INF, prior_odds
+
+__all__ = ["LevelEngine", "log_weights"]
+
+_U = 2.0 ** -53  # unit roundoff of a double
+_CHUNK = 65_536  # nodes made between two checks of the budget
+
+
+def _log(x: Fraction) -> float | None:
+    """``log x`` for ``x > 0``, or ``None`` when ``x`` is not a normal double."""
+    f = float(x)
+    if not (f >= 2.2250738585072014e-308) or math.isinf(f):
+        return None
+    return math.log(f)
+
+
+def log_weights(clf: Classifier, features) -> tuple | None:
+    """``(s0, w, err)``: the prior log-odds, per feature the array of ``w_i(v)``
+    (``+inf`` for ``q_v = 0``, ``-inf`` for ``p_v = 0``), and a bound on the error
+    of every float term; ``None`` when some probability is not a normal double."""
+    import numpy as np
+    pos, neg, rho = prior_odds(clf)
+    t = clf.threshold
+    prior = clf.table(clf.class_var)[0]
+    if rho is INF:
+        s0, err = math.inf, 0.0
+    elif rho == 0:
+        s0, err = -math.inf, 0.0
+    else:
+        a, b = _log((1 - t) * prior[pos]), _log(t * prior[neg])
+        if a is None or b is None:
+            return None
+        s0, err = a - b, 8 * _U * (1 + abs(a) + abs(b))
+    ws = []
+    for f in features:
+        table = clf.table(f)
+        row = []
+        for p, q in zip(table[pos], table[neg]):
+            if q == 0:
+                row.append(math.inf)
+            elif p == 0:
+                row.append(-math.inf)
+            else:
+                a, b = _log(p), _log(q)
+                if a is None or b is None:
+                    return None
+                row.append(a - b)
+                err += 8 * _U * (1 + abs(a) + abs(b))
+        ws.append(np.array(row, dtype=np.float64))
+    return s0, ws, err
+
+
+class LevelEngine:
+    """Binary-class naive Bayes compiled level by level (see the module docstring)."""
+
+    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget,
+                 weights: tuple):
+        import numpy as np
+        self.np = np
+        self.enc, self.bdd, self.budget = enc, bdd, budget
+        pos, neg, self.rho0 = prior_odds(clf)
+        self.ratios = []  # exact p/q per state (None: q == 0)
+        for f in enc.features:
+            table = clf.table(f)
+            self.ratios.append([None if table[neg][v] == 0 else table[pos][v] / table[neg][v]
+                                for v in range(len(clf.states(f)))])
+        self.s0, self.w, err = weights
+        n = self.n = len(enc.features)
+        fin = [wi[np.isfinite(wi)] for wi in self.w]
+        self.finite = [np.flatnonzero(np.isfinite(wi)) for wi in self.w]
+        self.minus = [np.flatnonzero(wi == -math.inf) for wi in self.w]
+        self.plus = [np.flatnonzero(wi == math.inf) for wi in self.w]
+        # suffix sums over features i.. : min/max finite weight, and flags
+        lo_w = [float(f.min()) if len(f) else 0.0 for f in fin]
+        hi_w = [float(f.max()) if len(f) else 0.0 for f in fin]
+        mx = [float(wi[wi < math.inf].max()) if (wi < math.inf).any() else -math.inf
+              for wi in self.w]
+        mn = [float(wi.min()) for wi in self.w]  # -inf when some p = 0
+        self.lo_w, self.hi_w = lo_w, hi_w
+        self.true_later = [False] * (n + 1)
+        self.max_rest = [0.0] * (n + 1)  # max over completions of W (non-true paths)
+        self.min_rest = [0.0] * (n + 1)
+        for i in reversed(range(n)):
+            self.true_later[i] = self.true_later[i + 1] or len(self.plus[i]) > 0
+            self.max_rest[i] = self.max_rest[i + 1] + mx[i]
+            self.min_rest[i] = self.min_rest[i + 1] + mn[i]
+        a = (abs(self.s0) if math.isfinite(self.s0) else 0.0) + sum(
+            max(abs(lo_w[i]), abs(hi_w[i])) for i in range(n))
+        tol = err + 4 * (n + 2) * _U * (a + 1)
+        self.gap = 4 * tol  # a float gap above this settles the exact comparison
+        self.states: list = []  # per level: (values, parent, value index)
+        self.bps: list = [None] * (n + 1)  # per level: (values, child, value index)
+        self._rho: dict = {}
+        self._prod: dict = {}
+
+    # ------------------------------------------------------------------ exact values
+    def rho(self, i: int, k: int) -> Fraction:
+        """Exact odds ratio of state ``k`` of level ``i`` (from its path)."""
+        key = (i, k)
+        got = self._rho.get(key)
+        if got is None:
+            path = []
+            while i > 0 and (i, k) not in self._rho:
+                _, par, val = self.states[i]
+                path.append((i - 1, int(val[k])))
+                k = int(par[k])
+                i -= 1
+            got = self.rho0 if i == 0 else self._rho[(i, k)]
+            for lvl, v in reversed(path):
+                got = got * self.ratios[lvl][v]
+            self._rho[key] = got
+        return got
+
+    def prod(self, j: int, k: int) -> Fraction:
+        """Exact likelihood ratio ``P`` of breakpoint ``k`` of level ``j`` (``b = -log P``)."""
+        key = (j, k)
+        got = self._prod.get(key)
+        if got is None:
+            _, child, val = self.bps[j]
+            got = Fraction(1) if j == self.n else (
+                self.ratios[j][int(val[k])] * self.prod(j + 1, int(child[k])))
+            self._prod[key] = got
+        return got
+
+    # ------------------------------------------------------------------ helpers
+    def _dedupe(self, xs, exact):
+        """Sort ``xs`` exactly and merge exactly equal entries.
+
+        Returns ``(order, ids)``: ``order`` sorts ``xs`` (exactly, ties by the
+        exact values ``exact(idx)``), ``ids[r]`` is the class of the ``r``-th
+        sorted entry (0, 1, ... increasing with the value).
+        """
+        np = self.np
+        order = np.argsort(xs, kind="stable")
+        srt = xs[order]
+        d = np.diff(srt)
+        near = (d <= self.gap) | np.isnan(d)
+        if not near.any():
+            return order, np.arange(len(xs))
+        newgrp = np.concatenate(([True], ~near))
+        sub = np.zeros(len(xs), dtype=np.int64)
+        starts = np.flatnonzero(newgrp)
+        ends = np.append(starts[1:], len(xs))
+        big = np.flatnonzero(ends - starts > 1)
+        for g in big:
+            s, e = int(starts[g]), int(ends[g])
+            self.budget.check()
+            members = [(exact(int(order[r])), int(order[r])) for r in range(s, e)]
+            members.sort(key=lambda m: m[0])
+            rank, prev = -1, None
+            for r, (val, idx) in enumerate(members):
+                if prev is None or val != prev:
+                    rank += 1
+                    prev = val
+                order[s + r] = idx
+                sub[s + r] = rank
+        # class id: groups in float order, exact ranks within a group
+        step = newgrp | np.concatenate(([False], np.diff(sub) != 0))
+        ids = np.cumsum(step) - 1
+        return order, ids
+
+    def _firsts(self, ids):
+        """Positions where the sorted class ids start a new class."""
+        np = self.np
+        return np.flatnonzero(np.diff(ids, prepend=-1) != 0)
+
+    def _classes(self, j: int, xs, exact):
+        """The breakpoint interval of level ``j`` that holds each state of ``xs``."""
+        np = self.np
+        bv = self.bps[j][0]
+        g = self.gap
+        lo = np.searchsorted(bv, xs - g, "left")
+        hi = np.searchsorted(bv, xs + g, "right")
+        amb = np.flatnonzero(hi > lo)
+        if len(amb):
+            self.budget.check()
+            for a in amb:
+                a = int(a)
+                r = exact(a)
+                c = int(lo[a])
+                for k in range(int(lo[a]), int(hi[a])):
+                    if r * self.prod(j, k) >= 1:
+                        c = k + 1
+                    else:
+                        break
+                lo[a] = c
+        return lo
+
+    # ------------------------------------------------------------------ passes
+    def _children(self, i: int):
+        """Level ``i``'s states plus each non-true weight: (values, parent, value index)."""
+        np = self.np
+        vals = self.states[i][0]
+        fin = self.finite[i]
+        m = len(vals)
+        self.budget.check()
+        xs = (vals[None, :] + self.w[i][fin][:, None]).ravel()
+        return xs, np.tile(np.arange(m), len(fin)), np.repeat(fin, m)
+
+    def _child_matrix(self, i: int, res):
+        """The children of level ``i``'s states, one row per state of feature ``i``:
+        an index into level ``i + 1``, or -1 true (``q_v = 0``), -2 false, -3 the state
+        ``rho = 0``, -4 a state that is positive on every completion."""
+        np = self.np
+        fin = self.finite[i]
+        m = len(self.states[i][0])
+        out = np.empty((len(self.w[i]), m), dtype=np.int64)
+        out[fin] = res.reshape(len(fin), m)
+        out[self.minus[i]] = -3
+        out[self.plus[i]] = -1
+        return out
+
+    def _top(self, i: int):
+        """Expand level ``i`` to level ``i + 1`` without breakpoints: settled states
+        become terminals, exactly equal ones merge. Returns level ``i``'s child matrix."""
+        np = self.np
+        xs, par, val = self._children(i)
+        n1 = i + 1
+        res = np.full(len(xs), -5, dtype=np.int64)
+        res[xs >= -self.min_rest[n1] + self.gap] = -4
+        if not self.true_later[n1]:
+            res[xs < -self.max_rest[n1] - self.gap] = -2
+        keep = np.flatnonzero(res == -5)
+
+        def exact(idx):
+            c = int(keep[idx])
+            return self.rho(i, int(par[c])) * self.ratios[i][int(val[c])]
+
+        order, ids = self._dedupe(xs[keep], exact)
+        rep = keep[order[self._firsts(ids)]]
+        self.budget.spend(len(rep))
+        self.states.append((xs[rep], par[rep], val[rep]))
+        cls = np.empty(len(keep), dtype=np.int64)
+        cls[order] = ids
+        res[keep] = cls
+        return self._child_matrix(i, res)
+
+    def _bottom(self, j: int, lo: float, hi: float) -> None:
+        """Breakpoints of level ``j - 1`` from those of level ``j``, kept within ``[lo, hi]``."""
+        np = self.np
+        bv = self.bps[j][0]
+        fin = self.finite[j - 1]
+        m = len(bv)
+        self.budget.check()
+        xs = (bv[None, :] - self.w[j - 1][fin][:, None]).ravel()
+        child = np.tile(np.arange(m), len(fin))
+        val = np.repeat(fin, m)
+        keep = np.flatnonzero((xs >= lo - self.gap) & (xs <= hi + self.gap))
+        xs, child, val = xs[keep], child[keep], val[keep]
+
+        def exact(idx):  # ascending b = -log P  <=>  descending P
+            return -(self.ratios[j - 1][int(val[idx])] * self.prod(j, int(child[idx])))
+
+        order, ids = self._dedupe(xs, exact)
+        rep = order[self._firsts(ids)]
+        self.bps[j - 1] = (xs[rep], child[rep], val[rep])
+
+    def _range(self, t: int, j: int) -> tuple[float, float]:
+        """Bounds on the states of level ``j`` reachable from those of level ``t``."""
+        vals = self.states[t][0]
+        if not len(vals):
+            return math.inf, -math.inf
+        lo, hi = float(vals.min()), float(vals.max())
+        for k in range(t, j):
+            lo += self.lo_w[k]
+            hi += self.hi_w[k]
+        return lo, hi
+
+    def _reduce(self, i: int, cls):
+        """Keep one state of level ``i`` per class; returns ``(classes, inverse)``."""
+        np = self.np
+        uniq, first, inv = np.unique(cls, return_index=True, return_inverse=True)
+        vals, par, val = self.states[i]
+        self.states[i] = (vals[first], par[first], val[first])
+        old = {k: r for (lvl, k), r in self._rho.items() if lvl == i}
+        for k in old:
+            del self._rho[(i, k)]
+        for newk, f in enumerate(first.tolist()):
+            if f in old:
+                self._rho[(i, newk)] = old[f]
+        return uniq, inv.ravel()
+
+    # ------------------------------------------------------------------ driver
+    def run(self):
+        np = self.np
+        bdd, n = self.bdd, self.n
+        if self.rho0 is INF:
+            return bdd.true
+        # per level: the function of the state rho = 0, and of a state positive on
+        # every completion (false on unused codes, as select makes them, except below a
+        # state with q_v = 0, whose child is the constant true)
+        self.zero = [bdd.false] * (n + 1)
+        self.tops = [bdd.true] * (n + 1)
+        for i in reversed(range(n)):
+            kids = [bdd.true if r is None else self.zero[i + 1] for r in self.ratios[i]]
+            self.zero[i] = self.enc.select(bdd, i, kids, bdd.false)
+            kids = [bdd.true if r is None else self.tops[i + 1] for r in self.ratios[i]]
+            self.tops[i] = self.enc.select(bdd, i, kids, bdd.false)
+        if self.rho0 == 0:
+            return self.zero[0]
+        one = np.zeros(1, np.int64)
+        self.states.append((np.array([self.s0]), one, one))
+        self.bps[n] = (np.array([0.0]), one, one)
+        mats = []
+        t, b = 0, n
+        while t < b:  # meet in the middle: extend the smaller frontier
+            up = len(self.states[t][0]) * len(self.finite[t])
+            down = len(self.bps[b][0]) * len(self.finite[b - 1])
+            if up <= down:
+                mats.append(self._top(t))
+                t += 1
+            else:
+                self._bottom(b, *self._range(t, b - 1))
+                b -= 1
+        # from level t on, states are merged into their breakpoint interval
+        cls = self._classes(t, self.states[t][0], lambda a: self.rho(t, a))
+        for i in range(t, n + 1):
+            uniq, inv = self._reduce(i, cls)
+            if i > t:  # (the meeting level's states were spent when expanded)
+                self.budget.spend(len(uniq))
+            if i == t and i > 0:  # level t - 1 points at states of level t
+                mats[i - 1] = self._remap(mats[i - 1], inv)
+            elif i > t:  # level i - 1 holds the classes of its children
+                mats[i - 1] = self._remap(mats[i - 1], None, uniq)
+            if i == n:
+                break
+            xs, par, val = self._children(i)
+            self.states.append((xs, par, val))
+
+            def exact(a, i=i, par=par, val=val):
+                return self.rho(i, int(par[a])) * self.ratios[i][int(val[a])]
+
+            cls = self._classes(i + 1, xs, exact)
+            mats.append(self._child_matrix(i, cls))
+        return self._build(mats, uniq)
+
+    def _remap(self, mat, inv, classes=None):
+        """Point ``mat``'s entries at the kept states: through ``inv`` (old state
+        index -> new) or ``classes`` (the sorted classes of the new states)."""
+        out = mat.copy()
+        pos = mat >= 0
+        out[pos] = inv[mat[pos]] if classes is None else \
+            self.np.searchsorted(classes, mat[pos])
+        return out
+
+    def _make(self, i: int, rows: list, below: list, cudd: bool) -> list:
+        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row."""
+        bdd, enc = self.bdd, self.enc
+        if len(enc.bits[i]) == 1 and len(rows[0]) == 2:
+            name = enc.bits[i][0]
+            if cudd:
+                x, ite = bdd.var(name), bdd.ite
+                return [ite(x, below[hi], below[lo]) for lo, hi in rows]
+            fa = bdd.find_or_add
+            return [below[lo] if below[lo] == below[hi] else fa(name, below[lo], below[hi])
+                    for lo, hi in rows]
+        return [enc.select(bdd, i, [below[c] for c in row], bdd.false) for row in rows]
+
+    def _rows(self, mat):
+        """The distinct columns of ``mat`` (as rows) and the index of each column's."""
+        np = self.np
+        k, m = mat.shape
+        base = int(mat.max(initial=0)) + 5
+        if base ** k < 2 ** 62:  # one integer key per column: a fast 1-D unique
+            key = np.zeros(m, dtype=np.int64)
+            for row in mat:
+                key = key * base + (row + 4)
+            _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+            return mat.T[first], inv.ravel()
+        rows, inv = np.unique(mat.T, axis=0, return_inverse=True)
+        return rows, inv.ravel()
+
+    def _build(self, mats, last):
+        """Make the dd nodes bottom-up, one per distinct tuple of children."""
+        bdd = self.bdd
+        t, f = bdd.true, bdd.false
+        nodes = [t if c == 1 else f for c in last.tolist()]  # level n: class 1 is [0, inf)
+        cudd = type(bdd).__module__ == "dd.cudd"
+        for i in reversed(range(self.n)):
+            below = nodes + [self.tops[i + 1], self.zero[i + 1], f, t]  # see _child_matrix
+            rows, inv = self._rows(mats[i])
+            built: list = []
+            for start in range(0, len(rows), _CHUNK):  # the budget sees every chunk
+                chunk = rows[start:start + _CHUNK].tolist()
+                self.budget.check()
+                built.extend(self._make(i, chunk, below, cudd))
+            nodes = [built[r] for r in inv.tolist()]
+        return nodes[0]
