@@ -15,6 +15,10 @@ from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
 from .explain import (Explanations, is_monotone, mc_explanations, monotone_counterexample,
                       on_states, pi_explanations, prime_implicants, theorem3_holds)
+from .explain import (ExplanationCheck, check_explanation, contrastive_explanations,
+                      count_biased, counterfactuals, decision_bias, feature_roles,
+                      necessary_reasons, robustness, robustness_profile,
+                      same_decision_probability, sufficient_reasons)
 from .learning import learn_naive_bayes
 from .odd import ODD
 
@@ -41,5 +45,18 @@ __all__ = [
     "latent_tree_order",
     "naive_bayes_order",
     "read_network",
+    # questions about a decision (bnx.explain: reasons, robustness, bias, probability)
+    "ExplanationCheck",
+    "check_explanation",
+    "contrastive_explanations",
+    "count_biased",
+    "counterfactuals",
+    "decision_bias",
+    "feature_roles",
+    "necessary_reasons",
+    "robustness",
+    "robustness_profile",
+    "same_decision_probability",
+    "sufficient_reasons",
     *_errors_all,
 ]

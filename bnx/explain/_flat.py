@@ -1,0 +1,142 @@
+"""The ODD as a multi-valued diagram over features, made once per ODD.
+
+The questions of :mod:`.reasons`, :mod:`.robustness`, :mod:`.bias` and
+:mod:`.probability` are dynamic programmes over the decision diagram, one value per
+node, that branch on a feature's *states* rather than on its log-encoded bits. They
+run on this flat copy of the ODD: node ``u`` tests feature ``feature[u]`` and goes
+to ``kids[u][j]`` on its state ``j`` (codes that name no state are never followed).
+Nodes are numbered children first, so a loop over ``range(len(kids))`` is a
+bottom-up pass. Node 0 is false and node 1 is true (both at feature ``n``); a child
+may skip features, which then do not matter below it.
+
+The copy holds plain integers only (no ``dd`` nodes), is built by one iterative
+pass over the ODD and is cached per ODD (ODDs are immutable).
+"""
+
+from __future__ import annotations
+
+import bisect
+import weakref
+
+from ..odd import ODD
+
+__all__ = ["Flat", "decide_flat", "flat", "instance_indices"]
+
+FALSE, TRUE = 0, 1
+
+
+class Flat:
+    """A feature-level copy of an ODD's decision function.
+
+    Attributes
+    ----------
+    n : int
+        Number of features.
+    feature : list of int
+        The feature each node tests (``n`` for the terminals).
+    kids : list of tuple of int
+        The child of each node per state of its feature (``()`` for the terminals).
+    root : int
+        The node of the decision function.
+    """
+
+    __slots__ = ("n", "feature", "kids", "root", "__weakref__")
+
+    def __init__(self, n: int, feature: list[int], kids: list[tuple[int, ...]],
+                 root: int) -> None:
+        self.n, self.feature, self.kids, self.root = n, feature, kids, root
+
+    def __len__(self) -> int:
+        return len(self.kids)
+
+    def reachable(self) -> list[int]:
+        """The nodes below the root (terminals included), in increasing order."""
+        seen = {self.root}
+        stack = [self.root]
+        kids = self.kids
+        while stack:
+            for w in kids[stack.pop()]:
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        return sorted(seen)
+
+
+_CACHE: "weakref.WeakKeyDictionary[ODD, Flat]" = weakref.WeakKeyDictionary()
+
+
+def flat(odd: ODD) -> Flat:
+    """The :class:`Flat` copy of ``odd`` (built on first use, then cached).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.explain._flat import flat
+    >>> f = flat(bnx.compile(bnx.examples.admissions(), backend="autoref"))
+    >>> f.n, len(f) > 2, f.kids[0], f.feature[1]
+    (4, True, (), 4)
+    """
+    got = _CACHE.get(odd)
+    if got is None:
+        got = _CACHE[odd] = _build(odd)
+    return got
+
+
+def _build(odd: ODD) -> Flat:
+    enc = odd.encoding
+    n = len(enc.features)
+    first = enc.first_level
+    nbits = [len(b) for b in enc.bits]
+    nstates = [len(s) for s in enc.states]
+    bdd = odd.bdd
+    ids: dict = {bdd.false: FALSE, bdd.true: TRUE}
+    feature = [n, n]
+    kids: list[tuple[int, ...]] = [(), ()]
+    from ..backends import branches
+
+    def cofactors(u):
+        i = bisect.bisect_right(first, u.level) - 1
+        lvl, m = first[i], nbits[i]
+        out = []
+        for j in range(nstates[i]):
+            w = u
+            for b in range(m):
+                if w.var is None:
+                    break
+                if w.level == lvl + b:
+                    w = branches(w)[(j >> (m - 1 - b)) & 1]
+            out.append(w)
+        return i, out
+
+    stack = [(odd.root, None)]
+    while stack:  # iterative post-order: no recursion limit, no closure holding nodes
+        u, pending = stack.pop()
+        if u in ids:
+            continue
+        if pending is None:
+            i, cof = cofactors(u)
+            stack.append((u, (i, cof)))
+            stack.extend((w, None) for w in cof if w not in ids)
+            continue
+        i, cof = pending
+        ids[u] = len(kids)
+        feature.append(i)
+        kids.append(tuple(ids[w] for w in cof))
+    root = ids[odd.root]
+    ids.clear()
+    return Flat(n, feature, kids, root)
+
+
+def instance_indices(odd: ODD, instance) -> list[int]:
+    """The state index of each feature of a complete instance, in the ODD's order
+    (raises the instance errors of :meth:`ODD.encode`)."""
+    idx = odd.encode(instance)
+    return [idx[f] for f in odd.encoding.features]
+
+
+def decide_flat(fl: Flat, x: list[int]) -> bool:
+    """The decision on a complete instance, by one walk down ``fl``."""
+    u = fl.root
+    while u > TRUE:
+        u = fl.kids[u][x[fl.feature[u]]]
+    return u == TRUE
