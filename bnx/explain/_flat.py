@@ -20,7 +20,7 @@ import weakref
 
 from ..odd import ODD
 
-__all__ = ["Flat", "decide_flat", "flat", "instance_indices"]
+__all__ = ["Flat", "decide_flat", "flat", "instance_indices", "layout_for"]
 
 FALSE, TRUE = 0, 1
 
@@ -40,11 +40,19 @@ class Flat:
         The node of the decision function.
     """
 
-    __slots__ = ("n", "feature", "kids", "root", "__weakref__")
+    __slots__ = ("n", "feature", "kids", "root", "items", "binary", "states", "layouts",
+                 "__weakref__")
 
     def __init__(self, n: int, feature: list[int], kids: list[tuple[int, ...]],
                  root: int) -> None:
         self.n, self.feature, self.kids, self.root = n, feature, kids, root
+        #: ``(feature, kids)`` of the inner nodes 2, 3, ... (for bottom-up loops)
+        self.items = [(feature[u], kids[u]) for u in range(2, len(kids))]
+        #: ``(feature, low, high)`` of the inner nodes when every one has two children
+        self.binary = ([(i, *c) for i, c in self.items] if all(len(c) == 2 for _, c in self.items)
+                       else None)
+        self.states: list | None = None  # per feature {state: index}, made by instance_indices
+        self.layouts: dict = {}  # instance-independent explanation layouts, by kind
 
     def __len__(self) -> int:
         return len(self.kids)
@@ -128,10 +136,43 @@ def _build(odd: ODD) -> Flat:
 
 
 def instance_indices(odd: ODD, instance) -> list[int]:
-    """The state index of each feature of a complete instance, in the ODD's order
-    (raises the instance errors of :meth:`ODD.encode`)."""
+    """The state index of each feature of a complete instance, in the ODD's order.
+
+    A dict whose states are given as the ODD's own state values takes a fast path;
+    anything else goes through :meth:`ODD.encode` (matching states by their text,
+    raising its instance errors).
+    """
+    fl = flat(odd)
+    maps = fl.states
+    if maps is None:
+        maps = []
+        for f, names in zip(odd.encoding.features, odd.encoding.states):
+            m: dict | None = {}
+            for j, s in enumerate(names):
+                if type(s) is bool:  # ODD.encode never matches bool states by value
+                    m = None
+                    break
+                m.setdefault(s, j)
+            maps.append((f, m))
+        fl.states = maps
+    if type(instance) is dict and len(instance) == fl.n:
+        try:
+            return [m[instance[f]] for f, m in maps]
+        except (KeyError, TypeError):
+            pass
     idx = odd.encode(instance)
     return [idx[f] for f in odd.encoding.features]
+
+
+def layout_for(odd: ODD, kind: str):
+    """The :class:`~bnx.explain.explanations.Layout` of ``kind`` (``"partial"`` or
+    ``"complete"``) over ``odd``'s features, made once per ODD."""
+    fl = flat(odd)
+    got = fl.layouts.get(kind)
+    if got is None:
+        from .explanations import Layout
+        got = fl.layouts[kind] = Layout(kind, odd.encoding)
+    return got
 
 
 def decide_flat(fl: Flat, x: list[int]) -> bool:
