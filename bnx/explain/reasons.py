@@ -27,6 +27,7 @@ from ..errors import ExplanationError, InstanceError, UnknownStateError
 from .explanations import DROPPED, Explanations, Layout
 from ._flat import FALSE, TRUE, Flat, decide_flat, flat, instance_indices
 from .pi import pi_explanations
+from .robustness import closest_flip
 from ..backends import make_node
 from ..odd import ODD, check_odd
 
@@ -178,7 +179,8 @@ class ExplanationCheck:
     decision : bool
         The decision on the instance.
     counterexample : dict or None
-        When not sufficient: a completion with the other decision.
+        When not sufficient: a completion with the other decision, as close to the
+        instance as possible.
     reason : dict or None
         When sufficient: a sufficient reason inside the partial instance (drop the
         redundant features one at a time while it stays sufficient).
@@ -265,8 +267,8 @@ def check_explanation(odd: ODD, instance: Instance,
         return {f: enc.states[enc.position(f)][states[enc.position(f)]]
                 for f in odd.display_order if states[enc.position(f)] is not None}
 
-    witness = _completion_with(fl, kept, other)
-    if witness is not None:
+    if _completion_with(fl, kept, other) is not None:  # the closest such completion:
+        witness = closest_flip(fl, x, [k is None for k in kept])
         return ExplanationCheck(False, False, (), decision, counterexample=names(witness))
     redundant = []
     for i in range(len(x)):
