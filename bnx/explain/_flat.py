@@ -6,7 +6,7 @@ node, that branch on a feature's *states* rather than on its log-encoded bits. T
 run on this flat copy of the ODD: node ``u`` tests feature ``feature[u]`` and goes
 to ``kids[u][j]`` on its state ``j`` (codes that name no state are never followed).
 Nodes are numbered children first, so a loop over ``range(len(kids))`` is a
-bottom-up pass. Node 0 is false and node 1 is true (both at feature ``n``); a child
+bottom-up pass; every node lies below the root (the copy is made from it). Node 0 is false and node 1 is true (both at feature ``n``); a child
 may skip features, which then do not matter below it.
 
 The copy holds plain integers only (no ``dd`` nodes), is built by one iterative
@@ -56,18 +56,6 @@ class Flat:
 
     def __len__(self) -> int:
         return len(self.kids)
-
-    def reachable(self) -> list[int]:
-        """The nodes below the root (terminals included), in increasing order."""
-        seen = {self.root}
-        stack = [self.root]
-        kids = self.kids
-        while stack:
-            for w in kids[stack.pop()]:
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-        return sorted(seen)
 
 
 _CACHE: "weakref.WeakKeyDictionary[ODD, Flat]" = weakref.WeakKeyDictionary()

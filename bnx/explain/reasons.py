@@ -27,8 +27,7 @@ from ..errors import ExplanationError, InstanceError, UnknownStateError
 from .explanations import DROPPED, Explanations, Layout
 from ._flat import FALSE, TRUE, Flat, decide_flat, flat, instance_indices
 from .pi import pi_explanations
-from .robustness import closest_flip
-from ..backends import make_node
+from .robustness import _node_maker, closest_flip
 from ..odd import ODD, check_odd
 
 __all__ = ["sufficient_reasons", "contrastive_explanations", "necessary_reasons",
@@ -90,20 +89,17 @@ necessary_reasons = contrastive_explanations
 
 def _flippable(fl: Flat, x: list[int], target: int, layout: Layout, out):
     """The diagram of the feature sets whose change can reach ``target`` (one pass)."""
-    on_path = fl.reachable()
-    w: dict = {FALSE: out.false, TRUE: out.false}
+    w = [out.false, out.false]
     w[target] = out.true
-    kids, feature, names = fl.kids, fl.feature, layout.variables
-    for u in on_path:
-        if u <= TRUE:
-            continue
-        c = kids[u]
-        i = feature[u]
-        stay = w[c[x[i]]]
-        free = stay
-        for v in c:
-            free = free | w[v]
-        w[u] = make_node(out, names[i], stay, free)
+    names = layout.variables
+    node = _node_maker(out)
+    for i, c in fl.items:  # children first
+        xi = x[i]
+        stay = free = w[c[xi]]
+        for v, child in enumerate(c):
+            if v != xi:
+                free = free | w[child]
+        w.append(node(names[i], stay, free))
     return w[fl.root]
 
 
@@ -202,11 +198,10 @@ def _completion_with(fl: Flat, fixed: list[int | None], target: int) -> list[int
     kids, feature = fl.kids, fl.feature
     reach = [False] * len(kids)
     reach[target] = True
-    for u in fl.reachable():
-        if u > TRUE:
-            i = feature[u]
-            c = kids[u]
-            reach[u] = reach[c[fixed[i]]] if fixed[i] is not None else any(reach[v] for v in c)
+    for u in range(2, len(kids)):
+        i = feature[u]
+        c = kids[u]
+        reach[u] = reach[c[fixed[i]]] if fixed[i] is not None else any(reach[v] for v in c)
     u = fl.root
     if not reach[u]:
         return None
