@@ -60,6 +60,7 @@ def test_feature_roles_and_sufficient_reasons(case, data, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@FEW
 @given(case=classifiers(), data=st.data())
 def test_robustness_and_counterfactuals_match_brute_force(case, data, backend):
     clf, odd = _setup(case, backend, data)
@@ -89,6 +90,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@FEW
 @given(case=classifiers(), data=st.data())
 def test_bias_matches_brute_force(case, data, backend):
     clf, odd = _setup(case, backend, data)
@@ -202,6 +204,34 @@ def test_multi_valued_change_means_any_other_state(backend):
     assert bnx.feature_roles(o, x) == {"A": "necessary", "B": "irrelevant"}
     assert bnx.robustness(o, x, immutable=["A"]) is None
     assert bnx.robustness_profile(o) == {1: 6}
+
+
+def test_a_feature_with_one_state_never_changes(backend):
+    """A one-state feature has no bits in the ODD: it is never changed, freed or needed."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "A"), ("C", "D"), ("C", "B")])
+    net.add_cpds(
+        TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["n", "y"]}),
+        TabularCPD("A", 3, [[0.5, 0.25], [0.25, 0.25], [0.25, 0.5]], evidence=["C"],
+                   evidence_card=[2], state_names={"A": ["a0", "a1", "a2"], "C": ["n", "y"]}),
+        TabularCPD("D", 1, [[1.0, 1.0]], evidence=["C"], evidence_card=[2],
+                   state_names={"D": ["only"], "C": ["n", "y"]}),
+        TabularCPD("B", 2, [[0.75, 0.5], [0.25, 0.5]], evidence=["C"], evidence_card=[2],
+                   state_names={"B": ["b0", "b1"], "C": ["n", "y"]}))
+    feats = ["A", "D", "B"]
+    clf = bnx.Classifier(net, "C", "y", features=feats)
+    o = bnx.compile(clf, backend=backend)
+    args = (net, "C", "y", 0.5, feats)
+    for x in oracle.all_instances(net, feats):
+        assert bnx.robustness(o, x) == brute.robustness(args, x)
+        assert bnx.counterfactuals(o, x).to_set() == brute.counterfactuals(args, x)
+        assert bnx.contrastive_explanations(o, x).to_set() == brute.contrastive_explanations(args, x)
+        assert bnx.feature_roles(o, x)["D"] == "irrelevant"
+        assert bnx.same_decision_probability(clf, {"D": "only"}, odd=o) == \
+            brute.same_decision_probability(args, {"D": "only"})
+    assert bnx.robustness_profile(o) == brute.robustness_profile(args)
+    assert bnx.count_biased(o, ["D", "B"]) == brute.count_biased(args, ["D", "B"])
 
 
 @pytest.mark.parametrize("call, error, match", [
