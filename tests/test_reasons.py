@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.explain import probability
 from tests import oracle
 from tests import oracle_reasons as brute
 from tests.strategies import classifiers, instances
@@ -135,6 +136,13 @@ def test_same_decision_probability_is_the_exact_sum(case, data, backend):
         assert pos == brute.same_decision_probability(args, e, True)
         assert pos + neg == 1
         assert got == (pos if clf.decide(e, partial=True) else neg)
+        # both exact methods, whichever the function picked: the weighted count over the
+        # ODD per joint state of the class and latent variables, and the sum over completions
+        idx = clf.encode(e, partial=True)
+        total = sum(clf._class_joint(idx))
+        priors, parents = probability._configurations(clf)
+        assert probability._weighted_mass(clf, odd, idx, True, priors, parents) / total == pos
+        assert probability._enumerated_mass(clf, idx, True) / total == pos
 
 
 def test_same_decision_probability_compiles_once_without_odd():

@@ -9,15 +9,19 @@ leaves the decision unchanged::
 With ``decision=`` it is the probability of that decision instead: for an
 explanation ``e`` of some instance, its exact *precision* (Anchors samples it).
 
-On naive Bayes, ``Pr(c, e, z)`` factorises over the features given the class, so
-for each class state one weighted count over the decision diagram gives
-``sum_z Pr(c, e, z) [f(e, z) = d]``: one bottom-up pass over the nodes below the root
-that agree with ``e``, each edge weighted by ``Pr(feature = state | c)`` (features a
-path skips contribute the sum of their weights). Weights are exact rationals scaled
-to integers (one common denominator per feature), so the pass is integer arithmetic.
-Any other classifier is answered exactly by the documented fallback: the sum over
-the completions of ``e``, each with the classifier's exact joint; its cost grows with
-the product of the missing features' numbers of states.
+Given the class and the latent variables, the features are independent: with ``k`` a
+joint state of the class and the latent variables (a class state on naive Bayes),
+``Pr(k, e, z) = Pr(k) prod_f Pr(f | k)``. So for each ``k`` one weighted count over the
+decision diagram gives ``sum_z Pr(k, e, z) [f(e, z) = d]``: one bottom-up pass over the
+nodes below the root that agree with ``e``, each edge weighted by
+``Pr(feature = state | its parent's state in k)`` (features a path skips contribute the
+sum of their weights). Weights are exact rationals scaled to integers (one common
+denominator per feature), so the pass is integer arithmetic; all ``k`` are carried
+through the same pass. The cost is the number of joint states times the size of the
+diagram. On a latent tree whose joint states outnumber the completions of ``e`` (or
+exceed :data:`MAX_CONFIGURATIONS`), the documented fallback is used instead: the sum
+over the completions of ``e``, each with the classifier's exact joint, whose cost grows
+with the product of the missing features' numbers of states.
 """
 
 from __future__ import annotations
@@ -52,8 +56,8 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
         The decision whose probability is asked; by default the classifier's
         decision on ``evidence`` itself (``clf.decide(evidence, partial=True)``).
     odd : ODD, optional
-        ``clf``'s compiled decision function, used on naive Bayes (compiled once per
-        classifier and kept when not given).
+        ``clf``'s compiled decision function, used by the weighted count (compiled
+        once per classifier and kept when not given).
 
     Returns
     -------
@@ -88,14 +92,21 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
         decision = _decide(clf, joint)
     elif not isinstance(decision, bool):
         raise ArgumentError(f"decision must be True, False or None, got {decision!r}")
-    if clf.structure == "naive_bayes":
+    priors, parents = _configurations(clf)
+    completions = math.prod(len(clf.states(f)) for f in clf.features if f not in idx)
+    if clf.structure == "naive_bayes" or completions > len(priors) <= MAX_CONFIGURATIONS:
         odd = _odd_for(clf, odd)
-        same = _naive_bayes_mass(clf, odd, idx, decision)
+        same = _weighted_mass(clf, odd, idx, decision, priors, parents)
     else:
         if odd is not None:
             _check_match(clf, odd)
         same = _enumerated_mass(clf, idx, decision)
     return same / total
+
+
+#: Latent trees with more joint states of the class and the latent variables than this
+#: are answered by the sum over completions.
+MAX_CONFIGURATIONS = 4096
 
 
 def _decide(clf: Classifier, joint: list[Fraction]) -> bool:
@@ -122,24 +133,48 @@ def _odd_for(clf: Classifier, odd: ODD | None) -> ODD:
     return got
 
 
-def _naive_bayes_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool) -> Fraction:
-    """``sum_z Pr(e, z) [f(e, z) = decision]`` by one weighted count per class state."""
+def _configurations(clf: Classifier) -> tuple[list[Fraction], dict]:
+    """The joint states ``k`` of the class and the latent variables: their probabilities
+    ``Pr(k)`` and, per feature, its parent's state in each ``k``.
+
+    Given ``k``, the features are independent: ``Pr(k, x) = Pr(k) prod_f Pr(x_f | k)``.
+    On naive Bayes the joint states are the class states.
+    """
+    inner = [clf.class_var, *clf.latent]
+    pos = {node: j for j, node in enumerate(inner)}
+    priors, rows = [], []
+    for k in itertools.product(*(range(len(clf.states(node))) for node in inner)):
+        p = clf.table(clf.class_var)[0][k[0]]
+        for j, node in enumerate(inner[1:], 1):
+            if p == 0:
+                break
+            p *= clf.table(node)[k[pos[clf.parent(node)]]][k[j]]
+        priors.append(p)
+        rows.append(k)
+    parents = {f: [k[pos[clf.parent(f)]] for k in rows] for f in clf.features}
+    return priors, parents
+
+
+def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
+                   prior: list[Fraction], parents: dict) -> Fraction:
+    """``sum_z Pr(e, z) [f(e, z) = decision]`` by one weighted count over the ODD per joint
+    state of the class and the latent variables (per class state on naive Bayes)."""
     fl = flat(odd)
     enc = odd.encoding
     n = fl.n
-    prior = clf.table(clf.class_var)[0]
     ncls = len(prior)
     # weights[i][c][v] = Pr(feature i = v | c) * scale[i] (an integer); 0 off the evidence
     weights, scale = [], []
     for i, f in enumerate(enc.features):
         table = clf.table(f)
+        rows = [table[p] for p in parents[f]]
         allowed = [idx[f]] if f in idx else range(len(enc.states[i]))
-        den = math.lcm(*(table[c][v].denominator for c in range(ncls) for v in allowed))
-        row = [[0] * len(enc.states[i]) for _ in range(ncls)]
-        for c in range(ncls):
+        den = math.lcm(*(row[v].denominator for row in rows for v in allowed))
+        w = [[0] * len(enc.states[i]) for _ in range(ncls)]
+        for c, row in enumerate(rows):
             for v in allowed:
-                row[c][v] = table[c][v].numerator * (den // table[c][v].denominator)
-        weights.append(row)
+                w[c][v] = row[v].numerator * (den // row[v].denominator)
+        weights.append(w)
         scale.append(den)
     sums = [[sum(weights[i][c]) for c in range(ncls)] for i in range(n)]
     skip_memo: dict = {}
