@@ -18,7 +18,7 @@ from tests.strategies import classifiers, instances
 from tests.test_explanations import _args, _setup
 
 BACKENDS = bnx.backends.available_backends()
-FEW = settings(max_examples=30)
+FEW = settings(max_examples=settings.default.max_examples // 2)  # half the profile's
 
 
 def _some_instances(case, data, k=3):
