@@ -5,6 +5,7 @@ Run from the repository root::
     PYTHONPATH=. python bench/explain.py            # 3 passes, both backends
     PYTHONPATH=. python bench/explain.py --quick    # 1 pass
     PYTHONPATH=. python bench/explain.py --backend autoref --only votes
+    PYTHONPATH=. python bench/explain.py --questions --only votes   # issue 8's questions
 
 For the K2 naive Bayes classifiers of votes, spect, msnbc and nltcs (``bench/_data.py``),
 compiled with the default order, and 50 distinct instances of each data set (seeded
@@ -194,6 +195,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=None, help="passes (default 3, quick 1)")
     ap.add_argument("--instances", type=int, default=50)
     ap.add_argument("--only", nargs="*", default=None, help="data sets, e.g. votes spect")
+    ap.add_argument("--questions", action="store_true",
+                    help="time the questions of issue 8 instead (robustness, counterfactuals, "
+                    "contrastive explanations, SDP, ...; bench/_questions.py)")
     args = ap.parse_args(argv)
 
     backends = _util.pick_backends(ap, args.backend)
@@ -202,6 +206,9 @@ def main(argv=None) -> int:
     unknown = [k for k in names if k not in PAPER]
     if unknown:
         ap.error(f"unknown data set(s) {unknown}; known: {', '.join(PAPER)}")
+    if args.questions:
+        import _questions
+        return _questions.main(args, names, backends)
 
     print(_util.machine_line())
     print(_util.load_line())

@@ -16,6 +16,10 @@ from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
 from .explain import (Explanations, is_monotone, mc_explanations, monotone_counterexample,
                       on_states, pi_explanations, prime_implicants, theorem3_holds)
+from .explain import (ExplanationCheck, check_explanation, contrastive_explanations,
+                      count_biased, counterfactuals, decision_bias, feature_roles,
+                      necessary_reasons, robustness, robustness_profile,
+                      same_decision_probability, sufficient_reasons)
 from .odd import ODD
 
 __version__ = "0.1.0"
@@ -60,5 +64,18 @@ __all__ = [
     "latent_tree_order",
     "naive_bayes_order",
     "read_network",
+    # questions about a decision (bnx.explain: reasons, robustness, bias, probability)
+    "ExplanationCheck",
+    "check_explanation",
+    "contrastive_explanations",
+    "count_biased",
+    "counterfactuals",
+    "decision_bias",
+    "feature_roles",
+    "necessary_reasons",
+    "robustness",
+    "robustness_profile",
+    "same_decision_probability",
+    "sufficient_reasons",
     *_errors_all,
 ]

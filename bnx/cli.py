@@ -92,6 +92,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="only the shortest explanations")
     e.add_argument("--limit", type=_positive_int, default=20, metavar="N",
                    help="show at most N explanations of each kind (default 20)")
+    from .cli_questions import question_args
+    question_args(e)
     return p
 
 
@@ -344,12 +346,15 @@ def _cmd_explain(args) -> None:
     if clf is not None:
         print(f"posterior: Pr({cls}={label} | x) = {clf.posterior(x):.6f} "
               f"(threshold {float(clf.threshold):g})")
-    if not args.pi:
+    from .cli_questions import answer_questions, questions_asked
+    only_questions = questions_asked(args) and not (args.mc or args.pi)
+    if not args.pi and not only_questions:
         mc = mc_explanations(odd, x, on=on)
         print("\n" + _show(mc.shortest() if args.shortest else mc, args.limit, feats))
-    if not args.mc:
+    if not args.mc and not only_questions:
         pi = pi_explanations(odd, x)
         print("\n" + _show(pi.shortest() if args.shortest else pi, args.limit, feats))
+    answer_questions(args, clf, odd, x, feats)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -119,8 +119,13 @@ def test_everything_matches_brute_force(case, data):
         assert set(chk.redundant) == {f for f in subset if brute.sufficient(
             x, {g: x[g] for g in subset if g != f})}
         assert list(chk.redundant) == [f for f in case.features if f in chk.redundant]
+        assert chk.reason.items() <= partial.items() and frozenset(chk.reason) in want
+        assert chk.counterexample is None
     else:
-        assert chk.redundant == ()
+        assert chk.redundant == () and chk.reason is None
+        cx = chk.counterexample
+        assert partial.items() <= cx.items() and brute.decide(cx) != brute.decide(x)
+    assert chk.decision == brute.decide(x)
 
 
 @settings(max_examples=40)

@@ -125,7 +125,8 @@ def test_explanations_are_verified_independently(xlc):
         changes = linear.counterfactual(clf, x)
         assert len(changes) == r and clf.decide({**x, **changes}) != clf.decide(x)
         chk = linear.check_explanation(clf, x, pis[0])
-        assert chk == linear.ExplanationCheck(True, True, ())
+        assert (chk.sufficient, chk.minimal, chk.redundant) == (True, True, ())
+        assert chk.reason == pis[0] and chk.decision == clf.decide(x)
         extra = next(f for f in clf.features if f not in pis[0])
         chk = linear.check_explanation(clf, x, {**pis[0], extra: x[extra]})
         assert chk.sufficient and not chk.minimal and extra in chk.redundant

@@ -26,7 +26,9 @@ from typing import Any
 
 from .._types import Feature, Manager, Node
 from ..diagram import deep, gc_paused, recursion_for
+from ..backends import make_node
 from ..encoding import Encoding
+from ..encoding import _select as encoding_select
 from ..view import Graph, read
 from .walks import count_members, keep_minimal, length_counts, minimum
 
@@ -153,6 +155,28 @@ class Layout:
         k = len(self.encoding.states[i])
         keep = _select(g, lvl + 1, end - lvl - 1, 0, 0, [children.get(j, 0) for j in range(k)])
         return g.node(lvl, drop, keep)
+
+    def build_dd(self, bdd: Manager, i: int, children: Mapping[Any, Node]) -> Node:
+        """:meth:`build` on ``dd`` nodes of ``bdd`` (for algorithms that work with dd's
+        operations, such as the contrastive and counterfactual sets)."""
+        false = bdd.false
+        if self.kind == "complete":
+            k = len(self.encoding.states[i])
+            return encoding_select(bdd, self.encoding.bits[i], 0, 0,
+                                   [children.get(j, false) for j in range(k)], false)
+        lvl = self.first_level[i]
+        kvar = self.variables[lvl]
+        if self.kind == "keep":
+            return make_node(bdd, kvar, children.get(DROPPED, false),
+                             children.get(self.instance[i], false))
+        vbits = self.variables[lvl + 1:self.first_level[i + 1]]
+        drop = children.get(DROPPED, false)
+        for v in reversed(vbits):
+            drop = make_node(bdd, v, drop, false)
+        k = len(self.encoding.states[i])
+        keep = encoding_select(bdd, vbits, 0, 0, [children.get(j, false) for j in range(k)],
+                               false)
+        return make_node(bdd, kvar, drop, keep)
 
 
 def _select(g: Graph, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:

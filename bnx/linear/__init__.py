@@ -37,10 +37,10 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ArgumentError, UnknownFeatureError
+from ..explain.reasons import ExplanationCheck
 from ._core import Weights
 from ._moves import flip, keep_fewest
 from ._plan import Decision, greedy, knapsack, sums
@@ -49,26 +49,6 @@ from .xlc import read_xlc
 __all__ = ["ExplanationCheck", "check_explanation", "contrastive_explanation",
            "counterfactual", "decide", "mc_explanation", "pi_explanations", "read_xlc",
            "robustness", "shortest_pi_explanation"]
-
-
-@dataclass(frozen=True)
-class ExplanationCheck:
-    """What :func:`check_explanation` found about a partial instance.
-
-    Attributes
-    ----------
-    sufficient : bool
-        Every completion of the partial instance gets the instance's decision.
-    minimal : bool
-        Sufficient, and no feature can be dropped (a PI-explanation).
-    redundant : tuple
-        The features whose removal alone keeps it sufficient (empty when it is not
-        sufficient), in the classifier's feature order.
-    """
-
-    sufficient: bool
-    minimal: bool
-    redundant: tuple
 
 
 def decide(clf: Any, instance: Mapping) -> bool:
@@ -253,6 +233,12 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     sufficient; since dropping features only weakens it, a sufficient partial
     instance with none is minimal, a PI-explanation. Linear in the number of features.
 
+    Returns the same :class:`bnx.ExplanationCheck` as :func:`bnx.check_explanation`:
+    ``reason`` is a PI-explanation inside ``partial`` (its features dropped one at a
+    time while it stays sufficient); ``counterexample``, when ``partial`` is not
+    sufficient, is the completion with every other feature at its worst state for the
+    decision (the diagram version gives one closest to the instance instead).
+
     Raises
     ------
     ExplanationError
@@ -263,8 +249,10 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> bnx.linear.check_explanation(clf, x, {"WorkExperience": "+", "GPA": "+", "EntranceExam": "+"})
-    ExplanationCheck(sufficient=True, minimal=False, redundant=('EntranceExam',))
+    >>> check = bnx.linear.check_explanation(
+    ...     clf, x, {"WorkExperience": "+", "GPA": "+", "EntranceExam": "+"})
+    >>> check.sufficient, check.minimal, check.redundant, sorted(check.reason)
+    (True, False, ('EntranceExam',), ['GPA', 'WorkExperience'])
     """
     d = Decision(clf, instance)
     members = sorted(set(d.positions(partial)))
@@ -273,16 +261,27 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     terms = [g.c] + [F[i] if i in mem else W[i] for i in range(d.n)]
     plus, minus, s = sums(terms)
     if not g.decide(plus, minus, s, lambda: d.fixing(mem)):
-        return ExplanationCheck(False, False, ())
-    redundant = []
-    for i in members:
+        worst = d.fixing(mem)
+        return ExplanationCheck(False, False, (), d.decision, counterexample={
+            f: d.w.states[i][worst[i]] for i, f in enumerate(d.w.features)})
+
+    def dropped(i, state, members):  # the sums with feature i released, if still sufficient
+        p_, m_, s_ = state
         (ff, fl), (wf, wl) = F[i], W[i]
-        p = plus - (ff > 0) + (wf > 0)
-        m = minus - (ff < 0) + (wf < 0)
-        s2 = s - (fl if ff == 0 else 0) + (wl if wf == 0 else 0)
-        if g.decide(p, m, s2, lambda: d.fixing(mem - {i})):
-            redundant.append(d.w.features[i])
-    return ExplanationCheck(True, not redundant, tuple(redundant))
+        out = (p_ - (ff > 0) + (wf > 0), m_ - (ff < 0) + (wf < 0),
+               s_ - (fl if ff == 0 else 0) + (wl if wf == 0 else 0))
+        return out if g.decide(*out, lambda: d.fixing(members - {i})) else None
+
+    redundant = [d.w.features[i] for i in members
+                 if dropped(i, (plus, minus, s), mem) is not None]
+    state, reason = (plus, minus, s), set(mem)
+    for i in members:
+        smaller = dropped(i, state, reason)
+        if smaller is not None:
+            state = smaller
+            reason.discard(i)
+    return ExplanationCheck(True, not redundant, tuple(redundant), d.decision,
+                            reason=d.named(reason))
 
 
 def _position(w: Weights, f: Any, what: str) -> int:

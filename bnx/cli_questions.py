@@ -1,0 +1,113 @@
+"""The question flags of ``bnx explain`` (issue 8): ``--cxp``, ``--roles``,
+``--robustness``/``--immutable``, ``--bias``, ``--check``, ``--sdp`` and ``--profile``.
+
+Kept apart from :mod:`bnx.cli`, which calls the three functions below.
+"""
+
+from __future__ import annotations
+
+from .cli import _names, _pairs, _show, _table
+
+__all__ = ["question_args", "questions_asked", "answer_questions"]
+
+_QUESTIONS = ("cxp", "roles", "robustness", "bias", "check", "sdp", "profile")
+
+
+def question_args(e) -> None:
+    """The flags of ``bnx explain`` that ask the questions of :mod:`bnx.explain.reasons`,
+    :mod:`~bnx.explain.robustness`, :mod:`~bnx.explain.bias` and
+    :mod:`~bnx.explain.probability` (given any of them, MC- and PI-explanations are
+    printed only with ``--mc`` or ``--pi``)."""
+    q = e.add_argument_group("questions about the decision")
+    q.add_argument("--cxp", action="store_true",
+                   help="contrastive explanations: minimal sets of features whose change "
+                   "can flip the decision")
+    q.add_argument("--roles", action="store_true",
+                   help="each feature's role: necessary, relevant or irrelevant")
+    q.add_argument("--robustness", action="store_true",
+                   help="the fewest features to change for the other decision, and every "
+                   "closest counterfactual")
+    q.add_argument("--immutable", metavar="F1,F2,...",
+                   help="features that --robustness may not change")
+    q.add_argument("--bias", metavar="F1,F2,...",
+                   help="protected features: is the decision biased on them, and how many "
+                   "instances are")
+    q.add_argument("--check", metavar='"F1=s1,..."',
+                   help="check an explanation produced elsewhere: sufficient? minimal?")
+    q.add_argument("--sdp", metavar="F1,F2,...",
+                   help="the same-decision probability: how likely this decision is when "
+                   "only these features of the instance are observed (needs a network file)")
+    q.add_argument("--profile", action="store_true",
+                   help="the robustness profile of the whole classifier")
+
+
+def questions_asked(args) -> bool:
+    return any(getattr(args, k) for k in _QUESTIONS)
+
+
+def answer_questions(args, clf, odd, x, feats) -> None:
+    from . import explain
+    from .errors import BnxError
+    if args.immutable is not None and not args.robustness:
+        raise BnxError("--immutable needs --robustness")
+    if args.cxp:
+        cxp = explain.contrastive_explanations(odd, x)
+        print("\n" + _show(cxp.shortest() if args.shortest else cxp, args.limit, feats))
+    if args.roles:
+        roles = explain.feature_roles(odd, x)
+        print("\nfeature roles (in every / some / no sufficient reason)")
+        print("\n".join("  " + ln for ln in _table(
+            [[str(f), r] for f, r in roles.items()], ["feature", "role"]).splitlines()))
+    if args.robustness:
+        immutable = _names(args.immutable) or []
+        r = explain.robustness(odd, x, immutable=immutable)
+        fixed = f" keeping {', '.join(immutable)}" if immutable else ""
+        if r is None:
+            print(f"\nrobustness: no change{fixed} flips the decision")
+        else:
+            print(f"\nrobustness: {r} (the fewest features to change{fixed} for the other "
+                  f"decision)")
+            cfs = explain.counterfactuals(odd, x, immutable=immutable)
+            print(_show(cfs, args.limit, feats, title=f"{cfs.count:,} closest "
+                        f"counterfactual{'s' if cfs.count != 1 else ''} (the changes; * "
+                        f"keeps the instance's state)"))
+    if args.bias:
+        protected = _names(args.bias)
+        y = explain.decision_bias(odd, x, protected)
+        if y is None:
+            print(f"\nbias: none; no change of {', '.join(protected)} alone flips the "
+                  "decision")
+        else:
+            changed = ", ".join(f"{f}={y[f]}" for f in y if str(y[f]) != str(x.get(f)))
+            print(f"\nbias: the decision is biased; changing {changed} flips it")
+        n = explain.count_biased(odd, protected)
+        print(f"biased instances: {n:,} of {odd.total():,}")
+    if args.check:
+        c = explain.check_explanation(odd, x, _pairs(args.check, "--check"))
+        print(f"\ncheck: {'sufficient' if c.sufficient else 'NOT sufficient'}, "
+              f"{'minimal' if c.minimal else 'not minimal'}")
+        if c.redundant:
+            print(f"  redundant: {', '.join(map(str, c.redundant))}")
+        if c.reason is not None and not c.minimal:
+            print(f"  a sufficient reason inside it: "
+                  f"{', '.join(f'{f}={s}' for f, s in c.reason.items()) or '(empty)'}")
+        if c.counterexample is not None:
+            print(f"  counterexample: "
+                  f"{', '.join(f'{f}={s}' for f, s in c.counterexample.items())}")
+    if args.sdp:
+        if clf is None:
+            raise BnxError("--sdp needs the network file (a saved ODD has no probabilities)")
+        seen = _names(args.sdp)
+        evidence = {f: x[f] for f in seen if f in x}
+        unknown = [f for f in seen if f not in x]
+        if unknown:
+            raise BnxError(f"--sdp: {', '.join(unknown)} not in the instance")
+        p = explain.same_decision_probability(clf, evidence, decision=odd.decide(x), odd=odd)
+        print(f"\nsame-decision probability (of this decision when only "
+              f"{', '.join(seen) or 'nothing'} is observed): {float(p):.6f}")
+    if args.profile:
+        prof = explain.robustness_profile(odd)
+        print("\nrobustness profile of the classifier (instances per robustness)")
+        print("\n".join("  " + ln for ln in _table(
+            [["never" if k is None else str(k), f"{v:,}"] for k, v in prof.items()],
+            ["robustness", "instances"]).splitlines()))

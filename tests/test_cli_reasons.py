@@ -1,0 +1,56 @@
+"""``bnx explain`` with the question flags of issue 8 (--cxp, --robustness, --bias, ...)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_cli import admissions_bif, run  # noqa: F401  (a fixture)
+
+X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
+NET = ["--class", "Admit", "--positive", "yes", "--instance", X]
+
+
+def test_questions(capsys, admissions_bif):  # noqa: F811
+    code, out, err = run(capsys, "explain", admissions_bif, *NET, "--cxp", "--roles",
+                         "--robustness", "--bias", "WorkExperience", "--check",
+                         "GPA=yes,WorkExperience=yes,EntranceExam=yes", "--sdp", "GPA",
+                         "--profile")
+    assert code == 0, err
+    assert "MC-explanation" not in out and "PI-explanation" not in out
+    assert "5 contrastive explanations of a positive decision (length 2: 5)" in out
+    assert "GPA                 relevant" in out
+    assert "robustness: 2 (the fewest features to change for the other decision)" in out
+    assert "5 closest counterfactuals" in out
+    assert "bias: none" in out and "biased instances: 8 of 16" in out
+    assert "check: sufficient, not minimal" in out and "redundant: EntranceExam" in out
+    assert "(of this decision when only GPA is observed): 0.794560" in out
+    assert "1           12" in out and "2           4" in out
+
+
+def test_questions_with_mc_and_immutable(capsys, admissions_bif):  # noqa: F811
+    code, out, err = run(capsys, "explain", admissions_bif, *NET, "--robustness",
+                         "--immutable", "GPA,WorkExperience", "--mc")
+    assert code == 0, err
+    assert "MC-explanation" in out and "PI-explanation" not in out
+    assert "robustness: no change keeping GPA, WorkExperience flips the decision" in out
+    code, out, _ = run(capsys, "explain", admissions_bif, *NET, "--check", "GPA=yes")
+    assert "check: NOT sufficient" in out and "counterexample: " in out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--immutable", "GPA"], "--immutable needs --robustness"),
+    (["--bias", "Age"], "'Age' is not a feature"),
+    (["--sdp", "Age"], "Age not in the instance"),
+    (["--check", "GPA=no"], "the explanation gives feature 'GPA' the state 'no'"),
+])
+def test_question_errors(capsys, admissions_bif, extra, message):  # noqa: F811
+    code, _, err = run(capsys, "explain", admissions_bif, *NET, *extra)
+    assert code == 1 and message in err and err.count("\n") == 1
+
+
+def test_sdp_needs_the_network(capsys, admissions_bif, tmp_path):  # noqa: F811
+    saved = str(tmp_path / "a.bnx")
+    run(capsys, "compile", admissions_bif, "--class", "Admit", "--positive", "yes",
+        "--output", saved)
+    code, _, err = run(capsys, "explain", saved, "--instance", X, "--sdp", "GPA")
+    assert code == 1 and "--sdp needs the network file" in err
