@@ -15,6 +15,7 @@ from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
 from .explain import (Explanations, is_monotone, mc_explanations, monotone_counterexample,
                       on_states, pi_explanations, prime_implicants, theorem3_holds)
+from .batch import explain_data
 from .learning import learn_naive_bayes
 from .odd import ODD
 
@@ -23,6 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Classifier",
     "Explanations",
+    "explain_data",
     "is_monotone",
     "learn_naive_bayes",
     "mc_explanations",

@@ -195,6 +195,11 @@ class ODD:
         """The decision on a complete instance, by one walk down the diagram."""
         return evaluate(self.root, self.assignment(self.encode(instance)))
 
+    def decide_many(self, data):
+        """The decisions on the rows of a DataFrame, vectorised; see :func:`bnx.batch.decide_many`."""
+        from .batch import decide_many
+        return decide_many(self, data)
+
     @deep
     def count(self) -> int:
         """Number of complete instances decided positive (an exact ``int``).

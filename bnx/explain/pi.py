@@ -45,10 +45,15 @@ def _conjoin(nodes: list[Node], memo: dict) -> Node:
 
 
 class _PI:
-    """The shared recursion of pi-inst and pi-cover (output built in ``out``)."""
+    """The shared recursion of pi-inst and pi-cover (output built in ``out``).
+
+    The memo is keyed by the instance's remaining states too, so one object may
+    explain many instances in turn (:meth:`retarget`, used by :mod:`bnx.batch`).
+    """
 
     def __init__(self, odd: ODD, layout: Layout, out: Manager, instance: list[int] | None):
-        self.odd, self.layout, self.out, self.instance = odd, layout, out, instance
+        self.odd, self.layout, self.out = odd, layout, out
+        self.retarget(instance)
         self.memo: dict = {}
         self.conj: dict = {}
         dropped = [out.true] * (layout.n + 1)  # dropped[i]: features i.. all dropped
@@ -56,11 +61,20 @@ class _PI:
             dropped[i] = layout.build(out, i, {DROPPED: dropped[i + 1]})
         self.dropped = dropped
 
+    def retarget(self, instance: list[int] | None) -> None:
+        """Explain ``instance`` next (results of earlier instances are reused)."""
+        self.instance = instance
+        if instance is not None and self.layout.instance != tuple(instance):
+            self.layout = Layout("keep", self.odd.encoding, instance=instance)
+        n = len(self.odd.encoding.features)
+        self.suffix = [None] * (n + 1) if instance is None else \
+            [tuple(instance[i:]) for i in range(n + 1)]
+
     def run(self, u: Node, i: int) -> Node:
         out = self.out
         if u.var is None:
             return self.dropped[i] if u == u.bdd.true else out.false
-        key = (u, i)
+        key = (u, i, self.suffix[i])
         got = self.memo.get(key)
         if got is not None:
             return got
