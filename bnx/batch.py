@@ -88,12 +88,15 @@ def encode_rows(odd: Any, data: Any) -> np.ndarray:
     import pandas as pd
     from .classifier import _resolve_state
     frame = _frame(odd, data)
-    out = np.empty((len(frame), len(odd.features)), dtype=np.int64)
+    out = np.empty((len(frame), len(odd.features)), dtype=np.int32, order="F")
     for i, f in enumerate(odd.features):
         column = frame[f]
-        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        if isinstance(column.dtype, pd.CategoricalDtype):  # already coded: no hashing
+            codes, uniques = column.cat.codes.to_numpy(), column.cat.categories
+        else:
+            codes, uniques = pd.factorize(column.to_numpy(), use_na_sentinel=True)
         states = odd.encoding.states[i]
-        table = np.empty(len(uniques) + 1, dtype=np.int64)
+        table = np.empty(len(uniques) + 1, dtype=np.int32)
         table[-1] = -1  # factorize marks NaN/None as -1
         for u, value in enumerate(uniques):
             j = -1 if is_missing(value) else _resolve_state(states, value)
@@ -108,85 +111,57 @@ def encode_rows(odd: Any, data: Any) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- deciding
-def _arrays(odd: Any) -> dict:
-    """The diagram as arrays over its nodes (made once per ODD).
+def _layers(odd: Any) -> dict:
+    """The diagram as one numpy table per level (made once per ODD).
 
-    Node 0 is the true terminal; node ``k`` has ``level[k]``, children ``low[k]``,
-    ``high[k]`` (node numbers) and ``low_neg[k]``, ``high_neg[k]`` (complemented
-    edges). ``root`` and ``root_neg`` give the root.
+    At level ``l`` the walk is in one of a few *states*: the references (node and
+    polarity) that a path can reach when it crosses level ``l``; a node below ``l``
+    passes through. ``tables[l][2 * s + b]`` is the state reached from state ``s``
+    when level ``l``'s bit is ``b``; ``value[s]`` is the decision of a final state
+    (a terminal). Every level is then one gather for all rows at once.
     """
     cache = odd.__dict__.setdefault("_batch", {})
-    got = cache.get("arrays")
+    got = cache.get("layers")
     if got is not None:
         return got
-    bdd = odd.bdd
-    number: dict = {}
-    order: list = []
-    stack = [odd.root]
-    while stack:  # iterative: no recursion limit, children numbered after parents
-        u = stack.pop()
-        z = ~u if u.negated else u
-        if z.var is None or int(z) in number:
-            continue
-        number[int(z)] = len(order) + 1
-        order.append(z)
-        stack.extend(branches(z))
-    n = len(order) + 1
-    level = np.full(n, odd.encoding.nvars, dtype=np.int64)
-    low = np.zeros(n, dtype=np.int64)
-    high = np.zeros(n, dtype=np.int64)
-    low_neg = np.zeros(n, dtype=bool)
-    high_neg = np.zeros(n, dtype=bool)
-
-    def ref(u):
-        if u.var is None:
-            return 0, u != bdd.true
-        z = ~u if u.negated else u
-        return number[int(z)], bool(u.negated)
-
-    for k, z in enumerate(order, start=1):
-        lo, hi = branches(z)
-        level[k] = z.level
-        low[k], low_neg[k] = ref(lo)
-        high[k], high_neg[k] = ref(hi)
-    root, root_neg = ref(odd.root)
-    order.clear()
-    got = {"level": level, "low": low, "high": high, "low_neg": low_neg,
-           "high_neg": high_neg, "root": root, "root_neg": root_neg}
-    cache["arrays"] = got
+    enc = odd.encoding
+    states = [odd.root]
+    tables = []
+    for lvl in range(enc.nvars):
+        index: dict = {}
+        nxt: list = []
+        table = np.empty(2 * len(states), dtype=np.int32)
+        for s, u in enumerate(states):
+            kids = branches(u) if u.var is not None and u.level == lvl else (u, u)
+            for b, c in enumerate(kids):
+                k = index.get(c)
+                if k is None:
+                    k = index[c] = len(nxt)
+                    nxt.append(c)
+                table[2 * s + b] = k
+        tables.append(table)
+        states = nxt
+    value = np.array([u == odd.bdd.true for u in states], dtype=bool)
+    feature = [i for i in range(len(enc.features)) for _ in enc.bits[i]]
+    shift = [len(enc.bits[i]) - 1 - b for i in range(len(enc.features))
+             for b in range(len(enc.bits[i]))]
+    states.clear()
+    got = cache["layers"] = {"tables": tables, "value": value, "feature": feature,
+                             "shift": shift}
     return got
 
 
-def _bits(odd: Any, codes: np.ndarray) -> np.ndarray:
-    """The BDD variable values of complete rows of state indices, shape ``(rows, nvars + 1)``
-    (the last column, for terminals, is never read)."""
-    enc = odd.encoding
-    bits = np.zeros((codes.shape[0], enc.nvars + 1), dtype=bool)
-    for i in range(len(enc.features)):
-        m = len(enc.bits[i])
-        for b in range(m):
-            bits[:, enc.first_level[i] + b] = (codes[:, i] >> (m - 1 - b)) & 1
-    return bits
-
-
 def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
-    """Decisions on complete rows of state indices, vectorised over the rows."""
-    a = _arrays(odd)
-    n = codes.shape[0]
-    bits = _bits(odd, codes)
-    node = np.full(n, a["root"], dtype=np.int64)
-    neg = np.full(n, a["root_neg"], dtype=bool)
-    rows = np.arange(n)
-    level, low, high = a["level"], a["low"], a["high"]
-    for _ in range(odd.encoding.nvars):  # each step goes at least one level down
-        live = node != 0
-        if not live.any():
-            break
-        r, k = rows[live], node[live]
-        b = bits[r, level[k]]
-        neg[r] ^= np.where(b, a["high_neg"][k], a["low_neg"][k])
-        node[r] = np.where(b, high[k], low[k])
-    return ~neg
+    """Decisions on complete rows of state indices: one vectorised gather per level."""
+    lay = _layers(odd)
+    state = np.zeros(codes.shape[0], dtype=np.int32)
+    for table, i, sh in zip(lay["tables"], lay["feature"], lay["shift"]):
+        bit = codes[:, i] if sh == 0 and len(odd.encoding.states[i]) <= 2 else \
+            (codes[:, i] >> sh) & 1
+        state = table[2 * state + bit]
+    if not lay["tables"]:  # no variables: a constant
+        return np.full(codes.shape[0], bool(lay["value"][0]))
+    return lay["value"][state]
 
 
 def decide_many(odd: Any, data: Any) -> np.ndarray:

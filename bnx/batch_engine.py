@@ -86,6 +86,7 @@ class RowEngine:
         self.codes = [[[(enc.first_level[i] + b, v) for b, v in enumerate(enc.code(i, j).values())]
                        for j in range(len(enc.states[i]))] for i in range(self.n)]
         self._mc_memo: dict = {}
+        self._child: dict = {}
         self._pi = None
         self._pi_memo: dict = {}
 
@@ -98,8 +99,20 @@ class RowEngine:
         if self._ons is None:
             from .explain.mc import on_states
             self._ons = on_states(self.odd, self._on)  # the one-row function's errors
+            # plan[d][i][state] = [(state allowed in an explanation, its weight), ...]
+            self._plan = {}
+            for d in (False, True):
+                self._plan[d] = []
+                for i in range(self.n):
+                    k = len(self.codes[i])
+                    counted = self._ons[i] if d else frozenset(range(k)) - self._ons[i]
+                    self._plan[d].append([
+                        [(xi, int(xi in counted))] + ([(j, 0) for j in range(k) if j not in counted]
+                                                      if xi in counted else [])
+                        for xi in range(k)])
         if len(self._mc_memo) > MEMO_LIMIT:
             self._mc_memo.clear()
+            self._child.clear()
         sfx = [tuple(x[i:]) for i in range(self.n + 1)]
         h = self.odd.root if decision else ~self.odd.root
         best, count = self._mc(h, 0, decision, x, sfx)
@@ -115,15 +128,14 @@ class RowEngine:
         got = self._mc_memo.get(key)
         if got is not None:
             return got
-        k = len(self.codes[i])
-        counted = self._ons[i] if d else frozenset(range(k)) - self._ons[i]
-        choices = [x[i]] if x[i] not in counted else \
-            [x[i], *(j for j in range(k) if j not in counted)]
         best, count = math.inf, 0
-        for j in choices:
-            m, c = self._mc(restrict(u, self.codes[i][j], self.odd.encoding.nvars),
-                            i + 1, d, x, sfx)
-            m += 1 if j in counted else 0
+        for j, weight in self._plan[d][i][x[i]]:
+            child = self._child.get((u, i, j))
+            if child is None:
+                child = self._child[(u, i, j)] = restrict(u, self.codes[i][j],
+                                                          self.odd.encoding.nvars)
+            m, c = self._mc(child, i + 1, d, x, sfx)
+            m += weight
             if c and m < best:
                 best, count = m, c
             elif c and m == best:
@@ -185,22 +197,21 @@ def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mappin
     with recursion_for(odd.encoding.nvars):
         for x in rows:
             keep = tuple(i for i, j in enumerate(x) if j >= 0)
-            names = [odd.features[i] for i in keep]
             post = None
             if clf is not None:
-                post = clf.posterior({f: odd.encoding.states[i][x[i]]
-                                      for f, i in zip(names, keep)}, partial=True)
-            m = marginal_odd(odd, names)
-            if m is None:
+                post = clf.posterior({odd.features[i]: odd.encoding.states[i][x[i]]
+                                      for i in keep}, partial=True)
+            engine = engines.get(keep)
+            if engine is None:
+                m = marginal_odd(odd, [odd.features[i] for i in keep])
+                engine = engines[keep] = None if m is None else RowEngine(m, on)
+            if engine is None:
                 decision = odd.classifier.decide({}, partial=True)
                 got = {"decision": decision, "posterior": post, "observed": 0, "mc_count": 1,
                        "mc_shortest": 0, "pi_count": 1, "pi_shortest": 0,
                        "pi_shortest_count": 1}
                 out.append([got[w] for w in what])
             else:
-                engine = engines.get(keep)
-                if engine is None:
-                    engine = engines[keep] = RowEngine(m, on)
                 out.append(engine.answers([x[i] for i in keep], what, posterior=post))
             if bar is not None:
                 bar.update(1)

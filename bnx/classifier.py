@@ -249,6 +249,13 @@ class Classifier:
         return cls(read_network(path), class_var, positive, threshold=threshold,
                    features=features)
 
+    @classmethod
+    def from_sklearn(cls, estimator: Any, positive: State = None, *,
+                     feature_names: Sequence[Feature] | None = None) -> "Classifier":
+        """The classifier of a fitted sklearn CategoricalNB or BernoulliNB; see :func:`bnx.sklearn.from_sklearn`."""
+        from .sklearn import from_sklearn
+        return from_sklearn(estimator, positive, feature_names=feature_names)
+
     @staticmethod
     def _check_threshold(threshold: Any) -> Fraction:
         if isinstance(threshold, bool) or not isinstance(threshold, (numbers.Real, Fraction)):

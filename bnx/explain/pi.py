@@ -13,6 +13,8 @@ The results are decision diagrams over one "kept" variable per feature.
 
 from __future__ import annotations
 
+import copy
+
 from .._types import Instance, Manager, Node
 from ..diagram import restrict
 from ..diagram import deep
@@ -55,6 +57,7 @@ class _PI:
         self.odd, self.layout, self.out = odd, layout, out
         self.retarget(instance)
         self.memo: dict = {}
+        self.cofs: dict = {}
         self.conj: dict = {}
         dropped = [out.true] * (layout.n + 1)  # dropped[i]: features i.. all dropped
         for i in reversed(range(layout.n)):
@@ -65,7 +68,8 @@ class _PI:
         """Explain ``instance`` next (results of earlier instances are reused)."""
         self.instance = instance
         if instance is not None and self.layout.instance != tuple(instance):
-            self.layout = Layout("keep", self.odd.encoding, instance=instance)
+            self.layout = copy.copy(self.layout)  # build() reads only .instance
+            self.layout.instance = tuple(instance)
         n = len(self.odd.encoding.features)
         self.suffix = [None] * (n + 1) if instance is None else \
             [tuple(instance[i:]) for i in range(n + 1)]
@@ -78,7 +82,9 @@ class _PI:
         got = self.memo.get(key)
         if got is not None:
             return got
-        cof = _cofactors(self.odd, u, i)
+        cof = self.cofs.get((u, i))
+        if cof is None:
+            cof = self.cofs[(u, i)] = _cofactors(self.odd, u, i)
         g_star = self.run(_conjoin(cof, self.conj), i + 1)
         not_star = ~g_star
         if self.instance is not None:
