@@ -134,7 +134,8 @@ def test_spect_row_by_row():
     train = shared_file("spect", "SPECT.train")
     names = ["OVERALL_DIAGNOSIS", *(f"F{i}" for i in range(1, 23))]
     data = pd.read_csv(train, header=None, names=names, dtype=str)
-    clf = bnx.Classifier(bnx.learn_naive_bayes(data, "OVERALL_DIAGNOSIS"), "OVERALL_DIAGNOSIS", "1")
+    net = bnx.learn_naive_bayes(train, "OVERALL_DIAGNOSIS", header=False, names=names)
+    clf = bnx.Classifier(net, "OVERALL_DIAGNOSIS", "1")
     odd = bnx.compile(clf, backend="auto")
     got = bnx.explain_data(odd, data, what=ALL, progress=False)
     for i, row in data.iterrows():
