@@ -278,9 +278,14 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         return pd.DataFrame({w: pd.Series([], dtype=_DTYPES.get(w, "int64")) for w in what},
                             index=frame.index)
     unique, inverse = np.unique(codes, axis=0, return_inverse=True)
-    rows = [tuple(r) for r in unique.tolist()]
+    # rows sharing their last states side by side: the engine's memos are keyed by the
+    # remaining states, and contiguous chunks for workers then share little
+    order = np.lexsort(unique.T)
+    rows = [tuple(r) for r in unique[order].tolist()]
     answers = run_chunks(odd, rows, what, on, n_jobs=n_jobs, progress=progress, client=client)
-    table = np.array(answers, dtype=object).reshape(len(rows), len(what))[inverse.reshape(-1)]
+    table = np.empty((len(rows), len(what)), dtype=object)
+    table[order] = np.array(answers, dtype=object).reshape(len(rows), len(what))
+    table = table[inverse.reshape(-1)]
     out = pd.DataFrame(table, index=frame.index, columns=list(what))
     for w in what:
         out[w] = out[w].astype(_DTYPES.get(w, "int64"))

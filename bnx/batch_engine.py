@@ -236,7 +236,7 @@ def run_chunks(odd: Any, rows: list, what: tuple, on: Mapping | None, *, n_jobs:
         from .serialization import dumps_odd
         text = dumps_odd(odd)
         workers = _workers(n_jobs, client)
-        size = max(1, -(-len(rows) // (4 * workers)))
+        size = max(1, -(-len(rows) // (2 * workers)))  # few chunks: each warms its memos
         chunks = [rows[k:k + size] for k in range(0, len(rows), size)]
         results: list = [None] * len(chunks)
         if client is not None:
