@@ -8,7 +8,7 @@ The data flows one way: network -> :class:`Classifier` -> :func:`compile` ->
 :class:`ODD` -> explanations.
 """
 
-from . import backends, case_study, datasets, examples
+from . import backends, batch, case_study, datasets, examples, plot
 from .classifier import Classifier, read_network
 from .compilation import compile, default_order, latent_tree_order, naive_bayes_order
 from .errors import *  # noqa: F401,F403
@@ -37,6 +37,8 @@ __all__ = [
     "compile",
     "default_order",
     "backends",
+    "batch",
+    "plot",
     "case_study",
     "datasets",
     "examples",

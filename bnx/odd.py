@@ -348,6 +348,11 @@ class ODD:
             raise BnxError(f"dot failed: {res.stderr.strip()}")
         return path
 
+    def plot(self, ax=None, **options):
+        """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`."""
+        from .plot import plot_odd
+        return plot_odd(self, ax, **options)
+
     def _repr_svg_(self) -> str | None:
         exe = shutil.which("dot")
         if exe is None or self.size > 400:
