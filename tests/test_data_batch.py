@@ -115,8 +115,9 @@ def test_votes_row_by_row(votes):
     for i, row in data.iterrows():
         assert got.loc[i].to_dict() == _one_row(odd, row), i
         assert got.loc[i, "decision"] == clf.decide(row, partial=True)
-    twice = bnx.explain_data(odd, data, what=ALL, n_jobs=2, progress=False)
-    pd.testing.assert_frame_equal(twice, got)
+    some = data.iloc[::4]
+    twice = bnx.explain_data(odd, some, what=ALL, n_jobs=2, progress=False)
+    pd.testing.assert_frame_equal(twice, got.loc[some.index])
 
 
 def test_votes_on_a_dask_cluster(votes):
