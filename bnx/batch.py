@@ -37,9 +37,10 @@ WHAT: dict[str, str] = {
     "pi_shortest": "length (kept features) of the shortest PI-explanations",
     "pi_shortest_count": "number of shortest PI-explanations",
     "observed": "number of observed (non-missing) features",
+    "robustness": "fewest observed features whose change flips the decision (<NA>: none does)",
 }
 _DEFAULT_WHAT = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest")
-_DTYPES = {"decision": bool, "posterior": float}
+_DTYPES = {"decision": bool, "posterior": float, "robustness": "Int64"}
 
 
 # ---------------------------------------------------------------------- rows
@@ -237,7 +238,7 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     what : str or sequence of str, optional
         The answers, among :data:`WHAT`: ``decision``, ``posterior``, ``mc_count``,
         ``mc_shortest``, ``pi_count``, ``pi_shortest``, ``pi_shortest_count``,
-        ``observed``. Default: the first six (without ``posterior`` when the ODD
+        ``observed``, ``robustness``. Default: the first six (without ``posterior`` when the ODD
         has no classifier).
     on : mapping, optional
         On states for MC-explanations, as in :func:`bnx.mc_explanations`.

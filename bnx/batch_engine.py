@@ -87,6 +87,7 @@ class RowEngine:
                        for j in range(len(enc.states[i]))] for i in range(self.n)]
         self._mc_memo: dict = {}
         self._child: dict = {}
+        self._rob_memo: dict = {}
         self._pi = None
         self._pi_memo: dict = {}
 
@@ -143,6 +144,32 @@ class RowEngine:
         got = self._mc_memo[key] = (best, count)
         return got
 
+    def robustness(self, x: Sequence[int], decision: bool) -> float:
+        """The fewest features whose states must change to flip the decision on ``x``
+        (``inf`` when no instance has the other decision)."""
+        if len(self._rob_memo) > MEMO_LIMIT:
+            self._rob_memo.clear()
+        sfx = [tuple(x[i:]) for i in range(self.n + 1)]
+        return self._rob(~self.odd.root if decision else self.odd.root, 0, x, sfx)
+
+    def _rob(self, u, i, x, sfx):
+        """Fewest changes to ``x[i:]`` on a path from ``u`` to true (valid states only)."""
+        if u.var is None and u != u.bdd.true:
+            return math.inf
+        if i == self.n:
+            return 0
+        key = (u, i, sfx[i])
+        got = self._rob_memo.get(key)
+        if got is None:
+            got = math.inf
+            for j, bits in enumerate(self.codes[i]):
+                child = self._child.get((u, i, j))
+                if child is None:
+                    child = self._child[(u, i, j)] = restrict(u, bits, self.odd.encoding.nvars)
+                got = min(got, (j != x[i]) + self._rob(child, i + 1, x, sfx))
+            self._rob_memo[key] = got
+        return got
+
     def pi(self, x: Sequence[int], decision: bool) -> tuple[int, int, int]:
         """``(number, shortest length, number of shortest)`` of the PI-explanations."""
         from .explain.explanations import Layout
@@ -183,6 +210,9 @@ class RowEngine:
             got["mc_count"], got["mc_shortest"] = self.mc(x, d)
         if any(w.startswith("pi_") for w in what):
             got["pi_count"], got["pi_shortest"], got["pi_shortest_count"] = self.pi(x, d)
+        if "robustness" in what:
+            r = self.robustness(x, d)
+            got["robustness"] = None if r == math.inf else r
         if "posterior" in what:
             got["posterior"] = posterior
         return [got[w] for w in what]
@@ -209,7 +239,7 @@ def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mappin
                 decision = odd.classifier.decide({}, partial=True)
                 got = {"decision": decision, "posterior": post, "observed": 0, "mc_count": 1,
                        "mc_shortest": 0, "pi_count": 1, "pi_shortest": 0,
-                       "pi_shortest_count": 1}
+                       "pi_shortest_count": 1, "robustness": None}
                 out.append([got[w] for w in what])
             else:
                 out.append(engine.answers([x[i] for i in keep], what, posterior=post))

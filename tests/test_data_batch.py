@@ -18,7 +18,7 @@ from tests.strategies import classifiers, instances, on_maps
 
 BACKENDS = bnx.backends.available_backends()
 ALL = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest",
-       "pi_shortest_count", "observed")
+       "pi_shortest_count", "observed", "robustness")
 
 
 def _args(case, features=None):
@@ -35,8 +35,13 @@ def _brute(case, row, on):
     got = {"observed": len(obs), "posterior": np.nan if post is None else float(post),
            "decision": oracle.decide(*head, x, obs)}
     if not obs:  # the prior decides
-        got.update(mc_count=1, mc_shortest=0, pi_count=1, pi_shortest=0, pi_shortest_count=1)
+        got.update(mc_count=1, mc_shortest=0, pi_count=1, pi_shortest=0, pi_shortest_count=1,
+                   robustness=None)
         return got
+    table = oracle.decision_table(*head, obs)
+    flips = [sum(a != b for a, b in zip(combo, (x[f] for f in obs)))
+             for combo, d in table.items() if d != got["decision"]]
+    got["robustness"] = min(flips) if flips else None
     d = got["decision"]
     mc = oracle.mc_explanations(*_args(case, obs), x, {f: on[f] for f in obs})
     card = {sum(1 for f, s in e if (s in on[f]) == d) for e in mc}
@@ -92,7 +97,7 @@ def votes():
     return clf, bnx.compile(clf, backend="auto"), bnx.datasets.load_votes()
 
 
-def _one_row(odd, row):
+def _one_row(odd, row, rob=True):
     """explain_data's answers by the one-row functions (the marginal ODD for missing values)."""
     x = {f: v for f, v in row.items() if f in odd.features and isinstance(v, str)}
     m = marginal_odd(odd, list(x))
@@ -100,12 +105,28 @@ def _one_row(odd, row):
         return {"decision": odd.classifier.decide({}, partial=True),
                 "posterior": odd.classifier.posterior({}, partial=True), "mc_count": 1,
                 "mc_shortest": 0, "pi_count": 1, "pi_shortest": 0, "pi_shortest_count": 1,
-                "observed": 0}
+                "observed": 0, "robustness": None}
     mc, pi = bnx.mc_explanations(m, x), bnx.pi_explanations(m, x)
     lens = pi.lengths()
     return {"decision": m.decide(x), "posterior": odd.classifier.posterior(x, partial=True),
             "mc_count": mc.count, "mc_shortest": min(mc.lengths()), "pi_count": pi.count,
-            "pi_shortest": min(lens), "pi_shortest_count": lens[min(lens)], "observed": len(x)}
+            "pi_shortest": min(lens), "pi_shortest_count": lens[min(lens)], "observed": len(x),
+            "robustness": _nearest_flip(m, x) if rob else None}
+
+
+def _nearest_flip(odd, x, _cache={}):
+    """Hamming distance from ``x`` to the nearest instance of the other decision, over all
+    instances of ``odd`` (decided once per ODD with decide_many, itself checked above)."""
+    key = id(odd)
+    if key not in _cache:
+        every = np.array(list(itertools.product(*(range(len(s)) for s in odd.encoding.states))))
+        frame = pd.DataFrame({f: np.array(odd.encoding.states[i], dtype=object)[every[:, i]]
+                              for i, f in enumerate(odd.features)})
+        _cache[key] = (odd, every, odd.decide_many(frame))
+    _, every, decisions = _cache[key]
+    mine = np.array([odd.encoding.states[i].index(x[f]) for i, f in enumerate(odd.features)])
+    other = every[decisions != odd.decide(x)]
+    return int((other != mine).sum(axis=1).min()) if len(other) else None
 
 
 def test_votes_row_by_row(votes):
@@ -113,7 +134,11 @@ def test_votes_row_by_row(votes):
     got = bnx.explain_data(odd, data, what=ALL, progress=False)
     assert (got["observed"] < 16).sum() == 203
     for i, row in data.iterrows():
-        assert got.loc[i].to_dict() == _one_row(odd, row), i
+        want = _one_row(odd, row, rob=i % 5 == 0)
+        have = got.loc[i].to_dict()
+        if i % 5:  # the brute-force robustness on a fifth of the rows
+            have.pop("robustness"), want.pop("robustness")
+        assert have == want, i
         assert got.loc[i, "decision"] == clf.decide(row, partial=True)
     some = data.iloc[::4]
     twice = bnx.explain_data(odd, some, what=ALL, n_jobs=2, progress=False)
@@ -138,9 +163,11 @@ def test_spect_row_by_row():
     net = bnx.learn_naive_bayes(train, "OVERALL_DIAGNOSIS", header=False, names=names)
     clf = bnx.Classifier(net, "OVERALL_DIAGNOSIS", "1")
     odd = bnx.compile(clf, backend="auto")
-    got = bnx.explain_data(odd, data, what=ALL, progress=False)
+    got = bnx.explain_data(odd, data, what=ALL[:-1], progress=False)
     for i, row in data.iterrows():
-        assert got.loc[i].to_dict() == _one_row(odd, row), i
+        want = _one_row(odd, row, rob=False)
+        del want["robustness"]
+        assert got.loc[i].to_dict() == want, i
 
 
 @pytest.mark.parametrize("call, error, match", [
