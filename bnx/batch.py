@@ -273,6 +273,9 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     what = _check_what(what, odd)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
         raise ArgumentError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
+    if client is not None and not all(hasattr(client, a) for a in ("submit", "scatter")):
+        raise ArgumentError(f"client must be a dask.distributed.Client, got "
+                            f"{type(client).__name__}")
     frame = _frame(odd, data)
     codes = encode_rows(odd, frame)
     if len(codes) == 0:

@@ -180,6 +180,7 @@ def test_spect_row_by_row():
     (lambda o, d: bnx.explain_data(o, d, n_jobs=0), bnx.ArgumentError, "n_jobs"),
     (lambda o, d: bnx.explain_data(o, "votes.csv"), bnx.ArgumentError, "got str"),
     (lambda o, d: bnx.explain_data(o.classifier, d), bnx.ArgumentError, "compile it first"),
+    (lambda o, d: bnx.explain_data(o, d, client="tcp://x"), bnx.ArgumentError, "Client"),
 ])
 def test_bad_data_names_the_problem(votes, call, error, match):
     _, odd, data = votes
@@ -195,3 +196,10 @@ def test_multivalued_features_need_on_states():
     assert list(got["pi_count"]) == [bnx.pi_explanations(odd, x).count for x in rows]
     with pytest.raises(bnx.ExplanationError, match="on="):
         bnx.explain_data(odd, rows, what="mc_count", progress=False)
+
+
+def test_no_rows(votes):
+    _, odd, data = votes
+    got = bnx.explain_data(odd, data.iloc[:0], what=ALL, progress=False)
+    assert got.shape == (0, len(ALL)) and got["decision"].dtype == bool
+    assert odd.decide_many(data.iloc[:0]).shape == (0,)
