@@ -50,7 +50,7 @@ class _PI:
     """The shared recursion of pi-inst and pi-cover (output built in ``out``).
 
     The memo is keyed by the instance's remaining states too, so one object may
-    explain many instances in turn (:meth:`retarget`, used by :mod:`bnx.batch`).
+    explain many instances in turn (:meth:`retarget`, used by :mod:`bnx.batch_engine`).
     """
 
     def __init__(self, odd: ODD, layout: Layout, out: Manager, instance: list[int] | None):
