@@ -24,10 +24,12 @@ from .odd import ODD
 
 __version__ = "0.1.0"
 
-# Loaded on first use: they import pandas, which loading a saved ODD and explaining
+# Loaded on first use: they import pandas or numpy, which loading a saved ODD and explaining
 # never needs (``import bnx`` stays light).
 _LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", None),
-         "learn_naive_bayes": ("bnx.learning", "learn_naive_bayes")}
+         "learn_naive_bayes": ("bnx.learning", "learn_naive_bayes"),
+         "batch": ("bnx.batch", None), "plot": ("bnx.plot", None),
+         "explain_data": ("bnx.batch", "explain_data")}
 
 
 def __getattr__(name: str):
@@ -44,6 +46,7 @@ def __getattr__(name: str):
 __all__ = [
     "Classifier",
     "Explanations",
+    "explain_data",
     "is_monotone",
     "learn_naive_bayes",
     "mc_explanations",
@@ -57,6 +60,8 @@ __all__ = [
     "default_order",
     "estimate_size",
     "backends",
+    "batch",
+    "plot",
     "case_study",
     "datasets",
     "examples",

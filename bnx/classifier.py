@@ -26,6 +26,7 @@ from typing import Any
 from ._types import Feature, Instance, State
 from .errors import (MissingFeatureError, NetworkError, NetworkFileError, StructureError,
                      ThresholdError, UnknownFeatureError, UnknownStateError)
+from .instances import as_instance
 
 __all__ = ["Classifier", "read_network"]
 
@@ -247,6 +248,13 @@ class Classifier:
         """
         return cls(read_network(path), class_var, positive, threshold=threshold,
                    features=features)
+
+    @classmethod
+    def from_sklearn(cls, estimator: Any, positive: State = None, *,
+                     feature_names: Sequence[Feature] | None = None) -> "Classifier":
+        """The classifier of a fitted sklearn CategoricalNB or BernoulliNB; see :func:`bnx.sklearn.from_sklearn`."""
+        from .sklearn import from_sklearn
+        return from_sklearn(estimator, positive, feature_names=feature_names)
 
     @staticmethod
     def _check_threshold(threshold: Any) -> Fraction:
@@ -520,10 +528,7 @@ class Classifier:
         Raises :class:`~bnx.UnknownFeatureError`, :class:`~bnx.MissingFeatureError`
         or :class:`~bnx.UnknownStateError` naming the offending feature or state.
         """
-        if not isinstance(instance, Mapping):
-            from .errors import InstanceError
-            raise InstanceError(f"an instance must be a mapping from features to states, "
-                                f"got {type(instance).__name__}")
+        instance = as_instance(instance, class_var=self._class_var)
         feats = self._features if features is None else features
         fset = set(feats)
         for f in instance:

@@ -80,8 +80,20 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("--max-nodes", type=int, metavar="N")
     e.add_argument("--timeout", type=_positive_float, metavar="S")
     e.add_argument("--no-progress", action="store_true")
-    e.add_argument("--instance", required=True, metavar='"F1=s1,F2=s2,..."',
-                   help="a complete instance")
+    source = e.add_mutually_exclusive_group(required=True)
+    source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."', help="a complete instance")
+    source.add_argument("--data", metavar="ROWS.csv",
+                        help="explain every row of a CSV file with a header line naming the "
+                        "features ('?' and empty cells are missing); prints or writes one "
+                        "line of answers per row (see --output)")
+    e.add_argument("--output", metavar="ANSWERS.csv",
+                   help="with --data: write the answers here (default: print them)")
+    e.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="with --data: worker processes (default 1)")
+    e.add_argument("--what", metavar="A1,A2,...",
+                   help="with --data: the answers (default decision,posterior,mc_count,"
+                   "mc_shortest,pi_count,pi_shortest; MC answers only when every feature "
+                   "has on states)")
     e.add_argument("--on", metavar='"F1=s1|s2,..."',
                    help="on states for MC-explanations (default: each binary feature's "
                    "second state)")
@@ -311,7 +323,7 @@ def _explain_linear(args, reason: str | None = None) -> bool:
         return False
     reason = reason or (f"{len(clf.features)} features are too many to compile "
                         f"(more than {_LINEAR_WIDTH})")
-    on = {k: v.split("|") for k, v in _pairs(args.on, "--on").items()} if args.on else None
+    on = _on_arg(args)
     print(f"note: {reason}; explained without compiling by bnx.linear (exact for naive "
           f"Bayes)\n")
     print(explain_text(clf, _pairs(args.instance, "--instance"), on=on, mc=not args.pi,
@@ -319,22 +331,73 @@ def _explain_linear(args, reason: str | None = None) -> bool:
     return True
 
 
+def _on_arg(args) -> dict | None:
+    if not args.on:
+        return None
+    return {k: v.split("|") for k, v in _pairs(args.on, "--on").items()}
+
+
+def _needs_on(odd, on: dict | None) -> list:
+    """Features with more than two states and no --on: MC-explanations need their on states."""
+    return [f for i, f in enumerate(odd.features)
+            if len(odd.encoding.states[i]) > 2 and f not in (on or {})]
+
+
+def _explain_rows(args, odd) -> None:
+    """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file."""
+    import pandas as pd
+    from .batch import explain_data
+    from .errors import ArgumentError, DataError, OutputError
+    try:
+        rows = pd.read_csv(args.data, dtype=str, na_values=["?", ""], keep_default_na=False,
+                           skipinitialspace=True)
+    except (OSError, ValueError) as exc:
+        raise DataError(f"cannot read the CSV file {args.data!r}: {exc}") from None
+    on = _on_arg(args)
+    what = _names(args.what)
+    if what is None:
+        what = ["decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest"]
+        if odd.classifier is None:
+            what.remove("posterior")
+        if _needs_on(odd, on):
+            what = [w for w in what if not w.startswith("mc_")]
+    elif not what:
+        raise ArgumentError("--what names no answer")
+    answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
+                           progress=sys.stderr.isatty())
+    if args.output is None:
+        print(answers.to_csv(index_label="row"), end="")
+        return
+    try:
+        answers.to_csv(args.output, index_label="row")
+    except OSError as exc:
+        raise OutputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    print(f"explained {len(answers):,} rows of {args.data} into {args.output} "
+          f"({', '.join(answers.columns)})")
+
+
 def _cmd_explain(args) -> None:
     from .errors import CompilationLimitError
     from .explain.mc import mc_explanations
     from .explain.pi import pi_explanations
-    if _explain_linear(args):
+    from .errors import BnxError
+    if args.data is None and _explain_linear(args):
         return
     try:
         clf, odd = _load(args)
     except CompilationLimitError as exc:
-        if _explain_linear(args, reason=str(exc)):
+        if args.data is None and _explain_linear(args, reason=str(exc)):
             return
         raise
+    if args.data is not None:
+        return _explain_rows(args, odd)
+    for opt in ("output", "what"):
+        if getattr(args, opt) is not None:
+            raise BnxError(f"--{opt} goes with --data, not with --instance")
+    if clf is None:
+        clf = odd.classifier  # a saved ODD's classifier (None for old files)
     x = _pairs(args.instance, "--instance")
-    on = None
-    if args.on:
-        on = {k: v.split("|") for k, v in _pairs(args.on, "--on").items()}
+    on = _on_arg(args)
     decision = odd.decide(x)
     feats = list(clf.features) if clf is not None else list(odd.features)
     if len(feats) > 6:
@@ -348,7 +411,10 @@ def _cmd_explain(args) -> None:
               f"(threshold {float(clf.threshold):g})")
     from .cli_questions import answer_questions, questions_asked
     only_questions = questions_asked(args) and not (args.mc or args.pi)
-    if not args.pi and not only_questions:
+    if not args.pi and not args.mc and not only_questions and _needs_on(odd, on):
+        print(f"\nMC-explanations need the on states of {', '.join(map(repr, _needs_on(odd, on)))}"
+              f" (more than two states): give them with --on")
+    elif not args.pi and not only_questions:
         mc = mc_explanations(odd, x, on=on)
         print("\n" + _show(mc.shortest() if args.shortest else mc, args.limit, feats))
     if not args.mc and not only_questions:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -23,6 +23,8 @@ _PRIORS = {"k2": "K2", "bdeu": "BDeu", "mle": "MLE"}
 _DEFAULT_ESS = 5
 #: Cells of a CSV file read as missing values.
 _CSV_MISSING = ["?", ""]
+#: Default most distinct values of a column used as a variable (more: discretise it).
+MAX_STATES = 32
 
 
 def learn_naive_bayes(
@@ -32,6 +34,10 @@ def learn_naive_bayes(
     features: Iterable[Hashable] | None = None,
     prior: str | None = "K2",
     equivalent_sample_size: float | None = None,
+    header: bool | None = None,
+    names: Iterable[Hashable] | None = None,
+    max_states: int = MAX_STATES,
+    bins: int | Mapping[Hashable, int] | None = None,
 ) -> DiscreteBayesianNetwork:
     """Learn a naive Bayes classifier, a network with an edge from the class to each feature.
 
@@ -46,8 +52,9 @@ def learn_naive_bayes(
     data : pandas.DataFrame or str or os.PathLike
         The training data, one row per example and one column per variable; other
         columns are ignored. Missing values are ``NaN`` (or ``None``). A path is
-        read as a CSV file with a header row in which ``'?'`` and empty cells are
-        missing values and every other cell is a state name (a string).
+        read as a CSV file (say whether it has a header row with `header`) in
+        which ``'?'`` and empty cells are missing values and every other cell is
+        a state name (a string).
     class_var : hashable
         The column of the class variable.
     features : iterable of hashable, optional
@@ -63,6 +70,21 @@ def learn_naive_bayes(
     equivalent_sample_size : float, optional
         The equivalent sample size of the BDeu prior, a positive number; only
         allowed with ``prior='BDeu'``. Default 5, pgmpy's default.
+    header : bool, required for a CSV path
+        ``True``: the first line names the columns. ``False``: every line is data
+        and the columns are named ``0, 1, ...`` (or by `names`). bnx does not
+        guess (SPECT's files, for one, have no header).
+    names : iterable of hashable, optional
+        Column names of a CSV file read with ``header=False``.
+    max_states : int, default 32
+        A used column with more distinct values is refused (discretise it, or
+        use `bins`).
+    bins : int or mapping, optional
+        Equal-frequency binning (:func:`pandas.qcut`) of numeric columns before
+        learning: ``{column: number of bins}``, or one number for every used
+        column with more than `max_states` values. The states of a binned column
+        are the bins' interval texts, such as ``'(18.0, 25.0]'``; instances must
+        use them.
 
     Returns
     -------
@@ -79,7 +101,9 @@ def learn_naive_bayes(
         no feature; if a used column is all missing, has a single state or has
         states that cannot be sorted; if `prior` is not one of the names above or
         `equivalent_sample_size` is not a positive number or is given without
-        ``prior='BDeu'``. The message names the offending column or argument.
+        ``prior='BDeu'``; if a CSV path comes without `header`; if a used column
+        has more than `max_states` distinct values or a binned column is not
+        numeric. The message names the offending column or argument.
 
     Notes
     -----
@@ -114,9 +138,9 @@ def learn_naive_bayes(
     """
     prior_name = _check_prior(prior)
     ess = _check_equivalent_sample_size(equivalent_sample_size, prior_name)
-    frame = _read_data(data)
+    frame = _read_data(data, header=header, names=names)
     columns = _check_columns(frame, class_var, features)
-    frame = frame.loc[:, columns]
+    frame = _discretise(frame.loc[:, columns], max_states, bins)
     state_names = {column: _state_names(frame[column], column) for column in columns}
 
     from pgmpy.models import DiscreteBayesianNetwork
@@ -163,13 +187,26 @@ def _check_equivalent_sample_size(value: float | None, prior_name: str) -> float
     return value
 
 
-def _read_data(data: Any) -> pd.DataFrame:
+def _read_data(data: Any, *, header: bool | None = None,
+               names: Iterable[Hashable] | None = None) -> pd.DataFrame:
     if isinstance(data, pd.DataFrame):
+        if header is not None or names is not None:
+            raise DataError("header= and names= describe CSV files; the data is a DataFrame")
         frame = data
     elif isinstance(data, (str, os.PathLike)):
+        if not isinstance(header, bool):
+            raise DataError(
+                f"say whether the CSV file {os.fspath(data)!r} has a header line: "
+                f"header=True (its first line names the columns) or header=False (columns "
+                f"0, 1, ... or names=[...]); got header={header!r}")
+        if names is not None and header:
+            raise DataError("names= names the columns of a file without a header line "
+                            "(header=False)")
         try:
             frame = pd.read_csv(
                 data,
+                header=0 if header else None,
+                names=None if names is None else list(names),
                 dtype=str,
                 na_values=_CSV_MISSING,
                 keep_default_na=False,
@@ -187,6 +224,40 @@ def _read_data(data: Any) -> pd.DataFrame:
     if duplicated:
         raise DataError(f"the data has duplicated columns: {duplicated!r}")
     return frame
+
+
+def _discretise(frame: pd.DataFrame, max_states: int,
+                bins: int | Mapping[Hashable, int] | None) -> pd.DataFrame:
+    """Bin the columns `bins` asks for; refuse any other column with too many values."""
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 2:
+        raise DataError(f"max_states must be an integer of at least 2, not {max_states!r}")
+    counts = {c: frame[c].nunique(dropna=True) for c in frame.columns}
+    if bins is None:
+        plan: dict = {}
+    elif isinstance(bins, Mapping):
+        plan = dict(bins)
+        unknown = [c for c in plan if c not in counts]
+        if unknown:
+            raise DataError(f"bins= names columns that are not used: {unknown!r}")
+    else:
+        plan = {c: bins for c, k in counts.items() if k > max_states}
+    out = frame.copy() if plan else frame
+    for c, q in plan.items():
+        if isinstance(q, bool) or not isinstance(q, int) or q < 2:
+            raise DataError(f"bins for column {c!r} must be an integer of at least 2, not {q!r}")
+        values = pd.to_numeric(frame[c], errors="coerce")
+        if (values.isna() & frame[c].notna()).any():
+            raise DataError(f"column {c!r} is not numeric and cannot be binned")
+        cut = pd.qcut(values, q, duplicates="drop")
+        out[c] = cut.astype(str).where(cut.notna(), None)
+        counts[c] = out[c].nunique(dropna=True)
+    for c, k in counts.items():
+        if k > max_states:
+            raise DataError(
+                f"column {c!r} has {k} distinct values, more than max_states={max_states}: "
+                f"discretise it first, or bin it with bins={{{c!r}: 5}} (equal-frequency "
+                f"bins), or raise max_states")
+    return out
 
 
 def _check_columns(

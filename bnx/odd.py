@@ -12,6 +12,7 @@ from .classifier import Classifier
 from .diagram import count as _count
 from .diagram import deep, evaluate
 from .encoding import Encoding
+from .instances import as_instance
 
 __all__ = ["ODD"]
 
@@ -26,7 +27,8 @@ class ODD:
     Attributes
     ----------
     classifier : Classifier
-        The classifier it was compiled from (``None`` for a loaded ODD).
+        The classifier it was compiled from. A loaded ODD rebuilds it from its
+        file on first use (``None`` for files of format version 1).
     encoding : Encoding
         The features in order, their states and their BDD variables.
     bdd : dd manager
@@ -43,7 +45,9 @@ class ODD:
     def __init__(self, classifier: Classifier | None, encoding: Encoding, bdd: Manager,
                  root: Node, domain: Node, *, backend: str,
                  meta: dict | None = None) -> None:
-        self.classifier = classifier
+        self._classifier = classifier
+        self._classifier_doc: dict | None = None  # a loaded classifier, not yet rebuilt
+        self._classifier_where = ""
         self.encoding = encoding
         self.bdd = bdd
         self.root = root
@@ -64,6 +68,27 @@ class ODD:
 
     # ------------------------------------------------------------------ basics
     @property
+    def classifier(self) -> Classifier | None:
+        """The classifier it was compiled from (rebuilt from the file on first use
+        for a loaded ODD; ``None`` when the file holds none)."""
+        if self._classifier is None and self._classifier_doc is not None:
+            from .network_json import classifier_from_document
+            self._classifier = classifier_from_document(
+                self._classifier_doc, fingerprint=self.meta.get("fingerprint"),
+                where=self._classifier_where)
+        return self._classifier
+
+    def _set_stored_classifier(self, doc: dict, *, where: str) -> None:
+        """Keep a saved classifier's description, rebuilt by :attr:`classifier` when used."""
+        self._classifier_doc = doc
+        self._classifier_where = where
+
+    def __reduce__(self):
+        """Pickle through the saved format (both backends; the classifier included)."""
+        from .serialization import dumps_odd
+        return (_unpickle, (dumps_odd(self), self.backend))
+
+    @property
     def features(self) -> tuple:
         """The features, in the ODD's order."""
         return self.encoding.features
@@ -74,8 +99,8 @@ class ODD:
     def display_order(self) -> tuple:
         """The features in the classifier's order (the ODD's order for a loaded ODD);
         explanations list features in this order."""
-        if self.classifier is not None:
-            return tuple(self.classifier.features)
+        if self._classifier is not None:
+            return tuple(self._classifier.features)
         return tuple(self.meta.get("display_order") or self.features)
 
     @property
@@ -194,11 +219,8 @@ class ODD:
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
         """Validate an instance and return ``{feature: state index}``."""
         from .classifier import _resolve_state
-        from .errors import InstanceError, MissingFeatureError, UnknownStateError
-        from collections.abc import Mapping
-        if not isinstance(instance, Mapping):
-            raise InstanceError(f"an instance must be a mapping from features to states, "
-                                f"got {type(instance).__name__}")
+        from .errors import MissingFeatureError, UnknownStateError
+        instance = as_instance(instance, class_var=self.meta.get("class_var"))
         for f in instance:
             self._position(f)
         out = {}
@@ -227,6 +249,11 @@ class ODD:
     def decide(self, instance: Instance) -> bool:
         """The decision on a complete instance, by one walk down the diagram."""
         return evaluate(self.root, self.assignment(self.encode(instance)))
+
+    def decide_many(self, data):
+        """The decisions on the rows of a DataFrame, vectorised; see :func:`bnx.batch.decide_many`."""
+        from .batch import decide_many
+        return decide_many(self, data)
 
     @deep
     def count(self) -> int:
@@ -286,7 +313,8 @@ class ODD:
         >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
         >>> path = odd.save(os.path.join(tempfile.mkdtemp(), "admissions.bnx"))
         >>> again = bnx.ODD.load(path, backend="autoref")
-        >>> again.count(), again.features == odd.features, again.classifier is None
+        >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+        >>> again.count(), again.decide(x), again.classifier.posterior(x) == odd.classifier.posterior(x)
         (6, True, True)
         """
         from .serialization import save_odd
@@ -297,9 +325,9 @@ class ODD:
         """Load an ODD saved by :meth:`save` into a new manager of ``backend``.
 
         A truncated, edited or incompatible file raises :class:`~bnx.ODDFileError`
-        saying what is wrong; nothing is half-loaded. The loaded ODD has no
-        classifier (``classifier is None``): it decides and explains, but has no
-        posteriors.
+        saying what is wrong; nothing is half-loaded. The loaded ODD's
+        :attr:`classifier` is rebuilt from the file on first use, exactly, so it
+        has posteriors (files of format version 1 hold no classifier: ``None``).
         """
         from .serialization import load_odd
         return load_odd(path, backend=backend)
@@ -375,12 +403,25 @@ class ODD:
             raise BnxError(f"dot failed: {res.stderr.strip()}")
         return path
 
+    def plot(self, ax=None, **options):
+        """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`."""
+        from .plot import plot_odd
+        return plot_odd(self, ax, **options)
+
     def _repr_svg_(self) -> str | None:
         exe = shutil.which("dot")
         if exe is None or self.size > 400:
             return None
         res = subprocess.run([exe, "-Tsvg"], input=self.to_dot(), text=True, capture_output=True)
         return res.stdout if res.returncode == 0 else None
+
+
+def _unpickle(text: str, backend: str) -> ODD:
+    from .backends import available_backends
+    from .serialization import loads_odd
+    if backend not in available_backends():  # unpickled where CUDD is missing
+        backend = "auto"
+    return loads_odd(text, backend=backend, where="<pickled ODD>")
 
 
 def check_odd(odd) -> None:

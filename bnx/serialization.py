@@ -6,7 +6,8 @@ An ODD file (conventionally ``*.bnx.json``) is a single UTF-8 JSON object:
 key                value
 =================  ==========================================================
 ``format``         ``"bnx-odd"``
-``version``        the format version, ``1`` (:data:`FORMAT_VERSION`)
+``version``        the format version, ``2`` (:data:`FORMAT_VERSION`); files
+                   of version ``1`` (no ``classifier``) still load
 ``bnx_version``    the version of bnx that wrote the file
 ``backend``        the backend the ODD was saved from (``"autoref"``/``"cudd"``)
 ``features``       the features, in the ODD's variable order
@@ -22,6 +23,9 @@ key                value
 ``size``           :attr:`bnx.ODD.size`
 ``diagram``        the decision diagram and its domain in ``dd``'s JSON dump
                    format, with ``roots = {"root": ..., "domain": ...}``
+``classifier``     (version 2, optional) the classifier the ODD was compiled
+                   from, exactly: its pgmpy network's CPDs and its decision
+                   rule (see :mod:`bnx.network_json`)
 ``checksum``       ``"sha256:<hex>"`` over the canonical JSON of all other keys
 =================  ==========================================================
 
@@ -64,11 +68,12 @@ __all__ = ["save_odd", "load_odd", "FORMAT_VERSION"]
 #: The name in the ``format`` field of every ODD file.
 FORMAT_NAME = "bnx-odd"
 #: The version of the file format that this bnx writes and reads.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 _KEYS = ("format", "version", "bnx_version", "backend", "features", "states", "variables",
          "class_var", "positive", "threshold", "fingerprint", "count", "size", "diagram",
          "checksum")
+_OPTIONAL = ("classifier",)
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)/([1-9][0-9]*)")
 _NODE_ID = re.compile(r"[1-9][0-9]*")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -112,14 +117,26 @@ def save_odd(odd: Any, path: str | os.PathLike) -> str:
     >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bnx.json")
     >>> _ = save_odd(odd, path)
     >>> back = load_odd(path, backend="autoref")
-    >>> back.count(), back.size, back.threshold, back.classifier is None
+    >>> back.count(), back.size, back.threshold, back.classifier.fingerprint == odd.classifier.fingerprint
     (6, 6, Fraction(1, 2), True)
     """
-    doc = _document(odd)
-    text = _render(doc)
     path = _path_arg(path)
-    _write_atomically(path, text)
+    _write_atomically(path, dumps_odd(odd))
     return path
+
+
+def dumps_odd(odd: Any) -> str:
+    """The text of the file that :func:`save_odd` writes (used to pickle ODDs)."""
+    return _render(_document(odd))
+
+
+def loads_odd(text: str, *, backend: str = "auto", where: str = "<string>") -> Any:
+    """The ODD in ``text``, as :func:`load_odd` reads a file (used to unpickle ODDs)."""
+    name = resolve_backend(backend)
+    doc = _parse_document(text.encode("utf-8"), where)
+    variables = doc.get("variables")
+    with recursion_for(len(variables) if isinstance(variables, list) else 0):
+        return _load_document(where, name, doc)
 
 
 def _document(odd: Any) -> dict:
@@ -158,6 +175,12 @@ def _document(odd: Any) -> dict:
         "diagram": _dump_diagram(odd.bdd, enc.variables, {"root": odd.root,
                                                            "domain": odd.domain}),
     }
+    stored = odd._classifier_doc
+    if stored is None and odd._classifier is not None:
+        from .network_json import classifier_document
+        stored = classifier_document(odd._classifier, _json_scalar)
+    if stored is not None:
+        doc["classifier"] = stored
     doc["checksum"] = _checksum(doc)
     return doc
 
@@ -292,9 +315,11 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
     """Read an ODD written by :func:`save_odd` into a new manager of ``backend``.
 
     The file may have been saved from either backend. The variables are declared
-    in the stored order with reordering off. The returned ODD has
-    ``classifier=None``; its ``meta`` holds ``class_var``, ``positive``,
-    ``threshold`` (a :class:`~fractions.Fraction`) and ``fingerprint``.
+    in the stored order with reordering off. The returned ODD's ``meta`` holds
+    ``class_var``, ``positive``, ``threshold`` (a :class:`~fractions.Fraction`) and
+    ``fingerprint``. Its ``classifier`` is rebuilt from the file, exactly, on first
+    use (pgmpy is imported only then); it is ``None`` for a version-1 file, which
+    holds no classifier.
 
     Parameters
     ----------
@@ -382,7 +407,15 @@ def _load_document(path: str, name: str, doc: dict) -> Any:
                   f"but the file records {size}")
     meta = {"class_var": class_var, "positive": positive, "threshold": threshold,
             "fingerprint": fingerprint}
-    return ODD(None, enc, bdd, root, domain, backend=name, meta=meta)
+    stored = doc.get("classifier")
+    if stored is not None:
+        if not isinstance(stored, dict) or not isinstance(stored.get("features"), list):
+            raise bad("its 'classifier' is not an object with a 'features' list")
+        meta["display_order"] = tuple(_scalar(f, "feature", bad) for f in stored["features"])
+    odd = ODD(None, enc, bdd, root, domain, backend=name, meta=meta)
+    if stored is not None:
+        odd._set_stored_classifier(stored, where=repr(path))
+    return odd
 
 
 def _read_document(path: str) -> dict:
@@ -396,6 +429,12 @@ def _read_document(path: str) -> dict:
         raise ODDFileError(f"{path!r} is a directory, not an ODD file") from exc
     except OSError as exc:
         raise ODDFileError(f"cannot read the ODD file {path!r}: {exc.strerror or exc}") from exc
+    return _parse_document(data, path)
+
+
+def _parse_document(data: bytes, path: str) -> dict:
+    """The JSON object in ``data`` after the format, version and checksum checks;
+    messages name ``path``."""
     if not data.strip():
         raise ODDFileError(f"{path!r} is empty, not an ODD file")
     try:
@@ -432,7 +471,7 @@ def _read_document(path: str) -> dict:
     if _checksum(doc) != checksum:
         raise ODDFileError(f"checksum mismatch in {path!r}: the file was edited or corrupted")
     missing = [k for k in _KEYS if k not in doc]
-    extra = [k for k in doc if k not in _KEYS]
+    extra = [k for k in doc if k not in _KEYS and not (version >= 2 and k in _OPTIONAL)]
     if missing or extra:
         parts = ([f"missing {', '.join(map(repr, missing))}"] if missing else []) + \
                 ([f"unexpected {', '.join(map(repr, extra))}"] if extra else [])

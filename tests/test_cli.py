@@ -172,3 +172,59 @@ def test_draw_error_is_one_line(capsys, admissions_bif, tmp_path):
     code, _, err = run(capsys, "compile", admissions_bif, "--class", "Admit", "--positive",
                        "yes", "--draw", str(tmp_path / "nope" / "x.dot"))
     assert code == 1 and err.count("\n") == 1 and "cannot write" in err
+
+
+# ---------------------------------------------------------------------- --data (issue 10)
+def test_explain_data_file_equals_explain_data(capsys, tmp_path):
+    import pandas as pd
+    clf = bnx.case_study.votes_classifier()
+    odd = bnx.compile(clf, backend="autoref")
+    saved = odd.save(tmp_path / "votes.bnx")
+    votes = bnx.datasets.load_votes().iloc[::7]
+    rows = tmp_path / "rows.csv"
+    votes.to_csv(rows, index=False, na_rep="?")
+    out = tmp_path / "answers.csv"
+    code, text, err = run(capsys, "explain", saved, "--data", str(rows), "--output", str(out),
+                          "--jobs", "2")
+    assert code == 0, err
+    assert "explained 63 rows" in text
+    got = pd.read_csv(out, index_col="row")
+    want = bnx.explain_data(odd, votes.reset_index(drop=True), progress=False)
+    assert list(got.columns) == list(want.columns)
+    assert (got.to_numpy() == want.to_numpy()).all()
+    code, text, _ = run(capsys, "explain", saved, "--data", str(rows), "--what", "decision,pi_count")
+    assert code == 0 and text.splitlines()[0] == "row,decision,pi_count"
+    assert len(text.splitlines()) == 64
+
+
+def test_multivalued_default_works(capsys, tmp_path):
+    from pgmpy.readwrite import BIFWriter
+    from tests.test_serialization import multivalued_classifier
+    path = str(tmp_path / "multi.bif")
+    BIFWriter(multivalued_classifier().network).write_bif(path)
+    code, out, err = run(capsys, "explain", path, "--class", "C", "--positive", "yes",
+                         "--instance", "A=lo,B=2,D=1")
+    assert code == 0, err
+    assert "MC-explanations need the on states of" in out and "'A'" in out and "'B'" in out
+    assert "PI-explanation" in out
+    code, out, err = run(capsys, "explain", path, "--class", "C", "--positive", "yes",
+                         "--instance", "A=lo,B=2,D=1", "--on", "A=hi,B=2")
+    assert code == 0 and "MC-explanation" in out
+    rows = tmp_path / "rows.csv"
+    rows.write_text("A,B,D\nlo,2,1\nhi,?,0\n")
+    code, out, err = run(capsys, "explain", path, "--class", "C", "--positive", "yes",
+                         "--data", str(rows))
+    assert code == 0, err
+    assert out.splitlines()[0] == "row,decision,posterior,pi_count,pi_shortest"
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--output", "x.csv"], "--output goes with --data"),
+    (["--data", "no-such.csv"], "cannot read the CSV file"),
+])
+def test_data_errors(capsys, admissions_bif, extra, message):
+    argv = ["explain", admissions_bif, "--class", "Admit", "--positive", "yes"]
+    if "--data" not in extra:
+        argv += ["--instance", "GPA=yes,WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes"]
+    code, _, err = run(capsys, *argv, *extra)
+    assert code == 1 and message in err

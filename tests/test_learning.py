@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pgmpy.models import DiscreteBayesianNetwork
 
+import bnx
 import bnx.learning
 from bnx.datasets import VOTES_FEATURES, load_votes
 from bnx.errors import BnxError, DataError
@@ -296,20 +297,20 @@ def test_bdeu_matches_hand_counts(ess):
 def test_csv_path_input_str_and_pathlike(tmp_path, k2_model):
     path = tmp_path / "votes.csv"
     write_votes_csv(path)
-    assert_same_cpds(learn_naive_bayes(path, "party"), k2_model)
-    assert_same_cpds(learn_naive_bayes(str(path), "party"), k2_model)
+    assert_same_cpds(learn_naive_bayes(path, "party", header=True), k2_model)
+    assert_same_cpds(learn_naive_bayes(str(path), "party", header=True), k2_model)
 
 
 def test_csv_empty_cells_are_missing(tmp_path, k2_model):
     path = tmp_path / "votes-empty.csv"
     write_votes_csv(path, missing="")
-    assert_same_cpds(learn_naive_bayes(path, "party"), k2_model)
+    assert_same_cpds(learn_naive_bayes(path, "party", header=True), k2_model)
 
 
 def test_csv_other_cells_are_states(tmp_path):
     path = tmp_path / "na.csv"
     path.write_text("cls,x\na,NA\nb,None\na,?\nb,\n", encoding="ascii")
-    model = learn_naive_bayes(path, "cls", prior="MLE")
+    model = learn_naive_bayes(path, "cls", header=True, prior="MLE")
     assert model.get_cpds("x").state_names == {"x": ["NA", "None"], "cls": ["a", "b"]}
     assert value(model, "x", x="NA", cls="a") == 1.0
 
@@ -317,9 +318,9 @@ def test_csv_other_cells_are_states(tmp_path):
 def test_csv_bdeu_and_mle(tmp_path, votes):
     path = tmp_path / "votes.csv"
     write_votes_csv(path)
-    assert_same_cpds(learn_naive_bayes(path, "party", prior="MLE"), learn_naive_bayes(votes, "party", prior="MLE"))
+    assert_same_cpds(learn_naive_bayes(path, "party", header=True, prior="MLE"), learn_naive_bayes(votes, "party", prior="MLE"))
     assert_same_cpds(
-        learn_naive_bayes(path, "party", prior="BDeu", equivalent_sample_size=2),
+        learn_naive_bayes(path, "party", header=True, prior="BDeu", equivalent_sample_size=2),
         learn_naive_bayes(votes, "party", prior="BDeu", equivalent_sample_size=2),
     )
 
@@ -412,23 +413,23 @@ def test_empty_csv(tmp_path):
     header_only = tmp_path / "header.csv"
     header_only.write_text("party,crime\n", encoding="ascii")
     with raises_data_error("empty", "0 rows"):
-        learn_naive_bayes(header_only, "party")
+        learn_naive_bayes(header_only, "party", header=True)
     nothing = tmp_path / "nothing.csv"
     nothing.write_bytes(b"")
     with raises_data_error("cannot read", "nothing.csv"):
-        learn_naive_bayes(nothing, "party")
+        learn_naive_bayes(nothing, "party", header=True)
 
 
 def test_unreadable_csv(tmp_path):
     missing = tmp_path / "no-such-file.csv"
     with raises_data_error("cannot read", "no-such-file.csv"):
-        learn_naive_bayes(missing, "party")
+        learn_naive_bayes(missing, "party", header=True)
     with raises_data_error("cannot read", str(tmp_path)):
-        learn_naive_bayes(tmp_path, "party")  # a directory
+        learn_naive_bayes(tmp_path, "party", header=True)  # a directory
     binary = tmp_path / "binary.csv"
     binary.write_bytes(b"party,crime\n\xff\xfe,\x80\n")
     with raises_data_error("cannot read", "binary.csv"):
-        learn_naive_bayes(binary, "party")
+        learn_naive_bayes(binary, "party", header=True)
 
 
 def test_duplicated_columns(votes):
@@ -484,3 +485,41 @@ def test_paper_congressman_posterior(k2_model, votes):
     row = votes.loc[369].to_dict()
     assert row["party"] == "republican"
     assert 0.0 < posterior_republican(k2_model, row) < 1.0
+
+
+# --------------------------------------------------------------------------- real files
+
+
+def test_csv_needs_an_explicit_header(tmp_path):
+    path = tmp_path / "spect.csv"
+    path.write_text("1,0,1\n0,1,1\n1,1,0\n0,0,0\n", encoding="ascii")
+    with raises_data_error("header=True", "header=False", "spect.csv"):
+        learn_naive_bayes(path, 0)
+    model = learn_naive_bayes(path, 0, header=False)
+    assert list(model.nodes()) == [0, 1, 2]
+    named = learn_naive_bayes(path, "c", header=False, names=["c", "f", "g"])
+    assert list(named.nodes()) == ["c", "f", "g"]
+    with raises_data_error("header=False"):
+        learn_naive_bayes(path, "c", header=True, names=["c", "f", "g"])
+    with raises_data_error("DataFrame"):
+        learn_naive_bayes(pd.read_csv(path, header=None), 0, header=False)
+
+
+def test_many_valued_columns_are_refused_or_binned():
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"y": rng.choice(["a", "b"], 200), "age": rng.integers(18, 90, 200),
+                          "k": rng.choice(["u", "v"], 200)})
+    with raises_data_error("'age'", "distinct values", "max_states=32", "bins="):
+        learn_naive_bayes(frame, "y")
+    model = learn_naive_bayes(frame, "y", bins={"age": 4})
+    states = model.get_cpds("age").state_names["age"]
+    assert len(states) == 4 and all(s.startswith("(") for s in states)
+    assert learn_naive_bayes(frame, "y", bins=3).get_cpds("age").state_names["age"] != states
+    assert len(learn_naive_bayes(frame, "y", max_states=100).get_cpds("age").state_names["age"]) > 32
+    with raises_data_error("'k'", "not numeric"):
+        learn_naive_bayes(frame, "y", bins={"k": 2})
+    with raises_data_error("max_states"):
+        learn_naive_bayes(frame, "y", max_states=1)
+    clf = bnx.Classifier(model, "y", "a")
+    with pytest.raises(bnx.UnknownStateError, match="states: "):
+        clf.decide({"age": 40, "k": "u"})

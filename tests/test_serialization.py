@@ -50,7 +50,7 @@ def instances(odd):
 
 
 def assert_same(odd, back, backend):
-    assert back.classifier is None
+    assert back._classifier is None  # rebuilt on first use only
     assert back.backend == backend
     assert back.features == odd.features
     assert back.encoding.states == odd.encoding.states
@@ -68,6 +68,8 @@ def assert_same(odd, back, backend):
         list(back.encoding.variables)
     for x in instances(odd):
         assert back.decide(x) == odd.decide(x), x
+        assert back.classifier.posterior_exact(x) == odd.classifier.posterior_exact(x), x
+    assert back.classifier.fingerprint == odd.classifier.fingerprint
 
 
 @pytest.fixture
@@ -118,7 +120,7 @@ def test_dump_is_backend_neutral(tmp_path):
 def test_file_layout(saved):
     path, odd = saved
     doc = json.loads(path.read_text())
-    assert doc["format"] == "bnx-odd" and doc["version"] == FORMAT_VERSION == 1
+    assert doc["format"] == "bnx-odd" and doc["version"] == FORMAT_VERSION == 2
     assert doc["bnx_version"] == bnx.__version__
     assert doc["threshold"] == "1/2" and doc["count"] == "6"
     assert doc["backend"] == "autoref"
@@ -269,7 +271,7 @@ def test_removed_checksum(saved):
 def test_newer_version(saved):
     path, _ = saved
     resign(path, lambda d: d.update(version=FORMAT_VERSION + 1))
-    with pytest.raises(bnx.ODDFileError, match="format version 2, written by a newer bnx"):
+    with pytest.raises(bnx.ODDFileError, match="format version 3, written by a newer bnx"):
         load_odd(path)
 
 

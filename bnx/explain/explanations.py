@@ -406,6 +406,11 @@ class Explanations:
             rows.append({f: e.get(f, "*") for f in self.features})
         return pd.DataFrame(rows, columns=list(self.features), dtype=object)
 
+    def plot(self, ax=None, **options):
+        """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`."""
+        from ..plot import plot_explanations
+        return plot_explanations(self, ax, **options)
+
     def title(self) -> str:
         """One line: how many explanations of which decision, and their lengths."""
         what = {"MC": "MC-explanation", "PI": "PI-explanation",

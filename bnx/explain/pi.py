@@ -13,6 +13,7 @@ The results are decision diagrams over one "kept" variable per feature.
 
 from __future__ import annotations
 
+import copy
 from functools import partial
 
 from .._types import Instance
@@ -27,7 +28,11 @@ __all__ = ["pi_explanations", "prime_implicants"]
 
 class _PI:
     """The shared recursion of pi-inst and pi-cover, on the ODD's integer view; the
-    output is built in the graph ``out`` over ``layout``'s variables."""
+    output is built in the graph ``out`` over ``layout``'s variables.
+
+    After :meth:`retarget` the memo is keyed by the instance's remaining states too, so
+    one object may explain many instances in turn (:mod:`bnx.batch_engine` does).
+    """
 
     def __init__(self, odd: ODD, layout: Layout, instance: list[int] | None):
         self.g = odd.view()[0]
@@ -41,15 +46,24 @@ class _PI:
         self.codes = [None if len(enc.bits[i]) == 1 else [bits for _, bits in ch]
                       for i, ch in enumerate(odd.state_codes())]
         self.memo: dict = {}
+        self.suffix: list | None = None  # set by retarget(): memo keys carry the instance
         dropped = [1] * (layout.n + 1)  # dropped[i]: features i.. all dropped
         for i in reversed(range(layout.n)):
             dropped[i] = layout.build(out, i, {DROPPED: dropped[i + 1]})
         self.dropped = dropped
 
+    def retarget(self, instance: list[int]) -> None:
+        """Explain ``instance`` next, reusing what earlier instances computed."""
+        self.instance = instance
+        if self.layout.instance != tuple(instance):
+            self.layout = copy.copy(self.layout)  # build() reads only .instance
+            self.layout.instance = tuple(instance)
+        self.suffix = [tuple(instance[i:]) for i in range(len(instance) + 1)]
+
     def run(self, u: int, i: int) -> int:
         if u <= 1:
             return self.dropped[i] if u else 0
-        key = u * self.stride + i
+        key = u * self.stride + i if self.suffix is None else (u, i, self.suffix[i])
         got = self.memo.get(key)
         if got is not None:
             return got

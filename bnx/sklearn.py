@@ -1,0 +1,159 @@
+"""Classifiers from fitted scikit-learn naive Bayes estimators.
+
+:func:`from_sklearn` (also :meth:`bnx.Classifier.from_sklearn`) turns a fitted
+``CategoricalNB`` or ``BernoulliNB`` into a naive Bayes :class:`~bnx.Classifier`
+whose decisions are the estimator's: ``clf.decide(x) == (estimator.predict([x])[0]
+== positive)`` on every instance.
+
+The network has the class node ``y`` (states ``estimator.classes_``) and one
+feature per column, named ``x0, x1, ...`` (scikit-learn's own default names), or
+``estimator.feature_names_in_`` when the estimator was fitted on a DataFrame, or
+``feature_names``. Its tables are the estimator's probabilities,
+``exp(class_log_prior_)`` and ``exp(feature_log_prob_)``, taken exactly as floats.
+
+- ``CategoricalNB``: feature ``i`` has the states ``0 .. n_categories_[i] - 1``,
+  the category integers the estimator was fitted on.
+- ``BernoulliNB``: every feature has the states ``0`` and ``1``. The estimator
+  binarises its input with ``x > binarize`` (``binarize=0.0`` by default; ``None``
+  when the input is already binary), so an instance for bnx holds the binarised
+  values: ``1`` where the raw value exceeds ``binarize``.
+
+scikit-learn predicts the class of largest joint likelihood (``numpy.argmax``: ties
+go to the first class of ``classes_``). With two classes bnx decides ``positive``
+against the other with the threshold rule: ``threshold = 1/2`` when ``positive`` is
+``classes_[0]`` (it wins ties), and otherwise the smallest exact rational above
+``1/2`` that separates every non-tie from a tie (``1/2 + 2**-(K+2)``, where the
+joint probabilities are multiples of ``2**-K``), so ties go to the first class as in
+scikit-learn. An instance of probability zero (possible only with ``alpha=0``) is
+decided positive, as everywhere in bnx. More than two classes need a classifier
+that supports ``rule="argmax"``. Agreement is exact on the probabilities; where
+scikit-learn's summed log-probabilities of two classes are equal up to floating
+point rounding (exact ties in the probabilities), its own answer depends on that
+rounding.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from .errors import ArgumentError, NetworkError
+
+__all__ = ["from_sklearn"]
+
+CLASS_NODE = "y"
+
+
+def _python(value: Any) -> Any:
+    """A numpy scalar as the Python scalar it holds (state names must save as JSON)."""
+    return value.item() if hasattr(value, "item") and type(value).__module__ == "numpy" \
+        else value
+
+
+def _exponent(values) -> int:
+    """The largest ``k`` with ``2**k`` a denominator among the floats ``values``."""
+    return max(Fraction(float(v)).denominator.bit_length() - 1 for v in values)
+
+
+def from_sklearn(estimator: Any, positive: Any = None, *,
+                 feature_names: Sequence | None = None) -> Any:
+    """A :class:`~bnx.Classifier` that decides as a fitted ``CategoricalNB`` or ``BernoulliNB``.
+
+    Parameters
+    ----------
+    estimator : sklearn.naive_bayes.CategoricalNB or BernoulliNB
+        Fitted.
+    positive : one of ``estimator.classes_``, optional
+        The positive class; default ``classes_[1]`` for two classes (required for more).
+    feature_names : sequence, optional
+        The feature names; default ``feature_names_in_`` or ``x0, x1, ...``.
+
+    Raises
+    ------
+    ArgumentError
+        Not a fitted CategoricalNB/BernoulliNB, an unknown ``positive``, wrong
+        ``feature_names``, or more than two classes without an argmax rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.naive_bayes import CategoricalNB
+    >>> import bnx
+    >>> X = np.array([[0, 1], [1, 2], [1, 0], [0, 2], [1, 1]])
+    >>> nb = CategoricalNB().fit(X, ["no", "yes", "yes", "no", "yes"])
+    >>> clf = bnx.Classifier.from_sklearn(nb)
+    >>> clf.features, clf.positive, clf.states("x1")
+    (('x0', 'x1'), 'yes', (0, 1, 2))
+    >>> all(clf.decide({"x0": a, "x1": b}) == (nb.predict([[a, b]])[0] == "yes")
+    ...     for a in range(2) for b in range(3))
+    True
+    """
+    import numpy as np
+    kind = type(estimator).__name__
+    if kind not in ("CategoricalNB", "BernoulliNB") or \
+            not type(estimator).__module__.startswith("sklearn"):
+        raise ArgumentError(f"from_sklearn takes a fitted sklearn CategoricalNB or "
+                            f"BernoulliNB, got {kind}")
+    if not hasattr(estimator, "classes_"):
+        raise ArgumentError(f"the {kind} is not fitted: call its fit() first")
+    classes = [_python(c) for c in estimator.classes_]
+    if positive is None:
+        if len(classes) != 2:
+            raise ArgumentError(f"the estimator has {len(classes)} classes "
+                                f"({', '.join(map(repr, classes))}): say which is positive")
+        positive = classes[1]
+    hits = [k for k, c in enumerate(classes) if c == positive or str(c) == str(positive)]
+    if len(hits) != 1:
+        raise ArgumentError(f"positive={positive!r} is not one of the estimator's classes "
+                            f"({', '.join(map(repr, classes))})")
+    pos = hits[0]
+    n = int(estimator.n_features_in_)
+    names = _names(estimator, feature_names, n)
+    prior = np.exp(estimator.class_log_prior_)
+    if kind == "CategoricalNB":
+        tables = [np.exp(t).T for t in estimator.feature_log_prob_]  # (states, classes)
+    else:
+        p1 = np.exp(estimator.feature_log_prob_)                       # (classes, features)
+        tables = [np.vstack([1 - p1[:, i], p1[:, i]]) for i in range(n)]
+    return _classifier(names, classes, pos, prior, tables)
+
+
+def _names(estimator: Any, feature_names: Sequence | None, n: int) -> list:
+    if feature_names is None:
+        given = getattr(estimator, "feature_names_in_", None)
+        return [str(f) for f in given] if given is not None else [f"x{i}" for i in range(n)]
+    if isinstance(feature_names, (str, bytes)):
+        raise ArgumentError(f"feature_names must be a sequence of names, got {feature_names!r}")
+    names = list(feature_names)
+    if len(names) != n or len(set(names)) != n:
+        raise ArgumentError(f"feature_names must hold {n} distinct names, got {names!r}")
+    if CLASS_NODE in names:
+        raise ArgumentError(f"{CLASS_NODE!r} names the class node; choose other feature names")
+    return names
+
+
+def _classifier(names: list, classes: list, pos: int, prior, tables: list) -> Any:
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    from .classifier import Classifier
+    net = DiscreteBayesianNetwork([(CLASS_NODE, f) for f in names])
+    cpds = [TabularCPD(CLASS_NODE, len(classes), prior.reshape(-1, 1),
+                       state_names={CLASS_NODE: classes})]
+    for f, t in zip(names, tables):
+        cpds.append(TabularCPD(f, t.shape[0], t, evidence=[CLASS_NODE],
+                               evidence_card=[len(classes)],
+                               state_names={f: list(range(t.shape[0])), CLASS_NODE: classes}))
+    net.add_cpds(*cpds)
+    if "rule" in inspect.signature(Classifier.__init__).parameters:
+        return Classifier(net, CLASS_NODE, classes[pos], features=names, rule="argmax")
+    if len(classes) != 2:
+        raise NetworkError(f"{len(classes)} classes need the argmax rule, which this bnx's "
+                           f"Classifier does not offer; only two-class estimators convert")
+    threshold = Fraction(1, 2)
+    if pos != 0:  # ties go to classes_[0]: decide positive only strictly above 1/2
+        k = _exponent(prior) + sum(_exponent(t.reshape(-1)) for t in tables)
+        threshold += Fraction(1, 2 ** (k + 2))
+    return Classifier(net, CLASS_NODE, classes[pos], threshold=threshold, features=names)
