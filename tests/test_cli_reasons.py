@@ -48,9 +48,14 @@ def test_question_errors(capsys, admissions_bif, extra, message):  # noqa: F811
     assert code == 1 and message in err and err.count("\n") == 1
 
 
-def test_sdp_needs_the_network(capsys, admissions_bif, tmp_path):  # noqa: F811
+def test_sdp_from_a_saved_odd(capsys, admissions_bif, tmp_path):  # noqa: F811
+    """A saved ODD holds its classifier, so the same-decision probability needs no network."""
     saved = str(tmp_path / "a.bnx")
     run(capsys, "compile", admissions_bif, "--class", "Admit", "--positive", "yes",
         "--output", saved)
-    code, _, err = run(capsys, "explain", saved, "--instance", X, "--sdp", "GPA")
-    assert code == 1 and "--sdp needs the network file" in err
+    code, out, _ = run(capsys, "explain", saved, "--instance", X, "--sdp", "GPA")
+    code2, out2, _ = run(capsys, "explain", admissions_bif, "--class", "Admit", "--positive",
+                         "yes", "--instance", X, "--sdp", "GPA")
+    assert code == code2 == 0
+    sdp = [line for line in out.splitlines() if "same-decision" in line.lower()]
+    assert sdp and sdp == [line for line in out2.splitlines() if "same-decision" in line.lower()]
