@@ -155,24 +155,73 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
         case.net, case.class_var, case.positive, case.threshold, case.features, x, on, fixed)
 
 
+def _network(class_var, prior, tables):
+    """A naive Bayes network from ``prior`` and ``{feature: rows}``, one row per state of the
+    feature and one column per class state; states are 0, 1, ..."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([(class_var, f) for f in tables])
+    cstates = list(range(len(prior)))
+    net.add_cpds(TabularCPD(class_var, len(prior), [[p] for p in prior],
+                            state_names={class_var: cstates}),
+                 *[TabularCPD(f, len(rows), rows, evidence=[class_var],
+                              evidence_card=[len(prior)],
+                              state_names={f: list(range(len(rows))), class_var: cstates})
+                   for f, rows in tables.items()])
+    assert net.check_model()
+    return net
+
+
+@pytest.mark.parametrize("x, on, want", [
+    # E's only off state vanishes: E stays on, nothing else is counted, so the instance
+    # itself is the only MC-explanation (this raised "no MC-explanation found")
+    ({"W": 0, "E": 2, "F": 1, "G": 1}, {"W": (), "E": (0, 2), "F": (), "G": ()},
+     {"W": 0, "E": 2, "F": 1, "G": 1}),
+    # E stays on, and that alone keeps the decision with F off (this kept F on too)
+    ({"W": 1, "E": 2, "F": 2, "G": 1}, {"W": (), "E": (0, 2), "F": (1, 2, 3), "G": ()},
+     {"W": 1, "E": 2, "F": 0, "G": 1}),
+])
+def test_mc_explanation_when_a_forced_feature_alone_keeps_the_decision(backend, x, on, want):
+    """Regression (found by hypothesis): Pr(E=1 | C=0) = 0, so turning E off (its only off
+    state is 1) loses the positive decision whatever the rest is, and E must stay on.
+    When keeping E alone (with the uncounted features) keeps the decision, nothing else
+    may be kept; the greedy search tried only non-empty prefixes of the other candidates,
+    so it kept one too many, or found none when there were no other candidates."""
+    net = _network("C", [0.5, 0.5], {
+        "W": [[0.5, 0.75], [0.5, 0.25]],
+        "E": [[0.25, 0.0], [0.0, 0.25], [0.75, 0.75]],
+        "F": [[0.375, 0.6875], [0.25, 0.125], [0.375, 0.1875], [0.0, 0.0]],
+        "G": [[0.5, 0.75], [0.5, 0.25]]})
+    features = ["W", "E", "F", "G"]
+    clf = bnx.Classifier(net, "C", 0, threshold=0.5, features=features)
+    assert clf.decide(x) and not clf.decide({**x, "E": 1})
+    odd = bnx.compile(clf, backend=backend)
+    expected = bnx.mc_explanations(odd, x, on=on).to_set()
+    assert expected == {frozenset(want.items())}
+    assert expected == oracle.mc_explanations(net, "C", 0, 0.5, features, x, on)
+    assert linear.mc_explanation(clf, x, on=on) == want
+
+
 
 @settings(max_examples=30)
 @given(case=naive_bayes(max_features=4, max_instances=64), data=st.data())
 def test_mc_explanation_under_the_argmax_rule(case, data):
-    """The fewest counted features, by brute force over every allowed instance."""
+    """The fewest counted features (fixed ones stay and count nothing), by brute force over
+    every allowed instance."""
     assume(two_class(case))
     clf = classifier(case)
     clf.rule = "argmax"
     brute = argmax_brute(case)
     x = data.draw(instances(case))
     on = data.draw(on_maps(case))
-    e = linear.mc_explanation(clf, x, on=on)
+    fixed = data.draw(st.sets(st.sampled_from(case.features)))
+    e = linear.mc_explanation(clf, x, on=on, fixed=fixed)
     d = brute.decide(x)
 
     def counted(f, s):
-        return (s in on[f]) == d
+        return f not in fixed and (s in on[f]) == d
 
-    choices = [[x[f]] + ([s for s in case.states(f) if not counted(f, s)]
+    choices = [[x[f]] + ([s for s in case.states(f) if (s in on[f]) != d]
                          if counted(f, x[f]) else []) for f in case.features]
     best = min(sum(map(counted, case.features, c)) for c in itertools.product(*choices)
                if brute.table[c] == d)

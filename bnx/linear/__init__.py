@@ -116,12 +116,9 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     specials, base, items, delta, start = d.pi_plan()
     found = [list(s) for s in specials]
     if start is not None:
-        if d.reach(start, lambda: base):
-            found.append(list(base))
-        else:
-            taken = greedy(d, items, delta, start, lambda p: d.fixing(base + p), until=True)
-            if taken is not None:
-                found.append(base + taken)
+        taken = greedy(d, items, delta, start, lambda p: d.fixing(base + p), until=True)
+        if taken is not None:
+            found.append(base + taken)
     if not found:  # unreachable: the whole instance keeps its decision
         raise AssertionError("no PI-explanation found")
     return d.named(min(found, key=len))

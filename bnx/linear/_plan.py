@@ -213,10 +213,13 @@ def greedy(d: Decision, items: list[int], delta: dict, start: int, members, *,
     """The shortest prefix of ``items`` (decreasing gain) whose gains added to ``start``
     make the race hold (``until=True``) or fail (``until=False``: gains are subtracted);
     ``members(prefix)`` is the complete assignment for an exact check. ``None`` if no
-    prefix does."""
+    prefix does. The empty prefix is one: ``[]`` when ``start`` alone settles it (in
+    particular when ``items`` is empty)."""
     g = d.race
     s = start
     taken: list[int] = []
+    if g.decide(0, 0, s, lambda: members(taken)) == until:
+        return taken
     for i in items:
         s = s + delta[i] if until else s - delta[i]
         taken.append(i)
