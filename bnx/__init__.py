@@ -15,7 +15,7 @@ from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
 from .explain import (Explanations, is_monotone, mc_explanations, monotone_counterexample,
                       on_states, pi_explanations, prime_implicants, theorem3_holds)
-from .learning import learn_naive_bayes
+from .learning import learn_naive_bayes, learn_tan
 from .odd import ODD
 
 __version__ = "0.1.0"
@@ -25,6 +25,7 @@ __all__ = [
     "Explanations",
     "is_monotone",
     "learn_naive_bayes",
+    "learn_tan",
     "mc_explanations",
     "monotone_counterexample",
     "theorem3_holds",
