@@ -362,7 +362,10 @@ def _mutual_information(u: pd.Series, v: pd.Series) -> float:
     present = u.notna().to_numpy() & v.notna().to_numpy()
     if not present.any():
         return 0.0
-    counts = pd.crosstab(u[present].to_numpy(), v[present].to_numpy()).to_numpy(dtype=float)
+    a, a_states = pd.factorize(u.to_numpy()[present])
+    b, b_states = pd.factorize(v.to_numpy()[present])
+    cells = len(a_states) * len(b_states)
+    counts = np.bincount(a * len(b_states) + b, minlength=cells).reshape(len(a_states), -1)
     p = counts / counts.sum()
     outer = p.sum(axis=1, keepdims=True) @ p.sum(axis=0, keepdims=True)
     nonzero = p > 0
