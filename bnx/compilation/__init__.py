@@ -47,6 +47,8 @@ from ..classifier import Classifier
 from ..diagram import recursion_for
 from ..encoding import Encoding
 from .budget import Budget
+from .general import FactorEngine as _FactorEngine
+from .general import general_order
 from .latent_tree import SplitEngine as _SplitEngine
 from .naive_bayes import RatioEngine as _RatioEngine
 from .orders import check_order, default_order, latent_tree_order, naive_bayes_order
@@ -55,7 +57,7 @@ from .tensor import TensorEngine as _TensorEngine
 if TYPE_CHECKING:
     from ..odd import ODD
 
-__all__ = ["compile", "default_order", "latent_tree_order", "naive_bayes_order"]
+__all__ = ["compile", "default_order", "general_order", "latent_tree_order", "naive_bayes_order"]
 
 
 def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
@@ -90,14 +92,37 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     bdd = new_manager(name, enc.variables)
     with recursion_for(enc.nvars):
-        if len(clf.class_states) != 2:
-            root = _TensorEngine(clf, enc, bdd, budget).run()
-        elif clf.latent:
-            root = _SplitEngine(clf, enc, bdd, budget).run()
-        else:
-            root = _RatioEngine(clf, enc, bdd, budget).run()
+        root = _engines(clf, enc, bdd, budget)
         domain = enc.domain(bdd)
         if domain != bdd.true:  # select() already sends unused codes to false
             root = root & domain
     return ODD(clf, enc, bdd, root, domain, backend=name)
 
+
+
+def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
+    """The decision function's root, from the engine that fits the classifier."""
+    tree = clf.structure in ("naive_bayes", "latent_tree")
+    pos = clf.class_states.index(clf.positive)
+    if clf.rule == "argmax":
+        # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
+        root = bdd.true
+        for c in range(len(clf.class_states)):
+            if c > pos:
+                root = root & _FactorEngine(clf, enc, bdd, budget, pair=(pos, c),
+                                            weights=(1, 1)).run()
+            elif c < pos:
+                root = root & ~_FactorEngine(clf, enc, bdd, budget, pair=(c, pos),
+                                             weights=(1, 1)).run()
+        return root
+    t = clf.threshold
+    if len(clf.class_states) != 2:
+        if tree:
+            return _TensorEngine(clf, enc, bdd, budget).run()
+        weights = tuple(1 - t if c == pos else -t for c in range(len(clf.class_states)))
+        return _FactorEngine(clf, enc, bdd, budget, pair=None, weights=weights).run()
+    if clf.structure == "latent_tree":
+        return _SplitEngine(clf, enc, bdd, budget).run()
+    if clf.structure == "naive_bayes":
+        return _RatioEngine(clf, enc, bdd, budget).run()
+    return _FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos), weights=(1 - t, t)).run()

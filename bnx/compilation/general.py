@@ -1,0 +1,299 @@
+"""Engine 4: any network, by variable elimination along the order (exact).
+
+The state after a prefix ``y`` is the list of *touched* factors of the elimination
+(:mod:`.plan`), each normalised, plus class weights: for a comparison of two class
+states ``a`` and ``b`` the odds ``rho`` with exact equivalence intervals (as for naive
+Bayes and latent trees), for a threshold over more than two states the exact weight
+vector. See ``docs/compilation.md`` for why both merge tests are exact.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..classifier import Classifier
+from ..encoding import Encoding
+from ..inference import align, indicator, observe, table_gcd
+from .budget import Budget
+from .intervals import INF, Intervals, Meet, terminal
+from .plan import Plan
+
+__all__ = ["FactorEngine", "general_order", "prepare"]
+
+TRUE = None  # a transition whose every completion is positive
+
+
+def _class_first(factor, c) -> tuple:
+    scope, table = factor
+    if c in scope and scope[0] != c:
+        new = (c, *[v for v in scope if v != c])
+        return new, table.transpose([scope.index(v) for v in new])
+    return scope, table
+
+
+def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, set]:
+    """``(static, scopes, const, hidden)``: the classifier's factors in integers with the
+    class axis first (restricted to the class states ``classes`` when given), free
+    hidden variables summed out ahead of any observation; ``const`` lists the
+    class-only and empty factors (the prior part of the class weights)."""
+    c = clf.class_var
+    feats = set(clf.features)
+    static: dict = {}
+    for f in clf._int_main:
+        scope, table = _class_first(f, c)
+        if classes is not None and scope and scope[0] == c:
+            table = table[list(classes)]
+        static[len(static)] = (scope, table)
+    card = dict(clf._card)
+    if classes is not None:
+        card[c] = len(classes)
+    hidden = {v for s, _ in static.values() for v in s if v != c and v not in feats}
+    plan = Plan({j: s for j, (s, _) in static.items()}, c, hidden, card)
+    # sum out hidden variables that make no bigger factor than they consume
+    while True:
+        best, best_key = None, None
+        for h in sorted(plan.hidden, key=str):
+            hit = [j for j, s in plan.scopes.items() if h in s]
+            new = plan.size({v for j in hit for v in plan.scopes[j] if v != h})
+            if new <= max(plan.size(plan.scopes[j]) for j in hit):
+                key = (new, len(hit))
+                if best_key is None or key < best_key:
+                    best, best_key = h, key
+        if best is None:
+            break
+        ops: list = []
+        plan._eliminate(best, ops)
+        _run(ops, static, static, card)
+        plan.touched.clear()
+    const = [j for j, s in plan.scopes.items() if not [v for v in s if v != c]]
+    scopes = {j: s for j, s in plan.scopes.items() if j not in const}
+    return ({j: static[j] for j in scopes}, scopes, [static[j] for j in const], plan.hidden)
+
+
+def _run(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None) -> None:
+    """Execute planned ops on concrete factors; results go to ``regs``."""
+    for op in ops:
+        kind = op[0]
+        if kind == "obs":
+            _, src, dst, var = op
+            f = regs[src] if src in regs else static[src]
+            regs[dst] = observe(f, var, vecs[var])
+        else:
+            srcs = op[1]
+            dst = op[-1]
+            fs = [regs[s] if s in regs else static[s] for s in srcs]
+            if kind == "mul":
+                scope = fs[0][0]
+                table = fs[0][1]
+                for s2, t2 in fs[1:]:
+                    table = table * align(t2, s2, scope)
+                regs[dst] = (scope, table)
+            else:  # "sum": multiply, sum out h, lay the axes out as planned
+                h, scope = op[2], op[3]
+                full = (*scope, h)
+                table = None
+                for s2, t2 in fs:
+                    a = align(t2, s2, full)
+                    table = a if table is None else table * a
+                shape = tuple(card[v] for v in full)
+                if table.shape != shape:
+                    table = np.broadcast_to(table, shape).copy()
+                table = table.sum(axis=-1)
+                if not scope:
+                    t0 = np.empty((), dtype=object)
+                    t0[()] = table
+                    table = t0
+                regs[dst] = (scope, table)
+        for s in op[1] if op[0] != "obs" else (op[1],):
+            regs.pop(s, None)
+
+
+class FactorEngine:
+    """Any network. ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with states
+    ``(rho, touched factors)`` and exact intervals of ``rho``; ``pair=None``: decide
+    ``sum_c w[c] Pr(c, x) >= 0`` with states ``(weights, touched factors)``."""
+
+    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget, *,
+                 pair: tuple | None, weights: tuple):
+        self.enc, self.bdd, self.budget = enc, bdd, budget
+        self.c = clf.class_var
+        self.pair = pair
+        self.static, scopes, const, hidden = prepare(clf, pair)
+        self.card = dict(clf._card)
+        if pair is not None:
+            self.card[self.c] = 2
+        k = self.card[self.c]
+        plan = Plan(scopes, self.c, hidden, self.card)
+        self.n = len(enc.features)
+        for i, f in enumerate(enc.features):
+            plan.observe(f, last=(i == self.n - 1))
+        self.plan = plan
+        self.width = plan.width
+        self.vecs = [[indicator(self.card[f], v) for v in range(self.card[f])]
+                     for f in enc.features]
+        # the class weights before any observation
+        w = [Fraction(x) for x in weights]
+        for scope, table in const:
+            vals = [int(x) for x in table.reshape(-1)]
+            w = [a * (vals[j] if scope else vals[0]) for j, a in enumerate(w)]
+        self.w0 = w
+        self.memo: list[dict] = [dict() for _ in range(max(self.n, 1))]
+        self.trans: list[dict] = [dict() for _ in range(max(self.n, 1))]
+        self.k = k
+
+    # -- one level on concrete factors
+    def step(self, i: int, state: tuple, v: int):
+        """``None`` (every completion positive) or ``(ratios, new state)``; ``ratios`` is
+        the per-class factor taken out by normalisation (a list of ints)."""
+        ops, folds, out = self.plan.levels[i]
+        prev = self.plan.levels[i - 1][2] if i else ()
+        regs = {j: (scope, t) for (j, scope), t in zip(prev, state)}
+        f = self.enc.features[i]
+        _run(ops, regs, self.static, self.card, {f: self.vecs[i][v]})
+        k = self.k
+        ratio = [1] * k
+        for j in folds:
+            scope, table = regs[j]
+            vals = [int(x) for x in table.reshape(-1)]
+            if not scope:
+                vals = vals * k
+            ratio = [a * b for a, b in zip(ratio, vals)]
+        tables = []
+        for j, _ in out:
+            scope, table = regs[j]
+            if scope[0] == self.c:
+                gs = [table_gcd(table[c]) for c in range(k)]
+                if all(g == 0 for g in gs):
+                    return TRUE if self.pair is not None else ("zero",)
+                table = table.copy()
+                for c in range(k):
+                    if gs[c] > 1:
+                        table[c] = table[c] // gs[c]
+                ratio = [a * g for a, g in zip(ratio, gs)]
+            else:
+                g = table_gcd(table)
+                if g == 0:
+                    return TRUE if self.pair is not None else ("zero",)
+                if g > 1:
+                    table = table // g
+            tables.append(table)
+        return ratio, tuple(tables)
+
+    def _transitions(self, i: int, key, state: tuple) -> list:
+        memo = self.trans[i]
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = [self.step(i, state, v) for v in range(len(self.vecs[i]))]
+        return hit
+
+    @staticmethod
+    def _key(state: tuple) -> tuple:
+        return tuple(tuple(t.reshape(-1).tolist()) for t in state)
+
+    def run(self):
+        if self.pair is not None:
+            wa, wb = self.w0
+            if wb == 0:
+                return self.bdd.true
+            return self.visit2(0, wa / wb, ())[0]
+        g = _vec_gcd(self.w0)
+        return self.visit_k(0, tuple(self.w0) if g == 0 else tuple(x / g for x in self.w0), ())
+
+    # -- a pair of classes: intervals of rho
+    def visit2(self, i: int, rho: Fraction, state: tuple):
+        bdd = self.bdd
+        if i == self.n:
+            return terminal(bdd, rho)
+        key = self._key(state)
+        level = self.memo[i].get(key)
+        if level is None:
+            level = self.memo[i][key] = Intervals()
+        hit = level.find(rho)
+        if hit is not None:
+            return hit
+        self.budget.spend()
+        meet = Meet()
+        children = []
+        for res in self._transitions(i, key, state):
+            if res is TRUE:
+                children.append(bdd.true)
+                continue
+            (ra, rb), st = res
+            if rb == 0:
+                children.append(bdd.true)
+                continue
+            if ra == 0:
+                child = self.visit2(i + 1, Fraction(0), st)
+            else:
+                r = Fraction(ra, rb)
+                child = self.visit2(i + 1, rho * r, st)
+                meet.add(child, None if r == 1 else r)
+            children.append(child[0])
+        entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
+        level.add(entry)
+        return entry
+
+    # -- a threshold over more than two class states: exact weight vectors
+    def visit_k(self, i: int, w: tuple, state: tuple):
+        bdd = self.bdd
+        if i == self.n:
+            return bdd.true if sum(w, Fraction(0)) >= 0 else bdd.false
+        if all(x >= 0 for x in w):
+            return bdd.true  # no negative weight left: sum_c w_c Pr(c, x) >= 0
+        key = (w, self._key(state))
+        memo = self.memo[i]
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        self.budget.spend()
+        children = []
+        for res in self._transitions(i, self._key(state), state):
+            if res is TRUE or res[0] == "zero":
+                children.append(bdd.true)
+                continue
+            ratio, st = res
+            w2 = [a * r for a, r in zip(w, ratio)]
+            g = _vec_gcd(w2)
+            w2 = tuple(w2) if g == 0 else tuple(x / g for x in w2)
+            children.append(self.visit_k(i + 1, w2, st))
+        node = self.enc.select(bdd, i, children, bdd.false)
+        memo[key] = node
+        return node
+
+
+def _vec_gcd(w) -> Fraction:
+    """A positive scale that makes ``w`` canonical up to positive factors (0 if all zero)."""
+    m = max((abs(x) for x in w), default=0)
+    return Fraction(m)
+
+
+def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
+    """A feature order for the general engine: greedily the feature that leaves the
+    smallest state (touched factors' size after its level, see :mod:`.plan`), ties in
+    the features' order."""
+    c = clf.class_var
+    if classes is None and len(clf.class_states) == 2:
+        classes = (0, 1)
+    _, scopes, _, hidden = prepare(clf, classes)
+    card = dict(clf._card)
+    if classes is not None:
+        card[c] = len(classes)
+    plan = Plan(scopes, c, hidden, card)
+    left = list(clf.features)
+    order = []
+    while left:
+        best, best_key = None, None
+        for j, f in enumerate(left):
+            trial = plan.copy()
+            trial.observe(f, last=len(left) == 1)
+            key = (trial.state_size(), j)
+            if best_key is None or key < best_key:
+                best, best_key = (f, trial), key
+        f, plan = best
+        order.append(f)
+        left.remove(f)
+    return order
