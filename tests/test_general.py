@@ -15,7 +15,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
@@ -49,6 +49,7 @@ def _args(case):
 
 
 def _compiled(case, backend, data):
+    note(repr(case))  # the tables, for a failing example
     clf = classifier(case)
     order = data.draw(st.permutations(case.features), label="order")
     odd = bnx.compile(clf, order, backend=backend)
