@@ -207,3 +207,27 @@ def test_learned_tan_compiles_to_its_brute_force_decisions(seed, rule, backend):
         x = dict(zip(names, combo))
         assert odd.decide(x) == want == clf.decide(x), x
     assert odd.count() == sum(table.values())
+
+
+@pytest.mark.skipif(not general_api(), reason="bnx.Classifier does not take rule= yet")
+def test_votes_tan_agrees_with_variable_elimination():
+    """Positive count over all 2^16 instances from pgmpy's joint posterior; decisions on 2,000."""
+    from pgmpy.inference import VariableElimination
+
+    from bnx.case_study import votes_tan_classifier
+    clf = votes_tan_classifier()
+    odd = bnx.compile(clf, backend="autoref")
+    features = list(clf.features)
+    factor = VariableElimination(clf.network).query(["party", *features], joint=True,
+                                                    show_progress=False)
+    values = np.moveaxis(factor.values, [factor.variables.index(v) for v in ["party", *features]],
+                         range(len(features) + 1))
+    names = [list(factor.state_names[v]) for v in ["party", *features]]
+    posterior = values[names[0].index("republican")] / values.sum(axis=0)
+    assert not (np.abs(posterior - 0.5) < 1e-9).any()  # no float tie to worry about
+    positive = posterior >= 0.5
+    assert odd.count() == int(positive.sum())
+    rng = np.random.default_rng(11)
+    for idx in rng.integers(0, 2, size=(2000, len(features))):
+        x = {f: names[k + 1][j] for k, (f, j) in enumerate(zip(features, idx))}
+        assert odd.decide(x) == bool(positive[tuple(idx)]), x
