@@ -191,6 +191,9 @@ def run_one(config: Config, backend: str, samples: int) -> dict:
     net, features = _read(config)
     out["read"] = time.perf_counter() - t0
     out["rss_read"] = _rss_mb()
+    out["status"] = "compile timeout"
+    print(json.dumps(out), flush=True)
+    out["status"] = "ok"
     t0 = time.perf_counter()
     if config.threshold is None:
         clf = bnx.Classifier(net, config.class_var, config.positive, features=features,
@@ -205,6 +208,9 @@ def run_one(config: Config, backend: str, samples: int) -> dict:
     out["instances"] = math.prod(len(clf.states(f)) for f in clf.features)
     out["size"] = odd.size
     out["count"] = int(odd.count())
+    out["status"] = "check timeout"
+    print(json.dumps(out), flush=True)  # the parent keeps this if the check runs out of time
+    out["status"] = "ok"
     t0 = time.perf_counter()
     out.update(check(config, net, clf, odd, samples))
     out["check"] = time.perf_counter() - t0
@@ -216,8 +222,13 @@ def _child(name: str, backend: str, samples: int, timeout: float) -> dict:
            "--samples", str(samples)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"name": name, "backend": backend, "status": f"timeout (> {timeout:g} s)"}
+    except subprocess.TimeoutExpired as exc:
+        partial = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        lines = [ln for ln in partial.splitlines() if ln.startswith("{")]
+        res = json.loads(lines[-1]) if lines else {"name": name, "backend": backend,
+                                                   "status": "read timeout"}
+        res["status"] += f" (> {timeout:g} s in all)"
+        return res
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode or not lines:
         err = (proc.stderr.strip().splitlines() or ["no output"])[-1]
@@ -232,6 +243,14 @@ HEADER = ["configuration", "class (positive)", "rule", "features", "instances", 
 def row(config: Config, res: dict) -> list:
     decision = "argmax" if config.threshold is None else f"≥ {config.threshold:g}"
     head = [config.name, f"{config.class_var} ({config.positive})", decision]
+    if res["status"].startswith("compile timeout"):
+        return head + ["", "", res["backend"], _util.fmt_seconds(res["read"]), res["status"],
+                       "", "", f"{res['rss_read']:.0f}", ""]
+    if res["status"].startswith("check timeout"):
+        return head + [res["features"], f"{res['instances']:,}", res["backend"],
+                       _util.fmt_seconds(res["read"]), _util.fmt_seconds(res["compile"]),
+                       f"{res['size']:,}", f"{res['count']:,}",
+                       f"{res['rss_read']:.0f} → {res['rss_compile']:.0f}", res["status"]]
     if res["status"] != "ok":
         return head + ["", "", res["backend"], res["status"], "", "", "", "", ""]
     checked = (f"all {res['checked']:,}" if res["exhaustive"] else f"{res['checked']:,} sampled")
@@ -248,8 +267,9 @@ def main(argv=None) -> int:
     ap.add_argument("--backend", default="cudd", help="autoref, cudd or all (default cudd)")
     ap.add_argument("--samples", type=int, default=2000,
                     help="instances checked when there are more than 2^16 (default 2000)")
-    ap.add_argument("--timeout", type=float, default=300.0,
-                    help="seconds per configuration, reading included (default 300)")
+    ap.add_argument("--timeout", type=float, default=240.0,
+                    help="seconds per configuration, reading and checking included "
+                    "(default 240)")
     ap.add_argument("--only", nargs="*", default=None, help="configuration names")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
