@@ -76,7 +76,7 @@ CONFIGS = [
     Config("alarm-lvfailure", "alarm.net", "LVFAILURE", "TRUE", 0.5),
     Config("alarm-pulmembolus", "alarm.net", "PULMEMBOLUS", "TRUE", 0.1),
     Config("alarm-intubation", "alarm.net", "INTUBATION", "ESOPHAGEAL", None),
-    Config("insurance-theft", "insurance.net", "Theft", "True", 0.5),
+    Config("insurance-theft", "insurance.net", "Theft", "True", 0.001),
     Config("insurance-accident", "insurance.net", "Accident", "Severe", None),
     Config("insurance-thiscardam", "insurance.net", "ThisCarDam", "None", 0.5),
     Config("insurance-age", "insurance.net", "Age", "Adolescent", None),
