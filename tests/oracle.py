@@ -493,7 +493,7 @@ def _check_instance(net, features, instance):
 
 
 def mc_explanations(net, class_var, positive, threshold, features, instance, on, fixed=(), *,
-                    rule="threshold"):
+                    rule="threshold", table=None):
     """Minimum-cardinality explanations (paper Def. 3, generalised in Sec. 5).
 
     Let ``i = decide(instance)``.  Candidates ``x*``: features in ``fixed``
@@ -510,6 +510,10 @@ def mc_explanations(net, class_var, positive, threshold, features, instance, on,
         As for :func:`decision_table` (``rule`` is keyword-only).
     instance : dict
         The instance to explain.
+    table : dict, optional
+        A decision table as :func:`decision_table` returns (state tuple in
+        ``features`` order -> bool) to use instead of enumerating ``net``; for
+        networks too large for this oracle, whose decisions come from elsewhere.
     on : dict
         Maps every feature to its collection of on states (a single state is
         also accepted).
@@ -525,7 +529,8 @@ def mc_explanations(net, class_var, positive, threshold, features, instance, on,
     _check_instance(net, features, instance)
     on = _normalise_on(net, features, on)
     fixed = set(fixed)
-    table = decision_table(net, class_var, positive, threshold, features, rule=rule)
+    if table is None:
+        table = decision_table(net, class_var, positive, threshold, features, rule=rule)
     i = table[tuple(instance[f] for f in features)]
 
     choices = []
@@ -564,7 +569,7 @@ def _is_implicant(table, features, states, partial, decision):
 
 
 def pi_explanations(net, class_var, positive, threshold, features, instance, *,
-                    rule="threshold"):
+                    rule="threshold", table=None):
     """Prime-implicant explanations (paper Def. 5).
 
     Parameters
@@ -573,6 +578,8 @@ def pi_explanations(net, class_var, positive, threshold, features, instance, *,
         As for :func:`decision_table` (``rule`` is keyword-only).
     instance : dict
         The instance to explain.
+    table : dict, optional
+        As for :func:`mc_explanations`.
 
     Returns
     -------
@@ -583,7 +590,8 @@ def pi_explanations(net, class_var, positive, threshold, features, instance, *,
     """
     features = list(features)
     _check_instance(net, features, instance)
-    table = decision_table(net, class_var, positive, threshold, features, rule=rule)
+    if table is None:
+        table = decision_table(net, class_var, positive, threshold, features, rule=rule)
     states = {f: node_states(net, f) for f in features}
     i = table[tuple(instance[f] for f in features)]
     valid = []
@@ -596,7 +604,7 @@ def pi_explanations(net, class_var, positive, threshold, features, instance, *,
 
 
 def prime_implicants(net, class_var, positive, threshold, features, decision=True, *,
-                     rule="threshold"):
+                     rule="threshold", table=None):
     """All prime implicants of the decision function or of its complement.
 
     Parameters
@@ -606,6 +614,8 @@ def prime_implicants(net, class_var, positive, threshold, features, decision=Tru
     decision : bool, optional
         ``True`` for the prime implicants of the decision function, ``False``
         for those of its complement.
+    table : dict, optional
+        As for :func:`mc_explanations`.
 
     Returns
     -------
@@ -615,7 +625,8 @@ def prime_implicants(net, class_var, positive, threshold, features, decision=Tru
     """
     features = list(features)
     decision = bool(decision)
-    table = decision_table(net, class_var, positive, threshold, features, rule=rule)
+    if table is None:
+        table = decision_table(net, class_var, positive, threshold, features, rule=rule)
     states = {f: node_states(net, f) for f in features}
     implicants = set()
     for combo in itertools.product(*([None] + states[f] for f in features)):
