@@ -17,9 +17,9 @@ import numpy as np
 
 from ..classifier import Classifier
 from ..encoding import Encoding
-from ..inference import align, indicator, observe, table_gcd
+from ..inference import align, as_table, indicator, observe, table_gcd
 from .budget import Budget
-from .intervals import INF, Intervals, Meet, terminal
+from .intervals import INF, Intervals, Meet, approx, terminal
 from .plan import Plan
 
 __all__ = ["FactorEngine", "general_order", "prepare"]
@@ -91,7 +91,7 @@ def _run(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None) ->
                 table = fs[0][1]
                 for s2, t2 in fs[1:]:
                     table = table * align(t2, s2, scope)
-                regs[dst] = (scope, table)
+                regs[dst] = (scope, table if isinstance(table, np.ndarray) else as_table(table))
             else:  # "sum": multiply, sum out h, lay the axes out as planned
                 h, scope = op[2], op[3]
                 full = (*scope, h)
@@ -103,11 +103,7 @@ def _run(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None) ->
                 if table.shape != shape:
                     table = np.broadcast_to(table, shape).copy()
                 table = table.sum(axis=-1)
-                if not scope:
-                    t0 = np.empty((), dtype=object)
-                    t0[()] = table
-                    table = t0
-                regs[dst] = (scope, table)
+                regs[dst] = (scope, table if isinstance(table, np.ndarray) else as_table(table))
         for s in op[1] if op[0] != "obs" else (op[1],):
             regs.pop(s, None)
 
@@ -133,6 +129,20 @@ class FactorEngine:
             plan.observe(f, last=(i == self.n - 1))
         self.plan = plan
         self.width = plan.width
+        # ops on untouched factors only are the same for every prefix: run them once
+        self.ops = []
+        self.bounds = []  # per level: bounds of the untouched factors alive before it
+        for ops, _, _, before in plan.levels:
+            self.bounds.append(_bounds([self.static[j] for j in before], self.c)
+                               if pair is not None else None)
+            dynamic = []
+            for op in ops:
+                srcs = (op[1],) if op[0] == "obs" else op[1]
+                if op[0] != "obs" and all(j in self.static for j in srcs):
+                    _run([op], self.static, self.static, self.card)
+                else:
+                    dynamic.append(op)
+            self.ops.append(tuple(dynamic))
         self.vecs = [[indicator(self.card[f], v) for v in range(self.card[f])]
                      for f in enc.features]
         # the class weights before any observation
@@ -149,15 +159,15 @@ class FactorEngine:
     def step(self, i: int, state: tuple, v: int):
         """``None`` (every completion positive) or ``(ratios, new state)``; ``ratios`` is
         the per-class factor taken out by normalisation (a list of ints)."""
-        ops, folds, out = self.plan.levels[i]
+        _, folds, out, _ = self.plan.levels[i]
         prev = self.plan.levels[i - 1][2] if i else ()
         regs = {j: (scope, t) for (j, scope), t in zip(prev, state)}
         f = self.enc.features[i]
-        _run(ops, regs, self.static, self.card, {f: self.vecs[i][v]})
+        _run(self.ops[i], regs, self.static, self.card, {f: self.vecs[i][v]})
         k = self.k
         ratio = [1] * k
         for j in folds:
-            scope, table = regs[j]
+            scope, table = regs[j] if j in regs else self.static[j]
             vals = [int(x) for x in table.reshape(-1)]
             if not scope:
                 vals = vals * k
@@ -215,6 +225,10 @@ class FactorEngine:
         hit = level.find(rho)
         if hit is not None:
             return hit
+        settled = self._settled(i, rho, state)
+        if settled is not None:
+            level.add(settled)
+            return settled
         self.budget.spend()
         meet = Meet()
         children = []
@@ -236,6 +250,24 @@ class FactorEngine:
         entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
         level.add(entry)
         return entry
+
+    def _settled(self, i: int, rho: Fraction, state: tuple):
+        """A terminal entry when exact ratio bounds settle every completion, else None.
+
+        With ``L <= A(z) / B(z) <= U`` (see :func:`_bounds`): ``rho L >= 1`` makes every
+        completion positive; ``rho U < 1`` with ``B(z) > 0`` everywhere, negative.
+        """
+        prev = self.plan.levels[i - 1][2] if i else ()
+        lo, hi, positive = _bounds([(scope, t) for (_, scope), t in zip(prev, state)], self.c,
+                                   self.bounds[i])
+        if lo is INF or (lo > 0 and rho * lo >= 1):
+            lo_end = Fraction(0) if lo is INF else 1 / lo
+            return (self.bdd.true, lo_end, True, None, False, approx(lo_end), math.inf)
+        if positive and hi is not INF and rho * hi < 1:
+            hi_end = None if hi == 0 else 1 / hi
+            return (self.bdd.false, Fraction(0), True, hi_end, False, 0.0,
+                    math.inf if hi_end is None else approx(hi_end))
+        return None
 
     # -- a threshold over more than two class states: exact weight vectors
     def visit_k(self, i: int, w: tuple, state: tuple):
@@ -263,6 +295,38 @@ class FactorEngine:
         node = self.enc.select(bdd, i, children, bdd.false)
         memo[key] = node
         return node
+
+
+def _ratio_bounds(t: np.ndarray) -> tuple:
+    """``(L, U, b_positive)`` of a class-first factor: the least and greatest
+    ``t[0] / t[1]`` over entries with ``t[1] > 0`` (``L = INF``: no such entry;
+    ``U = INF``: some entry has ``t[0] > 0 = t[1]``), and whether ``t[1] > 0`` everywhere."""
+    a, b = t[0].reshape(-1), t[1].reshape(-1)
+    ratios = [Fraction(int(x), int(y)) for x, y in zip(a, b) if y > 0]
+    lo = min(ratios) if ratios else INF
+    hi = INF if any(x > 0 and y == 0 for x, y in zip(a, b)) else max(ratios, default=Fraction(0))
+    return lo, hi, len(ratios) == len(b)
+
+
+def _bounds(factors: list, c, start: tuple = (Fraction(1), Fraction(1), True)) -> tuple:
+    """Exact bounds ``L <= A(z) / B(z) <= U`` from the class-first factors that remain.
+
+    Every term of ``A`` and ``B`` (an assignment of the remaining variables) has the ratio
+    ``prod_phi phi(a, .) / phi(b, .)`` over the factors that hold the class (the others
+    cancel); ``A / B`` is a mediant of those ratios, so it lies between the products of
+    the factors' least and greatest ratios. Terms with ``phi(b, .) = 0`` only add to
+    ``A``. Also whether every factor's ``b`` part is positive (then ``B(z) > 0``).
+    """
+    lo, hi, positive = start
+    for scope, t in factors:
+        if scope and scope[0] == c:
+            l2, h2, p2 = _ratio_bounds(t)
+        else:
+            l2, h2, p2 = Fraction(1), Fraction(1), all(x > 0 for x in t.reshape(-1))
+        lo = lo * l2 if lo is not INF and l2 is not INF else INF
+        hi = INF if hi is INF or h2 is INF else hi * h2
+        positive = positive and p2
+    return lo, hi, positive
 
 
 def _vec_gcd(w) -> Fraction:

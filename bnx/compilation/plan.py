@@ -13,8 +13,10 @@ At each level the plan
    (``("mul", srcs, dst)``): this loses no information and makes states canonical;
 3. sums out a hidden variable when that does not grow the state (the new factor,
    not counting the class axis, is no bigger than the touched factors it replaces),
-   and every remaining hidden variable after the last feature
-   (``("sum", srcs, var, scope, dst)``), smallest new factor first.
+   and every remaining hidden variable after the last feature, those of untouched
+   factors only first, then the smallest new factor first
+   (``("sum", srcs, var, scope, dst)``). A sum of untouched factors is untouched:
+   the engine computes it once.
 
 The class axis is always first in a scope that holds it. ``size`` counts a factor's
 entries without the class axis; the *width* of the plan is the largest total size
@@ -63,11 +65,12 @@ class Plan:
             return (c, *seen)
         return tuple(seen)
 
-    def _new(self, scope) -> int:
+    def _new(self, scope, touched: bool = True) -> int:
         j = self.next_id
         self.next_id += 1
         self.scopes[j] = scope
-        self.touched.add(j)
+        if touched:
+            self.touched.add(j)
         return j
 
     def _absorb(self, ops: list) -> None:
@@ -92,7 +95,7 @@ class Plan:
     def _eliminate(self, h, ops: list) -> None:
         hit = [j for j, s in self.scopes.items() if h in s]
         scope = self._scope(v for j in hit for v in self.scopes[j] if v != h)
-        j = self._new(scope)
+        j = self._new(scope, any(z in self.touched for z in hit))
         ops.append(("sum", tuple(hit), h, scope, j))
         for z in hit:
             del self.scopes[z]
@@ -119,6 +122,7 @@ class Plan:
     def observe(self, feature, last: bool) -> None:
         """Plan the level that observes ``feature`` (``last``: sum out every hidden too)."""
         ops: list = []
+        before = tuple(j for j in self.scopes if j not in self.touched)
         for j in [j for j, s in self.scopes.items() if feature in s]:
             k = self._new(tuple(v for v in self.scopes[j] if v != feature))
             ops.append(("obs", j, k, feature))
@@ -132,11 +136,10 @@ class Plan:
             self._eliminate(h, ops)
             self._absorb(ops)
         # class-only and empty factors leave the state (folded into the class weights)
-        folds = [j for j in self.touched if not [v for v in self.scopes[j]
-                                                 if v != self.class_var]]
+        folds = [j for j, s in self.scopes.items() if not [v for v in s if v != self.class_var]]
         for j in folds:
             self.touched.discard(j)
             del self.scopes[j]
         state = tuple((j, self.scopes[j]) for j in sorted(self.touched))
-        self.levels.append((tuple(ops), tuple(sorted(folds)), state))
+        self.levels.append((tuple(ops), tuple(sorted(folds)), state, before))
         self.width = max(self.width, self.state_size())
