@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import numbers
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -34,15 +33,14 @@ from typing import Any
 
 from ._types import Feature, Instance, State
 from .errors import (ArgumentError, MissingFeatureError, NetworkError, StructureError,
-                     ThresholdError, UnknownFeatureError, UnknownStateError)
+                     UnknownFeatureError, UnknownStateError)
+from .inference import class_marginal
 from .network import read_network
 from .relevance import exact_cpds, prune
+from .rules import RULES, check_threshold, decides
 from .tree import as_tree
 
 __all__ = ["Classifier", "read_network"]
-
-RULES = ("threshold", "argmax")
-
 
 class _Half(float):
     """The default threshold 0.5, told apart from an explicit one (argmax takes none)."""
@@ -135,7 +133,7 @@ class Classifier:
                                     f"the most probable class decides")
             self._threshold = None
         else:
-            self._threshold = self._check_threshold(threshold)
+            self._threshold = check_threshold(threshold)
         self._states, self._parents, cpds = exact_cpds(network)
         cstates = self._states[class_var]
         j = _resolve_state(cstates, positive)
@@ -176,22 +174,6 @@ class Classifier:
         return cls(read_network(path), class_var, positive, threshold=threshold,
                    features=features, rule=rule)
 
-    @staticmethod
-    def _check_threshold(threshold: Any) -> Fraction:
-        if isinstance(threshold, bool) or not isinstance(threshold, (numbers.Real, Fraction)):
-            raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
-        if isinstance(threshold, float) and not math.isfinite(threshold):
-            raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
-        if isinstance(threshold, (int, Fraction)):
-            t = Fraction(threshold)
-        else:  # float, numpy floats: the exact value of the float
-            value = float(threshold)
-            if not math.isfinite(value):
-                raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
-            t = Fraction(value)
-        if not 0 <= t <= 1:
-            raise ThresholdError(f"threshold must lie in [0, 1], got {threshold!r}")
-        return t
 
     def _check_features(self, features: Sequence[Feature] | None) -> tuple:
         net, c = self._network, self._class_var
@@ -402,35 +384,14 @@ class Classifier:
         from .inference import integer_factor
         return [integer_factor(f)[0] for f in self._main]
 
-    def _eliminate(self, factors: list, idx: Mapping[Feature, int], key: Any) -> list:
-        """The product of ``factors`` with evidence ``idx``, everything but the class summed
-        out by variable elimination: a list over the class states (a one-item list if the
-        class is not in the factors)."""
-        from .inference import elimination_order, eliminate, indicator, observe, product
-        pool = []
-        for f in factors:
-            for v in f[0]:
-                if v in idx:
-                    f = observe(f, v, indicator(self._card[v], idx[v]))
-            pool.append(f)
-        okey = (key, frozenset(idx))
-        order = self._orders.get(okey)
-        if order is None:
-            hidden = {v for s, _ in pool for v in s if v != self._class_var}
-            order = self._orders[okey] = elimination_order([s for s, _ in pool], sorted(
-                hidden, key=lambda v: str(v)), self._card)
-        rest = eliminate(pool, order)
-        scope = (self._class_var,) if any(s for s, _ in rest) else ()
-        _, table = product(rest, scope=scope)
-        return list(table.reshape(-1))
-
     def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
         """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
         to decide. Complete instances skip the aside groups (positive factors)."""
         if self._tree is not None:
             return self._tree.class_joint(idx)
         if len(idx) == len(self._features) or not self._aside:
-            return self._eliminate(self._int_main, idx, "main")
+            return class_marginal(self._int_main, idx, self._class_var, self._card,
+                                  self._orders, "main")
         return self._class_joint(idx)
 
     def _class_joint(self, idx: Mapping[Feature, int]) -> list[Fraction]:
@@ -438,7 +399,7 @@ class Classifier:
         if self._tree is not None:
             return self._tree.class_joint(idx)
         factors = [f for group in self._aside for f in group] + self._main
-        joint = self._eliminate(factors, idx, "all")
+        joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
         k = len(self.class_states)
         return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
 
@@ -456,15 +417,6 @@ class Classifier:
         (2, 0.368)
         """
         return self._class_joint(self.encode(instance, partial=partial))
-
-    def _decides(self, joint: Sequence) -> bool:
-        p = self._positive_index
-        if self._rule == "argmax":
-            return (all(joint[p] > joint[c] for c in range(p))
-                    and all(joint[p] >= joint[c] for c in range(p + 1, len(joint))))
-        pos = joint[p]
-        neg = sum(joint, 0) - pos
-        return (1 - self._threshold) * pos >= self._threshold * neg
 
     def posterior_exact(self, instance: Instance, *, partial: bool = False) -> Fraction | None:
         """``Pr(class = positive | instance)`` as an exact fraction; ``None`` if ``Pr(x) = 0``.
@@ -493,4 +445,5 @@ class Classifier:
         state beats every earlier state strictly and every later one weakly.
         ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
         """
-        return self._decides(self._decision_joint(self.encode(instance, partial=partial)))
+        return decides(self._decision_joint(self.encode(instance, partial=partial)),
+                       self._rule, self._positive_index, self._threshold)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["as_table", "align", "product", "sum_out", "indicator", "observe",
-           "elimination_order", "eliminate", "integer_factor", "table_gcd"]
+           "elimination_order", "eliminate", "integer_factor", "table_gcd", "class_marginal"]
 
 Factor = tuple  # (scope: tuple, table: numpy object array)
 
@@ -202,3 +202,27 @@ def integer_factor(factor: Factor) -> tuple[Factor, int]:
     for j, v in enumerate(flat):
         oflat[j] = v.numerator * (den // v.denominator)
     return (scope, out), den
+
+
+def class_marginal(factors: list, idx: Mapping, class_var: Any, card: Mapping, cache: dict,
+                   key: Any) -> list:
+    """The product of ``factors`` with evidence ``idx`` (``{variable: state index}``),
+    everything but ``class_var`` summed out: a list over the class states (one item if
+    the class is in no factor). Orders are cached in ``cache`` under ``(key, observed)``.
+    """
+    pool = []
+    for f in factors:
+        for v in f[0]:
+            if v in idx:
+                f = observe(f, v, indicator(card[v], idx[v]))
+        pool.append(f)
+    okey = (key, frozenset(idx))
+    order = cache.get(okey)
+    if order is None:
+        hidden = {v for s, _ in pool for v in s if v != class_var}
+        order = cache[okey] = elimination_order([s for s, _ in pool],
+                                                sorted(hidden, key=str), card)
+    rest = eliminate(pool, order)
+    scope = (class_var,) if any(s for s, _ in rest) else ()
+    _, table = product(rest, scope=scope)
+    return list(table.reshape(-1))
