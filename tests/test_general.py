@@ -218,3 +218,26 @@ def test_default_features_are_the_leaves():
     # P -> Y -> F: the only leaf is F
     clf = bnx.Classifier(_three_class_net([0.25, 0.25]), "Y", "a")
     assert clf.features == ("F",)
+
+
+def test_class_d_separated_from_every_feature(backend):
+    """Regression (found by the random DAGs): an isolated class makes f constant."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    w = ["s0", "s1", "s2", "s3"]
+    net = DiscreteBayesianNetwork([("W", "F")])
+    net.add_nodes_from(["C", "E", "G"])
+    net.add_cpds(
+        *(TabularCPD(v, 2, [[0.5], [0.5]], state_names={v: ["-", "+"]}) for v in "CEG"),
+        TabularCPD("W", 4, [[3 / 8], [1 / 4], [3 / 8], [0]], state_names={"W": w}),
+        TabularCPD("F", 2, [[0.5, 0.5, 0.5, 1], [0.5, 0.5, 0.5, 0]], evidence=["W"],
+                   evidence_card=[4], state_names={"F": ["-", "+"], "W": w}))
+    for positive, rule, want in (("-", "argmax", 32), ("+", "argmax", 0),
+                                 ("+", "threshold", 32)):
+        if rule == "argmax":
+            clf = bnx.Classifier(net, "C", positive, features=["W", "F", "E", "G"], rule=rule)
+        else:  # Pr(+ | x) = 1/2 >= 1/2 everywhere
+            clf = bnx.Classifier(net, "C", positive, threshold=0.5, features=["W", "F", "E", "G"])
+        odd = bnx.compile(clf, ["F", "W", "E", "G"], backend=backend)
+        assert odd.count() == want == oracle.count_positive(
+            net, "C", positive, 0.5, ["W", "F", "E", "G"], rule=rule)
