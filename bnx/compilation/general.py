@@ -17,7 +17,8 @@ import numpy as np
 
 from ..classifier import Classifier
 from ..encoding import Encoding
-from ..inference import align, as_table, indicator, observe, table_gcd
+from ..inference import (align, as_table, eliminate, elimination_order, indicator, observe,
+                         product, table_gcd)
 from .budget import Budget
 from .intervals import INF, Intervals, Meet, approx, terminal
 from .plan import Plan
@@ -25,6 +26,14 @@ from .plan import Plan
 __all__ = ["FactorEngine", "general_order", "prepare"]
 
 TRUE = None  # a transition whose every completion is positive
+TAIL_COMPLETIONS = 1024  # the tail's truth tables have at most this many entries
+TAIL_ENTRIES = 1 << 17  # and its factor at most this many
+
+
+def _ones(k: int) -> np.ndarray:
+    out = np.empty(k, dtype=object)
+    out[:] = 1
+    return out
 
 
 def _class_first(factor, c) -> tuple:
@@ -132,7 +141,10 @@ class FactorEngine:
         # ops on untouched factors only are the same for every prefix: run them once
         self.ops = []
         self.bounds = []  # per level: bounds of the untouched factors alive before it
-        for ops, _, _, before in plan.levels:
+        self.tail = self._tail_level(plan) if pair is not None else self.n
+        for i, (ops, _, _, before) in enumerate(plan.levels):
+            if i == self.tail:
+                self.tail_table = self._tail_factor(plan, before)
             self.bounds.append(_bounds([self.static[j] for j in before], self.c)
                                if pair is not None else None)
             dynamic = []
@@ -230,6 +242,10 @@ class FactorEngine:
             level.add(settled)
             return settled
         self.budget.spend()
+        if i == self.tail:
+            entry = self._tail_entry(rho, state)
+            level.add(entry)
+            return entry
         meet = Meet()
         children = []
         for res in self._transitions(i, key, state):
@@ -250,6 +266,95 @@ class FactorEngine:
         entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
         level.add(entry)
         return entry
+
+    # -- the tail: complete truth tables of the last few features
+    def _tail_level(self, plan: Plan) -> int:
+        """The tail level: among those whose remaining features have at most
+        ``TAIL_COMPLETIONS`` joint states and whose tail factor has at most
+        ``TAIL_ENTRIES`` entries, the one with the least work in the worst case
+        (prefixes times tail factor entries)."""
+        cards = [self.card[f] for f in self.enc.features]
+        best, best_cost = self.n, None
+        for i in range(self.n):
+            rest = math.prod(cards[i:])
+            if rest > TAIL_COMPLETIONS or TAIL_COMPLETIONS < 2:
+                continue
+            opened = {v for _, sc in (plan.levels[i - 1][2] if i else ()) for v in sc}
+            opened.discard(self.c)
+            entries = 2 * rest * math.prod(self.card[v] for v in opened)
+            if entries > TAIL_ENTRIES:
+                continue
+            cost = math.prod(cards[:i]) * entries
+            if best_cost is None or cost < best_cost:
+                best, best_cost = i, cost
+        return best
+
+    def _tail_factor(self, plan: Plan, before: tuple):
+        """``(opened, R)``: ``R[c, o, z]``, the untouched factors alive at the tail level
+        with every other hidden variable summed out, over the class, the variables ``o``
+        of the touched factors and the remaining features ``z`` (in order)."""
+        i = self.tail
+        opened = tuple(dict.fromkeys(v for _, sc in (plan.levels[i - 1][2] if i else ())
+                                     for v in sc if v != self.c))
+        rest = tuple(self.enc.features[i:])
+        opened = tuple(v for v in opened if v not in rest)  # hidden ones: summed per state
+        keep = (self.c, *opened, *rest)
+        factors = [self.static[j] for j in before]
+        factors += [((v,), _ones(self.card[v])) for v in keep]
+        hidden = {v for sc, _ in factors for v in sc} - set(keep)
+        order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), self.card)
+        _, table = product(eliminate(factors, order), scope=keep)
+        g = table_gcd(table)
+        if g > 1:  # a positive constant: it cancels
+            table = table // g
+        self.tail_nodes: dict = {}
+        return opened, table
+
+    def _tail_entry(self, rho: Fraction, state: tuple):
+        """The node and exact ``rho`` interval of a state at the tail level: for each
+        completion ``z`` the decision is ``rho A(z) >= B(z)``, i.e. ``rho >= B(z) / A(z)``
+        (``A(z) = 0``: ``B(z) = 0``), so the states with the same truth table form the
+        interval between the largest threshold met and the smallest one missed."""
+        i = self.tail
+        opened, table = self.tail_table
+        prev = self.plan.levels[i - 1][2] if i else ()
+        keep = (self.c, *opened, *self.enc.features[i:])
+        kscope, k = product([(sc, t) for (_, sc), t in zip(prev, state)]
+                            + [((self.c,), _ones(2))])
+        s = align(k, kscope, keep) * table
+        for _ in opened:
+            s = s.sum(axis=1)
+        a_s, b_s = s[0].reshape(-1).tolist(), s[1].reshape(-1).tolist()
+        rn, rd = rho.numerator, rho.denominator
+        lo_n, lo_d, hi_n, hi_d = 0, 1, None, 1  # thresholds b / a met and missed
+        truth = []
+        for a, b in zip(a_s, b_s):
+            if a == 0:
+                truth.append(b == 0)
+            elif rn * a >= rd * b:  # rho >= b / a
+                truth.append(True)
+                if b * lo_d > lo_n * a:
+                    lo_n, lo_d = b, a
+            else:
+                truth.append(False)
+                if hi_n is None or b * hi_d < hi_n * a:
+                    hi_n, hi_d = b, a
+        lo = Fraction(lo_n, lo_d)
+        hi = None if hi_n is None else Fraction(hi_n, hi_d)
+        node = self._tail_node(i, tuple(truth))
+        return (node, lo, True, hi, False, approx(lo), math.inf if hi is None else approx(hi))
+
+    def _tail_node(self, i: int, truth: tuple):
+        if i == self.n:
+            return self.bdd.true if truth[0] else self.bdd.false
+        key = (i, truth)
+        node = self.tail_nodes.get(key)
+        if node is None:
+            k = self.card[self.enc.features[i]]
+            m = len(truth) // k
+            children = [self._tail_node(i + 1, truth[j * m:(j + 1) * m]) for j in range(k)]
+            node = self.tail_nodes[key] = self.enc.select(self.bdd, i, children, self.bdd.false)
+        return node
 
     def _settled(self, i: int, rho: Fraction, state: tuple):
         """A terminal entry when exact ratio bounds settle every completion, else None.
