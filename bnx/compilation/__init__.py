@@ -1,9 +1,11 @@
 """Expand-then-merge compilation of a classifier into its decision function (a package).
 
 One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
-intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (any
-class); :mod:`.orders` holds the variable orders, :mod:`.intervals` the interval
-machinery the binary engines share, :mod:`.budget` the node budget.
+intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (naive
+Bayes and latent trees with any class), :mod:`.general` (every other network and the
+argmax rule: variable elimination along the order, planned by :mod:`.plan`);
+:mod:`.orders` holds the variable orders, :mod:`.intervals` the interval machinery the
+binary engines share, :mod:`.budget` the node budget.
 
 Features are observed one at a time in the ODD's order (Algorithm 1 of Shih, Choi
 and Darwiche for naive Bayes, Algorithm 2 for latent trees). The classifier that
@@ -32,6 +34,11 @@ Two engines, both exact (``docs/compilation.md`` gives the arguments):
   ``w(other) = -T``). States equal up to a positive factor are merged, and a state
   whose decision is settled by exact bounds on the rest becomes a terminal. This
   test is sufficient, not necessary.
+
+* Any other network, and ``rule="argmax"`` (the conjunction of pairwise comparisons of
+  the positive state with the others): states ``(rho, K)`` with ``K`` the normalised
+  factors that depend on the prefix, exact intervals of ``rho`` per ``K``, and a bounded
+  tail of complete truth tables (see ``docs/compilation.md``).
 
 In every case ``dd``'s unique table makes the resulting diagram reduced and canonical.
 """
