@@ -141,7 +141,8 @@ class FactorEngine:
         # ops on untouched factors only are the same for every prefix: run them once
         self.ops = []
         self.bounds = []  # per level: bounds of the untouched factors alive before it
-        self.tail = self._tail_level(plan) if pair is not None else self.n
+        self.k = k
+        self.tail = self._tail_level(plan)
         for i, (ops, _, _, before) in enumerate(plan.levels):
             if i == self.tail:
                 self.tail_table = self._tail_factor(plan, before)
@@ -281,7 +282,7 @@ class FactorEngine:
                 continue
             opened = {v for _, sc in (plan.levels[i - 1][2] if i else ()) for v in sc}
             opened.discard(self.c)
-            entries = 2 * rest * math.prod(self.card[v] for v in opened)
+            entries = self.k * rest * math.prod(self.card[v] for v in opened)
             if entries > TAIL_ENTRIES:
                 continue
             cost = math.prod(cards[:i]) * entries
@@ -309,7 +310,8 @@ class FactorEngine:
             table = table // g
         self.tail_nodes: dict = {}
         opened_size = math.prod(table.shape[1:1 + len(opened)])
-        self.tail_floats = _floats(table.reshape(2, opened_size, -1))
+        self.tail_floats = (_floats(table.reshape(2, opened_size, -1)) if self.pair is not None
+                            else None)
         return opened, table
 
     def _tail_entry(self, rho: Fraction, state: tuple):
@@ -319,11 +321,7 @@ class FactorEngine:
         interval between the largest threshold met and the smallest one missed."""
         i = self.tail
         opened, table = self.tail_table
-        prev = self.plan.levels[i - 1][2] if i else ()
-        keep = (self.c, *opened, *self.enc.features[i:])
-        kscope, k = product([(sc, t) for (_, sc), t in zip(prev, state)]
-                            + [((self.c,), _ones(2))])
-        k = align(k, kscope, keep)  # (class, opened..., completions or 1 each)
+        k = self._tail_state(state)
         o = math.prod(table.shape[1:1 + len(opened)])
         kf = _floats(k) if self.tail_floats is not None else None
         k = np.broadcast_to(k, table.shape).reshape(2, o, -1)
@@ -331,6 +329,29 @@ class FactorEngine:
         truth, lo, hi = _tail_truth(rho, k, kf, table.reshape(2, o, -1), self.tail_floats)
         node = self._tail_node(i, tuple(truth))
         return (node, lo, True, hi, False, approx(lo), math.inf if hi is None else approx(hi))
+
+    def _tail_state(self, state: tuple) -> np.ndarray:
+        """The product of a tail-level state's factors, laid out over the tail factor's
+        axes (size 1 on the completions it does not mention)."""
+        i = self.tail
+        opened, _ = self.tail_table
+        prev = self.plan.levels[i - 1][2] if i else ()
+        kscope, k = product([(sc, t) for (_, sc), t in zip(prev, state)]
+                            + [((self.c,), _ones(self.k))])
+        return align(k, kscope, (self.c, *opened, *self.enc.features[i:]))
+
+    def _tail_weighted(self, w: tuple, state: tuple):
+        """The node of a state at the tail level in the weight-vector mode: the truth
+        table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions, in exact integers."""
+        opened, table = self.tail_table
+        s = self._tail_state(state) * table
+        for _ in opened:
+            s = s.sum(axis=1)
+        s = s.reshape(self.k, -1)
+        den = math.lcm(*(x.denominator for x in w))
+        wi = [int(x * den) for x in w]
+        truth = tuple(sum(wc * int(v) for wc, v in zip(wi, col)) >= 0 for col in s.T)
+        return self._tail_node(self.tail, truth)
 
     def _tail_node(self, i: int, truth: tuple):
         if i == self.n:
@@ -375,6 +396,9 @@ class FactorEngine:
         if hit is not None:
             return hit
         self.budget.spend()
+        if i == self.tail:
+            node = memo[key] = self._tail_weighted(w, state)
+            return node
         children = []
         for res in self._transitions(i, self._key(state), state):
             if res is TRUE or res[0] == "zero":
