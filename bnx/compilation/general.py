@@ -17,104 +17,19 @@ import numpy as np
 
 from ..classifier import Classifier
 from ..encoding import Encoding
-from ..inference import (align, as_table, eliminate, elimination_order, indicator, observe,
-                         product, table_gcd)
+from ..inference import align, eliminate, elimination_order, indicator, product, table_gcd
 from .budget import Budget
+from .bounds import bounds
+from .execution import ones, prepare, run_ops
 from .intervals import INF, Intervals, Meet, approx, terminal
 from .plan import Plan
+from .tail import floats, tail_truth
 
-__all__ = ["FactorEngine", "general_order", "prepare"]
+__all__ = ["FactorEngine", "general_order"]
 
 TRUE = None  # a transition whose every completion is positive
 TAIL_COMPLETIONS = 1024  # the tail's truth tables have at most this many entries
 TAIL_ENTRIES = 1 << 17  # and its factor at most this many
-
-
-def _ones(k: int) -> np.ndarray:
-    out = np.empty(k, dtype=object)
-    out[:] = 1
-    return out
-
-
-def _class_first(factor, c) -> tuple:
-    scope, table = factor
-    if c in scope and scope[0] != c:
-        new = (c, *[v for v in scope if v != c])
-        return new, table.transpose([scope.index(v) for v in new])
-    return scope, table
-
-
-def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, set]:
-    """``(static, scopes, const, hidden)``: the classifier's factors in integers with the
-    class axis first (restricted to the class states ``classes`` when given), free
-    hidden variables summed out ahead of any observation; ``const`` lists the
-    class-only and empty factors (the prior part of the class weights)."""
-    c = clf.class_var
-    feats = set(clf.features)
-    static: dict = {}
-    for f in clf._int_main:
-        scope, table = _class_first(f, c)
-        if classes is not None and scope and scope[0] == c:
-            table = table[list(classes)]
-        static[len(static)] = (scope, table)
-    card = dict(clf._card)
-    if classes is not None:
-        card[c] = len(classes)
-    hidden = {v for s, _ in static.values() for v in s if v != c and v not in feats}
-    plan = Plan({j: s for j, (s, _) in static.items()}, c, hidden, card)
-    # sum out hidden variables that make no bigger factor than they consume
-    while True:
-        best, best_key = None, None
-        for h in sorted(plan.hidden, key=str):
-            hit = [j for j, s in plan.scopes.items() if h in s]
-            new = plan.size({v for j in hit for v in plan.scopes[j] if v != h})
-            if new <= max(plan.size(plan.scopes[j]) for j in hit):
-                key = (new, len(hit))
-                if best_key is None or key < best_key:
-                    best, best_key = h, key
-        if best is None:
-            break
-        ops: list = []
-        plan._eliminate(best, ops)
-        _run(ops, static, static, card)
-        plan.touched.clear()
-    const = [j for j, s in plan.scopes.items() if not [v for v in s if v != c]]
-    scopes = {j: s for j, s in plan.scopes.items() if j not in const}
-    return ({j: static[j] for j in scopes}, scopes, [static[j] for j in const], plan.hidden)
-
-
-def _run(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None) -> None:
-    """Execute planned ops on concrete factors; results go to ``regs``."""
-    for op in ops:
-        kind = op[0]
-        if kind == "obs":
-            _, src, dst, var = op
-            f = regs[src] if src in regs else static[src]
-            regs[dst] = observe(f, var, vecs[var])
-        else:
-            srcs = op[1]
-            dst = op[-1]
-            fs = [regs[s] if s in regs else static[s] for s in srcs]
-            if kind == "mul":
-                scope = fs[0][0]
-                table = fs[0][1]
-                for s2, t2 in fs[1:]:
-                    table = table * align(t2, s2, scope)
-                regs[dst] = (scope, table if isinstance(table, np.ndarray) else as_table(table))
-            else:  # "sum": multiply, sum out h, lay the axes out as planned
-                h, scope = op[2], op[3]
-                full = (*scope, h)
-                table = None
-                for s2, t2 in fs:
-                    a = align(t2, s2, full)
-                    table = a if table is None else table * a
-                shape = tuple(card[v] for v in full)
-                if table.shape != shape:
-                    table = np.broadcast_to(table, shape).copy()
-                table = table.sum(axis=-1)
-                regs[dst] = (scope, table if isinstance(table, np.ndarray) else as_table(table))
-        for s in op[1] if op[0] != "obs" else (op[1],):
-            regs.pop(s, None)
 
 
 class FactorEngine:
@@ -140,19 +55,19 @@ class FactorEngine:
         self.width = plan.width
         # ops on untouched factors only are the same for every prefix: run them once
         self.ops = []
-        self.bounds = []  # per level: bounds of the untouched factors alive before it
+        self.level_bounds = []  # per level: bounds of the untouched factors alive before it
         self.k = k
         self.tail = self._tail_level(plan)
         for i, (ops, _, _, before) in enumerate(plan.levels):
             if i == self.tail:
                 self.tail_table = self._tail_factor(plan, before)
-            self.bounds.append(_bounds([self.static[j] for j in before], self.c)
+            self.level_bounds.append(bounds([self.static[j] for j in before], self.c)
                                if pair is not None else None)
             dynamic = []
             for op in ops:
                 srcs = (op[1],) if op[0] == "obs" else op[1]
                 if op[0] != "obs" and all(j in self.static for j in srcs):
-                    _run([op], self.static, self.static, self.card)
+                    run_ops([op], self.static, self.static, self.card)
                 else:
                     dynamic.append(op)
             self.ops.append(tuple(dynamic))
@@ -176,7 +91,7 @@ class FactorEngine:
         prev = self.plan.levels[i - 1][2] if i else ()
         regs = {j: (scope, t) for (j, scope), t in zip(prev, state)}
         f = self.enc.features[i]
-        _run(self.ops[i], regs, self.static, self.card, {f: self.vecs[i][v]})
+        run_ops(self.ops[i], regs, self.static, self.card, {f: self.vecs[i][v]})
         k = self.k
         ratio = [1] * k
         for j in folds:
@@ -301,7 +216,7 @@ class FactorEngine:
         opened = tuple(v for v in opened if v not in rest)  # hidden ones: summed per state
         keep = (self.c, *opened, *rest)
         factors = [self.static[j] for j in before]
-        factors += [((v,), _ones(self.card[v])) for v in keep]
+        factors += [((v,), ones(self.card[v])) for v in keep]
         hidden = {v for sc, _ in factors for v in sc} - set(keep)
         order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), self.card)
         _, table = product(eliminate(factors, order), scope=keep)
@@ -310,7 +225,7 @@ class FactorEngine:
             table = table // g
         self.tail_nodes: dict = {}
         opened_size = math.prod(table.shape[1:1 + len(opened)])
-        self.tail_floats = (_floats(table.reshape(2, opened_size, -1)) if self.pair is not None
+        self.tail_floats = (floats(table.reshape(2, opened_size, -1)) if self.pair is not None
                             else None)
         return opened, table
 
@@ -323,10 +238,10 @@ class FactorEngine:
         opened, table = self.tail_table
         k = self._tail_state(state)
         o = math.prod(table.shape[1:1 + len(opened)])
-        kf = _floats(k) if self.tail_floats is not None else None
+        kf = floats(k) if self.tail_floats is not None else None
         k = np.broadcast_to(k, table.shape).reshape(2, o, -1)
         kf = None if kf is None else np.broadcast_to(kf, table.shape).reshape(2, o, -1)
-        truth, lo, hi = _tail_truth(rho, k, kf, table.reshape(2, o, -1), self.tail_floats)
+        truth, lo, hi = tail_truth(rho, k, kf, table.reshape(2, o, -1), self.tail_floats)
         node = self._tail_node(i, tuple(truth))
         return (node, lo, True, hi, False, approx(lo), math.inf if hi is None else approx(hi))
 
@@ -337,7 +252,7 @@ class FactorEngine:
         opened, _ = self.tail_table
         prev = self.plan.levels[i - 1][2] if i else ()
         kscope, k = product([(sc, t) for (_, sc), t in zip(prev, state)]
-                            + [((self.c,), _ones(self.k))])
+                            + [((self.c,), ones(self.k))])
         return align(k, kscope, (self.c, *opened, *self.enc.features[i:]))
 
     def _tail_weighted(self, w: tuple, state: tuple):
@@ -372,8 +287,8 @@ class FactorEngine:
         completion positive; ``rho U < 1`` with ``B(z) > 0`` everywhere, negative.
         """
         prev = self.plan.levels[i - 1][2] if i else ()
-        lo, hi, positive = _bounds([(scope, t) for (_, scope), t in zip(prev, state)], self.c,
-                                   self.bounds[i])
+        lo, hi, positive = bounds([(scope, t) for (_, scope), t in zip(prev, state)], self.c,
+                                   self.level_bounds[i])
         if lo is INF or (lo > 0 and rho * lo >= 1):
             lo_end = Fraction(0) if lo is INF else 1 / lo
             return (self.bdd.true, lo_end, True, None, False, approx(lo_end), math.inf)
@@ -412,138 +327,6 @@ class FactorEngine:
         node = self.enc.select(bdd, i, children, bdd.false)
         memo[key] = node
         return node
-
-
-_TINY = 2.0 ** -900
-_EPS = 2.0 ** -52
-
-
-def _floats(x: np.ndarray):
-    """``x / 2**e`` in float64, correctly rounded (``e`` the largest entry's bit length),
-    or ``None`` if a nonzero entry would fall under ``2**-900`` (no filter then)."""
-    flat = [int(v) for v in x.reshape(-1)]
-    e = max((v.bit_length() for v in flat), default=0)
-    scale = 1 << e
-    out = np.array([v / scale for v in flat], dtype=np.float64).reshape(x.shape)
-    nz = out[out > 0]
-    if len(nz) != sum(1 for v in flat if v) or (len(nz) and nz.min() < _TINY):
-        return None
-    return out
-
-
-def _tail_truth(rho: Fraction, k: np.ndarray, kf, r: np.ndarray, rf) -> tuple:
-    """``(truth, lo, hi)`` over the completions ``z``: ``truth[z]`` is
-    ``rho A(z) >= B(z)`` with ``A, B = sum_o k[c, o] r[c, o, z]`` (``k`` broadcasts over
-    ``z``), and ``[lo, hi)`` the exact ``rho`` interval with the same truth table.
-
-    A float filter decides what it can: all terms are nonnegative, so a float sum of
-    ``m`` products of correctly rounded inputs is within a relative ``(m + 4) eps`` of
-    the exact value (no underflow: nonzero inputs of ``r`` at least ``2**-900``, of ``k``
-    at least ``2**-100``, ``rho`` within ``2**+-60``);
-    comparisons and the interval's end points inside eight times that margin are
-    settled in exact integers.
-    """
-    nz = r.shape[2]
-
-    def exact(z):
-        kz = k[:, :, z]
-        return (sum(x * y for x, y in zip(kz[0], r[0, :, z])),
-                sum(x * y for x, y in zip(kz[1], r[1, :, z])))
-
-    rfl = approx(rho) if kf is not None and rf is not None else 0.0
-    if not 2.0 ** -60 <= rfl <= 2.0 ** 60 or (kf[kf > 0].min() if (kf > 0).any()
-                                              else 1.0) < 2.0 ** -100:
-        kf = None  # keep every product and comparison far from underflow
-    if kf is None:
-        pairs = [exact(z) for z in range(nz)]
-        return _truth_from_pairs(rho, pairs)
-    s = (kf * rf).sum(axis=1)
-    af, bf = s[0], s[1]
-    delta = 8 * (r.shape[1] + 4) * _EPS
-    truth = []
-    met, missed = [], []
-    for z in range(nz):
-        a, b = af[z], bf[z]
-        if a == 0.0:
-            truth.append(b == 0.0)
-            continue
-        lhs = rfl * a
-        if lhs > b * (1 + delta):
-            truth.append(True)
-            met.append(z)
-        elif lhs < b * (1 - delta):
-            truth.append(False)
-            missed.append(z)
-        else:
-            ea, eb = exact(z)
-            ok = rho.numerator * ea >= rho.denominator * eb
-            truth.append(ok)
-            (met if ok else missed).append(z)
-    lo, hi = Fraction(0), None
-    if met:
-        top = max(bf[z] / af[z] for z in met)
-        for z in met:
-            if bf[z] / af[z] >= top * (1 - 2 * delta):
-                ea, eb = exact(z)
-                lo = max(lo, Fraction(eb, ea))
-    if missed:
-        bottom = min(bf[z] / af[z] for z in missed)
-        for z in missed:
-            if bf[z] / af[z] <= bottom * (1 + 2 * delta):
-                ea, eb = exact(z)
-                t = Fraction(eb, ea)
-                hi = t if hi is None else min(hi, t)
-    return truth, lo, hi
-
-
-def _truth_from_pairs(rho: Fraction, pairs) -> tuple:
-    rn, rd = rho.numerator, rho.denominator
-    lo_n, lo_d, hi_n, hi_d = 0, 1, None, 1  # thresholds b / a met and missed
-    truth = []
-    for a, b in pairs:
-        if a == 0:
-            truth.append(b == 0)
-        elif rn * a >= rd * b:  # rho >= b / a
-            truth.append(True)
-            if b * lo_d > lo_n * a:
-                lo_n, lo_d = b, a
-        else:
-            truth.append(False)
-            if hi_n is None or b * hi_d < hi_n * a:
-                hi_n, hi_d = b, a
-    return truth, Fraction(lo_n, lo_d), (None if hi_n is None else Fraction(hi_n, hi_d))
-
-
-def _ratio_bounds(t: np.ndarray) -> tuple:
-    """``(L, U, b_positive)`` of a class-first factor: the least and greatest
-    ``t[0] / t[1]`` over entries with ``t[1] > 0`` (``L = INF``: no such entry;
-    ``U = INF``: some entry has ``t[0] > 0 = t[1]``), and whether ``t[1] > 0`` everywhere."""
-    a, b = t[0].reshape(-1), t[1].reshape(-1)
-    ratios = [Fraction(int(x), int(y)) for x, y in zip(a, b) if y > 0]
-    lo = min(ratios) if ratios else INF
-    hi = INF if any(x > 0 and y == 0 for x, y in zip(a, b)) else max(ratios, default=Fraction(0))
-    return lo, hi, len(ratios) == len(b)
-
-
-def _bounds(factors: list, c, start: tuple = (Fraction(1), Fraction(1), True)) -> tuple:
-    """Exact bounds ``L <= A(z) / B(z) <= U`` from the class-first factors that remain.
-
-    Every term of ``A`` and ``B`` (an assignment of the remaining variables) has the ratio
-    ``prod_phi phi(a, .) / phi(b, .)`` over the factors that hold the class (the others
-    cancel); ``A / B`` is a mediant of those ratios, so it lies between the products of
-    the factors' least and greatest ratios. Terms with ``phi(b, .) = 0`` only add to
-    ``A``. Also whether every factor's ``b`` part is positive (then ``B(z) > 0``).
-    """
-    lo, hi, positive = start
-    for scope, t in factors:
-        if scope and scope[0] == c:
-            l2, h2, p2 = _ratio_bounds(t)
-        else:
-            l2, h2, p2 = Fraction(1), Fraction(1), all(x > 0 for x in t.reshape(-1))
-        lo = lo * l2 if lo is not INF and l2 is not INF else INF
-        hi = INF if hi is INF or h2 is INF else hi * h2
-        positive = positive and p2
-    return lo, hi, positive
 
 
 def _vec_gcd(w) -> Fraction:
