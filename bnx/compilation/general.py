@@ -22,7 +22,7 @@ from .budget import Budget
 from .bounds import bounds
 from .execution import ones, prepare, run_ops
 from .intervals import INF, Intervals, Meet, approx, terminal
-from .plan import Plan
+from .plan import Plan, elimination_width
 from .tail import floats, tail_truth
 
 __all__ = ["FactorEngine", "general_order"]
@@ -30,6 +30,7 @@ __all__ = ["FactorEngine", "general_order"]
 TRUE = None  # a transition whose every completion is positive
 TAIL_COMPLETIONS = 1024  # the tail's truth tables have at most this many entries
 TAIL_ENTRIES = 1 << 17  # and its factor at most this many
+TAIL_WIDTH = 1 << 20  # and computing it makes no table larger than this
 
 
 class FactorEngine:
@@ -59,10 +60,12 @@ class FactorEngine:
         self.k = k
         self.tail = self._tail_level(plan)
         for i, (ops, _, _, before) in enumerate(plan.levels):
+            if i > self.tail:  # the tail tables replace the levels below
+                break
             if i == self.tail:
-                self.tail_table = self._tail_factor(plan, before)
-            self.level_bounds.append(bounds([self.static[j] for j in before], self.c)
-                               if pair is not None else None)
+                self.tail_table = self._tail_factor(plan, [j for j, _ in before])
+            self.level_bounds.append(bounds([self.static[j] for j, _ in before], self.c)
+                                     if pair is not None else None)
             dynamic = []
             for op in ops:
                 srcs = (op[1],) if op[0] == "obs" else op[1]
@@ -199,6 +202,12 @@ class FactorEngine:
             opened.discard(self.c)
             entries = self.k * rest * math.prod(self.card[v] for v in opened)
             if entries > TAIL_ENTRIES:
+                continue
+            keep = {self.c, *opened, *self.enc.features[i:]}
+            scopes = [sc for _, sc in plan.levels[i][3]] + [(v,) for v in keep]
+            hidden = {v for sc in scopes for v in sc} - keep
+            order = elimination_order(scopes, sorted(hidden, key=str), self.card)
+            if elimination_width(scopes, order, self.card) > TAIL_WIDTH:
                 continue
             cost = math.prod(cards[:i]) * entries
             if best_cost is None or cost < best_cost:

@@ -18,6 +18,7 @@ At each level the plan
    (``("sum", srcs, var, scope, dst)``). A sum of untouched factors is untouched:
    the engine computes it once.
 
+Each level also records the untouched factors alive before it (``(id, scope)``).
 The class axis is always first in a scope that holds it. ``size`` counts a factor's
 entries without the class axis; the *width* of the plan is the largest total size
 of a state.
@@ -28,7 +29,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["Plan"]
+__all__ = ["Plan", "elimination_width"]
 
 
 class Plan:
@@ -122,7 +123,7 @@ class Plan:
     def observe(self, feature, last: bool) -> None:
         """Plan the level that observes ``feature`` (``last``: sum out every hidden too)."""
         ops: list = []
-        before = tuple(j for j in self.scopes if j not in self.touched)
+        before = tuple((j, s) for j, s in self.scopes.items() if j not in self.touched)
         for j in [j for j, s in self.scopes.items() if feature in s]:
             k = self._new(tuple(v for v in self.scopes[j] if v != feature))
             ops.append(("obs", j, k, feature))
@@ -143,3 +144,19 @@ class Plan:
         state = tuple((j, self.scopes[j]) for j in sorted(self.touched))
         self.levels.append((tuple(ops), tuple(sorted(folds)), state, before))
         self.width = max(self.width, self.state_size())
+
+
+def elimination_width(scopes: list, order: list, card: dict) -> int:
+    """The largest table that eliminating ``order`` from factors with ``scopes`` makes."""
+    pool = [set(s) for s in scopes]
+    width = max((math.prod(card[v] for v in s) for s in pool), default=1)
+    for v in order:
+        hit = [s for s in pool if v in s]
+        if not hit:
+            continue
+        pool = [s for s in pool if v not in s]
+        new = set().union(*hit)
+        width = max(width, math.prod(card[u] for u in new))
+        new.discard(v)
+        pool.append(new)
+    return width
