@@ -258,3 +258,19 @@ def test_child_network_agrees_with_elimination(backend):
             assert odd.decide(x) == d
             count += d
         assert odd.count() == count
+
+
+def test_too_wide_an_elimination_is_a_typed_error(monkeypatch):
+    """A plan that would make a table over the limit stops with CompilationLimitError
+    naming the table size, before any work."""
+    from bnx.compilation import general
+    net = _net([("C", "H"), ("H", "X"), ("H", "Y")], {
+        "C": ([], [[0.5, 0.5]]),
+        "H": (["C"], [[0.5, 0.25, 0.25], [0.25, 0.25, 0.5]]),
+        "X": (["H"], [[0.5, 0.5], [0.25, 0.75], [0.0, 1.0]]),
+        "Y": (["H"], [[0.5, 0.5], [0.75, 0.25], [1.0, 0.0]]),
+    })
+    clf = bnx.Classifier(net, "C", 1, rule="argmax")
+    monkeypatch.setattr(general, "MAX_TABLE", 1)
+    with pytest.raises(bnx.CompilationLimitError, match=r"a table of \d+ entries"):
+        bnx.compile(clf, backend="autoref")

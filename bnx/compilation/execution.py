@@ -31,11 +31,12 @@ def _class_first(factor, c) -> tuple:
     return scope, table
 
 
-def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, set]:
-    """``(static, scopes, const, hidden)``: the classifier's factors in integers with the
+def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, set, int]:
+    """``(static, scopes, const, hidden, largest)``: the classifier's factors in integers with the
     class axis first (restricted to the class states ``classes`` when given), free
     hidden variables summed out ahead of any observation; ``const`` lists the
-    class-only and empty factors (the prior part of the class weights)."""
+    class-only and empty factors (the prior part of the class weights); ``largest`` is
+    the largest table made."""
     c = clf.class_var
     feats = set(clf.features)
     static: dict = {}
@@ -67,7 +68,8 @@ def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, s
         plan.touched.clear()
     const = [j for j, s in plan.scopes.items() if not [v for v in s if v != c]]
     scopes = {j: s for j, s in plan.scopes.items() if j not in const}
-    return ({j: static[j] for j in scopes}, scopes, [static[j] for j in const], plan.hidden)
+    return ({j: static[j] for j in scopes}, scopes, [static[j] for j in const], plan.hidden,
+            plan.largest)
 
 
 def run_ops(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None) -> None:

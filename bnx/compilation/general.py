@@ -17,6 +17,7 @@ import numpy as np
 
 from ..classifier import Classifier
 from ..encoding import Encoding
+from ..errors import CompilationLimitError
 from ..inference import align, eliminate, elimination_order, indicator, product, table_gcd
 from .budget import Budget
 from .bounds import bounds
@@ -31,6 +32,7 @@ TRUE = None  # a transition whose every completion is positive
 TAIL_COMPLETIONS = 1024  # the tail's truth tables have at most this many entries
 TAIL_ENTRIES = 1 << 17  # and its factor at most this many
 TAIL_WIDTH = 1 << 20  # and computing it makes no table larger than this
+MAX_TABLE = 1 << 24  # no plan may make a larger table (a CompilationLimitError instead)
 
 
 class FactorEngine:
@@ -43,7 +45,7 @@ class FactorEngine:
         self.enc, self.bdd, self.budget = enc, bdd, budget
         self.c = clf.class_var
         self.pair = pair
-        self.static, scopes, const, hidden = prepare(clf, pair)
+        self.static, scopes, const, hidden, largest = prepare(clf, pair)
         self.card = dict(clf._card)
         if pair is not None:
             self.card[self.c] = 2
@@ -54,11 +56,18 @@ class FactorEngine:
             plan.observe(f, last=(i == self.n - 1))
         self.plan = plan
         self.width = plan.width
+        self.k = k
+        self.tail_width = 0
+        self.tail = self._tail_level(plan)
+        largest = max(largest, plan.largest, self.tail_width)
+        if largest > MAX_TABLE:
+            raise CompilationLimitError(
+                f"compiling needs a table of {largest} entries (the elimination along "
+                f"this order is too wide; the limit is {MAX_TABLE}); try another order or "
+                f"fewer features")
         # ops on untouched factors only are the same for every prefix: run them once
         self.ops = []
         self.level_bounds = []  # per level: bounds of the untouched factors alive before it
-        self.k = k
-        self.tail = self._tail_level(plan)
         for i, (ops, _, _, before) in enumerate(plan.levels):
             if i > self.tail:  # the tail tables replace the levels below
                 break
@@ -84,7 +93,6 @@ class FactorEngine:
         self.w0 = w
         self.memo: list[dict] = [dict() for _ in range(max(self.n, 1))]
         self.trans: list[dict] = [dict() for _ in range(max(self.n, 1))]
-        self.k = k
 
     # -- one level on concrete factors
     def step(self, i: int, state: tuple, v: int):
@@ -207,11 +215,12 @@ class FactorEngine:
             scopes = [sc for _, sc in plan.levels[i][3]] + [(v,) for v in keep]
             hidden = {v for sc in scopes for v in sc} - keep
             order = elimination_order(scopes, sorted(hidden, key=str), self.card)
-            if elimination_width(scopes, order, self.card) > TAIL_WIDTH:
+            width = elimination_width(scopes, order, self.card)
+            if width > TAIL_WIDTH:
                 continue
             cost = math.prod(cards[:i]) * entries
             if best_cost is None or cost < best_cost:
-                best, best_cost = i, cost
+                best, best_cost, self.tail_width = i, cost, width
         return best
 
     def _tail_factor(self, plan: Plan, before: tuple):
@@ -351,7 +360,7 @@ def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
     c = clf.class_var
     if classes is None and len(clf.class_states) == 2:
         classes = (0, 1)
-    _, scopes, _, hidden = prepare(clf, classes)
+    _, scopes, _, hidden, _ = prepare(clf, classes)
     card = dict(clf._card)
     if classes is not None:
         card[c] = len(classes)

@@ -44,12 +44,14 @@ class Plan:
         self.next_id = max(scopes, default=-1) + 1
         self.levels: list = []              # per level: (ops, state ids after)
         self.width = 0
+        self.largest = 0                    # the largest table an elimination makes
 
     def copy(self) -> "Plan":
         p = Plan.__new__(Plan)
         p.scopes, p.touched = dict(self.scopes), set(self.touched)
         p.class_var, p.hidden, p.card = self.class_var, set(self.hidden), self.card
         p.next_id, p.levels, p.width = self.next_id, list(self.levels), self.width
+        p.largest = self.largest
         return p
 
     def size(self, scope) -> int:
@@ -96,6 +98,7 @@ class Plan:
     def _eliminate(self, h, ops: list) -> None:
         hit = [j for j, s in self.scopes.items() if h in s]
         scope = self._scope(v for j in hit for v in self.scopes[j] if v != h)
+        self.largest = max(self.largest, self.card[h] * math.prod(self.card[v] for v in scope))
         j = self._new(scope, any(z in self.touched for z in hit))
         ops.append(("sum", tuple(hit), h, scope, j))
         for z in hit:
