@@ -10,7 +10,8 @@ The data flows one way: network -> :class:`Classifier` -> :func:`compile` ->
 
 from . import backends, case_study, datasets, examples
 from .classifier import Classifier, read_network
-from .compilation import compile, default_order, latent_tree_order, naive_bayes_order
+from .compilation import (compile, default_order, general_order, latent_tree_order,
+                          naive_bayes_order)
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
 from .explain import (Explanations, is_monotone, mc_explanations, monotone_counterexample,
@@ -35,6 +36,7 @@ __all__ = [
     "ODD",
     "compile",
     "default_order",
+    "general_order",
     "backends",
     "case_study",
     "datasets",
