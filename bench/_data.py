@@ -102,18 +102,35 @@ def votes() -> Bench:
     return _nb("votes", frame, "party", "republican")
 
 
-def spect() -> Bench:
+def spect_frame() -> pd.DataFrame:
+    """SPECT.train + SPECT.test, 267 rows; class ``OVERALL_DIAGNOSIS``, features F1..F22."""
     names = ["OVERALL_DIAGNOSIS", *(f"F{i}" for i in range(1, 23))]
     frame = _read_binary_csv([_path("spect", "SPECT.train"), _path("spect", "SPECT.test")], names)
     if len(frame) != 267:
         raise BenchDataError(f"SPECT.train + SPECT.test should hold 267 rows, read {len(frame)}")
-    return _nb("spect", frame, "OVERALL_DIAGNOSIS", "1")
+    return frame
+
+
+def nltcs_frame() -> pd.DataFrame:
+    """nltcs.train.data, 16,181 rows; class ``C`` (the first column), features X1..X15."""
+    names = ["C", *(f"X{i}" for i in range(1, 16))]
+    return _read_binary_csv([_path("nltcs", "nltcs.train.data")], names)
+
+
+#: Data sets learned from: name -> (loader, class column, positive state).
+FRAMES = {
+    "votes": (load_votes, "party", "republican"),
+    "spect": (spect_frame, "OVERALL_DIAGNOSIS", "1"),
+    "nltcs": (nltcs_frame, "C", "1"),
+}
+
+
+def spect() -> Bench:
+    return _nb("spect", spect_frame(), "OVERALL_DIAGNOSIS", "1")
 
 
 def nltcs() -> Bench:
-    names = ["C", *(f"X{i}" for i in range(1, 16))]
-    frame = _read_binary_csv([_path("nltcs", "nltcs.train.data")], names)
-    return _nb("nltcs", frame, "C", "1", "class = first column")
+    return _nb("nltcs", nltcs_frame(), "C", "1", "class = first column")
 
 
 def msnbc() -> Bench:

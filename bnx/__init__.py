@@ -29,7 +29,9 @@ __version__ = "0.1.0"
 _LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", None),
          "learn_naive_bayes": ("bnx.learning", "learn_naive_bayes"),
          "batch": ("bnx.batch", None), "plot": ("bnx.plot", None),
-         "explain_data": ("bnx.batch", "explain_data")}
+         "explain_data": ("bnx.batch", "explain_data"),
+         "learn_tan": ("bnx.learning", "learn_tan"),
+         "general_order": ("bnx.compilation.general", "general_order")}
 
 
 def __getattr__(name: str):
@@ -49,6 +51,7 @@ __all__ = [
     "explain_data",
     "is_monotone",
     "learn_naive_bayes",
+    "learn_tan",
     "mc_explanations",
     "monotone_counterexample",
     "theorem3_holds",
@@ -59,6 +62,7 @@ __all__ = [
     "compile",
     "default_order",
     "estimate_size",
+    "general_order",
     "backends",
     "batch",
     "plot",

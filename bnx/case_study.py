@@ -1,5 +1,9 @@
 """The paper's votes case study (Sections 3.2 and 4.2), computed end to end.
 
+Beside the paper's naive Bayes, :func:`votes_tan_classifier` learns a tree-augmented
+naive Bayes (TAN) from the same data, and :func:`tan_comparison` puts the figures of
+both side by side.
+
 A naive Bayes classifier is learned from the UCI Congressional Voting Records
 (:func:`bnx.datasets.load_votes`), compiled, and explained: the Congressman of
 row 370 of the data file, the MC-explanation most frequent over all positive
@@ -20,7 +24,8 @@ from .odd import ODD
 from .explain.pi import pi_explanations, prime_implicants
 
 __all__ = ["PAPER", "CONGRESSMAN_ROW", "VotesStudy", "accuracy", "mc_frequency",
-           "paper_comparison", "votes_classifier", "votes_study"]
+           "model_figures", "paper_comparison", "tan_comparison", "votes_classifier",
+           "votes_study", "votes_tan_classifier"]
 
 #: Index (0-based) in :func:`~bnx.datasets.load_votes` of the paper's example
 #: Congressman, line 370 of ``house-votes-84.data``.
@@ -193,3 +198,80 @@ def paper_comparison(study: VotesStudy) -> list[tuple[str, str, str]]:
          ", ".join(study.yes_votes(top[0])) if top else "(not computed)"),
     ]
     return rows
+
+
+def votes_tan_classifier(*, prior: str = "K2", threshold: float = 0.5,
+                         root: str | None = None) -> Classifier:
+    """A TAN learned from the votes data with :func:`bnx.learn_tan` (class ``party``,
+    positive ``republican``, the 16 votes as features, K2 parameters by default).
+
+    Examples
+    --------
+    >>> from bnx.case_study import votes_tan_classifier
+    >>> clf = votes_tan_classifier()
+    >>> clf.structure, len(clf.features), len(clf.network.edges())
+    ('tan', 16, 31)
+    """
+    from .datasets import VOTES_FEATURES, load_votes
+    from .learning import learn_tan
+    net = learn_tan(load_votes(), "party", root=root, prior=prior)
+    return Classifier(net, "party", "republican", threshold=threshold,
+                      features=list(VOTES_FEATURES))
+
+
+def model_figures(clf: Classifier, *, backend: str = "auto") -> dict:
+    """The case study's figures for one votes classifier.
+
+    Returns
+    -------
+    dict
+        ``odd`` (the compiled ODD), ``accuracy`` (training accuracy, missing votes
+        unobserved), ``odd_size``, ``positives``, ``congressman`` (the instance of
+        :data:`CONGRESSMAN_ROW`), ``posterior``, ``decision``, ``mc`` and ``pi`` (its
+        explanations), ``all_pi`` (the PI-explanations of all decisions: prime
+        implicants of the function and of its complement).
+    """
+    from .datasets import load_votes
+    data = load_votes()
+    odd = _compile(clf, backend=backend)
+    row = data.iloc[CONGRESSMAN_ROW]
+    x = {f: row[f] for f in clf.features}
+    return {
+        "odd": odd, "accuracy": accuracy(clf, data), "odd_size": odd.size,
+        "positives": odd.count(), "congressman": x, "posterior": clf.posterior(x),
+        "decision": odd.decide(x), "mc": mc_explanations(odd, x), "pi": pi_explanations(odd, x),
+        "all_pi": (prime_implicants(odd, decision=True).count
+                   + prime_implicants(odd, decision=False).count),
+    }
+
+
+def tan_comparison(nb: dict, tan: dict) -> list[tuple[str, str, str]]:
+    """Rows ``(figure, naive Bayes, TAN)`` from two :func:`model_figures` results.
+
+    Examples
+    --------
+    >>> from bnx.case_study import (model_figures, tan_comparison, votes_classifier,
+    ...                             votes_tan_classifier)
+    >>> rows = tan_comparison(model_figures(votes_classifier()),
+    ...                       model_figures(votes_tan_classifier()))
+    >>> rows[0][0], len(rows)
+    ('training accuracy', 8)
+    """
+    def shortest(expl: Explanations) -> str:
+        lengths = expl.lengths()
+        if not lengths:
+            return "(none)"
+        k = min(lengths)
+        return f"{lengths[k]} of length {k}"
+
+    def column(f: dict) -> list[str]:
+        return [f"{f['accuracy']:.1%}", f"{f['odd_size']:,}", f"{f['positives']:,}",
+                f"{f['posterior']:.4f} ({'republican' if f['decision'] else 'democrat'})",
+                f"{f['mc'].count} of cardinality {', '.join(map(str, f['mc'].lengths()))}",
+                f"{f['pi'].count:,}", shortest(f["pi"]), f"{f['all_pi']:,}"]
+
+    names = ["training accuracy", "ODD size (nodes)", "positive instances of 2^16",
+             "Congressman: Pr(republican | votes)", "Congressman: MC-explanations",
+             "Congressman: PI-explanations", "Congressman: shortest PI-explanations",
+             "PI-explanations of all decisions"]
+    return list(zip(names, column(nb), column(tan)))

@@ -1,22 +1,30 @@
-"""Bayesian network classifiers: naive Bayes and latent-tree classifiers over pgmpy networks.
+"""Bayesian network classifiers over any discrete pgmpy network, with exact decisions.
 
 A :class:`Classifier` wraps a pgmpy ``DiscreteBayesianNetwork`` whose CPDs are set,
-names the class variable and its positive state, and decides an instance ``x``
-positively iff ``Pr(class = positive | x) >= threshold``.
+names the class variable, its positive state and the observed features, and decides
+an instance ``x`` by one of two rules:
+
+* ``rule="threshold"`` (default): positive iff ``Pr(class = positive | x) >= T``;
+* ``rule="argmax"``: positive iff the positive state is ``numpy.argmax`` of the class
+  posterior in the class's state order (the first state wins a tie), which is what
+  ``predict`` of pgmpy and scikit-learn returns.
+
+Every other node is unobserved and summed out exactly, after pruning what cannot
+affect the decision (:mod:`bnx.relevance`).
 
 Exactness. Every CPT entry is taken as the exact rational number its float is
 (:class:`fractions.Fraction`), and so is the threshold ``T``. An instance is decided
 by the exact comparison ``(1 - T) * Pr(c, x) >= T * Pr(not c, x)``, which is the
 definition for every instance of positive probability, ties included. An
 instance of probability zero has no posterior; the same comparison (``0 >= 0``)
-decides it positive. Compiled ODDs and explanations follow this rule.
+decides it positive; under ``argmax`` every class ties at 0 and the first state wins.
+Compiled ODDs and explanations follow these rules.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import numbers
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -24,134 +32,24 @@ from functools import cached_property
 from typing import Any
 
 from ._types import Feature, Instance, State
-from .errors import (MissingFeatureError, NetworkError, NetworkFileError, StructureError,
-                     ThresholdError, UnknownFeatureError, UnknownStateError)
+from .errors import (ArgumentError, MissingFeatureError, NetworkError, StructureError,
+                     UnknownFeatureError, UnknownStateError)
+from .network import read_network
+from .rules import RULES, check_threshold, decides
+from .tree import as_tree
 from .instances import as_instance
 
 __all__ = ["Classifier", "read_network"]
 
-_READERS = {
-    ".bif": "BIFReader",
-    ".xmlbif": "XMLBIFReader",
-    ".xml": "XMLBIFReader",
-    ".net": "NETReader",
-    ".uai": "UAIReader",
-}
+
+class _Half(float):
+    """The default threshold 0.5, told apart from an explicit one (argmax takes none)."""
+
+    def __repr__(self) -> str:
+        return "0.5"
 
 
-def read_network(path: str | os.PathLike) -> Any:
-    """Read a network file with pgmpy's reader for its format.
-
-    The format follows the extension: ``.bif`` (BIF), ``.xml``/``.xmlbif`` (XMLBIF),
-    ``.net`` (Hugin NET), ``.uai`` (UAI). Any failure becomes a
-    :class:`~bnx.NetworkFileError` that names the file.
-    """
-    if not isinstance(path, (str, os.PathLike)):
-        from .errors import ArgumentError
-        raise ArgumentError(f"a network file path must be a str or path-like, got {path!r}")
-    path = os.fspath(path)
-    if os.path.isdir(path):
-        raise NetworkFileError(f"{path}: is a directory, not a network file")
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in _READERS:
-        raise NetworkFileError(
-            f"{path}: unknown network format {ext or '(no extension)'!r}; "
-            f"expected one of {', '.join(sorted(_READERS))}")
-    if not os.path.isfile(path):
-        raise NetworkFileError(f"{path}: no such file")
-    from pgmpy import readwrite
-    reader_cls = getattr(readwrite, _READERS[ext])
-    try:
-        with open(path, "rb") as fh:
-            fh.read(1)
-        reader = reader_cls(path)
-        reader._bnx_path = path
-        model = _uai_model(reader) if ext == ".uai" else reader.get_model()
-    except NetworkFileError:
-        raise
-    except Exception as exc:  # pgmpy's readers raise anything from parse errors
-        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise NetworkFileError(f"{path}: cannot read as {_READERS[ext][:-6]}: {detail}") from None
-    fmt = _READERS[ext][:-6]
-    if model.number_of_nodes() == 0:
-        raise NetworkFileError(f"{path}: cannot read as {fmt}: no variables found")
-    have = {cpd.variable for cpd in model.get_cpds()}
-    missing = [n for n in model.nodes() if n not in have]
-    if missing:
-        raise NetworkFileError(f"{path}: cannot read as {fmt}: no probability table for "
-                               f"{', '.join(map(repr, missing))} (truncated file?)")
-    try:
-        model.check_model()
-    except Exception as exc:
-        raise NetworkFileError(f"{path}: cannot read as {fmt}: {exc}") from exc
-    return model
-
-
-def reader_path(reader: Any) -> str:
-    """The file a pgmpy reader was given (for messages)."""
-    return str(getattr(reader, "_bnx_path", "UAI file"))
-
-
-def _uai_model(reader: Any) -> Any:
-    """A Bayesian network from pgmpy's UAI parser, with tables laid out as UAI defines.
-
-    In a UAI ``BAYES`` file the child is the last variable of each function's scope
-    and the last variable changes fastest. pgmpy 1.1's ``UAIReader.get_model`` reads
-    the values child-first instead, which transposes every table; we keep its parser
-    and reshape the values ourselves.
-    """
-    import numpy as np
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
-
-    if reader.network_type != "BAYES":
-        raise NetworkFileError(f"{reader_path(reader)}: UAI network type "
-                               f"{reader.network_type!r} is not BAYES")
-    parsed = reader.grammar.parse_string(reader.network)
-    card = {v: int(reader.domain[v]) for v in reader.variables}
-    model = DiscreteBayesianNetwork()
-    model.add_nodes_from(reader.variables)
-    cpds = []
-    children: set = set()
-    for fn in range(int(reader.no_functions)):
-        scope = parsed["fun_" + str(fn)]
-        scope = [scope] if isinstance(scope, int) else list(scope)
-        names = ["var_" + str(v) for v in scope]
-        raw = parsed["fun_values_" + str(fn)]
-        raw = [raw] if isinstance(raw, str) else list(raw)  # one value comes as a string
-        values = np.array([float(v) for v in raw])
-        if names[-1] in children:
-            raise NetworkFileError(f"{reader_path(reader)}: two tables for {names[-1]}")
-        children.add(names[-1])
-        child, parents = names[-1], names[:-1]
-        values = values.reshape([card[v] for v in names])
-        values = np.moveaxis(values, -1, 0).reshape(card[child], -1)
-        model.add_edges_from((p, child) for p in parents)
-        if parents:
-            cpds.append(TabularCPD(child, card[child], values, evidence=parents,
-                                   evidence_card=[card[p] for p in parents]))
-        else:
-            cpds.append(TabularCPD(child, card[child], values))
-    _check_uai_length(reader, parsed, card)
-    model.add_cpds(*cpds)
-    return model
-
-
-def _check_uai_length(reader: Any, parsed: Any, card: dict) -> None:
-    """pgmpy's grammar stops after the declared entries: refuse a file with more."""
-    tokens = reader.network.split()
-    n = len(card)
-    expected = 3 + n  # type, number of variables, cardinalities, number of functions
-    for fn in range(int(reader.no_functions)):
-        scope = parsed["fun_" + str(fn)]
-        scope = [scope] if isinstance(scope, int) else list(scope)
-        raw = parsed["fun_values_" + str(fn)]
-        raw = [raw] if isinstance(raw, str) else list(raw)
-        expected += 1 + len(scope) + 1 + len(raw)
-    if len(tokens) != expected:
-        raise NetworkFileError(
-            f"{reader_path(reader)}: the file has {len(tokens)} numbers where its header "
-            f"declares {expected}; a table has more or fewer entries than it says")
+_HALF = _Half(0.5)
 
 
 def _resolve_state(names: Sequence[State], state: Any) -> int | None:
@@ -165,29 +63,38 @@ def _resolve_state(names: Sequence[State], state: Any) -> int | None:
 
 
 class Classifier:
-    """A naive Bayes or latent-tree classifier with an exact decision rule.
+    """A Bayesian network classifier with an exact decision rule.
 
     Parameters
     ----------
     network : pgmpy.models.DiscreteBayesianNetwork
-        The network, with a CPD for every node.
+        Any discrete network with a CPD for every node.
     class_var : node name
-        The class variable: the root of the network.
+        The class variable (anywhere in the network: it may have parents).
     positive : state name
         The positive state of the class; every other state is negative.
     threshold : real, default 0.5
-        Decide positive iff ``Pr(class_var = positive | x) >= threshold``.
+        With ``rule="threshold"``: decide positive iff ``Pr(class_var = positive | x) >=
+        threshold``. Not allowed with ``rule="argmax"``.
     features : sequence of node names, optional
-        The observed features: leaves of the network. Defaults to all leaves.
+        The observed features: any nodes other than the class. Defaults to every leaf
+        of the network (the convention of Shih, Choi and Darwiche); models whose
+        features are inner nodes, such as TAN, must name them. Every other node is
+        unobserved and summed out.
+    rule : {"threshold", "argmax"}, keyword-only
+        ``"argmax"``: positive iff the positive state is the most probable class state,
+        the first state in the class's order winning ties.
 
     Raises
     ------
     NetworkError
         The class variable, the positive state or a CPD is missing or invalid.
     StructureError
-        The network is neither naive Bayes nor a latent tree rooted at the class.
+        The features are empty, repeated or include the class.
     ThresholdError
         The threshold is not a number in [0, 1].
+    ArgumentError
+        An unknown rule, or a threshold given with ``rule="argmax"``.
 
     Examples
     --------
@@ -198,11 +105,15 @@ class Classifier:
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
     >>> round(clf.posterior(x), 4), clf.decide(x)
     (0.5642, True)
+    >>> best = bnx.Classifier(clf.network, "Admit", "+", rule="argmax")
+    >>> best.rule, best.threshold, best.decide(x)
+    ('argmax', None, True)
     """
 
     def __init__(self, network: Any, class_var: Feature, positive: State,
-                 threshold: float | Fraction = 0.5,
-                 features: Sequence[Feature] | None = None) -> None:
+                 threshold: float | Fraction = _HALF,
+                 features: Sequence[Feature] | None = None, *,
+                 rule: str = "threshold") -> None:
         from pgmpy.models import DiscreteBayesianNetwork
         if not isinstance(network, DiscreteBayesianNetwork):
             raise NetworkError(
@@ -213,9 +124,18 @@ class Classifier:
             raise NetworkError(f"class variable {class_var!r} is not a node of the network "
                                f"(nodes: {', '.join(map(str, nodes))})")
         self._class_var = class_var
-        self._threshold = self._check_threshold(threshold)
-        self._check_structure(nodes)
-        self._tables = self._read_cpds(nodes)
+        if not isinstance(rule, str) or rule not in RULES:
+            raise ArgumentError(f"rule must be 'threshold' or 'argmax', got {rule!r}")
+        self._rule = rule
+        if rule == "argmax":
+            if threshold is not _HALF:
+                raise ArgumentError(f"rule='argmax' takes no threshold (got {threshold!r}): "
+                                    f"the most probable class decides")
+            self._threshold = None
+        else:
+            self._threshold = check_threshold(threshold)
+        from .relevance import exact_cpds, prune  # numpy: only when a network is wrapped
+        self._states, self._parents, cpds = exact_cpds(network)
         cstates = self._states[class_var]
         j = _resolve_state(cstates, positive)
         if j is None:
@@ -224,13 +144,19 @@ class Classifier:
         self._positive_index = j
         self._positive = cstates[j]
         self._features = self._check_features(features)
-        self._prune()
+        self._main, self._aside, self._barren = prune(
+            network, self._parents, cpds, class_var, self._features)
+        self._tree = as_tree(class_var, self._features, self._states, cpds, self._main,
+                             self._aside)
+        self._card = {n: len(s) for n, s in self._states.items()}
+        self._orders: dict = {}
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_file(cls, path: str | os.PathLike, class_var: Feature, positive: State, *,
-                  threshold: float | Fraction = 0.5,
-                  features: Sequence[Feature] | None = None) -> "Classifier":
+                  threshold: float | Fraction = _HALF,
+                  features: Sequence[Feature] | None = None,
+                  rule: str = "threshold") -> "Classifier":
         """Read a BIF, XMLBIF, Hugin NET or UAI file and wrap it as a classifier.
 
         UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
@@ -247,7 +173,7 @@ class Classifier:
         ('naive_bayes', 4)
         """
         return cls(read_network(path), class_var, positive, threshold=threshold,
-                   features=features)
+                   features=features, rule=rule)
 
     @classmethod
     def from_sklearn(cls, estimator: Any, positive: State = None, *,
@@ -256,167 +182,34 @@ class Classifier:
         from .sklearn import from_sklearn
         return from_sklearn(estimator, positive, feature_names=feature_names)
 
-    @staticmethod
-    def _check_threshold(threshold: Any) -> Fraction:
-        if isinstance(threshold, bool) or not isinstance(threshold, (numbers.Real, Fraction)):
-            raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
-        if isinstance(threshold, float) and not math.isfinite(threshold):
-            raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
-        if isinstance(threshold, (int, Fraction)):
-            t = Fraction(threshold)
-        else:  # float, numpy floats: the exact value of the float
-            value = float(threshold)
-            if not math.isfinite(value):
-                raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
-            t = Fraction(value)
-        if not 0 <= t <= 1:
-            raise ThresholdError(f"threshold must lie in [0, 1], got {threshold!r}")
-        return t
-
-    def _check_structure(self, nodes: list) -> None:
-        net, c = self._network, self._class_var
-        parents = {n: list(net.predecessors(n)) for n in nodes}
-        if parents[c]:
-            raise StructureError(
-                f"unsupported structure: the class {c!r} must be the root, but it has the "
-                f"parent edge {parents[c][0]!r} -> {c!r}")
-        for n in nodes:
-            if n == c:
-                continue
-            if len(parents[n]) > 1:
-                edges = ", ".join(f"{p!r} -> {n!r}" for p in parents[n])
-                raise StructureError(
-                    f"unsupported structure: node {n!r} has {len(parents[n])} parents "
-                    f"({edges}); naive Bayes and latent-tree classifiers give each node one parent")
-            if not parents[n]:
-                raise StructureError(
-                    f"unsupported structure: node {n!r} is a second root; every node must "
-                    f"descend from the class {c!r}")
-        self._parent = {n: parents[n][0] for n in nodes if n != c}
-        self._children = {n: list(net.successors(n)) for n in nodes}
-        if not self._children[c]:
-            raise StructureError(f"unsupported structure: the class {c!r} has no children")
-
-    def _read_cpds(self, nodes: list) -> dict:
-        net = self._network
-        cpds = {cpd.variable: cpd for cpd in net.get_cpds()}
-        missing = [n for n in nodes if n not in cpds]
-        if missing:
-            raise NetworkError(f"missing CPDs for {', '.join(map(repr, missing))}")
-        try:
-            net.check_model()
-        except Exception as exc:
-            raise NetworkError(f"invalid network: {exc}") from exc
-        self._states = {n: tuple(cpds[n].state_names[n]) for n in nodes}
-        tables = {}
-        for n in nodes:
-            cpd = cpds[n]
-            values = cpd.values
-            if n == self._class_var:
-                tables[n] = (tuple(Fraction(float(v)) for v in values.reshape(-1)),)
-                continue
-            p = self._parent[n]
-            if len(cpd.variables) != 2 or set(cpd.variables) != {n, p}:
-                raise NetworkError(f"CPD of {n!r} is over {cpd.variables}, expected [{n!r}, {p!r}]")
-            axis_n, axis_p = cpd.variables.index(n), cpd.variables.index(p)
-            pnames = cpd.state_names[p]
-            if sorted(map(str, pnames)) != sorted(map(str, self._states[p])):
-                raise NetworkError(f"CPD of {n!r} names the states of {p!r} as {pnames}, "
-                                   f"but {p!r} has states {list(self._states[p])}")
-            order = [list(map(str, pnames)).index(str(s)) for s in self._states[p]]
-            rows = []
-            for pj in order:
-                idx = [0, 0]
-                row = []
-                for xj in range(len(self._states[n])):
-                    idx[axis_n], idx[axis_p] = xj, pj
-                    v = float(values[tuple(idx)])
-                    if not (math.isfinite(v) and v >= 0):
-                        raise NetworkError(f"CPD of {n!r} has the invalid entry {v!r}")
-                    row.append(Fraction(v))
-                rows.append(tuple(row))
-            tables[n] = tuple(rows)
-        prior = tables[self._class_var][0]
-        if any(not (math.isfinite(float(v)) and v >= 0) for v in prior):
-            raise NetworkError(f"CPD of {self._class_var!r} has an invalid entry")
-        return tables
-
     def _check_features(self, features: Sequence[Feature] | None) -> tuple:
-        leaves = [n for n, ch in self._children.items() if not ch and n != self._class_var]
+        net, c = self._network, self._class_var
         if features is None:
-            return tuple(leaves)
+            leaves = tuple(n for n in net.nodes() if n != c and not list(net.successors(n)))
+            if not leaves:
+                raise StructureError(
+                    f"the network has no leaf other than the class {c!r}, so there is no "
+                    f"default feature; name the features with features=")
+            return leaves
         if isinstance(features, (str, bytes)) or not isinstance(features, Iterable):
             raise StructureError(f"features must be a sequence of node names, got {features!r}")
         features = tuple(features)
         if not features:
-            raise StructureError("features must name at least one leaf")
+            raise StructureError("features must name at least one node")
         seen = set()
         for f in features:
-            if f not in self._network:
+            try:
+                known = f in self._states
+            except TypeError:
+                known = False
+            if not known:
                 raise UnknownFeatureError(f"feature {f!r} is not a node of the network")
-            if f == self._class_var:
+            if f == c:
                 raise StructureError(f"the class {f!r} cannot be a feature")
-            if self._children[f]:
-                raise StructureError(
-                    f"unsupported structure: feature {f!r} has children "
-                    f"({', '.join(map(repr, self._children[f]))}); features must be leaves, "
-                    f"inner nodes are latent")
             if f in seen:
                 raise StructureError(f"feature {f!r} is listed twice")
             seen.add(f)
         return features
-
-    def _prune(self) -> None:
-        """Keep the nodes with a feature below them; fold the rest into their parents.
-
-        A pruned subtree (a leaf that is not a feature, or an inner node with no
-        feature below it) sums out to a vector over its parent's states: exactly 1
-        for tables whose rows sum to 1, but pgmpy accepts row sums within 0.01 of 1,
-        so the exact sums are multiplied into the parent's table (or the prior).
-        """
-        feats = set(self._features)
-        keep: set = set()
-        for f in feats:
-            n = f
-            while n != self._class_var:
-                keep.add(n)
-                n = self._parent[n]
-        self._tree = {n: [ch for ch in self._children[n] if ch in keep]
-                      for n in [self._class_var, *keep] if n not in feats}
-        self._latent = tuple(n for n in self._tree if n != self._class_var)
-        # post-order of the pruned tree (children before parents), root excluded
-        post: list = []
-        stack = [(self._class_var, False)]
-        while stack:
-            n, done = stack.pop()
-            if done:
-                if n != self._class_var:
-                    post.append(n)
-                continue
-            stack.append((n, True))
-            stack.extend((ch, False) for ch in reversed(self._tree.get(n, ())))
-        self._postorder = tuple(post)
-        for n in (self._class_var, *self._latent):
-            dropped = [ch for ch in self._children[n] if ch not in keep]
-            if not dropped:
-                continue
-            factor = [Fraction(1)] * len(self._states[n])
-            for ch in dropped:
-                msg = self._sum_out(ch)
-                factor = [a * b for a, b in zip(factor, msg)]
-            if any(f != 1 for f in factor):
-                self._tables[n] = tuple(tuple(v * factor[s] for s, v in enumerate(row))
-                                        for row in self._tables[n])
-
-    def _sum_out(self, node) -> list[Fraction]:
-        """``sum over node's subtree of its CPT products``, as a vector over the parent's states."""
-        kids = self._children[node]
-        inner = [Fraction(1)] * len(self._states[node])
-        for ch in kids:
-            msg = self._sum_out(ch)
-            inner = [a * b for a, b in zip(inner, msg)]
-        return [sum((v * inner[s] for s, v in enumerate(row)), Fraction(0))
-                for row in self._tables[node]]
 
     # ------------------------------------------------------------------ properties
     @property
@@ -435,8 +228,14 @@ class Classifier:
         return self._positive
 
     @property
-    def threshold(self) -> Fraction:
-        """The decision threshold, as the exact rational it was given as."""
+    def rule(self) -> str:
+        """The decision rule: ``"threshold"`` or ``"argmax"``."""
+        return self._rule
+
+    @property
+    def threshold(self) -> Fraction | None:
+        """The decision threshold, as the exact rational it was given as (``None`` under
+        ``rule="argmax"``)."""
         return self._threshold
 
     @property
@@ -446,13 +245,30 @@ class Classifier:
 
     @property
     def latent(self) -> tuple:
-        """The latent (never observed) inner nodes that matter to the decision."""
-        return self._latent
+        """The unobserved nodes, other than the class, that matter to the decision."""
+        if self._tree is not None:
+            return self._tree.latent
+        feats = set(self._features)
+        seen: dict = {}
+        for scope, _ in self._main:
+            for v in scope:
+                if v != self._class_var and v not in feats:
+                    seen.setdefault(v, None)
+        return tuple(seen)
 
-    @property
+    @cached_property
     def structure(self) -> str:
-        """``"naive_bayes"`` or ``"latent_tree"``."""
-        return "latent_tree" if self._latent else "naive_bayes"
+        """What is left after pruning: ``"naive_bayes"``, ``"latent_tree"``, ``"tan"``
+        (the class a root, each feature's parents the class and at most one feature, no
+        other node) or ``"general"``."""
+        if self._tree is not None:
+            return "latent_tree" if self._tree.latent else "naive_bayes"
+        c, feats = self._class_var, set(self._features)
+        relevant = {v for scope, _ in self._main for v in scope}
+        ok = (not self._parents[c] and not self._aside and relevant <= feats | {c}
+              and all(c in self._parents[f] and len(self._parents[f]) <= 2
+                      and set(self._parents[f]) <= feats | {c} for f in relevant - {c}))
+        return "tan" if ok else "general"
 
     @property
     def class_states(self) -> tuple:
@@ -474,20 +290,34 @@ class Classifier:
             pass
         raise UnknownFeatureError(f"{node!r} is not a node of the network")
 
+    def _tree_only(self, what: str):
+        if self._tree is None:
+            raise StructureError(f"{what} is defined for naive Bayes and latent trees; this "
+                                 f"classifier's structure is {self.structure!r}")
+        return self._tree
+
+    def parents(self, node: Feature) -> tuple:
+        """The parents of ``node`` in the network."""
+        return self._parents[self._node(node)]
+
     def children(self, node: Feature) -> tuple:
-        """The children of ``node`` that lead to features (the pruned tree)."""
-        return tuple(self._tree.get(self._node(node), ()))
+        """The children of ``node`` that lead to features (naive Bayes and latent trees)."""
+        node = self._node(node)
+        return tuple(self._tree_only("children()").tree.get(node, ()))
 
     def parent(self, node: Feature) -> Feature:
-        """The parent of a non-class node (``None`` for the class)."""
-        return self._parent.get(self._node(node))
+        """The parent of a non-class node (``None`` for the class), in a tree."""
+        node = self._node(node)
+        return self._tree_only("parent()").parent.get(node)
 
     def table(self, node: Feature) -> tuple[tuple[Fraction, ...], ...]:
         """Exact CPT of ``node``: ``table[parent_state][state]`` (one row for the class).
 
-        Tables of kept nodes include the exact sums of pruned subtrees below them.
+        Naive Bayes and latent trees only; tables of kept nodes include the exact sums
+        of pruned subtrees below them.
         """
-        return self._tables[self._node(node)]
+        node = self._node(node)
+        return self._tree_only("table()").tables[node]
 
     @cached_property
     def fingerprint(self) -> str:
@@ -495,15 +325,24 @@ class Classifier:
         h = hashlib.sha256()
         parts = [repr(self._class_var), repr(self._positive), repr(self._threshold),
                  repr(self._features)]
-        for n in (self._class_var, *self._postorder):
-            parts.append(repr((n, self._parent.get(n), self._states[n], self._tables[n])))
+        if self._rule != "threshold":
+            parts.append(repr(self._rule))
+        if self._tree is not None:
+            t = self._tree
+            for n in (self._class_var, *t.postorder):
+                parts.append(repr((n, t.parent.get(n), self._states[n], t.tables[n])))
+        else:
+            for scope, table in self._main:
+                parts.append(repr((scope, [self._states[v] for v in scope],
+                                   table.reshape(-1).tolist())))
         h.update("\n".join(parts).encode())
         return h.hexdigest()
 
     def __repr__(self) -> str:
+        rule = (f"threshold={float(self._threshold)!r}" if self._rule == "threshold"
+                else "rule='argmax'")
         return (f"Classifier({self.structure}, class_var={self._class_var!r}, "
-                f"positive={self._positive!r}, threshold={float(self._threshold)!r}, "
-                f"features={len(self._features)})")
+                f"positive={self._positive!r}, {rule}, features={len(self._features)})")
 
     # ------------------------------------------------------------------ instances
     def state_index(self, feature: Feature, state: State) -> int:
@@ -543,24 +382,47 @@ class Classifier:
             out[f] = self.state_index(f, instance[f])
         return out
 
+    @cached_property
+    def _int_main(self) -> list:
+        """The main factors in exact integers (each scaled by a positive constant)."""
+        from .inference import integer_factor
+        return [integer_factor(f)[0] for f in self._main]
+
+    def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
+        """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
+        to decide. Complete instances skip the aside groups (positive factors)."""
+        if self._tree is not None:
+            return self._tree.class_joint(idx)
+        if len(idx) == len(self._features) or not self._aside:
+            from .inference import class_marginal
+            return class_marginal(self._int_main, idx, self._class_var, self._card,
+                                  self._orders, "main")
+        return self._class_joint(idx)
+
     def _class_joint(self, idx: Mapping[Feature, int]) -> list[Fraction]:
-        """``[Pr(class = c, x) for c]`` by exact message passing over the tree."""
-        msg: dict = {}
-        for n in self._postorder:
-            table = self._tables[n]
-            if n in idx:
-                j = idx[n]
-                msg[n] = [row[j] for row in table]
-            else:
-                kids = self._tree.get(n, ())
-                inner = [math.prod((msg[ch][s] for ch in kids), start=Fraction(1))
-                         for s in range(len(self._states[n]))]
-                msg[n] = [sum((row[s] * inner[s] for s in range(len(row))), Fraction(0))
-                          for row in table]
-        prior = self._tables[self._class_var][0]
-        return [prior[c] * math.prod((msg[ch][c] for ch in self._tree[self._class_var]),
-                                     start=Fraction(1))
-                for c in range(len(prior))]
+        """``[Pr(class = c, x) for c]`` exactly (features absent from ``idx`` summed out)."""
+        if self._tree is not None:
+            return self._tree.class_joint(idx)
+        factors = [f for group in self._aside for f in group] + self._main
+        from .inference import class_marginal
+        joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
+        k = len(self.class_states)
+        return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
+
+    def class_joint(self, instance: Instance, *, partial: bool = False) -> list[Fraction]:
+        """``[Pr(class = c, instance) for c in class_states]``, exact fractions.
+
+        With ``partial=True`` the instance may leave features out: they are summed out.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> clf = bnx.examples.admissions()
+        >>> joint = clf.class_joint({"GPA": "+"}, partial=True)
+        >>> len(joint), round(float(sum(joint)), 3)  # Pr(GPA = +)
+        (2, 0.368)
+        """
+        return self._class_joint(self.encode(instance, partial=partial))
 
     def posterior_exact(self, instance: Instance, *, partial: bool = False) -> Fraction | None:
         """``Pr(class = positive | instance)`` as an exact fraction; ``None`` if ``Pr(x) = 0``.
@@ -568,11 +430,11 @@ class Classifier:
         With ``partial=True`` the instance may leave features out: they are
         unobserved and summed out (e.g. missing votes).
         """
-        joint = self._class_joint(self.encode(instance, partial=partial))
-        total = sum(joint, Fraction(0))
+        joint = self._decision_joint(self.encode(instance, partial=partial))
+        total = sum(joint, 0)
         if total == 0:
             return None
-        return joint[self._positive_index] / total
+        return Fraction(joint[self._positive_index]) / total
 
     def posterior(self, instance: Instance, *, partial: bool = False) -> float:
         """``Pr(class = positive | instance)``, rounded once from the exact value.
@@ -583,11 +445,11 @@ class Classifier:
         return math.nan if p is None else float(p)
 
     def decide(self, instance: Instance, *, partial: bool = False) -> bool:
-        """The exact decision: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``.
+        """The exact decision under :attr:`rule`.
 
+        ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
+        state beats every earlier state strictly and every later one weakly.
         ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
         """
-        joint = self._class_joint(self.encode(instance, partial=partial))
-        pos = joint[self._positive_index]
-        neg = sum(joint, Fraction(0)) - pos
-        return (1 - self._threshold) * pos >= self._threshold * neg
+        return decides(self._decision_joint(self.encode(instance, partial=partial)),
+                       self._rule, self._positive_index, self._threshold)

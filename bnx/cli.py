@@ -43,10 +43,14 @@ def _build_parser() -> argparse.ArgumentParser:
         q.add_argument("--class", dest="class_var", required=True, metavar="C",
                        help="the class variable")
         q.add_argument("--positive", required=True, metavar="S", help="its positive state")
-        q.add_argument("--threshold", type=float, default=0.5, metavar="T",
+        q.add_argument("--threshold", type=float, metavar="T",
                        help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
+        q.add_argument("--rule", choices=["threshold", "argmax"], default=None,
+                       help="threshold (default): Pr(C=S | x) >= T; argmax: S is the most "
+                       "probable state of C (the first one wins a tie)")
         q.add_argument("--features", metavar="F1,F2,...",
-                       help="the observed features (default: the network's leaves)")
+                       help="the observed features, any nodes but the class (default: the "
+                       "network's leaves)")
         q.add_argument("--order", metavar="F1,F2,...", help="the ODD's variable order")
         q.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"])
         q.add_argument("--max-nodes", type=int, metavar="N",
@@ -74,7 +78,11 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("--positive", metavar="S")
     e.add_argument("--threshold", type=float, metavar="T",
                    help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
-    e.add_argument("--features", metavar="F1,F2,...")
+    e.add_argument("--rule", choices=["threshold", "argmax"], default=None,
+                   help="threshold (default) or argmax (S is the most probable state of C)")
+    e.add_argument("--features", metavar="F1,F2,...",
+                   help="the observed features, any nodes but the class (default: the "
+                   "network's leaves)")
     e.add_argument("--order", metavar="F1,F2,...")
     e.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"])
     e.add_argument("--max-nodes", type=int, metavar="N")
@@ -165,12 +173,11 @@ def _names(text: str | None) -> list | None:
 
 def _load(args):
     """(classifier or None, odd) from the arguments."""
-    from .classifier import Classifier
     from .errors import BnxError
     if args.network.endswith(_ODD_SUFFIXES):
         from .odd import ODD
         given = [opt for opt, value in (("--class", args.class_var), ("--positive", args.positive),
-                                        ("--threshold", args.threshold),
+                                        ("--threshold", args.threshold), ("--rule", args.rule),
                                         ("--features", args.features), ("--order", args.order),
                                         ("--max-nodes", args.max_nodes),
                                         ("--timeout", args.timeout)) if value is not None]
@@ -180,11 +187,29 @@ def _load(args):
         return None, ODD.load(args.network, backend=args.backend)
     if args.class_var is None or args.positive is None:
         raise BnxError("--class and --positive are required with a network file")
-    threshold = 0.5 if args.threshold is None else args.threshold
-    clf = getattr(args, "classifier", None) or Classifier.from_file(
-        args.network, args.class_var, args.positive, threshold=threshold,
-        features=_names(args.features))
+    clf = getattr(args, "classifier", None) or _classifier(args)
     return clf, _compile(clf, args)
+
+
+def _classifier(args):
+    """The classifier that --class, --positive, --threshold, --rule and --features name."""
+    from .classifier import Classifier
+    from .errors import BnxError
+    if args.rule == "argmax":
+        if args.threshold is not None:
+            raise BnxError("--threshold cannot be used with --rule argmax: the most probable "
+                           "state decides")
+        return Classifier.from_file(args.network, args.class_var, args.positive,
+                                    features=_names(args.features), rule="argmax")
+    threshold = 0.5 if args.threshold is None else args.threshold
+    return Classifier.from_file(args.network, args.class_var, args.positive,
+                                threshold=threshold, features=_names(args.features))
+
+
+def _rule_text(clf) -> str:
+    if clf.rule == "argmax":
+        return f"{clf.class_var}={clf.positive} is the most probable state (argmax)"
+    return f"Pr({clf.class_var}={clf.positive} | x) >= {float(clf.threshold):g}"
 
 
 def _table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
@@ -281,15 +306,13 @@ def _cmd_votes(args) -> None:
 
 
 def _cmd_compile(args) -> None:
-    from .classifier import Classifier
-    clf = Classifier.from_file(args.network, args.class_var, args.positive,
-                               threshold=args.threshold, features=_names(args.features))
+    clf = _classifier(args)
     t0 = time.perf_counter()
     odd = _compile(clf, args)
     dt = time.perf_counter() - t0
     print(f"network:    {args.network} ({clf.structure.replace('_', ' ')}, "
           f"{len(clf.features)} features)")
-    print(f"decision:   Pr({clf.class_var}={clf.positive} | x) >= {float(clf.threshold):g}")
+    print(f"decision:   {_rule_text(clf)}")
     print(f"order:      {', '.join(map(str, odd.features))}")
     print(f"ODD size:   {odd.size} nodes ({odd.backend})")
     print(f"positive:   {odd.count():,} of {odd.total():,} instances")
@@ -313,12 +336,9 @@ def _explain_linear(args, reason: str | None = None) -> bool:
     """
     if args.network.endswith(_ODD_SUFFIXES) or args.class_var is None or args.positive is None:
         return False
-    from .classifier import Classifier
     from .linear.report import explain_text, explainable
-    clf = args.classifier = getattr(args, "classifier", None) or Classifier.from_file(
-        args.network, args.class_var, args.positive,
-        threshold=0.5 if args.threshold is None else args.threshold,
-        features=_names(args.features))  # read once: _load uses it too
+    clf = args.classifier = getattr(args, "classifier", None) or _classifier(args)
+    # read once: _load uses it too
     if not explainable(clf) or (reason is None and len(clf.features) <= _LINEAR_WIDTH):
         return False
     reason = reason or (f"{len(clf.features)} features are too many to compile "
@@ -407,8 +427,8 @@ def _cmd_explain(args) -> None:
     print(f"decision:  {'positive' if decision else 'negative'} "
           f"({cls}{'=' if decision else '!='}{label})")
     if clf is not None:
-        print(f"posterior: Pr({cls}={label} | x) = {clf.posterior(x):.6f} "
-              f"(threshold {float(clf.threshold):g})")
+        rule = ("argmax" if clf.rule == "argmax" else f"threshold {float(clf.threshold):g}")
+        print(f"posterior: Pr({cls}={label} | x) = {clf.posterior(x):.6f} ({rule})")
     from .cli_questions import answer_questions, questions_asked
     only_questions = questions_asked(args) and not (args.mc or args.pi)
     if not args.pi and not args.mc and not only_questions and _needs_on(odd, on):

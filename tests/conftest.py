@@ -21,8 +21,9 @@ settings.register_profile(
 settings.load_profile(os.environ.get("BNX_HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-#: ``../shared`` beside the checkout: present for developers and CI, absent for users.
-SHARED = ROOT.parent / "shared"
+#: ``../shared`` beside the checkout: present for developers and CI, absent for users
+#: (``BNX_SHARED`` points elsewhere, e.g. from a git worktree).
+SHARED = pathlib.Path(os.environ.get("BNX_SHARED", ROOT.parent / "shared"))
 
 BACKENDS = bnx.backends.available_backends()
 

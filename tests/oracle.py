@@ -16,6 +16,16 @@ Decision rule (the ``bnx`` rule): an instance ``x`` is positive iff
 so instances of probability zero are positive, and a class with more than two
 states is treated as "positive state against all others".
 
+Argmax rule (``rule="argmax"``, the threshold is ignored): an instance is
+positive iff the first class state, in the class CPD's state order, whose
+joint ``P(C=c, x)`` is largest is the positive state (``numpy.argmax`` of the
+exact posterior: the first state wins ties, and an instance of probability
+zero goes to the first state).
+
+Any discrete network is accepted: the class may have parents, features may be
+internal nodes, and every node that is neither the class nor a feature is
+summed out by enumeration (with the exact column sums the CPTs have).
+
 Instances and explanations are represented as dicts ``feature -> state``;
 explanations are returned as ``frozenset(dict.items())`` so that they can be
 collected in sets.
@@ -34,7 +44,9 @@ __all__ = [
     "node_states",
     "joint",
     "class_joint",
+    "class_joint_table",
     "decide",
+    "RULES",
     "posterior",
     "all_instances",
     "decision_table",
@@ -143,6 +155,9 @@ class _Net:
         return result
 
 
+#: The decision rules the oracle knows.
+RULES = ("threshold", "argmax")
+
 _CACHE_SIZE = 64
 _NET_CACHE = {}  # fingerprint -> _Net
 _TABLE_CACHE = {}  # (fingerprint, class_var, positive, threshold, features) -> dict
@@ -218,13 +233,20 @@ def class_joint(net, class_var, instance, features):
     return _class_joint(_compiled(net), class_var, instance, list(features))
 
 
-def _class_joint(n, class_var, instance, features):
+def _check_features(n, class_var, features):
     if class_var not in n.states:
         raise ValueError(f"{class_var!r} is not a node")
     if class_var in features:
         raise ValueError("the class cannot be a feature")
     if len(set(features)) != len(features):
         raise ValueError("duplicate features")
+    for f in features:
+        if f not in n.states:
+            raise ValueError(f"{f!r} is not a node")
+
+
+def _class_joint(n, class_var, instance, features):
+    _check_features(n, class_var, features)
     for f in features:
         if f not in instance:
             raise ValueError(f"instance misses feature {f!r}")
@@ -244,14 +266,25 @@ def _class_joint(n, class_var, instance, features):
     return result
 
 
-def _decide_from_joint(cj, positive, threshold):
+def _check_rule(rule):
+    if rule not in RULES:
+        raise ValueError(f"unknown rule {rule!r}; expected one of {RULES}")
+
+
+def _decide_from_joint(cj, positive, threshold, rule="threshold"):
+    if rule == "argmax":
+        best = None
+        for c, p in cj.items():  # class states in CPD order: the first maximum wins
+            if best is None or p > cj[best]:
+                best = c
+        return best == positive
     t = to_fraction(threshold)
     pos = cj[positive]
     neg = sum((p for c, p in cj.items() if c != positive), Fraction(0))
     return (1 - t) * pos >= t * neg
 
 
-def decide(net, class_var, positive, threshold, instance, features):
+def decide(net, class_var, positive, threshold, instance, features, *, rule="threshold"):
     """The bnx decision for one instance.
 
     Parameters
@@ -268,16 +301,21 @@ def decide(net, class_var, positive, threshold, instance, features):
         Maps every feature to a state name.
     features : sequence
         Feature node names.
+    rule : {"threshold", "argmax"}, optional
+        The decision rule (see the module docstring); ``threshold`` is ignored
+        by ``"argmax"``.
 
     Returns
     -------
     bool
-        ``(1 - T) * P(positive, x) >= T * sum_{c != positive} P(c, x)``.
+        ``(1 - T) * P(positive, x) >= T * sum_{c != positive} P(c, x)``, or
+        whether ``positive`` is the first most probable class state.
     """
+    _check_rule(rule)
     cj = class_joint(net, class_var, instance, features)
     if positive not in cj:
         raise ValueError(f"{positive!r} is not a state of {class_var!r}")
-    return _decide_from_joint(cj, positive, threshold)
+    return _decide_from_joint(cj, positive, threshold, rule)
 
 
 def posterior(net, class_var, positive, threshold, instance, features):
@@ -322,18 +360,61 @@ def all_instances(net, features):
     return [dict(zip(features, combo)) for combo in itertools.product(*states)]
 
 
-def _decision_table(net, class_var, positive, threshold, features):
-    n = _compiled(net)
-    if positive not in n.states.get(class_var, ()):
-        raise ValueError(f"{positive!r} is not a state of {class_var!r}")
+def _marginal_table(n, class_var, features):
+    """``{instance tuple: {class state: P(C=c, x)}}`` by one pass over all assignments."""
+    _check_features(n, class_var, features)
     table = {}
-    for inst in all_instances(net, features):
-        cj = _class_joint(n, class_var, inst, features)
-        table[tuple(inst[f] for f in features)] = _decide_from_joint(cj, positive, threshold)
+    for combo in itertools.product(*(n.states[f] for f in features)):
+        table[combo] = {c: Fraction(0) for c in n.states[class_var]}
+    nodes = list(n.nodes)
+    for values in itertools.product(*(n.states[v] for v in nodes)):
+        assignment = dict(zip(nodes, values))
+        p = n.joint(assignment)
+        if p:
+            table[tuple(assignment[f] for f in features)][assignment[class_var]] += p
     return table
 
 
-def decision_table(net, class_var, positive, threshold, features):
+_MARGINAL_CACHE = {}  # (fingerprint, class_var, features) -> marginal table
+
+
+def class_joint_table(net, class_var, features):
+    """Exact ``P(C=c, x)`` of every instance ``x``, by one enumeration of the network.
+
+    Parameters
+    ----------
+    net : pgmpy.models.DiscreteBayesianNetwork
+        The network (the product of all its cardinalities should stay below a
+        few hundred thousand).
+    class_var : hashable
+        The class node.
+    features : sequence
+        Feature node names.
+
+    Returns
+    -------
+    dict
+        Maps the tuple of states (in ``features`` order) to a dict class state
+        -> Fraction (class states in CPD order). Do not mutate: it is cached.
+    """
+    features = tuple(features)
+    key = (_fingerprint(net), class_var, features)
+    if key in _MARGINAL_CACHE:
+        return _MARGINAL_CACHE[key]
+    return _remember(_MARGINAL_CACHE, key, _marginal_table(_compiled(net), class_var,
+                                                           list(features)))
+
+
+def _decision_table(net, class_var, positive, threshold, features, rule):
+    n = _compiled(net)
+    if positive not in n.states.get(class_var, ()):
+        raise ValueError(f"{positive!r} is not a state of {class_var!r}")
+    marginal = class_joint_table(net, class_var, features)
+    return {combo: _decide_from_joint(cj, positive, threshold, rule)
+            for combo, cj in marginal.items()}
+
+
+def decision_table(net, class_var, positive, threshold, features, *, rule="threshold"):
     """Decision of every instance.
 
     Parameters
@@ -342,6 +423,8 @@ def decision_table(net, class_var, positive, threshold, features):
         As for :func:`decide`.
     features : sequence
         Feature node names.
+    rule : {"threshold", "argmax"}, optional
+        The decision rule; ``threshold`` is ignored by ``"argmax"``.
 
     Returns
     -------
@@ -349,30 +432,32 @@ def decision_table(net, class_var, positive, threshold, features):
         Maps the tuple of states (in ``features`` order) to the decision.
         Do not mutate: the result is cached.
     """
+    _check_rule(rule)
     features = tuple(features)
-    threshold = to_fraction(threshold)
-    key = (_fingerprint(net), class_var, positive, threshold, features)
+    threshold = None if rule == "argmax" else to_fraction(threshold)
+    key = (_fingerprint(net), class_var, positive, threshold, features, rule)
     if key in _TABLE_CACHE:
         return _TABLE_CACHE[key]
     return _remember(
-        _TABLE_CACHE, key, _decision_table(net, class_var, positive, threshold, list(features))
-    )
+        _TABLE_CACHE, key,
+        _decision_table(net, class_var, positive, threshold, list(features), rule))
 
 
-def count_positive(net, class_var, positive, threshold, features):
+def count_positive(net, class_var, positive, threshold, features, *, rule="threshold"):
     """Number of positive instances.
 
     Parameters
     ----------
-    net, class_var, positive, threshold, features
-        As for :func:`decision_table`.
+    net, class_var, positive, threshold, features, rule
+        As for :func:`decision_table` (``rule`` is keyword-only).
 
     Returns
     -------
     int
         Count of instances ``x`` with ``decide(x)`` true.
     """
-    return sum(1 for d in decision_table(net, class_var, positive, threshold, features).values() if d)
+    table = decision_table(net, class_var, positive, threshold, features, rule=rule)
+    return sum(1 for d in table.values() if d)
 
 
 # ---------------------------------------------------------------------------
@@ -407,7 +492,8 @@ def _check_instance(net, features, instance):
             raise ValueError(f"{instance[f]!r} is not a state of {f!r}")
 
 
-def mc_explanations(net, class_var, positive, threshold, features, instance, on, fixed=()):
+def mc_explanations(net, class_var, positive, threshold, features, instance, on, fixed=(), *,
+                    rule="threshold", table=None):
     """Minimum-cardinality explanations (paper Def. 3, generalised in Sec. 5).
 
     Let ``i = decide(instance)``.  Candidates ``x*``: features in ``fixed``
@@ -420,10 +506,14 @@ def mc_explanations(net, class_var, positive, threshold, features, instance, on,
 
     Parameters
     ----------
-    net, class_var, positive, threshold, features
-        As for :func:`decision_table`.
+    net, class_var, positive, threshold, features, rule
+        As for :func:`decision_table` (``rule`` is keyword-only).
     instance : dict
         The instance to explain.
+    table : dict, optional
+        A decision table as :func:`decision_table` returns (state tuple in
+        ``features`` order -> bool) to use instead of enumerating ``net``; for
+        networks too large for this oracle, whose decisions come from elsewhere.
     on : dict
         Maps every feature to its collection of on states (a single state is
         also accepted).
@@ -439,7 +529,8 @@ def mc_explanations(net, class_var, positive, threshold, features, instance, on,
     _check_instance(net, features, instance)
     on = _normalise_on(net, features, on)
     fixed = set(fixed)
-    table = decision_table(net, class_var, positive, threshold, features)
+    if table is None:
+        table = decision_table(net, class_var, positive, threshold, features, rule=rule)
     i = table[tuple(instance[f] for f in features)]
 
     choices = []
@@ -477,15 +568,18 @@ def _is_implicant(table, features, states, partial, decision):
     return all(table[combo] == decision for combo in itertools.product(*domains))
 
 
-def pi_explanations(net, class_var, positive, threshold, features, instance):
+def pi_explanations(net, class_var, positive, threshold, features, instance, *,
+                    rule="threshold", table=None):
     """Prime-implicant explanations (paper Def. 5).
 
     Parameters
     ----------
-    net, class_var, positive, threshold, features
-        As for :func:`decision_table`.
+    net, class_var, positive, threshold, features, rule
+        As for :func:`decision_table` (``rule`` is keyword-only).
     instance : dict
         The instance to explain.
+    table : dict, optional
+        As for :func:`mc_explanations`.
 
     Returns
     -------
@@ -496,7 +590,8 @@ def pi_explanations(net, class_var, positive, threshold, features, instance):
     """
     features = list(features)
     _check_instance(net, features, instance)
-    table = decision_table(net, class_var, positive, threshold, features)
+    if table is None:
+        table = decision_table(net, class_var, positive, threshold, features, rule=rule)
     states = {f: node_states(net, f) for f in features}
     i = table[tuple(instance[f] for f in features)]
     valid = []
@@ -508,16 +603,19 @@ def pi_explanations(net, class_var, positive, threshold, features, instance):
     return {z for z in valid if not any(other < z for other in valid)}
 
 
-def prime_implicants(net, class_var, positive, threshold, features, decision=True):
+def prime_implicants(net, class_var, positive, threshold, features, decision=True, *,
+                     rule="threshold", table=None):
     """All prime implicants of the decision function or of its complement.
 
     Parameters
     ----------
-    net, class_var, positive, threshold, features
-        As for :func:`decision_table`.
+    net, class_var, positive, threshold, features, rule
+        As for :func:`decision_table` (``rule`` is keyword-only).
     decision : bool, optional
         ``True`` for the prime implicants of the decision function, ``False``
         for those of its complement.
+    table : dict, optional
+        As for :func:`mc_explanations`.
 
     Returns
     -------
@@ -527,7 +625,8 @@ def prime_implicants(net, class_var, positive, threshold, features, decision=Tru
     """
     features = list(features)
     decision = bool(decision)
-    table = decision_table(net, class_var, positive, threshold, features)
+    if table is None:
+        table = decision_table(net, class_var, positive, threshold, features, rule=rule)
     states = {f: node_states(net, f) for f in features}
     implicants = set()
     for combo in itertools.product(*([None] + states[f] for f in features)):
@@ -539,12 +638,12 @@ def prime_implicants(net, class_var, positive, threshold, features, decision=Tru
     return {z for z in implicants if not any(z - {lit} in implicants for lit in z)}
 
 
-def is_monotone(net, class_var, positive, threshold, features, on):
+def is_monotone(net, class_var, positive, threshold, features, on, *, rule="threshold"):
     """Monotonicity of the decision function over binary features (paper Def. 2).
 
     Parameters
     ----------
-    net, class_var, positive, threshold, features
+    net, class_var, positive, threshold, features, rule
         As for :func:`decision_table`.  Every feature must have two states.
     on : dict
         Maps every feature to its on state (``1``); a one-element collection
@@ -563,7 +662,7 @@ def is_monotone(net, class_var, positive, threshold, features, on):
     for f in features:
         if len(node_states(net, f)) != 2 or len(on[f]) != 1:
             raise ValueError(f"feature {f!r} must be binary with exactly one on state")
-    table = decision_table(net, class_var, positive, threshold, features)
+    table = decision_table(net, class_var, positive, threshold, features, rule=rule)
     instances = all_instances(net, features)
 
     def on_set(x):

@@ -28,6 +28,7 @@ that the brute-force oracle in ``oracle.py`` stays fast.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -51,6 +52,8 @@ __all__ = [
     "instances",
     "on_maps",
     "binary_on_maps",
+    "general_networks",
+    "tan_networks",
 ]
 
 
@@ -74,7 +77,11 @@ class Case:
     threshold : float, int or Fraction
         Decision threshold ``T``.
     features : list
-        Ordered feature names (the leaves of the network).
+        Ordered feature names (the leaves of the network, or any nodes for
+        :func:`general_networks`).
+    rule : str
+        The decision rule, ``"threshold"`` or ``"argmax"`` (then ``threshold``
+        is ``None``).
     """
 
     net: DiscreteBayesianNetwork
@@ -82,6 +89,7 @@ class Case:
     positive: object
     threshold: object
     features: list = field(default_factory=list)
+    rule: str = "threshold"
 
     def states(self, node):
         """State names of ``node`` in index order (from its CPD)."""
@@ -91,7 +99,7 @@ class Case:
         lines = [
             "Case(",
             f"  class_var={self.class_var!r}, positive={self.positive!r}, "
-            f"threshold={self.threshold!r},",
+            f"threshold={self.threshold!r}, rule={self.rule!r},",
             f"  features={self.features!r},",
             f"  edges={sorted(self.net.edges(), key=repr)!r},",
             "  cpds={",
@@ -264,9 +272,11 @@ def _threshold(draw, net, class_var, positive, features, symmetric=False):
     # Posterior of some instance: an exact tie (or a near tie) for it.  The
     # smallest posterior is skipped when possible (it makes f constant).
     posteriors = set()
-    for inst in _oracle.all_instances(net, features):
-        posteriors.add(_oracle.posterior(net, class_var, positive, None, inst, features))
-    posteriors = sorted(p for p in posteriors if p is not None)
+    for cj in _oracle.class_joint_table(net, class_var, features).values():
+        total = sum(cj.values(), Fraction(0))
+        if total:
+            posteriors.add(cj[positive] / total)
+    posteriors = sorted(posteriors)
     if not posteriors:
         return 0.5
     p = draw(st.sampled_from(posteriors[1:] or posteriors))
@@ -486,3 +496,180 @@ def binary_on_maps(draw, case):
         Feature -> its on state (one of its two states).
     """
     return {f: draw(st.sampled_from(case.states(f))) for f in case.features}
+
+
+# ---------------------------------------------------------------------------
+# General networks: TAN and random DAGs (issue 11)
+# ---------------------------------------------------------------------------
+
+_HIDDEN_NAMES = ["H0", "H1", "H2", "H3", "Z"]
+
+
+def _general_cpd(node, states, columns, parents, parent_states):
+    """TabularCPD of ``node`` from one column per parent configuration.
+
+    Columns follow pgmpy's layout (the last parent changes fastest); no column
+    is rotated, so symmetric draws stay symmetric.
+    """
+    values = np.array(columns, dtype=float).T
+    names = {node: list(states)}
+    for p, ps in zip(parents, parent_states):
+        names[p] = list(ps)
+    if not parents:
+        return TabularCPD(node, len(states), values.reshape(-1, 1).tolist(), state_names=names)
+    return TabularCPD(node, len(states), values.tolist(), evidence=list(parents),
+                      evidence_card=[len(ps) for ps in parent_states], state_names=names)
+
+
+@st.composite
+def _tied_column(draw, k, mode, zeros, a, b):
+    """A column over ``k`` states whose entries ``a`` and ``b`` are equal floats."""
+    column = draw(_column(k, "dyadic" if mode == "sloppy" else mode, zeros))
+    if mode == "float" or mode == "small":
+        weights = list(column)
+        weights[b] = weights[a]
+        total = math.fsum(weights)
+        if total == 0:
+            weights = [1.0] * k
+            total = float(k)
+        column = [w / total for w in weights]
+        if column[a] != column[b]:  # pragma: no cover - same float operation
+            column[b] = column[a]
+        return column
+    # dyadic: the entries are multiples of 1/2^m summing to 1 exactly; equalise a and b
+    # by moving their total onto both halves (exact unless it is odd, then rescale).
+    num = [Fraction(c) for c in column]
+    half = (num[a] + num[b]) / 2
+    num[a] = num[b] = half
+    return [float(v) for v in num]  # halves of dyadics are dyadic: exact
+
+
+@st.composite
+def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instances=64,
+                     max_parents=2, tan=False, rule=None):
+    """A classifier over a random DAG, or a TAN, with its features and rule.
+
+    The nodes are put in a random topological order: the class may have parents
+    (``tan=False``), features may be internal nodes, every other node is hidden
+    and summed out (barren leaves, hidden internal nodes, parts disconnected
+    from the class). Some draws tie two class states exactly: every CPT is
+    symmetric under swapping them, so their joints are equal on every instance.
+
+    Parameters
+    ----------
+    max_nodes : int, optional
+        Maximum number of nodes besides the class.
+    max_features, max_hidden : int, optional
+        Maximum numbers of features and of hidden (unobserved) nodes.
+    max_instances : int, optional
+        Cap on the product of the feature cardinalities.
+    max_parents : int, optional
+        Maximum number of parents of a node (random DAGs only).
+    tan : bool, optional
+        Generate a tree-augmented naive Bayes instead: the class is the root and
+        the parent of every feature, the features form a forest, and there is
+        no hidden node.
+    rule : {"threshold", "argmax", None}, optional
+        The decision rule; ``None`` draws one.
+
+    Returns
+    -------
+    Case
+        With ``case.rule`` set; ``case.threshold`` is ``None`` under ``"argmax"``.
+    """
+    int_states = draw(st.integers(0, 6)) == 0
+    class_var = draw(st.sampled_from(_CLASS_NAMES))
+    n_classes = draw(st.sampled_from([2, 2, 2, 3, 3, 4]))
+    class_states = _state_names(draw, n_classes, int_states)
+    if rule is None:
+        rule = draw(st.sampled_from(["threshold", "argmax"]))
+    # an exact tie between two class states, from symmetric tables
+    tie = None
+    if draw(st.integers(0, 3)) == 0:
+        a, b = sorted(draw(st.permutations(range(n_classes)))[:2])
+        tie = (a, b)
+
+    n_features = draw(st.integers(1, max_features))
+    feat_names, feat_states = draw(_feature_spec(n_features, max_instances, int_states))
+    states = {class_var: class_states}
+    states.update(zip(feat_names, feat_states))
+    if tan:
+        hidden = []
+    else:
+        hidden = _HIDDEN_NAMES[:draw(st.integers(0, min(max_hidden,
+                                                         max(0, max_nodes - n_features))))]
+        for h in hidden:
+            states[h] = _state_names(draw, draw(st.sampled_from([2, 2, 3])), int_states)
+
+    parents = {}
+    if tan:
+        order = [class_var] + list(draw(st.permutations(feat_names)))
+        parents[class_var] = []
+        for j, f in enumerate(order[1:]):
+            earlier = order[1:1 + j]
+            parent = draw(st.sampled_from([None] + earlier)) if earlier else None
+            parents[f] = [class_var] + ([parent] if parent is not None else [])
+    else:
+        order = list(draw(st.permutations([class_var] + feat_names + hidden)))
+        for j, node in enumerate(order):
+            earlier = order[:j]
+            k = draw(st.integers(0, min(max_parents, len(earlier))))
+            chosen = draw(st.permutations(earlier))[:k] if earlier else []
+            parents[node] = list(chosen)
+
+    zeros = draw(st.booleans())
+    sloppy_ok = draw(st.booleans())
+    cpds = []
+    for node in order:
+        ps = parents[node]
+        pstates = [states[p] for p in ps]
+        mode = draw(_cpt_mode())
+        if mode == "sloppy" and not sloppy_ok:
+            mode = "dyadic"
+        configs = list(itertools.product(*[range(len(s)) for s in pstates]))
+        columns = []
+        by_config = {}
+        for config in configs:
+            if tie is not None and class_var in ps:
+                # symmetric under swapping class states a < b: reuse the column of
+                # the twin configuration, which comes earlier in product order
+                ci = ps.index(class_var)
+                if config[ci] == tie[1]:
+                    twin = config[:ci] + (tie[0],) + config[ci + 1:]
+                    columns.append(by_config[twin])
+                    continue
+            if node == class_var and tie is not None:
+                col = draw(_tied_column(len(states[node]), mode, zeros, *tie))
+            else:
+                col = draw(_column(len(states[node]), mode, zeros))
+            by_config[config] = col
+            columns.append(col)
+        cpds.append(_general_cpd(node, states[node], columns, ps, pstates))
+
+    edges = [(p, node) for node in order for p in parents[node]]
+    net = DiscreteBayesianNetwork(edges)
+    net.add_nodes_from(order)
+    net.add_cpds(*cpds)
+    assert net.check_model()
+    features = list(draw(st.permutations(feat_names)))
+    positive = draw(st.sampled_from(class_states))
+    case = Case(net, class_var, positive, None, features, rule)
+    if rule == "threshold":
+        case.threshold = draw(_threshold(case.net, class_var, positive, features, tie is not None))
+    return case
+
+
+def tan_networks(**kwargs):
+    """TAN classifiers (:func:`general_networks` with ``tan=True``).
+
+    Parameters
+    ----------
+    **kwargs
+        Passed to :func:`general_networks`.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        Producing :class:`Case` with ``case.rule`` set.
+    """
+    return general_networks(tan=True, **kwargs)

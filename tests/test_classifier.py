@@ -28,23 +28,30 @@ def _net(edges, cards, states=None):
     return net
 
 
-def test_structure_errors_name_the_offender():
+def test_general_structures_are_accepted_and_errors_name_the_offender():
+    """Networks that used to be refused (two parents, a parent of the class, a second
+    root, an inner feature) are classifiers now; what remains refused names why."""
     net = DiscreteBayesianNetwork([("C", "X"), ("C", "Y"), ("Y", "X")])
     net.add_cpds(TabularCPD("C", 2, [[0.5], [0.5]]),
                  TabularCPD("Y", 2, [[0.5, 0.5], [0.5, 0.5]], evidence=["C"], evidence_card=[2]),
                  TabularCPD("X", 2, [[0.5] * 4, [0.5] * 4], evidence=["C", "Y"],
                             evidence_card=[2, 2]))
-    with pytest.raises(bnx.StructureError, match=r"'X' has 2 parents .*'C' -> 'X'.*'Y' -> 'X'"):
-        bnx.Classifier(net, "C", 1)
-    with pytest.raises(bnx.StructureError, match=r"parent edge 'P' -> 'C'"):
-        bnx.Classifier(_net([("P", "C"), ("C", "X")], {}), "C", 1)
+    assert bnx.Classifier(net, "C", 1).structure == "general"
+    assert bnx.Classifier(net, "C", 1, features=["X", "Y"]).structure == "tan"
+    assert bnx.Classifier(_net([("P", "C"), ("C", "X")], {}), "C", 1).structure == "general"
     net = _net([("C", "X")], {})
     net.add_node("Z")
     net.add_cpds(TabularCPD("Z", 2, [[0.5], [0.5]]))
-    with pytest.raises(bnx.StructureError, match="'Z' is a second root"):
-        bnx.Classifier(net, "C", 1)
-    with pytest.raises(bnx.StructureError, match="'H' has children"):
-        bnx.Classifier(_net([("C", "H"), ("H", "X")], {}), "C", 1, features=["H"])
+    clf = bnx.Classifier(net, "C", 1)
+    assert clf.features == ("X", "Z") and clf.structure == "general"
+    clf = bnx.Classifier(_net([("C", "H"), ("H", "X")], {}), "C", 1, features=["H"])
+    assert clf.structure == "naive_bayes"
+    with pytest.raises(bnx.StructureError, match="'C' cannot be a feature"):
+        bnx.Classifier(net, "C", 1, features=["C"])
+    with pytest.raises(bnx.StructureError, match="listed twice"):
+        bnx.Classifier(net, "C", 1, features=["X", "X"])
+    with pytest.raises(bnx.StructureError, match="structure is 'general'"):
+        bnx.Classifier(net, "C", 1).table("X")
 
 
 def test_network_errors():
@@ -150,10 +157,13 @@ def test_shared_uai_networks(backend):
 
 
 def test_latent_tree_file(backend):
-    """classifier1.net: the latent core is a tree; the deterministic extra node is refused."""
+    """classifier1.net: a latent core plus a deterministic node with two parents."""
+    from tests import oracle
     path = shared_file("networks", "classifier1.net")
-    with pytest.raises(bnx.StructureError, match="parents"):
-        bnx.Classifier.from_file(path, "C", "state1")
+    clf = bnx.Classifier.from_file(path, "C", "state1")
+    odd = bnx.compile(clf, backend=backend)
+    net = clf.network
+    assert odd.count() == oracle.count_positive(net, "C", "state1", 0.5, list(clf.features))
 
 
 @pytest.mark.parametrize("content, match", [

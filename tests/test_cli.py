@@ -68,7 +68,8 @@ def test_explain(capsys, admissions_bif):
     (["compile", "NET", "--class", "Admit", "--positive", "yes", "--max-nodes", "1"],
      "max_nodes=1"),
     (["compile", "missing.bif", "--class", "Admit", "--positive", "yes"], "no such file"),
-    (["compile", "NET", "--class", "GPA", "--positive", "yes"], "parent edge"),
+    (["compile", "NET", "--class", "GPA", "--positive", "yes", "--features", "GPA"],
+     "cannot be a feature"),
     (["explain", "NET", "--instance", "GPA=yes"], "--class and --positive are required"),
 ])
 def test_errors_are_one_line(capsys, admissions_bif, argv, message):
@@ -228,3 +229,40 @@ def test_data_errors(capsys, admissions_bif, extra, message):
         argv += ["--instance", "GPA=yes,WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes"]
     code, _, err = run(capsys, *argv, *extra)
     assert code == 1 and message in err
+
+
+# ---------------------------------------------------------------- --rule and general networks
+
+ASIA = ["--class", "lung", "--positive", "yes", "--features", "asia,smoke,xray,dysp"]
+
+
+@pytest.mark.parametrize("rule", ["threshold", "argmax"])
+def test_compile_with_a_rule_on_a_general_network(capsys, rule):
+    from tests import oracle
+    path = str(bnx.examples.network_path("asia.bif"))
+    code, out, err = run(capsys, "compile", path, *ASIA, "--rule", rule)
+    assert code == 0, err
+    net = bnx.read_network(path)
+    want = oracle.count_positive(net, "lung", "yes", 0.5, ["asia", "smoke", "xray", "dysp"],
+                                 rule=rule)
+    assert f"positive:   {want} of 16 instances" in out
+    assert ("most probable" in out) == (rule == "argmax")
+
+
+def test_explain_with_argmax(capsys):
+    path = str(bnx.examples.network_path("asia.bif"))
+    x = "asia=no,smoke=yes,xray=yes,dysp=yes"
+    code, out, err = run(capsys, "explain", path, *ASIA, "--rule", "argmax", "--instance", x,
+                         "--pi")
+    assert code == 0, err
+    assert "decision:  positive (lung=yes)" in out and "(argmax)" in out
+    assert "1 PI-explanation of a positive decision (length 3: 1)" in out
+
+
+def test_argmax_refuses_a_threshold_on_the_command_line(capsys):
+    path = str(bnx.examples.network_path("asia.bif"))
+    code, _, err = run(capsys, "compile", path, *ASIA, "--rule", "argmax", "--threshold", "0.3")
+    assert code == 1 and "--threshold cannot be used with --rule argmax" in err
+    with pytest.raises(SystemExit) as info:
+        main(["compile", path, *ASIA, "--rule", "most-probable"])
+    assert info.value.code == 2 and "--rule" in capsys.readouterr().err

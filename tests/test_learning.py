@@ -103,7 +103,7 @@ def k2_model(votes) -> DiscreteBayesianNetwork:
 
 
 def test_public_names():
-    assert bnx.learning.__all__ == ["learn_naive_bayes"]
+    assert bnx.learning.__all__ == ["learn_naive_bayes", "learn_tan"]
 
 
 def test_structure_is_naive_bayes(k2_model):

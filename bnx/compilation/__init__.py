@@ -1,9 +1,11 @@
 """Expand-then-merge compilation of a classifier into its decision function (a package).
 
 One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
-intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (any
-class); :mod:`.orders` holds the variable orders, :mod:`.intervals` the interval
-machinery the binary engines share, :mod:`.budget` the node budget.
+intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (naive
+Bayes and latent trees with any class), :mod:`.general` (every other network and the
+argmax rule: variable elimination along the order, planned by :mod:`.plan`);
+:mod:`.orders` holds the variable orders, :mod:`.intervals` the interval machinery the
+binary engines share, :mod:`.budget` the node budget.
 
 Features are observed one at a time in the ODD's order (Algorithm 1 of Shih, Choi
 and Darwiche for naive Bayes, Algorithm 2 for latent trees). The classifier that
@@ -33,6 +35,11 @@ Two engines, both exact (``docs/compilation.md`` gives the arguments):
   whose decision is settled by exact bounds on the rest becomes a terminal. This
   test is sufficient, not necessary.
 
+* Any other network, and ``rule="argmax"`` (the conjunction of pairwise comparisons of
+  the positive state with the others): states ``(rho, K)`` with ``K`` the normalised
+  factors that depend on the prefix, exact intervals of ``rho`` per ``K``, and a bounded
+  tail of complete truth tables (see ``docs/compilation.md``).
+
 In every case ``dd``'s unique table makes the resulting diagram reduced and canonical.
 """
 
@@ -49,9 +56,9 @@ from ..diagram import gc_paused, recursion_for
 from ..encoding import Encoding
 from .budget import Budget
 from .estimate import estimate_size
-from .levels import LevelEngine as _LevelEngine
+from .levels import LevelEngine as _LevelEngine  # noqa: F401 (looked up by name)
 from .levels import log_weights
-from .naive_bayes import RatioEngine as _RatioEngine
+from .naive_bayes import RatioEngine as _RatioEngine  # noqa: F401 (looked up by name)
 from .orders import check_order, default_order, latent_tree_order, naive_bayes_order
 
 if TYPE_CHECKING:
@@ -60,7 +67,9 @@ if TYPE_CHECKING:
 #: Engines that import numpy, loaded when first compiled with (loading a saved ODD and
 #: explaining never needs them).
 _LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"),
-         "_TensorEngine": (".tensor", "TensorEngine")}
+         "_TensorEngine": (".tensor", "TensorEngine"),
+         "_FactorEngine": (".general", "FactorEngine"),
+         "general_order": (".general", "general_order")}
 
 
 def __getattr__(name: str):
@@ -72,7 +81,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["compile", "default_order", "estimate_size", "latent_tree_order",
+__all__ = ["compile", "default_order", "estimate_size", "general_order", "latent_tree_order",
            "naive_bayes_order"]
 
 
@@ -115,19 +124,9 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     budget = Budget(max_nodes, timeout=timeout, progress=progress)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     bdd = new_manager(name, enc.variables)
-    engines = sys.modules[__name__]  # the engines by name, loaded on first use
     with recursion_for(enc.nvars), gc_paused():
         try:
-            if len(clf.class_states) != 2:
-                root = engines._TensorEngine(clf, enc, bdd, budget).run()
-            elif clf.latent:
-                root = engines._SplitEngine(clf, enc, bdd, budget).run()
-            else:
-                weights = log_weights(clf, enc.features)
-                if weights is None:  # a probability a double cannot hold: exact engine
-                    root = _RatioEngine(clf, enc, bdd, budget).run()
-                else:
-                    root = _LevelEngine(clf, enc, bdd, budget, weights).run()
+            root = _engines(clf, enc, bdd, budget)
         finally:
             budget.close()
         domain = enc.domain(bdd)
@@ -135,3 +134,37 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
             root = root & domain
     return ODD(clf, enc, bdd, root, domain, backend=name)
 
+
+
+def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
+    """The decision function's root, from the engine that fits the classifier (looked up
+    by name in this module: the numpy engines load on first use)."""
+    engines = sys.modules[__name__]
+    tree = clf.structure in ("naive_bayes", "latent_tree")
+    pos = clf.class_states.index(clf.positive)
+    if clf.rule == "argmax":
+        # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
+        root = bdd.true
+        for c in range(len(clf.class_states)):
+            if c > pos:
+                root = root & engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, c),
+                                                    weights=(1, 1)).run()
+            elif c < pos:
+                root = root & ~engines._FactorEngine(clf, enc, bdd, budget, pair=(c, pos),
+                                                     weights=(1, 1)).run()
+        return root
+    t = clf.threshold
+    if len(clf.class_states) != 2:
+        if tree:
+            return engines._TensorEngine(clf, enc, bdd, budget).run()
+        weights = tuple(1 - t if c == pos else -t for c in range(len(clf.class_states)))
+        return engines._FactorEngine(clf, enc, bdd, budget, pair=None, weights=weights).run()
+    if clf.structure == "latent_tree":
+        return engines._SplitEngine(clf, enc, bdd, budget).run()
+    if clf.structure == "naive_bayes":
+        weights = log_weights(clf, enc.features)
+        if weights is None:  # a probability a double cannot hold: the exact engine
+            return engines._RatioEngine(clf, enc, bdd, budget).run()
+        return engines._LevelEngine(clf, enc, bdd, budget, weights).run()
+    return engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos),
+                                 weights=(1 - t, t)).run()

@@ -82,8 +82,14 @@ def latent_tree_order(clf: Classifier) -> list:
 
 
 def default_order(clf: Classifier) -> list:
-    """The default order: Algorithm 2 for latent trees, :func:`naive_bayes_order` otherwise."""
-    return latent_tree_order(clf) if clf.latent else naive_bayes_order(clf)
+    """The default order: :func:`naive_bayes_order` for naive Bayes, Algorithm 2 for
+    latent trees, :func:`~bnx.compilation.general.general_order` otherwise."""
+    if clf.structure == "naive_bayes":
+        return naive_bayes_order(clf)
+    if clf.structure == "latent_tree":
+        return latent_tree_order(clf)
+    from .general import general_order
+    return general_order(clf)
 
 
 def check_order(clf: Classifier, order: Sequence[Feature] | None) -> list:

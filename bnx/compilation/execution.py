@@ -1,0 +1,106 @@
+"""Running the plan on concrete factors: the general engine's arithmetic.
+
+:func:`prepare` turns a classifier's main factors into exact integer tables with the
+class axis first (restricted to a pair of class states when comparing two), sums out
+free hidden variables ahead of any observation, and separates the factors over the
+class alone; :func:`run_ops` executes a plan's operations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..classifier import Classifier
+from ..inference import align, as_table, observe
+from .plan import Plan
+
+__all__ = ["prepare", "run_ops", "ones"]
+
+
+def ones(k: int) -> np.ndarray:
+    out = np.empty(k, dtype=object)
+    out[:] = 1
+    return out
+
+
+def _class_first(factor, c) -> tuple:
+    scope, table = factor
+    if c in scope and scope[0] != c:
+        new = (c, *[v for v in scope if v != c])
+        return new, table.transpose([scope.index(v) for v in new])
+    return scope, table
+
+
+def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, set, int]:
+    """``(static, scopes, const, hidden, largest)``: the classifier's factors in integers with the
+    class axis first (restricted to the class states ``classes`` when given), free
+    hidden variables summed out ahead of any observation; ``const`` lists the
+    class-only and empty factors (the prior part of the class weights); ``largest`` is
+    the largest table made."""
+    c = clf.class_var
+    feats = set(clf.features)
+    static: dict = {}
+    for f in clf._int_main:
+        scope, table = _class_first(f, c)
+        if classes is not None and scope and scope[0] == c:
+            table = table[list(classes)]
+        static[len(static)] = (scope, table)
+    card = dict(clf._card)
+    if classes is not None:
+        card[c] = len(classes)
+    hidden = {v for s, _ in static.values() for v in s if v != c and v not in feats}
+    plan = Plan({j: s for j, (s, _) in static.items()}, c, hidden, card)
+    # sum out hidden variables that make no bigger factor than they consume
+    while True:
+        best, best_key = None, None
+        for h in sorted(plan.hidden, key=str):
+            hit = [j for j, s in plan.scopes.items() if h in s]
+            new = plan.size({v for j in hit for v in plan.scopes[j] if v != h})
+            if new <= max(plan.size(plan.scopes[j]) for j in hit):
+                key = (new, len(hit))
+                if best_key is None or key < best_key:
+                    best, best_key = h, key
+        if best is None:
+            break
+        ops: list = []
+        plan._eliminate(best, ops)
+        run_ops(ops, static, static, card)
+        plan.touched.clear()
+    const = [j for j, s in plan.scopes.items() if not [v for v in s if v != c]]
+    scopes = {j: s for j, s in plan.scopes.items() if j not in const}
+    return ({j: static[j] for j in scopes}, scopes, [static[j] for j in const], plan.hidden,
+            plan.largest)
+
+
+def run_ops(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None) -> None:
+    """Execute planned ops on concrete factors; results go to ``regs``."""
+    for op in ops:
+        kind = op[0]
+        if kind == "obs":
+            _, src, dst, var = op
+            f = regs[src] if src in regs else static[src]
+            regs[dst] = observe(f, var, vecs[var])
+        else:
+            srcs = op[1]
+            dst = op[-1]
+            fs = [regs[s] if s in regs else static[s] for s in srcs]
+            if kind == "mul":
+                scope = fs[0][0]
+                table = fs[0][1]
+                for s2, t2 in fs[1:]:
+                    table = table * align(t2, s2, scope)
+                regs[dst] = (scope, table if isinstance(table, np.ndarray) else as_table(table))
+            else:  # "sum": multiply, sum out h, lay the axes out as planned
+                h, scope = op[2], op[3]
+                full = (*scope, h)
+                table = None
+                for s2, t2 in fs:
+                    a = align(t2, s2, full)
+                    table = a if table is None else table * a
+                shape = tuple(card[v] for v in full)
+                if table.shape != shape:
+                    table = np.broadcast_to(table, shape).copy()
+                table = table.sum(axis=-1)
+                regs[dst] = (scope, table if isinstance(table, np.ndarray) else as_table(table))
+        for s in op[1] if op[0] != "obs" else (op[1],):
+            regs.pop(s, None)

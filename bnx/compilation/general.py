@@ -1,0 +1,381 @@
+"""Engine 4: any network, by variable elimination along the order (exact).
+
+The state after a prefix ``y`` is the list of *touched* factors of the elimination
+(:mod:`.plan`), each normalised, plus class weights: for a comparison of two class
+states ``a`` and ``b`` the odds ``rho`` with exact equivalence intervals (as for naive
+Bayes and latent trees), for a threshold over more than two states the exact weight
+vector. See ``docs/compilation.md`` for why both merge tests are exact.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..classifier import Classifier
+from ..encoding import Encoding
+from ..errors import CompilationLimitError
+from ..inference import align, eliminate, elimination_order, indicator, product, table_gcd
+from .budget import Budget
+from .bounds import bounds
+from .execution import ones, prepare, run_ops
+from .intervals import INF, Intervals, Meet, approx, terminal
+from .plan import Plan, elimination_width
+from .tail import floats, tail_truth
+
+__all__ = ["FactorEngine", "general_order"]
+
+TRUE = None  # a transition whose every completion is positive
+TAIL_COMPLETIONS = 1024  # the tail's truth tables have at most this many entries
+TAIL_ENTRIES = 1 << 17  # and its factor at most this many
+TAIL_WIDTH = 1 << 20  # and computing it makes no table larger than this
+MAX_TABLE = 1 << 24  # no plan may make a larger table (a CompilationLimitError instead)
+
+
+class FactorEngine:
+    """Any network. ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with states
+    ``(rho, touched factors)`` and exact intervals of ``rho``; ``pair=None``: decide
+    ``sum_c w[c] Pr(c, x) >= 0`` with states ``(weights, touched factors)``."""
+
+    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget, *,
+                 pair: tuple | None, weights: tuple):
+        self.enc, self.bdd, self.budget = enc, bdd, budget
+        self.c = clf.class_var
+        self.pair = pair
+        self.static, scopes, const, hidden, largest = prepare(clf, pair)
+        self.card = dict(clf._card)
+        if pair is not None:
+            self.card[self.c] = 2
+        k = self.card[self.c]
+        plan = Plan(scopes, self.c, hidden, self.card)
+        self.n = len(enc.features)
+        for i, f in enumerate(enc.features):
+            plan.observe(f, last=(i == self.n - 1))
+        self.plan = plan
+        self.width = plan.width
+        self.k = k
+        self.tail_width = 0
+        self.tail = self._tail_level(plan)
+        largest = max(largest, plan.largest, self.tail_width)
+        if largest > MAX_TABLE:
+            raise CompilationLimitError(
+                f"compiling needs a table of {largest} entries (the elimination along "
+                f"this order is too wide; the limit is {MAX_TABLE}); try another order or "
+                f"fewer features")
+        # ops on untouched factors only are the same for every prefix: run them once
+        self.ops = []
+        self.level_bounds = []  # per level: bounds of the untouched factors alive before it
+        for i, (ops, _, _, before) in enumerate(plan.levels):
+            if i > self.tail:  # the tail tables replace the levels below
+                break
+            if i == self.tail:
+                self.tail_table = self._tail_factor(plan, [j for j, _ in before])
+            self.level_bounds.append(bounds([self.static[j] for j, _ in before], self.c)
+                                     if pair is not None else None)
+            dynamic = []
+            for op in ops:
+                srcs = (op[1],) if op[0] == "obs" else op[1]
+                if op[0] != "obs" and all(j in self.static for j in srcs):
+                    run_ops([op], self.static, self.static, self.card)
+                else:
+                    dynamic.append(op)
+            self.ops.append(tuple(dynamic))
+        self.vecs = [[indicator(self.card[f], v) for v in range(self.card[f])]
+                     for f in enc.features]
+        # the class weights before any observation
+        w = [Fraction(x) for x in weights]
+        for scope, table in const:
+            vals = [int(x) for x in table.reshape(-1)]
+            w = [a * (vals[j] if scope else vals[0]) for j, a in enumerate(w)]
+        self.w0 = w
+        self.memo: list[dict] = [dict() for _ in range(max(self.n, 1))]
+        self.trans: list[dict] = [dict() for _ in range(max(self.n, 1))]
+
+    # -- one level on concrete factors
+    def step(self, i: int, state: tuple, v: int):
+        """``None`` (every completion positive) or ``(ratios, new state)``; ``ratios`` is
+        the per-class factor taken out by normalisation (a list of ints)."""
+        _, folds, out, _ = self.plan.levels[i]
+        prev = self.plan.levels[i - 1][2] if i else ()
+        regs = {j: (scope, t) for (j, scope), t in zip(prev, state)}
+        f = self.enc.features[i]
+        run_ops(self.ops[i], regs, self.static, self.card, {f: self.vecs[i][v]})
+        k = self.k
+        ratio = [1] * k
+        for j in folds:
+            scope, table = regs[j] if j in regs else self.static[j]
+            vals = [int(x) for x in table.reshape(-1)]
+            if not scope:
+                vals = vals * k
+            ratio = [a * b for a, b in zip(ratio, vals)]
+        tables = []
+        for j, _ in out:
+            scope, table = regs[j]
+            if scope[0] == self.c:
+                gs = [table_gcd(table[c]) for c in range(k)]
+                if all(g == 0 for g in gs):
+                    return TRUE if self.pair is not None else ("zero",)
+                table = table.copy()
+                for c in range(k):
+                    if gs[c] > 1:
+                        table[c] = table[c] // gs[c]
+                ratio = [a * g for a, g in zip(ratio, gs)]
+            else:
+                g = table_gcd(table)
+                if g == 0:
+                    return TRUE if self.pair is not None else ("zero",)
+                if g > 1:
+                    table = table // g
+            tables.append(table)
+        return ratio, tuple(tables)
+
+    def _transitions(self, i: int, key, state: tuple) -> list:
+        memo = self.trans[i]
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = [self.step(i, state, v) for v in range(len(self.vecs[i]))]
+        return hit
+
+    @staticmethod
+    def _key(state: tuple) -> tuple:
+        return tuple(tuple(t.reshape(-1).tolist()) for t in state)
+
+    def run(self):
+        if self.pair is not None:
+            wa, wb = self.w0
+            if wb == 0:
+                return self.bdd.true
+            return self.visit2(0, wa / wb, ())[0]
+        g = _vec_gcd(self.w0)
+        return self.visit_k(0, tuple(self.w0) if g == 0 else tuple(x / g for x in self.w0), ())
+
+    # -- a pair of classes: intervals of rho
+    def visit2(self, i: int, rho: Fraction, state: tuple):
+        bdd = self.bdd
+        if i == self.n:
+            return terminal(bdd, rho)
+        key = self._key(state)
+        level = self.memo[i].get(key)
+        if level is None:
+            level = self.memo[i][key] = Intervals()
+        hit = level.find(rho)
+        if hit is not None:
+            return hit
+        settled = self._settled(i, rho, state)
+        if settled is not None:
+            level.add(settled)
+            return settled
+        self.budget.spend()
+        if i == self.tail:
+            entry = self._tail_entry(rho, state)
+            level.add(entry)
+            return entry
+        meet = Meet()
+        children = []
+        for res in self._transitions(i, key, state):
+            if res is TRUE:
+                children.append(bdd.true)
+                continue
+            (ra, rb), st = res
+            if rb == 0:
+                children.append(bdd.true)
+                continue
+            if ra == 0:
+                child = self.visit2(i + 1, Fraction(0), st)
+            else:
+                r = Fraction(ra, rb)
+                child = self.visit2(i + 1, rho * r, st)
+                meet.add(child, None if r == 1 else r)
+            children.append(child[0])
+        entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
+        level.add(entry)
+        return entry
+
+    # -- the tail: complete truth tables of the last few features
+    def _tail_level(self, plan: Plan) -> int:
+        """The tail level: among those whose remaining features have at most
+        ``TAIL_COMPLETIONS`` joint states and whose tail factor has at most
+        ``TAIL_ENTRIES`` entries, the one with the least work in the worst case
+        (prefixes times tail factor entries)."""
+        cards = [self.card[f] for f in self.enc.features]
+        best, best_cost = self.n, None
+        for i in range(self.n):
+            rest = math.prod(cards[i:])
+            if rest > TAIL_COMPLETIONS or TAIL_COMPLETIONS < 2:
+                continue
+            opened = {v for _, sc in (plan.levels[i - 1][2] if i else ()) for v in sc}
+            opened.discard(self.c)
+            entries = self.k * rest * math.prod(self.card[v] for v in opened)
+            if entries > TAIL_ENTRIES:
+                continue
+            keep = {self.c, *opened, *self.enc.features[i:]}
+            scopes = [sc for _, sc in plan.levels[i][3]] + [(v,) for v in keep]
+            hidden = {v for sc in scopes for v in sc} - keep
+            order = elimination_order(scopes, sorted(hidden, key=str), self.card)
+            width = elimination_width(scopes, order, self.card)
+            if width > TAIL_WIDTH:
+                continue
+            cost = math.prod(cards[:i]) * entries
+            if best_cost is None or cost < best_cost:
+                best, best_cost, self.tail_width = i, cost, width
+        return best
+
+    def _tail_factor(self, plan: Plan, before: tuple):
+        """``(opened, R)``: ``R[c, o, z]``, the untouched factors alive at the tail level
+        with every other hidden variable summed out, over the class, the variables ``o``
+        of the touched factors and the remaining features ``z`` (in order)."""
+        i = self.tail
+        opened = tuple(dict.fromkeys(v for _, sc in (plan.levels[i - 1][2] if i else ())
+                                     for v in sc if v != self.c))
+        rest = tuple(self.enc.features[i:])
+        opened = tuple(v for v in opened if v not in rest)  # hidden ones: summed per state
+        keep = (self.c, *opened, *rest)
+        factors = [self.static[j] for j in before]
+        factors += [((v,), ones(self.card[v])) for v in keep]
+        hidden = {v for sc, _ in factors for v in sc} - set(keep)
+        order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), self.card)
+        _, table = product(eliminate(factors, order), scope=keep)
+        g = table_gcd(table)
+        if g > 1:  # a positive constant: it cancels
+            table = table // g
+        self.tail_nodes: dict = {}
+        opened_size = math.prod(table.shape[1:1 + len(opened)])
+        self.tail_floats = (floats(table.reshape(2, opened_size, -1)) if self.pair is not None
+                            else None)
+        return opened, table
+
+    def _tail_entry(self, rho: Fraction, state: tuple):
+        """The node and exact ``rho`` interval of a state at the tail level: for each
+        completion ``z`` the decision is ``rho A(z) >= B(z)``, i.e. ``rho >= B(z) / A(z)``
+        (``A(z) = 0``: ``B(z) = 0``), so the states with the same truth table form the
+        interval between the largest threshold met and the smallest one missed."""
+        i = self.tail
+        opened, table = self.tail_table
+        k = self._tail_state(state)
+        o = math.prod(table.shape[1:1 + len(opened)])
+        kf = floats(k) if self.tail_floats is not None else None
+        k = np.broadcast_to(k, table.shape).reshape(2, o, -1)
+        kf = None if kf is None else np.broadcast_to(kf, table.shape).reshape(2, o, -1)
+        truth, lo, hi = tail_truth(rho, k, kf, table.reshape(2, o, -1), self.tail_floats)
+        node = self._tail_node(i, tuple(truth))
+        return (node, lo, True, hi, False, approx(lo), math.inf if hi is None else approx(hi))
+
+    def _tail_state(self, state: tuple) -> np.ndarray:
+        """The product of a tail-level state's factors, laid out over the tail factor's
+        axes (size 1 on the completions it does not mention)."""
+        i = self.tail
+        opened, _ = self.tail_table
+        prev = self.plan.levels[i - 1][2] if i else ()
+        kscope, k = product([(sc, t) for (_, sc), t in zip(prev, state)]
+                            + [((self.c,), ones(self.k))])
+        return align(k, kscope, (self.c, *opened, *self.enc.features[i:]))
+
+    def _tail_weighted(self, w: tuple, state: tuple):
+        """The node of a state at the tail level in the weight-vector mode: the truth
+        table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions, in exact integers."""
+        opened, table = self.tail_table
+        s = self._tail_state(state) * table
+        for _ in opened:
+            s = s.sum(axis=1)
+        s = s.reshape(self.k, -1)
+        den = math.lcm(*(x.denominator for x in w))
+        wi = [int(x * den) for x in w]
+        truth = tuple(sum(wc * int(v) for wc, v in zip(wi, col)) >= 0 for col in s.T)
+        return self._tail_node(self.tail, truth)
+
+    def _tail_node(self, i: int, truth: tuple):
+        if i == self.n:
+            return self.bdd.true if truth[0] else self.bdd.false
+        key = (i, truth)
+        node = self.tail_nodes.get(key)
+        if node is None:
+            k = self.card[self.enc.features[i]]
+            m = len(truth) // k
+            children = [self._tail_node(i + 1, truth[j * m:(j + 1) * m]) for j in range(k)]
+            node = self.tail_nodes[key] = self.enc.select(self.bdd, i, children, self.bdd.false)
+        return node
+
+    def _settled(self, i: int, rho: Fraction, state: tuple):
+        """A terminal entry when exact ratio bounds settle every completion, else None.
+
+        With ``L <= A(z) / B(z) <= U`` (see :func:`_bounds`): ``rho L >= 1`` makes every
+        completion positive; ``rho U < 1`` with ``B(z) > 0`` everywhere, negative.
+        """
+        prev = self.plan.levels[i - 1][2] if i else ()
+        lo, hi, positive = bounds([(scope, t) for (_, scope), t in zip(prev, state)], self.c,
+                                   self.level_bounds[i])
+        if lo is INF or (lo > 0 and rho * lo >= 1):
+            lo_end = Fraction(0) if lo is INF else 1 / lo
+            return (self.bdd.true, lo_end, True, None, False, approx(lo_end), math.inf)
+        if positive and hi is not INF and rho * hi < 1:
+            hi_end = None if hi == 0 else 1 / hi
+            return (self.bdd.false, Fraction(0), True, hi_end, False, 0.0,
+                    math.inf if hi_end is None else approx(hi_end))
+        return None
+
+    # -- a threshold over more than two class states: exact weight vectors
+    def visit_k(self, i: int, w: tuple, state: tuple):
+        bdd = self.bdd
+        if i == self.n:
+            return bdd.true if sum(w, Fraction(0)) >= 0 else bdd.false
+        if all(x >= 0 for x in w):
+            return bdd.true  # no negative weight left: sum_c w_c Pr(c, x) >= 0
+        key = (w, self._key(state))
+        memo = self.memo[i]
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        self.budget.spend()
+        if i == self.tail:
+            node = memo[key] = self._tail_weighted(w, state)
+            return node
+        children = []
+        for res in self._transitions(i, self._key(state), state):
+            if res is TRUE or res[0] == "zero":
+                children.append(bdd.true)
+                continue
+            ratio, st = res
+            w2 = [a * r for a, r in zip(w, ratio)]
+            g = _vec_gcd(w2)
+            w2 = tuple(w2) if g == 0 else tuple(x / g for x in w2)
+            children.append(self.visit_k(i + 1, w2, st))
+        node = self.enc.select(bdd, i, children, bdd.false)
+        memo[key] = node
+        return node
+
+
+def _vec_gcd(w) -> Fraction:
+    """A positive scale that makes ``w`` canonical up to positive factors (0 if all zero)."""
+    m = max((abs(x) for x in w), default=0)
+    return Fraction(m)
+
+
+def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
+    """A feature order for the general engine: greedily the feature that leaves the
+    smallest state (touched factors' size after its level, see :mod:`.plan`), ties in
+    the features' order."""
+    c = clf.class_var
+    if classes is None and len(clf.class_states) == 2:
+        classes = (0, 1)
+    _, scopes, _, hidden, _ = prepare(clf, classes)
+    card = dict(clf._card)
+    if classes is not None:
+        card[c] = len(classes)
+    plan = Plan(scopes, c, hidden, card)
+    left = list(clf.features)
+    order = []
+    while left:
+        best, best_key = None, None
+        for j, f in enumerate(left):
+            trial = plan.copy()
+            trial.observe(f, last=len(left) == 1)
+            key = (trial.state_size(), j)
+            if best_key is None or key < best_key:
+                best, best_key = (f, trial), key
+        f, plan = best
+        order.append(f)
+        left.remove(f)
+    return order
