@@ -13,9 +13,9 @@ key                     value
 ======================  ==================================================
 ``class_var``           the class variable
 ``positive``            the positive class state
-``threshold``           the exact threshold as ``"p/q"``
+``threshold``           the exact threshold as ``"p/q"`` (``null`` under the argmax rule)
 ``features``            the features, in the classifier's order
-``rule``                the decision rule, ``"threshold"`` by default
+``rule``                the decision rule, ``"threshold"`` or ``"argmax"``
 ``nodes``               every node of the network, in its order
 ``edges``               every edge ``[parent, child]``
 ``cpds``                per node: ``variables`` (the node first, then its
@@ -57,11 +57,11 @@ def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
                        for v in variables],
             "values": values,
         })
-    t = Fraction(clf.threshold)
+    t = None if clf.threshold is None else Fraction(clf.threshold)
     return {
         "class_var": scalar(clf.class_var, "class variable"),
         "positive": scalar(clf.positive, "positive state"),
-        "threshold": f"{t.numerator}/{t.denominator}",
+        "threshold": None if t is None else f"{t.numerator}/{t.denominator}",
         "features": [scalar(f, "feature") for f in clf.features],
         "rule": str(getattr(clf, "rule", "threshold")),
         "nodes": [scalar(n, "node") for n in net.nodes()],
@@ -106,15 +106,18 @@ def classifier_from_document(doc: Any, *, fingerprint: str | None, where: str) -
                                    evidence_card=card[1:] or None,
                                    state_names=dict(zip(variables, map(list, states)))))
         net.add_cpds(*cpds)
-        t = Fraction(doc["threshold"])
+        t = None if doc["threshold"] is None else Fraction(doc["threshold"])
     except ODDFileError:
         raise
     except Exception as exc:  # malformed lists, pgmpy's own checks
         raise bad(str(exc) or type(exc).__name__) from None
-    kwargs = {} if doc["rule"] == "threshold" else {"rule": doc["rule"]}
+    if doc["rule"] not in ("threshold", "argmax") or (t is None) != (doc["rule"] == "argmax"):
+        raise bad(f"rule {doc['rule']!r} with threshold {doc['threshold']!r}: expected the "
+                  f"rule 'threshold' with a threshold, or 'argmax' with none")
+    kwargs = {"threshold": t} if t is not None else {"rule": "argmax"}
     try:
-        clf = Classifier(net, doc["class_var"], doc["positive"], threshold=t,
-                         features=doc["features"], **kwargs)
+        clf = Classifier(net, doc["class_var"], doc["positive"], features=doc["features"],
+                         **kwargs)
     except (BnxError, TypeError) as exc:
         raise bad(str(exc)) from None
     if fingerprint is not None and clf.fingerprint != fingerprint:

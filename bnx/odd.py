@@ -58,6 +58,7 @@ class ODD:
             meta.setdefault("class_var", classifier.class_var)
             meta.setdefault("positive", classifier.positive)
             meta.setdefault("threshold", classifier.threshold)
+            meta.setdefault("rule", classifier.rule)
             meta.setdefault("fingerprint", classifier.fingerprint)
         self.meta = meta
         self._aux: dict = {}

@@ -17,12 +17,14 @@ key                value
                    :mod:`bnx.encoding`)
 ``class_var``      the class variable
 ``positive``       the positive class state
-``threshold``      the exact threshold as ``"p/q"``
+``threshold``      the exact threshold as ``"p/q"`` (``null`` under the argmax rule)
 ``fingerprint``    :attr:`bnx.Classifier.fingerprint` of the source classifier
 ``count``          :meth:`bnx.ODD.count` as a decimal string (exact)
 ``size``           :attr:`bnx.ODD.size`
 ``diagram``        the decision diagram and its domain in ``dd``'s JSON dump
                    format, with ``roots = {"root": ..., "domain": ...}``
+``rule``           (version 2, optional) ``"argmax"`` for the most-probable-class
+                   rule; absent for the threshold rule
 ``classifier``     (version 2, optional) the classifier the ODD was compiled
                    from, exactly: its pgmpy network's CPDs and its decision
                    rule (see :mod:`bnx.network_json`)
@@ -73,7 +75,7 @@ FORMAT_VERSION = 2
 _KEYS = ("format", "version", "bnx_version", "backend", "features", "states", "variables",
          "class_var", "positive", "threshold", "fingerprint", "count", "size", "diagram",
          "checksum")
-_OPTIONAL = ("classifier",)
+_OPTIONAL = ("classifier", "rule")
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)/([1-9][0-9]*)")
 _NODE_ID = re.compile(r"[1-9][0-9]*")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -145,16 +147,20 @@ def _document(odd: Any) -> dict:
 
     enc = odd.encoding
     meta = odd.meta or {}
-    for key in ("class_var", "positive", "threshold", "fingerprint"):
+    rule = meta.get("rule", "threshold")
+    for key in ("class_var", "positive", "fingerprint") + (("threshold",) if rule == "threshold" else ()):
         if meta.get(key) is None:
             raise BnxError(f"cannot save this ODD: its metadata has no {key!r}")
     features = [_json_scalar(f, "feature") for f in enc.features]
     states = [[_json_scalar(s, f"state of feature {f!r}") for s in ss]
               for f, ss in zip(enc.features, enc.states)]
-    threshold = meta["threshold"]
-    if isinstance(threshold, bool) or not isinstance(threshold, (numbers.Rational, float)):
-        raise BnxError(f"cannot save this ODD: its threshold {threshold!r} is not a number")
-    threshold = Fraction(threshold)
+    threshold = meta.get("threshold")
+    if rule not in ("threshold", "argmax"):
+        raise BnxError(f"cannot save this ODD: its rule {rule!r} is not 'threshold' or 'argmax'")
+    if rule == "threshold":
+        if isinstance(threshold, bool) or not isinstance(threshold, (numbers.Rational, float)):
+            raise BnxError(f"cannot save this ODD: its threshold {threshold!r} is not a number")
+        threshold = Fraction(threshold)
     fingerprint = meta["fingerprint"]
     if not isinstance(fingerprint, str):
         raise BnxError(f"cannot save this ODD: its fingerprint {fingerprint!r} is not a string")
@@ -168,7 +174,8 @@ def _document(odd: Any) -> dict:
         "variables": list(enc.variables),
         "class_var": _json_scalar(meta["class_var"], "class variable"),
         "positive": _json_scalar(meta["positive"], "positive state"),
-        "threshold": f"{threshold.numerator}/{threshold.denominator}",
+        "threshold": (f"{threshold.numerator}/{threshold.denominator}" if rule == "threshold"
+                      else None),
         "fingerprint": fingerprint,
         "count": str(_count(odd.root, enc.nvars)),
         "size": int(odd.root.dag_size),
@@ -181,6 +188,8 @@ def _document(odd: Any) -> dict:
         stored = classifier_document(odd._classifier, _json_scalar)
     if stored is not None:
         doc["classifier"] = stored
+    if rule != "threshold":
+        doc["rule"] = rule
     doc["checksum"] = _checksum(doc)
     return doc
 
@@ -376,7 +385,15 @@ def _load_document(path: str, name: str, doc: dict) -> Any:
                   f"which need the variables {list(enc.variables)}")
     class_var = _scalar(doc["class_var"], "class_var", bad)
     positive = _scalar(doc["positive"], "positive", bad)
-    threshold = _threshold(doc["threshold"], bad)
+    rule = doc.get("rule", "threshold")
+    if rule not in ("threshold", "argmax"):
+        raise bad(f"its rule {rule!r} is not 'threshold' or 'argmax'")
+    if rule == "argmax":
+        if doc["threshold"] is not None:
+            raise bad(f"its rule is 'argmax' but it has the threshold {doc['threshold']!r}")
+        threshold = None
+    else:
+        threshold = _threshold(doc["threshold"], bad)
     fingerprint = doc["fingerprint"]
     if not isinstance(fingerprint, str) or not _HEX64.fullmatch(fingerprint):
         raise bad(f"its fingerprint {fingerprint!r} is not a hex SHA-256 digest")
@@ -406,7 +423,7 @@ def _load_document(path: str, name: str, doc: dict) -> Any:
         raise bad(f"its decision diagram has {root.dag_size} nodes, "
                   f"but the file records {size}")
     meta = {"class_var": class_var, "positive": positive, "threshold": threshold,
-            "fingerprint": fingerprint}
+            "rule": rule, "fingerprint": fingerprint}
     stored = doc.get("classifier")
     if stored is not None:
         if not isinstance(stored, dict) or not isinstance(stored.get("features"), list):

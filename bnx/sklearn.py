@@ -19,27 +19,20 @@ feature per column, named ``x0, x1, ...`` (scikit-learn's own default names), or
   values: ``1`` where the raw value exceeds ``binarize``.
 
 scikit-learn predicts the class of largest joint likelihood (``numpy.argmax``: ties
-go to the first class of ``classes_``). With two classes bnx decides ``positive``
-against the other with the threshold rule: ``threshold = 1/2`` when ``positive`` is
-``classes_[0]`` (it wins ties), and otherwise the smallest exact rational above
-``1/2`` that separates every non-tie from a tie (``1/2 + 2**-(K+2)``, where the
-joint probabilities are multiples of ``2**-K``), so ties go to the first class as in
-scikit-learn. An instance of probability zero (possible only with ``alpha=0``) is
-decided positive, as everywhere in bnx. More than two classes need a classifier
-that supports ``rule="argmax"``. Agreement is exact on the probabilities; where
-scikit-learn's summed log-probabilities of two classes are equal up to floating
-point rounding (exact ties in the probabilities), its own answer depends on that
-rounding.
+go to the first class of ``classes_``); the classifier decides by the same rule,
+``rule="argmax"``, exactly on the probabilities, with any number of classes. An
+instance of probability zero (possible only with ``alpha=0``) has every joint zero, so
+the first class wins, as in ``numpy.argmax``. Where scikit-learn's summed
+log-probabilities of two classes are equal up to floating point rounding (exact ties in
+the probabilities), its own answer depends on that rounding.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
-from .errors import ArgumentError, NetworkError
+from .errors import ArgumentError
 
 __all__ = ["from_sklearn"]
 
@@ -50,11 +43,6 @@ def _python(value: Any) -> Any:
     """A numpy scalar as the Python scalar it holds (state names must save as JSON)."""
     return value.item() if hasattr(value, "item") and type(value).__module__ == "numpy" \
         else value
-
-
-def _exponent(values) -> int:
-    """The largest ``k`` with ``2**k`` a denominator among the floats ``values``."""
-    return max(Fraction(float(v)).denominator.bit_length() - 1 for v in values)
 
 
 def from_sklearn(estimator: Any, positive: Any = None, *,
@@ -74,7 +62,7 @@ def from_sklearn(estimator: Any, positive: Any = None, *,
     ------
     ArgumentError
         Not a fitted CategoricalNB/BernoulliNB, an unknown ``positive``, wrong
-        ``feature_names``, or more than two classes without an argmax rule.
+        ``feature_names``, or more than two classes and no ``positive``.
 
     Examples
     --------
@@ -147,13 +135,4 @@ def _classifier(names: list, classes: list, pos: int, prior, tables: list) -> An
                                evidence_card=[len(classes)],
                                state_names={f: list(range(t.shape[0])), CLASS_NODE: classes}))
     net.add_cpds(*cpds)
-    if "rule" in inspect.signature(Classifier.__init__).parameters:
-        return Classifier(net, CLASS_NODE, classes[pos], features=names, rule="argmax")
-    if len(classes) != 2:
-        raise NetworkError(f"{len(classes)} classes need the argmax rule, which this bnx's "
-                           f"Classifier does not offer; only two-class estimators convert")
-    threshold = Fraction(1, 2)
-    if pos != 0:  # ties go to classes_[0]: decide positive only strictly above 1/2
-        k = _exponent(prior) + sum(_exponent(t.reshape(-1)) for t in tables)
-        threshold += Fraction(1, 2 ** (k + 2))
-    return Classifier(net, CLASS_NODE, classes[pos], threshold=threshold, features=names)
+    return Classifier(net, CLASS_NODE, classes[pos], features=names, rule="argmax")

@@ -80,7 +80,7 @@ def test_ties_go_to_the_first_class():
     assert first.posterior_exact(tie) == second.posterior_exact(tie) == 0.5
     assert first.decide(tie) and not second.decide(tie)
     assert list(est.predict([[0, 1], [1, 1]])) == [0, 0]
-    assert second.threshold > 0.5 and first.threshold == 0.5
+    assert first.rule == second.rule == "argmax" and first.threshold is None
 
 
 def test_names_and_errors():
@@ -100,3 +100,23 @@ def test_names_and_errors():
     three = naive_bayes.CategoricalNB().fit([[0], [1], [2]], ["a", "b", "c"])
     with pytest.raises(bnx.ArgumentError, match="say which is positive"):
         bnx.Classifier.from_sklearn(three)
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 3), k=st.integers(3, 4),
+       alpha=st.sampled_from([1.0, 1e-3]))
+@settings(max_examples=15)
+def test_many_classes_agree_with_predict(seed, n, k, alpha):
+    """With three or four classes every class is positive in turn (the argmax rule)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, size=(30, n))
+    y = rng.integers(0, k, size=30)
+    y[:k] = np.arange(k)
+    est = naive_bayes.CategoricalNB(alpha=alpha, min_categories=3).fit(X, y)
+    every = np.array(list(itertools.product(range(3), repeat=n)))
+    for positive in est.classes_:
+        clf = bnx.Classifier.from_sklearn(est, positive)
+        assert clf.rule == "argmax"
+        rows_ = [dict(zip(clf.features, map(int, r))) for r in every]
+        _agree(est, clf, positive, every, rows_)
+        odd = bnx.compile(clf, backend="autoref")
+        assert [odd.decide(r) for r in rows_] == [clf.decide(r) for r in rows_]

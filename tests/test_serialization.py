@@ -378,3 +378,24 @@ def test_unknown_backend(saved):
     path, _ = saved
     with pytest.raises(bnx.BackendError):
         load_odd(path, backend="nope")
+
+
+def test_argmax_odds_save_load_and_pickle(backend, tmp_path):
+    """An ODD of the most-probable-class rule keeps its rule (and no threshold) in the file."""
+    import pickle
+
+    from tests import oracle
+    net = bnx.examples.asia_network()
+    feats = ["asia", "smoke", "xray", "dysp"]
+    clf = bnx.Classifier(net, "lung", "yes", features=feats, rule="argmax")
+    odd = bnx.compile(clf, backend=backend)
+    back = bnx.ODD.load(odd.save(tmp_path / "asia.bnx"), backend=backend)
+    assert back.meta["rule"] == "argmax" and back.threshold is None
+    assert back.classifier.rule == "argmax" and back.classifier.fingerprint == clf.fingerprint
+    again = pickle.loads(pickle.dumps(odd))
+    want = oracle.count_positive(net, "lung", "yes", 0.5, feats, rule="argmax")
+    assert back.count() == again.count() == odd.count() == want
+    for x in oracle.all_instances(net, feats):
+        assert back.decide(x) == again.decide(x) == clf.decide(x)
+    doc = json.loads((tmp_path / "asia.bnx").read_text())
+    assert doc["rule"] == "argmax" and doc["threshold"] is None
