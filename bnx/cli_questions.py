@@ -42,10 +42,12 @@ def question_args(e) -> None:
 
 
 def questions_asked(args) -> bool:
+    """Whether any of the issue-8 question flags was given."""
     return any(getattr(args, k) for k in _QUESTIONS)
 
 
 def answer_questions(args, clf, odd, x, feats) -> None:
+    """Print the answers to the question flags given (``--cxp``, ``--roles``, ...)."""
     from . import explain
     from .errors import BnxError
     if args.immutable is not None and not args.robustness:

@@ -18,6 +18,7 @@ __all__ = ["prepare", "run_ops", "ones"]
 
 
 def ones(k: int) -> np.ndarray:
+    """A table of ones over the given axes."""
     out = np.empty(k, dtype=object)
     out[:] = 1
     return out

@@ -144,6 +144,7 @@ class FactorEngine:
         return tuple(tuple(t.reshape(-1).tolist()) for t in state)
 
     def run(self):
+        """The root of the compiled decision function."""
         if self.pair is not None:
             wa, wb = self.w0
             if wb == 0:
@@ -154,6 +155,7 @@ class FactorEngine:
 
     # -- a pair of classes: intervals of rho
     def visit2(self, i: int, rho: Fraction, state: tuple):
+        """The node and ``rho`` interval of a two-class state at a level."""
         bdd = self.bdd
         if i == self.n:
             return terminal(bdd, rho)
@@ -318,6 +320,7 @@ class FactorEngine:
 
     # -- a threshold over more than two class states: exact weight vectors
     def visit_k(self, i: int, w: tuple, state: tuple):
+        """The node of a state with class weights (three or more classes) at a level."""
         bdd = self.bdd
         if i == self.n:
             return bdd.true if sum(w, Fraction(0)) >= 0 else bdd.false

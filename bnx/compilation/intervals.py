@@ -79,6 +79,7 @@ class Intervals:
         return None
 
     def add(self, entry) -> None:
+        """Insert an entry, keeping the intervals sorted by lower end."""
         lo, f = entry[1], entry[5]
         key = (lo, 0 if entry[2] else 1)
         keys, flos = self.keys, self.flos
@@ -132,6 +133,7 @@ class Meet:
             self.hi, self.hi_closed, self.fhi = phi, chc, fphi
 
     def entry(self, node):
+        """The entry of ``node`` with the interval met so far."""
         return (node, self.lo, self.lo_closed, self.hi, self.hi_closed, self.flo, self.fhi)
 
 

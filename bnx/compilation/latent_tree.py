@@ -59,11 +59,13 @@ class SplitEngine(TensorEngine):
         self.imemo: list[dict] = [dict() for _ in range(self.n)]
 
     def run(self):
+        """The root of the compiled decision function."""
         if self.rho0 is INF:
             return self.bdd.true
         return self.visit2(0, self.rho0, self.one)[0]
 
     def step(self, i: int, K: np.ndarray, v: int) -> np.ndarray:
+        """The integer separator tensor after observing state ``v`` at step ``i``."""
         opens, pax, ftable, closes, _ = self.isteps[i]
         return advance(K, [(paxis, cpt) for _, paxis, cpt in opens], pax, ftable[:, v], closes)
 

@@ -319,6 +319,7 @@ class LevelEngine:
 
     # ------------------------------------------------------------------ driver
     def run(self):
+        """The root of the compiled decision function."""
         np = self.np
         bdd, n = self.bdd, self.n
         if self.rho0 is INF:

@@ -34,6 +34,7 @@ class RatioEngine:
         self.levels = [Intervals() for _ in range(self.n)]
 
     def run(self):
+        """The root of the compiled decision function."""
         if self.start is INF:
             return self.bdd.true
         return self.visit(0, self.start)[0]

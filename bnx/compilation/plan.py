@@ -47,6 +47,7 @@ class Plan:
         self.largest = 0                    # the largest table an elimination makes
 
     def copy(self) -> "Plan":
+        """An independent copy of the plan."""
         p = Plan.__new__(Plan)
         p.scopes, p.touched = dict(self.scopes), set(self.touched)
         p.class_var, p.hidden, p.card = self.class_var, set(self.hidden), self.card
@@ -55,9 +56,11 @@ class Plan:
         return p
 
     def size(self, scope) -> int:
+        """Number of entries of a table over ``scope`` (the class axis not counted)."""
         return math.prod(self.card[v] for v in scope if v != self.class_var)
 
     def state_size(self) -> int:
+        """Number of entries of the state's tables."""
         return sum(self.size(self.scopes[j]) for j in self.touched)
 
     def _scope(self, variables) -> tuple:

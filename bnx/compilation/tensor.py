@@ -168,14 +168,17 @@ class TensorEngine:
         return out
 
     def run(self):
+        """The root of the compiled decision function."""
         return self.visit(0, self.start)
 
     def transition(self, i: int, m: np.ndarray, v: int) -> np.ndarray:
+        """The state tensor after observing state ``v`` at step ``i``."""
         _, _, opens, (pax, ftable), closes, _ = self.steps[i]
         return advance(m, [(paxis, self.tables[u]) for u, paxis, _ in opens],
                         pax, self.tables[("column", i)][:, v], closes)
 
     def visit(self, i: int, m: np.ndarray):
+        """The node of the state ``m`` at level ``i`` (memoised by its normalised tensor)."""
         bdd = self.bdd
         flat = m.reshape(-1)
         if i == self.n:
