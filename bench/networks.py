@@ -127,6 +127,18 @@ def _decide(posteriors, states, positive, threshold):
     return states[first] == positive, near
 
 
+def _compare(config: Config, clf, odd, x: dict, posteriors: list, states: list) -> bool:
+    """Assert the ODD decides ``x`` as pgmpy's ``posteriors`` say; True for a near tie
+    (then bnx's exact decision stands in for pgmpy's)."""
+    want, near = _decide(posteriors, states, config.positive, config.threshold)
+    if near:
+        want = clf.decide(x)
+    got = odd.decide(x)
+    if got != want:
+        raise AssertionError(f"{config.name}: ODD decides {got} on {x}, pgmpy {want}")
+    return near
+
+
 def check(config: Config, net, clf, odd, samples: int) -> dict:
     """Compare the ODD with VariableElimination; returns counts of checked and near instances."""
     import numpy as np
@@ -150,13 +162,7 @@ def check(config: Config, net, clf, odd, samples: int) -> dict:
             col = [float(v / s) if s > 0 else math.nan for v in column]
             col = [col[names[0].index(c)] for c in states]
             x = {f: names[i + 1][j] for i, (f, j) in enumerate(zip(features, idx))}
-            want, is_near = _decide(col, states, config.positive, config.threshold)
-            if is_near:
-                want = clf.decide(x)
-                near += 1
-            got = odd.decide(x)
-            if got != want:
-                raise AssertionError(f"{config.name}: ODD decides {got} on {x}, pgmpy {want}")
+            near += _compare(config, clf, odd, x, col, states)
             checked += 1
         return {"checked": checked, "near": near, "exhaustive": True}
     from pgmpy.sampling import BayesianModelSampling
@@ -170,13 +176,7 @@ def check(config: Config, net, clf, odd, samples: int) -> dict:
         q = ve.query([config.class_var], evidence=x, show_progress=False)
         qs = list(q.state_names[config.class_var])
         col = [float(q.values[qs.index(c)]) for c in states]
-        want, is_near = _decide(col, states, config.positive, config.threshold)
-        if is_near:
-            want = clf.decide(x)
-            near += 1
-        got = odd.decide(x)
-        if got != want:
-            raise AssertionError(f"{config.name}: ODD decides {got} on {x}, pgmpy {want}")
+        near += _compare(config, clf, odd, x, col, states)
         checked += 1
     return {"checked": checked, "near": near, "exhaustive": False}
 
