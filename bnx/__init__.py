@@ -1,8 +1,11 @@
 """bnx: exact symbolic explanations of Bayesian network classifiers.
 
-Compile a naive Bayes or latent-tree classifier into its decision function, an
-ordered decision diagram, and explain its decisions with MC- and PI-explanations
-(Shih, Choi and Darwiche, IJCAI 2018).
+Compile a Bayesian network classifier (any discrete pgmpy network: naive Bayes, latent
+trees, TAN, general networks; a threshold on the class posterior or the most probable
+class) into its decision function, an ordered decision diagram, and explain its decisions
+exactly: MC- and PI-explanations (Shih, Choi and Darwiche, IJCAI 2018), contrastive
+reasons, robustness, counterfactuals, bias and the same-decision probability; naive Bayes
+of any width without compiling (:mod:`bnx.linear`); whole data sets (:func:`explain_data`).
 
 The data flows one way: network -> :class:`Classifier` -> :func:`compile` ->
 :class:`ODD` -> explanations.

@@ -46,7 +46,8 @@ class ArgumentError(BnxError, ValueError):
 
 
 class StructureError(BnxError, ValueError):
-    """The network is not a naive Bayes or latent-tree classifier."""
+    """A classifier structure bnx cannot use (no feature, the class as a feature, a
+    repeated feature, or a tree-only question asked of a general network)."""
 
 
 class NetworkError(BnxError, ValueError):
