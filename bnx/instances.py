@@ -37,6 +37,8 @@ def is_missing(value: Any) -> bool:
     >>> is_missing(float("nan")), is_missing("y"), is_missing(None)
     (True, False, False)
     """
+    if type(value) is str:  # the common case, first
+        return False
     if type(value).__name__ == "NAType":
         return True
     if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):

@@ -66,6 +66,7 @@ class ODD:
         self._view: tuple | None = None  # see view()
         self._codes = None  # see complete_layout()
         self._graphs: dict = {}  # see out_graph()
+        self._by_text: list | None = None  # see encode()
 
     # ------------------------------------------------------------------ basics
     @property
@@ -222,15 +223,30 @@ class ODD:
         from .classifier import _resolve_state
         from .errors import MissingFeatureError, UnknownStateError
         instance = as_instance(instance, class_var=self.meta.get("class_var"))
+        known = self.encoding._index
         for f in instance:
-            self._position(f)
+            try:
+                ok = f in known
+            except TypeError:
+                ok = False
+            if not ok:
+                self._position(f)  # raises
+        by_text = self._by_text
+        if by_text is None:  # per feature, {state: index} when all its states are str
+            by_text = self._by_text = [
+                {s: j for j, s in reversed(list(enumerate(states)))}
+                if all(type(s) is str for s in states) else None
+                for states in self.encoding.states]
         out = {}
         for i, f in enumerate(self.features):
             if f not in instance:
                 if partial:
                     continue
                 raise MissingFeatureError(f"the instance has no state for feature {f!r}")
-            j = _resolve_state(self.encoding.states[i], instance[f])
+            v = instance[f]
+            j = by_text[i].get(v) if type(v) is str and by_text[i] is not None else None
+            if j is None:
+                j = _resolve_state(self.encoding.states[i], v)
             if j is None:
                 raise UnknownStateError(
                     f"{instance[f]!r} is not a state of feature {f!r} "

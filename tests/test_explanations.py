@@ -53,6 +53,30 @@ def test_mc_explanations_match_brute_force(case, data, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=25)
+@given(case=classifiers(), data=st.data())
+def test_mc_explanations_many_calls_on_one_odd(case, data, backend):
+    # mc_explanations keeps per-ODD memos across calls: interleaved calls with different
+    # instances, on-states and fixed features, repeated, must each match brute force.
+    _, odd = _setup(case, backend, data)
+    calls = []
+    for _ in range(4):
+        x = data.draw(instances(case))
+        on = data.draw(on_maps(case))
+        fixed = data.draw(st.sets(st.sampled_from(case.features)))
+        calls.append((x, on, fixed, oracle.mc_explanations(*_args(case), x, on, fixed)))
+    for x, on, fixed, want in calls + calls[::-1]:
+        got = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
+        assert got.to_set() == want
+        assert got.count == len(want)
+    if all(len(case.states(f)) == 2 for f in case.features):  # the default on-states
+        on = {f: {case.states(f)[1]} for f in case.features}
+        for x, _, _, _ in calls + calls:
+            want = oracle.mc_explanations(*_args(case), x, on, ())
+            assert bnx.mc_explanations(odd, x).to_set() == want
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_pi_explanations_match_brute_force(case, data, backend):
     clf, odd = _setup(case, backend, data)

@@ -16,14 +16,15 @@ keep only the minimal edges). The result is itself a decision diagram.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Collection, Iterable, Mapping
 
 from .._types import Feature, Instance, State
 from ..classifier import _resolve_state
 from ..diagram import deep
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
-from .explanations import Explanations, Layout
-from .walks import keep_minimal, minimum
+from .explanations import Explanations
+from .walks import suffix_keep_minimal, suffix_minimum
 from ..odd import ODD, check_odd
 
 __all__ = ["mc_explanations", "on_states"]
@@ -110,37 +111,127 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     """
     check_odd(odd)
     idx = odd.encode(instance)
-    fixed = _features_arg(odd, fixed, "fixed")
-    ons = on_states(odd, on, skip=fixed)
+    g, root, negated = odd.view()
+    out = odd.out_graph(odd.encoding.variables)
+    cache = _cache(odd, g, out)
+    if on is None and isinstance(fixed, tuple) and not fixed:  # the defaults: made once
+        fixed = frozenset()
+        ons = cache.ons
+        if ons is None:
+            ons = cache.ons = on_states(odd)
+    else:
+        fixed = _features_arg(odd, fixed, "fixed")
+        ons = on_states(odd, on, skip=fixed)
     decision = odd._decide_indices(idx)
     enc = odd.encoding
-    allowed: list[set[int]] = []
-    weights: list[set[int]] = []
+    n = len(enc.features)
+    # The paper's restriction to the instance, per feature: a pattern id names the
+    # feature's allowed states and weights (the steps and least cost follow from it),
+    # a suffix id the patterns of features i.. (the memos are keyed by it).
+    if len(cache.mins) + len(cache.kept) + len(cache.suffixes) + len(cache.keys) > _MEMO_LIMIT:
+        cache.clear()  # pattern and suffix ids key the memos: they go together
+    keys, suffixes, tails = cache.keys, cache.suffixes, cache.tails
+    pids = [0] * n
     for i, f in enumerate(enc.features):
-        k = len(enc.states[i])
-        x = idx[f]
-        counted = ons[i] if decision else frozenset(range(k)) - ons[i]
-        if f in fixed or x not in counted:
-            allowed.append({x})
-        else:
-            allowed.append({x} | (set(range(k)) - counted))
-        weights.append(set() if f in fixed else set(counted))
-    g, root, negated = odd.view()
+        key = (i, idx[f], decision, f in fixed, ons[i])
+        pid = keys.get(key)
+        if pid is None:
+            pid = keys[key] = _pattern(cache, enc, i, key)
+        pids[i] = pid
+    sids = [0] * (n + 1)
+    tail = [0] * (n + 1)
+    nxt = 0
+    costs = cache.costs
+    for i in range(n - 1, -1, -1):
+        key = (pids[i], nxt)
+        sid = suffixes.get(key)
+        if sid is None:
+            sid = suffixes[key] = len(tails)
+            tails.append(costs[pids[i]] + tails[nxt])
+        sids[i] = nxt = sid
+        tail[i] = tails[sid]
+    all_steps = cache.steps
+    steps = [all_steps[p] for p in pids]
     h = root if decision else negated
-    layout = copy.copy(odd.complete_layout())
-    layout.weights = [frozenset(w) for w in weights]
-    layout.__dict__.pop("steps", None)
-    layout.__dict__.pop("tail", None)
-    restricted = _restrict_choices(layout, allowed)
-    mins: dict = {}
-    minimum(g, h, 0, restricted, mins)
-    out = odd.out_graph(enc.variables)
-    best = keep_minimal(g, h, 0, restricted, mins, {}, out)
+    suffix_minimum(g, h, 0, steps, tail, sids, cache.mins)
+    best = suffix_keep_minimal(g, h, 0, steps, tail, sids, cache.mins, cache.kept, out,
+                               cache.build)
     odd.tidy(odd.bdd)
+    wkey = tuple(cache.weights[p] for p in pids)
+    layout = cache.layouts.get(wkey)
+    if layout is None:
+        if len(cache.layouts) > 1000:
+            cache.layouts.clear()
+        layout = cache.layouts[wkey] = copy.copy(odd.complete_layout())
+        layout.weights = list(wkey)
+        layout.__dict__.pop("steps", None)
+        layout.__dict__.pop("tail", None)
+    states = enc.states
     return Explanations(odd.bdd, None, layout, kind="MC",
                         decision=decision, feature_order=odd.display_order,
-                        instance={f: enc.states[i][idx[f]] for i, f in enumerate(enc.features)},
+                        instance={f: states[i][idx[f]] for i, f in enumerate(enc.features)},
                         view=(out, best))
+
+
+#: Memo, pattern and suffix entries kept per ODD before they are dropped (about 140 bytes
+#: each: 1,000,000 is about 140 MB).
+_MEMO_LIMIT = 1_000_000
+
+
+class _Cache:
+    """What :func:`mc_explanations` keeps per ODD, for one integer view ``g`` and one
+    output graph ``out``: pattern and suffix tables and the two passes' memos."""
+
+    __slots__ = ("g", "out", "build", "choices", "ons", "keys", "pattern_of", "steps",
+                 "costs", "weights", "suffixes", "tails", "mins", "kept", "layouts")
+
+    def __init__(self, odd: ODD, g, out) -> None:
+        layout = odd.complete_layout()
+        self.g, self.out, self.build, self.choices = g, out, layout.build, layout.choices
+        self.ons = None  # on_states(odd) for the default on, made on first use
+        self.layouts: dict = {}  # weights -> the Explanations' layout
+        self.clear()
+
+    def clear(self) -> None:
+        """Drop the pattern and suffix ids and the memos keyed by them."""
+        self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
+        self.pattern_of: dict = {}  # (i, allowed, weights) -> pattern id
+        self.steps: list = []  # per pattern: [(label, cost, bits), ...]
+        self.costs: list = []  # per pattern: its least cost
+        self.weights: list = []  # per pattern: its weights (a frozenset)
+        self.suffixes: dict = {}  # (pattern, next suffix) -> suffix id (0: no feature)
+        self.tails: list = [0]  # per suffix: the least length below the true node
+        self.mins: dict = {}  # (node of g, suffix) -> minimum length
+        self.kept: dict = {}  # (node of g, suffix) -> node of out
+
+
+def _cache(odd: ODD, g, out) -> _Cache:
+    cache = getattr(odd, "_mc_cache", None)
+    if cache is None or cache.g is not g or cache.out is not out:
+        cache = odd._mc_cache = _Cache(odd, g, out)
+    return cache
+
+
+def _pattern(cache: _Cache, enc, i: int, key: tuple) -> int:
+    """The pattern id of feature ``i`` for ``key`` = (i, state, decision, fixed, on states)."""
+    _, x, decision, is_fixed, ons_i = key
+    k = len(enc.states[i])
+    counted = ons_i if decision else frozenset(range(k)) - ons_i
+    if is_fixed or x not in counted:
+        allowed = frozenset({x})
+    else:
+        allowed = frozenset({x} | (set(range(k)) - counted))
+    weights = frozenset() if is_fixed else frozenset(counted)
+    pkey = (i, allowed, weights)
+    pid = cache.pattern_of.get(pkey)
+    if pid is None:
+        pid = cache.pattern_of[pkey] = len(cache.steps)
+        steps = [(label, 1 if label in weights else 0, bits)
+                 for label, bits in cache.choices[i] if label in allowed]
+        cache.steps.append(steps)
+        cache.costs.append(min((c for _, c, _ in steps), default=math.inf))
+        cache.weights.append(weights)
+    return pid
 
 
 def _features_arg(odd: ODD, features, what: str) -> set:
@@ -157,15 +248,3 @@ def _features_arg(odd: ODD, features, what: str) -> set:
             raise UnknownFeatureError(f"{what} feature {f!r} is not a feature of this ODD")
         out.add(f)
     return out
-
-
-def _restrict_choices(layout: Layout, allowed: list[set[int]]) -> Layout:
-    """A copy of ``layout`` whose feature ``i`` offers only the states in ``allowed[i]``
-    (this is the paper's conjoin with the instance's literals)."""
-    out = copy.copy(layout)
-    out.__dict__.pop("choice_map", None)  # derived from choices
-    for derived in ("steps", "tail", "items"):
-        out.__dict__.pop(derived, None)
-    out.choices = [[c for c in ch if c[0] in allowed[i]] for i, ch in enumerate(layout.choices)]
-    return out
-

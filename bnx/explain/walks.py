@@ -12,7 +12,8 @@ import math
 
 from ..view import Graph
 
-__all__ = ["count_members", "length_counts", "minimum", "keep_minimal"]
+__all__ = ["count_members", "length_counts", "minimum", "keep_minimal", "suffix_minimum",
+           "suffix_keep_minimal"]
 
 
 def count_members(g: Graph, u: int, i: int, layout, memo: dict) -> int:
@@ -51,28 +52,49 @@ def length_counts(g: Graph, u: int, i: int, layout, memo: dict) -> dict[int, int
 
 
 def minimum(g: Graph, u: int, i: int, layout, memo: dict) -> float:
-    """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize."""
+    """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize
+    (memoised by ``(node, feature)``)."""
+    return suffix_minimum(g, u, i, layout.steps, layout.tail, range(layout.n + 1), memo)
+
+
+def keep_minimal(g: Graph, u: int, i: int, layout, mins: dict, memo: dict,
+                 out: Graph) -> int:
+    """Pass two of minimize: the members of ``u`` of minimum length, built in ``out``."""
+    return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
+                               memo, out, layout.build)
+
+
+# The two passes with the layout given per feature (``steps[i]``, ``tail[i]``) and memos
+# keyed by ``(node, sids[i])``, ``sids[i]`` naming the choices of features ``i..``: the
+# minimum below a node depends only on those, so the memos stay valid across calls whose
+# layouts share a suffix (mc_explanations keeps them per ODD; with ``sids[i] == i`` they
+# are minimum and keep_minimal's memos).
+
+def suffix_minimum(g: Graph, u: int, i: int, steps: list, tail: list, sids: list,
+                   memo: dict) -> float:
+    """:func:`minimum` over ``steps`` and ``tail``, memoised by ``(node, sids[i])``."""
     if u <= 1:
-        return layout.tail[i] if u else math.inf
-    key = (u, i)
+        return tail[i] if u else math.inf
+    key = (u, sids[i])
     got = memo.get(key)
     if got is None:
         var, lo, hi = g.var, g.lo, g.hi
         got = math.inf
         i1 = i + 1
-        for _, cost, bits in layout.steps[i]:
+        s1 = sids[i1]
+        for _, cost, bits in steps[i]:
             w = u
             for lvl, value in bits:  # restrict, inlined
                 if var[w] == lvl:
                     w = hi[w] if value else lo[w]
             if w == 0:
                 continue
-            if w == 1:  # terminals and memo hits without a call
-                c = layout.tail[i1]
+            if w == 1:
+                c = tail[i1]
             else:
-                c = memo.get((w, i1))
+                c = memo.get((w, s1))
                 if c is None:
-                    c = minimum(g, w, i1, layout, memo)
+                    c = suffix_minimum(g, w, i1, steps, tail, sids, memo)
             c += cost
             if c < got:
                 got = c
@@ -80,27 +102,31 @@ def minimum(g: Graph, u: int, i: int, layout, memo: dict) -> float:
     return got
 
 
-def keep_minimal(g: Graph, u: int, i: int, layout, mins: dict, memo: dict,
-                 out: Graph) -> int:
-    """Pass two of minimize: the members of ``u`` of minimum length, built in ``out``."""
+def suffix_keep_minimal(g: Graph, u: int, i: int, steps: list, tail: list, sids: list,
+                        mins: dict, memo: dict, out: Graph, build) -> int:
+    """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
+    makes the output nodes), memoised by ``(node, sids[i])``."""
     if u == 0:
         return 0
-    if i == layout.n:
+    if i == len(steps):
         return 1
-    key = (u, i)
+    key = (u, sids[i])
     got = memo.get(key)
     if got is None:
-        best = minimum(g, u, i, layout, mins)
+        best = suffix_minimum(g, u, i, steps, tail, sids, mins)
         children = {}
-        for label, cost, bits in layout.steps[i]:
-            child = g.restrict(u, bits)
-            if child > 1:  # minimum() has seen it: read its memo
-                rest = mins.get((child, i + 1))
+        restrict = g.restrict
+        i1 = i + 1
+        for label, cost, bits in steps[i]:
+            child = restrict(u, bits)
+            if child > 1:
+                rest = mins.get((child, sids[i1]))
                 if rest is None:
-                    rest = minimum(g, child, i + 1, layout, mins)
+                    rest = suffix_minimum(g, child, i1, steps, tail, sids, mins)
             else:
-                rest = layout.tail[i + 1] if child else math.inf
+                rest = tail[i1] if child else math.inf
             if cost + rest == best:
-                children[label] = keep_minimal(g, child, i + 1, layout, mins, memo, out)
-        got = memo[key] = layout.build(out, i, children)
+                children[label] = suffix_keep_minimal(g, child, i1, steps, tail, sids, mins,
+                                                      memo, out, build)
+        got = memo[key] = build(out, i, children)
     return got
