@@ -333,6 +333,32 @@ class Explanations:
         rank = [0] * n  # feature -> its position in the display order
         for r, j in enumerate(self._display):
             rank[j] = r
+        stride = n + 1
+        memo: dict = {}
+
+        def run(u: int, d: int) -> tuple:
+            """From ``(u, d)``, the levels with one choice are followed at once (made
+            once per node and depth): ``(items set on the way, branches at the first
+            level with several choices, whether the path ended at an explanation)``."""
+            sets = []
+            while d < n:
+                opts = []
+                for item, lvl, value in choices[d]:
+                    if value is None:
+                        w = restrict(u, lvl)
+                    elif var[u] == lvl:
+                        w = hi[u] if value else lo[u]
+                    else:
+                        w = u
+                    if w:
+                        opts.append((w, item))
+                if len(opts) != 1:
+                    return tuple(sets), tuple((w, d + 1, item) for w, item in opts), False
+                u, item = opts[0]
+                sets.append((rank[d], item))
+                d += 1
+            return tuple(sets), (), True
+
         items: list = [None] * n  # the current explanation's items, in display order
         # depth first; an entry (node, depth, item) sets the item of feature depth - 1,
         # whose ancestors' items stay in place until their subtree is done
@@ -342,19 +368,18 @@ class Explanations:
             u, d, item = pop()
             if d:
                 items[rank[d - 1]] = item
-            if d == n:
+            key = u * stride + d
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = run(u, d)
+            sets, branches, done = got
+            for r, it in sets:
+                items[r] = it
+            if done:
                 yield dict(filter(None, items))
-                continue
-            d1 = d + 1
-            for item, lvl, value in choices[d]:
-                if value is None:
-                    w = restrict(u, lvl)
-                elif var[u] == lvl:
-                    w = hi[u] if value else lo[u]
-                else:
-                    w = u
-                if w:
-                    push((w, d1, item))
+            else:
+                for b in branches:
+                    push(b)
 
     def to_set(self) -> set[frozenset]:
         """The explanations as a set of ``frozenset(dict.items())``."""
