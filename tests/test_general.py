@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 import bnx
 from tests import oracle
-from tests.strategies import general_networks, instances, on_maps, tan_networks
+from tests.strategies import (general_networks, instances, latent_tree, naive_bayes, on_maps,
+                              tan_networks)
 
 CASES = st.one_of(general_networks(), tan_networks())
 
@@ -253,3 +254,25 @@ def test_class_d_separated_from_every_feature(backend):
         odd = bnx.compile(clf, ["F", "W", "E", "G"], backend=backend)
         assert odd.count() == want == oracle.count_positive(
             net, "C", positive, 0.5, ["W", "F", "E", "G"], rule=rule)
+
+
+@settings(max_examples=40)
+@given(case=st.one_of(naive_bayes(max_features=4, max_instances=64),
+                      latent_tree(max_features=4, max_instances=64)),
+       first=st.booleans())
+def test_two_class_argmax_on_trees_through_the_threshold_engines(backend, case, first):
+    """Two-class naive Bayes and latent trees under argmax are compiled by the tree engines
+    (the first state at threshold 1/2, negated for the second): exact ties included."""
+    from hypothesis import assume
+    states = case.states(case.class_var)
+    assume(len(states) == 2)
+    positive = states[0] if first else states[1]
+    clf = bnx.Classifier(case.net, case.class_var, positive, features=case.features,
+                         rule="argmax")
+    odd = bnx.compile(clf, backend=backend)
+    table = oracle.decision_table(case.net, case.class_var, positive, None, case.features,
+                                  rule="argmax")
+    for key, want in table.items():
+        x = dict(zip(case.features, key))
+        assert odd.decide(x) == want == clf.decide(x)
+    assert odd.count() == sum(table.values())

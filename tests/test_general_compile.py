@@ -264,10 +264,11 @@ def test_too_wide_an_elimination_is_a_typed_error(monkeypatch):
     """A plan that would make a table over the limit stops with CompilationLimitError
     naming the table size, before any work."""
     from bnx.compilation import general
-    net = _net([("C", "H"), ("H", "X"), ("H", "Y")], {
+    net = _net([("C", "H"), ("H", "X"), ("C", "X"), ("H", "Y")], {  # X: two parents
         "C": ([], [[0.5, 0.5]]),
         "H": (["C"], [[0.5, 0.25, 0.25], [0.25, 0.25, 0.5]]),
-        "X": (["H"], [[0.5, 0.5], [0.25, 0.75], [0.0, 1.0]]),
+        "X": (["H", "C"], [[0.5, 0.5], [0.25, 0.75], [0.25, 0.75], [0.75, 0.25],
+                           [0.0, 1.0], [0.5, 0.5]]),
         "Y": (["H"], [[0.5, 0.5], [0.75, 0.25], [1.0, 0.0]]),
     })
     clf = bnx.Classifier(net, "C", 1, rule="argmax")

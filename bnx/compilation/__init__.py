@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from .._types import Feature
@@ -143,6 +144,13 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
     tree = clf.structure in ("naive_bayes", "latent_tree")
     pos = clf.class_states.index(clf.positive)
     if clf.rule == "argmax":
+        if tree and len(clf.class_states) == 2:
+            # two classes: the first wins iff Pr(first) >= Pr(second), the threshold rule at
+            # 1/2 with the first state positive, which the fast tree engines compile
+            first = Classifier(clf.network, clf.class_var, clf.class_states[0],
+                               threshold=Fraction(1, 2), features=clf.features)
+            root = _engines(first, enc, bdd, budget)
+            return root if pos == 0 else ~root
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
         root = bdd.true
         for c in range(len(clf.class_states)):
