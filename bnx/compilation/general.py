@@ -24,7 +24,7 @@ from .bounds import bounds
 from .execution import ones, prepare, run_ops
 from .intervals import INF, Intervals, Meet, approx, terminal
 from .plan import Plan, elimination_width
-from .tail import floats, tail_truth
+from .tail import floats, tail_truth, weighted_truth
 
 __all__ = ["FactorEngine", "general_order"]
 
@@ -245,8 +245,7 @@ class FactorEngine:
             table = table // g
         self.tail_nodes: dict = {}
         opened_size = math.prod(table.shape[1:1 + len(opened)])
-        self.tail_floats = (floats(table.reshape(2, opened_size, -1)) if self.pair is not None
-                            else None)
+        self.tail_floats = floats(table.reshape(self.k, opened_size, -1))
         return opened, table
 
     def _tail_entry(self, rho: Fraction, state: tuple):
@@ -277,16 +276,24 @@ class FactorEngine:
 
     def _tail_weighted(self, w: tuple, state: tuple):
         """The node of a state at the tail level in the weight-vector mode: the truth
-        table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions, in exact integers."""
+        table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions (exact; see
+        :func:`.tail.weighted_truth` for the float filter)."""
         opened, table = self.tail_table
-        s = self._tail_state(state) * table
-        for _ in opened:
-            s = s.sum(axis=1)
-        s = s.reshape(self.k, -1)
-        den = math.lcm(*(x.denominator for x in w))
-        wi = [int(x * den) for x in w]
-        truth = tuple(sum(wc * int(v) for wc, v in zip(wi, col)) >= 0 for col in s.T)
-        return self._tail_node(self.tail, truth)
+        k = self._tail_state(state)
+        o = math.prod(table.shape[1:1 + len(opened)])
+        kf = floats(k) if self.tail_floats is not None else None
+        af = None
+        if kf is not None and not ((kf > 0).any() and kf[kf > 0].min() < 2.0 ** -100):
+            rf = self.tail_floats.reshape(table.shape)
+            af = (kf * rf).reshape(self.k, o, -1).sum(axis=1)
+        kb = np.broadcast_to(k, table.shape)  # a view: only the exact columns are read
+        head = (slice(None),) * (1 + len(opened))
+        rest = table.shape[1 + len(opened):]
+
+        def column(z):
+            return kb[head + np.unravel_index(z, rest)].reshape(self.k, o)
+        truth = weighted_truth(w, column, af, table.reshape(self.k, o, -1))
+        return self._tail_node(self.tail, tuple(truth))
 
     def _tail_node(self, i: int, truth: tuple):
         if i == self.n:

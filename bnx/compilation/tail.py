@@ -8,13 +8,14 @@ exact interval of ``rho`` that has the same table.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 
 from .intervals import approx
 
-__all__ = ["floats", "tail_truth"]
+__all__ = ["floats", "tail_truth", "weighted_truth"]
 
 
 _TINY = 2.0 ** -900
@@ -26,8 +27,11 @@ def floats(x: np.ndarray):
     or ``None`` if a nonzero entry would fall under ``2**-900`` (no filter then)."""
     flat = [int(v) for v in x.reshape(-1)]
     e = max((v.bit_length() for v in flat), default=0)
-    scale = 1 << e
-    out = np.array([v / scale for v in flat], dtype=np.float64).reshape(x.shape)
+    if e <= 1000:  # float(v) is correctly rounded and finite; scaling by 2**-e is exact
+        out = np.array(flat, dtype=np.float64).reshape(x.shape) * 2.0 ** -e
+    else:
+        scale = 1 << e
+        out = np.array([v / scale for v in flat], dtype=np.float64).reshape(x.shape)
     nz = out[out > 0]
     if len(nz) != sum(1 for v in flat if v) or (len(nz) and nz.min() < _TINY):
         return None
@@ -115,3 +119,49 @@ def _truth_from_pairs(rho: Fraction, pairs) -> tuple:
             if hi_n is None or b * hi_d < hi_n * a:
                 hi_n, hi_d = b, a
     return truth, Fraction(lo_n, lo_d), (None if hi_n is None else Fraction(hi_n, hi_d))
+
+
+def weighted_truth(w: tuple, column, af, r: np.ndarray) -> list:
+    """``truth[z]``: ``sum_c w[c] A_c(z) >= 0`` with ``A_c = sum_o k[c, o] r[c, o, z]``
+    (``w`` exact Fractions with max ``|w| <= 1``, ``k`` and ``r`` nonnegative integers,
+    ``column(z)`` the ``(classes, o)`` integers ``k[:, :, z]``; ``af`` the float
+    ``A_c(z)`` summed from the scaled floats of :func:`floats`, or ``None``).
+
+    Float filter: each ``A_c`` is a sum of ``m`` nonnegative products of correctly
+    rounded inputs (no underflow: nonzero inputs at least ``2**-100`` and ``2**-900``),
+    so it is within a relative ``(m + 4) eps``, and 0 exactly when ``A_c`` is; each
+    weight is correctly rounded and 0 or at least ``2**-100`` in magnitude. The signed
+    sum of the ``k`` products is then within ``(m + k + 8) eps T`` plus ``k``
+    subnormal roundings of the exact value, ``T = sum_c |w_c| A_c``; every ``A_c``
+    of a nonzero weight at 0 means a sum of exactly 0 (true); a sum inside eight
+    times the margin is computed in exact integers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fractions import Fraction
+    >>> k = np.array([[1], [1]], dtype=object)
+    >>> r = np.array([[[1, 3]], [[2, 2]]], dtype=object)
+    >>> weighted_truth((Fraction(1), Fraction(-1)), lambda z: k, None, r)
+    [False, True]
+    """
+    nc, m, nz = r.shape
+    den = math.lcm(*(x.denominator for x in w))
+    wi = [int(x * den) for x in w]
+
+    def exact(z):
+        kz = column(z)
+        return sum(wc * sum(int(x) * int(y) for x, y in zip(kz[c], r[c, :, z]))
+                   for c, wc in enumerate(wi) if wc) >= 0
+
+    wf = np.array([float(x) for x in w], dtype=np.float64)
+    if af is None or any(x != 0 and abs(f) < 2.0 ** -100 for x, f in zip(w, wf)):
+        return [exact(z) for z in range(nz)]
+    s = (wf[:, None] * af).sum(axis=0)
+    t = (np.abs(wf)[:, None] * af).sum(axis=0)
+    margin = 8 * ((m + nc + 8) * _EPS * t + nc * 2.0 ** -1074)
+    zero = ~(af[wf != 0] > 0).any(axis=0)  # every weighted A_c exactly 0: a sum of 0
+    truth = ((s > margin) | zero).tolist()
+    for z in np.flatnonzero((np.abs(s) <= margin) & ~zero).tolist():
+        truth[z] = exact(z)
+    return truth
