@@ -17,13 +17,10 @@ from .compilation import (compile, default_order, estimate_size, latent_tree_ord
                           naive_bayes_order)
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
-from .explain import (Explanations, is_monotone, mc_explanations, monotone_counterexample,
-                      on_states, pi_explanations, prime_implicants, theorem3_holds)
-from .explain import (ExplanationCheck, check_explanation, contrastive_explanations,
-                      count_biased, counterfactuals, decision_bias, feature_roles,
-                      necessary_reasons, robustness, robustness_profile,
-                      same_decision_probability, sufficient_reasons)
+from .explain import *  # noqa: F401,F403
+from .explain import __all__ as _explain_all
 from .odd import ODD
+from ._lazy import lazy_attributes
 
 __version__ = "0.1.0"
 
@@ -37,30 +34,13 @@ _LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", No
          "general_order": ("bnx.compilation.general", "general_order")}
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-        module, attr = _LAZY[name]
-        value = importlib.import_module(module)
-        if attr is not None:
-            value = getattr(value, attr)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'bnx' has no attribute {name!r}")
+__getattr__ = lazy_attributes(globals(), _LAZY)
 
 __all__ = [
     "Classifier",
-    "Explanations",
     "explain_data",
-    "is_monotone",
     "learn_naive_bayes",
     "learn_tan",
-    "mc_explanations",
-    "monotone_counterexample",
-    "theorem3_holds",
-    "on_states",
-    "pi_explanations",
-    "prime_implicants",
     "ODD",
     "compile",
     "default_order",
@@ -76,18 +56,6 @@ __all__ = [
     "latent_tree_order",
     "naive_bayes_order",
     "read_network",
-    # questions about a decision (bnx.explain: reasons, robustness, bias, probability)
-    "ExplanationCheck",
-    "check_explanation",
-    "contrastive_explanations",
-    "count_biased",
-    "counterfactuals",
-    "decision_bias",
-    "feature_roles",
-    "necessary_reasons",
-    "robustness",
-    "robustness_profile",
-    "same_decision_probability",
-    "sufficient_reasons",
+    *_explain_all,
     *_errors_all,
 ]

@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from .._lazy import lazy_attributes
 from .._types import Feature
 from ..backends import new_manager, resolve_backend
 from ..classifier import Classifier
@@ -73,13 +74,7 @@ _LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"),
          "general_order": (".general", "general_order")}
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-        module, attr = _LAZY[name]
-        value = globals()[name] = getattr(importlib.import_module(module, __name__), attr)
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(globals(), _LAZY)
 
 
 __all__ = ["compile", "default_order", "estimate_size", "general_order", "latent_tree_order",
