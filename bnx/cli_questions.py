@@ -36,7 +36,8 @@ def question_args(e) -> None:
                    help="check an explanation produced elsewhere: sufficient? minimal?")
     q.add_argument("--sdp", metavar="F1,F2,...",
                    help="the same-decision probability: how likely this decision is when "
-                   "only these features of the instance are observed (needs a network file)")
+                   "only these features of the instance are observed (a network file, or an ODD "
+                   "saved by this bnx, which holds its classifier)")
     q.add_argument("--profile", action="store_true",
                    help="the robustness profile of the whole classifier")
 
