@@ -37,9 +37,15 @@ class Graph:
     ----------
     var, lo, hi : list of int
         Per node: its level (``nvars`` for the terminals 0 and 1) and children.
+    memo : dict
+        Cached results of operations (:meth:`conj`, :meth:`diff`, and the
+        explanation algorithms' own keys).
+    cofactors : dict
+        Per node, its cofactors over the feature it tests and their conjunction,
+        cached by pi-inst and pi-cover (:mod:`bnx.explain.pi`).
     """
 
-    __slots__ = ("nvars", "var", "lo", "hi", "unique", "memo")
+    __slots__ = ("nvars", "var", "lo", "hi", "unique", "memo", "cofactors")
 
     def __init__(self, nvars: int) -> None:
         self.nvars = nvars
@@ -48,6 +54,7 @@ class Graph:
         self.hi = [0, 1]
         self.unique: dict = {}
         self.memo: dict = {}  # operation caches: ("and", a, b) -> node, ...
+        self.cofactors: dict = {}  # node -> (its cofactors over a feature, their conjunction)
 
     def __len__(self) -> int:
         return len(self.var)
@@ -148,6 +155,7 @@ class Graph:
             del self.var[size:], self.lo[size:], self.hi[size:]
             self.unique = {k: u for k, u in self.unique.items() if u < size}
         self.memo.clear()
+        self.cofactors.clear()
 
     def to_dd(self, root: int, bdd: Manager, names: Sequence[str]) -> Node:
         """Write the diagram below ``root`` into ``bdd`` (level ``l`` is ``names[l]``)."""

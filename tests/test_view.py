@@ -101,3 +101,18 @@ def test_sets_sharing_an_output_graph_stay_intact(backend, monkeypatch):
     assert again[0].view()[0] is not first[0].view()[0]
     assert [e.to_set() for e in first] == sets == [e.to_set() for e in again]
     assert [len(e) for e in first] == [len(e) for e in again]
+
+
+def test_cached_cofactors_serve_later_calls_and_go_with_trim(backend):
+    """pi-inst and pi-cover keep each node's cofactors on the ODD's view; later calls
+    (other instances, the other method) read them, and trimming the view drops them."""
+    odd = bnx.compile(bnx.examples.asia(), backend=backend)
+    xs = [dict(zip(odd.features, combo))
+          for combo in itertools.product(*(odd.states(f) for f in odd.features))]
+    first = [bnx.pi_explanations(odd, x).to_set() for x in xs]
+    g = odd.view()[0]
+    assert g.cofactors
+    assert [bnx.pi_explanations(odd, x, method="cover").to_set() for x in xs] == first
+    g.trim(odd._view[3])
+    assert not g.cofactors
+    assert [bnx.pi_explanations(odd, x).to_set() for x in xs] == first

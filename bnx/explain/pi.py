@@ -42,14 +42,17 @@ class _PI:
         self.first = enc.first_level
         self.stride = layout.n + 1
         self.keep = layout.kind == "keep"
-        # per feature: its state bits in the ODD's variables (None: a single bit)
-        self.codes = [None if len(enc.bits[i]) == 1 else [bits for _, bits in ch]
-                      for i, ch in enumerate(odd.state_codes())]
+        self._odd = odd
         self.memo: dict = {}
         self.suffix: list | None = None  # set by retarget(): memo keys carry the instance
-        dropped = [1] * (layout.n + 1)  # dropped[i]: features i.. all dropped
-        for i in reversed(range(layout.n)):
-            dropped[i] = layout.build(out, i, {DROPPED: dropped[i + 1]})
+        # dropped[i]: features i.. all dropped; the same for every instance, so kept
+        # with the output graph's cached operations
+        dropped = out.memo.get(("dropped", layout.kind))
+        if dropped is None:
+            dropped = [1] * (layout.n + 1)
+            for i in reversed(range(layout.n)):
+                dropped[i] = layout.build(out, i, {DROPPED: dropped[i + 1]})
+            out.memo[("dropped", layout.kind)] = dropped
         self.dropped = dropped
 
     def retarget(self, instance: list[int]) -> None:
@@ -72,26 +75,36 @@ class _PI:
             rest = self.run(u, i + 1)
             got = out.node(i, rest, 0) if self.keep else \
                 self.layout.build(out, i, {DROPPED: rest})
-        elif self.codes[i] is None and self.keep:  # one bit, and u tests it (pi-inst)
-            lo, hi = g.lo[u], g.hi[u]
-            g_star = self.run(g.conj(lo, hi), i + 1)
-            kept = self.run(hi if self.instance[i] else lo, i + 1)
-            got = out.node(i, g_star, out.diff(kept, g_star))
         else:
-            if self.codes[i] is None:
-                cof = [g.lo[u], g.hi[u]] if g.var[u] == self.first[i] else [u, u]
-            else:
-                cof = [g.restrict(u, bits) for bits in self.codes[i]]
-            star = cof[0]
-            for w in cof[1:]:
-                star = g.conj(star, w)
+            hit = g.cofactors.get(u)
+            if hit is None:
+                hit = g.cofactors[u] = self._cofactors(u, i)
+            cof, star = hit
             g_star = self.run(star, i + 1)
-            children = {DROPPED: g_star}
-            for j in (range(len(cof)) if self.instance is None else (self.instance[i],)):
-                children[j] = out.diff(self.run(cof[j], i + 1), g_star)
-            got = self.layout.build(out, i, children)
+            if self.keep:  # pi-inst: the instance's state only
+                got = out.node(i, g_star, out.diff(self.run(cof[self.instance[i]], i + 1),
+                                                   g_star))
+            else:
+                children = {DROPPED: g_star}
+                for j in (range(len(cof)) if self.instance is None else (self.instance[i],)):
+                    children[j] = out.diff(self.run(cof[j], i + 1), g_star)
+                got = self.layout.build(out, i, children)
         self.memo[key] = got
         return got
+
+    def _cofactors(self, u: int, i: int) -> tuple:
+        """``(cofactors, conjunction)`` of node ``u`` over feature ``i``, whose levels
+        it tests: one cofactor per state. They do not depend on the instance, so the
+        view keeps them (``Graph.cofactors``) for every later call."""
+        g = self.g
+        if len(self._odd.encoding.bits[i]) == 1:
+            cof = (g.lo[u], g.hi[u])
+        else:
+            cof = tuple(g.restrict(u, bits) for _, bits in self._odd.state_codes()[i])
+        star = cof[0]
+        for w in cof[1:]:
+            star = g.conj(star, w)
+        return cof, star
 
     def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
         """The explanations of ``decision`` (an :class:`Explanations` in ``out``'s manager)."""
