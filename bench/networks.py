@@ -85,7 +85,7 @@ CONFIGS = [
     Config("child-sick", "child.net", "Sick", "yes", 0.5),
     Config("child-lvh", "child.net", "LVH", "yes", 0.5),
     Config("hailfinder-scenario", "hailfinder.net", "Scenario", "A", None),
-    Config("hailfinder-combvermo", "hailfinder.net", "CombVerMo", "StrongUp", 0.5),
+    Config("hailfinder-combvermo", "hailfinder.net", "CombVerMo", "StrongUp", 0.12),
     Config("hailfinder-aminstabmt", "hailfinder.net", "AMInstabMt", "Strong", 0.3),
     # TANs learned with bnx.learn_tan (K2 prior), every other column a feature
     Config("votes-tan", "tan:votes", "party", "republican", 0.5),

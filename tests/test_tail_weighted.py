@@ -5,7 +5,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from bnx.compilation.tail import floats, weighted_truth
+from bnx.compilation.tail import floats, tail_truth, weighted_truth
 
 
 def _exact(w, k, r):
@@ -35,6 +35,44 @@ def test_weighted_truth_matches_exact(data):
     af = None
     if kf is not None and rf is not None and not ((kf > 0).any() and kf[kf > 0].min() < 2.0 ** -100):
         af = (kf[:, :, None] * rf).sum(axis=1)
-    got = weighted_truth(w, lambda z: k, af, r)
+    got = weighted_truth(w, lambda zs: k[:, :, None], af, r).tolist()
     assert got == _exact(w, k, r)  # ties (sum exactly 0) included: they go to integers
-    assert weighted_truth(w, lambda z: k, None, r) == _exact(w, k, r)
+    assert weighted_truth(w, lambda zs: k[:, :, None], None, r).tolist() == _exact(w, k, r)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_tail_truth_filter_matches_exact(data):
+    """The pair mode's truth table and exact ``rho`` interval: the float filter (sums
+    from a batched matrix product, as the engine makes them) gives what the exact
+    integers give, ties and zero columns included, and every ``rho`` in the interval
+    has the same table."""
+    m = data.draw(st.integers(1, 3))
+    nz = data.draw(st.integers(1, 6))
+    big = data.draw(st.sampled_from([1, 10 ** 30]))
+    ints = st.integers(0, 5).map(lambda x: x * big)
+    scale = data.draw(st.sampled_from([1, 2 ** 300]))  # B / A far from 1
+    k = np.array(data.draw(st.lists(ints, min_size=2 * m, max_size=2 * m)),
+                 dtype=object).reshape(2, m)
+    r = np.array(data.draw(st.lists(ints, min_size=2 * m * nz, max_size=2 * m * nz)),
+                 dtype=object).reshape(2, m, nz)
+    r[1] = r[1] * scale
+    rho = data.draw(st.fractions(Fraction(1, 12), 20, max_denominator=12))
+    rho *= Fraction(2) ** data.draw(st.sampled_from([0, 0, -300, -995, 90, 120]))
+    kf, rf = floats(k), floats(r)
+    sums = None
+    if kf is not None and rf is not None and (
+            not (kf > 0).any() or not (rf > 0).any()
+            or kf[kf > 0].min() * rf[rf > 0].min() >= 2.0 ** -900):  # the engine's guard
+        sums = np.matmul(kf.reshape(2, 1, m), rf)[:, 0, :]
+    truth, lo, hi = tail_truth(rho, lambda zs: k[:, :, None], None, r)
+    got = tail_truth(rho, lambda zs: k[:, :, None], sums, r)
+    assert (got[0].tolist(), got[1], got[2]) == (truth.tolist(), lo, hi)
+    truth = truth.tolist()
+    pairs = [(sum(int(k[0, o]) * int(r[0, o, z]) for o in range(m)),
+              sum(int(k[1, o]) * int(r[1, o, z]) for o in range(m))) for z in range(nz)]
+    def table(x):
+        return [b == 0 if a == 0 else x * a >= b for a, b in pairs]
+    assert truth == table(rho) == table(lo)
+    if hi is not None:
+        assert lo <= rho < hi and table(hi) != truth

@@ -29,10 +29,13 @@ from .tail import floats, tail_truth, weighted_truth
 __all__ = ["FactorEngine", "general_order"]
 
 TRUE = None  # a transition whose every completion is positive
-TAIL_COMPLETIONS = 1024  # the tail's truth tables have at most this many entries
-TAIL_ENTRIES = 1 << 17  # and its factor at most this many
+TAIL_COMPLETIONS = 8192  # the tail's truth tables have at most this many entries
+TAIL_ENTRIES = 1 << 22  # and its factor at most this many
 TAIL_WIDTH = 1 << 20  # and computing it makes no table larger than this
 MAX_TABLE = 1 << 24  # no plan may make a larger table (a CompilationLimitError instead)
+STATE_COST = 1 << 19  # a state's fixed cost at the tail, in tail-factor entries
+BUILD_COST = 2000  # building one exact entry of the tail factor, in the same units
+_TINY = 2.0 ** -900  # the float filter needs every nonzero product k * r above this
 
 
 class FactorEngine:
@@ -220,7 +223,7 @@ class FactorEngine:
             width = elimination_width(scopes, order, self.card)
             if width > TAIL_WIDTH:
                 continue
-            cost = math.prod(cards[:i]) * entries
+            cost = math.prod(cards[:i]) * (entries + STATE_COST) + BUILD_COST * entries
             if best_cost is None or cost < best_cost:
                 best, best_cost, self.tail_width = i, cost, width
         return best
@@ -243,9 +246,14 @@ class FactorEngine:
         g = table_gcd(table)
         if g > 1:  # a positive constant: it cancels
             table = table // g
-        self.tail_nodes: dict = {}
+        self.tail_nodes: dict = {}  # (level, truth table as bytes) -> node
         opened_size = math.prod(table.shape[1:1 + len(opened)])
-        self.tail_floats = floats(table.reshape(self.k, opened_size, -1))
+        # (class, opened, completions), laid out once: reshaping a transposed object
+        # array copies (and later frees) every entry
+        self.tail_exact = np.ascontiguousarray(table.reshape(self.k, opened_size, -1))
+        self.tail_floats = floats(self.tail_exact)
+        rf = self.tail_floats
+        self.tail_min = float(rf[rf > 0].min()) if rf is not None and (rf > 0).any() else 1.0
         return opened, table
 
     def _tail_entry(self, rho: Fraction, state: tuple):
@@ -254,14 +262,9 @@ class FactorEngine:
         (``A(z) = 0``: ``B(z) = 0``), so the states with the same truth table form the
         interval between the largest threshold met and the smallest one missed."""
         i = self.tail
-        opened, table = self.tail_table
-        k = self._tail_state(state)
-        o = math.prod(table.shape[1:1 + len(opened)])
-        kf = floats(k) if self.tail_floats is not None else None
-        k = np.broadcast_to(k, table.shape).reshape(2, o, -1)
-        kf = None if kf is None else np.broadcast_to(kf, table.shape).reshape(2, o, -1)
-        truth, lo, hi = tail_truth(rho, k, kf, table.reshape(2, o, -1), self.tail_floats)
-        node = self._tail_node(i, tuple(truth))
+        kcols, sums = self._tail_columns(state)
+        truth, lo, hi = tail_truth(rho, kcols, sums, self.tail_exact)
+        node = self._tail_node(i, truth)
         return (node, lo, True, hi, False, approx(lo), math.inf if hi is None else approx(hi))
 
     def _tail_state(self, state: tuple) -> np.ndarray:
@@ -274,36 +277,59 @@ class FactorEngine:
                             + [((self.c,), ones(self.k))])
         return align(k, kscope, (self.c, *opened, *self.enc.features[i:]))
 
+    def _tail_columns(self, state: tuple):
+        """``(kcols, sums)`` of a tail-level state with factors ``K``: ``kcols(zs)`` the
+        exact ``K[:, :, zs]`` over the class and the opened variables, and ``sums`` the
+        float ``A_c(z) = sum_o K[c, o, z] R[c, o, z]`` (``None``: no float filter, when
+        ``R`` or ``K`` has no usable floats, see :func:`.tail.floats`). A ``K`` that
+        mentions none of the remaining features (the common case) is one matrix for
+        every ``z``, and the sums one batched matrix product."""
+        opened, table = self.tail_table
+        k = self._tail_state(state)
+        o = math.prod(table.shape[1:1 + len(opened)])
+        flat = all(d == 1 for d in k.shape[1 + len(opened):])
+        kf = floats(k) if self.tail_floats is not None else None
+        if kf is not None and (kf > 0).any() and kf[kf > 0].min() * self.tail_min < _TINY:
+            kf = None  # keep every product, and rho times a sum, far from underflow
+        sums = None
+        if kf is not None:
+            if flat:
+                sums = np.matmul(kf.reshape(self.k, 1, o), self.tail_floats)[:, 0, :]
+            else:
+                rf = self.tail_floats.reshape(table.shape)
+                sums = (kf * rf).reshape(self.k, o, -1).sum(axis=1)
+        if flat:
+            kc = k.reshape(self.k, o, 1)
+            return (lambda zs: kc), sums
+        kb = np.broadcast_to(k, table.shape)  # a view: only the exact columns are read
+        head = (slice(None),) * (1 + len(opened))
+        rest = table.shape[1 + len(opened):]
+        return (lambda zs: kb[head + np.unravel_index(zs, rest)].reshape(self.k, o, -1)), sums
+
     def _tail_weighted(self, w: tuple, state: tuple):
         """The node of a state at the tail level in the weight-vector mode: the truth
         table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions (exact; see
         :func:`.tail.weighted_truth` for the float filter)."""
-        opened, table = self.tail_table
-        k = self._tail_state(state)
-        o = math.prod(table.shape[1:1 + len(opened)])
-        kf = floats(k) if self.tail_floats is not None else None
-        af = None
-        if kf is not None and not ((kf > 0).any() and kf[kf > 0].min() < 2.0 ** -100):
-            rf = self.tail_floats.reshape(table.shape)
-            af = (kf * rf).reshape(self.k, o, -1).sum(axis=1)
-        kb = np.broadcast_to(k, table.shape)  # a view: only the exact columns are read
-        head = (slice(None),) * (1 + len(opened))
-        rest = table.shape[1 + len(opened):]
+        kcols, sums = self._tail_columns(state)
+        truth = weighted_truth(w, kcols, sums, self.tail_exact)
+        return self._tail_node(self.tail, truth)
 
-        def column(z):
-            return kb[head + np.unravel_index(z, rest)].reshape(self.k, o)
-        truth = weighted_truth(w, column, af, table.reshape(self.k, o, -1))
-        return self._tail_node(self.tail, tuple(truth))
+    def _tail_node(self, i: int, truth) -> Any:
+        """The node of the truth table ``truth`` (booleans) over the completions of
+        features ``i..``, the last feature varying fastest."""
+        return self._tail_sub(i, np.asarray(truth, dtype=np.uint8).tobytes())
 
-    def _tail_node(self, i: int, truth: tuple):
+    def _tail_sub(self, i: int, table: bytes) -> Any:
+        """:meth:`_tail_node` on the table as bytes, memoised by level and bytes (fast
+        to slice and hash), so equal sub-tables of any state are one node."""
         if i == self.n:
-            return self.bdd.true if truth[0] else self.bdd.false
-        key = (i, truth)
+            return self.bdd.true if table[0] else self.bdd.false
+        key = (i, table)
         node = self.tail_nodes.get(key)
         if node is None:
             k = self.card[self.enc.features[i]]
-            m = len(truth) // k
-            children = [self._tail_node(i + 1, truth[j * m:(j + 1) * m]) for j in range(k)]
+            m = len(table) // k
+            children = [self._tail_sub(i + 1, table[j * m:(j + 1) * m]) for j in range(k)]
             node = self.tail_nodes[key] = self.enc.select(self.bdd, i, children, self.bdd.false)
         return node
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .intervals import approx
 
-__all__ = ["floats", "tail_truth", "weighted_truth"]
+__all__ = ["floats", "exact_sums", "tail_truth", "weighted_truth"]
 
 
 _TINY = 2.0 ** -900
@@ -38,69 +38,85 @@ def floats(x: np.ndarray):
     return out
 
 
-def tail_truth(rho: Fraction, k: np.ndarray, kf, r: np.ndarray, rf) -> tuple:
-    """``(truth, lo, hi)`` over the completions ``z``: ``truth[z]`` is
-    ``rho A(z) >= B(z)`` with ``A, B = sum_o k[c, o] r[c, o, z]`` (``k`` broadcasts over
-    ``z``), and ``[lo, hi)`` the exact ``rho`` interval with the same truth table.
+def exact_sums(kcols, r: np.ndarray, zs) -> np.ndarray:
+    """The exact ``A_c(z) = sum_o k[c, o, z] r[c, o, z]`` of the completions ``zs``,
+    an object array ``(classes, len(zs))``; ``kcols(zs)`` gives ``k[:, :, zs]`` (or an
+    array that broadcasts to it)."""
+    return (kcols(zs) * r[:, :, zs]).sum(axis=1)
 
-    A float filter decides what it can: all terms are nonnegative, so a float sum of
-    ``m`` products of correctly rounded inputs is within a relative ``(m + 4) eps`` of
-    the exact value (no underflow: nonzero inputs of ``r`` at least ``2**-900``, of ``k``
-    at least ``2**-100``, ``rho`` within ``2**+-60``);
+
+def tail_truth(rho: Fraction, kcols, sums, r: np.ndarray) -> tuple:
+    """``(truth, lo, hi)`` over the completions ``z``: ``truth[z]`` (a boolean array) is
+    ``rho A(z) >= B(z)`` with ``A, B = sum_o k[c, o, z] r[c, o, z]`` (``kcols(zs)`` the
+    exact integers ``k[:, :, zs]``, see :func:`exact_sums`), and ``[lo, hi)`` the exact
+    ``rho`` interval with the same truth table.
+
+    A float filter decides what it can: ``sums`` are ``A`` and ``B`` summed in floating
+    point from correctly rounded inputs (or ``None``: everything exact). All terms are
+    nonnegative, so a float sum of ``m`` products is within a relative ``(m + 4) eps``
+    of the exact value (no underflow: every nonzero product ``k r`` at least
+    ``2**-900``); ``rho = m 2**e`` with ``1/2 < m < 2`` is compared as ``m A`` against
+    ``B 2**-e``, exact scaling, for ``-990 <= e <= 100``, where both stay normal floats;
     comparisons and the interval's end points inside eight times that margin are
-    settled in exact integers.
+    settled in exact integers, all such completions at once.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fractions import Fraction
+    >>> k = np.array([[[1]], [[1]]], dtype=object)
+    >>> r = np.array([[[1, 3]], [[2, 2]]], dtype=object)  # B/A: 2 and 2/3
+    >>> truth, lo, hi = tail_truth(Fraction(1), lambda zs: k, None, r)
+    >>> truth.tolist(), lo, hi
+    ([False, True], Fraction(2, 3), Fraction(2, 1))
     """
     nz = r.shape[2]
-
-    def exact(z):
-        kz = k[:, :, z]
-        return (sum(x * y for x, y in zip(kz[0], r[0, :, z])),
-                sum(x * y for x, y in zip(kz[1], r[1, :, z])))
-
-    rfl = approx(rho) if kf is not None and rf is not None else 0.0
-    if not 2.0 ** -60 <= rfl <= 2.0 ** 60 or (kf[kf > 0].min() if (kf > 0).any()
-                                              else 1.0) < 2.0 ** -100:
-        kf = None  # keep every product and comparison far from underflow
-    if kf is None:
-        pairs = [exact(z) for z in range(nz)]
-        return _truth_from_pairs(rho, pairs)
-    s = (kf * rf).sum(axis=1)
-    af, bf = s[0], s[1]
+    rn, rd = rho.numerator, rho.denominator
+    # rho = m 2**e with m near 1: compare m A with B 2**-e (a power of two: exact)
+    e = rn.bit_length() - rd.bit_length() if rn else 0
+    if rn == 0 or not -990 <= e <= 100:
+        sums = None  # B 2**-e would leave the normal floats
+    if sums is None:
+        ex = exact_sums(kcols, r, np.arange(nz))
+        return _truth_from_pairs(rho, zip(ex[0].tolist(), ex[1].tolist()))
+    mant = approx(Fraction(rn, rd << e) if e >= 0 else Fraction(rn << -e, rd))
+    af, bf = np.asarray(sums[0]), np.asarray(sums[1])
     delta = 8 * (r.shape[1] + 4) * _EPS
-    truth = []
-    met, missed = [], []
-    for z in range(nz):
-        a, b = af[z], bf[z]
-        if a == 0.0:
-            truth.append(b == 0.0)
-            continue
-        lhs = rfl * a
-        if lhs > b * (1 + delta):
-            truth.append(True)
-            met.append(z)
-        elif lhs < b * (1 - delta):
-            truth.append(False)
-            missed.append(z)
-        else:
-            ea, eb = exact(z)
-            ok = rho.numerator * ea >= rho.denominator * eb
-            truth.append(ok)
-            (met if ok else missed).append(z)
+    pos = af > 0.0  # exactly where A > 0: no underflow
+    lhs = mant * af
+    rhs = np.ldexp(bf, -e)
+    met = pos & (lhs > rhs * (1 + delta))
+    missed = pos & (lhs < rhs * (1 - delta))
+    truth = np.where(pos, met, bf == 0.0)
+    amb = np.flatnonzero(pos & ~met & ~missed)
+    if len(amb):
+        e = exact_sums(kcols, r, amb)
+        for z, a, b in zip(amb.tolist(), e[0].tolist(), e[1].tolist()):
+            ok = rn * a >= rd * b
+            truth[z] = ok
+            (met if ok else missed)[z] = True
+    ratio = np.divide(bf, af, out=np.zeros_like(bf), where=pos)
     lo, hi = Fraction(0), None
-    if met:
-        top = max(bf[z] / af[z] for z in met)
-        for z in met:
-            if bf[z] / af[z] >= top * (1 - 2 * delta):
-                ea, eb = exact(z)
-                lo = max(lo, Fraction(eb, ea))
-    if missed:
-        bottom = min(bf[z] / af[z] for z in missed)
-        for z in missed:
-            if bf[z] / af[z] <= bottom * (1 + 2 * delta):
-                ea, eb = exact(z)
-                t = Fraction(eb, ea)
-                hi = t if hi is None else min(hi, t)
+    if met.any():  # the largest threshold met, among those the floats cannot separate
+        top = ratio[met].max()
+        near = np.flatnonzero(met & (ratio >= top * (1 - 2 * delta)))
+        lo = _extreme(exact_sums(kcols, r, near), largest=True)
+    if missed.any():  # the smallest threshold missed
+        bottom = ratio[missed].min()
+        near = np.flatnonzero(missed & (ratio <= bottom * (1 + 2 * delta)))
+        hi = _extreme(exact_sums(kcols, r, near), largest=False)
     return truth, lo, hi
+
+
+def _extreme(e: np.ndarray, *, largest: bool) -> Fraction:
+    """The largest (or smallest) ``b / a`` over the columns ``(a, b)`` of ``e``
+    (every ``a`` positive), compared by cross-multiplication, equal pairs once."""
+    pairs = set(zip(e[0].tolist(), e[1].tolist()))
+    a0, b0 = pairs.pop()
+    for a, b in pairs:
+        if (b * a0 > b0 * a) if largest else (b * a0 < b0 * a):
+            a0, b0 = a, b
+    return Fraction(b0, a0)
 
 
 def _truth_from_pairs(rho: Fraction, pairs) -> tuple:
@@ -118,20 +134,21 @@ def _truth_from_pairs(rho: Fraction, pairs) -> tuple:
             truth.append(False)
             if hi_n is None or b * hi_d < hi_n * a:
                 hi_n, hi_d = b, a
-    return truth, Fraction(lo_n, lo_d), (None if hi_n is None else Fraction(hi_n, hi_d))
+    return (np.array(truth, dtype=bool), Fraction(lo_n, lo_d),
+            (None if hi_n is None else Fraction(hi_n, hi_d)))
 
 
-def weighted_truth(w: tuple, column, af, r: np.ndarray) -> list:
-    """``truth[z]``: ``sum_c w[c] A_c(z) >= 0`` with ``A_c = sum_o k[c, o] r[c, o, z]``
+def weighted_truth(w: tuple, kcols, af, r: np.ndarray) -> np.ndarray:
+    """``truth[z]`` (a boolean array): ``sum_c w[c] A_c(z) >= 0`` with ``A_c = sum_o k[c, o, z] r[c, o, z]``
     (``w`` exact Fractions with max ``|w| <= 1``, ``k`` and ``r`` nonnegative integers,
-    ``column(z)`` the ``(classes, o)`` integers ``k[:, :, z]``; ``af`` the float
+    ``kcols(zs)`` the integers ``k[:, :, zs]`` as in :func:`exact_sums`; ``af`` the float
     ``A_c(z)`` summed from the scaled floats of :func:`floats`, or ``None``).
 
     Float filter: each ``A_c`` is a sum of ``m`` nonnegative products of correctly
-    rounded inputs (no underflow: nonzero inputs at least ``2**-100`` and ``2**-900``),
-    so it is within a relative ``(m + 4) eps``, and 0 exactly when ``A_c`` is; each
-    weight is correctly rounded and 0 or at least ``2**-100`` in magnitude. The signed
-    sum of the ``k`` products is then within ``(m + k + 8) eps T`` plus ``k``
+    rounded inputs (no underflow: every nonzero product of ``k`` and ``r`` at least
+    ``2**-900``), so it is within a relative ``(m + 4) eps``, and 0 exactly when ``A_c``
+    is; each weight is correctly rounded and 0 or at least ``2**-100`` in magnitude. The
+    signed sum of the ``k`` products is then within ``(m + k + 8) eps T`` plus ``k``
     subnormal roundings of the exact value, ``T = sum_c |w_c| A_c``; every ``A_c``
     of a nonzero weight at 0 means a sum of exactly 0 (true); a sum inside eight
     times the margin is computed in exact integers.
@@ -140,28 +157,30 @@ def weighted_truth(w: tuple, column, af, r: np.ndarray) -> list:
     --------
     >>> import numpy as np
     >>> from fractions import Fraction
-    >>> k = np.array([[1], [1]], dtype=object)
+    >>> k = np.array([[[1]], [[1]]], dtype=object)
     >>> r = np.array([[[1, 3]], [[2, 2]]], dtype=object)
-    >>> weighted_truth((Fraction(1), Fraction(-1)), lambda z: k, None, r)
+    >>> weighted_truth((Fraction(1), Fraction(-1)), lambda zs: k, None, r).tolist()
     [False, True]
     """
     nc, m, nz = r.shape
     den = math.lcm(*(x.denominator for x in w))
     wi = [int(x * den) for x in w]
 
-    def exact(z):
-        kz = column(z)
-        return sum(wc * sum(int(x) * int(y) for x, y in zip(kz[c], r[c, :, z]))
-                   for c, wc in enumerate(wi) if wc) >= 0
+    def exact(zs) -> np.ndarray:
+        e = exact_sums(kcols, r, zs)
+        total = sum(wc * e[c] for c, wc in enumerate(wi) if wc)
+        return np.array([int(x) >= 0 for x in np.broadcast_to(total, (len(zs),)).tolist()],
+                        dtype=bool)
 
     wf = np.array([float(x) for x in w], dtype=np.float64)
     if af is None or any(x != 0 and abs(f) < 2.0 ** -100 for x, f in zip(w, wf)):
-        return [exact(z) for z in range(nz)]
+        return exact(np.arange(nz))
     s = (wf[:, None] * af).sum(axis=0)
     t = (np.abs(wf)[:, None] * af).sum(axis=0)
     margin = 8 * ((m + nc + 8) * _EPS * t + nc * 2.0 ** -1074)
     zero = ~(af[wf != 0] > 0).any(axis=0)  # every weighted A_c exactly 0: a sum of 0
-    truth = ((s > margin) | zero).tolist()
-    for z in np.flatnonzero((np.abs(s) <= margin) & ~zero).tolist():
-        truth[z] = exact(z)
+    truth = (s > margin) | zero
+    amb = np.flatnonzero((np.abs(s) <= margin) & ~zero)
+    if len(amb):
+        truth[amb] = exact(amb)
     return truth
