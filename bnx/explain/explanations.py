@@ -30,7 +30,7 @@ from ..backends import make_node
 from ..encoding import Encoding
 from ..encoding import _select as encoding_select
 from ..view import Graph, read
-from .walks import count_members, keep_minimal, length_counts, minimum
+from .walks import count_members, keep_minimal, length_counts, members, minimum
 
 __all__ = ["Explanations", "Layout"]
 
@@ -330,95 +330,10 @@ class Explanations:
         order, "dropped" before the states, states in pgmpy's order. Each is a dict
         whose keys follow :attr:`features` (the classifier's order)."""
         g, root = self.view()
-        n = self.layout.n
-        rank = [0] * n  # feature -> its position in the display order
+        rank = [0] * self.layout.n  # feature -> its position in the display order
         for r, j in enumerate(self._display):
             rank[j] = r
-        stride = n + 1
-        memo: dict = {}
-        run = self._chains_keep(g, rank) if self.layout.kind == "keep" else \
-            self._chains(g, rank)
-        items: list = [None] * n  # the current explanation's items, in display order
-        # depth first; an entry (node, depth, item) sets the item of feature depth - 1,
-        # whose ancestors' items stay in place until their subtree is done
-        stack: list[tuple] = [(root, 0, None)] if root else []
-        pop, push = stack.pop, stack.append
-        while stack:
-            u, d, item = pop()
-            if d:
-                items[rank[d - 1]] = item
-            key = u * stride + d
-            got = memo.get(key)
-            if got is None:
-                got = memo[key] = run(u, d)
-            sets, branches, done = got
-            for r, it in sets:
-                items[r] = it
-            if done:
-                yield dict(filter(None, items))
-            else:
-                for b in branches:
-                    push(b)
-
-    def _chains(self, g: Graph, rank: list):
-        """The walk of :meth:`__iter__` below ``(u, d)``: the levels with one choice are
-        followed at once (once per node and depth); returns ``(items set on the way,
-        branches at the first level with several choices, whether the path ended at
-        an explanation)``."""
-        var, lo, hi, restrict = g.var, g.lo, g.hi, g.restrict
-        n = self.layout.n
-        choices = self.layout.items  # per feature, last first (popped first)
-
-        def run(u: int, d: int) -> tuple:
-            sets = []
-            while d < n:
-                opts = []
-                for item, lvl, value in choices[d]:
-                    if value is None:
-                        w = restrict(u, lvl)
-                    elif var[u] == lvl:
-                        w = hi[u] if value else lo[u]
-                    else:
-                        w = u
-                    if w:
-                        opts.append((w, item))
-                if len(opts) != 1:
-                    return tuple(sets), tuple((w, d + 1, item) for w, item in opts), False
-                u, item = opts[0]
-                sets.append((rank[d], item))
-                d += 1
-            return tuple(sets), (), True
-        return run
-
-    def _chains_keep(self, g: Graph, rank: list):
-        """:meth:`_chains` for the keep layout (PI-explanations): feature ``d`` is the
-        one variable at level ``d``, low "dropped" and high "kept", so each step is a
-        test of two children; same walk, same order."""
-        var, lo, hi = g.var, g.lo, g.hi
-        n = self.layout.n
-        enc = self.layout.encoding
-        x = self.layout.instance
-        item = [(enc.features[d], enc.states[d][x[d]]) for d in range(n)]
-        kept = [(rank[d], item[d]) for d in range(n)]
-        dropped = [(rank[d], None) for d in range(n)]
-
-        def run(u: int, d: int) -> tuple:
-            sets = []
-            while d < n:
-                if var[u] != d:  # u does not test feature d: both choices
-                    return tuple(sets), ((u, d + 1, item[d]), (u, d + 1, None)), False
-                a, b = lo[u], hi[u]
-                if a and b:
-                    return tuple(sets), ((b, d + 1, item[d]), (a, d + 1, None)), False
-                if b:
-                    sets.append(kept[d])
-                    u = b
-                else:
-                    sets.append(dropped[d])
-                    u = a
-                d += 1
-            return tuple(sets), (), True
-        return run
+        return members(g, root, self.layout, rank)
 
     def to_set(self) -> set[frozenset]:
         """The explanations as a set of ``frozenset(dict.items())``."""
