@@ -216,20 +216,20 @@ def test_weight_vector_engine_equals_pairs_on_binary_classes(case):
     assert (a & dom) == (b & dom)
 
 
-@pytest.mark.parametrize("tail", [0, 4, 1024])
+@pytest.mark.parametrize("completions", [0, 4, 1024])
 @settings(max_examples=20)
 @given(case=general_networks(max_instances=48))
-def test_every_tail_size_matches_the_oracle(tail, case):
+def test_every_tail_size_matches_the_oracle(completions, case):
     """The general engine with no tail (expand-then-merge to the end), a tail of the last
-    features' 4 completions, and the default (small networks: one truth table)."""
-    from bnx.compilation import general
-    saved = general.TAIL_COMPLETIONS
-    general.TAIL_COMPLETIONS = tail
+    features' 4 completions, and 1024 (small networks: one truth table, as by default)."""
+    from bnx.compilation import tail
+    saved = tail.TAIL_COMPLETIONS
+    tail.TAIL_COMPLETIONS = completions
     try:
         _check(case.net, case.class_var, case.positive, case.features, "autoref",
                threshold=case.threshold, rule=case.rule)
     finally:
-        general.TAIL_COMPLETIONS = saved
+        tail.TAIL_COMPLETIONS = saved
 
 
 # ---------------------------------------------------------------------- shared networks

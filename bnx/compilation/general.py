@@ -13,29 +13,21 @@ import math
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from ..classifier import Classifier
 from ..encoding import Encoding
 from ..errors import CompilationLimitError
-from ..inference import align, eliminate, elimination_order, indicator, product, table_gcd
+from ..inference import indicator, table_gcd
 from .budget import Budget
 from .bounds import bounds
-from .execution import ones, prepare, run_ops
+from .execution import prepare, run_ops
 from .intervals import INF, Intervals, Meet, approx, terminal
-from .plan import Plan, elimination_width
-from .tail import floats, tail_truth, weighted_truth
+from .plan import Plan
+from .tail import Tail, tail_level
 
 __all__ = ["FactorEngine", "general_order"]
 
 TRUE = None  # a transition whose every completion is positive
-TAIL_COMPLETIONS = 8192  # the tail's truth tables have at most this many entries
-TAIL_ENTRIES = 1 << 22  # and its factor at most this many
-TAIL_WIDTH = 1 << 20  # and computing it makes no table larger than this
 MAX_TABLE = 1 << 24  # no plan may make a larger table (a CompilationLimitError instead)
-STATE_COST = 1 << 19  # a state's fixed cost at the tail, in tail-factor entries
-BUILD_COST = 2000  # building one exact entry of the tail factor, in the same units
-_TINY = 2.0 ** -900  # the float filter needs every nonzero product k * r above this
 
 
 class FactorEngine:
@@ -60,8 +52,7 @@ class FactorEngine:
         self.plan = plan
         self.width = plan.width
         self.k = k
-        self.tail_width = 0
-        self.tail = self._tail_level(plan)
+        self.tail, self.tail_width = tail_level(plan, enc.features, self.card, self.c, k)
         largest = max(largest, plan.largest, self.tail_width)
         if largest > MAX_TABLE:
             raise CompilationLimitError(
@@ -75,7 +66,8 @@ class FactorEngine:
             if i > self.tail:  # the tail tables replace the levels below
                 break
             if i == self.tail:
-                self.tail_table = self._tail_factor(plan, [j for j, _ in before])
+                self.tail_table = Tail(plan, i, self.static, [j for j, _ in before],
+                                       self.card, self.c, k, enc, bdd)
             self.level_bounds.append(bounds([self.static[j] for j, _ in before], self.c)
                                      if pair is not None else None)
             dynamic = []
@@ -175,7 +167,7 @@ class FactorEngine:
             return settled
         self.budget.spend()
         if i == self.tail:
-            entry = self._tail_entry(rho, state)
+            entry = self.tail_table.entry(rho, state)
             level.add(entry)
             return entry
         meet = Meet()
@@ -198,140 +190,6 @@ class FactorEngine:
         entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
         level.add(entry)
         return entry
-
-    # -- the tail: complete truth tables of the last few features
-    def _tail_level(self, plan: Plan) -> int:
-        """The tail level: among those whose remaining features have at most
-        ``TAIL_COMPLETIONS`` joint states and whose tail factor has at most
-        ``TAIL_ENTRIES`` entries, the one with the least work in the worst case
-        (prefixes times tail factor entries)."""
-        cards = [self.card[f] for f in self.enc.features]
-        best, best_cost = self.n, None
-        for i in range(self.n):
-            rest = math.prod(cards[i:])
-            if rest > TAIL_COMPLETIONS or TAIL_COMPLETIONS < 2:
-                continue
-            opened = {v for _, sc in (plan.levels[i - 1][2] if i else ()) for v in sc}
-            opened.discard(self.c)
-            entries = self.k * rest * math.prod(self.card[v] for v in opened)
-            if entries > TAIL_ENTRIES:
-                continue
-            keep = {self.c, *opened, *self.enc.features[i:]}
-            scopes = [sc for _, sc in plan.levels[i][3]] + [(v,) for v in keep]
-            hidden = {v for sc in scopes for v in sc} - keep
-            order = elimination_order(scopes, sorted(hidden, key=str), self.card)
-            width = elimination_width(scopes, order, self.card)
-            if width > TAIL_WIDTH:
-                continue
-            cost = math.prod(cards[:i]) * (entries + STATE_COST) + BUILD_COST * entries
-            if best_cost is None or cost < best_cost:
-                best, best_cost, self.tail_width = i, cost, width
-        return best
-
-    def _tail_factor(self, plan: Plan, before: tuple):
-        """``(opened, R)``: ``R[c, o, z]``, the untouched factors alive at the tail level
-        with every other hidden variable summed out, over the class, the variables ``o``
-        of the touched factors and the remaining features ``z`` (in order)."""
-        i = self.tail
-        opened = tuple(dict.fromkeys(v for _, sc in (plan.levels[i - 1][2] if i else ())
-                                     for v in sc if v != self.c))
-        rest = tuple(self.enc.features[i:])
-        opened = tuple(v for v in opened if v not in rest)  # hidden ones: summed per state
-        keep = (self.c, *opened, *rest)
-        factors = [self.static[j] for j in before]
-        factors += [((v,), ones(self.card[v])) for v in keep]
-        hidden = {v for sc, _ in factors for v in sc} - set(keep)
-        order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), self.card)
-        _, table = product(eliminate(factors, order), scope=keep)
-        g = table_gcd(table)
-        if g > 1:  # a positive constant: it cancels
-            table = table // g
-        self.tail_nodes: dict = {}  # (level, truth table as bytes) -> node
-        opened_size = math.prod(table.shape[1:1 + len(opened)])
-        # (class, opened, completions), laid out once: reshaping a transposed object
-        # array copies (and later frees) every entry
-        self.tail_exact = np.ascontiguousarray(table.reshape(self.k, opened_size, -1))
-        self.tail_floats = floats(self.tail_exact)
-        rf = self.tail_floats
-        self.tail_min = float(rf[rf > 0].min()) if rf is not None and (rf > 0).any() else 1.0
-        return opened, table
-
-    def _tail_entry(self, rho: Fraction, state: tuple):
-        """The node and exact ``rho`` interval of a state at the tail level: for each
-        completion ``z`` the decision is ``rho A(z) >= B(z)``, i.e. ``rho >= B(z) / A(z)``
-        (``A(z) = 0``: ``B(z) = 0``), so the states with the same truth table form the
-        interval between the largest threshold met and the smallest one missed."""
-        i = self.tail
-        kcols, sums = self._tail_columns(state)
-        truth, lo, hi = tail_truth(rho, kcols, sums, self.tail_exact)
-        node = self._tail_node(i, truth)
-        return (node, lo, True, hi, False, approx(lo), math.inf if hi is None else approx(hi))
-
-    def _tail_state(self, state: tuple) -> np.ndarray:
-        """The product of a tail-level state's factors, laid out over the tail factor's
-        axes (size 1 on the completions it does not mention)."""
-        i = self.tail
-        opened, _ = self.tail_table
-        prev = self.plan.levels[i - 1][2] if i else ()
-        kscope, k = product([(sc, t) for (_, sc), t in zip(prev, state)]
-                            + [((self.c,), ones(self.k))])
-        return align(k, kscope, (self.c, *opened, *self.enc.features[i:]))
-
-    def _tail_columns(self, state: tuple):
-        """``(kcols, sums)`` of a tail-level state with factors ``K``: ``kcols(zs)`` the
-        exact ``K[:, :, zs]`` over the class and the opened variables, and ``sums`` the
-        float ``A_c(z) = sum_o K[c, o, z] R[c, o, z]`` (``None``: no float filter, when
-        ``R`` or ``K`` has no usable floats, see :func:`.tail.floats`). A ``K`` that
-        mentions none of the remaining features (the common case) is one matrix for
-        every ``z``, and the sums one batched matrix product."""
-        opened, table = self.tail_table
-        k = self._tail_state(state)
-        o = math.prod(table.shape[1:1 + len(opened)])
-        flat = all(d == 1 for d in k.shape[1 + len(opened):])
-        kf = floats(k) if self.tail_floats is not None else None
-        if kf is not None and (kf > 0).any() and kf[kf > 0].min() * self.tail_min < _TINY:
-            kf = None  # keep every product, and rho times a sum, far from underflow
-        sums = None
-        if kf is not None:
-            if flat:
-                sums = np.matmul(kf.reshape(self.k, 1, o), self.tail_floats)[:, 0, :]
-            else:
-                rf = self.tail_floats.reshape(table.shape)
-                sums = (kf * rf).reshape(self.k, o, -1).sum(axis=1)
-        if flat:
-            kc = k.reshape(self.k, o, 1)
-            return (lambda zs: kc), sums
-        kb = np.broadcast_to(k, table.shape)  # a view: only the exact columns are read
-        head = (slice(None),) * (1 + len(opened))
-        rest = table.shape[1 + len(opened):]
-        return (lambda zs: kb[head + np.unravel_index(zs, rest)].reshape(self.k, o, -1)), sums
-
-    def _tail_weighted(self, w: tuple, state: tuple):
-        """The node of a state at the tail level in the weight-vector mode: the truth
-        table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions (exact; see
-        :func:`.tail.weighted_truth` for the float filter)."""
-        kcols, sums = self._tail_columns(state)
-        truth = weighted_truth(w, kcols, sums, self.tail_exact)
-        return self._tail_node(self.tail, truth)
-
-    def _tail_node(self, i: int, truth) -> Any:
-        """The node of the truth table ``truth`` (booleans) over the completions of
-        features ``i..``, the last feature varying fastest."""
-        return self._tail_sub(i, np.asarray(truth, dtype=np.uint8).tobytes())
-
-    def _tail_sub(self, i: int, table: bytes) -> Any:
-        """:meth:`_tail_node` on the table as bytes, memoised by level and bytes (fast
-        to slice and hash), so equal sub-tables of any state are one node."""
-        if i == self.n:
-            return self.bdd.true if table[0] else self.bdd.false
-        key = (i, table)
-        node = self.tail_nodes.get(key)
-        if node is None:
-            k = self.card[self.enc.features[i]]
-            m = len(table) // k
-            children = [self._tail_sub(i + 1, table[j * m:(j + 1) * m]) for j in range(k)]
-            node = self.tail_nodes[key] = self.enc.select(self.bdd, i, children, self.bdd.false)
-        return node
 
     def _settled(self, i: int, rho: Fraction, state: tuple):
         """A terminal entry when exact ratio bounds settle every completion, else None.
@@ -366,7 +224,7 @@ class FactorEngine:
             return hit
         self.budget.spend()
         if i == self.tail:
-            node = memo[key] = self._tail_weighted(w, state)
+            node = memo[key] = self.tail_table.weighted(w, state)
             return node
         children = []
         for res in self._transitions(i, self._key(state), state):

@@ -1,24 +1,31 @@
-"""Exact truth tables of a state's last features, with a proven floating-point filter.
+"""The tail of the general engine: exact truth tables of a state's last features.
 
-At the tail level of the general engine a state's remaining decision is
+At the tail level (:func:`tail_level`) the untouched factors are eliminated once into a
+table ``R[c, o, z]`` (:class:`Tail`); a state's remaining decision is then
 ``rho A(z) >= B(z)`` for every completion ``z``, with ``A, B = sum_o k[c, o] r[c, o, z]``
-(sums of nonnegative products). :func:`tail_truth` returns the truth table and the
-exact interval of ``rho`` that has the same table.
+(sums of nonnegative products), or a sign of class-weighted sums. :func:`tail_truth`
+and :func:`weighted_truth` return the truth table (and the exact interval of ``rho``
+that has the same table), decided by a proven floating-point filter with exact integers
+where it cannot.
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
+from ..inference import align, eliminate, elimination_order, product, table_gcd
+from .execution import ones
 from .intervals import approx
+from .plan import elimination_width
 
-__all__ = ["floats", "exact_sums", "tail_truth", "weighted_truth"]
+__all__ = ["Tail", "tail_level", "floats", "exact_sums", "tail_truth", "weighted_truth"]
 
 
-_TINY = 2.0 ** -900
+_TINY = 2.0 ** -900  # no nonzero float input (or product k * r) below this
 _EPS = 2.0 ** -52
 
 
@@ -184,3 +191,151 @@ def weighted_truth(w: tuple, kcols, af, r: np.ndarray) -> np.ndarray:
     if len(amb):
         truth[amb] = exact(amb)
     return truth
+
+
+# ---------------------------------------------------------------------- the tail level
+TAIL_COMPLETIONS = 8192  # the tail's truth tables have at most this many entries
+TAIL_ENTRIES = 1 << 22  # and its factor at most this many
+TAIL_WIDTH = 1 << 20  # and computing it makes no table larger than this
+STATE_COST = 1 << 19  # a state's fixed cost at the tail, in tail-factor entries
+BUILD_COST = 2000  # building one exact entry of the tail factor, in the same units
+
+
+def tail_level(plan, features: tuple, card: dict, c, k: int) -> tuple[int, int]:
+    """``(level, width)``: the tail level of a plan (``len(features)``: none) and the
+    largest table computing its factor makes. Among the levels whose remaining features
+    have at most ``TAIL_COMPLETIONS`` joint states, whose tail factor has at most
+    ``TAIL_ENTRIES`` entries and takes no table over ``TAIL_WIDTH`` to compute, the one
+    with the least estimated work: ``prefixes * (entries + STATE_COST)`` for the states,
+    ``BUILD_COST * entries`` for the factor."""
+    n = len(features)
+    cards = [card[f] for f in features]
+    best, best_cost, best_width = n, None, 0
+    for i in range(n):
+        rest = math.prod(cards[i:])
+        if rest > TAIL_COMPLETIONS or TAIL_COMPLETIONS < 2:
+            continue
+        opened = {v for _, sc in (plan.levels[i - 1][2] if i else ()) for v in sc}
+        opened.discard(c)
+        entries = k * rest * math.prod(card[v] for v in opened)
+        if entries > TAIL_ENTRIES:
+            continue
+        keep = {c, *opened, *features[i:]}
+        scopes = [sc for _, sc in plan.levels[i][3]] + [(v,) for v in keep]
+        hidden = {v for sc in scopes for v in sc} - keep
+        order = elimination_order(scopes, sorted(hidden, key=str), card)
+        width = elimination_width(scopes, order, card)
+        if width > TAIL_WIDTH:
+            continue
+        cost = math.prod(cards[:i]) * (entries + STATE_COST) + BUILD_COST * entries
+        if best_cost is None or cost < best_cost:
+            best, best_cost, best_width = i, cost, width
+    return best, best_width
+
+
+class Tail:
+    """The tail of the general engine at ``level``: the untouched factors alive there,
+    with every other hidden variable summed out once, as the exact table ``R[c, o, z]``
+    over the class, the variables ``o`` of the state's factors and the remaining features
+    ``z`` (and its floats); a state's remaining function is then a truth table over the
+    completions ``z`` (:meth:`entry` for a pair of classes, :meth:`weighted` for class
+    weights), whose node is built once per table."""
+
+    def __init__(self, plan, level: int, static: dict, before: list, card: dict, c, k: int,
+                 enc, bdd):
+        self.plan, self.level, self.card, self.c, self.k = plan, level, card, c, k
+        self.enc, self.bdd, self.n = enc, bdd, len(enc.features)
+        opened = tuple(dict.fromkeys(v for _, sc in (plan.levels[level - 1][2] if level else ())
+                                     for v in sc if v != c))
+        rest = tuple(enc.features[level:])
+        opened = tuple(v for v in opened if v not in rest)  # hidden ones: summed per state
+        keep = (c, *opened, *rest)
+        factors = [static[j] for j in before]
+        factors += [((v,), ones(card[v])) for v in keep]
+        hidden = {v for sc, _ in factors for v in sc} - set(keep)
+        order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), card)
+        _, table = product(eliminate(factors, order), scope=keep)
+        g = table_gcd(table)
+        if g > 1:  # a positive constant: it cancels
+            table = table // g
+        self.opened, self.shape = opened, table.shape
+        self.nodes: dict = {}  # (level, truth table as bytes) -> node
+        self.o = math.prod(table.shape[1:1 + len(opened)])
+        # (class, opened, completions), laid out once: reshaping a transposed object
+        # array copies (and later frees) every entry
+        self.exact = np.ascontiguousarray(table.reshape(k, self.o, -1))
+        self.floats = rf = floats(self.exact)
+        self.min = float(rf[rf > 0].min()) if rf is not None and (rf > 0).any() else 1.0
+
+    def entry(self, rho: Fraction, state: tuple) -> tuple:
+        """The node and exact ``rho`` interval of a state at the tail level: for each
+        completion ``z`` the decision is ``rho A(z) >= B(z)``, i.e. ``rho >= B(z) / A(z)``
+        (``A(z) = 0``: ``B(z) = 0``), so the states with the same truth table form the
+        interval between the largest threshold met and the smallest one missed."""
+        kcols, sums = self._columns(state)
+        truth, lo, hi = tail_truth(rho, kcols, sums, self.exact)
+        node = self.node(self.level, truth)
+        return (node, lo, True, hi, False, approx(lo), math.inf if hi is None else approx(hi))
+
+    def weighted(self, w: tuple, state: tuple):
+        """The node of a state at the tail level in the weight-vector mode: the truth
+        table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions (exact; see
+        :func:`weighted_truth` for the float filter)."""
+        kcols, sums = self._columns(state)
+        return self.node(self.level, weighted_truth(w, kcols, sums, self.exact))
+
+    def _state(self, state: tuple) -> np.ndarray:
+        """The product of a tail-level state's factors, laid out over the tail factor's
+        axes (size 1 on the completions it does not mention)."""
+        i = self.level
+        prev = self.plan.levels[i - 1][2] if i else ()
+        kscope, k = product([(sc, t) for (_, sc), t in zip(prev, state)]
+                            + [((self.c,), ones(self.k))])
+        return align(k, kscope, (self.c, *self.opened, *self.enc.features[i:]))
+
+    def _columns(self, state: tuple):
+        """``(kcols, sums)`` of a tail-level state with factors ``K``: ``kcols(zs)`` the
+        exact ``K[:, :, zs]`` over the class and the opened variables, and ``sums`` the
+        float ``A_c(z) = sum_o K[c, o, z] R[c, o, z]`` (``None``: no float filter, when
+        ``R`` or ``K`` has no usable floats, see :func:`floats`). A ``K`` that mentions
+        none of the remaining features (the common case) is one matrix for every ``z``,
+        and the sums one batched matrix product."""
+        k = self._state(state)
+        o, nk, head_n = self.o, self.k, 1 + len(self.opened)
+        flat = all(d == 1 for d in k.shape[head_n:])
+        kf = floats(k) if self.floats is not None else None
+        if kf is not None and (kf > 0).any() and kf[kf > 0].min() * self.min < _TINY:
+            kf = None  # keep every product, and rho times a sum, far from underflow
+        sums = None
+        if kf is not None:
+            if flat:
+                sums = np.matmul(kf.reshape(nk, 1, o), self.floats)[:, 0, :]
+            else:
+                rf = self.floats.reshape(self.shape)
+                sums = (kf * rf).reshape(nk, o, -1).sum(axis=1)
+        if flat:
+            kc = k.reshape(nk, o, 1)
+            return (lambda zs: kc), sums
+        kb = np.broadcast_to(k, self.shape)  # a view: only the exact columns are read
+        head = (slice(None),) * head_n
+        rest = self.shape[head_n:]
+        return (lambda zs: kb[head + np.unravel_index(zs, rest)].reshape(nk, o, -1)), sums
+
+    def node(self, i: int, truth) -> Any:
+        """The node of the truth table ``truth`` (booleans) over the completions of
+        features ``i..``, the last feature varying fastest."""
+        return self._sub(i, np.asarray(truth, dtype=np.uint8).tobytes())
+
+    def _sub(self, i: int, table: bytes) -> Any:
+        """:meth:`node` on the table as bytes, memoised by level and bytes (fast to
+        slice and hash), so equal sub-tables of any state are one node."""
+        if i == self.n:
+            return self.bdd.true if table[0] else self.bdd.false
+        key = (i, table)
+        node = self.nodes.get(key)
+        if node is None:
+            k = self.card[self.enc.features[i]]
+            m = len(table) // k
+            children = [self._sub(i + 1, table[j * m:(j + 1) * m]) for j in range(k)]
+            node = self.nodes[key] = self.enc.select(self.bdd, i, children, self.bdd.false)
+        return node
