@@ -97,8 +97,8 @@ def tail_truth(rho: Fraction, kcols, sums, r: np.ndarray) -> tuple:
     truth = np.where(pos, met, bf == 0.0)
     amb = np.flatnonzero(pos & ~met & ~missed)
     if len(amb):
-        e = exact_sums(kcols, r, amb)
-        for z, a, b in zip(amb.tolist(), e[0].tolist(), e[1].tolist()):
+        ex = exact_sums(kcols, r, amb)
+        for z, a, b in zip(amb.tolist(), ex[0].tolist(), ex[1].tolist()):
             ok = rn * a >= rd * b
             truth[z] = ok
             (met if ok else missed)[z] = True
@@ -146,10 +146,11 @@ def _truth_from_pairs(rho: Fraction, pairs) -> tuple:
 
 
 def weighted_truth(w: tuple, kcols, af, r: np.ndarray) -> np.ndarray:
-    """``truth[z]`` (a boolean array): ``sum_c w[c] A_c(z) >= 0`` with ``A_c = sum_o k[c, o, z] r[c, o, z]``
-    (``w`` exact Fractions with max ``|w| <= 1``, ``k`` and ``r`` nonnegative integers,
-    ``kcols(zs)`` the integers ``k[:, :, zs]`` as in :func:`exact_sums`; ``af`` the float
-    ``A_c(z)`` summed from the scaled floats of :func:`floats`, or ``None``).
+    """``truth[z]`` (a boolean array): ``sum_c w[c] A_c(z) >= 0`` with
+    ``A_c = sum_o k[c, o, z] r[c, o, z]`` (``w`` exact Fractions with max ``|w| <= 1``,
+    ``k`` and ``r`` nonnegative integers, ``kcols(zs)`` the integers ``k[:, :, zs]`` as in
+    :func:`exact_sums`; ``af`` the float ``A_c(z)`` summed from the scaled floats of
+    :func:`floats`, or ``None``).
 
     Float filter: each ``A_c`` is a sum of ``m`` nonnegative products of correctly
     rounded inputs (no underflow: every nonzero product of ``k`` and ``r`` at least
