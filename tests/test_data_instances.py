@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 import bnx
-from bnx.serialization import _checksum, _render
+from bnx.serialization.document import _checksum
+from bnx.serialization.save import _render
 
 X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 import bnx
-from bnx import serialization
+from bnx.serialization import document, load, save
 from bnx.diagram import count
 from bnx.encoding import Encoding
 from bnx.serialization import FORMAT_VERSION, load_odd, save_odd
@@ -85,8 +85,8 @@ def resign(path, edit):
     """Apply ``edit`` to the parsed file and rewrite it with a valid checksum."""
     doc = json.loads(path.read_text())
     edit(doc)
-    doc["checksum"] = serialization._checksum(doc)
-    path.write_text(serialization._render(doc))
+    doc["checksum"] = document._checksum(doc)
+    path.write_text(save._render(doc))
 
 
 # ---------------------------------------------------------------------- round trips
@@ -365,7 +365,7 @@ def test_root_outside_domain(tmp_path):
 
     def widen(doc):  # make the root true everywhere, including on unused codes
         dump = doc["diagram"]
-        keep = serialization._reachable_ids(dump, [dump["roots"]["domain"]])
+        keep = load._reachable_ids(dump, [dump["roots"]["domain"]])
         doc["diagram"] = {k: v for k, v in dump.items()
                           if k in ("level_of_var", "roots") or int(k) in keep}
         doc["diagram"]["roots"]["root"] = 1

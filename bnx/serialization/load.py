@@ -1,135 +1,22 @@
-"""Saving a compiled ODD to one file and loading it back, on either backend.
-
-An ODD file (conventionally ``*.bnx.json``) is a single UTF-8 JSON object:
-
-=================  ==========================================================
-key                value
-=================  ==========================================================
-``format``         ``"bnx-odd"``
-``version``        the format version, ``2`` (:data:`FORMAT_VERSION`); files
-                   of version ``1`` (no ``classifier``) still load
-``bnx_version``    the version of bnx that wrote the file
-``backend``        the backend the ODD was saved from (``"autoref"``/``"cudd"``)
-``features``       the features, in the ODD's variable order
-``states``         for each feature, its state names (JSON strings, numbers,
-                   booleans or null: their Python types survive the trip)
-``variables``      the BDD variables by level (``x{i}_{b}``, see
-                   :mod:`bnx.encoding`)
-``class_var``      the class variable
-``positive``       the positive class state
-``threshold``      the exact threshold as ``"p/q"`` (``null`` under the argmax rule)
-``fingerprint``    :attr:`bnx.Classifier.fingerprint` of the source classifier
-``count``          :meth:`bnx.ODD.count` as a decimal string (exact)
-``size``           :attr:`bnx.ODD.size`
-``diagram``        the decision diagram and its domain in ``dd``'s JSON dump
-                   format, with ``roots = {"root": ..., "domain": ...}``
-``rule``           (version 2, optional) ``"argmax"`` for the most-probable-class
-                   rule; absent for the threshold rule
-``classifier``     (version 2, optional) the classifier the ODD was compiled
-                   from, exactly: its pgmpy network's CPDs and its decision
-                   rule (see :mod:`bnx.network_json`)
-``checksum``       ``"sha256:<hex>"`` over the canonical JSON of all other keys
-=================  ==========================================================
-
-The ``diagram`` object is what ``dd.autoref.BDD.dump(name, roots, filetype="json")``
-writes: ``level_of_var`` maps variables to levels, ``roots`` names the root
-references, and every other key ``"k"`` (an integer ``k >= 2``) is a node
-``[level, low, high]`` standing for ``ite(var_at_level, high, low)``. A reference is
-a node number, its negation for the complement, ``"T"``/``"F"`` (or ``1``/``-1``)
-for the terminals; children come before their parents. bnx numbers the nodes
-itself, in that post-order from ``2``, so the dump is the same whichever backend
-wrote it (``dd`` itself writes CUDD's memory addresses).
-
-Loading rebuilds the diagram in a fresh manager of the requested backend, with
-the stored variables declared in the stored order and reordering off, and checks
-the checksum, the consistency of every part, the model count, the size, that the
-domain is the encoding's domain and that the root implies it. Any failure raises
-:class:`~bnx.errors.ODDFileError` and nothing is returned.
-"""
+"""Reading an ODD file back, with every check (the format: :mod:`bnx.serialization`)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
-import numbers
 import os
 import re
-import tempfile
 from fractions import Fraction
 from typing import Any
 
-from .backends import new_manager, resolve_backend
-from .diagram import count as _count
-from .diagram import recursion_for
-from .encoding import Encoding
-from .errors import BnxError, ODDFileError
+from ..backends import new_manager, resolve_backend
+from ..diagram import count as _count
+from ..diagram import recursion_for
+from ..encoding import Encoding
+from ..errors import ODDFileError
+from .document import (_FRACTION, _HEX64, _KEYS, _NODE_ID, _OPTIONAL, FORMAT_NAME,
+                       FORMAT_VERSION, _checksum, _path_arg)
 
-__all__ = ["save_odd", "load_odd", "FORMAT_VERSION"]
-
-#: The name in the ``format`` field of every ODD file.
-FORMAT_NAME = "bnx-odd"
-#: The version of the file format that this bnx writes and reads.
-FORMAT_VERSION = 2
-
-_KEYS = ("format", "version", "bnx_version", "backend", "features", "states", "variables",
-         "class_var", "positive", "threshold", "fingerprint", "count", "size", "diagram",
-         "checksum")
-_OPTIONAL = ("classifier", "rule")
-_FRACTION = re.compile(r"(0|[1-9][0-9]*)/([1-9][0-9]*)")
-_NODE_ID = re.compile(r"[1-9][0-9]*")
-_HEX64 = re.compile(r"[0-9a-f]{64}")
-
-
-# ---------------------------------------------------------------------- saving
-def save_odd(odd: Any, path: str | os.PathLike) -> str:
-    """Write ``odd`` to the single file ``path`` (JSON; ``.bnx.json`` by convention).
-
-    The file holds the encoding, the decision metadata, the diagram and its domain
-    in ``dd``'s JSON dump format, and a SHA-256 checksum; see
-    :mod:`bnx.serialization` for the layout. It is written to a temporary file
-    beside ``path`` and moved into place, so ``path`` is never left half-written.
-
-    Parameters
-    ----------
-    odd : ODD
-        A compiled (or loaded) ODD on any backend.
-    path : str or path-like
-        The file to write; an existing file is replaced.
-
-    Returns
-    -------
-    str
-        ``path``.
-
-    Raises
-    ------
-    BnxError
-        A feature, state, class variable or positive state is not a JSON value
-        that reads back as itself (a tuple, a NaN, ...), or the ODD lacks its
-        metadata.
-    ODDFileError
-        The file cannot be written.
-
-    Examples
-    --------
-    >>> import os, tempfile, bnx
-    >>> from bnx.serialization import save_odd, load_odd
-    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bnx.json")
-    >>> _ = save_odd(odd, path)
-    >>> back = load_odd(path, backend="autoref")
-    >>> back.count(), back.size, back.threshold, back.classifier.fingerprint == odd.classifier.fingerprint
-    (6, 6, Fraction(1, 2), True)
-    """
-    path = _path_arg(path)
-    _write_atomically(path, dumps_odd(odd))
-    return path
-
-
-def dumps_odd(odd: Any) -> str:
-    """The text of the file that :func:`save_odd` writes (used to pickle ODDs)."""
-    return _render(_document(odd))
+__all__ = ["load_odd", "loads_odd"]
 
 
 def loads_odd(text: str, *, backend: str = "auto", where: str = "<string>") -> Any:
@@ -141,185 +28,6 @@ def loads_odd(text: str, *, backend: str = "auto", where: str = "<string>") -> A
         return _load_document(where, name, doc)
 
 
-def _document(odd: Any) -> dict:
-    """Everything the file stores, checksum included, as JSON-ready values."""
-    import bnx
-
-    enc = odd.encoding
-    meta = odd.meta or {}
-    rule = meta.get("rule", "threshold")
-    for key in ("class_var", "positive", "fingerprint") + (("threshold",) if rule == "threshold" else ()):
-        if meta.get(key) is None:
-            raise BnxError(f"cannot save this ODD: its metadata has no {key!r}")
-    features = [_json_scalar(f, "feature") for f in enc.features]
-    states = [[_json_scalar(s, f"state of feature {f!r}") for s in ss]
-              for f, ss in zip(enc.features, enc.states)]
-    threshold = meta.get("threshold")
-    if rule not in ("threshold", "argmax"):
-        raise BnxError(f"cannot save this ODD: its rule {rule!r} is not 'threshold' or 'argmax'")
-    if rule == "threshold":
-        if isinstance(threshold, bool) or not isinstance(threshold, (numbers.Rational, float)):
-            raise BnxError(f"cannot save this ODD: its threshold {threshold!r} is not a number")
-        threshold = Fraction(threshold)
-    fingerprint = meta["fingerprint"]
-    if not isinstance(fingerprint, str):
-        raise BnxError(f"cannot save this ODD: its fingerprint {fingerprint!r} is not a string")
-    doc = {
-        "format": FORMAT_NAME,
-        "version": FORMAT_VERSION,
-        "bnx_version": str(bnx.__version__),
-        "backend": str(odd.backend),
-        "features": features,
-        "states": states,
-        "variables": list(enc.variables),
-        "class_var": _json_scalar(meta["class_var"], "class variable"),
-        "positive": _json_scalar(meta["positive"], "positive state"),
-        "threshold": (f"{threshold.numerator}/{threshold.denominator}" if rule == "threshold"
-                      else None),
-        "fingerprint": fingerprint,
-        "count": str(_count(odd.root, enc.nvars)),
-        "size": int(odd.root.dag_size),
-        "diagram": _dump_diagram(odd.bdd, enc.variables, {"root": odd.root,
-                                                           "domain": odd.domain}),
-    }
-    stored = odd._classifier_doc
-    if stored is None and odd._classifier is not None:
-        from .network_json import classifier_document
-        stored = classifier_document(odd._classifier, _json_scalar)
-    if stored is not None:
-        doc["classifier"] = stored
-    if rule != "threshold":
-        doc["rule"] = rule
-    doc["checksum"] = _checksum(doc)
-    return doc
-
-
-def _json_scalar(value: Any, what: str) -> Any:
-    """``value`` as a JSON scalar that loads back equal and of the same type."""
-    if value is None or type(value) in (str, bool, int):
-        return value
-    if isinstance(value, str):  # a str subclass such as numpy.str_
-        return str(value)
-    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
-        return bool(value)
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    if isinstance(value, float) or (isinstance(value, numbers.Real)
-                                    and type(value).__module__ == "numpy"):
-        f = float(value)
-        if math.isfinite(f):
-            return f
-        raise BnxError(f"cannot save this ODD: the {what} {value!r} is not a finite number, "
-                       "which JSON cannot store")
-    raise BnxError(f"cannot save this ODD: the {what} {value!r} is a "
-                   f"{type(value).__name__}; only strings, integers, finite floats, "
-                   "booleans and None survive a JSON round trip")
-
-
-def _dump_diagram(bdd: Any, variables: tuple, roots: dict) -> dict:
-    """``dd``'s JSON dump of ``roots``, with canonical node numbers (post-order from 2)."""
-    dump: dict[str, Any] = {"level_of_var": {v: bdd.level_of_var(v) for v in variables},
-                            "roots": {}}
-    number: dict[int, int] = {}  # int(regular node) -> its number in the file
-
-    def ref(u, as_root: bool):
-        if u.var is None:
-            if as_root:
-                return 1 if u == bdd.true else -1
-            return "T" if u == bdd.true else "F"
-        z = ~u if u.negated else u
-        k = number[int(z)]
-        return -k if u.negated else k
-
-    for name, r in roots.items():
-        # iterative post-order, low before high, as dd's own dumper visits
-        stack = [(r, False)]
-        while stack:
-            u, expanded = stack.pop()
-            if u.var is None:
-                continue
-            z = ~u if u.negated else u
-            if int(z) in number:
-                continue
-            if expanded:
-                number[int(z)] = len(number) + 2
-                dump[str(number[int(z)])] = [z.level, ref(z.low, False), ref(z.high, False)]
-            else:
-                stack.append((z, True))
-                stack.append((z.high, False))
-                stack.append((z.low, False))
-        dump["roots"][name] = ref(r, True)
-    return dump
-
-
-def _canonical(doc: dict) -> bytes:
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False).encode("ascii")
-
-
-def _checksum(doc: dict) -> str:
-    """``"sha256:<hex>"`` of the canonical JSON of ``doc`` without its checksum."""
-    body = {k: v for k, v in doc.items() if k != "checksum"}
-    return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
-
-
-def _render(doc: dict) -> str:
-    """One top-level key per line, one diagram node per line (diff-friendly)."""
-    def dumps(v):
-        return json.dumps(v, ensure_ascii=False, allow_nan=False)
-
-    lines = []
-    for key, value in doc.items():
-        if key == "diagram":
-            inner = [f"  {dumps(k)}: {dumps(v)}" for k, v in value.items()]
-            lines.append(f" {dumps(key)}: {{\n" + ",\n".join(inner) + "\n }")
-        else:
-            lines.append(f" {dumps(key)}: {dumps(value)}")
-    return "{\n" + ",\n".join(lines) + "\n}\n"
-
-
-def _write_atomically(path: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
-                                   suffix=".tmp")
-    except OSError as exc:
-        raise ODDFileError(f"cannot write the ODD file {path!r}: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _file_mode(path))
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise ODDFileError(
-                f"cannot write the ODD file {path!r}: {exc.strerror or exc}") from exc
-        raise
-
-
-def _file_mode(path: str) -> int:
-    """The mode of the file being replaced, else what ``open`` would create."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        pass
-    try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    return 0o644
-
-
-# ---------------------------------------------------------------------- loading
 def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
     """Read an ODD written by :func:`save_odd` into a new manager of ``backend``.
 
@@ -372,7 +80,7 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
 
 def _load_document(path: str, name: str, doc: dict) -> Any:
     """The checks and the rebuild of :func:`load_odd`, on a parsed document."""
-    from .odd import ODD
+    from ..odd import ODD
 
 
     def bad(problem: str) -> ODDFileError:
@@ -494,13 +202,6 @@ def _parse_document(data: bytes, path: str) -> dict:
                 ([f"unexpected {', '.join(map(repr, extra))}"] if extra else [])
         raise ODDFileError(f"{path!r} is not a valid ODD file: keys {'; '.join(parts)}")
     return doc
-
-
-def _path_arg(path) -> str:
-    if not isinstance(path, (str, os.PathLike)):
-        from .errors import ArgumentError
-        raise ArgumentError(f"a file path must be a str or path-like, got {path!r}")
-    return os.fspath(path)
 
 
 def _no_duplicates(pairs: list) -> dict:
