@@ -27,6 +27,7 @@ Synthetic classifiers (seeded numpy RNG, binary class and features):
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,3 +222,16 @@ def explain_instances(bench: Bench, k: int = 50, seed: int = SEED) -> list[dict]
     rng = np.random.default_rng([seed, k])
     pick = np.sort(rng.choice(len(rows), size=k, replace=False))
     return [dict(zip(feats, r)) for r in rows.iloc[pick].itertuples(index=False, name=None)]
+
+
+def explain_cases(names, k: int):
+    """``(bench, instances)`` for each real data set in ``names``: its classifier and
+    ``k`` instances (:func:`explain_instances`); a data set whose files are missing is
+    skipped with a note on stderr."""
+    for name in names:
+        try:
+            bench = REAL[name]()
+        except BenchDataError as exc:
+            print(f"skipping {name}: {exc}", file=sys.stderr)
+            continue
+        yield bench, explain_instances(bench, k)

@@ -118,16 +118,10 @@ def main(args, names: list[str], backends: list[str]) -> int:
     print(f"settings: {args.instances} instances per data set, {repeats} pass(es), "
           f"backends={', '.join(backends)}\n")
     results = []
-    for name in names:
-        try:
-            bench = _data.REAL[name]()
-        except _data.BenchDataError as exc:
-            print(f"skipping {name}: {exc}", file=sys.stderr)
-            continue
-        instances = _data.explain_instances(bench, args.instances)
+    for bench, instances in _data.explain_cases(names, args.instances):
         for backend in backends:
             results.append(run(bench, backend, instances, repeats))
-            print(f"  done {name} {backend}", file=sys.stderr, flush=True)
+            print(f"  done {bench.name} {backend}", file=sys.stderr, flush=True)
     keys = list(results[0]["wall"]) if results else []
     rows = []
     for r in results:

@@ -217,17 +217,11 @@ def main(argv=None) -> int:
     print()
     t_all = time.perf_counter()
     results = []
-    for name in names:
-        try:
-            bench = _data.REAL[name]()
-        except _data.BenchDataError as exc:
-            print(f"skipping {name}: {exc}", file=sys.stderr)
-            continue
-        instances = _data.explain_instances(bench, args.instances)
+    for bench, instances in _data.explain_cases(names, args.instances):
         for backend in backends:
             res = run_dataset(bench, backend, instances, repeats)
             results.append(res)
-            print(f"  done {name} {backend}", file=sys.stderr, flush=True)
+            print(f"  done {bench.name} {backend}", file=sys.stderr, flush=True)
 
     # table 1: the paper's layout, ours beside the paper's
     rows = []

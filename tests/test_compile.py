@@ -12,7 +12,7 @@ import bnx
 import bnx.diagram
 import bnx.compilation
 from tests import oracle
-from tests.strategies import classifiers, latent_tree, naive_bayes
+from tests.strategies import classifiers, latent_tree
 
 
 def _classifier(case):

@@ -9,7 +9,6 @@ import math
 from importlib.resources import files
 
 import pandas as pd
-import pytest
 
 import bnx.datasets
 from bnx.datasets import VOTES_FEATURES, load_votes
