@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import shutil
-import subprocess
 from collections.abc import Sequence
 
 from ._types import Feature, Instance, Manager, Node
@@ -355,70 +353,16 @@ class ODD:
 
         Complemented edges are resolved, so the picture shows plain 0/1 sinks.
         """
-        enc = self.encoding
-        names = {}
-        for i, f in enumerate(enc.features):
-            for b, v in enumerate(enc.bits[i]):
-                names[enc.first_level[i] + b] = (f, b, len(enc.bits[i]))
-        lines = ["digraph ODD {", "  rankdir=TB;", '  node [fontname="Helvetica"];',
-                 '  t1 [label="1", shape=box];', '  t0 [label="0", shape=box];']
-        from .backends import branches
-        ids: dict = {}
-        stack = [self.root]
-        while stack:  # iterative: no recursive closure holding dd nodes
-            u = stack.pop()
-            if u.var is None or u in ids:
-                continue
-            ids[u] = f"n{len(ids)}"
-            stack.extend(branches(u))
-
-        def ident(w):
-            if w.var is None:
-                return "t1" if w == w.bdd.true else "t0"
-            return ids[w]
-
-        for u, me in ids.items():
-            lo, hi = branches(u)
-            f, b, m = names[u.level]
-            label = str(f) if m == 1 else f"{f}[bit {b}]"
-            lines.append(f'  {me} [label="{_esc(label)}", shape=ellipse];')
-            if m == 1:
-                lo_l, hi_l = (str(s) for s in enc.states[enc.position(f)][:2])
-            else:
-                lo_l, hi_l = "0", "1"
-            lines.append(f'  {me} -> {ident(lo)} [label="{_esc(lo_l)}", style=dashed];')
-            lines.append(f'  {me} -> {ident(hi)} [label="{_esc(hi_l)}"];')
-        ids.clear()
-        lines.append("}")
-        return "\n".join(lines)
+        from .dot import to_dot
+        return to_dot(self)
 
     def draw(self, path: str, *, format: str | None = None) -> str:
         """Write the diagram as an image through Graphviz's ``dot`` (SVG, PNG, PDF).
 
         Raises :class:`~bnx.BnxError` when ``dot`` is not installed.
         """
-        import os
-        from .errors import ArgumentError, BnxError, OutputError
-        fmt = format or os.path.splitext(str(path))[1][1:].lower()
-        if not fmt:
-            raise ArgumentError(f"cannot tell the drawing format of {path!r}: give it an "
-                                f"extension (.dot, .svg, .png, .pdf) or format=")
-        if fmt == "dot":
-            try:
-                with open(path, "w") as fh:
-                    fh.write(self.to_dot())
-            except OSError as exc:
-                raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-            return path
-        exe = shutil.which("dot")
-        if exe is None:
-            raise BnxError("drawing needs Graphviz's 'dot' program, which is not installed; "
-                           "use odd.to_dot() or save with a .dot extension")
-        res = subprocess.run([exe, f"-T{fmt}", "-o", str(path)], input=self.to_dot(),
-                             text=True, capture_output=True)
-        if res.returncode != 0:
-            raise BnxError(f"dot failed: {res.stderr.strip()}")
-        return path
+        from .dot import draw
+        return draw(self, path, format=format)
 
     def plot(self, ax=None, **options):
         """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`."""
@@ -426,12 +370,8 @@ class ODD:
         return plot_odd(self, ax, **options)
 
     def _repr_svg_(self) -> str | None:
-        exe = shutil.which("dot")
-        if exe is None or self.size > 400:
-            return None
-        res = subprocess.run([exe, "-Tsvg"], input=self.to_dot(), text=True, capture_output=True)
-        return res.stdout if res.returncode == 0 else None
-
+        from .dot import svg
+        return svg(self)
 
 def _unpickle(text: str, backend: str) -> ODD:
     from .backends import available_backends
@@ -447,8 +387,4 @@ def check_odd(odd) -> None:
         from .errors import ArgumentError
         hint = " (compile it first: bnx.compile(clf))" if isinstance(odd, Classifier) else ""
         raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
-
-
-def _esc(s: str) -> str:
-    return s.replace("\\", "\\\\").replace('"', '\\"')
 
