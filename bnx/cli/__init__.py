@@ -1,5 +1,9 @@
 """The ``bnx`` command: the votes case study, compiling and explaining classifiers.
 
+The package: the parser and the ``compile`` and ``explain`` commands here,
+:mod:`.votes` (``bnx votes``), :mod:`.questions` (the question flags of ``explain``)
+and :mod:`.text` (tables and explanation rows).
+
 Run ``bnx --help``. Every error ends in one line on stderr and a non-zero exit
 code (1 for bad input, 2 for bad usage).
 """
@@ -12,6 +16,8 @@ import sys
 import time
 from collections.abc import Sequence
 
+from .text import _legend, _show
+
 __all__ = ["main"]
 
 _ODD_SUFFIXES = (".bnx", ".json")
@@ -23,7 +29,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .. import __version__
     p = _Parser(prog="bnx", description="Exact symbolic explanations of Bayesian network "
                 "classifiers (Shih, Choi and Darwiche, IJCAI 2018).")
     p.add_argument("--version", action="version", version=f"bnx {__version__}")
@@ -112,7 +118,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="only the shortest explanations")
     e.add_argument("--limit", type=_positive_int, default=20, metavar="N",
                    help="show at most N explanations of each kind (default 20)")
-    from .cli_questions import question_args
+    from .questions import question_args
     question_args(e)
     return p
 
@@ -143,8 +149,8 @@ PROGRESS_FROM = 200_000
 
 def _compile(clf, args):
     """Compile with the command's budget; a bar when the ODD is estimated to be large."""
-    from .compilation import compile as compile_
-    from .compilation import estimate_size
+    from ..compilation import compile as compile_
+    from ..compilation import estimate_size
     order = _names(args.order)
     progress = not args.no_progress and estimate_size(clf, order) >= PROGRESS_FROM
     return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
@@ -152,7 +158,7 @@ def _compile(clf, args):
 
 
 def _pairs(text: str, what: str) -> dict:
-    from .errors import InstanceError
+    from ..errors import InstanceError
     out = {}
     for part in (p.strip() for p in text.split(",")):
         if not part:
@@ -173,9 +179,9 @@ def _names(text: str | None) -> list | None:
 
 def _load(args):
     """(classifier or None, odd) from the arguments."""
-    from .errors import BnxError
+    from ..errors import BnxError
     if args.network.endswith(_ODD_SUFFIXES):
-        from .odd import ODD
+        from ..odd import ODD
         given = [opt for opt, value in (("--class", args.class_var), ("--positive", args.positive),
                                         ("--threshold", args.threshold), ("--rule", args.rule),
                                         ("--features", args.features), ("--order", args.order),
@@ -193,8 +199,8 @@ def _load(args):
 
 def _classifier(args):
     """The classifier that --class, --positive, --threshold, --rule and --features name."""
-    from .classifier import Classifier
-    from .errors import BnxError
+    from ..classifier import Classifier
+    from ..errors import BnxError
     if args.rule == "argmax":
         if args.threshold is not None:
             raise BnxError("--threshold cannot be used with --rule argmax: the most probable "
@@ -212,99 +218,7 @@ def _rule_text(clf) -> str:
     return f"Pr({clf.class_var}={clf.positive} | x) >= {float(clf.threshold):g}"
 
 
-def _table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    line = "  ".join("-" * w for w in widths)
-    fmt = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
-    return "\n".join([fmt(header), line, *map(fmt, rows)])
-
-
-def _legend(features: Sequence) -> str:
-    return "features: " + "  ".join(f"{i + 1}={f}" for i, f in enumerate(features))
-
-
-def _show(expl, limit: int, features: Sequence | None = None, title: str | None = None) -> str:
-    """Explanations as a table; with many features, compactly in the paper's style:
-    one column per feature (numbered as in the legend), ``*`` for a dropped one."""
-    features = list(features or expl.features)
-    head = title or expl.title()
-    rows = []
-    for e in expl:
-        rows.append([str(e.get(f, "*")) for f in features])
-        if len(rows) >= limit:
-            break
-    more = f"\n  ... and {expl.count - limit:,} more" if expl.count > limit else ""
-    if not rows:
-        return f"{head}\n  (none)"
-    if len(features) <= 6:
-        body = _table(rows, [str(f) for f in features])
-        return f"{head}\n" + "\n".join("  " + ln for ln in body.splitlines()) + more
-    width = max(len(c) for r in rows for c in r)
-    num = "  " + " ".join(str(i + 1).rjust(width) if width > 1 else str((i + 1) % 10)
-                          for i in range(len(features)))
-    body = "\n".join("  " + " ".join(c.rjust(width) for c in r) for r in rows)
-    return f"{head}\n{num}\n{body}{more}"
-
-
 # ---------------------------------------------------------------------- commands
-def _cmd_votes(args) -> None:
-    from .case_study import paper_comparison, votes_study
-
-    t0 = time.perf_counter()
-    study = votes_study(backend=args.backend, all_positives=False)
-    odd = study.odd
-
-    def out(*parts) -> None:
-        print(*parts, flush=True)  # the first figures appear while the rest is computed
-
-    out("bnx votes: the case study of Shih, Choi and Darwiche (IJCAI 2018), Sections 3.2 and 4.2")
-    out("Naive Bayes learned from the UCI Congressional Voting Records (435 rows, K2 prior);")
-    out("class 'party', positive 'republican', threshold 0.5; missing votes unobserved.\n")
-    out(f"Compiled ODD: {odd.size} nodes on the {odd.backend} backend; "
-        f"{study.positives:,} of {study.total:,} instances are positive.\n")
-    x = study.congressman
-    votes = " ".join(x[f] for f in study.classifier.features)
-    out(f"The Congressman of row 370: {votes}")
-    out(f"Pr(republican | votes) = {study.congressman_posterior:.6f}: "
-        f"{'republican' if study.congressman_decision else 'democrat'}\n")
-    feats = study.classifier.features
-    out(_legend(feats) + "\n")
-    out(_show(study.mc, 10, feats))
-    for e in study.mc:
-        flipped = [f for f in study.classifier.features if x[f] == "y" and e[f] == "n"]
-        out(f"  yes votes kept: {', '.join(study.yes_votes(e))}; "
-            f"could be reversed: {', '.join(flipped) or '(none)'}")
-    out("")
-    out(_show(study.pi, 10, feats))
-    out("")
-    shortest = study.pi.shortest()
-    out(_show(shortest, 10, feats, title=f"Shortest: {shortest.title()}"))
-    for z in list(shortest)[:10]:
-        yes = [f for f in z if z[f] == "y"]
-        no = [f for f in z if z[f] == "n"]
-        out(f"  yes on: {', '.join(yes) or '-'}; no on: {', '.join(no) or '-'}")
-    out("")
-    if not args.quick:
-        from .case_study import mc_frequency
-        study.mc_frequency = mc_frequency(odd, progress=not args.no_progress)
-    top = study.most_frequent_mc
-    if top is not None:
-        e, n = top
-        out(f"Most frequent MC-explanation over all {study.positives:,} positive instances "
-            f"(an MC-explanation of {n:,} of them): yes on {', '.join(study.yes_votes(e))}\n")
-    hist = study.all_pi_histogram
-    out(f"PI-explanations of all decisions: {study.all_pi_count:,} "
-        f"({study.pi_positive.count:,} of positive, {study.pi_negative.count:,} of negative "
-        "decisions)")
-    out(_table([[str(k), f"{v:,}"] for k, v in hist.items()] +
-               [["total", f"{study.all_pi_count:,}"]], ["length", "explanations"]))
-    out("")
-    out("The paper's figures beside ours. The paper does not say how its classifier was")
-    out("trained, so they need not match; every figure in the 'bnx' column was computed here.")
-    out(_table(paper_comparison(study), ["figure", "paper", "bnx"]))
-    out(f"\n({time.perf_counter() - t0:.1f} s)")
-
-
 def _cmd_compile(args) -> None:
     clf = _classifier(args)
     t0 = time.perf_counter()
@@ -336,7 +250,7 @@ def _explain_linear(args, reason: str | None = None) -> bool:
     """
     if args.network.endswith(_ODD_SUFFIXES) or args.class_var is None or args.positive is None:
         return False
-    from .linear.report import explain_text, explainable
+    from ..linear.report import explain_text, explainable
     clf = args.classifier = getattr(args, "classifier", None) or _classifier(args)
     # read once: _load uses it too
     if not explainable(clf) or (reason is None and len(clf.features) <= _LINEAR_WIDTH):
@@ -366,8 +280,8 @@ def _needs_on(odd, on: dict | None) -> list:
 def _explain_rows(args, odd) -> None:
     """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file."""
     import pandas as pd
-    from .batch import explain_data
-    from .errors import ArgumentError, DataError, OutputError
+    from ..batch import explain_data
+    from ..errors import ArgumentError, DataError, OutputError
     try:
         rows = pd.read_csv(args.data, dtype=str, na_values=["?", ""], keep_default_na=False,
                            skipinitialspace=True)
@@ -397,10 +311,10 @@ def _explain_rows(args, odd) -> None:
 
 
 def _cmd_explain(args) -> None:
-    from .errors import CompilationLimitError
-    from .explain.mc import mc_explanations
-    from .explain.pi import pi_explanations
-    from .errors import BnxError
+    from ..errors import CompilationLimitError
+    from ..explain.mc import mc_explanations
+    from ..explain.pi import pi_explanations
+    from ..errors import BnxError
     if args.data is None and _explain_linear(args):
         return
     try:
@@ -429,7 +343,7 @@ def _cmd_explain(args) -> None:
     if clf is not None:
         rule = ("argmax" if clf.rule == "argmax" else f"threshold {float(clf.threshold):g}")
         print(f"posterior: Pr({cls}={label} | x) = {clf.posterior(x):.6f} ({rule})")
-    from .cli_questions import answer_questions, questions_asked
+    from .questions import answer_questions, questions_asked
     only_questions = questions_asked(args) and not (args.mc or args.pi)
     if not args.pi and not args.mc and not only_questions and _needs_on(odd, on):
         print(f"\nMC-explanations need the on states of {', '.join(map(repr, _needs_on(odd, on)))}"
@@ -445,12 +359,13 @@ def _cmd_explain(args) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bnx`` command; returns the exit code."""
-    from .errors import BnxError
+    from ..errors import BnxError
     parser = _build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
+    from .votes import cmd_votes as _cmd_votes
     handler = {"votes": _cmd_votes, "compile": _cmd_compile, "explain": _cmd_explain}
     try:
         handler[args.command](args)

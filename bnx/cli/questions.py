@@ -1,12 +1,14 @@
 """The question flags of ``bnx explain`` (issue 8): ``--cxp``, ``--roles``,
 ``--robustness``/``--immutable``, ``--bias``, ``--check``, ``--sdp`` and ``--profile``.
 
-Kept apart from :mod:`bnx.cli`, which calls the three functions below.
+Kept apart from the parser and commands (:mod:`bnx.cli`), which call the three
+functions below.
 """
 
 from __future__ import annotations
 
-from .cli import _names, _pairs, _show, _table
+from . import _names, _pairs
+from .text import _show, _table
 
 __all__ = ["question_args", "questions_asked", "answer_questions"]
 
@@ -49,8 +51,8 @@ def questions_asked(args) -> bool:
 
 def answer_questions(args, clf, odd, x, feats) -> None:
     """Print the answers to the question flags given (``--cxp``, ``--roles``, ...)."""
-    from . import explain
-    from .errors import BnxError
+    from .. import explain
+    from ..errors import BnxError
     if args.immutable is not None and not args.robustness:
         raise BnxError("--immutable needs --robustness")
     if args.cxp:
