@@ -232,6 +232,21 @@ def test_every_tail_size_matches_the_oracle(completions, case):
         tail.TAIL_COMPLETIONS = saved
 
 
+@settings(max_examples=60)
+@given(case=general_networks(max_instances=64))
+def test_float_tail_factor_matches_the_oracle(case):
+    """The float tail factor (chosen when no exact one is allowed), its near-ties settled
+    on exact columns computed on demand, compiles what the oracle decides."""
+    from bnx.compilation import tail
+    saved = tail.TAIL_WIDTH
+    tail.TAIL_WIDTH = 0
+    try:
+        _check(case.net, case.class_var, case.positive, case.features, "autoref",
+               threshold=case.threshold, rule=case.rule)
+    finally:
+        tail.TAIL_WIDTH = saved
+
+
 # ---------------------------------------------------------------------- shared networks
 @pytest.mark.parametrize("name, class_var, positive, threshold", [
     ("asia.uai", "var_0", 1, 0.5),

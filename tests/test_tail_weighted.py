@@ -5,7 +5,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from bnx.compilation.tail import floats, tail_truth, weighted_truth
+from bnx.compilation.truth import floats, tail_truth, weighted_truth
 
 
 def _exact(w, k, r):
@@ -65,7 +65,7 @@ def test_tail_truth_filter_matches_exact(data):
             not (kf > 0).any() or not (rf > 0).any()
             or kf[kf > 0].min() * rf[rf > 0].min() >= 2.0 ** -900):  # the engine's guard
         sums = np.matmul(kf.reshape(2, 1, m), rf)[:, 0, :]
-    truth, lo, hi = tail_truth(rho, lambda zs: k[:, :, None], None, r)
+    truth, lo, hi, _ = tail_truth(rho, lambda zs: k[:, :, None], None, r)
     got = tail_truth(rho, lambda zs: k[:, :, None], sums, r)
     assert (got[0].tolist(), got[1], got[2]) == (truth.tolist(), lo, hi)
     truth = truth.tolist()
@@ -76,3 +76,48 @@ def test_tail_truth_filter_matches_exact(data):
     assert truth == table(rho) == table(lo)
     if hi is not None:
         assert lo <= rho < hi and table(hi) != truth
+
+
+class _Lazy:
+    """Exact columns on demand, as a float tail factor's (``r[:, :, zs]``)."""
+
+    def __init__(self, r):
+        self.r, self.shape = r, r.shape
+
+    def __getitem__(self, key):
+        return self.r[key]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_tail_truth_with_float_factor_is_exact_and_its_interval_sound(data):
+    """With a tail factor known only in floats within a relative ``err`` (its exact
+    columns computed on demand), the truth table is still exact, and the interval it
+    returns holds ``rho`` and gives every ``rho`` in it the same table."""
+    m = data.draw(st.integers(1, 3))
+    nz = data.draw(st.integers(1, 6))
+    ints = st.integers(0, 5)
+    k = np.array(data.draw(st.lists(ints, min_size=2 * m, max_size=2 * m)),
+                 dtype=object).reshape(2, m)
+    r = np.array(data.draw(st.lists(ints, min_size=2 * m * nz, max_size=2 * m * nz)),
+                 dtype=object).reshape(2, m, nz)
+    rho = data.draw(st.fractions(Fraction(0), 6, max_denominator=6))
+    err = 2.0 ** -40
+    rf = floats(r)
+    noise = np.array(data.draw(st.lists(st.floats(-1, 1), min_size=r.size,
+                                        max_size=r.size))).reshape(r.shape)
+    rf = rf * (1 + err * noise)  # a float factor off by up to err, zeros exact
+    sums = np.matmul(floats(k).reshape(2, 1, m), rf)[:, 0, :] if (k > 0).any() else \
+        np.zeros((2, nz))
+    truth, lo, hi, hi_closed = tail_truth(rho, lambda zs: k[:, :, None], sums, _Lazy(r),
+                                          err=err)
+    pairs = [(sum(int(k[0, o]) * int(r[0, o, z]) for o in range(m)),
+              sum(int(k[1, o]) * int(r[1, o, z]) for o in range(m))) for z in range(nz)]
+
+    def table(x):
+        return [b == 0 if a == 0 else x * a >= b for a, b in pairs]
+    assert truth.tolist() == table(rho)
+    assert lo <= rho and (hi is None or rho < hi or (hi_closed and rho == hi))
+    for x in [lo, (lo + rho) / 2] + ([] if hi is None else [hi] if hi_closed else
+                                      [(rho + hi) / 2]):
+        assert table(x) == table(rho)

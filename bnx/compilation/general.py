@@ -52,7 +52,8 @@ class FactorEngine:
         self.plan = plan
         self.width = plan.width
         self.k = k
-        self.tail, self.tail_width = tail_level(plan, enc.features, self.card, self.c, k)
+        self.tail, self.tail_width, contraction = tail_level(plan, enc.features, self.card,
+                                                             self.c, k)
         largest = max(largest, plan.largest, self.tail_width)
         if largest > MAX_TABLE:
             raise CompilationLimitError(
@@ -67,7 +68,7 @@ class FactorEngine:
                 break
             if i == self.tail:
                 self.tail_table = Tail(plan, i, self.static, [j for j, _ in before],
-                                       self.card, self.c, k, enc, bdd)
+                                       self.card, self.c, k, enc, bdd, contraction)
             self.level_bounds.append(bounds([self.static[j] for j, _ in before], self.c)
                                      if pair is not None else None)
             dynamic = []

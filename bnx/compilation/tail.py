@@ -1,12 +1,14 @@
 """The tail of the general engine: exact truth tables of a state's last features.
 
-At the tail level (:func:`tail_level`) the untouched factors are eliminated once into a
-table ``R[c, o, z]`` (:class:`Tail`); a state's remaining decision is then
-``rho A(z) >= B(z)`` for every completion ``z``, with ``A, B = sum_o k[c, o] r[c, o, z]``
-(sums of nonnegative products), or a sign of class-weighted sums. :func:`tail_truth`
-and :func:`weighted_truth` return the truth table (and the exact interval of ``rho``
-that has the same table), decided by a proven floating-point filter with exact integers
-where it cannot.
+At the tail level (:func:`tail_level`) the untouched factors are summed once into a
+table ``R[c, o, z]`` (:class:`Tail`) over the class, the variables ``o`` of the state's
+factors and the completions ``z`` of the remaining features; a state's remaining
+decision is then ``rho A(z) >= B(z)`` for every completion, with
+``A, B = sum_o k[c, o] R[c, o, z]`` (sums of nonnegative products), or a sign of
+class-weighted sums, decided by :mod:`.truth`. ``R`` is exact (variable elimination in
+integers) where that is narrow enough; otherwise, when no level allows it, ``R`` is a
+float64 contraction with a proven error bound (:mod:`.contraction`) and its exact columns
+are computed only for the completions the float filter cannot decide.
 """
 
 from __future__ import annotations
@@ -17,181 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from ..inference import align, eliminate, elimination_order, product, table_gcd
+from ..inference import (align, eliminate, elimination_order, indicator, observe, product,
+                         table_gcd)
+from .contraction import contract, plan as contraction_plan
 from .execution import ones
 from .intervals import approx
 from .plan import elimination_width
+from .truth import _TINY, floats, tail_truth, weighted_truth
 
-__all__ = ["Tail", "tail_level", "floats", "exact_sums", "tail_truth", "weighted_truth"]
-
-
-_TINY = 2.0 ** -900  # no nonzero float input (or product k * r) below this
-_EPS = 2.0 ** -52
-
-
-def floats(x: np.ndarray):
-    """``x / 2**e`` in float64, correctly rounded (``e`` the largest entry's bit length),
-    or ``None`` if a nonzero entry would fall under ``2**-900`` (no filter then)."""
-    flat = [int(v) for v in x.reshape(-1)]
-    e = max((v.bit_length() for v in flat), default=0)
-    if e <= 1000:  # float(v) is correctly rounded and finite; scaling by 2**-e is exact
-        out = np.array(flat, dtype=np.float64).reshape(x.shape) * 2.0 ** -e
-    else:
-        scale = 1 << e
-        out = np.array([v / scale for v in flat], dtype=np.float64).reshape(x.shape)
-    nz = out[out > 0]
-    if len(nz) != sum(1 for v in flat if v) or (len(nz) and nz.min() < _TINY):
-        return None
-    return out
-
-
-def exact_sums(kcols, r: np.ndarray, zs) -> np.ndarray:
-    """The exact ``A_c(z) = sum_o k[c, o, z] r[c, o, z]`` of the completions ``zs``,
-    an object array ``(classes, len(zs))``; ``kcols(zs)`` gives ``k[:, :, zs]`` (or an
-    array that broadcasts to it)."""
-    return (kcols(zs) * r[:, :, zs]).sum(axis=1)
-
-
-def tail_truth(rho: Fraction, kcols, sums, r: np.ndarray) -> tuple:
-    """``(truth, lo, hi)`` over the completions ``z``: ``truth[z]`` (a boolean array) is
-    ``rho A(z) >= B(z)`` with ``A, B = sum_o k[c, o, z] r[c, o, z]`` (``kcols(zs)`` the
-    exact integers ``k[:, :, zs]``, see :func:`exact_sums`), and ``[lo, hi)`` the exact
-    ``rho`` interval with the same truth table.
-
-    A float filter decides what it can: ``sums`` are ``A`` and ``B`` summed in floating
-    point from correctly rounded inputs (or ``None``: everything exact). All terms are
-    nonnegative, so a float sum of ``m`` products is within a relative ``(m + 4) eps``
-    of the exact value (no underflow: every nonzero product ``k r`` at least
-    ``2**-900``); ``rho = m 2**e`` with ``1/2 < m < 2`` is compared as ``m A`` against
-    ``B 2**-e``, exact scaling, for ``-990 <= e <= 100``, where both stay normal floats;
-    comparisons and the interval's end points inside eight times that margin are
-    settled in exact integers, all such completions at once.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from fractions import Fraction
-    >>> k = np.array([[[1]], [[1]]], dtype=object)
-    >>> r = np.array([[[1, 3]], [[2, 2]]], dtype=object)  # B/A: 2 and 2/3
-    >>> truth, lo, hi = tail_truth(Fraction(1), lambda zs: k, None, r)
-    >>> truth.tolist(), lo, hi
-    ([False, True], Fraction(2, 3), Fraction(2, 1))
-    """
-    nz = r.shape[2]
-    rn, rd = rho.numerator, rho.denominator
-    # rho = m 2**e with m near 1: compare m A with B 2**-e (a power of two: exact)
-    e = rn.bit_length() - rd.bit_length() if rn else 0
-    if rn == 0 or not -990 <= e <= 100:
-        sums = None  # B 2**-e would leave the normal floats
-    if sums is None:
-        ex = exact_sums(kcols, r, np.arange(nz))
-        return _truth_from_pairs(rho, zip(ex[0].tolist(), ex[1].tolist()))
-    mant = approx(Fraction(rn, rd << e) if e >= 0 else Fraction(rn << -e, rd))
-    af, bf = np.asarray(sums[0]), np.asarray(sums[1])
-    delta = 8 * (r.shape[1] + 4) * _EPS
-    pos = af > 0.0  # exactly where A > 0: no underflow
-    lhs = mant * af
-    rhs = np.ldexp(bf, -e)
-    met = pos & (lhs > rhs * (1 + delta))
-    missed = pos & (lhs < rhs * (1 - delta))
-    truth = np.where(pos, met, bf == 0.0)
-    amb = np.flatnonzero(pos & ~met & ~missed)
-    if len(amb):
-        ex = exact_sums(kcols, r, amb)
-        for z, a, b in zip(amb.tolist(), ex[0].tolist(), ex[1].tolist()):
-            ok = rn * a >= rd * b
-            truth[z] = ok
-            (met if ok else missed)[z] = True
-    ratio = np.divide(bf, af, out=np.zeros_like(bf), where=pos)
-    lo, hi = Fraction(0), None
-    if met.any():  # the largest threshold met, among those the floats cannot separate
-        top = ratio[met].max()
-        near = np.flatnonzero(met & (ratio >= top * (1 - 2 * delta)))
-        lo = _extreme(exact_sums(kcols, r, near), largest=True)
-    if missed.any():  # the smallest threshold missed
-        bottom = ratio[missed].min()
-        near = np.flatnonzero(missed & (ratio <= bottom * (1 + 2 * delta)))
-        hi = _extreme(exact_sums(kcols, r, near), largest=False)
-    return truth, lo, hi
-
-
-def _extreme(e: np.ndarray, *, largest: bool) -> Fraction:
-    """The largest (or smallest) ``b / a`` over the columns ``(a, b)`` of ``e``
-    (every ``a`` positive), compared by cross-multiplication, equal pairs once."""
-    pairs = set(zip(e[0].tolist(), e[1].tolist()))
-    a0, b0 = pairs.pop()
-    for a, b in pairs:
-        if (b * a0 > b0 * a) if largest else (b * a0 < b0 * a):
-            a0, b0 = a, b
-    return Fraction(b0, a0)
-
-
-def _truth_from_pairs(rho: Fraction, pairs) -> tuple:
-    rn, rd = rho.numerator, rho.denominator
-    lo_n, lo_d, hi_n, hi_d = 0, 1, None, 1  # thresholds b / a met and missed
-    truth = []
-    for a, b in pairs:
-        if a == 0:
-            truth.append(b == 0)
-        elif rn * a >= rd * b:  # rho >= b / a
-            truth.append(True)
-            if b * lo_d > lo_n * a:
-                lo_n, lo_d = b, a
-        else:
-            truth.append(False)
-            if hi_n is None or b * hi_d < hi_n * a:
-                hi_n, hi_d = b, a
-    return (np.array(truth, dtype=bool), Fraction(lo_n, lo_d),
-            (None if hi_n is None else Fraction(hi_n, hi_d)))
-
-
-def weighted_truth(w: tuple, kcols, af, r: np.ndarray) -> np.ndarray:
-    """``truth[z]`` (a boolean array): ``sum_c w[c] A_c(z) >= 0`` with
-    ``A_c = sum_o k[c, o, z] r[c, o, z]`` (``w`` exact Fractions with max ``|w| <= 1``,
-    ``k`` and ``r`` nonnegative integers, ``kcols(zs)`` the integers ``k[:, :, zs]`` as in
-    :func:`exact_sums`; ``af`` the float ``A_c(z)`` summed from the scaled floats of
-    :func:`floats`, or ``None``).
-
-    Float filter: each ``A_c`` is a sum of ``m`` nonnegative products of correctly
-    rounded inputs (no underflow: every nonzero product of ``k`` and ``r`` at least
-    ``2**-900``), so it is within a relative ``(m + 4) eps``, and 0 exactly when ``A_c``
-    is; each weight is correctly rounded and 0 or at least ``2**-100`` in magnitude. The
-    signed sum of the ``k`` products is then within ``(m + k + 8) eps T`` plus ``k``
-    subnormal roundings of the exact value, ``T = sum_c |w_c| A_c``; every ``A_c``
-    of a nonzero weight at 0 means a sum of exactly 0 (true); a sum inside eight
-    times the margin is computed in exact integers.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from fractions import Fraction
-    >>> k = np.array([[[1]], [[1]]], dtype=object)
-    >>> r = np.array([[[1, 3]], [[2, 2]]], dtype=object)
-    >>> weighted_truth((Fraction(1), Fraction(-1)), lambda zs: k, None, r).tolist()
-    [False, True]
-    """
-    nc, m, nz = r.shape
-    den = math.lcm(*(x.denominator for x in w))
-    wi = [int(x * den) for x in w]
-
-    def exact(zs) -> np.ndarray:
-        e = exact_sums(kcols, r, zs)
-        total = sum(wc * e[c] for c, wc in enumerate(wi) if wc)
-        return np.array([int(x) >= 0 for x in np.broadcast_to(total, (len(zs),)).tolist()],
-                        dtype=bool)
-
-    wf = np.array([float(x) for x in w], dtype=np.float64)
-    if af is None or any(x != 0 and abs(f) < 2.0 ** -100 for x, f in zip(w, wf)):
-        return exact(np.arange(nz))
-    s = (wf[:, None] * af).sum(axis=0)
-    t = (np.abs(wf)[:, None] * af).sum(axis=0)
-    margin = 8 * ((m + nc + 8) * _EPS * t + nc * 2.0 ** -1074)
-    zero = ~(af[wf != 0] > 0).any(axis=0)  # every weighted A_c exactly 0: a sum of 0
-    truth = (s > margin) | zero
-    amb = np.flatnonzero((np.abs(s) <= margin) & ~zero)
-    if len(amb):
-        truth[amb] = exact(amb)
-    return truth
+__all__ = ["Tail", "tail_level"]
 
 
 # ---------------------------------------------------------------------- the tail level
@@ -200,90 +36,139 @@ TAIL_ENTRIES = 1 << 22  # and its factor at most this many
 TAIL_WIDTH = 1 << 20  # and computing it makes no table larger than this
 STATE_COST = 1 << 19  # a state's fixed cost at the tail, in tail-factor entries
 BUILD_COST = 2000  # building one exact entry of the tail factor, in the same units
+# a float tail factor (only where no level allows an exact one)
+FLOAT_COMPLETIONS = 1 << 20  # its truth tables have at most this many entries
+FLOAT_ENTRIES = 1 << 24  # its factor at most this many
+FLOAT_WIDTH = 1 << 25  # and contracting it makes no table larger than this
 
 
-def tail_level(plan, features: tuple, card: dict, c, k: int) -> tuple[int, int]:
-    """``(level, width)``: the tail level of a plan (``len(features)``: none) and the
-    largest table computing its factor makes. Among the levels whose remaining features
-    have at most ``TAIL_COMPLETIONS`` joint states, whose tail factor has at most
-    ``TAIL_ENTRIES`` entries and takes no table over ``TAIL_WIDTH`` to compute, the one
-    with the least estimated work: ``prefixes * (entries + STATE_COST)`` for the states,
-    ``BUILD_COST * entries`` for the factor."""
+def _tail_keep(plan, i: int, features: tuple, c) -> tuple:
+    """``(opened, rest)`` at level ``i``: the state's variables that are not remaining
+    features, and the remaining features."""
+    opened = tuple(dict.fromkeys(v for _, sc in (plan.levels[i - 1][2] if i else ())
+                                 for v in sc if v != c))
+    rest = tuple(features[i:])
+    return tuple(v for v in opened if v not in rest), rest
+
+
+def tail_level(plan, features: tuple, card: dict, c, k: int) -> tuple[int, int, Any]:
+    """``(level, width, contraction)``: the tail level of a plan (``len(features)``:
+    none), the largest table computing its factor exactly makes, and the float
+    contraction that computes it instead (``None``: exact).
+
+    Among the levels whose remaining features have at most ``TAIL_COMPLETIONS`` joint
+    states, whose tail factor has at most ``TAIL_ENTRIES`` entries and takes no table
+    over ``TAIL_WIDTH`` to compute, the one with the least estimated work:
+    ``prefixes * (entries + STATE_COST)`` for the states, ``BUILD_COST * entries`` for
+    the factor. When no level qualifies, the same among the levels with at most
+    ``FLOAT_COMPLETIONS`` completions and ``FLOAT_ENTRIES`` entries whose float
+    contraction makes no table over ``FLOAT_WIDTH``, its work counted in multiply-adds."""
     n = len(features)
     cards = [card[f] for f in features]
     best, best_cost, best_width = n, None, 0
+    floats_ = []
     for i in range(n):
         rest = math.prod(cards[i:])
-        if rest > TAIL_COMPLETIONS or TAIL_COMPLETIONS < 2:
+        if rest > max(TAIL_COMPLETIONS, FLOAT_COMPLETIONS) or TAIL_COMPLETIONS < 2:
             continue
-        opened = {v for _, sc in (plan.levels[i - 1][2] if i else ()) for v in sc}
-        opened.discard(c)
+        opened, _ = _tail_keep(plan, i, features, c)
         entries = k * rest * math.prod(card[v] for v in opened)
-        if entries > TAIL_ENTRIES:
-            continue
-        keep = {c, *opened, *features[i:]}
+        keep = (c, *opened, *features[i:])
         scopes = [sc for _, sc in plan.levels[i][3]] + [(v,) for v in keep]
-        hidden = {v for sc in scopes for v in sc} - keep
+        states = math.prod(cards[:i]) * (entries + STATE_COST)
+        if rest <= FLOAT_COMPLETIONS and entries <= FLOAT_ENTRIES:
+            floats_.append((i, scopes, keep, states))
+        if rest > TAIL_COMPLETIONS or entries > TAIL_ENTRIES:
+            continue
+        hidden = {v for sc in scopes for v in sc} - set(keep)
         order = elimination_order(scopes, sorted(hidden, key=str), card)
         width = elimination_width(scopes, order, card)
         if width > TAIL_WIDTH:
             continue
-        cost = math.prod(cards[:i]) * (entries + STATE_COST) + BUILD_COST * entries
+        cost = states + BUILD_COST * entries
         if best_cost is None or cost < best_cost:
             best, best_cost, best_width = i, cost, width
-    return best, best_width
+    if best_cost is not None:
+        return best, best_width, None
+    chosen = None
+    for i, scopes, keep, states in floats_:
+        p = contraction_plan(scopes, keep, card)
+        if p.largest > FLOAT_WIDTH:
+            continue
+        cost = states + p.flops
+        if best_cost is None or cost < best_cost:
+            best, best_cost, chosen = i, cost, p
+    return best, 0, chosen
 
 
 class Tail:
     """The tail of the general engine at ``level``: the untouched factors alive there,
-    with every other hidden variable summed out once, as the exact table ``R[c, o, z]``
-    over the class, the variables ``o`` of the state's factors and the remaining features
-    ``z`` (and its floats); a state's remaining function is then a truth table over the
+    with every other hidden variable summed out once, as the table ``R[c, o, z]`` over
+    the class, the variables ``o`` of the state's factors and the remaining features
+    ``z``: exact integers (and their floats), or, given a ``contraction``
+    (:func:`tail_level`), floats within a proven relative error whose exact columns are
+    computed on demand; a state's remaining function is then a truth table over the
     completions ``z`` (:meth:`entry` for a pair of classes, :meth:`weighted` for class
     weights), whose node is built once per table."""
 
     def __init__(self, plan, level: int, static: dict, before: list, card: dict, c, k: int,
-                 enc, bdd):
+                 enc, bdd, contraction=None):
         self.plan, self.level, self.card, self.c, self.k = plan, level, card, c, k
         self.enc, self.bdd, self.n = enc, bdd, len(enc.features)
-        opened = tuple(dict.fromkeys(v for _, sc in (plan.levels[level - 1][2] if level else ())
-                                     for v in sc if v != c))
-        rest = tuple(enc.features[level:])
-        opened = tuple(v for v in opened if v not in rest)  # hidden ones: summed per state
+        opened, rest = _tail_keep(plan, level, enc.features, c)  # opened: summed per state
         keep = (c, *opened, *rest)
         factors = [static[j] for j in before]
         factors += [((v,), ones(card[v])) for v in keep]
-        hidden = {v for sc, _ in factors for v in sc} - set(keep)
-        order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), card)
-        _, table = product(eliminate(factors, order), scope=keep)
-        g = table_gcd(table)
-        if g > 1:  # a positive constant: it cancels
-            table = table // g
-        self.opened, self.shape = opened, table.shape
-        self.nodes: dict = {}  # (level, truth table as bytes) -> node
-        self.o = math.prod(table.shape[1:1 + len(opened)])
-        # (class, opened, completions), laid out once: reshaping a transposed object
-        # array copies (and later frees) every entry
-        self.exact = np.ascontiguousarray(table.reshape(k, self.o, -1))
-        self.floats = rf = floats(self.exact)
+        self.opened = opened
+        self.shape = tuple(card[v] for v in keep)
+        self.o = math.prod(self.shape[1:1 + len(opened)])
+        self.nodes: dict = {}  # (level, packed truth table) -> node
+        self.memo: dict = {}  # (level, children) -> node
+        self.err = 0.0
+        floated = None
+        if contraction is not None:
+            floated = contract(contraction, factors)
+        if floated is not None:
+            table, _, self.err = floated
+            table = align(table, contraction.keep, keep)
+            table = np.broadcast_to(table, self.shape).reshape(k, self.o, -1)
+            top = table.max() if table.size else 0.0
+            if top > 0:  # scale by a power of two (exact) to put the largest near 1
+                table = np.ldexp(table, -math.frexp(top)[1])
+            self.floats = rf = np.ascontiguousarray(table)
+            self.exact = _Columns(factors, c, opened, rest, card, self.shape)
+        else:
+            hidden = {v for sc, _ in factors for v in sc} - set(keep)
+            order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), card)
+            _, table = product(eliminate(factors, order), scope=keep)
+            g = table_gcd(table)
+            if g > 1:  # a positive constant: it cancels
+                table = table // g
+            # (class, opened, completions), laid out once: reshaping a transposed object
+            # array copies (and later frees) every entry
+            self.exact = np.ascontiguousarray(table.reshape(k, self.o, -1))
+            self.floats = rf = floats(self.exact)
         self.min = float(rf[rf > 0].min()) if rf is not None and (rf > 0).any() else 1.0
 
     def entry(self, rho: Fraction, state: tuple) -> tuple:
-        """The node and exact ``rho`` interval of a state at the tail level: for each
+        """The node and ``rho`` interval of a state at the tail level: for each
         completion ``z`` the decision is ``rho A(z) >= B(z)``, i.e. ``rho >= B(z) / A(z)``
         (``A(z) = 0``: ``B(z) = 0``), so the states with the same truth table form the
-        interval between the largest threshold met and the smallest one missed."""
+        interval between the largest threshold met and the smallest one missed (or a
+        sound part of it holding ``rho``, see :func:`tail_truth`)."""
         kcols, sums = self._columns(state)
-        truth, lo, hi = tail_truth(rho, kcols, sums, self.exact)
+        truth, lo, hi, hi_closed = tail_truth(rho, kcols, sums, self.exact, err=self.err)
         node = self.node(self.level, truth)
-        return (node, lo, True, hi, False, approx(lo), math.inf if hi is None else approx(hi))
+        return (node, lo, True, hi, hi_closed, approx(lo),
+                math.inf if hi is None else approx(hi))
 
     def weighted(self, w: tuple, state: tuple):
         """The node of a state at the tail level in the weight-vector mode: the truth
         table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions (exact; see
         :func:`weighted_truth` for the float filter)."""
         kcols, sums = self._columns(state)
-        return self.node(self.level, weighted_truth(w, kcols, sums, self.exact))
+        return self.node(self.level,
+                         weighted_truth(w, kcols, sums, self.exact, err=self.err))
 
     def _state(self, state: tuple) -> np.ndarray:
         """The product of a tail-level state's factors, laid out over the tail factor's
@@ -324,19 +209,77 @@ class Tail:
 
     def node(self, i: int, truth) -> Any:
         """The node of the truth table ``truth`` (booleans) over the completions of
-        features ``i..``, the last feature varying fastest."""
-        return self._sub(i, np.asarray(truth, dtype=np.uint8).tobytes())
-
-    def _sub(self, i: int, table: bytes) -> Any:
-        """:meth:`node` on the table as bytes, memoised by level and bytes (fast to
-        slice and hash), so equal sub-tables of any state are one node."""
-        if i == self.n:
-            return self.bdd.true if table[0] else self.bdd.false
-        key = (i, table)
-        node = self.nodes.get(key)
-        if node is None:
-            k = self.card[self.enc.features[i]]
-            m = len(table) // k
-            children = [self._sub(i + 1, table[j * m:(j + 1) * m]) for j in range(k)]
-            node = self.nodes[key] = self.enc.select(self.bdd, i, children, self.bdd.false)
+        features ``i..``, the last feature varying fastest; built bottom-up, one level
+        at a time: the distinct rows of children ids at each level (vectorised), each
+        made a node once (memoised by level and children, across tables)."""
+        t = np.asarray(truth, dtype=bool).reshape(-1)
+        key = (i, len(t), np.packbits(t).tobytes())
+        hit = self.nodes.get(key)
+        if hit is not None:
+            return hit
+        bdd, memo = self.bdd, self.memo
+        nodes = [bdd.false, bdd.true]
+        ids = t.astype(np.int64)
+        for j in reversed(range(i, self.n)):
+            k = self.card[self.enc.features[j]]
+            rows = ids.reshape(-1, k)
+            if len(nodes) ** k < 1 << 62:  # one int64 key per row
+                weights = np.array([len(nodes) ** p for p in reversed(range(k))],
+                                   dtype=np.int64)
+                _, first, inv = np.unique(rows @ weights, return_index=True,
+                                          return_inverse=True)
+                unique = rows[first]
+            else:
+                unique, inv = np.unique(rows, axis=0, return_inverse=True)
+            level = []
+            for row in unique.tolist():
+                children = tuple(nodes[x] for x in row)
+                node = memo.get((j, children))
+                if node is None:
+                    node = memo[(j, children)] = self.enc.select(bdd, j, list(children),
+                                                                 bdd.false)
+                level.append(node)
+            nodes, ids = level, inv.reshape(-1)
+        node = self.nodes[key] = nodes[int(ids[0])]
         return node
+
+
+class _Columns:
+    """The exact columns ``R[:, :, zs]`` of a float tail factor, each computed on demand
+    (variable elimination in integers with the completion observed) and kept; indexed
+    like the exact table, ``columns[:, :, zs]``."""
+
+    def __init__(self, factors: list, c, opened: tuple, rest: tuple, card: dict,
+                 shape: tuple):
+        self.factors, self.rest, self.card = factors, rest, card
+        self.keep = (c, *opened)
+        self.head = (shape[0], math.prod(shape[1:1 + len(opened)]))
+        self.cards = [card[f] for f in rest]
+        self.shape = (*self.head, math.prod(self.cards))
+        scopes = [tuple(v for v in sc if v not in rest) for sc, _ in factors]
+        hidden = {v for sc in scopes for v in sc} - set(self.keep)
+        self.order = elimination_order(scopes, sorted(hidden, key=str), self.card)
+        self.cache: dict = {}
+
+    def column(self, z: int) -> np.ndarray:
+        """The exact ``R[:, :, z]`` (an object array over the class and ``o``)."""
+        hit = self.cache.get(z)
+        if hit is None:
+            values = dict(zip(self.rest, np.unravel_index(z, self.cards)))
+            observed = []
+            for scope, table in self.factors:
+                f = (scope, table)
+                for v in scope:
+                    if v in values:
+                        f = observe(f, v, indicator(self.card[v], int(values[v])))
+                observed.append(f)
+            _, table = product(eliminate(observed, self.order), scope=self.keep)
+            hit = self.cache[z] = np.asarray(table, dtype=object).reshape(self.head)
+        return hit
+
+    def __getitem__(self, key) -> np.ndarray:
+        zs = np.atleast_1d(key[2]).tolist()
+        out = np.empty((*self.head, len(zs)), dtype=object)
+        for j, z in enumerate(zs):
+            out[:, :, j] = self.column(int(z))
+        return out
