@@ -247,6 +247,22 @@ def test_float_tail_factor_matches_the_oracle(case):
         tail.TAIL_WIDTH = saved
 
 
+@settings(max_examples=15)
+@given(case=general_networks(max_instances=32))
+def test_float_tail_refused_runs_without_a_tail(case):
+    """A planned float tail factor whose inputs fail the contraction's guarantees is not
+    replaced by a wide exact elimination: the engine runs without a tail, still exact."""
+    from bnx.compilation import tail
+    saved = tail.TAIL_WIDTH, tail.contract
+    tail.TAIL_WIDTH = 0
+    tail.contract = lambda p, factors: None
+    try:
+        _check(case.net, case.class_var, case.positive, case.features, "autoref",
+               threshold=case.threshold, rule=case.rule)
+    finally:
+        tail.TAIL_WIDTH, tail.contract = saved
+
+
 # ---------------------------------------------------------------------- shared networks
 @pytest.mark.parametrize("name, class_var, positive, threshold", [
     ("asia.uai", "var_0", 1, 0.5),

@@ -22,7 +22,7 @@ from .bounds import bounds
 from .execution import prepare, run_ops
 from .intervals import INF, Intervals, Meet, approx, terminal
 from .plan import Plan
-from .tail import Tail, tail_level
+from .tail import FloatRangeError, Tail, tail_level
 
 __all__ = ["FactorEngine", "general_order"]
 
@@ -67,8 +67,11 @@ class FactorEngine:
             if i > self.tail:  # the tail tables replace the levels below
                 break
             if i == self.tail:
-                self.tail_table = Tail(plan, i, self.static, [j for j, _ in before],
-                                       self.card, self.c, k, enc, bdd, contraction)
+                try:
+                    self.tail_table = Tail(plan, i, self.static, [j for j, _ in before],
+                                           self.card, self.c, k, enc, bdd, contraction)
+                except FloatRangeError:
+                    self.tail = self.n  # no tail: expand-then-merge to the end
             self.level_bounds.append(bounds([self.static[j] for j, _ in before], self.c)
                                      if pair is not None else None)
             dynamic = []

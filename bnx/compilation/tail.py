@@ -27,7 +27,12 @@ from .intervals import approx
 from .plan import elimination_width
 from .truth import _TINY, floats, tail_truth, weighted_truth
 
-__all__ = ["Tail", "tail_level"]
+__all__ = ["Tail", "tail_level", "FloatRangeError"]
+
+
+class FloatRangeError(ArithmeticError):
+    """A float tail factor was planned but its inputs fail the contraction's guarantees
+    (:func:`.contraction.contract`); the engine then runs without a tail."""
 
 
 # ---------------------------------------------------------------------- the tail level
@@ -128,6 +133,9 @@ class Tail:
         floated = None
         if contraction is not None:
             floated = contract(contraction, factors)
+            if floated is None:  # never an exact elimination this wide instead
+                raise FloatRangeError("the tail factor's entries span too wide a range "
+                                      "for a float contraction with a proven bound")
         if floated is not None:
             table, _, self.err = floated
             table = align(table, contraction.keep, keep)
