@@ -142,7 +142,11 @@ class Tail:
             table = np.broadcast_to(table, self.shape).reshape(k, self.o, -1)
             top = table.max() if table.size else 0.0
             if top > 0:  # scale by a power of two (exact) to put the largest near 1
-                table = np.ldexp(table, -math.frexp(top)[1])
+                shift = math.frexp(top)[1]
+                if math.ldexp(float(table[table > 0].min()), -shift) < 2.0 ** -1000:
+                    raise FloatRangeError("the tail factor's entries span too wide a range "
+                                          "to scale without underflow")
+                table = np.ldexp(table, -shift)
             self.floats = rf = np.ascontiguousarray(table)
             self.exact = _Columns(factors, c, opened, rest, card, self.shape)
         else:
