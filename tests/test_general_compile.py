@@ -216,35 +216,36 @@ def test_weight_vector_engine_equals_pairs_on_binary_classes(case):
     assert (a & dom) == (b & dom)
 
 
+def _check_tail(case, backend: str = "autoref", **patches) -> None:
+    """:func:`_check` with attributes of :mod:`bnx.compilation.tail` patched."""
+    from bnx.compilation import tail
+    saved = {name: getattr(tail, name) for name in patches}
+    for name, value in patches.items():
+        setattr(tail, name, value)
+    try:
+        _check(case.net, case.class_var, case.positive, case.features, backend,
+               threshold=case.threshold, rule=case.rule)
+    finally:
+        for name, value in saved.items():
+            setattr(tail, name, value)
+
+
 @pytest.mark.parametrize("completions", [0, 4, 1024])
 @settings(max_examples=20)
 @given(case=general_networks(max_instances=48))
 def test_every_tail_size_matches_the_oracle(completions, case):
     """The general engine with no tail (expand-then-merge to the end), a tail of the last
     features' 4 completions, and 1024 (small networks: one truth table, as by default)."""
-    from bnx.compilation import tail
-    saved = tail.TAIL_COMPLETIONS
-    tail.TAIL_COMPLETIONS = completions
-    try:
-        _check(case.net, case.class_var, case.positive, case.features, "autoref",
-               threshold=case.threshold, rule=case.rule)
-    finally:
-        tail.TAIL_COMPLETIONS = saved
+    _check_tail(case, TAIL_COMPLETIONS=completions)
 
 
-@settings(max_examples=60)
+@pytest.mark.parametrize("backend", ["autoref", "cudd"])
+@settings(max_examples=30)
 @given(case=general_networks(max_instances=64))
-def test_float_tail_factor_matches_the_oracle(case):
+def test_float_tail_factor_matches_the_oracle(backend, case):
     """The float tail factor (chosen when no exact one is allowed), its near-ties settled
     on exact columns computed on demand, compiles what the oracle decides."""
-    from bnx.compilation import tail
-    saved = tail.TAIL_WIDTH
-    tail.TAIL_WIDTH = 0
-    try:
-        _check(case.net, case.class_var, case.positive, case.features, "autoref",
-               threshold=case.threshold, rule=case.rule)
-    finally:
-        tail.TAIL_WIDTH = saved
+    _check_tail(case, backend, TAIL_WIDTH=0)
 
 
 @settings(max_examples=15)
@@ -252,15 +253,7 @@ def test_float_tail_factor_matches_the_oracle(case):
 def test_float_tail_refused_runs_without_a_tail(case):
     """A planned float tail factor whose inputs fail the contraction's guarantees is not
     replaced by a wide exact elimination: the engine runs without a tail, still exact."""
-    from bnx.compilation import tail
-    saved = tail.TAIL_WIDTH, tail.contract
-    tail.TAIL_WIDTH = 0
-    tail.contract = lambda p, factors: None
-    try:
-        _check(case.net, case.class_var, case.positive, case.features, "autoref",
-               threshold=case.threshold, rule=case.rule)
-    finally:
-        tail.TAIL_WIDTH, tail.contract = saved
+    _check_tail(case, TAIL_WIDTH=0, contract=lambda p, factors: None)
 
 
 # ---------------------------------------------------------------------- shared networks

@@ -110,8 +110,8 @@ def _pair(a: tuple, b: tuple, need: set) -> tuple:
 def _step_scope(a: tuple, rest: list, need: set, card: dict) -> tuple:
     """The scope after folding ``rest`` into ``a`` pairwise, and the multiply-adds."""
     n = 0
-    for b in rest:
-        later = need.union(*map(set, rest[rest.index(b) + 1:]))
+    for j, b in enumerate(rest):
+        later = need.union(*map(set, rest[j + 1:]))
         a = tuple(v for v in a if v in later or v in b)
         b = tuple(v for v in b if v in later or v in a)
         batch, left, right, summed = _pair(a, b, later)

@@ -128,10 +128,10 @@ def _safe_interval(rho: Fraction, ratio: np.ndarray, met, missed, exact_at: dict
     within a relative ``rel`` per sum (so within ``4 rel`` per ratio, division included)
     and the exact ratios ``exact_at`` of the completions settled exactly."""
     slack = Fraction(4 * rel + _EPS)
-    fl = {z: None for z in exact_at}
+    settled = list(exact_at)
     lo = Fraction(0)
     m = met.copy()
-    m[list(fl)] = False
+    m[settled] = False
     if m.any():  # 2**-1070: a ratio that underflowed to a subnormal
         lo = Fraction(float(ratio[m].max())) * (1 + slack) + _SUB
     for z, q in exact_at.items():
@@ -140,7 +140,7 @@ def _safe_interval(rho: Fraction, ratio: np.ndarray, met, missed, exact_at: dict
     lo = min(lo, rho)  # every ratio met is at most rho
     hi = None
     m = missed.copy()
-    m[list(fl)] = False
+    m[settled] = False
     if m.any():
         hi = max(Fraction(0), Fraction(float(ratio[m].min())) * (1 - slack) - _SUB)
     for z, q in exact_at.items():
