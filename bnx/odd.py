@@ -60,6 +60,7 @@ class ODD:
             meta.setdefault("fingerprint", classifier.fingerprint)
         self.meta = meta
         self._aux: dict = {}
+        self._arrays = None  # see arrays
         self._live: dict = {}  # manager id -> its node count after the last collection
         self._view: tuple | None = None  # see view()
         self._codes = None  # see complete_layout()
@@ -134,6 +135,16 @@ class ODD:
     def __repr__(self) -> str:
         return (f"ODD(features={len(self.features)}, size={self.size}, "
                 f"backend={self.backend!r})")
+
+    @property
+    def arrays(self):
+        """The decision function in array form (:class:`bnx.arrays.DiagramArrays`): per
+        node its level and two children, complemented edges resolved, made once."""
+        a = self._arrays
+        if a is None:
+            from .arrays import from_dd
+            a = self._arrays = from_dd([self.root], self.encoding.nvars)[0]
+        return a
 
     def aux_manager(self, variables: Sequence[str]) -> Manager:
         """A manager of this ODD's backend with ``variables`` declared in order, made

@@ -1,0 +1,429 @@
+"""The array form of a decision diagram: per node its level and two children, in numpy.
+
+Every question bnx asks of a compiled decision function is a pass over its nodes. ``dd``
+hands out a wrapper object per node and leaves complemented edges to the reader, which
+costs microseconds a node in Python; a :class:`DiagramArrays` holds the same reduced,
+ordered diagram as three integer arrays instead, so that a pass is a loop over levels
+with vectorised gathers:
+
+* node ``0`` is false and node ``1`` is true, both at level ``nvars``;
+* complemented edges are resolved (a function and its negation are distinct nodes);
+* nodes are numbered children first and grouped by level, deepest level first, so the
+  nodes of level ``L`` are one contiguous block (:meth:`DiagramArrays.block`): a bottom-up
+  pass visits the blocks in increasing node order, a top-down pass in decreasing order.
+
+The arrays are made once per diagram: by a compiler from the levels it builds
+(:class:`Builder`), by the file loader from its stored arrays, or from any ``dd``
+function by one walk (:func:`from_dd`); :func:`to_dd` writes them back into a ``dd``
+manager. Derived data (per-feature children, layouts, cached results of questions) is
+kept in :attr:`DiagramArrays.cache`, since the arrays never change.
+
+Examples
+--------
+>>> b = Builder(2)
+>>> x1 = b.nodes(1, [FALSE], [TRUE])            # the node "x1"
+>>> f = b.nodes(0, x1, [TRUE])                 # "x0 or x1"
+>>> a = b.finish(f[0])
+>>> a.size, count(a), decide(a, [[0, 0], [0, 1], [1, 0]]).tolist()
+(4, 3, [False, True, True])
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._types import Manager, Node
+
+__all__ = ["FALSE", "TRUE", "DiagramArrays", "Builder", "canonical", "from_dd", "to_dd",
+           "count", "decide", "dd_size", "negate", "negations"]
+
+FALSE, TRUE = 0, 1
+_INT = np.int64
+
+
+class DiagramArrays:
+    """A reduced ordered BDD over ``nvars`` levels, held as numpy arrays.
+
+    Attributes
+    ----------
+    nvars : int
+        Number of levels (``dd`` variables).
+    level, lo, hi : numpy.ndarray of int64
+        Per node: its level (``nvars`` for the terminals ``0`` and ``1``), its low
+        and its high child. Read-only.
+    root : int
+        The node of the function.
+    cache : dict
+        Data derived from the arrays, made once by the passes that need it.
+    """
+
+    __slots__ = ("nvars", "level", "lo", "hi", "root", "starts", "cache", "__weakref__")
+
+    def __init__(self, nvars: int, level, lo, hi, root: int) -> None:
+        self.nvars = int(nvars)
+        self.level, self.lo, self.hi = (np.ascontiguousarray(a, dtype=_INT)
+                                        for a in (level, lo, hi))
+        for a in (self.level, self.lo, self.hi):
+            a.setflags(write=False)
+        self.root = int(root)
+        # starts[L] is 2 + the number of inner nodes at level L or deeper, so the nodes of
+        # level L are starts[L + 1] .. starts[L] - 1
+        lv = self.level[2:]
+        if len(lv) and np.any(np.diff(lv) > 0):
+            raise ValueError("nodes must be grouped by level, deepest first")
+        self.starts = 2 + len(lv) - np.searchsorted(lv[::-1], np.arange(self.nvars + 1),
+                                                    side="left")
+        self.cache: dict = {}
+
+    @property
+    def size(self) -> int:
+        """Number of nodes, both terminals included."""
+        return len(self.level)
+
+    def __len__(self) -> int:
+        return len(self.level)
+
+    def block(self, lvl: int) -> slice:
+        """The nodes of level ``lvl``, as a slice of the node numbers."""
+        return slice(int(self.starts[lvl + 1]), int(self.starts[lvl]))
+
+    def __repr__(self) -> str:
+        return f"DiagramArrays(nvars={self.nvars}, size={self.size}, root={self.root})"
+
+    def __getstate__(self):
+        return (self.nvars, np.asarray(self.level), np.asarray(self.lo),
+                np.asarray(self.hi), self.root)
+
+    def __setstate__(self, state) -> None:
+        self.__init__(*state)
+
+
+def canonical(nvars: int, level, lo, hi, roots: Sequence[int]) -> tuple[DiagramArrays, list[int]]:
+    """The reduced, canonical :class:`DiagramArrays` of the functions ``roots`` of any
+    ordered diagram given as arrays (node 0 false, node 1 true, children at deeper
+    levels than their parents; duplicates and redundant tests allowed).
+
+    Returns the arrays (rooted at the first root) and the new numbers of all roots.
+    Only the nodes below the roots are kept.
+    """
+    level = np.asarray(level, dtype=_INT)
+    lo = np.asarray(lo, dtype=_INT)
+    hi = np.asarray(hi, dtype=_INT)
+    n = len(level)
+    roots = [int(r) for r in roots]
+    # reachable nodes, top-down, one level at a time
+    order = np.argsort(level, kind="stable")  # shallowest first
+    lv = level[order]
+    bounds = np.searchsorted(lv, np.arange(nvars + 2), side="left")
+    seen = np.zeros(n, dtype=bool)
+    seen[roots] = True
+    seen[:2] = True
+    for lvl in range(nvars):
+        idx = order[bounds[lvl]:bounds[lvl + 1]]
+        idx = idx[seen[idx]]
+        seen[lo[idx]] = True
+        seen[hi[idx]] = True
+    # bottom-up: children renumbered first, redundant tests dropped, duplicates merged
+    new = np.full(n, -1, dtype=_INT)
+    new[FALSE], new[TRUE] = FALSE, TRUE
+    out_lo, out_hi, out_lv = [], [], []
+    nxt = 2
+    for lvl in range(nvars - 1, -1, -1):
+        idx = order[bounds[lvl]:bounds[lvl + 1]]
+        idx = idx[seen[idx]]
+        if not len(idx):
+            continue
+        a, b = new[lo[idx]], new[hi[idx]]
+        same = a == b
+        new[idx[same]] = a[same]
+        keep = ~same
+        idx, a, b = idx[keep], a[keep], b[keep]
+        if not len(idx):
+            continue
+        key = a * (nxt + 1) + b
+        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        new[idx] = nxt + inv.ravel()
+        out_lo.append(a[first])
+        out_hi.append(b[first])
+        out_lv.append(np.full(len(uniq), lvl, dtype=_INT))
+        nxt += len(uniq)
+    cat = (lambda parts, head: np.concatenate([np.array(head, dtype=_INT), *parts]))
+    arrays = DiagramArrays(nvars, cat(out_lv, [nvars, nvars]), cat(out_lo, [0, 1]),
+                           cat(out_hi, [0, 1]), int(new[roots[0]]))
+    return arrays, [int(new[r]) for r in roots]
+
+
+class Builder:
+    """Collects nodes bottom-up for :func:`canonical`: a compiler's way to make arrays.
+
+    Nodes are appended as given (no reduction while building); :meth:`finish` reduces
+    them and keeps what lies below the root. ``FALSE`` and ``TRUE`` are nodes ``0``
+    and ``1``.
+    """
+
+    def __init__(self, nvars: int) -> None:
+        self.nvars = nvars
+        self._lv: list = [np.array([nvars, nvars], dtype=_INT)]
+        self._lo: list = [np.array([0, 1], dtype=_INT)]
+        self._hi: list = [np.array([0, 1], dtype=_INT)]
+        self._n = 2
+
+    def nodes(self, lvl: int, lo, hi) -> np.ndarray:
+        """New nodes testing level ``lvl`` with children ``lo`` and ``hi`` (arrays of node
+        numbers); returns their numbers."""
+        lo = np.asarray(lo, dtype=_INT)
+        hi = np.asarray(hi, dtype=_INT)
+        k = len(lo)
+        self._lv.append(np.full(k, lvl, dtype=_INT))
+        self._lo.append(lo)
+        self._hi.append(hi)
+        ids = np.arange(self._n, self._n + k, dtype=_INT)
+        self._n += k
+        return ids
+
+    def select(self, first: int, nbits: int, kids) -> np.ndarray:
+        """Nodes that branch on a log-encoded feature: ``kids`` has one row per node and
+        one column per state (state ``j`` has the ``nbits``-bit code ``j``, most
+        significant bit at level ``first``); codes that name no state lead to false."""
+        kids = np.asarray(kids, dtype=_INT)
+        if nbits == 0:
+            return kids[:, 0].copy()
+        width = 1 << nbits
+        cur = np.zeros((len(kids), width), dtype=_INT)
+        cur[:, :kids.shape[1]] = kids
+        for b in range(nbits - 1, -1, -1):
+            cur = self.nodes(first + b, cur[:, 0::2].ravel(), cur[:, 1::2].ravel()
+                             ).reshape(len(kids), -1)
+        return cur[:, 0]
+
+    def finish(self, root: int, *more: int):
+        """The canonical arrays below ``root`` (and the new numbers of ``more`` roots,
+        when given: then ``(arrays, [root, *more])`` is returned)."""
+        arrays, ids = canonical(self.nvars, np.concatenate(self._lv), np.concatenate(self._lo),
+                                np.concatenate(self._hi), [root, *more])
+        self._lv = self._lo = self._hi = []
+        return (arrays, ids) if more else arrays
+
+
+# ---------------------------------------------------------------------- from and to dd
+# The readers below return tables of the nodes below some roots: index 0 is dd's one
+# terminal (true), and a reference to node ``i`` is the *slot* ``2 i`` (as is) or
+# ``2 i + 1`` (negated), the form in which complemented edges are then resolved.
+
+def from_dd(roots: Sequence[Node], nvars: int) -> tuple[DiagramArrays, list[int]]:
+    """Read the functions ``roots`` (dd nodes of one manager) into canonical arrays.
+
+    ``dd.autoref`` diagrams are read from the manager's own integer table;
+    ``dd.cudd`` diagrams through CUDD's DDDMP text dump, parsed by numpy. Returns the
+    arrays (rooted at the first root) and the node number of every root.
+    """
+    roots = list(roots)
+    bdd = roots[0].bdd
+    if type(bdd).__module__ == "dd.cudd":
+        level, lo, hi, refs = _cudd_tables(bdd, roots, nvars)
+    else:
+        level, lo, hi, refs = _autoref_tables(bdd, [r.node for r in roots], nvars)
+    # node i as is sits at 2 i, negated at 2 i + 1; a negated node negates its children
+    k = len(level)
+    lv2 = np.repeat(level, 2)
+    lo2 = np.repeat(lo, 2) ^ np.tile([0, 1], k)
+    hi2 = np.repeat(hi, 2) ^ np.tile([0, 1], k)
+    # slots 0 and 1 are true and false: swap them into bnx's numbering (0 false, 1 true)
+    swap = np.arange(2 * k, dtype=_INT)
+    swap[0], swap[1] = 1, 0
+    lv2, lo2, hi2 = lv2[swap], swap[lo2[swap]], swap[hi2[swap]]
+    lo2[:2] = hi2[:2] = (0, 1)
+    return canonical(nvars, lv2, lo2, hi2, [int(swap[r]) for r in refs])
+
+
+def _autoref_tables(bdd: Manager, refs: list[int], nvars: int):
+    """The table of the nodes below ``refs`` of a ``dd.autoref`` manager (see above)."""
+    succ = bdd._bdd._succ
+    ids = {1: 0}
+    lv, lo, hi = [nvars], [0], [0]
+    stack = [abs(r) for r in refs]
+    while stack:
+        u = stack[-1]
+        if u in ids:
+            stack.pop()
+            continue
+        i, v, w = succ[u]
+        av, aw = abs(v), abs(w)
+        if av not in ids:
+            stack.append(av)
+        elif aw not in ids:
+            stack.append(aw)
+        else:
+            stack.pop()
+            ids[u] = len(lv)
+            lv.append(i)
+            lo.append(2 * ids[av] + (v < 0))
+            hi.append(2 * ids[aw] + (w < 0))
+    out = [2 * ids[abs(r)] + (r < 0) for r in refs]
+    return (np.array(lv, dtype=_INT), np.array(lo, dtype=_INT), np.array(hi, dtype=_INT), out)
+
+
+def _cudd_tables(bdd: Manager, roots: list, nvars: int):
+    """The same table from CUDD, through its DDDMP text dump (one dump per root)."""
+    import os
+    import tempfile
+    lv, lo, hi = [np.array([nvars], dtype=_INT)], [np.zeros(1, _INT)], [np.zeros(1, _INT)]
+    refs = []
+    n = 1  # table rows so far
+    fd, path = tempfile.mkstemp(suffix=".dddmp")
+    os.close(fd)
+    try:
+        for root in roots:
+            if root.var is None:  # a constant
+                refs.append(0 if root == bdd.true else 1)
+                continue
+            bdd.dump(path, [root])
+            with open(path, "rb") as fh:
+                text = fh.read()
+            head, _, body = text.partition(b".nodes\n")
+            body = body[:body.rindex(b".end")]
+            names = _header(head, b".suppvarnames")
+            rootid = int(_header(head, b".rootids")[0])
+            # rows: id, variable name, support index, then child, else child (signed)
+            rows = np.loadtxt(io.StringIO(body.decode()), dtype=_INT, usecols=(0, 2, 3, 4),
+                              ndmin=2)
+            ids, sup, t, e = rows.T
+            supp_level = np.array([bdd.level_of_var(s) for s in names], dtype=_INT)
+            index = np.empty(int(ids.max()) + 1, dtype=_INT)  # dddmp id -> table row
+            inner = ids != 1
+            index[ids[inner]] = n + np.arange(int(inner.sum()))
+            index[1] = 0
+
+            def slot(r):
+                return 2 * index[np.abs(r)] + (r < 0)
+
+            lv.append(supp_level[sup[inner]])
+            lo.append(slot(e[inner]))
+            hi.append(slot(t[inner]))
+            refs.append(int(slot(np.array([rootid]))[0]))
+            n += int(inner.sum())
+    finally:
+        os.unlink(path)
+    return np.concatenate(lv), np.concatenate(lo), np.concatenate(hi), refs
+
+
+def _header(head: bytes, key: bytes) -> list[str]:
+    for line in head.splitlines():
+        if line.startswith(key + b" "):
+            return line.decode().split()[1:]
+    raise ValueError(f"DDDMP header without {key.decode()}")
+
+
+def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str], root: int | None = None) -> Node:
+    """Write the function below ``root`` (default: the arrays' root) into ``bdd``, whose
+    variable at level ``l`` is ``names[l]``: one node made per node, bottom-up."""
+    root = arrays.root if root is None else int(root)
+    if root <= TRUE:
+        return bdd.true if root == TRUE else bdd.false
+    level, lo, hi = arrays.level, arrays.lo, arrays.hi
+    top = root + 1  # nodes 0 .. root hold everything below the root
+    if type(bdd).__module__ == "dd.cudd":
+        made: list = [bdd.false, bdd.true]
+        ite = bdd.ite
+        var = [bdd.var(v) for v in names]
+        for u, (lv, a, b) in enumerate(zip(level[2:top].tolist(), lo[2:top].tolist(),
+                                           hi[2:top].tolist()), start=2):
+            made.append(ite(var[lv], made[b], made[a]))
+        return made[root]
+    core = bdd._bdd
+    mlevel = [core.vars[v] for v in names]  # bnx's level -> the manager's level
+    ref = [-1, 1]
+    fa = core.find_or_add
+    for lv, a, b in zip(level[2:top].tolist(), lo[2:top].tolist(), hi[2:top].tolist()):
+        ref.append(fa(mlevel[lv], ref[a], ref[b]))
+    return bdd._wrap(ref[root])
+
+
+# ---------------------------------------------------------------------- passes
+def negate(arrays: DiagramArrays) -> DiagramArrays:
+    """The negation: the same nodes with the terminals' roles swapped."""
+    swap = np.array([TRUE, FALSE], dtype=_INT)
+    lo = np.where(arrays.lo <= TRUE, swap[np.minimum(arrays.lo, 1)], arrays.lo)
+    hi = np.where(arrays.hi <= TRUE, swap[np.minimum(arrays.hi, 1)], arrays.hi)
+    lo[:2], hi[:2] = (0, 1), (0, 1)
+    root = arrays.root if arrays.root > TRUE else 1 - arrays.root
+    return DiagramArrays(arrays.nvars, arrays.level, lo, hi, root)
+
+
+def negations(arrays: DiagramArrays) -> np.ndarray:
+    """Per node, the node of its negation, or ``-1`` where the arrays do not hold it."""
+    neg = np.full(arrays.size, -1, dtype=_INT)
+    neg[FALSE], neg[TRUE] = TRUE, FALSE
+    lo, hi = arrays.lo, arrays.hi
+    for lvl in range(arrays.nvars - 1, -1, -1):
+        s = arrays.block(lvl)
+        if s.start == s.stop:
+            continue
+        m = s.stop + 1  # keys of (low, high) pairs of this level
+        key = lo[s] * m + hi[s]
+        order = np.argsort(key)
+        a, b = neg[lo[s]], neg[hi[s]]
+        want = np.where((a >= 0) & (b >= 0), a * m + b, -1)
+        at = np.minimum(np.searchsorted(key[order], want), len(order) - 1)
+        found = (want >= 0) & (key[order][at] == want)
+        neg[s] = np.where(found, s.start + order[at], -1)
+    return neg
+
+
+def dd_size(arrays: DiagramArrays) -> int:
+    """The number of nodes ``dd`` counts for the function (``dag_size``): a node and
+    its negation are one node there (complemented edges), and there is one terminal."""
+    if arrays.root <= TRUE:
+        return 1
+    neg = negations(arrays)
+    inner = np.arange(2, arrays.size)
+    paired = int(np.count_nonzero(neg[2:] >= 0))
+    return 1 + len(inner) - paired // 2
+
+
+def count(arrays: DiagramArrays, root: int | None = None) -> int:
+    """Number of assignments to all ``nvars`` levels on which the function is true (exact)."""
+    root = arrays.root if root is None else int(root)
+    n = arrays.nvars
+    exact = n >= 62
+    dtype = object if exact else _INT
+    c = np.zeros(root + 1, dtype=dtype)
+    if root >= TRUE:
+        c[TRUE] = 1
+    level, lo, hi = arrays.level, arrays.lo, arrays.hi
+    pow2 = (np.array([1 << k for k in range(n + 1)], dtype=object) if exact
+            else (np.int64(1) << np.arange(n + 1, dtype=_INT)))
+    for lvl in range(n - 1, -1, -1):
+        s = arrays.block(lvl)
+        if s.start > root:
+            break
+        s = slice(s.start, min(s.stop, root + 1))
+        if s.start >= s.stop:
+            continue
+        a, b = lo[s], hi[s]
+        c[s] = c[a] * pow2[level[a] - lvl - 1] + c[b] * pow2[level[b] - lvl - 1]
+    return int(c[root]) * (1 << int(level[root])) if root > TRUE else (
+        (1 << n) if root == TRUE else 0)
+
+
+def decide(arrays: DiagramArrays, bits, root: int | None = None) -> np.ndarray:
+    """The function's value on many complete assignments: ``bits`` has one row per
+    assignment and one column per level; returns one bool per row."""
+    bits = np.asarray(bits, dtype=bool)
+    if bits.ndim == 1:
+        bits = bits[None, :]
+    root = arrays.root if root is None else int(root)
+    u = np.full(len(bits), root, dtype=_INT)
+    rows = np.arange(len(bits))
+    level, lo, hi = arrays.level, arrays.lo, arrays.hi
+    active = rows[u > TRUE]
+    while len(active):
+        w = u[active]
+        lv = level[w]
+        b = bits[active, lv]
+        u[active] = np.where(b, hi[w], lo[w])
+        active = active[u[active] > TRUE]
+    return u == TRUE
