@@ -75,3 +75,23 @@ def test_builder_select_encodes_states_msb_first():
 def test_grouped_by_level_is_enforced():
     with pytest.raises(ValueError):
         A.DiagramArrays(2, [2, 2, 0, 1], [0, 1, 0, 0], [0, 1, 1, 1], 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_feature_view_decides_as_the_odd(data, backend):
+    """Per-state children and decisions on state indices agree with ODD.decide."""
+    from bnx.feature_arrays import decide_states, feature_view
+    from tests.strategies import classifiers
+
+    import bnx
+    case = data.draw(classifiers(max_features=4, max_instances=64))
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=case.features)
+    odd = bnx.compile(clf, backend=backend)
+    fv = feature_view(odd.arrays, odd.encoding)
+    states = odd.encoding.states
+    rows = list(itertools.product(*[range(len(s)) for s in states]))
+    got = decide_states(fv, rows).tolist()
+    want = [odd.decide({f: s[j] for f, s, j in zip(odd.features, states, r)}) for r in rows]
+    assert got == want
