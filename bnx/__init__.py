@@ -22,7 +22,7 @@ from .explain import __all__ as _explain_all
 from .odd import ODD
 from ._lazy import lazy_attributes
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402,F401
 
 # Loaded on first use: they import pandas or numpy, which loading a saved ODD and explaining
 # never needs (``import bnx`` stays light).

@@ -196,7 +196,7 @@ class Builder:
         cur[:, :kids.shape[1]] = kids
         for b in range(nbits - 1, -1, -1):
             cur = self.nodes(first + b, cur[:, 0::2].ravel(), cur[:, 1::2].ravel()
-                             ).reshape(len(kids), -1)
+                             ).reshape(len(kids), 1 << b)
         return cur[:, 0]
 
     def finish(self, root: int, *more: int):

@@ -20,10 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from .backends import branches
-from .errors import (ArgumentError, MissingFeatureError, UnknownFeatureError,
-                     UnknownStateError)
-from .instances import is_missing
+from .errors import ArgumentError
+from .feature_arrays import decide_states, feature_view
+from .instances import _frame, encode_rows
 
 __all__ = ["WHAT", "decide_many", "encode_rows", "explain_data"]
 
@@ -43,126 +42,10 @@ _DEFAULT_WHAT = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count",
 _DTYPES = {"decision": bool, "posterior": float, "robustness": "Int64"}
 
 
-# ---------------------------------------------------------------------- rows
-def _frame(odd: Any, data: Any):
-    """``data`` as a DataFrame with exactly the ODD's features as columns (ODD order)."""
-    import pandas as pd
-    if isinstance(data, pd.Series):
-        data = data.to_frame().T
-    elif not isinstance(data, pd.DataFrame):
-        if isinstance(data, Mapping) or not isinstance(data, Sequence) or isinstance(data, str):
-            raise ArgumentError(f"data must be a pandas DataFrame or a list of mappings, "
-                                f"got {type(data).__name__}")
-        if not all(isinstance(r, Mapping) for r in data):
-            raise ArgumentError("data given as a list must hold mappings from features to states")
-        data = pd.DataFrame(list(data))
-    cls = odd.meta.get("class_var")
-    feats = set(odd.features)
-    unknown = [c for c in data.columns if c not in feats and not (cls is not None and c == cls)]
-    if unknown:
-        raise UnknownFeatureError(f"the data has columns that are not features of this "
-                                  f"ODD: {', '.join(map(repr, unknown))}")
-    absent = [f for f in odd.features if f not in data.columns]
-    if absent:
-        raise MissingFeatureError(f"the data has no column for the features "
-                                  f"{', '.join(map(repr, absent))}")
-    return data
-
-
-def encode_rows(odd: Any, data: Any) -> np.ndarray:
-    """The rows of ``data`` as state indices, shape ``(rows, features)`` in the ODD's
-    feature order; ``-1`` marks a missing value.
-
-    Raises :class:`~bnx.UnknownStateError` for a state the feature does not have,
-    naming the row and listing the known states.
-
-    Examples
-    --------
-    >>> import bnx
-    >>> from bnx.batch import encode_rows
-    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> rows = [{"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "+",
-    ...          "GPA": float("nan"), "Admit": "+"}]
-    >>> dict(zip(odd.features, encode_rows(odd, rows)[0].tolist()))
-    {'GPA': -1, 'WorkExperience': 1, 'FirstTimeApplicant': 0, 'EntranceExam': 1}
-    """
-    import pandas as pd
-    from .classifier import _resolve_state
-    frame = _frame(odd, data)
-    out = np.empty((len(frame), len(odd.features)), dtype=np.int32, order="F")
-    for i, f in enumerate(odd.features):
-        column = frame[f]
-        if isinstance(column.dtype, pd.CategoricalDtype):  # already coded: no hashing
-            codes, uniques = column.cat.codes.to_numpy(), column.cat.categories
-        else:
-            codes, uniques = pd.factorize(column.to_numpy(), use_na_sentinel=True)
-        states = odd.encoding.states[i]
-        table = np.empty(len(uniques) + 1, dtype=np.int32)
-        table[-1] = -1  # factorize marks NaN/None as -1
-        for u, value in enumerate(uniques):
-            j = -1 if is_missing(value) else _resolve_state(states, value)
-            if j is None:
-                row = frame.index[int(np.flatnonzero(codes == u)[0])]
-                raise UnknownStateError(
-                    f"row {row!r}: {value!r} is not a state of feature {f!r} "
-                    f"(states: {', '.join(map(str, states))})")
-            table[u] = j
-        out[:, i] = table[codes]
-    return out
-
-
 # ---------------------------------------------------------------------- deciding
-def _layers(odd: Any) -> dict:
-    """The diagram as one numpy table per level (made once per ODD).
-
-    At level ``l`` the walk is in one of a few *states*: the references (node and
-    polarity) that a path can reach when it crosses level ``l``; a node below ``l``
-    passes through. ``tables[l][2 * s + b]`` is the state reached from state ``s``
-    when level ``l``'s bit is ``b``; ``value[s]`` is the decision of a final state
-    (a terminal). Every level is then one gather for all rows at once.
-    """
-    cache = odd.__dict__.setdefault("_batch", {})
-    got = cache.get("layers")
-    if got is not None:
-        return got
-    enc = odd.encoding
-    states = [odd.root]
-    tables = []
-    for lvl in range(enc.nvars):
-        index: dict = {}
-        nxt: list = []
-        table = np.empty(2 * len(states), dtype=np.int32)
-        for s, u in enumerate(states):
-            kids = branches(u) if u.var is not None and u.level == lvl else (u, u)
-            for b, c in enumerate(kids):
-                k = index.get(c)
-                if k is None:
-                    k = index[c] = len(nxt)
-                    nxt.append(c)
-                table[2 * s + b] = k
-        tables.append(table)
-        states = nxt
-    value = np.array([u == odd.bdd.true for u in states], dtype=bool)
-    feature = [i for i in range(len(enc.features)) for _ in enc.bits[i]]
-    shift = [len(enc.bits[i]) - 1 - b for i in range(len(enc.features))
-             for b in range(len(enc.bits[i]))]
-    states.clear()
-    got = cache["layers"] = {"tables": tables, "value": value, "feature": feature,
-                             "shift": shift}
-    return got
-
-
 def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
-    """Decisions on complete rows of state indices: one vectorised gather per level."""
-    lay = _layers(odd)
-    state = np.zeros(codes.shape[0], dtype=np.int32)
-    for table, i, sh in zip(lay["tables"], lay["feature"], lay["shift"]):
-        bit = codes[:, i] if sh == 0 and len(odd.encoding.states[i]) <= 2 else \
-            (codes[:, i] >> sh) & 1
-        state = table[2 * state + bit]
-    if not lay["tables"]:  # no variables: a constant
-        return np.full(codes.shape[0], bool(lay["value"][0]))
-    return lay["value"][state]
+    """Decisions on complete rows of state indices: one vectorised walk of the arrays."""
+    return decide_states(feature_view(odd.arrays, odd.encoding), codes)
 
 
 def decide_many(odd: Any, data: Any) -> np.ndarray:

@@ -38,6 +38,7 @@ from .network import read_network
 from .rules import RULES, check_threshold, decides
 from .tree import as_tree
 from .instances import as_instance
+from .instances import resolve_state as _resolve_state  # noqa: F401 (used by the questions)
 
 __all__ = ["Classifier", "read_network"]
 
@@ -50,16 +51,6 @@ class _Half(float):
 
 
 _HALF = _Half(0.5)
-
-
-def _resolve_state(names: Sequence[State], state: Any) -> int | None:
-    """Index of ``state`` among ``names``, matching by value, then by its text."""
-    for j, s in enumerate(names):
-        if s == state and type(s) is not bool:
-            return j
-    text = str(state)
-    hits = [j for j, s in enumerate(names) if str(s) == text]
-    return hits[0] if len(hits) == 1 else None
 
 
 class Classifier:

@@ -35,7 +35,7 @@ import numpy as np
 from .arrays import TRUE, DiagramArrays
 from .encoding import Encoding
 
-__all__ = ["FeatureView", "feature_view", "decide_states", "state_bits"]
+__all__ = ["FeatureView", "feature_view", "count_states", "decide_states", "state_bits"]
 
 _INT = np.int64
 
@@ -133,6 +133,36 @@ def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarr
         u[active] = nxt
         active = active[nxt > TRUE]
     return u == TRUE
+
+
+def count_states(fv: FeatureView, root: int | None = None) -> int:
+    """Number of complete instances (one state per feature) on which the function is
+    true, exact. Equal to :func:`bnx.arrays.count` exactly when the function is false on
+    every code that names no state."""
+    root = fv.root if root is None else int(root)
+    n = fv.n
+    big = fv.arrays.nvars >= 62
+    dtype = object if big else _INT
+    # skip[i] = product of the numbers of states of features i .. n-1
+    skip = np.ones(n + 1, dtype=object)
+    for i in range(n - 1, -1, -1):
+        skip[i] = skip[i + 1] * fv.nstates[i]
+    if not big:
+        skip = skip.astype(_INT)
+    c = np.zeros(fv.arrays.size, dtype=dtype)
+    c[TRUE] = 1
+    for i in range(n - 1, -1, -1):
+        s0, s1 = int(fv.first_node[i]), int(fv.last_node[i])
+        if s0 == s1:
+            continue
+        kids = fv.kids[i]
+        f = fv.feature[kids]  # the feature each child tests (n for the terminals)
+        # a child testing feature k leaves features i + 1 .. k - 1 free
+        c[s0:s1] = (c[kids] * (skip[i + 1] // skip[f])).sum(axis=1)
+    if root <= TRUE:
+        return int(skip[0]) if root == TRUE else 0
+    i = int(fv.feature[root])
+    return int(c[root]) * int(skip[0] // skip[i])
 
 
 def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:

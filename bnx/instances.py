@@ -20,12 +20,16 @@ state name).
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import InstanceError
+import numpy as np
 
-__all__ = ["as_instance", "is_missing"]
+from ._types import State
+from .errors import (ArgumentError, InstanceError, MissingFeatureError, UnknownFeatureError,
+                     UnknownStateError)
+
+__all__ = ["as_instance", "encode_rows", "is_missing", "resolve_state"]
 
 
 def is_missing(value: Any) -> bool:
@@ -106,3 +110,79 @@ def _same(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:  # an unhashable or array-like key: not the class
         return False
+
+
+def resolve_state(names: Sequence[State], state: Any) -> int | None:
+    """Index of ``state`` among ``names``, matching by value, then by its text."""
+    for j, s in enumerate(names):
+        if s == state and type(s) is not bool:
+            return j
+    text = str(state)
+    hits = [j for j, s in enumerate(names) if str(s) == text]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _frame(odd: Any, data: Any):
+    """``data`` as a DataFrame with exactly the ODD's features as columns (ODD order)."""
+    import pandas as pd
+    if isinstance(data, pd.Series):
+        data = data.to_frame().T
+    elif not isinstance(data, pd.DataFrame):
+        if isinstance(data, Mapping) or not isinstance(data, Sequence) or isinstance(data, str):
+            raise ArgumentError(f"data must be a pandas DataFrame or a list of mappings, "
+                                f"got {type(data).__name__}")
+        if not all(isinstance(r, Mapping) for r in data):
+            raise ArgumentError("data given as a list must hold mappings from features to states")
+        data = pd.DataFrame(list(data))
+    cls = odd.meta.get("class_var")
+    feats = set(odd.features)
+    unknown = [c for c in data.columns if c not in feats and not (cls is not None and c == cls)]
+    if unknown:
+        raise UnknownFeatureError(f"the data has columns that are not features of this "
+                                  f"ODD: {', '.join(map(repr, unknown))}")
+    absent = [f for f in odd.features if f not in data.columns]
+    if absent:
+        raise MissingFeatureError(f"the data has no column for the features "
+                                  f"{', '.join(map(repr, absent))}")
+    return data
+
+
+def encode_rows(odd: Any, data: Any) -> np.ndarray:
+    """The rows of ``data`` as state indices, shape ``(rows, features)`` in the ODD's
+    feature order; ``-1`` marks a missing value.
+
+    Raises :class:`~bnx.UnknownStateError` for a state the feature does not have,
+    naming the row and listing the known states.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.instances import encode_rows
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> rows = [{"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "+",
+    ...          "GPA": float("nan"), "Admit": "+"}]
+    >>> dict(zip(odd.features, encode_rows(odd, rows)[0].tolist()))
+    {'GPA': -1, 'WorkExperience': 1, 'FirstTimeApplicant': 0, 'EntranceExam': 1}
+    """
+    import pandas as pd
+    frame = _frame(odd, data)
+    out = np.empty((len(frame), len(odd.features)), dtype=np.int32, order="F")
+    for i, f in enumerate(odd.features):
+        column = frame[f]
+        if isinstance(column.dtype, pd.CategoricalDtype):  # already coded: no hashing
+            codes, uniques = column.cat.codes.to_numpy(), column.cat.categories
+        else:
+            codes, uniques = pd.factorize(column.to_numpy(), use_na_sentinel=True)
+        states = odd.encoding.states[i]
+        table = np.empty(len(uniques) + 1, dtype=np.int32)
+        table[-1] = -1  # factorize marks NaN/None as -1
+        for u, value in enumerate(uniques):
+            j = -1 if is_missing(value) else resolve_state(states, value)
+            if j is None:
+                row = frame.index[int(np.flatnonzero(codes == u)[0])]
+                raise UnknownStateError(
+                    f"row {row!r}: {value!r} is not a state of feature {f!r} "
+                    f"(states: {', '.join(map(str, states))})")
+            table[u] = j
+        out[:, i] = table[codes]
+    return out

@@ -5,12 +5,20 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from . import drawing
 from ._types import Feature, Instance, Manager, Node
-from .classifier import Classifier
-from .diagram import count as _count
-from .diagram import deep, evaluate
+from .arrays import DiagramArrays, dd_size, from_dd, to_dd
+from .arrays import count as count_models
+from .backends import available_backends, new_manager
+from .classifier import Classifier, _resolve_state
+from .diagram import gc_paused, recursion_for
 from .encoding import Encoding
-from .instances import as_instance
+from .errors import (ArgumentError, MissingFeatureError, UnknownFeatureError,
+                     UnknownStateError)
+from .feature_arrays import decide_states, feature_view
+from .instances import as_instance, encode_rows
+from .network_json import classifier_from_document
+from .serialization import dumps_odd, load_odd, loads_odd, save_odd
 
 __all__ = ["ODD"]
 
@@ -40,17 +48,21 @@ class ODD:
         ``"autoref"`` or ``"cudd"``.
     """
 
-    def __init__(self, classifier: Classifier | None, encoding: Encoding, bdd: Manager,
-                 root: Node, domain: Node, *, backend: str,
-                 meta: dict | None = None) -> None:
+    def __init__(self, classifier: Classifier | None, encoding: Encoding, *, backend: str,
+                 arrays: DiagramArrays | None = None, bdd: Manager | None = None,
+                 root: Node | None = None, meta: dict | None = None,
+                 classifier_doc: dict | None = None, where: str = "") -> None:
+        if arrays is None and root is None:
+            raise ValueError("an ODD needs its arrays or its dd root")
         self._classifier = classifier
-        self._classifier_doc: dict | None = None  # a loaded classifier, not yet rebuilt
-        self._classifier_where = ""
+        self._classifier_doc = classifier_doc  # a loaded classifier, rebuilt on first use
+        self._classifier_where = where
         self.encoding = encoding
-        self.bdd = bdd
-        self.root = root
-        self.domain = domain
         self.backend = backend
+        self._arrays = arrays
+        self._bdd = bdd
+        self._root = root
+        self._domain = None
         meta = dict(meta or {})
         if classifier is not None:
             meta.setdefault("class_var", classifier.class_var)
@@ -59,13 +71,51 @@ class ODD:
             meta.setdefault("rule", classifier.rule)
             meta.setdefault("fingerprint", classifier.fingerprint)
         self.meta = meta
-        self._aux: dict = {}
-        self._arrays = None  # see arrays
-        self._live: dict = {}  # manager id -> its node count after the last collection
-        self._view: tuple | None = None  # see view()
-        self._codes = None  # see complete_layout()
-        self._graphs: dict = {}  # see out_graph()
         self._by_text: list | None = None  # see encode()
+        # transitional: the explanation code's caches, until it keeps them in arrays.cache
+        self._aux: dict = {}
+        self._live: dict = {}
+        self._view: tuple | None = None
+        self._codes = None
+        self._graphs: dict = {}
+
+    # ------------------------------------------------------------------ the two forms
+    @property
+    def arrays(self) -> DiagramArrays:
+        """The decision function in array form (:class:`bnx.arrays.DiagramArrays`): per
+        node its level and two children, complemented edges resolved. Every question
+        is a pass over it; made once (by the compiler or the loader, or read from
+        :attr:`root` on first use)."""
+        a = self._arrays
+        if a is None:
+            with gc_paused():
+                a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
+        return a
+
+    @property
+    def bdd(self) -> Manager:
+        """The ``dd.autoref.BDD`` or ``dd.cudd.BDD`` that holds :attr:`root` (made from
+        the arrays on first use, with the encoding's variables in order and reordering
+        off)."""
+        if self._bdd is None:
+            self._bdd = new_manager(self.backend, self.encoding.variables)
+        return self._bdd
+
+    @property
+    def root(self) -> Node:
+        """The decision function as a ``dd`` node: true exactly on the positive
+        instances (made from the arrays on first use, in one bottom-up pass)."""
+        if self._root is None:
+            with recursion_for(self.encoding.nvars), gc_paused():
+                self._root = to_dd(self._arrays, self.bdd, self.encoding.variables)
+        return self._root
+
+    @property
+    def domain(self) -> Node:
+        """True exactly on the codes of complete instances (a ``dd`` node)."""
+        if self._domain is None:
+            self._domain = self.encoding.domain(self.bdd)
+        return self._domain
 
     # ------------------------------------------------------------------ basics
     @property
@@ -73,20 +123,13 @@ class ODD:
         """The classifier it was compiled from (rebuilt from the file on first use
         for a loaded ODD; ``None`` when the file holds none)."""
         if self._classifier is None and self._classifier_doc is not None:
-            from .network_json import classifier_from_document
             self._classifier = classifier_from_document(
                 self._classifier_doc, fingerprint=self.meta.get("fingerprint"),
                 where=self._classifier_where)
         return self._classifier
 
-    def _set_stored_classifier(self, doc: dict, *, where: str) -> None:
-        """Keep a saved classifier's description, rebuilt by :attr:`classifier` when used."""
-        self._classifier_doc = doc
-        self._classifier_where = where
-
     def __reduce__(self):
         """Pickle through the saved format (both backends; the classifier included)."""
-        from .serialization import dumps_odd
         return (_unpickle, (dumps_odd(self), self.backend))
 
     @property
@@ -114,14 +157,12 @@ class ODD:
         return self.encoding.states[self._position(feature)]
 
     def _position(self, feature: Feature) -> int:
-        from .errors import UnknownFeatureError
         try:
             return self.encoding.position(feature)
         except (KeyError, TypeError):
             raise UnknownFeatureError(f"{feature!r} is not a feature of this ODD") from None
 
     @property
-    @deep
     def size(self) -> int:
         """Number of nodes of the decision diagram, as ``dd`` counts them.
 
@@ -130,21 +171,13 @@ class ODD:
         diagram with the complements resolved (two sinks), which can show a
         different number of nodes.
         """
-        return self.root.dag_size
+        if self._root is not None:
+            return self._root.dag_size
+        return dd_size(self.arrays)
 
     def __repr__(self) -> str:
         return (f"ODD(features={len(self.features)}, size={self.size}, "
                 f"backend={self.backend!r})")
-
-    @property
-    def arrays(self):
-        """The decision function in array form (:class:`bnx.arrays.DiagramArrays`): per
-        node its level and two children, complemented edges resolved, made once."""
-        a = self._arrays
-        if a is None:
-            from .arrays import from_dd
-            a = self._arrays = from_dd([self.root], self.encoding.nvars)[0]
-        return a
 
     def aux_manager(self, variables: Sequence[str]) -> Manager:
         """A manager of this ODD's backend with ``variables`` declared in order, made
@@ -229,8 +262,6 @@ class ODD:
     # ------------------------------------------------------------------ instances
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
         """Validate an instance and return ``{feature: state index}``."""
-        from .classifier import _resolve_state
-        from .errors import MissingFeatureError, UnknownStateError
         instance = as_instance(instance, class_var=self.meta.get("class_var"))
         known = self.encoding._index
         for f in instance:
@@ -274,14 +305,51 @@ class ODD:
 
     def decide(self, instance: Instance) -> bool:
         """The decision on a complete instance, by one walk down the diagram."""
-        return evaluate(self.root, self.assignment(self.encode(instance)))
+        idx = self.encode(instance)
+        fv = feature_view(self.arrays, self.encoding)
+        return bool(decide_states(fv, [[idx[f] for f in self.features]])[0])
 
     def decide_many(self, data):
-        """The decisions on the rows of a DataFrame, vectorised; see :func:`bnx.batch.decide_many`."""
-        from .batch import decide_many
-        return decide_many(self, data)
+        """The decisions on many rows at once, as a numpy ``bool`` array in row order.
 
-    @deep
+        ``data`` is a DataFrame (or a list of mappings) with one column per feature; a
+        class column is ignored. Complete rows are decided by walking the diagram's
+        arrays for all rows at once. A row with missing values is decided on its
+        observed features, exactly as :meth:`bnx.Classifier.decide` with
+        ``partial=True`` (by the classifier, once per distinct row;
+        :func:`bnx.batch.decide_many` compiles the restricted classifiers instead,
+        which is faster when many rows miss the same features).
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.case_study.votes_classifier(), backend="autoref")
+        >>> votes = bnx.datasets.load_votes()
+        >>> d = odd.decide_many(votes)
+        >>> int(d.sum()), all(d[i] == odd.classifier.decide(row, partial=True)
+        ...                   for i, row in votes.iterrows())
+        (184, True)
+        """
+        import numpy as np
+        codes = encode_rows(self, data)
+        out = np.empty(codes.shape[0], dtype=bool)
+        full = ~(codes < 0).any(axis=1)
+        if full.any():
+            out[full] = decide_states(feature_view(self.arrays, self.encoding), codes[full])
+        if not full.all():
+            clf = self.classifier
+            if clf is None:
+                raise ArgumentError("rows with missing values need the classifier, which this "
+                                    "ODD does not have (a file of format version 1): compile "
+                                    "it again")
+            rows, inverse = np.unique(codes[~full], axis=0, return_inverse=True)
+            states = self.encoding.states
+            got = [clf.decide({f: states[i][j] for i, (f, j) in
+                               enumerate(zip(self.features, row.tolist())) if j >= 0},
+                              partial=True) for row in rows]
+            out[~full] = np.array(got, dtype=bool)[inverse.reshape(-1)]
+        return out
+
     def count(self) -> int:
         """Number of complete instances decided positive (an exact ``int``).
 
@@ -291,7 +359,7 @@ class ODD:
         >>> bnx.compile(bnx.examples.admissions(), backend="autoref").count()
         6
         """
-        return _count(self.root, self.encoding.nvars)
+        return count_models(self.arrays)
 
     def positives(self):
         """The positive instances as an :class:`~bnx.Explanations` set (a diagram).
@@ -326,12 +394,12 @@ class ODD:
         return monotone_counterexample(self, on=on)
 
     # ------------------------------------------------------------------ files
-    @deep
     def save(self, path) -> str:
-        """Save the ODD to one JSON file (see ``docs/file-format.md``); returns the path.
+        """Save the ODD to one file (see ``docs/file-format.md``); returns the path.
 
-        The file holds the diagram, the features, states, encoding, order,
-        threshold and the classifier's fingerprint, under a checksum.
+        The file holds a readable header (features, states, encoding, order, threshold,
+        the classifier's fingerprint and the classifier itself) and the diagram's arrays
+        in binary, under a checksum.
 
         Examples
         --------
@@ -343,20 +411,19 @@ class ODD:
         >>> again.count(), again.decide(x), again.classifier.posterior(x) == odd.classifier.posterior(x)
         (6, True, True)
         """
-        from .serialization import save_odd
         return save_odd(self, path)
 
     @classmethod
     def load(cls, path, *, backend: str = "auto") -> "ODD":
-        """Load an ODD saved by :meth:`save` into a new manager of ``backend``.
+        """Load an ODD saved by :meth:`save`; its ``dd`` nodes are made in a new manager
+        of ``backend`` when first needed.
 
         A truncated, edited or incompatible file raises :class:`~bnx.ODDFileError`
         saying what is wrong; nothing is half-loaded. The loaded ODD's
         :attr:`classifier` is rebuilt from the file on first use, exactly, so it
         has posteriors (files of format version 1 hold no classifier: ``None``).
         """
-        from .serialization import load_odd
-        return load_odd(path, backend=backend)
+        return cls(None, **load_odd(path, backend=backend))
 
     # ------------------------------------------------------------------ drawing
     def to_dot(self) -> str:
@@ -364,38 +431,31 @@ class ODD:
 
         Complemented edges are resolved, so the picture shows plain 0/1 sinks.
         """
-        from .dot import to_dot
-        return to_dot(self)
+        return drawing.to_dot(self)
 
     def draw(self, path: str, *, format: str | None = None) -> str:
         """Write the diagram as an image through Graphviz's ``dot`` (SVG, PNG, PDF).
 
         Raises :class:`~bnx.BnxError` when ``dot`` is not installed.
         """
-        from .dot import draw
-        return draw(self, path, format=format)
+        return drawing.draw(self, path, format=format)
 
     def plot(self, ax=None, **options):
         """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`."""
-        from .plot import plot_odd
-        return plot_odd(self, ax, **options)
+        return drawing.plot_odd(self, ax, **options)
 
     def _repr_svg_(self) -> str | None:
-        from .dot import svg
-        return svg(self)
+        return drawing.svg(self)
 
-def _unpickle(text: str, backend: str) -> ODD:
-    from .backends import available_backends
-    from .serialization import loads_odd
+def _unpickle(data, backend: str) -> ODD:
     if backend not in available_backends():  # unpickled where CUDD is missing
         backend = "auto"
-    return loads_odd(text, backend=backend, where="<pickled ODD>")
+    return ODD(None, **loads_odd(data, backend=backend, where="<pickled ODD>"))
 
 
 def check_odd(odd) -> None:
     """Refuse anything but a compiled :class:`ODD` with a :class:`~bnx.ArgumentError`."""
     if not isinstance(odd, ODD):
-        from .errors import ArgumentError
         hint = " (compile it first: bnx.compile(clf))" if isinstance(odd, Classifier) else ""
         raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
 

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.arrays import to_dd
 from bnx.backends import new_manager
 from bnx.compilation import Budget, check_order
 from bnx.compilation.levels import LevelEngine, log_weights
@@ -35,10 +36,11 @@ def _both(clf, backend, order=None):
     order = check_order(clf, order)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     bdd = new_manager(backend, enc.variables)
-    old = RatioEngine(clf, enc, bdd, Budget(None)).run()
+    old = RatioEngine(clf, enc, bdd, Budget(None)).run() & enc.domain(bdd)
     weights = log_weights(clf, enc.features)
     assert weights is not None
-    new = LevelEngine(clf, enc, bdd, Budget(None), weights).run()
+    # the level engine makes the array form (false on unused codes): written into dd
+    new = to_dd(LevelEngine(clf, enc, bdd, Budget(None), weights).run(), bdd, enc.variables)
     return old, new
 
 

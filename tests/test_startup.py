@@ -1,4 +1,5 @@
-"""Loading a saved ODD and explaining imports only what it uses."""
+"""Loading a saved ODD and explaining imports only what it uses (numpy, for the diagram's
+arrays, and dd; not pgmpy, pandas, tqdm, matplotlib or scikit-learn)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ odd = bnx.ODD.load(sys.argv[1], backend=sys.argv[2])
 x = dict.fromkeys(odd.features, "+")
 pis = bnx.pi_explanations(odd, x)
 mcs = bnx.mc_explanations(odd, x)
-heavy = sorted(m for m in ("pgmpy", "pandas", "numpy", "tqdm", "matplotlib", "sklearn")
+heavy = sorted(m for m in ("pgmpy", "pandas", "tqdm", "matplotlib", "sklearn")
                if m in sys.modules)
 print(json.dumps({"pi": len(list(pis)), "mc": len(list(mcs)), "heavy": heavy}))
 """

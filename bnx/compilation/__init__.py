@@ -48,14 +48,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from .._lazy import lazy_attributes
 from .._types import Feature
+from ..arrays import DiagramArrays, to_dd
 from ..backends import new_manager, resolve_backend
 from ..classifier import Classifier
 from ..diagram import gc_paused, recursion_for
 from ..encoding import Encoding
+from ..errors import BnxError
 from .budget import Budget
 from .estimate import estimate_size
 from .levels import LevelEngine as _LevelEngine  # noqa: F401 (looked up by name)
@@ -63,8 +64,7 @@ from .levels import log_weights
 from .naive_bayes import RatioEngine as _RatioEngine  # noqa: F401 (looked up by name)
 from .orders import check_order, default_order, latent_tree_order, naive_bayes_order
 
-if TYPE_CHECKING:
-    from ..odd import ODD
+from ..odd import ODD
 
 #: Engines that import numpy, loaded when first compiled with (loading a saved ODD and
 #: explaining never needs them).
@@ -111,9 +111,7 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     >>> odd.count(), odd.size
     (6, 6)
     """
-    from ..odd import ODD
     if not isinstance(clf, Classifier):
-        from ..errors import BnxError
         raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
     order = check_order(clf, order)
     name = resolve_backend(backend)
@@ -125,11 +123,12 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
             root = _engines(clf, enc, bdd, budget)
         finally:
             budget.close()
+        if isinstance(root, DiagramArrays):  # the level engine: false on unused codes
+            return ODD(clf, enc, backend=name, arrays=root)
         domain = enc.domain(bdd)
         if domain != bdd.true:  # select() already sends unused codes to false
             root = root & domain
-    return ODD(clf, enc, bdd, root, domain, backend=name)
-
+    return ODD(clf, enc, backend=name, bdd=bdd, root=root)
 
 
 def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
@@ -145,7 +144,11 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             first = Classifier(clf.network, clf.class_var, clf.class_states[0],
                                threshold=Fraction(1, 2), features=clf.features)
             root = _engines(first, enc, bdd, budget)
-            return root if pos == 0 else ~root
+            if pos == 0:
+                return root
+            if isinstance(root, DiagramArrays):  # negated in dd, where the domain is
+                root = to_dd(root, bdd, enc.variables)
+            return ~root
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
         root = bdd.true
         for c in range(len(clf.class_states)):

@@ -35,12 +35,12 @@ from typing import Any
 from ..classifier import Classifier
 from ..encoding import Encoding
 from .budget import Budget
+from ..arrays import FALSE, TRUE, Builder
 from .intervals import INF, prior_odds
 
 __all__ = ["LevelEngine", "log_weights"]
 
 _U = 2.0 ** -53  # unit roundoff of a double
-_CHUNK = 65_536  # nodes made between two checks of the budget
 
 
 def _log(x: Fraction) -> float | None:
@@ -319,23 +319,27 @@ class LevelEngine:
 
     # ------------------------------------------------------------------ driver
     def run(self):
-        """The root of the compiled decision function."""
+        """The decision function as :class:`~bnx.arrays.DiagramArrays` (false on the codes
+        that name no state, as :meth:`bnx.Encoding.domain` requires)."""
         np = self.np
-        bdd, n = self.bdd, self.n
-        if self.rho0 is INF:
-            return bdd.true
-        # per level: the function of the state rho = 0, and of a state positive on
-        # every completion (false on unused codes, as select makes them, except below a
-        # state with q_v = 0, whose child is the constant true)
-        self.zero = [bdd.false] * (n + 1)
-        self.tops = [bdd.true] * (n + 1)
+        n, enc = self.n, self.enc
+        b = self.builder = Builder(enc.nvars)
+        first, nbits = enc.first_level, [len(bs) for bs in enc.bits]
+        # per level: the function "every later feature names a state" (the true node of
+        # the dd engines, restricted to the domain), of the state rho = 0, and of a state
+        # positive on every completion (below a state with q_v = 0 the child is valid[])
+        self.valid, self.zero, self.tops = [TRUE] * (n + 1), [FALSE] * (n + 1), [TRUE] * (n + 1)
         for i in reversed(range(n)):
-            kids = [bdd.true if r is None else self.zero[i + 1] for r in self.ratios[i]]
-            self.zero[i] = self.enc.select(bdd, i, kids, bdd.false)
-            kids = [bdd.true if r is None else self.tops[i + 1] for r in self.ratios[i]]
-            self.tops[i] = self.enc.select(bdd, i, kids, bdd.false)
+            v = self.valid[i + 1]
+            rows = [[v] * len(self.ratios[i]),
+                    [v if r is None else self.zero[i + 1] for r in self.ratios[i]],
+                    [v if r is None else self.tops[i + 1] for r in self.ratios[i]]]
+            self.valid[i], self.zero[i], self.tops[i] = (
+                int(u) for u in b.select(first[i], nbits[i], rows))
+        if self.rho0 is INF:
+            return b.finish(self.valid[0])
         if self.rho0 == 0:
-            return self.zero[0]
+            return b.finish(self.zero[0])
         one = np.zeros(1, np.int64)
         self.states.append((np.array([self.s0]), one, one))
         self.bps[n] = (np.array([0.0]), one, one)
@@ -381,19 +385,6 @@ class LevelEngine:
             self.np.searchsorted(classes, mat[pos])
         return out
 
-    def _make(self, i: int, rows: list, below: list, cudd: bool) -> list:
-        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row."""
-        bdd, enc = self.bdd, self.enc
-        if len(enc.bits[i]) == 1 and len(rows[0]) == 2:
-            name = enc.bits[i][0]
-            if cudd:
-                x, ite = bdd.var(name), bdd.ite
-                return [ite(x, below[hi], below[lo]) for lo, hi in rows]
-            fa = bdd.find_or_add
-            return [below[lo] if below[lo] == below[hi] else fa(name, below[lo], below[hi])
-                    for lo, hi in rows]
-        return [enc.select(bdd, i, [below[c] for c in row], bdd.false) for row in rows]
-
     def _rows(self, mat):
         """The distinct columns of ``mat`` (as rows) and the index of each column's."""
         np = self.np
@@ -409,18 +400,16 @@ class LevelEngine:
         return rows, inv.ravel()
 
     def _build(self, mats, last):
-        """Make the dd nodes bottom-up, one per distinct tuple of children."""
-        bdd = self.bdd
-        t, f = bdd.true, bdd.false
-        nodes = [t if c == 1 else f for c in last.tolist()]  # level n: class 1 is [0, inf)
-        cudd = type(bdd).__module__ == "dd.cudd"
+        """The array form bottom-up, one node per distinct tuple of children."""
+        np = self.np
+        b, enc = self.builder, self.enc
+        nodes = np.where(last == 1, TRUE, FALSE)  # level n: class 1 is [0, inf)
         for i in reversed(range(self.n)):
-            below = nodes + [self.tops[i + 1], self.zero[i + 1], f, t]  # see _child_matrix
+            self.budget.check()
+            # child codes -4 .. -1 (see _child_matrix) index the end of this table
+            below = np.concatenate([nodes, [self.tops[i + 1], self.zero[i + 1], FALSE,
+                                            self.valid[i + 1]]]).astype(np.int64)
             rows, inv = self._rows(mats[i])
-            built: list = []
-            for start in range(0, len(rows), _CHUNK):  # the budget sees every chunk
-                chunk = rows[start:start + _CHUNK].tolist()
-                self.budget.check()
-                built.extend(self._make(i, chunk, below, cudd))
-            nodes = [built[r] for r in inv.tolist()]
-        return nodes[0]
+            built = b.select(enc.first_level[i], len(enc.bits[i]), below[rows])
+            nodes = built[inv]
+        return b.finish(int(nodes[0]))

@@ -13,11 +13,11 @@ __all__ = ["FORMAT_NAME", "FORMAT_VERSION"]
 #: The name in the ``format`` field of every ODD file.
 FORMAT_NAME = "bnx-odd"
 #: The version of the file format that this bnx writes and reads.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 _KEYS = ("format", "version", "bnx_version", "backend", "features", "states", "variables",
          "class_var", "positive", "threshold", "fingerprint", "count", "size", "diagram",
-         "checksum")
+         "checksum")  # in version 3, "arrays" stands for "diagram"
 _OPTIONAL = ("classifier", "rule")
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)/([1-9][0-9]*)")
 _NODE_ID = re.compile(r"[1-9][0-9]*")

@@ -11,32 +11,41 @@ from typing import Any
 from ..backends import new_manager, resolve_backend
 from ..diagram import count as _count
 from ..diagram import recursion_for
+from ..arrays import count as count_models
+from ..arrays import dd_size
 from ..encoding import Encoding
 from ..errors import ODDFileError
+from ..feature_arrays import count_states, feature_view
+from .binary import read_arrays, split_file
 from .document import (_FRACTION, _HEX64, _KEYS, _NODE_ID, _OPTIONAL, FORMAT_NAME,
                        FORMAT_VERSION, _checksum, _path_arg)
 
 __all__ = ["load_odd", "loads_odd"]
 
 
-def loads_odd(text: str, *, backend: str = "auto", where: str = "<string>") -> Any:
-    """The ODD in ``text``, as :func:`load_odd` reads a file (used to unpickle ODDs)."""
+def loads_odd(data: bytes | str, *, backend: str = "auto", where: str = "<string>") -> dict:
+    """The parts of the ODD in ``data``, as :func:`load_odd` reads a file (used to
+    unpickle ODDs)."""
     name = resolve_backend(backend)
-    doc = _parse_document(text.encode("utf-8"), where)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    doc, payload = _parse_document(data, where)
     variables = doc.get("variables")
     with recursion_for(len(variables) if isinstance(variables, list) else 0):
-        return _load_document(where, name, doc)
+        return _load_document(where, name, doc, payload)
 
 
-def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
-    """Read an ODD written by :func:`save_odd` into a new manager of ``backend``.
+def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> dict:
+    """Read and check a file written by :func:`save_odd`; returns the parts from which
+    :meth:`bnx.ODD.load` makes the ODD (keyword arguments of :class:`bnx.ODD`).
 
-    The file may have been saved from either backend. The variables are declared
-    in the stored order with reordering off. The returned ODD's ``meta`` holds
-    ``class_var``, ``positive``, ``threshold`` (a :class:`~fractions.Fraction`) and
-    ``fingerprint``. Its ``classifier`` is rebuilt from the file, exactly, on first
-    use (pgmpy is imported only then); it is ``None`` for a version-1 file, which
-    holds no classifier.
+    The file may have been saved from either backend. A format-3 file's arrays are
+    read as they are (the ``dd`` nodes are made when first needed); a file of format
+    1 or 2 is rebuilt in a new manager of ``backend``, its variables declared in the
+    stored order with reordering off. The ``meta`` part holds ``class_var``,
+    ``positive``, ``threshold`` (a :class:`~fractions.Fraction`) and ``fingerprint``;
+    the classifier is rebuilt from the file, exactly, on first use (pgmpy is imported
+    only then); a version-1 file holds no classifier.
 
     Parameters
     ----------
@@ -47,7 +56,7 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
 
     Returns
     -------
-    ODD
+    dict
 
     Raises
     ------
@@ -63,8 +72,10 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
     >>> import os, tempfile, bnx
     >>> from bnx.serialization import save_odd, load_odd
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> path = save_odd(odd, os.path.join(tempfile.mkdtemp(), "a.bnx.json"))
-    >>> back = load_odd(path)
+    >>> path = save_odd(odd, os.path.join(tempfile.mkdtemp(), "a.bnx"))
+    >>> sorted(load_odd(path))
+    ['arrays', 'backend', 'classifier_doc', 'encoding', 'meta', 'where']
+    >>> back = bnx.ODD.load(path)
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-",
     ...      "EntranceExam": "-", "GPA": "+"}
     >>> back.decide(x) == odd.decide(x), back.features == odd.features
@@ -72,16 +83,14 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> Any:
     """
     name = resolve_backend(backend)
     path = _path_arg(path)
-    doc = _read_document(path)
+    doc, payload = _read_document(path)
     variables = doc.get("variables") if isinstance(doc, dict) else None
     with recursion_for(len(variables) if isinstance(variables, list) else 0):
-        return _load_document(path, name, doc)
+        return _load_document(path, name, doc, payload)
 
 
-def _load_document(path: str, name: str, doc: dict) -> Any:
-    """The checks and the rebuild of :func:`load_odd`, on a parsed document."""
-    from ..odd import ODD
-
+def _load_document(path: str, name: str, doc: dict, payload: bytes) -> dict:
+    """The checks and the parts of :func:`load_odd`, on a parsed document."""
 
     def bad(problem: str) -> ODDFileError:
         return ODDFileError(f"{path!r} is not a valid ODD file: {problem}")
@@ -112,24 +121,10 @@ def _load_document(path: str, name: str, doc: dict) -> Any:
     size = doc["size"]
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise bad(f"its size {size!r} is not a positive integer")
+    del size
     if not isinstance(doc["backend"], str) or not isinstance(doc["bnx_version"], str):
         raise bad("its 'backend' and 'bnx_version' must be strings")
 
-    bdd = new_manager(name, enc.variables)
-    roots = _load_diagram(doc["diagram"], bdd, enc.variables, bad)
-    root, domain = roots["root"], roots["domain"]
-    if domain != enc.domain(bdd):
-        raise bad("its domain is not the constraint of valid codes of its features")
-    if (root & ~domain) != bdd.false:
-        raise bad("its decision diagram is true on codes that name no state "
-                  "(the root does not imply the domain)")
-    got = _count(root, enc.nvars)
-    if got != count:
-        raise bad(f"its decision diagram has {got} positive instances, "
-                  f"but the file records {count}")
-    if root.dag_size != size:
-        raise bad(f"its decision diagram has {root.dag_size} nodes, "
-                  f"but the file records {size}")
     meta = {"class_var": class_var, "positive": positive, "threshold": threshold,
             "rule": rule, "fingerprint": fingerprint}
     stored = doc.get("classifier")
@@ -137,13 +132,37 @@ def _load_document(path: str, name: str, doc: dict) -> Any:
         if not isinstance(stored, dict) or not isinstance(stored.get("features"), list):
             raise bad("its 'classifier' is not an object with a 'features' list")
         meta["display_order"] = tuple(_scalar(f, "feature", bad) for f in stored["features"])
-    odd = ODD(None, enc, bdd, root, domain, backend=name, meta=meta)
-    if stored is not None:
-        odd._set_stored_classifier(stored, where=repr(path))
-    return odd
+    parts = {"encoding": enc, "backend": name, "meta": meta, "classifier_doc": stored,
+             "where": repr(path)}
+    if doc["version"] >= 3:
+        arrays = read_arrays(doc["arrays"], payload, enc.nvars, bad)
+        fv = feature_view(arrays, enc)
+        got, valid = count_models(arrays), count_states(fv)
+        if got != valid:
+            raise bad("its decision diagram is true on codes that name no state")
+        size = dd_size(arrays)
+        parts["arrays"] = arrays
+    else:
+        bdd = new_manager(name, enc.variables)
+        roots = _load_diagram(doc["diagram"], bdd, enc.variables, bad)
+        root, domain = roots["root"], roots["domain"]
+        if domain != enc.domain(bdd):
+            raise bad("its domain is not the constraint of valid codes of its features")
+        if (root & ~domain) != bdd.false:
+            raise bad("its decision diagram is true on codes that name no state "
+                      "(the root does not imply the domain)")
+        got, size = _count(root, enc.nvars), root.dag_size
+        parts.update(bdd=bdd, root=root)
+    if got != count:
+        raise bad(f"its decision diagram has {got} positive instances, "
+                  f"but the file records {count}")
+    if size != doc["size"]:
+        raise bad(f"its decision diagram has {size} nodes, "
+                  f"but the file records {doc['size']}")
+    return parts
 
 
-def _read_document(path: str) -> dict:
+def _read_document(path: str) -> tuple[dict, bytes]:
     """The file's JSON object, after the format, version and checksum checks."""
     try:
         with open(path, "rb") as fh:
@@ -157,11 +176,12 @@ def _read_document(path: str) -> dict:
     return _parse_document(data, path)
 
 
-def _parse_document(data: bytes, path: str) -> dict:
-    """The JSON object in ``data`` after the format, version and checksum checks;
-    messages name ``path``."""
+def _parse_document(data: bytes, path: str) -> tuple[dict, bytes]:
+    """The JSON header in ``data`` after the format, version and checksum checks, and
+    the bytes that follow it; messages name ``path``."""
     if not data.strip():
         raise ODDFileError(f"{path!r} is empty, not an ODD file")
+    data, payload = split_file(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -195,13 +215,17 @@ def _parse_document(data: bytes, path: str) -> dict:
         raise ODDFileError(f"{path!r} has no valid checksum field")
     if _checksum(doc) != checksum:
         raise ODDFileError(f"checksum mismatch in {path!r}: the file was edited or corrupted")
-    missing = [k for k in _KEYS if k not in doc]
-    extra = [k for k in doc if k not in _KEYS and not (version >= 2 and k in _OPTIONAL)]
+    keys = _KEYS if version < 3 else tuple("arrays" if k == "diagram" else k for k in _KEYS)
+    missing = [k for k in keys if k not in doc]
+    extra = [k for k in doc if k not in keys and not (version >= 2 and k in _OPTIONAL)]
     if missing or extra:
         parts = ([f"missing {', '.join(map(repr, missing))}"] if missing else []) + \
                 ([f"unexpected {', '.join(map(repr, extra))}"] if extra else [])
         raise ODDFileError(f"{path!r} is not a valid ODD file: keys {'; '.join(parts)}")
-    return doc
+    if version < 3 and payload.strip():
+        raise ODDFileError(f"{path!r} is not a valid ODD file: bytes follow its JSON "
+                           f"document")
+    return doc, payload
 
 
 def _no_duplicates(pairs: list) -> dict:

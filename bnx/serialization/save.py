@@ -10,20 +10,23 @@ import tempfile
 from fractions import Fraction
 from typing import Any
 
-from ..diagram import count as _count
+from .._version import __version__
+from ..arrays import count
 from ..errors import BnxError, ODDFileError
+from ..network_json import classifier_document
+from .binary import arrays_bytes, arrays_header
 from .document import FORMAT_NAME, FORMAT_VERSION, _checksum, _path_arg
 
 __all__ = ["save_odd", "dumps_odd"]
 
 
 def save_odd(odd: Any, path: str | os.PathLike) -> str:
-    """Write ``odd`` to the single file ``path`` (JSON; ``.bnx.json`` by convention).
+    """Write ``odd`` to the single file ``path`` (``.bnx`` by convention); :meth:`bnx.ODD.save`.
 
-    The file holds the encoding, the decision metadata, the diagram and its domain
-    in ``dd``'s JSON dump format, and a SHA-256 checksum; see
-    :mod:`bnx.serialization` for the layout. It is written to a temporary file
-    beside ``path`` and moved into place, so ``path`` is never left half-written.
+    The file holds a readable JSON header (the encoding, the decision metadata, the
+    classifier, a SHA-256 checksum) and the diagram's arrays in binary; see
+    :mod:`bnx.serialization` for the layout. It is written to a temporary file beside
+    ``path`` and moved into place, so ``path`` is never left half-written.
 
     Parameters
     ----------
@@ -49,11 +52,11 @@ def save_odd(odd: Any, path: str | os.PathLike) -> str:
     Examples
     --------
     >>> import os, tempfile, bnx
-    >>> from bnx.serialization import save_odd, load_odd
+    >>> from bnx.serialization import save_odd
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bnx.json")
+    >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bnx")
     >>> _ = save_odd(odd, path)
-    >>> back = load_odd(path, backend="autoref")
+    >>> back = bnx.ODD.load(path, backend="autoref")
     >>> back.count(), back.size, back.threshold, back.classifier.fingerprint == odd.classifier.fingerprint
     (6, 6, Fraction(1, 2), True)
     """
@@ -62,14 +65,14 @@ def save_odd(odd: Any, path: str | os.PathLike) -> str:
     return path
 
 
-def dumps_odd(odd: Any) -> str:
-    """The text of the file that :func:`save_odd` writes (used to pickle ODDs)."""
-    return _render(_document(odd))
+def dumps_odd(odd: Any) -> bytes:
+    """The bytes of the file that :func:`save_odd` writes (used to pickle ODDs)."""
+    payload = arrays_bytes(odd.arrays)
+    return _render(_document(odd, payload)).encode("utf-8") + payload
 
 
-def _document(odd: Any) -> dict:
-    """Everything the file stores, checksum included, as JSON-ready values."""
-    import bnx
+def _document(odd: Any, payload: bytes) -> dict:
+    """The file's header, checksum included, as JSON-ready values."""
 
     enc = odd.encoding
     meta = odd.meta or {}
@@ -93,7 +96,7 @@ def _document(odd: Any) -> dict:
     doc = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
-        "bnx_version": str(bnx.__version__),
+        "bnx_version": __version__,
         "backend": str(odd.backend),
         "features": features,
         "states": states,
@@ -103,14 +106,12 @@ def _document(odd: Any) -> dict:
         "threshold": (f"{threshold.numerator}/{threshold.denominator}" if rule == "threshold"
                       else None),
         "fingerprint": fingerprint,
-        "count": str(_count(odd.root, enc.nvars)),
-        "size": int(odd.root.dag_size),
-        "diagram": _dump_diagram(odd.bdd, enc.variables, {"root": odd.root,
-                                                           "domain": odd.domain}),
+        "count": str(count(odd.arrays)),
+        "size": int(odd.size),
+        "arrays": arrays_header(odd.arrays, payload),
     }
     stored = odd._classifier_doc
     if stored is None and odd._classifier is not None:
-        from ..network_json import classifier_document
         stored = classifier_document(odd._classifier, _json_scalar)
     if stored is not None:
         doc["classifier"] = stored
@@ -142,58 +143,16 @@ def _json_scalar(value: Any, what: str) -> Any:
                    "booleans and None survive a JSON round trip")
 
 
-def _dump_diagram(bdd: Any, variables: tuple, roots: dict) -> dict:
-    """``dd``'s JSON dump of ``roots``, with canonical node numbers (post-order from 2)."""
-    dump: dict[str, Any] = {"level_of_var": {v: bdd.level_of_var(v) for v in variables},
-                            "roots": {}}
-    number: dict[int, int] = {}  # int(regular node) -> its number in the file
-
-    def ref(u, as_root: bool):
-        if u.var is None:
-            if as_root:
-                return 1 if u == bdd.true else -1
-            return "T" if u == bdd.true else "F"
-        z = ~u if u.negated else u
-        k = number[int(z)]
-        return -k if u.negated else k
-
-    for name, r in roots.items():
-        # iterative post-order, low before high, as dd's own dumper visits
-        stack = [(r, False)]
-        while stack:
-            u, expanded = stack.pop()
-            if u.var is None:
-                continue
-            z = ~u if u.negated else u
-            if int(z) in number:
-                continue
-            if expanded:
-                number[int(z)] = len(number) + 2
-                dump[str(number[int(z)])] = [z.level, ref(z.low, False), ref(z.high, False)]
-            else:
-                stack.append((z, True))
-                stack.append((z.high, False))
-                stack.append((z.low, False))
-        dump["roots"][name] = ref(r, True)
-    return dump
-
-
 def _render(doc: dict) -> str:
-    """One top-level key per line, one diagram node per line (diff-friendly)."""
+    """One top-level key per line; the document ends with a line ``}``."""
     def dumps(v):
         return json.dumps(v, ensure_ascii=False, allow_nan=False)
 
-    lines = []
-    for key, value in doc.items():
-        if key == "diagram":
-            inner = [f"  {dumps(k)}: {dumps(v)}" for k, v in value.items()]
-            lines.append(f" {dumps(key)}: {{\n" + ",\n".join(inner) + "\n }")
-        else:
-            lines.append(f" {dumps(key)}: {dumps(value)}")
+    lines = [f" {dumps(key)}: {dumps(value)}" for key, value in doc.items()]
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def _write_atomically(path: str, text: str) -> None:
+def _write_atomically(path: str, data: bytes) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
@@ -201,8 +160,8 @@ def _write_atomically(path: str, text: str) -> None:
     except OSError as exc:
         raise ODDFileError(f"cannot write the ODD file {path!r}: {exc.strerror or exc}") from exc
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, _file_mode(path))
