@@ -7,8 +7,23 @@ exactly: MC- and PI-explanations (Shih, Choi and Darwiche, IJCAI 2018), contrast
 reasons, robustness, counterfactuals, bias and the same-decision probability; naive Bayes
 of any width without compiling (:mod:`bnx.linear`); whole data sets (:func:`explain_data`).
 
-The data flows one way: network -> :class:`Classifier` -> :func:`compile` ->
-:class:`ODD` -> explanations.
+The data flows one way, and so do the imports (``tests/test_imports.py`` checks that no
+module imports one above it). From the bottom up, one line per layer:
+
+- helpers: ``_types`` (type aliases), ``_version``, ``errors``, ``_lazy``, ``backends``
+  (the ``dd`` managers), ``diagram`` (walks over ``dd`` nodes), ``encoding`` (features as
+  bits), ``instances`` (rows and mappings as instances), ``rules`` (threshold, argmax);
+- the diagram as arrays: ``arrays`` (levels and children per node, in numpy) and
+  ``feature_arrays`` (each node's child per state), ``drawing`` (pictures of a diagram);
+- networks: ``network`` (files), ``network_json``, ``relevance``, ``tree``, ``inference``,
+  ``sklearn``, ``learning/`` (learning networks from data);
+- the classifier: ``decisions`` (exact answers on instances), ``classifier``;
+- ``serialization/`` (the ODD file: it returns parts), ``odd`` (the compiled value);
+- ``compilation/``: one engine per module, :func:`compile` returns an :class:`ODD`;
+- questions: ``explain/`` (explanations and every question on a decision), ``linear/``
+  (naive Bayes too wide to compile);
+- data and pictures: ``batch``, ``batch_engine``, ``plot``, ``datasets``, ``case_study``,
+  ``cli/`` (the ``bnx`` command); this package's ``__init__`` re-exports the public names.
 """
 
 from . import backends, examples, linear

@@ -24,20 +24,20 @@ Compiled ODDs and explanations follow these rules.
 from __future__ import annotations
 
 import hashlib
-import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from ._types import Feature, Instance, State
-from .errors import (ArgumentError, MissingFeatureError, NetworkError, StructureError,
-                     UnknownFeatureError, UnknownStateError)
+from ._types import Feature, State
+from .errors import (ArgumentError, NetworkError, StructureError,
+                     UnknownFeatureError)
 from .network import read_network
-from .rules import RULES, check_threshold, decides
+from .sklearn import sklearn_parts
+from .rules import RULES, check_threshold
 from .tree import as_tree
-from .instances import as_instance
+from .decisions import Decisions
 from .instances import resolve_state as _resolve_state  # noqa: F401 (used by the questions)
 
 __all__ = ["Classifier", "read_network"]
@@ -53,7 +53,7 @@ class _Half(float):
 _HALF = _Half(0.5)
 
 
-class Classifier:
+class Classifier(Decisions):
     """A Bayesian network classifier with an exact decision rule.
 
     Parameters
@@ -169,9 +169,28 @@ class Classifier:
     @classmethod
     def from_sklearn(cls, estimator: Any, positive: State = None, *,
                      feature_names: Sequence[Feature] | None = None) -> "Classifier":
-        """The classifier of a fitted sklearn CategoricalNB or BernoulliNB; see :func:`bnx.sklearn.from_sklearn`."""
-        from .sklearn import from_sklearn
-        return from_sklearn(estimator, positive, feature_names=feature_names)
+        """The classifier of a fitted sklearn ``CategoricalNB`` or ``BernoulliNB``: it decides as
+        the estimator's ``predict`` (``rule="argmax"``) on every instance; see
+        :mod:`bnx.sklearn` for the names and states.
+
+        Parameters
+        ----------
+        estimator : sklearn.naive_bayes.CategoricalNB or BernoulliNB
+            Fitted.
+        positive : one of ``estimator.classes_``, optional
+            The positive class; default ``classes_[1]`` for two classes (required for more).
+        feature_names : sequence, optional
+            The feature names; default ``feature_names_in_`` or ``x0, x1, ...``.
+
+        Raises
+        ------
+        ArgumentError
+            Not a fitted CategoricalNB/BernoulliNB, an unknown ``positive``, wrong
+            ``feature_names``, or more than two classes and no ``positive``.
+        """
+        net, class_var, pos, names = sklearn_parts(estimator, positive,
+                                                   feature_names=feature_names)
+        return cls(net, class_var, pos, features=names, rule="argmax")
 
     def _check_features(self, features: Sequence[Feature] | None) -> tuple:
         net, c = self._network, self._class_var
@@ -334,113 +353,3 @@ class Classifier:
                 else "rule='argmax'")
         return (f"Classifier({self.structure}, class_var={self._class_var!r}, "
                 f"positive={self._positive!r}, {rule}, features={len(self._features)})")
-
-    # ------------------------------------------------------------------ instances
-    def state_index(self, feature: Feature, state: State) -> int:
-        """Index of ``state`` among the states of ``feature`` (matching by text too)."""
-        try:
-            known = feature in self._states and feature in set(self._features)
-        except TypeError:
-            known = False
-        if not known:
-            raise UnknownFeatureError(f"{feature!r} is not a feature of this classifier")
-        j = _resolve_state(self._states[feature], state)
-        if j is None:
-            raise UnknownStateError(
-                f"{state!r} is not a state of feature {feature!r} "
-                f"(states: {', '.join(map(str, self._states[feature]))})")
-        return j
-
-    def encode(self, instance: Instance, features: Sequence[Feature] | None = None,
-               *, partial: bool = False) -> dict:
-        """Validate ``instance`` and return ``{feature: state index}``.
-
-        Raises :class:`~bnx.UnknownFeatureError`, :class:`~bnx.MissingFeatureError`
-        or :class:`~bnx.UnknownStateError` naming the offending feature or state.
-        """
-        instance = as_instance(instance, class_var=self._class_var)
-        feats = self._features if features is None else features
-        fset = set(feats)
-        for f in instance:
-            if f not in fset:
-                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier")
-        out = {}
-        for f in feats:
-            if f not in instance:
-                if partial:
-                    continue
-                raise MissingFeatureError(f"the instance has no state for feature {f!r}")
-            out[f] = self.state_index(f, instance[f])
-        return out
-
-    @cached_property
-    def _int_main(self) -> list:
-        """The main factors in exact integers (each scaled by a positive constant)."""
-        from .inference import integer_factor
-        return [integer_factor(f)[0] for f in self._main]
-
-    def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
-        """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
-        to decide. Complete instances skip the aside groups (positive factors)."""
-        if self._tree is not None:
-            return self._tree.class_joint(idx)
-        if len(idx) == len(self._features) or not self._aside:
-            from .inference import class_marginal
-            return class_marginal(self._int_main, idx, self._class_var, self._card,
-                                  self._orders, "main")
-        return self._class_joint(idx)
-
-    def _class_joint(self, idx: Mapping[Feature, int]) -> list[Fraction]:
-        """``[Pr(class = c, x) for c]`` exactly (features absent from ``idx`` summed out)."""
-        if self._tree is not None:
-            return self._tree.class_joint(idx)
-        factors = [f for group in self._aside for f in group] + self._main
-        from .inference import class_marginal
-        joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
-        k = len(self.class_states)
-        return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
-
-    def class_joint(self, instance: Instance, *, partial: bool = False) -> list[Fraction]:
-        """``[Pr(class = c, instance) for c in class_states]``, exact fractions.
-
-        With ``partial=True`` the instance may leave features out: they are summed out.
-
-        Examples
-        --------
-        >>> import bnx
-        >>> clf = bnx.examples.admissions()
-        >>> joint = clf.class_joint({"GPA": "+"}, partial=True)
-        >>> len(joint), round(float(sum(joint)), 3)  # Pr(GPA = +)
-        (2, 0.368)
-        """
-        return self._class_joint(self.encode(instance, partial=partial))
-
-    def posterior_exact(self, instance: Instance, *, partial: bool = False) -> Fraction | None:
-        """``Pr(class = positive | instance)`` as an exact fraction; ``None`` if ``Pr(x) = 0``.
-
-        With ``partial=True`` the instance may leave features out: they are
-        unobserved and summed out (e.g. missing votes).
-        """
-        joint = self._decision_joint(self.encode(instance, partial=partial))
-        total = sum(joint, 0)
-        if total == 0:
-            return None
-        return Fraction(joint[self._positive_index]) / total
-
-    def posterior(self, instance: Instance, *, partial: bool = False) -> float:
-        """``Pr(class = positive | instance)``, rounded once from the exact value.
-
-        NaN for an instance of probability zero. ``partial`` as in :meth:`posterior_exact`.
-        """
-        p = self.posterior_exact(instance, partial=partial)
-        return math.nan if p is None else float(p)
-
-    def decide(self, instance: Instance, *, partial: bool = False) -> bool:
-        """The exact decision under :attr:`rule`.
-
-        ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
-        state beats every earlier state strictly and every later one weakly.
-        ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
-        """
-        return decides(self._decision_joint(self.encode(instance, partial=partial)),
-                       self._rule, self._positive_index, self._threshold)

@@ -6,8 +6,12 @@
   BDD level (a feature, or a bit of a multi-valued feature) in the ODD's order; a solid
   green edge is the feature's second state (bit 1), a dashed red edge its first (bit 0).
 
-Both resolve complemented edges into two sinks ``0`` and ``1``. The pictures of
-explanation sets and data sets are in :mod:`bnx.plot`; matplotlib is imported inside the
+- :func:`plot_explanations` (``Explanations.plot()``): an explanation set as a grid, one
+  row per explanation and one column per feature, each kept state written in its cell,
+  dropped features blank.
+
+The diagrams' pictures resolve complemented edges into two sinks ``0`` and ``1``. The
+pictures of data sets are in :mod:`bnx.plot`; matplotlib is imported inside the
 functions (``import bnx`` stays light).
 """
 
@@ -22,7 +26,7 @@ from typing import Any
 from .backends import branches
 from .errors import ArgumentError, BnxError, OutputError
 
-__all__ = ["to_dot", "draw", "svg", "odd_graph", "plot_odd"]
+__all__ = ["to_dot", "draw", "svg", "odd_graph", "plot_odd", "plot_explanations"]
 
 
 
@@ -221,4 +225,39 @@ def plot_odd(odd: Any, ax: Any = None, *, short: Mapping | None = None,
     ax.set_xlim(0, 1)
     ax.set_ylim(-depth - 0.5, 0.5)
     ax.axis("off")
+    return ax
+
+
+def plot_explanations(expl: Any, ax: Any = None, *, limit: int = 30) -> Any:
+    """Draw an explanation set as a grid (at most ``limit`` rows); returns the axes.
+
+    Examples
+    --------
+    >>> import bnx, matplotlib
+    >>> matplotlib.use("Agg")
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> ax = bnx.pi_explanations(odd, x).plot()
+    >>> ax.get_title()
+    '3 PI-explanations of a positive decision (length 2: 1, 3: 2)'
+    """
+    import numpy as np
+    feats = list(expl.features)
+    rows = []
+    for e in expl:
+        if len(rows) >= limit:
+            break
+        rows.append(e)
+    ax = _axes(ax, (1.2 + 0.9 * len(feats), 1.0 + 0.35 * max(1, len(rows))))
+    grid = np.array([[1.0 if f in e else 0.0 for f in feats] for e in rows]).reshape(
+        len(rows), len(feats))
+    ax.imshow(grid, cmap="Greens", vmin=0, vmax=2, aspect="auto")
+    for r, e in enumerate(rows):
+        for c, f in enumerate(feats):
+            if f in e:
+                ax.text(c, r, str(e[f]), ha="center", va="center", fontsize=9)
+    ax.set_xticks(range(len(feats)), [str(f) for f in feats], rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), [str(r + 1) for r in range(len(rows))])
+    more = f" (first {limit})" if expl.count > limit else ""
+    ax.set_title(expl.title() + more)
     return ax

@@ -382,17 +382,6 @@ class ODD:
         """Number of complete instances."""
         return math.prod(len(s) for s in self.encoding.states)
 
-    # ------------------------------------------------------------------ queries
-    def is_monotone(self, *, on=None) -> bool:
-        """Whether the decision function is monotone; see :func:`bnx.is_monotone`."""
-        from .explain.monotone import is_monotone
-        return is_monotone(self, on=on)
-
-    def monotone_counterexample(self, *, on=None):
-        """A witness against monotonicity, or ``None``; see :func:`bnx.monotone_counterexample`."""
-        from .explain.monotone import monotone_counterexample
-        return monotone_counterexample(self, on=on)
-
     # ------------------------------------------------------------------ files
     def save(self, path) -> str:
         """Save the ODD to one file (see ``docs/file-format.md``); returns the path.

@@ -1,12 +1,8 @@
 """Pictures with matplotlib, no Graphviz: diagrams, explanation sets, data-set summaries.
 
-- :func:`plot_odd` (``odd.plot()``): the decision diagram, one row per BDD level (a
-  feature, or a bit of a multi-valued feature) in the ODD's order, complemented
-  edges resolved into two sinks ``0`` and ``1``; a solid green edge is the
-  feature's second state (bit 1), a dashed red edge its first (bit 0).
-- :func:`plot_explanations` (``Explanations.plot()``): explanations as a grid, one
-  row per explanation and one column per feature, each kept state written in its
-  cell, dropped features blank.
+- :func:`plot_odd` (``odd.plot()``) and :func:`plot_explanations`
+  (``Explanations.plot()``): the decision diagram, and an explanation set as a grid;
+  they live in :mod:`bnx.drawing`, below the ODD, and are re-exported here.
 - :func:`pi_feature_share` and :func:`plot_feature_share`: how often each feature
   appears in the PI-explanations of the rows of a data set.
 
@@ -15,47 +11,11 @@ matplotlib is imported inside the functions (``import bnx`` stays light).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from .drawing import _axes, odd_graph, plot_odd  # noqa: F401 (odd_graph: re-exported)
+from .drawing import _axes, odd_graph, plot_explanations, plot_odd  # noqa: F401 (re-exported)
 
 __all__ = ["plot_odd", "plot_explanations", "pi_feature_share", "plot_feature_share"]
-
-
-def plot_explanations(expl: Any, ax: Any = None, *, limit: int = 30) -> Any:
-    """Draw an explanation set as a grid (at most ``limit`` rows); returns the axes.
-
-    Examples
-    --------
-    >>> import bnx, matplotlib
-    >>> matplotlib.use("Agg")
-    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> ax = bnx.pi_explanations(odd, x).plot()
-    >>> ax.get_title()
-    '3 PI-explanations of a positive decision (length 2: 1, 3: 2)'
-    """
-    import numpy as np
-    feats = list(expl.features)
-    rows = []
-    for e in expl:
-        if len(rows) >= limit:
-            break
-        rows.append(e)
-    ax = _axes(ax, (1.2 + 0.9 * len(feats), 1.0 + 0.35 * max(1, len(rows))))
-    grid = np.array([[1.0 if f in e else 0.0 for f in feats] for e in rows]).reshape(
-        len(rows), len(feats))
-    ax.imshow(grid, cmap="Greens", vmin=0, vmax=2, aspect="auto")
-    for r, e in enumerate(rows):
-        for c, f in enumerate(feats):
-            if f in e:
-                ax.text(c, r, str(e[f]), ha="center", va="center", fontsize=9)
-    ax.set_xticks(range(len(feats)), [str(f) for f in feats], rotation=45, ha="right")
-    ax.set_yticks(range(len(rows)), [str(r + 1) for r in range(len(rows))])
-    more = f" (first {limit})" if expl.count > limit else ""
-    ax.set_title(expl.title() + more)
-    return ax
 
 
 def pi_feature_share(odd: Any, data: Any):

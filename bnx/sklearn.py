@@ -1,9 +1,10 @@
 """Classifiers from fitted scikit-learn naive Bayes estimators.
 
-:func:`from_sklearn` (also :meth:`bnx.Classifier.from_sklearn`) turns a fitted
-``CategoricalNB`` or ``BernoulliNB`` into a naive Bayes :class:`~bnx.Classifier`
-whose decisions are the estimator's: ``clf.decide(x) == (estimator.predict([x])[0]
-== positive)`` on every instance.
+:meth:`bnx.Classifier.from_sklearn` turns a fitted ``CategoricalNB`` or
+``BernoulliNB`` into a naive Bayes :class:`~bnx.Classifier` whose decisions are the
+estimator's: ``clf.decide(x) == (estimator.predict([x])[0] == positive)`` on every
+instance. This module (below the classifier) reads the estimator into the parts of that
+classifier, :func:`sklearn_parts`; the classifier assembles them.
 
 The network has the class node ``y`` (states ``estimator.classes_``) and one
 feature per column, named ``x0, x1, ...`` (scikit-learn's own default names), or
@@ -34,7 +35,7 @@ from typing import Any
 
 from .errors import ArgumentError
 
-__all__ = ["from_sklearn"]
+__all__ = ["sklearn_parts"]
 
 CLASS_NODE = "y"
 
@@ -45,9 +46,11 @@ def _python(value: Any) -> Any:
         else value
 
 
-def from_sklearn(estimator: Any, positive: Any = None, *,
-                 feature_names: Sequence | None = None) -> Any:
-    """A :class:`~bnx.Classifier` that decides as a fitted ``CategoricalNB`` or ``BernoulliNB``.
+def sklearn_parts(estimator: Any, positive: Any = None, *,
+                  feature_names: Sequence | None = None) -> tuple:
+    """The parts of a classifier that decides as a fitted ``CategoricalNB`` or ``BernoulliNB``:
+    ``(network, class node, positive class, features)``, decided by ``rule="argmax"``
+    (:meth:`bnx.Classifier.from_sklearn` makes the classifier).
 
     Parameters
     ----------
@@ -105,7 +108,7 @@ def from_sklearn(estimator: Any, positive: Any = None, *,
     else:
         p1 = np.exp(estimator.feature_log_prob_)                       # (classes, features)
         tables = [np.vstack([1 - p1[:, i], p1[:, i]]) for i in range(n)]
-    return _classifier(names, classes, pos, prior, tables)
+    return _parts(names, classes, pos, prior, tables)
 
 
 def _names(estimator: Any, feature_names: Sequence | None, n: int) -> list:
@@ -122,11 +125,10 @@ def _names(estimator: Any, feature_names: Sequence | None, n: int) -> list:
     return names
 
 
-def _classifier(names: list, classes: list, pos: int, prior, tables: list) -> Any:
+def _parts(names: list, classes: list, pos: int, prior, tables: list) -> tuple:
     from pgmpy.factors.discrete import TabularCPD
     from pgmpy.models import DiscreteBayesianNetwork
 
-    from .classifier import Classifier
     net = DiscreteBayesianNetwork([(CLASS_NODE, f) for f in names])
     cpds = [TabularCPD(CLASS_NODE, len(classes), prior.reshape(-1, 1),
                        state_names={CLASS_NODE: classes})]
@@ -135,4 +137,4 @@ def _classifier(names: list, classes: list, pos: int, prior, tables: list) -> An
                                evidence_card=[len(classes)],
                                state_names={f: list(range(t.shape[0])), CLASS_NODE: classes}))
     net.add_cpds(*cpds)
-    return Classifier(net, CLASS_NODE, classes[pos], features=names, rule="argmax")
+    return net, CLASS_NODE, classes[pos], names

@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from .text import _legend, _show
+from .text import _legend, _names, _pairs, _show
 
 __all__ = ["main"]
 
@@ -29,7 +29,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from .._version import __version__
     p = _Parser(prog="bnx", description="Exact symbolic explanations of Bayesian network "
                 "classifiers (Shih, Choi and Darwiche, IJCAI 2018).")
     p.add_argument("--version", action="version", version=f"bnx {__version__}")
@@ -155,26 +155,6 @@ def _compile(clf, args):
     progress = not args.no_progress and estimate_size(clf, order) >= PROGRESS_FROM
     return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
                     timeout=args.timeout, progress=progress)
-
-
-def _pairs(text: str, what: str) -> dict:
-    from ..errors import InstanceError
-    out = {}
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        if "=" not in part:
-            raise InstanceError(f"{what}: {part!r} is not of the form FEATURE=STATE")
-        k, v = part.split("=", 1)
-        k = k.strip()
-        if k in out:
-            raise InstanceError(f"{what}: feature {k!r} is given twice")
-        out[k] = v.strip()
-    return out
-
-
-def _names(text: str | None) -> list | None:
-    return None if text is None else [t.strip() for t in text.split(",") if t.strip()]
 
 
 def _load(args):

@@ -7,8 +7,7 @@ functions below.
 
 from __future__ import annotations
 
-from . import _names, _pairs
-from .text import _show, _table
+from .text import _names, _pairs, _show, _table
 
 __all__ = ["question_args", "questions_asked", "answer_questions"]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import InstanceError
+
 __all__: list[str] = []
 
 
@@ -40,3 +42,22 @@ def _show(expl, limit: int, features: Sequence | None = None, title: str | None 
                           for i in range(len(features)))
     body = "\n".join("  " + " ".join(c.rjust(width) for c in r) for r in rows)
     return f"{head}\n{num}\n{body}{more}"
+
+
+def _pairs(text: str, what: str) -> dict:
+    out = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" not in part:
+            raise InstanceError(f"{what}: {part!r} is not of the form FEATURE=STATE")
+        k, v = part.split("=", 1)
+        k = k.strip()
+        if k in out:
+            raise InstanceError(f"{what}: feature {k!r} is given twice")
+        out[k] = v.strip()
+    return out
+
+
+def _names(text: str | None) -> list | None:
+    return None if text is None else [t.strip() for t in text.split(",") if t.strip()]

@@ -37,54 +37,10 @@ from ..encoding import Encoding
 from .budget import Budget
 from ..arrays import FALSE, TRUE, Builder
 from .intervals import INF, prior_odds
+from .weights import _U, log_weights
 
-__all__ = ["LevelEngine", "log_weights"]
+__all__ = ["LevelEngine", "log_weights"]  # log_weights: from .weights
 
-_U = 2.0 ** -53  # unit roundoff of a double
-
-
-def _log(x: Fraction) -> float | None:
-    """``log x`` for ``x > 0``, or ``None`` when ``x`` is not a normal double."""
-    f = float(x)
-    if not (f >= 2.2250738585072014e-308) or math.isinf(f):
-        return None
-    return math.log(f)
-
-
-def log_weights(clf: Classifier, features) -> tuple | None:
-    """``(s0, w, err)``: the prior log-odds, per feature the array of ``w_i(v)``
-    (``+inf`` for ``q_v = 0``, ``-inf`` for ``p_v = 0``), and a bound on the error
-    of every float term; ``None`` when some probability is not a normal double."""
-    import numpy as np
-    pos, neg, rho = prior_odds(clf)
-    t = clf.threshold
-    prior = clf.table(clf.class_var)[0]
-    if rho is INF:
-        s0, err = math.inf, 0.0
-    elif rho == 0:
-        s0, err = -math.inf, 0.0
-    else:
-        a, b = _log((1 - t) * prior[pos]), _log(t * prior[neg])
-        if a is None or b is None:
-            return None
-        s0, err = a - b, 8 * _U * (1 + abs(a) + abs(b))
-    ws = []
-    for f in features:
-        table = clf.table(f)
-        row = []
-        for p, q in zip(table[pos], table[neg]):
-            if q == 0:
-                row.append(math.inf)
-            elif p == 0:
-                row.append(-math.inf)
-            else:
-                a, b = _log(p), _log(q)
-                if a is None or b is None:
-                    return None
-                row.append(a - b)
-                err += 8 * _U * (1 + abs(a) + abs(b))
-        ws.append(np.array(row, dtype=np.float64))
-    return s0, ws, err
 
 
 class LevelEngine:

@@ -27,6 +27,7 @@ from typing import Any
 from .._types import Feature, Manager, Node
 from ..diagram import deep, gc_paused, recursion_for
 from ..backends import make_node
+from ..drawing import plot_explanations
 from ..encoding import Encoding
 from ..encoding import _select as encoding_select
 from ..view import Graph, read
@@ -387,7 +388,6 @@ class Explanations:
 
     def plot(self, ax=None, **options):
         """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`."""
-        from ..plot import plot_explanations
         return plot_explanations(self, ax, **options)
 
     def title(self) -> str:
