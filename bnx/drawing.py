@@ -18,8 +18,6 @@ functions (``import bnx`` stays light).
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Mapping
 from typing import Any
 
@@ -84,6 +82,8 @@ def draw(odd: Any, path: str, *, format: str | None = None) -> str:
         except OSError as exc:
             raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
         return path
+    import shutil
+    import subprocess  # (imported here: a drawing is rare, bnx starts fast)
     exe = shutil.which("dot")
     if exe is None:
         raise BnxError("drawing needs Graphviz's 'dot' program, which is not installed; "
@@ -98,6 +98,8 @@ def draw(odd: Any, path: str, *, format: str | None = None) -> str:
 def svg(odd: Any) -> str | None:
     """The SVG of a small diagram for Jupyter, or ``None`` (no ``dot``, or over 400
     nodes)."""
+    import shutil
+    import subprocess  # (imported here: a drawing is rare, bnx starts fast)
     exe = shutil.which("dot")
     if exe is None or odd.size > 400:
         return None
