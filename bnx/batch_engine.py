@@ -34,15 +34,24 @@ between threads).
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .diagram import evaluate, recursion_for, restrict
+from .classifier import Classifier
+from .compilation import compile as compile_
+from .diagram import recursion_for
+from .errors import ArgumentError
+from .explain.mc import mc_explanations
+from .explain.pi import pi_explanations
+from .explain.robustness import robustness
+from .odd import _unpickle
+from .serialization import dumps_odd
 
 __all__ = ["RowEngine", "answer_rows", "marginal_odd", "run_chunks"]
 
-#: Memo entries kept before a :class:`RowEngine` starts afresh (bounds memory).
-MEMO_LIMIT = 400_000
+#: The ODDs of the restricted classifiers, per ODD and set of observed features.
+_MARGINALS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def marginal_odd(odd: Any, observed: Sequence) -> Any:
@@ -54,17 +63,14 @@ def marginal_odd(odd: Any, observed: Sequence) -> Any:
         return odd
     if not observed:
         return None
-    cache = odd.__dict__.setdefault("_batch", {}).setdefault("marginals", {})
+    cache = _MARGINALS.setdefault(odd, {})
     got = cache.get(observed)
     if got is None:
         clf = odd.classifier
         if clf is None:
-            from .errors import ArgumentError
             raise ArgumentError("rows with missing values need the classifier, which this "
                                 "ODD does not have (a file of format version 1): compile "
                                 "it again")
-        from .classifier import Classifier
-        from .compilation import compile as compile_
         rule = getattr(clf, "rule", "threshold")
         extra = {} if rule == "threshold" else {"rule": rule}
         sub = Classifier(clf.network, clf.class_var, clf.positive, threshold=clf.threshold,
@@ -74,145 +80,32 @@ def marginal_odd(odd: Any, observed: Sequence) -> Any:
 
 
 class RowEngine:
-    """Answers about complete rows of state indices of one ODD (in its order)."""
+    """Answers about complete rows of state indices of one ODD (in its order), by the
+    questions of :mod:`bnx.explain` on the ODD's arrays."""
 
     def __init__(self, odd: Any, on: Mapping | None = None) -> None:
         self.odd = odd
-        enc = odd.encoding
-        self.n = len(enc.features)
-        self._on = {f: s for f, s in (on or {}).items() if f in set(enc.features)}
-        self._ons: list | None = None
-        self.codes = [[[(enc.first_level[i] + b, v) for b, v in enumerate(enc.code(i, j).values())]
-                       for j in range(len(enc.states[i]))] for i in range(self.n)]
-        self._mc_memo: dict = {}
-        self._child: dict = {}
-        self._rob_memo: dict = {}
-        self._pi = None
-        self._pi_memo: dict = {}
+        self.n = len(odd.encoding.features)
+        self._on = {f: s for f, s in (on or {}).items() if f in set(odd.encoding.features)}
 
-    def decide(self, x: Sequence[int]) -> bool:
-        """The decision on ``x`` (one walk down the diagram)."""
-        return evaluate(self.odd.root, dict(b for i in range(self.n) for b in self.codes[i][x[i]]))
-
-    def mc(self, x: Sequence[int], decision: bool) -> tuple[int, int]:
-        """``(number, cardinality)`` of the MC-explanations of ``x``."""
-        if self._ons is None:
-            from .explain.mc import on_states
-            self._ons = on_states(self.odd, self._on)  # the one-row function's errors
-            # plan[d][i][state] = [(state allowed in an explanation, its weight), ...]
-            self._plan = {}
-            for d in (False, True):
-                self._plan[d] = []
-                for i in range(self.n):
-                    k = len(self.codes[i])
-                    counted = self._ons[i] if d else frozenset(range(k)) - self._ons[i]
-                    self._plan[d].append([
-                        [(xi, int(xi in counted))] + ([(j, 0) for j in range(k) if j not in counted]
-                                                      if xi in counted else [])
-                        for xi in range(k)])
-        if len(self._mc_memo) > MEMO_LIMIT:
-            self._mc_memo.clear()
-            self._child.clear()
-        sfx = [tuple(x[i:]) for i in range(self.n + 1)]
-        h = self.odd.root if decision else ~self.odd.root
-        best, count = self._mc(h, 0, decision, x, sfx)
-        return count, best
-
-    def _mc(self, u, i, d, x, sfx):
-        """(minimum cardinality, number of minima) of the allowed paths from ``u``."""
-        if u.var is None and u != u.bdd.true:
-            return math.inf, 0
-        if i == self.n:
-            return 0, 1
-        key = (u, i, d, sfx[i])
-        got = self._mc_memo.get(key)
-        if got is not None:
-            return got
-        best, count = math.inf, 0
-        for j, weight in self._plan[d][i][x[i]]:
-            child = self._child.get((u, i, j))
-            if child is None:
-                child = self._child[(u, i, j)] = restrict(u, self.codes[i][j],
-                                                          self.odd.encoding.nvars)
-            m, c = self._mc(child, i + 1, d, x, sfx)
-            m += weight
-            if c and m < best:
-                best, count = m, c
-            elif c and m == best:
-                count += c
-        got = self._mc_memo[key] = (best, count)
-        return got
-
-    def robustness(self, x: Sequence[int], decision: bool) -> float:
-        """The fewest features whose states must change to flip the decision on ``x``
-        (``inf`` when no instance has the other decision)."""
-        if len(self._rob_memo) > MEMO_LIMIT:
-            self._rob_memo.clear()
-        sfx = [tuple(x[i:]) for i in range(self.n + 1)]
-        return self._rob(~self.odd.root if decision else self.odd.root, 0, x, sfx)
-
-    def _rob(self, u, i, x, sfx):
-        """Fewest changes to ``x[i:]`` on a path from ``u`` to true (valid states only)."""
-        if u.var is None and u != u.bdd.true:
-            return math.inf
-        if i == self.n:
-            return 0
-        key = (u, i, sfx[i])
-        got = self._rob_memo.get(key)
-        if got is None:
-            got = math.inf
-            for j, bits in enumerate(self.codes[i]):
-                child = self._child.get((u, i, j))
-                if child is None:
-                    child = self._child[(u, i, j)] = restrict(u, bits, self.odd.encoding.nvars)
-                got = min(got, (j != x[i]) + self._rob(child, i + 1, x, sfx))
-            self._rob_memo[key] = got
-        return got
-
-    def pi(self, x: Sequence[int], decision: bool) -> tuple[int, int, int]:
-        """``(number, shortest length, number of shortest)`` of the PI-explanations."""
-        from .explain.explanations import Layout
-        from .explain.pi import _PI
-        odd = self.odd
-        if self._pi is None or len(self._pi.memo) > MEMO_LIMIT:
-            layout = Layout("keep", odd.encoding, instance=list(x))
-            self._pi = _PI(odd, layout, list(x))
-            self._pi_memo = {}
-            odd.tidy(odd.bdd)
-        self._pi.retarget(list(x))
-        _, root, negated = odd.view()
-        return self._pi_stats(self._pi.run(root if decision else negated, 0), 0)
-
-    def _pi_stats(self, u: int, i: int):
-        """(number, shortest length, number of shortest) of the members below ``u``, a
-        node of the PI recursion's integer output graph (0 false, 1 true)."""
-        if u == 0:
-            return 0, math.inf, 0
-        if i == self.n:
-            return 1, 0, 1
-        key = (u, i)
-        got = self._pi_memo.get(key)
-        if got is None:
-            out = self._pi.out
-            lo, hi = (u, u) if u == 1 or out.var[u] != i else (out.lo[u], out.hi[u])
-            t0, b0, n0 = self._pi_stats(lo, i + 1)
-            t1, b1, n1 = self._pi_stats(hi, i + 1)
-            best = min(b0, b1 + 1)
-            got = (t0 + t1, best, (n0 if b0 == best else 0) + (n1 if b1 + 1 == best else 0))
-            self._pi_memo[key] = got
-        return got
+    def _instance(self, x: Sequence[int]) -> dict:
+        enc = self.odd.encoding
+        return {f: enc.states[i][j] for i, (f, j) in enumerate(zip(enc.features, x))}
 
     def answers(self, x: Sequence[int], what: Sequence[str], *, posterior=None) -> list:
         """The answers ``what`` (see :data:`bnx.batch.WHAT`) about the complete row ``x``."""
-        d = self.decide(x)
-        got: dict = {"decision": d, "observed": self.n}
+        odd, inst = self.odd, self._instance(x)
+        got: dict = {"decision": odd.decide(inst), "observed": self.n}
         if any(w.startswith("mc_") for w in what):
-            got["mc_count"], got["mc_shortest"] = self.mc(x, d)
+            mcs = mc_explanations(odd, inst, on=self._on or None)
+            got["mc_count"], got["mc_shortest"] = mcs.count, min(mcs.lengths(), default=0)
         if any(w.startswith("pi_") for w in what):
-            got["pi_count"], got["pi_shortest"], got["pi_shortest_count"] = self.pi(x, d)
+            lengths = pi_explanations(odd, inst).lengths()
+            best = min(lengths, default=math.inf)
+            got["pi_count"] = sum(lengths.values())
+            got["pi_shortest"], got["pi_shortest_count"] = best, lengths.get(best, 0)
         if "robustness" in what:
-            r = self.robustness(x, d)
-            got["robustness"] = None if r == math.inf else r
+            got["robustness"] = robustness(odd, inst)
         if "posterior" in what:
             got["posterior"] = posterior
         return [got[w] for w in what]
@@ -248,10 +141,9 @@ def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mappin
     return out
 
 
-def _chunk(text: str, backend: str, rows: list, what: tuple, on: Mapping | None) -> list:
+def _chunk(data: bytes, backend: str, rows: list, what: tuple, on: Mapping | None) -> list:
     """A worker's share: load a private copy of the ODD, answer its rows."""
-    from .odd import _unpickle
-    return answer_rows(_unpickle(text, backend), rows, what, on)
+    return answer_rows(_unpickle(data, backend), rows, what, on)
 
 
 def run_chunks(odd: Any, rows: list, what: tuple, on: Mapping | None, *, n_jobs: int,
@@ -263,7 +155,6 @@ def run_chunks(odd: Any, rows: list, what: tuple, on: Mapping | None, *, n_jobs:
     try:
         if client is None and n_jobs == 1:
             return answer_rows(odd, rows, what, on, bar)
-        from .serialization import dumps_odd
         text = dumps_odd(odd)
         workers = _workers(n_jobs, client)
         size = max(1, -(-len(rows) // (2 * workers)))  # few chunks: each warms its memos
