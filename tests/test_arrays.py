@@ -95,3 +95,25 @@ def test_feature_view_decides_as_the_odd(data, backend):
     got = decide_states(fv, rows).tolist()
     want = [odd.decide({f: s[j] for f, s, j in zip(odd.features, states, r)}) for r in rows]
     assert got == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_compiled_arrays_and_their_dd_form_agree(data, backend):
+    """An ODD made as arrays (the level engine) has dd's node count and model count once
+    its dd root is made, and saving and loading keeps the arrays as they are."""
+    import bnx
+    from bnx.diagram import count as dd_count
+    from tests.strategies import naive_bayes
+    case = data.draw(naive_bayes(max_features=5, max_instances=128))
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=case.features)
+    odd = bnx.compile(clf, backend=backend)
+    size, count = odd.size, odd.count()  # from the arrays
+    root = odd.root  # made now
+    assert size == root.dag_size
+    assert count == dd_count(root, odd.encoding.nvars)
+    assert root == root & odd.domain
+    again = A.from_dd([root], odd.encoding.nvars)[0]
+    assert [x.tolist() for x in (again.level, again.lo, again.hi)] == \
+        [x.tolist() for x in (odd.arrays.level, odd.arrays.lo, odd.arrays.hi)]
