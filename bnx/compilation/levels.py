@@ -16,8 +16,10 @@ states that are settled whatever comes next) and breakpoints bottom-up (only
 those in the range the reachable states can reach), always extending the
 smaller frontier, until both reach the same level ``m``. From ``m`` down, states
 are merged into their breakpoint interval (one representative each, found by
-``searchsorted``); the BDD is then built bottom-up, one ``dd`` node per distinct
-tuple of children.
+``searchsorted``); the diagram is then built bottom-up as arrays
+(:class:`bnx.arrays.Builder`), one node per distinct tuple of children, and reduced
+once (:func:`bnx.arrays.canonical`): no ``dd`` node is made (the ODD makes its ``dd``
+form from the arrays when a user asks for it).
 
 Floats settle every comparison whose gap exceeds a proven bound on the rounding
 error of the sums (``tol``); only states and breakpoints closer than that are
