@@ -139,7 +139,8 @@ def _load_document(path: str, name: str, doc: dict, payload: bytes) -> dict:
         fv = feature_view(arrays, enc)
         got, valid = count_models(arrays), count_states(fv)
         if got != valid:
-            raise bad("its decision diagram is true on codes that name no state")
+            raise bad(f"its decision diagram is true on codes that name no state (on "
+                      f"{got} codes, of which only {valid} are instances)")
         size = dd_size(arrays)
         parts["arrays"] = arrays
     else:
