@@ -13,7 +13,9 @@ in order; peak RSS is the process's ``ru_maxrss`` after each step (it never goes
 * ``fresh process``: a new Python that imports bnx, loads the file and counts; its own
   times and peak RSS (what a user who only loads pays).
 
-With ``--profile``, the load step runs under cProfile and the top entries are printed
+With ``--legacy``, the same ODD is also written as a file of format 2 (the all-JSON file
+of bnx before format 3, by the old writer kept in ``tests/legacy_files.py``) and loaded:
+the peer, side by side. With ``--profile``, the load step runs under cProfile and the top entries are printed
 on stderr. Targets (issue 17): ``save`` and ``load`` < 3 s each, ``count`` < 0.5 s.
 
     PYTHONPATH=. python bench/files.py [--n 40] [--backend cudd] [--repeats 3] [--profile]
@@ -81,6 +83,8 @@ def main(argv=None) -> int:
     ap.add_argument("--backend", default="cudd")
     ap.add_argument("--repeats", type=int, default=3, help="loads (and saves) to time")
     ap.add_argument("--profile", action="store_true", help="profile one load (stderr)")
+    ap.add_argument("--legacy", action="store_true",
+                    help="also time a format-2 file of the same ODD (slow: about a minute)")
     ap.add_argument("--child", help=argparse.SUPPRESS)  # a file to load in this process
     args = ap.parse_args(argv)
     if args.child:
@@ -117,6 +121,17 @@ def main(argv=None) -> int:
         for step in ("import bnx", "load", "count"):
             rows.append((f"fresh process: {step}", fmt_seconds(fresh[step]),
                          f"{fresh['rss ' + step]:.0f}"))
+        if args.legacy:
+            from tests.legacy_files import write_legacy
+            old = os.path.join(tmp, f"nb{args.n}.bnx.json")
+            _, t = _timed(lambda: write_legacy(odd, old))
+            rows.append(("format 2: write (old writer, tests/legacy_files.py)",
+                         fmt_seconds(t), f"{_rss_mb():.0f}"))
+            back, t = _timed(lambda: bnx.ODD.load(old, backend=args.backend))
+            assert back.count() == odd.count()
+            rows.append((f"format 2: load ({os.path.getsize(old) / 2**20:.0f} MiB)",
+                         fmt_seconds(t), f"{_rss_mb():.0f}"))
+            del back
         if args.profile:
             import cProfile
             import pstats

@@ -41,15 +41,16 @@ def arrays_header(arrays: DiagramArrays, payload: bytes) -> dict:
             "sha256": hashlib.sha256(payload).hexdigest()}
 
 
-def split_file(data: bytes) -> tuple[bytes, bytes]:
-    """``(header, payload)``: the JSON document ends at the first line ``}``."""
+def split_file(data: bytes) -> tuple[bytes, memoryview]:
+    """``(header, payload)``: the JSON document ends at the first line ``}``; the payload
+    is a view of ``data`` (not a copy of its megabytes)."""
     end = data.find(b"\n}\n")
     if end < 0:
-        return data, b""
-    return data[:end + 3], data[end + 3:]
+        return data, memoryview(b"")
+    return data[:end + 3], memoryview(data)[end + 3:]
 
 
-def read_arrays(meta, payload: bytes, nvars: int, bad) -> DiagramArrays:
+def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramArrays:
     """The arrays in ``payload`` as described by the header's ``arrays`` object ``meta``,
     checked; ``bad(problem)`` makes the error to raise."""
     if not isinstance(meta, dict) or set(meta) != {"nodes", "root", "dtype", "sha256"}:
