@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bnx
 from bnx.arrays import count as count_arrays
@@ -707,3 +709,33 @@ def test_argmax_odds_save_load_and_pickle(backend, tmp_path):
         assert back.decide(x) == old.decide(x) == again.decide(x) == clf.decide(x)
     doc, _, _ = split((tmp_path / "asia.bnx").read_bytes())
     assert doc["rule"] == "argmax" and doc["threshold"] is None
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.tuples(st.integers(-1, 5), st.integers(-1, 8), st.integers(-1, 8)),
+                     min_size=0, max_size=7),
+       root=st.integers(-1, 9), terminals=st.booleans())
+def test_any_arrays_load_or_are_refused(tmp_path_factory, rows, root, terminals):
+    """Arbitrary small arrays under a valid digest and checksum: the loader either
+    refuses them with an ODDFileError or returns an ODD with the stored count."""
+    path = tmp_path_factory.mktemp("fuzz") / "a.bnx"
+    save_odd(_compile(), path)
+    head = [(T, 0, 0), (T, 1, 1)] if terminals else [(T, 1, 0), (3, 0, 1)]
+    level, lo, hi = (list(c) for c in zip(*(head + rows)))
+    resign_arrays(path, level, lo, hi, root)
+    try:
+        back = bnx.ODD.load(path, backend="autoref")
+    except bnx.ODDFileError:
+        return
+    assert back.count() == 6 and back.size == 6
+
+
+def test_old_pickles_still_unpickle():
+    """A pickle made before format 3 holds the text of a version-2 file."""
+    from bnx.odd import _unpickle
+    from tests.legacy_files import render_legacy
+
+    odd = _compile("multivalued")
+    back = _unpickle(render_legacy(legacy_document(odd)), "autoref")
+    assert_same(odd, back, "autoref")
