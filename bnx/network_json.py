@@ -1,6 +1,6 @@
 """A classifier as JSON: its pgmpy network exactly, and how it decides.
 
-Saved ODD files (format version 2, see ``docs/file-format.md``) hold the classifier
+Saved ODD files (format versions 2 and 3, see ``docs/file-format.md``) hold the classifier
 they were compiled from under the key ``classifier``, so a loaded ODD has its
 posteriors back. The network is stored node by node and CPD by CPD, through
 ``cpd.variables``, ``cpd.state_names`` and ``cpd.values`` only: every entry is a

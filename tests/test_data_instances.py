@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import pickle
 import subprocess
 import sys
@@ -13,8 +12,7 @@ import pandas as pd
 import pytest
 
 import bnx
-from bnx.serialization.document import _checksum
-from bnx.serialization.save import _render
+from tests.legacy_files import resign, write_legacy
 
 X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
 
@@ -99,35 +97,23 @@ def test_saved_file_holds_the_classifier_exactly(tmp_path, backend):
 
 
 def test_version_1_files_keep_loading(tmp_path, clf):
-    path = bnx.compile(clf, backend="autoref").save(tmp_path / "a.bnx")
-    doc = json.loads(open(path).read())
-    del doc["classifier"]
-    doc["version"] = 1
-    doc["checksum"] = _checksum(doc)
-    open(path, "w").write(_render(doc))
+    odd = bnx.compile(clf, backend="autoref")
+    path = write_legacy(odd, tmp_path / "a.bnx.json", version=1)  # bnx's old writer
     back = bnx.ODD.load(path)
     assert back.classifier is None and back.count() == 6
-    doc["classifier"] = {}
-    doc["checksum"] = _checksum(doc)
-    open(path, "w").write(_render(doc))
+    resign(path, lambda doc: doc.update(classifier={}))
     with pytest.raises(bnx.ODDFileError, match="unexpected 'classifier'"):
         bnx.ODD.load(path)
 
 
 def test_a_foreign_classifier_is_refused(tmp_path, clf):
     path = bnx.compile(clf, backend="autoref").save(tmp_path / "a.bnx")
-    doc = json.loads(open(path).read())
-    doc["classifier"]["cpds"][0]["values"][0] = 0.25
-    doc["classifier"]["cpds"][0]["values"][1] = 0.75
-    doc["checksum"] = _checksum(doc)
-    open(path, "w").write(_render(doc))
+    resign(path, lambda doc: doc["classifier"]["cpds"][0].update(values=[0.25, 0.75]))
     back = bnx.ODD.load(path)            # the diagram is fine ...
     assert back.count() == 6
     with pytest.raises(bnx.ODDFileError, match="fingerprint mismatch"):
         back.classifier                  # ... but the classifier is not its source
-    doc["classifier"]["cpds"][0]["values"] = [0.5]
-    doc["checksum"] = _checksum(doc)
-    open(path, "w").write(_render(doc))
+    resign(path, lambda doc: doc["classifier"]["cpds"][0].update(values=[0.5]))
     with pytest.raises(bnx.ODDFileError, match="invalid classifier"):
         bnx.ODD.load(path).classifier
 

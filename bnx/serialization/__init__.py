@@ -1,16 +1,20 @@
 """Saving a compiled ODD to one file and loading it back, on either backend.
 
 The package: :mod:`.document` (the format's name, version, keys and checksum),
-:mod:`.save` (writing) and :mod:`.load` (reading, with every check).
+:mod:`.binary` (the diagram's arrays in binary, and their checks), :mod:`.save`
+(writing) and :mod:`.load` (reading, with every check). It returns parts:
+:func:`load_odd` gives the keyword arguments from which :meth:`bnx.ODD.load` makes the
+ODD (this package does not import :mod:`bnx.odd`).
 
-An ODD file (conventionally ``*.bnx.json``) is a single UTF-8 JSON object:
+An ODD file (conventionally ``*.bnx``, format version 3, :data:`FORMAT_VERSION`) is a
+readable UTF-8 JSON header, one key per line and ending with a line ``}``, followed by
+the diagram's arrays in binary. The header's keys:
 
 =================  ==========================================================
 key                value
 =================  ==========================================================
 ``format``         ``"bnx-odd"``
-``version``        the format version, ``2`` (:data:`FORMAT_VERSION`); files
-                   of version ``1`` (no ``classifier``) still load
+``version``        ``3``
 ``bnx_version``    the version of bnx that wrote the file
 ``backend``        the backend the ODD was saved from (``"autoref"``/``"cudd"``)
 ``features``       the features, in the ODD's variable order
@@ -24,30 +28,34 @@ key                value
 ``fingerprint``    :attr:`bnx.Classifier.fingerprint` of the source classifier
 ``count``          :meth:`bnx.ODD.count` as a decimal string (exact)
 ``size``           :attr:`bnx.ODD.size`
-``diagram``        the decision diagram and its domain in ``dd``'s JSON dump
-                   format, with ``roots = {"root": ..., "domain": ...}``
-``rule``           (version 2, optional) ``"argmax"`` for the most-probable-class
-                   rule; absent for the threshold rule
-``classifier``     (version 2, optional) the classifier the ODD was compiled
-                   from, exactly: its pgmpy network's CPDs and its decision
-                   rule (see :mod:`bnx.network_json`)
+``arrays``         ``{"nodes": N, "root": r, "dtype": "<i4", "sha256": hex}``:
+                   the arrays that follow the header (:mod:`.binary`)
+``rule``           (optional) ``"argmax"`` for the most-probable-class rule;
+                   absent for the threshold rule
+``classifier``     (optional) the classifier the ODD was compiled from,
+                   exactly: its pgmpy network's CPDs and its decision rule
+                   (see :mod:`bnx.network_json`)
 ``checksum``       ``"sha256:<hex>"`` over the canonical JSON of all other keys
+                   (the arrays' digest included: it covers the whole file)
 =================  ==========================================================
 
-The ``diagram`` object is what ``dd.autoref.BDD.dump(name, roots, filetype="json")``
-writes: ``level_of_var`` maps variables to levels, ``roots`` names the root
-references, and every other key ``"k"`` (an integer ``k >= 2``) is a node
-``[level, low, high]`` standing for ``ite(var_at_level, high, low)``. A reference is
-a node number, its negation for the complement, ``"T"``/``"F"`` (or ``1``/``-1``)
-for the terminals; children come before their parents. bnx numbers the nodes
-itself, in that post-order from ``2``, so the dump is the same whichever backend
-wrote it (``dd`` itself writes CUDD's memory addresses).
+After the header come ``12 N`` bytes: the levels, the low children and the high
+children of the ``N`` nodes of :attr:`bnx.ODD.arrays` (:class:`bnx.arrays.DiagramArrays`:
+node 0 false, node 1 true, children first, grouped by level deepest first, reduced), as
+little-endian ``int32``. Loading reads them straight into numpy and checks the
+checksum, the digest, every part of the header, that the arrays are such a diagram
+(vectorised passes), that it is false on the codes that name no state, and the exact
+count and the size; the ``dd`` nodes are made from the arrays when first needed.
 
-Loading rebuilds the diagram in a fresh manager of the requested backend, with
-the stored variables declared in the stored order and reordering off, and checks
-the checksum, the consistency of every part, the model count, the size, that the
-domain is the encoding's domain and that the root implies it. Any failure raises
-:class:`~bnx.errors.ODDFileError` and nothing is returned.
+Files of versions 1 and 2 still load: they are all JSON, with ``diagram`` (``dd``'s
+JSON dump of the function and of the domain, nodes numbered in post-order from 2)
+instead of ``arrays``; version 1 has no ``classifier`` and no ``rule``. Their diagram is
+rebuilt node by node in a fresh manager of the requested backend, with its own checks
+(every node well-formed, below its parent, reachable, not redundant; the domain is the
+encoding's and the function implies it).
+
+Any failure raises :class:`~bnx.errors.ODDFileError` naming the problem, and nothing is
+returned. ``docs/file-format.md`` describes the format in full.
 """
 
 from .document import FORMAT_NAME, FORMAT_VERSION  # noqa: F401

@@ -41,15 +41,16 @@ def arrays_header(arrays: DiagramArrays, payload: bytes) -> dict:
             "sha256": hashlib.sha256(payload).hexdigest()}
 
 
-def split_file(data: bytes) -> tuple[bytes, bytes]:
-    """``(header, payload)``: the JSON document ends at the first line ``}``."""
+def split_file(data: bytes) -> tuple[bytes, memoryview]:
+    """``(header, payload)``: the JSON document ends at the first line ``}``; the payload
+    is a view of ``data`` (not a copy of its megabytes)."""
     end = data.find(b"\n}\n")
     if end < 0:
-        return data, b""
-    return data[:end + 3], data[end + 3:]
+        return data, memoryview(b"")
+    return data[:end + 3], memoryview(data)[end + 3:]
 
 
-def read_arrays(meta, payload: bytes, nvars: int, bad) -> DiagramArrays:
+def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramArrays:
     """The arrays in ``payload`` as described by the header's ``arrays`` object ``meta``,
     checked; ``bad(problem)`` makes the error to raise."""
     if not isinstance(meta, dict) or set(meta) != {"nodes", "root", "dtype", "sha256"}:
@@ -60,8 +61,10 @@ def read_arrays(meta, payload: bytes, nvars: int, bad) -> DiagramArrays:
     if any(isinstance(v, bool) or not isinstance(v, int) for v in (n, root)) or n < 2:
         raise bad("its arrays' 'nodes' and 'root' must be integers, with at least 2 nodes")
     if len(payload) != 12 * n:
-        raise bad(f"its arrays should take {12 * n} bytes after the header, but "
-                  f"{len(payload)} follow (the file is truncated or has extra bytes)")
+        what = ("it is truncated" if len(payload) < 12 * n else
+                f"{len(payload) - 12 * n} extra bytes follow them")
+        raise bad(f"its arrays of {n} nodes take {12 * n} bytes after the header, but "
+                  f"{len(payload)} follow: {what}")
     if hashlib.sha256(payload).hexdigest() != meta["sha256"]:
         raise bad("its arrays do not match their sha256 digest (the file was edited or "
                   "corrupted)")
@@ -70,27 +73,69 @@ def read_arrays(meta, payload: bytes, nvars: int, bad) -> DiagramArrays:
     if not 0 <= root < n:
         raise bad(f"its root {root} is not one of its {n} nodes")
     if (level[:2] != nvars).any() or lo[:2].tolist() != [0, 1] or hi[:2].tolist() != [0, 1]:
-        raise bad("its first two nodes are not the terminals false and true")
+        raise bad(f"its first two nodes are not the terminals false and true (nodes 0 and "
+                  f"1 at level {nvars}, each its own two children)")
     inner = np.arange(2, n)
     lv, a, b = level[2:], lo[2:], hi[2:]
-    if ((lv < 0) | (lv >= nvars)).any():
-        raise bad(f"a node lies at a level outside 0..{nvars - 1}")
-    if ((a < 0) | (b < 0) | (a >= inner) | (b >= inner)).any():
-        raise bad("a node's child is not an earlier node (children come first)")
-    if ((level[a] <= lv) | (level[b] <= lv)).any():
-        raise bad("a node has a child that does not lie below it")
-    if (a == b).any():
-        raise bad("a node is redundant (equal children)")
-    if len(lv) and (np.diff(lv) > 0).any():
-        raise bad("its nodes are not grouped by level, deepest first")
-    key = (lv * n + a) * n + b
-    if len(np.unique(key)) != len(key):
-        raise bad("two nodes test the same level with the same children (not reduced)")
+    u = _first((lv < 0) | (lv >= nvars))
+    if u is not None:
+        raise bad(f"its node {u} lies at level {int(level[u])}, outside 0..{nvars - 1}")
+    u = _first((a < 0) | (b < 0) | (a >= inner) | (b >= inner))
+    if u is not None:
+        raise bad(f"its node {u} has the children {int(lo[u])} and {int(hi[u])}, which "
+                  "are not earlier nodes (children come first)")
+    u = _first((level[a] <= lv) | (level[b] <= lv))
+    if u is not None:
+        raise bad(f"its node {u} at level {int(level[u])} has a child that does not lie "
+                  "below it")
+    u = _first(a == b)
+    if u is not None:
+        raise bad(f"its node {u} is redundant (both children are node {int(lo[u])})")
+    u = _first(np.diff(lv) > 0)
+    if u is not None:
+        raise bad(f"its nodes are not grouped by level, deepest first (node {u + 1} at "
+                  f"level {int(level[u + 1])} follows node {u} at level {int(level[u])})")
     arrays = DiagramArrays(nvars, level, lo, hi, root)
+    twin = _duplicate(arrays)
+    if twin is not None:
+        raise bad(f"its nodes {twin[0]} and {twin[1]} test the same level with the same "
+                  "children (the diagram is not reduced)")
     seen = _reached(arrays)
     if not seen[2:].all():
-        raise bad(f"it holds {int((~seen[2:]).sum())} nodes that the root does not reach")
+        missed = np.flatnonzero(~seen)
+        raise bad(f"it holds {len(missed)} nodes that the root does not reach "
+                  f"(the first: node {int(missed[0])})")
     return arrays
+
+
+def _first(mask: np.ndarray) -> int | None:
+    """The first inner node where ``mask`` (over the inner nodes) holds, or ``None``."""
+    at = np.flatnonzero(mask)
+    return int(at[0]) + 2 if len(at) else None
+
+
+def _duplicate(arrays: DiagramArrays) -> tuple[int, int] | None:
+    """Two nodes of one level with the same children, or ``None`` (the diagram is reduced).
+
+    Per level, the key ``low * size + high`` (below ``2**62``) of every node; bnx writes
+    each level's nodes in increasing key order, which one linear pass confirms, and only
+    a level that is out of order is sorted (``numpy.unique`` hashes, many times slower).
+    """
+    lo, hi, n = arrays.lo, arrays.hi, arrays.size
+    for lvl in range(arrays.nvars):
+        s = arrays.block(lvl)
+        if s.stop - s.start < 2:
+            continue
+        key = lo[s] * n + hi[s]
+        step = np.diff(key)
+        if (step > 0).all():
+            continue
+        order = np.argsort(key, kind="stable")
+        same = np.flatnonzero(np.diff(key[order]) == 0)
+        if len(same):
+            i = int(same[0])
+            return s.start + int(order[i]), s.start + int(order[i + 1])
+    return None
 
 
 def _reached(arrays: DiagramArrays) -> np.ndarray:

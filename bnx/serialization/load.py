@@ -89,7 +89,7 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> dict:
         return _load_document(path, name, doc, payload)
 
 
-def _load_document(path: str, name: str, doc: dict, payload: bytes) -> dict:
+def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict:
     """The checks and the parts of :func:`load_odd`, on a parsed document."""
 
     def bad(problem: str) -> ODDFileError:
@@ -139,7 +139,8 @@ def _load_document(path: str, name: str, doc: dict, payload: bytes) -> dict:
         fv = feature_view(arrays, enc)
         got, valid = count_models(arrays), count_states(fv)
         if got != valid:
-            raise bad("its decision diagram is true on codes that name no state")
+            raise bad(f"its decision diagram is true on codes that name no state (on "
+                      f"{got} codes, of which only {valid} are instances)")
         size = dd_size(arrays)
         parts["arrays"] = arrays
     else:
@@ -162,7 +163,7 @@ def _load_document(path: str, name: str, doc: dict, payload: bytes) -> dict:
     return parts
 
 
-def _read_document(path: str) -> tuple[dict, bytes]:
+def _read_document(path: str) -> tuple[dict, memoryview]:
     """The file's JSON object, after the format, version and checksum checks."""
     try:
         with open(path, "rb") as fh:
@@ -176,7 +177,7 @@ def _read_document(path: str) -> tuple[dict, bytes]:
     return _parse_document(data, path)
 
 
-def _parse_document(data: bytes, path: str) -> tuple[dict, bytes]:
+def _parse_document(data: bytes, path: str) -> tuple[dict, memoryview]:
     """The JSON header in ``data`` after the format, version and checksum checks, and
     the bytes that follow it; messages name ``path``."""
     if not data.strip():
@@ -222,7 +223,7 @@ def _parse_document(data: bytes, path: str) -> tuple[dict, bytes]:
         parts = ([f"missing {', '.join(map(repr, missing))}"] if missing else []) + \
                 ([f"unexpected {', '.join(map(repr, extra))}"] if extra else [])
         raise ODDFileError(f"{path!r} is not a valid ODD file: keys {'; '.join(parts)}")
-    if version < 3 and payload.strip():
+    if version < 3 and bytes(payload).strip():
         raise ODDFileError(f"{path!r} is not a valid ODD file: bytes follow its JSON "
                            f"document")
     return doc, payload
