@@ -123,7 +123,7 @@ def _tan_tree(frame: pd.DataFrame, class_var: Hashable, features: list, root: Ha
     """
     import logging
 
-    from pgmpy.estimators import TreeSearch
+    TreeSearch = _tree_search()
 
     if len(features) == 1:
         return []
@@ -137,6 +137,23 @@ def _tan_tree(frame: pd.DataFrame, class_var: Hashable, features: list, root: Ha
     finally:
         pgmpy_logger.setLevel(level)
     return sorted((u, v) for u, v in dag.edges() if u != class_var)
+
+
+def _tree_search():
+    """pgmpy's ``TreeSearch``, imported without pgmpy's own deprecation warning.
+
+    pgmpy 1.1 has ``TreeSearch`` only in ``pgmpy.estimators``, whose ``__init__`` imports
+    its deprecated ``StructureScore`` module and warns (a ``FutureWarning`` naming
+    ``pgmpy.structure_score``) although bnx uses no structure score. That one warning is
+    filtered here, where bnx triggers it, and nowhere else.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning,
+                                message=r"`pgmpy\.estimators\.StructureScore` is deprecated")
+        from pgmpy.estimators import TreeSearch
+    return TreeSearch
 
 
 def _mutual_information(u: pd.Series, v: pd.Series) -> float:
