@@ -33,7 +33,7 @@ from typing import Any
 
 from ._types import Feature, Instance, State
 from .errors import (ArgumentError, MissingFeatureError, NetworkError, StructureError,
-                     UnknownFeatureError, UnknownStateError)
+                     UnknownFeatureError, UnknownStateError, closest_first)
 from .network import read_network
 from .rules import RULES, check_threshold, decides
 from .tree import as_tree
@@ -122,7 +122,7 @@ class Classifier:
         nodes = list(network.nodes())
         if class_var not in network:
             raise NetworkError(f"class variable {class_var!r} is not a node of the network "
-                               f"(nodes: {', '.join(map(str, nodes))})")
+                               f"(nodes, closest first: {closest_first(class_var, nodes)})")
         self._class_var = class_var
         if not isinstance(rule, str) or rule not in RULES:
             raise ArgumentError(f"rule must be 'threshold' or 'argmax', got {rule!r}")
@@ -140,7 +140,7 @@ class Classifier:
         j = _resolve_state(cstates, positive)
         if j is None:
             raise NetworkError(f"positive state {positive!r} is not a state of {class_var!r} "
-                               f"(states: {', '.join(map(str, cstates))})")
+                               f"(states, closest first: {closest_first(positive, cstates)})")
         self._positive_index = j
         self._positive = cstates[j]
         self._features = self._check_features(features)
@@ -203,7 +203,8 @@ class Classifier:
             except TypeError:
                 known = False
             if not known:
-                raise UnknownFeatureError(f"feature {f!r} is not a node of the network")
+                raise UnknownFeatureError(f"feature {f!r} is not a node of the network (nodes, "
+                                          f"closest first: {closest_first(f, self._states)})")
             if f == c:
                 raise StructureError(f"the class {f!r} cannot be a feature")
             if f in seen:
@@ -280,7 +281,8 @@ class Classifier:
         try:
             return self._states[node]
         except (KeyError, TypeError):
-            raise UnknownFeatureError(f"{node!r} is not a node of the network") from None
+            raise UnknownFeatureError(f"{node!r} is not a node of the network (nodes, closest "
+                                      f"first: {closest_first(node, self._states)})") from None
 
     def _node(self, node: Any) -> Any:
         try:
@@ -288,7 +290,8 @@ class Classifier:
                 return node
         except TypeError:
             pass
-        raise UnknownFeatureError(f"{node!r} is not a node of the network")
+        raise UnknownFeatureError(f"{node!r} is not a node of the network (nodes, closest "
+                                  f"first: {closest_first(node, self._states)})")
 
     def _tree_only(self, what: str):
         if self._tree is None:
@@ -352,12 +355,14 @@ class Classifier:
         except TypeError:
             known = False
         if not known:
-            raise UnknownFeatureError(f"{feature!r} is not a feature of this classifier")
+            raise UnknownFeatureError(f"{feature!r} is not a feature of this classifier "
+                                      f"(features, closest first: "
+                                      f"{closest_first(feature, self._features)})")
         j = _resolve_state(self._states[feature], state)
         if j is None:
             raise UnknownStateError(
                 f"{state!r} is not a state of feature {feature!r} "
-                f"(states: {', '.join(map(str, self._states[feature]))})")
+                f"(states, closest first: {closest_first(state, self._states[feature])})")
         return j
 
     def encode(self, instance: Instance, features: Sequence[Feature] | None = None,
@@ -372,7 +377,9 @@ class Classifier:
         fset = set(feats)
         for f in instance:
             if f not in fset:
-                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier")
+                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier "
+                                          f"(features, closest first: "
+                                          f"{closest_first(f, feats)})")
         out = {}
         for f in feats:
             if f not in instance:

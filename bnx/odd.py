@@ -113,11 +113,13 @@ class ODD:
         return self.encoding.states[self._position(feature)]
 
     def _position(self, feature: Feature) -> int:
-        from .errors import UnknownFeatureError
+        from .errors import UnknownFeatureError, closest_first
         try:
             return self.encoding.position(feature)
         except (KeyError, TypeError):
-            raise UnknownFeatureError(f"{feature!r} is not a feature of this ODD") from None
+            raise UnknownFeatureError(f"{feature!r} is not a feature of this ODD (features, "
+                                      f"closest first: {closest_first(feature, self.features)})"
+                                      ) from None
 
     @property
     @deep
@@ -219,7 +221,7 @@ class ODD:
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
         """Validate an instance and return ``{feature: state index}``."""
         from .classifier import _resolve_state
-        from .errors import MissingFeatureError, UnknownStateError
+        from .errors import MissingFeatureError, UnknownStateError, closest_first
         instance = as_instance(instance, class_var=self.meta.get("class_var"))
         known = self.encoding._index
         for f in instance:
@@ -248,7 +250,7 @@ class ODD:
             if j is None:
                 raise UnknownStateError(
                     f"{instance[f]!r} is not a state of feature {f!r} "
-                    f"(states: {', '.join(map(str, self.encoding.states[i]))})")
+                    f"(states, closest first: {closest_first(v, self.encoding.states[i])})")
             out[f] = j
         return out
 

@@ -3,8 +3,7 @@
 Build it with ``pip install -e ".[docs]"`` and ``python -m sphinx -W -b html docs
 docs/_build/html`` (``.ci/run`` does, after the tests). The build never touches the network:
 the intersphinx inventories are the small files in ``docs/_inventories`` (see its README),
-and the notebooks are rendered from the outputs stored in them (executed only when a
-notebook has none).
+and the notebooks are rendered from the outputs stored in them.
 """
 
 from __future__ import annotations
@@ -50,10 +49,9 @@ numpydoc_validation_checks: set[str] = set()
 # --- Markdown and notebooks
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 myst_heading_anchors = 3
-nb_execution_mode = "auto"                 # stored outputs; run only a notebook without them
-nb_execution_raise_on_error = True
-nb_execution_timeout = 600
-nb_execution_in_temp = False
+# The notebooks are rendered from the outputs stored in them, never run here (the test
+# suite runs them; tests/test_docs.py checks every code cell has its stored output).
+nb_execution_mode = "off"
 
 # --- Links to the libraries bnx builds on, without the network: the inventories are the
 # small files in docs/_inventories, written offline by make_inventories.py there (Python,

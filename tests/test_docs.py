@@ -56,6 +56,17 @@ def test_notebooks_are_normalised(path):
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_are_stored_with_their_outputs(path):
+    """The site renders the stored outputs (docs/conf.py never runs a notebook): every code
+    cell was run, in order, by one kernel; re-run with nbclient after editing one."""
+    cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
+             if c["cell_type"] == "code"]
+    counts = [c.get("execution_count") for c in cells]
+    assert None not in counts, f"{path.name}: a code cell has no stored output; run it"
+    assert counts == list(range(1, len(counts) + 1)), f"{path.name}: not run top to bottom"
+
+
 def _notebook_imports(path) -> set[str]:
     names = set()
     for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:

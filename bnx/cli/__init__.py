@@ -106,8 +106,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="with --data: worker processes (default 1)")
     e.add_argument("--what", metavar="A1,A2,...",
                    help="with --data: the answers (default decision,posterior,mc_count,"
-                   "mc_shortest,pi_count,pi_shortest; MC answers only when every feature "
-                   "has on states)")
+                   "mc_shortest,pi_count,pi_shortest; the MC answers are left out, with a "
+                   "note, when a feature with more than two states has no --on)")
     e.add_argument("--on", metavar='"F1=s1|s2,..."',
                    help="on states for MC-explanations (default: each binary feature's "
                    "second state)")
@@ -280,7 +280,7 @@ def _needs_on(odd, on: dict | None) -> list:
 def _explain_rows(args, odd) -> None:
     """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file."""
     import pandas as pd
-    from ..batch import explain_data
+    from ..batch import default_what, explain_data
     from ..errors import ArgumentError, DataError, OutputError
     try:
         rows = pd.read_csv(args.data, dtype=str, na_values=["?", ""], keep_default_na=False,
@@ -289,12 +289,10 @@ def _explain_rows(args, odd) -> None:
         raise DataError(f"cannot read the CSV file {args.data!r}: {exc}") from None
     on = _on_arg(args)
     what = _names(args.what)
-    if what is None:
-        what = ["decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest"]
-        if odd.classifier is None:
-            what.remove("posterior")
-        if _needs_on(odd, on):
-            what = [w for w in what if not w.startswith("mc_")]
+    if what is None:  # explain_data's default, with its note on stderr
+        what, note = default_what(odd, on)
+        if note is not None:
+            print(f"bnx: note: {note}", file=sys.stderr)
     elif not what:
         raise ArgumentError("--what names no answer")
     answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
