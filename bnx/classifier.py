@@ -34,7 +34,7 @@ from typing import Any
 from ._types import Feature, Instance, State
 from .errors import (ArgumentError, MissingFeatureError, NetworkError, StructureError,
                      UnknownFeatureError, UnknownStateError, closest_first)
-from .network import read_network
+from .network import FEATURES_KEY, read_network
 from .rules import RULES, check_threshold, decides
 from .tree import as_tree
 from .instances import as_instance
@@ -77,10 +77,11 @@ class Classifier:
         With ``rule="threshold"``: decide positive iff ``Pr(class_var = positive | x) >=
         threshold``. Not allowed with ``rule="argmax"``.
     features : sequence of node names, optional
-        The observed features: any nodes other than the class. Defaults to every leaf
-        of the network (the convention of Shih, Choi and Darwiche); models whose
-        features are inner nodes, such as TAN, must name them. Every other node is
-        unobserved and summed out.
+        The observed features: any nodes other than the class. Defaults to the features
+        a network learned by :func:`bnx.learn_tan` records (every column it was learned
+        from), else to every leaf of the network (the convention of Shih, Choi and
+        Darwiche); other models whose features are inner nodes must name them. Every
+        other node is unobserved and summed out.
     rule : {"threshold", "argmax"}, keyword-only
         ``"argmax"``: positive iff the positive state is the most probable class state,
         the first state in the class's order winning ties.
@@ -88,7 +89,8 @@ class Classifier:
     Raises
     ------
     NetworkError
-        The class variable, the positive state or a CPD is missing or invalid.
+        The class variable, the positive state or a CPD is missing or invalid, or the
+        class has a single state.
     StructureError
         The features are empty, repeated or include the class.
     ThresholdError
@@ -137,6 +139,10 @@ class Classifier:
         from .relevance import exact_cpds, prune  # numpy: only when a network is wrapped
         self._states, self._parents, cpds = exact_cpds(network)
         cstates = self._states[class_var]
+        if len(cstates) < 2:
+            raise NetworkError(f"class variable {class_var!r} has a single state "
+                               f"({', '.join(map(repr, cstates)) or 'none'}): it decides "
+                               f"nothing; a classifier's class needs two states or more")
         j = _resolve_state(cstates, positive)
         if j is None:
             raise NetworkError(f"positive state {positive!r} is not a state of {class_var!r} "
@@ -185,6 +191,9 @@ class Classifier:
     def _check_features(self, features: Sequence[Feature] | None) -> tuple:
         net, c = self._network, self._class_var
         if features is None:
+            learned = getattr(net, "graph", {}).get(FEATURES_KEY)
+            if learned is not None and learned[0] == c and all(f in net for f in learned[1]):
+                return tuple(learned[1])  # a TAN of bnx.learn_tan: its features are inner nodes
             leaves = tuple(n for n in net.nodes() if n != c and not list(net.successors(n)))
             if not leaves:
                 raise StructureError(
@@ -241,7 +250,8 @@ class Classifier:
 
     @property
     def features(self) -> tuple:
-        """The features: as given by ``features=``, else the leaves in the network's order."""
+        """The features: as given by ``features=``, else those a learned TAN records, else
+        the leaves in the network's order."""
         return self._features
 
     @property

@@ -103,3 +103,31 @@ def test_the_test_extra_installs_what_the_notebooks_import():
             if not dists & declared:
                 missing[module] = (path.name, sorted(dists))
     assert not missing, f"imported by the notebooks but not in the test extra: {missing}"
+
+
+def _section(page: str, heading: str) -> str:
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+def test_the_classifiers_section_names_every_structure():
+    """docs/index.md once said naive Bayes and latent trees only."""
+    section = _section("index.md", "Classifiers")
+    seen = {bnx.examples.admissions().structure, bnx.examples.asia().structure}
+    for structure in seen | {"naive_bayes", "latent_tree", "tan", "general"}:
+        assert f'`"{structure}"`' in section, structure
+    assert "only" not in section.split("\n\n")[1]
+
+
+def test_the_docs_say_sdp_works_on_a_saved_odd_as_the_command_does():
+    """docs/explanations.md offered --sdp, then said it needs the network file, while the
+    command answers it from a saved ODD (tests/test_cli_reasons.py)."""
+    from bnx.cli import _build_parser
+    sub = next(a for a in _build_parser()._actions if hasattr(a, "choices") and a.choices)
+    sdp = next(a for a in sub.choices["explain"]._actions if "--sdp" in a.option_strings)
+    assert "saved" in sdp.help
+    text = (ROOT / "docs" / "explanations.md").read_text(encoding="utf-8")
+    mention = text[text.index("`--sdp F1,F2`"):][:300]
+    assert "saved by this bnx" in mention and "needs the network file" not in mention

@@ -144,3 +144,77 @@ def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states
     # with on states, both give the MC answers
     with_on = bnx.explain_data(odd, rows, on={"F": ["x"]}, progress=False)
     assert "mc_count" in with_on.columns
+
+
+# ---------------------------------------------------------------- command-line help
+def _options_without_help():
+    import argparse
+
+    from bnx.cli import _build_parser
+    missing = []
+
+    def walk(parser, name):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    walk(sub, f"{name} {sub_name}")
+            elif action.help in (None, "") and action.dest != "help":
+                missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+    walk(_build_parser(), "bnx")
+    return missing
+
+
+def test_every_command_line_option_has_help_text():
+    assert _options_without_help() == []
+
+
+# ---------------------------------------------------------------- malformed files, one-state class
+def test_a_truncated_net_file_names_the_table(tmp_path, capsys):
+    from bnx.cli import main
+    text = bnx.examples.network_path("admission.net").read_text()
+    cut = text.index("(0.6  0.4 ));")  # inside the table of EntranceExam
+    bad = tmp_path / "cut.net"
+    bad.write_text(text[:cut + len("(0.6")])
+    with pytest.raises(bnx.NetworkFileError) as err:
+        bnx.read_network(bad)
+    message = str(err.value)
+    assert "cut.net" in message and "reshape" not in message
+    assert "the table of 'EntranceExam' given Admit has 3 numbers" in message
+    assert "need 4" in message
+    assert main(["compile", str(bad), "--class", "Admit", "--positive", "state1"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_net_table_with_too_many_numbers_is_named(tmp_path):
+    text = bnx.examples.network_path("admission.net").read_text()
+    bad = tmp_path / "long.net"
+    bad.write_text(text.replace("data = (0.7 0.3);", "data = (0.7 0.2 0.1);"))
+    with pytest.raises(bnx.NetworkFileError, match="the table of 'Admit' has 3 numbers"):
+        bnx.read_network(bad)
+
+
+def test_a_class_with_a_single_state_is_refused():
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "F")])
+    net.add_cpds(TabularCPD("C", 1, [[1.0]], state_names={"C": ["only"]}),
+                 TabularCPD("F", 2, [[0.3], [0.7]], evidence=["C"], evidence_card=[1],
+                            state_names={"F": ["a", "b"], "C": ["only"]}))
+    with pytest.raises(bnx.NetworkError, match="'C' has a single state .'only'."):
+        bnx.Classifier(net, "C", "only")
+    with pytest.raises(bnx.BnxError):
+        bnx.Classifier(net, "C", "only", rule="argmax")
+
+
+# ---------------------------------------------------------------- learn_tan's features
+def test_a_learned_tan_keeps_every_feature_by_default():
+    votes = bnx.datasets.load_votes()
+    tan = bnx.learn_tan(votes, "party", features=list(bnx.datasets.VOTES_FEATURES)[:6])
+    inner = [n for n in tan.nodes() if n != "party" and list(tan.successors(n))]
+    assert inner  # a TAN's features are inner nodes, which the leaves default left out
+    clf = bnx.Classifier(tan, "party", "republican")
+    assert clf.features == tuple(bnx.datasets.VOTES_FEATURES)[:6]
+    assert clf.structure == "tan"
+    # another class variable: the recorded features are not its features
+    other = bnx.Classifier(tan, inner[0], tan.get_cpds(inner[0]).state_names[inner[0]][0])
+    assert inner[0] not in other.features and "party" not in other.features
