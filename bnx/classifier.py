@@ -182,6 +182,26 @@ class Classifier:
                    features=features, rule=rule)
 
     @classmethod
+    def from_pyagrum(cls, bn: Any, class_var: Feature, positive: State, *,
+                     threshold: float | Fraction = _HALF,
+                     features: Sequence[Feature] | None = None,
+                     rule: str = "threshold") -> "Classifier":
+        """The classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: ``bnx[pyagrum]``).
+
+        The network is copied into pgmpy entry for entry (:func:`bnx.agrum.from_pyagrum`);
+        states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.
+        """
+        from .agrum import from_pyagrum
+        return cls(from_pyagrum(bn), class_var, positive, threshold=threshold,
+                   features=features, rule=rule)
+
+    def to_pyagrum(self) -> Any:
+        """The classifier's network as a ``pyagrum.BayesNet`` (:func:`bnx.agrum.to_pyagrum`),
+        to run pyAgrum's own inference on it; the class, features and rule stay here."""
+        from .agrum import to_pyagrum
+        return to_pyagrum(self._network)
+
+    @classmethod
     def from_sklearn(cls, estimator: Any, positive: State = None, *,
                      feature_names: Sequence[Feature] | None = None) -> "Classifier":
         """The classifier of a fitted sklearn CategoricalNB or BernoulliNB; see :func:`bnx.sklearn.from_sklearn`."""
