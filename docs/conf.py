@@ -72,15 +72,13 @@ else:
 intersphinx_timeout = 5
 numpydoc_xref_param_type = True
 numpydoc_xref_ignore = "all"               # link only the names below, never plain words
+_LINKED = ("pandas.DataFrame", "pandas.Series", "numpy.ndarray", "fractions.Fraction",
+           "pathlib.Path", "os.PathLike", "collections.abc.Mapping", "bnx.Classifier",
+           "bnx.ODD", "bnx.Explanations", "bnx.ExplanationCheck")
+# a role, not a bare name: with numpydoc_xref_ignore = "all" a bare alias is not linked
 numpydoc_xref_aliases = {
-    "DataFrame": "pandas.DataFrame", "Series": "pandas.Series",
-    "ndarray": "numpy.ndarray", "Fraction": "fractions.Fraction",
-    "Path": "pathlib.Path", "PathLike": "os.PathLike", "Mapping": "collections.abc.Mapping",
-    "Classifier": "bnx.Classifier", "ODD": "bnx.ODD", "Explanations": "bnx.Explanations",
-    "ExplanationCheck": "bnx.ExplanationCheck",
-    **{name: name for name in ("pandas.DataFrame", "pandas.Series", "numpy.ndarray",
-                               "fractions.Fraction", "pathlib.Path", "os.PathLike",
-                               "bnx.Classifier", "bnx.ODD", "bnx.Explanations")},
+    **{name: f":obj:`{name}`" for name in _LINKED},
+    **{name.rsplit(".", 1)[1]: f":obj:`~{name}`" for name in _LINKED},
 }
 
 
