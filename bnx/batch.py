@@ -24,7 +24,7 @@ from .errors import ArgumentError
 from .feature_arrays import decide_states, feature_view
 from .instances import _frame, encode_rows
 
-__all__ = ["WHAT", "decide_many", "encode_rows", "explain_data"]
+__all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 
 #: The answers :func:`explain_data` can give, one column each: name -> meaning.
 WHAT: dict[str, str] = {
@@ -90,10 +90,35 @@ def decide_many(odd: Any, data: Any) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- explaining
-def _check_what(what: Any, odd: Any) -> tuple:
+def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None]:
+    """The answers :func:`explain_data` gives without ``what=``, and why MC answers are
+    left out of them (``None`` when they are not).
+
+    The first six of :data:`WHAT`, less ``posterior`` when the ODD has no classifier, and
+    less ``mc_count`` and ``mc_shortest`` when a feature with more than two states has no
+    on states in `on` (MC-explanations need them). ``bnx explain --data`` uses the same
+    default and prints the same note.
+    """
+    what = _DEFAULT_WHAT if odd.classifier is not None else \
+        tuple(w for w in _DEFAULT_WHAT if w != "posterior")
+    on = on if isinstance(on, Mapping) else {}
+    need = [f for f, states in zip(odd.features, odd.encoding.states)
+            if len(states) > 2 and f not in on]
+    if not need:
+        return what, None
+    return tuple(w for w in what if not w.startswith("mc_")), (
+        f"MC answers (mc_count, mc_shortest) left out: {', '.join(map(repr, need))} "
+        f"{'has' if len(need) == 1 else 'have'} more than two states and no on states; give "
+        f"them with on= (--on on the command line), or ask for the answers with what=")
+
+
+def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
     if what is None:
-        return _DEFAULT_WHAT if odd.classifier is not None else \
-            tuple(w for w in _DEFAULT_WHAT if w != "posterior")
+        what, note = default_what(odd, on)
+        if note is not None:
+            import warnings
+            warnings.warn(note, UserWarning, stacklevel=3)
+        return what
     if isinstance(what, str):
         what = (what,)
     what = tuple(what)
@@ -122,7 +147,9 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         The answers, among :data:`WHAT`: ``decision``, ``posterior``, ``mc_count``,
         ``mc_shortest``, ``pi_count``, ``pi_shortest``, ``pi_shortest_count``,
         ``observed``, ``robustness``. Default: the first six (without ``posterior`` when the ODD
-        has no classifier).
+        has no classifier; without the MC answers, and with a warning naming the features,
+        when a feature with more than two states has no on states: see
+        :func:`default_what`).
     on : mapping, optional
         On states for MC-explanations, as in :func:`bnx.mc_explanations`.
     n_jobs : int, default 1
@@ -153,7 +180,7 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     from .batch_engine import run_chunks
     from .odd import check_odd
     check_odd(odd)
-    what = _check_what(what, odd)
+    what = _check_what(what, odd, on)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
         raise ArgumentError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
     if client is not None and not all(hasattr(client, a) for a in ("submit", "scatter")):

@@ -6,7 +6,7 @@ both side by side.
 
 A naive Bayes classifier is learned from the UCI Congressional Voting Records
 (:func:`bnx.datasets.load_votes`), compiled, and explained: the Congressman of
-row 370 of the data file, the MC-explanation most frequent over all positive
+row 369 (line 370 of the data file), the MC-explanation most frequent over all positive
 instances, and every PI-explanation of every decision. Every figure is computed
 by bnx; :data:`PAPER` holds the paper's own figures for comparison only.
 """

@@ -32,8 +32,8 @@ from typing import Any
 
 from ._types import Feature, State
 from .errors import (ArgumentError, NetworkError, StructureError,
-                     UnknownFeatureError)
-from .network import read_network
+                     UnknownFeatureError, closest_first)
+from .network import FEATURES_KEY, read_network
 from .sklearn import sklearn_parts
 from .rules import RULES, check_threshold
 from .tree import as_tree
@@ -68,10 +68,11 @@ class Classifier(Decisions):
         With ``rule="threshold"``: decide positive iff ``Pr(class_var = positive | x) >=
         threshold``. Not allowed with ``rule="argmax"``.
     features : sequence of node names, optional
-        The observed features: any nodes other than the class. Defaults to every leaf
-        of the network (the convention of Shih, Choi and Darwiche); models whose
-        features are inner nodes, such as TAN, must name them. Every other node is
-        unobserved and summed out.
+        The observed features: any nodes other than the class. Defaults to the features
+        a network learned by :func:`bnx.learn_tan` records (every column it was learned
+        from), else to every leaf of the network (the convention of Shih, Choi and
+        Darwiche); other models whose features are inner nodes must name them. Every
+        other node is unobserved and summed out.
     rule : {"threshold", "argmax"}, keyword-only
         ``"argmax"``: positive iff the positive state is the most probable class state,
         the first state in the class's order winning ties.
@@ -79,7 +80,8 @@ class Classifier(Decisions):
     Raises
     ------
     NetworkError
-        The class variable, the positive state or a CPD is missing or invalid.
+        The class variable, the positive state or a CPD is missing or invalid, or the
+        class has a single state.
     StructureError
         The features are empty, repeated or include the class.
     ThresholdError
@@ -113,7 +115,7 @@ class Classifier(Decisions):
         nodes = list(network.nodes())
         if class_var not in network:
             raise NetworkError(f"class variable {class_var!r} is not a node of the network "
-                               f"(nodes: {', '.join(map(str, nodes))})")
+                               f"(nodes, closest first: {closest_first(class_var, nodes)})")
         self._class_var = class_var
         if not isinstance(rule, str) or rule not in RULES:
             raise ArgumentError(f"rule must be 'threshold' or 'argmax', got {rule!r}")
@@ -128,10 +130,14 @@ class Classifier(Decisions):
         from .relevance import exact_cpds, prune  # numpy: only when a network is wrapped
         self._states, self._parents, cpds = exact_cpds(network)
         cstates = self._states[class_var]
+        if len(cstates) < 2:
+            raise NetworkError(f"class variable {class_var!r} has a single state "
+                               f"({', '.join(map(repr, cstates)) or 'none'}): it decides "
+                               f"nothing; a classifier's class needs two states or more")
         j = _resolve_state(cstates, positive)
         if j is None:
             raise NetworkError(f"positive state {positive!r} is not a state of {class_var!r} "
-                               f"(states: {', '.join(map(str, cstates))})")
+                               f"(states, closest first: {closest_first(positive, cstates)})")
         self._positive_index = j
         self._positive = cstates[j]
         self._features = self._check_features(features)
@@ -167,6 +173,26 @@ class Classifier(Decisions):
                    features=features, rule=rule)
 
     @classmethod
+    def from_pyagrum(cls, bn: Any, class_var: Feature, positive: State, *,
+                     threshold: float | Fraction = _HALF,
+                     features: Sequence[Feature] | None = None,
+                     rule: str = "threshold") -> "Classifier":
+        """The classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: ``bnx[pyagrum]``).
+
+        The network is copied into pgmpy entry for entry (:func:`bnx.agrum.from_pyagrum`);
+        states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.
+        """
+        from .agrum import from_pyagrum
+        return cls(from_pyagrum(bn), class_var, positive, threshold=threshold,
+                   features=features, rule=rule)
+
+    def to_pyagrum(self) -> Any:
+        """The classifier's network as a ``pyagrum.BayesNet`` (:func:`bnx.agrum.to_pyagrum`),
+        to run pyAgrum's own inference on it; the class, features and rule stay here."""
+        from .agrum import to_pyagrum
+        return to_pyagrum(self._network)
+
+    @classmethod
     def from_sklearn(cls, estimator: Any, positive: State = None, *,
                      feature_names: Sequence[Feature] | None = None) -> "Classifier":
         """The classifier of a fitted sklearn ``CategoricalNB`` or ``BernoulliNB``: it decides as
@@ -195,6 +221,9 @@ class Classifier(Decisions):
     def _check_features(self, features: Sequence[Feature] | None) -> tuple:
         net, c = self._network, self._class_var
         if features is None:
+            learned = getattr(net, "graph", {}).get(FEATURES_KEY)
+            if learned is not None and learned[0] == c and all(f in net for f in learned[1]):
+                return tuple(learned[1])  # a TAN of bnx.learn_tan: its features are inner nodes
             leaves = tuple(n for n in net.nodes() if n != c and not list(net.successors(n)))
             if not leaves:
                 raise StructureError(
@@ -213,7 +242,8 @@ class Classifier(Decisions):
             except TypeError:
                 known = False
             if not known:
-                raise UnknownFeatureError(f"feature {f!r} is not a node of the network")
+                raise UnknownFeatureError(f"feature {f!r} is not a node of the network (nodes, "
+                                          f"closest first: {closest_first(f, self._states)})")
             if f == c:
                 raise StructureError(f"the class {f!r} cannot be a feature")
             if f in seen:
@@ -250,7 +280,8 @@ class Classifier(Decisions):
 
     @property
     def features(self) -> tuple:
-        """The features: as given by ``features=``, else the leaves in the network's order."""
+        """The features: as given by ``features=``, else those a learned TAN records, else
+        the leaves in the network's order."""
         return self._features
 
     @property
@@ -290,7 +321,8 @@ class Classifier(Decisions):
         try:
             return self._states[node]
         except (KeyError, TypeError):
-            raise UnknownFeatureError(f"{node!r} is not a node of the network") from None
+            raise UnknownFeatureError(f"{node!r} is not a node of the network (nodes, closest "
+                                      f"first: {closest_first(node, self._states)})") from None
 
     def _node(self, node: Any) -> Any:
         try:
@@ -298,7 +330,8 @@ class Classifier(Decisions):
                 return node
         except TypeError:
             pass
-        raise UnknownFeatureError(f"{node!r} is not a node of the network")
+        raise UnknownFeatureError(f"{node!r} is not a node of the network (nodes, closest "
+                                  f"first: {closest_first(node, self._states)})")
 
     def _tree_only(self, what: str):
         if self._tree is None:

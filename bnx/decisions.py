@@ -15,7 +15,8 @@ from fractions import Fraction
 from functools import cached_property
 
 from ._types import Feature, Instance, State
-from .errors import MissingFeatureError, UnknownFeatureError, UnknownStateError
+from .errors import (MissingFeatureError, UnknownFeatureError, UnknownStateError,
+                     closest_first)
 from .inference import class_marginal, integer_factor
 from .instances import as_instance
 from .instances import resolve_state as _resolve_state
@@ -35,12 +36,14 @@ class Decisions:
         except TypeError:
             known = False
         if not known:
-            raise UnknownFeatureError(f"{feature!r} is not a feature of this classifier")
+            raise UnknownFeatureError(f"{feature!r} is not a feature of this classifier "
+                                      f"(features, closest first: "
+                                      f"{closest_first(feature, self._features)})")
         j = _resolve_state(self._states[feature], state)
         if j is None:
             raise UnknownStateError(
                 f"{state!r} is not a state of feature {feature!r} "
-                f"(states: {', '.join(map(str, self._states[feature]))})")
+                f"(states, closest first: {closest_first(state, self._states[feature])})")
         return j
 
     def encode(self, instance: Instance, features: Sequence[Feature] | None = None,
@@ -55,7 +58,9 @@ class Decisions:
         fset = set(feats)
         for f in instance:
             if f not in fset:
-                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier")
+                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier "
+                                          f"(features, closest first: "
+                                          f"{closest_first(f, feats)})")
         out = {}
         for f in feats:
             if f not in instance:

@@ -104,3 +104,24 @@ class ODDFileError(BnxError, OSError):
 
 class OutputError(BnxError, OSError):
     """A file that bnx was asked to write (a drawing, a saved ODD) cannot be written."""
+
+
+def closest_first(name, valid, *, limit: int = 20) -> str:
+    """The names in `valid`, those closest in spelling to `name` first, for a message.
+
+    Closeness is :class:`difflib.SequenceMatcher`'s ratio of the names' texts, ignoring
+    case; ties keep the order of `valid`. At most `limit` names are listed.
+
+    Examples
+    --------
+    >>> closest_first("GPAA", ["WorkExperience", "EntranceExam", "GPA"])
+    'GPA, EntranceExam, WorkExperience'
+    """
+    from difflib import SequenceMatcher
+
+    valid = list(valid)
+    text = str(name).lower()
+    ranked = sorted(range(len(valid)), key=lambda i: (
+        -SequenceMatcher(None, text, str(valid[i]).lower()).ratio(), i))
+    shown = ", ".join(str(valid[i]) for i in ranked[:limit])
+    return shown + (f", ... ({len(valid) - limit} more)" if len(valid) > limit else "")

@@ -4,7 +4,9 @@ Two network files are shipped in ``bnx/data`` and built by the functions here wi
 pgmpy's own writers (:func:`write_example_networks`): ``admission.net``, the paper's
 admissions classifier in Hugin NET format (states ``state0``, ``state1``), and
 ``asia.bif``, the textbook chest-clinic network of Lauritzen and Spiegelhalter (1988)
-in BIF format. :func:`network_path` returns their paths.
+in BIF format. A third, ``promoters.xlc``, is a 58-feature naive Bayes classifier of
+xpxlc (MIT licence, ``bnx/data/promoters.xlc.LICENSE``) for :func:`bnx.linear.read_xlc`.
+:func:`network_path` returns their paths.
 """
 
 from __future__ import annotations
@@ -17,10 +19,16 @@ from .classifier import Classifier
 from .errors import ArgumentError
 
 __all__ = ["admissions", "admissions_network", "ADMISSIONS_RATES", "asia", "asia_network",
-           "ASIA_FEATURES", "NETWORKS", "network_path", "write_example_networks"]
+           "ASIA_FEATURES", "NETWORKS", "XLC_FILES", "network_path", "write_example_networks"]
 
 #: The network files shipped in ``bnx/data`` (see :func:`network_path`).
 NETWORKS = ("admission.net", "asia.bif")
+
+#: The naive Bayes classifiers in xpxlc's XLC format shipped in ``bnx/data``, read by
+#: :func:`bnx.linear.read_xlc`: ``promoters.xlc`` (58 features, one with 106 values), the
+#: file ``bench/xlc/promoters/promoters.txt`` of xpxlc (Marques-Silva et al., NeurIPS 2020)
+#: copied unchanged under its MIT licence (``bnx/data/promoters.xlc.LICENSE``).
+XLC_FILES = ("promoters.xlc",)
 
 #: The features of :func:`asia`: two roots and two leaves of the asia network.
 ASIA_FEATURES = ("asia", "smoke", "xray", "dysp")
@@ -154,12 +162,12 @@ def asia(positive: str = "yes", *, rule: str = "threshold", threshold: float = 0
 
 
 def network_path(name: str) -> pathlib.Path:
-    """The path of a network file shipped with bnx.
+    """The path of a network or classifier file shipped with bnx.
 
     Parameters
     ----------
     name : str
-        One of :data:`NETWORKS`.
+        One of :data:`NETWORKS` or :data:`XLC_FILES`.
 
     Returns
     -------
@@ -178,9 +186,12 @@ def network_path(name: str) -> pathlib.Path:
     >>> clf = bnx.Classifier.from_file(path, "Admit", "state1")
     >>> sorted(clf.features)
     ['EntranceExam', 'FirstTimeApplicant', 'GPA', 'WorkExperience']
+    >>> len(bnx.linear.read_xlc(bnx.examples.network_path("promoters.xlc")).features)
+    58
     """
-    if name not in NETWORKS:
-        raise ArgumentError(f"no shipped network {name!r}; bnx ships {', '.join(NETWORKS)}")
+    if name not in NETWORKS + XLC_FILES:
+        raise ArgumentError(f"no shipped network {name!r}; bnx ships "
+                            f"{', '.join(NETWORKS + XLC_FILES)}")
     return pathlib.Path(str(files("bnx") / "data" / name))
 
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from ._types import State
 from .errors import (ArgumentError, InstanceError, MissingFeatureError, UnknownFeatureError,
-                     UnknownStateError)
+                     UnknownStateError, closest_first)
 
 __all__ = ["as_instance", "encode_rows", "is_missing", "resolve_state"]
 
@@ -139,7 +139,8 @@ def _frame(odd: Any, data: Any):
     unknown = [c for c in data.columns if c not in feats and not (cls is not None and c == cls)]
     if unknown:
         raise UnknownFeatureError(f"the data has columns that are not features of this "
-                                  f"ODD: {', '.join(map(repr, unknown))}")
+                                  f"ODD: {', '.join(map(repr, unknown))} (features, closest "
+                                  f"first: {closest_first(unknown[0], odd.features)})")
     absent = [f for f in odd.features if f not in data.columns]
     if absent:
         raise MissingFeatureError(f"the data has no column for the features "
@@ -182,7 +183,7 @@ def encode_rows(odd: Any, data: Any) -> np.ndarray:
                 row = frame.index[int(np.flatnonzero(codes == u)[0])]
                 raise UnknownStateError(
                     f"row {row!r}: {value!r} is not a state of feature {f!r} "
-                    f"(states: {', '.join(map(str, states))})")
+                    f"(states, closest first: {closest_first(value, states)})")
             table[u] = j
         out[:, i] = table[codes]
     return out

@@ -9,6 +9,11 @@ from .errors import NetworkFileError
 
 __all__ = ["read_network"]
 
+#: The key under which a network learned by bnx records its class and features in its
+#: graph attributes (``network.graph``, networkx's): ``(class_var, features)``. A
+#: :class:`~bnx.Classifier` of that class with no ``features=`` takes them.
+FEATURES_KEY = "bnx.features"
+
 _READERS = {
     ".bif": "BIFReader",
     ".xmlbif": "XMLBIFReader",
@@ -39,7 +44,7 @@ def read_network(path: str | os.PathLike) -> Any:
     if not os.path.isfile(path):
         raise NetworkFileError(f"{path}: no such file")
     from pgmpy import readwrite
-    reader_cls = getattr(readwrite, _READERS[ext])
+    reader_cls = _net_reader() if ext == ".net" else getattr(readwrite, _READERS[ext])
     try:
         with open(path, "rb") as fh:
             fh.read(1)
@@ -64,6 +69,34 @@ def read_network(path: str | os.PathLike) -> Any:
     except Exception as exc:
         raise NetworkFileError(f"{path}: cannot read as {fmt}: {exc}") from exc
     return model
+
+
+def _net_reader() -> type:
+    """pgmpy's ``NETReader``, with a table of the wrong size named (pgmpy's own reader ends in
+    numpy's "cannot reshape array of size 2 into shape (2,2)")."""
+    import math
+
+    import numpy as np
+    from pgmpy.readwrite import NETReader
+
+    class _NETReader(NETReader):
+        def get_values(self):  # pgmpy's NETReader.get_values, checking each table's size
+            parents, states = self.variable_parents, self.variable_states
+            cpds = {}
+            for var, match in zip(list(parents), self.cpd_expr.scan_string(self.network)):
+                k = len(states[var])
+                m = math.prod(len(states[p]) for p in parents[var])
+                flat = np.array(match[0], dtype="float64")
+                if flat.size != k * m:
+                    given = f" given {', '.join(map(str, parents[var]))}" if parents[var] else ""
+                    raise ValueError(
+                        f"the table of {var!r}{given} has {flat.size} numbers where its {k} "
+                        f"states times {m} parent configuration{'s' if m != 1 else ''} need "
+                        f"{k * m} (a truncated or malformed file?)")
+                cpds[var] = flat.reshape(m, k).T
+            return cpds
+
+    return _NETReader
 
 
 def reader_path(reader: Any) -> str:

@@ -13,7 +13,7 @@ from .backends import available_backends, new_manager
 from .classifier import Classifier, _resolve_state
 from .diagram import gc_paused, recursion_for
 from .encoding import Encoding
-from .errors import (ArgumentError, MissingFeatureError, UnknownFeatureError,
+from .errors import (ArgumentError, MissingFeatureError, UnknownFeatureError, closest_first,
                      UnknownStateError)
 from .feature_arrays import decide_states, feature_view
 from .instances import as_instance, encode_rows
@@ -160,7 +160,9 @@ class ODD:
         try:
             return self.encoding.position(feature)
         except (KeyError, TypeError):
-            raise UnknownFeatureError(f"{feature!r} is not a feature of this ODD") from None
+            raise UnknownFeatureError(f"{feature!r} is not a feature of this ODD (features, "
+                                      f"closest first: {closest_first(feature, self.features)})"
+                                      ) from None
 
     @property
     def size(self) -> int:
@@ -290,7 +292,7 @@ class ODD:
             if j is None:
                 raise UnknownStateError(
                     f"{instance[f]!r} is not a state of feature {f!r} "
-                    f"(states: {', '.join(map(str, self.encoding.states[i]))})")
+                    f"(states, closest first: {closest_first(v, self.encoding.states[i])})")
             out[f] = j
         return out
 

@@ -103,7 +103,13 @@ def test_votes_quick(capsys):
     assert f"{study.positives:,} of 65,536 instances are positive" in out
     assert f"Compiled ODD: {study.odd.size} nodes" in out
     assert f"PI-explanations of all decisions: {study.all_pi_count:,}" in out
-    assert "The Congressman of row 370: n y n y y y n n n n n n y y n y" in out
+    # numbered as the data frame's index, which starts at 0 (issue 20)
+    line = next(ln for ln in out.splitlines() if ln.startswith("The Congressman of row"))
+    row = bnx.case_study.CONGRESSMAN_ROW
+    votes = bnx.datasets.load_votes().loc[row, list(bnx.datasets.VOTES_FEATURES)]
+    assert line == (f"The Congressman of row {row} (line {row + 1} of house-votes-84.data): "
+                    + " ".join(votes))
+    assert "n y n y y y n n n n n n y y n y" in line
 
 
 def test_python_dash_m_and_no_traceback(admissions_bif):

@@ -174,7 +174,7 @@ def test_spect_row_by_row():
     (lambda o, d: bnx.explain_data(o, d.assign(age=3)), bnx.UnknownFeatureError, "'age'"),
     (lambda o, d: o.decide_many(d.drop(columns="crime")), bnx.MissingFeatureError, "'crime'"),
     (lambda o, d: o.decide_many(d.replace({"crime": {"y": "maybe"}}).rename(lambda i: f"m{i}")),
-     bnx.UnknownStateError, "row 'm0'.*'maybe'.*states: n, y"),
+     bnx.UnknownStateError, "row 'm0'.*'maybe'.*states, closest first: y, n"),
     (lambda o, d: bnx.explain_data(o, d, what=["decision", "colour"]), bnx.ArgumentError,
      "'colour'"),
     (lambda o, d: bnx.explain_data(o, d, n_jobs=0), bnx.ArgumentError, "n_jobs"),

@@ -54,7 +54,7 @@ def test_class_key_of_a_dict_is_ignored(clf):
     (pd.DataFrame([X]).iloc[:0], bnx.InstanceError, "exactly one row, got 0"),
     ([("GPA", "+")], bnx.InstanceError, "got list"),
     (pd.Series({**X, "GPA": np.nan}), bnx.MissingFeatureError, "'GPA'"),
-    (pd.Series({**X, "GPA": "?"}), bnx.UnknownStateError, "states: -, \\+"),
+    (pd.Series({**X, "GPA": "?"}), bnx.UnknownStateError, "states, closest first: -, \\+"),
 ])
 def test_bad_rows_name_the_problem(clf, bad, error, match):
     odd = bnx.compile(clf, backend="autoref")

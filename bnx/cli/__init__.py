@@ -28,6 +28,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
+_BACKEND_HELP = ("the dd backend: auto (CUDD when dd.cudd is installed, else the pure "
+                 "Python one), autoref (pure Python) or cudd (default auto)")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     from .._version import __version__
     p = _Parser(prog="bnx", description="Exact symbolic explanations of Bayesian network "
@@ -38,7 +42,8 @@ def _build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("votes", help="the paper's votes case study, end to end",
                        description="Learn naive Bayes from the UCI votes data, compile it and "
                        "explain it; print the paper's figures beside ours.")
-    v.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"])
+    v.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
+                   help=_BACKEND_HELP)
     v.add_argument("--quick", action="store_true",
                    help="skip the MC-explanations of all positive instances")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -58,7 +63,8 @@ def _build_parser() -> argparse.ArgumentParser:
                        help="the observed features, any nodes but the class (default: the "
                        "network's leaves)")
         q.add_argument("--order", metavar="F1,F2,...", help="the ODD's variable order")
-        q.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"])
+        q.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
+                       help=_BACKEND_HELP)
         q.add_argument("--max-nodes", type=int, metavar="N",
                        help="stop compiling past N nodes")
         q.add_argument("--timeout", type=_positive_float, metavar="S",
@@ -80,8 +86,10 @@ def _build_parser() -> argparse.ArgumentParser:
                        "MC- and/or PI-explanations. NETWORK may also be an ODD saved by "
                        "'bnx compile --output' (then --class and --positive are not needed).")
     e.add_argument("network", metavar="NETWORK", help="a network file or a saved ODD (.bnx)")
-    e.add_argument("--class", dest="class_var", metavar="C")
-    e.add_argument("--positive", metavar="S")
+    e.add_argument("--class", dest="class_var", metavar="C",
+                   help="the class variable (not needed for a saved ODD)")
+    e.add_argument("--positive", metavar="S",
+                   help="its positive state (not needed for a saved ODD)")
     e.add_argument("--threshold", type=float, metavar="T",
                    help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
     e.add_argument("--rule", choices=["threshold", "argmax"], default=None,
@@ -89,11 +97,18 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("--features", metavar="F1,F2,...",
                    help="the observed features, any nodes but the class (default: the "
                    "network's leaves)")
-    e.add_argument("--order", metavar="F1,F2,...")
-    e.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"])
-    e.add_argument("--max-nodes", type=int, metavar="N")
-    e.add_argument("--timeout", type=_positive_float, metavar="S")
-    e.add_argument("--no-progress", action="store_true")
+    e.add_argument("--order", metavar="F1,F2,...",
+                   help="the ODD's variable order (default: chosen by bnx)")
+    e.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
+                   help=_BACKEND_HELP)
+    e.add_argument("--max-nodes", type=int, metavar="N",
+                   help="stop compiling past N nodes (a naive Bayes classifier is then "
+                   "explained by bnx.linear without compiling)")
+    e.add_argument("--timeout", type=_positive_float, metavar="S",
+                   help="stop compiling after S seconds")
+    e.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown when the ODD is estimated to be large, and "
+                   "for --data on a terminal)")
     source = e.add_mutually_exclusive_group(required=True)
     source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."', help="a complete instance")
     source.add_argument("--data", metavar="ROWS.csv",
@@ -106,8 +121,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="with --data: worker processes (default 1)")
     e.add_argument("--what", metavar="A1,A2,...",
                    help="with --data: the answers (default decision,posterior,mc_count,"
-                   "mc_shortest,pi_count,pi_shortest; MC answers only when every feature "
-                   "has on states)")
+                   "mc_shortest,pi_count,pi_shortest; the MC answers are left out, with a "
+                   "note, when a feature with more than two states has no --on)")
     e.add_argument("--on", metavar='"F1=s1|s2,..."',
                    help="on states for MC-explanations (default: each binary feature's "
                    "second state)")
@@ -260,7 +275,7 @@ def _needs_on(odd, on: dict | None) -> list:
 def _explain_rows(args, odd) -> None:
     """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file."""
     import pandas as pd
-    from ..batch import explain_data
+    from ..batch import default_what, explain_data
     from ..errors import ArgumentError, DataError, OutputError
     try:
         rows = pd.read_csv(args.data, dtype=str, na_values=["?", ""], keep_default_na=False,
@@ -269,16 +284,14 @@ def _explain_rows(args, odd) -> None:
         raise DataError(f"cannot read the CSV file {args.data!r}: {exc}") from None
     on = _on_arg(args)
     what = _names(args.what)
-    if what is None:
-        what = ["decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest"]
-        if odd.classifier is None:
-            what.remove("posterior")
-        if _needs_on(odd, on):
-            what = [w for w in what if not w.startswith("mc_")]
+    if what is None:  # explain_data's default, with its note on stderr
+        what, note = default_what(odd, on)
+        if note is not None:
+            print(f"bnx: note: {note}", file=sys.stderr)
     elif not what:
         raise ArgumentError("--what names no answer")
     answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
-                           progress=sys.stderr.isatty())
+                           progress=sys.stderr.isatty() and not args.no_progress)
     if args.output is None:
         print(answers.to_csv(index_label="row"), end="")
         return

@@ -26,6 +26,8 @@ def _show(expl, limit: int, features: Sequence | None = None, title: str | None 
     one column per feature (numbered as in the legend), ``*`` for a dropped one."""
     features = list(features or expl.features)
     head = title or expl.title()
+    if getattr(expl, "on", None) is not None:  # MC-explanations: which states count
+        head += f"\n  {expl.on_text()}"
     rows = []
     for e in expl:
         rows.append([str(e.get(f, "*")) for f in features])

@@ -11,7 +11,7 @@ __all__: list[str] = []
 
 
 def cmd_votes(args) -> None:
-    from ..case_study import paper_comparison, votes_study
+    from ..case_study import CONGRESSMAN_ROW, paper_comparison, votes_study
 
     t0 = time.perf_counter()
     study = votes_study(backend=args.backend, all_positives=False)
@@ -27,7 +27,9 @@ def cmd_votes(args) -> None:
         f"{study.positives:,} of {study.total:,} instances are positive.\n")
     x = study.congressman
     votes = " ".join(x[f] for f in study.classifier.features)
-    out(f"The Congressman of row 370: {votes}")
+    # rows are numbered as the data frame's index (bnx.datasets.load_votes()), from 0
+    out(f"The Congressman of row {CONGRESSMAN_ROW} (line {CONGRESSMAN_ROW + 1} of "
+        f"house-votes-84.data): {votes}")
     out(f"Pr(republican | votes) = {study.congressman_posterior:.6f}: "
         f"{'republican' if study.congressman_decision else 'democrat'}\n")
     feats = study.classifier.features

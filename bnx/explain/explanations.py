@@ -214,13 +214,18 @@ class Explanations:
         The decision explained (or the polarity of the prime implicants).
     instance : dict or None
         The instance explained.
+    on : dict or None
+        For MC-explanations, the on states of each feature that counts (``{feature:
+        tuple of states}``; fixed features are left out): an MC-explanation keeps the
+        decision with the fewest of these. Shown by ``print``, and in
+        ``to_frame().attrs["on"]``.
     """
 
     def __init__(self, bdd: Manager, root: Node | None, layout: Layout, *, kind: str,
                  decision: bool | None = None, instance: Mapping | None = None,
                  feature_order: Sequence[Feature] | None = None,
                  view: tuple[Graph, int] | None = None,
-                 make_manager=None) -> None:
+                 make_manager=None, on: Mapping | None = None) -> None:
         if root is None and view is None:
             from ..errors import ArgumentError
             raise ArgumentError("an Explanations set needs a dd root or an integer view")
@@ -235,6 +240,7 @@ class Explanations:
         self.kind = kind
         self.decision = decision
         self.instance = dict(instance) if instance is not None else None
+        self.on = dict(on) if on is not None else None
         self._count: int | None = None
         self._lengths: dict[int, int] | None = None
 
@@ -323,7 +329,7 @@ class Explanations:
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
-                            view=(out, root))
+                            view=(out, root), on=self.on)
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
@@ -372,7 +378,8 @@ class Explanations:
     def to_frame(self, limit: int | None = None):
         """A pandas DataFrame, one row per explanation, ``*`` for a dropped feature.
 
-        ``limit`` caps the number of rows (``None``: all of them).
+        ``limit`` caps the number of rows (``None``: all of them). For MC-explanations,
+        ``attrs["on"]`` holds the on states (:attr:`on`).
         """
         import pandas as pd
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
@@ -384,7 +391,10 @@ class Explanations:
             if limit is not None and len(rows) >= limit:
                 break
             rows.append({f: e.get(f, "*") for f in self.features})
-        return pd.DataFrame(rows, columns=list(self.features), dtype=object)
+        frame = pd.DataFrame(rows, columns=list(self.features), dtype=object)
+        if self.on is not None:
+            frame.attrs["on"] = dict(self.on)
+        return frame
 
     def plot(self, ax=None, **options):
         """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`."""
@@ -406,18 +416,37 @@ class Explanations:
             s += " (length " + ", ".join(f"{k}: {v}" for k, v in lens.items()) + ")"
         return s
 
+    def on_text(self) -> str | None:
+        """The on states of MC-explanations as one line (``None`` for other kinds).
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.examples.asia(), backend="autoref")
+        >>> x = {"asia": "no", "smoke": "yes", "xray": "yes", "dysp": "yes"}
+        >>> bnx.mc_explanations(odd, x).on_text()
+        'on states (counted): asia=no, smoke=no, xray=no, dysp=no'
+        """
+        if self.on is None:
+            return None
+        shown = [f for f in self.features if f in self.on]
+        return "on states (counted): " + (", ".join(
+            f"{f}={'|'.join(map(str, self.on[f]))}" for f in shown) or "(none)")
+
     def __str__(self) -> str:
         limit = 20
         df = self.to_frame(limit=limit)
         body = df.to_string(index=False) if len(df) else "(none)"
         more = f"\n... and {self.count - limit} more" if self.count > limit else ""
-        return f"{self.title()}\n{body}{more}"
+        on = f"{self.on_text()}\n" if self.on is not None else ""
+        return f"{self.title()}\n{on}{body}{more}"
 
     def _repr_html_(self) -> str:
         limit = 50
         df = self.to_frame(limit=limit)
         more = f"<p>... and {self.count - limit} more</p>" if self.count > limit else ""
-        return f"<p><b>{self.title()}</b></p>{df.to_html(index=False)}{more}"
+        on = f"<p>{self.on_text()}</p>" if self.on is not None else ""
+        return f"<p><b>{self.title()}</b></p>{on}{df.to_html(index=False)}{more}"
 
     def __repr__(self) -> str:
         return f"<Explanations: {self.title()}, diagram size {self.size}>"

@@ -22,7 +22,8 @@ from collections.abc import Collection, Iterable, Mapping
 from .._types import Feature, Instance, State
 from ..classifier import _resolve_state
 from ..diagram import deep
-from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
+from ..errors import (ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError,
+                      closest_first)
 from .explanations import Explanations
 from .walks import suffix_keep_minimal, suffix_minimum
 from ..odd import ODD, check_odd
@@ -66,7 +67,7 @@ def on_state_sets(features, all_states, on, skip, position) -> list[frozenset[in
                 if j is None:
                     raise UnknownStateError(
                         f"on-state {s!r} is not a state of feature {f!r} "
-                        f"(states: {', '.join(map(str, states))})")
+                        f"(states, closest first: {closest_first(s, states)})")
                 idx.add(j)
             out.append(frozenset(idx))
         elif len(states) == 2:
@@ -170,7 +171,9 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     return Explanations(odd.bdd, None, layout, kind="MC",
                         decision=decision, feature_order=odd.display_order,
                         instance={f: states[i][idx[f]] for i, f in enumerate(enc.features)},
-                        view=(out, best))
+                        view=(out, best),
+                        on={f: tuple(states[i][j] for j in sorted(ons[i]))
+                            for i, f in enumerate(enc.features) if f not in fixed and ons[i]})
 
 
 #: Memo, pattern and suffix entries kept per ODD before they are dropped (about 140 bytes
@@ -245,6 +248,8 @@ def _features_arg(odd: ODD, features, what: str) -> set:
         except TypeError:
             ok = False
         if not ok:
-            raise UnknownFeatureError(f"{what} feature {f!r} is not a feature of this ODD")
+            raise UnknownFeatureError(f"{what} feature {f!r} is not a feature of this ODD "
+                                      f"(features, closest first: "
+                                      f"{closest_first(f, odd.features)})")
         out.add(f)
     return out

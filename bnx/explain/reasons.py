@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from .._types import Feature, Instance
 from ..classifier import _resolve_state
 from ..diagram import deep, restrict
-from ..errors import ExplanationError, InstanceError, UnknownStateError
+from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
 from .explanations import DROPPED, Explanations, Layout
 from ._flat import FALSE, TRUE, Flat, decide_flat, flat, instance_indices
 from .pi import pi_explanations
@@ -248,8 +248,8 @@ def check_explanation(odd: ODD, instance: Instance,
         i = odd._position(f)
         j = _resolve_state(enc.states[i], s)
         if j is None:
-            raise UnknownStateError(f"{s!r} is not a state of feature {f!r} "
-                                    f"(states: {', '.join(map(str, enc.states[i]))})")
+            raise UnknownStateError(f"{s!r} is not a state of feature {f!r} (states, "
+                                    f"closest first: {closest_first(s, enc.states[i])})")
         if j != x[i]:
             raise ExplanationError(f"the explanation gives feature {f!r} the state {s!r}, "
                                    f"but the instance has {enc.states[i][x[i]]!r}")

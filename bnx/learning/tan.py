@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # pgmpy is imported when it is used: `import bnx` stays quick
     from pgmpy.models import DiscreteBayesianNetwork
 
 from ..errors import DataError
+from ..network import FEATURES_KEY
 from .data import _check_columns, _read_data, _state_names
 from .naive_bayes import _check_equivalent_sample_size, _check_prior, _fit
 
@@ -59,8 +60,9 @@ def learn_tan(
     pgmpy.models.DiscreteBayesianNetwork
         The fitted network: ``class_var`` then the features as nodes, an edge
         from the class to every feature and a tree of edges between the
-        features. Its features are internal nodes: wrap it with
-        ``bnx.Classifier(model, class_var, positive, features=[...])``.
+        features. Its features are inner nodes, so the network records them
+        (``model.graph["bnx.features"] = (class_var, features)``): ``bnx.Classifier(model,
+        class_var, positive)`` takes every feature without ``features=``.
 
     Raises
     ------
@@ -87,6 +89,9 @@ def learn_tan(
     (16, 31)
     >>> sorted(model.get_parents("religious-groups-in-schools"))
     ['crime', 'party']
+    >>> import bnx
+    >>> len(bnx.Classifier(model, "party", "republican").features)  # not only the leaves
+    16
     """
     prior_name = _check_prior(prior)
     ess = _check_equivalent_sample_size(equivalent_sample_size, prior_name)
@@ -106,7 +111,9 @@ def learn_tan(
     model = DiscreteBayesianNetwork()
     model.add_nodes_from(columns)
     model.add_edges_from([(class_var, f) for f in feats] + edges)
-    return _fit(model, frame, state_names, prior_name, ess)
+    model = _fit(model, frame, state_names, prior_name, ess)
+    model.graph[FEATURES_KEY] = (class_var, tuple(feats))
+    return model
 
 
 def _tan_tree(frame: pd.DataFrame, class_var: Hashable, features: list, root: Hashable
@@ -123,7 +130,7 @@ def _tan_tree(frame: pd.DataFrame, class_var: Hashable, features: list, root: Ha
     """
     import logging
 
-    from pgmpy.estimators import TreeSearch
+    TreeSearch = _tree_search()
 
     if len(features) == 1:
         return []
@@ -137,6 +144,23 @@ def _tan_tree(frame: pd.DataFrame, class_var: Hashable, features: list, root: Ha
     finally:
         pgmpy_logger.setLevel(level)
     return sorted((u, v) for u, v in dag.edges() if u != class_var)
+
+
+def _tree_search():
+    """pgmpy's ``TreeSearch``, imported without pgmpy's own deprecation warning.
+
+    pgmpy 1.1 has ``TreeSearch`` only in ``pgmpy.estimators``, whose ``__init__`` imports
+    its deprecated ``StructureScore`` module and warns (a ``FutureWarning`` naming
+    ``pgmpy.structure_score``) although bnx uses no structure score. That one warning is
+    filtered here, where bnx triggers it, and nowhere else.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning,
+                                message=r"`pgmpy\.estimators\.StructureScore` is deprecated")
+        from pgmpy.estimators import TreeSearch
+    return TreeSearch
 
 
 def _mutual_information(u: pd.Series, v: pd.Series) -> float:

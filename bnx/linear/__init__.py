@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
-from ..errors import ArgumentError, UnknownFeatureError
+from ..errors import ArgumentError, UnknownFeatureError, closest_first
 from ..explain.reasons import ExplanationCheck
 from ._core import Weights
 from ._moves import flip, keep_fewest
@@ -285,8 +285,9 @@ def _position(w: Weights, f: Any, what: str) -> int:
     try:
         return w.index[f]
     except (KeyError, TypeError):
-        raise UnknownFeatureError(f"{what} feature {f!r} is not a feature of this classifier") \
-            from None
+        raise UnknownFeatureError(f"{what} feature {f!r} is not a feature of this classifier "
+                                  f"(features, closest first: {closest_first(f, w.features)})"
+                                  ) from None
 
 
 def _positions(w: Weights, features: Iterable, what: str) -> set[int]:

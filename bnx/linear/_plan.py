@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 
 from ..classifier import _resolve_state
 from ..errors import (ExplanationError, InstanceError, MissingFeatureError, UnknownFeatureError,
-                      UnknownStateError)
+                      UnknownStateError, closest_first)
 from ._core import weights
 
 __all__ = ["Decision", "knapsack", "greedy"]
@@ -65,12 +65,14 @@ class Decision:
             try:
                 i = w.index[f]
             except (KeyError, TypeError):
-                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier") from None
+                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier "
+                                          f"(features, closest first: "
+                                          f"{closest_first(f, w.features)})") from None
             j = _resolve_state(w.states[i], s)
             if j is None:
                 raise UnknownStateError(
                     f"{s!r} is not a state of feature {f!r} "
-                    f"(states: {', '.join(map(str, w.states[i]))})")
+                    f"(states, closest first: {closest_first(s, w.states[i])})")
             out[f] = j
         if not partial and len(out) < len(w.features):
             missing = next(f for f in w.features if f not in out)
