@@ -1,0 +1,141 @@
+"""What the explanation code keeps per ODD, in the cache of the ODD's array form.
+
+An ODD is immutable, and so is its array form (:class:`bnx.arrays.DiagramArrays`): what
+a question derives from the diagram and may reuse (managers for explanation sets, layouts,
+the lists of small diagrams, memos that outlive one call) lives in ``odd.arrays.cache``
+under tuple keys, so it goes when the ODD goes and never sits in an ODD method.
+
+Examples
+--------
+>>> import bnx
+>>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+>>> aux_manager(odd, ("k0", "k1")) is aux_manager(odd, ["k0", "k1"])
+True
+>>> layout(odd, "partial").nvars, decide(odd, [1, 1, 1, 1])
+(8, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._types import Manager
+from ..backends import new_manager
+from ..feature_arrays import feature_view
+from .layout import Layout
+from .setdiagram import SetDiagram
+
+__all__ = ["aux_manager", "core_manager", "layout", "lists", "store", "indices", "decide",
+           "both", "SMALL"]
+
+#: Diagrams with at most this many nodes are also kept as Python lists (fast scalar
+#: reads in recursive passes); larger ones are read from their numpy arrays only.
+SMALL = 1 << 17
+
+
+def store(odd, key: tuple, make):
+    """``odd.arrays.cache[key]``, made by ``make()`` on first use."""
+    cache = odd.arrays.cache
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = make()
+    return got
+
+
+def aux_manager(odd, variables: Sequence[str]) -> Manager:
+    """A ``dd`` manager of the ODD's backend with ``variables`` declared in order, made
+    once per ODD and layout and shared by the explanation sets written into it (a new
+    CUDD manager costs milliseconds)."""
+    key = tuple(variables)
+    return store(odd, ("aux_manager", key), lambda: new_manager(odd.backend, key))
+
+
+def core_manager(odd, variables: Sequence[str]):
+    """A private ``dd.bdd.BDD`` (dd's own integer-level manager) over ``variables``, in
+    which the explanation algorithms build their sets node by node (``find_or_add``) and
+    take differences (``ite``); sets are written into :func:`aux_manager` only when a
+    ``dd`` node is asked for. Nobody else collects its garbage, so node numbers memoised
+    across calls stay valid."""
+    key = tuple(variables)
+    return store(odd, ("core_manager", key), lambda: new_manager("autoref", key)._bdd)
+
+
+def layout(odd, kind: str):
+    """The instance-independent :class:`~bnx.explain.layout.Layout` of ``kind``
+    (``"complete"`` or ``"partial"``) over the ODD's features, made once."""
+    return store(odd, ("layout", kind), lambda: Layout(kind, odd.encoding))
+
+
+def lists(odd) -> tuple:
+    """``(level, lo, hi)`` of the ODD's arrays as Python lists when the diagram is small
+    (:data:`SMALL`), else the numpy arrays themselves: what scalar passes index."""
+    def make():
+        a = odd.arrays
+        if a.size <= SMALL:
+            return a.level.tolist(), a.lo.tolist(), a.hi.tolist()
+        return a.level, a.lo, a.hi
+    return store(odd, ("lists",), make)
+
+
+def _state_maps(odd) -> list:
+    def make():
+        maps = []
+        for names in odd.encoding.states:
+            m: dict | None = {}
+            for j, s in enumerate(names):
+                if type(s) is bool:  # ODD.encode never matches bool states by value
+                    m = None
+                    break
+                m.setdefault(s, j)
+            maps.append(m)
+        return maps
+    return store(odd, ("state_maps",), make)
+
+
+def indices(odd, instance) -> list[int]:
+    """The state index of each feature of a complete instance, in the ODD's order.
+
+    A dict whose states are the ODD's own state values takes a fast path; anything else
+    goes through ``odd.encode`` (matching states by their text, raising its errors).
+    """
+    feats = odd.encoding.features
+    if type(instance) is dict and len(instance) == len(feats):
+        try:
+            return [m[instance[f]] for f, m in zip(feats, _state_maps(odd))]
+        except (KeyError, TypeError):
+            pass
+    idx = odd.encode(instance)
+    return [idx[f] for f in feats]
+
+
+def decide(odd, x: Sequence[int]) -> bool:
+    """The decision on a complete instance given as state indices (one walk down the
+    ODD's arrays, feature by feature)."""
+    fv = feature_view(odd.arrays, odd.encoding)
+    feature, first, kids = fv.feature, fv.first_node, fv.kids
+    u = fv.root
+    while u > 1:
+        i = int(feature[u])
+        u = int(kids[i][u - first[i], x[i]])
+    return u == 1
+
+
+def both(odd) -> tuple:
+    """``(diagram, root, negated root)``: the decision function and its negation in one
+    node space (a :class:`~bnx.explain.setdiagram.SetDiagram` over the ODD's levels,
+    lists when small): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
+    memos keyed by node serve both decisions."""
+    def make():
+        a = odd.arrays
+        n = a.size
+        shift = np.arange(n, dtype=np.int64) + (n - 2)
+        shift[:2] = (1, 0)  # the terminals swap
+        level = np.concatenate([a.level, a.level[2:]])
+        lo = np.concatenate([a.lo, shift[a.lo[2:]]])
+        hi = np.concatenate([a.hi, shift[a.hi[2:]]])
+        if len(level) <= 2 * SMALL:
+            level, lo, hi = level.tolist(), lo.tolist(), hi.tolist()
+        return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, int(shift[a.root]))
+    return store(odd, ("both",), make)
