@@ -22,13 +22,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._types import Manager
-from ..backends import new_manager
+from ..backends import _quiet_bdd_class, new_manager
 from ..feature_arrays import feature_view
 from .layout import Layout
 from .setdiagram import SetDiagram
 
 __all__ = ["aux_manager", "core_manager", "layout", "lists", "store", "indices", "decide",
-           "both", "SMALL"]
+           "both", "new_core", "SMALL", "GC_SLACK"]
 
 #: Diagrams with at most this many nodes are also kept as Python lists (fast scalar
 #: reads in recursive passes); larger ones are read from their numpy arrays only.
@@ -44,22 +44,50 @@ def store(odd, key: tuple, make):
     return got
 
 
+#: Dead nodes tolerated in an autoref :func:`aux_manager` before it is collected (a
+#: collection also empties dd's operation caches).
+GC_SLACK = 50_000
+
+
 def aux_manager(odd, variables: Sequence[str]) -> Manager:
     """A ``dd`` manager of the ODD's backend with ``variables`` declared in order, made
     once per ODD and layout and shared by the explanation sets written into it (a new
-    CUDD manager costs milliseconds)."""
+    CUDD manager costs milliseconds).
+
+    dd.autoref frees nodes only when asked: a manager that has grown well past its size
+    after the last collection is collected when it is handed out (CUDD collects by
+    itself). Nodes of the sets still held stay.
+    """
     key = tuple(variables)
-    return store(odd, ("aux_manager", key), lambda: new_manager(odd.backend, key))
+    bdd = store(odd, ("aux_manager", key), lambda: new_manager(odd.backend, key))
+    if odd.backend == "autoref":
+        live = odd.arrays.cache.get(("aux_live", key), 0)
+        if len(bdd) > 2 * live + GC_SLACK:
+            bdd.collect_garbage()
+            odd.arrays.cache[("aux_live", key)] = len(bdd)
+    return bdd
 
 
-def core_manager(odd, variables: Sequence[str]):
+def core_manager(odd, variables: Sequence[str], *, limit: int | None = None):
     """A private ``dd.bdd.BDD`` (dd's own integer-level manager) over ``variables``, in
     which the explanation algorithms build their sets node by node (``find_or_add``) and
     take differences (``ite``); sets are written into :func:`aux_manager` only when a
     ``dd`` node is asked for. Nobody else collects its garbage, so node numbers memoised
-    across calls stay valid."""
+    across calls stay valid; once it holds more than ``limit`` nodes it is replaced by a
+    new one (sets already read from it keep their own lists)."""
     key = tuple(variables)
-    return store(odd, ("core_manager", key), lambda: new_manager("autoref", key)._bdd)
+    got = store(odd, ("core_manager", key), lambda: new_core(key))
+    if limit is not None and len(got._succ) > limit:
+        got = odd.arrays.cache[("core_manager", key)] = new_core(key)
+    return got
+
+
+def new_core(variables: Sequence[str]):
+    """A new ``dd.bdd.BDD`` with ``variables`` declared in order (reordering off)."""
+    bdd = _quiet_bdd_class()()
+    bdd.configure(reordering=False)
+    bdd.declare(*variables)
+    return bdd
 
 
 def layout(odd, kind: str):

@@ -25,6 +25,7 @@ from ..backends import new_manager
 from ..diagram import deep, recursion_for
 from ..errors import ArgumentError, ExplanationError
 from .layout import DROPPED, Layout
+from ._cache import new_core
 from .setdiagram import SetDiagram
 from .walks import count_members, keep_minimal, length_counts, members, minimum
 
@@ -149,7 +150,7 @@ class Explanations:
         best = minimum(d, d.root, 0, self.layout, memo)
         if best == math.inf:
             return self
-        core = new_manager("autoref", self.layout.variables)._bdd
+        core = new_core(self.layout.variables)
         ref = keep_minimal(d, d.root, 0, self.layout, memo, {}, core)
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,

@@ -21,7 +21,6 @@ from collections.abc import Collection, Iterable, Mapping
 
 from .._types import Feature, Instance, State
 from ..classifier import _resolve_state
-from ..backends import new_manager
 from ..diagram import deep
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError
 from ..odd import ODD, check_odd
@@ -200,7 +199,7 @@ class _Cache:
     def clear(self) -> None:
         """Drop the pattern and suffix ids, the memos keyed by them and the manager the
         memoised results live in."""
-        self.core = new_manager("autoref", self.variables)._bdd
+        self.core = _cache.new_core(self.variables)
         self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
         self.pattern_of: dict = {}  # (i, allowed, weights) -> pattern id
         self.steps: list = []  # per pattern: [(label, cost, bits), ...]

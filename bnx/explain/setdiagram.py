@@ -9,8 +9,8 @@ small next to the ODD it explains, and read once per set.
 
 Examples
 --------
->>> from bnx.backends import new_manager
->>> core = new_manager("autoref", ("a", "b"))._bdd
+>>> from bnx.explain._cache import new_core
+>>> core = new_core(("a", "b"))
 >>> u = core.find_or_add(0, -1, core.find_or_add(1, -1, 1))   # a and b
 >>> d = SetDiagram.from_core(core, -u, 2)                      # not (a and b)
 >>> d.var, d.lo, d.hi, d.root
