@@ -88,7 +88,6 @@ class RowEngine:
         self._child: dict = {}
         self._rob_memo: dict = {}
         self._pi = None
-        self._pi_memo: dict = {}
 
     def decide(self, x: Sequence[int]) -> bool:
         """The decision on ``x`` (one walk down the diagram)."""
@@ -171,36 +170,10 @@ class RowEngine:
 
     def pi(self, x: Sequence[int], decision: bool) -> tuple[int, int, int]:
         """``(number, shortest length, number of shortest)`` of the PI-explanations."""
-        from .explain.explanations import Layout
-        from .explain.pi import _PI
-        odd = self.odd
-        if self._pi is None or len(self._pi.memo) > MEMO_LIMIT:
-            layout = Layout("keep", odd.encoding, instance=list(x))
-            self._pi = _PI(odd, layout, list(x))
-            self._pi_memo = {}
-            odd.tidy(odd.bdd)
-        self._pi.retarget(list(x))
-        _, root, negated = odd.view()
-        return self._pi_stats(self._pi.run(root if decision else negated, 0), 0)
-
-    def _pi_stats(self, u: int, i: int):
-        """(number, shortest length, number of shortest) of the members below ``u``, a
-        node of the PI recursion's integer output graph (0 false, 1 true)."""
-        if u == 0:
-            return 0, math.inf, 0
-        if i == self.n:
-            return 1, 0, 1
-        key = (u, i)
-        got = self._pi_memo.get(key)
-        if got is None:
-            out = self._pi.out
-            lo, hi = (u, u) if u == 1 or out.var[u] != i else (out.lo[u], out.hi[u])
-            t0, b0, n0 = self._pi_stats(lo, i + 1)
-            t1, b1, n1 = self._pi_stats(hi, i + 1)
-            best = min(b0, b1 + 1)
-            got = (t0 + t1, best, (n0 if b0 == best else 0) + (n1 if b1 + 1 == best else 0))
-            self._pi_memo[key] = got
-        return got
+        from .explain.pi import PIEngine
+        if self._pi is None or self._pi.size() > MEMO_LIMIT:
+            self._pi = PIEngine(self.odd)
+        return self._pi.stats(list(x), decision)
 
     def answers(self, x: Sequence[int], what: Sequence[str], *, posterior=None) -> list:
         """The answers ``what`` (see :data:`bnx.batch.WHAT`) about the complete row ``x``."""
