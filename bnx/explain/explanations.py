@@ -56,9 +56,11 @@ class Explanations:
     def __init__(self, bdd: Manager | None, root: Node | None, layout: Layout, *, kind: str,
                  decision: bool | None = None, instance: Mapping | None = None,
                  feature_order: Sequence[Feature] | None = None,
-                 diagram: SetDiagram | None = None, make_manager=None) -> None:
-        if root is None and diagram is None:
+                 diagram: SetDiagram | None = None, core: tuple | None = None,
+                 make_manager=None) -> None:
+        if root is None and diagram is None and core is None:
             raise ArgumentError("an Explanations set needs a dd root or a diagram")
+        self._core = core  # (dd.bdd.BDD, reference): where the set was built
         self._bdd = bdd
         self._make_manager = make_manager  # makes bdd when it is first needed
         self._root = root
@@ -86,14 +88,18 @@ class Explanations:
     def root(self) -> Node:
         """The diagram's ``dd`` node (written into :attr:`bdd` on first use)."""
         if self._root is None:
-            self._root = self._diagram.to_dd(self.bdd, self.layout.variables)
+            self._root = self.diagram.to_dd(self.bdd, self.layout.variables)
         return self._root
 
     @property
     def diagram(self) -> SetDiagram:
         """The diagram as lists (:class:`~bnx.explain.setdiagram.SetDiagram`), read once."""
         if self._diagram is None:
-            self._diagram = SetDiagram.from_dd(self.root, self.layout.nvars)
+            if self._core is not None:
+                core, ref = self._core
+                self._diagram = SetDiagram.from_core(core, ref, self.layout.nvars)
+            else:
+                self._diagram = SetDiagram.from_dd(self.root, self.layout.nvars)
         return self._diagram
 
     @property
@@ -106,6 +112,9 @@ class Explanations:
     @deep
     def size(self) -> int:
         """Number of nodes of the diagram (terminals counted once)."""
+        if self._root is None and self._core is not None:  # the same count as in dd
+            core, ref = self._core
+            return len(core.descendants([ref]))
         return self.root.dag_size
 
     @property
@@ -113,8 +122,11 @@ class Explanations:
         """Number of explanations, counted on the diagram (exact)."""
         if self._count is None:
             d = self.diagram
-            with recursion_for(self.layout.nvars):
-                self._count = count_members(d, d.root, 0, self.layout, {})
+            if self.layout.kind == "keep":  # every assignment is a member: count models
+                self._count = d.count()
+            else:
+                with recursion_for(self.layout.nvars):
+                    self._count = count_members(d, d.root, 0, self.layout, {})
         return self._count
 
     def __len__(self) -> int:
@@ -126,6 +138,8 @@ class Explanations:
     def __bool__(self) -> bool:
         if self._diagram is not None:
             return self._diagram.root != 0
+        if self._core is not None:
+            return self._core[1] != -1
         return self.root != self.bdd.false
 
     @deep
@@ -155,7 +169,7 @@ class Explanations:
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
-                            diagram=SetDiagram.from_core(core, ref, self.layout.nvars))
+                            core=(core, ref))
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:

@@ -26,7 +26,6 @@ from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, Unkno
 from ..odd import ODD, check_odd
 from . import _cache
 from .explanations import Explanations
-from .setdiagram import SetDiagram
 from .walks import suffix_keep_minimal, suffix_minimum
 
 __all__ = ["mc_explanations", "on_states"]
@@ -170,7 +169,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     return Explanations(None, None, layout, kind="MC",
                         decision=decision, feature_order=odd.display_order,
                         instance={f: states[i][x[i]] for i, f in enumerate(enc.features)},
-                        diagram=SetDiagram.from_core(cache.core, best, enc.nvars),
+                        core=(cache.core, best),
                         make_manager=cache.manager)
 
 

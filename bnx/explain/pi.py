@@ -53,6 +53,7 @@ class _PI:
         self.store = _store(odd, decision)
         self.layout, self.instance = layout, instance
         self.core = core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
+        self._pred = core._pred  # dd's unique table: (level, low, high) -> node
         self.first = odd.encoding.first_level
         self.nbits = [len(b) for b in odd.encoding.bits]
         self.n = n = layout.n
@@ -62,7 +63,7 @@ class _PI:
         self.suffix: list | None = None  # set by retarget(): memo keys carry the instance
         dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
         for i in reversed(range(n)):
-            dropped[i] = (core.find_or_add(i, dropped[i + 1], -1) if self.keep else
+            dropped[i] = (self._node(i, dropped[i + 1], -1) if self.keep else
                           layout.build_core(core, i, {DROPPED: dropped[i + 1]}))
         self.dropped = dropped
 
@@ -72,11 +73,26 @@ class _PI:
         self.suffix = [tuple(instance[i:]) for i in range(len(instance) + 1)]
 
     def _diff(self, a: int, b: int) -> int:
+        """``a and not b`` in the output manager (dd's ``ite``, memoised there)."""
         if a == -1 or a == b:
             return -1
         if b == -1:
             return a
-        return self.core.ite(a, -b, -1)
+        return self.core._ite(a, -b, -1)
+
+    def _node(self, lvl: int, lo: int, hi: int) -> int:
+        """dd's ``find_or_add(lvl, lo, hi)``: an existing node is looked up in the
+        manager's own unique table at once (complements normalised as dd does)."""
+        if hi < 0:
+            a, b, r = -lo, -hi, -1
+        else:
+            a, b, r = lo, hi, 1
+        if a == b:
+            return r * a
+        u = self._pred.get((lvl, a, b))
+        if u is None:
+            return self.core.find_or_add(lvl, lo, hi)
+        return r * u
 
     def _cof(self, u: int, i: int, j: int) -> int:
         """The cofactor of store node ``u`` (testing feature ``i``) on state ``j``."""
@@ -97,19 +113,24 @@ class _PI:
         if got is not None:
             return got
         st = self.store
-        lvl = st.py[0][u] if st.py is not None else int(st.level[u])
+        py = st.py
+        lvl = py[0][u] if py is not None else int(st.level[u])
         if lvl >= self.first[i + 1]:  # u does not test feature i: keep it dropped
             rest = self.run(u, i + 1)
-            got = self.core.find_or_add(i, rest, -1) if self.keep else \
+            got = self._node(i, rest, -1) if self.keep else \
                 self.layout.build_core(self.core, i, {DROPPED: rest})
         else:
-            star = st.py[3][u] if st.py is not None else -1
+            star = py[3][u] if py is not None else -1
             if star < 0:
                 star = st.star_of(u)
             g_star = self.run(star, i + 1)
             if self.keep:  # pi-inst: the instance's state only
-                kept = self._diff(self.run(self._cof(u, i, self.instance[i]), i + 1), g_star)
-                got = self.core.find_or_add(i, g_star, kept)
+                j = self.instance[i]
+                if py is not None and self.nbits[i] == 1:
+                    c = py[2][u] if j else py[1][u]
+                else:
+                    c = self._cof(u, i, j)
+                got = self._node(i, g_star, self._diff(self.run(c, i + 1), g_star))
             else:
                 children = {DROPPED: g_star}
                 for j in (range(st.nstates[i]) if self.instance is None
@@ -130,8 +151,7 @@ class _PI:
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
                             feature_order=odd.display_order,
-                            diagram=SetDiagram.from_core(self.core, self.root(),
-                                                         self.layout.nvars), **kwargs)
+                            core=(self.core, self.root()), **kwargs)
 
 
 class PIEngine:
@@ -239,8 +259,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     return Explanations(None, None, layout,
                         make_manager=lambda: _cache.aux_manager(odd, variables),
                         kind="PI", decision=decision, instance=named,
-                        feature_order=odd.display_order,
-                        diagram=SetDiagram.from_core(core, root, layout.nvars))
+                        feature_order=odd.display_order, core=(core, root))
 
 
 def _project(g: SetDiagram, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],

@@ -109,6 +109,15 @@ class SetDiagram:
                 hi.append(ib)
         return cls(nvars, var, lo, hi, ids[root])
 
+    def count(self) -> int:
+        """Number of assignments to the ``nvars`` levels that satisfy the function (exact)."""
+        var, lo, hi = self.var, self.lo, self.hi
+        c = [0, 1]
+        for u in range(2, self.root + 1):
+            v, a, b = var[u], lo[u], hi[u]
+            c.append((c[a] << (var[a] - v - 1)) + (c[b] << (var[b] - v - 1)))
+        return c[self.root] << var[self.root]
+
     def restrict(self, u: int, bits: Sequence[tuple[int, bool]]) -> int:
         """Follow ``u`` along ``(level, value)`` pairs in increasing level order (a level
         that ``u`` skips is stepped over)."""
