@@ -27,11 +27,12 @@ from ..feature_arrays import feature_view
 from .layout import Layout
 from .setdiagram import SetDiagram
 
-__all__ = ["aux_manager", "core_manager", "layout", "lists", "store", "indices", "decide",
+__all__ = ["aux_manager", "core_manager", "layout", "store", "indices", "decide",
            "both", "new_core", "SMALL", "GC_SLACK"]
 
-#: Diagrams with at most this many nodes are also kept as Python lists (fast scalar
-#: reads in recursive passes); larger ones are read from their numpy arrays only.
+#: Diagrams with at most this many nodes are also kept as Python lists for the
+#: recursive passes (fast scalar reads); larger ones are read from their numpy arrays
+#: only (no Python object per node).
 SMALL = 1 << 17
 
 
@@ -94,17 +95,6 @@ def layout(odd, kind: str):
     """The instance-independent :class:`~bnx.explain.layout.Layout` of ``kind``
     (``"complete"`` or ``"partial"``) over the ODD's features, made once."""
     return store(odd, ("layout", kind), lambda: Layout(kind, odd.encoding))
-
-
-def lists(odd) -> tuple:
-    """``(level, lo, hi)`` of the ODD's arrays as Python lists when the diagram is small
-    (:data:`SMALL`), else the numpy arrays themselves: what scalar passes index."""
-    def make():
-        a = odd.arrays
-        if a.size <= SMALL:
-            return a.level.tolist(), a.lo.tolist(), a.hi.tolist()
-        return a.level, a.lo, a.hi
-    return store(odd, ("lists",), make)
 
 
 def _state_maps(odd) -> list:

@@ -72,6 +72,7 @@ class Store:
         self._blocks = [arrays.block(lv) for lv in range(arrays.nvars)]
         self._tables: dict = {}  # level -> (sorted keys, node numbers)
         self._extra: dict = {}  # level -> list of arrays of new nodes at that level
+        self._memo: dict = {}  # level -> (sorted pair keys, their conjunctions)
         self.first = enc.first_level
         self.nbits = [len(b) for b in enc.bits]
         self.nstates = [len(s) for s in enc.states]
@@ -158,7 +159,11 @@ class Store:
         return np.where((a == 0) | (b == 0), 0, r)
 
     def conj(self, a, b) -> np.ndarray:
-        """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed)."""
+        """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed).
+
+        Pairs already conjoined by an earlier call are looked up (a memo per level,
+        sorted keys in numpy), not expanded again.
+        """
         a = np.asarray(a, dtype=_INT)
         b = np.asarray(b, dtype=_INT)
         res = self._terminal(a, b)
@@ -172,14 +177,35 @@ class Store:
 
         def push(keys, x, y):
             top = np.minimum(level[x], level[y])
-            for lv in np.unique(top).tolist():
-                buckets.setdefault(lv, []).append(keys[top == lv])
+            t0, t1 = int(top.min()), int(top.max())
+            if t0 == t1:
+                buckets.setdefault(t0, []).append(keys)
+                return
+            order = np.argsort(top, kind="stable")
+            top, keys = top[order], keys[order]
+            cuts = np.flatnonzero(np.diff(top)) + 1
+            for part, lv in zip(np.split(keys, cuts), top[np.r_[0, cuts]].tolist()):
+                buckets.setdefault(lv, []).append(part)
 
         push(first_keys, x, y)
         done = []  # per level top-down: (level, keys, child 0, child 1)
+        known_keys, known_res = [], []  # pairs the memo answers
+        memo = self._memo
         while buckets:
             lv = min(buckets)
-            keys = np.unique(np.concatenate(buckets.pop(lv)))
+            parts = buckets.pop(lv)
+            keys = np.unique(np.concatenate(parts)) if len(parts) > 1 else np.unique(parts[0])
+            got = memo.get(lv)
+            if got is not None:
+                mk, mr = got
+                pos = np.minimum(np.searchsorted(mk, keys), len(mk) - 1)
+                hit = mk[pos] == keys
+                if hit.any():
+                    known_keys.append(keys[hit])
+                    known_res.append(mr[pos[hit]])
+                    keys = keys[~hit]
+                    if not len(keys):
+                        continue
             p, q = keys // _B, keys % _B
             lp, lq = level[p] == lv, level[q] == lv
             kids = []
@@ -195,11 +221,13 @@ class Store:
                     r[pend] = k2
                 kids.append(r)
             done.append((lv, keys, kids[0], kids[1]))
-        allkeys = np.concatenate([d[1] for d in done])
+        allkeys = np.concatenate([d[1] for d in done] + known_keys)
         order = np.argsort(allkeys, kind="stable")
         sk = allkeys[order]
-        made = np.empty(len(allkeys), dtype=_INT)
         offsets = np.cumsum([0] + [len(d[1]) for d in done])
+        made = np.empty(len(allkeys), dtype=_INT)
+        if known_res:
+            made[offsets[-1]:] = np.concatenate(known_res)
 
         def resolve(v):
             pend = v >= _B
@@ -210,7 +238,14 @@ class Store:
 
         for k in range(len(done) - 1, -1, -1):
             lv, keys, c0, c1 = done[k]
-            made[offsets[k]:offsets[k + 1]] = self.nodes(lv, resolve(c0), resolve(c1))
+            out = made[offsets[k]:offsets[k + 1]] = self.nodes(lv, resolve(c0), resolve(c1))
+            old = memo.get(lv)
+            if old is None:
+                memo[lv] = (keys, out.copy())  # keys come sorted from unique
+            else:
+                mk = np.concatenate([old[0], keys])
+                mo = np.argsort(mk, kind="stable")  # two sorted runs: a merge
+                memo[lv] = (mk[mo], np.concatenate([old[1], out])[mo])
         res[todo] = made[order[np.searchsorted(sk, first_keys)]]
         return res
 

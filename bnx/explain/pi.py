@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from .._types import Instance
 from ..arrays import negate
 from ..diagram import deep, recursion_for
@@ -142,8 +144,35 @@ class _PI:
 
     def root(self) -> int:
         """The output for the whole decision function (or its negation)."""
+        if not self.store.closed:
+            self._prefetch()
         with recursion_for(self.n):
             return self.run(self.store.root, 0)
+
+    def _prefetch(self) -> None:
+        """Make the stars the recursion will reach, one feature at a time and all of a
+        feature's at once (one breadth-first conjunction per feature, not one per node):
+        the nodes reached at feature ``i`` are those reached at ``i - 1`` that skip it,
+        and the stars and followed cofactors of those that test it."""
+        st = self.store
+        reached = {st.root}
+        for i in range(self.n):
+            level = st.level
+            end = self.first[i + 1]
+            test = [u for u in reached if u > 1 and level[u] < end]
+            if not test:
+                continue
+            need = [u for u in test if st.star[u] < 0]
+            if need:
+                st.make_stars(np.array(need, dtype=np.int64), i)
+            nxt = {u for u in reached if u > 1 and level[u] >= end}
+            star = st.star
+            states = (range(st.nstates[i]) if self.instance is None else (self.instance[i],))
+            for u in test:
+                nxt.add(int(star[u]))
+                for j in states:
+                    nxt.add(self._cof(u, i, j))
+            reached = nxt
 
     def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
         """The explanations of ``decision`` as an :class:`Explanations` set."""
