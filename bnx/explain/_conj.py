@@ -10,7 +10,7 @@ of operands are expanded level by level top-down (numpy gathers, one ``unique`` 
 then the results are made bottom-up, one vectorised unique-table lookup per level.
 
 Each node's star (the conjunction of its cofactors) does not depend on the instance: the
-store keeps it once made. On a small ODD every star is made in one pass (:meth:`Store.close`);
+store keeps it once made. On a small ODD every star is made at once (:meth:`Store.close`);
 on a large one, only the stars a question reaches.
 
 Examples
@@ -289,13 +289,29 @@ class Store:
         return got
 
     def close(self) -> None:
-        """Make the star of every node, feature by feature (stars lie below their node,
-        so the nodes they add are reached later in the same pass)."""
-        for i in range(len(self.nstates)):
-            a, b = self.first[i], self.first[i + 1]
-            lv = self.level[:self.n]
-            us = np.flatnonzero((lv >= a) & (lv < b) & (self.star[:self.n] < 0))
-            self.make_stars(us, i)
+        """Make the star of every node: the stars of all the nodes without one in one
+        breadth-first conjunction (one per further state), then those of the nodes that
+        made, until none is left."""
+        while True:
+            us = np.flatnonzero(self.star[:self.n] < 0)
+            if not len(us):
+                break
+            feats = self.feature_of[self.level[us]]
+            width = max(self.nstates[i] for i in np.unique(feats).tolist())
+            cof = np.full((len(us), width), -1, dtype=_INT)
+            for i in np.unique(feats).tolist():
+                sel = feats == i
+                cof[sel, :self.nstates[i]] = self.cofactors(us[sel], i)
+            s = cof[:, 0].copy()
+            for j in range(1, width):
+                more = cof[:, j] >= 0
+                if more.any():
+                    s[more] = self.conj(s[more], cof[more, j])
+            self.star[us] = s
+            if self.py is not None:
+                st = self.py[3]
+                for u, v in zip(us.tolist(), s.tolist()):
+                    st[u] = v
         self.closed = True
 
 
