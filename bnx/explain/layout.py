@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 import math
-from functools import cached_property
+from functools import cached_property, lru_cache
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -61,8 +61,7 @@ class Layout:
             self.variables = encoding.variables
             self.first_level = encoding.first_level
         elif kind == "keep":
-            self.variables = tuple(f"k{i}" for i in range(n))
-            self.first_level = tuple(range(n + 1))
+            self.variables, self.first_level = _keep_names(n)
         elif kind == "partial":
             names: list[str] = []
             first = []
@@ -79,13 +78,10 @@ class Layout:
         self.instance = tuple(instance) if instance is not None else None
         self.nvars = len(self.variables)
         # choices[i] = list of (label, [(level, value), ...])
-        self.choices: list[list[tuple[Any, list[tuple[int, bool]]]]] = []
-        if kind == "keep":  # (made for every PI-explanation call: kept short)
-            x = self.instance
-            self.choices = [[(DROPPED, [(i, False)]), (x[i], [(i, True)])] for i in range(n)]
-            self.weights = [frozenset((x[i],)) for i in range(n)] if weights is None else \
-                [frozenset(w) for w in weights]
+        if kind == "keep":  # (made for every PI-explanation call: choices made on use)
+            self._keep_weights = weights
             return
+        self.choices: list[list[tuple[Any, list[tuple[int, bool]]]]] = []
         for i in range(n):
             k = len(encoding.states[i])
             lvl = self.first_level[i]
@@ -102,6 +98,16 @@ class Layout:
             weights = [set() if kind == "complete" else set(range(len(encoding.states[i])))
                        for i in range(n)]
         self.weights = [frozenset(w) for w in weights]
+
+    def __getattr__(self, name: str):
+        # a keep layout makes its choices and weights when first asked for
+        if name in ("choices", "weights") and self.__dict__.get("kind") == "keep":
+            x, n, weights = self.instance, self.n, self.__dict__.pop("_keep_weights", None)
+            self.choices = [[(DROPPED, [(i, False)]), (x[i], [(i, True)])] for i in range(n)]
+            self.weights = [frozenset((x[i],)) for i in range(n)] if weights is None else \
+                [frozenset(w) for w in weights]
+            return self.__dict__[name]
+        raise AttributeError(name)
 
     @cached_property
     def steps(self) -> list[list[tuple]]:
@@ -179,6 +185,11 @@ class Layout:
         keep = _select_core(fa, lvl + 1, end - lvl - 1, 0, 0,
                             [children.get(j, -1) for j in range(k)])
         return fa(lvl, drop, keep)
+
+
+@lru_cache(maxsize=64)
+def _keep_names(n: int) -> tuple:
+    return tuple(f"k{i}" for i in range(n)), tuple(range(n + 1))
 
 
 def _select_core(fa, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:

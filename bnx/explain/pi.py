@@ -42,37 +42,80 @@ def _store(odd: ODD, decision: bool) -> Store:
     return store_for(neg, odd.encoding)
 
 
+#: Memo entries a PI state keeps before it starts afresh.
+MEMO_LIMIT = 1_000_000
+
+
+class _State:
+    """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
+    manager ``core``: the "all dropped" chain, the recursion's memo (valid across calls:
+    pi-cover's results do not depend on an instance, pi-inst's are keyed by the
+    instance's remaining states, named by suffix ids) and the suffix table."""
+
+    __slots__ = ("core", "dropped", "memo", "suffixes")
+
+    def __init__(self, core, layout: Layout) -> None:
+        self.core = core
+        self.memo: dict = {}
+        self.suffixes: dict = {}  # (state, next suffix id) -> suffix id (0: no feature)
+        n = layout.n
+        dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
+        for i in reversed(range(n)):
+            dropped[i] = (core.find_or_add(i, dropped[i + 1], -1) if layout.kind == "keep"
+                          else layout.build_core(core, i, {DROPPED: dropped[i + 1]}))
+        self.dropped = dropped
+
+
+def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
+    core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
+    key = ("pi_state", layout.kind, decision)
+    st = odd.arrays.cache.get(key)
+    if st is None or st.core is not core or len(st.memo) > MEMO_LIMIT:
+        st = odd.arrays.cache[key] = _State(core, layout)
+    return st
+
+
 class _PI:
     """The shared recursion of pi-inst and pi-cover over a :class:`~._conj.Store` (the
     ODD's nodes, or its negation's, and their stars); the output is built in the
     ``dd.bdd.BDD`` ``core`` over ``layout``'s variables (integer references).
 
-    After :meth:`retarget` the memo is keyed by the instance's remaining states too, so
-    one object may explain many instances in turn (:class:`PIEngine` does).
+    Its memo is kept per ODD (:class:`_State`), keyed by node and feature for pi-cover
+    and by node and the instance's remaining states for pi-inst, so later calls (other
+    instances, :class:`PIEngine`'s rows) find what earlier ones computed.
     """
 
     def __init__(self, odd: ODD, layout: Layout, instance: list[int] | None, decision: bool):
         self.store = _store(odd, decision)
-        self.layout, self.instance = layout, instance
-        self.core = core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
+        self.layout = layout
+        state = _state(odd, layout, decision)
+        self.core = core = state.core
         self._pred = core._pred  # dd's unique table: (level, low, high) -> node
         self.first = odd.encoding.first_level
         self.nbits = [len(b) for b in odd.encoding.bits]
-        self.n = n = layout.n
-        self.stride = n + 1
+        self.n = layout.n
+        self.stride = self.n + 1
         self.keep = layout.kind == "keep"
-        self.memo: dict = {}
-        self.suffix: list | None = None  # set by retarget(): memo keys carry the instance
-        dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
-        for i in reversed(range(n)):
-            dropped[i] = (self._node(i, dropped[i + 1], -1) if self.keep else
-                          layout.build_core(core, i, {DROPPED: dropped[i + 1]}))
-        self.dropped = dropped
+        self.memo = state.memo
+        self.dropped = state.dropped
+        self._suffixes = state.suffixes
+        self.instance = self.suffix = None
+        if instance is not None:
+            self.retarget(instance)
 
     def retarget(self, instance: list[int]) -> None:
-        """Explain ``instance`` next, reusing what earlier instances computed."""
+        """Explain ``instance`` next (memo keys carry its remaining states' suffix id)."""
         self.instance = instance
-        self.suffix = [tuple(instance[i:]) for i in range(len(instance) + 1)]
+        table = self._suffixes
+        sid = [0] * (len(instance) + 1)
+        nxt = 0
+        for i in range(len(instance) - 1, -1, -1):
+            key = (instance[i], nxt)
+            got = table.get(key)
+            if got is None:
+                got = table[key] = len(table) + 1
+            sid[i] = nxt = got
+        self.suffix = sid
 
     def _diff(self, a: int, b: int) -> int:
         """``a and not b`` in the output manager (dd's ``ite``, memoised there)."""
@@ -110,7 +153,7 @@ class _PI:
     def run(self, u: int, i: int) -> int:
         if u <= 1:
             return self.dropped[i] if u else -1
-        key = u * self.stride + i if self.suffix is None else (u, i, self.suffix[i])
+        key = u * self.stride + i if self.suffix is None else (u, self.suffix[i])
         got = self.memo.get(key)
         if got is not None:
             return got
@@ -184,28 +227,26 @@ class _PI:
 
 
 class PIEngine:
-    """pi-inst for many instances of one ODD in turn, with what earlier instances
-    computed kept (the memo of each polarity, keyed by the instance's remaining states);
-    :meth:`stats` gives the numbers :func:`bnx.explain_data` reports."""
+    """pi-inst for many instances of one ODD in turn (what earlier instances computed is
+    kept per ODD, :class:`_State`); :meth:`stats` gives the numbers
+    :func:`bnx.explain_data` reports."""
 
     def __init__(self, odd: ODD) -> None:
         self.odd = odd
-        self._runs: dict = {}
 
     def size(self) -> int:
-        """Number of memo entries kept."""
-        return sum(len(r.memo) for r in self._runs.values())
+        """Number of memo entries this engine holds itself (none: the ODD's cache
+        holds them, bounded by :data:`MEMO_LIMIT`)."""
+        return 0
 
     def stats(self, x: Sequence[int], decision: bool) -> tuple[int, float, int]:
         """``(number, shortest length, number of shortest)`` of the PI-explanations of
         the decision ``decision`` on the instance ``x`` (state indices)."""
-        run = self._runs.get(decision)
-        if run is None:
-            layout = Layout("keep", self.odd.encoding, instance=list(x))
-            run = self._runs[decision] = _PI(self.odd, layout, list(x), decision)
-        run.retarget(list(x))
+        x = list(x)
+        run = _PI(self.odd, Layout("keep", self.odd.encoding, instance=x), x, decision)
         d = SetDiagram.from_core(run.core, run.root(), run.n)
-        return _stats(d, d.root, 0, run.n, {})
+        with recursion_for(run.n):
+            return _stats(d, d.root, 0, run.n, {})
 
 
 def _stats(d: SetDiagram, u: int, i: int, n: int, memo: dict) -> tuple:
