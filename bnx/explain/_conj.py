@@ -161,8 +161,8 @@ class Store:
     def conj(self, a, b) -> np.ndarray:
         """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed).
 
-        Pairs already conjoined by an earlier call are looked up (a memo per level,
-        sorted keys in numpy), not expanded again.
+        On a small store, pairs already conjoined by an earlier call are looked up (a
+        memo per level, sorted keys in numpy), not expanded again.
         """
         a = np.asarray(a, dtype=_INT)
         b = np.asarray(b, dtype=_INT)
@@ -190,7 +190,8 @@ class Store:
         push(first_keys, x, y)
         done = []  # per level top-down: (level, keys, child 0, child 1)
         known_keys, known_res = [], []  # pairs the memo answers
-        memo = self._memo
+        # (a large store keeps no memo: its merges cost more than its hits save there)
+        memo = self._memo if self.py is not None else {}
         while buckets:
             lv = min(buckets)
             parts = buckets.pop(lv)
