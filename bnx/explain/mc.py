@@ -170,7 +170,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
                         decision=decision, feature_order=odd.display_order,
                         instance={f: states[i][x[i]] for i, f in enumerate(enc.features)},
                         core=(cache.core, best),
-                        make_manager=cache.manager)
+                        make_manager=lambda: _cache.aux_manager(odd, enc.variables))
 
 
 #: Memo, pattern and suffix entries kept per ODD before they are dropped (about 140 bytes
@@ -183,14 +183,14 @@ class _Cache:
     suffix tables, the two passes' memos and the ``dd`` manager the results are built in
     (``core``, integer references)."""
 
-    __slots__ = ("core", "variables", "manager", "build", "choices", "ons", "keys", "pattern_of", "steps",
+    # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)
+    __slots__ = ("core", "variables", "build", "choices", "ons", "keys", "pattern_of", "steps",
                  "costs", "weights", "suffixes", "tails", "mins", "kept", "layouts")
 
     def __init__(self, odd: ODD) -> None:
         layout = _cache.layout(odd, "complete")
         self.build, self.choices = layout.build_core, layout.choices
-        variables = self.variables = odd.encoding.variables
-        self.manager = lambda: _cache.aux_manager(odd, variables)
+        self.variables = odd.encoding.variables
         self.ons = None  # on_states(odd) for the default on, made on first use
         self.layouts: dict = {}  # weights -> the Explanations' layout
         self.clear()
