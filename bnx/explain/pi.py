@@ -52,11 +52,12 @@ class _State:
     pi-cover's results do not depend on an instance, pi-inst's are keyed by the
     instance's remaining states, named by suffix ids) and the suffix table."""
 
-    __slots__ = ("core", "dropped", "memo", "suffixes")
+    __slots__ = ("core", "dropped", "memo", "suffixes", "diagrams")
 
     def __init__(self, core, layout: Layout) -> None:
         self.core = core
         self.memo: dict = {}
+        self.diagrams: dict = {}  # pi-cover: output reference -> its SetDiagram
         self.suffixes: dict = {}  # (state, next suffix id) -> suffix id (0: no feature)
         n = layout.n
         dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
@@ -98,6 +99,7 @@ class _PI:
         self.keep = layout.kind == "keep"
         self.memo = state.memo
         self.dropped = state.dropped
+        self._diagrams = state.diagrams
         self._suffixes = state.suffixes
         self.instance = self.suffix = None
         if instance is not None:
@@ -220,10 +222,19 @@ class _PI:
     def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
         """The explanations of ``decision`` as an :class:`Explanations` set."""
         variables = self.layout.variables
+        ref = self.root()
+        diagram = None
+        if self.instance is None:  # the prime implicants: read once per ODD and decision
+            diagram = self._diagrams.get(ref)
+            if diagram is None:
+                if len(self._diagrams) > 16:
+                    self._diagrams.clear()
+                diagram = self._diagrams[ref] = SetDiagram.from_core(self.core, ref,
+                                                                     self.layout.nvars)
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
-                            feature_order=odd.display_order,
-                            core=(self.core, self.root()), **kwargs)
+                            feature_order=odd.display_order, diagram=diagram,
+                            core=(self.core, ref), **kwargs)
 
 
 class PIEngine:
