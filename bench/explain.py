@@ -28,7 +28,8 @@ bnx builds explanation diagrams in one auxiliary ``dd`` manager per layout, shar
 all the calls on the same ODD (``ODD.aux_manager``). The main table is measured that
 way ("warm": nodes made by earlier calls stay in the manager's unique table and, with
 CUDD, its computed table). A second table ("cold") drops those managers before every
-call (the private ``ODD._aux``; skipped when absent), so every call starts from a new
+call (the managers and memos kept in the ODD's arrays cache, ``bnx.explain._cache``:
+every entry but the ODD's own derived forms), so every call starts from a new
 manager, as a one-off explanation would.
 
 Times are wall-clock (``time.perf_counter``; a third table gives the CPU time of the
@@ -88,6 +89,16 @@ def _project_fn():
 
 
 _CPU = [0.0]  # CPU time of the last _timed call
+
+#: Entries of ``odd.arrays.cache`` that a cold call starts without: the explanation
+#: managers and the memos kept in them (the stars and layouts stay: they are the ODD's).
+_COLD = ("aux_manager", "aux_live", "core_manager", "pi_state", "mc")
+
+
+def _drop_managers(odd) -> None:
+    cache = odd.arrays.cache
+    for key in [k for k in cache if k[0] in _COLD]:
+        del cache[key]
 
 
 def _timed(fn, *args, **kw):
@@ -155,16 +166,16 @@ def run_dataset(bench: _data.Bench, backend: str, instances: list[dict], repeats
                 counts.append(e_inst.count)
                 if e_cover.count != e_inst.count or e_cover.size != e_inst.size:
                     mismatches += 1
-        # cold pass: drop the ODD's shared auxiliary managers before every call
-        if hasattr(odd, "_aux"):
+        # cold pass: drop the managers and memos the explanations keep per ODD
+        if hasattr(odd, "arrays"):
             for x in instances:
                 for method in ("inst", "cover"):
-                    odd._aux.clear()
+                    _drop_managers(odd)
                     t, _e = _timed(bnx.pi_explanations, odd, x, method=method)
                     acc["cold_" + method] += t
                     cacc["cold_" + method] += _CPU[0]
                     del _e
-            odd._aux.clear()
+            _drop_managers(odd)
         for k in means:
             means[k].append(acc[k] / len(instances))
             cpu_means[k].append(cacc[k] / len(instances))
@@ -172,7 +183,7 @@ def run_dataset(bench: _data.Bench, backend: str, instances: list[dict], repeats
     cpu = {k: statistics.median(v) for k, v in cpu_means.items()}
     if not restrict_cover:
         out["cached"] = cpu["cached"] = None
-    if not hasattr(odd, "_aux"):
+    if not hasattr(odd, "arrays"):
         out["cold_inst"] = cpu["cold_inst"] = out["cold_cover"] = cpu["cold_cover"] = None
     avg = {k: sum(v) / len(v) for k, v in sizes.items()}
     return {

@@ -12,7 +12,7 @@ Bayes network with the same decision function: ``Pr(X_i = v | C=0) ~ exp(w_i(v))
 ``Pr(X_i = v | C=1)`` uniform, and the prior that puts the log-odds of ``C=0`` at
 ``w0 + sum_i w_i(x_i)``; the class 0 is positive at threshold 1/2. The script checks by
 brute force that the compiled ODD decides every instance as the linear classifier does
-(all instances, evaluated on the ODD's integer view), and that bnx finds as many
+(all instances, evaluated on the ODD's arrays), and that bnx finds as many
 PI-explanations as xpxlc on every instance (and the same ones where the names allow
 parsing xpxlc's output).
 
@@ -175,8 +175,7 @@ def check_decisions(odd: bnx.ODD, w0: float, weights) -> tuple[int, int]:
         m = len(enc.bits[p])
         for b in range(m):
             bits[:, enc.first_level[p] + b] = (idx[:, i] >> (m - 1 - b)) & 1
-    g, root, _ = odd.view()
-    got = g.evaluate_many(root, bits)
+    got = bnx.arrays.decide(odd.arrays, bits)
     return total, int(np.sum(got != (margin > 0)))
 
 

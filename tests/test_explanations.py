@@ -198,21 +198,24 @@ def test_deep_diagrams_do_not_hit_the_recursion_limit(backend, tmp_path):
 
 
 def test_autoref_managers_are_tidied(monkeypatch):
-    """Explanations leave dead nodes in the shared autoref managers; tidy() collects them
-    once a manager has doubled (here with no slack), and the sets still held stay intact."""
+    """Explanations leave dead nodes in the shared autoref managers (kept in the ODD's
+    arrays cache); they are collected once a manager has doubled (here with no slack),
+    and the sets still held stay intact."""
+    from bnx.explain import _cache
     sizes = {}
     for slack in (0, 10**9):
         odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-        monkeypatch.setattr(odd, "gc_slack", slack)
+        monkeypatch.setattr(_cache, "GC_SLACK", slack)
         kept = bnx.pi_explanations(odd, dict.fromkeys(odd.features, "+"))
         assert kept.root is not None
         for _ in range(3):
             for code in range(16):
                 x = {f: "+" if code >> i & 1 else "-" for i, f in enumerate(odd.features)}
-                # .root writes each set into its dd manager (sets are built on integer
-                # views and written on first use); dropping them leaves dead nodes
+                # .root writes each set into its dd manager (sets are built in private
+                # managers and written on first use); dropping them leaves dead nodes
                 assert bnx.pi_explanations(odd, x, method="cover").root is not None
                 assert bnx.mc_explanations(odd, x).root is not None
-        sizes[slack] = sum(len(b) for b in odd._aux.values()) + len(odd.bdd)
+        sizes[slack] = sum(len(b) for k, b in odd.arrays.cache.items() if k[0] == "aux_manager")
         assert kept.count == 3 and len(kept.to_set()) == 3
+        assert list(kept.root.bdd.pick_iter(kept.root))  # still intact in dd
     assert sizes[0] < sizes[10**9]

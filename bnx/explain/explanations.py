@@ -2,197 +2,35 @@
 
 An :class:`Explanations` object is a set of (partial) instances encoded as a BDD,
 as in the paper: it is counted, measured and minimised on the diagram, never by
-enumerating it. A :class:`Layout` says how each feature's *choices* (a state, or
-"dropped" for a partial instance) are written as BDD variables:
+enumerating it. Its :class:`~bnx.explain.layout.Layout` says how each feature's
+choices are written as BDD variables.
 
-* ``complete``: the ODD's own log-encoded bits (MC-explanations live in the ODD's
-  manager);
-* ``keep``: one variable ``k{i}`` per feature, true when the feature is kept with
-  its state in a fixed instance (PI-explanations of one decision);
-* ``partial``: per feature ``k{i}`` then its value bits, all zero when dropped
-  (prime implicants of a whole decision function).
-
-Every traversal walks the diagram feature by feature, following only the codes
-of valid choices, so codes that name no state never come out.
+The algorithms build a set either in a ``dd`` manager of their own (node by node, with
+``dd``'s unique table) or as arrays; the set reads its diagram into lists once
+(:class:`~bnx.explain.setdiagram.SetDiagram`) for its walks (:mod:`.walks`), and writes
+it into a ``dd`` manager of the ODD's backend only when :attr:`Explanations.root` is
+asked for. Every traversal walks the diagram feature by feature, following only the
+codes of valid choices, so codes that name no state never come out.
 """
 
 from __future__ import annotations
 
 import math
 import sys
-from functools import cached_property
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .._types import Feature, Manager, Node
-from ..diagram import deep, gc_paused, recursion_for
-from ..backends import make_node
+from ..backends import new_manager
+from ..diagram import deep, recursion_for
 from ..drawing import plot_explanations
-from ..encoding import Encoding
-from ..encoding import _select as encoding_select
-from ..view import Graph, read
+from ..errors import ArgumentError, ExplanationError
+from .layout import DROPPED, Layout
+from ._cache import new_core
+from .setdiagram import SetDiagram
 from .walks import count_members, keep_minimal, length_counts, members, minimum
 
-__all__ = ["Explanations", "Layout"]
-
-DROPPED = None  # the label of the "dropped" choice
-
-
-class Layout:
-    """How the choices of each feature are laid out as BDD variables.
-
-    Parameters
-    ----------
-    kind : {"complete", "keep", "partial"}
-    encoding : Encoding
-        The features, their states and (for ``complete``) their bits.
-    instance : sequence of int, optional
-        For ``keep``: the state index that a kept feature takes.
-    weights : sequence of set of int, optional
-        For each feature, the labels that count towards an explanation's length
-        (a state index, or ``None`` for "dropped"). Default: ``complete`` counts
-        nothing, ``keep`` and ``partial`` count kept features.
-    """
-
-    def __init__(self, kind: str, encoding: Encoding, *, instance: Sequence[int] | None = None,
-                 weights: Sequence[set] | None = None) -> None:
-        self.kind = kind
-        self.encoding = encoding
-        n = len(encoding.features)
-        self.n = n
-        if kind == "complete":
-            self.variables = encoding.variables
-            self.first_level = encoding.first_level
-        elif kind == "keep":
-            self.variables = tuple(f"k{i}" for i in range(n))
-            self.first_level = tuple(range(n + 1))
-        elif kind == "partial":
-            names: list[str] = []
-            first = []
-            for i, bs in enumerate(encoding.bits):
-                first.append(len(names))
-                names.append(f"k{i}")
-                names.extend(f"v{i}_{b}" for b in range(len(bs)))
-            first.append(len(names))
-            self.variables = tuple(names)
-            self.first_level = tuple(first)
-        else:
-            from ..errors import ArgumentError
-            raise ArgumentError(f"unknown layout kind {kind!r}: expected 'complete', 'keep' "
-                                f"or 'partial'")
-        self.instance = tuple(instance) if instance is not None else None
-        self.nvars = len(self.variables)
-        # choices[i] = list of (label, [(level, value), ...])
-        self.choices: list[list[tuple[Any, list[tuple[int, bool]]]]] = []
-        if kind == "keep":  # (made for every PI-explanation call: kept short)
-            x = self.instance
-            self.choices = [[(DROPPED, [(i, False)]), (x[i], [(i, True)])] for i in range(n)]
-            self.weights = [frozenset((x[i],)) for i in range(n)] if weights is None else \
-                [frozenset(w) for w in weights]
-            return
-        for i in range(n):
-            k = len(encoding.states[i])
-            lvl = self.first_level[i]
-            m = len(encoding.bits[i])
-            if kind == "complete":
-                ch = [(j, [(lvl + b, bool((j >> (m - 1 - b)) & 1)) for b in range(m)])
-                      for j in range(k)]
-            else:  # partial
-                ch = [(DROPPED, [(lvl, False)] + [(lvl + 1 + b, False) for b in range(m)])]
-                ch += [(j, [(lvl, True)] + [(lvl + 1 + b, bool((j >> (m - 1 - b)) & 1))
-                                            for b in range(m)]) for j in range(k)]
-            self.choices.append(ch)
-        if weights is None:
-            weights = [set() if kind == "complete" else set(range(len(encoding.states[i])))
-                       for i in range(n)]
-        self.weights = [frozenset(w) for w in weights]
-
-    @cached_property
-    def steps(self) -> list[list[tuple]]:
-        """For each feature, ``[(label, cost, bits), ...]``: its choices with their
-        contribution to an explanation's length (made once)."""
-        return [[(label, 1 if label in self.weights[i] else 0, bits) for label, bits in ch]
-                for i, ch in enumerate(self.choices)]
-
-    @cached_property
-    def tail(self) -> list:
-        """``tail[i]``: the minimum length of a choice for each of features ``i..``
-        (``inf`` when some feature offers no choice): the minimum below the true node."""
-        out = [0] * (self.n + 1)
-        for i in reversed(range(self.n)):
-            best = math.inf
-            for _, c, _ in self.steps[i]:
-                if c < best:
-                    best = c
-            out[i] = best + out[i + 1]
-        return out
-
-    @cached_property
-    def items(self) -> list[list[tuple]]:
-        """For each feature, its choices last first as ``(item, level, bit)`` (one-bit
-        choices) or ``(item, bits, None)``, ``item`` the ``(feature, state)`` pair the
-        choice puts in an explanation (``None``: dropped); the enumeration's table."""
-        enc = self.encoding
-        return [[((enc.features[i], enc.states[i][label]) if label is not DROPPED else None,
-                  *((bits[0][0], bits[0][1]) if len(bits) == 1 else (bits, None)))
-                 for label, bits in reversed(ch)] for i, ch in enumerate(self.choices)]
-
-    @cached_property
-    def choice_map(self) -> list[dict]:
-        """For each feature, ``{label: bits}`` of its choices (made once)."""
-        return [dict(ch) for ch in self.choices]
-
-    def build(self, g: Graph, i: int, children: Mapping[Any, int]) -> int:
-        """The node of ``g`` over feature ``i``'s variables: choice ``label`` leads to
-        ``children[label]`` (labels missing from ``children`` lead to false)."""
-        lvl = self.first_level[i]
-        if self.kind == "complete":
-            k = len(self.encoding.states[i])
-            return _select(g, lvl, self.first_level[i + 1] - lvl, 0, 0,
-                           [children.get(j, 0) for j in range(k)])
-        if self.kind == "keep":
-            return g.node(lvl, children.get(DROPPED, 0), children.get(self.instance[i], 0))
-        end = self.first_level[i + 1]
-        drop = children.get(DROPPED, 0)
-        for v in reversed(range(lvl + 1, end)):
-            drop = g.node(v, drop, 0)
-        k = len(self.encoding.states[i])
-        keep = _select(g, lvl + 1, end - lvl - 1, 0, 0, [children.get(j, 0) for j in range(k)])
-        return g.node(lvl, drop, keep)
-
-    def build_dd(self, bdd: Manager, i: int, children: Mapping[Any, Node]) -> Node:
-        """:meth:`build` on ``dd`` nodes of ``bdd`` (for algorithms that work with dd's
-        operations, such as the contrastive and counterfactual sets)."""
-        false = bdd.false
-        if self.kind == "complete":
-            k = len(self.encoding.states[i])
-            return encoding_select(bdd, self.encoding.bits[i], 0, 0,
-                                   [children.get(j, false) for j in range(k)], false)
-        lvl = self.first_level[i]
-        kvar = self.variables[lvl]
-        if self.kind == "keep":
-            return make_node(bdd, kvar, children.get(DROPPED, false),
-                             children.get(self.instance[i], false))
-        vbits = self.variables[lvl + 1:self.first_level[i + 1]]
-        drop = children.get(DROPPED, false)
-        for v in reversed(vbits):
-            drop = make_node(bdd, v, drop, false)
-        k = len(self.encoding.states[i])
-        keep = encoding_select(bdd, vbits, 0, 0, [children.get(j, false) for j in range(k)],
-                               false)
-        return make_node(bdd, kvar, drop, keep)
-
-
-def _select(g: Graph, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:
-    """Branch on ``m`` bits from level ``lvl``: code ``j`` leads to ``children[j]``,
-    unused codes to false (as :meth:`bnx.encoding.Encoding.select`)."""
-    if lo_code >= len(children):
-        return 0
-    if b == m:
-        return children[lo_code]
-    step = 1 << (m - 1 - b)
-    return g.node(lvl + b, _select(g, lvl, m, b + 1, lo_code, children),
-                  _select(g, lvl, m, b + 1, lo_code + step, children))
+__all__ = ["DROPPED", "Explanations", "Layout"]
 
 
 class Explanations:
@@ -205,8 +43,8 @@ class Explanations:
     Attributes
     ----------
     bdd, root : the ``dd`` manager and node of the diagram. When the set was
-        computed on an integer view (:meth:`view`), ``root`` is written into
-        ``bdd`` the first time it is read.
+        computed as a :attr:`diagram` of lists, ``root`` is written into ``bdd`` the
+        first time it is read.
     layout : Layout
     kind : str
         ``"MC"``, ``"PI"`` or ``"prime implicants"``.
@@ -221,19 +59,19 @@ class Explanations:
         ``to_frame().attrs["on"]``.
     """
 
-    def __init__(self, bdd: Manager, root: Node | None, layout: Layout, *, kind: str,
+    def __init__(self, bdd: Manager | None, root: Node | None, layout: Layout, *, kind: str,
                  decision: bool | None = None, instance: Mapping | None = None,
                  feature_order: Sequence[Feature] | None = None,
-                 view: tuple[Graph, int] | None = None,
+                 diagram: SetDiagram | None = None, core: tuple | None = None,
                  make_manager=None, on: Mapping | None = None) -> None:
-        if root is None and view is None:
-            from ..errors import ArgumentError
-            raise ArgumentError("an Explanations set needs a dd root or an integer view")
+        if root is None and diagram is None and core is None:
+            raise ArgumentError("an Explanations set needs a dd root or a diagram")
+        self._core = core  # (dd.bdd.BDD, reference): where the set was built
         self._bdd = bdd
         self._make_manager = make_manager  # makes bdd when it is first needed
         self._root = root
+        self._diagram = diagram  # the diagram as lists, read once
         self.layout = layout
-        self._view = view  # (graph, node): the diagram as integers, read once
         enc = layout.encoding
         order = tuple(feature_order) if feature_order is not None else enc.features
         self._display = tuple(enc.position(f) for f in order)
@@ -249,17 +87,27 @@ class Explanations:
     def bdd(self) -> Manager:
         """The ``dd`` manager of the diagram (made when first needed)."""
         if self._bdd is None:
-            self._bdd = self._make_manager()
+            self._bdd = (self._make_manager() if self._make_manager is not None
+                         else new_manager("autoref", self.layout.variables))
         return self._bdd
 
     @property
     def root(self) -> Node:
-        """The diagram's ``dd`` node (written from the integer view on first use)."""
+        """The diagram's ``dd`` node (written into :attr:`bdd` on first use)."""
         if self._root is None:
-            g, u = self._view
-            with recursion_for(self.layout.nvars), gc_paused():
-                self._root = g.to_dd(u, self.bdd, self.layout.variables)
+            self._root = self.diagram.to_dd(self.bdd, self.layout.variables)
         return self._root
+
+    @property
+    def diagram(self) -> SetDiagram:
+        """The diagram as lists (:class:`~bnx.explain.setdiagram.SetDiagram`), read once."""
+        if self._diagram is None:
+            if self._core is not None:
+                core, ref = self._core
+                self._diagram = SetDiagram.from_core(core, ref, self.layout.nvars)
+            else:
+                self._diagram = SetDiagram.from_dd(self.root, self.layout.nvars)
+        return self._diagram
 
     @property
     def features(self) -> tuple:
@@ -271,35 +119,34 @@ class Explanations:
     @deep
     def size(self) -> int:
         """Number of nodes of the diagram (terminals counted once)."""
+        if self._root is None and self._core is not None:  # the same count as in dd
+            core, ref = self._core
+            return len(core.descendants([ref]))
         return self.root.dag_size
 
     @property
     def count(self) -> int:
         """Number of explanations, counted on the diagram (exact)."""
         if self._count is None:
-            g, u = self.view()
-            with recursion_for(self.layout.nvars), gc_paused():
-                self._count = count_members(g, u, 0, self.layout, {})
+            d = self.diagram
+            if self.layout.kind == "keep":  # every assignment is a member: count models
+                self._count = d.count()
+            else:
+                with recursion_for(self.layout.nvars):
+                    self._count = count_members(d, d.root, 0, self.layout, {})
         return self._count
-
-    def view(self) -> tuple[Graph, int]:
-        """The diagram as a :class:`bnx.view.Graph` and its root node (read from dd
-        once, then kept)."""
-        if self._view is None:
-            g, (u,) = read([self.root], self.layout.nvars)
-            self._view = (g, u)
-        return self._view
 
     def __len__(self) -> int:
         n = self.count
         if n > sys.maxsize:
-            from ..errors import ExplanationError
             raise ExplanationError(f"{n} explanations are too many for len(); use .count")
         return n
 
     def __bool__(self) -> bool:
-        if self._view is not None:
-            return self._view[1] != 0
+        if self._diagram is not None:
+            return self._diagram.root != 0
+        if self._core is not None:
+            return self._core[1] != -1
         return self.root != self.bdd.false
 
     @deep
@@ -311,36 +158,36 @@ class Explanations:
         in the minimised states).
         """
         if self._lengths is None:
-            g, u = self.view()
-            poly = length_counts(g, u, 0, self.layout, {})
+            d = self.diagram
+            poly = length_counts(d, d.root, 0, self.layout, {})
             self._lengths = {k: v for k, v in sorted(poly.items()) if v}
         return dict(self._lengths)
 
     @deep
     def shortest(self) -> "Explanations":
         """All explanations of minimum length, by minimisation on the diagram."""
-        g, u = self.view()
+        d = self.diagram
         memo: dict = {}
-        best = minimum(g, u, 0, self.layout, memo)
+        best = minimum(d, d.root, 0, self.layout, memo)
         if best == math.inf:
             return self
-        out = Graph(self.layout.nvars)
-        root = keep_minimal(g, u, 0, self.layout, memo, {}, out)
+        core = new_core(self.layout.variables)
+        ref = keep_minimal(d, d.root, 0, self.layout, memo, {}, core)
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
-                            view=(out, root), on=self.on)
+                            core=(core, ref), on=self.on)
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
         """Explanations in a stable order: depth first in the diagram's variable
         order, "dropped" before the states, states in pgmpy's order. Each is a dict
         whose keys follow :attr:`features` (the classifier's order)."""
-        g, root = self.view()
+        d = self.diagram
         rank = [0] * self.layout.n  # feature -> its position in the display order
         for r, j in enumerate(self._display):
             rank[j] = r
-        return members(g, root, self.layout, rank)
+        return members(d, d.root, self.layout, rank)
 
     def to_set(self) -> set[frozenset]:
         """The explanations as a set of ``frozenset(dict.items())``."""
@@ -361,7 +208,8 @@ class Explanations:
                 return False
         except TypeError:
             return False
-        g, u = self.view()
+        g = self.diagram
+        u = g.root
         for i, f in enumerate(enc.features):
             label = DROPPED
             if f in item:
@@ -384,7 +232,6 @@ class Explanations:
         import pandas as pd
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or limit < 0):
-            from ..errors import ArgumentError
             raise ArgumentError(f"limit must be a non-negative integer or None, got {limit!r}")
         rows = []
         for e in self:

@@ -24,9 +24,10 @@ from ..classifier import _resolve_state
 from ..diagram import deep
 from ..errors import (ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError,
                       closest_first)
+from ..odd import ODD, check_odd
+from . import _cache
 from .explanations import Explanations
 from .walks import suffix_keep_minimal, suffix_minimum
-from ..odd import ODD, check_odd
 
 __all__ = ["mc_explanations", "on_states"]
 
@@ -111,10 +112,9 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
     """
     check_odd(odd)
-    idx = odd.encode(instance)
-    g, root, negated = odd.view()
-    out = odd.out_graph(odd.encoding.variables)
-    cache = _cache(odd, g, out)
+    x = _cache.indices(odd, instance)
+    g, root, negated = _cache.both(odd)
+    cache = _cache.store(odd, ("mc",), lambda: _Cache(odd))
     if on is None and isinstance(fixed, tuple) and not fixed:  # the defaults: made once
         fixed = frozenset()
         ons = cache.ons
@@ -123,7 +123,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     else:
         fixed = _features_arg(odd, fixed, "fixed")
         ons = on_states(odd, on, skip=fixed)
-    decision = odd._decide_indices(idx)
+    decision = _cache.decide(odd, x)
     enc = odd.encoding
     n = len(enc.features)
     # The paper's restriction to the instance, per feature: a pattern id names the
@@ -134,7 +134,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     keys, suffixes, tails = cache.keys, cache.suffixes, cache.tails
     pids = [0] * n
     for i, f in enumerate(enc.features):
-        key = (i, idx[f], decision, f in fixed, ons[i])
+        key = (i, x[i], decision, f in fixed, ons[i])
         pid = keys.get(key)
         if pid is None:
             pid = keys[key] = _pattern(cache, enc, i, key)
@@ -155,23 +155,23 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     steps = [all_steps[p] for p in pids]
     h = root if decision else negated
     suffix_minimum(g, h, 0, steps, tail, sids, cache.mins)
-    best = suffix_keep_minimal(g, h, 0, steps, tail, sids, cache.mins, cache.kept, out,
+    best = suffix_keep_minimal(g, h, 0, steps, tail, sids, cache.mins, cache.kept, cache.core,
                                cache.build)
-    odd.tidy(odd.bdd)
     wkey = tuple(cache.weights[p] for p in pids)
     layout = cache.layouts.get(wkey)
     if layout is None:
         if len(cache.layouts) > 1000:
             cache.layouts.clear()
-        layout = cache.layouts[wkey] = copy.copy(odd.complete_layout())
+        layout = cache.layouts[wkey] = copy.copy(_cache.layout(odd, "complete"))
         layout.weights = list(wkey)
         layout.__dict__.pop("steps", None)
         layout.__dict__.pop("tail", None)
     states = enc.states
-    return Explanations(odd.bdd, None, layout, kind="MC",
+    return Explanations(None, None, layout, kind="MC",
                         decision=decision, feature_order=odd.display_order,
-                        instance={f: states[i][idx[f]] for i, f in enumerate(enc.features)},
-                        view=(out, best),
+                        instance={f: states[i][x[i]] for i, f in enumerate(enc.features)},
+                        core=(cache.core, best),
+                        make_manager=lambda: _cache.aux_manager(odd, enc.variables),
                         on={f: tuple(states[i][j] for j in sorted(ons[i]))
                             for i, f in enumerate(enc.features) if f not in fixed and ons[i]})
 
@@ -182,21 +182,26 @@ _MEMO_LIMIT = 1_000_000
 
 
 class _Cache:
-    """What :func:`mc_explanations` keeps per ODD, for one integer view ``g`` and one
-    output graph ``out``: pattern and suffix tables and the two passes' memos."""
+    """What :func:`mc_explanations` keeps per ODD (in its arrays' cache): pattern and
+    suffix tables, the two passes' memos and the ``dd`` manager the results are built in
+    (``core``, integer references)."""
 
-    __slots__ = ("g", "out", "build", "choices", "ons", "keys", "pattern_of", "steps",
+    # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)
+    __slots__ = ("core", "variables", "build", "choices", "ons", "keys", "pattern_of", "steps",
                  "costs", "weights", "suffixes", "tails", "mins", "kept", "layouts")
 
-    def __init__(self, odd: ODD, g, out) -> None:
-        layout = odd.complete_layout()
-        self.g, self.out, self.build, self.choices = g, out, layout.build, layout.choices
+    def __init__(self, odd: ODD) -> None:
+        layout = _cache.layout(odd, "complete")
+        self.build, self.choices = layout.build_core, layout.choices
+        self.variables = odd.encoding.variables
         self.ons = None  # on_states(odd) for the default on, made on first use
         self.layouts: dict = {}  # weights -> the Explanations' layout
         self.clear()
 
     def clear(self) -> None:
-        """Drop the pattern and suffix ids and the memos keyed by them."""
+        """Drop the pattern and suffix ids, the memos keyed by them and the manager the
+        memoised results live in."""
+        self.core = _cache.new_core(self.variables)
         self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
         self.pattern_of: dict = {}  # (i, allowed, weights) -> pattern id
         self.steps: list = []  # per pattern: [(label, cost, bits), ...]
@@ -204,15 +209,8 @@ class _Cache:
         self.weights: list = []  # per pattern: its weights (a frozenset)
         self.suffixes: dict = {}  # (pattern, next suffix) -> suffix id (0: no feature)
         self.tails: list = [0]  # per suffix: the least length below the true node
-        self.mins: dict = {}  # (node of g, suffix) -> minimum length
-        self.kept: dict = {}  # (node of g, suffix) -> node of out
-
-
-def _cache(odd: ODD, g, out) -> _Cache:
-    cache = getattr(odd, "_mc_cache", None)
-    if cache is None or cache.g is not g or cache.out is not out:
-        cache = odd._mc_cache = _Cache(odd, g, out)
-    return cache
+        self.mins: dict = {}  # (node of the ODD, suffix) -> minimum length
+        self.kept: dict = {}  # (node of the ODD, suffix) -> reference in core
 
 
 def _pattern(cache: _Cache, enc, i: int, key: tuple) -> int:

@@ -13,107 +13,270 @@ The results are decision diagrams over one "kept" variable per feature.
 
 from __future__ import annotations
 
-import copy
-from functools import partial
+import math
+from collections.abc import Sequence
+
+import numpy as np
 
 from .._types import Instance
-from ..diagram import deep
+from ..arrays import negate
+from ..diagram import deep, recursion_for
 from ..errors import ExplanationError
-from ..view import Graph
-from .explanations import DROPPED, Explanations, Layout
 from ..odd import ODD, check_odd
+from . import _cache
+from ._conj import Store, store_for
+from .explanations import DROPPED, Explanations, Layout
+from .setdiagram import SetDiagram
 
-__all__ = ["pi_explanations", "prime_implicants"]
+__all__ = ["pi_explanations", "prime_implicants", "PIEngine"]
+
+#: Nodes a shared output manager may hold before it is replaced by a new one.
+CORE_LIMIT = 2_000_000
+
+
+def _store(odd: ODD, decision: bool) -> Store:
+    """The conjunction store of the decision function (``decision``) or its negation."""
+    if decision:
+        return store_for(odd.arrays, odd.encoding)
+    neg = _cache.store(odd, ("negated",), lambda: negate(odd.arrays))
+    return store_for(neg, odd.encoding)
+
+
+#: Memo entries a PI state keeps before it starts afresh.
+MEMO_LIMIT = 1_000_000
+
+
+class _State:
+    """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
+    manager ``core``: the "all dropped" chain, the recursion's memo (valid across calls:
+    pi-cover's results do not depend on an instance, pi-inst's are keyed by the
+    instance's remaining states, named by suffix ids) and the suffix table."""
+
+    __slots__ = ("core", "dropped", "memo", "suffixes", "diagrams")
+
+    def __init__(self, core, layout: Layout) -> None:
+        self.core = core
+        self.memo: dict = {}
+        self.diagrams: dict = {}  # pi-cover: output reference -> its SetDiagram
+        self.suffixes: dict = {}  # (state, next suffix id) -> suffix id (0: no feature)
+        n = layout.n
+        dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
+        for i in reversed(range(n)):
+            dropped[i] = (core.find_or_add(i, dropped[i + 1], -1) if layout.kind == "keep"
+                          else layout.build_core(core, i, {DROPPED: dropped[i + 1]}))
+        self.dropped = dropped
+
+
+def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
+    core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
+    key = ("pi_state", layout.kind, decision)
+    st = odd.arrays.cache.get(key)
+    if st is None or st.core is not core or len(st.memo) > MEMO_LIMIT:
+        st = odd.arrays.cache[key] = _State(core, layout)
+    return st
 
 
 class _PI:
-    """The shared recursion of pi-inst and pi-cover, on the ODD's integer view; the
-    output is built in the graph ``out`` over ``layout``'s variables.
+    """The shared recursion of pi-inst and pi-cover over a :class:`~._conj.Store` (the
+    ODD's nodes, or its negation's, and their stars); the output is built in the
+    ``dd.bdd.BDD`` ``core`` over ``layout``'s variables (integer references).
 
-    After :meth:`retarget` the memo is keyed by the instance's remaining states too, so
-    one object may explain many instances in turn (:mod:`bnx.batch_engine` does).
+    Its memo is kept per ODD (:class:`_State`), keyed by node and feature for pi-cover
+    and by node and the instance's remaining states for pi-inst, so later calls (other
+    instances, :class:`PIEngine`'s rows) find what earlier ones computed.
     """
 
-    def __init__(self, odd: ODD, layout: Layout, instance: list[int] | None):
-        self.g = odd.view()[0]
-        self.layout, self.instance = layout, instance
-        self.out = out = odd.out_graph(layout.variables)
-        enc = odd.encoding
-        self.first = enc.first_level
-        self.stride = layout.n + 1
+    def __init__(self, odd: ODD, layout: Layout, instance: list[int] | None, decision: bool):
+        self.store = _store(odd, decision)
+        self.layout = layout
+        state = _state(odd, layout, decision)
+        self.core = core = state.core
+        self._pred = core._pred  # dd's unique table: (level, low, high) -> node
+        self.first = odd.encoding.first_level
+        self.nbits = [len(b) for b in odd.encoding.bits]
+        self.n = layout.n
+        self.stride = self.n + 1
         self.keep = layout.kind == "keep"
-        self._odd = odd
-        self.memo: dict = {}
-        self.suffix: list | None = None  # set by retarget(): memo keys carry the instance
-        # dropped[i]: features i.. all dropped; the same for every instance, so kept
-        # with the output graph's cached operations
-        dropped = out.memo.get(("dropped", layout.kind))
-        if dropped is None:
-            dropped = [1] * (layout.n + 1)
-            for i in reversed(range(layout.n)):
-                dropped[i] = layout.build(out, i, {DROPPED: dropped[i + 1]})
-            out.memo[("dropped", layout.kind)] = dropped
-        self.dropped = dropped
+        self.memo = state.memo
+        self.dropped = state.dropped
+        self._diagrams = state.diagrams
+        self._suffixes = state.suffixes
+        self.instance = self.suffix = None
+        if instance is not None:
+            self.retarget(instance)
 
     def retarget(self, instance: list[int]) -> None:
-        """Explain ``instance`` next, reusing what earlier instances computed."""
+        """Explain ``instance`` next (memo keys carry its remaining states' suffix id)."""
         self.instance = instance
-        if self.layout.instance != tuple(instance):
-            self.layout = copy.copy(self.layout)  # build() reads only .instance
-            self.layout.instance = tuple(instance)
-        self.suffix = [tuple(instance[i:]) for i in range(len(instance) + 1)]
+        table = self._suffixes
+        sid = [0] * (len(instance) + 1)
+        nxt = 0
+        for i in range(len(instance) - 1, -1, -1):
+            key = (instance[i], nxt)
+            got = table.get(key)
+            if got is None:
+                got = table[key] = len(table) + 1
+            sid[i] = nxt = got
+        self.suffix = sid
+
+    def _diff(self, a: int, b: int) -> int:
+        """``a and not b`` in the output manager (dd's ``ite``, memoised there)."""
+        if a == -1 or a == b:
+            return -1
+        if b == -1:
+            return a
+        return self.core._ite(a, -b, -1)
+
+    def _node(self, lvl: int, lo: int, hi: int) -> int:
+        """dd's ``find_or_add(lvl, lo, hi)``: an existing node is looked up in the
+        manager's own unique table at once (complements normalised as dd does)."""
+        if hi < 0:
+            a, b, r = -lo, -hi, -1
+        else:
+            a, b, r = lo, hi, 1
+        if a == b:
+            return r * a
+        u = self._pred.get((lvl, a, b))
+        if u is None:
+            return self.core.find_or_add(lvl, lo, hi)
+        return r * u
+
+    def _cof(self, u: int, i: int, j: int) -> int:
+        """The cofactor of store node ``u`` (testing feature ``i``) on state ``j``."""
+        st = self.store
+        level, lo, hi = (st.py[0], st.py[1], st.py[2]) if st.py is not None else \
+            (st.level, st.lo, st.hi)
+        a, m = self.first[i], self.nbits[i]
+        for bit in range(m):
+            if level[u] == a + bit:
+                u = hi[u] if (j >> (m - 1 - bit)) & 1 else lo[u]
+        return int(u)
 
     def run(self, u: int, i: int) -> int:
         if u <= 1:
-            return self.dropped[i] if u else 0
-        key = u * self.stride + i if self.suffix is None else (u, i, self.suffix[i])
+            return self.dropped[i] if u else -1
+        key = u * self.stride + i if self.suffix is None else (u, self.suffix[i])
         got = self.memo.get(key)
         if got is not None:
             return got
-        g, out = self.g, self.out
-        if g.var[u] >= self.first[i + 1]:  # u does not test feature i: keep it dropped
+        st = self.store
+        py = st.py
+        lvl = py[0][u] if py is not None else int(st.level[u])
+        if lvl >= self.first[i + 1]:  # u does not test feature i: keep it dropped
             rest = self.run(u, i + 1)
-            got = out.node(i, rest, 0) if self.keep else \
-                self.layout.build(out, i, {DROPPED: rest})
+            got = self._node(i, rest, -1) if self.keep else \
+                self.layout.build_core(self.core, i, {DROPPED: rest})
         else:
-            hit = g.cofactors.get(u)
-            if hit is None:
-                hit = g.cofactors[u] = self._cofactors(u, i)
-            cof, star = hit
+            star = py[3][u] if py is not None else -1
+            if star < 0:
+                star = st.star_of(u)
             g_star = self.run(star, i + 1)
             if self.keep:  # pi-inst: the instance's state only
-                got = out.node(i, g_star, out.diff(self.run(cof[self.instance[i]], i + 1),
-                                                   g_star))
+                j = self.instance[i]
+                if py is not None and self.nbits[i] == 1:
+                    c = py[2][u] if j else py[1][u]
+                else:
+                    c = self._cof(u, i, j)
+                got = self._node(i, g_star, self._diff(self.run(c, i + 1), g_star))
             else:
                 children = {DROPPED: g_star}
-                for j in (range(len(cof)) if self.instance is None else (self.instance[i],)):
-                    children[j] = out.diff(self.run(cof[j], i + 1), g_star)
-                got = self.layout.build(out, i, children)
+                for j in (range(st.nstates[i]) if self.instance is None
+                          else (self.instance[i],)):
+                    children[j] = self._diff(self.run(self._cof(u, i, j), i + 1), g_star)
+                got = self.layout.build_core(self.core, i, children)
         self.memo[key] = got
         return got
 
-    def _cofactors(self, u: int, i: int) -> tuple:
-        """``(cofactors, conjunction)`` of node ``u`` over feature ``i``, whose levels
-        it tests: one cofactor per state. They do not depend on the instance, so the
-        view keeps them (``Graph.cofactors``) for every later call."""
-        g = self.g
-        if len(self._odd.encoding.bits[i]) == 1:
-            cof = (g.lo[u], g.hi[u])
-        else:
-            cof = tuple(g.restrict(u, bits) for _, bits in self._odd.state_codes()[i])
-        star = cof[0]
-        for w in cof[1:]:
-            star = g.conj(star, w)
-        return cof, star
+    def root(self) -> int:
+        """The output for the whole decision function (or its negation)."""
+        if not self.store.closed:
+            self._prefetch()
+        with recursion_for(self.n):
+            return self.run(self.store.root, 0)
+
+    def _prefetch(self) -> None:
+        """Make the stars the recursion will reach, one feature at a time and all of a
+        feature's at once (one breadth-first conjunction per feature, not one per node):
+        the nodes reached at feature ``i`` are those reached at ``i - 1`` that skip it,
+        and the stars and followed cofactors of those that test it."""
+        st = self.store
+        reached = {st.root}
+        for i in range(self.n):
+            level = st.level
+            end = self.first[i + 1]
+            test = [u for u in reached if u > 1 and level[u] < end]
+            if not test:
+                continue
+            need = [u for u in test if st.star[u] < 0]
+            if need:
+                st.make_stars(np.array(need, dtype=np.int64), i)
+            nxt = {u for u in reached if u > 1 and level[u] >= end}
+            star = st.star
+            states = (range(st.nstates[i]) if self.instance is None else (self.instance[i],))
+            for u in test:
+                nxt.add(int(star[u]))
+                for j in states:
+                    nxt.add(self._cof(u, i, j))
+            reached = nxt
 
     def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
-        """The explanations of ``decision`` (an :class:`Explanations` in ``out``'s manager)."""
-        _, root, negated = odd.view()
-        u = self.run(root if decision else negated, 0)
-        return Explanations(_existing_manager(odd, self.layout), None, self.layout,
-                            make_manager=partial(odd.aux_manager, self.layout.variables),
-                            decision=decision,
-                            feature_order=odd.display_order, view=(self.out, u), **kwargs)
+        """The explanations of ``decision`` as an :class:`Explanations` set."""
+        variables = self.layout.variables
+        ref = self.root()
+        diagram = None
+        if self.instance is None:  # the prime implicants: read once per ODD and decision
+            diagram = self._diagrams.get(ref)
+            if diagram is None:
+                if len(self._diagrams) > 16:
+                    self._diagrams.clear()
+                diagram = self._diagrams[ref] = SetDiagram.from_core(self.core, ref,
+                                                                     self.layout.nvars)
+        return Explanations(None, None, self.layout, decision=decision,
+                            make_manager=lambda: _cache.aux_manager(odd, variables),
+                            feature_order=odd.display_order, diagram=diagram,
+                            core=(self.core, ref), **kwargs)
+
+
+class PIEngine:
+    """pi-inst for many instances of one ODD in turn (what earlier instances computed is
+    kept per ODD, :class:`_State`); :meth:`stats` gives the numbers
+    :func:`bnx.explain_data` reports."""
+
+    def __init__(self, odd: ODD) -> None:
+        self.odd = odd
+
+    def size(self) -> int:
+        """Number of memo entries this engine holds itself (none: the ODD's cache
+        holds them, bounded by :data:`MEMO_LIMIT`)."""
+        return 0
+
+    def stats(self, x: Sequence[int], decision: bool) -> tuple[int, float, int]:
+        """``(number, shortest length, number of shortest)`` of the PI-explanations of
+        the decision ``decision`` on the instance ``x`` (state indices)."""
+        x = list(x)
+        run = _PI(self.odd, Layout("keep", self.odd.encoding, instance=x), x, decision)
+        d = SetDiagram.from_core(run.core, run.root(), run.n)
+        with recursion_for(run.n):
+            return _stats(d, d.root, 0, run.n, {})
+
+
+def _stats(d: SetDiagram, u: int, i: int, n: int, memo: dict) -> tuple:
+    """(number, shortest length, number of shortest) of the members below ``u`` over
+    keep-layout features ``i..``."""
+    if u == 0:
+        return 0, math.inf, 0
+    if i == n:
+        return 1, 0, 1
+    key = (u, i)
+    got = memo.get(key)
+    if got is None:
+        lo, hi = (u, u) if d.var[u] != i else (d.lo[u], d.hi[u])
+        t0, b0, n0 = _stats(d, lo, i + 1, n, memo)
+        t1, b1, n1 = _stats(d, hi, i + 1, n, memo)
+        best = min(b0, b1 + 1)
+        got = (t0 + t1, best, (n0 if b0 == best else 0) + (n1 if b1 + 1 == best else 0))
+        memo[key] = got
+    return got
 
 
 @deep
@@ -133,7 +296,7 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     """
     check_odd(odd)
     decision = _check_decision(decision)
-    return _PI(odd, Layout("partial", odd.encoding), None).explain(
+    return _PI(odd, _cache.layout(odd, "partial"), None, decision).explain(
         odd, decision, kind="prime implicants")
 
 
@@ -161,50 +324,42 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     check_odd(odd)
     if method not in ("inst", "cover"):
         raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")
-    idx = odd.encode(instance)
+    x = _cache.indices(odd, instance)
     enc = odd.encoding
-    x = [idx[f] for f in enc.features]
-    decision = odd._decide_indices(idx)
+    decision = _cache.decide(odd, x)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     layout = Layout("keep", enc, instance=x)
     if method == "inst":
-        return _PI(odd, layout, x).explain(odd, decision, kind="PI", instance=named)
+        return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named)
     cover = prime_implicants(odd, decision=decision)
-    g, u = cover.view()
-    out = odd.out_graph(layout.variables)
-    root = _project(g, u, 0, cover.layout, layout, out, x, {})
-    return Explanations(_existing_manager(odd, layout), None, layout,
-                        make_manager=partial(odd.aux_manager, layout.variables),
+    g = cover.diagram
+    core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
+    with recursion_for(len(x)):
+        root = _project(g, g.root, 0, cover.layout, layout, core, x, {})
+    variables = layout.variables
+    return Explanations(None, None, layout,
+                        make_manager=lambda: _cache.aux_manager(odd, variables),
                         kind="PI", decision=decision, instance=named,
-                        feature_order=odd.display_order, view=(out, root))
+                        feature_order=odd.display_order, core=(core, root))
 
 
-def _project(g: Graph, u: int, i: int, src: Layout, dst: Layout, out: Graph, x: list[int],
+def _project(g: SetDiagram, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
              memo: dict) -> int:
     """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
-    built in ``out`` in the keep layout ``dst``."""
+    built in the ``dd.bdd.BDD`` ``core`` in the keep layout ``dst``."""
     if u == 0:
-        return 0
+        return -1
     if i == src.n:
         return 1
     key = (u, i)
     got = memo.get(key)
     if got is None:
         choices = src.choice_map[i]
-        children = {label: _project(g, g.restrict(u, choices[label]), i + 1, src, dst, out, x,
-                                    memo)
+        children = {label: _project(g, g.restrict(u, choices[label]), i + 1, src, dst, core,
+                                    x, memo)
                     for label in (DROPPED, x[i])}
-        got = memo[key] = dst.build(out, i, children)
+        got = memo[key] = dst.build_core(core, i, children)
     return got
-
-
-def _existing_manager(odd: ODD, layout: Layout):
-    """The output manager of ``layout`` if ``odd`` made it already (then tidied), else
-    ``None``: the set makes it when its diagram is first written into dd."""
-    bdd = odd._aux.get(tuple(layout.variables))
-    if bdd is not None:
-        odd.tidy(bdd)
-    return bdd
 
 
 def _check_decision(decision) -> bool:

@@ -1,9 +1,13 @@
-"""Traversals of explanation sets, feature by feature, on integer views of diagrams.
+"""Traversals of explanation sets, feature by feature, on the lists of their diagrams.
 
-Each walks a :class:`bnx.view.Graph` along a :class:`~bnx.explain.explanations.Layout`:
+Each walks a :class:`~bnx.explain.setdiagram.SetDiagram` (or any object with ``var``,
+``lo`` and ``hi`` sequences, such as an ODD's lists) along a
+:class:`~bnx.explain.layout.Layout`:
 at feature ``i`` it follows each valid choice's bits (so codes that name no state
 never come out), memoised per ``(node, feature)``, so it is linear in the diagram.
-They are module-level recursions with explicit memos over plain integers.
+They are module-level recursions with explicit memos over plain integers; the
+minimisation builds its result in a ``dd.bdd.BDD`` (integer references, ``1`` true and
+``-1`` false) with the layout's :meth:`~bnx.explain.layout.Layout.build_core`.
 """
 
 from __future__ import annotations
@@ -11,13 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ..view import Graph
+from .setdiagram import SetDiagram
 
 __all__ = ["count_members", "length_counts", "members", "minimum", "keep_minimal",
            "suffix_minimum", "suffix_keep_minimal"]
 
 
-def count_members(g: Graph, u: int, i: int, layout, memo: dict) -> int:
+def count_members(g: SetDiagram, u: int, i: int, layout, memo: dict) -> int:
     """Number of members of ``u`` over features ``i..``."""
     if u == 0:
         return 0
@@ -33,7 +37,7 @@ def count_members(g: Graph, u: int, i: int, layout, memo: dict) -> int:
     return got
 
 
-def length_counts(g: Graph, u: int, i: int, layout, memo: dict) -> dict[int, int]:
+def length_counts(g: SetDiagram, u: int, i: int, layout, memo: dict) -> dict[int, int]:
     """``{length: number of members}`` of ``u`` over features ``i..``."""
     if u == 0:
         return {}
@@ -52,17 +56,17 @@ def length_counts(g: Graph, u: int, i: int, layout, memo: dict) -> dict[int, int
     return got
 
 
-def minimum(g: Graph, u: int, i: int, layout, memo: dict) -> float:
+def minimum(g: SetDiagram, u: int, i: int, layout, memo: dict) -> float:
     """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize
     (memoised by ``(node, feature)``)."""
     return suffix_minimum(g, u, i, layout.steps, layout.tail, range(layout.n + 1), memo)
 
 
-def keep_minimal(g: Graph, u: int, i: int, layout, mins: dict, memo: dict,
-                 out: Graph) -> int:
-    """Pass two of minimize: the members of ``u`` of minimum length, built in ``out``."""
+def keep_minimal(g: SetDiagram, u: int, i: int, layout, mins: dict, memo: dict, core) -> int:
+    """Pass two of minimize: the members of ``u`` of minimum length, built in the
+    ``dd.bdd.BDD`` ``core`` (returns its reference)."""
     return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
-                               memo, out, layout.build)
+                               memo, core, layout.build_core)
 
 
 # The two passes with the layout given per feature (``steps[i]``, ``tail[i]``) and memos
@@ -71,7 +75,7 @@ def keep_minimal(g: Graph, u: int, i: int, layout, mins: dict, memo: dict,
 # layouts share a suffix (mc_explanations keeps them per ODD; with ``sids[i] == i`` they
 # are minimum and keep_minimal's memos).
 
-def suffix_minimum(g: Graph, u: int, i: int, steps: list, tail: list, sids: list,
+def suffix_minimum(g: SetDiagram, u: int, i: int, steps: list, tail: list, sids: list,
                    memo: dict) -> float:
     """:func:`minimum` over ``steps`` and ``tail``, memoised by ``(node, sids[i])``."""
     if u <= 1:
@@ -103,12 +107,13 @@ def suffix_minimum(g: Graph, u: int, i: int, steps: list, tail: list, sids: list
     return got
 
 
-def suffix_keep_minimal(g: Graph, u: int, i: int, steps: list, tail: list, sids: list,
-                        mins: dict, memo: dict, out: Graph, build) -> int:
+def suffix_keep_minimal(g: SetDiagram, u: int, i: int, steps: list, tail: list, sids: list,
+                        mins: dict, memo: dict, out, build) -> int:
     """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
-    makes the output nodes), memoised by ``(node, sids[i])``."""
+    makes the output nodes, references of the ``dd.bdd.BDD`` ``out``), memoised by
+    ``(node, sids[i])``."""
     if u == 0:
-        return 0
+        return -1
     if i == len(steps):
         return 1
     key = (u, sids[i])
@@ -133,7 +138,7 @@ def suffix_keep_minimal(g: Graph, u: int, i: int, steps: list, tail: list, sids:
     return got
 
 
-def members(g: Graph, root: int, layout, rank: list) -> Iterator[dict]:
+def members(g: SetDiagram, root: int, layout, rank: list) -> Iterator[dict]:
     """The members of ``root`` (in ``layout``) as dicts, depth first in the diagram's
     variable order, "dropped" before the states; ``rank[i]`` is feature ``i``'s
     position among the dict's keys. Levels with one choice are followed at once, once
@@ -165,7 +170,7 @@ def members(g: Graph, root: int, layout, rank: list) -> Iterator[dict]:
                 push(b)
 
 
-def _chains(g: Graph, layout, rank: list):
+def _chains(g: SetDiagram, layout, rank: list):
     """The walk of :func:`members` below ``(u, d)``: the levels with one choice are
     followed at once (once per node and depth); returns ``(items set on the way,
     branches at the first level with several choices, whether the path ended at
@@ -196,7 +201,7 @@ def _chains(g: Graph, layout, rank: list):
     return run
 
 
-def _chains_keep(g: Graph, layout, rank: list):
+def _chains_keep(g: SetDiagram, layout, rank: list):
     """:func:`_chains` for the keep layout (PI-explanations): feature ``d`` is the
     one variable at level ``d``, low "dropped" and high "kept", so each step is a
     test of two children; same walk, same order."""

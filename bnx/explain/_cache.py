@@ -1,0 +1,179 @@
+"""What the explanation code keeps per ODD, in the cache of the ODD's array form.
+
+An ODD is immutable, and so is its array form (:class:`bnx.arrays.DiagramArrays`): what
+a question derives from the diagram and may reuse (managers for explanation sets, layouts,
+the lists of small diagrams, memos that outlive one call) lives in ``odd.arrays.cache``
+under tuple keys, so it goes when the ODD goes and never sits in an ODD method.
+
+Examples
+--------
+>>> import bnx
+>>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+>>> aux_manager(odd, ("k0", "k1")) is aux_manager(odd, ["k0", "k1"])
+True
+>>> layout(odd, "partial").nvars, decide(odd, [1, 1, 1, 1])
+(8, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._types import Manager
+from ..backends import _quiet_bdd_class, new_manager
+from ..feature_arrays import feature_view
+from .layout import Layout
+from .setdiagram import SetDiagram
+
+__all__ = ["aux_manager", "core_manager", "layout", "store", "indices", "decide",
+           "both", "new_core", "SMALL", "GC_SLACK"]
+
+#: Diagrams with at most this many nodes are also kept as Python lists for the
+#: recursive passes (fast scalar reads); larger ones are read from their numpy arrays
+#: only (no Python object per node).
+SMALL = 1 << 17
+
+
+def store(odd, key: tuple, make):
+    """``odd.arrays.cache[key]``, made by ``make()`` on first use."""
+    cache = odd.arrays.cache
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = make()
+    return got
+
+
+#: Dead nodes tolerated in an autoref :func:`aux_manager` before it is collected (a
+#: collection also empties dd's operation caches).
+GC_SLACK = 50_000
+
+
+def aux_manager(odd, variables: Sequence[str]) -> Manager:
+    """A ``dd`` manager of the ODD's backend with ``variables`` declared in order, made
+    once per ODD and layout and shared by the explanation sets written into it (a new
+    CUDD manager costs milliseconds).
+
+    dd.autoref frees nodes only when asked: a manager that has grown well past its size
+    after the last collection is collected when it is handed out (CUDD collects by
+    itself). Nodes of the sets still held stay.
+    """
+    key = tuple(variables)
+    bdd = store(odd, ("aux_manager", key), lambda: new_manager(odd.backend, key))
+    if odd.backend == "autoref":
+        live = odd.arrays.cache.get(("aux_live", key), 0)
+        if len(bdd) > 2 * live + GC_SLACK:
+            bdd.collect_garbage()
+            odd.arrays.cache[("aux_live", key)] = len(bdd)
+    return bdd
+
+
+def core_manager(odd, variables: Sequence[str], *, limit: int | None = None):
+    """A private ``dd.bdd.BDD`` (dd's own integer-level manager) over ``variables``, in
+    which the explanation algorithms build their sets node by node (``find_or_add``) and
+    take differences (``ite``); sets are written into :func:`aux_manager` only when a
+    ``dd`` node is asked for. Nobody else collects its garbage, so node numbers memoised
+    across calls stay valid; once it holds more than ``limit`` nodes it is replaced by a
+    new one (sets already read from it keep their own lists)."""
+    key = tuple(variables)
+    got = store(odd, ("core_manager", key), lambda: new_core(key))
+    if limit is not None and len(got._succ) > limit:
+        got = odd.arrays.cache[("core_manager", key)] = new_core(key)
+    return got
+
+
+def new_core(variables: Sequence[str]):
+    """A new ``dd.bdd.BDD`` with ``variables`` declared in order (reordering off)."""
+    bdd = _quiet_bdd_class()()
+    bdd.configure(reordering=False)
+    bdd.declare(*variables)
+    return bdd
+
+
+def layout(odd, kind: str):
+    """The instance-independent :class:`~bnx.explain.layout.Layout` of ``kind``
+    (``"complete"`` or ``"partial"``) over the ODD's features, made once."""
+    return store(odd, ("layout", kind), lambda: Layout(kind, odd.encoding))
+
+
+def _state_maps(odd) -> list:
+    def make():
+        maps = []
+        for names in odd.encoding.states:
+            m: dict | None = {}
+            for j, s in enumerate(names):
+                if type(s) is bool:  # ODD.encode never matches bool states by value
+                    m = None
+                    break
+                m.setdefault(s, j)
+            maps.append(m)
+        return maps
+    return store(odd, ("state_maps",), make)
+
+
+def indices(odd, instance) -> list[int]:
+    """The state index of each feature of a complete instance, in the ODD's order.
+
+    A dict whose states are the ODD's own state values takes a fast path; anything else
+    goes through ``odd.encode`` (matching states by their text, raising its errors).
+    """
+    feats = odd.encoding.features
+    if type(instance) is dict and len(instance) == len(feats):
+        try:
+            return [m[instance[f]] for f, m in zip(feats, _state_maps(odd))]
+        except (KeyError, TypeError):
+            pass
+    idx = odd.encode(instance)
+    return [idx[f] for f in feats]
+
+
+def decide(odd, x: Sequence[int]) -> bool:
+    """The decision on a complete instance given as state indices: one walk down the
+    ODD's nodes (its lists when small, else feature by feature on its arrays)."""
+    g, root, _ = both(odd)
+    if isinstance(g.var, list):
+        feat, shift = store(odd, ("level_bits",), lambda: _level_bits(odd.encoding))
+        var, lo, hi = g.var, g.lo, g.hi
+        u = root
+        while u > 1:
+            lv = var[u]
+            u = hi[u] if (x[feat[lv]] >> shift[lv]) & 1 else lo[u]
+        return u == 1
+    fv = feature_view(odd.arrays, odd.encoding)
+    feature, first, kids = fv.feature, fv.first_node, fv.kids
+    u = fv.root
+    while u > 1:
+        i = int(feature[u])
+        u = int(kids[i][u - first[i], x[i]])
+    return u == 1
+
+
+def _level_bits(enc) -> tuple[list, list]:
+    """Per level, its feature and the shift of its bit in the feature's state code."""
+    feat, shift = [], []
+    for i, bs in enumerate(enc.bits):
+        m = len(bs)
+        for b in range(m):
+            feat.append(i)
+            shift.append(m - 1 - b)
+    return feat, shift
+
+
+def both(odd) -> tuple:
+    """``(diagram, root, negated root)``: the decision function and its negation in one
+    node space (a :class:`~bnx.explain.setdiagram.SetDiagram` over the ODD's levels,
+    lists when small): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
+    memos keyed by node serve both decisions."""
+    def make():
+        a = odd.arrays
+        n = a.size
+        shift = np.arange(n, dtype=np.int64) + (n - 2)
+        shift[:2] = (1, 0)  # the terminals swap
+        level = np.concatenate([a.level, a.level[2:]])
+        lo = np.concatenate([a.lo, shift[a.lo[2:]]])
+        hi = np.concatenate([a.hi, shift[a.hi[2:]]])
+        if len(level) <= 2 * SMALL:
+            level, lo, hi = level.tolist(), lo.tolist(), hi.tolist()
+        return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, int(shift[a.root]))
+    return store(odd, ("both",), make)

@@ -1,0 +1,333 @@
+"""Conjunctions of an ODD's nodes, computed on its arrays: the "star" nodes of pi-inst.
+
+pi-inst and pi-cover (:mod:`.pi`) follow, below a node that tests feature ``i``, the
+conjunction of its cofactors over all states of ``i`` (the function left when ``i`` is
+dropped): a function the ODD may not hold. A :class:`Store` holds the ODD's nodes (the
+arrays, copied once into growable buffers) and the new nodes such conjunctions make,
+reduced and canonical (a unique table per level: sorted keys in numpy), so a node number
+names one function. Conjunctions are computed breadth first, many pairs at once: the pairs
+of operands are expanded level by level top-down (numpy gathers, one ``unique`` per level),
+then the results are made bottom-up, one vectorised unique-table lookup per level.
+
+Each node's star (the conjunction of its cofactors) does not depend on the instance: the
+store keeps it once made. On a small ODD every star is made at once (:meth:`Store.close`);
+on a large one, only the stars a question reaches.
+
+Examples
+--------
+>>> import bnx
+>>> from bnx.encoding import Encoding
+>>> from bnx.arrays import Builder
+>>> enc = Encoding(("a", "b"), (("0", "1"), ("0", "1")))
+>>> bld = Builder(2)
+>>> b = bld.nodes(1, [0], [1])
+>>> f = bld.nodes(0, b, [1])                 # a or b
+>>> s = Store(bld.finish(int(f[0])), enc)
+>>> s.star_of(s.root) == s.root - 1          # (a or b) with a dropped: b
+True
+>>> s.conj([s.root], [s.root - 1]).tolist()  # (a or b) and b = b
+[2]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..arrays import DiagramArrays
+from ..encoding import Encoding
+
+__all__ = ["Store", "store_for"]
+
+_INT = np.int64
+_B = np.int64(1) << 31  # pair keys: a * _B + b (node numbers stay below 2 ** 31)
+
+
+class Store:
+    """An ODD's nodes and the conjunctions made of them, as numpy buffers.
+
+    Attributes
+    ----------
+    level, lo, hi : numpy.ndarray
+        Per node (the first :attr:`n` entries are in use): level and children; nodes
+        ``0 .. arrays.size - 1`` are the ODD's.
+    star : numpy.ndarray
+        Per node, the conjunction of its cofactors over the feature it tests (``-1``:
+        not made yet).
+    py : tuple of list or None
+        ``(level, lo, hi, star)`` as Python lists on a small store (kept in step).
+    """
+
+    def __init__(self, arrays: DiagramArrays, enc: Encoding, *, lists: bool = False) -> None:
+        n = arrays.size
+        cap = n + max(1024, n // 4)
+        self.nvars = arrays.nvars
+        self.root = arrays.root
+        self.n = n
+        self.level = np.empty(cap, dtype=_INT)
+        self.lo = np.empty(cap, dtype=_INT)
+        self.hi = np.empty(cap, dtype=_INT)
+        self.star = np.full(cap, -1, dtype=_INT)
+        self.level[:n], self.lo[:n], self.hi[:n] = arrays.level, arrays.lo, arrays.hi
+        self.star[:2] = (0, 1)
+        self._blocks = [arrays.block(lv) for lv in range(arrays.nvars)]
+        self._tables: dict = {}  # level -> (sorted keys, node numbers)
+        self._extra: dict = {}  # level -> list of arrays of new nodes at that level
+        self._memo: dict = {}  # level -> (sorted pair keys, their conjunctions)
+        self.first = enc.first_level
+        self.nbits = [len(b) for b in enc.bits]
+        self.nstates = [len(s) for s in enc.states]
+        self.feature_of = np.searchsorted(np.asarray(self.first), np.arange(self.nvars + 1),
+                                          side="right") - 1
+        self.feature_of[self.nvars] = len(enc.features)
+        self.py = ((arrays.level.tolist(), arrays.lo.tolist(), arrays.hi.tolist(),
+                    [0, 1] + [-1] * (n - 2)) if lists else None)
+        self.closed = False
+
+    # ------------------------------------------------------------------ nodes
+    def _grow(self, k: int) -> None:
+        need = self.n + k
+        if need <= len(self.level):
+            return
+        cap = max(need, 2 * len(self.level))
+        for name in ("level", "lo", "hi", "star"):
+            old = getattr(self, name)
+            new = np.full(cap, -1, dtype=_INT)
+            new[:self.n] = old[:self.n]
+            setattr(self, name, new)
+
+    def _table(self, lvl: int) -> tuple:
+        got = self._tables.get(lvl)
+        if got is None:
+            s = self._blocks[lvl]
+            ids = np.arange(s.start, s.stop, dtype=_INT)
+            extra = self._extra.get(lvl)
+            if extra:
+                ids = np.concatenate([ids, *extra])
+            keys = self.lo[ids] * _B + self.hi[ids]
+            order = np.argsort(keys, kind="stable")
+            got = self._tables[lvl] = (keys[order], ids[order])
+        return got
+
+    def nodes(self, lvl: int, lo, hi) -> np.ndarray:
+        """The reduced, canonical nodes ``(lvl, lo, hi)`` (made where missing)."""
+        lo = np.asarray(lo, dtype=_INT)
+        hi = np.asarray(hi, dtype=_INT)
+        out = lo.copy()
+        inner = lo != hi
+        if not inner.any():
+            return out
+        keys = lo[inner] * _B + hi[inner]
+        sk, ids = self._table(lvl)
+        if len(sk):
+            pos = np.minimum(np.searchsorted(sk, keys), len(sk) - 1)
+            found = sk[pos] == keys
+            got = np.where(found, ids[pos], -1)
+        else:
+            found = np.zeros(len(keys), dtype=bool)
+            got = np.full(len(keys), -1, dtype=_INT)
+        if not found.all():
+            new_keys, inv = np.unique(keys[~found], return_inverse=True)
+            k = len(new_keys)
+            self._grow(k)
+            new_ids = np.arange(self.n, self.n + k, dtype=_INT)
+            a, b = new_keys // _B, new_keys % _B
+            self.level[self.n:self.n + k] = lvl
+            self.lo[self.n:self.n + k] = a
+            self.hi[self.n:self.n + k] = b
+            self.star[self.n:self.n + k] = -1
+            self.n += k
+            if self.py is not None:
+                self.py[0].extend([lvl] * k)
+                self.py[1].extend(a.tolist())
+                self.py[2].extend(b.tolist())
+                self.py[3].extend([-1] * k)
+            self._extra.setdefault(lvl, []).append(new_ids)
+            keys_all = np.concatenate([sk, new_keys])
+            ids_all = np.concatenate([ids, new_ids])
+            order = np.argsort(keys_all, kind="stable")
+            self._tables[lvl] = (keys_all[order], ids_all[order])
+            got[~found] = new_ids[inv.ravel()]
+        out[inner] = got
+        return out
+
+    # ------------------------------------------------------------------ conjunction
+    @staticmethod
+    def _terminal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        r = np.full(len(a), -1, dtype=_INT)
+        r = np.where((a == 1) & (r < 0), b, r)
+        r = np.where(((b == 1) | (a == b)) & (r < 0), a, r)
+        return np.where((a == 0) | (b == 0), 0, r)
+
+    def conj(self, a, b) -> np.ndarray:
+        """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed).
+
+        On a small store, pairs already conjoined by an earlier call are looked up (a
+        memo per level, sorted keys in numpy), not expanded again.
+        """
+        a = np.asarray(a, dtype=_INT)
+        b = np.asarray(b, dtype=_INT)
+        res = self._terminal(a, b)
+        todo = res < 0
+        if not todo.any():
+            return res
+        level, lo, hi = self.level, self.lo, self.hi
+        x, y = np.minimum(a[todo], b[todo]), np.maximum(a[todo], b[todo])
+        first_keys = x * _B + y
+        buckets: dict = {}
+
+        def push(keys, x, y):
+            top = np.minimum(level[x], level[y])
+            t0, t1 = int(top.min()), int(top.max())
+            if t0 == t1:
+                buckets.setdefault(t0, []).append(keys)
+                return
+            order = np.argsort(top, kind="stable")
+            top, keys = top[order], keys[order]
+            cuts = np.flatnonzero(np.diff(top)) + 1
+            for part, lv in zip(np.split(keys, cuts), top[np.r_[0, cuts]].tolist()):
+                buckets.setdefault(lv, []).append(part)
+
+        push(first_keys, x, y)
+        done = []  # per level top-down: (level, keys, child 0, child 1)
+        known_keys, known_res = [], []  # pairs the memo answers
+        # (a large store keeps no memo: its merges cost more than its hits save there)
+        memo = self._memo if self.py is not None else {}
+        while buckets:
+            lv = min(buckets)
+            parts = buckets.pop(lv)
+            keys = np.unique(np.concatenate(parts)) if len(parts) > 1 else np.unique(parts[0])
+            got = memo.get(lv)
+            if got is not None:
+                mk, mr = got
+                pos = np.minimum(np.searchsorted(mk, keys), len(mk) - 1)
+                hit = mk[pos] == keys
+                if hit.any():
+                    known_keys.append(keys[hit])
+                    known_res.append(mr[pos[hit]])
+                    keys = keys[~hit]
+                    if not len(keys):
+                        continue
+            p, q = keys // _B, keys % _B
+            lp, lq = level[p] == lv, level[q] == lv
+            kids = []
+            for side in (lo, hi):
+                u = np.where(lp, side[p], p)
+                v = np.where(lq, side[q], q)
+                r = self._terminal(u, v)
+                pend = r < 0
+                if pend.any():
+                    u2, v2 = np.minimum(u[pend], v[pend]), np.maximum(u[pend], v[pend])
+                    k2 = u2 * _B + v2
+                    push(k2, u2, v2)
+                    r[pend] = k2
+                kids.append(r)
+            done.append((lv, keys, kids[0], kids[1]))
+        allkeys = np.concatenate([d[1] for d in done] + known_keys)
+        order = np.argsort(allkeys, kind="stable")
+        sk = allkeys[order]
+        offsets = np.cumsum([0] + [len(d[1]) for d in done])
+        made = np.empty(len(allkeys), dtype=_INT)
+        if known_res:
+            made[offsets[-1]:] = np.concatenate(known_res)
+
+        def resolve(v):
+            pend = v >= _B
+            if pend.any():
+                v = v.copy()
+                v[pend] = made[order[np.searchsorted(sk, v[pend])]]
+            return v
+
+        for k in range(len(done) - 1, -1, -1):
+            lv, keys, c0, c1 = done[k]
+            out = made[offsets[k]:offsets[k + 1]] = self.nodes(lv, resolve(c0), resolve(c1))
+            old = memo.get(lv)
+            if old is None:
+                memo[lv] = (keys, out.copy())  # keys come sorted from unique
+            else:
+                mk = np.concatenate([old[0], keys])
+                mo = np.argsort(mk, kind="stable")  # two sorted runs: a merge
+                memo[lv] = (mk[mo], np.concatenate([old[1], out])[mo])
+        res[todo] = made[order[np.searchsorted(sk, first_keys)]]
+        return res
+
+    # ------------------------------------------------------------------ stars
+    def cofactors(self, us: np.ndarray, i: int) -> np.ndarray:
+        """The cofactors of nodes ``us`` (all testing feature ``i``) over each state of
+        ``i``: one row per node, one column per state."""
+        us = np.asarray(us, dtype=_INT)
+        a, m = self.first[i], self.nbits[i]
+        out = np.empty((len(us), self.nstates[i]), dtype=_INT)
+        level, lo, hi = self.level, self.lo, self.hi
+        for j in range(self.nstates[i]):
+            u = us
+            for bit in range(m):
+                at = level[u] == a + bit
+                u = np.where(at, hi[u] if (j >> (m - 1 - bit)) & 1 else lo[u], u)
+            out[:, j] = u
+        return out
+
+    def make_stars(self, us, i: int) -> None:
+        """Make the stars of nodes ``us`` of feature ``i``."""
+        us = np.asarray(us, dtype=_INT)
+        if not len(us):
+            return
+        cof = self.cofactors(us, i)
+        s = cof[:, 0]
+        for j in range(1, cof.shape[1]):
+            s = self.conj(s, cof[:, j])
+        self.star[us] = s
+        if self.py is not None:
+            st = self.py[3]
+            for u, v in zip(us.tolist(), s.tolist()):
+                st[u] = v
+
+    def star_of(self, u: int) -> int:
+        """The star of node ``u`` (made on first use)."""
+        got = int(self.star[u])
+        if got < 0:
+            self.make_stars([u], int(self.feature_of[self.level[u]]))
+            got = int(self.star[u])
+        return got
+
+    def close(self) -> None:
+        """Make the star of every node: the stars of all the nodes without one in one
+        breadth-first conjunction (one per further state), then those of the nodes that
+        made, until none is left."""
+        while True:
+            us = np.flatnonzero(self.star[:self.n] < 0)
+            if not len(us):
+                break
+            feats = self.feature_of[self.level[us]]
+            width = max(self.nstates[i] for i in np.unique(feats).tolist())
+            cof = np.full((len(us), width), -1, dtype=_INT)
+            for i in np.unique(feats).tolist():
+                sel = feats == i
+                cof[sel, :self.nstates[i]] = self.cofactors(us[sel], i)
+            s = cof[:, 0].copy()
+            for j in range(1, width):
+                more = cof[:, j] >= 0
+                if more.any():
+                    s[more] = self.conj(s[more], cof[more, j])
+            self.star[us] = s
+            if self.py is not None:
+                st = self.py[3]
+                for u, v in zip(us.tolist(), s.tolist()):
+                    st[u] = v
+        self.closed = True
+
+
+#: ODDs with at most this many nodes have all their stars made at once, and their store
+#: kept as Python lists too.
+CLOSE_LIMIT = 20_000
+
+
+def store_for(arrays: DiagramArrays, enc: Encoding) -> Store:
+    """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``)."""
+    key = ("conj_store", enc.first_level, tuple(len(s) for s in enc.states))
+    got = arrays.cache.get(key)
+    if got is None:
+        small = arrays.size <= CLOSE_LIMIT
+        got = arrays.cache[key] = Store(arrays, enc, lists=small)
+        if small:
+            got.close()
+    return got

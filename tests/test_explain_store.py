@@ -1,0 +1,145 @@
+"""The explanation code's own diagrams against dd and brute force, on both backends:
+conjunctions on the arrays (bnx.explain._conj), set diagrams read from and written to dd
+(bnx.explain.setdiagram), and the per-ODD managers and caches (bnx.explain._cache)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bnx
+from bnx.arrays import from_dd
+from bnx.backends import new_manager
+from bnx.encoding import Encoding
+from bnx.explain import _cache
+from bnx.explain._conj import Store
+from bnx.explain.setdiagram import SetDiagram
+
+NAMES = [f"v{i}" for i in range(5)]
+ROWS = list(itertools.product([False, True], repeat=len(NAMES)))
+
+
+def _function(bdd, table):
+    """The dd function over NAMES that is true on the rows where ``table`` is 1."""
+    u = bdd.false
+    for row, bit in zip(ROWS, table):
+        if bit:
+            cube = bdd.true
+            for name, value in zip(NAMES, row):
+                cube = cube & (bdd.var(name) if value else ~bdd.var(name))
+            u = u | cube
+    return u
+
+
+def _value(level, lo, hi, u, row) -> bool:
+    while u > 1:
+        u = hi[u] if row[level[u]] else lo[u]
+    return u == 1
+
+
+tables = st.lists(st.integers(0, 1), min_size=2 ** len(NAMES), max_size=2 ** len(NAMES))
+#: five binary features, or a 4-state feature (two bits) then three binary ones
+ENCODINGS = [Encoding(tuple(NAMES), (("0", "1"),) * 5),
+             Encoding(("a", "b", "c", "d"), (("p", "q", "r", "s"),) + (("0", "1"),) * 3)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=tables, b=tables, which=st.sampled_from([0, 1]))
+def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
+    bdd = new_manager(backend, NAMES)
+    arrays, (ia, ib) = from_dd([_function(bdd, a), _function(bdd, b)], len(NAMES))
+    enc = ENCODINGS[which]
+    s = Store(arrays, enc, lists=bool(which))
+    size = s.n
+    (c,) = s.conj([ia], [ib]).tolist()
+    lv, lo, hi = s.level, s.lo, s.hi
+    assert [_value(lv, lo, hi, c, r) for r in ROWS] == [bool(x and y) for x, y in zip(a, b)]
+    # canonical: the same conjunction again (either way round) makes no node
+    assert s.conj([ib, ia], [ia, ib]).tolist() == [c, c] and s.n == max(s.n, size)
+    n_after = s.n
+    assert s.conj([c], [ia]).tolist() == [c] and s.n == n_after
+    # every node's star: the conjunction of its cofactors over its feature's states
+    s.close()
+    for u in range(2, s.n):
+        i = int(s.feature_of[s.level[u]])
+        first, m, k = enc.first_level[i], len(enc.bits[i]), len(enc.states[i])
+        star = int(s.star[u])
+        for r in ROWS:
+            want = all(_value(s.level, s.lo, s.hi, u,
+                              r[:first] + tuple(bool((j >> (m - 1 - t)) & 1) for t in range(m))
+                              + r[first + m:]) for j in range(k))
+            assert _value(s.level, s.lo, s.hi, star, r) == want
+    if s.py is not None:
+        assert s.py[3] == s.star[:s.n].tolist() and s.py[0] == s.level[:s.n].tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(a=tables)
+def test_set_diagrams_read_and_write_dd(a, backend):
+    bdd = new_manager(backend, NAMES)
+    f = _function(bdd, a)
+    d = SetDiagram.from_dd(f, len(NAMES))
+    assert [_value(d.var, d.lo, d.hi, d.root, r) for r in ROWS] == [bool(x) for x in a]
+    other = new_manager(backend, NAMES)
+    assert d.to_dd(other, NAMES) == _function(other, a)
+    arrays, _ = from_dd([f], len(NAMES))
+    e = SetDiagram.from_arrays(arrays)
+    assert [_value(e.var, e.lo, e.hi, e.root, r) for r in ROWS] == [bool(x) for x in a]
+    core = _cache.new_core(NAMES)
+    g = SetDiagram.from_core(core, -core.find_or_add(0, -1, 1), len(NAMES))  # not v0
+    assert [_value(g.var, g.lo, g.hi, g.root, r) for r in ROWS] == [not r[0] for r in ROWS]
+
+
+def test_explanation_sets_are_dd_diagrams(backend):
+    odd = bnx.compile(bnx.examples.admissions(), backend=backend)
+    x = dict.fromkeys(odd.features, "+")
+    pis = bnx.pi_explanations(odd, x)
+    again = SetDiagram.from_dd(pis.root, pis.layout.nvars)  # written into dd, read back
+    assert len(again) == len(pis.diagram) and pis.root.bdd is pis.bdd
+    assert pis.bdd is _cache.aux_manager(odd, pis.layout.variables)
+    assert len(pis) == 3 and len(pis.shortest()) == 1
+    assert _cache.decide(odd, [1, 1, 1, 1]) == odd.decide(x)
+
+
+def test_sets_sharing_a_manager_stay_intact(backend, monkeypatch):
+    """Explanation sets of one ODD and layout are built in one shared manager (its nodes
+    and caches reused across calls); later calls, and the manager's replacement once
+    large, leave the sets already returned unchanged."""
+    odd = bnx.compile(bnx.examples.admissions(), backend=backend)
+    xs = [{f: "+" if code >> i & 1 else "-" for i, f in enumerate(odd.features)}
+          for code in range(16)]
+    first = [bnx.pi_explanations(odd, x) for x in xs]
+    sets = [e.to_set() for e in first]
+    variables = first[0].layout.variables
+    core = _cache.core_manager(odd, variables)
+    monkeypatch.setattr(bnx.explain.pi, "CORE_LIMIT", 0)  # "large": replaced
+    again = [bnx.pi_explanations(odd, x, method="cover") for x in xs]
+    assert _cache.core_manager(odd, variables) is not core
+    assert [e.to_set() for e in first] == sets == [e.to_set() for e in again]
+    assert [len(e) for e in first] == [len(e) for e in again]
+
+
+def test_stars_serve_later_calls(backend):
+    """pi-inst and pi-cover keep each node's star in the ODD's store; later calls
+    (other instances, the other method) read them and give the same sets."""
+    odd = bnx.compile(bnx.examples.asia(), backend=backend)
+    xs = [dict(zip(odd.features, combo))
+          for combo in itertools.product(*(odd.states(f) for f in odd.features))]
+    first = [bnx.pi_explanations(odd, x).to_set() for x in xs]
+    s = bnx.explain.pi._store(odd, True)
+    assert s.closed and np.all(s.star[:s.n] >= 0)
+    assert [bnx.pi_explanations(odd, x, method="cover").to_set() for x in xs] == first
+    # a store whose stars are made on demand only gives the same sets
+    odd2 = bnx.compile(bnx.examples.asia(), backend=backend)
+    for d in (True, False):
+        key = ("conj_store", odd2.encoding.first_level,
+               tuple(len(s) for s in odd2.encoding.states))
+        arrays = odd2.arrays if d else bnx.explain.pi._store(odd2, False) and \
+            odd2.arrays.cache[("negated",)]
+        arrays.cache[key] = Store(arrays, odd2.encoding)
+    assert [bnx.pi_explanations(odd2, x).to_set() for x in xs] == first
+    assert [bnx.prime_implicants(odd2, decision=d).to_set() for d in (True, False)] == \
+        [bnx.prime_implicants(odd, decision=d).to_set() for d in (True, False)]
