@@ -98,6 +98,13 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None
     less ``mc_count`` and ``mc_shortest`` when a feature with more than two states has no
     on states in `on` (MC-explanations need them). ``bnx explain --data`` uses the same
     default and prints the same note.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> bnx.batch.default_what(odd)
+    (('decision', 'posterior', 'mc_count', 'mc_shortest', 'pi_count', 'pi_shortest'), None)
     """
     what = _DEFAULT_WHAT if odd.classifier is not None else \
         tuple(w for w in _DEFAULT_WHAT if w != "posterior")

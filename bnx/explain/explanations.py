@@ -78,9 +78,17 @@ class Explanations:
         self.kind = kind
         self.decision = decision
         self.instance = dict(instance) if instance is not None else None
-        self.on = dict(on) if on is not None else None
+        self._on = on  # a mapping, or a function that makes it on first use
         self._count: int | None = None
         self._lengths: dict[int, int] | None = None
+
+    @property
+    def on(self) -> dict | None:
+        """The on states of MC-explanations (see the class docstring); ``None`` otherwise."""
+        on = self._on
+        if on is not None and not isinstance(on, dict):
+            on = self._on = dict(on()) if callable(on) else dict(on)
+        return on
 
     # ------------------------------------------------------------------ measures
     @property
@@ -176,7 +184,7 @@ class Explanations:
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
-                            core=(core, ref), on=self.on)
+                            core=(core, ref), on=self._on)
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:

@@ -16,6 +16,7 @@ keep only the minimal edges). The result is itself a decision diagram.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from collections.abc import Collection, Iterable, Mapping
 
@@ -172,8 +173,14 @@ def mc_explanations(odd: ODD, instance: Instance, *,
                         instance={f: states[i][x[i]] for i, f in enumerate(enc.features)},
                         core=(cache.core, best),
                         make_manager=lambda: _cache.aux_manager(odd, enc.variables),
-                        on={f: tuple(states[i][j] for j in sorted(ons[i]))
-                            for i, f in enumerate(enc.features) if f not in fixed and ons[i]})
+                        on=functools.partial(_on_names, enc.features, states, tuple(ons), fixed))
+
+
+def _on_names(features, states, ons, fixed) -> dict:
+    """``Explanations.on`` of MC-explanations: the on states, by name, of every counted
+    feature (made when first read: most calls never print them)."""
+    return {f: tuple(states[i][j] for j in sorted(ons[i]))
+            for i, f in enumerate(features) if f not in fixed and ons[i]}
 
 
 #: Memo, pattern and suffix entries kept per ODD before they are dropped (about 140 bytes
