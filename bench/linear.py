@@ -217,10 +217,82 @@ def part_wide(instances: int) -> None:
     print()
 
 
+def tan_classifier(n: int, k: int, seed: int = 0):
+    """A TAN with ``n`` features of ``k`` states: each feature's feature parent drawn
+    uniformly among the earlier ones (the first has none), Dirichlet(1) columns, uniform
+    prior."""
+    import numpy as np
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    rng = np.random.default_rng([seed, n, k, 7])
+    feats = [f"F{i}" for i in range(n)]
+    parent = [None] + [feats[int(rng.integers(0, i))] for i in range(1, n)]
+    edges = [("C", f) for f in feats] + [(p, f) for p, f in zip(parent, feats) if p]
+    net = DiscreteBayesianNetwork(edges)
+    states = [str(j) for j in range(k)]
+    cpds = [TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["0", "1"]})]
+    for f, p in zip(feats, parent):
+        if p is None:
+            cols = rng.dirichlet(np.ones(k), size=2).T
+            cpds.append(TabularCPD(f, k, cols, evidence=["C"], evidence_card=[2],
+                                   state_names={f: states, "C": ["0", "1"]}))
+        else:
+            cols = rng.dirichlet(np.ones(k), size=2 * k).T
+            cpds.append(TabularCPD(f, k, cols, evidence=["C", p], evidence_card=[2, k],
+                                   state_names={f: states, "C": ["0", "1"], p: states}))
+    net.add_cpds(*cpds)
+    return bnx.Classifier(net, "C", "1", threshold=0.5, features=feats)
+
+
+def part_tan(instances: int) -> None:
+    from bnx.linear import _forest
+    rows = []
+    for n in (300, 3000):
+        k = 2
+        clf = tan_classifier(n, k)
+        assert clf.structure == "tan"
+        rng = random.Random(n)
+        times: dict[str, list[float]] = {}
+        sizes: dict[str, list[int]] = {}
+        for _ in range(instances):
+            x = {f: rng.choice(clf.states(f)) for f in clf.features}
+            _core._CACHE.pop(clf, None)
+            t = time.perf_counter()
+            fr = _forest.forest(clf)
+            fr.terms(True), fr.terms(False)
+            times.setdefault("tables (once per classifier)", []).append(time.perf_counter() - t)
+            first = []
+            calls = [
+                ("first PI-explanation",
+                 lambda: first.append(next(bnx.linear.pi_explanations(clf, x)))),
+                ("robustness", lambda: bnx.linear.robustness(clf, x)),
+                ("counterfactual", lambda: bnx.linear.counterfactual(clf, x)),
+                ("check_explanation (of the first)",
+                 lambda: bnx.linear.check_explanation(clf, x, first[0])),
+                ("first 10 PI-explanations",
+                 lambda: list(itertools.islice(bnx.linear.pi_explanations(clf, x), 10))),
+            ]
+            for label, call in calls:
+                t = time.perf_counter()
+                call()
+                times.setdefault(label, []).append(time.perf_counter() - t)
+            sizes.setdefault("first", []).append(len(first[0]))
+            sizes.setdefault("robustness", []).append(bnx.linear.robustness(clf, x) or 0)
+        for label, ts in times.items():
+            rows.append([f"TAN {n:,} × {k} states", label, f"{statistics.median(ts) * 1000:.0f}",
+                         f"{max(ts) * 1000:.0f}"])
+        for what, got in sizes.items():
+            rows.append([f"TAN {n:,} × {k} states", f"({what} size, median)",
+                         str(int(statistics.median(got))), ""])
+    print(f"### TAN classifiers with 300 and 3,000 features ({instances} instances each)\n")
+    print(markdown_table(["classifier", "question", "median ms", "max ms"], rows))
+    print()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="2 instances")
-    ap.add_argument("--only", choices=["xpxlc", "wide", "agree"])
+    ap.add_argument("--only", choices=["xpxlc", "wide", "agree", "tan"])
     args = ap.parse_args(argv)
     instances = 2 if args.quick else 5
     print(machine_line())
@@ -229,6 +301,8 @@ def main(argv=None) -> int:
         part_xpxlc(instances)
     if args.only in (None, "wide"):
         part_wide(instances)
+    if args.only in (None, "tan"):
+        part_tan(instances)
     if args.only in (None, "agree"):
         part_agree(3)
     return 0

@@ -1,0 +1,111 @@
+"""bnx.linear on TAN classifiers, against brute force over every instance and the compiled ODD.
+
+The brute force reads every decision from ``clf.decide`` on complete instances (exact
+class joints, independent of bnx.linear); bnx.linear never compiles.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import bnx
+from bnx import linear
+from tests.strategies import instances, on_maps, tan_networks
+from tests.test_linear import Brute, check_all
+
+
+def _classifier(case):
+    if case.rule == "argmax":
+        return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
+                              rule="argmax")
+    return bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                          features=case.features)
+
+
+def _brute(case, clf):
+    table = {}
+    for combo in itertools.product(*[case.states(f) for f in case.features]):
+        table[combo] = clf.decide(dict(zip(case.features, combo)))
+    return Brute(case, table)
+
+
+def _two_class_tan(case):
+    return len(case.states(case.class_var)) == 2
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
+def test_everything_matches_brute_force(case, data):
+    assume(_two_class_tan(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    brute = _brute(case, clf)
+    x = data.draw(instances(case))
+    want = check_all(clf, brute, x)
+    subset = data.draw(st.sets(st.sampled_from(case.features)))
+    partial = {f: x[f] for f in subset}
+    chk = linear.check_explanation(clf, x, partial)
+    assert chk.sufficient == brute.sufficient(x, partial)
+    assert chk.minimal == (frozenset(subset) in want)
+    assert chk.decision == brute.decide(x)
+    if chk.sufficient:
+        assert set(chk.redundant) == {f for f in subset if brute.sufficient(
+            x, {g: x[g] for g in subset if g != f})}
+        assert chk.reason.items() <= partial.items() and frozenset(chk.reason) in want
+    else:
+        cx = chk.counterexample
+        assert partial.items() <= cx.items() and brute.decide(cx) != brute.decide(x)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
+def test_pi_and_mc_match_the_odd(case, data, backend):
+    assume(_two_class_tan(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    odd = bnx.compile(clf, backend=backend)
+    x = data.draw(instances(case))
+    want = bnx.pi_explanations(odd, x).to_set()
+    got = [frozenset(e.items()) for e in linear.pi_explanations(clf, x)]
+    assert set(got) == want and len(got) == len(want)
+    on = data.draw(on_maps(case))
+    fixed = data.draw(st.sets(st.sampled_from(case.features)))
+    mc = linear.mc_explanation(clf, x, on=on, fixed=fixed)
+    assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
+def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
+    """With the rounding bound made huge, every verdict is taken on the exact ratios."""
+    from bnx.linear import _forest
+    assume(_two_class_tan(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    brute = _brute(case, clf)
+    x = data.draw(instances(case))
+    fr = _forest.Forest(clf)
+    fr.tol = 10 ** 60
+    with monkeypatch.context() as m:
+        m.setattr(_forest, "forest", lambda c: fr)
+        m.setattr("bnx.linear._tan.forest", lambda c: fr)
+        check_all(clf, brute, x)
+
+
+def test_more_than_two_classes_are_refused():
+    from tests.strategies import _general_cpd, make_case
+    cpds = [_general_cpd("C", ["a", "b", "c"], [[0.2, 0.3, 0.5]], [], []),
+            _general_cpd("F", ["0", "1"], [[0.5, 0.5], [0.1, 0.9], [0.7, 0.3]], ["C"],
+                         [["a", "b", "c"]]),
+            _general_cpd("G", ["0", "1"], [[0.5, 0.5], [0.1, 0.9], [0.7, 0.3],
+                                           [0.5, 0.5], [0.2, 0.8], [0.6, 0.4]],
+                         ["C", "F"], [["a", "b", "c"], ["0", "1"]])]
+    case = make_case([("C", "F"), ("C", "G"), ("F", "G")], cpds, "C", "a", 0.5, ["F", "G"])
+    clf = bnx.Classifier(case.net, "C", "a", features=["F", "G"], rule="argmax")
+    assert clf.structure == "tan"
+    with pytest.raises(bnx.StructureError, match="3 states"):
+        linear.robustness(clf, {"F": "0", "G": "1"})
