@@ -34,7 +34,9 @@ from fractions import Fraction
 from .._types import Instance
 from ..classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
+from ..rules import decides
 from ._flat import FALSE, TRUE, flat
+from .frontier import same_decision_fraction
 from ..odd import ODD, check_odd
 
 __all__ = ["same_decision_probability"]
@@ -92,6 +94,8 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
         decision = _decide(clf, joint)
     elif not isinstance(decision, bool):
         raise ArgumentError(f"decision must be True, False or None, got {decision!r}")
+    if clf.structure not in ("naive_bayes", "latent_tree"):  # TAN, general: along the ODD
+        return same_decision_fraction(clf, _odd_for(clf, odd), idx, decision)
     priors, parents = _configurations(clf)
     completions = math.prod(len(clf.states(f)) for f in clf.features if f not in idx)
     if clf.structure == "naive_bayes" or completions > len(priors) <= MAX_CONFIGURATIONS:
@@ -110,10 +114,7 @@ MAX_CONFIGURATIONS = 4096
 
 
 def _decide(clf: Classifier, joint: list[Fraction]) -> bool:
-    pos = joint[clf.class_states.index(clf.positive)]
-    neg = sum(joint, Fraction(0)) - pos
-    t = clf.threshold
-    return (1 - t) * pos >= t * neg
+    return decides(joint, clf.rule, clf.class_states.index(clf.positive), clf.threshold)
 
 
 def _check_match(clf: Classifier, odd) -> None:
