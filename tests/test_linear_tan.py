@@ -109,3 +109,53 @@ def test_more_than_two_classes_are_refused():
     assert clf.structure == "tan"
     with pytest.raises(bnx.StructureError, match="3 states"):
         linear.robustness(clf, {"F": "0", "G": "1"})
+
+
+def _small_tan():
+    """A TAN over four binary features (A -> B -> C, A -> D), states no/yes."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    yn = ["no", "yes"]
+    net = DiscreteBayesianNetwork([("Y", f) for f in "ABCD"] + [("A", "B"), ("B", "C"),
+                                                                ("A", "D")])
+    cpds = [TabularCPD("Y", 2, [[0.4], [0.6]], state_names={"Y": yn}),
+            TabularCPD("A", 2, [[0.7, 0.2], [0.3, 0.8]], evidence=["Y"], evidence_card=[2],
+                       state_names={"A": yn, "Y": yn})]
+    for f, p, cols in (("B", "A", [0.6, 0.3, 0.25, 0.1]), ("C", "B", [0.5, 0.4, 0.2, 0.3]),
+                       ("D", "A", [0.9, 0.5, 0.45, 0.15])):
+        cpds.append(TabularCPD(f, 2, [cols, [1 - c for c in cols]], evidence=["Y", p],
+                               evidence_card=[2, 2], state_names={f: yn, "Y": yn, p: yn}))
+    net.add_cpds(*cpds)
+    return net
+
+
+def test_cli_explains_a_wide_tan_without_compiling(capsys, tmp_path, monkeypatch):
+    from pgmpy.readwrite import BIFWriter
+    from bnx import cli
+    path = str(tmp_path / "tan.bif")
+    BIFWriter(_small_tan()).write_bif(path)
+    monkeypatch.setattr(cli, "_LINEAR_WIDTH", 3)
+    x = "A=yes,B=yes,C=no,D=yes"
+    code = cli.main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
+                     "A,B,C,D", "--instance", x, "--on", "A=yes,B=yes,C=yes,D=yes"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "4 features are too many to compile (more than 3)" in out
+    assert "bnx.linear (exact for TANs" in out
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    assert clf.structure == "tan"
+    inst = dict(p.split("=") for p in x.split(","))
+    side = "positive" if clf.decide(inst) else "negative"
+    assert f"decision:  {side}" in out
+    pis = list(linear.pi_explanations(clf, inst))
+    assert f"PI-explanations of a {side} decision ({len(pis)}):" in out
+    assert f"robustness: changing {linear.robustness(clf, inst)} feature" in out
+
+
+def test_every_instance_of_a_small_tan():
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    from tests.strategies import Case
+    case = Case(_small_tan(), "Y", "yes", 0.5, list("ABCD"))
+    brute = _brute(case, clf)
+    for combo in itertools.product(["no", "yes"], repeat=4):
+        check_all(clf, brute, dict(zip("ABCD", combo)))
