@@ -21,7 +21,9 @@ through the same pass. The cost is the number of joint states times the size of 
 diagram. On a latent tree whose joint states outnumber the completions of ``e`` (or
 exceed :data:`MAX_CONFIGURATIONS`), the documented fallback is used instead: the sum
 over the completions of ``e``, each with the classifier's exact joint, whose cost grows
-with the product of the missing features' numbers of states.
+with the product of the missing features' numbers of states. On a TAN or any other
+network, where the features are not independent given the hidden nodes, the masses come
+from variable elimination along the diagram (:mod:`.frontier`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Exact explanations of naive Bayes decisions at any width, without compiling.
+"""Exact explanations of naive Bayes and TAN decisions at any width, without compiling.
 
 A naive Bayes classifier with a two-state class decides by a linear threshold over
 per-feature log-likelihood ratios (Marques-Silva, Gerspacher, Cooper, Ignatiev and
@@ -20,9 +20,12 @@ implicants of the whole classifier) need the compiled ODD: :func:`bnx.compile`
 with :func:`bnx.pi_explanations`, :func:`bnx.mc_explanations`,
 :func:`bnx.prime_implicants`.
 
-The classifier must be naive Bayes with a two-state class (the threshold rule or,
-where the classifier has it, ``rule="argmax"``); anything else raises
-:class:`~bnx.StructureError`. Instances are mappings from every feature to a state.
+The classifier must be naive Bayes or a TAN with a two-state class (the threshold rule
+or, where the classifier has it, ``rule="argmax"``); anything else raises
+:class:`~bnx.StructureError`. On a TAN the race is a sum over the feature tree's edges,
+and the questions are min-sums over that tree (:mod:`bnx.linear._tan`): the same answers,
+but the PI-explanations come without a polynomial delay guarantee and the shortest one
+is a branch and bound. Instances are mappings from every feature to a state.
 See ``docs/explanations.md`` for the algorithms and why they are exact.
 
 Examples
