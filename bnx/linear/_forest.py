@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..diagram import gc_paused
 from ..errors import StructureError
 from ._core import _log_ratio, remembered
 
@@ -94,19 +95,19 @@ class Forest:
         for i in range(n):
             ki, p = len(self.states[i]), self.parent[i]
             kp = 1 if p == n else len(self.states[p])
-            A = np.empty((ki, kp), dtype=object)
-            A[...] = Fraction(1)
-            B = A.copy()
+            parts = []
             if (i,) in groups:
                 ta, tb = groups[(i,)]
-                A, B = A * ta.reshape(ki, 1), B * tb.reshape(ki, 1)
+                parts.append((ta.reshape(ki, 1), tb.reshape(ki, 1)))
             if p != n:
                 ta, tb = groups[(min(i, p), max(i, p))]
-                if p < i:  # the key's axes are (p, i)
-                    ta, tb = ta.T, tb.T
-                A, B = A * ta, B * tb
-            self.a.append(A.tolist())
-            self.b.append(B.tolist())
+                parts.append((ta.T, tb.T) if p < i else (ta, tb))  # the key's axes: (p, i)
+            A = B = np.full((ki, 1), Fraction(1), dtype=object) if not parts else None
+            for ta, tb in parts:  # multiplying only what is there
+                A = ta if A is None else A * ta
+                B = tb if B is None else B * tb
+            self.a.append(np.broadcast_to(A, (ki, kp)).tolist())
+            self.b.append(np.broadcast_to(B, (ki, kp)).tolist())
         rule = getattr(clf, "rule", "threshold")
         if rule == "argmax":  # two classes: a tie goes to the first class state
             self.a0, self.b0, self.strict = a0, b0, pos != 0
@@ -190,4 +191,5 @@ class Forest:
 
 def forest(clf) -> Forest:
     """The :class:`Forest` of ``clf``, read once and remembered while ``clf`` lives."""
-    return remembered(clf, Forest)
+    with gc_paused():  # thousands of Fractions, no cycles
+        return remembered(clf, Forest)
