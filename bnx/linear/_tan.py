@@ -39,8 +39,10 @@ class TanDecision(Decision):
         idx = self.encode(instance)
         self.x = x = [idx[f] for f in fr.features]
         self.n = len(x)
-        with gc_paused():
-            self.decision = first_failure(fr, True, self.cost(range(self.n)), 0) is None
+        with gc_paused():  # everything fixed: the decision, and the oracle of its race
+            ora = Sufficiency(fr, True, x)
+            self.decision = ora.holds()
+        self._oracle = ora if self.decision else None
         self.pairs = [(f, fr.states[i][x[i]]) for i, f in enumerate(fr.features)]
 
     # ------------------------------------------------------------ costs
@@ -52,11 +54,27 @@ class TanDecision(Decision):
 
     def counterexample(self, members) -> list[int] | None:
         """A completion of ``members`` with the other decision, or ``None`` if they suffice."""
+        ora = self.fixed_only(members)
+        if ora.holds():
+            return None
         got = first_failure(self.w, self.decision, self.cost(members), 0)
         return None if got is None else got[1]
 
     def oracle(self) -> Sufficiency:
-        return Sufficiency(self.w, self.decision, self.x)
+        """The sufficiency oracle of the decision (one per decision, left in any state)."""
+        if self._oracle is None:
+            with gc_paused():
+                self._oracle = Sufficiency(self.w, self.decision, self.x)
+        return self._oracle
+
+    def fixed_only(self, members) -> Sufficiency:
+        """The oracle with exactly ``members`` fixed."""
+        ora = self.oracle()
+        mem = set(members)
+        with gc_paused():
+            for i in range(self.n):
+                ora.set(i, i in mem)
+        return ora
 
     def _deletion_order(self) -> list[int]:
         """Features in an order to try freeing them: those whose own term gains least over
@@ -130,12 +148,9 @@ class TanDecision(Decision):
 
     def redundant(self, members: list[int]) -> list[int]:
         """The members whose release alone keeps the (sufficient) ``members`` sufficient."""
-        ora = self.oracle()
-        mem = set(members)
+        ora = self.fixed_only(members)
         out = []
         with gc_paused():
-            for i in range(self.n):
-                ora.set(i, i in mem)
             for i in members:
                 ora.set(i, False)
                 if ora.holds():
@@ -146,11 +161,9 @@ class TanDecision(Decision):
     def shrink(self, members: list[int]) -> set[int]:
         """A PI-explanation inside the sufficient ``members``: each dropped in turn if the rest
         stays sufficient."""
-        ora = self.oracle()
+        ora = self.fixed_only(members)
         mem = set(members)
         with gc_paused():
-            for i in range(self.n):
-                ora.set(i, i in mem)
             for i in members:
                 ora.set(i, False)
                 if ora.holds():

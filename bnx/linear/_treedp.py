@@ -230,14 +230,17 @@ class Sufficiency:
                 cs[u] = (cs[u][0] + v[0], cs[u][1] + v[1], cs[u][2] + v[2])
 
     def _message(self, i: int) -> list:
-        Ti, cs, key = self.T[i], self.csum[i], self.key
-        ys = (self.x[i],) if self.fixed[i] else range(len(Ti))
-        p = self.fr.parent[i]
+        Ti, cs = self.T[i], self.csum[i]
+        if self.fixed[i]:  # one state: no minimum to take
+            y = self.x[i]
+            s = cs[y]
+            return [(t[0] + s[0], t[1] + s[1], t[2] + s[2]) for t in Ti[y]]
+        key = self.key
         out = []
-        for u in range(self.fr.card(p)):
+        for u in range(len(Ti[0])):
             best = bk = None
-            for y in ys:
-                t, s = Ti[y][u], cs[y]
+            for y, row in enumerate(Ti):
+                t, s = row[u], cs[y]
                 v = (t[0] + s[0], t[1] + s[1], t[2] + s[2])
                 kv = key(v)
                 if best is None or kv < bk:
