@@ -65,7 +65,7 @@ class Weights:
     def __init__(self, clf) -> None:
         if getattr(clf, "structure", None) != "naive_bayes":
             raise StructureError(
-                f"bnx.linear explains naive Bayes classifiers only; this one is a "
+                f"bnx.linear explains naive Bayes and TAN classifiers only; this one is a "
                 f"{getattr(clf, 'structure', type(clf).__name__)} (compile it with bnx.compile "
                 f"and use the ODD's explanations)")
         rule = getattr(clf, "rule", "threshold")
