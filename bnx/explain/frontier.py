@@ -106,7 +106,18 @@ def _step(plan: _Plan, i: int, feature, P, state: int | None):
 def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
     """``(negative, positive)``: the masses of the evidence ``idx`` (``{feature: state}``)
     whose completions the diagram decides negative and positive, each in the same
-    positive units (their ratio to their sum is exact)."""
+    positive units (their ratio to their sum is exact).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.explain.frontier import decision_masses
+    >>> clf = bnx.examples.asia()
+    >>> odd = bnx.compile(clf, backend="autoref")
+    >>> neg, pos = decision_masses(clf, odd, clf.encode({"smoke": "yes"}, partial=True))
+    >>> neg > 0, pos >= 0
+    (True, True)
+    """
     fl = flat(odd)
     features = odd.encoding.features
     n = len(features)
@@ -137,6 +148,18 @@ def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
 
 
 def same_decision_fraction(clf, odd, idx: dict, decision: bool) -> Fraction:
-    """``sum_z Pr(z | e) [f(e, z) = decision]`` exactly (``Pr(e) > 0``)."""
+    """``sum_z Pr(z | e) [f(e, z) = decision]`` exactly (``Pr(e) > 0``).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.explain.frontier import same_decision_fraction
+    >>> clf = bnx.examples.asia()
+    >>> odd = bnx.compile(clf, backend="autoref")
+    >>> e = {"smoke": "yes", "xray": "yes"}
+    >>> p = same_decision_fraction(clf, odd, clf.encode(e, partial=True), True)
+    >>> p == bnx.same_decision_probability(clf, e, decision=True)
+    True
+    """
     neg, pos = decision_masses(clf, odd, idx)
     return Fraction(pos if decision else neg, pos + neg)
