@@ -159,3 +159,13 @@ def test_every_instance_of_a_small_tan():
     brute = _brute(case, clf)
     for combo in itertools.product(["no", "yes"], repeat=4):
         check_all(clf, brute, dict(zip("ABCD", combo)))
+
+
+def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
+    from bnx.linear import _fewest
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    x = {"A": "yes", "B": "yes", "C": "no", "D": "yes"}
+    assert len(linear.shortest_pi_explanation(clf, x)) >= 1
+    monkeypatch.setattr(_fewest, "MAX_PROFILES", 3)
+    with pytest.raises(bnx.StructureError, match="pi_explanations"):
+        linear.shortest_pi_explanation(clf, x)

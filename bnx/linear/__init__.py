@@ -24,8 +24,8 @@ The classifier must be naive Bayes or a TAN with a two-state class (the threshol
 or, where the classifier has it, ``rule="argmax"``); anything else raises
 :class:`~bnx.StructureError`. On a TAN the race is a sum over the feature tree's edges,
 and the questions are min-sums over that tree (:mod:`bnx.linear._tan`): the same answers,
-but the PI-explanations come without a polynomial delay guarantee and the shortest one
-is a branch and bound. Instances are mappings from every feature to a state.
+but the PI-explanations come without a polynomial delay guarantee and the search for a
+shortest one may give up (:class:`~bnx.StructureError`) on wide TANs. Instances are mappings from every feature to a state.
 See ``docs/explanations.md`` for the algorithms and why they are exact.
 
 Examples
@@ -129,8 +129,7 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     """
     d = _decision(clf, instance)
     if isinstance(d, TanDecision):
-        *_, last = d.pi_sets(shortest=True)
-        return d.named(last)
+        return d.named(d.shortest())
     specials, base, items, delta, start = d.pi_plan()
     found = [list(s) for s in specials]
     if start is not None:

@@ -11,7 +11,7 @@ fixed and freed one at a time. On that oracle:
 * the fewest changes that flip the decision (robustness, counterfactuals,
   contrastive explanations) and the fewest counted features that keep it
   (an MC-explanation) are the same min-sum with a budget of changes;
-* a shortest PI-explanation is a branch and bound over the enumeration.
+* a shortest PI-explanation is a dynamic programme over profiles (:mod:`._fewest`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 
 from ..diagram import gc_paused
 from ..errors import InstanceError
+from ._fewest import fewest_fixed
 from ._forest import forest
 from ._plan import Decision
 from ._treedp import Sufficiency, first_failure
@@ -92,13 +93,11 @@ class TanDecision(Decision):
         return sorted(range(n), key=gain)
 
     # ------------------------------------------------------------ PI-explanations
-    def pi_sets(self, *, shortest: bool = False) -> Iterator[list[int]]:
-        """Every PI-explanation as sorted positions, each once (``shortest``: only ever
-        shorter ones, the last yielded being a shortest)."""
+    def pi_sets(self) -> Iterator[list[int]]:
+        """Every PI-explanation as sorted positions, each once."""
         ora = self.oracle()
         order = self._deletion_order()
         n = self.n
-        best = n + 1
         # each entry (A, B, E, t): the sets left below a search node whose set was
         # A + E: its t-th part keeps A + E[:t] and leaves out B + E[t] (when all of E is
         # kept, only A + E itself is minimal, and it was met already)
@@ -109,19 +108,23 @@ class TanDecision(Decision):
                 stack.append((A, B, E, t + 1))
             if E[t] is not None:
                 A, B = A | frozenset(E[:t]), B | {E[t]}
-            if shortest and len(A) >= best:
-                continue
             with gc_paused():
                 S0, minimal = self._search(ora, order, A, B)
             if S0 is None:
                 continue
-            if minimal and (not shortest or len(S0) < best):
-                best = len(S0)
+            if minimal:
                 yield S0
             kept = set(S0)
             E = [e for e in order if e in kept and e not in A]
             if E:
                 stack.append((A, B, E, 0))
+
+    def shortest(self) -> list[int]:
+        """A PI-explanation with the fewest features (:mod:`bnx.linear._fewest`)."""
+        first = next(self.pi_sets())
+        with gc_paused():
+            got = fewest_fixed(self, len(first), lambda S: self.fixed_only(S).holds())
+        return sorted(first if got is None else got)
 
     def _search(self, ora: Sufficiency, order: list[int], A: frozenset, B: frozenset):
         """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal

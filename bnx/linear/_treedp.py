@@ -55,7 +55,7 @@ def verdict(strict: bool, v: tuple, tol: int | None) -> bool | None:
 
 
 def scalars(fr, side: bool, exact: bool) -> tuple:
-    """``(T, unit, add, judge)``: the race's terms as plain comparable numbers.
+    """``(T, unit, add, judge, plus, minus)``: the race's terms as plain comparable numbers.
 
     A finite value is the rounded log sum (an integer below ``H`` in size) or the exact
     ratio (positive); +inf and -inf are two sentinels beyond every finite value, and
@@ -98,7 +98,7 @@ def scalars(fr, side: bool, exact: bool) -> tuple:
         return plus if t[0] else (minus if t[1] else t[2])
 
     T = [[[scalar(t) for t in row] for row in Ti] for Ti in T3]
-    got = fr._terms[("scalars", side, exact)] = (T, unit, add, judge)
+    got = fr._terms[("scalars", side, exact)] = (T, unit, add, judge, plus, minus)
     return got
 
 
@@ -106,7 +106,7 @@ def solve(fr, side: bool, cost: list, K: int, exact: bool = False):
     """``(totals, assignment)``: ``totals[j]`` the least value of the race keeping ``side``
     over assignments of cost at most ``j`` (``None`` if none), and ``assignment(j)`` one
     that attains it (values as :func:`scalars` makes them)."""
-    T, unit, add, _ = scalars(fr, side, exact)
+    T, unit, add = scalars(fr, side, exact)[:3]
     n = fr.n
     M: list = [None] * (n + 1)
     choice: list = [None] * (n + 1)
@@ -266,6 +266,11 @@ class Sufficiency:
                 s = cs[u]
                 cs[u] = (s[0] - a[0] + b[0], s[1] - a[1] + b[1], s[2] - a[2] + b[2])
             node = parent[node]
+
+    def total(self) -> tuple:
+        """The rounded value of the worst completion: ``(plus, minus, sum)``."""
+        s, c = self.csum[self.n][0], self.c
+        return (s[0] + c[0], s[1] + c[1], s[2] + c[2])
 
     def holds(self) -> bool:
         """Is the race kept on every completion (exactly)?"""
