@@ -38,7 +38,6 @@ from ..classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
 from ..rules import decides
 from ._flat import FALSE, TRUE, flat
-from .frontier import same_decision_fraction
 from ..odd import ODD, check_odd
 
 __all__ = ["same_decision_probability"]
@@ -97,6 +96,7 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
     elif not isinstance(decision, bool):
         raise ArgumentError(f"decision must be True, False or None, got {decision!r}")
     if clf.structure not in ("naive_bayes", "latent_tree"):  # TAN, general: along the ODD
+        from .frontier import same_decision_fraction  # numpy: only when needed
         return same_decision_fraction(clf, _odd_for(clf, odd), idx, decision)
     priors, parents = _configurations(clf)
     completions = math.prod(len(clf.states(f)) for f in clf.features if f not in idx)

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
-
 from ..diagram import gc_paused
 from ..errors import StructureError
 from ._core import _log_ratio, remembered
@@ -52,6 +50,7 @@ class Forest:
     """
 
     def __init__(self, clf) -> None:
+        import numpy as np  # not at import: loading a saved ODD never needs numpy
         structure = getattr(clf, "structure", type(clf).__name__)
         if structure != "tan":
             raise _refuse(clf, f"this one is a {structure}")
