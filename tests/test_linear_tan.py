@@ -91,12 +91,52 @@ def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
     fr = _forest.Forest(clf)
     fr.tol = 10 ** 60
     with monkeypatch.context() as m:
-        m.setattr(_forest, "forest", lambda c: fr)
-        m.setattr("bnx.linear._tan.forest", lambda c: fr)
+        m.setattr("bnx.linear._tan.pair_forests", lambda c: [fr])
         check_all(clf, brute, x)
 
 
-def test_more_than_two_classes_are_refused():
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow,
+                                                   HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=4, max_instances=64, rule="argmax"), data=st.data())
+def test_positive_decisions_of_more_than_two_classes(case, data):
+    """Under argmax with three or four class states, a positive decision is a conjunction
+    of pairwise races: every question but the MC and shortest ones, against brute force;
+    a negative decision is refused."""
+    assume(not _two_class_tan(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    brute = _brute(case, clf)
+    x = data.draw(instances(case))
+    if not brute.decide(x):
+        with pytest.raises(bnx.StructureError, match="positive decisions only"):
+            linear.robustness(clf, x)
+        return
+    assert linear.decide(clf, x)
+    want = brute.pis(x)
+    got = [frozenset(e) for e in linear.pi_explanations(clf, x)]
+    assert len(got) == len(set(got)) and set(got) == want
+    r = brute.robustness(x)
+    assert linear.robustness(clf, x) == r
+    cf = linear.counterfactual(clf, x)
+    if r is None:
+        assert cf is None
+    else:
+        assert len(cf) == r and not brute.decide({**x, **cf})
+        assert set(linear.contrastive_explanation(clf, x)) == set(cf)
+    subset = data.draw(st.sets(st.sampled_from(case.features)))
+    partial = {f: x[f] for f in subset}
+    chk = linear.check_explanation(clf, x, partial)
+    assert chk.sufficient == brute.sufficient(x, partial)
+    assert chk.minimal == (frozenset(subset) in want)
+    if not chk.sufficient:
+        assert not brute.decide(chk.counterexample)
+    with pytest.raises(bnx.StructureError, match="two-state class only"):
+        linear.shortest_pi_explanation(clf, x)
+    with pytest.raises(bnx.StructureError, match="two-state class only"):
+        linear.mc_explanation(clf, x, on={f: case.states(f)[-1] for f in case.features})
+
+
+def test_the_threshold_rule_with_more_than_two_classes_is_refused():
     from tests.strategies import _general_cpd, make_case
     cpds = [_general_cpd("C", ["a", "b", "c"], [[0.2, 0.3, 0.5]], [], []),
             _general_cpd("F", ["0", "1"], [[0.5, 0.5], [0.1, 0.9], [0.7, 0.3]], ["C"],
@@ -105,7 +145,7 @@ def test_more_than_two_classes_are_refused():
                                            [0.5, 0.5], [0.2, 0.8], [0.6, 0.4]],
                          ["C", "F"], [["a", "b", "c"], ["0", "1"]])]
     case = make_case([("C", "F"), ("C", "G"), ("F", "G")], cpds, "C", "a", 0.5, ["F", "G"])
-    clf = bnx.Classifier(case.net, "C", "a", features=["F", "G"], rule="argmax")
+    clf = bnx.Classifier(case.net, "C", "a", threshold=0.4, features=["F", "G"])
     assert clf.structure == "tan"
     with pytest.raises(bnx.StructureError, match="3 states"):
         linear.robustness(clf, {"F": "0", "G": "1"})

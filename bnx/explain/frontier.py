@@ -41,12 +41,15 @@ class _Plan:
         factors += list(clf._int_main)
         n = len(features)
         pos = {f: i for i, f in enumerate(features)}
-        self.card = {v: len(clf.states(v)) for s, _ in factors for v in s}
+        self.card = {v: len(clf.states(v)) for v in {*features, *(v for s, _ in factors
+                                                                    for v in s)}}
         level = [max((pos[v] for v in s if v in pos), default=-1) for s, _ in factors]
         last: dict = {}
         for (s, _), lv in zip(factors, level):
             for v in s:
                 last[v] = max(last.get(v, -1), lv)
+        for f in features:  # a feature no factor mentions is done with at once
+            last.setdefault(f, -1)
         rank = {v: j for j, v in enumerate(sorted(last, key=lambda v: (pos.get(v, -1), str(v))))}
         self.at = [[f for f, lv in zip(factors, level) if lv == i] for i in range(n)]
         # the frontier entering level i: met by a factor of a level < i or observed, and

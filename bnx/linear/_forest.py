@@ -22,7 +22,7 @@ from ..diagram import gc_paused
 from ..errors import StructureError
 from ._core import _log_ratio, remembered
 
-__all__ = ["Forest", "forest"]
+__all__ = ["Forest", "forest", "pair_forests"]
 
 
 def _refuse(clf, why: str) -> StructureError:
@@ -49,17 +49,17 @@ class Forest:
         ``log(a / b)`` in units of ``1 / SCALE`` (0 where either vanishes) within ``err``.
     """
 
-    def __init__(self, clf) -> None:
+    def __init__(self, clf, against: int | None = None) -> None:
         import numpy as np  # not at import: loading a saved ODD never needs numpy
         structure = getattr(clf, "structure", type(clf).__name__)
         if structure != "tan":
             raise _refuse(clf, f"this one is a {structure}")
         cstates = tuple(clf.class_states)
-        if len(cstates) != 2:
+        pos = cstates.index(clf.positive)
+        if against is None and len(cstates) != 2:
             raise _refuse(clf, f"{clf.class_var!r} has {len(cstates)} states, and deciding "
                                f"one state against several others is not one race")
-        pos = cstates.index(clf.positive)
-        neg = 1 - pos
+        neg = 1 - pos if against is None else against
         self.clf = clf
         self.features = tuple(clf.features)
         self.index = {f: i for i, f in enumerate(self.features)}
@@ -108,8 +108,8 @@ class Forest:
             self.a.append(np.broadcast_to(A, (ki, kp)).tolist())
             self.b.append(np.broadcast_to(B, (ki, kp)).tolist())
         rule = getattr(clf, "rule", "threshold")
-        if rule == "argmax":  # two classes: a tie goes to the first class state
-            self.a0, self.b0, self.strict = a0, b0, pos != 0
+        if rule == "argmax":  # the positive state against one other: earlier ones win ties
+            self.a0, self.b0, self.strict = a0, b0, neg < pos
         else:
             t = clf.threshold
             self.a0, self.b0, self.strict = (1 - t) * a0, t * b0, False
@@ -186,6 +186,23 @@ class Forest:
             T.append([[c]])
             got = self._terms[(side, exact)] = (strict, c, T)
         return got
+
+
+def _pair_forests(clf) -> list[Forest]:
+    rule = getattr(clf, "rule", "threshold")
+    k = len(clf.class_states)
+    if rule != "argmax" or k == 2:
+        return [forest(clf)]
+    pos = clf.class_states.index(clf.positive)
+    return [Forest(clf, against=c) for c in range(k) if c != pos]
+
+
+def pair_forests(clf) -> list[Forest]:
+    """The races a positive decision must win: one :class:`Forest` for a two-state class;
+    under ``rule="argmax"`` with more states, one per other class state (the positive
+    state beats it, strictly if it comes first)."""
+    with gc_paused():
+        return remembered(clf, _pair_forests)
 
 
 def forest(clf) -> Forest:

@@ -19,13 +19,29 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ..diagram import gc_paused
-from ..errors import InstanceError
+from ..errors import InstanceError, StructureError
 from ._fewest import fewest_fixed
-from ._forest import forest
+from ._forest import pair_forests
 from ._plan import Decision
 from ._treedp import Sufficiency, first_failure
 
-__all__ = ["TanDecision"]
+__all__ = ["AllOf", "TanDecision"]
+
+
+class AllOf:
+    """Sufficiency oracles of several races over the same features, asked together: the
+    decision is kept iff every race is."""
+
+    def __init__(self, oracles: list[Sufficiency]) -> None:
+        self.oracles = oracles
+        self.fixed = oracles[0].fixed  # the same marks in every oracle
+
+    def set(self, i: int, fixed: bool) -> None:
+        for o in self.oracles:
+            o.set(i, fixed)
+
+    def holds(self) -> bool:
+        return all(o.holds() for o in self.oracles)
 
 
 class TanDecision(Decision):
@@ -35,16 +51,32 @@ class TanDecision(Decision):
         if not isinstance(instance, Mapping):
             raise InstanceError(f"an instance must be a mapping from features to states, "
                                 f"got {type(instance).__name__}")
-        self.w = fr = forest(clf)
+        forests = pair_forests(clf)
+        self.w = fr = forests[0]
         self.clf = clf
         idx = self.encode(instance)
         self.x = x = [idx[f] for f in fr.features]
         self.n = len(x)
-        with gc_paused():  # everything fixed: the decision, and the oracle of its race
-            ora = Sufficiency(fr, True, x)
-            self.decision = ora.holds()
-        self._oracle = ora if self.decision else None
+        with gc_paused():  # everything fixed: the decision, and the oracles of its races
+            oracles = [Sufficiency(f, True, x) for f in forests]
+            self.decision = all(o.holds() for o in oracles)
+        if len(forests) > 1 and not self.decision:
+            raise StructureError(
+                f"bnx.linear explains positive decisions only of a TAN whose class has "
+                f"{len(clf.class_states)} states (under argmax, staying negative means "
+                f"losing some pairwise race on every completion, which is not one race); "
+                f"compile it with bnx.compile and use the ODD's explanations")
+        #: the races that keep the decision: (forest, side)
+        self.races = [(f, self.decision) for f in forests]
+        self._oracle = AllOf(oracles) if self.decision else None
         self.pairs = [(f, fr.states[i][x[i]]) for i, f in enumerate(fr.features)]
+
+    def _one_race(self, what: str) -> None:
+        if len(self.races) > 1:
+            raise StructureError(
+                f"bnx.linear finds {what} of a TAN with a two-state class only (with "
+                f"{len(self.clf.class_states)} states it is not one race); compile it with "
+                f"bnx.compile and use the ODD's explanations")
 
     # ------------------------------------------------------------ costs
     def cost(self, members) -> list:
@@ -58,17 +90,20 @@ class TanDecision(Decision):
         ora = self.fixed_only(members)
         if ora.holds():
             return None
-        got = first_failure(self.w, self.decision, self.cost(members), 0)
-        return None if got is None else got[1]
+        for fr, side in self.races:
+            got = first_failure(fr, side, self.cost(members), 0)
+            if got is not None:
+                return got[1]
+        return None  # unreachable: some race fails
 
-    def oracle(self) -> Sufficiency:
+    def oracle(self) -> "AllOf":
         """The sufficiency oracle of the decision (one per decision, left in any state)."""
         if self._oracle is None:
             with gc_paused():
-                self._oracle = Sufficiency(self.w, self.decision, self.x)
+                self._oracle = AllOf([Sufficiency(f, s, self.x) for f, s in self.races])
         return self._oracle
 
-    def fixed_only(self, members) -> Sufficiency:
+    def fixed_only(self, members) -> "AllOf":
         """The oracle with exactly ``members`` fixed."""
         ora = self.oracle()
         mem = set(members)
@@ -81,7 +116,7 @@ class TanDecision(Decision):
         """Features in an order to try freeing them: those whose own term gains least over
         their worst state (their parent at the instance) first, so that what is kept is
         short."""
-        _, _, T = self.w.terms(self.decision)
+        _, _, T = self.w.terms(self.races[0][1])
         x, parent, n = self.x, self.w.parent, self.n
 
         def gain(i):
@@ -121,12 +156,13 @@ class TanDecision(Decision):
 
     def shortest(self) -> list[int]:
         """A PI-explanation with the fewest features (:mod:`bnx.linear._fewest`)."""
+        self._one_race("a shortest PI-explanation")
         first = next(self.pi_sets())
         with gc_paused():
             got = fewest_fixed(self, len(first), lambda S: self.fixed_only(S).holds())
         return sorted(first if got is None else got)
 
-    def _search(self, ora: Sufficiency, order: list[int], A: frozenset, B: frozenset):
+    def _search(self, ora: "AllOf", order: list[int], A: frozenset, B: frozenset):
         """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal
         outside ``A`` (deletion), and whether it is minimal; ``(None, False)`` if all but
         ``B`` is not sufficient."""
@@ -176,25 +212,27 @@ class TanDecision(Decision):
         return mem
 
     # ------------------------------------------------------------ changes
-    def fewest(self, side: bool, cost: list) -> tuple[int, list[int]] | None:
-        """The least budget at which the race keeping ``side`` fails, with the assignment
-        (budgets tried 1, 4, 16, ... up to ``n``)."""
+    def fewest(self, fr, side: bool, cost: list) -> tuple[int, list[int]] | None:
+        """The least budget at which the race of ``fr`` keeping ``side`` fails, with the
+        assignment (budgets tried 1, 4, 16, ... up to ``n``)."""
         K = 1
         with gc_paused():  # many small lists, no cycles
             while True:
-                got = first_failure(self.w, side, cost, min(K, self.n))
+                got = first_failure(fr, side, cost, min(K, self.n))
                 if got is not None or K >= self.n:
                     return got
                 K *= 4
 
     def flip(self) -> dict[int, int] | None:
-        """The fewest feature changes that flip the decision: ``{position: new state}``."""
+        """The fewest feature changes that flip the decision: ``{position: new state}`` (with
+        several races, the fewest that make any of them fail)."""
         cost = [[0 if v == xi else 1 for v in range(len(st))]
                 for xi, st in zip(self.x, self.w.states)]
-        got = self.fewest(self.decision, cost)
-        if got is None:
+        found = [got for fr, side in self.races
+                 if (got := self.fewest(fr, side, cost)) is not None]
+        if not found:
             return None
-        y = got[1]
+        y = min(found, key=lambda got: got[0])[1]
         return {i: y[i] for i in range(self.n) if y[i] != self.x[i]}
 
     def keep_fewest(self, counted: list[frozenset], fixed: set) -> list[int]:
@@ -209,7 +247,8 @@ class TanDecision(Decision):
                     if v not in counted[i]:
                         row[v] = 0
             cost.append(row)
-        got = self.fewest(not self.decision, cost)
+        self._one_race("an MC-explanation")
+        got = self.fewest(self.w, not self.decision, cost)
         if got is None:  # unreachable: the instance itself keeps its decision
             raise AssertionError("no MC-explanation found")
         return got[1]
