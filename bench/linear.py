@@ -26,6 +26,13 @@ Part 3 (``agree``): for every XLC classifier in xpxlc's ``bench/xlc`` (37), 3 se
 instances each, the full set of PI-explanations of bnx.linear and of xpxlc (``-w -n
 3000``) are compared (instances with 3,000 or more are skipped).
 
+Part 4 (``tan``): TANs of 300 and 3,000 binary features (each feature's feature parent
+drawn among the earlier ones, seeded Dirichlet columns): the first PI-explanation, the
+robustness, a counterfactual, ``check_explanation`` of the first explanation and the first
+10 PI-explanations, on a classifier whose tables are read (reading them is its own row);
+then a TAN of 20 features compiled with CUDD, all PI-explanations and the robustness of
+bnx.linear beside those of the ODD (the sets must agree).
+
 Part 2 (``wide``): naive Bayes classifiers with 5,000 binary and 5,000 four-valued
 features (seeded Dirichlet CPT rows, uniform prior); for a random instance, the time of
 a shortest PI-explanation, an MC-explanation (on = each feature's last state), the
@@ -217,10 +224,113 @@ def part_wide(instances: int) -> None:
     print()
 
 
+def tan_classifier(n: int, k: int, seed: int = 0):
+    """A TAN with ``n`` features of ``k`` states: each feature's feature parent drawn
+    uniformly among the earlier ones (the first has none), Dirichlet(1) columns, uniform
+    prior."""
+    import numpy as np
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    rng = np.random.default_rng([seed, n, k, 7])
+    feats = [f"F{i}" for i in range(n)]
+    parent = [None] + [feats[int(rng.integers(0, i))] for i in range(1, n)]
+    edges = [("C", f) for f in feats] + [(p, f) for p, f in zip(parent, feats) if p]
+    net = DiscreteBayesianNetwork(edges)
+    states = [str(j) for j in range(k)]
+    cpds = [TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["0", "1"]})]
+    for f, p in zip(feats, parent):
+        if p is None:
+            cols = rng.dirichlet(np.ones(k), size=2).T
+            cpds.append(TabularCPD(f, k, cols, evidence=["C"], evidence_card=[2],
+                                   state_names={f: states, "C": ["0", "1"]}))
+        else:
+            cols = rng.dirichlet(np.ones(k), size=2 * k).T
+            cpds.append(TabularCPD(f, k, cols, evidence=["C", p], evidence_card=[2, k],
+                                   state_names={f: states, "C": ["0", "1"], p: states}))
+    net.add_cpds(*cpds)
+    return bnx.Classifier(net, "C", "1", threshold=0.5, features=feats)
+
+
+def part_tan(instances: int) -> None:
+    from bnx.linear import _forest
+    rows = []
+    for n in (300, 3000):
+        k = 2
+        clf = tan_classifier(n, k)
+        assert clf.structure == "tan"
+        rng = random.Random(n)
+        times: dict[str, list[float]] = {}
+        sizes: dict[str, list[int]] = {}
+        for _ in range(instances):
+            x = {f: rng.choice(clf.states(f)) for f in clf.features}
+            _core._CACHE.pop(clf, None)
+            t = time.perf_counter()
+            fr = _forest.forest(clf)
+            fr.terms(True), fr.terms(False)
+            times.setdefault("tables (once per classifier)", []).append(time.perf_counter() - t)
+            first = []
+            calls = [
+                ("first PI-explanation",
+                 lambda: first.append(next(bnx.linear.pi_explanations(clf, x)))),
+                ("robustness", lambda: bnx.linear.robustness(clf, x)),
+                ("counterfactual", lambda: bnx.linear.counterfactual(clf, x)),
+                ("check_explanation (of the first)",
+                 lambda: bnx.linear.check_explanation(clf, x, first[0])),
+                ("first 10 PI-explanations",
+                 lambda: list(itertools.islice(bnx.linear.pi_explanations(clf, x), 10))),
+            ]
+            for label, call in calls:
+                t = time.perf_counter()
+                call()
+                times.setdefault(label, []).append(time.perf_counter() - t)
+            sizes.setdefault("first", []).append(len(first[0]))
+            sizes.setdefault("robustness", []).append(bnx.linear.robustness(clf, x) or 0)
+        for label, ts in times.items():
+            rows.append([f"TAN {n:,} × {k} states", label, f"{statistics.median(ts) * 1000:.0f}",
+                         f"{max(ts) * 1000:.0f}"])
+        for what, got in sizes.items():
+            rows.append([f"TAN {n:,} × {k} states", f"({what} size, median)",
+                         str(int(statistics.median(got))), ""])
+    print(f"### TAN classifiers with 300 and 3,000 features ({instances} instances each)\n")
+    print(markdown_table(["classifier", "question", "median ms", "max ms"], rows))
+    print()
+    part_tan_compiled(instances)
+
+
+def part_tan_compiled(instances: int) -> None:
+    """Side by side with the compiled ODD on a TAN small enough to compile (20 features):
+    all PI-explanations, a robustness; the sets must agree."""
+    clf = tan_classifier(20, 2)
+    t = time.perf_counter()
+    odd = bnx.compile(clf, backend="cudd")
+    t_compile = time.perf_counter() - t
+    rng = random.Random(20)
+    rows = []
+    for k in range(instances):
+        x = {f: rng.choice(clf.states(f)) for f in clf.features}
+        t = time.perf_counter()
+        want = bnx.pi_explanations(odd, x).to_set()
+        r_odd = bnx.robustness(odd, x)
+        t_odd = time.perf_counter() - t
+        t = time.perf_counter()
+        got = {frozenset(e.items()) for e in bnx.linear.pi_explanations(clf, x)}
+        r_lin = bnx.linear.robustness(clf, x)
+        t_lin = time.perf_counter() - t
+        assert got == want and r_odd == r_lin, (k, len(got), len(want), r_odd, r_lin)
+        rows.append([k, len(want), r_lin, f"{t_odd * 1000:.1f}", f"{t_lin * 1000:.1f}",
+                     f"{t_odd / t_lin:.2f}"])
+    print(f"### TAN with 20 features: bnx.linear beside the compiled ODD (compiled once in "
+          f"{t_compile:.2f} s, {odd.size:,} nodes)\n")
+    print(markdown_table(["instance", "PI-explanations", "robustness",
+                          "ODD: all PIs + robustness ms", "bnx.linear: same ms",
+                          "ODD / linear"], rows))
+    print()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="2 instances")
-    ap.add_argument("--only", choices=["xpxlc", "wide", "agree"])
+    ap.add_argument("--only", choices=["xpxlc", "wide", "agree", "tan"])
     args = ap.parse_args(argv)
     instances = 2 if args.quick else 5
     print(machine_line())
@@ -229,6 +339,8 @@ def main(argv=None) -> int:
         part_xpxlc(instances)
     if args.only in (None, "wide"):
         part_wide(instances)
+    if args.only in (None, "tan"):
+        part_tan(instances)
     if args.only in (None, "agree"):
         part_agree(3)
     return 0

@@ -234,12 +234,13 @@ def _cmd_compile(args) -> None:
         print(f"drawn:      {args.draw}")
 
 
-#: naive Bayes classifiers with more features are explained without compiling
+#: naive Bayes and TAN classifiers with more features are explained without compiling
 _LINEAR_WIDTH = 30
 
 
 def _explain_linear(args, reason: str | None = None) -> bool:
-    """Explain a naive Bayes classifier too wide to compile with bnx.linear; True if done.
+    """Explain a naive Bayes or TAN classifier too wide to compile with bnx.linear; True if
+    done.
 
     Too wide: more than ``_LINEAR_WIDTH`` features, or ``reason`` (compilation failed).
     """
@@ -253,8 +254,9 @@ def _explain_linear(args, reason: str | None = None) -> bool:
     reason = reason or (f"{len(clf.features)} features are too many to compile "
                         f"(more than {_LINEAR_WIDTH})")
     on = _on_arg(args)
-    print(f"note: {reason}; explained without compiling by bnx.linear (exact for naive "
-          f"Bayes)\n")
+    how = ("exact for TANs: a dynamic programme over the feature tree" if
+           clf.structure == "tan" else "exact for naive Bayes")
+    print(f"note: {reason}; explained without compiling by bnx.linear ({how})\n")
     print(explain_text(clf, _pairs(args.instance, "--instance"), on=on, mc=not args.pi,
                        pi=not args.mc, shortest=args.shortest, limit=args.limit))
     return True

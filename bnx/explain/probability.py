@@ -21,7 +21,9 @@ through the same pass. The cost is the number of joint states times the size of 
 diagram. On a latent tree whose joint states outnumber the completions of ``e`` (or
 exceed :data:`MAX_CONFIGURATIONS`), the documented fallback is used instead: the sum
 over the completions of ``e``, each with the classifier's exact joint, whose cost grows
-with the product of the missing features' numbers of states.
+with the product of the missing features' numbers of states. On a TAN or any other
+network, where the features are not independent given the hidden nodes, the masses come
+from variable elimination along the diagram (:mod:`.frontier`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from fractions import Fraction
 from .._types import Instance
 from ..classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
+from ..rules import decides
 from ._flat import FALSE, TRUE, flat
 from ..odd import ODD, check_odd
 
@@ -92,6 +95,9 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
         decision = _decide(clf, joint)
     elif not isinstance(decision, bool):
         raise ArgumentError(f"decision must be True, False or None, got {decision!r}")
+    if clf.structure not in ("naive_bayes", "latent_tree"):  # TAN, general: along the ODD
+        from .frontier import same_decision_fraction  # numpy: only when needed
+        return same_decision_fraction(clf, _odd_for(clf, odd), idx, decision)
     priors, parents = _configurations(clf)
     completions = math.prod(len(clf.states(f)) for f in clf.features if f not in idx)
     if clf.structure == "naive_bayes" or completions > len(priors) <= MAX_CONFIGURATIONS:
@@ -110,10 +116,7 @@ MAX_CONFIGURATIONS = 4096
 
 
 def _decide(clf: Classifier, joint: list[Fraction]) -> bool:
-    pos = joint[clf.class_states.index(clf.positive)]
-    neg = sum(joint, Fraction(0)) - pos
-    t = clf.threshold
-    return (1 - t) * pos >= t * neg
+    return decides(joint, clf.rule, clf.class_states.index(clf.positive), clf.threshold)
 
 
 def _check_match(clf: Classifier, odd) -> None:

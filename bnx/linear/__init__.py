@@ -1,4 +1,4 @@
-"""Exact explanations of naive Bayes decisions at any width, without compiling.
+"""Exact explanations of naive Bayes and TAN decisions at any width, without compiling.
 
 A naive Bayes classifier with a two-state class decides by a linear threshold over
 per-feature log-likelihood ratios (Marques-Silva, Gerspacher, Cooper, Ignatiev and
@@ -20,9 +20,13 @@ implicants of the whole classifier) need the compiled ODD: :func:`bnx.compile`
 with :func:`bnx.pi_explanations`, :func:`bnx.mc_explanations`,
 :func:`bnx.prime_implicants`.
 
-The classifier must be naive Bayes with a two-state class (the threshold rule or,
-where the classifier has it, ``rule="argmax"``); anything else raises
-:class:`~bnx.StructureError`. Instances are mappings from every feature to a state.
+The classifier must be naive Bayes or a TAN with a two-state class (the threshold rule
+or, where the classifier has it, ``rule="argmax"``), or a TAN with more class states
+under ``rule="argmax"`` for positive decisions (all but the MC- and shortest
+explanations); anything else raises :class:`~bnx.StructureError`. On a TAN the race is a sum over the feature tree's edges,
+and the questions are min-sums over that tree (:mod:`bnx.linear._tan`): the same answers,
+but the PI-explanations come without a polynomial delay guarantee and the search for a
+shortest one may give up (:class:`~bnx.StructureError`) on wide TANs. Instances are mappings from every feature to a state.
 See ``docs/explanations.md`` for the algorithms and why they are exact.
 
 Examples
@@ -44,6 +48,7 @@ from ..explain.reasons import ExplanationCheck
 from ._core import Weights
 from ._moves import flip, keep_fewest
 from ._plan import Decision, greedy, knapsack, sums
+from ._tan import TanDecision
 from .xlc import read_xlc
 
 __all__ = ["ExplanationCheck", "check_explanation", "contrastive_explanation",
@@ -62,7 +67,14 @@ def decide(clf: Any, instance: Mapping) -> bool:
     >>> bnx.linear.decide(clf, x) == clf.decide(x)
     True
     """
-    return Decision(clf, instance).decision
+    return _decision(clf, instance).decision
+
+
+def _decision(clf: Any, instance: Mapping) -> Decision:
+    """The decision of ``clf`` on ``instance``: a :class:`TanDecision` for a TAN."""
+    if getattr(clf, "structure", None) == "tan":
+        return TanDecision(clf, instance)
+    return Decision(clf, instance)
 
 
 def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
@@ -84,11 +96,15 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     >>> sorted(sorted(e) for e in bnx.linear.pi_explanations(clf, x))
     [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
     """
-    d = Decision(clf, instance)
+    d = _decision(clf, instance)
     return _pis(d)
 
 
 def _pis(d: Decision) -> Iterator[dict]:
+    if isinstance(d, TanDecision):
+        for s in d.pi_sets():
+            yield d.named(s)
+        return
     specials, base, items, delta, start = d.pi_plan()
     for s in specials:
         yield d.named(s)
@@ -112,7 +128,9 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     >>> bnx.linear.shortest_pi_explanation(clf, x)
     {'WorkExperience': '-', 'GPA': '-'}
     """
-    d = Decision(clf, instance)
+    d = _decision(clf, instance)
+    if isinstance(d, TanDecision):
+        return d.named(d.shortest())
     specials, base, items, delta, start = d.pi_plan()
     found = [list(s) for s in specials]
     if start is not None:
@@ -148,14 +166,15 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     {'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}
     """
     from ..explain.mc import on_state_sets
-    d = Decision(clf, instance)
+    d = _decision(clf, instance)
     w = d.w
     fixed_pos = _positions(w, fixed, "fixed")
     skip = {w.features[i] for i in fixed_pos}
     ons = on_state_sets(w.features, w.states, on, skip, lambda f: _position(w, f, "on"))
     counted = [ons[i] if d.decision else frozenset(range(len(w.states[i]))) - ons[i]
                for i in range(d.n)]
-    x_star = keep_fewest(d, counted, fixed_pos)
+    x_star = (d.keep_fewest(counted, fixed_pos) if isinstance(d, TanDecision)
+              else keep_fewest(d, counted, fixed_pos))
     return {f: w.states[i][x_star[i]] for i, f in enumerate(w.features)}
 
 
@@ -175,7 +194,7 @@ def robustness(clf: Any, instance: Mapping) -> int | None:
     >>> bnx.linear.robustness(clf, x)
     2
     """
-    moves = flip(Decision(clf, instance))
+    moves = _flip(_decision(clf, instance))
     return None if moves is None else len(moves)
 
 
@@ -194,8 +213,8 @@ def counterfactual(clf: Any, instance: Mapping) -> dict | None:
     >>> len(changes), clf.decide({**x, **changes})
     (2, False)
     """
-    d = Decision(clf, instance)
-    moves = flip(d)
+    d = _decision(clf, instance)
+    moves = _flip(d)
     if moves is None:
         return None
     return {d.w.features[i]: d.w.states[i][v] for i, v in sorted(moves.items())}
@@ -217,8 +236,8 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict | None:
     >>> sorted(bnx.linear.contrastive_explanation(clf, x))
     ['GPA', 'WorkExperience']
     """
-    d = Decision(clf, instance)
-    moves = flip(d)
+    d = _decision(clf, instance)
+    moves = _flip(d)
     return None if moves is None else d.named(moves)
 
 
@@ -251,8 +270,10 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     >>> check.sufficient, check.minimal, check.redundant, sorted(check.reason)
     (True, False, ('EntranceExam',), ['GPA', 'WorkExperience'])
     """
-    d = Decision(clf, instance)
+    d = _decision(clf, instance)
     members = sorted(set(d.positions(partial)))
+    if isinstance(d, TanDecision):
+        return _check_tan(d, members)
     g, F, W = d.race, d.F, d.W
     mem = set(members)
     terms = [g.c] + [F[i] if i in mem else W[i] for i in range(d.n)]
@@ -279,6 +300,22 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
             reason.discard(i)
     return ExplanationCheck(True, not redundant, tuple(redundant), d.decision,
                             reason=d.named(reason))
+
+
+def _flip(d: Decision) -> dict[int, int] | None:
+    return d.flip() if isinstance(d, TanDecision) else flip(d)
+
+
+def _check_tan(d: TanDecision, members: list[int]) -> ExplanationCheck:
+    y = d.counterexample(members)
+    w = d.w
+    if y is not None:
+        return ExplanationCheck(False, False, (), d.decision, counterexample={
+            f: w.states[i][y[i]] for i, f in enumerate(w.features)})
+    redundant = d.redundant(members)
+    reason = d.shrink(members) if redundant else members  # no redundant member: minimal
+    return ExplanationCheck(True, not redundant, tuple(w.features[i] for i in redundant),
+                            d.decision, reason=d.named(reason))
 
 
 def _position(w: Weights, f: Any, what: str) -> int:

@@ -26,7 +26,7 @@ from functools import cmp_to_key
 
 from ..errors import StructureError
 
-__all__ = ["Race", "Weights", "weights"]
+__all__ = ["Race", "Weights", "remembered", "weights"]
 
 #: logs are held as integers in units of 2**-40, so that sums of them are exact
 SCALE = 2 ** 40
@@ -65,7 +65,7 @@ class Weights:
     def __init__(self, clf) -> None:
         if getattr(clf, "structure", None) != "naive_bayes":
             raise StructureError(
-                f"bnx.linear explains naive Bayes classifiers only; this one is a "
+                f"bnx.linear explains naive Bayes and TAN classifiers only; this one is a "
                 f"{getattr(clf, 'structure', type(clf).__name__)} (compile it with bnx.compile "
                 f"and use the ODD's explanations)")
         rule = getattr(clf, "rule", "threshold")
@@ -127,19 +127,21 @@ def _prod(ints: list[int]) -> int:
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def remembered(clf, make):
+    """``make(clf)``, made once per ``(clf, make)`` and remembered while ``clf`` lives."""
+    try:
+        mine = _CACHE.setdefault(clf, {})
+    except TypeError:
+        return make(clf)
+    got = mine.get(make)
+    if got is None:
+        got = mine[make] = make(clf)
+    return got
+
+
 def weights(clf) -> Weights:
     """The :class:`Weights` of ``clf``, read once and remembered while ``clf`` lives."""
-    try:
-        got = _CACHE.get(clf)
-    except TypeError:
-        got = None
-    if got is None:
-        got = Weights(clf)
-        try:
-            _CACHE[clf] = got
-        except TypeError:
-            pass
-    return got
+    return remembered(clf, Weights)
 
 
 class Race:

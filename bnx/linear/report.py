@@ -12,8 +12,8 @@ __all__ = ["explainable", "explain_text"]
 
 
 def explainable(clf) -> bool:
-    """Can :mod:`bnx.linear` explain ``clf`` (naive Bayes, two class states)?"""
-    return clf.structure == "naive_bayes" and len(clf.class_states) == 2
+    """Can :mod:`bnx.linear` explain ``clf`` (naive Bayes or TAN, two class states)?"""
+    return clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2
 
 
 def _pairs(e: Mapping) -> str:

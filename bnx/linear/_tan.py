@@ -1,0 +1,254 @@
+"""The questions of :mod:`bnx.linear` on one decision of a TAN classifier.
+
+With some features fixed, a TAN's race is a sum over the feature forest's edges, so
+"does every completion keep the decision?" is a min-sum over the forest
+(:mod:`bnx.linear._treedp`), linear in its size, and kept up to date as features are
+fixed and freed one at a time. On that oracle:
+
+* a PI-explanation is found by deletion (free each feature in turn, keep it fixed
+  only if freeing it loses the decision), and every PI-explanation is enumerated,
+  each once, by splitting the sets left to search around the one just found;
+* the fewest changes that flip the decision (robustness, counterfactuals,
+  contrastive explanations) and the fewest counted features that keep it
+  (an MC-explanation) are the same min-sum with a budget of changes;
+* a shortest PI-explanation is a dynamic programme over profiles (:mod:`._fewest`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from ..diagram import gc_paused
+from ..errors import InstanceError, StructureError
+from ._fewest import fewest_fixed
+from ._forest import pair_forests
+from ._plan import Decision
+from ._treedp import Sufficiency, first_failure
+
+__all__ = ["AllOf", "TanDecision"]
+
+
+class AllOf:
+    """Sufficiency oracles of several races over the same features, asked together: the
+    decision is kept iff every race is."""
+
+    def __init__(self, oracles: list[Sufficiency]) -> None:
+        self.oracles = oracles
+        self.fixed = oracles[0].fixed  # the same marks in every oracle
+
+    def set(self, i: int, fixed: bool) -> None:
+        for o in self.oracles:
+            o.set(i, fixed)
+
+    def holds(self) -> bool:
+        return all(o.holds() for o in self.oracles)
+
+
+class TanDecision(Decision):
+    """The decision of a TAN on one instance (the helpers of :class:`Decision` reused)."""
+
+    def __init__(self, clf, instance: Mapping) -> None:
+        if not isinstance(instance, Mapping):
+            raise InstanceError(f"an instance must be a mapping from features to states, "
+                                f"got {type(instance).__name__}")
+        forests = pair_forests(clf)
+        self.w = fr = forests[0]
+        self.clf = clf
+        idx = self.encode(instance)
+        self.x = x = [idx[f] for f in fr.features]
+        self.n = len(x)
+        with gc_paused():  # everything fixed: the decision, and the oracles of its races
+            oracles = [Sufficiency(f, True, x) for f in forests]
+            self.decision = all(o.holds() for o in oracles)
+        if len(forests) > 1 and not self.decision:
+            raise StructureError(
+                f"bnx.linear explains positive decisions only of a TAN whose class has "
+                f"{len(clf.class_states)} states (under argmax, staying negative means "
+                f"losing some pairwise race on every completion, which is not one race); "
+                f"compile it with bnx.compile and use the ODD's explanations")
+        #: the races that keep the decision: (forest, side)
+        self.races = [(f, self.decision) for f in forests]
+        self._oracle = AllOf(oracles) if self.decision else None
+        self.pairs = [(f, fr.states[i][x[i]]) for i, f in enumerate(fr.features)]
+
+    def _one_race(self, what: str) -> None:
+        if len(self.races) > 1:
+            raise StructureError(
+                f"bnx.linear finds {what} of a TAN with a two-state class only (with "
+                f"{len(self.clf.class_states)} states it is not one race); compile it with "
+                f"bnx.compile and use the ODD's explanations")
+
+    # ------------------------------------------------------------ costs
+    def cost(self, members) -> list:
+        """Costs for the sufficiency test: ``members`` stay at the instance, others are free."""
+        mem = set(members)
+        return [[0 if v == xi else None for v in range(len(st))] if i in mem else [0] * len(st)
+                for i, (xi, st) in enumerate(zip(self.x, self.w.states))]
+
+    def counterexample(self, members) -> list[int] | None:
+        """A completion of ``members`` with the other decision, or ``None`` if they suffice."""
+        ora = self.fixed_only(members)
+        if ora.holds():
+            return None
+        for fr, side in self.races:
+            got = first_failure(fr, side, self.cost(members), 0)
+            if got is not None:
+                return got[1]
+        return None  # unreachable: some race fails
+
+    def oracle(self) -> "AllOf":
+        """The sufficiency oracle of the decision (one per decision, left in any state)."""
+        if self._oracle is None:
+            with gc_paused():
+                self._oracle = AllOf([Sufficiency(f, s, self.x) for f, s in self.races])
+        return self._oracle
+
+    def fixed_only(self, members) -> "AllOf":
+        """The oracle with exactly ``members`` fixed."""
+        ora = self.oracle()
+        mem = set(members)
+        with gc_paused():
+            for i in range(self.n):
+                ora.set(i, i in mem)
+        return ora
+
+    def _deletion_order(self) -> list[int]:
+        """Features in an order to try freeing them: those whose own term gains least over
+        their worst state (their parent at the instance) first, so that what is kept is
+        short."""
+        _, _, T = self.w.terms(self.races[0][1])
+        x, parent, n = self.x, self.w.parent, self.n
+
+        def gain(i):
+            u = 0 if parent[i] == n else x[parent[i]]
+            col = [T[i][v][u] for v in range(len(T[i]))]
+            own = col[x[i]]
+            low = min(col, key=lambda t: (t[0] - t[1], t[2]))
+            return (own[0] - own[1] - low[0] + low[1], own[2] - low[2])
+        return sorted(range(n), key=gain)
+
+    # ------------------------------------------------------------ PI-explanations
+    def pi_sets(self) -> Iterator[list[int]]:
+        """Every PI-explanation as sorted positions, each once."""
+        ora = self.oracle()
+        order = self._deletion_order()
+        n = self.n
+        # each entry (A, B, E, t): the sets left below a search node whose set was
+        # A + E: its t-th part keeps A + E[:t] and leaves out B + E[t] (when all of E is
+        # kept, only A + E itself is minimal, and it was met already)
+        stack = [(frozenset(), frozenset(), [None], 0)]
+        while stack:
+            A, B, E, t = stack.pop()
+            if t + 1 < len(E):
+                stack.append((A, B, E, t + 1))
+            if E[t] is not None:
+                A, B = A | frozenset(E[:t]), B | {E[t]}
+            with gc_paused():
+                S0, minimal = self._search(ora, order, A, B)
+            if S0 is None:
+                continue
+            if minimal:
+                yield S0
+            kept = set(S0)
+            E = [e for e in order if e in kept and e not in A]
+            if E:
+                stack.append((A, B, E, 0))
+
+    def shortest(self) -> list[int]:
+        """A PI-explanation with the fewest features (:mod:`bnx.linear._fewest`)."""
+        self._one_race("a shortest PI-explanation")
+        first = next(self.pi_sets())
+        with gc_paused():
+            got = fewest_fixed(self, len(first), lambda S: self.fixed_only(S).holds())
+        return sorted(first if got is None else got)
+
+    def _search(self, ora: "AllOf", order: list[int], A: frozenset, B: frozenset):
+        """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal
+        outside ``A`` (deletion), and whether it is minimal; ``(None, False)`` if all but
+        ``B`` is not sufficient."""
+        for i in range(self.n):
+            ora.set(i, i not in B)
+        if not ora.holds():
+            return None, False
+        for i in order:
+            if i in A or i in B:
+                continue
+            ora.set(i, False)
+            if not ora.holds():
+                ora.set(i, True)
+        S0 = [i for i in range(self.n) if ora.fixed[i]]
+        for a in A:
+            ora.set(a, False)
+            redundant = ora.holds()
+            ora.set(a, True)
+            if redundant:
+                return S0, False
+        return S0, True
+
+    def redundant(self, members: list[int]) -> list[int]:
+        """The members whose release alone keeps the (sufficient) ``members`` sufficient."""
+        ora = self.fixed_only(members)
+        out = []
+        with gc_paused():
+            for i in members:
+                ora.set(i, False)
+                if ora.holds():
+                    out.append(i)
+                ora.set(i, True)
+        return out
+
+    def shrink(self, members: list[int]) -> set[int]:
+        """A PI-explanation inside the sufficient ``members``: each dropped in turn if the rest
+        stays sufficient."""
+        ora = self.fixed_only(members)
+        mem = set(members)
+        with gc_paused():
+            for i in members:
+                ora.set(i, False)
+                if ora.holds():
+                    mem.discard(i)
+                else:
+                    ora.set(i, True)
+        return mem
+
+    # ------------------------------------------------------------ changes
+    def fewest(self, fr, side: bool, cost: list) -> tuple[int, list[int]] | None:
+        """The least budget at which the race of ``fr`` keeping ``side`` fails, with the
+        assignment (budgets tried 1, 4, 16, ... up to ``n``)."""
+        K = 1
+        with gc_paused():  # many small lists, no cycles
+            while True:
+                got = first_failure(fr, side, cost, min(K, self.n))
+                if got is not None or K >= self.n:
+                    return got
+                K *= 4
+
+    def flip(self) -> dict[int, int] | None:
+        """The fewest feature changes that flip the decision: ``{position: new state}`` (with
+        several races, the fewest that make any of them fail)."""
+        cost = [[0 if v == xi else 1 for v in range(len(st))]
+                for xi, st in zip(self.x, self.w.states)]
+        found = [got for fr, side in self.races
+                 if (got := self.fewest(fr, side, cost)) is not None]
+        if not found:
+            return None
+        y = min(found, key=lambda got: got[0])[1]
+        return {i: y[i] for i in range(self.n) if y[i] != self.x[i]}
+
+    def keep_fewest(self, counted: list[frozenset], fixed: set) -> list[int]:
+        """An MC-explanation as a complete assignment: counted features of the instance may
+        move to uncounted states; the fewest counted ones stay, keeping the decision."""
+        cost = []
+        for i, (xi, st) in enumerate(zip(self.x, self.w.states)):
+            row: list = [None] * len(st)
+            row[xi] = 1 if (i not in fixed and xi in counted[i]) else 0
+            if i not in fixed and xi in counted[i]:
+                for v in range(len(st)):
+                    if v not in counted[i]:
+                        row[v] = 0
+            cost.append(row)
+        self._one_race("an MC-explanation")
+        got = self.fewest(self.w, not self.decision, cost)
+        if got is None:  # unreachable: the instance itself keeps its decision
+            raise AssertionError("no MC-explanation found")
+        return got[1]
