@@ -28,7 +28,8 @@ import numpy as np
 
 from ..inference import (as_table, eliminate, elimination_order, indicator, integer_factor, observe,
                          product, sum_out)
-from ._flat import FALSE, TRUE, flat
+from ..arrays import FALSE, TRUE
+from ..feature_arrays import feature_view
 
 __all__ = ["decision_masses", "same_decision_fraction"]
 
@@ -121,13 +122,13 @@ def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
     >>> neg > 0, pos >= 0
     (True, True)
     """
-    fl = flat(odd)
+    fl = feature_view(odd.arrays, odd.encoding)
     features = odd.encoding.features
     n = len(features)
     plan = _Plan(clf, features)
     observed = [idx.get(f) for f in features]
     arrivals: list[dict] = [dict() for _ in range(n + 1)]
-    arrivals[0][fl.root] = plan.start
+    arrivals[0][int(fl.root)] = plan.start
 
     def arrive(k: int, node: int, table) -> None:
         got = arrivals[k].get(node)
@@ -140,9 +141,10 @@ def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
         for node, table in here.items():
             P = _times([(scope, table)] + plan.at[k]) if plan.at[k] else (scope, table)
             if fl.feature[node] == k:
-                states = range(len(fl.kids[node])) if observed[k] is None else (observed[k],)
+                kids = fl.kids[k][node - fl.first_node[k]].tolist()
+                states = range(len(kids)) if observed[k] is None else (observed[k],)
                 for v in states:
-                    arrive(k + 1, fl.kids[node][v], _step(plan, k, f, P, v))
+                    arrive(k + 1, kids[v], _step(plan, k, f, P, v))
             else:  # the node is further down: feature k is skipped
                 arrive(k + 1, node, _step(plan, k, f, P, observed[k]))
     end = arrivals[n]
