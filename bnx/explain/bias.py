@@ -19,9 +19,10 @@ from .._types import Feature, Instance
 from ..diagram import count as _count_models
 from ..diagram import deep
 from ..errors import ArgumentError
-from ._flat import flat, instance_indices
+from . import _cache
+from ._instances import instance_indices, named
+from ._passes import closest_flip, view
 from .mc import _features_arg
-from .robustness import closest_flip
 from ..odd import ODD, check_odd
 
 __all__ = ["decision_bias", "count_biased"]
@@ -52,11 +53,8 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     check_odd(odd)
     x = instance_indices(odd, instance)
     prot = _protected(odd, protected)
-    enc = odd.encoding
-    y = closest_flip(flat(odd), x, [f in prot for f in enc.features])
-    if y is None:
-        return None
-    return {f: enc.states[enc.position(f)][y[enc.position(f)]] for f in odd.display_order}
+    y = closest_flip(view(odd), x, [f in prot for f in odd.encoding.features])
+    return None if y is None else named(odd, y)
 
 
 @deep
@@ -80,5 +78,5 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     pos = bdd.exist(bits, odd.root & dom)
     neg = bdd.exist(bits, ~odd.root & dom)
     n = _count_models(pos & neg & dom, enc.nvars)
-    odd.tidy(bdd)
+    _cache.tidy(odd, bdd)
     return n

@@ -20,48 +20,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 from .._types import Instance
+from ..arrays import Builder, to_dd
 from ..diagram import count as _count_models
 from ..diagram import deep
-from ..backends import make_node
+from ..feature_arrays import FeatureView
+from . import _cache
+from ._instances import instance_indices
+from ._passes import FALSE, INF, TRUE, decide, distances, view
 from .explanations import Explanations, Layout
-from ._flat import FALSE, TRUE, Flat, decide_flat, flat, instance_indices, layout_for
 from .mc import _features_arg
 from ..odd import ODD, check_odd
 
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
-
-INF = 1 << 62
-
-
-def distances(fl: Flat, x: list[int], target: int, mutable: list[bool]) -> list[int]:
-    """Every node's fewest changes of ``x`` to reach the terminal ``target`` (``INF``: none).
-
-    One bottom-up pass: following ``x``'s state costs 0, another state of a mutable
-    feature costs 1.
-    """
-    d = [INF, INF]
-    d[target] = 0
-    push = d.append  # nodes are numbered children first: d[u] is appended in order
-    if fl.binary is not None and all(mutable):  # the common case, twice as fast
-        for i, lo, hi in fl.binary:
-            a, b = d[lo], d[hi]
-            if x[i]:
-                push(b if b <= a else a + 1)
-            else:
-                push(a if a <= b else b + 1)
-        return d
-    for i, c in fl.items:
-        xi = x[i]
-        best = d[c[xi]]
-        if best and mutable[i]:
-            for v, w in enumerate(c):
-                if v != xi:
-                    alt = d[w] + 1
-                    if alt < best:
-                        best = alt
-        push(best)
-    return d
 
 
 def _setup(odd: ODD, instance: Instance, immutable: Iterable) -> tuple:
@@ -69,9 +42,8 @@ def _setup(odd: ODD, instance: Instance, immutable: Iterable) -> tuple:
     x = instance_indices(odd, instance)
     fixed = _features_arg(odd, immutable, "immutable")
     mutable = [f not in fixed for f in odd.encoding.features]
-    fl = flat(odd)
-    decision = decide_flat(fl, x)
-    return fl, x, mutable, decision
+    fv = view(odd)
+    return fv, x, mutable, decide(fv, x)
 
 
 def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int | None:
@@ -96,12 +68,11 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int
     >>> bnx.robustness(odd, x), bnx.robustness(odd, x, immutable=["GPA", "WorkExperience"])
     (2, None)
     """
-    fl, x, mutable, decision = _setup(odd, instance, immutable)
-    d = distances(fl, x, FALSE if decision else TRUE, mutable)[fl.root]
+    fv, x, mutable, decision = _setup(odd, instance, immutable)
+    d = int(distances(fv, x, FALSE if decision else TRUE, mutable)[fv.root])
     return None if d >= INF else d
 
 
-@deep
 def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> Explanations:
     """Every closest instance with the other decision, as the changes that lead to it.
 
@@ -120,122 +91,72 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -
     >>> sorted(sorted(c.items()) for c in cfs)[0]
     [('EntranceExam', '-'), ('GPA', '-')]
     """
-    fl, x, mutable, decision = _setup(odd, instance, immutable)
-    target = FALSE if decision else TRUE
-    d = distances(fl, x, target, mutable)
+    fv, x, mutable, decision = _setup(odd, instance, immutable)
+    d = distances(fv, x, FALSE if decision else TRUE, mutable)
     enc = odd.encoding
-    layout = layout_for(odd, "partial")
-    out = odd.aux_manager(layout.variables)
-    if d[fl.root] >= INF:
+    layout = _cache.layout(odd, "partial")
+    out = _cache.aux_manager(odd, layout.variables)
+    if d[fv.root] >= INF:
         root = out.false
     else:
-        root = _Paths(fl, x, mutable, d, layout, out).run(fl.root, 0)
-    odd.tidy(out)
+        arrays = _shortest_paths(fv, x, mutable, d, layout)
+        root = to_dd(arrays, out, layout.variables)
+        _cache.tidy(odd, out)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Explanations(out, root, layout, kind="counterfactual", decision=decision,
                         instance=named, feature_order=odd.display_order)
 
 
-class _Paths:
-    """The shortest paths to the other decision, as a diagram of changes (pass two).
+def _shortest_paths(fv: FeatureView, x: list[int], mutable: list[bool], d: np.ndarray,
+                    layout: Layout):
+    """The shortest paths from the root to the other decision, as the array form of a
+    diagram of changes in the ``partial`` layout ("unchanged": the kept bit and the
+    value bits 0; a change to state ``v``: the kept bit 1 and ``v``'s code).
 
-    Built directly in the ``partial`` layout: "unchanged" is the kept bit and the
-    value bits all 0, a change to state ``v`` is the kept bit 1 and ``v``'s code.
-    Below a node at distance 0 nothing changes, so it is the "all unchanged" chain.
+    Top-down, the nodes on shortest paths at each feature (a node the paths skip a
+    feature at stays, and a node at distance 0 becomes the true terminal: nothing
+    changes below it); bottom-up, one output node per such node and feature, made by a
+    :class:`~bnx.arrays.Builder` that reduces them at the end.
     """
-
-    def __init__(self, fl: Flat, x: list[int], mutable: list[bool], d: list[int],
-                 layout: Layout, out) -> None:
-        self.fl, self.x, self.mutable, self.d = fl, x, mutable, d
-        self.layout, self.out = layout, out
-        self.memo: dict = {}
-        self.unchanged: dict = {fl.n: out.true}
-        self.node = _node_maker(out)
-
-    def _keep_state(self, i: int, child):
-        """The node of feature ``i``: unchanged, then ``child``."""
-        out, layout, node = self.out, self.layout, self.node
-        first, end = layout.first_level[i], layout.first_level[i + 1]
-        for lvl in range(end - 1, first, -1):
-            child = node(layout.variables[lvl], child, out.false)
-        return node(layout.variables[first], child, out.false)
-
-    def chain(self, i: int):
-        """Features ``i..`` all unchanged."""
-        got = self.unchanged.get(i)
-        if got is None:
-            got = self.unchanged[i] = self._keep_state(i, self.chain(i + 1))
-        return got
-
-    def run(self, u: int, i: int):
-        fl, out, d = self.fl, self.out, self.d
-        if d[u] >= INF:
-            return out.false
-        if d[u] == 0:
-            return self.chain(i)
-        key = (u, i)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
-        if fl.feature[u] > i:  # feature i does not matter here: it keeps its state
-            got = self._keep_state(i, self.run(u, i + 1))
-        else:
-            xi = self.x[i]
-            best = d[u]
-            kept = out.false
-            changed = {}
-            for v, w in enumerate(fl.kids[u]):
-                if v == xi:
-                    if d[w] == best:
-                        kept = self._keep_state(i, self.run(w, i + 1))
-                elif self.mutable[i] and d[w] + 1 == best:
-                    changed[v] = self.run(w, i + 1)
-            got = kept
-            if changed:
-                got = self.layout.build_dd(out, i, changed) | kept
-        self.memo[key] = got
-        return got
-
-
-def _node_maker(out):
-    """``node(var, low, high)`` for ``out``'s backend; CUDD variables fetched once."""
-    if type(out).__module__ != "dd.cudd":
-        return lambda var, low, high: make_node(out, var, low, high)
-    cache: dict = {}
-
-    def node(var, low, high):
-        if low == high:
-            return low
-        v = cache.get(var)
-        if v is None:
-            v = cache[var] = out.var(var)
-        return out.ite(v, high, low)
-    return node
-
-
-def closest_flip(fl: Flat, x: list[int], mutable: list[bool]) -> list[int] | None:
-    """One closest instance (state indices) with the other decision, or ``None``.
-
-    Follows a shortest path, keeping the instance's state whenever that is as short.
-    """
-    target = FALSE if decide_flat(fl, x) else TRUE
-    d = distances(fl, x, target, mutable)
-    u = fl.root
-    if d[u] >= INF:
-        return None
-    y = list(x)
-    while u > TRUE:
-        i = fl.feature[u]
-        c = fl.kids[u]
-        if d[c[x[i]]] == d[u]:
-            u = c[x[i]]
-            continue
-        for v, w in enumerate(c):
-            if v != x[i] and d[w] + 1 == d[u]:
-                y[i] = v
-                u = w
-                break
-    return y
+    n = fv.n
+    active = [np.array([fv.root], dtype=np.int64)]
+    tight = []  # per feature: (its nodes among the active, their children on shortest paths)
+    for i in range(n):
+        a = active[i]
+        at = fv.feature[a] == i
+        here = a[at]
+        kids = fv.kids[i][here - fv.first_node[i]]
+        dk = d[kids]
+        du = d[here][:, None]
+        ok = dk + 1 == du if mutable[i] else np.zeros(dk.shape, dtype=bool)
+        ok[:, x[i]] = dk[:, x[i]] == du[:, 0]
+        child = np.where(ok, np.where(dk == 0, TRUE, kids), FALSE)
+        tight.append((at, child))
+        active.append(np.unique(np.concatenate([a[~at], child[child > TRUE]])))
+    bld = Builder(layout.nvars)
+    val = np.zeros(fv.arrays.size, dtype=np.int64)  # output node of each active node
+    chain = TRUE  # features i.. all unchanged
+    for i in range(n - 1, -1, -1):
+        a = active[i]
+        at, child = tight[i]
+        k = fv.nstates[i]
+        got = np.where(child > TRUE, val[child], child)
+        got[child == TRUE] = chain
+        changed = np.zeros((len(a) + 1, k), dtype=np.int64)
+        changed[:len(a)][at] = got
+        changed[:len(a)][at, x[i]] = FALSE
+        drop = np.empty(len(a) + 1, dtype=np.int64)
+        drop[:len(a)][at] = got[:, x[i]]
+        drop[:len(a)][~at] = val[a[~at]]
+        drop[-1] = chain
+        lvl, end = layout.first_level[i], layout.first_level[i + 1]
+        for v in range(end - 1, lvl, -1):  # the value bits of "unchanged": all 0
+            drop = bld.nodes(v, drop, np.zeros_like(drop))
+        keep = bld.select(lvl + 1, end - lvl - 1, changed)
+        made = bld.nodes(lvl, drop, keep)
+        val[a] = made[:-1]
+        chain = int(made[-1])
+    return bld.finish(int(val[fv.root]))
 
 
 @deep
@@ -286,5 +207,5 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     rest = odd.total() - flippable
     if rest:
         out[None] = rest
-    odd.tidy(bdd)
+    _cache.tidy(odd, bdd)
     return out
