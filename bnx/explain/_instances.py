@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from .._types import Instance
 
-__all__ = ["instance_indices", "named"]
+__all__ = ["instance_indices", "named", "memo"]
 
 
 def _state_maps(odd) -> list:
@@ -70,3 +70,14 @@ def named(odd, states: Sequence[int | None]) -> dict:
         if states[i] is not None:
             out[f] = enc.states[i][states[i]]
     return out
+
+
+def memo(odd, x: Sequence[int]) -> dict:
+    """What the questions computed for the instance ``x`` (state indices), kept for the
+    next question on the same instance; emptied when another instance is asked about."""
+    cache = odd.arrays.cache
+    key = tuple(x)
+    got = cache.get(("instance_memo",))
+    if got is None or got[0] != key:
+        got = cache[("instance_memo",)] = (key, {})
+    return got[1]

@@ -30,9 +30,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..feature_arrays import FeatureView, feature_view
+from ._instances import memo
 
 __all__ = ["FALSE", "TRUE", "INF", "view", "decide", "distances", "closest_flip",
-           "reaches", "reached"]
+           "instance_distances",
+           "reaches", "reached", "any_child"]
 
 FALSE, TRUE = 0, 1
 #: The distance of a node from which the terminal cannot be reached.
@@ -69,12 +71,28 @@ def distances(fv: FeatureView, x: Sequence[int], target: int,
         s = _rows(fv, i)
         if s.start == s.stop:
             continue
-        dk = d[fv.kids[i]]
-        best = dk[:, x[i]].copy()
-        if mutable[i] and dk.shape[1] > 1:
-            dk[:, x[i]] = INF
-            best = np.minimum(best, dk.min(axis=1) + 1)
+        kids = fv.kids[i]
+        best = d[kids[:, x[i]]]
+        if mutable[i] and kids.shape[1] > 1:
+            other = None
+            for v in range(kids.shape[1]):  # column by column: numpy is slow along rows
+                if v != x[i]:
+                    dv = d[kids[:, v]]
+                    other = dv if other is None else np.minimum(other, dv, out=other)
+            best = np.minimum(best, other + 1, out=best)
         d[s] = best
+    return d
+
+
+def instance_distances(odd, fv: FeatureView, x: Sequence[int], target: int,
+                       mutable: Sequence[bool]) -> np.ndarray:
+    """:func:`distances`, kept in the instance's memo (:func:`~._instances.memo`) for the
+    next question on ``x``."""
+    m = memo(odd, x)
+    key = ("distances", target, tuple(mutable))
+    d = m.get(key)
+    if d is None:
+        d = m[key] = distances(fv, x, target, mutable)
     return d
 
 
@@ -109,9 +127,17 @@ def reaches(fv: FeatureView, fixed: Sequence[int | None], target: int) -> np.nda
         s = _rows(fv, i)
         if s.start == s.stop:
             continue
-        k = fv.kids[i]
-        r[s] = r[k[:, fixed[i]]] if fixed[i] is not None else r[k].any(axis=1)
+        r[s] = r[fv.kids[i][:, fixed[i]]] if fixed[i] is not None else any_child(fv, i, r)
     return r
+
+
+def any_child(fv: FeatureView, i: int, r: np.ndarray) -> np.ndarray:
+    """Per node of feature ``i``, whether ``r`` holds for one of its children."""
+    kids = fv.kids[i]
+    out = r[kids[:, 0]]
+    for v in range(1, kids.shape[1]):
+        out |= r[kids[:, v]]
+    return out
 
 
 def reached(fv: FeatureView, fixed: Sequence[int | None]) -> np.ndarray:

@@ -201,10 +201,15 @@ def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
             continue
         kids = fv.kids[i][here]
         skip = skips(i + 1)
-        acc = np.zeros((ncls, len(here)), dtype=object)
+        acc = None
         for v in ([observed[i]] if observed[i] is not None else range(kids.shape[1])):
             w = kids[:, v]
-            acc += weights[i][:, v:v + 1] * skip[:, feature[w]] * value[:, w]
+            val = value[:, w]
+            skipped = np.flatnonzero(feature[w] != i + 1)  # (most edges skip nothing)
+            if len(skipped):
+                val[:, skipped] *= skip[:, feature[w[skipped]]]
+            val *= weights[i][:, v:v + 1]
+            acc = val if acc is None else acc + val
         value[:, lo + here] = acc
     top = value[:, fv.root]
     den = math.prod(scale)

@@ -29,8 +29,8 @@ from ..diagram import deep, restrict
 from ..errors import ExplanationError, InstanceError, UnknownStateError
 from ..feature_arrays import FeatureView
 from . import _cache
-from ._instances import instance_indices, named
-from ._passes import FALSE, TRUE, closest_flip, decide, reached, reaches, view
+from ._instances import instance_indices, memo, named
+from ._passes import FALSE, TRUE, any_child, closest_flip, decide, reaches, view
 from .explanations import DROPPED, Explanations, Layout
 from .pi import pi_explanations
 from ..odd import ODD, check_odd
@@ -86,7 +86,16 @@ necessary_reasons = contrastive_explanations
 
 
 def _contrastive(odd: ODD, x: list[int]) -> tuple:
-    """``(manager, root, layout, decision)`` of the contrastive explanations of ``x``."""
+    """``(manager, root, layout, decision)`` of the contrastive explanations of ``x``
+    (kept in the instance's memo)."""
+    m = memo(odd, x)
+    got = m.get("contrastive")
+    if got is None:
+        got = m["contrastive"] = _make_contrastive(odd, x)
+    return got
+
+
+def _make_contrastive(odd: ODD, x: list[int]) -> tuple:
     fv = view(odd)
     decision = decide(fv, x)
     layout = Layout("keep", odd.encoding, instance=x)
@@ -109,19 +118,27 @@ def _flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
     number = {out.false: FALSE, out.true: TRUE}
     w = np.zeros(fv.arrays.size, dtype=np.int64)
     w[target] = TRUE
+    cudd = type(out).__module__ == "dd.cudd"
     for i in range(fv.n - 1, -1, -1):
         lo, hi = int(fv.first_node[i]), int(fv.last_node[i])
         if lo == hi:
             continue
-        wk = w[fv.kids[i]]
+        kids = fv.kids[i]
+        xi = x[i]
+        wk = np.empty(kids.shape, dtype=np.int64)  # the instance's state first
+        wk[:, 0] = w[kids[:, xi]]
+        wk[:, 1:] = w[np.delete(kids, xi, axis=1)] if kids.shape[1] > 1 else 0
         rows, inverse = _distinct_rows(wk, len(made))
+        got = rows[:, 0].copy()  # where W(u|x_i) is TRUE, or every child has the same W
+        todo = np.flatnonzero((got != TRUE) & (rows != got[:, None]).any(axis=1))
         var = layout.variables[i]
-        got = np.empty(len(rows), dtype=np.int64)
-        for r, row in enumerate(rows.tolist()):
-            stay = free = made[row[x[i]]]
-            for v in set(row):
-                free = free | made[v]
-            g = make_node(out, var, stay, free)
+        ite = out.ite if cudd else None
+        v = out.var(var) if cudd else None
+        for r, row in zip(todo.tolist(), rows[todo].tolist()):
+            stay = free = made[row[0]]
+            for j in set(row[1:]):
+                free = free | made[j]
+            g = ite(v, free, stay) if cudd else make_node(out, var, stay, free)
             k = number.get(g)
             if k is None:
                 k = number[g] = len(made)
@@ -296,7 +313,7 @@ def check_explanation(odd: ODD, instance: Instance,
         lo, hi = int(fv.first_node[i]), int(fv.last_node[i])
         kids = fv.kids[i]
         if kept[i] is not None:
-            flips = below[kids].any(axis=1)
+            flips = any_child(fv, i, below)
             if not (alone[lo:hi] & flips).any():
                 redundant.append(enc.features[i])
                 if not (greedy[lo:hi] & flips).any():

@@ -29,7 +29,7 @@ from ..diagram import deep
 from ..feature_arrays import FeatureView
 from . import _cache
 from ._instances import instance_indices
-from ._passes import FALSE, INF, TRUE, decide, distances, view
+from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
 from .explanations import Explanations, Layout
 from .mc import _features_arg
 from ..odd import ODD, check_odd
@@ -69,7 +69,7 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int
     (2, None)
     """
     fv, x, mutable, decision = _setup(odd, instance, immutable)
-    d = int(distances(fv, x, FALSE if decision else TRUE, mutable)[fv.root])
+    d = int(instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)[fv.root])
     return None if d >= INF else d
 
 
@@ -92,7 +92,7 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -
     [('EntranceExam', '-'), ('GPA', '-')]
     """
     fv, x, mutable, decision = _setup(odd, instance, immutable)
-    d = distances(fv, x, FALSE if decision else TRUE, mutable)
+    d = instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)
     enc = odd.encoding
     layout = _cache.layout(odd, "partial")
     out = _cache.aux_manager(odd, layout.variables)
