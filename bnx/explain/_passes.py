@@ -34,7 +34,7 @@ from ._instances import memo
 
 __all__ = ["FALSE", "TRUE", "INF", "view", "decide", "distances", "closest_flip",
            "instance_distances",
-           "reaches", "reached", "any_child"]
+           "reaches", "reached", "any_child", "distinct_rows"]
 
 FALSE, TRUE = 0, 1
 #: The distance of a node from which the terminal cannot be reached.
@@ -151,3 +151,16 @@ def reached(fv: FeatureView, fixed: Sequence[int | None]) -> np.ndarray:
         k = fv.kids[i][r[s]]
         r[k[:, fixed[i]] if fixed[i] is not None else k.ravel()] = True
     return r
+
+
+def distinct_rows(a: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``a`` (entries in ``0 .. bound - 1``) and, per row of ``a``,
+    the number of its distinct row."""
+    if bound ** a.shape[1] < 1 << 62:
+        key = a[:, 0].copy()
+        for j in range(1, a.shape[1]):
+            key = key * bound + a[:, j]
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        return a[first], inverse.ravel()
+    rows, inverse = np.unique(a, axis=0, return_inverse=True)
+    return rows, inverse.ravel()

@@ -181,26 +181,23 @@ def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
         scale.append(den)
     sums = [w.sum(axis=1) for w in weights]  # per feature, per c
 
-    def skips(i: int) -> np.ndarray:
-        """``out[c, b]``: the product of the weight sums of features ``i .. b - 1``."""
-        out = np.ones((ncls, n + 1), dtype=object)
-        for b in range(i + 1, n + 1):
-            out[:, b] = out[:, b - 1] * sums[b - 1]
-        return out
-
     # the nodes below the root that agree with the evidence, then one bottom-up pass
     # carrying per node and joint state c the weighted count of its completions
     seen = reached(fv, observed)
     value = np.zeros((ncls, fv.arrays.size), dtype=object)
     value[:, TRUE if decision else FALSE] = 1
     feature = fv.feature
+    # skip[c, b]: the product of the weight sums of features i + 1 .. b - 1 (a path from
+    # a node of feature i to a node of feature b skips those)
+    skip = np.ones((ncls, n + 1), dtype=object)
     for i in range(n - 1, -1, -1):
+        if i + 1 < n:
+            skip[:, i + 2:] *= sums[i + 1][:, None]
         lo = int(fv.first_node[i])
         here = np.flatnonzero(seen[lo:int(fv.last_node[i])])
         if not len(here):
             continue
         kids = fv.kids[i][here]
-        skip = skips(i + 1)
         acc = None
         for v in ([observed[i]] if observed[i] is not None else range(kids.shape[1])):
             w = kids[:, v]
@@ -213,7 +210,9 @@ def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
         value[:, lo + here] = acc
     top = value[:, fv.root]
     den = math.prod(scale)
-    first = skips(0)[:, feature[fv.root]]
+    if n:
+        skip[:, 1:] *= sums[0][:, None]  # now from feature 0
+    first = skip[:, feature[fv.root]]
     return sum((prior[c] * Fraction(first[c] * top[c], den) for c in range(ncls)),
                Fraction(0))
 

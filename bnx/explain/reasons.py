@@ -30,7 +30,7 @@ from ..errors import ExplanationError, InstanceError, UnknownStateError
 from ..feature_arrays import FeatureView
 from . import _cache
 from ._instances import instance_indices, memo, named
-from ._passes import FALSE, TRUE, any_child, closest_flip, decide, reaches, view
+from ._passes import FALSE, TRUE, any_child, closest_flip, decide, distinct_rows, reaches, view
 from .explanations import DROPPED, Explanations, Layout
 from .pi import pi_explanations
 from ..odd import ODD, check_odd
@@ -107,6 +107,11 @@ def _make_contrastive(odd: ODD, x: list[int]) -> tuple:
     return out, root, layout, decision
 
 
+#: Features with at most this many nodes are handled row by row in Python (numpy's
+#: per-call cost dominates on small diagrams); larger ones with vectorised distinct rows.
+SMALL_FEATURE = 48
+
+
 def _flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
     """The diagram ``W`` of the feature sets whose change can reach ``target`` (one pass).
 
@@ -119,46 +124,56 @@ def _flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
     w = np.zeros(fv.arrays.size, dtype=np.int64)
     w[target] = TRUE
     cudd = type(out).__module__ == "dd.cudd"
+
+    var: list = [None]  # the variable of the feature at hand, as a CUDD node
+
+    def make(row: list[int], i: int) -> int:
+        """The number of ``W`` at a node of feature ``i`` whose children's numbers are
+        ``row`` (the instance's state first)."""
+        stay = row[0]
+        if stay == TRUE or row.count(stay) == len(row):
+            return stay
+        stay = free = made[stay]
+        for j in set(row[1:]):
+            free = free | made[j]
+        if cudd:
+            if var[0] is None:
+                var[0] = out.var(layout.variables[i])
+            g = out.ite(var[0], free, stay)
+        else:
+            g = make_node(out, layout.variables[i], stay, free)
+        k = number.get(g)
+        if k is None:
+            k = number[g] = len(made)
+            made.append(g)
+        return k
+
     for i in range(fv.n - 1, -1, -1):
         lo, hi = int(fv.first_node[i]), int(fv.last_node[i])
         if lo == hi:
             continue
         kids = fv.kids[i]
         xi = x[i]
-        wk = np.empty(kids.shape, dtype=np.int64)  # the instance's state first
-        wk[:, 0] = w[kids[:, xi]]
-        wk[:, 1:] = w[np.delete(kids, xi, axis=1)] if kids.shape[1] > 1 else 0
-        rows, inverse = _distinct_rows(wk, len(made))
+        var[0] = None
+        # the instance's state first
+        wk = w[kids[:, [xi, *(v for v in range(kids.shape[1]) if v != xi)]]]
+        if hi - lo <= SMALL_FEATURE:
+            seen: dict = {}
+            small = []
+            for t in map(tuple, wk.tolist()):
+                k = seen.get(t)
+                if k is None:
+                    k = seen[t] = make(list(t), i)
+                small.append(k)
+            w[lo:hi] = small
+            continue
+        rows, inverse = distinct_rows(wk, len(made))
         got = rows[:, 0].copy()  # where W(u|x_i) is TRUE, or every child has the same W
         todo = np.flatnonzero((got != TRUE) & (rows != got[:, None]).any(axis=1))
-        var = layout.variables[i]
-        ite = out.ite if cudd else None
-        v = out.var(var) if cudd else None
         for r, row in zip(todo.tolist(), rows[todo].tolist()):
-            stay = free = made[row[0]]
-            for j in set(row[1:]):
-                free = free | made[j]
-            g = ite(v, free, stay) if cudd else make_node(out, var, stay, free)
-            k = number.get(g)
-            if k is None:
-                k = number[g] = len(made)
-                made.append(g)
-            got[r] = k
+            got[r] = make(row, i)
         w[lo:hi] = got[inverse]
     return made[w[fv.root]]
-
-
-def _distinct_rows(a: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of ``a`` (entries in ``0 .. bound - 1``) and, per row of ``a``,
-    the number of its distinct row."""
-    if bound ** a.shape[1] < 1 << 62:
-        key = a[:, 0].copy()
-        for j in range(1, a.shape[1]):
-            key = key * bound + a[:, j]
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        return a[first], inverse.ravel()
-    rows, inverse = np.unique(a, axis=0, return_inverse=True)
-    return rows, inverse.ravel()
 
 
 class _Minimal:

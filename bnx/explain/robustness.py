@@ -23,14 +23,13 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._types import Instance
-from ..arrays import Builder, to_dd
 from ..diagram import count as _count_models
 from ..diagram import deep
 from ..feature_arrays import FeatureView
 from . import _cache
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
-from .explanations import Explanations, Layout
+from .explanations import DROPPED, Explanations, Layout
 from .mc import _features_arg
 from ..odd import ODD, check_odd
 
@@ -73,6 +72,7 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int
     return None if d >= INF else d
 
 
+@deep
 def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> Explanations:
     """Every closest instance with the other decision, as the changes that lead to it.
 
@@ -99,64 +99,63 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -
     if d[fv.root] >= INF:
         root = out.false
     else:
-        arrays = _shortest_paths(fv, x, mutable, d, layout)
-        root = to_dd(arrays, out, layout.variables)
+        root = _Paths(fv, x, mutable, d, layout, out).run(fv.root, int(d[fv.root]), 0)
         _cache.tidy(odd, out)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Explanations(out, root, layout, kind="counterfactual", decision=decision,
                         instance=named, feature_order=odd.display_order)
 
 
-def _shortest_paths(fv: FeatureView, x: list[int], mutable: list[bool], d: np.ndarray,
-                    layout: Layout):
-    """The shortest paths from the root to the other decision, as the array form of a
-    diagram of changes in the ``partial`` layout ("unchanged": the kept bit and the
-    value bits 0; a change to state ``v``: the kept bit 1 and ``v``'s code).
+class _Paths:
+    """The shortest paths from the root to the other decision, as a diagram of changes
+    in ``out``, in the ``partial`` layout ("unchanged": the kept bit and the value bits
+    0; a change to state ``v``: the kept bit 1 and ``v``'s code).
 
-    Top-down, the nodes on shortest paths at each feature (a node the paths skip a
-    feature at stays, and a node at distance 0 becomes the true terminal: nothing
-    changes below it); bottom-up, one output node per such node and feature, made by a
-    :class:`~bnx.arrays.Builder` that reduces them at the end.
+    A recursion from the root over the edges on shortest paths only (those whose
+    distance drops by their cost), memoised per node and feature: its work is one
+    ``dd`` node per node of the result, whatever the size of the ODD. Below a node at
+    distance 0 nothing changes: the "all unchanged" chain.
     """
-    n = fv.n
-    active = [np.array([fv.root], dtype=np.int64)]
-    tight = []  # per feature: (its nodes among the active, their children on shortest paths)
-    for i in range(n):
-        a = active[i]
-        at = fv.feature[a] == i
-        here = a[at]
-        kids = fv.kids[i][here - fv.first_node[i]]
-        dk = d[kids]
-        du = d[here][:, None]
-        ok = dk + 1 == du if mutable[i] else np.zeros(dk.shape, dtype=bool)
-        ok[:, x[i]] = dk[:, x[i]] == du[:, 0]
-        child = np.where(ok, np.where(dk == 0, TRUE, kids), FALSE)
-        tight.append((at, child))
-        active.append(np.unique(np.concatenate([a[~at], child[child > TRUE]])))
-    bld = Builder(layout.nvars)
-    val = np.zeros(fv.arrays.size, dtype=np.int64)  # output node of each active node
-    chain = TRUE  # features i.. all unchanged
-    for i in range(n - 1, -1, -1):
-        a = active[i]
-        at, child = tight[i]
-        k = fv.nstates[i]
-        got = np.where(child > TRUE, val[child], child)
-        got[child == TRUE] = chain
-        changed = np.zeros((len(a) + 1, k), dtype=np.int64)
-        changed[:len(a)][at] = got
-        changed[:len(a)][at, x[i]] = FALSE
-        drop = np.empty(len(a) + 1, dtype=np.int64)
-        drop[:len(a)][at] = got[:, x[i]]
-        drop[:len(a)][~at] = val[a[~at]]
-        drop[-1] = chain
-        lvl, end = layout.first_level[i], layout.first_level[i + 1]
-        for v in range(end - 1, lvl, -1):  # the value bits of "unchanged": all 0
-            drop = bld.nodes(v, drop, np.zeros_like(drop))
-        keep = bld.select(lvl + 1, end - lvl - 1, changed)
-        made = bld.nodes(lvl, drop, keep)
-        val[a] = made[:-1]
-        chain = int(made[-1])
-    return bld.finish(int(val[fv.root]))
+
+    def __init__(self, fv: FeatureView, x: list[int], mutable: list[bool], d: np.ndarray,
+                 layout: Layout, out) -> None:
+        self.fv, self.x, self.mutable, self.d = fv, x, mutable, d
+        self.layout, self.out = layout, out
+        self.memo: dict = {}
+        self.unchanged: dict = {fv.n: out.true}
+
+    def chain(self, i: int):
+        """Features ``i..`` all unchanged."""
+        got = self.unchanged.get(i)
+        if got is None:
+            got = self.unchanged[i] = self.layout.build_dd(self.out, i,
+                                                           {DROPPED: self.chain(i + 1)})
+        return got
+
+    def run(self, u: int, du: int, i: int):
+        if du == 0:
+            return self.chain(i)
+        key = (u, i)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        fv = self.fv
+        f = int(fv.feature[u])
+        if f > i:  # feature i does not matter here: it keeps its state
+            got = self.layout.build_dd(self.out, i, {DROPPED: self.run(u, du, i + 1)})
+        else:
+            row = fv.kids[i][u - fv.first_node[i]].tolist()
+            dist = self.d[row].tolist()
+            xi = self.x[i]
+            children = {DROPPED: (self.run(row[xi], du, i + 1) if dist[xi] == du
+                                  else self.out.false)}
+            if self.mutable[i]:
+                for v, (w, dw) in enumerate(zip(row, dist)):
+                    if v != xi and dw + 1 == du:
+                        children[v] = self.run(w, dw, i + 1)
+            got = self.layout.build_dd(self.out, i, children)
+        self.memo[key] = got
+        return got
 
 
 @deep
