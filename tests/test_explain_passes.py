@@ -138,3 +138,28 @@ def test_distinct_rows_past_the_integer_keys():
         rows, inverse = _passes.distinct_rows(a, bound)
         assert len({tuple(r) for r in a.tolist()}) == len(rows)
         assert (rows[inverse] == a).all()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=classifiers(), data=st.data())
+def test_check_explanation_reason_is_the_greedy_one(case, data, backend):
+    """``.reason`` drops the redundant features in the ODD's order while the rest stays
+    sufficient (as before issue 17, when it was one pass per feature)."""
+    clf, odd = _setup(case, backend, data)
+    args = _args(case)
+    x = data.draw(instances(case))
+    kept = data.draw(st.sets(st.sampled_from(case.features)))
+    partial = {f: x[f] for f in kept}
+    got = bnx.check_explanation(odd, x, partial)
+    if not got.sufficient:
+        assert got.reason is None
+        return
+    reason = dict(partial)
+    for f in odd.features:  # the ODD's order
+        if f in got.redundant:
+            trial = {g: s for g, s in reason.items() if g != f}
+            if brute.sufficient(args, x, trial):
+                reason = trial
+    assert got.reason == {f: reason[f] for f in clf.features if f in reason}
+    assert list(got.reason) == [f for f in clf.features if f in got.reason]

@@ -11,8 +11,13 @@ Contrastive explanations are computed on the diagram, without hitting sets: one
 bottom-up pass over the ODD builds, for every node, the diagram ``W`` of the sets of
 features (one "freed" variable per feature) under which some completion reaches the
 other decision: ``W(u) = ite(k_i, OR_v W(u|v), W(u|x_i))``, a feature the diagram
-skips being free either way. ``W`` is upward closed; its minimal members are kept by
-the classical recursion ``min(W) = ite(k_i, min(W|k_i) AND NOT W|!k_i, min(W|!k_i))``.
+skips being free either way. The pass runs on the ODD's array form, one feature at a
+time: nodes whose children have the same ``W`` have the same ``W``, so one ``dd`` node is
+made per distinct row of children, not per ODD node. ``W`` is upward closed; its minimal
+members are kept by the classical recursion
+``min(W) = ite(k_i, min(W|k_i) AND NOT W|!k_i, min(W|!k_i))``. Feature roles are read off
+the result (by the same duality, a feature is in some sufficient reason exactly when it is
+in some contrastive explanation).
 """
 
 from __future__ import annotations
