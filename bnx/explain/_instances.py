@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 from .._types import Instance
@@ -72,12 +73,19 @@ def named(odd, states: Sequence[int | None]) -> dict:
     return out
 
 
+#: The memo of the last instance asked about, per diagram (its arrays). Not kept in
+#: ``arrays.cache``: that dict lies on a reference cycle (the per-feature view refers back
+#: to its arrays), and ``dd.cudd`` nodes collected with their manager on a cycle may
+#: outlive it; here they are freed by reference counting when the arrays go.
+_MEMOS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def memo(odd, x: Sequence[int]) -> dict:
     """What the questions computed for the instance ``x`` (state indices), kept for the
     next question on the same instance; emptied when another instance is asked about."""
-    cache = odd.arrays.cache
+    arrays = odd.arrays
     key = tuple(x)
-    got = cache.get(("instance_memo",))
+    got = _MEMOS.get(arrays)
     if got is None or got[0] != key:
-        got = cache[("instance_memo",)] = (key, {})
+        got = _MEMOS[arrays] = (key, {})
     return got[1]
