@@ -163,3 +163,17 @@ def test_check_explanation_reason_is_the_greedy_one(case, data, backend):
                 reason = trial
     assert got.reason == {f: reason[f] for f in clf.features if f in reason}
     assert list(got.reason) == [f for f in clf.features if f in got.reason]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(case=classifiers(), data=st.data())
+def test_count_biased_by_frontiers_and_by_quantification(case, data, backend):
+    """Both ways of counting the biased instances match the brute force."""
+    from bnx.explain import bias
+    clf, odd = _setup(case, backend, data)
+    protected = data.draw(st.sets(st.sampled_from(case.features)))
+    want = brute.count_biased(_args(case), protected)
+    for limit in (0, 1 << 30):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(bias, "MAX_FRONTIER", limit)
+            assert bnx.count_biased(odd, protected) == want, limit

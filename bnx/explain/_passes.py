@@ -155,12 +155,19 @@ def reached(fv: FeatureView, fixed: Sequence[int | None]) -> np.ndarray:
 
 def distinct_rows(a: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of ``a`` (entries in ``0 .. bound - 1``) and, per row of ``a``,
-    the number of its distinct row."""
-    if bound ** a.shape[1] < 1 << 62:
-        key = a[:, 0].copy()
-        for j in range(1, a.shape[1]):
-            key = key * bound + a[:, j]
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        return a[first], inverse.ravel()
-    rows, inverse = np.unique(a, axis=0, return_inverse=True)
-    return rows, inverse.ravel()
+    the number of its distinct row.
+
+    Each row is turned into one integer key, column by column (``key * bound + next``);
+    before the key could overflow, it is replaced by its rank among the keys so far.
+    """
+    key = a[:, 0].astype(np.int64)
+    size = bound
+    for j in range(1, a.shape[1]):
+        if size * bound >= 1 << 62:
+            _, key = np.unique(key, return_inverse=True)
+            key = key.ravel()
+            size = int(key.max()) + 1 if len(key) else 1
+        key = key * bound + a[:, j]
+        size *= bound
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return a[first], inverse.ravel()
