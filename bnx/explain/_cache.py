@@ -28,7 +28,7 @@ from .layout import Layout
 from .setdiagram import SetDiagram
 
 __all__ = ["aux_manager", "core_manager", "layout", "store", "indices", "decide",
-           "both", "new_core", "SMALL", "GC_SLACK"]
+           "both", "new_core", "tidy", "SMALL", "GC_SLACK"]
 
 #: Diagrams with at most this many nodes are also kept as Python lists for the
 #: recursive passes (fast scalar reads); larger ones are read from their numpy arrays
@@ -177,3 +177,15 @@ def both(odd) -> tuple:
             level, lo, hi = level.tolist(), lo.tolist(), hi.tolist()
         return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, int(shift[a.root]))
     return store(odd, ("both",), make)
+
+
+def tidy(odd, bdd: Manager) -> None:
+    """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into, once it
+    has grown well past its size after the last collection (CUDD collects by itself)."""
+    if type(bdd).__module__ == "dd.cudd":
+        return
+    key = ("aux_live", id(bdd))
+    cache = odd.arrays.cache
+    if len(bdd) > 2 * cache.get(key, 0) + GC_SLACK:
+        bdd.collect_garbage()
+        cache[key] = len(bdd)

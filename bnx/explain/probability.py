@@ -33,11 +33,13 @@ import math
 import weakref
 from fractions import Fraction
 
+import numpy as np
+
 from .._types import Instance
 from ..classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
 from ..rules import decides
-from ._flat import FALSE, TRUE, flat
+from ._passes import FALSE, TRUE, reached, view
 from ..odd import ODD, check_odd
 
 __all__ = ["same_decision_probability"]
@@ -162,70 +164,59 @@ def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
                    prior: list[Fraction], parents: dict) -> Fraction:
     """``sum_z Pr(e, z) [f(e, z) = decision]`` by one weighted count over the ODD per joint
     state of the class and the latent variables (per class state on naive Bayes)."""
-    fl = flat(odd)
+    fv = view(odd)
     enc = odd.encoding
-    n = fl.n
+    n = fv.n
     ncls = len(prior)
-    # weights[i][c][v] = Pr(feature i = v | c) * scale[i] (an integer); 0 off the evidence
+    observed = [idx.get(f) for f in enc.features]
+    # weights[i][c, v] = Pr(feature i = v | c) * scale[i] (an integer); 0 off the evidence
     weights, scale = [], []
     for i, f in enumerate(enc.features):
         table = clf.table(f)
         rows = [table[p] for p in parents[f]]
-        allowed = [idx[f]] if f in idx else range(len(enc.states[i]))
+        allowed = [observed[i]] if observed[i] is not None else range(len(enc.states[i]))
         den = math.lcm(*(row[v].denominator for row in rows for v in allowed))
-        w = [[0] * len(enc.states[i]) for _ in range(ncls)]
+        w = np.zeros((ncls, len(enc.states[i])), dtype=object)
         for c, row in enumerate(rows):
             for v in allowed:
-                w[c][v] = row[v].numerator * (den // row[v].denominator)
+                w[c, v] = row[v].numerator * (den // row[v].denominator)
         weights.append(w)
         scale.append(den)
-    sums = [[sum(weights[i][c]) for c in range(ncls)] for i in range(n)]
-    skip_memo: dict = {}
+    sums = [w.sum(axis=1) for w in weights]  # per feature, per c
 
-    def skip(a: int, b: int, c: int) -> int:  # product of the weight sums of features a..b-1
-        if a >= b:
-            return 1
-        key = (a, b, c)
-        got = skip_memo.get(key)
-        if got is None:
-            got = skip_memo[key] = math.prod(sums[j][c] for j in range(a, b))
-        return got
-
-    kids, feature = fl.kids, fl.feature
-    target = TRUE if decision else FALSE
-    observed = [idx.get(f) for f in enc.features]
-    # nodes below the root that agree with the evidence, children first
-    seen = {fl.root}
-    stack = [fl.root]
-    while stack:
-        u = stack.pop()
-        if u > TRUE:
-            j = observed[feature[u]]
-            for w in (kids[u] if j is None else (kids[u][j],)):
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-    value: dict = {FALSE: [0] * ncls, TRUE: [0] * ncls}
-    value[target] = [1] * ncls
-    for u in sorted(seen):
-        if u <= TRUE:
+    # the nodes below the root that agree with the evidence, then one bottom-up pass
+    # carrying per node and joint state c the weighted count of its completions
+    seen = reached(fv, observed)
+    value = np.zeros((ncls, fv.arrays.size), dtype=object)
+    value[:, TRUE if decision else FALSE] = 1
+    feature = fv.feature
+    # skip[c, b]: the product of the weight sums of features i + 1 .. b - 1 (a path from
+    # a node of feature i to a node of feature b skips those)
+    skip = np.ones((ncls, n + 1), dtype=object)
+    for i in range(n - 1, -1, -1):
+        if i + 1 < n:
+            skip[:, i + 2:] *= sums[i + 1][:, None]
+        lo = int(fv.first_node[i])
+        here = np.flatnonzero(seen[lo:int(fv.last_node[i])])
+        if not len(here):
             continue
-        i = feature[u]
-        wi = weights[i]
-        acc = [0] * ncls
-        j = observed[i]
-        for v in (range(len(kids[u])) if j is None else (j,)):
-            w = kids[u][v]
-            vw = value[w]
-            below = feature[w]
-            for c in range(ncls):
-                if wi[c][v] and vw[c]:
-                    acc[c] += wi[c][v] * skip(i + 1, below, c) * vw[c]
-        value[u] = acc
-    top = value[fl.root]
+        kids = fv.kids[i][here]
+        acc = None
+        for v in ([observed[i]] if observed[i] is not None else range(kids.shape[1])):
+            w = kids[:, v]
+            val = value[:, w]
+            skipped = np.flatnonzero(feature[w] != i + 1)  # (most edges skip nothing)
+            if len(skipped):
+                val[:, skipped] *= skip[:, feature[w[skipped]]]
+            val *= weights[i][:, v:v + 1]
+            acc = val if acc is None else acc + val
+        value[:, lo + here] = acc
+    top = value[:, fv.root]
     den = math.prod(scale)
-    first = feature[fl.root]
-    return sum((prior[c] * Fraction(skip(0, first, c) * top[c], den) for c in range(ncls)),
+    if n:
+        skip[:, 1:] *= sums[0][:, None]  # now from feature 0
+    first = skip[:, feature[fv.root]]
+    return sum((prior[c] * Fraction(first[c] * top[c], den) for c in range(ncls)),
                Fraction(0))
 
 

@@ -11,8 +11,13 @@ Contrastive explanations are computed on the diagram, without hitting sets: one
 bottom-up pass over the ODD builds, for every node, the diagram ``W`` of the sets of
 features (one "freed" variable per feature) under which some completion reaches the
 other decision: ``W(u) = ite(k_i, OR_v W(u|v), W(u|x_i))``, a feature the diagram
-skips being free either way. ``W`` is upward closed; its minimal members are kept by
-the classical recursion ``min(W) = ite(k_i, min(W|k_i) AND NOT W|!k_i, min(W|!k_i))``.
+skips being free either way. The pass runs on the ODD's array form, one feature at a
+time: nodes whose children have the same ``W`` have the same ``W``, so one ``dd`` node is
+made per distinct row of children, not per ODD node. ``W`` is upward closed; its minimal
+members are kept by the classical recursion
+``min(W) = ite(k_i, min(W|k_i) AND NOT W|!k_i, min(W|!k_i))``. Feature roles are read off
+the result (by the same duality, a feature is in some sufficient reason exactly when it is
+in some contrastive explanation).
 """
 
 from __future__ import annotations
@@ -20,14 +25,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .._types import Feature, Instance
+from ..backends import make_node
 from ..classifier import _resolve_state
 from ..diagram import deep, restrict
 from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
+from ..feature_arrays import FeatureView
+from . import _cache
+from ._instances import instance_indices, memo, named
+from ._passes import FALSE, TRUE, any_child, closest_flip, decide, distinct_rows, reaches, view
 from .explanations import DROPPED, Explanations, Layout
-from ._flat import FALSE, TRUE, Flat, decide_flat, flat, instance_indices
 from .pi import pi_explanations
-from .robustness import _node_maker, closest_flip
 from ..odd import ODD, check_odd
 
 __all__ = ["sufficient_reasons", "contrastive_explanations", "necessary_reasons",
@@ -70,37 +80,105 @@ def contrastive_explanations(odd: ODD, instance: Instance) -> Explanations:
     """
     check_odd(odd)
     x = instance_indices(odd, instance)
-    fl = flat(odd)
-    decision = decide_flat(fl, x)
+    out, root, layout, decision = _contrastive(odd, x)
     enc = odd.encoding
-    layout = Layout("keep", enc, instance=x)
-    out = odd.aux_manager(layout.variables)
-    w = _flippable(fl, x, FALSE if decision else TRUE, layout, out)
-    root = _Minimal(layout, out).run(w, 0)
-    del w
-    odd.tidy(out)
-    named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
+    named_x = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Explanations(out, root, layout, kind="contrastive explanation", decision=decision,
-                        instance=named, feature_order=odd.display_order)
+                        instance=named_x, feature_order=odd.display_order)
 
 
 necessary_reasons = contrastive_explanations
 
 
-def _flippable(fl: Flat, x: list[int], target: int, layout: Layout, out):
-    """The diagram of the feature sets whose change can reach ``target`` (one pass)."""
-    w = [out.false, out.false]
-    w[target] = out.true
-    names = layout.variables
-    node = _node_maker(out)
-    for i, c in fl.items:  # children first
+def _contrastive(odd: ODD, x: list[int]) -> tuple:
+    """``(manager, root, layout, decision)`` of the contrastive explanations of ``x``
+    (kept in the instance's memo)."""
+    m = memo(odd, x)
+    got = m.get("contrastive")
+    if got is None:
+        got = m["contrastive"] = _make_contrastive(odd, x)
+    return got
+
+
+def _make_contrastive(odd: ODD, x: list[int]) -> tuple:
+    fv = view(odd)
+    decision = decide(fv, x)
+    layout = Layout("keep", odd.encoding, instance=x)
+    out = _cache.aux_manager(odd, layout.variables)
+    w = _flippable(fv, x, FALSE if decision else TRUE, layout, out)
+    root = _Minimal(layout, out).run(w, 0)
+    del w
+    _cache.tidy(odd, out)
+    return out, root, layout, decision
+
+
+#: Features with at most this many nodes are handled row by row in Python (numpy's
+#: per-call cost dominates on small diagrams); larger ones with vectorised distinct rows.
+SMALL_FEATURE = 48
+
+
+def _flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
+    """The diagram ``W`` of the feature sets whose change can reach ``target`` (one pass).
+
+    Bottom-up over the features, each node's ``W`` as a number of a distinct ``dd``
+    node: the nodes of a feature whose children have the same numbers have the same
+    ``W``, so ``dd`` makes one node per distinct row of children, not per node.
+    """
+    made = [out.false, out.true]  # number -> dd node
+    number = {out.false: FALSE, out.true: TRUE}
+    w = np.zeros(fv.arrays.size, dtype=np.int64)
+    w[target] = TRUE
+    cudd = type(out).__module__ == "dd.cudd"
+
+    var: list = [None]  # the variable of the feature at hand, as a CUDD node
+
+    def make(row: list[int], i: int) -> int:
+        """The number of ``W`` at a node of feature ``i`` whose children's numbers are
+        ``row`` (the instance's state first)."""
+        stay = row[0]
+        if stay == TRUE or row.count(stay) == len(row):
+            return stay
+        stay = free = made[stay]
+        for j in set(row[1:]):
+            free = free | made[j]
+        if cudd:
+            if var[0] is None:
+                var[0] = out.var(layout.variables[i])
+            g = out.ite(var[0], free, stay)
+        else:
+            g = make_node(out, layout.variables[i], stay, free)
+        k = number.get(g)
+        if k is None:
+            k = number[g] = len(made)
+            made.append(g)
+        return k
+
+    for i in range(fv.n - 1, -1, -1):
+        lo, hi = int(fv.first_node[i]), int(fv.last_node[i])
+        if lo == hi:
+            continue
+        kids = fv.kids[i]
         xi = x[i]
-        stay = free = w[c[xi]]
-        for v, child in enumerate(c):
-            if v != xi:
-                free = free | w[child]
-        w.append(node(names[i], stay, free))
-    return w[fl.root]
+        var[0] = None
+        # the instance's state first
+        wk = w[kids[:, [xi, *(v for v in range(kids.shape[1]) if v != xi)]]]
+        if hi - lo <= SMALL_FEATURE:
+            seen: dict = {}
+            small = []
+            for t in map(tuple, wk.tolist()):
+                k = seen.get(t)
+                if k is None:
+                    k = seen[t] = make(list(t), i)
+                small.append(k)
+            w[lo:hi] = small
+            continue
+        rows, inverse = distinct_rows(wk, len(made))
+        got = rows[:, 0].copy()  # where W(u|x_i) is TRUE, or every child has the same W
+        todo = np.flatnonzero((got != TRUE) & (rows != got[:, None]).any(axis=1))
+        for r, row in zip(todo.tolist(), rows[todo].tolist()):
+            got[r] = make(row, i)
+        w[lo:hi] = got[inverse]
+    return made[w[fv.root]]
 
 
 class _Minimal:
@@ -134,7 +212,10 @@ def feature_roles(odd: ODD, instance: Instance) -> dict[Feature, str]:
 
     A feature is ``"necessary"`` when it is in every sufficient reason,
     ``"relevant"`` when it is in some but not all, ``"irrelevant"`` when in none.
-    Keys follow the classifier's order.
+    Keys follow the classifier's order. Read off the contrastive explanations (the
+    minimal hitting sets of the sufficient reasons): a feature is in some sufficient
+    reason exactly when it is in some contrastive explanation, and in all of them
+    exactly when it is a contrastive explanation on its own.
 
     Examples
     --------
@@ -144,15 +225,16 @@ def feature_roles(odd: ODD, instance: Instance) -> dict[Feature, str]:
     >>> bnx.feature_roles(odd, x)
     {'WorkExperience': 'necessary', 'FirstTimeApplicant': 'necessary', 'EntranceExam': 'necessary', 'GPA': 'irrelevant'}
     """
-    pis = pi_explanations(odd, instance)
-    bdd, root = pis.bdd, pis.root
+    check_odd(odd)
+    x = instance_indices(odd, instance)
+    bdd, root, layout, _ = _contrastive(odd, x)
     enc = odd.encoding
+    names = layout.variables
     roles = {}
     for i, f in enumerate(enc.features):
-        var = pis.layout.variables[i]
-        if bdd.let({var: True}, root) == bdd.false:
+        if bdd.let({names[i]: True}, root) == bdd.false:
             roles[f] = "irrelevant"
-        elif bdd.let({var: False}, root) == bdd.false:
+        elif bdd.let({v: j == i for j, v in enumerate(names)}, root) == bdd.true:
             roles[f] = "necessary"
         else:
             roles[f] = "relevant"
@@ -193,30 +275,6 @@ class ExplanationCheck:
         return self.sufficient
 
 
-def _completion_with(fl: Flat, fixed: list[int | None], target: int) -> list[int] | None:
-    """States of a completion of ``fixed`` (``None``: free) that reaches ``target``."""
-    kids, feature = fl.kids, fl.feature
-    reach = [False] * len(kids)
-    reach[target] = True
-    for u in range(2, len(kids)):
-        i = feature[u]
-        c = kids[u]
-        reach[u] = reach[c[fixed[i]]] if fixed[i] is not None else any(reach[v] for v in c)
-    u = fl.root
-    if not reach[u]:
-        return None
-    y = [s if s is not None else 0 for s in fixed]
-    while u > TRUE:
-        i = feature[u]
-        states = [fixed[i]] if fixed[i] is not None else range(len(kids[u]))
-        for v in states:
-            if reach[kids[u][v]]:
-                y[i] = v
-                u = kids[u][v]
-                break
-    return y
-
-
 def check_explanation(odd: ODD, instance: Instance,
                       partial: Mapping) -> ExplanationCheck:
     """Whether ``partial`` (a part of ``instance``) explains the decision on ``instance``.
@@ -254,31 +312,35 @@ def check_explanation(odd: ODD, instance: Instance,
             raise ExplanationError(f"the explanation gives feature {f!r} the state {s!r}, "
                                    f"but the instance has {enc.states[i][x[i]]!r}")
         kept[i] = j
-    fl = flat(odd)
-    decision = decide_flat(fl, x)
+    fv = view(odd)
+    decision = decide(fv, x)
     other = FALSE if decision else TRUE
-
-    def names(states):
-        return {f: enc.states[enc.position(f)][states[enc.position(f)]]
-                for f in odd.display_order if states[enc.position(f)] is not None}
-
-    if _completion_with(fl, kept, other) is not None:  # the closest such completion:
-        witness = closest_flip(fl, x, [k is None for k in kept])
-        return ExplanationCheck(False, False, (), decision, counterexample=names(witness))
+    below = reaches(fv, kept, other)
+    if below[fv.root]:  # not sufficient: the closest completion with the other decision
+        witness = closest_flip(fv, x, [k is None for k in kept])
+        return ExplanationCheck(False, False, (), decision, counterexample=named(odd, witness))
+    # One top-down pass. A kept feature i is redundant when no node of feature i that
+    # the partial instance reaches has a child from which the other decision can be
+    # reached (features after i keep their states). The reason drops the redundant
+    # features in order while it stays sufficient: the same test on the nodes that the
+    # reason so far reaches.
+    alone = np.zeros(fv.arrays.size, dtype=bool)
+    alone[fv.root] = True
+    greedy = alone.copy()
     redundant = []
-    for i in range(len(x)):
-        if kept[i] is None:
-            continue
-        kept[i] = None
-        if _completion_with(fl, kept, other) is None:
-            redundant.append(enc.features[i])
-        kept[i] = x[i]
     reason = list(kept)
-    for f in redundant:  # greedy: drop while it stays sufficient
-        i = enc.position(f)
-        reason[i] = None
-        if _completion_with(fl, reason, other) is not None:
-            reason[i] = x[i]
+    for i in range(len(x)):
+        lo, hi = int(fv.first_node[i]), int(fv.last_node[i])
+        kids = fv.kids[i]
+        if kept[i] is not None:
+            flips = any_child(fv, i, below)
+            if not (alone[lo:hi] & flips).any():
+                redundant.append(enc.features[i])
+                if not (greedy[lo:hi] & flips).any():
+                    reason[i] = None
+        for r, fixed in ((alone, kept[i]), (greedy, reason[i])):
+            k = kids[r[lo:hi]]
+            r[k[:, fixed] if fixed is not None else k.ravel()] = True
     order = {f: k for k, f in enumerate(odd.display_order)}
     return ExplanationCheck(True, not redundant, tuple(sorted(redundant, key=order.get)),
-                            decision, reason=names(reason))
+                            decision, reason=named(odd, reason))

@@ -20,48 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 from .._types import Instance
 from ..diagram import count as _count_models
 from ..diagram import deep
-from ..backends import make_node
-from .explanations import Explanations, Layout
-from ._flat import FALSE, TRUE, Flat, decide_flat, flat, instance_indices, layout_for
+from ..feature_arrays import FeatureView
+from . import _cache
+from ._instances import instance_indices
+from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
+from .explanations import DROPPED, Explanations, Layout
 from .mc import _features_arg
 from ..odd import ODD, check_odd
 
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
-
-INF = 1 << 62
-
-
-def distances(fl: Flat, x: list[int], target: int, mutable: list[bool]) -> list[int]:
-    """Every node's fewest changes of ``x`` to reach the terminal ``target`` (``INF``: none).
-
-    One bottom-up pass: following ``x``'s state costs 0, another state of a mutable
-    feature costs 1.
-    """
-    d = [INF, INF]
-    d[target] = 0
-    push = d.append  # nodes are numbered children first: d[u] is appended in order
-    if fl.binary is not None and all(mutable):  # the common case, twice as fast
-        for i, lo, hi in fl.binary:
-            a, b = d[lo], d[hi]
-            if x[i]:
-                push(b if b <= a else a + 1)
-            else:
-                push(a if a <= b else b + 1)
-        return d
-    for i, c in fl.items:
-        xi = x[i]
-        best = d[c[xi]]
-        if best and mutable[i]:
-            for v, w in enumerate(c):
-                if v != xi:
-                    alt = d[w] + 1
-                    if alt < best:
-                        best = alt
-        push(best)
-    return d
 
 
 def _setup(odd: ODD, instance: Instance, immutable: Iterable) -> tuple:
@@ -69,9 +41,8 @@ def _setup(odd: ODD, instance: Instance, immutable: Iterable) -> tuple:
     x = instance_indices(odd, instance)
     fixed = _features_arg(odd, immutable, "immutable")
     mutable = [f not in fixed for f in odd.encoding.features]
-    fl = flat(odd)
-    decision = decide_flat(fl, x)
-    return fl, x, mutable, decision
+    fv = view(odd)
+    return fv, x, mutable, decide(fv, x)
 
 
 def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int | None:
@@ -96,8 +67,8 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int
     >>> bnx.robustness(odd, x), bnx.robustness(odd, x, immutable=["GPA", "WorkExperience"])
     (2, None)
     """
-    fl, x, mutable, decision = _setup(odd, instance, immutable)
-    d = distances(fl, x, FALSE if decision else TRUE, mutable)[fl.root]
+    fv, x, mutable, decision = _setup(odd, instance, immutable)
+    d = int(instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)[fv.root])
     return None if d >= INF else d
 
 
@@ -120,122 +91,71 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -
     >>> sorted(sorted(c.items()) for c in cfs)[0]
     [('EntranceExam', '-'), ('GPA', '-')]
     """
-    fl, x, mutable, decision = _setup(odd, instance, immutable)
-    target = FALSE if decision else TRUE
-    d = distances(fl, x, target, mutable)
+    fv, x, mutable, decision = _setup(odd, instance, immutable)
+    d = instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)
     enc = odd.encoding
-    layout = layout_for(odd, "partial")
-    out = odd.aux_manager(layout.variables)
-    if d[fl.root] >= INF:
+    layout = _cache.layout(odd, "partial")
+    out = _cache.aux_manager(odd, layout.variables)
+    if d[fv.root] >= INF:
         root = out.false
     else:
-        root = _Paths(fl, x, mutable, d, layout, out).run(fl.root, 0)
-    odd.tidy(out)
+        root = _Paths(fv, x, mutable, d, layout, out).run(fv.root, int(d[fv.root]), 0)
+        _cache.tidy(odd, out)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Explanations(out, root, layout, kind="counterfactual", decision=decision,
                         instance=named, feature_order=odd.display_order)
 
 
 class _Paths:
-    """The shortest paths to the other decision, as a diagram of changes (pass two).
+    """The shortest paths from the root to the other decision, as a diagram of changes
+    in ``out``, in the ``partial`` layout ("unchanged": the kept bit and the value bits
+    0; a change to state ``v``: the kept bit 1 and ``v``'s code).
 
-    Built directly in the ``partial`` layout: "unchanged" is the kept bit and the
-    value bits all 0, a change to state ``v`` is the kept bit 1 and ``v``'s code.
-    Below a node at distance 0 nothing changes, so it is the "all unchanged" chain.
+    A recursion from the root over the edges on shortest paths only (those whose
+    distance drops by their cost), memoised per node and feature: its work is one
+    ``dd`` node per node of the result, whatever the size of the ODD. Below a node at
+    distance 0 nothing changes: the "all unchanged" chain.
     """
 
-    def __init__(self, fl: Flat, x: list[int], mutable: list[bool], d: list[int],
+    def __init__(self, fv: FeatureView, x: list[int], mutable: list[bool], d: np.ndarray,
                  layout: Layout, out) -> None:
-        self.fl, self.x, self.mutable, self.d = fl, x, mutable, d
+        self.fv, self.x, self.mutable, self.d = fv, x, mutable, d
         self.layout, self.out = layout, out
         self.memo: dict = {}
-        self.unchanged: dict = {fl.n: out.true}
-        self.node = _node_maker(out)
-
-    def _keep_state(self, i: int, child):
-        """The node of feature ``i``: unchanged, then ``child``."""
-        out, layout, node = self.out, self.layout, self.node
-        first, end = layout.first_level[i], layout.first_level[i + 1]
-        for lvl in range(end - 1, first, -1):
-            child = node(layout.variables[lvl], child, out.false)
-        return node(layout.variables[first], child, out.false)
+        self.unchanged: dict = {fv.n: out.true}
 
     def chain(self, i: int):
         """Features ``i..`` all unchanged."""
         got = self.unchanged.get(i)
         if got is None:
-            got = self.unchanged[i] = self._keep_state(i, self.chain(i + 1))
+            got = self.unchanged[i] = self.layout.build_dd(self.out, i,
+                                                           {DROPPED: self.chain(i + 1)})
         return got
 
-    def run(self, u: int, i: int):
-        fl, out, d = self.fl, self.out, self.d
-        if d[u] >= INF:
-            return out.false
-        if d[u] == 0:
+    def run(self, u: int, du: int, i: int):
+        if du == 0:
             return self.chain(i)
         key = (u, i)
         got = self.memo.get(key)
         if got is not None:
             return got
-        if fl.feature[u] > i:  # feature i does not matter here: it keeps its state
-            got = self._keep_state(i, self.run(u, i + 1))
+        fv = self.fv
+        f = int(fv.feature[u])
+        if f > i:  # feature i does not matter here: it keeps its state
+            got = self.layout.build_dd(self.out, i, {DROPPED: self.run(u, du, i + 1)})
         else:
+            row = fv.kids[i][u - fv.first_node[i]].tolist()
+            dist = self.d[row].tolist()
             xi = self.x[i]
-            best = d[u]
-            kept = out.false
-            changed = {}
-            for v, w in enumerate(fl.kids[u]):
-                if v == xi:
-                    if d[w] == best:
-                        kept = self._keep_state(i, self.run(w, i + 1))
-                elif self.mutable[i] and d[w] + 1 == best:
-                    changed[v] = self.run(w, i + 1)
-            got = kept
-            if changed:
-                got = self.layout.build_dd(out, i, changed) | kept
+            children = {DROPPED: (self.run(row[xi], du, i + 1) if dist[xi] == du
+                                  else self.out.false)}
+            if self.mutable[i]:
+                for v, (w, dw) in enumerate(zip(row, dist)):
+                    if v != xi and dw + 1 == du:
+                        children[v] = self.run(w, dw, i + 1)
+            got = self.layout.build_dd(self.out, i, children)
         self.memo[key] = got
         return got
-
-
-def _node_maker(out):
-    """``node(var, low, high)`` for ``out``'s backend; CUDD variables fetched once."""
-    if type(out).__module__ != "dd.cudd":
-        return lambda var, low, high: make_node(out, var, low, high)
-    cache: dict = {}
-
-    def node(var, low, high):
-        if low == high:
-            return low
-        v = cache.get(var)
-        if v is None:
-            v = cache[var] = out.var(var)
-        return out.ite(v, high, low)
-    return node
-
-
-def closest_flip(fl: Flat, x: list[int], mutable: list[bool]) -> list[int] | None:
-    """One closest instance (state indices) with the other decision, or ``None``.
-
-    Follows a shortest path, keeping the instance's state whenever that is as short.
-    """
-    target = FALSE if decide_flat(fl, x) else TRUE
-    d = distances(fl, x, target, mutable)
-    u = fl.root
-    if d[u] >= INF:
-        return None
-    y = list(x)
-    while u > TRUE:
-        i = fl.feature[u]
-        c = fl.kids[u]
-        if d[c[x[i]]] == d[u]:
-            u = c[x[i]]
-            continue
-        for v, w in enumerate(c):
-            if v != x[i] and d[w] + 1 == d[u]:
-                y[i] = v
-                u = w
-                break
-    return y
 
 
 @deep
@@ -286,5 +206,5 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     rest = odd.total() - flippable
     if rest:
         out[None] = rest
-    odd.tidy(bdd)
+    _cache.tidy(odd, bdd)
     return out
