@@ -25,7 +25,7 @@ sample; votes: rows with no missing vote only), the script measures per instance
 * MC: ``bnx.mc_explanations(odd, x)`` (Algorithm 3).
 
 bnx builds explanation diagrams in one auxiliary ``dd`` manager per layout, shared by
-all the calls on the same ODD (``ODD.aux_manager``). The main table is measured that
+all the calls on the same ODD (``bnx.explain._cache.aux_manager``). The main table is measured that
 way ("warm": nodes made by earlier calls stay in the manager's unique table and, with
 CUDD, its computed table). A second table ("cold") drops those managers before every
 call (the managers and memos kept in the ODD's arrays cache, ``bnx.explain._cache``:
@@ -78,10 +78,7 @@ def _project_fn():
         idx = odd.encode(instance)
         x = [idx[f] for f in enc.features]
         layout = layout_cls("keep", enc, instance=x)
-        if hasattr(odd, "aux_manager"):  # the manager bnx itself uses for this layout
-            out = odd.aux_manager(layout.variables)
-        else:
-            out = bnx.backends.new_manager(odd.backend, layout.variables)
+        out = _cache.aux_manager(odd, layout.variables)  # the manager bnx itself uses
         root = project(cover, layout, out, x)
         return bnx.Explanations(out, root, layout, kind="PI", decision=cover.decision)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .classifier import Classifier
 from .compilation import compile as _compile
-from .explain.explanations import Explanations
+from .explain.explanations import Explanations, positives
 from .explain.mc import mc_explanations
 from .odd import ODD
 from .explain.pi import pi_explanations, prime_implicants
@@ -156,14 +156,14 @@ def mc_frequency(odd: ODD, *, progress: bool = False) -> Counter:
     The positive instances are read off the diagram (there are ``odd.count()`` of
     them) and each is explained with :func:`~bnx.mc_explanations`.
     """
-    positives = odd.positives()
+    positive = positives(odd)
     counter: Counter = Counter()
     bar = None
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=odd.count(), desc="MC-explanations of positive instances",
                    unit="inst", leave=False)
-    for x in positives:
+    for x in positive:
         for e in mc_explanations(odd, x):
             counter[frozenset(e.items())] += 1
         if bar is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from . import drawing
 from ._types import Feature, Instance, Manager, Node
@@ -72,12 +71,6 @@ class ODD:
             meta.setdefault("fingerprint", classifier.fingerprint)
         self.meta = meta
         self._by_text: list | None = None  # see encode()
-        # transitional: the explanation code's caches, until it keeps them in arrays.cache
-        self._aux: dict = {}
-        self._live: dict = {}
-        self._view: tuple | None = None
-        self._codes = None
-        self._graphs: dict = {}
 
     # ------------------------------------------------------------------ the two forms
     @property
@@ -181,86 +174,6 @@ class ODD:
         return (f"ODD(features={len(self.features)}, size={self.size}, "
                 f"backend={self.backend!r})")
 
-    def aux_manager(self, variables: Sequence[str]) -> Manager:
-        """A manager of this ODD's backend with ``variables`` declared in order, made
-        once and shared by the explanation sets that use that layout (a new CUDD
-        manager costs milliseconds)."""
-        from .backends import new_manager
-        key = tuple(variables)
-        bdd = self._aux.get(key)
-        if bdd is None:
-            bdd = self._aux[key] = new_manager(self.backend, key)
-        return bdd
-
-    def view(self) -> tuple:
-        """``(graph, root, negated root)``: the decision function as a
-        :class:`bnx.view.Graph` of integers, read from dd once and kept.
-
-        Traversals may add nodes (conjunctions) and cached results to the graph;
-        past a few times its size they are dropped again.
-        """
-        v = self._view
-        if v is None:
-            from .view import read
-            g, (r, nr) = read([self.root, ~self.root], self.encoding.nvars)
-            v = self._view = (g, r, nr, len(g))
-        elif len(v[0]) > 4 * v[3] + 100_000 or len(v[0].memo) > 1_000_000:
-            v[0].trim(v[3])
-        return v[:3]
-
-    def out_graph(self, variables: Sequence[str]):
-        """A :class:`bnx.view.Graph` over ``variables`` shared by the explanation sets
-        built on this ODD in that layout (their nodes and cached operations are reused
-        across calls); replaced by a new one once it has grown large, so sets that hold
-        the old one keep it."""
-        from .view import Graph
-        key = ("graph", tuple(variables))
-        g = self._graphs.get(key)
-        if g is None or len(g) > 200_000 or len(g.memo) > 1_000_000:
-            g = self._graphs[key] = Graph(len(variables))
-        return g
-
-    def _decide_indices(self, indices: dict) -> bool:
-        """:meth:`decide` for ``{feature: state index}``, on the integer view."""
-        g, u, _ = self.view()
-        var, lo, hi = g.var, g.lo, g.hi
-        for f, codes in zip(self.encoding.features, self.state_codes()):
-            for lvl, value in codes[indices[f]][1]:
-                if var[u] == lvl:
-                    u = hi[u] if value else lo[u]
-        return u == 1
-
-    def state_codes(self) -> list:
-        """Per feature, ``[(state index, [(level, bit), ...]), ...]``: each state's code
-        in the ODD's variables (made once)."""
-        return self.complete_layout().choices
-
-    def complete_layout(self):
-        """The :class:`~bnx.explain.explanations.Layout` of complete instances in this
-        ODD's variables (made once; copy it to change it)."""
-        if self._codes is None:
-            from .explain.explanations import Layout
-            self._codes = Layout("complete", self.encoding)
-            self._codes.items  # noqa: B018  (made once, shared by the copies)
-        return self._codes
-
-    #: Dead nodes tolerated in an autoref manager before :meth:`tidy` collects them
-    #: (a collection also empties dd's operation caches).
-    gc_slack = 50_000
-
-    def tidy(self, bdd: Manager) -> None:
-        """Collect dead nodes of ``bdd`` (this ODD's manager or an auxiliary one) once it
-        has grown well past its size after the last collection.
-
-        dd.autoref frees nodes only when asked; CUDD collects by itself.
-        """
-        if self.backend != "autoref":
-            return
-        n = len(bdd)
-        if n > 2 * self._live.get(id(bdd), 0) + self.gc_slack:
-            bdd.collect_garbage()
-            self._live[id(bdd)] = len(bdd)
-
     # ------------------------------------------------------------------ instances
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
         """Validate an instance and return ``{feature: state index}``."""
@@ -362,23 +275,6 @@ class ODD:
         6
         """
         return count_models(self.arrays)
-
-    def positives(self):
-        """The positive instances as an :class:`~bnx.Explanations` set (a diagram).
-
-        ``len()`` counts them on the diagram; iterating lists them.
-
-        Examples
-        --------
-        >>> import bnx
-        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-        >>> pos = odd.positives()
-        >>> len(pos), all(odd.decide(x) for x in pos)
-        (6, True)
-        """
-        from .explain.explanations import Explanations, Layout
-        return Explanations(self.bdd, self.root, Layout("complete", self.encoding),
-                            kind="instances", feature_order=self.display_order)
 
     def total(self) -> int:
         """Number of complete instances."""

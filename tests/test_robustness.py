@@ -110,7 +110,7 @@ def test_fixed_multivalued_features_need_no_on_states():
 
 
 def test_positives_title_has_no_lengths(odd):
-    assert str(odd.positives()).startswith("6 positive instances\n")
+    assert str(bnx.positives(odd)).startswith("6 positive instances\n")
 
 
 @pytest.mark.parametrize("text, match", [

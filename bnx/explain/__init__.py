@@ -14,7 +14,7 @@
 Every function takes a compiled :class:`~bnx.ODD`.
 """
 
-from .explanations import Explanations
+from .explanations import Explanations, positives
 from .mc import mc_explanations, on_states
 from .monotone import is_monotone, monotone_counterexample, theorem3_holds
 from .pi import pi_explanations, prime_implicants
@@ -31,6 +31,7 @@ __all__ = [
     "monotone_counterexample",
     "on_states",
     "pi_explanations",
+    "positives",
     "prime_implicants",
     "theorem3_holds",
     # reasons, robustness, bias, probability

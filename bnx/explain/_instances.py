@@ -21,44 +21,16 @@ import weakref
 from collections.abc import Sequence
 
 from .._types import Instance
+from ._cache import indices
 
 __all__ = ["instance_indices", "named", "memo"]
 
 
-def _state_maps(odd) -> list:
-    """Per feature ``(feature, {state: index})`` (``None`` where a state is a bool,
-    which :meth:`ODD.encode` never matches by value), made once per diagram."""
-    cache = odd.arrays.cache
-    maps = cache.get(("state_maps",))
-    if maps is None:
-        maps = []
-        for f, names in zip(odd.encoding.features, odd.encoding.states):
-            m: dict | None = {}
-            for j, s in enumerate(names):
-                if type(s) is bool:
-                    m = None
-                    break
-                m.setdefault(s, j)
-            maps.append((f, m))
-        cache[("state_maps",)] = maps
-    return maps
-
-
 def instance_indices(odd, instance: Instance) -> list[int]:
-    """The state index of each feature of a complete instance, in the ODD's order.
-
-    A dict whose states are given as the ODD's own state values takes a fast path;
-    anything else goes through :meth:`ODD.encode` (matching states by their text,
-    raising its instance errors).
-    """
-    maps = _state_maps(odd)
-    if type(instance) is dict and len(instance) == len(maps):
-        try:
-            return [m[instance[f]] for f, m in maps]
-        except (KeyError, TypeError):
-            pass
-    idx = odd.encode(instance)
-    return [idx[f] for f in odd.encoding.features]
+    """The state index of each feature of a complete instance, in the ODD's order
+    (:func:`bnx.explain._cache.indices`: a fast path for the ODD's own state values,
+    else :meth:`ODD.encode`, with its errors)."""
+    return indices(odd, instance)
 
 
 def named(odd, states: Sequence[int | None]) -> dict:

@@ -25,12 +25,13 @@ from ..backends import new_manager
 from ..diagram import deep, recursion_for
 from ..drawing import plot_explanations
 from ..errors import ArgumentError, ExplanationError
+from ..odd import check_odd
 from .layout import DROPPED, Layout
 from ._cache import new_core
 from .setdiagram import SetDiagram
 from .walks import count_members, keep_minimal, length_counts, members, minimum
 
-__all__ = ["DROPPED", "Explanations", "Layout"]
+__all__ = ["DROPPED", "Explanations", "Layout", "positives"]
 
 
 class Explanations:
@@ -305,3 +306,20 @@ class Explanations:
 
     def __repr__(self) -> str:
         return f"<Explanations: {self.title()}, diagram size {self.size}>"
+
+
+def positives(odd) -> Explanations:
+    """The positive instances of an ODD as an :class:`Explanations` set (a diagram):
+    ``len()`` counts them on the diagram, iterating lists them.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> pos = bnx.positives(odd)
+    >>> len(pos), all(odd.decide(x) for x in pos)
+    (6, True)
+    """
+    check_odd(odd)
+    return Explanations(odd.bdd, odd.root, Layout("complete", odd.encoding), kind="instances",
+                        feature_order=odd.display_order)

@@ -132,7 +132,6 @@ class TanDecision(Decision):
         """Every PI-explanation as sorted positions, each once."""
         ora = self.oracle()
         order = self._deletion_order()
-        n = self.n
         # each entry (A, B, E, t): the sets left below a search node whose set was
         # A + E: its t-th part keeps A + E[:t] and leaves out B + E[t] (when all of E is
         # kept, only A + E itself is minimal, and it was met already)
