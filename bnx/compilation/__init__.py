@@ -2,8 +2,10 @@
 
 One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
 intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (naive
-Bayes and latent trees with any class), :mod:`.general` (every other network and the
-argmax rule: variable elimination along the order, planned by :mod:`.plan`);
+Bayes and latent trees with any class), :mod:`.tan` (binary-class TANs and other pairwise
+forests, a level at a time, :mod:`.tan_model`), :mod:`.general` (every other network
+and the argmax rule over more than two classes: variable elimination along the order,
+planned by :mod:`.plan`);
 :mod:`.orders` holds the variable orders, :mod:`.intervals` the interval machinery the
 binary engines share, :mod:`.budget` the node budget.
 
@@ -71,6 +73,8 @@ if TYPE_CHECKING:
 _LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"),
          "_TensorEngine": (".tensor", "TensorEngine"),
          "_FactorEngine": (".general", "FactorEngine"),
+         "_TanEngine": (".tan", "TanEngine"),
+         "_tan_model": (".tan_model", "tan_model"),
          "general_order": (".general", "general_order")}
 
 
@@ -139,9 +143,9 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
     tree = clf.structure in ("naive_bayes", "latent_tree")
     pos = clf.class_states.index(clf.positive)
     if clf.rule == "argmax":
-        if tree and len(clf.class_states) == 2:
+        if len(clf.class_states) == 2:
             # two classes: the first wins iff Pr(first) >= Pr(second), the threshold rule at
-            # 1/2 with the first state positive, which the fast tree engines compile
+            # 1/2 with the first state positive, which the fast engines compile
             first = Classifier(clf.network, clf.class_var, clf.class_states[0],
                                threshold=Fraction(1, 2), features=clf.features)
             root = _engines(first, enc, bdd, budget)
@@ -169,5 +173,8 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
         if weights is None:  # a probability a double cannot hold: the exact engine
             return engines._RatioEngine(clf, enc, bdd, budget).run()
         return engines._LevelEngine(clf, enc, bdd, budget, weights).run()
+    model = engines._tan_model(clf, enc.features)  # TANs: pairwise factors over a forest
+    if model is not None:
+        return engines._TanEngine(enc, bdd, budget, model).run()
     return engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos),
                                  weights=(1 - t, t)).run()
