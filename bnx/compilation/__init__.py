@@ -126,19 +126,20 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     bdd = new_manager(name, enc.variables)
     with recursion_for(enc.nvars), gc_paused():
         try:
-            root = _engines(clf, enc, bdd, budget)
+            root, masked = _engines(clf, enc, bdd, budget)
         finally:
             budget.close()
         domain = enc.domain(bdd)
-        if domain != bdd.true:  # select() already sends unused codes to false
+        if domain != bdd.true and not masked:  # select() sends unused codes to false
             root = root & domain
     return ODD(clf, enc, bdd, root, domain, backend=name)
 
 
 
 def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
-    """The decision function's root, from the engine that fits the classifier (looked up
-    by name in this module: the numpy engines load on first use)."""
+    """``(root, masked)``: the decision function's root from the engine that fits the
+    classifier (looked up by name in this module: the numpy engines load on first use),
+    and whether it is already false on every code that names no state."""
     engines = sys.modules[__name__]
     tree = clf.structure in ("naive_bayes", "latent_tree")
     pos = clf.class_states.index(clf.positive)
@@ -148,8 +149,8 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             # 1/2 with the first state positive, which the fast engines compile
             first = Classifier(clf.network, clf.class_var, clf.class_states[0],
                                threshold=Fraction(1, 2), features=clf.features)
-            root = _engines(first, enc, bdd, budget)
-            return root if pos == 0 else ~root
+            root, masked = _engines(first, enc, bdd, budget)
+            return (root, masked) if pos == 0 else (~root, False)
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
         root = bdd.true
         for c in range(len(clf.class_states)):
@@ -159,22 +160,23 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             elif c < pos:
                 root = root & ~engines._FactorEngine(clf, enc, bdd, budget, pair=(c, pos),
                                                      weights=(1, 1)).run()
-        return root
+        return root, False
     t = clf.threshold
     if len(clf.class_states) != 2:
         if tree:
-            return engines._TensorEngine(clf, enc, bdd, budget).run()
+            return engines._TensorEngine(clf, enc, bdd, budget).run(), False
         weights = tuple(1 - t if c == pos else -t for c in range(len(clf.class_states)))
-        return engines._FactorEngine(clf, enc, bdd, budget, pair=None, weights=weights).run()
+        return engines._FactorEngine(clf, enc, bdd, budget, pair=None,
+                                     weights=weights).run(), False
     if clf.structure == "latent_tree":
-        return engines._SplitEngine(clf, enc, bdd, budget).run()
+        return engines._SplitEngine(clf, enc, bdd, budget).run(), False
     if clf.structure == "naive_bayes":
         weights = log_weights(clf, enc.features)
         if weights is None:  # a probability a double cannot hold: the exact engine
-            return engines._RatioEngine(clf, enc, bdd, budget).run()
-        return engines._LevelEngine(clf, enc, bdd, budget, weights).run()
+            return engines._RatioEngine(clf, enc, bdd, budget).run(), False
+        return engines._LevelEngine(clf, enc, bdd, budget, weights).run(), False
     model = engines._tan_model(clf, enc.features)  # TANs: pairwise factors over a forest
     if model is not None:
-        return engines._TanEngine(enc, bdd, budget, model).run()
+        return engines._TanEngine(enc, bdd, budget, model).run(), True
     return engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos),
-                                 weights=(1 - t, t)).run()
+                                 weights=(1 - t, t)).run(), False

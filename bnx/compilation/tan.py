@@ -4,7 +4,8 @@ The naive Bayes level engine (:mod:`.levels`) with open contexts
 (:mod:`.tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
 observed prefix and ``k`` the states of the open features (observed, with a neighbour
 still to come). Its child through state ``v`` of feature ``i`` is
-``(s + w_i(k, v), nxt_i(k, v))``. For a fixed context the rest of the decision is
+``(s + w_i(k, v), nxt_i(k, v))`` (``w = +inf``: the child is positive on every valid
+completion). For a fixed context the rest of the decision is
 ``s + W_k(z) >= 0`` over the completions ``z``, monotone in ``s``: the classes of states
 with the same remaining function are, per context, the intervals between the
 *breakpoints* ``-W_k(z)``, computed bottom-up exactly as for naive Bayes but tagged with
@@ -68,7 +69,12 @@ class TanEngine(LevelEngine):
         self.start: list = [None] * (self.n + 1)  # per level: first breakpoint of each context
         self._rho: dict = {}
         self._prod: dict = {}
+        # tops[i]: true on every valid code of features i.. (forced positive, code -4), so
+        # that the root is false on every unused code and needs no conjunction with the
+        # domain; zero (code -3) is unused
         self.tops = [bdd.true] * (self.n + 1)
+        for i in reversed(range(self.n)):
+            self.tops[i] = enc.select(bdd, i, [self.tops[i + 1]] * model.card[i], bdd.false)
         self.zero = [bdd.false] * (self.n + 1)
 
     # ------------------------------------------------------------------ exact values
@@ -186,7 +192,7 @@ class TanEngine(LevelEngine):
         res = np.full(xs.shape, -5, dtype=np.int64)
         n1 = i + 1
         with np.errstate(invalid="ignore"):
-            res[forced | (xs >= -m.min_rest[n1][cx] + self.gap)] = -1
+            res[forced | (xs >= -m.min_rest[n1][cx] + self.gap)] = -4
             low = (res == -5) & (xs < -m.max_rest[n1][cx] - self.gap)
         tl = m.true_later[n1][cx]
         res[low & ~tl] = -2
@@ -268,6 +274,35 @@ class TanEngine(LevelEngine):
                 self._rho[(i, newk)] = old[f]
         return uniq, inv.ravel()
 
+    def _make(self, i: int, rows: list, below: list, cudd: bool) -> list:
+        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
+        (unused codes false). A feature of several bits is built one bit at a time from
+        the last, each distinct ``(low, high)`` pair of a bit made once."""
+        bits = self.enc.bits[i]
+        if len(bits) <= 1:
+            return super()._make(i, rows, below, cudd)
+        np, bdd = self.np, self.bdd
+        pool = list(below)
+        arr = np.array(rows, dtype=np.int64) % len(pool)  # codes -1.. index from the end
+        r = len(arr)
+        cols = [arr[:, j] for j in range(arr.shape[1])]
+        cols += [np.full(r, len(pool) - 2, dtype=np.int64)] * ((1 << len(bits)) - len(cols))
+        for b in reversed(range(len(bits))):
+            lo, hi = np.concatenate(cols[0::2]), np.concatenate(cols[1::2])
+            uniq, inv = np.unique(lo * len(pool) + hi, return_inverse=True)
+            base = len(pool)
+            if cudd:
+                x, ite = bdd.var(bits[b]), bdd.ite
+                for lo_i, hi_i in zip((uniq // base).tolist(), (uniq % base).tolist()):
+                    pool.append(pool[lo_i] if lo_i == hi_i else ite(x, pool[hi_i], pool[lo_i]))
+            else:
+                fa, name = bdd.find_or_add, bits[b]
+                for lo_i, hi_i in zip((uniq // base).tolist(), (uniq % base).tolist()):
+                    pool.append(fa(name, pool[lo_i], pool[hi_i]))
+            ids = inv.ravel() + base
+            cols = [ids[j * r:(j + 1) * r] for j in range(len(cols) // 2)]
+        return [pool[k] for k in cols[0].tolist()]
+
     # ------------------------------------------------------------------ driver
     def run(self):
         """The root of the compiled decision function."""
@@ -318,7 +353,7 @@ class TanEngine(LevelEngine):
                 return self.rho(i, int(par[a])) * m.exact(i, int(ctx_i[par[a]]), int(val[a]))
 
             cls = self._classes(i + 1, kx, kc, exact)
-            mat = np.full(k * nst, -1, dtype=np.int64)
+            mat = np.full(k * nst, -4, dtype=np.int64)
             mat[keep] = cls
             mats.append(mat.reshape(k, nst))
         # level n: one context; class 0 the bottom state, 1 below 0, 2 at or above 0
