@@ -309,7 +309,7 @@ class TanEngine(LevelEngine):
         np = self.np
         bdd, n, m = self.bdd, self.n, self.m
         if self.rho0 is INF:
-            return bdd.true
+            return self.tops[0]
         one = np.zeros(1, np.int64)
         self.states.append((np.array([m.s0]), one, one, one))
         self._set_bps(n, np.array([0.0]), one, one, one)
