@@ -16,7 +16,7 @@ compiler keeps one diagram node per class of states with the same decision
 function on the features still to come (the merge step). It never enumerates
 instances: each node is expanded once per state of its feature.
 
-Two engines, both exact (``docs/compilation.md`` gives the arguments):
+The engines, all exact (``docs/compilation.md`` gives the arguments):
 
 * Binary class, naive Bayes: the state is the odds ratio
   ``rho = (1 - T) Pr(c, y) / (T Pr(not c, y))`` of the observed prefix ``y``, a rational
@@ -37,8 +37,13 @@ Two engines, both exact (``docs/compilation.md`` gives the arguments):
   whose decision is settled by exact bounds on the rest becomes a terminal. This
   test is sufficient, not necessary.
 
-* Any other network, and ``rule="argmax"`` (the conjunction of pairwise comparisons of
-  the positive state with the others): states ``(rho, K)`` with ``K`` the normalised
+* Binary class, TAN (any network whose pruned factors are pairwise over a forest of
+  features): the state is ``(s, k)``, the log-odds and the states of the open features
+  (observed, with a tree neighbour still to come); per context ``k`` the classes are
+  intervals of ``s`` between exact breakpoints, as for naive Bayes.
+* Any other network, and ``rule="argmax"`` over more than two classes (the conjunction
+  of pairwise comparisons of the positive state with the others; two classes are the
+  threshold 1/2 of the first state, for every engine): states ``(rho, K)`` with ``K`` the normalised
   factors that depend on the prefix, exact intervals of ``rho`` per ``K``, and a bounded
   tail of complete truth tables (see ``docs/compilation.md``).
 
@@ -75,14 +80,15 @@ _LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"),
          "_FactorEngine": (".general", "FactorEngine"),
          "_TanEngine": (".tan", "TanEngine"),
          "_tan_model": (".tan_model", "tan_model"),
-         "general_order": (".general", "general_order")}
+         "general_order": (".general", "general_order"),
+         "tan_order": (".tan_model", "tan_order")}
 
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
 
 
 __all__ = ["compile", "default_order", "estimate_size", "general_order", "latent_tree_order",
-           "naive_bayes_order"]
+           "naive_bayes_order", "tan_order"]
 
 
 def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,

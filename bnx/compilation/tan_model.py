@@ -77,9 +77,11 @@ def tan_order(clf: Classifier) -> list:
     --------
     >>> import bnx
     >>> from bnx.case_study import votes_tan_classifier
-    >>> order = tan_order(votes_tan_classifier())
-    >>> len(order)
-    16
+    >>> clf = votes_tan_classifier()
+    >>> order = bnx.tan_order(clf)
+    >>> tree = {f: [p for p in clf.parents(f) if p != "party"] for f in clf.features}
+    >>> all(order.index(p[0]) < order.index(f) for f, p in tree.items() if p)
+    True
     """
     pos = clf.class_states.index(clf.positive)
     got = _forest(clf, pos) if len(clf.class_states) == 2 else None
