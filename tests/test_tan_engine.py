@@ -184,7 +184,7 @@ def test_exact_ties_and_zeros_by_hand(backend):
                            [0.5, 0.5], [0.5, 0.5], [0.25, 0.75]]),
         "D": (["C"], [[0.5, 0.5], [0.5, 0.5]]),
     })
-    for t in (0.5, 0.0, 1.0, 0.75):
+    for t in (0.5, 0.0, 1.0, 0.75, 5e-324, 1 - 2 ** -53):  # odds beyond the doubles too
         clf = bnx.Classifier(net, "C", 1, threshold=t, features=["A", "B", "D"])
         odd = bnx.compile(clf, backend=backend)
         table = oracle.decision_table(net, "C", 1, t, ["A", "B", "D"])

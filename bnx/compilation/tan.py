@@ -39,6 +39,8 @@ from .tan_model import TanModel
 
 __all__ = ["TanEngine"]
 
+_FEW = 16  # at most this many contexts: search each context's breakpoints apart
+
 
 def _keys(ctx, xs):
     """Complex keys that numpy sorts and searches by ``(ctx, xs)`` (finite ``xs``)."""
@@ -112,7 +114,11 @@ class TanEngine(LevelEngine):
         """Sort by ``(context, value)`` exactly and number the distinct pairs: returns
         ``(order, ids)`` as :meth:`LevelEngine._dedupe` (``-inf`` values are equal)."""
         np = self.np
-        order = np.lexsort((xs, cx))
+        order = np.argsort(xs)  # then stably by context (a radix sort for small ints)
+        top = int(cx.max(initial=0))
+        if top:
+            small = cx[order].astype(np.int16 if top < 1 << 15 else np.int64)
+            order = order[np.argsort(small, kind="stable")]
         srt, sc = xs[order], cx[order]
         with np.errstate(invalid="ignore"):
             d = np.diff(srt)
@@ -151,9 +157,20 @@ class TanEngine(LevelEngine):
         if not len(fin):
             return out
         x, c = xs[fin], cx[fin]
-        keys, g = self.keys[j], self.gap
-        lo = np.searchsorted(keys, _keys(c, x - g), "left")
-        hi = np.searchsorted(keys, _keys(c, x + g), "right")
+        g = self.gap
+        if self.m.nctx[j] <= _FEW:  # a float search per context
+            bv = self.bps[j][0]
+            lo = np.empty(len(x), dtype=np.int64)
+            hi = np.empty(len(x), dtype=np.int64)
+            for k in range(self.m.nctx[j]):
+                sel = np.flatnonzero(c == k) if self.m.nctx[j] > 1 else slice(None)
+                a, b = int(start[k]), int(start[k + 1])
+                lo[sel] = a + np.searchsorted(bv[a:b], x[sel] - g, "left")
+                hi[sel] = a + np.searchsorted(bv[a:b], x[sel] + g, "right")
+        else:
+            keys = self.keys[j]
+            lo = np.searchsorted(keys, _keys(c, x - g), "left")
+            hi = np.searchsorted(keys, _keys(c, x + g), "right")
         amb = np.flatnonzero(hi > lo)
         if len(amb):
             self.budget.check()
@@ -246,7 +263,7 @@ class TanEngine(LevelEngine):
     def _set_bps(self, j: int, xs, ctx, child, val) -> None:
         np = self.np
         self.bps[j] = (xs, ctx, child, val)
-        self.keys[j] = _keys(ctx, xs)
+        self.keys[j] = _keys(ctx, xs) if self.m.nctx[j] > _FEW else None
         self.start[j] = np.searchsorted(ctx, np.arange(self.m.nctx[j] + 1), "left")
 
     def _range(self, t: int, j: int) -> tuple[float, float]:

@@ -269,7 +269,10 @@ def _radix(feats, where, card) -> tuple[dict, int]:
 
 def _flog(r: Fraction) -> tuple[float, float]:
     """``(log r, bound on its error)`` for ``r > 0``."""
-    x = _log(r)
+    try:
+        x = _log(r)
+    except OverflowError:  # beyond the doubles: the logs of its two integers
+        x = None
     if x is not None:
         return x, 8 * _U * (1 + abs(x))
     a, b = math.log(r.numerator), math.log(r.denominator)
