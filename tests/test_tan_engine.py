@@ -21,6 +21,7 @@ import bnx
 from bnx.backends import new_manager
 from bnx.compilation import tan_model as tm
 from bnx.compilation.budget import Budget
+from bnx.compilation.execution import prepare, prepared_scopes
 from bnx.compilation.general import FactorEngine
 from bnx.compilation.tan import TanEngine
 from bnx.encoding import Encoding
@@ -81,6 +82,12 @@ def test_pairwise_general_networks_through_the_tan_engine(case):
     """Networks that prune to pairwise factors over a forest (a class with a feature
     parent, barren nodes folded in) take the TAN engine; all match the oracle."""
     clf = _classifier(case)
+    # the look at the scopes that guards the TAN model sees what prepare makes
+    scopes, hidden = prepared_scopes(clf)
+    static, _, const, hidden2, _ = prepare(clf, (0, 1))
+    assert hidden == hidden2
+    assert sorted(map(repr, scopes)) == sorted(
+        repr(s) for s, _ in [*static.values(), *const])
     _against_oracle(case, clf, "autoref")
     if clf.rule == "threshold" and tm.tan_model(clf, clf.features) is not None:
         _same_node_as_general(clf, list(clf.features), "autoref")

@@ -23,7 +23,7 @@ import math
 from fractions import Fraction
 
 from ..classifier import Classifier
-from .execution import prepare
+from .execution import prepare, prepared_scopes
 from .intervals import INF
 from .levels import _U, _log
 
@@ -36,11 +36,12 @@ MAX_CONTEXT = 1 << 18
 def _forest(clf: Classifier, pos: int):
     """``(static, const, nbrs)`` when the classifier's main factors are pairwise over a
     forest of features, else ``None``."""
-    static, _, const, hidden, _ = prepare(clf, (pos, 1 - pos))
-    if hidden:
-        return None
     c = clf.class_var
     feats = set(clf.features)
+    scopes, hidden = prepared_scopes(clf)  # a look at the scopes before making tables
+    if hidden or any(len([v for v in s if v != c]) > 2 for s in scopes):
+        return None
+    static, _, const, hidden, _ = prepare(clf, (pos, 1 - pos))
     root = {f: f for f in feats}
 
     def find(v):
