@@ -17,7 +17,8 @@ Classifiers (seeded, binary class, threshold 0.5, the default order):
 Each compile runs in a fresh process (``--timeout`` seconds, the general engine
 ``--general-timeout``): nodes of the ODD, wall and CPU seconds of ``bnx.compile`` (CPU is
 less sensitive to other jobs on the shared cores), CPU µs per node, the process's peak
-resident size (``ru_maxrss``, CUDD's heap included), ``bnx.estimate_size`` and, where the
+resident size (``ru_maxrss``, CUDD's heap included; in brackets its growth during the
+compile), ``bnx.estimate_size`` and, where the
 general engine finishes on the same order, its CPU seconds and whether it built a
 diagram of the same size and count (the test suite checks node equality). ``--nb`` adds
 naive Bayes peers (``bench/_data.py``) for the per-node ratio.
@@ -113,6 +114,7 @@ def child(name: str, engine: str, backend: str) -> None:
 
     import bnx
     clf = make(name)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if engine == "general":
         import bnx.compilation as comp
         comp._tan_model = lambda clf, order: None  # the general engine, same order
@@ -125,7 +127,7 @@ def child(name: str, engine: str, backend: str) -> None:
     except Exception:
         est = -1
     print(json.dumps({"nodes": odd.size, "count": odd.count(), "seconds": dt, "cpu": cpu,
-                      "rss": rss, "estimate": est}))
+                      "rss": rss, "rss_before": before, "estimate": est}))
 
 
 def run(name: str, engine: str, backend: str, timeout: float) -> dict | None:
@@ -163,7 +165,8 @@ def main() -> None:
         same = "" if gen is None else ("same" if gen["count"] == tan["count"]
                                        and gen["nodes"] == tan["nodes"] else "DIFFERENT")
         rows.append([name, f"{tan['nodes']:,}", f"{tan['seconds']:.2f}", f"{tan['cpu']:.2f}",
-                     f"{1e6 * tan['cpu'] / tan['nodes']:.2f}", f"{tan['rss']:.0f}",
+                     f"{1e6 * tan['cpu'] / tan['nodes']:.2f}",
+                     f"{tan['rss']:.0f} ({tan['rss'] - tan['rss_before']:+.0f})",
                      f"{tan['estimate']:,}",
                      (f">{args.general_timeout:g} wall" if gen is None else
                       f"{gen['cpu']:.1f} ({same})")])
@@ -173,9 +176,10 @@ def main() -> None:
         if nb is not None:
             rows.append([name + " (naive Bayes)", f"{nb['nodes']:,}", f"{nb['seconds']:.2f}",
                          f"{nb['cpu']:.2f}", f"{1e6 * nb['cpu'] / nb['nodes']:.2f}",
-                         f"{nb['rss']:.0f}", f"{nb['estimate']:,}", ""])
+                         f"{nb['rss']:.0f} ({nb['rss'] - nb['rss_before']:+.0f})",
+                         f"{nb['estimate']:,}", ""])
     print(_util.markdown_table(["classifier", "nodes", "wall s", "CPU s", "CPU µs/node",
-                                "peak MB", "estimate", "general engine CPU s"], rows))
+                                "peak MB (compile)", "estimate", "general engine CPU s"], rows))
 
 
 if __name__ == "__main__":

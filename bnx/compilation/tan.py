@@ -206,7 +206,7 @@ class TanEngine(LevelEngine):
         m = self.m
         xs, cx, forced = self._children(i)
         k, nst = xs.shape
-        res = np.full(xs.shape, -5, dtype=np.int64)
+        res = np.full(xs.shape, -5, dtype=np.int32)
         n1 = i + 1
         with np.errstate(invalid="ignore"):
             res[forced | (xs >= -m.min_rest[n1][cx] + self.gap)] = -4
@@ -226,7 +226,9 @@ class TanEngine(LevelEngine):
         order, ids = self._dedupe2(kx, kc, exact)
         rep = order[self._firsts(ids)]
         self.budget.spend(len(rep))
-        self.states.append((kx[rep], kc[rep], par[rep], val[rep]))
+        i32 = np.int32
+        self.states.append((kx[rep], kc[rep].astype(i32), par[rep].astype(i32),
+                            val[rep].astype(i32)))
         cls = np.empty(len(keep), dtype=np.int64)
         cls[order] = ids
         flat = res.ravel()
@@ -258,7 +260,8 @@ class TanEngine(LevelEngine):
 
         order, ids = self._dedupe2(xs, ctx, exact)
         r = order[self._firsts(ids)]
-        self._set_bps(j - 1, xs[r], ctx[r], child[r], val[r])
+        i32 = np.int32
+        self._set_bps(j - 1, xs[r], ctx[r].astype(i32), child[r].astype(i32), val[r].astype(i32))
 
     def _set_bps(self, j: int, xs, ctx, child, val) -> None:
         np = self.np
@@ -361,7 +364,7 @@ class TanEngine(LevelEngine):
             xs, cx, forced = self._children(i)
             k, nst = xs.shape
             keep = np.flatnonzero(~forced.ravel())
-            par, val = keep % nst, keep // nst
+            par, val = (keep % nst).astype(np.int32), (keep // nst).astype(np.int32)
             kx, kc = xs.ravel()[keep], cx.ravel()[keep]
             self.states.append((kx, kc, par, val))
             ctx_i = self.states[i][1]
@@ -370,8 +373,11 @@ class TanEngine(LevelEngine):
                 return self.rho(i, int(par[a])) * m.exact(i, int(ctx_i[par[a]]), int(val[a]))
 
             cls = self._classes(i + 1, kx, kc, exact)
-            mat = np.full(k * nst, -4, dtype=np.int64)
+            mat = np.full(k * nst, -4, dtype=np.int32)
             mat[keep] = cls
             mats.append(mat.reshape(k, nst))
         # level n: one context; class 0 the bottom state, 1 below 0, 2 at or above 0
+        self.states = self.bps = self.keys = None  # the build needs only the matrices
+        self._rho.clear()
+        self._prod.clear()
         return self._build(mats, (uniq == 2).astype(np.int64))

@@ -217,7 +217,7 @@ class TanModel:
                 if g != f:
                     base += digit[g] * s2[g]
             step = s2[f] if f in s2 else 0
-            self.nxt.append(base[None, :] + step * np.arange(card[i], dtype=np.int64)[:, None])
+            self.nxt.append((base[None, :] + step * np.arange(card[i])[:, None]).astype(np.int32))
             opened = after
         self.nctx.append(1)
         self.err = err
