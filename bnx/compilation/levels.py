@@ -381,9 +381,11 @@ class LevelEngine:
             self.np.searchsorted(classes, mat[pos])
         return out
 
-    def _make(self, i: int, rows: list, below: list, cudd: bool) -> list:
-        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row."""
+    def _make(self, i: int, rows, below: list, cudd: bool) -> list:
+        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
+        (``rows``: an integer array)."""
         bdd, enc = self.bdd, self.enc
+        rows = rows.tolist()
         if len(enc.bits[i]) == 1 and len(rows[0]) == 2:
             name = enc.bits[i][0]
             if cudd:
@@ -419,7 +421,7 @@ class LevelEngine:
             rows, inv = self._rows(mats[i])
             built: list = []
             for start in range(0, len(rows), _CHUNK):  # the budget sees every chunk
-                chunk = rows[start:start + _CHUNK].tolist()
+                chunk = rows[start:start + _CHUNK]
                 self.budget.check()
                 built.extend(self._make(i, chunk, below, cudd))
             nodes = [built[r] for r in inv.tolist()]

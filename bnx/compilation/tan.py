@@ -294,7 +294,7 @@ class TanEngine(LevelEngine):
                 self._rho[(i, newk)] = old[f]
         return uniq, inv.ravel()
 
-    def _make(self, i: int, rows: list, below: list, cudd: bool) -> list:
+    def _make(self, i: int, rows, below: list, cudd: bool) -> list:
         """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
         (unused codes false). A feature of several bits is built one bit at a time from
         the last, each distinct ``(low, high)`` pair of a bit made once."""
@@ -303,7 +303,7 @@ class TanEngine(LevelEngine):
             return super()._make(i, rows, below, cudd)
         np, bdd = self.np, self.bdd
         pool = list(below)
-        arr = np.array(rows, dtype=np.int64) % len(pool)  # codes -1.. index from the end
+        arr = rows.astype(np.int64) % len(pool)  # codes -1.. index from the end
         r = len(arr)
         cols = [arr[:, j] for j in range(arr.shape[1])]
         cols += [np.full(r, len(pool) - 2, dtype=np.int64)] * ((1 << len(bits)) - len(cols))
