@@ -76,6 +76,23 @@ def test_tan_engine_equals_oracle_and_general_engine(backend, case, data):
         _against_oracle(case, clf, backend, shuffled)
 
 
+@settings(max_examples=30)
+@given(case=tan_networks(max_features=6, max_instances=400, binary_class=True,
+                         rule="threshold"), data=st.data())
+def test_complex_key_search_equals_the_per_context_search(case, data):
+    """With every level searched through the complex ``(context, value)`` keys (as for
+    levels with many contexts), the same node as the general engine."""
+    from bnx.compilation import tan
+    clf = _classifier(case)
+    order = data.draw(st.permutations(list(clf.features)))
+    saved = tan._FEW
+    tan._FEW = 0
+    try:
+        _same_node_as_general(clf, order, "autoref")
+    finally:
+        tan._FEW = saved
+
+
 @settings(max_examples=60)
 @given(case=general_networks(max_instances=64, binary_class=True))
 def test_pairwise_general_networks_through_the_tan_engine(case):
