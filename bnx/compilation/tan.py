@@ -311,14 +311,13 @@ class TanEngine(LevelEngine):
             lo, hi = np.concatenate(cols[0::2]), np.concatenate(cols[1::2])
             uniq, inv = np.unique(lo * len(pool) + hi, return_inverse=True)
             base = len(pool)
+            pairs = zip((uniq // base).tolist(), (uniq % base).tolist())
             if cudd:
                 x, ite = bdd.var(bits[b]), bdd.ite
-                for lo_i, hi_i in zip((uniq // base).tolist(), (uniq % base).tolist()):
-                    pool.append(pool[lo_i] if lo_i == hi_i else ite(x, pool[hi_i], pool[lo_i]))
+                pool.extend([pool[a] if a == h else ite(x, pool[h], pool[a]) for a, h in pairs])
             else:
                 fa, name = bdd.find_or_add, bits[b]
-                for lo_i, hi_i in zip((uniq // base).tolist(), (uniq % base).tolist()):
-                    pool.append(fa(name, pool[lo_i], pool[hi_i]))
+                pool.extend([fa(name, pool[a], pool[h]) for a, h in pairs])
             ids = inv.ravel() + base
             cols = [ids[j * r:(j + 1) * r] for j in range(len(cols) // 2)]
         return [pool[k] for k in cols[0].tolist()]
