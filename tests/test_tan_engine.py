@@ -177,6 +177,11 @@ def test_tan_order_is_depth_first_with_small_contexts():
     worst = max(model.nctx)
     assert worst <= 3 ** 3
     assert worst <= max(tm.tan_model(clf, list(clf.features)).nctx)
+    chain = {f"F{i}": {f"F{j}" for j in (i - 1, i + 1) if 0 <= j < 7} for i in range(7)}
+    assert tm._centres(list(chain), chain) == ["F3"]
+    chain.pop("F6")
+    chain["F5"].discard("F6")
+    assert sorted(tm._centres(list(chain), chain)) == ["F2", "F3"]
 
 
 def test_budget_timeout_and_progress(capsys):

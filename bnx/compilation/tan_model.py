@@ -23,6 +23,7 @@ import math
 from fractions import Fraction
 
 from ..classifier import Classifier
+from ..diagram import recursion_for
 from .execution import prepare, prepared_scopes
 from .intervals import INF
 from .levels import _U, _log
@@ -69,7 +70,8 @@ def tan_order(clf: Classifier) -> list:
     """A depth-first order of the feature forest that keeps the open contexts small.
 
     Each tree is rooted where its largest open context (the product of the open
-    features' numbers of states) is least, and the children of a feature are visited
+    features' numbers of states) is least (among its centres and first 64 features
+    when it has more than 128), and the children of a feature are visited
     by increasing cost of their subtrees, the costliest last (the parent is closed by
     then); ties keep the features' order. For classifiers that are not TAN-like,
     :func:`~bnx.compilation.general.general_order`.
@@ -116,9 +118,34 @@ def tan_order(clf: Classifier) -> list:
                 seen.add(g)
                 tree.append(g)
                 stack.extend(nbrs[g])
-        best = min((plan(r, None) for r in sorted(tree, key=rank.get)), key=lambda p: p[0])
+        roots = sorted(tree, key=rank.get)
+        if len(roots) > _ROOTS:  # large trees: the centres and the first features
+            roots = _centres(tree, nbrs) + roots[:_ROOTS // 2]
+        with recursion_for(len(tree)):  # plan() recurses once per feature of a path
+            best = min((plan(r, None) for r in roots), key=lambda p: p[0])
         order.extend(best[1])
     return order
+
+
+#: Trees with more features try only their centres and this many first features as roots.
+_ROOTS = 128
+
+
+def _centres(tree: list, nbrs: dict) -> list:
+    """The one or two centres of a tree (the features left after peeling leaves)."""
+    degree = {f: len(nbrs[f]) for f in tree}
+    layer = [f for f in tree if degree[f] <= 1]
+    left = len(tree)
+    while left > 2:
+        left -= len(layer)
+        nxt = []
+        for f in layer:
+            for g in nbrs[f]:
+                degree[g] -= 1
+                if degree[g] == 1:
+                    nxt.append(g)
+        layer = nxt
+    return layer
 
 
 class TanModel:
