@@ -46,7 +46,8 @@ _LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", No
          "batch": ("bnx.batch", None), "plot": ("bnx.plot", None),
          "explain_data": ("bnx.batch", "explain_data"),
          "learn_tan": ("bnx.learning", "learn_tan"),
-         "general_order": ("bnx.compilation.general", "general_order")}
+         "general_order": ("bnx.compilation.general", "general_order"),
+         "tan_order": ("bnx.compilation.tan_model", "tan_order")}
 
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
@@ -71,6 +72,7 @@ __all__ = [
     "latent_tree_order",
     "naive_bayes_order",
     "read_network",
+    "tan_order",
     *_explain_all,
     *_errors_all,
 ]

@@ -546,7 +546,7 @@ def _tied_column(draw, k, mode, zeros, a, b):
 
 @st.composite
 def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instances=64,
-                     max_parents=2, tan=False, rule=None):
+                     max_parents=2, tan=False, rule=None, binary_class=False):
     """A classifier over a random DAG, or a TAN, with its features and rule.
 
     The nodes are put in a random topological order: the class may have parents
@@ -571,6 +571,8 @@ def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instan
         no hidden node.
     rule : {"threshold", "argmax", None}, optional
         The decision rule; ``None`` draws one.
+    binary_class : bool, optional
+        Give the class exactly two states.
 
     Returns
     -------
@@ -579,7 +581,7 @@ def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instan
     """
     int_states = draw(st.integers(0, 6)) == 0
     class_var = draw(st.sampled_from(_CLASS_NAMES))
-    n_classes = draw(st.sampled_from([2, 2, 2, 3, 3, 4]))
+    n_classes = 2 if binary_class else draw(st.sampled_from([2, 2, 2, 3, 3, 4]))
     class_states = _state_names(draw, n_classes, int_states)
     if rule is None:
         rule = draw(st.sampled_from(["threshold", "argmax"]))

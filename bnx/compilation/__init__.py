@@ -2,8 +2,10 @@
 
 One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
 intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (naive
-Bayes and latent trees with any class), :mod:`.general` (every other network and the
-argmax rule: variable elimination along the order, planned by :mod:`.plan`);
+Bayes and latent trees with any class), :mod:`.tan` (binary-class TANs and other pairwise
+forests, a level at a time, :mod:`.tan_model`), :mod:`.general` (every other network
+and the argmax rule over more than two classes: variable elimination along the order,
+planned by :mod:`.plan`);
 :mod:`.orders` holds the variable orders, :mod:`.intervals` the interval machinery the
 binary engines share, :mod:`.budget` the node budget.
 
@@ -14,7 +16,7 @@ compiler keeps one diagram node per class of states with the same decision
 function on the features still to come (the merge step). It never enumerates
 instances: each node is expanded once per state of its feature.
 
-Two engines, both exact (``docs/compilation.md`` gives the arguments):
+The engines, all exact (``docs/compilation.md`` gives the arguments):
 
 * Binary class, naive Bayes: the state is the odds ratio
   ``rho = (1 - T) Pr(c, y) / (T Pr(not c, y))`` of the observed prefix ``y``, a rational
@@ -35,8 +37,13 @@ Two engines, both exact (``docs/compilation.md`` gives the arguments):
   whose decision is settled by exact bounds on the rest becomes a terminal. This
   test is sufficient, not necessary.
 
-* Any other network, and ``rule="argmax"`` (the conjunction of pairwise comparisons of
-  the positive state with the others): states ``(rho, K)`` with ``K`` the normalised
+* Binary class, TAN (any network whose pruned factors are pairwise over a forest of
+  features): the state is ``(s, k)``, the log-odds and the states of the open features
+  (observed, with a tree neighbour still to come); per context ``k`` the classes are
+  intervals of ``s`` between exact breakpoints, as for naive Bayes.
+* Any other network, and ``rule="argmax"`` over more than two classes (the conjunction
+  of pairwise comparisons of the positive state with the others; two classes are the
+  threshold 1/2 of the first state, for every engine): states ``(rho, K)`` with ``K`` the normalised
   factors that depend on the prefix, exact intervals of ``rho`` per ``K``, and a bounded
   tail of complete truth tables (see ``docs/compilation.md``).
 
@@ -71,14 +78,17 @@ from ..odd import ODD
 _LAZY = {"_SplitEngine": (".latent_tree", "SplitEngine"),
          "_TensorEngine": (".tensor", "TensorEngine"),
          "_FactorEngine": (".general", "FactorEngine"),
-         "general_order": (".general", "general_order")}
+         "_TanEngine": (".tan", "TanEngine"),
+         "_tan_model": (".tan_model", "tan_model"),
+         "general_order": (".general", "general_order"),
+         "tan_order": (".tan_model", "tan_order")}
 
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
 
 
 __all__ = ["compile", "default_order", "estimate_size", "general_order", "latent_tree_order",
-           "naive_bayes_order"]
+           "naive_bayes_order", "tan_order"]
 
 
 def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
@@ -120,35 +130,36 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     bdd = new_manager(name, enc.variables)
     with recursion_for(enc.nvars), gc_paused():
         try:
-            root = _engines(clf, enc, bdd, budget)
+            root, masked = _engines(clf, enc, bdd, budget)
         finally:
             budget.close()
         if isinstance(root, DiagramArrays):  # the level engine: false on unused codes
             return ODD(clf, enc, backend=name, arrays=root)
         domain = enc.domain(bdd)
-        if domain != bdd.true:  # select() already sends unused codes to false
+        if domain != bdd.true and not masked:  # select() sends unused codes to false
             root = root & domain
     return ODD(clf, enc, backend=name, bdd=bdd, root=root)
 
 
 def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
-    """The decision function's root, from the engine that fits the classifier (looked up
-    by name in this module: the numpy engines load on first use)."""
+    """``(root, masked)``: the decision function's root from the engine that fits the
+    classifier (looked up by name in this module: the numpy engines load on first use),
+    and whether it is already false on every code that names no state."""
     engines = sys.modules[__name__]
     tree = clf.structure in ("naive_bayes", "latent_tree")
     pos = clf.class_states.index(clf.positive)
     if clf.rule == "argmax":
-        if tree and len(clf.class_states) == 2:
+        if len(clf.class_states) == 2:
             # two classes: the first wins iff Pr(first) >= Pr(second), the threshold rule at
-            # 1/2 with the first state positive, which the fast tree engines compile
+            # 1/2 with the first state positive, which the fast engines compile
             first = Classifier(clf.network, clf.class_var, clf.class_states[0],
                                threshold=Fraction(1, 2), features=clf.features)
-            root = _engines(first, enc, bdd, budget)
+            root, masked = _engines(first, enc, bdd, budget)
             if pos == 0:
-                return root
+                return root, masked
             if isinstance(root, DiagramArrays):  # negated in dd, where the domain is
                 root = to_dd(root, bdd, enc.variables)
-            return ~root
+            return ~root, False
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
         root = bdd.true
         for c in range(len(clf.class_states)):
@@ -158,19 +169,24 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             elif c < pos:
                 root = root & ~engines._FactorEngine(clf, enc, bdd, budget, pair=(c, pos),
                                                      weights=(1, 1)).run()
-        return root
+        return root, False
     t = clf.threshold
     if len(clf.class_states) != 2:
         if tree:
-            return engines._TensorEngine(clf, enc, bdd, budget).run()
+            return engines._TensorEngine(clf, enc, bdd, budget).run(), False
         weights = tuple(1 - t if c == pos else -t for c in range(len(clf.class_states)))
-        return engines._FactorEngine(clf, enc, bdd, budget, pair=None, weights=weights).run()
+        return engines._FactorEngine(clf, enc, bdd, budget, pair=None,
+                                     weights=weights).run(), False
     if clf.structure == "latent_tree":
-        return engines._SplitEngine(clf, enc, bdd, budget).run()
+        return engines._SplitEngine(clf, enc, bdd, budget).run(), False
     if clf.structure == "naive_bayes":
         weights = log_weights(clf, enc.features)
         if weights is None:  # a probability a double cannot hold: the exact engine
-            return engines._RatioEngine(clf, enc, bdd, budget).run()
-        return engines._LevelEngine(clf, enc, bdd, budget, weights).run()
+            return engines._RatioEngine(clf, enc, bdd, budget).run(), False
+        # the level engine makes arrays, already false on unused codes
+        return engines._LevelEngine(clf, enc, bdd, budget, weights).run(), True
+    model = engines._tan_model(clf, enc.features)  # TANs: pairwise factors over a forest
+    if model is not None:
+        return engines._TanEngine(enc, bdd, budget, model).run(), True
     return engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos),
-                                 weights=(1 - t, t)).run()
+                                 weights=(1 - t, t)).run(), False

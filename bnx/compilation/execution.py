@@ -14,7 +14,7 @@ from ..classifier import Classifier
 from ..inference import align, as_table, observe
 from .plan import Plan
 
-__all__ = ["prepare", "run_ops", "ones"]
+__all__ = ["prepare", "prepared_scopes", "run_ops", "ones"]
 
 
 def ones(k: int) -> np.ndarray:
@@ -51,7 +51,16 @@ def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, s
         card[c] = len(classes)
     hidden = {v for s, _ in static.values() for v in s if v != c and v not in feats}
     plan = Plan({j: s for j, (s, _) in static.items()}, c, hidden, card)
-    # sum out hidden variables that make no bigger factor than they consume
+    _sum_free_hidden(plan, lambda ops: run_ops(ops, static, static, card))
+    const = [j for j, s in plan.scopes.items() if not [v for v in s if v != c]]
+    scopes = {j: s for j, s in plan.scopes.items() if j not in const}
+    return ({j: static[j] for j in scopes}, scopes, [static[j] for j in const], plan.hidden,
+            plan.largest)
+
+
+def _sum_free_hidden(plan: Plan, run) -> None:
+    """Sum out the hidden variables that make no bigger factor than they consume
+    (``run(ops)`` executes each elimination)."""
     while True:
         best, best_key = None, None
         for h in sorted(plan.hidden, key=str):
@@ -62,15 +71,24 @@ def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, s
                 if best_key is None or key < best_key:
                     best, best_key = h, key
         if best is None:
-            break
+            return
         ops: list = []
         plan._eliminate(best, ops)
-        run_ops(ops, static, static, card)
+        run(ops)
         plan.touched.clear()
-    const = [j for j, s in plan.scopes.items() if not [v for v in s if v != c]]
-    scopes = {j: s for j, s in plan.scopes.items() if j not in const}
-    return ({j: static[j] for j in scopes}, scopes, [static[j] for j in const], plan.hidden,
-            plan.largest)
+
+
+def prepared_scopes(clf: Classifier) -> tuple[list, set]:
+    """``(scopes, hidden)`` that :func:`prepare` leaves (class-only scopes included), found
+    on the scopes alone: a cheap look before any table is made."""
+    c = clf.class_var
+    feats = set(clf.features)
+    scopes = {j: (c, *[v for v in scope if v != c]) if c in scope else tuple(scope)
+              for j, (scope, _) in enumerate(clf._main)}
+    hidden = {v for s in scopes.values() for v in s if v != c and v not in feats}
+    plan = Plan(scopes, c, hidden, dict(clf._card))
+    _sum_free_hidden(plan, lambda ops: None)
+    return list(plan.scopes.values()), plan.hidden
 
 
 def run_ops(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None) -> None:

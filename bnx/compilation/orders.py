@@ -83,11 +83,15 @@ def latent_tree_order(clf: Classifier) -> list:
 
 def default_order(clf: Classifier) -> list:
     """The default order: :func:`naive_bayes_order` for naive Bayes, Algorithm 2 for
-    latent trees, :func:`~bnx.compilation.general.general_order` otherwise."""
+    latent trees, :func:`~bnx.compilation.tan_model.tan_order` for TANs,
+    :func:`~bnx.compilation.general.general_order` otherwise."""
     if clf.structure == "naive_bayes":
         return naive_bayes_order(clf)
     if clf.structure == "latent_tree":
         return latent_tree_order(clf)
+    if clf.structure == "tan":
+        from .tan_model import tan_order
+        return tan_order(clf)
     from .general import general_order
     return general_order(clf)
 

@@ -1,0 +1,417 @@
+"""Engine for TANs: binary class, pairwise factors over a feature forest, a level at a time.
+
+The naive Bayes level engine (:mod:`.levels`) with open contexts
+(:mod:`.tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
+observed prefix and ``k`` the states of the open features (observed, with a neighbour
+still to come). Its child through state ``v`` of feature ``i`` is
+``(s + w_i(k, v), nxt_i(k, v))`` (``w = +inf``: the child is positive on every valid
+completion). For a fixed context the rest of the decision is
+``s + W_k(z) >= 0`` over the completions ``z``, monotone in ``s``: the classes of states
+with the same remaining function are, per context, the intervals between the
+*breakpoints* ``-W_k(z)``, computed bottom-up exactly as for naive Bayes but tagged with
+their context. Crossing a breakpoint of the same context changes the decision on its
+completion, so the merge is complete within a context; states of different contexts
+with the same function are merged by dd's unique table.
+
+Top-down, states that every completion decides become terminals (``s >= -min W``: true;
+``s < -max W``: false, or the *bottom* state ``s = -inf`` of their context when some
+completion is forced positive, which has the same function), and exactly equal states
+merge. The bottom state of a context is a class of its own (it may lie below breakpoints
+the range filter dropped). The engine meets in the middle and builds the BDD bottom-up
+from the per-level child matrices as the naive Bayes engine does.
+
+Floats settle every comparison whose gap exceeds ``4 tol`` (``tol`` bounds the error of
+any sum, :class:`.tan_model.TanModel`); closer ones are compared as exact fractions
+recomputed from the states' and breakpoints' paths.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from ..encoding import Encoding
+from .budget import Budget
+from .intervals import INF
+from .levels import LevelEngine
+from .tan_model import TanModel
+
+__all__ = ["TanEngine"]
+
+_CHUNK = 65_536  # nodes made between two checks of the budget
+
+_FEW = 16  # at most this many contexts: search each context's breakpoints apart
+
+
+def _keys(ctx, xs):
+    """Complex keys that numpy sorts and searches by ``(ctx, xs)`` (finite ``xs``)."""
+    import numpy as np
+    out = np.empty(len(xs), dtype=np.complex128)
+    out.real = ctx
+    out.imag = xs
+    return out
+
+
+class TanEngine(LevelEngine):
+    """Binary-class TAN-like classifiers, level by level (see the module docstring).
+
+    Shares the BDD construction (``_build``, ``_rows``, ``_make``, ``_remap``) with
+    :class:`~bnx.compilation.levels.LevelEngine`.
+    """
+
+    def __init__(self, enc: Encoding, bdd: Any, budget: Budget, model: TanModel):
+        import numpy as np
+        self.np = np
+        self.enc, self.bdd, self.budget, self.m = enc, bdd, budget, model
+        self.n = model.n
+        self.gap = 4 * model.tol
+        self.rho0 = model.rho0
+        self.states: list = []  # per level: (values, context, parent, value index)
+        self.bps: list = [None] * (self.n + 1)  # per level: (values, context, child, value)
+        self.keys: list = [None] * (self.n + 1)
+        self.start: list = [None] * (self.n + 1)  # per level: first breakpoint of each context
+        self._rho: dict = {}
+        self._prod: dict = {}
+        # tops[i]: true on every valid code of features i.. (forced positive, code -4), so
+        # that the root is false on every unused code and needs no conjunction with the
+        # domain; zero (code -3) is unused
+        self.tops = [bdd.true] * (self.n + 1)
+        for i in reversed(range(self.n)):
+            self.tops[i] = enc.select(bdd, i, [self.tops[i + 1]] * model.card[i], bdd.false)
+        self.zero = [bdd.false] * (self.n + 1)
+
+    # ------------------------------------------------------------------ exact values
+    def rho(self, i: int, k: int) -> Fraction:
+        """Exact odds ratio of (finite) state ``k`` of level ``i``, from its path."""
+        got = self._rho.get((i, k))
+        if got is None:
+            path = []
+            j, kk = i, k
+            while j > 0 and (j, kk) not in self._rho:
+                _, _, par, val = self.states[j]
+                p = int(par[kk])
+                path.append((j - 1, p, int(val[kk])))
+                kk, j = p, j - 1
+            got = self.rho0 if j == 0 else self._rho[(j, kk)]
+            for lvl, p, v in reversed(path):
+                got = got * self.m.exact(lvl, int(self.states[lvl][1][p]), v)
+            self._rho[(i, k)] = got
+        return got
+
+    def prod(self, j: int, k: int) -> Fraction:
+        """Exact likelihood ratio ``P`` of breakpoint ``k`` of level ``j`` (``b = -log P``)."""
+        got = self._prod.get((j, k))
+        if got is None:
+            if j == self.n:
+                got = Fraction(1)
+            else:
+                _, ctx, child, val = self.bps[j]
+                got = self.m.exact(j, int(ctx[k]), int(val[k])) * self.prod(j + 1, int(child[k]))
+            self._prod[(j, k)] = got
+        return got
+
+    # ------------------------------------------------------------------ helpers
+    def _dedupe2(self, xs, cx, exact):
+        """Sort by ``(context, value)`` exactly and number the distinct pairs: returns
+        ``(order, ids)`` as :meth:`LevelEngine._dedupe` (``-inf`` values are equal)."""
+        np = self.np
+        order = np.argsort(xs)  # then stably by context (a radix sort for small ints)
+        top = int(cx.max(initial=0))
+        if top:
+            small = cx[order].astype(np.int16 if top < 1 << 15 else np.int64)
+            order = order[np.argsort(small, kind="stable")]
+        srt, sc = xs[order], cx[order]
+        with np.errstate(invalid="ignore"):
+            d = np.diff(srt)
+        near = (np.diff(sc) == 0) & ((d <= self.gap) | np.isnan(d))
+        if not near.any():
+            return order, np.arange(len(xs))
+        newgrp = np.concatenate(([True], ~near))
+        sub = np.zeros(len(xs), dtype=np.int64)
+        starts = np.flatnonzero(newgrp)
+        ends = np.append(starts[1:], len(xs))
+        for g in np.flatnonzero(ends - starts > 1):
+            s, e = int(starts[g]), int(ends[g])
+            if srt[s] == -math.inf:  # bottom states of one context: all equal
+                continue
+            self.budget.check()
+            members = sorted(((exact(int(order[r])), int(order[r])) for r in range(s, e)),
+                             key=lambda m: m[0])
+            rank, prev = -1, None
+            for r, (val, idx) in enumerate(members):
+                if prev is None or val != prev:
+                    rank += 1
+                    prev = val
+                order[s + r] = idx
+                sub[s + r] = rank
+        step = newgrp | np.concatenate(([False], np.diff(sub) != 0))
+        return order, np.cumsum(step) - 1
+
+    def _classes(self, j: int, xs, cx, exact):
+        """The class of each state ``(xs, cx)`` at level ``j``: per context ``k`` the ids
+        ``start[k] + 2k`` (the bottom state) and ``start[k] + 2k + 1 + r`` (above ``r``
+        breakpoints of ``k``)."""
+        np = self.np
+        start = self.start[j]
+        out = start[cx] + 2 * cx
+        fin = np.flatnonzero(xs > -math.inf)
+        if not len(fin):
+            return out
+        x, c = xs[fin], cx[fin]
+        g = self.gap
+        if self.m.nctx[j] <= _FEW:  # a float search per context
+            bv = self.bps[j][0]
+            lo = np.empty(len(x), dtype=np.int64)
+            hi = np.empty(len(x), dtype=np.int64)
+            for k in range(self.m.nctx[j]):
+                sel = np.flatnonzero(c == k) if self.m.nctx[j] > 1 else slice(None)
+                a, b = int(start[k]), int(start[k + 1])
+                lo[sel] = a + np.searchsorted(bv[a:b], x[sel] - g, "left")
+                hi[sel] = a + np.searchsorted(bv[a:b], x[sel] + g, "right")
+        else:
+            keys = self.keys[j]
+            lo = np.searchsorted(keys, _keys(c, x - g), "left")
+            hi = np.searchsorted(keys, _keys(c, x + g), "right")
+        amb = np.flatnonzero(hi > lo)
+        if len(amb):
+            self.budget.check()
+            for a in amb.tolist():
+                r = exact(int(fin[a]))
+                k = int(lo[a])
+                for b in range(int(lo[a]), int(hi[a])):
+                    if r * self.prod(j, b) >= 1:
+                        k = b + 1
+                    else:
+                        break
+                lo[a] = k
+        out[fin] = lo + 2 * c + 1
+        return out
+
+    def _children(self, i: int):
+        """Every child of level ``i``'s states: ``(values, contexts, forced)`` of shape
+        ``(states of feature i, states)``; ``forced`` marks the children forced positive."""
+        np = self.np
+        vals, ctx = self.states[i][0], self.states[i][1]
+        self.budget.check()
+        w = self.m.w[i][:, ctx]
+        forced = w == math.inf
+        with np.errstate(invalid="ignore"):
+            xs = vals[None, :] + w
+        return xs, self.m.nxt[i][:, ctx], forced
+
+    # ------------------------------------------------------------------ passes
+    def _top(self, i: int):
+        """Expand level ``i`` to level ``i + 1``: settled states become terminals, exactly
+        equal ones merge. Returns level ``i``'s child matrix."""
+        np = self.np
+        m = self.m
+        xs, cx, forced = self._children(i)
+        k, nst = xs.shape
+        res = np.full(xs.shape, -5, dtype=np.int32)
+        n1 = i + 1
+        with np.errstate(invalid="ignore"):
+            res[forced | (xs >= -m.min_rest[n1][cx] + self.gap)] = -4
+            low = (res == -5) & (xs < -m.max_rest[n1][cx] - self.gap)
+        tl = m.true_later[n1][cx]
+        res[low & ~tl] = -2
+        xs = np.where(low & tl, -math.inf, xs)
+        keep = np.flatnonzero(res.ravel() == -5)
+        par = keep % nst
+        val = keep // nst
+        kx, kc = xs.ravel()[keep], cx.ravel()[keep]
+
+        def exact(idx):
+            return self.rho(i, int(par[idx])) * m.exact(i, int(self.states[i][1][par[idx]]),
+                                                        int(val[idx]))
+
+        order, ids = self._dedupe2(kx, kc, exact)
+        rep = order[self._firsts(ids)]
+        self.budget.spend(len(rep))
+        i32 = np.int32
+        self.states.append((kx[rep], kc[rep].astype(i32), par[rep].astype(i32),
+                            val[rep].astype(i32)))
+        cls = np.empty(len(keep), dtype=np.int64)
+        cls[order] = ids
+        flat = res.ravel()
+        flat[keep] = cls
+        return flat.reshape(k, nst)
+
+    def _bottom(self, j: int, lo: float, hi: float) -> None:
+        """Breakpoints of level ``j - 1`` from those of level ``j``, kept within ``[lo, hi]``."""
+        np = self.np
+        m = self.m
+        w, nx = m.w[j - 1], m.nxt[j - 1]
+        start = self.start[j]
+        bv = self.bps[j][0]
+        v_idx, k_idx = np.nonzero(np.isfinite(w))
+        tgt = nx[v_idx, k_idx]
+        counts = start[tgt + 1] - start[tgt]
+        total = int(counts.sum())
+        self.budget.check()
+        rep = np.repeat(np.arange(len(tgt)), counts)
+        offs = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        child = start[tgt][rep] + offs
+        xs = bv[child] - w[v_idx, k_idx][rep]
+        keep = np.flatnonzero((xs >= lo - self.gap) & (xs <= hi + self.gap))
+        xs, child, rep = xs[keep], child[keep], rep[keep]
+        ctx, val = k_idx[rep], v_idx[rep]
+
+        def exact(idx):  # ascending b = -log P  <=>  descending P
+            return -(m.exact(j - 1, int(ctx[idx]), int(val[idx])) * self.prod(j, int(child[idx])))
+
+        order, ids = self._dedupe2(xs, ctx, exact)
+        r = order[self._firsts(ids)]
+        i32 = np.int32
+        self._set_bps(j - 1, xs[r], ctx[r].astype(i32), child[r].astype(i32), val[r].astype(i32))
+
+    def _set_bps(self, j: int, xs, ctx, child, val) -> None:
+        np = self.np
+        self.bps[j] = (xs, ctx, child, val)
+        self.keys[j] = _keys(ctx, xs) if self.m.nctx[j] > _FEW else None
+        self.start[j] = np.searchsorted(ctx, np.arange(self.m.nctx[j] + 1), "left")
+
+    def _range(self, t: int, j: int) -> tuple[float, float]:
+        """Bounds on the finite states of level ``j`` reachable from those of level ``t``."""
+        vals = self.states[t][0]
+        vals = vals[vals > -math.inf]
+        if not len(vals):
+            return math.inf, -math.inf
+        lo, hi = float(vals.min()), float(vals.max())
+        for k in range(t, j):
+            lo += self.m.lo_w[k]
+            hi += self.m.hi_w[k]
+        return lo, hi
+
+    def _reduce(self, i: int, cls):
+        """Keep one state of level ``i`` per class; returns ``(classes, inverse)``."""
+        np = self.np
+        uniq, first, inv = np.unique(cls, return_index=True, return_inverse=True)
+        self.states[i] = tuple(a[first] for a in self.states[i])
+        old = {k: r for (lvl, k), r in self._rho.items() if lvl == i}
+        for k in old:
+            del self._rho[(i, k)]
+        for newk, f in enumerate(first.tolist()):
+            if f in old:
+                self._rho[(i, newk)] = old[f]
+        return uniq, inv.ravel()
+
+    # The TAN engine still makes dd nodes bottom-up (the level engine makes arrays).
+    def _make_dd(self, i: int, rows, below: list, cudd: bool) -> list:
+        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
+        (``rows``: an integer array)."""
+        bdd, enc = self.bdd, self.enc
+        rows = rows.tolist()
+        if len(enc.bits[i]) == 1 and len(rows[0]) == 2:
+            name = enc.bits[i][0]
+            if cudd:
+                x, ite = bdd.var(name), bdd.ite
+                return [ite(x, below[hi], below[lo]) for lo, hi in rows]
+            fa = bdd.find_or_add
+            return [below[lo] if below[lo] == below[hi] else fa(name, below[lo], below[hi])
+                    for lo, hi in rows]
+        return [enc.select(bdd, i, [below[c] for c in row], bdd.false) for row in rows]
+
+    def _build(self, mats, last):
+        """Make the dd nodes bottom-up, one per distinct tuple of children."""
+        bdd = self.bdd
+        t, f = bdd.true, bdd.false
+        nodes = [t if c == 1 else f for c in last.tolist()]  # level n: class 1 is [0, inf)
+        cudd = type(bdd).__module__ == "dd.cudd"
+        for i in reversed(range(self.n)):
+            below = nodes + [self.tops[i + 1], self.zero[i + 1], f, t]  # see _child_matrix
+            rows, inv = self._rows(mats[i])
+            built: list = []
+            for start in range(0, len(rows), _CHUNK):  # the budget sees every chunk
+                chunk = rows[start:start + _CHUNK]
+                self.budget.check()
+                built.extend(self._make(i, chunk, below, cudd))
+            nodes = [built[r] for r in inv.tolist()]
+        return nodes[0]
+
+    def _make(self, i: int, rows, below: list, cudd: bool) -> list:
+        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
+        (unused codes false). A feature of several bits is built one bit at a time from
+        the last, each distinct ``(low, high)`` pair of a bit made once."""
+        bits = self.enc.bits[i]
+        if len(bits) <= 1:
+            return self._make_dd(i, rows, below, cudd)
+        np, bdd = self.np, self.bdd
+        pool = list(below)
+        arr = rows.astype(np.int64) % len(pool)  # codes -1.. index from the end
+        r = len(arr)
+        cols = [arr[:, j] for j in range(arr.shape[1])]
+        cols += [np.full(r, len(pool) - 2, dtype=np.int64)] * ((1 << len(bits)) - len(cols))
+        for b in reversed(range(len(bits))):
+            lo, hi = np.concatenate(cols[0::2]), np.concatenate(cols[1::2])
+            uniq, inv = np.unique(lo * len(pool) + hi, return_inverse=True)
+            base = len(pool)
+            pairs = zip((uniq // base).tolist(), (uniq % base).tolist())
+            if cudd:
+                x, ite = bdd.var(bits[b]), bdd.ite
+                pool.extend([pool[a] if a == h else ite(x, pool[h], pool[a]) for a, h in pairs])
+            else:
+                fa, name = bdd.find_or_add, bits[b]
+                pool.extend([fa(name, pool[a], pool[h]) for a, h in pairs])
+            ids = inv.ravel() + base
+            cols = [ids[j * r:(j + 1) * r] for j in range(len(cols) // 2)]
+        return [pool[k] for k in cols[0].tolist()]
+
+    # ------------------------------------------------------------------ driver
+    def run(self):
+        """The root of the compiled decision function."""
+        np = self.np
+        n, m = self.n, self.m
+        if self.rho0 is INF:
+            return self.tops[0]
+        one = np.zeros(1, np.int64)
+        self.states.append((np.array([m.s0]), one, one, one))
+        self._set_bps(n, np.array([0.0]), one, one, one)
+        if self.rho0 != 0:
+            self._rho[(0, 0)] = self.rho0
+        mats = []
+        t, b = 0, n
+        while t < b:  # meet in the middle: extend the smaller frontier
+            up = len(self.states[t][0]) * m.card[t]
+            st = self.start[b]
+            w = m.w[b - 1]
+            tgt = m.nxt[b - 1][np.isfinite(w)]
+            down = int((st[tgt + 1] - st[tgt]).sum())
+            if up <= down:
+                mats.append(self._top(t))
+                t += 1
+            else:
+                self._bottom(b, *self._range(t, b - 1))
+                b -= 1
+        # from level t on, states are merged into their breakpoint interval
+        cls = self._classes(t, self.states[t][0], self.states[t][1], lambda a: self.rho(t, a))
+        for i in range(t, n + 1):
+            uniq, inv = self._reduce(i, cls)
+            if i > t:
+                self.budget.spend(len(uniq))
+            if i == t and i > 0:
+                mats[i - 1] = self._remap(mats[i - 1], inv)
+            elif i > t:
+                mats[i - 1] = self._remap(mats[i - 1], None, uniq)
+            if i == n:
+                break
+            xs, cx, forced = self._children(i)
+            k, nst = xs.shape
+            keep = np.flatnonzero(~forced.ravel())
+            par, val = (keep % nst).astype(np.int32), (keep // nst).astype(np.int32)
+            kx, kc = xs.ravel()[keep], cx.ravel()[keep]
+            self.states.append((kx, kc, par, val))
+            ctx_i = self.states[i][1]
+
+            def exact(a, i=i, par=par, val=val, ctx_i=ctx_i):
+                return self.rho(i, int(par[a])) * m.exact(i, int(ctx_i[par[a]]), int(val[a]))
+
+            cls = self._classes(i + 1, kx, kc, exact)
+            mat = np.full(k * nst, -4, dtype=np.int32)
+            mat[keep] = cls
+            mats.append(mat.reshape(k, nst))
+        # level n: one context; class 0 the bottom state, 1 below 0, 2 at or above 0
+        self.states = self.bps = self.keys = None  # the build needs only the matrices
+        self._rho.clear()
+        self._prod.clear()
+        return self._build(mats, (uniq == 2).astype(np.int64))

@@ -1,0 +1,322 @@
+"""The pairwise model of a tree-augmented naive Bayes: log-odds weights per open context.
+
+A binary-class classifier whose main factors (after pruning, :func:`.execution.prepare`)
+each mention the class and at most two features, the two-feature factors forming a
+forest over the features, and no hidden variable, decides ``x`` positive iff
+``rho0 * prod_e phi_e(pos, x_e) / phi_e(neg, x_e) >= 1`` (a factor with
+``phi(neg, .) = 0`` makes the instance positive whatever the rest). TANs are the main
+case (a class with a feature parent, or summed-out barren nodes, fit too).
+
+Along an order of the features, the factors of feature ``i`` whose other feature is
+observed earlier close at level ``i``: their product's log-ratio is the level's weight
+``w_i(k, v)``, ``v`` the state of feature ``i`` and ``k`` the *open context*, the states of
+the observed features that still have an unobserved neighbour (mixed radix, earliest
+feature fastest). In a depth-first order of the feature tree the open features are
+ancestors of the next feature, few when the largest subtree of each feature comes last
+(:func:`tan_order`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+from ..classifier import Classifier
+from ..diagram import recursion_for
+from .execution import prepare, prepared_scopes
+from .intervals import INF
+from .weights import _U, _log
+
+__all__ = ["TanModel", "tan_model", "tan_order"]
+
+#: A level may hold at most this many contexts times feature states (else: no model).
+MAX_CONTEXT = 1 << 18
+
+
+def _forest(clf: Classifier, pos: int):
+    """``(static, const, nbrs)`` when the classifier's main factors are pairwise over a
+    forest of features, else ``None``."""
+    c = clf.class_var
+    feats = set(clf.features)
+    scopes, hidden = prepared_scopes(clf)  # a look at the scopes before making tables
+    if hidden or any(len([v for v in s if v != c]) > 2 for s in scopes):
+        return None
+    static, _, const, hidden, _ = prepare(clf, (pos, 1 - pos))
+    root = {f: f for f in feats}
+
+    def find(v):
+        while root[v] != v:
+            root[v] = root[root[v]]
+            v = root[v]
+        return v
+
+    nbrs: dict = {f: set() for f in feats}
+    for scope, _ in static.values():
+        fs = [v for v in scope if v != c]
+        if len(fs) > 2 or not set(fs) <= feats:
+            return None
+        if len(fs) == 2 and fs[1] not in nbrs[fs[0]]:
+            a, b = find(fs[0]), find(fs[1])
+            if a == b:  # a cycle: not a forest
+                return None
+            root[a] = b
+            nbrs[fs[0]].add(fs[1])
+            nbrs[fs[1]].add(fs[0])
+    return static, const, nbrs
+
+
+def tan_order(clf: Classifier) -> list:
+    """A depth-first order of the feature forest that keeps the open contexts small.
+
+    Each tree is rooted where its largest open context (the product of the open
+    features' numbers of states) is least (among its centres and first 64 features
+    when it has more than 128), and the children of a feature are visited
+    by increasing cost of their subtrees, the costliest last (the parent is closed by
+    then); ties keep the features' order. For classifiers that are not TAN-like,
+    :func:`~bnx.compilation.general.general_order`.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.case_study import votes_tan_classifier
+    >>> clf = votes_tan_classifier()
+    >>> order = bnx.tan_order(clf)
+    >>> tree = {f: [p for p in clf.parents(f) if p != "party"] for f in clf.features}
+    >>> all(order.index(p[0]) < order.index(f) for f, p in tree.items() if p)
+    True
+    """
+    pos = clf.class_states.index(clf.positive)
+    got = _forest(clf, pos) if len(clf.class_states) == 2 else None
+    if got is None:
+        from .general import general_order
+        return general_order(clf)
+    nbrs = got[2]
+    rank = {f: j for j, f in enumerate(clf.features)}
+    card = {f: len(clf.states(f)) for f in clf.features}
+
+    def plan(f, parent):
+        """(cost, order) of the subtree of ``f`` entered from ``parent``."""
+        kids = [plan(g, f) for g in sorted(nbrs[f] - {parent}, key=rank.get)]
+        kids.sort(key=lambda k: k[0])  # stable: ties in the features' order
+        cost = card[f] if kids else 1
+        out = [f]
+        for j, (kc, ko) in enumerate(kids):
+            cost = max(cost, kc if j == len(kids) - 1 else card[f] * kc)
+            out.extend(ko)
+        return cost, out
+
+    seen: set = set()
+    order: list = []
+    for f in clf.features:
+        if f in seen:
+            continue
+        tree, stack = [], [f]
+        while stack:
+            g = stack.pop()
+            if g not in seen:
+                seen.add(g)
+                tree.append(g)
+                stack.extend(nbrs[g])
+        roots = sorted(tree, key=rank.get)
+        if len(roots) > _ROOTS:  # large trees: the centres and the first features
+            roots = _centres(tree, nbrs) + roots[:_ROOTS // 2]
+        with recursion_for(len(tree)):  # plan() recurses once per feature of a path
+            best = min((plan(r, None) for r in roots), key=lambda p: p[0])
+        order.extend(best[1])
+    return order
+
+
+#: Trees with more features try only their centres and this many first features as roots.
+_ROOTS = 128
+
+
+def _centres(tree: list, nbrs: dict) -> list:
+    """The one or two centres of a tree (the features left after peeling leaves)."""
+    degree = {f: len(nbrs[f]) for f in tree}
+    layer = [f for f in tree if degree[f] <= 1]
+    left = len(tree)
+    while left > 2:
+        left -= len(layer)
+        nxt = []
+        for f in layer:
+            for g in nbrs[f]:
+                degree[g] -= 1
+                if degree[g] == 1:
+                    nxt.append(g)
+        layer = nxt
+    return layer
+
+
+class TanModel:
+    """The per-level weights of a pairwise classifier along an order (see the module).
+
+    Attributes
+    ----------
+    rho0 : Fraction or None
+        The exact prior odds ``(1 - T) Pr(pos) / (T Pr(neg))`` (``None``: infinite).
+    s0 : float
+        ``log rho0`` (``-inf`` for 0).
+    nctx : list of int
+        Number of open contexts before each level (``nctx[n] == 1``).
+    w : list of numpy arrays
+        ``w[i][v, k]``: the weight of state ``v`` of feature ``i`` in context ``k``
+        (``+inf``: ``phi(neg) = 0``, every completion positive; ``-inf``: ``phi(pos) = 0``).
+    nxt : list of numpy arrays
+        ``nxt[i][v, k]``: the context of level ``i + 1``.
+    err : float
+        A bound on the error of the float ``s0`` plus one weight per level.
+    """
+
+    def __init__(self, clf: Classifier, order, static, const, nbrs):
+        import numpy as np
+        c = clf.class_var
+        n = self.n = len(order)
+        where = {f: i for i, f in enumerate(order)}
+        card = self.card = [len(clf.states(f)) for f in order]
+        t = clf.threshold
+        wa, wb = Fraction(1 - t), Fraction(t)
+        for scope, table in const:
+            vals = [int(x) for x in table.reshape(-1)]
+            wa, wb = wa * vals[0], wb * (vals[1] if scope else vals[0])
+        self.rho0 = INF if wb == 0 else wa / wb
+        err = 0.0
+        if self.rho0 is INF:
+            self.s0 = math.inf
+        elif self.rho0 == 0:
+            self.s0 = -math.inf
+        else:
+            self.s0, err = _flog(self.rho0)
+        terms: dict = {f: [] for f in order}  # the factors closing at each feature
+        for scope, table in static.values():
+            fs = [v for v in scope if v != c]
+            last = max(fs, key=where.get)
+            terms[last].append((tuple(fs), bool(scope) and scope[0] == c, table))
+        lastn = {f: max((where[g] for g in nbrs[f]), default=-1) for f in order}
+        self.nctx, self.w, self.nxt, self.ratio, self.nb = [], [], [], [], []
+        opened: list = []  # open features before the level, by position
+        for i, f in enumerate(order):
+            strides, size = _radix(opened, where, card)
+            nctx = size
+            if nctx * card[i] > MAX_CONTEXT:
+                raise _TooWide
+            ks = np.arange(nctx, dtype=np.int64)
+            digit = {g: (ks // strides[g]) % card[where[g]] for g in opened}
+            earlier = sorted((g for g in nbrs[f] if where[g] < i), key=where.get)
+            nb = np.zeros(nctx, dtype=np.int64)
+            for g in earlier:
+                nb = nb * card[where[g]] + digit[g]
+            ratios, wtab = [], []
+            level_err = 0.0
+            for u in itertools.product(*(range(card[where[g]]) for g in earlier)):
+                assign = dict(zip(earlier, u))
+                row, wrow = [], []
+                for v in range(card[i]):
+                    assign[f] = v
+                    p = q = 1
+                    for fs, has_c, table in terms[f]:
+                        at = tuple(assign[x] for x in fs)
+                        p *= int(table[(0, *at)] if has_c else table[at])
+                        q *= int(table[(1, *at)] if has_c else table[at])
+                    if q == 0:
+                        row.append(None)
+                        wrow.append(math.inf)
+                    elif p == 0:
+                        row.append(Fraction(0))
+                        wrow.append(-math.inf)
+                    else:
+                        r = Fraction(p, q)
+                        x, e = _flog(r)
+                        row.append(r)
+                        wrow.append(x)
+                        level_err = max(level_err, e)
+                ratios.append(row)
+                wtab.append(wrow)
+            err += level_err
+            self.ratio.append(ratios)
+            self.nb.append(nb)
+            self.w.append(np.ascontiguousarray(np.array(wtab, dtype=np.float64)[nb].T))
+            self.nctx.append(nctx)
+            after = [g for g in opened if lastn[g] > i] + ([f] if lastn[f] > i else [])
+            s2, _ = _radix(after, where, card)
+            base = np.zeros(nctx, dtype=np.int64)
+            for g in after:
+                if g != f:
+                    base += digit[g] * s2[g]
+            step = s2[f] if f in s2 else 0
+            self.nxt.append((base[None, :] + step * np.arange(card[i])[:, None]).astype(np.int32))
+            opened = after
+        self.nctx.append(1)
+        self.err = err
+        fin = [wi[np.isfinite(wi)] for wi in self.w]
+        self.lo_w = [float(x.min()) if len(x) else 0.0 for x in fin]
+        self.hi_w = [float(x.max()) if len(x) else 0.0 for x in fin]
+        a = (abs(self.s0) if math.isfinite(self.s0) else 0.0) + sum(
+            max(abs(lo), abs(hi)) for lo, hi in zip(self.lo_w, self.hi_w))
+        self.tol = err + 4 * (n + 2) * _U * (a + 1)
+        self._rest()
+
+    def _rest(self) -> None:
+        """Per level and context, over the completions that are not forced positive:
+        ``min_rest`` / ``max_rest`` of their log-likelihood ratio (``+inf`` / ``-inf`` when
+        there is none), and ``true_later``: some completion is forced positive."""
+        import numpy as np
+        n = self.n
+        self.min_rest = [None] * (n + 1)
+        self.max_rest = [None] * (n + 1)
+        self.true_later = [None] * (n + 1)
+        self.min_rest[n] = np.zeros(1)
+        self.max_rest[n] = np.zeros(1)
+        self.true_later[n] = np.zeros(1, dtype=bool)
+        with np.errstate(invalid="ignore"):
+            for i in reversed(range(n)):
+                w, nx = self.w[i], self.nxt[i]
+                mn, mx = self.min_rest[i + 1][nx], self.max_rest[i + 1][nx]
+                ok = (w < math.inf) & (mn < math.inf)  # some non-forced completion
+                self.min_rest[i] = np.where(ok, w + mn, math.inf).min(axis=0)
+                self.max_rest[i] = np.where(ok, w + mx, -math.inf).max(axis=0)
+                self.true_later[i] = ((w == math.inf) | self.true_later[i + 1][nx]).any(axis=0)
+
+    def exact(self, i: int, k: int, v: int):
+        """The exact ratio of state ``v`` of feature ``i`` in context ``k`` (``None``: forced
+        positive)."""
+        return self.ratio[i][int(self.nb[i][k])][v]
+
+
+class _TooWide(Exception):
+    """A level's contexts exceed :data:`MAX_CONTEXT`."""
+
+
+def _radix(feats, where, card) -> tuple[dict, int]:
+    strides, size = {}, 1
+    for g in feats:
+        strides[g] = size
+        size *= card[where[g]]
+    return strides, size
+
+
+def _flog(r: Fraction) -> tuple[float, float]:
+    """``(log r, bound on its error)`` for ``r > 0``."""
+    try:
+        x = _log(r)
+    except OverflowError:  # beyond the doubles: the logs of its two integers
+        x = None
+    if x is not None:
+        return x, 8 * _U * (1 + abs(x))
+    a, b = math.log(r.numerator), math.log(r.denominator)
+    return a - b, 8 * _U * (1 + abs(a) + abs(b))
+
+
+def tan_model(clf: Classifier, order) -> TanModel | None:
+    """The :class:`TanModel` of a binary-class threshold classifier along ``order``, or
+    ``None`` when its factors are not pairwise over a forest of features (or some level
+    has more than :data:`MAX_CONTEXT` contexts times states)."""
+    if len(clf.class_states) != 2 or clf.rule != "threshold":
+        return None
+    got = _forest(clf, clf.class_states.index(clf.positive))
+    if got is None:
+        return None
+    try:
+        return TanModel(clf, list(order), *got)
+    except _TooWide:
+        return None
