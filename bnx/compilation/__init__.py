@@ -183,8 +183,8 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
         weights = log_weights(clf, enc.features)
         if weights is None:  # a probability a double cannot hold: the exact engine
             return engines._RatioEngine(clf, enc, bdd, budget).run(), False
-        # the level engine makes arrays, already false on unused codes
-        return engines._LevelEngine(clf, enc, bdd, budget, weights).run(), True
+        # (arrays, false on unused codes: compile() sees that from their type)
+        return engines._LevelEngine(clf, enc, bdd, budget, weights).run(), False
     model = engines._tan_model(clf, enc.features)  # TANs: pairwise factors over a forest
     if model is not None:
         return engines._TanEngine(enc, bdd, budget, model).run(), True
