@@ -31,13 +31,18 @@ _LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", No
          "batch": ("bnx.batch", None), "plot": ("bnx.plot", None),
          "explain_data": ("bnx.batch", "explain_data"),
          "learn_tan": ("bnx.learning", "learn_tan"),
-         "general_order": ("bnx.compilation.general", "general_order")}
+         "general_order": ("bnx.compilation.general", "general_order"),
+         "Attributions": ("bnx.attribution", "Attributions"),
+         "shap_values": ("bnx.attribution", "shap_values"),
+         "banzhaf_values": ("bnx.attribution", "banzhaf_values")}
 
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
 
 __all__ = [
+    "Attributions",
     "Classifier",
+    "banzhaf_values",
     "explain_data",
     "learn_naive_bayes",
     "learn_tan",
@@ -56,6 +61,7 @@ __all__ = [
     "latent_tree_order",
     "naive_bayes_order",
     "read_network",
+    "shap_values",
     *_explain_all,
     *_errors_all,
 ]

@@ -1,0 +1,17 @@
+"""Attributions and parameter sensitivity of a classifier's decisions.
+
+- :mod:`.shapley`: the exact SHAP and Banzhaf passes over an ODD's diagram;
+- :mod:`.values`: :func:`shap_values` and :func:`banzhaf_values` (instances and
+  backgrounds in, :class:`Attributions` out);
+- :mod:`.result`: :class:`Attributions`;
+- :mod:`.sensitivity`: :func:`parameter_sensitivity`, how far each CPT entry may move
+  (its column co-varied proportionally) before a decision changes;
+- :mod:`._draw`: their matplotlib pictures (matplotlib imported on use).
+
+This is the questions layer: it reads the ODD and the classifier, nothing above them.
+"""
+
+from .result import Attributions
+from .values import banzhaf_values, shap_values
+
+__all__ = ["Attributions", "shap_values", "banzhaf_values"]
