@@ -91,35 +91,30 @@ def coalition_weights(n: int, kind: str, exact: bool) -> np.ndarray:
     return np.array(w, dtype=object if exact else float)
 
 
-def _scatter(target: np.ndarray, idx: np.ndarray, vals: np.ndarray) -> None:
-    """``target[idx[u, r], r] += vals[u, r]`` for every node ``u`` and pair ``r``."""
-    pairs = target.shape[1]
-    flat = (idx * pairs + np.arange(pairs)[None, :]).ravel()
-    width = target.shape[2]
-    t = target.reshape(-1, width)
-    v = vals.reshape(-1, width)
+def _unique(keys: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` for keys in ``0 .. bound - 1``: by
+    marking a table when it is not much longer than the keys, else by sorting."""
+    if bound > 8 * len(keys):
+        nxt, inv = np.unique(keys, return_inverse=True)
+        return nxt, inv.reshape(-1)
+    flag = np.zeros(bound, dtype=bool)
+    flag[keys] = True
+    rank = np.cumsum(flag) - 1
+    return np.flatnonzero(flag), rank[keys]
+
+
+def _add(target: np.ndarray, idx: np.ndarray, vals: np.ndarray) -> None:
+    """``target[:, idx[a]] += vals[:, a]`` for every entry ``a`` (repeats add up)."""
     if target.dtype == object:
-        np.add.at(t, flat, v)
+        np.add.at(target.T, idx, vals.T)
         return
-    size = t.shape[0]
-    for j in range(width):
-        t[:, j] += np.bincount(flat, weights=v[:, j], minlength=size)
-
-
-def _out(G, kids, m, zs, q, rows):
-    """``G`` of the children that ``z`` leads to on layer ``m``, expected under ``z``."""
-    if zs is not None:
-        return G[kids[:, zs[:, m]], rows[None, :]]
-    out = None
-    for s, p in enumerate(q[m]):
-        if p:
-            part = p * G[kids[:, s]]
-            out = part if out is None else out + part
-    return out if out is not None else np.zeros_like(G[kids[:, 0]])
+    size = target.shape[1]
+    for j in range(target.shape[0]):
+        target[j] += np.bincount(idx, weights=vals[j], minlength=size)
 
 
 def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,
-                kind: str = "shapley", exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                kind: str = "shapley", exact: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
     """Shapley or Banzhaf values of every pair's game, and ``v(empty)``.
 
     Parameters
@@ -141,56 +136,84 @@ def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,
     values : array (pairs, features)
     empty : array (pairs,)
         ``v(empty) = E_z f(z)``.
+    cells : int
+        How many numbers the passes held (for sizing chunks of pairs).
+
+    Notes
+    -----
+    Only the (node, pair) entries that the pair's paths reach are visited: on each
+    layer the entries are kept as sorted keys ``node * pairs + pair``, the children of
+    the entries as positions among the next layer's keys, and the numbers of a layer
+    as an array ``(sizes, entries)``.
     """
     kids_by_layer, value = feature_graph(odd)
     n = len(kids_by_layer)
     pairs = len(xs)
     dtype = object if exact else float
     shapley = kind == "shapley"
-    rows = np.arange(pairs)
     weights = coalition_weights(n, kind, exact)
 
     def width(m):
         return n - m + 1 if shapley else 1
 
-    # top-down: W per layer
-    W = np.empty((1, pairs, width(0)), dtype=dtype)
-    W[0] = weights[None, :width(0)]
-    Ws = []
-    for m in range(n):
-        Ws.append(W)
-        kids = kids_by_layer[m]
-        nxt = np.zeros((int(kids.max()) + 1, pairs, width(m + 1)), dtype=dtype)
+    def zeros(shape):
+        out = np.zeros(shape, dtype=dtype)
         if exact:
-            nxt[...] = Fraction(0)
-        w_in = W[:, :, 1:] if shapley else W
-        w_out = W[:, :, :width(m + 1)]
-        _scatter(nxt, kids[:, xs[:, m]], w_in)
-        if zs is not None:
-            _scatter(nxt, kids[:, zs[:, m]], w_out)
-        else:
-            for s, p in enumerate(q[m]):
-                if p:
-                    _scatter(nxt, np.repeat(kids[:, s:s + 1], pairs, axis=1), p * w_out)
-        W = nxt
-    # bottom-up: G per layer, the values collected on the way; E: the expected decision
-    G = np.empty((len(value), pairs, 1), dtype=dtype)
-    G[...] = value[:, None, None] * (Fraction(1) if exact else 1.0)
-    E = G[:, :, 0]
-    phi = np.empty((pairs, n), dtype=dtype)
-    for m in range(n - 1, -1, -1):
+            out[...] = Fraction(0)
+        return out
+
+    # top-down: the entries of each layer and W on them
+    keys = np.arange(pairs, dtype=np.int64)  # layer 0: the root (node 0 of the layer)
+    W = zeros((width(0), pairs))
+    W[:] = weights[:width(0), None]
+    layers = []  # per layer: W, in-child's position, [(an out-child's position, p)], pair
+    cells = 0
+    for m in range(n):
         kids = kids_by_layer[m]
-        g_in = G[kids[:, xs[:, m]], rows[None, :]]
-        g_out = _out(G, kids, m, zs, q, rows)
-        phi[:, m] = ((g_in - g_out) * Ws[m][:, :, :width(m + 1)]).sum(axis=(0, 2))
+        node, r = keys // pairs, keys % pairs
+        c_in = kids[node, xs[r, m]] * pairs + r
+        if zs is not None:
+            outs = [(kids[node, zs[r, m]] * pairs + r, None)]
+        else:
+            outs = [(kids[node, s] * pairs + r, p) for s, p in enumerate(q[m]) if p]
+        nxt, inv = _unique(np.concatenate([c_in] + [c for c, _ in outs]),
+                           (int(kids.max()) + 1) * pairs)
+        a = len(keys)
+        pos_in = inv[:a]
+        pos_out = [(inv[a * (j + 1):a * (j + 2)], p) for j, (_, p) in enumerate(outs)]
+        layers.append((W, pos_in, pos_out, r))
+        cells += W.size
+        w_next = zeros((width(m + 1), len(nxt)))
+        _add(w_next, pos_in, W[1:] if shapley else W)
+        w_out = W[:width(m + 1)]
+        for pos, p in pos_out:
+            _add(w_next, pos, w_out if p is None else p * w_out)
+        keys, W = nxt, w_next
+    # bottom-up: G on the same entries, the values collected on the way
+    G = zeros((1, len(keys)))
+    G[0] = value[keys // pairs] * (Fraction(1) if exact else 1.0)
+    E = G[0]
+    phi = zeros((pairs, n))
+    for m in range(n - 1, -1, -1):
+        W, pos_in, pos_out, r = layers.pop()
+        g_in = G[:, pos_in]
+        g_out = e_out = None
+        for pos, p in pos_out:
+            g, e = G[:, pos], E[pos]
+            if p is not None:
+                g, e = p * g, p * e
+            g_out = g if g_out is None else g_out + g
+            e_out = e if e_out is None else e_out + e
+        contrib = ((g_in - g_out) * W[:width(m + 1)]).sum(axis=0)
+        if exact:
+            np.add.at(phi[:, m], r, contrib)
+        else:
+            phi[:, m] = np.bincount(r, weights=contrib, minlength=pairs)
         if shapley:
-            G = np.zeros((len(kids), pairs, width(m)), dtype=dtype)
-            if exact:
-                G[...] = Fraction(0)
-            G[:, :, 1:] += g_in
-            G[:, :, :-1] += g_out
+            G = zeros((width(m), g_in.shape[1]))
+            G[1:] += g_in
+            G[:-1] += g_out
         else:
             G = g_in + g_out
-        E = _out(E[:, :, None], kids, m, zs, q, rows)[:, :, 0]
-        Ws[m] = None
-    return phi, E[0]
+        E = e_out
+    return phi, E, cells

@@ -21,7 +21,7 @@ from ..errors import ArgumentError, DataError, InstanceError, UnknownStateError
 from ..instances import as_instance
 from ..odd import ODD, check_odd
 from .result import Attributions
-from .shapley import feature_graph, game_values
+from .shapley import game_values
 
 __all__ = ["shap_values", "banzhaf_values"]
 
@@ -91,13 +91,6 @@ def _product(odd: ODD, spec: Mapping, exact: bool) -> list:
     return q if exact else [np.array([float(x) for x in row]) for row in q]
 
 
-def _per_pair_bytes(odd: ODD, shapley: bool) -> int:
-    kids, _ = feature_graph(odd)
-    n = len(kids)
-    cells = sum(len(k) * ((n - m + 1) if shapley else 1) for m, k in enumerate(kids))
-    return 8 * (2 * cells + 4 * max(len(k) for k in kids) * (n + 1))
-
-
 def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attributions:
     check_odd(odd)
     if not isinstance(exact, bool):
@@ -105,7 +98,6 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     single = not _is_frame(X)
     xs, records = _rows(odd, X, "X")
     n = len(odd.features)
-    shapley = kind == "shapley"
     if isinstance(background, Mapping):
         q = _product(odd, background, exact)
         zs, counts, total = None, None, 1
@@ -123,13 +115,15 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     phi = np.zeros((len(xs), n), dtype=dtype)
     base = np.zeros(len(xs), dtype=dtype)
     nz = 1 if zs is None else len(zs)
-    chunk = max(1, CHUNK_BYTES // _per_pair_bytes(odd, shapley))
     pairs = len(xs) * nz
-    for start in range(0, pairs, chunk):
+    start, chunk = 0, 64  # then sized from the numbers a pair needed
+    while start < pairs:
         sel = np.arange(start, min(pairs, start + chunk))
+        start += len(sel)
         xi, zi = sel // nz, sel % nz
-        v, e = game_values(odd, xs[xi], None if zs is None else zs[zi], q, kind=kind,
-                           exact=exact)
+        v, e, cells = game_values(odd, xs[xi], None if zs is None else zs[zi], q, kind=kind,
+                                  exact=exact)
+        chunk = max(1, int(CHUNK_BYTES // (32 * max(1, cells / len(sel)))))
         if zs is not None:
             w = counts[zi].astype(object) if exact else counts[zi].astype(float)
             v = v * w[:, None]
