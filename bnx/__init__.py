@@ -34,7 +34,9 @@ _LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", No
          "general_order": ("bnx.compilation.general", "general_order"),
          "Attributions": ("bnx.attribution", "Attributions"),
          "shap_values": ("bnx.attribution", "shap_values"),
-         "banzhaf_values": ("bnx.attribution", "banzhaf_values")}
+         "banzhaf_values": ("bnx.attribution", "banzhaf_values"),
+         "parameter_sensitivity": ("bnx.attribution", "parameter_sensitivity"),
+         "plot_sensitivity": ("bnx.attribution", "plot_sensitivity")}
 
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
@@ -53,7 +55,9 @@ __all__ = [
     "general_order",
     "backends",
     "batch",
+    "parameter_sensitivity",
     "plot",
+    "plot_sensitivity",
     "case_study",
     "datasets",
     "examples",
