@@ -102,3 +102,8 @@ def test_floats_and_roots():
         bnx.parameter_sensitivity(bnx.compile(clf, backend="autoref"), x)
     with pytest.raises(bnx.MissingFeatureError):
         bnx.parameter_sensitivity(clf, {"GPA": "+"})
+
+
+def test_whole_classifier_refused_with_a_clear_error():
+    with pytest.raises(bnx.StructureError, match="give an instance"):
+        bnx.parameter_sensitivity(bnx.examples.admissions())

@@ -37,10 +37,13 @@ __all__ = ["parameter_sensitivity", "family_derivatives", "derivative", "linear_
 
 
 def family_derivatives(states: dict, parents: dict, factors: dict, class_var: Any,
-                       evidence: dict, var: Any) -> tuple[tuple, Any]:
+                       evidence: dict, var: Any, order: list | None = None) -> tuple[tuple, Any]:
     """``(scope, table)``: the product of every factor but ``var``'s, the evidence
     applied, summed over everything but the class, ``var`` and its parents (scope
-    ``(class, var, *parents)`` without repeats), up to one positive constant."""
+    ``(class, var, *parents)`` without repeats), up to one positive constant.
+
+    ``order``: an elimination order of all unobserved variables to follow (the ones
+    kept are skipped); by default a greedy one is made for ``var``."""
     keep = tuple(dict.fromkeys((class_var, var, *parents[var])))
     card = {n: len(s) for n, s in states.items()}
     pool = [((*keep,), _ones([card[v] for v in keep]))]
@@ -55,7 +58,10 @@ def family_derivatives(states: dict, parents: dict, factors: dict, class_var: An
         if v in evidence:
             pool.append(((v,), indicator(card[v], evidence[v])))
     hidden = {v for s, _ in pool for v in s if v not in keep}
-    order = elimination_order([s for s, _ in pool], sorted(hidden, key=str), card)
+    if order is None:
+        order = elimination_order([s for s, _ in pool], sorted(hidden, key=str), card)
+    else:
+        order = [v for v in order if v in hidden]
     return product(eliminate(pool, order), scope=keep)
 
 
@@ -87,7 +93,8 @@ def flip_interval(a: list, b: list, theta: Fraction, rule: str, p: int,
     """
     lo, hi = Fraction(0), Fraction(1)
     empty = False
-    for h0, h1, strict in _constraints(a, b, rule, p, threshold):
+    cons = _constraints(a, b, rule, p, threshold)
+    for h0, h1, strict in cons:
         if h1 == 0:
             if h0 < 0 or (strict and h0 == 0):
                 empty = True
@@ -98,7 +105,7 @@ def flip_interval(a: list, b: list, theta: Fraction, rule: str, p: int,
         else:
             hi = min(hi, root)
     positive = all((h0 + h1 * theta > 0) if s else (h0 + h1 * theta >= 0)
-                   for h0, h1, s in _constraints(a, b, rule, p, threshold))
+                   for h0, h1, s in cons)
     if positive:
         return lo, hi, True
     if empty or lo > hi:
@@ -209,9 +216,14 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
     c = clf.class_var
     p = states[c].index(clf.positive)
     nclass = len(states[c])
+    card = {n: len(s) for n, s in states.items()}
+    # one greedy elimination order for every variable (the kept ones are skipped)
+    scopes = [tuple(v for v in f[0] if v not in evidence) for f in ints.values()]
+    order = elimination_order(scopes, sorted({v for s in scopes for v in s if v != c}, key=str),
+                              card)
     rows = []
     for var in clf.network.nodes():
-        scope, phi = family_derivatives(states, parents, ints, c, evidence, var)
+        scope, phi = family_derivatives(states, parents, ints, c, evidence, var, order)
         pa = parents[var]
         cols = list(entries(states, parents, cpds, var))
         total = [sum(theta * derivative(scope, phi, c, var, pa, u, cc, j)
