@@ -227,3 +227,45 @@ def test_plots():
     assert many.plot() is not None and many.plot(kind="bar") is not None
     with pytest.raises(bnx.ArgumentError):
         many.plot(kind="waterfall")
+
+
+def test_explain_data_and_command_line(tmp_path, capsys):
+    """explain_data(what=["shap"]) and ``bnx explain --shap --background`` give the
+    values of shap_values; rows with missing values get NaN."""
+    from bnx.cli import main
+    from pgmpy.readwrite import BIFWriter
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    feats = list(odd.display_order)
+    rows = pd.DataFrame([{"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "+",
+                          "GPA": "-"},
+                         {"WorkExperience": "-", "FirstTimeApplicant": "-", "EntranceExam": "+",
+                          "GPA": "+"},
+                         {"WorkExperience": "-", "FirstTimeApplicant": None, "EntranceExam": "+",
+                          "GPA": "+"}])
+    bg = rows.iloc[:2]
+    got = bnx.explain_data(odd, rows, what=["decision", "shap", "banzhaf"], background=bg,
+                           progress=False)
+    want = bnx.shap_values(odd, rows.iloc[:2], bg).values
+    assert np.allclose(got[[f"shap:{f}" for f in feats]].to_numpy()[:2], want)
+    assert got[[f"shap:{f}" for f in feats]].iloc[2].isna().all()
+    assert list(got.columns[:1]) == ["decision"]
+    with pytest.raises(bnx.ArgumentError, match="background"):
+        bnx.explain_data(odd, rows, what="shap", progress=False)
+    net = tmp_path / "adm.bif"
+    BIFWriter(bnx.examples.admissions_network()).write(str(net))
+    bg.to_csv(tmp_path / "bg.csv", index=False)
+    x = "WorkExperience=+,FirstTimeApplicant=+,EntranceExam=+,GPA=-"
+    assert main(["explain", str(net), "--class", "Admit", "--positive", "+", "--instance", x,
+                 "--shap", "--background", str(tmp_path / "bg.csv"), "--sensitivity"]) == 0
+    out = capsys.readouterr().out
+    one = bnx.shap_values(odd, dict(p.split("=") for p in x.split(",")), bg)
+    for f, v in zip(one.feature_names, one.values):
+        assert f"{v:+.6f}" in out
+    assert "closest to flipping" in out
+    assert main(["explain", str(net), "--class", "Admit", "--positive", "+", "--data",
+                 str(tmp_path / "bg.csv"), "--what", "decision", "--shap", "--background",
+                 str(tmp_path / "bg.csv")]) == 0
+    assert "shap:GPA" in capsys.readouterr().out
+    assert main(["explain", str(net), "--class", "Admit", "--positive", "+", "--instance", x,
+                 "--shap"]) == 1
+    assert "--background" in capsys.readouterr().err

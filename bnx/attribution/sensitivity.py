@@ -201,7 +201,7 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
     >>> s = bnx.parameter_sensitivity(clf, x)
     >>> r = s[(s.variable == "Admit") & (s.state == "+")].iloc[0]
-    >>> round(r.value, 3), round(r.low, 3), r.high, clf.decide(x)
+    >>> float(r.value), round(float(r.low), 3), float(r.high), clf.decide(x)
     (0.3, 0.249, 1.0, True)
     """
     if not isinstance(classifier, Classifier):

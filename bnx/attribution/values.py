@@ -23,7 +23,7 @@ from ..odd import ODD, check_odd
 from .result import Attributions
 from .shapley import game_values
 
-__all__ = ["shap_values", "banzhaf_values"]
+__all__ = ["shap_values", "banzhaf_values", "attribution_columns"]
 
 #: Memory the passes may hold for one chunk of (instance, background row) pairs, in bytes.
 CHUNK_BYTES = 192 << 20
@@ -213,3 +213,24 @@ def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) ->
     ['17/64', '15/64', '15/64', '-15/64']
     """
     return _values(odd, X, background, "banzhaf", exact)
+
+
+def attribution_columns(odd: ODD, frame: Any, kinds: Any, background: Any):
+    """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with a column
+    ``"<kind>:<feature>"`` per kind (``"shap"``, ``"banzhaf"``) and feature, NaN on
+    rows with missing values (attributions need complete rows)."""
+    import pandas as pd
+    if background is None:
+        raise ArgumentError(f"what={list(kinds)!r} needs a background: explain_data(..., "
+                            f"background=ROWS or {{feature: {{state: probability}}}})")
+    feats = list(odd.display_order)
+    complete = frame[list(odd.features)].notna().all(axis=1).to_numpy()
+    out = {}
+    for kind in kinds:
+        fn = shap_values if kind == "shap" else banzhaf_values
+        values = np.full((len(frame), len(feats)), np.nan)
+        if complete.any():
+            values[complete] = fn(odd, frame[complete], background).values
+        for j, f in enumerate(feats):
+            out[f"{kind}:{f}"] = values[:, j]
+    return pd.DataFrame(out, index=frame.index)

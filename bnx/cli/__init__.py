@@ -297,8 +297,12 @@ def _explain_rows(args, odd) -> None:
             what = [w for w in what if not w.startswith("mc_")]
     elif not what:
         raise ArgumentError("--what names no answer")
+    background = None
+    if args.shap:
+        from .questions import read_background
+        what, background = [*what, "shap"], read_background(args)
     answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
-                           progress=sys.stderr.isatty())
+                           progress=sys.stderr.isatty(), background=background)
     if args.output is None:
         print(answers.to_csv(index_label="row"), end="")
         return
