@@ -108,9 +108,9 @@ def _add(target: np.ndarray, idx: np.ndarray, vals: np.ndarray) -> None:
     if target.dtype == object:
         np.add.at(target.T, idx, vals.T)
         return
-    size = target.shape[1]
-    for j in range(target.shape[0]):
-        target[j] += np.bincount(idx, weights=vals[j], minlength=size)
+    k, size = target.shape
+    flat = (np.arange(k)[:, None] * size + idx[None, :]).ravel()
+    target += np.bincount(flat, weights=vals.ravel(), minlength=k * size).reshape(k, size)
 
 
 def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,

@@ -17,11 +17,13 @@ from typing import Any
 import numpy as np
 
 from ..classifier import _resolve_state
-from ..errors import ArgumentError, DataError, InstanceError, UnknownStateError
-from ..instances import as_instance
+from ..arrays import decide
+from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureError,
+                      UnknownStateError)
+from ..instances import as_instance, is_missing
 from ..odd import ODD, check_odd
 from .result import Attributions
-from .shapley import game_values
+from .shapley import feature_graph, game_values
 
 __all__ = ["shap_values", "banzhaf_values", "attribution_columns"]
 
@@ -33,26 +35,61 @@ def _is_frame(obj: Any) -> bool:
     return type(obj).__module__.startswith("pandas") and type(obj).__name__ == "DataFrame"
 
 
-def _rows(odd: ODD, data: Any, what: str) -> tuple[np.ndarray, list]:
+def _rows(odd: ODD, data: Any, what: str) -> np.ndarray:
     """Complete rows of ``data`` as state indices (rows, features in the ODD's order)."""
-    if _is_frame(data):
-        records = data.to_dict("records")
-    elif isinstance(data, Mapping) or type(data).__name__ == "Series":
-        records = [data]
-    else:
-        raise ArgumentError(f"{what} must be a mapping, a pandas Series or a DataFrame, "
-                            f"got {type(data).__name__}")
-    out = np.empty((len(records), len(odd.features)), dtype=np.int64)
-    for r, rec in enumerate(records):
-        inst = as_instance(rec, class_var=odd.meta.get("class_var"))
+    if isinstance(data, Mapping) or type(data).__name__ == "Series":
+        inst = as_instance(data, class_var=odd.meta.get("class_var"))
         missing = [f for f in odd.features if f not in inst]
         if missing:
-            raise InstanceError(f"{what}: row {r} has no state for "
-                                f"{', '.join(map(repr, missing))}; attributions need "
-                                f"complete rows (drop or fill the missing values)")
+            _incomplete(what, 0, missing)
         idx = odd.encode(inst)
-        out[r] = [idx[f] for f in odd.features]
-    return out, records
+        return np.array([[idx[f] for f in odd.features]], dtype=np.int64)
+    if not _is_frame(data):
+        raise ArgumentError(f"{what} must be a mapping, a pandas Series or a DataFrame, "
+                            f"got {type(data).__name__}")
+    cls = odd.meta.get("class_var")
+    extra = [c for c in data.columns if c not in set(odd.features) and c != cls]
+    if extra:
+        raise UnknownFeatureError(f"{what} has columns that are not features: "
+                                  f"{', '.join(map(repr, extra))}")
+    absent = [f for f in odd.features if f not in data.columns]
+    if absent:
+        _incomplete(what, 0, absent)
+    values = data[list(odd.features)].to_numpy(dtype=object)
+    out = np.empty(values.shape, dtype=np.int64)
+    for i, f in enumerate(odd.features):
+        states = odd.encoding.states[i]
+        known: dict = {}
+        column = out[:, i]
+        for r, value in enumerate(values[:, i].tolist()):
+            j = known.get(value) if type(value) is str else None
+            if j is None:
+                if is_missing(value) or value is None:
+                    _incomplete(what, r, [f])
+                j = _resolve_state(states, value)
+                if j is None:
+                    raise UnknownStateError(f"{what}: {value!r} is not a state of feature "
+                                            f"{f!r} (states: {', '.join(map(str, states))})")
+                if type(value) is str:
+                    known[value] = j
+            column[r] = j
+    return out
+
+
+def _incomplete(what: str, row: int, missing: list):
+    raise InstanceError(f"{what}: row {row} has no state for "
+                        f"{', '.join(map(repr, missing))}; attributions need complete rows "
+                        f"(drop or fill the missing values)")
+
+
+def _decisions(odd: ODD, xs: np.ndarray) -> np.ndarray:
+    """The decision (0 or 1) on each row of state indices, by one walk of the arrays."""
+    enc = odd.encoding
+    bits = np.zeros((len(xs), enc.nvars), dtype=bool)
+    for i, bs in enumerate(enc.bits):
+        for b in range(len(bs)):
+            bits[:, enc.first_level[i] + b] = (xs[:, i] >> (len(bs) - 1 - b)) & 1
+    return decide(odd.arrays, bits).astype(np.int64)
 
 
 def _product(odd: ODD, spec: Mapping, exact: bool) -> list:
@@ -96,7 +133,7 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     if not isinstance(exact, bool):
         raise ArgumentError(f"exact must be True or False, got {exact!r}")
     single = not _is_frame(X)
-    xs, records = _rows(odd, X, "X")
+    xs = _rows(odd, X, "X")
     n = len(odd.features)
     if isinstance(background, Mapping):
         q = _product(odd, background, exact)
@@ -104,7 +141,7 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     elif _is_frame(background):
         if len(background) == 0:
             raise DataError("the background data set has no rows")
-        bz, _ = _rows(odd, background, "background")
+        bz = _rows(odd, background, "background")
         zs, counts = np.unique(bz, axis=0, return_counts=True)
         q, total = None, len(bz)
     else:
@@ -116,7 +153,9 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     base = np.zeros(len(xs), dtype=dtype)
     nz = 1 if zs is None else len(zs)
     pairs = len(xs) * nz
-    start, chunk = 0, 64  # then sized from the numbers a pair needed
+    kids, _ = feature_graph(odd)
+    worst = sum(len(k) * (n - m + 1) for m, k in enumerate(kids))  # numbers a pair may need
+    start, chunk = 0, int(min(4096, max(1, CHUNK_BYTES // (32 * worst))))
     while start < pairs:
         sel = np.arange(start, min(pairs, start + chunk))
         start += len(sel)
@@ -134,11 +173,11 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
         phi = phi / (Fraction(total) if exact else total)
         base = base / (Fraction(total) if exact else total)
     # the decisions: v(N) (exactly 0 or 1), read from the diagram
-    decisions = np.array([int(odd._decide_indices(dict(zip(odd.features, row))))
-                          for row in xs.tolist()], dtype=np.int64)
+    decisions = _decisions(odd, xs)
     order = [odd.features.index(f) for f in odd.display_order]
-    states = np.array([[odd.encoding.states[i][j] for i, j in enumerate(row)]
-                       for row in xs.tolist()], dtype=object)
+    states = np.empty(xs.shape, dtype=object)
+    for i, names in enumerate(odd.encoding.states):
+        states[:, i] = np.array(names, dtype=object)[xs[:, i]]
     phi, states = phi[:, order], states[:, order]
     if single:
         phi, base, states, decisions = phi[0], base[0], states[0], decisions[0]
