@@ -13,12 +13,13 @@ import copy
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 import bnx
 from tests import oracle
-from tests.strategies import classifiers, general_networks, instances, tan_networks
+from tests.strategies import (classifiers, general_networks, instances, naive_bayes,
+                              tan_networks)
 
 CASES = st.one_of(classifiers(max_features=4, max_instances=24),
                   general_networks(max_features=3, max_hidden=2, max_instances=24),
@@ -104,6 +105,36 @@ def test_floats_and_roots():
         bnx.parameter_sensitivity(clf, {"GPA": "+"})
 
 
+def _positive_nb(case):
+    return (len(oracle.node_states(case.net, case.class_var)) == 2
+            and 0 < oracle.to_fraction(case.threshold) < 1
+            and all((c.values > 0).all() for c in case.net.get_cpds()))
+
+
+@given(case=naive_bayes(max_features=4, max_instances=24), data=st.data())
+@settings(max_examples=30, deadline=None)
+def test_whole_classifier_intervals_naive_bayes(case, data):
+    """No instance: inside the interval no decision changes; at or just past an end
+    inside (0, 1) some decision does (every instance recomputed by the oracle)."""
+    assume(_positive_nb(case))
+    note(repr(case))
+    argmax = data.draw(st.booleans(), label="argmax")
+    if argmax:
+        case.rule, case.threshold = "argmax", None
+    clf = _classifier(case)
+    frame = bnx.parameter_sensitivity(clf, exact=True)
+    xs = oracle.all_instances(case.net, case.features)
+    for row in frame.itertuples():
+        check_row(case, row, lambda t: tuple(decide(case, changed(case, row, t), x)
+                                             for x in xs))
+
+
 def test_whole_classifier_refused_with_a_clear_error():
-    with pytest.raises(bnx.StructureError, match="give an instance"):
-        bnx.parameter_sensitivity(bnx.examples.admissions())
+    net = bnx.examples.admissions().network
+    with pytest.raises(bnx.StructureError, match="two-state class"):
+        bnx.parameter_sensitivity(bnx.Classifier(net, "Admit", "+", threshold=0))
+
+
+def test_whole_classifier_admissions():
+    s = bnx.parameter_sensitivity(bnx.examples.admissions())
+    assert len(s) == 18 and ((s.low <= s.value) & (s.value <= s.high)).all()
