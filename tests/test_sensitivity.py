@@ -107,8 +107,59 @@ def test_floats_and_roots():
 
 def _positive_nb(case):
     return (len(oracle.node_states(case.net, case.class_var)) == 2
-            and 0 < oracle.to_fraction(case.threshold) < 1
+            and (case.rule == "argmax" or 0 < oracle.to_fraction(case.threshold) < 1)
             and all((c.values > 0).all() for c in case.net.get_cpds()))
+
+
+@st.composite
+def positive_tans(draw):
+    """TANs with a two-state class and every CPT entry positive (some ties exact)."""
+    import itertools
+    from pgmpy.models import DiscreteBayesianNetwork
+    from tests.strategies import Case, _general_cpd
+    n = draw(st.integers(1, 4))
+    feats = [f"F{i}" for i in range(n)]
+    card = {f: draw(st.sampled_from([2, 2, 3])) for f in feats}
+    while len(list(itertools.product(*[range(card[f]) for f in feats]))) > 24:
+        card[feats[-1]] = 2
+        break
+    states = {"C": ["n", "y"], **{f: [f"s{j}" for j in range(card[f])] for f in feats}}
+    parents = {"C": []}
+    for i, f in enumerate(feats):
+        pa = draw(st.sampled_from([None, *feats[:i]])) if i else None
+        parents[f] = ["C"] + ([pa] if pa else [])
+
+    def column(k):
+        w = draw(st.lists(st.integers(1, 6), min_size=k, max_size=k))
+        return [x / sum(w) for x in w]
+
+    cpds = []
+    for node in ["C", *feats]:
+        ps = parents[node]
+        configs = list(itertools.product(*[range(len(states[q])) for q in ps]))
+        cpds.append(_general_cpd(node, states[node], [column(len(states[node])) for _ in configs],
+                                 ps, [states[q] for q in ps]))
+    net = DiscreteBayesianNetwork([(q, f) for f in feats for q in parents[f]])
+    net.add_nodes_from(["C", *feats])
+    net.add_cpds(*cpds)
+    assert net.check_model()
+    rule = draw(st.sampled_from(["threshold", "argmax"]))
+    threshold = draw(st.sampled_from([0.5, 0.25, 0.75, Fraction(1, 3)])) if rule == "threshold" else None
+    return Case(net, "C", draw(st.sampled_from(["n", "y"])), threshold, feats, rule)
+
+
+@given(case=positive_tans())
+@settings(max_examples=30, deadline=None)
+def test_whole_classifier_intervals_tan(case):
+    """The same check on TANs (pairwise factors between features)."""
+    note(repr(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    frame = bnx.parameter_sensitivity(clf, exact=True)
+    xs = oracle.all_instances(case.net, case.features)
+    for row in frame.itertuples():
+        check_row(case, row, lambda t: tuple(decide(case, changed(case, row, t), x)
+                                             for x in xs))
 
 
 @given(case=naive_bayes(max_features=4, max_instances=24), data=st.data())

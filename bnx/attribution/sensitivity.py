@@ -179,7 +179,7 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
     instance : mapping or pandas Series, optional
         The instance whose decision is kept. Without one: every decision of the
         classifier is kept (the whole decision function; naive Bayes and TAN with a
-        two-state class, see :mod:`bnx.attribution.sensitivity_all`).
+        two-state class and positive entries, see :mod:`bnx.attribution.sensitivity_all`).
     exact : bool, default False
         ``value``, ``low`` and ``high`` as exact :class:`~fractions.Fraction` objects
         instead of floats.

@@ -1,5 +1,5 @@
 """Sensitivity of the whole decision function: the interval of each CPT entry in which
-no decision of the classifier changes (naive Bayes with a two-state class).
+no decision of the classifier changes (naive Bayes and TAN with a two-state class).
 
 Change the entry ``theta`` to ``t`` (its column co-varied proportionally, as in
 :mod:`bnx.attribution.sensitivity`). For each instance ``x`` the decision is one linear
@@ -16,8 +16,10 @@ the negative instances of each group. Those are max- and min-product paths of th
 compiled diagram read per feature (:func:`bnx.attribution.shapley.feature_graph`),
 from the root to each node and from each node to each terminal, in exact fractions.
 
-Supported: naive Bayes networks (the class and the features, nothing else) with a
-two-state class, every CPT entry positive, a threshold strictly between 0 and 1 or
+A TAN's factors are pairwise: see :mod:`bnx.attribution.sensitivity_tan`.
+
+Supported: naive Bayes and TAN networks (the class and the features, nothing else) with
+a two-state class, every CPT entry positive, a threshold strictly between 0 and 1 or
 the argmax rule. Anything else is refused with a :class:`~bnx.StructureError` that says
 so; with an instance, :func:`bnx.parameter_sensitivity` takes any classifier.
 """
@@ -40,13 +42,13 @@ _NONE_MAX, _NONE_MIN = Fraction(0), float("inf")  # "no path": every real R is i
 def _refuse(clf, why: str):
     raise StructureError(
         f"parameter_sensitivity without an instance (every decision kept) supports naive "
-        f"Bayes networks (only the class and the features) with a two-state class, every "
+        f"Bayes and TAN networks (only the class and the features) with a two-state class, every "
         f"CPT entry positive and a threshold strictly between 0 and 1 (or argmax); {why}. "
         f"Give an instance for any classifier: parameter_sensitivity(classifier, instance)")
 
 
 def _check(clf, states, cpds):
-    if clf.structure != "naive_bayes":
+    if clf.structure not in ("naive_bayes", "tan"):
         _refuse(clf, f"this classifier's structure is {clf.structure!r}")
     extra = set(clf.network.nodes()) - {clf.class_var, *clf.features}
     if extra:
@@ -155,6 +157,9 @@ def whole_sensitivity(clf, *, exact: bool = False):
     kids_by_layer, value = feature_graph(odd)
     feats = list(odd.features)
     prior = cpds[c][1]
+    if clf.structure == "tan":
+        return _tan(clf, states, parents, cpds, kids_by_layer, value, feats, p, alpha, beta,
+                    exact)
     cond = {f: cpds[f][1] for f in feats}  # cond[f][s, class]
     # ratio of feature f's state s for orientation o: Pr(s | other) / Pr(s | o)
     ratio = {o: [[cond[f][s, 1 - o] / cond[f][s, o] for s in range(len(states[f]))]
@@ -167,7 +172,9 @@ def whole_sensitivity(clf, *, exact: bool = False):
                 rows.append((var, states[var][j], given, theta, Fraction(1), Fraction(1)))
                 continue
             if var == c:
-                lo, hi = _prior(passes[j], kids_by_layer, j, p, theta, prior, alpha, beta)
+                fwd, bwd = passes[j]
+                rho = {(t, k): bwd[t][0][k == "min"][0] for t in (0, 1) for k in ("max", "min")}
+                lo, hi = _prior(rho, j, p, theta, prior, alpha, beta)
             else:
                 o = u[0]  # the class state of the column
                 m = feats.index(var)
@@ -185,13 +192,11 @@ def whole_sensitivity(clf, *, exact: bool = False):
     return sensitivity_frame(rows, exact)
 
 
-def _prior(passes, kids_by_layer, c0, p, theta, prior, alpha, beta):
+def _prior(rho, c0, p, theta, prior, alpha, beta):
     """The interval of the class prior's entry ``Pr(class = c0)``: ``J_c0 = t K`` and
     ``J_other = (1 - t) M`` with ``R = K / M = (1 - theta) / Pr(other) / rho``, ``rho``
-    the product of the ratios of orientation ``c0``."""
-    fwd, bwd = passes
-    rho = {(term, kind): bwd[term][0][kind == "min"][0] for term in (0, 1)
-           for kind in ("max", "min")}
+    the product of the ratios of orientation ``c0`` (``rho``: its extremes to each
+    terminal)."""
     scale = (1 - theta) / prior[1 - c0]
     # R's extremes: the largest R is the smallest rho
     ext = {}
@@ -212,3 +217,48 @@ def _prior(passes, kids_by_layer, c0, p, theta, prior, alpha, beta):
         if has(ext[0, "min"]):
             lo = max(lo, alpha / (alpha + beta * ext[0, "min"]))
     return lo, hi
+
+
+def _tan(clf, states, parents, cpds, kids_by_layer, value, feats, p, alpha, beta, exact):
+    """:func:`whole_sensitivity` for a TAN (see :mod:`bnx.attribution.sensitivity_tan`)."""
+    from .sensitivity_tan import tan_extremes
+    c = clf.class_var
+    prior = cpds[c][1]
+    fset = set(feats)
+    parent = {f: next((q for q in parents[f] if q in fset), None) for f in feats}
+
+    def prob(f, s, cls, w):
+        key = tuple(cls if q == c else w for q in parents[f])
+        return cpds[f][1][(s, *key)]
+
+    def factor_of(o):
+        return lambda f, s, w: prob(f, s, 1 - o, w) / prob(f, s, o, w)
+
+    def walk(o, allowed, override):
+        return tan_extremes(kids_by_layer, value, feats, parent, factor_of(o), allowed,
+                            override)
+
+    rows = []
+    for var in clf.network.nodes():
+        for u, given, j, theta, column in entries(states, parents, cpds, var):
+            if len(column) == 1:
+                rows.append((var, states[var][j], given, theta, Fraction(1), Fraction(1)))
+                continue
+            if var == c:
+                lo, hi = _prior(walk(j, {}, (None, {})), j, p, theta, prior, alpha, beta)
+                rows.append((var, states[var][j], given, theta, lo, hi))
+                continue
+            col = dict(zip(parents[var], u))
+            o, pa = col[c], parent[var]
+            w = col.get(pa) if pa is not None else None
+            pin = {pa: (w,)} if pa is not None else {}
+            const = prior[1 - o] / prior[o]
+            others = tuple(s for s in range(len(states[var])) if s != j)
+            ext_a = walk(o, {var: (j,), **pin}, (var, {j: prob(var, j, 1 - o, w)}))
+            ext_b = walk(o, {var: others, **pin},
+                         (var, {s: (1 - theta) * factor_of(o)(var, s, w) for s in others}))
+            k = (beta / alpha) if o == p else (alpha / beta)
+            la, ha = _bounds(ext_a, o == p, k * const, False)
+            lb, hb = _bounds(ext_b, o != p, k * const, True)
+            rows.append((var, states[var][j], given, theta, max(la, lb), min(ha, hb)))
+    return sensitivity_frame(rows, exact)
