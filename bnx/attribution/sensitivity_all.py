@@ -154,42 +154,90 @@ def whole_sensitivity(clf, *, exact: bool = False):
     else:
         alpha, beta = 1 - clf.threshold, clf.threshold
     odd = compile(clf)
-    kids_by_layer, value = feature_graph(odd)
+    graph = feature_graph(odd)
     feats = list(odd.features)
     prior = cpds[c][1]
-    if clf.structure == "tan":
-        return _tan(clf, states, parents, cpds, kids_by_layer, value, feats, p, alpha, beta,
-                    exact)
-    cond = {f: cpds[f][1] for f in feats}  # cond[f][s, class]
-    # ratio of feature f's state s for orientation o: Pr(s | other) / Pr(s | o)
-    ratio = {o: [[cond[f][s, 1 - o] / cond[f][s, o] for s in range(len(states[f]))]
-                 for f in feats] for o in (0, 1)}
-    passes = {o: _passes(kids_by_layer, value, ratio[o]) for o in (0, 1)}
+    walks = (_TanWalks if clf.structure == "tan" else _NaiveBayesWalks)(
+        c, states, parents, cpds, graph, feats)
     rows = []
     for var in clf.network.nodes():
         for u, given, j, theta, column in entries(states, parents, cpds, var):
             if len(column) == 1:
-                rows.append((var, states[var][j], given, theta, Fraction(1), Fraction(1)))
-                continue
-            if var == c:
-                fwd, bwd = passes[j]
-                rho = {(t, k): bwd[t][0][k == "min"][0] for t in (0, 1) for k in ("max", "min")}
-                lo, hi = _prior(rho, j, p, theta, prior, alpha, beta)
+                lo = hi = Fraction(1)
+            elif var == c:
+                lo, hi = _prior(walks.rho(j), j, p, theta, prior, alpha, beta)
             else:
-                o = u[0]  # the class state of the column
-                m = feats.index(var)
-                fwd, bwd = passes[o]
-                const = prior[1 - o] / prior[o]
-                ext_a = _extremes(fwd, bwd, kids_by_layer, m, {j: cond[var][j, 1 - o]})
-                ext_b = _extremes(fwd, bwd, kids_by_layer, m,
-                                  {s: (1 - theta) * ratio[o][m][s]
-                                   for s in range(len(states[var])) if s != j})
+                o, ext_a, ext_b = walks.groups(var, dict(zip(parents[var], u)), j, theta)
                 k = (beta / alpha) if o == p else (alpha / beta)
+                const = prior[1 - o] / prior[o]
                 la, ha = _bounds(ext_a, o == p, k * const, False)
                 lb, hb = _bounds(ext_b, o != p, k * const, True)
                 lo, hi = max(la, lb), min(ha, hb)
             rows.append((var, states[var][j], given, theta, lo, hi))
     return sensitivity_frame(rows, exact)
+
+
+class _NaiveBayesWalks:
+    """Naive Bayes: the max/min-product paths of both orientations, made once."""
+
+    def __init__(self, c, states, parents, cpds, graph, feats):
+        self.kids, value = graph
+        self.c, self.states, self.feats = c, states, feats
+        self.cond = {f: cpds[f][1] for f in feats}  # cond[f][s, class]
+        # ratio of feature f's state s for orientation o: Pr(s | other) / Pr(s | o)
+        self.ratio = {o: [[self.cond[f][s, 1 - o] / self.cond[f][s, o]
+                           for s in range(len(states[f]))] for f in feats] for o in (0, 1)}
+        self.passes = {o: _passes(self.kids, value, self.ratio[o]) for o in (0, 1)}
+
+    def rho(self, o):
+        bwd = self.passes[o][1]
+        return {(t, k): bwd[t][0][k == "min"][0] for t in (0, 1) for k in ("max", "min")}
+
+    def groups(self, var, col, j, theta):
+        o = col[self.c]
+        m = self.feats.index(var)
+        fwd, bwd = self.passes[o]
+        ext_a = _extremes(fwd, bwd, self.kids, m, {j: self.cond[var][j, 1 - o]})
+        ext_b = _extremes(fwd, bwd, self.kids, m,
+                          {s: (1 - theta) * self.ratio[o][m][s]
+                           for s in range(len(self.states[var])) if s != j})
+        return o, ext_a, ext_b
+
+
+class _TanWalks:
+    """TAN: one walk per group (see :mod:`bnx.attribution.sensitivity_tan`)."""
+
+    def __init__(self, c, states, parents, cpds, graph, feats):
+        self.c, self.states, self.parents, self.cpds = c, states, parents, cpds
+        self.graph, self.feats = graph, feats
+        fset = set(feats)
+        self.parent = {f: next((q for q in parents[f] if q in fset), None) for f in feats}
+
+    def prob(self, f, s, cls, w):
+        key = tuple(cls if q == self.c else w for q in self.parents[f])
+        return self.cpds[f][1][(s, *key)]
+
+    def walk(self, o, allowed, override):
+        from .sensitivity_tan import tan_extremes
+
+        def factor(f, s, w):
+            return self.prob(f, s, 1 - o, w) / self.prob(f, s, o, w)
+
+        return tan_extremes(*self.graph, self.feats, self.parent, factor, allowed, override)
+
+    def rho(self, o):
+        return self.walk(o, {}, (None, {}))
+
+    def groups(self, var, col, j, theta):
+        o, pa = col[self.c], self.parent[var]
+        w = col.get(pa) if pa is not None else None
+        pin = {pa: (w,)} if pa is not None else {}
+        others = tuple(s for s in range(len(self.states[var])) if s != j)
+        ext_a = self.walk(o, {var: (j,), **pin}, (var, {j: self.prob(var, j, 1 - o, w)}))
+        ext_b = self.walk(o, {var: others, **pin},
+                          (var, {s: (1 - theta) * self.prob(var, s, 1 - o, w)
+                                 / self.prob(var, s, o, w) for s in others}))
+        return o, ext_a, ext_b
 
 
 def _prior(rho, c0, p, theta, prior, alpha, beta):
@@ -218,47 +266,3 @@ def _prior(rho, c0, p, theta, prior, alpha, beta):
             lo = max(lo, alpha / (alpha + beta * ext[0, "min"]))
     return lo, hi
 
-
-def _tan(clf, states, parents, cpds, kids_by_layer, value, feats, p, alpha, beta, exact):
-    """:func:`whole_sensitivity` for a TAN (see :mod:`bnx.attribution.sensitivity_tan`)."""
-    from .sensitivity_tan import tan_extremes
-    c = clf.class_var
-    prior = cpds[c][1]
-    fset = set(feats)
-    parent = {f: next((q for q in parents[f] if q in fset), None) for f in feats}
-
-    def prob(f, s, cls, w):
-        key = tuple(cls if q == c else w for q in parents[f])
-        return cpds[f][1][(s, *key)]
-
-    def factor_of(o):
-        return lambda f, s, w: prob(f, s, 1 - o, w) / prob(f, s, o, w)
-
-    def walk(o, allowed, override):
-        return tan_extremes(kids_by_layer, value, feats, parent, factor_of(o), allowed,
-                            override)
-
-    rows = []
-    for var in clf.network.nodes():
-        for u, given, j, theta, column in entries(states, parents, cpds, var):
-            if len(column) == 1:
-                rows.append((var, states[var][j], given, theta, Fraction(1), Fraction(1)))
-                continue
-            if var == c:
-                lo, hi = _prior(walk(j, {}, (None, {})), j, p, theta, prior, alpha, beta)
-                rows.append((var, states[var][j], given, theta, lo, hi))
-                continue
-            col = dict(zip(parents[var], u))
-            o, pa = col[c], parent[var]
-            w = col.get(pa) if pa is not None else None
-            pin = {pa: (w,)} if pa is not None else {}
-            const = prior[1 - o] / prior[o]
-            others = tuple(s for s in range(len(states[var])) if s != j)
-            ext_a = walk(o, {var: (j,), **pin}, (var, {j: prob(var, j, 1 - o, w)}))
-            ext_b = walk(o, {var: others, **pin},
-                         (var, {s: (1 - theta) * factor_of(o)(var, s, w) for s in others}))
-            k = (beta / alpha) if o == p else (alpha / beta)
-            la, ha = _bounds(ext_a, o == p, k * const, False)
-            lb, hb = _bounds(ext_b, o != p, k * const, True)
-            rows.append((var, states[var][j], given, theta, max(la, lb), min(ha, hb)))
-    return sensitivity_frame(rows, exact)
