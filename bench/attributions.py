@@ -17,6 +17,8 @@ Parts:
 * ``all``: all 232 complete votes rows explained against all 232 as background.
 * ``nb30``: the synthetic 30-feature naive Bayes of ``bench/_data.py`` (about 50 K
   nodes), 500 seeded random background rows, 3 instances: seconds per instance.
+* ``whole``: :func:`bnx.parameter_sensitivity` without an instance on the votes naive
+  Bayes and on the votes TAN (``bnx.case_study.votes_tan_classifier``).
 * ``sensitivity``: :func:`bnx.parameter_sensitivity` on win95pts (class PTROFFLINE =
   Offline, its 16 leaves as features, 1,148 CPT entries) for one decision; reading the
   network is not timed. Reads ``../shared/data/networks/win95pts.net``.
@@ -114,7 +116,18 @@ def sensitivity(repeat: int) -> None:
           f"({flips} with a flip point)")
 
 
-PARTS = {"votes": votes, "all": all_rows, "nb30": nb30, "sensitivity": sensitivity}
+def whole(repeat: int) -> None:
+    for name, clf in (("naive Bayes", bnx.case_study.votes_classifier()),
+                      ("TAN", bnx.case_study.votes_tan_classifier())):
+        bnx.compile(clf)
+        t, s = best(lambda: bnx.parameter_sensitivity(clf), 1 if name == "TAN" else repeat)
+        room = (s.value - s.low).combine(s.high - s.value, min).min()
+        print(f"votes {name}, whole-classifier sensitivity: {t:.2f} s for {len(s)} CPT "
+              f"entries (smallest room {room:.1e})")
+
+
+PARTS = {"votes": votes, "all": all_rows, "nb30": nb30, "sensitivity": sensitivity,
+         "whole": whole}
 
 
 def main() -> None:
