@@ -136,24 +136,23 @@ def derivative(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: t
     return phi[tuple(w[v] for v in scope)]
 
 
-def linear_joint(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: tuple,
-                 j: int, column: list, total: list) -> tuple[list, list]:
-    """``(a, b)`` with ``Pr(c, e)(t) = a[c] + b[c] t`` for the entry ``j`` of the column
-    ``u`` of ``var``'s table (``phi`` from :func:`family_derivatives`, ``total`` the
-    class joints at the table's values, on the same scale)."""
+def linear_joint(d: list, j: int, column: list, total: list) -> tuple[list, list]:
+    """``(a, b)`` with ``Pr(c, e)(t) = a[c] + b[c] t`` for the entry ``j`` of a column of
+    a table: ``d[c][jj]`` is the derivative of ``Pr(c, e)`` with respect to the column's
+    entry ``jj`` (:func:`derivative`), ``total`` the class joints at the table's values,
+    on the same scale."""
     k = len(column)
     theta = column[j]
     a, b = [], []
-    for c in range(len(total)):
-        d = [derivative(scope, phi, class_var, var, pa, u, c, jj) for jj in range(k)]
-        others = sum(column[jj] * d[jj] for jj in range(k) if jj != j)
+    for c, dc in enumerate(d):
+        others = sum(column[jj] * dc[jj] for jj in range(k) if jj != j)
         if theta != 1:
             m = others / (1 - theta)
         else:
-            m = Fraction(sum(d[jj] for jj in range(k) if jj != j), k - 1) if k > 1 else 0
-        rest = total[c] - theta * d[j] - others
+            m = Fraction(sum(dc[jj] for jj in range(k) if jj != j), k - 1) if k > 1 else 0
+        rest = total[c] - theta * dc[j] - others
         a.append(rest + m)
-        b.append(d[j] - m)
+        b.append(dc[j] - m)
     return a, b
 
 
@@ -226,10 +225,15 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
         scope, phi = family_derivatives(states, parents, ints, c, evidence, var, order)
         pa = parents[var]
         cols = list(entries(states, parents, cpds, var))
-        total = [sum(theta * derivative(scope, phi, c, var, pa, u, cc, j)
-                     for u, _, j, theta, _ in cols) for cc in range(nclass)]
+        ders = {}  # per column: d[c][state]
+        for u, _, _, _, column in cols:
+            if u not in ders:
+                ders[u] = [[derivative(scope, phi, c, var, pa, u, cc, jj)
+                            for jj in range(len(column))] for cc in range(nclass)]
+        total = [sum(theta * ders[u][cc][j] for u, _, j, theta, _ in cols)
+                 for cc in range(nclass)]
         for u, given, j, theta, column in cols:
-            a, b = linear_joint(scope, phi, c, var, pa, u, j, column, total)
+            a, b = linear_joint(ders[u], j, column, total)
             lo, hi, _ = flip_interval(a, b, theta, clf.rule, p, clf.threshold)
             if len(column) == 1:
                 lo = hi = Fraction(1)
