@@ -189,3 +189,13 @@ def test_whole_classifier_refused_with_a_clear_error():
 def test_whole_classifier_admissions():
     s = bnx.parameter_sensitivity(bnx.examples.admissions())
     assert len(s) == 18 and ((s.low <= s.value) & (s.value <= s.high)).all()
+
+
+def test_plot_sensitivity():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    clf = bnx.examples.admissions()
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    ax = bnx.plot_sensitivity(bnx.parameter_sensitivity(clf, x), top=5)
+    assert len(ax.get_yticklabels()) == 5
