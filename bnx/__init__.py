@@ -47,13 +47,20 @@ _LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", No
          "explain_data": ("bnx.batch", "explain_data"),
          "learn_tan": ("bnx.learning", "learn_tan"),
          "general_order": ("bnx.compilation.general", "general_order"),
-         "tan_order": ("bnx.compilation.tan_model", "tan_order")}
+         "tan_order": ("bnx.compilation.tan_model", "tan_order"),
+         "Attributions": ("bnx.attribution", "Attributions"),
+         "shap_values": ("bnx.attribution", "shap_values"),
+         "banzhaf_values": ("bnx.attribution", "banzhaf_values"),
+         "parameter_sensitivity": ("bnx.attribution", "parameter_sensitivity"),
+         "plot_sensitivity": ("bnx.attribution", "plot_sensitivity")}
 
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
 
 __all__ = [
+    "Attributions",
     "Classifier",
+    "banzhaf_values",
     "explain_data",
     "learn_naive_bayes",
     "learn_tan",
@@ -64,7 +71,9 @@ __all__ = [
     "general_order",
     "backends",
     "batch",
+    "parameter_sensitivity",
     "plot",
+    "plot_sensitivity",
     "case_study",
     "datasets",
     "examples",
@@ -73,6 +82,7 @@ __all__ = [
     "naive_bayes_order",
     "read_network",
     "tan_order",
+    "shap_values",
     *_explain_all,
     *_errors_all,
 ]

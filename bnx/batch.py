@@ -37,7 +37,10 @@ WHAT: dict[str, str] = {
     "pi_shortest_count": "number of shortest PI-explanations",
     "observed": "number of observed (non-missing) features",
     "robustness": "fewest observed features whose change flips the decision (<NA>: none does)",
+    "shap": "exact SHAP values, a column 'shap:<feature>' per feature (needs background=)",
+    "banzhaf": "exact Banzhaf values, a column 'banzhaf:<feature>' per feature (needs background=)",
 }
+_ATTRIBUTIONS = ("shap", "banzhaf")  # many columns each, from bnx.attribution
 _DEFAULT_WHAT = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest")
 _DTYPES = {"decision": bool, "posterior": float, "robustness": "Int64"}
 
@@ -141,7 +144,7 @@ def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
 
 def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None,
                  on: Mapping | None = None, n_jobs: int = 1, progress: bool = True,
-                 client: Any = None):
+                 client: Any = None, background: Any = None):
     """Decide and explain every row of a data set; one column per requested answer.
 
     Parameters
@@ -165,6 +168,11 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         Show a tqdm progress bar.
     client : dask.distributed.Client, optional
         Run on this Dask cluster instead (``n_jobs`` is then ignored).
+    background : DataFrame or mapping, optional
+        With ``"shap"`` or ``"banzhaf"`` in ``what``: the background of
+        :func:`bnx.shap_values` (rows or a product distribution). Those answers
+        give one column per feature, ``"shap:<feature>"``, NaN on rows with missing
+        values.
 
     Returns
     -------
@@ -194,6 +202,15 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         raise ArgumentError(f"client must be a dask.distributed.Client, got "
                             f"{type(client).__name__}")
     frame = _frame(odd, data)
+    kinds = [w for w in what if w in _ATTRIBUTIONS]
+    if kinds:
+        from .attribution.values import attribution_columns
+        extra = attribution_columns(odd, frame, kinds, background)
+        rest = tuple(w for w in what if w not in _ATTRIBUTIONS)
+        if not rest:
+            return extra
+        return explain_data(odd, frame, what=rest, on=on, n_jobs=n_jobs, progress=progress,
+                            client=client).join(extra)
     codes = encode_rows(odd, frame)
     if len(codes) == 0:
         return pd.DataFrame({w: pd.Series([], dtype=_DTYPES.get(w, "int64")) for w in what},

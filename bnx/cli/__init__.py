@@ -292,8 +292,13 @@ def _explain_rows(args, odd) -> None:
             print(f"bnx: note: {note}", file=sys.stderr)
     elif not what:
         raise ArgumentError("--what names no answer")
+    background = None
+    if args.shap:
+        from .questions import read_background
+        what, background = [*what, "shap"], read_background(args)
     answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
-                           progress=sys.stderr.isatty() and not args.no_progress)
+                           progress=sys.stderr.isatty() and not args.no_progress,
+                           background=background)
     if args.output is None:
         print(answers.to_csv(index_label="row"), end="")
         return

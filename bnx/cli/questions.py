@@ -11,7 +11,8 @@ from .text import _names, _pairs, _show, _table
 
 __all__ = ["question_args", "questions_asked", "answer_questions"]
 
-_QUESTIONS = ("cxp", "roles", "robustness", "bias", "check", "sdp", "profile")
+_QUESTIONS = ("cxp", "roles", "robustness", "bias", "check", "sdp", "profile", "shap",
+              "sensitivity")
 
 
 def question_args(e) -> None:
@@ -41,6 +42,28 @@ def question_args(e) -> None:
                    "saved by this bnx, which holds its classifier)")
     q.add_argument("--profile", action="store_true",
                    help="the robustness profile of the whole classifier")
+    q.add_argument("--shap", action="store_true",
+                   help="exact SHAP values of the decision against --background (with "
+                   "--data: a column 'shap:<feature>' per feature)")
+    q.add_argument("--background", metavar="ROWS.csv",
+                   help="the background data set of --shap (complete rows, a header line "
+                   "naming the features)")
+    q.add_argument("--sensitivity", action="store_true",
+                   help="the CPT entries closest to flipping the decision, each with the "
+                   "interval it may move in (its column co-varied)")
+
+
+def read_background(args):
+    """The rows of ``--background`` (``--shap`` needs it)."""
+    import pandas as pd
+    from ..errors import ArgumentError, DataError
+    if args.background is None:
+        raise ArgumentError("--shap needs --background ROWS.csv")
+    try:
+        return pd.read_csv(args.background, dtype=str, na_values=["?", ""],
+                           keep_default_na=False, skipinitialspace=True)
+    except (OSError, ValueError) as exc:
+        raise DataError(f"cannot read the CSV file {args.background!r}: {exc}") from None
 
 
 def questions_asked(args) -> bool:
@@ -54,6 +77,30 @@ def answer_questions(args, clf, odd, x, feats) -> None:
     from ..errors import BnxError
     if args.immutable is not None and not args.robustness:
         raise BnxError("--immutable needs --robustness")
+    if args.shap:
+        from ..attribution import shap_values
+        a = shap_values(odd, x, read_background(args))
+        rows = sorted(zip(a.feature_names, a.data, a.values), key=lambda r: -abs(r[2]))
+        print(f"\nSHAP values (base value {float(a.base_values):.6f}, decision "
+              f"{int(a.decisions)}):")
+        print(_table([[str(f), str(v), f"{w:+.6f}"] for f, v, w in rows],
+                     ["feature", "state", "SHAP"]))
+    if args.sensitivity:
+        if clf is None:
+            raise BnxError("--sensitivity needs the classifier (a network file, or an ODD "
+                           "saved with its classifier)")
+        from ..attribution import parameter_sensitivity
+        sens = parameter_sensitivity(clf, x)
+        sens["room"] = (sens["value"] - sens["low"]).clip(lower=0).combine(
+            (sens["high"] - sens["value"]).clip(lower=0), min)
+        top = sens.sort_values("room", kind="stable").head(args.limit)
+        print("\nCPT entries closest to flipping the decision (the entry may move "
+              "strictly between low and high):")
+        print(_table([[f"Pr({r.variable}={r.state}"
+                       + (" | " + ",".join(f"{k}={v}" for k, v in r.parents.items())
+                          if r.parents else "") + ")",
+                       f"{r.value:.6g}", f"{r.low:.6g}", f"{r.high:.6g}"]
+                      for r in top.itertuples()], ["entry", "value", "low", "high"]))
     if args.cxp:
         cxp = explain.contrastive_explanations(odd, x)
         print("\n" + _show(cxp.shortest() if args.shortest else cxp, args.limit, feats))

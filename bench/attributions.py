@@ -1,0 +1,143 @@
+"""Benchmark of exact attributions and parameter sensitivity (issue 19).
+
+Run from the repository root::
+
+    PYTHONPATH=. python bench/attributions.py            # every part
+    PYTHONPATH=. python bench/attributions.py --only votes nb30
+
+Parts:
+
+* ``votes``: K2 naive Bayes on the UCI votes data (16 binary features), 30 complete rows
+  as background, 5 complete rows explained. ``shap.explainers.Exact`` with a
+  ``shap.maskers.Independent(background, max_samples=30)`` masker, its model the fastest
+  decision bnx offers (:func:`bnx.arrays.decide` on the state codes, which are the bits of
+  binary features), against :func:`bnx.shap_values`, side by side in one run; the
+  largest difference of the values is printed (must be < 1e-9). shap's first call (JIT
+  and set-up) is timed apart; the per-instance time is that of the later calls.
+* ``all``: all 232 complete votes rows explained against all 232 as background.
+* ``nb30``: the synthetic 30-feature naive Bayes of ``bench/_data.py`` (about 50 K
+  nodes), 500 seeded random background rows, 3 instances: seconds per instance.
+* ``whole``: :func:`bnx.parameter_sensitivity` without an instance on the votes naive
+  Bayes and on the votes TAN (``bnx.case_study.votes_tan_classifier``).
+* ``sensitivity``: :func:`bnx.parameter_sensitivity` on win95pts (class PTROFFLINE =
+  Offline, its 16 leaves as features, 1,148 CPT entries) for one decision; reading the
+  network is not timed. Reads ``../shared/data/networks/win95pts.net``.
+
+Every time is the best of ``--repeat`` runs (default 3) of wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+
+import _util  # noqa: F401  (sys.path)
+import _data
+import bnx
+from bnx.arrays import decide
+
+
+def best(fn, repeat):
+    out, times = None, []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
+def votes(repeat: int) -> None:
+    import shap
+    odd = bnx.compile(bnx.case_study.votes_classifier())
+    feats = list(odd.features)
+    rows = bnx.datasets.load_votes().dropna()[feats]
+    bg, X = rows.iloc[:30], rows.iloc[30:35]
+    codes = {f: {s: j for j, s in enumerate(odd.states(f))} for f in feats}
+    num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])  # noqa
+
+    def model(a):
+        return decide(odd.arrays, np.asarray(a, dtype=np.int64)).astype(float)
+
+    explainer = shap.explainers.Exact(model, shap.maskers.Independent(num(bg),
+                                                                      max_samples=len(bg)))
+    t = time.perf_counter()
+    explainer(num(X.iloc[:1]))
+    first = time.perf_counter() - t
+    t_shap, ref = best(lambda: explainer(num(X)), repeat)
+    bnx.shap_values(odd, X.iloc[:1], bg)  # the per-ODD layers, made once
+    t_bnx, got = best(lambda: bnx.shap_values(odd, X, bg), repeat)
+    diff = np.abs(got.values - ref.values[:, [feats.index(f) for f in got.feature_names]]).max()
+    print(f"votes, 30 background rows, {len(X)} instances: shap {shap.__version__} Exact "
+          f"{1000 * t_shap / len(X):.1f} ms/instance (first call {first:.2f} s), "
+          f"bnx {1000 * t_bnx / len(X):.3f} ms/instance, ratio {t_shap / t_bnx:,.0f}x, "
+          f"max |difference| {diff:.1e}")
+
+
+def all_rows(repeat: int) -> None:
+    odd = bnx.compile(bnx.case_study.votes_classifier())
+    rows = bnx.datasets.load_votes().dropna()[list(odd.features)]
+    bnx.shap_values(odd, rows.iloc[:1], rows.iloc[:2])
+    t, a = best(lambda: bnx.shap_values(odd, rows, rows), repeat)
+    acc = np.abs(a.base_values + a.values.sum(axis=1) - a.decisions).max()
+    print(f"votes, all {len(rows)} complete rows against all {len(rows)}: {t:.2f} s "
+          f"(local accuracy within {acc:.1e})")
+
+
+def nb30(repeat: int) -> None:
+    b = _data.synthetic_nb(30)
+    odd = bnx.compile(b.clf)
+    rng = np.random.default_rng(_data.SEED)
+    states = {f: odd.states(f) for f in odd.features}
+    frame = pd.DataFrame({f: [states[f][j] for j in rng.integers(0, len(states[f]), 503)]
+                          for f in odd.features})
+    bg, X = frame.iloc[:500], frame.iloc[500:]
+    t0 = time.perf_counter()
+    bnx.shap_values(odd, X.iloc[0], bg)
+    first = time.perf_counter() - t0
+    times = []
+    for i in range(len(X)):
+        t, _ = best(lambda: bnx.shap_values(odd, X.iloc[i], bg), repeat)
+        times.append(t)
+    print(f"nb30 ({odd.arrays.size:,} nodes), 500 background rows: "
+          f"{np.mean(times):.2f} s per instance (first call, with the per-ODD layers: "
+          f"{first:.2f} s)")
+
+
+def sensitivity(repeat: int) -> None:
+    net = bnx.read_network(str(_data.DATA / "networks" / "win95pts.net"))
+    clf = bnx.Classifier(net, "PTROFFLINE", "Offline")
+    x = {f: clf.states(f)[0] for f in clf.features}
+    t, s = best(lambda: bnx.parameter_sensitivity(clf, x), repeat)
+    flips = int(((s.low > 0) | (s.high < 1)).sum())
+    print(f"win95pts sensitivity, one decision: {t:.2f} s for {len(s):,} CPT entries "
+          f"({flips} with a flip point)")
+
+
+def whole(repeat: int) -> None:
+    for name, clf in (("naive Bayes", bnx.case_study.votes_classifier()),
+                      ("TAN", bnx.case_study.votes_tan_classifier())):
+        bnx.compile(clf)
+        t, s = best(lambda: bnx.parameter_sensitivity(clf), 1 if name == "TAN" else repeat)
+        room = (s.value - s.low).combine(s.high - s.value, min).min()
+        print(f"votes {name}, whole-classifier sensitivity: {t:.2f} s for {len(s)} CPT "
+              f"entries (smallest room {room:.1e})")
+
+
+PARTS = {"votes": votes, "all": all_rows, "nb30": nb30, "sensitivity": sensitivity,
+         "whole": whole}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--only", nargs="+", choices=list(PARTS), default=list(PARTS))
+    p.add_argument("--repeat", type=int, default=3)
+    args = p.parse_args()
+    for name in args.only:
+        PARTS[name](args.repeat)
+
+
+if __name__ == "__main__":
+    main()

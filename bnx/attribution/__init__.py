@@ -1,0 +1,27 @@
+"""Attributions and parameter sensitivity of a classifier's decisions.
+
+- :mod:`.shapley`: the exact SHAP and Banzhaf passes over an ODD's diagram;
+- :mod:`.values`: :func:`shap_values` and :func:`banzhaf_values` (instances and
+  backgrounds in, :class:`Attributions` out);
+- :mod:`.result`: :class:`Attributions`;
+- :mod:`.sensitivity`: :func:`parameter_sensitivity`, how far each CPT entry may move
+  (its column co-varied proportionally) before a decision changes; without an instance
+  :mod:`.sensitivity_all` (naive Bayes) and :mod:`.sensitivity_tan` (TAN);
+- :mod:`._draw`: their matplotlib pictures (matplotlib imported on use).
+
+This is the questions layer: it reads the ODD and the classifier, nothing above them.
+"""
+
+from .result import Attributions
+from .sensitivity import parameter_sensitivity
+from .values import banzhaf_values, shap_values
+
+__all__ = ["Attributions", "shap_values", "banzhaf_values", "parameter_sensitivity",
+           "plot_sensitivity"]
+
+
+def plot_sensitivity(frame, ax=None, *, top: int = 15):
+    """Draw the ``top`` CPT entries of a :func:`parameter_sensitivity` frame closest to
+    flipping the decision (matplotlib), each as its interval around its value."""
+    from ._draw import draw_sensitivity
+    return draw_sensitivity(frame, ax, top=top)

@@ -1,0 +1,116 @@
+"""Matplotlib drawings of attributions and of parameter sensitivity (imported lazily).
+
+matplotlib is imported inside the functions, so that importing bnx never needs it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["draw", "draw_sensitivity"]
+
+
+def _axes(ax: Any, size: tuple[float, float]) -> Any:
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+    return plt.subplots(figsize=size)[1]
+
+
+def _label(attr) -> str:
+    return "SHAP value" if attr.kind == "shap" else "Banzhaf value"
+
+
+def draw(attr, ax: Any = None, *, kind: str | None = None, max_features: int = 20) -> Any:
+    """:meth:`bnx.Attributions.plot`: a bar or waterfall chart for one instance, a
+    beeswarm-like summary for many rows."""
+    from ..errors import ArgumentError
+    kinds = ("bar", "waterfall") if attr.single else ("beeswarm", "bar")
+    kind = kind or kinds[0]
+    if kind not in kinds:
+        raise ArgumentError(f"kind must be one of {', '.join(map(repr, kinds))} for "
+                            f"{'one instance' if attr.single else 'many rows'}, got {kind!r}")
+    values = np.asarray(attr.values, dtype=float)
+    names = list(attr.feature_names)
+    if attr.single:
+        order = np.argsort(-np.abs(values), kind="stable")[:max_features][::-1]
+        labels = [f"{names[i]} = {attr.data[i]}" for i in order]
+        ax = _axes(ax, (7, 0.35 * len(order) + 1.5))
+        y = np.arange(len(order))
+        if kind == "bar":
+            v = values[order]
+            ax.barh(y, v, color=np.where(v >= 0, "tab:red", "tab:blue"))
+            ax.axvline(0, color="black", lw=0.8)
+        else:
+            v = values[order]
+            ax.barh(y, v, left=_left(attr, values, order),
+                    color=np.where(v >= 0, "tab:red", "tab:blue"))
+            ax.axvline(float(attr.base_values), color="grey", ls="--", lw=0.8)
+            ax.axvline(float(attr.decisions), color="black", lw=0.8)
+        ax.set_yticks(y)
+        ax.set_yticklabels(labels)
+        ax.set_xlabel(_label(attr))
+        ax.set_title(f"decision {int(attr.decisions)}, base value {float(attr.base_values):.3f}")
+        return ax
+    if kind == "bar":
+        mean = np.abs(values).mean(axis=0)
+        order = np.argsort(-mean, kind="stable")[:max_features][::-1]
+        ax = _axes(ax, (7, 0.35 * len(order) + 1.5))
+        ax.barh(np.arange(len(order)), mean[order], color="tab:purple")
+        ax.set_yticks(np.arange(len(order)))
+        ax.set_yticklabels([names[i] for i in order])
+        ax.set_xlabel(f"mean |{_label(attr)}|")
+        return ax
+    order = np.argsort(-np.abs(values).mean(axis=0), kind="stable")[:max_features][::-1]
+    ax = _axes(ax, (7, 0.35 * len(order) + 1.5))
+    rng = np.random.default_rng(0)
+    data = np.asarray(attr.data, dtype=object)
+    for y, i in enumerate(order):
+        col = values[:, i]
+        codes = np.unique(data[:, i].astype(str), return_inverse=True)[1].reshape(-1)
+        shade = codes / max(1, codes.max())
+        jitter = rng.uniform(-0.3, 0.3, len(col))
+        ax.scatter(col, y + jitter, c=shade, cmap="coolwarm", s=8, vmin=0, vmax=1)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(np.arange(len(order)))
+    ax.set_yticklabels([names[i] for i in order])
+    ax.set_xlabel(f"{_label(attr)} (colour: the feature's state, by its order)")
+    return ax
+
+
+def _left(attr, values: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Waterfall: where each bar starts, from the base value (top bar last)."""
+    rest = float(values.sum() - values[order].sum())  # features not drawn
+    start = float(attr.base_values) + rest
+    lefts = np.empty(len(order))
+    for k in range(len(order) - 1, -1, -1):  # the largest (top) bar first
+        lefts[k] = start
+        start += values[order[k]]
+    return lefts
+
+
+def draw_sensitivity(frame, ax: Any = None, *, top: int = 15) -> Any:
+    """:func:`bnx.plot_sensitivity`: the CPT entries closest to flipping the
+    decision, each as its interval around its value (on a log scale of distance)."""
+    f = frame.copy()
+    lo = f["low"].astype(float)
+    hi = f["high"].astype(float)
+    v = f["value"].astype(float)
+    f["room"] = np.minimum(v - lo, hi - v)
+    f = f.sort_values("room", kind="stable").head(top).iloc[::-1]
+    ax = _axes(ax, (7, 0.35 * len(f) + 1.5))
+    y = np.arange(len(f))
+    lo, hi, v = f["low"].astype(float), f["high"].astype(float), f["value"].astype(float)
+    ax.hlines(y, lo, hi, color="tab:green", lw=4, alpha=0.6)
+    ax.plot(v, y, "k|", ms=12)
+    labels = []
+    for _, r in f.iterrows():
+        given = ", ".join(f"{k}={s}" for k, s in r["parents"].items())
+        labels.append(f"{r['variable']}={r['state']}" + (f" | {given}" if given else ""))
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("the entry's value (|) and the interval that keeps the decision")
+    return ax

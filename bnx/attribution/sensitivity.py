@@ -1,0 +1,218 @@
+"""Parameter sensitivity: how far each CPT entry may move before a decision changes.
+
+Change one CPT entry ``theta = Pr(V = v | u)`` to ``t`` and scale the other entries of
+its column proportionally, by ``(1 - t) / (1 - theta)`` (when ``theta = 1`` the others
+are 0 and each gets ``(1 - t) / (k - 1)``). Every term of the network polynomial holds
+exactly one entry of ``V``'s table, so each class joint ``Pr(c, e)`` is linear in ``t``
+(Chan and Darwiche, "When do numbers really matter?", JAIR 2002):
+
+    Pr(c, e)(t) = R_c + t D_c(v) + (1 - t) M_c,
+
+where ``D_c(v') = dPr(c, e) / dtheta_{v'|u}`` is the product of every factor but
+``V``'s own, summed over everything but ``c``, ``V`` and its parents (one exact
+variable elimination per variable) and ``M_c`` the co-varied entries' share. The
+decision is then a conjunction of linear inequalities in ``t`` (one under the
+threshold rule, one per other class under argmax), so the values of ``t`` that keep it
+form one interval around ``theta``, solved exactly in fractions.
+
+:func:`parameter_sensitivity` returns one row per CPT entry with that interval.
+Without an instance it is the interval in which no decision of the classifier changes
+(see :mod:`bnx.attribution.sensitivity_all`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ..classifier import Classifier
+from ..errors import ArgumentError
+from ..inference import (eliminate, elimination_order, indicator, integer_factor, observe,
+                         product)
+from ..relevance import exact_cpds
+from .entries import entries, sensitivity_frame
+
+__all__ = ["parameter_sensitivity", "family_derivatives", "derivative", "linear_joint",
+           "flip_interval", "entries", "sensitivity_frame"]
+
+
+def family_derivatives(states: dict, parents: dict, factors: dict, class_var: Any,
+                       evidence: dict, var: Any, order: list | None = None) -> tuple[tuple, Any]:
+    """``(scope, table)``: the product of every factor but ``var``'s, the evidence
+    applied, summed over everything but the class, ``var`` and its parents (scope
+    ``(class, var, *parents)`` without repeats), up to one positive constant.
+
+    ``order``: an elimination order of all unobserved variables to follow (the ones
+    kept are skipped); by default a greedy one is made for ``var``."""
+    keep = tuple(dict.fromkeys((class_var, var, *parents[var])))
+    card = {n: len(s) for n, s in states.items()}
+    pool = [((*keep,), _ones([card[v] for v in keep]))]
+    for n, f in factors.items():
+        if n == var:
+            continue
+        for v in f[0]:
+            if v in evidence and v not in keep:
+                f = observe(f, v, indicator(card[v], evidence[v]))
+        pool.append(f)
+    for v in keep:
+        if v in evidence:
+            pool.append(((v,), indicator(card[v], evidence[v])))
+    hidden = {v for s, _ in pool for v in s if v not in keep}
+    if order is None:
+        order = elimination_order([s for s, _ in pool], sorted(hidden, key=str), card)
+    else:
+        order = [v for v in order if v in hidden]
+    return product(eliminate(pool, order), scope=keep)
+
+
+def _ones(shape):
+    import numpy as np
+    t = np.empty(shape, dtype=object)
+    t[...] = 1
+    return t
+
+
+def _constraints(a: list, b: list, rule: str, p: int, threshold) -> list:
+    """The decision on ``joint(t) = a + b t`` as ``[(h0, h1, strict)]``: positive iff
+    ``h0 + h1 t > 0`` (strict) or ``>= 0`` for every item."""
+    if rule == "argmax":
+        return [(a[p] - a[c], b[p] - b[c], c < p) for c in range(len(a)) if c != p]
+    t = threshold
+    h0 = (1 - t) * a[p] - t * (sum(a) - a[p])
+    h1 = (1 - t) * b[p] - t * (sum(b) - b[p])
+    return [(h0, h1, False)]
+
+
+def flip_interval(a: list, b: list, theta: Fraction, rule: str, p: int,
+                  threshold) -> tuple[Fraction, Fraction, bool]:
+    """``(low, high, positive)``: the interval of ``t`` in ``[0, 1]`` around ``theta``
+    in which the decision on ``joint(t) = a + b t`` stays what it is at ``theta``.
+
+    Every ``t`` strictly between ``low`` and ``high`` keeps the decision; an endpoint
+    inside ``(0, 1)`` is a flip point, where the decision may already be the other one.
+    """
+    lo, hi = Fraction(0), Fraction(1)
+    empty = False
+    cons = _constraints(a, b, rule, p, threshold)
+    for h0, h1, strict in cons:
+        if h1 == 0:
+            if h0 < 0 or (strict and h0 == 0):
+                empty = True
+            continue
+        root = Fraction(-h0) / h1
+        if h1 > 0:
+            lo = max(lo, root)
+        else:
+            hi = min(hi, root)
+    positive = all((h0 + h1 * theta > 0) if s else (h0 + h1 * theta >= 0)
+                   for h0, h1, s in cons)
+    if positive:
+        return lo, hi, True
+    if empty or lo > hi:
+        return Fraction(0), Fraction(1), False
+    return (Fraction(0), lo, False) if theta <= lo else (hi, Fraction(1), False)
+
+
+def derivative(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: tuple,
+               c: int, j: int):
+    """``dPr(c, e) / dtheta`` for the entry ``j`` of column ``u`` of ``var``'s table
+    (0 when the class state ``c`` contradicts the entry's own states)."""
+    w = {class_var: c}
+    for v, k in ((*zip(pa, u), (var, j))):
+        if w.setdefault(v, k) != k:
+            return 0
+    return phi[tuple(w[v] for v in scope)]
+
+
+def linear_joint(d: list, j: int, column: list, total: list) -> tuple[list, list]:
+    """``(a, b)`` with ``Pr(c, e)(t) = a[c] + b[c] t`` for the entry ``j`` of a column of
+    a table: ``d[c][jj]`` is the derivative of ``Pr(c, e)`` with respect to the column's
+    entry ``jj`` (:func:`derivative`), ``total`` the class joints at the table's values,
+    on the same scale."""
+    k = len(column)
+    theta = column[j]
+    a, b = [], []
+    for c, dc in enumerate(d):
+        others = sum(column[jj] * dc[jj] for jj in range(k) if jj != j)
+        if theta != 1:
+            m = others / (1 - theta)
+        else:
+            m = Fraction(sum(dc[jj] for jj in range(k) if jj != j), k - 1) if k > 1 else 0
+        rest = total[c] - theta * dc[j] - others
+        a.append(rest + m)
+        b.append(dc[j] - m)
+    return a, b
+
+
+def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
+                          exact: bool = False):
+    """How far each CPT entry may move before a decision changes.
+
+    Parameters
+    ----------
+    classifier : Classifier
+        Any classifier (latent and hidden nodes included).
+    instance : mapping or pandas Series, optional
+        The instance whose decision is kept. Without one: every decision of the
+        classifier is kept (the whole decision function; naive Bayes and TAN with a
+        two-state class and positive entries, see :mod:`bnx.attribution.sensitivity_all`).
+    exact : bool, default False
+        ``value``, ``low`` and ``high`` as exact :class:`~fractions.Fraction` objects
+        instead of floats.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per CPT entry ``theta = Pr(variable = state | parents)``: columns
+        ``variable``, ``state``, ``parents`` (a dict of the parents' states, empty for
+        a root), ``value`` (``theta``), ``low`` and ``high``. Moving ``theta`` to any
+        ``t`` strictly between ``low`` and ``high`` (the rest of its column scaled
+        proportionally) keeps the decision; ``low > 0`` or ``high < 1`` is a flip point.
+        Under the threshold rule a flip point itself belongs to the positive side.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    >>> s = bnx.parameter_sensitivity(clf, x)
+    >>> r = s[(s.variable == "Admit") & (s.state == "+")].iloc[0]
+    >>> float(r.value), round(float(r.low), 3), float(r.high), clf.decide(x)
+    (0.3, 0.249, 1.0, True)
+    """
+    if not isinstance(classifier, Classifier):
+        raise ArgumentError(f"expected a bnx.Classifier, got {type(classifier).__name__}")
+    if instance is None:
+        from .sensitivity_all import whole_sensitivity
+        return whole_sensitivity(classifier, exact=exact)
+    clf = classifier
+    evidence = clf.encode(instance)
+    states, parents, cpds = exact_cpds(clf.network)
+    ints = {n: integer_factor(f)[0] for n, f in cpds.items()}
+    c = clf.class_var
+    p = states[c].index(clf.positive)
+    nclass = len(states[c])
+    card = {n: len(s) for n, s in states.items()}
+    # one greedy elimination order for every variable (the kept ones are skipped)
+    scopes = [tuple(v for v in f[0] if v not in evidence) for f in ints.values()]
+    order = elimination_order(scopes, sorted({v for s in scopes for v in s if v != c}, key=str),
+                              card)
+    rows = []
+    for var in clf.network.nodes():
+        scope, phi = family_derivatives(states, parents, ints, c, evidence, var, order)
+        pa = parents[var]
+        cols = list(entries(states, parents, cpds, var))
+        ders = {}  # per column: d[c][state]
+        for u, _, _, _, column in cols:
+            if u not in ders:
+                ders[u] = [[derivative(scope, phi, c, var, pa, u, cc, jj)
+                            for jj in range(len(column))] for cc in range(nclass)]
+        total = [sum(theta * ders[u][cc][j] for u, _, j, theta, _ in cols)
+                 for cc in range(nclass)]
+        for u, given, j, theta, column in cols:
+            a, b = linear_joint(ders[u], j, column, total)
+            lo, hi, _ = flip_interval(a, b, theta, clf.rule, p, clf.threshold)
+            if len(column) == 1:
+                lo = hi = Fraction(1)
+            rows.append((var, states[var][j], given, theta, lo, hi))
+    return sensitivity_frame(rows, exact)

@@ -1,0 +1,275 @@
+"""SHAP and Banzhaf values of an ODD's decision: :func:`shap_values`, :func:`banzhaf_values`.
+
+The player set is the ODD's features (one player per feature, whatever its number of
+states); the payoff is the decision, 1 for positive and 0 otherwise. The background is
+either a data set (interventional values: the mean over its rows of the values of the
+game in which a feature outside the coalition takes the row's state; equal rows are
+computed once and weighted by their count) or a product distribution
+``{feature: {state: probability}}``. The passes are in :mod:`bnx.attribution.shapley`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..classifier import _resolve_state
+from ..arrays import decide
+from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureError,
+                      UnknownStateError)
+from ..instances import as_instance, is_missing
+from ..odd import ODD, check_odd
+from .result import Attributions
+from .shapley import feature_graph, game_values
+
+__all__ = ["shap_values", "banzhaf_values", "attribution_columns"]
+
+#: Memory the passes may hold for one chunk of (instance, background row) pairs, in bytes.
+CHUNK_BYTES = 192 << 20
+
+
+def _is_frame(obj: Any) -> bool:
+    return type(obj).__module__.startswith("pandas") and type(obj).__name__ == "DataFrame"
+
+
+def _rows(odd: ODD, data: Any, what: str) -> np.ndarray:
+    """Complete rows of ``data`` as state indices (rows, features in the ODD's order)."""
+    if isinstance(data, Mapping) or type(data).__name__ == "Series":
+        inst = as_instance(data, class_var=odd.meta.get("class_var"))
+        missing = [f for f in odd.features if f not in inst]
+        if missing:
+            _incomplete(what, 0, missing)
+        idx = odd.encode(inst)
+        return np.array([[idx[f] for f in odd.features]], dtype=np.int64)
+    if not _is_frame(data):
+        raise ArgumentError(f"{what} must be a mapping, a pandas Series or a DataFrame, "
+                            f"got {type(data).__name__}")
+    cls = odd.meta.get("class_var")
+    extra = [c for c in data.columns if c not in set(odd.features) and c != cls]
+    if extra:
+        raise UnknownFeatureError(f"{what} has columns that are not features: "
+                                  f"{', '.join(map(repr, extra))}")
+    absent = [f for f in odd.features if f not in data.columns]
+    if absent:
+        _incomplete(what, 0, absent)
+    values = data[list(odd.features)].to_numpy(dtype=object)
+    out = np.empty(values.shape, dtype=np.int64)
+    for i, f in enumerate(odd.features):
+        states = odd.encoding.states[i]
+        known: dict = {}
+        column = out[:, i]
+        for r, value in enumerate(values[:, i].tolist()):
+            j = known.get(value) if type(value) is str else None
+            if j is None:
+                if is_missing(value) or value is None:
+                    _incomplete(what, r, [f])
+                j = _resolve_state(states, value)
+                if j is None:
+                    raise UnknownStateError(f"{what}: {value!r} is not a state of feature "
+                                            f"{f!r} (states: {', '.join(map(str, states))})")
+                if type(value) is str:
+                    known[value] = j
+            column[r] = j
+    return out
+
+
+def _incomplete(what: str, row: int, missing: list):
+    raise InstanceError(f"{what}: row {row} has no state for "
+                        f"{', '.join(map(repr, missing))}; attributions need complete rows "
+                        f"(drop or fill the missing values)")
+
+
+def _decisions(odd: ODD, xs: np.ndarray) -> np.ndarray:
+    """The decision (0 or 1) on each row of state indices, by one walk of the arrays."""
+    enc = odd.encoding
+    bits = np.zeros((len(xs), enc.nvars), dtype=bool)
+    for i, bs in enumerate(enc.bits):
+        for b in range(len(bs)):
+            bits[:, enc.first_level[i] + b] = (xs[:, i] >> (len(bs) - 1 - b)) & 1
+    return decide(odd.arrays, bits).astype(np.int64)
+
+
+def _product(odd: ODD, spec: Mapping, exact: bool) -> list:
+    """Per feature (ODD order), the probability of each state."""
+    q = []
+    for f in spec:
+        odd._position(f)  # unknown feature: UnknownFeatureError
+    for f in odd.features:
+        states = odd.states(f)
+        k = len(states)
+        dist = spec.get(f)
+        if dist is None:
+            q.append([Fraction(1, k)] * k)
+            continue
+        if not isinstance(dist, Mapping):
+            raise ArgumentError(f"background[{f!r}] must be a mapping from states to "
+                                f"probabilities, got {type(dist).__name__}")
+        p = [Fraction(0)] * k
+        for s, v in dist.items():
+            j = _resolve_state(states, s)
+            if j is None:
+                raise UnknownStateError(f"background: {s!r} is not a state of feature {f!r} "
+                                        f"(states: {', '.join(map(str, states))})")
+            try:
+                x = Fraction(v) if isinstance(v, (int, Fraction)) else Fraction(float(v))
+            except (TypeError, ValueError):
+                raise ArgumentError(f"background[{f!r}][{s!r}] is not a number: {v!r}") from None
+            if not x >= 0:
+                raise ArgumentError(f"background[{f!r}][{s!r}] = {v!r} is negative")
+            p[j] += x
+        total = sum(p)
+        if abs(float(total) - 1) > 1e-9:
+            raise ArgumentError(f"the probabilities of background[{f!r}] sum to "
+                                f"{float(total)!r}, not 1")
+        q.append([x / total for x in p])
+    return q if exact else [np.array([float(x) for x in row]) for row in q]
+
+
+def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attributions:
+    check_odd(odd)
+    if not isinstance(exact, bool):
+        raise ArgumentError(f"exact must be True or False, got {exact!r}")
+    single = not _is_frame(X)
+    xs = _rows(odd, X, "X")
+    n = len(odd.features)
+    if isinstance(background, Mapping):
+        q = _product(odd, background, exact)
+        zs, counts, total = None, None, 1
+    elif _is_frame(background):
+        if len(background) == 0:
+            raise DataError("the background data set has no rows")
+        bz = _rows(odd, background, "background")
+        zs, counts = np.unique(bz, axis=0, return_counts=True)
+        q, total = None, len(bz)
+    else:
+        raise ArgumentError(f"background must be a DataFrame of rows or a mapping "
+                            f"{{feature: {{state: probability}}}}, got "
+                            f"{type(background).__name__}")
+    dtype = object if exact else float
+    phi = np.zeros((len(xs), n), dtype=dtype)
+    base = np.zeros(len(xs), dtype=dtype)
+    nz = 1 if zs is None else len(zs)
+    pairs = len(xs) * nz
+    kids, _ = feature_graph(odd)
+    worst = sum(len(k) * (n - m + 1) for m, k in enumerate(kids))  # numbers a pair may need
+    start, chunk = 0, int(min(4096, max(1, CHUNK_BYTES // (32 * worst))))
+    while start < pairs:
+        sel = np.arange(start, min(pairs, start + chunk))
+        start += len(sel)
+        xi, zi = sel // nz, sel % nz
+        v, e, cells = game_values(odd, xs[xi], None if zs is None else zs[zi], q, kind=kind,
+                                  exact=exact)
+        chunk = max(1, int(CHUNK_BYTES // (32 * max(1, cells / len(sel)))))
+        if zs is not None:
+            w = counts[zi].astype(object) if exact else counts[zi].astype(float)
+            v = v * w[:, None]
+            e = e * w
+        np.add.at(phi, xi, v)
+        np.add.at(base, xi, e)
+    if zs is not None:
+        phi = phi / (Fraction(total) if exact else total)
+        base = base / (Fraction(total) if exact else total)
+    # the decisions: v(N) (exactly 0 or 1), read from the diagram
+    decisions = _decisions(odd, xs)
+    order = [odd.features.index(f) for f in odd.display_order]
+    states = np.empty(xs.shape, dtype=object)
+    for i, names in enumerate(odd.encoding.states):
+        states[:, i] = np.array(names, dtype=object)[xs[:, i]]
+    phi, states = phi[:, order], states[:, order]
+    if single:
+        phi, base, states, decisions = phi[0], base[0], states[0], decisions[0]
+    index = X.index if not single else None
+    return Attributions(phi, base, states, tuple(odd.display_order), kind=kind,
+                        decisions=decisions, index=index)
+
+
+def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
+    """Exact SHAP values of the decision on ``X`` (1 for positive, 0 for negative).
+
+    Parameters
+    ----------
+    odd : ODD
+    X : mapping, pandas Series or DataFrame
+        One complete instance, or a DataFrame of complete rows (a class column is
+        ignored).
+    background : DataFrame or mapping
+        A data set of complete rows: interventional SHAP, the mean over its rows ``b``
+        of the values of the game ``v(S) = f(x_S, b_rest)``, exactly what
+        ``shap.explainers.Exact(f, shap.maskers.Independent(background,
+        max_samples=len(background)))`` computes. Or a product distribution
+        ``{feature: {state: probability}}`` (a feature left out is uniform over its
+        states, a state left out has probability 0): ``v(S) = E_z f(x_S, z_rest)``.
+    exact : bool, default False
+        Compute in exact fractions: ``values`` and ``base_values`` hold
+        :class:`~fractions.Fraction` objects (probabilities given as floats are taken
+        as the rationals they denote). Exponentially cheaper than coalitions but much
+        slower than float64; meant for small diagrams and checks.
+
+    Returns
+    -------
+    Attributions
+        One value per feature (in the classifier's order) for one instance; rows by
+        features for a DataFrame. ``base_values + values.sum()`` is the decision.
+
+    Raises
+    ------
+    InstanceError
+        A row of ``X`` or of the background misses a feature or names an unknown state.
+    ArgumentError
+        A background of the wrong type, or probabilities that do not sum to 1.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    >>> a = bnx.shap_values(odd, x, {}, exact=True)  # uniform background
+    >>> a.base_values, dict(zip(a.feature_names, map(str, a.values)))
+    (Fraction(3, 8), {'WorkExperience': '29/96', 'FirstTimeApplicant': '25/96', 'EntranceExam': '25/96', 'GPA': '-19/96'})
+    >>> a.base_values + sum(a.values) == a.decisions
+    True
+    """
+    return _values(odd, X, background, "shapley", exact)
+
+
+def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
+    """Exact Banzhaf values of the decision on ``X``: the mean marginal contribution of
+    each feature over all coalitions of the others, each weighing ``2^(1-n)``.
+
+    The game, ``X``, ``background`` and ``exact`` are as for :func:`shap_values`
+    (Banzhaf values need not add up to the decision minus ``base_values``).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    >>> a = bnx.banzhaf_values(odd, x, {}, exact=True)
+    >>> [str(v) for v in a.values]
+    ['17/64', '15/64', '15/64', '-15/64']
+    """
+    return _values(odd, X, background, "banzhaf", exact)
+
+
+def attribution_columns(odd: ODD, frame: Any, kinds: Any, background: Any):
+    """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with a column
+    ``"<kind>:<feature>"`` per kind (``"shap"``, ``"banzhaf"``) and feature, NaN on
+    rows with missing values (attributions need complete rows)."""
+    import pandas as pd
+    if background is None:
+        raise ArgumentError(f"what={list(kinds)!r} needs a background: explain_data(..., "
+                            f"background=ROWS or {{feature: {{state: probability}}}})")
+    feats = list(odd.display_order)
+    complete = frame[list(odd.features)].notna().all(axis=1).to_numpy()
+    out = {}
+    for kind in kinds:
+        fn = shap_values if kind == "shap" else banzhaf_values
+        values = np.full((len(frame), len(feats)), np.nan)
+        if complete.any():
+            values[complete] = fn(odd, frame[complete], background).values
+        for j, f in enumerate(feats):
+            out[f"{kind}:{f}"] = values[:, j]
+    return pd.DataFrame(out, index=frame.index)
