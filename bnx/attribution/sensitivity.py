@@ -108,7 +108,9 @@ def flip_interval(a: list, b: list, theta: Fraction, rule: str, p: int,
                    for h0, h1, s in cons)
     if positive:
         return lo, hi, True
-    if empty or lo > hi:
+    if not empty and lo == hi:  # a single point: positive only if no strict test is tight
+        empty = not all((h0 + h1 * lo > 0) if s else (h0 + h1 * lo >= 0) for h0, h1, s in cons)
+    if empty or lo > hi:  # positive nowhere in [0, 1]
         return Fraction(0), Fraction(1), False
     return (Fraction(0), lo, False) if theta <= lo else (hi, Fraction(1), False)
 
