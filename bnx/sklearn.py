@@ -52,20 +52,7 @@ def sklearn_parts(estimator: Any, positive: Any = None, *,
     ``(network, class node, positive class, features)``, decided by ``rule="argmax"``
     (:meth:`bnx.Classifier.from_sklearn` makes the classifier).
 
-    Parameters
-    ----------
-    estimator : sklearn.naive_bayes.CategoricalNB or BernoulliNB
-        Fitted.
-    positive : one of ``estimator.classes_``, optional
-        The positive class; default ``classes_[1]`` for two classes (required for more).
-    feature_names : sequence, optional
-        The feature names; default ``feature_names_in_`` or ``x0, x1, ...``.
-
-    Raises
-    ------
-    ArgumentError
-        Not a fitted CategoricalNB/BernoulliNB, an unknown ``positive``, wrong
-        ``feature_names``, or more than two classes and no ``positive``.
+    The arguments and errors are those of :meth:`bnx.Classifier.from_sklearn`.
 
     Examples
     --------
