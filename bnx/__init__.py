@@ -16,12 +16,13 @@ module imports one above it). From the bottom up, one line per layer:
 - the diagram as arrays: ``arrays`` (levels and children per node, in numpy) and
   ``feature_arrays`` (each node's child per state), ``drawing`` (pictures of a diagram);
 - networks: ``network`` (files), ``network_json``, ``relevance``, ``tree``, ``inference``,
-  ``sklearn``, ``learning/`` (learning networks from data);
+  ``sklearn``, ``agrum``, ``learning/`` (learning networks from data);
 - the classifier: ``decisions`` (exact answers on instances), ``classifier``;
 - ``serialization/`` (the ODD file: it returns parts), ``odd`` (the compiled value);
 - ``compilation/``: one engine per module, :func:`compile` returns an :class:`ODD`;
 - questions: ``explain/`` (explanations and every question on a decision), ``linear/``
-  (naive Bayes too wide to compile);
+  (naive Bayes and TANs too wide to compile), ``attribution/`` (SHAP and Banzhaf values,
+  parameter sensitivity);
 - data and pictures: ``batch``, ``batch_engine``, ``plot``, ``datasets``, ``case_study``,
   ``cli/`` (the ``bnx`` command); this package's ``__init__`` re-exports the public names.
 """
