@@ -37,7 +37,8 @@ def _two_class_tan(case):
     return len(case.states(case.class_var)) == 2
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
 def test_everything_matches_brute_force(case, data):
     assume(_two_class_tan(case))
@@ -61,7 +62,8 @@ def test_everything_matches_brute_force(case, data):
         assert partial.items() <= cx.items() and brute.decide(cx) != brute.decide(x)
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
 def test_pi_and_mc_match_the_odd(case, data, backend):
     assume(_two_class_tan(case))
@@ -78,7 +80,8 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
 def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
     """With the rounding bound made huge, every verdict is taken on the exact ratios."""
@@ -95,8 +98,8 @@ def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
         check_all(clf, brute, x)
 
 
-@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow,
-                                                   HealthCheck.function_scoped_fixture])
+@settings(max_examples=120, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64, rule="argmax"), data=st.data())
 def test_positive_decisions_of_more_than_two_classes(case, data):
     """Under argmax with three or four class states, a positive decision is a conjunction
