@@ -675,3 +675,10 @@ def tan_networks(**kwargs):
         Producing :class:`Case` with ``case.rule`` set.
     """
     return general_networks(tan=True, **kwargs)
+
+
+def classifier_of(case: Case):
+    """The :class:`bnx.Classifier` a :class:`Case` describes (its rule, threshold, features)."""
+    import bnx
+    kw = {"rule": "argmax"} if case.rule == "argmax" else {"threshold": case.threshold}
+    return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features, **kw)

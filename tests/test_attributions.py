@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import bnx
 from tests import oracle
+from tests.strategies import classifier_of as _classifier
 from tests.strategies import classifiers, general_networks, instances, tan_networks
 
 CASES = st.one_of(classifiers(max_features=5, max_instances=48),
@@ -27,12 +28,6 @@ CASES = st.one_of(classifiers(max_features=5, max_instances=48),
                   tan_networks(max_features=4, max_instances=36))
 
 
-def _classifier(case):
-    if case.rule == "argmax":
-        return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
-                              rule="argmax")
-    return bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
-                          features=case.features)
 
 
 def _table(case):

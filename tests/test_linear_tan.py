@@ -14,16 +14,11 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx import linear
+from tests.strategies import classifier_of as _classifier
 from tests.strategies import instances, on_maps, tan_networks
 from tests.test_linear import Brute, check_all
 
 
-def _classifier(case):
-    if case.rule == "argmax":
-        return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
-                              rule="argmax")
-    return bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
-                          features=case.features)
 
 
 def _brute(case, clf):

@@ -26,12 +26,10 @@ from bnx.compilation.general import FactorEngine
 from bnx.compilation.tan import TanEngine
 from bnx.encoding import Encoding
 from tests import oracle
+from tests.strategies import classifier_of as _classifier
 from tests.strategies import general_networks, tan_networks
 
 
-def _classifier(case):
-    kw = {"rule": "argmax"} if case.rule == "argmax" else {"threshold": case.threshold}
-    return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features, **kw)
 
 
 def _against_oracle(case, clf, backend, order=None):
