@@ -28,8 +28,6 @@ CASES = st.one_of(classifiers(max_features=5, max_instances=48),
                   tan_networks(max_features=4, max_instances=36))
 
 
-
-
 def _table(case):
     return oracle.decision_table(case.net, case.class_var, case.positive, case.threshold,
                                  case.features, rule=case.rule)

@@ -19,8 +19,6 @@ from tests.strategies import instances, on_maps, tan_networks
 from tests.test_linear import Brute, check_all
 
 
-
-
 def _brute(case, clf):
     table = {}
     for combo in itertools.product(*[case.states(f) for f in case.features]):

@@ -27,8 +27,6 @@ CASES = st.one_of(classifiers(max_features=4, max_instances=24),
                   tan_networks(max_features=3, max_instances=24))
 
 
-
-
 def changed(case, row, t):
     """The oracle's exact network with ``row``'s entry set to ``t``, its column co-varied."""
     n = copy.copy(oracle._compiled(case.net))

@@ -30,8 +30,6 @@ from tests.strategies import classifier_of as _classifier
 from tests.strategies import general_networks, tan_networks
 
 
-
-
 def _against_oracle(case, clf, backend, order=None):
     odd = bnx.compile(clf, order, backend=backend)
     table = oracle.decision_table(case.net, case.class_var, case.positive, case.threshold,
