@@ -14,7 +14,8 @@ module imports one above it). From the bottom up, one line per layer:
   (the ``dd`` managers), ``diagram`` (walks over ``dd`` nodes), ``encoding`` (features as
   bits), ``instances`` (rows and mappings as instances), ``rules`` (threshold, argmax);
 - the diagram as arrays: ``arrays`` (levels and children per node, in numpy) and
-  ``feature_arrays`` (each node's child per state), ``drawing`` (pictures of a diagram);
+  ``dd_arrays`` (from and to ``dd``), ``feature_arrays`` (each node's child per state),
+  ``drawing`` (pictures of a diagram);
 - networks: ``network`` (files), ``network_json``, ``relevance``, ``tree``, ``inference``,
   ``sklearn``, ``agrum``, ``learning/`` (learning networks from data);
 - the classifier: ``decisions`` (exact answers on instances), ``classifier``;

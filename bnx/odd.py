@@ -6,7 +6,8 @@ import math
 
 from . import drawing
 from ._types import Feature, Instance, Manager, Node
-from .arrays import DiagramArrays, dd_size, from_dd, to_dd
+from .arrays import DiagramArrays, dd_size
+from .dd_arrays import from_dd, to_dd
 from .arrays import count as count_models
 from .backends import available_backends, new_manager
 from .classifier import Classifier, _resolve_state

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.arrays import from_dd
+from bnx.dd_arrays import from_dd
 from bnx.backends import new_manager
 from bnx.encoding import Encoding
 from bnx.explain import _cache

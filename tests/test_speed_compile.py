@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.arrays import to_dd
+from bnx.dd_arrays import to_dd
 from bnx.backends import new_manager
 from bnx.compilation import Budget, check_order
 from bnx.compilation.levels import LevelEngine, log_weights

@@ -58,7 +58,8 @@ from fractions import Fraction
 
 from .._lazy import lazy_attributes
 from .._types import Feature
-from ..arrays import DiagramArrays, to_dd
+from ..arrays import DiagramArrays
+from ..dd_arrays import to_dd
 from ..backends import new_manager, resolve_backend
 from ..classifier import Classifier
 from ..diagram import gc_paused, recursion_for
