@@ -132,16 +132,25 @@ class LevelEngine:
         near = (d <= self.gap) | np.isnan(d)
         if not near.any():
             return order, np.arange(len(xs))
+        return order, self._exact_ranks(order, near, exact)
+
+    def _exact_ranks(self, order, near, exact, skip=None):
+        """Class ids of the entries in ``order`` (sorted by their floats): a new class at
+        every gap that is not ``near``; within a run of near entries, the exact values
+        ``exact(idx)`` order them (``order`` is rearranged in place) and equal ones share a
+        class. ``skip(start)`` says a run whose entries are all equal anyway."""
+        np = self.np
         newgrp = np.concatenate(([True], ~near))
-        sub = np.zeros(len(xs), dtype=np.int64)
+        sub = np.zeros(len(order), dtype=np.int64)
         starts = np.flatnonzero(newgrp)
-        ends = np.append(starts[1:], len(xs))
-        big = np.flatnonzero(ends - starts > 1)
-        for g in big:
+        ends = np.append(starts[1:], len(order))
+        for g in np.flatnonzero(ends - starts > 1):
             s, e = int(starts[g]), int(ends[g])
+            if skip is not None and skip(s):
+                continue
             self.budget.check()
-            members = [(exact(int(order[r])), int(order[r])) for r in range(s, e)]
-            members.sort(key=lambda m: m[0])
+            members = sorted(((exact(int(order[r])), int(order[r])) for r in range(s, e)),
+                             key=lambda m: m[0])
             rank, prev = -1, None
             for r, (val, idx) in enumerate(members):
                 if prev is None or val != prev:
@@ -149,10 +158,9 @@ class LevelEngine:
                     prev = val
                 order[s + r] = idx
                 sub[s + r] = rank
-        # class id: groups in float order, exact ranks within a group
+        # class id: runs in float order, exact ranks within a run
         step = newgrp | np.concatenate(([False], np.diff(sub) != 0))
-        ids = np.cumsum(step) - 1
-        return order, ids
+        return np.cumsum(step) - 1
 
     def _firsts(self, ids):
         """Positions where the sorted class ids start a new class."""

@@ -127,26 +127,9 @@ class TanEngine(LevelEngine):
         near = (np.diff(sc) == 0) & ((d <= self.gap) | np.isnan(d))
         if not near.any():
             return order, np.arange(len(xs))
-        newgrp = np.concatenate(([True], ~near))
-        sub = np.zeros(len(xs), dtype=np.int64)
-        starts = np.flatnonzero(newgrp)
-        ends = np.append(starts[1:], len(xs))
-        for g in np.flatnonzero(ends - starts > 1):
-            s, e = int(starts[g]), int(ends[g])
-            if srt[s] == -math.inf:  # bottom states of one context: all equal
-                continue
-            self.budget.check()
-            members = sorted(((exact(int(order[r])), int(order[r])) for r in range(s, e)),
-                             key=lambda m: m[0])
-            rank, prev = -1, None
-            for r, (val, idx) in enumerate(members):
-                if prev is None or val != prev:
-                    rank += 1
-                    prev = val
-                order[s + r] = idx
-                sub[s + r] = rank
-        step = newgrp | np.concatenate(([False], np.diff(sub) != 0))
-        return order, np.cumsum(step) - 1
+        # a run that starts at -inf holds bottom states of one context: all equal
+        return order, self._exact_ranks(order, near, exact,
+                                        skip=lambda start: srt[start] == -math.inf)
 
     def _classes(self, j: int, xs, cx, exact):
         """The class of each state ``(xs, cx)`` at level ``j``: per context ``k`` the ids
