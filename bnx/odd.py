@@ -19,6 +19,7 @@ from .feature_arrays import decide_states, feature_view
 from .instances import as_instance, encode_rows
 from .network_json import classifier_from_document
 from .serialization import dumps_odd, load_odd, loads_odd, save_odd
+from .unate import least_pair
 
 __all__ = ["ODD"]
 
@@ -70,6 +71,8 @@ class ODD:
             meta.setdefault("threshold", classifier.threshold)
             meta.setdefault("rule", classifier.rule)
             meta.setdefault("fingerprint", classifier.fingerprint)
+            if "least_states" not in meta:
+                meta["least_states"] = least_pair(classifier, encoding.features)
         self.meta = meta
         self._by_text: list | None = None  # see encode()
 

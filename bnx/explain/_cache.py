@@ -24,10 +24,11 @@ import numpy as np
 from .._types import Manager
 from ..backends import _quiet_bdd_class, new_manager
 from ..feature_arrays import feature_view
+from ..unate import least_pair
 from .layout import Layout
 from .setdiagram import SetDiagram
 
-__all__ = ["aux_manager", "core_manager", "layout", "store", "indices", "decide",
+__all__ = ["aux_manager", "core_manager", "layout", "store", "least_states", "indices", "decide",
            "both", "new_core", "tidy", "SMALL", "GC_SLACK"]
 
 #: Diagrams with at most this many nodes are also kept as Python lists for the
@@ -43,6 +44,18 @@ def store(odd, key: tuple, make):
     if got is None:
         got = cache[key] = make()
     return got
+
+
+def least_states(odd, decision: bool) -> tuple | None:
+    """Per feature, the state whose cofactor of the function ``decision`` implies all its
+    other cofactors (:mod:`bnx.unate`), or ``None``: from the ODD's metadata (set by
+    the compiler and kept in its file), else from its classifier (an older file)."""
+    pair = odd.meta.get("least_states", store)  # (store: "not recorded")
+    if pair is store:
+        pair = store(odd, ("least_pair",), lambda: (
+            least_pair(odd.classifier, odd.encoding.features)
+            if odd.classifier is not None else None,))[0]
+    return None if pair is None else pair[0 if decision else 1]
 
 
 #: Dead nodes tolerated in an autoref :func:`aux_manager` before it is collected (a

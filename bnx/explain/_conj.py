@@ -10,7 +10,9 @@ of operands are expanded level by level top-down (numpy gathers, one ``unique`` 
 then the results are made bottom-up, one vectorised unique-table lookup per level.
 
 Each node's star (the conjunction of its cofactors) does not depend on the instance: the
-store keeps it once made. On a small ODD every star is made at once (:meth:`Store.close`);
+store keeps it once made. Where the function is known to be unate in a feature
+(``least``, from :mod:`.unate`: every binary-class naive Bayes), the star is the cofactor
+on the feature's least state, a node the store already holds: no conjunction is made. On a small ODD every star is made at once (:meth:`Store.close`);
 on a large one, only the stars a question reaches.
 
 Examples
@@ -57,7 +59,8 @@ class Store:
         ``(level, lo, hi, star)`` as Python lists on a small store (kept in step).
     """
 
-    def __init__(self, arrays: DiagramArrays, enc: Encoding, *, lists: bool = False) -> None:
+    def __init__(self, arrays: DiagramArrays, enc: Encoding, *, lists: bool = False,
+                 least: tuple | None = None) -> None:
         n = arrays.size
         cap = n + max(1024, n // 4)
         self.nvars = arrays.nvars
@@ -76,6 +79,7 @@ class Store:
         self.first = enc.first_level
         self.nbits = [len(b) for b in enc.bits]
         self.nstates = [len(s) for s in enc.states]
+        self.least = least  # per feature, the state whose cofactor is the star (or None)
         self.feature_of = np.searchsorted(np.asarray(self.first), np.arange(self.nvars + 1),
                                           side="right") - 1
         self.feature_of[self.nvars] = len(enc.features)
@@ -251,30 +255,41 @@ class Store:
         return res
 
     # ------------------------------------------------------------------ stars
+    def cofactor(self, us: np.ndarray, i: int, j: int) -> np.ndarray:
+        """The cofactors of nodes ``us`` (all testing feature ``i``) on state ``j``."""
+        a, m = self.first[i], self.nbits[i]
+        level, lo, hi = self.level, self.lo, self.hi
+        u = np.asarray(us, dtype=_INT)
+        for bit in range(m):
+            at = level[u] == a + bit
+            u = np.where(at, hi[u] if (j >> (m - 1 - bit)) & 1 else lo[u], u)
+        return u
+
     def cofactors(self, us: np.ndarray, i: int) -> np.ndarray:
         """The cofactors of nodes ``us`` (all testing feature ``i``) over each state of
         ``i``: one row per node, one column per state."""
         us = np.asarray(us, dtype=_INT)
-        a, m = self.first[i], self.nbits[i]
         out = np.empty((len(us), self.nstates[i]), dtype=_INT)
-        level, lo, hi = self.level, self.lo, self.hi
         for j in range(self.nstates[i]):
-            u = us
-            for bit in range(m):
-                at = level[u] == a + bit
-                u = np.where(at, hi[u] if (j >> (m - 1 - bit)) & 1 else lo[u], u)
-            out[:, j] = u
+            out[:, j] = self.cofactor(us, i, j)
         return out
+
+    def _stars(self, us: np.ndarray, i: int) -> np.ndarray:
+        """The stars of nodes ``us`` of feature ``i`` (conjunctions made as needed)."""
+        if self.least is not None:
+            return self.cofactor(us, i, self.least[i])
+        cof = self.cofactors(us, i)
+        s = cof[:, 0]
+        for j in range(1, cof.shape[1]):
+            s = self.conj(s, cof[:, j])
+        return s
 
     def make_stars(self, us, i: int) -> None:
         """Make the stars of nodes ``us`` of feature ``i``."""
         us = np.asarray(us, dtype=_INT)
         if not len(us):
             return
-        cof = self.cofactors(us, i)
-        s = cof[:, 0]
-        for j in range(1, cof.shape[1]):
-            s = self.conj(s, cof[:, j])
+        s = self._stars(us, i)
         self.star[us] = s
         if self.py is not None:
             st = self.py[3]
@@ -298,16 +313,22 @@ class Store:
             if not len(us):
                 break
             feats = self.feature_of[self.level[us]]
-            width = max(self.nstates[i] for i in np.unique(feats).tolist())
-            cof = np.full((len(us), width), -1, dtype=_INT)
-            for i in np.unique(feats).tolist():
-                sel = feats == i
-                cof[sel, :self.nstates[i]] = self.cofactors(us[sel], i)
-            s = cof[:, 0].copy()
-            for j in range(1, width):
-                more = cof[:, j] >= 0
-                if more.any():
-                    s[more] = self.conj(s[more], cof[more, j])
+            if self.least is not None:
+                s = np.empty(len(us), dtype=_INT)
+                for i in np.unique(feats).tolist():
+                    sel = feats == i
+                    s[sel] = self.cofactor(us[sel], i, self.least[i])
+            else:
+                width = max(self.nstates[i] for i in np.unique(feats).tolist())
+                cof = np.full((len(us), width), -1, dtype=_INT)
+                for i in np.unique(feats).tolist():
+                    sel = feats == i
+                    cof[sel, :self.nstates[i]] = self.cofactors(us[sel], i)
+                s = cof[:, 0].copy()
+                for j in range(1, width):
+                    more = cof[:, j] >= 0
+                    if more.any():
+                        s[more] = self.conj(s[more], cof[more, j])
             self.star[us] = s
             if self.py is not None:
                 st = self.py[3]
@@ -321,13 +342,15 @@ class Store:
 CLOSE_LIMIT = 20_000
 
 
-def store_for(arrays: DiagramArrays, enc: Encoding) -> Store:
-    """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``)."""
-    key = ("conj_store", enc.first_level, tuple(len(s) for s in enc.states))
+def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) -> Store:
+    """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``);
+    ``least``: per feature, the state whose cofactor is the star, where the function is
+    known to be unate (:func:`.unate.least_states`)."""
+    key = ("conj_store", enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get(key)
     if got is None:
         small = arrays.size <= CLOSE_LIMIT
-        got = arrays.cache[key] = Store(arrays, enc, lists=small)
+        got = arrays.cache[key] = Store(arrays, enc, lists=small, least=least)
         if small:
             got.close()
     return got

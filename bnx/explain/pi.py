@@ -35,11 +35,13 @@ CORE_LIMIT = 2_000_000
 
 
 def _store(odd: ODD, decision: bool) -> Store:
-    """The conjunction store of the decision function (``decision``) or its negation."""
+    """The conjunction store of the decision function (``decision``) or its negation
+    (stars by one gather where the function is unate, :mod:`.unate`)."""
+    least = _cache.least_states(odd, decision)
     if decision:
-        return store_for(odd.arrays, odd.encoding)
+        return store_for(odd.arrays, odd.encoding, least)
     neg = _cache.store(odd, ("negated",), lambda: negate(odd.arrays))
-    return store_for(neg, odd.encoding)
+    return store_for(neg, odd.encoding, least)
 
 
 #: Memo entries a PI state keeps before it starts afresh.

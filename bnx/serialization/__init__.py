@@ -35,6 +35,9 @@ key                value
 ``classifier``     (optional) the classifier the ODD was compiled from,
                    exactly: its pgmpy network's CPDs and its decision rule
                    (see :mod:`bnx.network_json`)
+``least_states``   (optional) for a binary-class naive Bayes, per feature the state
+                   whose cofactor is least for the decision and for its
+                   complement (:mod:`bnx.unate`), as two lists of state indices
 ``checksum``       ``"sha256:<hex>"`` over the canonical JSON of all other keys
                    (the arrays' digest included: it covers the whole file)
 =================  ==========================================================

@@ -132,6 +132,8 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
         if not isinstance(stored, dict) or not isinstance(stored.get("features"), list):
             raise bad("its 'classifier' is not an object with a 'features' list")
         meta["display_order"] = tuple(_scalar(f, "feature", bad) for f in stored["features"])
+    if "least_states" in doc:
+        meta["least_states"] = _least_states(doc["least_states"], enc, bad)
     parts = {"encoding": enc, "backend": name, "meta": meta, "classifier_doc": stored,
              "where": repr(path)}
     if doc["version"] >= 3:
@@ -358,3 +360,18 @@ def _reachable_ids(dump: dict, refs: list) -> set:
         _, low, high = dump[str(k)]
         stack.extend(abs(c) for c in (low, high) if isinstance(c, int) and abs(c) >= 2)
     return seen
+
+
+def _least_states(value, enc: Encoding, bad) -> tuple | None:
+    """The header's ``least_states``: ``null`` or two lists of state indices, one per
+    feature (:mod:`bnx.unate`)."""
+    if value is None:
+        return None
+    n = len(enc.features)
+    ok = (isinstance(value, list) and len(value) == 2
+          and all(isinstance(v, list) and len(v) == n for v in value)
+          and all(type(j) is int and 0 <= j < len(ss)
+                  for v in value for j, ss in zip(v, enc.states)))
+    if not ok:
+        raise bad(f"its least_states {value!r} is not null or two lists of {n} state indices")
+    return tuple(tuple(v) for v in value)

@@ -117,6 +117,9 @@ def _document(odd: Any, payload: bytes) -> dict:
         doc["classifier"] = stored
     if rule != "threshold":
         doc["rule"] = rule
+    least = meta.get("least_states")
+    if least is not None:
+        doc["least_states"] = [[int(j) for j in states] for states in least]
     doc["checksum"] = _checksum(doc)
     return doc
 
