@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from bnx.explain._conj import Store
 from bnx.unate import least_pair, least_states
 
 from . import oracle
+from .legacy_files import resign
 from .strategies import classifier_of, instances, naive_bayes
 
 
@@ -106,3 +108,24 @@ def test_a_file_without_least_states_still_uses_them(tmp_path):
     from bnx.explain import _cache
     assert _cache.least_states(bare, True) == (0, 0, 0, 0)
     assert np.array_equal(bare.arrays.lo, odd.arrays.lo)
+
+
+@pytest.mark.parametrize("bad", [[[0, 0, 0, 0]], [[0, 0, 0], [1, 1, 1]],
+                                 [[0, 0, 0, 2], [1, 1, 1, 1]], [[0, 0, 0, "0"], [1, 1, 1, 1]],
+                                 "yes", [[0, 0, 0, True], [1, 1, 1, 1]]])
+def test_a_malformed_least_states_key_is_refused(tmp_path, bad):
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    path = odd.save(str(tmp_path / "a.bnx"))
+    resign(path, lambda doc: doc.__setitem__("least_states", bad))
+    with pytest.raises(bnx.ODDFileError, match="least_states"):
+        bnx.ODD.load(path, backend="autoref")
+
+
+def test_a_file_with_null_least_states_loads(tmp_path):
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    path = odd.save(str(tmp_path / "a.bnx"))
+    resign(path, lambda doc: doc.__setitem__("least_states", None))
+    back = bnx.ODD.load(path, backend="autoref")
+    assert back.meta["least_states"] is None
+    x = dict.fromkeys(back.features, "+")
+    assert bnx.pi_explanations(back, x).to_set() == bnx.pi_explanations(odd, x).to_set()
