@@ -24,6 +24,7 @@ from bnx.compilation.budget import Budget
 from bnx.compilation.execution import prepare, prepared_scopes
 from bnx.compilation.general import FactorEngine
 from bnx.compilation.tan import TanEngine
+from bnx.dd_arrays import to_dd
 from bnx.encoding import Encoding
 from tests import oracle
 from tests.strategies import classifier_of as _classifier
@@ -47,7 +48,8 @@ def _same_node_as_general(clf, order, backend):
     bdd = new_manager(backend, enc.variables)
     model = tm.tan_model(clf, order)
     assert model is not None
-    mine = TanEngine(enc, bdd, Budget(None), model).run()
+    mine = TanEngine(enc, bdd, Budget(None), model).run()  # arrays, false on unused codes
+    mine = to_dd(mine, bdd, enc.variables)
     pos = clf.class_states.index(clf.positive)
     t = clf.threshold
     theirs = FactorEngine(clf, enc, bdd, Budget(None), pair=(pos, 1 - pos),

@@ -134,7 +134,7 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
             root, masked = _engines(clf, enc, bdd, budget)
         finally:
             budget.close()
-        if isinstance(root, DiagramArrays):  # the level engine: false on unused codes
+        if isinstance(root, DiagramArrays):  # level and TAN engines: false on unused codes
             return ODD(clf, enc, backend=name, arrays=root)
         domain = enc.domain(bdd)
         if domain != bdd.true and not masked:  # select() sends unused codes to false
@@ -188,6 +188,6 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
         return engines._LevelEngine(clf, enc, bdd, budget, weights).run(), False
     model = engines._tan_model(clf, enc.features)  # TANs: pairwise factors over a forest
     if model is not None:
-        return engines._TanEngine(enc, bdd, budget, model).run(), True
+        return engines._TanEngine(enc, bdd, budget, model).run(), False  # arrays, as above
     return engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos),
                                  weights=(1 - t, t)).run(), False

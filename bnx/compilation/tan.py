@@ -32,14 +32,13 @@ from fractions import Fraction
 from typing import Any
 
 from ..encoding import Encoding
+from ..arrays import FALSE, TRUE, Builder
 from .budget import Budget
 from .intervals import INF
 from .levels import LevelEngine
 from .tan_model import TanModel
 
 __all__ = ["TanEngine"]
-
-_CHUNK = 65_536  # nodes made between two checks of the budget
 
 _FEW = 16  # at most this many contexts: search each context's breakpoints apart
 
@@ -56,8 +55,9 @@ def _keys(ctx, xs):
 class TanEngine(LevelEngine):
     """Binary-class TAN-like classifiers, level by level (see the module docstring).
 
-    Shares the BDD construction (``_build``, ``_rows``, ``_make``, ``_remap``) with
-    :class:`~bnx.compilation.levels.LevelEngine`.
+    Shares the construction of the arrays (``_build``, ``_rows``, ``_remap``) with
+    :class:`~bnx.compilation.levels.LevelEngine`; ``bdd`` is not used (the ODD makes its
+    ``dd`` nodes from the arrays when a question needs them).
     """
 
     def __init__(self, enc: Encoding, bdd: Any, budget: Budget, model: TanModel):
@@ -73,13 +73,6 @@ class TanEngine(LevelEngine):
         self.start: list = [None] * (self.n + 1)  # per level: first breakpoint of each context
         self._rho: dict = {}
         self._prod: dict = {}
-        # tops[i]: true on every valid code of features i.. (forced positive, code -4), so
-        # that the root is false on every unused code and needs no conjunction with the
-        # domain; zero (code -3) is unused
-        self.tops = [bdd.true] * (self.n + 1)
-        for i in reversed(range(self.n)):
-            self.tops[i] = enc.select(bdd, i, [self.tops[i + 1]] * model.card[i], bdd.false)
-        self.zero = [bdd.false] * (self.n + 1)
 
     # ------------------------------------------------------------------ exact values
     def rho(self, i: int, k: int) -> Fraction:
@@ -279,74 +272,22 @@ class TanEngine(LevelEngine):
                 self._rho[(i, newk)] = old[f]
         return uniq, inv.ravel()
 
-    # The TAN engine still makes dd nodes bottom-up (the level engine makes arrays).
-    def _make_dd(self, i: int, rows, below: list, cudd: bool) -> list:
-        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
-        (``rows``: an integer array)."""
-        bdd, enc = self.bdd, self.enc
-        rows = rows.tolist()
-        if len(enc.bits[i]) == 1 and len(rows[0]) == 2:
-            name = enc.bits[i][0]
-            if cudd:
-                x, ite = bdd.var(name), bdd.ite
-                return [ite(x, below[hi], below[lo]) for lo, hi in rows]
-            fa = bdd.find_or_add
-            return [below[lo] if below[lo] == below[hi] else fa(name, below[lo], below[hi])
-                    for lo, hi in rows]
-        return [enc.select(bdd, i, [below[c] for c in row], bdd.false) for row in rows]
-
-    def _build(self, mats, last):
-        """Make the dd nodes bottom-up, one per distinct tuple of children."""
-        bdd = self.bdd
-        t, f = bdd.true, bdd.false
-        nodes = [t if c == 1 else f for c in last.tolist()]  # level n: class 1 is [0, inf)
-        cudd = type(bdd).__module__ == "dd.cudd"
-        for i in reversed(range(self.n)):
-            below = nodes + [self.tops[i + 1], self.zero[i + 1], f, t]  # see _child_matrix
-            rows, inv = self._rows(mats[i])
-            built: list = []
-            for start in range(0, len(rows), _CHUNK):  # the budget sees every chunk
-                chunk = rows[start:start + _CHUNK]
-                self.budget.check()
-                built.extend(self._make(i, chunk, below, cudd))
-            nodes = [built[r] for r in inv.tolist()]
-        return nodes[0]
-
-    def _make(self, i: int, rows, below: list, cudd: bool) -> list:
-        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
-        (unused codes false). A feature of several bits is built one bit at a time from
-        the last, each distinct ``(low, high)`` pair of a bit made once."""
-        bits = self.enc.bits[i]
-        if len(bits) <= 1:
-            return self._make_dd(i, rows, below, cudd)
-        np, bdd = self.np, self.bdd
-        pool = list(below)
-        arr = rows.astype(np.int64) % len(pool)  # codes -1.. index from the end
-        r = len(arr)
-        cols = [arr[:, j] for j in range(arr.shape[1])]
-        cols += [np.full(r, len(pool) - 2, dtype=np.int64)] * ((1 << len(bits)) - len(cols))
-        for b in reversed(range(len(bits))):
-            lo, hi = np.concatenate(cols[0::2]), np.concatenate(cols[1::2])
-            uniq, inv = np.unique(lo * len(pool) + hi, return_inverse=True)
-            base = len(pool)
-            pairs = zip((uniq // base).tolist(), (uniq % base).tolist())
-            if cudd:
-                x, ite = bdd.var(bits[b]), bdd.ite
-                pool.extend([pool[a] if a == h else ite(x, pool[h], pool[a]) for a, h in pairs])
-            else:
-                fa, name = bdd.find_or_add, bits[b]
-                pool.extend([fa(name, pool[a], pool[h]) for a, h in pairs])
-            ids = inv.ravel() + base
-            cols = [ids[j * r:(j + 1) * r] for j in range(len(cols) // 2)]
-        return [pool[k] for k in cols[0].tolist()]
-
     # ------------------------------------------------------------------ driver
     def run(self):
-        """The root of the compiled decision function."""
+        """The decision function as :class:`~bnx.arrays.DiagramArrays` (false on the codes
+        that name no state)."""
         np = self.np
-        n, m = self.n, self.m
+        n, m, enc = self.n, self.m, self.enc
+        b = self.builder = Builder(enc.nvars)
+        # valid[i]: true on every valid code of features i.. (a child forced positive,
+        # code -4, and code -1); the state rho = 0 (code -3) does not occur
+        self.valid = [TRUE] * (n + 1)
+        for i in reversed(range(n)):
+            self.valid[i] = int(b.select(enc.first_level[i], len(enc.bits[i]),
+                                         [[self.valid[i + 1]] * m.card[i]])[0])
+        self.tops, self.zero = self.valid, [FALSE] * (n + 1)
         if self.rho0 is INF:
-            return self.tops[0]
+            return b.finish(self.valid[0])
         one = np.zeros(1, np.int64)
         self.states.append((np.array([m.s0]), one, one, one))
         self._set_bps(n, np.array([0.0]), one, one, one)
