@@ -109,7 +109,7 @@ class TanEngine(LevelEngine):
         """Sort by ``(context, value)`` exactly and number the distinct pairs: returns
         ``(order, ids)`` as :meth:`LevelEngine._dedupe` (``-inf`` values are equal)."""
         np = self.np
-        order = np.argsort(xs)  # then stably by context (a radix sort for small ints)
+        order = np.argsort(xs, kind="stable")  # then stably by context (radix: small ints)
         top = int(cx.max(initial=0))
         if top:
             small = cx[order].astype(np.int16 if top < 1 << 15 else np.int64)
@@ -136,19 +136,22 @@ class TanEngine(LevelEngine):
             return out
         x, c = xs[fin], cx[fin]
         g = self.gap
-        if self.m.nctx[j] <= _FEW:  # a float search per context
-            bv = self.bps[j][0]
-            lo = np.empty(len(x), dtype=np.int64)
-            hi = np.empty(len(x), dtype=np.int64)
-            for k in range(self.m.nctx[j]):
-                sel = np.flatnonzero(c == k) if self.m.nctx[j] > 1 else slice(None)
-                a, b = int(start[k]), int(start[k + 1])
-                lo[sel] = a + np.searchsorted(bv[a:b], x[sel] - g, "left")
-                hi[sel] = a + np.searchsorted(bv[a:b], x[sel] + g, "right")
+        bv = self.bps[j][0]
+        # one search; a state with no breakpoint of its context within 2 gaps is settled
+        # in floats (breakpoints out of float order differ by less than gap / 2)
+        lo = self._search(j, x, c, "left")
+        if len(bv):
+            top = len(bv) - 1
+            with np.errstate(invalid="ignore"):
+                near = ((lo > start[c]) & (bv[np.maximum(lo - 1, 0)] >= x - 2 * g)) | (
+                    (lo < start[c + 1]) & (bv[np.minimum(lo, top)] <= x + 2 * g))
         else:
-            keys = self.keys[j]
-            lo = np.searchsorted(keys, _keys(c, x - g), "left")
-            hi = np.searchsorted(keys, _keys(c, x + g), "right")
+            near = np.zeros(len(x), dtype=bool)
+        hi = lo.copy()
+        idx = np.flatnonzero(near)
+        if len(idx):  # the window of breakpoints within one gap, as exact questions
+            lo[idx] = self._search(j, x[idx] - g, c[idx], "left")
+            hi[idx] = self._search(j, x[idx] + g, c[idx], "right")
         amb = np.flatnonzero(hi > lo)
         if len(amb):
             self.budget.check()
@@ -162,6 +165,27 @@ class TanEngine(LevelEngine):
                         break
                 lo[a] = k
         out[fin] = lo + 2 * c + 1
+        return out
+
+    def _search(self, j: int, x, c, side: str):
+        """Positions of the values ``x`` among the breakpoints of their contexts ``c`` at
+        level ``j`` (``numpy.searchsorted`` per context, or over the complex keys)."""
+        np = self.np
+        nctx = self.m.nctx[j]
+        if nctx > _FEW:
+            return np.searchsorted(self.keys[j], _keys(c, x), side)
+        bv, start = self.bps[j][0], self.start[j]
+        out = np.empty(len(x), dtype=np.int64)
+        if nctx == 1:
+            out[:] = np.searchsorted(bv, x, side)
+            return out
+        by = np.argsort(c.astype(np.int16), kind="stable")  # grouped by context (radix)
+        cut = np.searchsorted(c[by], np.arange(nctx + 1), "left").tolist()
+        for k in range(nctx):
+            if cut[k] < cut[k + 1]:
+                sel = by[cut[k]:cut[k + 1]]
+                a, b = int(start[k]), int(start[k + 1])
+                out[sel] = a + np.searchsorted(bv[a:b], x[sel], side)
         return out
 
     def _children(self, i: int):
@@ -260,17 +284,23 @@ class TanEngine(LevelEngine):
         return lo, hi
 
     def _reduce(self, i: int, cls):
-        """Keep one state of level ``i`` per class; returns ``(classes, inverse)``."""
+        """Keep one state of level ``i`` per class (any member: they have the same function);
+        returns ``(classes, inverse)`` as ``numpy.unique``, in linear time (the class ids
+        are bounded by the breakpoints)."""
         np = self.np
-        uniq, first, inv = np.unique(cls, return_index=True, return_inverse=True)
+        seen = np.zeros(int(cls.max(initial=-1)) + 1, dtype=bool)
+        seen[cls] = True
+        uniq = np.flatnonzero(seen)
+        inv = (np.cumsum(seen) - 1)[cls]
+        first = np.empty(len(uniq), dtype=np.int64)
+        first[inv] = np.arange(len(cls))  # a member of each class
         self.states[i] = tuple(a[first] for a in self.states[i])
         old = {k: r for (lvl, k), r in self._rho.items() if lvl == i}
-        for k in old:
+        for k, r in old.items():
             del self._rho[(i, k)]
-        for newk, f in enumerate(first.tolist()):
-            if f in old:
-                self._rho[(i, newk)] = old[f]
-        return uniq, inv.ravel()
+            if int(first[inv[k]]) == k:  # a representative keeps its exact value
+                self._rho[(i, int(inv[k]))] = r
+        return uniq, inv
 
     # ------------------------------------------------------------------ driver
     def run(self):
