@@ -91,6 +91,23 @@ def test_complex_key_search_equals_the_per_context_search(case, data):
         tan._FEW = saved
 
 
+@settings(max_examples=30)
+@given(case=tan_networks(max_features=6, max_instances=400, binary_class=True,
+                         rule="threshold"), data=st.data())
+def test_sort_per_context_equals_the_general_engine(case, data):
+    """With the children of every level sorted one context at a time (as for levels with
+    many children per context), the same node as the general engine."""
+    from bnx.compilation import tan
+    clf = _classifier(case)
+    order = data.draw(st.permutations(list(clf.features)))
+    saved = tan._GROUP
+    tan._GROUP = 1
+    try:
+        _same_node_as_general(clf, order, "autoref")
+    finally:
+        tan._GROUP = saved
+
+
 @settings(max_examples=60)
 @given(case=general_networks(max_instances=64, binary_class=True))
 def test_pairwise_general_networks_through_the_tan_engine(case):

@@ -42,6 +42,8 @@ __all__ = ["TanEngine"]
 
 _FEW = 16  # at most this many contexts: search each context's breakpoints apart
 
+_GROUP = 4096  # sort each context apart when the contexts average this many entries
+
 
 def _keys(ctx, xs):
     """Complex keys that numpy sorts and searches by ``(ctx, xs)`` (finite ``xs``)."""
@@ -109,11 +111,21 @@ class TanEngine(LevelEngine):
         """Sort by ``(context, value)`` exactly and number the distinct pairs: returns
         ``(order, ids)`` as :meth:`LevelEngine._dedupe` (``-inf`` values are equal)."""
         np = self.np
-        order = np.argsort(xs, kind="stable")  # then stably by context (radix: small ints)
+        # The entries come as sorted runs (a context's states plus one weight), which a
+        # stable sort (timsort) merges: grouped by context first (a radix sort) when the
+        # groups are large, else by value first and then stably by context.
         top = int(cx.max(initial=0))
-        if top:
-            small = cx[order].astype(np.int16 if top < 1 << 15 else np.int64)
-            order = order[np.argsort(small, kind="stable")]
+        small = cx.astype(np.int16 if top < 1 << 15 else np.int64)
+        if not top:
+            order = np.argsort(xs, kind="stable")
+        elif (top + 1) * _GROUP <= len(xs):
+            by = np.argsort(small, kind="stable")
+            cut = np.searchsorted(small[by], np.arange(top + 2), "left").tolist()
+            order = np.concatenate([g[np.argsort(xs[g], kind="stable")] for g in
+                                    (by[a:b] for a, b in zip(cut, cut[1:])) if len(g)])
+        else:
+            order = np.argsort(xs, kind="stable")
+            order = order[np.argsort(small[order], kind="stable")]
         srt, sc = xs[order], cx[order]
         with np.errstate(invalid="ignore"):
             d = np.diff(srt)
