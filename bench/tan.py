@@ -117,7 +117,7 @@ def child(name: str, engine: str, backend: str) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if engine == "general":
         import bnx.compilation as comp
-        comp._tan_model = lambda clf, order: None  # the general engine, same order
+        comp._tan_model = lambda clf, order, **kw: None  # the general engine, same order
     t0, c0 = time.perf_counter(), time.process_time()
     odd = bnx.compile(clf, backend=backend)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
@@ -106,6 +106,38 @@ def test_sort_per_context_equals_the_general_engine(case, data):
         _same_node_as_general(clf, order, "autoref")
     finally:
         tan._GROUP = saved
+
+
+def _general_argmax(clf, order, backend):
+    """The argmax rule's function through the general engine alone (dd root, domain)."""
+    enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
+    bdd = new_manager(backend, enc.variables)
+    pos = clf.class_states.index(clf.positive)
+    root = bdd.true
+    for c in range(len(clf.class_states)):
+        if c != pos:
+            pair = (pos, c) if c > pos else (c, pos)
+            ge = FactorEngine(clf, enc, bdd, Budget(None), pair=pair, weights=(1, 1)).run()
+            root = root & (ge if c > pos else ~ge)
+    return enc, bdd, root & enc.domain(bdd)
+
+
+@pytest.mark.parametrize("backend", bnx.backends.available_backends())
+@settings(max_examples=40)
+@given(case=tan_networks(max_features=6, max_instances=400, rule="argmax"), data=st.data())
+def test_argmax_over_many_classes_through_the_tan_engine(backend, case, data):
+    """Under the argmax rule with 3 or 4 classes, each comparison Pr(a, x) >= Pr(b, x)
+    of a TAN goes through the TAN engine: the oracle's decisions, and the very node the
+    general engine's pairwise comparisons give on the same order (default and random)."""
+    clf = _classifier(case)
+    assume(len(clf.class_states) > 2)
+    order = data.draw(st.permutations(list(clf.features)))
+    pos = clf.class_states.index(clf.positive)
+    assert tm.tan_model(clf, order, pair=(pos, (pos + 1) % len(clf.class_states))) is not None
+    for o in (None, order):
+        odd = _against_oracle(case, clf, backend, o)
+        enc, bdd, theirs = _general_argmax(clf, list(odd.order), backend)
+        assert to_dd(odd.arrays, bdd, enc.variables) == theirs
 
 
 @settings(max_examples=60)

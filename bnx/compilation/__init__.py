@@ -142,6 +142,16 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     return ODD(clf, enc, backend=name, bdd=bdd, root=root)
 
 
+def _pairwise(clf: Classifier, enc: Encoding, bdd, budget: Budget, pair: tuple):
+    """The dd function ``Pr(pair[0], x) >= Pr(pair[1], x)``: the TAN engine's on pairwise
+    forests (in dd, where the argmax rule conjoins them), else the general engine's."""
+    engines = sys.modules[__name__]
+    model = engines._tan_model(clf, enc.features, pair=pair, weights=(1, 1))
+    if model is None:
+        return engines._FactorEngine(clf, enc, bdd, budget, pair=pair, weights=(1, 1)).run()
+    return to_dd(engines._TanEngine(enc, bdd, budget, model).run(), bdd, enc.variables)
+
+
 def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
     """``(root, masked)``: the decision function's root from the engine that fits the
     classifier (looked up by name in this module: the numpy engines load on first use),
@@ -164,12 +174,10 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
         root = bdd.true
         for c in range(len(clf.class_states)):
-            if c > pos:
-                root = root & engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, c),
-                                                    weights=(1, 1)).run()
-            elif c < pos:
-                root = root & ~engines._FactorEngine(clf, enc, bdd, budget, pair=(c, pos),
-                                                     weights=(1, 1)).run()
+            if c != pos:
+                pair = (pos, c) if c > pos else (c, pos)
+                ge = _pairwise(clf, enc, bdd, budget, pair)  # Pr(pair[0]) >= Pr(pair[1])
+                root = root & (ge if c > pos else ~ge)
         return root, False
     t = clf.threshold
     if len(clf.class_states) != 2:
