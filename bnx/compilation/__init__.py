@@ -58,7 +58,7 @@ from fractions import Fraction
 
 from .._lazy import lazy_attributes
 from .._types import Feature
-from ..arrays import DiagramArrays
+from ..arrays import DiagramArrays, negate
 from ..dd_arrays import to_dd
 from ..backends import new_manager, resolve_backend
 from ..classifier import Classifier
@@ -66,6 +66,7 @@ from ..diagram import gc_paused, recursion_for
 from ..encoding import Encoding
 from ..errors import BnxError
 from .budget import Budget
+from .conjunction import conjoin, domain
 from .estimate import estimate_size
 from .levels import LevelEngine as _LevelEngine  # noqa: F401 (looked up by name)
 from .levels import log_weights
@@ -142,14 +143,19 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     return ODD(clf, enc, backend=name, bdd=bdd, root=root)
 
 
-def _pairwise(clf: Classifier, enc: Encoding, bdd, budget: Budget, pair: tuple):
-    """The dd function ``Pr(pair[0], x) >= Pr(pair[1], x)``: the TAN engine's on pairwise
-    forests (in dd, where the argmax rule conjoins them), else the general engine's."""
+def _conjoin_pairs(enc: Encoding, bdd, budget: Budget, pos: int, pairs, models):
+    """The argmax rule's decision as arrays: the TAN engine's comparisons (``>=`` as is,
+    ``>`` the negation of the reversed one), conjoined without dd; the domain joins the
+    conjunction when every comparison is negated (a negation is true on unused codes)."""
     engines = sys.modules[__name__]
-    model = engines._tan_model(clf, enc.features, pair=pair, weights=(1, 1))
-    if model is None:
-        return engines._FactorEngine(clf, enc, bdd, budget, pair=pair, weights=(1, 1)).run()
-    return to_dd(engines._TanEngine(enc, bdd, budget, model).run(), bdd, enc.variables)
+    ge = [engines._TanEngine(enc, bdd, budget, m).run() for m in models]
+    keep = [g for g, (a, _) in zip(ge, pairs) if a == pos]
+    flip = [negate(g) for g, (a, _) in zip(ge, pairs) if a != pos]
+    out = keep[0] if keep else domain(enc)
+    for g in keep[1:] + flip:
+        budget.check()
+        out = conjoin(out, g)
+    return out
 
 
 def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
@@ -172,12 +178,15 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
                 root = to_dd(root, bdd, enc.variables)
             return ~root, False
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
+        pairs = [(pos, c) if c > pos else (c, pos) for c in range(len(clf.class_states))
+                 if c != pos]  # each: Pr(pair[0]) >= Pr(pair[1])
+        models = [engines._tan_model(clf, enc.features, pair=p, weights=(1, 1)) for p in pairs]
+        if all(m is not None for m in models):  # pairwise forests: arrays, conjoined
+            return _conjoin_pairs(enc, bdd, budget, pos, pairs, models), False
         root = bdd.true
-        for c in range(len(clf.class_states)):
-            if c != pos:
-                pair = (pos, c) if c > pos else (c, pos)
-                ge = _pairwise(clf, enc, bdd, budget, pair)  # Pr(pair[0]) >= Pr(pair[1])
-                root = root & (ge if c > pos else ~ge)
+        for (a, b) in pairs:
+            ge = engines._FactorEngine(clf, enc, bdd, budget, pair=(a, b), weights=(1, 1)).run()
+            root = root & (ge if a == pos else ~ge)
         return root, False
     t = clf.threshold
     if len(clf.class_states) != 2:
