@@ -3,9 +3,10 @@
 One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
 intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (naive
 Bayes and latent trees with any class), :mod:`.tan` (binary-class TANs and other pairwise
-forests, a level at a time, :mod:`.tan_model`), :mod:`.general` (every other network
-and the argmax rule over more than two classes: variable elimination along the order,
-planned by :mod:`.plan`);
+forests, a level at a time, :mod:`.tan_model`; also each comparison of the argmax rule
+over more than two classes on such forests, conjoined by :mod:`.conjunction`),
+:mod:`.general` (every other network and the argmax rule over more than two classes:
+variable elimination along the order, planned by :mod:`.plan`);
 :mod:`.orders` holds the variable orders, :mod:`.intervals` the interval machinery the
 binary engines share, :mod:`.budget` the node budget.
 
@@ -40,7 +41,10 @@ The engines, all exact (``docs/compilation.md`` gives the arguments):
 * Binary class, TAN (any network whose pruned factors are pairwise over a forest of
   features): the state is ``(s, k)``, the log-odds and the states of the open features
   (observed, with a tree neighbour still to come); per context ``k`` the classes are
-  intervals of ``s`` between exact breakpoints, as for naive Bayes.
+  intervals of ``s`` between exact breakpoints, as for naive Bayes. Under
+  ``rule="argmax"`` with more than two classes, each comparison
+  ``Pr(a, x) >= Pr(b, x)`` is such a pairwise log-odds, compiled the same way and
+  conjoined as arrays.
 * Any other network, and ``rule="argmax"`` over more than two classes (the conjunction
   of pairwise comparisons of the positive state with the others; two classes are the
   threshold 1/2 of the first state, for every engine): states ``(rho, K)`` with ``K`` the normalised

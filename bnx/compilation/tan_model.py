@@ -74,7 +74,8 @@ def tan_order(clf: Classifier) -> list:
     features' numbers of states) is least (among its centres and first 64 features
     when it has more than 128), and the children of a feature are visited
     by increasing cost of their subtrees, the costliest last (the parent is closed by
-    then); ties keep the features' order. For classifiers that are not TAN-like,
+    then); ties keep the features' order. For classifiers that are not TAN-like (or
+    that the TAN engine does not compile: more than two classes under a threshold),
     :func:`~bnx.compilation.general.general_order`.
 
     Examples
