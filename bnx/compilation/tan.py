@@ -1,4 +1,4 @@
-"""Engine for TANs: binary class, pairwise factors over a feature forest, a level at a time.
+"""Engine for TANs: two class states, pairwise factors over a feature forest, a level at a time.
 
 The naive Bayes level engine (:mod:`.levels`) with open contexts
 (:mod:`.tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
@@ -55,9 +55,10 @@ def _keys(ctx, xs):
 
 
 class TanEngine(LevelEngine):
-    """Binary-class TAN-like classifiers, level by level (see the module docstring).
+    """TAN-like classifiers on two class states, level by level (see the module docstring).
 
-    Shares the construction of the arrays (``_build``, ``_rows``, ``_remap``) with
+    Shares the per-level reduction and the construction of the arrays (``_reduce``,
+    ``_build``, ``_rows``, ``_remap``) with
     :class:`~bnx.compilation.levels.LevelEngine`; ``bdd`` is not used (the ODD makes its
     ``dd`` nodes from the arrays when a question needs them).
     """
@@ -294,25 +295,6 @@ class TanEngine(LevelEngine):
             lo += self.m.lo_w[k]
             hi += self.m.hi_w[k]
         return lo, hi
-
-    def _reduce(self, i: int, cls):
-        """Keep one state of level ``i`` per class (any member: they have the same function);
-        returns ``(classes, inverse)`` as ``numpy.unique``, in linear time (the class ids
-        are bounded by the breakpoints)."""
-        np = self.np
-        seen = np.zeros(int(cls.max(initial=-1)) + 1, dtype=bool)
-        seen[cls] = True
-        uniq = np.flatnonzero(seen)
-        inv = (np.cumsum(seen) - 1)[cls]
-        first = np.empty(len(uniq), dtype=np.int64)
-        first[inv] = np.arange(len(cls))  # a member of each class
-        self.states[i] = tuple(a[first] for a in self.states[i])
-        old = {k: r for (lvl, k), r in self._rho.items() if lvl == i}
-        for k, r in old.items():
-            del self._rho[(i, k)]
-            if int(first[inv[k]]) == k:  # a representative keeps its exact value
-                self._rho[(i, int(inv[k]))] = r
-        return uniq, inv
 
     # ------------------------------------------------------------------ driver
     def run(self):
