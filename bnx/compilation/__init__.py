@@ -63,7 +63,6 @@ from fractions import Fraction
 from .._lazy import lazy_attributes
 from .._types import Feature
 from ..arrays import DiagramArrays, negate
-from ..dd_arrays import to_dd
 from ..backends import new_manager, resolve_backend
 from ..classifier import Classifier
 from ..diagram import gc_paused, recursion_for
@@ -157,8 +156,7 @@ def _conjoin_pairs(enc: Encoding, bdd, budget: Budget, pos: int, pairs, models):
     flip = [negate(g) for g, (a, _) in zip(ge, pairs) if a != pos]
     out = keep[0] if keep else domain(enc)
     for g in keep[1:] + flip:
-        budget.check()
-        out = conjoin(out, g)
+        out = conjoin(out, g, check=budget.check)
     return out
 
 
@@ -178,14 +176,18 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             root, masked = _engines(first, enc, bdd, budget)
             if pos == 0:
                 return root, masked
-            if isinstance(root, DiagramArrays):  # negated in dd, where the domain is
-                root = to_dd(root, bdd, enc.variables)
+            if isinstance(root, DiagramArrays):  # negated within the domain, as arrays
+                return conjoin(domain(enc), negate(root), check=budget.check), False
             return ~root, False
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
         pairs = [(pos, c) if c > pos else (c, pos) for c in range(len(clf.class_states))
                  if c != pos]  # each: Pr(pair[0]) >= Pr(pair[1])
-        models = [engines._tan_model(clf, enc.features, pair=p, weights=(1, 1)) for p in pairs]
-        if all(m is not None for m in models):  # pairwise forests: arrays, conjoined
+        models = []
+        for p in pairs:  # all or none: the forest is the network's, not the pair's
+            models.append(engines._tan_model(clf, enc.features, pair=p, weights=(1, 1)))
+            if models[-1] is None:
+                break
+        if models[-1] is not None:  # pairwise forests: arrays, conjoined
             return _conjoin_pairs(enc, bdd, budget, pos, pairs, models), False
         root = bdd.true
         for (a, b) in pairs:

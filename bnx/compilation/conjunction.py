@@ -44,16 +44,17 @@ def domain(enc) -> DiagramArrays:
     return b.finish(u)
 
 
-def conjoin(a: DiagramArrays, b: DiagramArrays) -> DiagramArrays:
-    """The conjunction of two functions over the same levels, as canonical arrays."""
+def conjoin(a: DiagramArrays, b: DiagramArrays, *, check=None) -> DiagramArrays:
+    """The conjunction of two functions over the same levels, as canonical arrays
+    (``check()``, when given, is called once per level: a compiler's budget)."""
     if a.nvars != b.nvars:
         raise ValueError("conjoin needs two diagrams over the same levels")
     n, nb = a.nvars, b.size
     out = Builder(n)
     if a.root == FALSE or b.root == FALSE:
         return out.finish(FALSE)
-    if a.root == TRUE and b.root == TRUE:
-        return out.finish(TRUE)
+    if a.root == TRUE or b.root == TRUE:  # (arrays are reduced: the other one as it is)
+        return b if a.root == TRUE else a
 
     def children(keys, lvl):
         """The low and high child pairs ``(x, y)`` of the pairs ``keys`` at level ``lvl``."""
@@ -73,6 +74,8 @@ def conjoin(a: DiagramArrays, b: DiagramArrays) -> DiagramArrays:
     for lvl in range(n):
         if not todo[lvl]:
             continue
+        if check is not None:
+            check()
         keys = np.sort(np.concatenate(todo[lvl]))  # unique, by sorting (numpy's hash is slower)
         keys = pairs[lvl] = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
         todo[lvl] = None
