@@ -196,19 +196,21 @@ def test_routing_latent_node_and_class_parent():
     _same_node_as_general(clf, ["B", "A"], "autoref")
 
 
-def random_tan(n, seed, ternary=True):
-    """A random TAN: each feature's parent uniform among the earlier ones."""
+def random_tan(n, seed, ternary=True, classes=2):
+    """A random TAN: each feature's parent uniform among the earlier ones (more than two
+    classes: the argmax rule)."""
     rng = np.random.default_rng(seed)
     feats = [f"F{i}" for i in range(n)]
     card = {f: int(rng.integers(2, 4)) if ternary else 2 for f in feats}
     parent = {f: feats[int(rng.integers(0, i))] if i else None for i, f in enumerate(feats)}
-    cpts = {"C": ([], [list(rng.dirichlet([2, 2]))])}
+    cpts = {"C": ([], [list(rng.dirichlet([2] * classes))])}
     for f in feats:
         ps = ["C"] + ([parent[f]] if parent[f] else [])
-        cols = 2 * (card[parent[f]] if parent[f] else 1)
+        cols = classes * (card[parent[f]] if parent[f] else 1)
         cpts[f] = (ps, [list(c) for c in rng.dirichlet([1.0] * card[f], size=cols)])
     edges = [("C", f) for f in feats] + [(parent[f], f) for f in feats if parent[f]]
-    return bnx.Classifier(_net(edges, cpts), "C", 1, features=feats)
+    kw = {"rule": "argmax"} if classes > 2 else {}
+    return bnx.Classifier(_net(edges, cpts), "C", 1, features=feats, **kw)
 
 
 def test_tan_order_is_depth_first_with_small_contexts():
@@ -240,6 +242,15 @@ def test_budget_timeout_and_progress(capsys):
     small = random_tan(8, 6)
     odd = bnx.compile(small, backend="autoref", progress=True)
     assert odd.size >= 1
+
+
+def test_budget_of_argmax_over_many_classes():
+    """The pairwise TAN diagrams and their conjunction answer to max_nodes and timeout."""
+    clf = random_tan(40, 5, ternary=False, classes=3)
+    with pytest.raises(bnx.CompilationLimitError, match="max_nodes=2000"):
+        bnx.compile(clf, backend="autoref", max_nodes=2000)
+    with pytest.raises(bnx.CompilationLimitError, match="ran out of time"):
+        bnx.compile(clf, backend="autoref", timeout=0.05)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
