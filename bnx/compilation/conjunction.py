@@ -67,6 +67,17 @@ def conjoin(a: DiagramArrays, b: DiagramArrays, *, check=None) -> DiagramArrays:
         """Which pairs are neither false nor ``(true, true)``."""
         return (x != FALSE) & (y != FALSE) & ((x != TRUE) | (y != TRUE))
 
+    def by_level(x, y, lvl):
+        """The pairs ``(x, y)`` (inner) grouped by their level below ``lvl``: yields the
+        level, the positions and the keys of each group."""
+        where = np.minimum(a.level[x], b.level[y])
+        order = np.argsort(where.astype(np.int16) if n < 1 << 15 else where, kind="stable")
+        cut = np.searchsorted(where[order], np.arange(lvl + 1, n + 1), "left").tolist()
+        keys = x * nb + y
+        for d, (s, e) in enumerate(zip(cut, cut[1:])):
+            if s < e:
+                yield lvl + 1 + d, order[s:e], keys[order[s:e]]
+
     # top-down: the reachable pairs, one sorted array of keys u * nb + v per level
     todo: list = [[] for _ in range(n)]
     todo[min(a.level[a.root], b.level[b.root])].append(np.array([a.root * nb + b.root]))
@@ -81,29 +92,20 @@ def conjoin(a: DiagramArrays, b: DiagramArrays, *, check=None) -> DiagramArrays:
         todo[lvl] = None
         for x, y in children(keys, lvl):
             live = inner(x, y)
-            x, y = x[live], y[live]
-            where = np.minimum(a.level[x], b.level[y])
-            order = np.argsort(where.astype(np.int16) if n < 1 << 15 else where, kind="stable")
-            ck, where = (x * nb + y)[order], where[order]
-            cut = np.searchsorted(where, np.arange(lvl + 1, n + 1), "left").tolist()
-            for d, (s, e) in enumerate(zip(cut, cut[1:])):
-                if s < e:
-                    todo[lvl + 1 + d].append(ck[s:e])
-    # bottom-up: one node per pair, its children looked up among the deeper pairs
-    levels = [lvl for lvl in range(n) if pairs[lvl] is not None]
-    allk = np.concatenate([pairs[lvl] for lvl in levels])
-    start = dict(zip(levels, np.cumsum([0] + [len(pairs[lvl]) for lvl in levels]).tolist()))
-    order = np.argsort(allk)
-    sorted_keys = allk[order]
-    node = np.zeros(len(allk), dtype=np.int64)
-    for lvl in reversed(levels):
+            for d, _, ck in by_level(x[live], y[live], lvl):
+                todo[d].append(ck)
+    # bottom-up: one node per pair, its children looked up among their level's pairs
+    node: list = [None] * n
+    for lvl in reversed(range(n)):
+        if pairs[lvl] is None:
+            continue
         kids = []
         for x, y in children(pairs[lvl], lvl):
-            live = inner(x, y)
+            live = np.flatnonzero(inner(x, y))
             got = np.where((x == TRUE) & (y == TRUE), TRUE, FALSE)
-            at = np.searchsorted(sorted_keys, (x * nb + y)[live])
-            got[live] = node[order[at]]
+            for d, at, ck in by_level(x[live], y[live], lvl):
+                got[live[at]] = node[d][np.searchsorted(pairs[d], ck)]
             kids.append(got)
-        s = start[lvl]
-        node[s:s + len(pairs[lvl])] = out.nodes(lvl, kids[0], kids[1])
-    return out.finish(int(node[start[levels[0]]]))
+        node[lvl] = out.nodes(lvl, kids[0], kids[1])
+    root_level = min(a.level[a.root], b.level[b.root])
+    return out.finish(int(node[root_level][0]))
