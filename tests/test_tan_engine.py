@@ -254,6 +254,16 @@ def test_budget_of_argmax_over_many_classes():
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("classes", [3, 4])
+def test_estimate_size_of_argmax_tans(seed, classes):
+    """The argmax rule over 3-4 classes: sampled through the pairwise TAN models (the
+    conjunction over-counts; the crude bound does not hold for it)."""
+    clf = random_tan(14, seed, classes=classes)
+    size = bnx.compile(clf, backend="autoref").size
+    assert size / 4 <= bnx.estimate_size(clf) <= 16 * size
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_estimate_size_of_tans(seed):
     clf = random_tan(14, seed)
     est = bnx.estimate_size(clf)
