@@ -10,6 +10,8 @@ Classifiers (seeded, binary class, threshold 0.5, the default order):
 * ``rtan{n}``: a random TAN with ``n`` features of 2 or 3 states (equally likely), each
   feature's tree parent uniform among the earlier features, Pr(C) ~ Beta(2, 2) and every
   CPT column ~ Dirichlet(1, ..., 1);
+* ``mtan{n}x{k}``: as ``rtan{n}`` with ``k`` classes (prior ~ Dirichlet(2, ..., 2)) under
+  the argmax rule, the last class positive (one TAN-engine comparison per other class);
 * ``ltan{n}``: a TAN learned by ``bnx.learn_tan`` (K2 prior) from a synthetic data set of
   ``n`` binary features and 2,000 rows (:func:`tan_frame`: each feature copies a random
   earlier one with noise, and leans towards the class).
@@ -38,8 +40,9 @@ import _util  # noqa: E402  (sets sys.path for _data and bnx)
 SEED = 20250418
 
 
-def random_tan(n: int, seed: int = SEED):
-    """A random TAN classifier with ``n`` binary/ternary features (see the module)."""
+def random_tan(n: int, seed: int = SEED, classes: int = 2):
+    """A random TAN classifier with ``n`` binary/ternary features (see the module); with
+    more than two classes, under the argmax rule (the positive class the last)."""
     import numpy as np
     from pgmpy.factors.discrete import TabularCPD
     from pgmpy.models import DiscreteBayesianNetwork
@@ -53,8 +56,9 @@ def random_tan(n: int, seed: int = SEED):
     net = DiscreteBayesianNetwork(edges)
     p = rng.beta(2, 2)
     names = {f: [str(s) for s in range(card[f])] for f in feats}
-    names["C"] = ["0", "1"]
-    cpds = [TabularCPD("C", 2, [[1 - p], [p]], state_names={"C": ["0", "1"]})]
+    names["C"] = [str(c) for c in range(classes)]
+    prior = [[1 - p], [p]] if classes == 2 else [[q] for q in rng.dirichlet([2.0] * classes)]
+    cpds = [TabularCPD("C", classes, prior, state_names={"C": names["C"]})]
     for f in feats:
         ev = ["C"] + ([parent[f]] if parent[f] else [])
         cols = int(np.prod([len(names[e]) for e in ev]))
@@ -63,6 +67,8 @@ def random_tan(n: int, seed: int = SEED):
                                evidence_card=[len(names[e]) for e in ev],
                                state_names={v: names[v] for v in [f, *ev]}))
     net.add_cpds(*cpds)
+    if classes > 2:
+        return bnx.Classifier(net, "C", names["C"][-1], rule="argmax", features=feats)
     return bnx.Classifier(net, "C", "1", threshold=0.5, features=feats)
 
 
@@ -97,6 +103,9 @@ def learned_tan(n: int, seed: int = SEED):
 
 
 def make(name: str):
+    if name.startswith("mtan"):  # mtan{n}x{k}: k classes, argmax
+        n, k = name[4:].split("x")
+        return random_tan(int(n), classes=int(k))
     if name.startswith("rtan"):
         return random_tan(int(name[4:]))
     if name.startswith("ltan"):
@@ -117,7 +126,7 @@ def child(name: str, engine: str, backend: str) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if engine == "general":
         import bnx.compilation as comp
-        comp._tan_model = lambda clf, order: None  # the general engine, same order
+        comp._tan_model = lambda clf, order, **kw: None  # the general engine, same order
     t0, c0 = time.perf_counter(), time.process_time()
     odd = bnx.compile(clf, backend=backend)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0

@@ -114,8 +114,7 @@ def canonical(nvars: int, level, lo, hi, roots: Sequence[int]) -> tuple[DiagramA
     roots = [int(r) for r in roots]
     # reachable nodes, top-down, one level at a time
     order = np.argsort(level, kind="stable")  # shallowest first
-    lv = level[order]
-    bounds = np.searchsorted(lv, np.arange(nvars + 2), side="left")
+    bounds = np.searchsorted(level[order], np.arange(nvars + 2), side="left")
     seen = np.zeros(n, dtype=bool)
     seen[roots] = True
     seen[:2] = True
@@ -200,9 +199,9 @@ class Builder:
     def finish(self, root: int, *more: int):
         """The canonical arrays below ``root`` (and the new numbers of ``more`` roots,
         when given: then ``(arrays, [root, *more])`` is returned)."""
-        arrays, ids = canonical(self.nvars, np.concatenate(self._lv), np.concatenate(self._lo),
-                                np.concatenate(self._hi), [root, *more])
-        self._lv = self._lo = self._hi = []
+        parts = [np.concatenate(p) for p in (self._lv, self._lo, self._hi)]
+        self._lv = self._lo = self._hi = []  # freed before the reduction (peak memory)
+        arrays, ids = canonical(self.nvars, *parts, [root, *more])
         return (arrays, ids) if more else arrays
 
 

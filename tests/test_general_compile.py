@@ -298,6 +298,6 @@ def test_too_wide_an_elimination_is_a_typed_error(monkeypatch):
     clf = bnx.Classifier(net, "C", 1, rule="argmax")
     monkeypatch.setattr(general, "MAX_TABLE", 1)
     # summing H out leaves pairwise factors, which the TAN engine takes: keep it out
-    monkeypatch.setattr(bnx.compilation, "_tan_model", lambda clf, order: None)
+    monkeypatch.setattr(bnx.compilation, "_tan_model", lambda clf, order, **kw: None)
     with pytest.raises(bnx.CompilationLimitError, match=r"a table of \d+ entries"):
         bnx.compile(clf, backend="autoref")

@@ -3,9 +3,10 @@
 One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
 intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (naive
 Bayes and latent trees with any class), :mod:`.tan` (binary-class TANs and other pairwise
-forests, a level at a time, :mod:`.tan_model`), :mod:`.general` (every other network
-and the argmax rule over more than two classes: variable elimination along the order,
-planned by :mod:`.plan`);
+forests, a level at a time, :mod:`.tan_model`; also each comparison of the argmax rule
+over more than two classes on such forests, conjoined by :mod:`.conjunction`),
+:mod:`.general` (every other network and the argmax rule over more than two classes:
+variable elimination along the order, planned by :mod:`.plan`);
 :mod:`.orders` holds the variable orders, :mod:`.intervals` the interval machinery the
 binary engines share, :mod:`.budget` the node budget.
 
@@ -40,7 +41,10 @@ The engines, all exact (``docs/compilation.md`` gives the arguments):
 * Binary class, TAN (any network whose pruned factors are pairwise over a forest of
   features): the state is ``(s, k)``, the log-odds and the states of the open features
   (observed, with a tree neighbour still to come); per context ``k`` the classes are
-  intervals of ``s`` between exact breakpoints, as for naive Bayes.
+  intervals of ``s`` between exact breakpoints, as for naive Bayes. Under
+  ``rule="argmax"`` with more than two classes, each comparison
+  ``Pr(a, x) >= Pr(b, x)`` is such a pairwise log-odds, compiled the same way and
+  conjoined as arrays.
 * Any other network, and ``rule="argmax"`` over more than two classes (the conjunction
   of pairwise comparisons of the positive state with the others; two classes are the
   threshold 1/2 of the first state, for every engine): states ``(rho, K)`` with ``K`` the normalised
@@ -58,14 +62,14 @@ from fractions import Fraction
 
 from .._lazy import lazy_attributes
 from .._types import Feature
-from ..arrays import DiagramArrays
-from ..dd_arrays import to_dd
+from ..arrays import DiagramArrays, negate
 from ..backends import new_manager, resolve_backend
 from ..classifier import Classifier
 from ..diagram import gc_paused, recursion_for
 from ..encoding import Encoding
 from ..errors import BnxError
 from .budget import Budget
+from .conjunction import conjoin, domain
 from .estimate import estimate_size
 from .levels import LevelEngine as _LevelEngine  # noqa: F401 (looked up by name)
 from .levels import log_weights
@@ -134,12 +138,26 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
             root, masked = _engines(clf, enc, bdd, budget)
         finally:
             budget.close()
-        if isinstance(root, DiagramArrays):  # the level engine: false on unused codes
+        if isinstance(root, DiagramArrays):  # level and TAN engines: false on unused codes
             return ODD(clf, enc, backend=name, arrays=root)
         domain = enc.domain(bdd)
         if domain != bdd.true and not masked:  # select() sends unused codes to false
             root = root & domain
     return ODD(clf, enc, backend=name, bdd=bdd, root=root)
+
+
+def _conjoin_pairs(enc: Encoding, bdd, budget: Budget, pos: int, pairs, models):
+    """The argmax rule's decision as arrays: the TAN engine's comparisons (``>=`` as is,
+    ``>`` the negation of the reversed one), conjoined without dd; the domain joins the
+    conjunction when every comparison is negated (a negation is true on unused codes)."""
+    engines = sys.modules[__name__]
+    ge = [engines._TanEngine(enc, bdd, budget, m).run() for m in models]
+    keep = [g for g, (a, _) in zip(ge, pairs) if a == pos]
+    flip = [negate(g) for g, (a, _) in zip(ge, pairs) if a != pos]
+    out = keep[0] if keep else domain(enc)
+    for g in keep[1:] + flip:
+        out = conjoin(out, g, check=budget.check)
+    return out
 
 
 def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
@@ -158,18 +176,23 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             root, masked = _engines(first, enc, bdd, budget)
             if pos == 0:
                 return root, masked
-            if isinstance(root, DiagramArrays):  # negated in dd, where the domain is
-                root = to_dd(root, bdd, enc.variables)
+            if isinstance(root, DiagramArrays):  # negated within the domain, as arrays
+                return conjoin(domain(enc), negate(root), check=budget.check), False
             return ~root, False
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
+        pairs = [(pos, c) if c > pos else (c, pos) for c in range(len(clf.class_states))
+                 if c != pos]  # each: Pr(pair[0]) >= Pr(pair[1])
+        models = []
+        for p in pairs:  # all or none: the forest is the network's, not the pair's
+            models.append(engines._tan_model(clf, enc.features, pair=p, weights=(1, 1)))
+            if models[-1] is None:
+                break
+        if models[-1] is not None:  # pairwise forests: arrays, conjoined
+            return _conjoin_pairs(enc, bdd, budget, pos, pairs, models), False
         root = bdd.true
-        for c in range(len(clf.class_states)):
-            if c > pos:
-                root = root & engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, c),
-                                                    weights=(1, 1)).run()
-            elif c < pos:
-                root = root & ~engines._FactorEngine(clf, enc, bdd, budget, pair=(c, pos),
-                                                     weights=(1, 1)).run()
+        for (a, b) in pairs:
+            ge = engines._FactorEngine(clf, enc, bdd, budget, pair=(a, b), weights=(1, 1)).run()
+            root = root & (ge if a == pos else ~ge)
         return root, False
     t = clf.threshold
     if len(clf.class_states) != 2:
@@ -188,6 +211,6 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
         return engines._LevelEngine(clf, enc, bdd, budget, weights).run(), False
     model = engines._tan_model(clf, enc.features)  # TANs: pairwise factors over a forest
     if model is not None:
-        return engines._TanEngine(enc, bdd, budget, model).run(), True
+        return engines._TanEngine(enc, bdd, budget, model).run(), False  # arrays, as above
     return engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos),
                                  weights=(1 - t, t)).run(), False

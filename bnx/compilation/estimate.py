@@ -26,7 +26,10 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     range the prefixes reach. The estimate sums the smaller of the two per level;
     on the benchmark naive Bayes classifiers (16 to 40 features) it is 1.3 to 3
     times the real size (``docs/compilation.md``). Binary-class TANs are sampled the
-    same way, each level's breakpoints counted once per open context. For latent trees,
+    same way, each level's breakpoints counted once per open context, and so are the
+    comparisons of the argmax rule over more than two classes on a TAN (their
+    conjunction's widths bounded by the products of theirs; 3 to 10 times the real size
+    on ``bench/tan.py``'s). For latent trees,
     multi-class classifiers and other networks it is the cruder
     ``sum_i min(prefixes, completions)``.
 
@@ -61,9 +64,13 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
         weights = log_weights(clf, order)
     elif clf.structure != "latent_tree":
         from .tan_model import tan_model
-        model = tan_model(clf, order)
-        if model is not None and math.isfinite(model.s0):
-            return _tan_estimate(model, samples, seed, pre, post, crude)
+        models = [tan_model(clf, order)]
+        if models[0] is None and clf.rule == "argmax" and len(clf.class_states) > 2:
+            pos = clf.class_states.index(clf.positive)  # the argmax rule's comparisons
+            models = [tan_model(clf, order, pair=(pos, c) if c > pos else (c, pos))
+                      for c in range(len(clf.class_states)) if c != pos]
+        if all(m is not None and math.isfinite(m.s0) for m in models):
+            return _tan_estimate(models, samples, seed, pre, post, crude)
     if weights is None or not math.isfinite(weights[0]):
         return int(min(sum(2.0 ** c for c in crude) + 2, 2.0 ** 62))
     s0, w, _ = weights
@@ -91,36 +98,48 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     return int(min(max(total, 1.0), 2.0 ** 62))
 
 
-def _tan_estimate(model, samples: int, seed: int, pre, post, crude) -> int:
-    """:func:`estimate_size` for a :class:`~bnx.compilation.tan_model.TanModel`: per level,
+def _tan_estimate(models, samples: int, seed: int, pre, post, crude) -> int:
+    """:func:`estimate_size` for :class:`~bnx.compilation.tan_model.TanModel` s: per level,
     the smaller of the sampled unsettled prefixes and, per open context, the sampled
-    breakpoints within the states' reach."""
+    breakpoints within the states' reach. Several models (the comparisons of the argmax
+    rule, conjoined): a prefix is unsettled when no comparison settles it false and some
+    leaves it open, and the functions are at most the products of the comparisons'."""
     import numpy as np
-    rng = np.random.default_rng(seed)
-    n = model.n
-    k = np.zeros(samples, dtype=np.int64)
-    ws, ks = [], []
-    for i in range(n):
-        v = rng.integers(0, model.card[i], samples)
-        ks.append(k)
-        ws.append(model.w[i][v, k])
-        k = model.nxt[i][v, k]
-    w = np.stack(ws, axis=1) if n else np.zeros((samples, 0))
-    with np.errstate(invalid="ignore"):
-        prefix = model.s0 + np.concatenate([np.zeros((samples, 1)), np.cumsum(w, axis=1)],
-                                           axis=1)
-        suffix = np.concatenate([np.cumsum(w[:, ::-1], axis=1)[:, ::-1],
-                                 np.zeros((samples, 1))], axis=1)
+    n = models[0].n
+    open_ = np.ones((samples, n), dtype=bool)  # no comparison settled false
+    some = np.zeros((samples, n), dtype=bool)  # some comparison unsettled
+    width = np.ones(n)
+    for model in models:
+        rng = np.random.default_rng(seed)  # the same instances for every comparison
+        k = np.zeros(samples, dtype=np.int64)
+        ws, ks = [], []
+        for i in range(n):
+            v = rng.integers(0, model.card[i], samples)
+            ks.append(k)
+            ws.append(model.w[i][v, k])
+            k = model.nxt[i][v, k]
+        w = np.stack(ws, axis=1) if n else np.zeros((samples, 0))
+        with np.errstate(invalid="ignore"):
+            prefix = model.s0 + np.concatenate([np.zeros((samples, 1)), np.cumsum(w, axis=1)],
+                                               axis=1)
+            suffix = np.concatenate([np.cumsum(w[:, ::-1], axis=1)[:, ::-1],
+                                     np.zeros((samples, 1))], axis=1)
+        for i in range(n):
+            s = prefix[:, i]
+            false = s < -model.max_rest[i][ks[i]]
+            open_[:, i] &= ~false
+            some[:, i] |= ~false & (s < -model.min_rest[i][ks[i]])
+            reach_lo = model.s0 + sum(model.lo_w[:i])
+            reach_hi = model.s0 + sum(model.hi_w[:i])
+            b = -suffix[:, i]
+            inside = np.mean(np.isfinite(b) & (b >= reach_lo) & (b <= reach_hi))
+            width[i] *= model.nctx[i] * (2.0 ** post[i] * inside + 1)
     total = 2.0
     for i in range(n):
-        s = prefix[:, i]
-        unsettled = np.mean((s >= -model.max_rest[i][ks[i]]) & (s < -model.min_rest[i][ks[i]]))
-        reach_lo = model.s0 + sum(model.lo_w[:i])
-        reach_hi = model.s0 + sum(model.hi_w[:i])
-        b = -suffix[:, i]
-        inside = np.mean(np.isfinite(b) & (b >= reach_lo) & (b <= reach_hi))
+        unsettled = np.mean(open_[:, i] & some[:, i])
+        # (a conjunction is not a threshold of one sum: its functions are not bounded by
+        # the completions, only by the products of the comparisons')
+        cap = 2.0 ** crude[i] if len(models) == 1 else math.inf
         # a node of a feature with k states is up to k - 1 nodes of its bits
-        total += max(1, model.card[i] - 1) * min(
-            2.0 ** pre[i] * unsettled, model.nctx[i] * (2.0 ** post[i] * inside + 1),
-            2.0 ** crude[i])
+        total += max(1, models[0].card[i] - 1) * min(2.0 ** pre[i] * unsettled, width[i], cap)
     return int(min(max(total, 1.0), 2.0 ** 62))

@@ -270,18 +270,23 @@ class LevelEngine:
         return lo, hi
 
     def _reduce(self, i: int, cls):
-        """Keep one state of level ``i`` per class; returns ``(classes, inverse)``."""
+        """Keep one state of level ``i`` per class (any member: they have the same function);
+        returns ``(classes, inverse)`` as ``numpy.unique``, in linear time (the class ids
+        are bounded by the breakpoints)."""
         np = self.np
-        uniq, first, inv = np.unique(cls, return_index=True, return_inverse=True)
-        vals, par, val = self.states[i]
-        self.states[i] = (vals[first], par[first], val[first])
+        seen = np.zeros(int(cls.max(initial=-1)) + 1, dtype=bool)
+        seen[cls] = True
+        uniq = np.flatnonzero(seen)
+        inv = (np.cumsum(seen) - 1)[cls]
+        first = np.empty(len(uniq), dtype=np.int64)
+        first[inv] = np.arange(len(cls))  # a member of each class
+        self.states[i] = tuple(a[first] for a in self.states[i])
         old = {k: r for (lvl, k), r in self._rho.items() if lvl == i}
-        for k in old:
+        for k, r in old.items():
             del self._rho[(i, k)]
-        for newk, f in enumerate(first.tolist()):
-            if f in old:
-                self._rho[(i, newk)] = old[f]
-        return uniq, inv.ravel()
+            if int(first[inv[k]]) == k:  # a representative keeps its exact value
+                self._rho[(i, int(inv[k]))] = r
+        return uniq, inv
 
     # ------------------------------------------------------------------ driver
     def run(self):

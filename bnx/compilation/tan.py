@@ -1,4 +1,4 @@
-"""Engine for TANs: binary class, pairwise factors over a feature forest, a level at a time.
+"""Engine for TANs: two class states, pairwise factors over a feature forest, a level at a time.
 
 The naive Bayes level engine (:mod:`.levels`) with open contexts
 (:mod:`.tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..encoding import Encoding
+from ..arrays import FALSE, TRUE, Builder
 from .budget import Budget
 from .intervals import INF
 from .levels import LevelEngine
@@ -39,9 +40,9 @@ from .tan_model import TanModel
 
 __all__ = ["TanEngine"]
 
-_CHUNK = 65_536  # nodes made between two checks of the budget
-
 _FEW = 16  # at most this many contexts: search each context's breakpoints apart
+
+_GROUP = 4096  # sort each context apart when the contexts average this many entries
 
 
 def _keys(ctx, xs):
@@ -54,10 +55,12 @@ def _keys(ctx, xs):
 
 
 class TanEngine(LevelEngine):
-    """Binary-class TAN-like classifiers, level by level (see the module docstring).
+    """TAN-like classifiers on two class states, level by level (see the module docstring).
 
-    Shares the BDD construction (``_build``, ``_rows``, ``_make``, ``_remap``) with
-    :class:`~bnx.compilation.levels.LevelEngine`.
+    Shares the per-level reduction and the construction of the arrays (``_reduce``,
+    ``_build``, ``_rows``, ``_remap``) with
+    :class:`~bnx.compilation.levels.LevelEngine`; ``bdd`` is not used (the ODD makes its
+    ``dd`` nodes from the arrays when a question needs them).
     """
 
     def __init__(self, enc: Encoding, bdd: Any, budget: Budget, model: TanModel):
@@ -73,13 +76,6 @@ class TanEngine(LevelEngine):
         self.start: list = [None] * (self.n + 1)  # per level: first breakpoint of each context
         self._rho: dict = {}
         self._prod: dict = {}
-        # tops[i]: true on every valid code of features i.. (forced positive, code -4), so
-        # that the root is false on every unused code and needs no conjunction with the
-        # domain; zero (code -3) is unused
-        self.tops = [bdd.true] * (self.n + 1)
-        for i in reversed(range(self.n)):
-            self.tops[i] = enc.select(bdd, i, [self.tops[i + 1]] * model.card[i], bdd.false)
-        self.zero = [bdd.false] * (self.n + 1)
 
     # ------------------------------------------------------------------ exact values
     def rho(self, i: int, k: int) -> Fraction:
@@ -116,11 +112,21 @@ class TanEngine(LevelEngine):
         """Sort by ``(context, value)`` exactly and number the distinct pairs: returns
         ``(order, ids)`` as :meth:`LevelEngine._dedupe` (``-inf`` values are equal)."""
         np = self.np
-        order = np.argsort(xs)  # then stably by context (a radix sort for small ints)
+        # The entries come as sorted runs (a context's states plus one weight), which a
+        # stable sort (timsort) merges: grouped by context first (a radix sort) when the
+        # groups are large, else by value first and then stably by context.
         top = int(cx.max(initial=0))
-        if top:
-            small = cx[order].astype(np.int16 if top < 1 << 15 else np.int64)
-            order = order[np.argsort(small, kind="stable")]
+        small = cx.astype(np.int16 if top < 1 << 15 else np.int64)
+        if not top:
+            order = np.argsort(xs, kind="stable")
+        elif (top + 1) * _GROUP <= len(xs):
+            by = np.argsort(small, kind="stable")
+            cut = np.searchsorted(small[by], np.arange(top + 2), "left").tolist()
+            order = np.concatenate([g[np.argsort(xs[g], kind="stable")] for g in
+                                    (by[a:b] for a, b in zip(cut, cut[1:])) if len(g)])
+        else:
+            order = np.argsort(xs, kind="stable")
+            order = order[np.argsort(small[order], kind="stable")]
         srt, sc = xs[order], cx[order]
         with np.errstate(invalid="ignore"):
             d = np.diff(srt)
@@ -143,19 +149,22 @@ class TanEngine(LevelEngine):
             return out
         x, c = xs[fin], cx[fin]
         g = self.gap
-        if self.m.nctx[j] <= _FEW:  # a float search per context
-            bv = self.bps[j][0]
-            lo = np.empty(len(x), dtype=np.int64)
-            hi = np.empty(len(x), dtype=np.int64)
-            for k in range(self.m.nctx[j]):
-                sel = np.flatnonzero(c == k) if self.m.nctx[j] > 1 else slice(None)
-                a, b = int(start[k]), int(start[k + 1])
-                lo[sel] = a + np.searchsorted(bv[a:b], x[sel] - g, "left")
-                hi[sel] = a + np.searchsorted(bv[a:b], x[sel] + g, "right")
+        bv = self.bps[j][0]
+        # one search; a state with no breakpoint of its context within 2 gaps is settled
+        # in floats (breakpoints out of float order differ by less than gap / 2)
+        lo = self._search(j, x, c, "left")
+        if len(bv):
+            top = len(bv) - 1
+            with np.errstate(invalid="ignore"):
+                near = ((lo > start[c]) & (bv[np.maximum(lo - 1, 0)] >= x - 2 * g)) | (
+                    (lo < start[c + 1]) & (bv[np.minimum(lo, top)] <= x + 2 * g))
         else:
-            keys = self.keys[j]
-            lo = np.searchsorted(keys, _keys(c, x - g), "left")
-            hi = np.searchsorted(keys, _keys(c, x + g), "right")
+            near = np.zeros(len(x), dtype=bool)
+        hi = lo.copy()
+        idx = np.flatnonzero(near)
+        if len(idx):  # the window of breakpoints within one gap, as exact questions
+            lo[idx] = self._search(j, x[idx] - g, c[idx], "left")
+            hi[idx] = self._search(j, x[idx] + g, c[idx], "right")
         amb = np.flatnonzero(hi > lo)
         if len(amb):
             self.budget.check()
@@ -169,6 +178,27 @@ class TanEngine(LevelEngine):
                         break
                 lo[a] = k
         out[fin] = lo + 2 * c + 1
+        return out
+
+    def _search(self, j: int, x, c, side: str):
+        """Positions of the values ``x`` among the breakpoints of their contexts ``c`` at
+        level ``j`` (``numpy.searchsorted`` per context, or over the complex keys)."""
+        np = self.np
+        nctx = self.m.nctx[j]
+        if nctx > _FEW:
+            return np.searchsorted(self.keys[j], _keys(c, x), side)
+        bv, start = self.bps[j][0], self.start[j]
+        out = np.empty(len(x), dtype=np.int64)
+        if nctx == 1:
+            out[:] = np.searchsorted(bv, x, side)
+            return out
+        by = np.argsort(c.astype(np.int16), kind="stable")  # grouped by context (radix)
+        cut = np.searchsorted(c[by], np.arange(nctx + 1), "left").tolist()
+        for k in range(nctx):
+            if cut[k] < cut[k + 1]:
+                sel = by[cut[k]:cut[k + 1]]
+                a, b = int(start[k]), int(start[k + 1])
+                out[sel] = a + np.searchsorted(bv[a:b], x[sel], side)
         return out
 
     def _children(self, i: int):
@@ -266,87 +296,22 @@ class TanEngine(LevelEngine):
             hi += self.m.hi_w[k]
         return lo, hi
 
-    def _reduce(self, i: int, cls):
-        """Keep one state of level ``i`` per class; returns ``(classes, inverse)``."""
-        np = self.np
-        uniq, first, inv = np.unique(cls, return_index=True, return_inverse=True)
-        self.states[i] = tuple(a[first] for a in self.states[i])
-        old = {k: r for (lvl, k), r in self._rho.items() if lvl == i}
-        for k in old:
-            del self._rho[(i, k)]
-        for newk, f in enumerate(first.tolist()):
-            if f in old:
-                self._rho[(i, newk)] = old[f]
-        return uniq, inv.ravel()
-
-    # The TAN engine still makes dd nodes bottom-up (the level engine makes arrays).
-    def _make_dd(self, i: int, rows, below: list, cudd: bool) -> list:
-        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
-        (``rows``: an integer array)."""
-        bdd, enc = self.bdd, self.enc
-        rows = rows.tolist()
-        if len(enc.bits[i]) == 1 and len(rows[0]) == 2:
-            name = enc.bits[i][0]
-            if cudd:
-                x, ite = bdd.var(name), bdd.ite
-                return [ite(x, below[hi], below[lo]) for lo, hi in rows]
-            fa = bdd.find_or_add
-            return [below[lo] if below[lo] == below[hi] else fa(name, below[lo], below[hi])
-                    for lo, hi in rows]
-        return [enc.select(bdd, i, [below[c] for c in row], bdd.false) for row in rows]
-
-    def _build(self, mats, last):
-        """Make the dd nodes bottom-up, one per distinct tuple of children."""
-        bdd = self.bdd
-        t, f = bdd.true, bdd.false
-        nodes = [t if c == 1 else f for c in last.tolist()]  # level n: class 1 is [0, inf)
-        cudd = type(bdd).__module__ == "dd.cudd"
-        for i in reversed(range(self.n)):
-            below = nodes + [self.tops[i + 1], self.zero[i + 1], f, t]  # see _child_matrix
-            rows, inv = self._rows(mats[i])
-            built: list = []
-            for start in range(0, len(rows), _CHUNK):  # the budget sees every chunk
-                chunk = rows[start:start + _CHUNK]
-                self.budget.check()
-                built.extend(self._make(i, chunk, below, cudd))
-            nodes = [built[r] for r in inv.tolist()]
-        return nodes[0]
-
-    def _make(self, i: int, rows, below: list, cudd: bool) -> list:
-        """The dd nodes of feature ``i`` whose children are ``below[c]`` for ``c`` in a row
-        (unused codes false). A feature of several bits is built one bit at a time from
-        the last, each distinct ``(low, high)`` pair of a bit made once."""
-        bits = self.enc.bits[i]
-        if len(bits) <= 1:
-            return self._make_dd(i, rows, below, cudd)
-        np, bdd = self.np, self.bdd
-        pool = list(below)
-        arr = rows.astype(np.int64) % len(pool)  # codes -1.. index from the end
-        r = len(arr)
-        cols = [arr[:, j] for j in range(arr.shape[1])]
-        cols += [np.full(r, len(pool) - 2, dtype=np.int64)] * ((1 << len(bits)) - len(cols))
-        for b in reversed(range(len(bits))):
-            lo, hi = np.concatenate(cols[0::2]), np.concatenate(cols[1::2])
-            uniq, inv = np.unique(lo * len(pool) + hi, return_inverse=True)
-            base = len(pool)
-            pairs = zip((uniq // base).tolist(), (uniq % base).tolist())
-            if cudd:
-                x, ite = bdd.var(bits[b]), bdd.ite
-                pool.extend([pool[a] if a == h else ite(x, pool[h], pool[a]) for a, h in pairs])
-            else:
-                fa, name = bdd.find_or_add, bits[b]
-                pool.extend([fa(name, pool[a], pool[h]) for a, h in pairs])
-            ids = inv.ravel() + base
-            cols = [ids[j * r:(j + 1) * r] for j in range(len(cols) // 2)]
-        return [pool[k] for k in cols[0].tolist()]
-
     # ------------------------------------------------------------------ driver
     def run(self):
-        """The root of the compiled decision function."""
+        """The decision function as :class:`~bnx.arrays.DiagramArrays` (false on the codes
+        that name no state)."""
         np = self.np
-        n, m = self.n, self.m
+        n, m, enc = self.n, self.m, self.enc
+        b = self.builder = Builder(enc.nvars)
+        # valid[i]: true on every valid code of features i.. (a child forced positive,
+        # code -4, and code -1); the state rho = 0 (code -3) does not occur
+        self.valid = [TRUE] * (n + 1)
+        for i in reversed(range(n)):
+            self.valid[i] = int(b.select(enc.first_level[i], len(enc.bits[i]),
+                                         [[self.valid[i + 1]] * m.card[i]])[0])
+        self.tops, self.zero = self.valid, [FALSE] * (n + 1)
         if self.rho0 is INF:
-            return self.tops[0]
+            return b.finish(self.valid[0])
         one = np.zeros(1, np.int64)
         self.states.append((np.array([m.s0]), one, one, one))
         self._set_bps(n, np.array([0.0]), one, one, one)

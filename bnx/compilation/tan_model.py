@@ -1,6 +1,7 @@
 """The pairwise model of a tree-augmented naive Bayes: log-odds weights per open context.
 
-A binary-class classifier whose main factors (after pruning, :func:`.execution.prepare`)
+A classifier compared on two class states (a binary class, or one pair of the argmax
+rule: :func:`tan_model`) whose main factors (after pruning, :func:`.execution.prepare`)
 each mention the class and at most two features, the two-feature factors forming a
 forest over the features, and no hidden variable, decides ``x`` positive iff
 ``rho0 * prod_e phi_e(pos, x_e) / phi_e(neg, x_e) >= 1`` (a factor with
@@ -34,15 +35,15 @@ __all__ = ["TanModel", "tan_model", "tan_order"]
 MAX_CONTEXT = 1 << 18
 
 
-def _forest(clf: Classifier, pos: int):
+def _forest(clf: Classifier, pair: tuple):
     """``(static, const, nbrs)`` when the classifier's main factors are pairwise over a
-    forest of features, else ``None``."""
+    forest of features, else ``None`` (tables restricted to the class states ``pair``)."""
     c = clf.class_var
     feats = set(clf.features)
     scopes, hidden = prepared_scopes(clf)  # a look at the scopes before making tables
     if hidden or any(len([v for v in s if v != c]) > 2 for s in scopes):
         return None
-    static, _, const, hidden, _ = prepare(clf, (pos, 1 - pos))
+    static, _, const, hidden, _ = prepare(clf, pair)
     root = {f: f for f in feats}
 
     def find(v):
@@ -73,7 +74,8 @@ def tan_order(clf: Classifier) -> list:
     features' numbers of states) is least (among its centres and first 64 features
     when it has more than 128), and the children of a feature are visited
     by increasing cost of their subtrees, the costliest last (the parent is closed by
-    then); ties keep the features' order. For classifiers that are not TAN-like,
+    then); ties keep the features' order. For classifiers that are not TAN-like (or
+    that the TAN engine does not compile: more than two classes under a threshold),
     :func:`~bnx.compilation.general.general_order`.
 
     Examples
@@ -87,7 +89,8 @@ def tan_order(clf: Classifier) -> list:
     True
     """
     pos = clf.class_states.index(clf.positive)
-    got = _forest(clf, pos) if len(clf.class_states) == 2 else None
+    pairwise = len(clf.class_states) == 2 or clf.rule == "argmax"  # the TAN engine's cases
+    got = _forest(clf, (pos, 1 - pos) if pos < 2 else (pos, 0)) if pairwise else None
     if got is None:
         from .general import general_order
         return general_order(clf)
@@ -168,14 +171,13 @@ class TanModel:
         A bound on the error of the float ``s0`` plus one weight per level.
     """
 
-    def __init__(self, clf: Classifier, order, static, const, nbrs):
+    def __init__(self, clf: Classifier, order, static, const, nbrs, weights):
         import numpy as np
         c = clf.class_var
         n = self.n = len(order)
         where = {f: i for i, f in enumerate(order)}
         card = self.card = [len(clf.states(f)) for f in order]
-        t = clf.threshold
-        wa, wb = Fraction(1 - t), Fraction(t)
+        wa, wb = Fraction(weights[0]), Fraction(weights[1])
         for scope, table in const:
             vals = [int(x) for x in table.reshape(-1)]
             wa, wb = wa * vals[0], wb * (vals[1] if scope else vals[0])
@@ -307,16 +309,26 @@ def _flog(r: Fraction) -> tuple[float, float]:
     return a - b, 8 * _U * (1 + abs(a) + abs(b))
 
 
-def tan_model(clf: Classifier, order) -> TanModel | None:
-    """The :class:`TanModel` of a binary-class threshold classifier along ``order``, or
-    ``None`` when its factors are not pairwise over a forest of features (or some level
-    has more than :data:`MAX_CONTEXT` contexts times states)."""
-    if len(clf.class_states) != 2 or clf.rule != "threshold":
-        return None
-    got = _forest(clf, clf.class_states.index(clf.positive))
+def tan_model(clf: Classifier, order, *, pair: tuple | None = None,
+              weights: tuple = (1, 1)) -> TanModel | None:
+    """The :class:`TanModel` of a classifier along ``order``, or ``None`` when its factors
+    are not pairwise over a forest of features (or some level has more than
+    :data:`MAX_CONTEXT` contexts times states).
+
+    Without ``pair``: a binary-class threshold classifier (positive iff
+    ``(1 - T) Pr(pos, x) >= T Pr(neg, x)``; ``None`` for other classifiers). With
+    ``pair = (a, b)`` (class state indices, any number of classes): positive iff
+    ``weights[0] Pr(a, x) >= weights[1] Pr(b, x)``, one comparison of the argmax rule.
+    """
+    if pair is None:
+        if len(clf.class_states) != 2 or clf.rule != "threshold":
+            return None
+        pos = clf.class_states.index(clf.positive)
+        pair, weights = (pos, 1 - pos), (1 - clf.threshold, clf.threshold)
+    got = _forest(clf, pair)
     if got is None:
         return None
     try:
-        return TanModel(clf, list(order), *got)
+        return TanModel(clf, list(order), *got, weights)
     except _TooWide:
         return None

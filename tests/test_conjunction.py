@@ -1,0 +1,41 @@
+"""The conjunction of diagrams as arrays (bnx/compilation/conjunction.py) against dd's."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bnx import arrays as A
+from bnx import dd_arrays as D
+from bnx.compilation.conjunction import conjoin
+from tests.test_arrays import _build
+
+
+@st.composite
+def two_functions(draw):
+    """Two random Boolean functions over the same 1-6 variables (dd operations)."""
+    n = draw(st.integers(1, 6))
+    ops = st.lists(st.tuples(st.sampled_from("&|^"), st.integers(0, n - 1), st.booleans()),
+                   max_size=8)
+    return n, [(draw(st.booleans()), draw(ops)) for _ in range(2)]
+
+
+@pytest.mark.parametrize("backend", ["autoref", "cudd"])
+@settings(max_examples=80, deadline=None)
+@given(spec=two_functions())
+def test_conjoin_equals_dd_conjunction(backend, spec):
+    n, ((s1, o1), (s2, o2)) = spec
+    bdd, names, u = _build(backend, n, s1, o1)
+    v = _build(backend, n, s2, o2)[2]
+    v = D.to_dd(D.from_dd([v], n)[0], bdd, names)  # into the same manager
+    (a, _), (b, _) = D.from_dd([u], n), D.from_dd([v], n)
+    got = conjoin(a, b)
+    assert D.to_dd(got, bdd, names) == u & v
+    assert D.to_dd(conjoin(a, A.negate(b)), bdd, names) == u & ~v
+    assert got.size == D.from_dd([u & v], n)[0].size  # reduced: the canonical arrays
+
+
+def test_conjoin_needs_the_same_levels():
+    with pytest.raises(ValueError, match="same levels"):
+        conjoin(A.Builder(2).finish(A.TRUE), A.Builder(3).finish(A.TRUE))
