@@ -89,6 +89,22 @@ def test_pi_explanations_of_the_star_are_the_minimal_transversals(n, data):
     assert brute.pis(x) == want  # the reduction itself, without bnx
     got = [frozenset(e) for e in linear.pi_explanations(clf, x)]
     assert set(got) == want and len(got) == len(want)
+    _check_the_delay_bound(clf, x, len(want))
+
+
+def _check_the_delay_bound(clf, x, count):
+    """Between two answers the search meets at most ``n (n + 1 + D)`` nodes, ``D`` the
+    dead ones (TanDecision.pi_sets)."""
+    from bnx.linear._tan import TanDecision
+    d = TanDecision(clf, x)
+    n, before = d.n, None
+    for _ in d.pi_sets():
+        now = dict(d.nodes)
+        if before is not None:
+            met = sum(now.values()) - sum(before.values())
+            assert met <= n * (n + 1 + now["dead"] - before["dead"])
+        before = now
+    assert d.nodes["answer"] == count
 
 
 PRIMES = [2, 3, 5, 7, 11, 13, 17, 19, 23]
@@ -130,3 +146,15 @@ def test_a_shortest_pi_explanation_of_the_binary_star_decides_exact_cover(triple
     assert min(map(len, pis)) == (2 if covers else 3)
     got = linear.shortest_pi_explanation(clf, x)
     assert frozenset(got) in pis and len(got) == min(map(len, pis))
+
+
+def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
+    from bnx.linear import _fewest
+    case, clf, x = star_of_x3c(2, [(0, 1, 2), (3, 4, 5), (0, 3, 4), (1, 2, 5), (0, 1, 3)])
+    first = next(linear.pi_explanations(clf, x))
+    monkeypatch.setattr(_fewest, "MAX_PROFILES", 5)
+    with pytest.raises(bnx.StructureError) as err:
+        linear.shortest_pi_explanation(clf, x)
+    msg = str(err.value)
+    assert "6 features" in msg and f"{len(first)}-feature PI-explanation" in msg
+    assert "NP-complete" in msg and ".shortest()" in msg and "MAX_PROFILES" in msg

@@ -15,7 +15,11 @@ Profiles are rounded sums; one is dropped only if another beats it by more than 
 the rounding bound in every component (so the true best is never dropped), and a total
 within the bound of 0 is settled by testing its set exactly. The number of kept profiles
 is not polynomial in general (their dimension is a state count, and sums of fronts can
-grow): past :data:`MAX_PROFILES` the search gives up with a :class:`~bnx.StructureError`.
+grow), and no exact method can be polynomial unless P = NP: "is there a PI-explanation of
+at most ``k`` features?" is NP-complete for TANs, even with binary features and a star
+for a tree (an exact cover by 3-sets reduces to it; ``docs/explanations.md``, "What a
+TAN costs"). Past :data:`MAX_PROFILES` the search gives up with a
+:class:`~bnx.StructureError` that says so.
 """
 
 from __future__ import annotations
@@ -76,7 +80,7 @@ def fewest_fixed(d, cap: int, exact_holds) -> list[int] | None:
     fr, x, n = d.w, d.x, d.n
     T, unit, add, judge, plus, minus = scalars(fr, d.decision, False)
     margin = 2 * fr.tol + 1
-    work = [0]
+    work = [0, n, cap]
     F: list = [None] * (n + 1)
     for i in fr.postorder:
         ki = fr.card(i)
@@ -126,13 +130,20 @@ def fewest_fixed(d, cap: int, exact_holds) -> list[int] | None:
 
 
 def _spend(work: list, amount: int) -> None:
+    """Count ``amount`` more profiles made or compared; past :data:`MAX_PROFILES` give up
+    (``work[1:]``: the number of features and the size of the PI-explanation at hand)."""
     work[0] += amount
     if work[0] > MAX_PROFILES:
+        n, cap = work[1], work[2]
         raise StructureError(
-            f"a shortest PI-explanation of this TAN needs more than {MAX_PROFILES:,} "
-            f"profiles of its subtrees made and compared; bnx.linear.pi_explanations (each "
-            f"minimal, not shortest) still answers, and the compiled ODD gives the shortest "
-            f"if it compiles")
+            f"bnx.linear gave up a shortest PI-explanation of this TAN decision ({n:,} "
+            f"features) after {MAX_PROFILES:,} subtree profiles made and compared "
+            f"(bnx.linear._fewest.MAX_PROFILES): is there one shorter than the "
+            f"{cap:,}-feature PI-explanation at hand? is NP-complete for TANs, even with "
+            f"binary features (docs/explanations.md, 'What a TAN costs'). That one, minimal "
+            f"but perhaps not shortest, is the first of bnx.linear.pi_explanations; if the "
+            f"classifier compiles, bnx.pi_explanations(bnx.compile(clf), x).shortest() gives "
+            f"every shortest one")
 
 
 def _prune(by_budget: dict, plus, minus, margin: int, work: list) -> dict:

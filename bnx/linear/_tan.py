@@ -129,9 +129,20 @@ class TanDecision(Decision):
 
     # ------------------------------------------------------------ PI-explanations
     def pi_sets(self) -> Iterator[list[int]]:
-        """Every PI-explanation as sorted positions, each once."""
+        """Every PI-explanation as sorted positions, each once.
+
+        Each search node costs at most ``2 n + |A|`` oracle updates and has at most ``n``
+        parts. :attr:`nodes` counts the nodes searched so far by outcome: ``"answer"``
+        (yields), ``"empty"`` (its largest allowed set is not sufficient: one test) and
+        ``"dead"`` (the set its deletion found has a forced feature it does not need: no
+        answer, split all the same). The search is depth first, at most ``n`` deep (each level
+        leaves out one more feature), so between two answers it searches at most
+        ``n (n + 1 + D)`` nodes, ``D`` the dead ones among them; no polynomial bound on
+        ``D`` can be proven without settling monotone dualization (docs/explanations.md,
+        "What a TAN costs")."""
         ora = self.oracle()
         order = self._deletion_order()
+        nodes = self.nodes = {"answer": 0, "empty": 0, "dead": 0}
         # each entry (A, B, E, t): the sets left below a search node whose set was
         # A + E: its t-th part keeps A + E[:t] and leaves out B + E[t] (when all of E is
         # kept, only A + E itself is minimal, and it was met already)
@@ -144,6 +155,7 @@ class TanDecision(Decision):
                 A, B = A | frozenset(E[:t]), B | {E[t]}
             with gc_paused():
                 S0, minimal = self._search(ora, order, A, B)
+            nodes["empty" if S0 is None else "answer" if minimal else "dead"] += 1
             if S0 is None:
                 continue
             if minimal:
