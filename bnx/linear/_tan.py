@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 
 from ..diagram import gc_paused
 from ..errors import InstanceError, StructureError
-from ._fewest import fewest_fixed
+from ._fewest import fewest_bound, fewest_fixed
 from ._forest import pair_forests
 from ._plan import Decision
 from ._treedp import Sufficiency, first_failure
@@ -170,7 +170,10 @@ class TanDecision(Decision):
         self._one_race("a shortest PI-explanation")
         first = next(self.pi_sets())
         with gc_paused():
-            got = fewest_fixed(self, len(first), lambda S: self.fixed_only(S).holds())
+            lower = fewest_bound(self)
+            if lower >= len(first):  # proven shortest: no search
+                return sorted(first)
+            got = fewest_fixed(self, len(first), lambda S: self.fixed_only(S).holds(), lower)
         return sorted(first if got is None else got)
 
     def _search(self, ora: "AllOf", order: list[int], A: frozenset, B: frozenset):
