@@ -333,7 +333,7 @@ def part_tan_delay(instances: int) -> None:
             rows.append([f"{n:,}", k, len(delays), f"{statistics.median(delays) * 1000:.0f}",
                          f"{max(delays[1:] or delays) * 1000:.0f}", nodes["answer"],
                          nodes["empty"], nodes["dead"], most_dead,
-                         f"{_fewest.fewest_bound(d)}-{first}",
+                         f"{_fewest.relaxation(d)[0]}-{first}",
                          f"{shortest} in {t_short * 1000:.0f} ms"])
     print("### TAN PI-explanations: the delay and the search behind it\n")
     print(markdown_table(["features", "instance", "listed", "median delay ms",

@@ -153,13 +153,13 @@ def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
     from bnx.linear._tan import TanDecision
     case, clf, x = star_of_x3c(2, [(0, 1, 2), (0, 3, 4), (1, 3, 5), (2, 4, 5)])  # no cover
     first = next(linear.pi_explanations(clf, x))
-    assert _fewest.fewest_bound(TanDecision(clf, x)) < len(first)  # so the search runs
+    assert _fewest.relaxation(TanDecision(clf, x))[0] == 2 < len(first) == 3  # a search runs
     monkeypatch.setattr(_fewest, "MAX_PROFILES", 5)
     with pytest.raises(bnx.StructureError) as err:
         linear.shortest_pi_explanation(clf, x)
     msg = str(err.value)
     assert "5 features" in msg and f"{len(first)}-feature PI-explanation" in msg
-    assert f"between {_fewest.fewest_bound(TanDecision(clf, x))} and {len(first)}" in msg
+    assert "between 2 and 3 features" in msg  # the bound, and no shorter one at hand
     assert "NP-complete" in msg and ".shortest()" in msg and "MAX_PROFILES" in msg
 
 
@@ -167,9 +167,9 @@ def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
     HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
 def test_the_lower_bound_on_the_shortest_is_one(case, data):
-    """fewest_bound never exceeds the size of a PI-explanation (brute force), and a
-    shortest answer is one of the shortest."""
-    from bnx.linear._fewest import fewest_bound
+    """The relaxation's bound never exceeds the size of a PI-explanation (brute force),
+    and a shortest answer is one of the shortest."""
+    from bnx.linear._fewest import relaxation
     from bnx.linear._tan import TanDecision
     assume(len(case.states(case.class_var)) == 2)
     clf = classifier_of(case)
@@ -178,7 +178,7 @@ def test_the_lower_bound_on_the_shortest_is_one(case, data):
     brute = Brute(case, {c: clf.decide(dict(zip(case.features, c)))
                          for c in itertools.product(*[case.states(f) for f in case.features])})
     fewest = min(map(len, brute.pis(x)))
-    assert fewest_bound(TanDecision(clf, x)) <= fewest
+    assert relaxation(TanDecision(clf, x))[0] <= fewest
     assert len(linear.shortest_pi_explanation(clf, x)) == fewest
 
 
@@ -187,6 +187,6 @@ def test_a_bound_that_meets_the_first_explanation_answers_without_search(monkeyp
     from bnx.linear._tan import TanDecision
     case, clf, x = star_of_x3c(2, [(0, 1, 2), (3, 4, 5), (0, 3, 4), (1, 2, 5), (0, 1, 3)])
     first = next(linear.pi_explanations(clf, x))
-    assert _fewest.fewest_bound(TanDecision(clf, x)) == len(first) == 2
+    assert _fewest.relaxation(TanDecision(clf, x))[0] == len(first) == 2
     monkeypatch.setattr(_fewest, "MAX_PROFILES", 0)  # any search would give up
     assert linear.shortest_pi_explanation(clf, x) == first

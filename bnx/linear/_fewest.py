@@ -27,7 +27,7 @@ from __future__ import annotations
 from ..errors import StructureError
 from ._treedp import scalars
 
-__all__ = ["MAX_PROFILES", "fewest_bound", "fewest_fixed"]
+__all__ = ["MAX_PROFILES", "fewest_fixed", "relaxation"]
 
 #: profiles made and compared before a shortest PI-explanation of a TAN is given up
 #: (StructureError): a few seconds
@@ -77,7 +77,7 @@ def fewest_fixed(d, cap: int, exact_holds, lower: int = 0) -> list[int] | None:
     """The positions of a smallest set whose fixing keeps the decision ``d`` (a
     :class:`~bnx.linear._tan.TanDecision`), of at most ``cap`` features; ``None`` if none
     is that small. ``exact_holds(S)`` settles a near tie; ``lower`` (a proven lower bound,
-    :func:`fewest_bound`) is only quoted if the search gives up."""
+    :func:`relaxation`) is only quoted if the search gives up."""
     fr, x, n = d.w, d.x, d.n
     T, unit, add, judge, plus, minus = scalars(fr, d.decision, False)
     margin = 2 * fr.tol + 1
@@ -130,8 +130,10 @@ def fewest_fixed(d, cap: int, exact_holds, lower: int = 0) -> list[int] | None:
     return None
 
 
-def fewest_bound(d) -> int:
-    """A proven lower bound on the size of every PI-explanation of the TAN decision ``d``.
+def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]]]:
+    """``(bound, scores)``: a proven lower bound on the size of every PI-explanation of the
+    TAN decision ``d``, and per multiplier among the ``guides`` best, how many parent
+    states make each feature worth fixing (a guide for a deletion order).
 
     A relaxation of the programme above: let the features fixed in a subtree depend on
     the state of its parent, and charge ``lam`` per fixed feature. Then per feature and
@@ -140,22 +142,22 @@ def fewest_bound(d) -> int:
     the children's sum, bounds every actual choice from above; at the root, a sufficient
     set ``S`` has ``0 <= value(S) <= W + lam |S|``, so ``|S| >= -W / lam``. The rounded
     sums err by at most ``tol`` (every completion sums one term per feature), so
-    ``-(W + tol) / lam`` is a bound, taken at the best of a few values of ``lam``. A race
-    with an infinite term gets no bound (0)."""
+    ``-(W + tol) / lam`` is a bound, taken at the best of 43 multipliers. A race with an
+    infinite term gets no bound: ``(0, [])``."""
     fr, x, n = d.w, d.x, d.n
     strict, c, T3 = fr.terms(d.decision)
     if any(t[0] or t[1] for Ti in T3 for row in Ti for t in row):
-        return 0
+        return 0, []
     T = [[[t[2] for t in row] for row in Ti] for Ti in T3]
-    gains = [T[i][x[i]][u] - min(T[i][y][u] for y in range(len(T[i])))
-             for i in range(n) for u in range(len(T[i][0]))]
-    top = max(gains, default=0)
+    top = max((T[i][x[i]][u] - min(T[i][y][u] for y in range(len(T[i])))
+               for i in range(n) for u in range(len(T[i][0]))), default=0)
     if top <= 0:
-        return 0
-    best = 0
+        return 0, []
+    tried = []
     for e in range(-40, 3):  # lam from top / 2**20 to 2 top, by factors of sqrt(2)
         lam = max(1, int(top * 2 ** (e / 2)))
         W: list = [None] * (n + 1)
+        score = [0] * n
         for i in fr.postorder:
             ki = fr.card(i)
             h = [sum(W[ch][y] for ch in fr.children[i]) for y in range(ki)]
@@ -163,11 +165,15 @@ def fewest_bound(d) -> int:
                 total = T[n][0][0] + h[0] + fr.tol
                 break
             Ti, xi = T[i], x[i]
-            W[i] = [max(Ti[xi][u] - lam + h[xi], min(Ti[y][u] + h[y] for y in range(ki)))
-                    for u in range(len(Ti[0]))]
-        if total < 0:
-            best = max(best, -(total // lam))  # ceil(-total / lam)
-    return best
+            W[i] = out = []
+            for u in range(len(Ti[0])):
+                fix = Ti[xi][u] - lam + h[xi]
+                free = min(Ti[y][u] + h[y] for y in range(ki))
+                out.append(max(fix, free))
+                score[i] += fix >= free
+        tried.append((-(total // lam) if total < 0 else 0, score))  # ceil(-total / lam)
+    tried.sort(key=lambda t: -t[0])
+    return tried[0][0], [score for _, score in tried[:guides]]
 
 
 def _spend(work: list, amount: int) -> None:

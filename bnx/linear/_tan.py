@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 
 from ..diagram import gc_paused
 from ..errors import InstanceError, StructureError
-from ._fewest import fewest_bound, fewest_fixed
+from ._fewest import fewest_fixed, relaxation
 from ._forest import pair_forests
 from ._plan import Decision
 from ._treedp import Sufficiency, first_failure
@@ -168,13 +168,20 @@ class TanDecision(Decision):
     def shortest(self) -> list[int]:
         """A PI-explanation with the fewest features (:mod:`bnx.linear._fewest`)."""
         self._one_race("a shortest PI-explanation")
-        first = next(self.pi_sets())
+        best = next(self.pi_sets())
         with gc_paused():
-            lower = fewest_bound(self)
-            if lower >= len(first):  # proven shortest: no search
-                return sorted(first)
-            got = fewest_fixed(self, len(first), lambda S: self.fixed_only(S).holds(), lower)
-        return sorted(first if got is None else got)
+            lower, guides = relaxation(self)
+            if lower < len(best):  # deletions guided by the relaxation: often shorter
+                rank = {i: r for r, i in enumerate(self._deletion_order())}
+                ora = self.oracle()
+                for score in guides:
+                    order = sorted(range(self.n), key=lambda i: (score[i], rank[i]))
+                    got = self._search(ora, order, frozenset(), frozenset())[0]
+                    best = got if len(got) < len(best) else best
+            if lower >= len(best):  # proven shortest: no search
+                return sorted(best)
+            got = fewest_fixed(self, len(best), lambda S: self.fixed_only(S).holds(), lower)
+        return sorted(best if got is None else got)
 
     def _search(self, ora: "AllOf", order: list[int], A: frozenset, B: frozenset):
         """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal
