@@ -305,7 +305,7 @@ def part_tan(instances: int) -> None:
 def part_tan_delay(instances: int) -> None:
     """The delay between PI-explanations of wide TANs, the search nodes behind it, and the
     shortest search's bounds."""
-    from bnx.linear import _fewest
+    from bnx.linear import _branch
     from bnx.linear._tan import TanDecision
     rows = []
     for n, count in ((300, 100), (3000, 30)):
@@ -333,7 +333,7 @@ def part_tan_delay(instances: int) -> None:
             rows.append([f"{n:,}", k, len(delays), f"{statistics.median(delays) * 1000:.0f}",
                          f"{max(delays[1:] or delays) * 1000:.0f}", nodes["answer"],
                          nodes["empty"], nodes["dead"], most_dead,
-                         f"{_fewest.relaxation(d)[0]}-{first}",
+                         f"{_branch.relaxation(d)[0]}-{first}",
                          f"{shortest} in {t_short * 1000:.0f} ms"])
     print("### TAN PI-explanations: the delay and the search behind it\n")
     print(markdown_table(["features", "instance", "listed", "median delay ms",

@@ -13,6 +13,7 @@ which never imports bnx) and bnx.linear's answers against both.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 
@@ -149,28 +150,32 @@ def test_a_shortest_pi_explanation_of_the_binary_star_decides_exact_cover(triple
 
 
 def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
-    from bnx.linear import _fewest
+    from bnx.linear import _branch, _fewest
     from bnx.linear._tan import TanDecision
     case, clf, x = star_of_x3c(2, [(0, 1, 2), (0, 3, 4), (1, 3, 5), (2, 4, 5)])  # no cover
     first = next(linear.pi_explanations(clf, x))
-    assert _fewest.relaxation(TanDecision(clf, x))[0] == 2 < len(first) == 3  # a search runs
+    assert _branch.relaxation(TanDecision(clf, x))[0] == 2 < len(first) == 3  # a search runs
     monkeypatch.setattr(_fewest, "MAX_PROFILES", 5)
+    monkeypatch.setattr(_branch, "MAX_WORK", 5)
     with pytest.raises(bnx.StructureError) as err:
         linear.shortest_pi_explanation(clf, x)
     msg = str(err.value)
-    assert "5 features" in msg and f"{len(first)}-feature PI-explanation" in msg
-    assert "between 2 and 3 features" in msg  # the bound, and no shorter one at hand
+    assert "5 features" in msg and "between 2 and 3 features" in msg
     assert "NP-complete" in msg and ".shortest()" in msg and "MAX_PROFILES" in msg
+    assert "MAX_WORK" in msg and "`best`" in msg
+    brute = Brute(case, oracle.decision_table(case.net, "C", "+", 0.5, case.features))
+    assert frozenset(err.value.best) in brute.pis(x) and len(err.value.best) == 3
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
-def test_the_lower_bound_on_the_shortest_is_one(case, data):
+@given(case=tan_networks(max_features=5, max_instances=96), data=st.data(),
+       searches=st.sampled_from(["profiles", "branch", "branch without bounds"]))
+def test_the_bound_and_each_search_find_a_shortest(case, data, searches):
     """The relaxation's bound never exceeds the size of a PI-explanation (brute force),
-    and a shortest answer is one of the shortest."""
-    from bnx.linear._fewest import relaxation
-    from bnx.linear._tan import TanDecision
+    and each search on its own (the other given no budget) answers one of the shortest."""
+    import unittest.mock as mock
+    from bnx.linear import _branch, _fewest, _tan
     assume(len(case.states(case.class_var)) == 2)
     clf = classifier_of(case)
     assume(clf.structure == "tan")
@@ -178,15 +183,26 @@ def test_the_lower_bound_on_the_shortest_is_one(case, data):
     brute = Brute(case, {c: clf.decide(dict(zip(case.features, c)))
                          for c in itertools.product(*[case.states(f) for f in case.features])})
     fewest = min(map(len, brute.pis(x)))
-    assert relaxation(TanDecision(clf, x))[0] <= fewest
-    assert len(linear.shortest_pi_explanation(clf, x)) == fewest
+    assert _branch.relaxation(_tan.TanDecision(clf, x))[0] <= fewest
+    patches = [mock.patch.object(_tan, "relaxation", lambda d: (0, [], []))]  # always search
+    if searches != "profiles":
+        patches.append(mock.patch.object(_fewest, "MAX_PROFILES", -1))
+    if searches == "branch":
+        real = _branch.relaxation
+        patches.append(mock.patch.object(_tan, "relaxation", lambda d: (0, *real(d)[1:])))
+    with contextlib.ExitStack() as stack:
+        for p in patches:
+            stack.enter_context(p)
+        got = linear.shortest_pi_explanation(clf, x)
+    assert frozenset(got) in brute.pis(x) and len(got) == fewest
 
 
 def test_a_bound_that_meets_the_first_explanation_answers_without_search(monkeypatch):
-    from bnx.linear import _fewest
+    from bnx.linear import _branch, _fewest
     from bnx.linear._tan import TanDecision
     case, clf, x = star_of_x3c(2, [(0, 1, 2), (3, 4, 5), (0, 3, 4), (1, 2, 5), (0, 1, 3)])
     first = next(linear.pi_explanations(clf, x))
-    assert _fewest.relaxation(TanDecision(clf, x))[0] == len(first) == 2
-    monkeypatch.setattr(_fewest, "MAX_PROFILES", 0)  # any search would give up
+    assert _branch.relaxation(TanDecision(clf, x))[0] == len(first) == 2
+    monkeypatch.setattr(_fewest, "MAX_PROFILES", -1)  # any search would give up
+    monkeypatch.setattr(_branch, "MAX_WORK", -1)
     assert linear.shortest_pi_explanation(clf, x) == first

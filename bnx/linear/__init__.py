@@ -124,9 +124,11 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     log-likelihood ratio minus that of its worst state); the shortest prefix that
     keeps the decision is a PI-explanation, and no shorter set can, since ``k``
     features guarantee at most the ``k`` largest gains. On a TAN the question is
-    NP-complete (even with binary features): an exact dynamic programme over the
-    feature tree answers, and gives up with :class:`~bnx.StructureError`, saying why,
-    past its budget (``docs/explanations.md``, "What a TAN costs").
+    NP-complete (even with binary features): exact searches over the feature tree (a
+    proven lower bound, guided deletions, a dynamic programme, a branch-and-bound)
+    answer, or give up past their budgets with :class:`~bnx.StructureError`, which says
+    why and between which sizes a shortest one lies, and whose ``best`` attribute is the
+    shortest PI-explanation found (``docs/explanations.md``, "What a TAN costs").
 
     Examples
     --------

@@ -18,19 +18,19 @@ is not polynomial in general (their dimension is a state count, and sums of fron
 grow), and no exact method can be polynomial unless P = NP: "is there a PI-explanation of
 at most ``k`` features?" is NP-complete for TANs, even with binary features and a star
 for a tree (an exact cover by 3-sets reduces to it; ``docs/explanations.md``, "What a
-TAN costs"). Past :data:`MAX_PROFILES` the search gives up with a
-:class:`~bnx.StructureError` that says so.
+TAN costs"). Past :data:`MAX_PROFILES` the programme gives up
+(:class:`~bnx.linear._branch.OutOfBudget`).
 """
 
 from __future__ import annotations
 
-from ..errors import StructureError
+from ._branch import OutOfBudget
 from ._treedp import scalars
 
-__all__ = ["MAX_PROFILES", "fewest_fixed", "relaxation"]
+__all__ = ["MAX_PROFILES", "fewest_fixed"]
 
-#: profiles made and compared before a shortest PI-explanation of a TAN is given up
-#: (StructureError): a few seconds
+#: profiles made and compared before the profile programme gives up (then the
+#: branch-and-bound of :mod:`._branch` tries): under a few seconds
 MAX_PROFILES = 3_000_000
 
 
@@ -73,15 +73,14 @@ def _front(items: list, kept: list, plus, minus, margin: int) -> list:
     return out
 
 
-def fewest_fixed(d, cap: int, exact_holds, lower: int = 0) -> list[int] | None:
+def fewest_fixed(d, cap: int, exact_holds) -> list[int] | None:
     """The positions of a smallest set whose fixing keeps the decision ``d`` (a
     :class:`~bnx.linear._tan.TanDecision`), of at most ``cap`` features; ``None`` if none
-    is that small. ``exact_holds(S)`` settles a near tie; ``lower`` (a proven lower bound,
-    :func:`relaxation`) is only quoted if the search gives up."""
+    is that small. ``exact_holds(S)`` settles a near tie."""
     fr, x, n = d.w, d.x, d.n
     T, unit, add, judge, plus, minus = scalars(fr, d.decision, False)
     margin = 2 * fr.tol + 1
-    work = [0, n, cap, lower]
+    work = [0]
     F: list = [None] * (n + 1)
     for i in fr.postorder:
         ki = fr.card(i)
@@ -130,69 +129,11 @@ def fewest_fixed(d, cap: int, exact_holds, lower: int = 0) -> list[int] | None:
     return None
 
 
-def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]]]:
-    """``(bound, scores)``: a proven lower bound on the size of every PI-explanation of the
-    TAN decision ``d``, and per multiplier among the ``guides`` best, how many parent
-    states make each feature worth fixing (a guide for a deletion order).
-
-    A relaxation of the programme above: let the features fixed in a subtree depend on
-    the state of its parent, and charge ``lam`` per fixed feature. Then per feature and
-    parent state one number, the best value of the subtree less ``lam`` times the features
-    fixed in it, ``W(u) = max(t(x_i, u) - lam + h(x_i), min_y t(y, u) + h(y))`` with ``h``
-    the children's sum, bounds every actual choice from above; at the root, a sufficient
-    set ``S`` has ``0 <= value(S) <= W + lam |S|``, so ``|S| >= -W / lam``. The rounded
-    sums err by at most ``tol`` (every completion sums one term per feature), so
-    ``-(W + tol) / lam`` is a bound, taken at the best of 43 multipliers. A race with an
-    infinite term gets no bound: ``(0, [])``."""
-    fr, x, n = d.w, d.x, d.n
-    strict, c, T3 = fr.terms(d.decision)
-    if any(t[0] or t[1] for Ti in T3 for row in Ti for t in row):
-        return 0, []
-    T = [[[t[2] for t in row] for row in Ti] for Ti in T3]
-    top = max((T[i][x[i]][u] - min(T[i][y][u] for y in range(len(T[i])))
-               for i in range(n) for u in range(len(T[i][0]))), default=0)
-    if top <= 0:
-        return 0, []
-    tried = []
-    for e in range(-40, 3):  # lam from top / 2**20 to 2 top, by factors of sqrt(2)
-        lam = max(1, int(top * 2 ** (e / 2)))
-        W: list = [None] * (n + 1)
-        score = [0] * n
-        for i in fr.postorder:
-            ki = fr.card(i)
-            h = [sum(W[ch][y] for ch in fr.children[i]) for y in range(ki)]
-            if i == n:
-                total = T[n][0][0] + h[0] + fr.tol
-                break
-            Ti, xi = T[i], x[i]
-            W[i] = out = []
-            for u in range(len(Ti[0])):
-                fix = Ti[xi][u] - lam + h[xi]
-                free = min(Ti[y][u] + h[y] for y in range(ki))
-                out.append(max(fix, free))
-                score[i] += fix >= free
-        tried.append((-(total // lam) if total < 0 else 0, score))  # ceil(-total / lam)
-    tried.sort(key=lambda t: -t[0])
-    return tried[0][0], [score for _, score in tried[:guides]]
-
-
 def _spend(work: list, amount: int) -> None:
-    """Count ``amount`` more profiles made or compared; past :data:`MAX_PROFILES` give up
-    (``work[1:]``: the number of features, the size of the PI-explanation at hand and a
-    proven lower bound)."""
+    """Count ``amount`` more profiles made or compared; past :data:`MAX_PROFILES` give up."""
     work[0] += amount
     if work[0] > MAX_PROFILES:
-        n, cap, lower = work[1], work[2], work[3]
-        raise StructureError(
-            f"bnx.linear gave up a shortest PI-explanation of this TAN decision ({n:,} "
-            f"features) after {MAX_PROFILES:,} subtree profiles made and compared "
-            f"(bnx.linear._fewest.MAX_PROFILES): a shortest one has between {lower:,} and "
-            f"{cap:,} features, and whether one is shorter than the {cap:,}-feature "
-            f"PI-explanation at hand is NP-complete for TANs, even with binary features "
-            f"(docs/explanations.md, 'What a TAN costs'). That one, minimal but perhaps not "
-            f"shortest, is the first of bnx.linear.pi_explanations; if the classifier "
-            f"compiles, bnx.pi_explanations(bnx.compile(clf), x).shortest() gives every "
-            f"shortest one")
+        raise OutOfBudget()
 
 
 def _prune(by_budget: dict, plus, minus, margin: int, work: list) -> dict:

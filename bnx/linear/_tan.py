@@ -20,7 +20,8 @@ from collections.abc import Iterator, Mapping
 
 from ..diagram import gc_paused
 from ..errors import InstanceError, StructureError
-from ._fewest import fewest_fixed, relaxation
+from ._branch import OutOfBudget, branch_and_bound, refusal, relaxation
+from ._fewest import fewest_fixed
 from ._forest import pair_forests
 from ._plan import Decision
 from ._treedp import Sufficiency, first_failure
@@ -166,11 +167,14 @@ class TanDecision(Decision):
                 stack.append((A, B, E, 0))
 
     def shortest(self) -> list[int]:
-        """A PI-explanation with the fewest features (:mod:`bnx.linear._fewest`)."""
+        """A PI-explanation with the fewest features: a bound and guided deletions
+        (:func:`~bnx.linear._branch.relaxation`), the profile programme
+        (:mod:`~bnx.linear._fewest`), then a branch-and-bound (:mod:`~bnx.linear._branch`);
+        :class:`~bnx.StructureError` with the best one found (``best``) if all give up."""
         self._one_race("a shortest PI-explanation")
         best = next(self.pi_sets())
         with gc_paused():
-            lower, guides = relaxation(self)
+            lower, guides, lams = relaxation(self)
             if lower < len(best):  # deletions guided by the relaxation: often shorter
                 rank = {i: r for r, i in enumerate(self._deletion_order())}
                 ora = self.oracle()
@@ -180,8 +184,19 @@ class TanDecision(Decision):
                     best = got if len(got) < len(best) else best
             if lower >= len(best):  # proven shortest: no search
                 return sorted(best)
-            got = fewest_fixed(self, len(best), lambda S: self.fixed_only(S).holds(), lower)
-        return sorted(best if got is None else got)
+            try:
+                got = fewest_fixed(self, len(best), lambda S: self.fixed_only(S).holds())
+                return sorted(best if got is None else got)
+            except OutOfBudget:
+                pass
+            try:
+                return sorted(branch_and_bound(self, best, guides[0] if guides else
+                                               [0] * self.n, lams[:3]))
+            except OutOfBudget as out:
+                best = sorted(self.shrink(out.best))
+        err = refusal(self.n, lower, len(best))
+        err.best = self.named(best)
+        raise err
 
     def _search(self, ora: "AllOf", order: list[int], A: frozenset, B: frozenset):
         """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal
