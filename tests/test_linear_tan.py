@@ -204,6 +204,6 @@ def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
     assert len(linear.shortest_pi_explanation(clf, x)) >= 1
     monkeypatch.setattr(_fewest, "MAX_PROFILES", 3)
     monkeypatch.setattr(_tan, "relaxation", lambda d: (0, [], []))  # no bound: searches run
-    monkeypatch.setattr(_branch, "MAX_WORK", 0)
+    monkeypatch.setattr(_branch, "MAX_NODES", 0)
     with pytest.raises(bnx.StructureError, match="pi_explanations"):
         linear.shortest_pi_explanation(clf, x)

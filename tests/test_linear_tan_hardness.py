@@ -156,13 +156,13 @@ def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
     first = next(linear.pi_explanations(clf, x))
     assert _branch.relaxation(TanDecision(clf, x))[0] == 2 < len(first) == 3  # a search runs
     monkeypatch.setattr(_fewest, "MAX_PROFILES", 5)
-    monkeypatch.setattr(_branch, "MAX_WORK", 5)
+    monkeypatch.setattr(_branch, "MAX_NODES", 5)
     with pytest.raises(bnx.StructureError) as err:
         linear.shortest_pi_explanation(clf, x)
     msg = str(err.value)
     assert "5 features" in msg and "between 2 and 3 features" in msg
     assert "NP-complete" in msg and ".shortest()" in msg and "MAX_PROFILES" in msg
-    assert "MAX_WORK" in msg and "`best`" in msg
+    assert "MAX_NODES" in msg and "`best`" in msg
     brute = Brute(case, oracle.decision_table(case.net, "C", "+", 0.5, case.features))
     assert frozenset(err.value.best) in brute.pis(x) and len(err.value.best) == 3
 
@@ -204,5 +204,5 @@ def test_a_bound_that_meets_the_first_explanation_answers_without_search(monkeyp
     first = next(linear.pi_explanations(clf, x))
     assert _branch.relaxation(TanDecision(clf, x))[0] == len(first) == 2
     monkeypatch.setattr(_fewest, "MAX_PROFILES", -1)  # any search would give up
-    monkeypatch.setattr(_branch, "MAX_WORK", -1)
+    monkeypatch.setattr(_branch, "MAX_NODES", -1)
     assert linear.shortest_pi_explanation(clf, x) == first

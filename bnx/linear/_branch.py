@@ -17,18 +17,17 @@ The branch-and-bound decides the features one at a time (free first, then fixed,
 the relaxation finds most worth fixing first) and drops a branch whose largest allowed
 set is not sufficient (the exact oracle) or whose bound reaches the best size found.
 Deciding a shortest one is NP-complete (``docs/explanations.md``, "What a TAN costs"),
-so the search has a budget, :data:`MAX_WORK`.
+so the search has a budget, :data:`MAX_NODES`.
 """
 
 from __future__ import annotations
 
 from ..errors import StructureError
 
-__all__ = ["MAX_WORK", "OutOfBudget", "branch_and_bound", "refusal", "relaxation"]
+__all__ = ["MAX_NODES", "OutOfBudget", "branch_and_bound", "refusal", "relaxation"]
 
-#: features visited by the branch-and-bound (nodes times features) before it gives up: a
-#: few seconds
-MAX_WORK = 150_000
+#: search nodes of the branch-and-bound before it gives up: a few seconds
+MAX_NODES = 10_000
 
 
 class OutOfBudget(Exception):
@@ -97,41 +96,94 @@ def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]], list[int]]:
             [lam for _, _, lam in tried[:guides]])
 
 
+class _Relaxed:
+    """The relaxation at one multiplier, kept up to date as features are forced fixed,
+    forced free or released one at a time (only the path to the root is recomputed)."""
+
+    def __init__(self, d, T, lam: int) -> None:
+        self.fr, self.T, self.x, self.lam, self.n = d.w, T, d.x, lam, d.n
+        fr = self.fr
+        self.forced: list = [None] * d.n
+        self.csum = [[0] * fr.card(i) for i in range(d.n + 1)]
+        self.W: list = [None] * d.n
+        for i in fr.postorder[:-1]:
+            self.W[i] = w = self._w(i)
+            cs = self.csum[fr.parent[i]]
+            for u, v in enumerate(w):
+                cs[u] += v
+
+    def _w(self, i: int) -> list:
+        Ti, xi, h, f, lam = self.T[i], self.x[i], self.csum[i], self.forced[i], self.lam
+        out = []
+        for u in range(len(Ti[0])):
+            fix = Ti[xi][u] - lam + h[xi]
+            free = min(Ti[y][u] + h[y] for y in range(len(Ti)))
+            out.append(fix if f is True else free if f is False else max(fix, free))
+        return out
+
+    def force(self, i: int, value) -> None:
+        self.forced[i] = value
+        node, parent, n = i, self.fr.parent, self.n
+        while node != n:
+            new, old = self._w(node), self.W[node]
+            if new == old:
+                return
+            self.W[node] = new
+            cs = self.csum[parent[node]]
+            for u, (a, b) in enumerate(zip(old, new)):
+                cs[u] += b - a
+            node = parent[node]
+
+    def bound(self) -> int:
+        total = self.T[self.n][0][0] + self.csum[self.n][0] + self.fr.tol
+        return -(total // self.lam) if total < 0 else 0
+
+
 def branch_and_bound(d, best: list[int], score: list[int], lams: list[int]) -> list[int]:
     """A shortest PI-explanation of ``d``, given a sufficient set ``best`` and the
-    relaxation's ``score`` and multipliers; :class:`OutOfBudget` past :data:`MAX_WORK`."""
-    T = _terms(d)
-    n, ora = d.n, d.oracle()
+    relaxation's ``score`` and multipliers; :class:`OutOfBudget` past :data:`MAX_NODES`.
+
+    Depth first; every oracle is kept up to date one feature at a time: ``big`` (the
+    largest set allowed: all but the features decided free), ``small`` (the features
+    decided fixed) and the relaxation at each multiplier."""
+    from ._treedp import Sufficiency
+    (fr, side), = d.races
+    T, n = _terms(d), d.n
+    big, small = Sufficiency(fr, side, d.x), Sufficiency(fr, side, d.x)
+    for i in range(n):
+        small.set(i, False)
+    relaxed = [] if T is None else [_Relaxed(d, T, lam) for lam in lams]
     order = sorted(range(n), key=lambda i: -score[i])
     forced: list = [None] * n
     best = list(best)
-    spent = 0
-    # each entry (k, nfixed, value): decide order[k] = value (None: undo it)
+    nodes = 0
+    # each entry (k, nfixed, value): decide order[k - 1] = value (None: release it)
     stack: list = [(0, 0, None)]
     while stack:
         k, nfixed, value = stack.pop()
         if k > 0:
-            forced[order[k - 1]] = value
-        if value is None and k > 0:  # an undo marker
-            continue
-        spent += n
-        if spent > MAX_WORK:
+            i = order[k - 1]
+            forced[i] = value
+            big.set(i, value is not False)
+            small.set(i, value is True)
+            for r in relaxed:
+                r.force(i, value)
+            if value is None:  # released after both branches
+                continue
+        nodes += 1
+        if nodes > MAX_NODES:
             raise OutOfBudget(best=best)
-        for i in range(n):  # the largest set allowed here
-            ora.set(i, forced[i] is not False)
-        if not ora.holds():
+        if not big.holds():
             continue
-        for i in range(n):  # the smallest
-            ora.set(i, forced[i] is True)
-        if ora.holds():
+        if small.holds():
             if nfixed < len(best):
-                best = [i for i in range(n) if forced[i]]
+                best = [j for j in range(n) if forced[j]]
             continue
         if k == n or nfixed + 1 >= len(best):
             continue
-        if T is not None and any(_bound(d, T, lam, forced) >= len(best) for lam in lams):
+        if any(r.bound() >= len(best) for r in relaxed):
             continue
-        stack.append((k + 1, None, None))  # undo order[k] after both branches
+        stack.append((k + 1, None, None))
         stack.append((k + 1, nfixed + 1, True))
         stack.append((k + 1, nfixed, False))
     return best
@@ -142,7 +194,7 @@ def refusal(n: int, lower: int, upper: int) -> StructureError:
     return StructureError(
         f"bnx.linear gave up a shortest PI-explanation of this TAN decision ({n:,} features): "
         f"the profile programme (bnx.linear._fewest.MAX_PROFILES) and the branch-and-bound "
-        f"(bnx.linear._branch.MAX_WORK) ran out of budget with a shortest one proven to have "
+        f"(bnx.linear._branch.MAX_NODES) ran out of budget with a shortest one proven to have "
         f"between {lower:,} and {upper:,} features. Whether one is shorter than the "
         f"{upper:,}-feature PI-explanation at hand is NP-complete for TANs, even with binary "
         f"features (docs/explanations.md, 'What a TAN costs'). That one, minimal but perhaps "
