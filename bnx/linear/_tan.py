@@ -132,7 +132,7 @@ class TanDecision(Decision):
     def pi_sets(self) -> Iterator[list[int]]:
         """Every PI-explanation as sorted positions, each once.
 
-        Each search node costs at most ``2 n + |A|`` oracle updates and has at most ``n``
+        Each search node costs at most ``3 n + 2 |A|`` oracle updates and has at most ``n``
         parts. :attr:`nodes` counts the nodes searched so far by outcome: ``"answer"``
         (yields), ``"empty"`` (its largest allowed set is not sufficient: one test) and
         ``"dead"`` (the set its deletion found has a forced feature it does not need: no
