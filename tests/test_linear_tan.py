@@ -198,10 +198,12 @@ def test_every_instance_of_a_small_tan():
 
 
 def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
-    from bnx.linear import _fewest
+    from bnx.linear import _branch, _fewest, _tan
     clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
     x = {"A": "yes", "B": "yes", "C": "no", "D": "yes"}
     assert len(linear.shortest_pi_explanation(clf, x)) >= 1
     monkeypatch.setattr(_fewest, "MAX_PROFILES", 3)
+    monkeypatch.setattr(_tan, "relaxation", lambda d: (0, [], []))  # no bound: searches run
+    monkeypatch.setattr(_branch, "MAX_NODES", 0)
     with pytest.raises(bnx.StructureError, match="pi_explanations"):
         linear.shortest_pi_explanation(clf, x)

@@ -25,8 +25,11 @@ or, where the classifier has it, ``rule="argmax"``), or a TAN with more class st
 under ``rule="argmax"`` for positive decisions (all but the MC- and shortest
 explanations); anything else raises :class:`~bnx.StructureError`. On a TAN the race is a sum over the feature tree's edges,
 and the questions are min-sums over that tree (:mod:`bnx.linear._tan`): the same answers,
-but the PI-explanations come without a polynomial delay guarantee and the search for a
-shortest one may give up (:class:`~bnx.StructureError`) on wide TANs. Instances are mappings from every feature to a state.
+but the PI-explanations come without a polynomial delay guarantee (one would list the
+minimal transversals of any hypergraph output-polynomially, an open problem) and the
+search for a shortest one may give up (:class:`~bnx.StructureError`) on wide TANs (it is
+NP-complete, even with binary features). Instances are mappings from every feature to a
+state.
 See ``docs/explanations.md`` for the algorithms and why they are exact.
 
 Examples
@@ -84,8 +87,10 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     that fixes the decision whatever the other features are. Each is yielded once,
     as a dict (features that must be fixed first, then by decreasing weight, not in
     the classifier's feature order), with a delay between two of them
-    linear in the number of features (after one sort); on small classifiers the
-    set yielded is exactly that of :func:`bnx.pi_explanations` on the compiled ODD.
+    linear in the number of features (after one sort) for naive Bayes; on a TAN the
+    delay has no polynomial bound (none is possible without settling monotone
+    dualization: ``docs/explanations.md``, "What a TAN costs"). On small classifiers
+    the set yielded is exactly that of :func:`bnx.pi_explanations` on the compiled ODD.
     Counting them has no polynomial answer: compile the classifier for that.
 
     Examples
@@ -118,7 +123,12 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     The features are sorted by how much fixing each to its state guarantees (its
     log-likelihood ratio minus that of its worst state); the shortest prefix that
     keeps the decision is a PI-explanation, and no shorter set can, since ``k``
-    features guarantee at most the ``k`` largest gains.
+    features guarantee at most the ``k`` largest gains. On a TAN the question is
+    NP-complete (even with binary features): exact searches over the feature tree (a
+    proven lower bound, guided deletions, a dynamic programme, a branch-and-bound)
+    answer, or give up past their budgets with :class:`~bnx.StructureError`, which says
+    why and between which sizes a shortest one lies, and whose ``best`` attribute is the
+    shortest PI-explanation found (``docs/explanations.md``, "What a TAN costs").
 
     Examples
     --------

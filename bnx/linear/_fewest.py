@@ -15,18 +15,22 @@ Profiles are rounded sums; one is dropped only if another beats it by more than 
 the rounding bound in every component (so the true best is never dropped), and a total
 within the bound of 0 is settled by testing its set exactly. The number of kept profiles
 is not polynomial in general (their dimension is a state count, and sums of fronts can
-grow): past :data:`MAX_PROFILES` the search gives up with a :class:`~bnx.StructureError`.
+grow), and no exact method can be polynomial unless P = NP: "is there a PI-explanation of
+at most ``k`` features?" is NP-complete for TANs, even with binary features and a star
+for a tree (an exact cover by 3-sets reduces to it; ``docs/explanations.md``, "What a
+TAN costs"). Past :data:`MAX_PROFILES` the programme gives up
+(:class:`~bnx.linear._branch.OutOfBudget`).
 """
 
 from __future__ import annotations
 
-from ..errors import StructureError
+from ._branch import OutOfBudget
 from ._treedp import scalars
 
 __all__ = ["MAX_PROFILES", "fewest_fixed"]
 
-#: profiles made and compared before a shortest PI-explanation of a TAN is given up
-#: (StructureError): a few seconds
+#: profiles made and compared before the profile programme gives up (then the
+#: branch-and-bound of :mod:`._branch` tries): under a few seconds
 MAX_PROFILES = 3_000_000
 
 
@@ -126,13 +130,10 @@ def fewest_fixed(d, cap: int, exact_holds) -> list[int] | None:
 
 
 def _spend(work: list, amount: int) -> None:
+    """Count ``amount`` more profiles made or compared; past :data:`MAX_PROFILES` give up."""
     work[0] += amount
     if work[0] > MAX_PROFILES:
-        raise StructureError(
-            f"a shortest PI-explanation of this TAN needs more than {MAX_PROFILES:,} "
-            f"profiles of its subtrees made and compared; bnx.linear.pi_explanations (each "
-            f"minimal, not shortest) still answers, and the compiled ODD gives the shortest "
-            f"if it compiles")
+        raise OutOfBudget()
 
 
 def _prune(by_budget: dict, plus, minus, margin: int, work: list) -> dict:

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 
 from ..diagram import gc_paused
 from ..errors import InstanceError, StructureError
+from ._branch import OutOfBudget, branch_and_bound, refusal, relaxation
 from ._fewest import fewest_fixed
 from ._forest import pair_forests
 from ._plan import Decision
@@ -129,9 +130,20 @@ class TanDecision(Decision):
 
     # ------------------------------------------------------------ PI-explanations
     def pi_sets(self) -> Iterator[list[int]]:
-        """Every PI-explanation as sorted positions, each once."""
+        """Every PI-explanation as sorted positions, each once.
+
+        Each search node costs at most ``3 n + 2 |A|`` oracle updates and has at most ``n``
+        parts. :attr:`nodes` counts the nodes searched so far by outcome: ``"answer"``
+        (yields), ``"empty"`` (its largest allowed set is not sufficient: one test) and
+        ``"dead"`` (the set its deletion found has a forced feature it does not need: no
+        answer, split all the same). The search is depth first, at most ``n`` deep (each level
+        leaves out one more feature), so between two answers it searches at most
+        ``n (n + 1 + D)`` nodes, ``D`` the dead ones among them; no polynomial bound on
+        ``D`` can be proven without settling monotone dualization (docs/explanations.md,
+        "What a TAN costs")."""
         ora = self.oracle()
         order = self._deletion_order()
+        nodes = self.nodes = {"answer": 0, "empty": 0, "dead": 0}
         # each entry (A, B, E, t): the sets left below a search node whose set was
         # A + E: its t-th part keeps A + E[:t] and leaves out B + E[t] (when all of E is
         # kept, only A + E itself is minimal, and it was met already)
@@ -144,6 +156,7 @@ class TanDecision(Decision):
                 A, B = A | frozenset(E[:t]), B | {E[t]}
             with gc_paused():
                 S0, minimal = self._search(ora, order, A, B)
+            nodes["empty" if S0 is None else "answer" if minimal else "dead"] += 1
             if S0 is None:
                 continue
             if minimal:
@@ -154,12 +167,36 @@ class TanDecision(Decision):
                 stack.append((A, B, E, 0))
 
     def shortest(self) -> list[int]:
-        """A PI-explanation with the fewest features (:mod:`bnx.linear._fewest`)."""
+        """A PI-explanation with the fewest features: a bound and guided deletions
+        (:func:`~bnx.linear._branch.relaxation`), the profile programme
+        (:mod:`~bnx.linear._fewest`), then a branch-and-bound (:mod:`~bnx.linear._branch`);
+        :class:`~bnx.StructureError` with the best one found (``best``) if all give up."""
         self._one_race("a shortest PI-explanation")
-        first = next(self.pi_sets())
+        best = next(self.pi_sets())
         with gc_paused():
-            got = fewest_fixed(self, len(first), lambda S: self.fixed_only(S).holds())
-        return sorted(first if got is None else got)
+            lower, guides, lams = relaxation(self)
+            if lower < len(best):  # deletions guided by the relaxation: often shorter
+                rank = {i: r for r, i in enumerate(self._deletion_order())}
+                ora = self.oracle()
+                for score in guides:
+                    order = sorted(range(self.n), key=lambda i: (score[i], rank[i]))
+                    got = self._search(ora, order, frozenset(), frozenset())[0]
+                    best = got if len(got) < len(best) else best
+            if lower >= len(best):  # proven shortest: no search
+                return sorted(best)
+            try:
+                got = fewest_fixed(self, len(best), lambda S: self.fixed_only(S).holds())
+                return sorted(best if got is None else got)
+            except OutOfBudget:
+                pass
+            try:
+                return sorted(branch_and_bound(self, best, guides[0] if guides else
+                                               [0] * self.n, lams[:3]))
+            except OutOfBudget as out:
+                best = sorted(self.shrink(out.best))
+        err = refusal(self.n, lower, len(best))
+        err.best = self.named(best)
+        raise err
 
     def _search(self, ora: "AllOf", order: list[int], A: frozenset, B: frozenset):
         """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal
