@@ -21,9 +21,9 @@ __all__ = ["contrastive_explanations", "minimal_hitting_sets", "feature_roles",
            "same_decision_probability", "sufficient", "check_explanation"]
 
 
-def _table(args):
+def _table(args, rule="threshold"):
     net, class_var, positive, threshold, features = args
-    return oracle.decision_table(net, class_var, positive, threshold, features)
+    return oracle.decision_table(net, class_var, positive, threshold, features, rule=rule)
 
 
 def _states(args):
@@ -100,11 +100,11 @@ def counterfactuals(args, x, immutable=()):
             for y in _others(args, x, immutable) if _hamming(x, y, args[4]) == r}
 
 
-def robustness_profile(args, immutable=()):
+def robustness_profile(args, immutable=(), rule="threshold"):
     """``{k: instances of robustness k}``, ``None`` last for the unflippable."""
     features = list(args[4])
     fixed = [k for k, f in enumerate(features) if f in immutable]
-    rows = list(_table(args).items())
+    rows = list(_table(args, rule).items())
     counts = {}
     for x, d in rows:
         r = min((sum(1 for a, b in zip(x, y) if a != b) for y, e in rows

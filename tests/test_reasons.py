@@ -11,10 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.arrays import negate
 from bnx.explain import probability
+from bnx.explain._erosion import eroded_counts
+from bnx.unate import least_pair
 from tests import oracle
 from tests import oracle_reasons as brute
-from tests.strategies import classifiers, instances
+from tests.strategies import classifiers, instances, naive_bayes
 from tests.test_explanations import _args, _setup
 
 BACKENDS = bnx.backends.available_backends()
@@ -88,6 +91,29 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
     assert got == brute.robustness_profile(_args(case), immutable)
     assert list(got) == sorted(k for k in got if k is not None) + ([None] if None in got else [])
     assert sum(got.values()) == odd.total()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=naive_bayes(max_features=7, max_instances=512), data=st.data())
+def test_robustness_profile_unate_shortcut(case, data, backend):
+    """On a binary-class naive Bayes the erosions stay unate: stars by one gather give the
+    counts that stars by conjunction give, and the brute force's profile."""
+    clf, odd = _setup(case, backend, data)
+    immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
+    assert bnx.robustness_profile(odd, immutable=immutable) == \
+        brute.robustness_profile(_args(case), immutable)
+    enc = odd.encoding
+    mutable = [f not in immutable for f in enc.features]
+    pair = least_pair(clf, enc.features)
+    assert (pair is None) == (len(clf.class_states) != 2)
+    for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
+        plain = eroded_counts(arrays, enc, mutable)
+        if pair is not None:
+            assert eroded_counts(arrays, enc, mutable, pair[0 if decision else 1]) == plain
+        # the positives (negatives) by robustness, and those no change flips
+        assert sum(plain[0].values()) + plain[1] == sum(
+            1 for d in oracle.decision_table(*_args(case)).values() if d == decision)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

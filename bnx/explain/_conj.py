@@ -86,6 +86,7 @@ class Store:
         self.py = ((arrays.level.tolist(), arrays.lo.tolist(), arrays.hi.tolist(),
                     [0, 1] + [-1] * (n - 2)) if lists else None)
         self.closed = False
+        self.memoise = lists  # keep conj's memo (a large store gains little from it)
 
     # ------------------------------------------------------------------ nodes
     def _grow(self, k: int) -> None:
@@ -195,7 +196,7 @@ class Store:
         done = []  # per level top-down: (level, keys, child 0, child 1)
         known_keys, known_res = [], []  # pairs the memo answers
         # (a large store keeps no memo: its merges cost more than its hits save there)
-        memo = self._memo if self.py is not None else {}
+        memo = self._memo if self.memoise else {}
         while buckets:
             lv = min(buckets)
             parts = buckets.pop(lv)
