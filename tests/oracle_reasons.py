@@ -100,13 +100,16 @@ def counterfactuals(args, x, immutable=()):
             for y in _others(args, x, immutable) if _hamming(x, y, args[4]) == r}
 
 
-def robustness_profile(args, immutable=(), rule="threshold"):
-    """``{k: instances of robustness k}``, ``None`` last for the unflippable."""
+def robustness_profile(args, immutable=(), rule="threshold", decision=None):
+    """``{k: instances of robustness k}``, ``None`` last for the unflippable (only the
+    instances with ``decision``, when given)."""
     features = list(args[4])
     fixed = [k for k, f in enumerate(features) if f in immutable]
     rows = list(_table(args, rule).items())
     counts = {}
     for x, d in rows:
+        if decision is not None and d != decision:
+            continue
         r = min((sum(1 for a, b in zip(x, y) if a != b) for y, e in rows
                  if e != d and all(x[k] == y[k] for k in fixed)), default=None)
         counts[r] = counts.get(r, 0) + 1

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import bnx
 from tests import oracle
 from tests import oracle_reasons as brute
+from tests.test_reasons import erosion_engines_agree
 from tests.strategies import (general_networks, instances, latent_tree, naive_bayes, on_maps,
                               tan_networks)
 
@@ -180,6 +181,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
     got = bnx.robustness_profile(odd, immutable=immutable)
     assert got == brute.robustness_profile(_args(case), immutable, rule=case.rule)
     assert sum(got.values()) == odd.total()
+    erosion_engines_agree(odd, _args(case), immutable, case.rule)
 
 
 @given(case=CASES, data=st.data(), decision=st.booleans())

@@ -14,7 +14,6 @@ import bnx
 from bnx.arrays import negate
 from bnx.explain import probability
 from bnx.explain._erosion import eroded_counts
-from bnx.unate import least_pair
 from tests import oracle
 from tests import oracle_reasons as brute
 from tests.strategies import classifiers, instances, naive_bayes
@@ -89,8 +88,24 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
     immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
     got = bnx.robustness_profile(odd, immutable=immutable)
     assert got == brute.robustness_profile(_args(case), immutable)
+    erosion_engines_agree(odd, _args(case), immutable)
     assert list(got) == sorted(k for k in got if k is not None) + ([None] if None in got else [])
     assert sum(got.values()) == odd.total()
+
+
+def erosion_engines_agree(odd, args, immutable, rule="threshold") -> None:
+    """Both erosion engines (numpy, Python lists), with stars by conjunction and, where
+    the decision is unate, by one gather, count each decision's instances by robustness
+    as the brute force does."""
+    enc = odd.encoding
+    mutable = [f not in immutable for f in enc.features]
+    pair = odd.meta.get("least_states")
+    for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
+        want = brute.robustness_profile(args, immutable, rule, decision)
+        stuck = want.pop(None, 0)
+        for least in [None] + ([pair[0 if decision else 1]] if pair is not None else []):
+            for small in (0, 1 << 40):
+                assert eroded_counts(arrays, enc, mutable, least, small=small) == (want, stuck)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -103,17 +118,8 @@ def test_robustness_profile_unate_shortcut(case, data, backend):
     immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
     assert bnx.robustness_profile(odd, immutable=immutable) == \
         brute.robustness_profile(_args(case), immutable)
-    enc = odd.encoding
-    mutable = [f not in immutable for f in enc.features]
-    pair = least_pair(clf, enc.features)
-    assert (pair is None) == (len(clf.class_states) != 2)
-    for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
-        plain = eroded_counts(arrays, enc, mutable)
-        if pair is not None:
-            assert eroded_counts(arrays, enc, mutable, pair[0 if decision else 1]) == plain
-        # the positives (negatives) by robustness, and those no change flips
-        assert sum(plain[0].values()) + plain[1] == sum(
-            1 for d in oracle.decision_table(*_args(case)).values() if d == decision)
+    assert (odd.meta["least_states"] is None) == (len(clf.class_states) != 2)
+    erosion_engines_agree(odd, _args(case), immutable)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

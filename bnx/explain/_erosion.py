@@ -54,10 +54,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..arrays import DiagramArrays
+from ..diagram import recursion_for
 from ..encoding import Encoding
-from ._conj import Store
+from ._conj import Store, unique
 
-__all__ = ["Erosion", "eroded_counts"]
+__all__ = ["Erosion", "SmallErosion", "eroded_counts", "SMALL"]
+
+#: Diagrams with at most this many nodes are eroded by :class:`SmallErosion` (Python
+#: lists and dicts: no per-level numpy calls, which cost more there than the nodes).
+SMALL = 2_000
 
 _INT = np.int64
 
@@ -117,10 +122,10 @@ class Erosion:
         while pending:
             i = min(pending)
             parts = pending.pop(i)
-            us = np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
+            us = unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
             kids = self.st.cofactors(us, i)
             out.append((i, us, kids))
-            nxt = np.unique(kids)
+            nxt = unique(kids.ravel())
             nxt = nxt[~known[nxt]]
             if not len(nxt):
                 continue
@@ -171,14 +176,129 @@ class Erosion:
         return cur[:, 0]
 
 
+class SmallErosion:
+    """:class:`Erosion` on Python lists, one node at a time (memoised recursions): for
+    small diagrams, where a numpy call per level and feature costs more than the nodes.
+
+    Its nodes are the diagram's, then the new ones, reduced and canonical (a dict per
+    node key); ``least`` as for :class:`~._conj.Store`.
+    """
+
+    def __init__(self, arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
+                 least: tuple | None = None) -> None:
+        self.level, self.lo, self.hi = (a.tolist() for a in (arrays.level, arrays.lo, arrays.hi))
+        self.table = {(lv, a, b): u for u, (lv, a, b)
+                      in enumerate(zip(self.level, self.lo, self.hi)) if u > 1}
+        self.n = n = len(enc.features)
+        self.first = list(enc.first_level)
+        self.nbits = [len(b) for b in enc.bits]
+        self.nstates = [len(s) for s in enc.states]
+        self.mutable = [bool(m) and k > 1 for m, k in zip(mutable, self.nstates)]
+        self.least = least
+        self.feature_of = [0] * (arrays.nvars + 1)
+        for i in range(n):
+            for lv in range(self.first[i], self.first[i + 1]):
+                self.feature_of[lv] = i
+        self.feature_of[arrays.nvars] = n
+        skip = [1] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            skip[i] = skip[i + 1] * self.nstates[i]
+        self.skip = skip
+        self.ands: dict = {}
+        self.eroded = {0: 0, 1: 1}
+        self.counts = {0: 0, 1: 1}
+
+    def node(self, lv: int, a: int, b: int) -> int:
+        if a == b:
+            return a
+        key = (lv, a, b)
+        got = self.table.get(key)
+        if got is None:
+            got = self.table[key] = len(self.level)
+            self.level.append(lv)
+            self.lo.append(a)
+            self.hi.append(b)
+        return got
+
+    def conj(self, a: int, b: int) -> int:
+        if a == 0 or b == 0:
+            return 0
+        if a == 1 or a == b:
+            return b
+        if b == 1:
+            return a
+        if a > b:
+            a, b = b, a
+        got = self.ands.get((a, b))
+        if got is None:
+            level, lo, hi = self.level, self.lo, self.hi
+            la, lb = level[a], level[b]
+            lv = min(la, lb)
+            a0, a1 = (lo[a], hi[a]) if la == lv else (a, a)
+            b0, b1 = (lo[b], hi[b]) if lb == lv else (b, b)
+            got = self.ands[(a, b)] = self.node(lv, self.conj(a0, b0), self.conj(a1, b1))
+        return got
+
+    def cofactor(self, u: int, i: int, j: int) -> int:
+        a, m = self.first[i], self.nbits[i]
+        for bit in range(m):
+            if self.level[u] == a + bit:
+                u = self.hi[u] if (j >> (m - 1 - bit)) & 1 else self.lo[u]
+        return u
+
+    def erode(self, u: int) -> int:
+        got = self.eroded.get(u)
+        if got is not None:
+            return got
+        i = self.feature_of[self.level[u]]
+        kids = [self.cofactor(u, i, j) for j in range(self.nstates[i])]
+        rows = [self.erode(k) for k in kids]
+        if self.mutable[i]:
+            least = None if self.least is None else self.least[i]
+            if least is None:
+                star = kids[0]
+                for k in kids[1:]:
+                    star = self.conj(star, k)
+            else:
+                star = kids[least]
+            rows = [r if j == least else self.conj(r, star) for j, r in enumerate(rows)]
+        rows += [0] * ((1 << self.nbits[i]) - len(rows))
+        for b in range(self.nbits[i] - 1, -1, -1):
+            rows = [self.node(self.first[i] + b, rows[k], rows[k + 1])
+                    for k in range(0, len(rows), 2)]
+        got = self.eroded[u] = rows[0]
+        return got
+
+    def _count(self, u: int) -> int:
+        got = self.counts.get(u)
+        if got is None:
+            i = self.feature_of[self.level[u]]
+            skip, feat, level = self.skip, self.feature_of, self.level
+            got = self.counts[u] = sum(
+                self._count(k) * (skip[i + 1] // skip[feat[level[k]]])
+                for k in (self.cofactor(u, i, j) for j in range(self.nstates[i])))
+        return got
+
+    def count(self, u: int) -> int:
+        return self._count(u) * (self.skip[0] // self.skip[self.feature_of[self.level[u]]])
+
+
 def eroded_counts(arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
-                  least: tuple | None = None) -> tuple[dict, int]:
+                  least: tuple | None = None, *, small: int | None = None) -> tuple[dict, int]:
     """``({k: instances of the function at robustness k}, instances never flipped)``:
     the instances on which ``arrays``' function is true (valid codes only), by the
     fewest changes of ``mutable`` features that make it false; ``least``: per feature,
-    the state whose cofactor implies the others, where the function is unate."""
-    er = Erosion(Store(arrays, enc, least=least), enc, mutable)
-    root = arrays.root
+    the state whose cofactor implies the others, where the function is unate. Diagrams
+    of at most ``small`` nodes (default :data:`SMALL`) go through :class:`SmallErosion`."""
+    if arrays.size <= (SMALL if small is None else small):
+        er = SmallErosion(arrays, enc, mutable, least)
+        with recursion_for(arrays.nvars):
+            return _rounds(er, arrays.root)
+    return _rounds(Erosion(Store(arrays, enc, least=least), enc, mutable), arrays.root)
+
+
+def _rounds(er, root: int) -> tuple[dict, int]:
+    """Erode until nothing changes, counting what each round takes away."""
     size = er.count(root)
     out: dict = {}
     k = 0
