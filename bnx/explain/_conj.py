@@ -167,10 +167,8 @@ class Store:
                 self.py[2].extend(b.tolist())
                 self.py[3].extend([-1] * k)
             self._extra.setdefault(lvl, []).append(new_ids)
-            keys_all = np.concatenate([sk, new_keys])
-            ids_all = np.concatenate([ids, new_ids])
-            order = np.argsort(keys_all, kind="stable")
-            self._tables[lvl] = (keys_all[order], ids_all[order])
+            at = np.searchsorted(sk, new_keys)  # both sorted: a merge, no sort
+            self._tables[lvl] = (np.insert(sk, at, new_keys), np.insert(ids, at, new_ids))
             got[~found] = new_ids[inv.ravel()]
         out[inner] = got
         return out
