@@ -1,11 +1,13 @@
 """The robustness profile on the arrays against the old ``dd`` balls, side by side.
 
-``python bench/robustness_profile.py [--only votes nb30 nb40] [--backend cudd] [--repeats 3] [--limit 600]``
+``python bench/robustness_profile.py [--only votes nb30 nb40] [--backend cudd]
+[--repeats 3] [--limit 600]``
 
 Per classifier (votes; the random naive Bayes ``synthetic_nb(30)`` and ``synthetic_nb(40)``
 of ``bench/_data.py``), one compiled ODD per method (so neither finds the other's caches):
 
-* **arrays**: ``bnx.robustness_profile`` (erosions counted on the arrays, ``bnx/explain/_erosion.py``);
+* **arrays**: ``bnx.robustness_profile`` (erosions counted on the arrays,
+  ``bnx/explain/_erosion.py``);
 * **dd balls**: the implementation it replaced (kept below, verbatim but for the names): Hamming
   balls grown on the ``dd`` diagram by existential quantification, ``|P AND B_k|`` counted.
 

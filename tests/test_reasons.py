@@ -108,6 +108,25 @@ def erosion_engines_agree(odd, args, immutable, rule="threshold") -> None:
                 assert eroded_counts(arrays, enc, mutable, least, small=small) == (want, stuck)
 
 
+@pytest.mark.parametrize("example", ["asia", "admissions"])
+def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
+    """Counts of 2**62 instances or more are Python integers (object arrays): the same
+    answers as in int64 on a small classifier made to take that path."""
+    from bnx.explain._erosion import Erosion
+    odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
+    enc = odd.encoding
+    everything = [True] * len(enc.features)
+
+    def both():
+        return [eroded_counts(a, enc, everything, small=0)
+                for a in (odd.arrays, negate(odd.arrays))]
+
+    want = both()
+    monkeypatch.setattr(Erosion, "BIG", 0)
+    got = both()
+    assert got == want and sum(sum(c.values()) + s for c, s in got) == odd.total()
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=naive_bayes(max_features=7, max_instances=512), data=st.data())

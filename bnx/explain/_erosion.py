@@ -79,6 +79,9 @@ class Erosion:
         Per feature, whether it may change.
     """
 
+    #: Counts reach this (the number of instances) and are kept as Python integers.
+    BIG = 1 << 62
+
     def __init__(self, store: Store, enc: Encoding, mutable: Sequence[bool]) -> None:
         self.st = store
         self.n = n = len(enc.features)
@@ -86,9 +89,7 @@ class Erosion:
         self.nbits = [len(b) for b in enc.bits]
         self.first = list(enc.first_level)
         self.mutable = [bool(m) and k > 1 for m, k in zip(mutable, self.nstates)]
-        total = math.prod(self.nstates)
-        self.big = total >= 1 << 62
-        dtype = object if self.big else _INT
+        dtype = object if math.prod(self.nstates) >= self.BIG else _INT
         skip = [1] * (n + 1)  # skip[i]: the number of joint states of features i ..
         for i in range(n - 1, -1, -1):
             skip[i] = skip[i + 1] * self.nstates[i]
