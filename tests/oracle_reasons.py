@@ -21,9 +21,9 @@ __all__ = ["contrastive_explanations", "minimal_hitting_sets", "feature_roles",
            "same_decision_probability", "sufficient", "check_explanation"]
 
 
-def _table(args):
+def _table(args, rule="threshold"):
     net, class_var, positive, threshold, features = args
-    return oracle.decision_table(net, class_var, positive, threshold, features)
+    return oracle.decision_table(net, class_var, positive, threshold, features, rule=rule)
 
 
 def _states(args):
@@ -100,13 +100,16 @@ def counterfactuals(args, x, immutable=()):
             for y in _others(args, x, immutable) if _hamming(x, y, args[4]) == r}
 
 
-def robustness_profile(args, immutable=()):
-    """``{k: instances of robustness k}``, ``None`` last for the unflippable."""
+def robustness_profile(args, immutable=(), rule="threshold", decision=None):
+    """``{k: instances of robustness k}``, ``None`` last for the unflippable (only the
+    instances with ``decision``, when given)."""
     features = list(args[4])
     fixed = [k for k, f in enumerate(features) if f in immutable]
-    rows = list(_table(args).items())
+    rows = list(_table(args, rule).items())
     counts = {}
     for x, d in rows:
+        if decision is not None and d != decision:
+            continue
         r = min((sum(1 for a, b in zip(x, y) if a != b) for y, e in rows
                  if e != d and all(x[k] == y[k] for k in fixed)), default=None)
         counts[r] = counts.get(r, 0) + 1

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 import bnx
 from tests import oracle
+from tests import oracle_reasons as brute
+from tests.test_reasons import erosion_engines_agree
 from tests.strategies import (general_networks, instances, latent_tree, naive_bayes, on_maps,
                               tan_networks)
 
@@ -168,6 +170,18 @@ def test_pi_explanations_match_brute_force(case, data, backend):
         assert got.to_set() == want
         assert got.count == len(want)
         assert got.lengths() == dict(sorted(Counter(len(e) for e in want).items()))
+
+
+@given(case=CASES, data=st.data())
+@settings(max_examples=30)
+def test_robustness_profile_matches_brute_force(case, data, backend):
+    """Not unate in general: the erosions' stars are conjunctions of cofactors."""
+    clf, odd = _compiled(case, backend, data)
+    immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
+    got = bnx.robustness_profile(odd, immutable=immutable)
+    assert got == brute.robustness_profile(_args(case), immutable, rule=case.rule)
+    assert sum(got.values()) == odd.total()
+    erosion_engines_agree(odd, _args(case), immutable, case.rule)
 
 
 @given(case=CASES, data=st.data(), decision=st.booleans())

@@ -11,10 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.arrays import negate
 from bnx.explain import probability
+from bnx.explain._erosion import eroded_counts
 from tests import oracle
 from tests import oracle_reasons as brute
-from tests.strategies import classifiers, instances
+from tests.strategies import classifiers, instances, naive_bayes
 from tests.test_explanations import _args, _setup
 
 BACKENDS = bnx.backends.available_backends()
@@ -86,8 +88,57 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
     immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
     got = bnx.robustness_profile(odd, immutable=immutable)
     assert got == brute.robustness_profile(_args(case), immutable)
+    erosion_engines_agree(odd, _args(case), immutable)
     assert list(got) == sorted(k for k in got if k is not None) + ([None] if None in got else [])
     assert sum(got.values()) == odd.total()
+
+
+def erosion_engines_agree(odd, args, immutable, rule="threshold") -> None:
+    """Both erosion engines (numpy, Python lists), with stars by conjunction and, where
+    the decision is unate, by one gather, count each decision's instances by robustness
+    as the brute force does."""
+    enc = odd.encoding
+    mutable = [f not in immutable for f in enc.features]
+    pair = odd.meta.get("least_states")
+    for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
+        want = brute.robustness_profile(args, immutable, rule, decision)
+        stuck = want.pop(None, 0)
+        for least in [None] + ([pair[0 if decision else 1]] if pair is not None else []):
+            for small in (0, 1 << 40):
+                assert eroded_counts(arrays, enc, mutable, least, small=small) == (want, stuck)
+
+
+@pytest.mark.parametrize("example", ["asia", "admissions"])
+def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
+    """Counts of 2**62 instances or more are Python integers (object arrays): the same
+    answers as in int64 on a small classifier made to take that path."""
+    from bnx.explain._erosion import Erosion
+    odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
+    enc = odd.encoding
+    everything = [True] * len(enc.features)
+
+    def both():
+        return [eroded_counts(a, enc, everything, small=0)
+                for a in (odd.arrays, negate(odd.arrays))]
+
+    want = both()
+    monkeypatch.setattr(Erosion, "BIG", 0)
+    got = both()
+    assert got == want and sum(sum(c.values()) + s for c, s in got) == odd.total()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=naive_bayes(max_features=7, max_instances=512), data=st.data())
+def test_robustness_profile_unate_shortcut(case, data, backend):
+    """On a binary-class naive Bayes the erosions stay unate: stars by one gather give the
+    counts that stars by conjunction give, and the brute force's profile."""
+    clf, odd = _setup(case, backend, data)
+    immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
+    assert bnx.robustness_profile(odd, immutable=immutable) == \
+        brute.robustness_profile(_args(case), immutable)
+    assert (odd.meta["least_states"] is None) == (len(clf.class_states) != 2)
+    erosion_engines_agree(odd, _args(case), immutable)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -10,10 +10,10 @@ shortest paths, which is the set of closest counterfactual instances as a diagra
 (:func:`counterfactuals`).
 
 The robustness profile of a classifier counts the instances by their robustness
-without visiting them: with ``B_k`` the instances within ``k`` changes of a negative
-instance (``B_0`` the negatives, ``B_{k+1}`` adds to ``B_k`` its existential
-quantification over each feature's bits), ``|positives AND B_k|`` counts the
-positive instances of robustness at most ``k``; likewise with the roles swapped.
+without visiting them: the positive instances whose every neighbour within ``k``
+changes is positive form a function ``F_k``, each one an erosion of the one before,
+made and counted on the arrays (:mod:`._erosion`); ``|F_{k-1}| - |F_k|`` positive
+instances have robustness ``k``. Likewise with the roles swapped.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._types import Instance
-from ..diagram import count as _count_models
 from ..diagram import deep
+from ..arrays import negate
 from ..feature_arrays import FeatureView
 from . import _cache
+from ._erosion import eroded_counts
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
 from .explanations import DROPPED, Explanations, Layout
@@ -158,13 +159,13 @@ class _Paths:
         return got
 
 
-@deep
 def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     """``{k: number of complete instances whose robustness is k}``, over all instances.
 
-    Counted on the diagram, never by visiting instances: ``k`` runs over the
+    Counted on the diagram's arrays, never by visiting instances: ``k`` runs over the
     robustness values that occur, in increasing order; instances that no change of
-    the mutable features can flip are counted under the key ``None`` (last).
+    the mutable features can flip are counted under the key ``None`` (last). The
+    answer does not depend on the backend.
 
     Examples
     --------
@@ -176,35 +177,17 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     check_odd(odd)
     fixed = _features_arg(odd, immutable, "immutable")
     enc = odd.encoding
-    bdd = odd.bdd
-    dom = odd.domain
-    pos = odd.root & dom
-    neg = ~odd.root & dom
-    groups = [list(enc.bits[i]) for i, f in enumerate(enc.features)
-              if f not in fixed and enc.bits[i]]
-    nvars = enc.nvars
+    mutable = [f not in fixed for f in enc.features]
     counts: dict = {}
-    flippable = 0
-    for inside, other in ((pos, neg), (neg, pos)):
-        ball = other
-        before = 0
-        k = 0
-        while True:
-            got = _count_models(inside & ball, nvars)
-            if got > before:
-                counts[k] = counts.get(k, 0) + got - before
-                before = got
-            grown = ball
-            for bits in groups:
-                grown = grown | (bdd.exist(bits, ball) & dom)
-            if grown == ball:
-                break
-            ball = grown
-            k += 1
-        flippable += before
+    stuck = 0
+    for decision in (True, False):
+        arrays = odd.arrays if decision else _cache.store(odd, ("negated",),
+                                                          lambda: negate(odd.arrays))
+        got, left = eroded_counts(arrays, enc, mutable, _cache.least_states(odd, decision))
+        for k, c in got.items():
+            counts[k] = counts.get(k, 0) + c
+        stuck += left
     out = {k: counts[k] for k in sorted(counts)}
-    rest = odd.total() - flippable
-    if rest:
-        out[None] = rest
-    _cache.tidy(odd, bdd)
+    if stuck:
+        out[None] = stuck
     return out
