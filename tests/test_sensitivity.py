@@ -13,7 +13,7 @@ import copy
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, note, settings
+from hypothesis import assume, event, given, note, settings
 from hypothesis import strategies as st
 
 import bnx
@@ -125,6 +125,10 @@ def test_whole_classifier_intervals(case, argmax):
     assume(clf.structure in ("naive_bayes", "tan"))
     frame = bnx.parameter_sensitivity(clf, exact=True)
     assert len(frame) == sum(c.values.size for c in case.net.get_cpds())
+    event(f"{len(clf.class_states)} class states, " + ("argmax" if argmax else (
+        f"threshold {case.threshold}" if case.threshold in (0, 1) else "threshold in (0, 1)")))
+    event(f"zero entries: {any((c.values == 0).any() for c in case.net.get_cpds())}")
+    event(f"a flip point: {bool(((frame.low > 0) | (frame.high < 1)).any())}")
     for row in frame.itertuples():
         check_row(case, row, _all_decisions(case, row))
 

@@ -129,12 +129,11 @@ class _Model:
                                                              for k in coords)
                 return cache[key]
 
-            one = tuple(Fraction(1) for _ in coords)
-            passes = {}
+            passes, d = {}, len(coords)
             for side in (0, 1):
                 sg = self.sigma(o, side)
-                passes[side] = (forward(self.sched, mult, sg, one),
-                                backward(self.sched, mult, sg, one, side))
+                passes[side] = (forward(self.sched, mult, sg, d),
+                                backward(self.sched, mult, sg, d, side))
             got = self._walks[o] = (mult, passes)
         return got
 
@@ -193,7 +192,8 @@ class _Model:
                  for c in coords]
         lo, hi = Fraction(0), Fraction(1)
         for side in (0, 1):
-            ys = passes[side][1][0].get((0, ()), [])
+            root = passes[side][1][0].get((0, ()))
+            ys = root.pts if root is not None else []
             lines = []
             for y in ys:
                 a, b = [Fraction(0)] * K, [Fraction(0)] * K
@@ -220,9 +220,8 @@ class _Model:
         def mult(f, s, w):
             return tuple(self.prob(f, s, k, w) for k in range(K))
 
-        one = tuple(Fraction(1) for _ in range(K))
-        ys = backward(self.sched, mult, sigma, one, int(tie))[0].get((0, ()), [])
-        for y in pareto(ys, sigma):
+        root = backward(self.sched, mult, sigma, K, int(tie))[0].get((0, ()))
+        for y in pareto(root.pts if root is not None else [], sigma):
             if y[v] == 0:
                 joint = [0 if k == v else y[k] for k in range(K)]
                 if decides(joint, clf.rule, p, clf.threshold) != tie:

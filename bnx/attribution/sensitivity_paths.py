@@ -25,9 +25,13 @@ products are fractions.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Callable
 
-__all__ = ["Schedule", "pareto", "forward", "backward", "through"]
+import numpy as np
+
+__all__ = ["Schedule", "Front", "unit", "pareto", "forward", "backward", "through"]
 
 
 class Schedule:
@@ -58,6 +62,10 @@ class Schedule:
                 last[parent[f]] = max(last[parent[f]], self.at[f])
         self.open_after = [tuple(g for g in feats if pos[g] <= m < last[g]) for m in range(n)]
         self.due = [[f for f in feats if self.at[f] == m] for m in range(n)]
+        # the features whose states the factors applied on each layer read
+        self.reads = [tuple(dict.fromkeys(g for f in self.due[m] for g in (f, parent[f])
+                                          if g is not None)) for m in range(n)]
+        self._layers: dict = {}
         self.keys = self._reachable()
 
     def before(self, m: int) -> tuple:
@@ -65,7 +73,19 @@ class Schedule:
         return self.open_after[m - 1] if m else ()
 
     def steps(self, m: int, key: tuple):
-        """``(state, known states, next key)`` of every edge leaving ``key`` on layer ``m``."""
+        """``(state, known states, next key)`` of every edge leaving ``key`` on layer ``m``
+        (the known states a dict the caller must not keep)."""
+        return self._steps(m, key)
+
+    def layer(self, m: int) -> list:
+        """``(key, known states, next key)`` of every edge of layer ``m`` (made once)."""
+        got = self._layers.get(m)
+        if got is None:
+            got = self._layers[m] = [(key, dict(known), to) for key in self.keys[m]
+                                     for _, known, to in self._steps(m, key)]
+        return got
+
+    def _steps(self, m: int, key: tuple):
         u, a = key
         h, kids, after = self.feats[m], self.kids[m], self.open_after[m]
         known = dict(zip(self.before(m), a))
@@ -96,12 +116,62 @@ class Schedule:
         return g
 
 
-def _times(points: list, g) -> list:
-    if g is None:
-        return []
-    if not g:
-        return list(points)
-    return [tuple(x * y for x, y in zip(p, g)) for p in points]
+#: Pruning in floats keeps a point unless another beats it by this much in every
+#: coordinate of ``log`` (far above the rounding of a sum of logs), so it only drops
+#: points that are dominated exactly; the survivors are then multiplied exactly.
+TAU = 1e-6
+_FAR = 1e8  # the log of 0, clamped: two zeros compare equal, never by more than TAU
+
+
+class Front:
+    """A frontier: exact points (tuples of fractions) and their logs (an ``(n, d)`` array)."""
+
+    __slots__ = ("pts", "logs")
+
+    def __init__(self, pts: list, logs):
+        self.pts, self.logs = pts, logs
+
+
+def _log(x) -> float:
+    return -math.inf if x == 0 else math.log(x.numerator) - math.log(x.denominator)
+
+
+def unit(d: int) -> Front:
+    """The frontier of the empty product in ``d`` coordinates."""
+    return Front([tuple(Fraction(1) for _ in range(d))], np.zeros((1, d)) if d > 1 else None)
+
+
+def _survivors(logs, sigma) -> np.ndarray:
+    """The rows of ``logs`` that no other row beats by ``TAU`` in every coordinate in
+    direction ``sigma``."""
+    x = np.clip(logs, -_FAR, _FAR) * np.asarray(sigma, dtype=float)
+    n, d = x.shape
+    if n <= 1:
+        return np.arange(n)
+    if d == 1:
+        return np.flatnonzero(x[:, 0] >= x[:, 0].max() - TAU)
+    if d == 2:
+        order = np.argsort(-x[:, 0], kind="stable")
+        a, b = x[order, 0], x[order, 1]
+        best = np.maximum.accumulate(b)
+        ahead = np.searchsorted(-a, -(a + TAU), side="right")  # rows with a_j >= a_i + TAU
+        beaten = (ahead > 0) & (best[np.maximum(ahead - 1, 0)] >= b + TAU)
+        return np.sort(order[~beaten])
+    keep = [i for i in range(n) if not (x >= x[i] + TAU).all(axis=1).any()]
+    return np.asarray(keep, dtype=np.int64)
+
+
+def _exact(points: list, logs) -> Front:
+    """``Front`` of the points, each exact point once."""
+    seen: dict = {}
+    for p, row in zip(points, logs):
+        seen.setdefault(p, row)
+    d = logs.shape[1] if len(logs) else 0
+    return Front(list(seen), np.array(list(seen.values())).reshape(len(seen), d))
+
+
+def _mul(p: tuple, g: tuple) -> tuple:
+    return tuple(x * y for x, y in zip(p, g)) if g else p
 
 
 def pareto(points: list, sigma: tuple) -> list:
@@ -119,38 +189,68 @@ def pareto(points: list, sigma: tuple) -> list:
     return out
 
 
-def forward(sched: Schedule, mult: Callable, sigma: tuple, one) -> list:
-    """``fwd[m][key]``: the frontier of the products from the root to each walk state of
-    layer ``m`` (``mult(f, s, w)``: the factor of feature ``f``'s state ``s`` given its
-    parent's state ``w``, a vector, or None to drop the edge; ``one``: the unit vector)."""
-    fwd = [{(0, ()): [one]}]
+def _merge(sources: list, sigma: tuple, d: int) -> Front:
+    """The frontier of the union of ``front * g`` over ``sources = [(front, (g, glog))]``
+    (one coordinate: the exact extreme, no logs)."""
+    if d == 1:
+        return Front(pareto([_mul(p, g) for f, (g, _) in sources for p in f.pts], sigma), None)
+    logs = np.concatenate([f.logs + gl for f, (_, gl) in sources]) if sources else np.zeros((0, d))
+    where = [(f, g, i) for f, (g, _) in sources for i in range(len(f.pts))]
+    keep = _survivors(logs, sigma)
+    return _exact([_mul(where[i][0].pts[where[i][2]], where[i][1]) for i in keep], logs[keep])
+
+
+class _Edges:
+    """The factor of each edge of a layer, exact and as logs, made once per pass."""
+
+    def __init__(self, sched: Schedule, m: int, mult: Callable, override=None):
+        self.sched, self.m, self.mult, self.override = sched, m, mult, override
+        self.cache: dict = {}
+
+    def __call__(self, known: dict):
+        key = tuple(known[f] for f in self.sched.reads[self.m])
+        if key not in self.cache:
+            g = self.sched.factor(self.m, known, self.mult, self.override)
+            self.cache[key] = None if g is None else (
+                g, np.array([_log(x) for x in g]) if g and len(g) > 1 else 0.0)
+        return self.cache[key]
+
+
+def forward(sched: Schedule, mult: Callable, sigma: tuple, d: int) -> list:
+    """``fwd[m][key]``: the :class:`Front` of the products from the root to each walk
+    state of layer ``m`` (``mult(f, s, w)``: the factor of feature ``f``'s state ``s``
+    given its parent's state ``w``, a ``d``-vector, or None to drop the edge)."""
+    fwd = [{(0, ()): unit(d)}]
     for m in range(len(sched.feats)):
-        nxt: dict = {}
-        for key, pts in fwd[m].items():
+        edges = _Edges(sched, m, mult)
+        into: dict = {}
+        for key, front in fwd[m].items():
             for _, known, to in sched.steps(m, key):
-                got = _times(pts, sched.factor(m, known, mult))
-                if got:
-                    nxt.setdefault(to, []).extend(got)
-        fwd.append({k: pareto(v, sigma) for k, v in nxt.items()})
+                e = edges(known)
+                if e is not None:
+                    into.setdefault(to, []).append((front, e))
+        fwd.append({to: _merge(src, sigma, d) for to, src in into.items()})
     return fwd
 
 
-def backward(sched: Schedule, mult: Callable, sigma: tuple, one, terminal: int) -> list:
-    """``bwd[m][key]``: the frontier of the products from each walk state of layer ``m``
-    to the terminal ``terminal`` (see :func:`forward`)."""
+def backward(sched: Schedule, mult: Callable, sigma: tuple, d: int, terminal: int) -> list:
+    """``bwd[m][key]``: the :class:`Front` of the products from each walk state of layer
+    ``m`` to the terminal ``terminal`` (see :func:`forward`)."""
     n = len(sched.feats)
     bwd: list = [None] * (n + 1)
-    bwd[n] = {k: [one] for k in sched.keys[n] if int(sched.value[k[0]]) == terminal}
+    bwd[n] = {k: unit(d) for k in sched.keys[n] if int(sched.value[k[0]]) == terminal}
     for m in range(n - 1, -1, -1):
+        edges = _Edges(sched, m, mult)
         here: dict = {}
         for key in sched.keys[m]:
-            got: list = []
+            src = []
             for _, known, to in sched.steps(m, key):
                 tail = bwd[m + 1].get(to)
-                if tail:
-                    got.extend(_times(tail, sched.factor(m, known, mult)))
-            if got:
-                here[key] = pareto(got, sigma)
+                e = edges(known) if tail is not None else None
+                if e is not None:
+                    src.append((tail, e))
+            if src:
+                here[key] = _merge(src, sigma, d)
         bwd[m] = here
     return bwd
 
@@ -161,13 +261,36 @@ def through(sched: Schedule, fwd: list, bwd: list, mult: Callable, sigma: tuple,
     ``feature``'s factor is applied pass ``accept``, that factor being ``override(known)``
     (a vector, or None to drop the path) instead of its own."""
     m = sched.at[feature]
-    out: list = []
-    for key, pts in fwd[m].items():
-        for _, known, to in sched.steps(m, key):
-            tail = bwd[m + 1].get(to)
-            if not tail or not accept(known):
-                continue
-            head = _times(pts, sched.factor(m, known, mult, (feature, override)))
-            out.extend(tuple(x * y for x, y in zip(h, q)) for h in head for q in tail)
-        out = pareto(out, sigma)
-    return out
+    edges = _Edges(sched, m, mult, (feature, override))
+    blocks, where = [], []
+    heads = fwd[m]
+    for key, known, to in sched.layer(m):
+        head, tail = heads.get(key), bwd[m + 1].get(to)
+        if head is None or tail is None or not accept(known):
+            continue
+        e = edges(known)
+        if e is None:
+            continue
+        g, gl = e
+        if len(sigma) > 1:
+            logs = (head.logs + gl)[:, None, :] + tail.logs[None, :, :]
+            blocks.append(logs.reshape(-1, logs.shape[2]))
+        else:
+            blocks.append(None)
+        where.append((head, g, tail))
+    if not blocks:
+        return []
+    if len(sigma) == 1:  # one coordinate: every front is one exact point
+        return pareto([_mul(_mul(h, g), q) for head, g, tail in where
+                       for h in head.pts for q in tail.pts], sigma)
+    logs = np.concatenate(blocks)
+    keep = _survivors(logs, sigma)
+    starts = np.cumsum([0] + [len(b) for b in blocks])
+    out = set()
+    for i in keep:
+        k = int(np.searchsorted(starts, i, side="right")) - 1
+        head, g, tail = where[k]
+        r = int(i - starts[k])
+        h, q = divmod(r, len(tail.pts))
+        out.add(_mul(_mul(head.pts[h], g), tail.pts[q]))
+    return list(out)
