@@ -49,7 +49,7 @@ from ..errors import StructureError
 from ..relevance import exact_cpds
 from ..rules import decides
 from .entries import entries, sensitivity_frame
-from .sensitivity import flip_interval
+from .flips import flip_interval
 from .sensitivity_paths import Schedule, backward, forward, pareto, through
 
 __all__ = ["whole_sensitivity"]
@@ -137,9 +137,21 @@ class _Model:
             got = self._walks[o] = (mult, passes)
         return got
 
-    def keep(self, lines, theta, lo, hi):
-        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)``."""
-        clf = self.clf
+    def keep(self, lines, theta, lo, hi, side: int):
+        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)``
+        (the joints ``a + b t`` of instances decided ``side``)."""
+        clf, p = self.clf, self.p
+        if clf.rule == "threshold" and len(lines) > 1:
+            # the decision is h0 + h1 t >= 0 with h1 the same for every line, or (the class
+            # prior's entry) (1 - t) h0 + t w: the interval shrinks with h0 (side 1) or
+            # grows (side 0), so the extreme h0 is the whole answer
+            T = clf.threshold
+
+            def h0(line):
+                a = line[0]
+                return (1 - T) * a[p] - T * (sum(a) - a[p])
+
+            lines = [min(lines, key=h0) if side else max(lines, key=h0)]
         for a, b in lines:
             l, h, _ = flip_interval(a, b, theta, clf.rule, self.p, clf.threshold)
             lo, hi = max(lo, l), min(hi, h)
@@ -182,7 +194,7 @@ class _Model:
                     for c, yc, sc in zip(coords, y, scale):
                         a[c] = yc * sc
                     lines.append((a, b))
-                lo, hi = self.keep(lines, theta, lo, hi)
+                lo, hi = self.keep(lines, theta, lo, hi, side)
         return lo, hi
 
     def prior_entry(self, v: int, theta) -> tuple:
@@ -201,7 +213,7 @@ class _Model:
                 for c, yc, sc in zip(coords, y, scale):
                     a[c], b[c] = yc * sc, -yc * sc
                 lines.append((a, b))
-            lo, hi = self.keep(lines, theta, lo, hi)
+            lo, hi = self.keep(lines, theta, lo, hi, side)
         if theta == 1 and self._impossible_changes(v):
             lo = hi = Fraction(1)
         return lo, hi
