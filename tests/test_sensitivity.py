@@ -133,6 +133,15 @@ def test_whole_classifier_intervals(case, argmax):
         check_row(case, row, _all_decisions(case, row))
 
 
+@given(case=WHOLE, argmax=st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_whole_classifier_intervals_many_classes(case, argmax):
+    """The same with three or four class states only (Pareto frontiers of more than one
+    coordinate: every one of them matters)."""
+    assume(len(oracle.node_states(case.net, case.class_var)) > 2)
+    test_whole_classifier_intervals.hypothesis.inner_test(case, argmax)
+
+
 def _nb(prior, tables, rule="argmax", threshold=None, positive="c0"):
     """A naive Bayes over features F0.. (each table: one column per class state)."""
     from pgmpy.models import DiscreteBayesianNetwork

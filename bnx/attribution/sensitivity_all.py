@@ -137,21 +137,41 @@ class _Model:
             got = self._walks[o] = (mult, passes)
         return got
 
-    def keep(self, lines, theta, lo, hi, side: int):
-        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)``
-        (the joints ``a + b t`` of instances decided ``side``)."""
-        clf, p = self.clf, self.p
-        if clf.rule == "threshold" and len(lines) > 1:
-            # the decision is h0 + h1 t >= 0 with h1 the same for every line, or (the class
-            # prior's entry) (1 - t) h0 + t w: the interval shrinks with h0 (side 1) or
-            # grows (side 0), so the extreme h0 is the whole answer
+    def extremes(self, ys: list, o: int, side: int) -> list:
+        """The vectors among ``ys`` (over the classes but ``o``, decided ``side``) whose
+        intervals intersect to that of all of them."""
+        if len(ys) <= 1:
+            return ys
+        coords, p, clf = self.coords(o), self.p, self.clf
+        if clf.rule == "threshold":  # the interval shrinks with h0 = <w, y> (see keep)
             T = clf.threshold
 
-            def h0(line):
-                a = line[0]
-                return (1 - T) * a[p] - T * (sum(a) - a[p])
+            def h0(y):
+                return sum(((1 - T) if c == p else -T) * yc for c, yc in zip(coords, y))
 
-            lines = [min(lines, key=h0) if side else max(lines, key=h0)]
+            return [min(ys, key=h0) if side else max(ys, key=h0)]
+        if o == p:  # p wins while its changed joint beats every other y_c
+            if side:  # each y_c bounds it: the largest of each coordinate
+                return list({max(ys, key=lambda y: y[i]) for i in range(len(coords))})
+            return [min(ys, key=max)]  # a negative flips once it beats its largest y_c
+        i = coords.index(p)  # p wins while its y_p beats the changed joint (and the rest)
+        if side:
+            return [min(ys, key=lambda y: y[i])]
+
+        def rest(y):  # p beats every class but o: only then can the changed joint flip it
+            return all(y[i] > yc if c < p else y[i] >= yc
+                       for c, yc in zip(coords, y) if c != p)
+
+        runner_up = [y for y in ys if rest(y)]
+        return [max(runner_up, key=lambda y: y[i])] if runner_up else []
+
+    def keep(self, lines, theta, lo, hi):
+        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)``
+        (the joints ``a + b t``; under the threshold rule the decision is
+        ``h0 + h1 t >= 0`` with ``h1`` the same for every line of one group, or for the
+        class prior's entry ``(1 - t) h0 + t w >= 0``, so the interval of a positive
+        shrinks as ``h0`` falls, and of a negative as it rises)."""
+        clf = self.clf
         for a, b in lines:
             l, h, _ = flip_interval(a, b, theta, clf.rule, self.p, clf.threshold)
             lo, hi = max(lo, l), min(hi, h)
@@ -187,14 +207,15 @@ class _Model:
                 fwd, bwd = passes[side]
                 ys = through(self.sched, fwd, bwd, mult,
                              self.sigma(o, side), f, accept, over)
+                ys = [tuple(yc * sc for yc, sc in zip(y, scale)) for y in ys]
                 lines = []
-                for y in ys:
+                for y in self.extremes(ys, o, side):
                     a, b = [Fraction(0)] * self.nclass, [Fraction(0)] * self.nclass
                     a[o], b[o] = Fraction(ao), Fraction(bo)
-                    for c, yc, sc in zip(coords, y, scale):
-                        a[c] = yc * sc
+                    for c, yc in zip(coords, y):
+                        a[c] = yc
                     lines.append((a, b))
-                lo, hi = self.keep(lines, theta, lo, hi, side)
+                lo, hi = self.keep(lines, theta, lo, hi)
         return lo, hi
 
     def prior_entry(self, v: int, theta) -> tuple:
@@ -205,15 +226,15 @@ class _Model:
         lo, hi = Fraction(0), Fraction(1)
         for side in (0, 1):
             root = passes[side][1][0].get((0, ()))
-            ys = root.pts if root is not None else []
+            ys = [tuple(yc * sc for yc, sc in zip(y, scale)) for y in root.pts] if root else []
             lines = []
-            for y in ys:
+            for y in self.extremes(ys, v, side):
                 a, b = [Fraction(0)] * K, [Fraction(0)] * K
                 b[v] = Fraction(1)
-                for c, yc, sc in zip(coords, y, scale):
-                    a[c], b[c] = yc * sc, -yc * sc
+                for c, yc in zip(coords, y):
+                    a[c], b[c] = yc, -yc
                 lines.append((a, b))
-            lo, hi = self.keep(lines, theta, lo, hi, side)
+            lo, hi = self.keep(lines, theta, lo, hi)
         if theta == 1 and self._impossible_changes(v):
             lo = hi = Fraction(1)
         return lo, hi
