@@ -30,9 +30,12 @@ for the positive class (under the threshold rule the decision at ``t`` is a thre
 ``<w, y>`` with ``w`` positive on the positive class and negative elsewhere; under
 argmax it compares the positive class's joint with each other's). For the negative
 decisions the direction is the opposite. So only the Pareto-extreme vectors of each
-terminal count (:mod:`bnx.attribution.sensitivity_paths`): their ``K(x)``, each solved
-exactly by :func:`bnx.attribution.sensitivity.flip_interval`, intersect to the answer.
-With a two-state class each frontier is one number (max- and min-product passes).
+terminal count (:mod:`bnx.attribution.sensitivity_paths`), and among those only the ones
+whose ``K(x)`` can bind (:meth:`_Model.extremes`: the extreme ``<w, y>`` under the
+threshold rule; under argmax the largest of each coordinate, the smallest largest
+coordinate, or the extreme positive-class coordinate); their ``K(x)``, solved exactly by
+:func:`bnx.attribution.flips.flip_interval`, intersect to the answer. With a two-state
+class each frontier is one number (max- and min-product passes).
 
 Supported: naive Bayes and TAN networks whose nodes are the class and the features only
 (the class a root, each feature's parents the class and at most one feature), any number
@@ -143,7 +146,10 @@ class _Model:
         if len(ys) <= 1:
             return ys
         coords, p, clf = self.coords(o), self.p, self.clf
-        if clf.rule == "threshold":  # the interval shrinks with h0 = <w, y> (see keep)
+        if clf.rule == "threshold":
+            # the decision is h0 + h1 t >= 0, h0 = <w, y> and h1 the same for every vector
+            # of one group, or (the class prior's entry) (1 - t) h0 + t w >= 0: the
+            # interval of a positive shrinks as h0 falls, of a negative as it rises
             T = clf.threshold
 
             def h0(y):
@@ -166,11 +172,8 @@ class _Model:
         return [max(runner_up, key=lambda y: y[i])] if runner_up else []
 
     def keep(self, lines, theta, lo, hi):
-        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)``
-        (the joints ``a + b t``; under the threshold rule the decision is
-        ``h0 + h1 t >= 0`` with ``h1`` the same for every line of one group, or for the
-        class prior's entry ``(1 - t) h0 + t w >= 0``, so the interval of a positive
-        shrinks as ``h0`` falls, and of a negative as it rises)."""
+        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)`` (the
+        class joints ``a + b t``)."""
         clf = self.clf
         for a, b in lines:
             l, h, _ = flip_interval(a, b, theta, clf.rule, self.p, clf.threshold)
