@@ -138,7 +138,7 @@ def _log(x) -> float:
 
 def unit(d: int) -> Front:
     """The frontier of the empty product in ``d`` coordinates."""
-    return Front([tuple(Fraction(1) for _ in range(d))], np.zeros((1, d)) if d > 1 else None)
+    return Front([tuple(Fraction(1) for _ in range(d))], np.zeros((1, d)) if d > 1 else [0.0])
 
 
 def _survivors(logs, sigma) -> np.ndarray:
@@ -189,11 +189,30 @@ def pareto(points: list, sigma: tuple) -> list:
     return out
 
 
+def _best(cands: list, sigma: tuple) -> Front:
+    """One coordinate: the exact extreme of the products over ``cands = [(log, *parts)]``,
+    multiplied exactly only where the log is within ``TAU`` of the best."""
+    if not cands:
+        return Front([], [])
+    s = sigma[0]
+    top = max(s * c[0] for c in cands)
+    near: dict = {}
+    for lg, *parts in cands:
+        if s * lg >= top - TAU:
+            p = parts[0]
+            for g in parts[1:]:
+                p = _mul(p, g)
+            near[p] = lg
+    (p,) = pareto(list(near), sigma)
+    return Front([p], [near[p]])
+
+
 def _merge(sources: list, sigma: tuple, d: int) -> Front:
     """The frontier of the union of ``front * g`` over ``sources = [(front, (g, glog))]``
-    (one coordinate: the exact extreme, no logs)."""
+    (one coordinate: the exact extreme, its log a float in a list)."""
     if d == 1:
-        return Front(pareto([_mul(p, g) for f, (g, _) in sources for p in f.pts], sigma), None)
+        return _best([(lg + gl, p, g) for f, (g, gl) in sources
+                      for p, lg in zip(f.pts, f.logs)], sigma)
     logs = np.concatenate([f.logs + gl for f, (_, gl) in sources]) if sources else np.zeros((0, d))
     where = [(f, g, i) for f, (g, _) in sources for i in range(len(f.pts))]
     keep = _survivors(logs, sigma)
@@ -212,7 +231,7 @@ class _Edges:
         if key not in self.cache:
             g = self.sched.factor(self.m, known, self.mult, self.override)
             self.cache[key] = None if g is None else (
-                g, np.array([_log(x) for x in g]) if g and len(g) > 1 else 0.0)
+                g, (np.array([_log(x) for x in g]) if len(g) > 1 else _log(g[0])) if g else 0.0)
         return self.cache[key]
 
 
@@ -276,13 +295,14 @@ def through(sched: Schedule, fwd: list, bwd: list, mult: Callable, sigma: tuple,
             logs = (head.logs + gl)[:, None, :] + tail.logs[None, :, :]
             blocks.append(logs.reshape(-1, logs.shape[2]))
         else:
-            blocks.append(None)
+            blocks.append(gl)
         where.append((head, g, tail))
     if not blocks:
         return []
-    if len(sigma) == 1:  # one coordinate: every front is one exact point
-        return pareto([_mul(_mul(h, g), q) for head, g, tail in where
-                       for h in head.pts for q in tail.pts], sigma)
+    if len(sigma) == 1:
+        return _best([(hl + gl + ql, h, g, q) for (head, g, tail), gl in zip(where, blocks)
+                      for h, hl in zip(head.pts, head.logs)
+                      for q, ql in zip(tail.pts, tail.logs)], sigma).pts
     logs = np.concatenate(blocks)
     keep = _survivors(logs, sigma)
     starts = np.cumsum([0] + [len(b) for b in blocks])
