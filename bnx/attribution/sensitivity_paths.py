@@ -78,10 +78,13 @@ class Schedule:
         return self._steps(m, key)
 
     def layer(self, m: int) -> list:
-        """``(key, known states, next key)`` of every edge of layer ``m`` (made once)."""
+        """``(key, known states, next key, the states the layer's factors read)`` of every
+        edge of layer ``m``, grouped by key (made once)."""
         got = self._layers.get(m)
         if got is None:
-            got = self._layers[m] = [(key, dict(known), to) for key in self.keys[m]
+            reads = self.reads[m]
+            got = self._layers[m] = [(key, dict(known), to, tuple(known[f] for f in reads))
+                                     for key in self.keys[m]
                                      for _, known, to in self._steps(m, key)]
         return got
 
@@ -196,15 +199,18 @@ def _best(cands: list, sigma: tuple) -> Front:
         return Front([], [])
     s = sigma[0]
     top = max(s * c[0] for c in cands)
-    near: dict = {}
+    near = []
     for lg, *parts in cands:
         if s * lg >= top - TAU:
             p = parts[0]
             for g in parts[1:]:
                 p = _mul(p, g)
-            near[p] = lg
-    (p,) = pareto(list(near), sigma)
-    return Front([p], [near[p]])
+            near.append((p, lg))
+    best = near[0]
+    for c in near[1:]:
+        if (c[0] > best[0]) if s > 0 else (c[0] < best[0]):
+            best = c
+    return Front([best[0]], [best[1]])
 
 
 def _merge(sources: list, sigma: tuple, d: int) -> Front:
@@ -226,8 +232,7 @@ class _Edges:
         self.sched, self.m, self.mult, self.override = sched, m, mult, override
         self.cache: dict = {}
 
-    def __call__(self, known: dict):
-        key = tuple(known[f] for f in self.sched.reads[self.m])
+    def __call__(self, known: dict, key: tuple):
         if key not in self.cache:
             g = self.sched.factor(self.m, known, self.mult, self.override)
             self.cache[key] = None if g is None else (
@@ -243,9 +248,11 @@ def forward(sched: Schedule, mult: Callable, sigma: tuple, d: int) -> list:
     for m in range(len(sched.feats)):
         edges = _Edges(sched, m, mult)
         into: dict = {}
-        for key, front in fwd[m].items():
-            for _, known, to in sched.steps(m, key):
-                e = edges(known)
+        here = fwd[m]
+        for key, known, to, reads in sched.layer(m):
+            front = here.get(key)
+            if front is not None:
+                e = edges(known, reads)
                 if e is not None:
                     into.setdefault(to, []).append((front, e))
         fwd.append({to: _merge(src, sigma, d) for to, src in into.items()})
@@ -260,17 +267,15 @@ def backward(sched: Schedule, mult: Callable, sigma: tuple, d: int, terminal: in
     bwd[n] = {k: unit(d) for k in sched.keys[n] if int(sched.value[k[0]]) == terminal}
     for m in range(n - 1, -1, -1):
         edges = _Edges(sched, m, mult)
-        here: dict = {}
-        for key in sched.keys[m]:
-            src = []
-            for _, known, to in sched.steps(m, key):
-                tail = bwd[m + 1].get(to)
-                e = edges(known) if tail is not None else None
+        into: dict = {}
+        below = bwd[m + 1]
+        for key, known, to, reads in sched.layer(m):
+            tail = below.get(to)
+            if tail is not None:
+                e = edges(known, reads)
                 if e is not None:
-                    src.append((tail, e))
-            if src:
-                here[key] = _merge(src, sigma, d)
-        bwd[m] = here
+                    into.setdefault(key, []).append((tail, e))
+        bwd[m] = {key: _merge(src, sigma, d) for key, src in into.items()}
     return bwd
 
 
@@ -283,11 +288,11 @@ def through(sched: Schedule, fwd: list, bwd: list, mult: Callable, sigma: tuple,
     edges = _Edges(sched, m, mult, (feature, override))
     blocks, where = [], []
     heads = fwd[m]
-    for key, known, to in sched.layer(m):
+    for key, known, to, reads in sched.layer(m):
         head, tail = heads.get(key), bwd[m + 1].get(to)
         if head is None or tail is None or not accept(known):
             continue
-        e = edges(known)
+        e = edges(known, reads)
         if e is None:
             continue
         g, gl = e
