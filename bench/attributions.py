@@ -18,11 +18,12 @@ Parts:
 * ``nb30``: the synthetic 30-feature naive Bayes of ``bench/_data.py`` (about 50 K
   nodes), 500 seeded random background rows, 3 instances: seconds per instance.
 * ``whole``: :func:`bnx.parameter_sensitivity` without an instance on the votes naive
-  Bayes and on the votes TAN (``bnx.case_study.votes_tan_classifier``). ``--peer PATH``
+  Bayes, on the votes TAN (``bnx.case_study.votes_tan_classifier``) and on the synthetic
+  20-feature naive Bayes of ``bench/_data.py``. ``--peer PATH``
   times the same on another checkout of bnx (e.g. the code before a change) in a
   subprocess of the same run, and checks that the two frames are equal.
 * ``whole3``: the same on seeded random naive Bayes and TANs (a chain of feature
-  parents) with a three-state class over 10 to 14 binary features, under argmax and under
+  parents) with a three-state class over 10 to 18 binary features, under argmax and under
   the threshold 1/3: seconds and the largest Pareto frontier a pass held.
 * ``sensitivity``: :func:`bnx.parameter_sensitivity` on win95pts (class PTROFFLINE =
   Offline, its 16 leaves as features, 1,148 CPT entries) for one decision; reading the
@@ -125,11 +126,14 @@ def sensitivity(repeat: int) -> None:
 
 _WHOLE_PEER = """
 import pickle, sys, time
+sys.path.insert(0, "bench")
+import _data
 import bnx
 out = {}
-for name in ("naive Bayes", "TAN"):
+for name in ("naive Bayes", "TAN", "nb20"):
     clf = (bnx.case_study.votes_classifier() if name == "naive Bayes"
-           else bnx.case_study.votes_tan_classifier())
+           else bnx.case_study.votes_tan_classifier() if name == "TAN"
+           else _data.synthetic_nb(20).clf)
     bnx.compile(clf)
     times = []
     for _ in range(int(sys.argv[1])):
@@ -152,12 +156,14 @@ def whole(repeat: int, peer: str | None = None) -> None:
                              env={**os.environ, "PYTHONPATH": peer})
         theirs = pickle.loads(run.stdout)
     for name, clf in (("naive Bayes", bnx.case_study.votes_classifier()),
-                      ("TAN", bnx.case_study.votes_tan_classifier())):
-        bnx.compile(clf)
+                      ("TAN", bnx.case_study.votes_tan_classifier()),
+                      ("nb20", _data.synthetic_nb(20).clf)):
+        odd = bnx.compile(clf)
         t, s = best(lambda: bnx.parameter_sensitivity(clf, exact=True), repeat)
         room = float((s.value - s.low).combine(s.high - s.value, min).min())
-        line = (f"votes {name}, whole-classifier sensitivity: {t:.2f} s for {len(s)} CPT "
-                f"entries (smallest room {room:.1e})")
+        what = name if name == "nb20" else f"votes {name}"
+        line = (f"{what} ({odd.size} nodes), whole-classifier sensitivity: {t:.2f} s for "
+                f"{len(s)} CPT entries (smallest room {room:.1e})")
         if name in theirs:
             t_peer, ends = theirs[name]
             same = ends == [(r.low, r.high) for r in s.itertuples()]
@@ -199,7 +205,7 @@ def whole3(repeat: int) -> None:
 
     paths._exact = counting
     try:
-        for n, tan in ((10, False), (14, False), (10, True), (14, True)):
+        for n, tan in ((10, False), (14, False), (18, False), (10, True), (14, True)):
             for rule in ("argmax", "threshold"):
                 clf = _three_class(n, tan, rule)
                 odd = bnx.compile(clf)
