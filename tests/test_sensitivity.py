@@ -184,12 +184,13 @@ def test_changed_network_is_pgmpy_network():
     import numpy as np
     from pgmpy.inference import VariableElimination
     case = _nb([0.5, 0.25, 0.25], [[[1.0, 0.0, 0.0], [0.0, 0.25, 0.75], [0.5, 0.25, 0.25]]])
-    for theta_row in ({"variable": "F0", "state": "s1", "parents": {"C": "c0"}},
-                      {"variable": "F0", "state": "s0", "parents": {"C": "c1"}}):
-        row = type("Row", (), theta_row)
-        t = Fraction(3, 8)
+    t = Fraction(3, 8)
+    for state, column in (("s0", [t, (1 - t) / 2, (1 - t) / 2]),  # the entry at 1
+                          ("s1", [1 - t, t, 0])):  # an entry at 0 beside another 0
+        row = type("Row", (), {"variable": "F0", "state": state, "parents": {"C": "c0"}})
         n = changed(case, row, t)
         table = dict(next(tb for v, tb in n.factors if v[0] == "F0"))
+        assert [table[(s, "c0")] for s in ["s0", "s1", "s2"]] == column
         net = case.net.copy()
         cpd = net.get_cpds("F0").copy()
         vals = np.array([[float(table[(s, c)]) for c in ["c0", "c1", "c2"]]
