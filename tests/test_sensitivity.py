@@ -177,6 +177,39 @@ def test_whole_classifier_zero_entries(case):
         check_row(case, row, _all_decisions(case, row))
 
 
+def test_whole_classifier_barren_node():
+    """A barren node (below the class and a feature, not a feature) sums out to 1 for
+    every value of its entries: they keep every decision on [0, 1]; the others as
+    without it. A barren node whose columns do not sum to 1 is refused."""
+    from tests.strategies import _general_cpd
+    case = _nb([0.25, 0.25, 0.5], [[[0.5, 0.5], [0.75, 0.25], [0.25, 0.75]],
+                                   [[0.0, 1.0], [0.5, 0.5], [1.0, 0.0]]], rule="threshold",
+               threshold=Fraction(1, 3), positive="c1")
+    cls, fs = ["c0", "c1", "c2"], ["s0", "s1"]
+    net = case.net.copy()
+    net.add_node("B")
+    net.add_edges_from([("C", "B"), ("F0", "B")])
+    net.add_cpds(_general_cpd("B", ["b0", "b1", "b2"],
+                              [[0.5, 0.25, 0.25], [1.0, 0.0, 0.0], [0.0, 0.5, 0.5],
+                               [0.25, 0.25, 0.5], [0.125, 0.875, 0.0], [0.0, 0.0, 1.0]],
+                              ["C", "F0"], [cls, fs]))
+    case.net = net
+    frame = bnx.parameter_sensitivity(_classifier(case), exact=True)
+    assert len(frame) == 3 + 12 + 18
+    assert ((frame.low == 0) & (frame.high == 1))[frame.variable == "B"].all()
+    assert ((frame.low > 0) | (frame.high < 1)).any()
+    for row in frame.itertuples():
+        check_row(case, row, _all_decisions(case, row))
+    sloppy = net.get_cpds("B").copy()
+    vals = sloppy.values.copy()
+    vals[0, 0, 0] += 1 / 256
+    sloppy.values = vals
+    net.remove_cpds(net.get_cpds("B"))
+    net.add_cpds(sloppy)
+    with pytest.raises(bnx.StructureError, match="sum to 1"):
+        bnx.parameter_sensitivity(_classifier(case))
+
+
 def test_changed_network_is_pgmpy_network():
     """The oracle's co-variation is a network pgmpy accepts (each column still sums to 1)
     and pgmpy's inference on it agrees with the oracle's joints: an entry at 1 (the

@@ -37,9 +37,12 @@ coordinate, or the extreme positive-class coordinate); their ``K(x)``, solved ex
 :func:`bnx.attribution.flips.flip_interval`, intersect to the answer. With a two-state
 class each frontier is one number (max- and min-product passes).
 
-Supported: naive Bayes and TAN networks whose nodes are the class and the features only
-(the class a root, each feature's parents the class and at most one feature), any number
-of class states, either rule, any threshold in ``[0, 1]``, zero entries. Anything else
+Supported: naive Bayes and TAN networks of the class and the features (the class a
+root, each feature's parents the class and at most one feature), any number of class
+states, either rule, any threshold in ``[0, 1]``, zero entries; other nodes only barren
+ones (no feature below them) whose columns sum to 1 exactly: summed out they are 1
+whatever their entries, so each of their entries keeps every decision on ``[0, 1]``.
+Anything else
 is refused with a :class:`~bnx.StructureError` that says so; with an instance,
 :func:`bnx.parameter_sensitivity` takes any classifier.
 """
@@ -61,20 +64,34 @@ __all__ = ["whole_sensitivity"]
 def _refuse(why: str):
     raise StructureError(
         f"parameter_sensitivity without an instance (every decision kept) supports naive "
-        f"Bayes and TAN networks whose nodes are only the class (a root) and the features "
-        f"(each feature's parents the class and at most one feature); {why}. Give an "
+        f"Bayes and TAN networks of the class (a root) and the features (each feature's "
+        f"parents the class and at most one feature), other nodes only barren ones whose "
+        f"columns sum to 1; {why}. Give an "
         f"instance for any classifier: parameter_sensitivity(classifier, instance)")
 
 
-def _check(clf, parents) -> dict:
-    """Each feature's feature parent (or None), or a StructureError."""
+def _check(clf, parents, cpds) -> tuple[dict, set]:
+    """Each feature's feature parent (or None) and the barren nodes, or a StructureError."""
     c = clf.class_var
     if clf.structure not in ("naive_bayes", "tan"):
         _refuse(f"this classifier's structure is {clf.structure!r}")
     feats = set(clf.features)
-    extra = set(clf.network.nodes()) - {c, *feats}
-    if extra:
-        _refuse(f"the network has other nodes ({', '.join(map(repr, sorted(extra, key=str)))})")
+    seen, stack = set(), [c, *feats]  # the ancestors of the class and the features
+    while stack:
+        n = stack.pop()
+        if n not in seen:
+            seen.add(n)
+            stack.extend(parents[n])
+    hidden = seen - {c, *feats}
+    if hidden:
+        _refuse(f"the network has hidden nodes ({', '.join(map(repr, sorted(hidden, key=str)))})")
+    barren = set(clf.network.nodes()) - seen
+    for n in sorted(barren, key=str):
+        # summed out, a barren node is a factor 1 for every value of its entries (their
+        # columns co-varied keep summing to 1) only when its columns sum to 1 exactly
+        sums = cpds[n][1].sum(axis=0).reshape(-1)
+        if any(x != 1 for x in sums):
+            _refuse(f"the columns of the barren node {n!r} do not sum to 1 exactly")
     if parents[c]:
         _refuse("the class has parents")
     out = {}
@@ -83,7 +100,7 @@ def _check(clf, parents) -> dict:
         if c not in parents[f] or len(rest) > 1:
             _refuse(f"the parents of {f!r} are {list(parents[f])}")
         out[f] = rest[0] if rest else None
-    return out
+    return out, barren
 
 
 class _Model:
@@ -270,7 +287,7 @@ def whole_sensitivity(clf, *, exact: bool = False):
     from ..compilation import compile
     from .shapley import feature_graph
     states, parents, cpds = exact_cpds(clf.network)
-    parent = _check(clf, parents)
+    parent, barren = _check(clf, parents, cpds)
     odd = compile(clf)
     kids, value = feature_graph(odd)
     feats = list(odd.features)
@@ -281,6 +298,8 @@ def whole_sensitivity(clf, *, exact: bool = False):
         for u, given, j, theta, column in entries(states, parents, cpds, var):
             if len(column) == 1:
                 lo = hi = Fraction(1)
+            elif var in barren:  # summed out to 1 whatever its entries
+                lo, hi = Fraction(0), Fraction(1)
             elif var == c:
                 lo, hi = model.prior_entry(j, theta)
             else:
