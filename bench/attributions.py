@@ -18,7 +18,13 @@ Parts:
 * ``nb30``: the synthetic 30-feature naive Bayes of ``bench/_data.py`` (about 50 K
   nodes), 500 seeded random background rows, 3 instances: seconds per instance.
 * ``whole``: :func:`bnx.parameter_sensitivity` without an instance on the votes naive
-  Bayes and on the votes TAN (``bnx.case_study.votes_tan_classifier``).
+  Bayes, on the votes TAN (``bnx.case_study.votes_tan_classifier``) and on the synthetic
+  20-feature naive Bayes of ``bench/_data.py``. ``--peer PATH``
+  times the same on another checkout of bnx (e.g. the code before a change) in a
+  subprocess of the same run, and checks that the two frames are equal.
+* ``whole3``: the same on seeded random naive Bayes and TANs (a chain of feature
+  parents) with a three-state class over 10 to 18 binary features, under argmax and under
+  the threshold 1/3: seconds and the largest Pareto frontier a pass held.
 * ``sensitivity``: :func:`bnx.parameter_sensitivity` on win95pts (class PTROFFLINE =
   Offline, its 16 leaves as features, 1,148 CPT entries) for one decision; reading the
   network is not timed. Reads ``../shared/data/networks/win95pts.net``.
@@ -29,7 +35,9 @@ Every time is the best of ``--repeat`` runs (default 3) of wall time.
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -116,27 +124,116 @@ def sensitivity(repeat: int) -> None:
           f"({flips} with a flip point)")
 
 
-def whole(repeat: int) -> None:
+_WHOLE_PEER = """
+import pickle, sys, time
+sys.path.insert(0, "bench")
+import _data
+import bnx
+out = {}
+for name in ("naive Bayes", "TAN", "nb20"):
+    clf = (bnx.case_study.votes_classifier() if name == "naive Bayes"
+           else bnx.case_study.votes_tan_classifier() if name == "TAN"
+           else _data.synthetic_nb(20).clf)
+    bnx.compile(clf)
+    times = []
+    for _ in range(int(sys.argv[1])):
+        t = time.perf_counter()
+        s = bnx.parameter_sensitivity(clf, exact=True)
+        times.append(time.perf_counter() - t)
+    out[name] = (min(times), [(r.low, r.high) for r in s.itertuples()])
+sys.stdout.buffer.write(pickle.dumps(out))
+"""
+
+
+def whole(repeat: int, peer: str | None = None) -> None:
+    import pickle
+    import subprocess
+    import sys
+    theirs = {}
+    if peer:
+        run = subprocess.run([sys.executable, "-c", _WHOLE_PEER, str(repeat)], check=True,
+                             capture_output=True, cwd=peer,
+                             env={**os.environ, "PYTHONPATH": peer})
+        theirs = pickle.loads(run.stdout)
     for name, clf in (("naive Bayes", bnx.case_study.votes_classifier()),
-                      ("TAN", bnx.case_study.votes_tan_classifier())):
-        bnx.compile(clf)
-        t, s = best(lambda: bnx.parameter_sensitivity(clf), 1 if name == "TAN" else repeat)
-        room = (s.value - s.low).combine(s.high - s.value, min).min()
-        print(f"votes {name}, whole-classifier sensitivity: {t:.2f} s for {len(s)} CPT "
-              f"entries (smallest room {room:.1e})")
+                      ("TAN", bnx.case_study.votes_tan_classifier()),
+                      ("nb20", _data.synthetic_nb(20).clf)):
+        odd = bnx.compile(clf)
+        t, s = best(lambda: bnx.parameter_sensitivity(clf, exact=True), repeat)
+        room = float((s.value - s.low).combine(s.high - s.value, min).min())
+        what = name if name == "nb20" else f"votes {name}"
+        line = (f"{what} ({odd.size} nodes), whole-classifier sensitivity: {t:.2f} s for "
+                f"{len(s)} CPT entries (smallest room {room:.1e})")
+        if name in theirs:
+            t_peer, ends = theirs[name]
+            same = ends == [(r.low, r.high) for r in s.itertuples()]
+            line += f"; peer {t_peer:.2f} s, ratio {t_peer / t:.1f}x, equal: {same}"
+        print(line)
+
+
+def _three_class(n: int, tan: bool, rule: str) -> bnx.Classifier:
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    rng = np.random.default_rng([_data.SEED, n, int(tan), 3])
+    feats = [f"F{i}" for i in range(n)]
+    edges = [("C", f) for f in feats] + ([(a, b) for a, b in zip(feats, feats[1:])] if tan
+                                         else [])
+    net = DiscreteBayesianNetwork(edges)
+    cls = ["a", "b", "c"]
+    cpds = [TabularCPD("C", 3, rng.dirichlet([4, 4, 4]).reshape(3, 1), state_names={"C": cls})]
+    for i, f in enumerate(feats):
+        pa = ["C"] + ([feats[i - 1]] if tan and i else [])
+        cols = 3 * (2 if len(pa) == 2 else 1)
+        vals = rng.dirichlet([1, 1], size=cols).T
+        names = {f: ["0", "1"], "C": cls, **({pa[1]: ["0", "1"]} if len(pa) == 2 else {})}
+        cpds.append(TabularCPD(f, 2, vals, evidence=pa, evidence_card=[3, 2][:len(pa)],
+                               state_names=names))
+    net.add_cpds(*cpds)
+    kw = {"rule": "argmax"} if rule == "argmax" else {"threshold": Fraction(1, 3)}
+    return bnx.Classifier(net, "C", "a", features=feats, **kw)
+
+
+def whole3(repeat: int) -> None:
+    from bnx.attribution import sensitivity_paths as paths
+    exact = paths._exact
+    largest = [0]
+
+    def counting(points, logs):
+        out = exact(points, logs)
+        largest[0] = max(largest[0], len(out.pts))
+        return out
+
+    paths._exact = counting
+    try:
+        for n, tan in ((10, False), (14, False), (18, False), (10, True), (14, True)):
+            for rule in ("argmax", "threshold"):
+                clf = _three_class(n, tan, rule)
+                odd = bnx.compile(clf)
+                largest[0] = 0
+                t, s = best(lambda: bnx.parameter_sensitivity(clf), repeat)
+                flips = int(((s.low > 0) | (s.high < 1)).sum())
+                print(f"3 classes, {'TAN' if tan else 'naive Bayes'}, {n} features, {rule}: "
+                      f"{t:.2f} s for {len(s)} CPT entries ({flips} with a flip point; "
+                      f"{odd.size} nodes; largest frontier {largest[0]})")
+    finally:
+        paths._exact = exact
 
 
 PARTS = {"votes": votes, "all": all_rows, "nb30": nb30, "sensitivity": sensitivity,
-         "whole": whole}
+         "whole": whole, "whole3": whole3}
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--only", nargs="+", choices=list(PARTS), default=list(PARTS))
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--peer", help="whole: another checkout of bnx to time side by side")
     args = p.parse_args()
     for name in args.only:
-        PARTS[name](args.repeat)
+        if name == "whole":
+            whole(args.repeat, args.peer)
+        else:
+            PARTS[name](args.repeat)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import copy
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, note, settings
+from hypothesis import assume, event, given, note, settings
 from hypothesis import strategies as st
 
 import bnx
@@ -101,85 +101,149 @@ def test_floats_and_roots():
         bnx.parameter_sensitivity(clf, {"GPA": "+"})
 
 
-def _positive_nb(case):
-    return (len(oracle.node_states(case.net, case.class_var)) == 2
-            and (case.rule == "argmax" or 0 < oracle.to_fraction(case.threshold) < 1)
-            and all((c.values > 0).all() for c in case.net.get_cpds()))
+WHOLE = st.one_of(naive_bayes(max_features=3, max_instances=12),
+                  tan_networks(max_features=3, max_instances=12))
 
 
-@st.composite
-def positive_tans(draw):
-    """TANs with a two-state class and every CPT entry positive (some ties exact)."""
-    import itertools
-    from pgmpy.models import DiscreteBayesianNetwork
-    from tests.strategies import Case, _general_cpd
-    n = draw(st.integers(1, 4))
-    feats = [f"F{i}" for i in range(n)]
-    card = {f: draw(st.sampled_from([2, 2, 3])) for f in feats}
-    while len(list(itertools.product(*[range(card[f]) for f in feats]))) > 24:
-        card[feats[-1]] = 2
-        break
-    states = {"C": ["n", "y"], **{f: [f"s{j}" for j in range(card[f])] for f in feats}}
-    parents = {"C": []}
-    for i, f in enumerate(feats):
-        pa = draw(st.sampled_from([None, *feats[:i]])) if i else None
-        parents[f] = ["C"] + ([pa] if pa else [])
-
-    def column(k):
-        w = draw(st.lists(st.integers(1, 6), min_size=k, max_size=k))
-        return [x / sum(w) for x in w]
-
-    cpds = []
-    for node in ["C", *feats]:
-        ps = parents[node]
-        configs = list(itertools.product(*[range(len(states[q])) for q in ps]))
-        cpds.append(_general_cpd(node, states[node], [column(len(states[node])) for _ in configs],
-                                 ps, [states[q] for q in ps]))
-    net = DiscreteBayesianNetwork([(q, f) for f in feats for q in parents[f]])
-    net.add_nodes_from(["C", *feats])
-    net.add_cpds(*cpds)
-    assert net.check_model()
-    rule = draw(st.sampled_from(["threshold", "argmax"]))
-    threshold = draw(st.sampled_from([0.5, 0.25, 0.75, Fraction(1, 3)])) if rule == "threshold" else None
-    return Case(net, "C", draw(st.sampled_from(["n", "y"])), threshold, feats, rule)
-
-
-@given(case=positive_tans())
-@settings(max_examples=30, deadline=None)
-def test_whole_classifier_intervals_tan(case):
-    """The same check on TANs (pairwise factors between features)."""
-    note(repr(case))
-    clf = _classifier(case)
-    assume(clf.structure == "tan")
-    frame = bnx.parameter_sensitivity(clf, exact=True)
+def _all_decisions(case, row):
     xs = oracle.all_instances(case.net, case.features)
-    for row in frame.itertuples():
-        check_row(case, row, lambda t: tuple(decide(case, changed(case, row, t), x)
-                                             for x in xs))
+    return lambda t: tuple(decide(case, changed(case, row, t), x) for x in xs)
 
 
-@given(case=naive_bayes(max_features=4, max_instances=24), data=st.data())
-@settings(max_examples=30, deadline=None)
-def test_whole_classifier_intervals_naive_bayes(case, data):
+@given(case=WHOLE, argmax=st.booleans())
+@settings(max_examples=45, deadline=None)
+def test_whole_classifier_intervals(case, argmax):
     """No instance: inside the interval no decision changes; at or just past an end
-    inside (0, 1) some decision does (every instance recomputed by the oracle)."""
-    assume(_positive_nb(case))
-    note(repr(case))
-    argmax = data.draw(st.booleans(), label="argmax")
+    inside (0, 1) some decision does (every instance recomputed by the oracle, with the
+    changed network in fractions). Naive Bayes and TANs with two to four class states,
+    zero entries (entries at 0 and at 1), thresholds 0 and 1 and exact ties, argmax."""
+    assume(all((c.values <= 1).all() for c in case.net.get_cpds()))
     if argmax:
         case.rule, case.threshold = "argmax", None
+    note(repr(case))
     clf = _classifier(case)
+    assume(clf.structure in ("naive_bayes", "tan"))
     frame = bnx.parameter_sensitivity(clf, exact=True)
-    xs = oracle.all_instances(case.net, case.features)
+    assert len(frame) == sum(c.values.size for c in case.net.get_cpds())
+    event(f"{len(clf.class_states)} class states, " + ("argmax" if argmax else (
+        f"threshold {case.threshold}" if case.threshold in (0, 1) else "threshold in (0, 1)")))
+    event(f"zero entries: {any((c.values == 0).any() for c in case.net.get_cpds())}")
+    event(f"a flip point: {bool(((frame.low > 0) | (frame.high < 1)).any())}")
     for row in frame.itertuples():
-        check_row(case, row, lambda t: tuple(decide(case, changed(case, row, t), x)
-                                             for x in xs))
+        check_row(case, row, _all_decisions(case, row))
+
+
+@given(case=WHOLE, argmax=st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_whole_classifier_intervals_many_classes(case, argmax):
+    """The same with three or four class states only (Pareto frontiers of more than one
+    coordinate: every one of them matters)."""
+    assume(len(oracle.node_states(case.net, case.class_var)) > 2)
+    test_whole_classifier_intervals.hypothesis.inner_test(case, argmax)
+
+
+def _nb(prior, tables, rule="argmax", threshold=None, positive="c0"):
+    """A naive Bayes over features F0.. (each table: one column per class state)."""
+    from pgmpy.models import DiscreteBayesianNetwork
+    from tests.strategies import Case, _general_cpd
+    k = len(prior)
+    cls = [f"c{i}" for i in range(k)]
+    cpds = [_general_cpd("C", cls, [prior], [], [])]
+    feats = []
+    for i, cols in enumerate(tables):
+        f = f"F{i}"
+        feats.append(f)
+        cpds.append(_general_cpd(f, [f"s{j}" for j in range(len(cols[0]))], cols, ["C"], [cls]))
+    net = DiscreteBayesianNetwork([("C", f) for f in feats])
+    net.add_cpds(*cpds)
+    assert net.check_model()
+    return Case(net, "C", positive, threshold, feats, rule)
+
+
+@pytest.mark.parametrize("case", [
+    # a prior entry at 1: the instances class c0 cannot explain are ties at theta = 1
+    _nb([1.0, 0.0, 0.0], [[[0.0, 1.0], [0.5, 0.5], [0.25, 0.75]]], positive="c1"),
+    _nb([1.0, 0.0], [[[0.0, 1.0], [0.5, 0.5]]], rule="threshold", threshold=1, positive="c1"),
+    # deterministic columns, a zero prior entry, three classes under a threshold
+    _nb([0.5, 0.0, 0.5], [[[1.0, 0.0, 0.0], [0.25, 0.5, 0.25], [0.0, 0.5, 0.5]],
+                          [[0.5, 0.5], [1.0, 0.0], [0.25, 0.75]]],
+        rule="threshold", threshold=Fraction(1, 3), positive="c2"),
+    _nb([0.25, 0.25, 0.5], [[[0.5, 0.5], [0.75, 0.25], [0.25, 0.75]],
+                            [[0.0, 1.0], [0.5, 0.5], [1.0, 0.0]]], rule="threshold", threshold=0),
+], ids=["prior-one-argmax", "prior-one-threshold-1", "zeros-threshold", "threshold-0"])
+def test_whole_classifier_zero_entries(case):
+    frame = bnx.parameter_sensitivity(_classifier(case), exact=True)
+    for row in frame.itertuples():
+        check_row(case, row, _all_decisions(case, row))
+
+
+def test_whole_classifier_barren_node():
+    """A barren node (below the class and a feature, not a feature) sums out to 1 for
+    every value of its entries: they keep every decision on [0, 1]; the others as
+    without it. A barren node whose columns do not sum to 1 is refused."""
+    from tests.strategies import _general_cpd
+    case = _nb([0.25, 0.25, 0.5], [[[0.5, 0.5], [0.75, 0.25], [0.25, 0.75]],
+                                   [[0.0, 1.0], [0.5, 0.5], [1.0, 0.0]]], rule="threshold",
+               threshold=Fraction(1, 3), positive="c1")
+    cls, fs = ["c0", "c1", "c2"], ["s0", "s1"]
+    net = case.net.copy()
+    net.add_node("B")
+    net.add_edges_from([("C", "B"), ("F0", "B")])
+    net.add_cpds(_general_cpd("B", ["b0", "b1", "b2"],
+                              [[0.5, 0.25, 0.25], [1.0, 0.0, 0.0], [0.0, 0.5, 0.5],
+                               [0.25, 0.25, 0.5], [0.125, 0.875, 0.0], [0.0, 0.0, 1.0]],
+                              ["C", "F0"], [cls, fs]))
+    case.net = net
+    frame = bnx.parameter_sensitivity(_classifier(case), exact=True)
+    assert len(frame) == 3 + 12 + 18
+    assert ((frame.low == 0) & (frame.high == 1))[frame.variable == "B"].all()
+    assert ((frame.low > 0) | (frame.high < 1)).any()
+    for row in frame.itertuples():
+        check_row(case, row, _all_decisions(case, row))
+    sloppy = net.get_cpds("B").copy()
+    vals = sloppy.values.copy()
+    vals[0, 0, 0] += 1 / 256
+    sloppy.values = vals
+    net.remove_cpds(net.get_cpds("B"))
+    net.add_cpds(sloppy)
+    with pytest.raises(bnx.StructureError, match="sum to 1"):
+        bnx.parameter_sensitivity(_classifier(case))
+
+
+def test_changed_network_is_pgmpy_network():
+    """The oracle's co-variation is a network pgmpy accepts (each column still sums to 1)
+    and pgmpy's inference on it agrees with the oracle's joints: an entry at 1 (the
+    others share 1 - t equally) and an entry at 0 of a column with another 0."""
+    import numpy as np
+    from pgmpy.inference import VariableElimination
+    case = _nb([0.5, 0.25, 0.25], [[[1.0, 0.0, 0.0], [0.0, 0.25, 0.75], [0.5, 0.25, 0.25]]])
+    t = Fraction(3, 8)
+    for state, column in (("s0", [t, (1 - t) / 2, (1 - t) / 2]),  # the entry at 1
+                          ("s1", [1 - t, t, 0])):  # an entry at 0 beside another 0
+        row = type("Row", (), {"variable": "F0", "state": state, "parents": {"C": "c0"}})
+        n = changed(case, row, t)
+        table = dict(next(tb for v, tb in n.factors if v[0] == "F0"))
+        assert [table[(s, "c0")] for s in ["s0", "s1", "s2"]] == column
+        net = case.net.copy()
+        cpd = net.get_cpds("F0").copy()
+        vals = np.array([[float(table[(s, c)]) for c in ["c0", "c1", "c2"]]
+                         for s in ["s0", "s1", "s2"]])
+        assert np.allclose(vals.sum(axis=0), 1)
+        cpd.values = vals
+        net.remove_cpds(net.get_cpds("F0"))
+        net.add_cpds(cpd)
+        assert net.check_model()
+        q = VariableElimination(net).query(["C"], evidence={"F0": "s1"}, show_progress=False)
+        cj = oracle._class_joint(n, "C", {"F0": "s1"}, ["F0"])
+        total = sum(cj.values())
+        for c in ["c0", "c1", "c2"]:
+            assert abs(q.get_value(C=c) - float(cj[c] / total)) < 1e-12
 
 
 def test_whole_classifier_refused_with_a_clear_error():
-    net = bnx.examples.admissions().network
-    with pytest.raises(bnx.StructureError, match="two-state class"):
-        bnx.parameter_sensitivity(bnx.Classifier(net, "Admit", "+", threshold=0))
+    clf = bnx.examples.asia()
+    with pytest.raises(bnx.StructureError, match="naive Bayes and TAN"):
+        bnx.parameter_sensitivity(clf)
 
 
 def test_whole_classifier_admissions():

@@ -6,7 +6,8 @@
 - :mod:`.result`: :class:`Attributions`;
 - :mod:`.sensitivity`: :func:`parameter_sensitivity`, how far each CPT entry may move
   (its column co-varied proportionally) before a decision changes; without an instance
-  :mod:`.sensitivity_all` (naive Bayes) and :mod:`.sensitivity_tan` (TAN);
+  :mod:`.sensitivity_all` (naive Bayes and TAN), with the Pareto frontiers of
+  :mod:`.sensitivity_paths` over the diagram's paths;
 - :mod:`._draw`: their matplotlib pictures (matplotlib imported on use).
 
 This is the questions layer: it reads the ODD and the classifier, nothing above them.

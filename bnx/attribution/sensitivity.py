@@ -31,6 +31,7 @@ from ..inference import (eliminate, elimination_order, indicator, integer_factor
                          product)
 from ..relevance import exact_cpds
 from .entries import entries, sensitivity_frame
+from .flips import flip_interval
 
 __all__ = ["parameter_sensitivity", "family_derivatives", "derivative", "linear_joint",
            "flip_interval", "entries", "sensitivity_frame"]
@@ -70,49 +71,6 @@ def _ones(shape):
     t = np.empty(shape, dtype=object)
     t[...] = 1
     return t
-
-
-def _constraints(a: list, b: list, rule: str, p: int, threshold) -> list:
-    """The decision on ``joint(t) = a + b t`` as ``[(h0, h1, strict)]``: positive iff
-    ``h0 + h1 t > 0`` (strict) or ``>= 0`` for every item."""
-    if rule == "argmax":
-        return [(a[p] - a[c], b[p] - b[c], c < p) for c in range(len(a)) if c != p]
-    t = threshold
-    h0 = (1 - t) * a[p] - t * (sum(a) - a[p])
-    h1 = (1 - t) * b[p] - t * (sum(b) - b[p])
-    return [(h0, h1, False)]
-
-
-def flip_interval(a: list, b: list, theta: Fraction, rule: str, p: int,
-                  threshold) -> tuple[Fraction, Fraction, bool]:
-    """``(low, high, positive)``: the interval of ``t`` in ``[0, 1]`` around ``theta``
-    in which the decision on ``joint(t) = a + b t`` stays what it is at ``theta``.
-
-    Every ``t`` strictly between ``low`` and ``high`` keeps the decision; an endpoint
-    inside ``(0, 1)`` is a flip point, where the decision may already be the other one.
-    """
-    lo, hi = Fraction(0), Fraction(1)
-    empty = False
-    cons = _constraints(a, b, rule, p, threshold)
-    for h0, h1, strict in cons:
-        if h1 == 0:
-            if h0 < 0 or (strict and h0 == 0):
-                empty = True
-            continue
-        root = Fraction(-h0) / h1
-        if h1 > 0:
-            lo = max(lo, root)
-        else:
-            hi = min(hi, root)
-    positive = all((h0 + h1 * theta > 0) if s else (h0 + h1 * theta >= 0)
-                   for h0, h1, s in cons)
-    if positive:
-        return lo, hi, True
-    if not empty and lo == hi:  # a single point: positive only if no strict test is tight
-        empty = not all((h0 + h1 * lo > 0) if s else (h0 + h1 * lo >= 0) for h0, h1, s in cons)
-    if empty or lo > hi:  # positive nowhere in [0, 1]
-        return Fraction(0), Fraction(1), False
-    return (Fraction(0), lo, False) if theta <= lo else (hi, Fraction(1), False)
 
 
 def derivative(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: tuple,
@@ -156,8 +114,10 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
         Any classifier (latent and hidden nodes included).
     instance : mapping or pandas Series, optional
         The instance whose decision is kept. Without one: every decision of the
-        classifier is kept (the whole decision function; naive Bayes and TAN with a
-        two-state class and positive entries, see :mod:`bnx.attribution.sensitivity_all`).
+        classifier is kept (the whole decision function), for naive Bayes and TAN
+        networks of the class and the features only (any number of class states, either
+        rule, zero entries; see :mod:`bnx.attribution.sensitivity_all`); other
+        structures raise a :class:`~bnx.StructureError`.
     exact : bool, default False
         ``value``, ``low`` and ``high`` as exact :class:`~fractions.Fraction` objects
         instead of floats.
@@ -170,7 +130,9 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
         a root), ``value`` (``theta``), ``low`` and ``high``. Moving ``theta`` to any
         ``t`` strictly between ``low`` and ``high`` (the rest of its column scaled
         proportionally) keeps the decision; ``low > 0`` or ``high < 1`` is a flip point.
-        Under the threshold rule a flip point itself belongs to the positive side.
+        Under the threshold rule a flip point itself belongs to the positive side. An
+        entry at 1 moved to ``t`` gives each other entry of its column ``(1 - t) / (k - 1)``;
+        the other zero entries of a column stay 0.
 
     Examples
     --------

@@ -1,144 +1,285 @@
 """Sensitivity of the whole decision function: the interval of each CPT entry in which
-no decision of the classifier changes (naive Bayes and TAN with a two-state class).
+no decision of a naive Bayes or TAN classifier changes.
 
-Change the entry ``theta`` to ``t`` (its column co-varied proportionally, as in
-:mod:`bnx.attribution.sensitivity`). For each instance ``x`` the decision is one linear
-inequality ``h0(x) + h1(x) t >= 0`` (``> 0`` for argmax's strict side), so ``x`` flips at
-one point ``t*(x)``; the decision function stays the same exactly on the intersection of
-the instances' intervals. In naive Bayes the instances whose joint the entry scales are
-those with the entry's state (group A) or another state (group B) of its feature, and
-within a group ``t*(x)`` is a monotone function of a product of per-feature ratios
+Change the entry ``theta = Pr(V = v | u)`` to ``t``, its column co-varied
+proportionally (the other entries scaled by ``(1 - t) / (1 - theta)``; when
+``theta = 1`` they are 0 and each becomes ``(1 - t) / (k - 1)``; an entry at 0 other
+than the changed one stays 0). The class joints ``J_c(x)`` of an instance ``x`` are
+linear in ``t``, so its decision (one linear inequality under the threshold rule, an
+intersection of them under argmax, see :mod:`bnx.rules`) is kept on an interval
+``K(x)`` around ``theta``; the whole decision function is kept exactly on the
+intersection of the ``K(x)`` over all instances. That intersection is found without
+enumerating instances:
 
-    R(x) = const * prod_f Pr(x_f | other class) / Pr(x_f | entry's class),
+- an entry of a feature ``f``'s column for the class state ``o`` (and, in a TAN, the
+  feature parent's state ``w``) changes only ``J_o`` of the instances of that column:
+  ``J_o = t a(x)`` for those with ``x_f = v`` (group A), ``(1 - t) b(x)`` for the others
+  (group B), ``a`` and ``b`` products of the other factors. Divided by ``a`` (or ``b``),
+  an instance is the vector ``y(x) = (J_c(x) / a(x))`` over the other classes ``c``, a
+  product of per-feature ratios along its path of the diagram. Instances with
+  ``a(x) = 0`` (or ``b(x) = 0``) keep their decision for every ``t``;
+- an entry of the class prior ``Pr(C = v)``: ``J_v = t L_v(x)`` and every other
+  ``J_c = (1 - t) b_c(x)``; divided by the likelihood ``L_v(x)`` the same vectors appear,
+  over all instances. When ``theta = 1``, the instances with ``L_v(x) = 0`` have every
+  joint 0 at ``theta`` (decided by the tie rule) and are decided by the other classes for
+  every ``t < 1``; if one of them changes, the interval is ``[1, 1]``.
 
-so the interval's ends are the largest and smallest ``R`` over the positive and over
-the negative instances of each group. Those are max- and min-product paths of the
-compiled diagram read per feature (:func:`bnx.attribution.shapley.feature_graph`),
-from the root to each node and from each node to each terminal, in exact fractions.
+Among the instances of one group and one decision, ``K(x)`` only shrinks when ``y(x)``
+moves in one direction per coordinate: up for every class but the positive one, down
+for the positive class (under the threshold rule the decision at ``t`` is a threshold on
+``<w, y>`` with ``w`` positive on the positive class and negative elsewhere; under
+argmax it compares the positive class's joint with each other's). For the negative
+decisions the direction is the opposite. So only the Pareto-extreme vectors of each
+terminal count (:mod:`bnx.attribution.sensitivity_paths`), and among those only the ones
+whose ``K(x)`` can bind (:meth:`_Model.extremes`: the extreme ``<w, y>`` under the
+threshold rule; under argmax the largest of each coordinate, the smallest largest
+coordinate, or the extreme positive-class coordinate); their ``K(x)``, solved exactly by
+:func:`bnx.attribution.flips.flip_interval`, intersect to the answer. With a two-state
+class each frontier is one number (max- and min-product passes).
 
-A TAN's factors are pairwise: see :mod:`bnx.attribution.sensitivity_tan`.
-
-Supported: naive Bayes and TAN networks (the class and the features, nothing else) with
-a two-state class, every CPT entry positive, a threshold strictly between 0 and 1 or
-the argmax rule. Anything else is refused with a :class:`~bnx.StructureError` that says
-so; with an instance, :func:`bnx.parameter_sensitivity` takes any classifier.
+Supported: naive Bayes and TAN networks of the class and the features (the class a
+root, each feature's parents the class and at most one feature), any number of class
+states, either rule, any threshold in ``[0, 1]``, zero entries; other nodes only barren
+ones (no feature below them) whose columns sum to 1 exactly: summed out they are 1
+whatever their entries, so each of their entries keeps every decision on ``[0, 1]``.
+Anything else
+is refused with a :class:`~bnx.StructureError` that says so; with an instance,
+:func:`bnx.parameter_sensitivity` takes any classifier.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
-
 from ..errors import StructureError
 from ..relevance import exact_cpds
+from ..rules import decides
 from .entries import entries, sensitivity_frame
+from .flips import flip_interval
+from .sensitivity_paths import Schedule, backward, forward, pareto, through
 
 __all__ = ["whole_sensitivity"]
 
-_NONE_MAX, _NONE_MIN = Fraction(0), float("inf")  # "no path": every real R is in (0, inf)
 
-
-def _refuse(clf, why: str):
+def _refuse(why: str):
     raise StructureError(
         f"parameter_sensitivity without an instance (every decision kept) supports naive "
-        f"Bayes and TAN networks (only the class and the features) with a two-state class, every "
-        f"CPT entry positive and a threshold strictly between 0 and 1 (or argmax); {why}. "
-        f"Give an instance for any classifier: parameter_sensitivity(classifier, instance)")
+        f"Bayes and TAN networks of the class (a root) and the features (each feature's "
+        f"parents the class and at most one feature), other nodes only barren ones whose "
+        f"columns sum to 1; {why}. Give an "
+        f"instance for any classifier: parameter_sensitivity(classifier, instance)")
 
 
-def _check(clf, states, cpds):
+def _check(clf, parents, cpds) -> tuple[dict, set]:
+    """Each feature's feature parent (or None) and the barren nodes, or a StructureError."""
+    c = clf.class_var
     if clf.structure not in ("naive_bayes", "tan"):
-        _refuse(clf, f"this classifier's structure is {clf.structure!r}")
-    extra = set(clf.network.nodes()) - {clf.class_var, *clf.features}
-    if extra:
-        _refuse(clf, f"the network has other nodes ({', '.join(map(repr, sorted(extra, key=str)))})")
-    if len(states[clf.class_var]) != 2:
-        _refuse(clf, f"the class has {len(states[clf.class_var])} states")
-    if any(x <= 0 for _, t in cpds.values() for x in t.reshape(-1)):
-        _refuse(clf, "some CPT entry is 0")
-    if clf.rule == "threshold" and not 0 < clf.threshold < 1:
-        _refuse(clf, f"the threshold is {clf.threshold}")
-
-
-def _passes(kids_by_layer, value, ratios):
-    """Max- and min-product paths: ``fwd[m]`` from the root to each node of layer ``m``
-    and ``bwd[T][m]`` from each node of layer ``m`` to the terminal ``T``, as
-    ``(max, min)`` pairs of object arrays (the sentinels where no path exists)."""
-    n = len(kids_by_layer)
-    fmax = np.array([Fraction(1)], dtype=object)
-    fmin = fmax.copy()
-    fwd = []
-    for m in range(n):
-        fwd.append((fmax, fmin))
-        kids = kids_by_layer[m]
-        size = int(kids.max()) + 1
-        nmax = np.full(size, _NONE_MAX, dtype=object)
-        nmin = np.full(size, _NONE_MIN, dtype=object)
-        for s, r in enumerate(ratios[m]):
-            np.maximum.at(nmax, kids[:, s], fmax * r)
-            np.minimum.at(nmin, kids[:, s], fmin * r)
-        fmax, fmin = nmax, nmin
-    bwd = {}
-    for term in (0, 1):
-        bmax = np.where(value == term, Fraction(1), _NONE_MAX).astype(object)
-        bmin = np.where(value == term, Fraction(1), _NONE_MIN).astype(object)
-        layers = [None] * (n + 1)
-        layers[n] = (bmax, bmin)
-        for m in range(n - 1, -1, -1):
-            kids = kids_by_layer[m]
-            cmax = [ratios[m][s] * bmax[kids[:, s]] for s in range(kids.shape[1])]
-            cmin = [ratios[m][s] * bmin[kids[:, s]] for s in range(kids.shape[1])]
-            bmax = np.maximum.reduce(cmax) if len(cmax) > 1 else cmax[0]
-            bmin = np.minimum.reduce(cmin) if len(cmin) > 1 else cmin[0]
-            layers[m] = (bmax, bmin)
-        bwd[term] = layers
-    return fwd, bwd
-
-
-def _extremes(fwd, bwd, kids_by_layer, m, factors: dict) -> dict:
-    """``{(term, "max"|"min"): R}`` over the paths through layer ``m`` whose state ``s``
-    at that layer is a key of ``factors`` (its factor ``factors[s]`` instead of the
-    layer's ratio); the sentinels when there is no such path."""
-    kids = kids_by_layer[m]
-    fmax, fmin = fwd[m]
+        _refuse(f"this classifier's structure is {clf.structure!r}")
+    feats = set(clf.features)
+    seen, stack = set(), [c, *feats]  # the ancestors of the class and the features
+    while stack:
+        n = stack.pop()
+        if n not in seen:
+            seen.add(n)
+            stack.extend(parents[n])
+    hidden = seen - {c, *feats}
+    if hidden:
+        _refuse(f"the network has hidden nodes ({', '.join(map(repr, sorted(hidden, key=str)))})")
+    barren = set(clf.network.nodes()) - seen
+    for n in sorted(barren, key=str):
+        # summed out, a barren node is a factor 1 for every value of its entries (their
+        # columns co-varied keep summing to 1) only when its columns sum to 1 exactly
+        sums = cpds[n][1].sum(axis=0).reshape(-1)
+        if any(x != 1 for x in sums):
+            _refuse(f"the columns of the barren node {n!r} do not sum to 1 exactly")
+    if parents[c]:
+        _refuse("the class has parents")
     out = {}
-    for term in (0, 1):
-        bmax, bmin = bwd[term][m + 1]
-        best, least = _NONE_MAX, _NONE_MIN
-        for s, g in factors.items():
-            hi = fmax * g * bmax[kids[:, s]]
-            lo = fmin * g * bmin[kids[:, s]]
-            best = max(best, max(hi.tolist(), default=_NONE_MAX))
-            least = min(least, min(lo.tolist(), default=_NONE_MIN))
-        out[term, "max"], out[term, "min"] = best, least
-    return out
+    for f in clf.features:
+        rest = [q for q in parents[f] if q != c]
+        if c not in parents[f] or len(rest) > 1:
+            _refuse(f"the parents of {f!r} are {list(parents[f])}")
+        out[f] = rest[0] if rest else None
+    return out, barren
 
 
-def _bounds(ext, increasing: bool, scale, shift: bool):
-    """``(low, high)`` from the extremes of ``R`` when ``t* = scale R`` (``shift``:
-    ``t* = 1 - scale R``) and ``h`` increases (``increasing``) or decreases in ``t``."""
-    lo, hi = Fraction(0), Fraction(1)
+class _Model:
+    """The classifier's tables, its diagram's schedule and, per class ``o``, the
+    frontiers of the vectors ``y`` normalised by ``o`` (made on first use)."""
 
-    def tstar(r):
-        return (1 - scale * r) if shift else scale * r
+    def __init__(self, clf, states, parents, cpds, sched, parent):
+        self.clf, self.states, self.parents, self.cpds = clf, states, parents, cpds
+        self.sched, self.parent, self.c = sched, parent, clf.class_var
+        self.nclass = len(states[self.c])
+        self.p = states[self.c].index(clf.positive)
+        self.prior = list(cpds[self.c][1].reshape(-1))
+        self._prob: dict = {}
+        self._walks: dict = {}
 
-    pos_up = ext[1, "max"] if not shift else ext[1, "min"]  # the largest t* of a positive
-    pos_dn = ext[1, "min"] if not shift else ext[1, "max"]  # the smallest
-    neg_up = ext[0, "max"] if not shift else ext[0, "min"]
-    neg_dn = ext[0, "min"] if not shift else ext[0, "max"]
-    has = lambda r: r != _NONE_MAX and r != _NONE_MIN  # noqa: E731
-    if increasing:  # positives stay for t >= t*, negatives for t < t*
-        if has(pos_up):
-            lo = max(lo, tstar(pos_up))
-        if has(neg_dn):
-            hi = min(hi, tstar(neg_dn))
-    else:  # positives stay for t <= t*, negatives for t > t*
-        if has(pos_dn):
-            hi = min(hi, tstar(pos_dn))
-        if has(neg_up):
-            lo = max(lo, tstar(neg_up))
-    return lo, hi
+    def prob(self, f, s, cls, w):
+        """``Pr(f = s | class = cls, feature parent = w)``."""
+        key = (f, s, cls, w)
+        got = self._prob.get(key)
+        if got is None:
+            col = {self.c: cls}
+            if w is not None:
+                col[self.parent[f]] = w
+            got = self._prob[key] = self.cpds[f][1][(s, *(col[q] for q in self.parents[f]))]
+        return got
+
+    def coords(self, o) -> list:
+        return [k for k in range(self.nclass) if k != o]
+
+    def sigma(self, o, side: int) -> tuple:
+        """The direction in which ``K(x)`` shrinks, for the instances decided ``side``."""
+        up = tuple(-1 if k == self.p else 1 for k in self.coords(o))
+        return up if side else tuple(-x for x in up)
+
+    def walks(self, o):
+        """``(mult, {side: (fwd, bwd)})`` for the vectors normalised by class ``o``."""
+        got = self._walks.get(o)
+        if got is None:
+            coords, prob, cache = self.coords(o), self.prob, {}
+
+            def mult(f, s, w):
+                key = (f, s, w)
+                if key not in cache:
+                    den = prob(f, s, o, w)
+                    cache[key] = None if den == 0 else tuple(prob(f, s, k, w) / den
+                                                             for k in coords)
+                return cache[key]
+
+            passes, d = {}, len(coords)
+            for side in (0, 1):
+                sg = self.sigma(o, side)
+                passes[side] = (forward(self.sched, mult, sg, d),
+                                backward(self.sched, mult, sg, d, side))
+            got = self._walks[o] = (mult, passes)
+        return got
+
+    def extremes(self, ys: list, o: int, side: int) -> list:
+        """The vectors among ``ys`` (over the classes but ``o``, decided ``side``) whose
+        intervals intersect to that of all of them."""
+        if len(ys) <= 1:
+            return ys
+        coords, p, clf = self.coords(o), self.p, self.clf
+        if clf.rule == "threshold":
+            # the decision is h0 + h1 t >= 0, h0 = <w, y> and h1 the same for every vector
+            # of one group, or (the class prior's entry) (1 - t) h0 + t w >= 0: the
+            # interval of a positive shrinks as h0 falls, of a negative as it rises
+            T = clf.threshold
+
+            def h0(y):
+                return sum(((1 - T) if c == p else -T) * yc for c, yc in zip(coords, y))
+
+            return [min(ys, key=h0) if side else max(ys, key=h0)]
+        if o == p:  # p wins while its changed joint beats every other y_c
+            if side:  # each y_c bounds it: the largest of each coordinate
+                return list({max(ys, key=lambda y: y[i]) for i in range(len(coords))})
+            return [min(ys, key=max)]  # a negative flips once it beats its largest y_c
+        i = coords.index(p)  # p wins while its y_p beats the changed joint (and the rest)
+        if side:
+            return [min(ys, key=lambda y: y[i])]
+
+        def rest(y):  # p beats every class but o: only then can the changed joint flip it
+            return all(y[i] > yc if c < p else y[i] >= yc
+                       for c, yc in zip(coords, y) if c != p)
+
+        runner_up = [y for y in ys if rest(y)]
+        return [max(runner_up, key=lambda y: y[i])] if runner_up else []
+
+    def keep(self, lines, theta, lo, hi):
+        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)`` (the
+        class joints ``a + b t``)."""
+        clf = self.clf
+        for a, b in lines:
+            l, h, _ = flip_interval(a, b, theta, clf.rule, self.p, clf.threshold)
+            lo, hi = max(lo, l), min(hi, h)
+        return lo, hi
+
+    def feature_entry(self, f, col: dict, j: int, theta, column) -> tuple:
+        o, w = col[self.c], col.get(self.parent[f])
+        if self.prior[o] == 0:  # J_o is 0 for every t
+            return Fraction(0), Fraction(1)
+        mult, passes = self.walks(o)
+        coords, pa, k = self.coords(o), self.parent[f], len(column)
+        scale = [self.prior[c] / self.prior[o] for c in coords]
+
+        def group_a(known):
+            return known[f] == j and (pa is None or known[pa] == w)
+
+        def group_b(known):
+            return known[f] != j and (pa is None or known[pa] == w)
+
+        def over_a(known):  # class o's factor is t itself: the vector holds the others'
+            return tuple(self.prob(f, j, c, w) for c in coords)
+
+        def over_b(known):  # class o's factor is (1 - t) times the share of x_f
+            s = known[f]
+            share = column[s] / (1 - theta) if theta != 1 else Fraction(1, k - 1)
+            if share == 0:
+                return None
+            return tuple(self.prob(f, s, c, w) / share for c in coords)
+
+        lo, hi = Fraction(0), Fraction(1)
+        for accept, over, ao, bo in ((group_a, over_a, 0, 1), (group_b, over_b, 1, -1)):
+            for side in (0, 1):
+                fwd, bwd = passes[side]
+                ys = through(self.sched, fwd, bwd, mult,
+                             self.sigma(o, side), f, accept, over)
+                ys = [tuple(yc * sc for yc, sc in zip(y, scale)) for y in ys]
+                lines = []
+                for y in self.extremes(ys, o, side):
+                    a, b = [Fraction(0)] * self.nclass, [Fraction(0)] * self.nclass
+                    a[o], b[o] = Fraction(ao), Fraction(bo)
+                    for c, yc in zip(coords, y):
+                        a[c] = yc
+                    lines.append((a, b))
+                lo, hi = self.keep(lines, theta, lo, hi)
+        return lo, hi
+
+    def prior_entry(self, v: int, theta) -> tuple:
+        mult, passes = self.walks(v)
+        coords, K = self.coords(v), self.nclass
+        scale = [self.prior[c] / (1 - theta) if theta != 1 else Fraction(1, K - 1)
+                 for c in coords]
+        lo, hi = Fraction(0), Fraction(1)
+        for side in (0, 1):
+            root = passes[side][1][0].get((0, ()))
+            ys = [tuple(yc * sc for yc, sc in zip(y, scale)) for y in root.pts] if root else []
+            lines = []
+            for y in self.extremes(ys, v, side):
+                a, b = [Fraction(0)] * K, [Fraction(0)] * K
+                b[v] = Fraction(1)
+                for c, yc in zip(coords, y):
+                    a[c], b[c] = yc, -yc
+                lines.append((a, b))
+            lo, hi = self.keep(lines, theta, lo, hi)
+        if theta == 1 and self._impossible_changes(v):
+            lo = hi = Fraction(1)
+        return lo, hi
+
+    def _impossible_changes(self, v: int) -> bool:
+        """Whether an instance with ``L_v(x) = 0`` (every joint 0 when ``Pr(v) = 1``,
+        decided by the tie rule) is decided otherwise by the other classes (``t < 1``)."""
+        clf, K, p = self.clf, self.nclass, self.p
+        tie = decides([0] * K, clf.rule, p, clf.threshold)
+        # the other decision is monotone: for ``tie`` positive, look for a negative one
+        # (the positive class down, the others up), else for a positive one; coordinate
+        # v down keeps the instances with L_v = 0 on the frontier
+        want = -1 if tie else 1
+        sigma = tuple(-1 if k == v else (want if k == p else -want) for k in range(K))
+
+        def mult(f, s, w):
+            return tuple(self.prob(f, s, k, w) for k in range(K))
+
+        root = backward(self.sched, mult, sigma, K, int(tie))[0].get((0, ()))
+        for y in pareto(root.pts if root is not None else [], sigma):
+            if y[v] == 0:
+                joint = [0 if k == v else y[k] for k in range(K)]
+                if decides(joint, clf.rule, p, clf.threshold) != tie:
+                    return True
+        return False
 
 
 def whole_sensitivity(clf, *, exact: bool = False):
@@ -146,123 +287,22 @@ def whole_sensitivity(clf, *, exact: bool = False):
     from ..compilation import compile
     from .shapley import feature_graph
     states, parents, cpds = exact_cpds(clf.network)
-    _check(clf, states, cpds)
-    c = clf.class_var
-    p = states[c].index(clf.positive)
-    if clf.rule == "argmax":
-        alpha = beta = Fraction(1)
-    else:
-        alpha, beta = 1 - clf.threshold, clf.threshold
+    parent, barren = _check(clf, parents, cpds)
     odd = compile(clf)
-    graph = feature_graph(odd)
+    kids, value = feature_graph(odd)
     feats = list(odd.features)
-    prior = cpds[c][1]
-    walks = (_TanWalks if clf.structure == "tan" else _NaiveBayesWalks)(
-        c, states, parents, cpds, graph, feats)
+    model = _Model(clf, states, parents, cpds, Schedule(kids, value, feats, parent), parent)
+    c = clf.class_var
     rows = []
     for var in clf.network.nodes():
         for u, given, j, theta, column in entries(states, parents, cpds, var):
             if len(column) == 1:
                 lo = hi = Fraction(1)
+            elif var in barren:  # summed out to 1 whatever its entries
+                lo, hi = Fraction(0), Fraction(1)
             elif var == c:
-                lo, hi = _prior(walks.rho(j), j, p, theta, prior, alpha, beta)
+                lo, hi = model.prior_entry(j, theta)
             else:
-                o, ext_a, ext_b = walks.groups(var, dict(zip(parents[var], u)), j, theta)
-                k = (beta / alpha) if o == p else (alpha / beta)
-                const = prior[1 - o] / prior[o]
-                la, ha = _bounds(ext_a, o == p, k * const, False)
-                lb, hb = _bounds(ext_b, o != p, k * const, True)
-                lo, hi = max(la, lb), min(ha, hb)
+                lo, hi = model.feature_entry(var, dict(zip(parents[var], u)), j, theta, column)
             rows.append((var, states[var][j], given, theta, lo, hi))
     return sensitivity_frame(rows, exact)
-
-
-class _NaiveBayesWalks:
-    """Naive Bayes: the max/min-product paths of both orientations, made once."""
-
-    def __init__(self, c, states, parents, cpds, graph, feats):
-        self.kids, value = graph
-        self.c, self.states, self.feats = c, states, feats
-        self.cond = {f: cpds[f][1] for f in feats}  # cond[f][s, class]
-        # ratio of feature f's state s for orientation o: Pr(s | other) / Pr(s | o)
-        self.ratio = {o: [[self.cond[f][s, 1 - o] / self.cond[f][s, o]
-                           for s in range(len(states[f]))] for f in feats] for o in (0, 1)}
-        self.passes = {o: _passes(self.kids, value, self.ratio[o]) for o in (0, 1)}
-
-    def rho(self, o):
-        bwd = self.passes[o][1]
-        return {(t, k): bwd[t][0][k == "min"][0] for t in (0, 1) for k in ("max", "min")}
-
-    def groups(self, var, col, j, theta):
-        o = col[self.c]
-        m = self.feats.index(var)
-        fwd, bwd = self.passes[o]
-        ext_a = _extremes(fwd, bwd, self.kids, m, {j: self.cond[var][j, 1 - o]})
-        ext_b = _extremes(fwd, bwd, self.kids, m,
-                          {s: (1 - theta) * self.ratio[o][m][s]
-                           for s in range(len(self.states[var])) if s != j})
-        return o, ext_a, ext_b
-
-
-class _TanWalks:
-    """TAN: one walk per group (see :mod:`bnx.attribution.sensitivity_tan`)."""
-
-    def __init__(self, c, states, parents, cpds, graph, feats):
-        self.c, self.states, self.parents, self.cpds = c, states, parents, cpds
-        self.graph, self.feats = graph, feats
-        fset = set(feats)
-        self.parent = {f: next((q for q in parents[f] if q in fset), None) for f in feats}
-
-    def prob(self, f, s, cls, w):
-        key = tuple(cls if q == self.c else w for q in self.parents[f])
-        return self.cpds[f][1][(s, *key)]
-
-    def walk(self, o, allowed, override):
-        from .sensitivity_tan import tan_extremes
-
-        def factor(f, s, w):
-            return self.prob(f, s, 1 - o, w) / self.prob(f, s, o, w)
-
-        return tan_extremes(*self.graph, self.feats, self.parent, factor, allowed, override)
-
-    def rho(self, o):
-        return self.walk(o, {}, (None, {}))
-
-    def groups(self, var, col, j, theta):
-        o, pa = col[self.c], self.parent[var]
-        w = col.get(pa) if pa is not None else None
-        pin = {pa: (w,)} if pa is not None else {}
-        others = tuple(s for s in range(len(self.states[var])) if s != j)
-        ext_a = self.walk(o, {var: (j,), **pin}, (var, {j: self.prob(var, j, 1 - o, w)}))
-        ext_b = self.walk(o, {var: others, **pin},
-                          (var, {s: (1 - theta) * self.prob(var, s, 1 - o, w)
-                                 / self.prob(var, s, o, w) for s in others}))
-        return o, ext_a, ext_b
-
-
-def _prior(rho, c0, p, theta, prior, alpha, beta):
-    """The interval of the class prior's entry ``Pr(class = c0)``: ``J_c0 = t K`` and
-    ``J_other = (1 - t) M`` with ``R = K / M = (1 - theta) / Pr(other) / rho``, ``rho``
-    the product of the ratios of orientation ``c0`` (``rho``: its extremes to each
-    terminal)."""
-    scale = (1 - theta) / prior[1 - c0]
-    # R's extremes: the largest R is the smallest rho
-    ext = {}
-    for term in (0, 1):
-        big, small = rho[term, "min"], rho[term, "max"]
-        ext[term, "max"] = scale / big if big != _NONE_MIN else _NONE_MAX
-        ext[term, "min"] = scale / small if small != _NONE_MAX else _NONE_MIN
-    has = lambda r: r != _NONE_MAX and r != _NONE_MIN  # noqa: E731
-    lo, hi = Fraction(0), Fraction(1)
-    if c0 == p:  # t* = beta / (alpha R + beta), decreasing in R; h increases in t
-        if has(ext[1, "min"]):
-            lo = max(lo, beta / (alpha * ext[1, "min"] + beta))
-        if has(ext[0, "max"]):
-            hi = min(hi, beta / (alpha * ext[0, "max"] + beta))
-    else:  # t* = alpha / (alpha + beta R); h decreases in t
-        if has(ext[1, "max"]):
-            hi = min(hi, alpha / (alpha + beta * ext[1, "max"]))
-        if has(ext[0, "min"]):
-            lo = max(lo, alpha / (alpha + beta * ext[0, "min"]))
-    return lo, hi
-
