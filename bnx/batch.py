@@ -39,6 +39,9 @@ WHAT: dict[str, str] = {
     "robustness": "fewest observed features whose change flips the decision (<NA>: none does)",
     "shap": "exact SHAP values, a column 'shap:<feature>' per feature (needs background=)",
     "banzhaf": "exact Banzhaf values, a column 'banzhaf:<feature>' per feature (needs background=)",
+    "sensitivity": ("how far the CPT entry closest to flipping the decision may move (its "
+                    "column co-varied; inf: no single entry flips it), with a column "
+                    "'sensitivity_entry' naming it (needs the classifier; complete rows)"),
 }
 _ATTRIBUTIONS = ("shap", "banzhaf")  # many columns each, from bnx.attribution
 _DEFAULT_WHAT = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest")
@@ -135,8 +138,9 @@ def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
     if unknown or not what:
         raise ArgumentError(f"unknown answer(s) {', '.join(map(repr, unknown)) or '(none)'} in "
                             f"what=; expected some of {', '.join(WHAT)}")
-    if "posterior" in what and odd.classifier is None:
-        raise ArgumentError("what='posterior' needs the classifier, which this ODD does not "
+    if ("posterior" in what or "sensitivity" in what) and odd.classifier is None:
+        raise ArgumentError(f"what={[w for w in what if w in ('posterior', 'sensitivity')]!r} "
+                            "needs the classifier, which this ODD does not "
                             "have (a file of format version 1): compile it again")
     return what
 
@@ -155,7 +159,8 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     what : str or sequence of str, optional
         The answers, among :data:`WHAT`: ``decision``, ``posterior``, ``mc_count``,
         ``mc_shortest``, ``pi_count``, ``pi_shortest``, ``pi_shortest_count``,
-        ``observed``, ``robustness``. Default: the first six (without ``posterior`` when the ODD
+        ``observed``, ``robustness``, ``shap``, ``banzhaf``, ``sensitivity`` (two columns:
+        ``sensitivity`` and ``sensitivity_entry``, see :data:`WHAT`). Default: the first six (without ``posterior`` when the ODD
         has no classifier; without the MC answers, and with a warning naming the features,
         when a feature with more than two states has no on states: see
         :func:`default_what`).
@@ -201,6 +206,14 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         raise ArgumentError(f"client must be a dask.distributed.Client, got "
                             f"{type(client).__name__}")
     frame = _frame(odd, data)
+    if "sensitivity" in what:  # two columns, per distinct complete row
+        from .attribution.sensitivity import sensitivity_columns
+        extra = sensitivity_columns(odd.classifier, odd.features, frame)
+        rest = tuple(w for w in what if w != "sensitivity")
+        if not rest:
+            return extra
+        return explain_data(odd, frame, what=rest, on=on, n_jobs=n_jobs, progress=progress,
+                            client=client, background=background).join(extra)
     kinds = [w for w in what if w in _ATTRIBUTIONS]
     if kinds:
         from .attribution.values import attribution_columns

@@ -8,6 +8,8 @@ expected decision when the features outside ``S`` take the background's states
 
 from __future__ import annotations
 
+import io
+
 import itertools
 import math
 from fractions import Fraction
@@ -259,6 +261,13 @@ def test_explain_data_and_command_line(tmp_path, capsys):
                  str(tmp_path / "bg.csv"), "--what", "decision", "--shap", "--background",
                  str(tmp_path / "bg.csv")]) == 0
     assert "shap:GPA" in capsys.readouterr().out
+    assert main(["explain", str(net), "--class", "Admit", "--positive", "+", "--data",
+                 str(tmp_path / "bg.csv"), "--what", "decision", "--sensitivity"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    want = bnx.explain_data(odd, bg, what="sensitivity", progress=False)
+    assert list(table.columns) == ["row", "decision", "sensitivity", "sensitivity_entry"]
+    assert np.allclose(table["sensitivity"], want["sensitivity"])
+    assert list(table["sensitivity_entry"]) == list(want["sensitivity_entry"])
     assert main(["explain", str(net), "--class", "Admit", "--positive", "+", "--instance", x,
                  "--shap"]) == 1
     assert "--background" in capsys.readouterr().err

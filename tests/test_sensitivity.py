@@ -269,3 +269,43 @@ def test_a_single_point_of_positive_is_no_flip_when_a_strict_test_is_tight():
     F = Fraction
     got = flip_interval([F(0)] * 3, [F(3, 32), F(0), F(0)], F(0), "argmax", 1, None)
     assert got == (F(0), F(1), False)
+
+
+@given(case=naive_bayes(max_features=3, max_instances=24), data=st.data())
+@settings(max_examples=25, deadline=None)
+def test_explain_data_sensitivity_names_the_entry_closest_to_flipping(case, data):
+    assume(all((c.values <= 1).all() for c in case.net.get_cpds()))
+    clf = _classifier(case)
+    odd = bnx.compile(clf, backend="autoref")
+    x = data.draw(instances(case), label="x")
+    rows = [x, {**x, case.features[0]: None}]
+    got = bnx.explain_data(odd, rows, what=["decision", "sensitivity"], progress=False)
+    assert list(got.columns) == ["decision", "sensitivity", "sensitivity_entry"]
+    assert got["sensitivity"].isna().iloc[1] and got["sensitivity_entry"].isna().iloc[1]
+    frame = bnx.parameter_sensitivity(clf, x, exact=True)
+    room, label = got["sensitivity"].iloc[0], got["sensitivity_entry"].iloc[0]
+    flips = []  # (exact distance to the nearer flip point, entry) of every entry
+    for row in frame.itertuples():
+        ends = ([row.value - row.low] if row.low > 0 else []) + \
+               ([row.high - row.value] if row.high < 1 else [])
+        if ends:
+            given = ", ".join(f"{k}={s}" for k, s in row.parents.items())
+            name = f"Pr({row.variable}={row.state}" + (f" | {given})" if given else ")")
+            flips.append((min(ends), name, row))
+    if not flips:
+        assert room == float("inf")
+        return
+    best = min(d for d, _, _ in flips)
+    assert room == float(best)
+    d, name, row = next(f for f in flips if f[1] == label)
+    assert d == best
+    # the named entry moved just past its room flips the decision; just short of it, not
+    want = clf.decide(x)
+    eps = Fraction(1, 2 ** 30)
+    if row.low > 0 and row.value - row.low == d:  # (as check_row steps past an end)
+        toward, beyond = row.low, row.low - row.low * eps
+    else:
+        toward, beyond = row.high, row.high + (1 - row.high) * eps
+    assert decide(case, changed(case, row, row.value + (toward - row.value) * (1 - eps)),
+                  x) == want
+    assert any(decide(case, changed(case, row, t), x) != want for t in (toward, beyond))

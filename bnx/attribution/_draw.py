@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from .entries import entry_label, flip_room
+
 __all__ = ["draw", "draw_sensitivity"]
 
 
@@ -95,20 +97,14 @@ def draw_sensitivity(frame, ax: Any = None, *, top: int = 15) -> Any:
     """:func:`bnx.plot_sensitivity`: the CPT entries closest to flipping the
     decision, each as its interval around its value (on a log scale of distance)."""
     f = frame.copy()
-    lo = f["low"].astype(float)
-    hi = f["high"].astype(float)
-    v = f["value"].astype(float)
-    f["room"] = np.minimum(v - lo, hi - v)
+    f["room"] = flip_room(f)
     f = f.sort_values("room", kind="stable").head(top).iloc[::-1]
     ax = _axes(ax, (7, 0.35 * len(f) + 1.5))
     y = np.arange(len(f))
     lo, hi, v = f["low"].astype(float), f["high"].astype(float), f["value"].astype(float)
     ax.hlines(y, lo, hi, color="tab:green", lw=4, alpha=0.6)
     ax.plot(v, y, "k|", ms=12)
-    labels = []
-    for _, r in f.iterrows():
-        given = ", ".join(f"{k}={s}" for k, s in r["parents"].items())
-        labels.append(f"{r['variable']}={r['state']}" + (f" | {given}" if given else ""))
+    labels = [entry_label(r["variable"], r["state"], r["parents"]) for _, r in f.iterrows()]
     ax.set_yticks(y)
     ax.set_yticklabels(labels)
     ax.set_xlim(0, 1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-__all__ = ["entries", "sensitivity_frame"]
+__all__ = ["entries", "sensitivity_frame", "flip_room", "entry_label"]
 
 
 def entries(states: dict, parents: dict, cpds: dict, var: Any):
@@ -34,3 +34,23 @@ def sensitivity_frame(rows: list, exact: bool):
         for c in ("value", "low", "high"):
             frame[c] = frame[c].astype(float)
     return frame
+
+
+def flip_room(frame):
+    """Per row of a :func:`sensitivity_frame`, how far its entry may move before the
+    decision changes: the distance from ``value`` to the nearer flip point (``low``
+    when ``low > 0``, ``high`` when ``high < 1``), ``inf`` when neither end is one;
+    computed in the frame's own numbers (exact for fractions), returned as a float
+    Series named ``room``."""
+    import pandas as pd
+    out = []
+    for v, lo, hi in zip(frame["value"], frame["low"], frame["high"]):
+        ends = ([v - lo] if lo > 0 else []) + ([hi - v] if hi < 1 else [])
+        out.append(float(min(ends)) if ends else float("inf"))
+    return pd.Series(out, index=frame.index, dtype=float, name="room")
+
+
+def entry_label(variable, state, parents: dict) -> str:
+    """``"Pr(variable=state | parent=s, ...)"``: how the tables and charts name an entry."""
+    given = ", ".join(f"{k}={s}" for k, s in parents.items())
+    return f"Pr({variable}={state}" + (f" | {given})" if given else ")")

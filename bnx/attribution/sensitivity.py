@@ -30,11 +30,11 @@ from ..errors import ArgumentError
 from ..inference import (eliminate, elimination_order, indicator, integer_factor, observe,
                          product)
 from ..relevance import exact_cpds
-from .entries import entries, sensitivity_frame
+from .entries import entries, entry_label, flip_room, sensitivity_frame
 from .flips import flip_interval
 
 __all__ = ["parameter_sensitivity", "family_derivatives", "derivative", "linear_joint",
-           "flip_interval", "entries", "sensitivity_frame"]
+           "flip_interval", "entries", "sensitivity_frame", "sensitivity_columns"]
 
 
 def family_derivatives(states: dict, parents: dict, factors: dict, class_var: Any,
@@ -180,3 +180,34 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
                 lo = hi = Fraction(1)
             rows.append((var, states[var][j], given, theta, lo, hi))
     return sensitivity_frame(rows, exact)
+
+
+def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
+    """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with the columns
+    ``sensitivity`` (how far the CPT entry closest to flipping the row's decision may
+    move, :func:`~.entries.flip_room`; ``inf`` when no single entry can flip it) and
+    ``sensitivity_entry`` (that entry, ``"Pr(V=s | ...)"``), each distinct complete row
+    computed once; NaN on rows with missing values."""
+    import pandas as pd
+    if classifier is None:
+        raise ArgumentError("what='sensitivity' needs the classifier, which this ODD does "
+                            "not have (a file of format version 1): compile it again")
+    feats = list(features)
+    room = pd.Series(float("nan"), index=frame.index, dtype=float)
+    entry = pd.Series(None, index=frame.index, dtype=object)
+    sub = frame[feats]
+    complete = sub.notna().all(axis=1)
+    done: dict = {}
+    for pos, row in enumerate(sub.itertuples(index=False, name=None)):
+        if not complete.iloc[pos]:
+            continue
+        got = done.get(row)
+        if got is None:
+            s = parameter_sensitivity(classifier, dict(zip(feats, row)), exact=True)
+            r = flip_room(s)
+            k = int(r.to_numpy().argmin())
+            got = done[row] = (float(r.iloc[k]), entry_label(s["variable"].iloc[k],
+                                                             s["state"].iloc[k],
+                                                             s["parents"].iloc[k]))
+        room.iloc[pos], entry.iloc[pos] = got
+    return pd.DataFrame({"sensitivity": room, "sensitivity_entry": entry})

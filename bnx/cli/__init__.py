@@ -296,6 +296,8 @@ def _explain_rows(args, odd) -> None:
     if args.shap:
         from .questions import read_background
         what, background = [*what, "shap"], read_background(args)
+    if args.sensitivity:
+        what = [*what, "sensitivity"]
     answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
                            progress=sys.stderr.isatty() and not args.no_progress,
                            background=background)

@@ -50,7 +50,8 @@ def question_args(e) -> None:
                    "naming the features)")
     q.add_argument("--sensitivity", action="store_true",
                    help="the CPT entries closest to flipping the decision, each with the "
-                   "interval it may move in (its column co-varied)")
+                   "interval it may move in (its column co-varied; with --data: columns "
+                   "'sensitivity' and 'sensitivity_entry', the closest entry's room)")
 
 
 def read_background(args):
@@ -90,15 +91,13 @@ def answer_questions(args, clf, odd, x, feats) -> None:
             raise BnxError("--sensitivity needs the classifier (a network file, or an ODD "
                            "saved with its classifier)")
         from ..attribution import parameter_sensitivity
+        from ..attribution.entries import entry_label, flip_room
         sens = parameter_sensitivity(clf, x)
-        sens["room"] = (sens["value"] - sens["low"]).clip(lower=0).combine(
-            (sens["high"] - sens["value"]).clip(lower=0), min)
+        sens["room"] = flip_room(sens)
         top = sens.sort_values("room", kind="stable").head(args.limit)
         print("\nCPT entries closest to flipping the decision (the entry may move "
               "strictly between low and high):")
-        print(_table([[f"Pr({r.variable}={r.state}"
-                       + (" | " + ",".join(f"{k}={v}" for k, v in r.parents.items())
-                          if r.parents else "") + ")",
+        print(_table([[entry_label(r.variable, r.state, r.parents),
                        f"{r.value:.6g}", f"{r.low:.6g}", f"{r.high:.6g}"]
                       for r in top.itertuples()], ["entry", "value", "low", "high"]))
     if args.cxp:
