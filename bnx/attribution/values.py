@@ -55,13 +55,12 @@ def _rows(odd: ODD, data: Any, what: str) -> np.ndarray:
     absent = [f for f in odd.features if f not in data.columns]
     if absent:
         _incomplete(what, 0, absent)
-    values = data[list(odd.features)].to_numpy(dtype=object)
-    out = np.empty(values.shape, dtype=np.int64)
+    out = np.empty((len(data), len(odd.features)), dtype=np.int64)
     for i, f in enumerate(odd.features):
         states = odd.encoding.states[i]
         known: dict = {}
         column = out[:, i]
-        for r, value in enumerate(values[:, i].tolist()):
+        for r, value in enumerate(data[f].tolist()):  # (a column at a time: no 2-D copy)
             j = known.get(value) if type(value) is str else None
             if j is None:
                 if is_missing(value) or value is None:
