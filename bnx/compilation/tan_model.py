@@ -1,20 +1,24 @@
-"""The pairwise model of a tree-augmented naive Bayes: log-odds weights per open context.
+"""The level model of a TAN (or KDB, BAN): log-odds weights per open context.
 
 A classifier compared on two class states (a binary class, or one pair of the argmax
 rule: :func:`tan_model`) whose main factors (after pruning, :func:`.execution.prepare`)
-each mention the class and at most two features, the two-feature factors forming a
-forest over the features, and no hidden variable, decides ``x`` positive iff
+mention no hidden variable decides ``x`` positive iff
 ``rho0 * prod_e phi_e(pos, x_e) / phi_e(neg, x_e) >= 1`` (a factor with
 ``phi(neg, .) = 0`` makes the instance positive whatever the rest). TANs are the main
-case (a class with a feature parent, or summed-out barren nodes, fit too).
+case (pairwise factors over a forest of features; a class with a feature parent, or
+summed-out barren nodes, fit too); k-dependence and BAN classifiers (factors over the
+class and several features) fit when their open contexts stay small.
 
-Along an order of the features, the factors of feature ``i`` whose other feature is
-observed earlier close at level ``i``: their product's log-ratio is the level's weight
-``w_i(k, v)``, ``v`` the state of feature ``i`` and ``k`` the *open context*, the states of
-the observed features that still have an unobserved neighbour (mixed radix, earliest
-feature fastest). In a depth-first order of the feature tree the open features are
-ancestors of the next feature, few when the largest subtree of each feature comes last
-(:func:`tan_order`).
+Two features are *neighbours* when a factor mentions both. Along an order of the
+features, the factors whose features are all observed once feature ``i`` is close at
+level ``i``: their product's log-ratio is the level's weight ``w_i(k, v)``, ``v`` the state
+of feature ``i`` and ``k`` the *open context*, the states of the observed features that
+still have an unobserved neighbour (mixed radix, earliest feature fastest; the factors
+closing at ``i`` mention only ``i`` and its earlier neighbours, all open). In a
+depth-first order of a feature forest the open features are ancestors of the next
+feature, few when the largest subtree of each feature comes last (:func:`tan_order`);
+other graphs take a greedy order (:func:`_narrow_order`). A level with more than
+:data:`MAX_CONTEXT` contexts times states makes no model (the general engine compiles).
 """
 
 from __future__ import annotations
@@ -36,12 +40,15 @@ MAX_CONTEXT = 1 << 18
 
 
 def _forest(clf: Classifier, pair: tuple):
-    """``(static, const, nbrs)`` when the classifier's main factors are pairwise over a
-    forest of features, else ``None`` (tables restricted to the class states ``pair``)."""
+    """``(static, const, nbrs, forest)`` when the classifier's main factors mention no
+    hidden variable, else ``None`` (tables restricted to the class states ``pair``):
+    ``nbrs`` the interaction graph of the features (two are neighbours when a factor
+    mentions both), ``forest`` whether every factor mentions at most two features and
+    those pairs form a forest (a TAN: :func:`tan_order`'s depth-first order)."""
     c = clf.class_var
     feats = set(clf.features)
     scopes, hidden = prepared_scopes(clf)  # a look at the scopes before making tables
-    if hidden or any(len([v for v in s if v != c]) > 2 for s in scopes):
+    if hidden:
         return None
     static, _, const, hidden, _ = prepare(clf, pair)
     root = {f: f for f in feats}
@@ -53,29 +60,106 @@ def _forest(clf: Classifier, pair: tuple):
         return v
 
     nbrs: dict = {f: set() for f in feats}
+    forest = True
     for scope, _ in static.values():
         fs = [v for v in scope if v != c]
-        if len(fs) > 2 or not set(fs) <= feats:
+        if not set(fs) <= feats:
             return None
-        if len(fs) == 2 and fs[1] not in nbrs[fs[0]]:
-            a, b = find(fs[0]), find(fs[1])
-            if a == b:  # a cycle: not a forest
-                return None
-            root[a] = b
-            nbrs[fs[0]].add(fs[1])
-            nbrs[fs[1]].add(fs[0])
-    return static, const, nbrs
+        forest = forest and len(fs) <= 2
+        for a, b in itertools.combinations(fs, 2):
+            if b in nbrs[a]:
+                continue
+            ra, rb = find(a), find(b)
+            if ra == rb:  # a cycle: not a forest
+                forest = False
+            root[ra] = rb
+            nbrs[a].add(b)
+            nbrs[b].add(a)
+    return static, const, nbrs, forest
+
+
+def _widths(order: list, nbrs: dict, card: dict) -> list:
+    """The number of contexts times states of each level along ``order``."""
+    where = {f: i for i, f in enumerate(order)}
+    last = {f: max((where[g] for g in nbrs[f]), default=-1) for f in order}
+    out, size = [], 1
+    for i, f in enumerate(order):
+        out.append(size * card[f])
+        if last[f] > i:
+            size *= card[f]
+        for g in nbrs[f]:
+            if last[g] == i and where[g] < i:
+                size //= card[g]
+    return out
+
+
+def _narrow_order(clf: Classifier, nbrs: dict) -> list | None:
+    """An order for features whose interaction graph is not a forest (k-dependence and
+    BAN classifiers) that keeps the open contexts small: the better (least largest
+    level, then least total) of the features' order and greedy orders that take next the
+    feature with the most observed neighbours, then the one leaving the smallest open
+    context (the product of the numbers of states of the observed features with an
+    unobserved neighbour), started from each of the first features; ``None`` when every
+    such order has a level beyond :data:`MAX_CONTEXT` contexts times states."""
+    card = {f: len(clf.states(f)) for f in clf.features}
+    rank = {f: j for j, f in enumerate(clf.features)}
+    cands = [list(clf.features)]
+    for first in clf.features[:_STARTS]:
+        cands.append(_greedy(first, clf.features, nbrs, card, rank))
+    best = min(cands, key=lambda o: (max(w := _widths(o, nbrs, card)), sum(w)))
+    return best if max(_widths(best, nbrs, card)) <= MAX_CONTEXT else None
+
+
+#: :func:`_narrow_order` starts a greedy order from each of this many first features.
+_STARTS = 8
+
+
+def _greedy(first, feats, nbrs: dict, card: dict, rank: dict) -> list:
+    """A greedy order from ``first`` (see :func:`_narrow_order`)."""
+    todo = {f: len(nbrs[f]) for f in feats}  # unobserved neighbours
+    seen = {f: 0 for f in feats}  # observed neighbours
+    opened: set = set()
+    size = 1
+    left = set(feats)
+    order: list = []
+    f = first
+    while True:
+        left.discard(f)
+        order.append(f)
+        for g in nbrs[f]:
+            todo[g] -= 1
+            seen[g] += 1
+            if g in opened and not todo[g]:
+                opened.discard(g)
+                size //= card[g]
+        if todo[f]:
+            opened.add(f)
+            size *= card[f]
+        if not left:
+            return order
+        best_key = None
+        for g in left:
+            s = size * card[g] if todo[g] else size
+            for h in nbrs[g]:
+                if h in opened and todo[h] == 1:
+                    s //= card[h]
+            key = (-seen[g], s, rank[g])
+            if best_key is None or key < best_key:
+                f, best_key = g, key
 
 
 def tan_order(clf: Classifier) -> list:
-    """A depth-first order of the feature forest that keeps the open contexts small.
+    """An order that keeps the open contexts small: depth-first over a feature forest.
 
     Each tree is rooted where its largest open context (the product of the open
     features' numbers of states) is least (among its centres and first 64 features
     when it has more than 128), and the children of a feature are visited
     by increasing cost of their subtrees, the costliest last (the parent is closed by
-    then); ties keep the features' order. For classifiers that are not TAN-like (or
-    that the TAN engine does not compile: more than two classes under a threshold),
+    then); ties keep the features' order. When the features' interaction graph is not a
+    forest (k-dependence, BAN classifiers), a greedy order (:func:`_narrow_order`). For
+    classifiers with hidden variables, those whose contexts exceed
+    :data:`MAX_CONTEXT` on every tried order, or those that the TAN engine does not
+    compile (more than two classes under a threshold),
     :func:`~bnx.compilation.general.general_order`.
 
     Examples
@@ -91,9 +175,12 @@ def tan_order(clf: Classifier) -> list:
     pos = clf.class_states.index(clf.positive)
     pairwise = len(clf.class_states) == 2 or clf.rule == "argmax"  # the TAN engine's cases
     got = _forest(clf, (pos, 1 - pos) if pos < 2 else (pos, 0)) if pairwise else None
-    if got is None:
-        from .general import general_order
-        return general_order(clf)
+    order = None if got is None or got[3] else _narrow_order(clf, got[2])
+    if got is None or not got[3]:  # not a forest: the greedy order when its contexts fit
+        if order is None:
+            from .general import general_order
+            return general_order(clf)
+        return order
     nbrs = got[2]
     rank = {f: j for j, f in enumerate(clf.features)}
     card = {f: len(clf.states(f)) for f in clf.features}
@@ -312,8 +399,8 @@ def _flog(r: Fraction) -> tuple[float, float]:
 def tan_model(clf: Classifier, order, *, pair: tuple | None = None,
               weights: tuple = (1, 1)) -> TanModel | None:
     """The :class:`TanModel` of a classifier along ``order``, or ``None`` when its factors
-    are not pairwise over a forest of features (or some level has more than
-    :data:`MAX_CONTEXT` contexts times states).
+    mention a hidden variable (that pruning does not sum out) or some level has more
+    than :data:`MAX_CONTEXT` contexts times states.
 
     Without ``pair``: a binary-class threshold classifier (positive iff
     ``(1 - T) Pr(pos, x) >= T Pr(neg, x)``; ``None`` for other classifiers). With
@@ -329,6 +416,6 @@ def tan_model(clf: Classifier, order, *, pair: tuple | None = None,
     if got is None:
         return None
     try:
-        return TanModel(clf, list(order), *got, weights)
+        return TanModel(clf, list(order), *got[:3], weights)
     except _TooWide:
         return None
