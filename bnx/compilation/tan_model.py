@@ -95,40 +95,59 @@ def _widths(order: list, nbrs: dict, card: dict) -> list:
 
 def _narrow_order(clf: Classifier, nbrs: dict) -> list | None:
     """An order for features whose interaction graph is not a forest (k-dependence and
-    BAN classifiers) that keeps the open contexts small: the better (least largest
-    level, then least total) of the features' order and greedy orders that take next the
-    feature with the most observed neighbours, then the one leaving the smallest open
-    context (the product of the numbers of states of the observed features with an
-    unobserved neighbour), started from each of the first features; ``None`` when every
-    such order has a level beyond :data:`MAX_CONTEXT` contexts times states."""
+    BAN classifiers) that keeps the open contexts small: the best (least largest level,
+    then least total) of the features' order and greedy orders (:func:`_greedy`) started
+    from each of the first features; ``None`` when every such order has a level beyond
+    :data:`MAX_CONTEXT` contexts times states."""
     card = {f: len(clf.states(f)) for f in clf.features}
     rank = {f: j for j, f in enumerate(clf.features)}
-    cands = [list(clf.features)]
-    for first in clf.features[:_STARTS]:
-        cands.append(_greedy(first, clf.features, nbrs, card, rank))
-    best = min(cands, key=lambda o: (max(w := _widths(o, nbrs, card)), sum(w)))
-    return best if max(_widths(best, nbrs, card)) <= MAX_CONTEXT else None
+    best, best_key = None, None
+    natural = list(clf.features)
+    w = _widths(natural, nbrs, card)
+    if max(w) <= MAX_CONTEXT:
+        best, best_key = natural, (max(w), sum(w))
+    for first, closing in itertools.product(clf.features[:_STARTS], (False, True)):
+        got = _greedy(first, clf.features, nbrs, card, rank, closing,
+                      best_key[0] if best_key else MAX_CONTEXT)
+        if got is not None:
+            w = _widths(got, nbrs, card)
+            if best_key is None or (max(w), sum(w)) < best_key:
+                best, best_key = got, (max(w), sum(w))
+    return best
 
 
 #: :func:`_narrow_order` starts a greedy order from each of this many first features.
 _STARTS = 8
 
 
-def _greedy(first, feats, nbrs: dict, card: dict, rank: dict) -> list:
-    """A greedy order from ``first`` (see :func:`_narrow_order`)."""
+def _greedy(first, feats, nbrs: dict, card: dict, rank: dict, closing: bool,
+            limit: int) -> list | None:
+    """A greedy order from ``first``, or ``None`` once a level has more than ``limit``
+    contexts times states. Next comes the feature that leaves the smallest open context
+    (the product of the numbers of states of the observed features with an unobserved
+    neighbour), among the neighbours of observed features while there are any; ties go
+    to the fewest unobserved neighbours (``closing``: minus the observed ones), then to
+    the features' order. (On random 2-dependence classifiers of 24-30 features the two
+    tie rules each win some; preferring the most observed neighbours first was worse.)"""
     todo = {f: len(nbrs[f]) for f in feats}  # unobserved neighbours
     seen = {f: 0 for f in feats}  # observed neighbours
     opened: set = set()
+    front: set = set()  # unobserved features with an observed neighbour
     size = 1
     left = set(feats)
     order: list = []
     f = first
     while True:
+        if size * card[f] > limit:
+            return None
         left.discard(f)
+        front.discard(f)
         order.append(f)
         for g in nbrs[f]:
             todo[g] -= 1
             seen[g] += 1
+            if g in left:
+                front.add(g)
             if g in opened and not todo[g]:
                 opened.discard(g)
                 size //= card[g]
@@ -138,12 +157,12 @@ def _greedy(first, feats, nbrs: dict, card: dict, rank: dict) -> list:
         if not left:
             return order
         best_key = None
-        for g in left:
+        for g in (front or left):
             s = size * card[g] if todo[g] else size
             for h in nbrs[g]:
                 if h in opened and todo[h] == 1:
                     s //= card[h]
-            key = (-seen[g], s, rank[g])
+            key = (s, todo[g] - seen[g] if closing else todo[g], rank[g])
             if best_key is None or key < best_key:
                 f, best_key = g, key
 
