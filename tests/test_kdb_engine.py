@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.compilation import tan_model as tm
+from bnx.compilation.context_order import context_widths
 from tests.strategies import classifier_of as _classifier
 from tests.strategies import kdb_networks
 from tests.test_tan_engine import (_against_oracle, _net, _same_node_as_general,
@@ -93,11 +94,11 @@ def test_greedy_order_keeps_contexts_small_and_tans_keep_theirs():
     assert model is not None
     nbrs = tm._forest(clf, (0, 1))[2]
     card = {f: len(clf.states(f)) for f in clf.features}
-    widths = tm._widths(order, nbrs, card)
+    widths = context_widths(order, nbrs, card)
     assert widths == [k * c for k, c in zip(model.nctx, model.card)]  # what the model makes
     from bnx.compilation.general import general_order
     for other in (list(clf.features), general_order(clf)):
-        assert max(widths) <= max(tm._widths(other, nbrs, card))
+        assert max(widths) <= max(context_widths(other, nbrs, card))
     odd = bnx.compile(clf, backend="autoref")
     _same_node_as_general(clf, list(odd.order), "autoref")
     from tests.test_tan_engine import random_tan

@@ -3,7 +3,8 @@
 One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
 intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (naive
 Bayes and latent trees with any class), :mod:`.tan` (binary-class TANs, k-dependence and
-BAN classifiers with small open contexts, a level at a time, :mod:`.tan_model`; also each
+BAN classifiers with small open contexts, a level at a time, :mod:`.tan_model`, ordered by
+:mod:`.context_order` when not a forest; also each
 comparison of the argmax rule over more than two classes on them, conjoined by
 :mod:`.conjunction`),
 :mod:`.general` (every other network and the argmax rule over more than two classes:

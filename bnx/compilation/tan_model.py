@@ -17,8 +17,9 @@ still have an unobserved neighbour (mixed radix, earliest feature fastest; the f
 closing at ``i`` mention only ``i`` and its earlier neighbours, all open). In a
 depth-first order of a feature forest the open features are ancestors of the next
 feature, few when the largest subtree of each feature comes last (:func:`tan_order`);
-other graphs take a greedy order (:func:`_narrow_order`). A level with more than
-:data:`MAX_CONTEXT` contexts times states makes no model (the general engine compiles).
+other graphs take a greedy order (:func:`.context_order.narrow_order`). A level with
+more than :data:`MAX_CONTEXT` contexts times states makes no model (the general engine
+compiles).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fractions import Fraction
 from ..classifier import Classifier
 from ..diagram import recursion_for
 from .execution import prepare, prepared_scopes
+from .context_order import narrow_order
 from .intervals import INF
 from .weights import _U, _log
 
@@ -78,95 +80,6 @@ def _forest(clf: Classifier, pair: tuple):
     return static, const, nbrs, forest
 
 
-def _widths(order: list, nbrs: dict, card: dict) -> list:
-    """The number of contexts times states of each level along ``order``."""
-    where = {f: i for i, f in enumerate(order)}
-    last = {f: max((where[g] for g in nbrs[f]), default=-1) for f in order}
-    out, size = [], 1
-    for i, f in enumerate(order):
-        out.append(size * card[f])
-        if last[f] > i:
-            size *= card[f]
-        for g in nbrs[f]:
-            if last[g] == i and where[g] < i:
-                size //= card[g]
-    return out
-
-
-def _narrow_order(clf: Classifier, nbrs: dict) -> list | None:
-    """An order for features whose interaction graph is not a forest (k-dependence and
-    BAN classifiers) that keeps the open contexts small: the best (least largest level,
-    then least total) of the features' order and greedy orders (:func:`_greedy`) started
-    from each of the first features; ``None`` when every such order has a level beyond
-    :data:`MAX_CONTEXT` contexts times states."""
-    card = {f: len(clf.states(f)) for f in clf.features}
-    rank = {f: j for j, f in enumerate(clf.features)}
-    best, best_key = None, None
-    natural = list(clf.features)
-    w = _widths(natural, nbrs, card)
-    if max(w) <= MAX_CONTEXT:
-        best, best_key = natural, (max(w), sum(w))
-    for first, closing in itertools.product(clf.features[:_STARTS], (False, True)):
-        got = _greedy(first, clf.features, nbrs, card, rank, closing,
-                      best_key[0] if best_key else MAX_CONTEXT)
-        if got is not None:
-            w = _widths(got, nbrs, card)
-            if best_key is None or (max(w), sum(w)) < best_key:
-                best, best_key = got, (max(w), sum(w))
-    return best
-
-
-#: :func:`_narrow_order` starts a greedy order from each of this many first features.
-_STARTS = 8
-
-
-def _greedy(first, feats, nbrs: dict, card: dict, rank: dict, closing: bool,
-            limit: int) -> list | None:
-    """A greedy order from ``first``, or ``None`` once a level has more than ``limit``
-    contexts times states. Next comes the feature that leaves the smallest open context
-    (the product of the numbers of states of the observed features with an unobserved
-    neighbour), among the neighbours of observed features while there are any; ties go
-    to the fewest unobserved neighbours (``closing``: minus the observed ones), then to
-    the features' order. (On random 2-dependence classifiers of 24-30 features the two
-    tie rules each win some; preferring the most observed neighbours first was worse.)"""
-    todo = {f: len(nbrs[f]) for f in feats}  # unobserved neighbours
-    seen = {f: 0 for f in feats}  # observed neighbours
-    opened: set = set()
-    front: set = set()  # unobserved features with an observed neighbour
-    size = 1
-    left = set(feats)
-    order: list = []
-    f = first
-    while True:
-        if size * card[f] > limit:
-            return None
-        left.discard(f)
-        front.discard(f)
-        order.append(f)
-        for g in nbrs[f]:
-            todo[g] -= 1
-            seen[g] += 1
-            if g in left:
-                front.add(g)
-            if g in opened and not todo[g]:
-                opened.discard(g)
-                size //= card[g]
-        if todo[f]:
-            opened.add(f)
-            size *= card[f]
-        if not left:
-            return order
-        best_key = None
-        for g in (front or left):
-            s = size * card[g] if todo[g] else size
-            for h in nbrs[g]:
-                if h in opened and todo[h] == 1:
-                    s //= card[h]
-            key = (s, todo[g] - seen[g] if closing else todo[g], rank[g])
-            if best_key is None or key < best_key:
-                f, best_key = g, key
-
-
 def tan_order(clf: Classifier) -> list:
     """An order that keeps the open contexts small: depth-first over a feature forest.
 
@@ -175,7 +88,8 @@ def tan_order(clf: Classifier) -> list:
     when it has more than 128), and the children of a feature are visited
     by increasing cost of their subtrees, the costliest last (the parent is closed by
     then); ties keep the features' order. When the features' interaction graph is not a
-    forest (k-dependence, BAN classifiers), a greedy order (:func:`_narrow_order`). For
+    forest (k-dependence, BAN classifiers), a greedy order
+    (:func:`.context_order.narrow_order`). For
     classifiers with hidden variables, those whose contexts exceed
     :data:`MAX_CONTEXT` on every tried order, or those that the TAN engine does not
     compile (more than two classes under a threshold),
@@ -194,7 +108,7 @@ def tan_order(clf: Classifier) -> list:
     pos = clf.class_states.index(clf.positive)
     pairwise = len(clf.class_states) == 2 or clf.rule == "argmax"  # the TAN engine's cases
     got = _forest(clf, (pos, 1 - pos) if pos < 2 else (pos, 0)) if pairwise else None
-    order = None if got is None or got[3] else _narrow_order(clf, got[2])
+    order = None if got is None or got[3] else narrow_order(clf, got[2], limit=MAX_CONTEXT)
     if got is None or not got[3]:  # not a forest: the greedy order when its contexts fit
         if order is None:
             from .general import general_order
