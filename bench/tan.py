@@ -12,6 +12,10 @@ Classifiers (seeded, binary class, threshold 0.5, the default order):
   CPT column ~ Dirichlet(1, ..., 1);
 * ``mtan{n}x{k}``: as ``rtan{n}`` with ``k`` classes (prior ~ Dirichlet(2, ..., 2)) under
   the argmax rule, the last class positive (one TAN-engine comparison per other class);
+* ``kdb{n}``: a random 2-dependence Bayesian classifier (KDB, :func:`random_kdb`): as
+  ``rtan{n}`` with each feature's feature parents two distinct uniform earlier features
+  (one for the second feature); its factors over the class and three features make
+  triangles, not a forest: the TAN engine on its greedy small-context order;
 * ``ltan{n}``: a TAN learned by ``bnx.learn_tan`` (K2 prior) from a synthetic data set of
   ``n`` binary features and 2,000 rows (:func:`tan_frame`: each feature copies a random
   earlier one with noise, and leans towards the class).
@@ -72,6 +76,35 @@ def random_tan(n: int, seed: int = SEED, classes: int = 2):
     return bnx.Classifier(net, "C", "1", threshold=0.5, features=feats)
 
 
+def random_kdb(n: int, seed: int = SEED, k: int = 2):
+    """A random k-dependence Bayesian classifier with ``n`` binary/ternary features (see
+    the module)."""
+    import numpy as np
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    import bnx
+    rng = np.random.default_rng([seed, n, k, 18])
+    feats = [f"F{i}" for i in range(1, n + 1)]
+    card = {f: int(rng.integers(2, 4)) for f in feats}
+    parents = {f: [feats[j] for j in sorted(rng.choice(i, min(i, k), replace=False))]
+               for i, f in enumerate(feats)}
+    net = DiscreteBayesianNetwork([("C", f) for f in feats]
+                                  + [(p, f) for f in feats for p in parents[f]])
+    p = rng.beta(2, 2)
+    names = {f: [str(s) for s in range(card[f])] for f in feats}
+    names["C"] = ["0", "1"]
+    cpds = [TabularCPD("C", 2, [[1 - p], [p]], state_names={"C": names["C"]})]
+    for f in feats:
+        ev = ["C"] + parents[f]
+        cols = int(np.prod([len(names[e]) for e in ev]))
+        cpds.append(TabularCPD(f, card[f], rng.dirichlet([1.0] * card[f], size=cols).T,
+                               evidence=ev, evidence_card=[len(names[e]) for e in ev],
+                               state_names={v: names[v] for v in [f, *ev]}))
+    net.add_cpds(*cpds)
+    return bnx.Classifier(net, "C", "1", threshold=0.5, features=feats)
+
+
 def tan_frame(n: int, rows: int = 2000, seed: int = SEED):
     """A synthetic data set with ``n`` dependent binary features and a class ``C``."""
     import numpy as np
@@ -106,6 +139,8 @@ def make(name: str):
     if name.startswith("mtan"):  # mtan{n}x{k}: k classes, argmax
         n, k = name[4:].split("x")
         return random_tan(int(n), classes=int(k))
+    if name.startswith("kdb"):
+        return random_kdb(int(name[3:]))
     if name.startswith("rtan"):
         return random_tan(int(name[4:]))
     if name.startswith("ltan"):

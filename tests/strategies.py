@@ -546,7 +546,7 @@ def _tied_column(draw, k, mode, zeros, a, b):
 
 @st.composite
 def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instances=64,
-                     max_parents=2, tan=False, rule=None, binary_class=False):
+                     max_parents=2, tan=False, rule=None, binary_class=False, kdb=1):
     """A classifier over a random DAG, or a TAN, with its features and rule.
 
     The nodes are put in a random topological order: the class may have parents
@@ -569,6 +569,9 @@ def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instan
         Generate a tree-augmented naive Bayes instead: the class is the root and
         the parent of every feature, the features form a forest, and there is
         no hidden node.
+    kdb : int, optional
+        With ``tan=True``: each feature's parents are the class and up to ``kdb`` earlier
+        features (a k-dependence Bayesian classifier; the default 1 gives TANs).
     rule : {"threshold", "argmax", None}, optional
         The decision rule; ``None`` draws one.
     binary_class : bool, optional
@@ -609,8 +612,13 @@ def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instan
         parents[class_var] = []
         for j, f in enumerate(order[1:]):
             earlier = order[1:1 + j]
-            parent = draw(st.sampled_from([None] + earlier)) if earlier else None
-            parents[f] = [class_var] + ([parent] if parent is not None else [])
+            if kdb == 1:
+                parent = draw(st.sampled_from([None] + earlier)) if earlier else None
+                parents[f] = [class_var] + ([parent] if parent is not None else [])
+            else:
+                k = draw(st.integers(0, min(kdb, len(earlier))))
+                chosen = draw(st.permutations(earlier))[:k] if earlier else []
+                parents[f] = [class_var] + list(chosen)
     else:
         order = list(draw(st.permutations([class_var] + feat_names + hidden)))
         for j, node in enumerate(order):
@@ -675,6 +683,26 @@ def tan_networks(**kwargs):
         Producing :class:`Case` with ``case.rule`` set.
     """
     return general_networks(tan=True, **kwargs)
+
+
+def kdb_networks(k=2, **kwargs):
+    """k-dependence Bayesian classifiers: the class the root and a parent of every
+    feature, each feature with up to ``k`` earlier features as parents, no hidden node
+    (:func:`general_networks` with ``tan=True, kdb=k``).
+
+    Parameters
+    ----------
+    k : int, optional
+        Most feature parents of a feature.
+    **kwargs
+        Passed to :func:`general_networks`.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        Producing :class:`Case` with ``case.rule`` set.
+    """
+    return general_networks(tan=True, kdb=k, **kwargs)
 
 
 def classifier_of(case: Case):

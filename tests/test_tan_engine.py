@@ -129,6 +129,11 @@ def test_argmax_over_many_classes_through_the_tan_engine(backend, case, data):
     """Under the argmax rule with 3 or 4 classes, each comparison Pr(a, x) >= Pr(b, x)
     of a TAN goes through the TAN engine: the oracle's decisions, and the very node the
     general engine's pairwise comparisons give on the same order (default and random)."""
+    argmax_through_the_tan_engine(case, backend, data)
+
+
+def argmax_through_the_tan_engine(case, backend, data):
+    """The oracle's decisions and the general engine's node, default and random order."""
     clf = _classifier(case)
     assume(len(clf.class_states) > 2)
     order = data.draw(st.permutations(list(clf.features)))

@@ -2,9 +2,11 @@
 
 One engine per module: :mod:`.naive_bayes` (binary-class naive Bayes, exact
 intervals), :mod:`.latent_tree` (binary-class latent trees), :mod:`.tensor` (naive
-Bayes and latent trees with any class), :mod:`.tan` (binary-class TANs and other pairwise
-forests, a level at a time, :mod:`.tan_model`; also each comparison of the argmax rule
-over more than two classes on such forests, conjoined by :mod:`.conjunction`),
+Bayes and latent trees with any class), :mod:`.tan` (binary-class TANs, k-dependence and
+BAN classifiers with small open contexts, a level at a time, :mod:`.tan_model`, ordered by
+:mod:`.context_order` when not a forest; also each
+comparison of the argmax rule over more than two classes on them, conjoined by
+:mod:`.conjunction`),
 :mod:`.general` (every other network and the argmax rule over more than two classes:
 variable elimination along the order, planned by :mod:`.plan`);
 :mod:`.orders` holds the variable orders, :mod:`.intervals` the interval machinery the
@@ -183,7 +185,7 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
         pairs = [(pos, c) if c > pos else (c, pos) for c in range(len(clf.class_states))
                  if c != pos]  # each: Pr(pair[0]) >= Pr(pair[1])
         models = []
-        for p in pairs:  # all or none: the forest is the network's, not the pair's
+        for p in pairs:  # all or none: the contexts are the network's, not the pair's
             models.append(engines._tan_model(clf, enc.features, pair=p, weights=(1, 1)))
             if models[-1] is None:
                 break
@@ -209,7 +211,7 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             return engines._RatioEngine(clf, enc, bdd, budget).run(), False
         # (arrays, false on unused codes: compile() sees that from their type)
         return engines._LevelEngine(clf, enc, bdd, budget, weights).run(), False
-    model = engines._tan_model(clf, enc.features)  # TANs: pairwise factors over a forest
+    model = engines._tan_model(clf, enc.features)  # no hidden variable, small contexts
     if model is not None:
         return engines._TanEngine(enc, bdd, budget, model).run(), False  # arrays, as above
     return engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos),

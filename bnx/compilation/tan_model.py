@@ -1,20 +1,25 @@
-"""The pairwise model of a tree-augmented naive Bayes: log-odds weights per open context.
+"""The level model of a TAN (or KDB, BAN): log-odds weights per open context.
 
 A classifier compared on two class states (a binary class, or one pair of the argmax
 rule: :func:`tan_model`) whose main factors (after pruning, :func:`.execution.prepare`)
-each mention the class and at most two features, the two-feature factors forming a
-forest over the features, and no hidden variable, decides ``x`` positive iff
+mention no hidden variable decides ``x`` positive iff
 ``rho0 * prod_e phi_e(pos, x_e) / phi_e(neg, x_e) >= 1`` (a factor with
 ``phi(neg, .) = 0`` makes the instance positive whatever the rest). TANs are the main
-case (a class with a feature parent, or summed-out barren nodes, fit too).
+case (pairwise factors over a forest of features; a class with a feature parent, or
+summed-out barren nodes, fit too); k-dependence and BAN classifiers (factors over the
+class and several features) fit when their open contexts stay small.
 
-Along an order of the features, the factors of feature ``i`` whose other feature is
-observed earlier close at level ``i``: their product's log-ratio is the level's weight
-``w_i(k, v)``, ``v`` the state of feature ``i`` and ``k`` the *open context*, the states of
-the observed features that still have an unobserved neighbour (mixed radix, earliest
-feature fastest). In a depth-first order of the feature tree the open features are
-ancestors of the next feature, few when the largest subtree of each feature comes last
-(:func:`tan_order`).
+Two features are *neighbours* when a factor mentions both. Along an order of the
+features, the factors whose features are all observed once feature ``i`` is close at
+level ``i``: their product's log-ratio is the level's weight ``w_i(k, v)``, ``v`` the state
+of feature ``i`` and ``k`` the *open context*, the states of the observed features that
+still have an unobserved neighbour (mixed radix, earliest feature fastest; the factors
+closing at ``i`` mention only ``i`` and its earlier neighbours, all open). In a
+depth-first order of a feature forest the open features are ancestors of the next
+feature, few when the largest subtree of each feature comes last (:func:`tan_order`);
+other graphs take a greedy order (:func:`.context_order.narrow_order`). A level with
+more than :data:`MAX_CONTEXT` contexts times states makes no model (the general engine
+compiles).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from fractions import Fraction
 from ..classifier import Classifier
 from ..diagram import recursion_for
 from .execution import prepare, prepared_scopes
+from .context_order import narrow_order
 from .intervals import INF
 from .weights import _U, _log
 
@@ -36,12 +42,15 @@ MAX_CONTEXT = 1 << 18
 
 
 def _forest(clf: Classifier, pair: tuple):
-    """``(static, const, nbrs)`` when the classifier's main factors are pairwise over a
-    forest of features, else ``None`` (tables restricted to the class states ``pair``)."""
+    """``(static, const, nbrs, forest)`` when the classifier's main factors mention no
+    hidden variable, else ``None`` (tables restricted to the class states ``pair``):
+    ``nbrs`` the interaction graph of the features (two are neighbours when a factor
+    mentions both), ``forest`` whether every factor mentions at most two features and
+    those pairs form a forest (a TAN: :func:`tan_order`'s depth-first order)."""
     c = clf.class_var
     feats = set(clf.features)
     scopes, hidden = prepared_scopes(clf)  # a look at the scopes before making tables
-    if hidden or any(len([v for v in s if v != c]) > 2 for s in scopes):
+    if hidden:
         return None
     static, _, const, hidden, _ = prepare(clf, pair)
     root = {f: f for f in feats}
@@ -53,29 +62,37 @@ def _forest(clf: Classifier, pair: tuple):
         return v
 
     nbrs: dict = {f: set() for f in feats}
+    forest = True
     for scope, _ in static.values():
         fs = [v for v in scope if v != c]
-        if len(fs) > 2 or not set(fs) <= feats:
+        if not set(fs) <= feats:
             return None
-        if len(fs) == 2 and fs[1] not in nbrs[fs[0]]:
-            a, b = find(fs[0]), find(fs[1])
-            if a == b:  # a cycle: not a forest
-                return None
-            root[a] = b
-            nbrs[fs[0]].add(fs[1])
-            nbrs[fs[1]].add(fs[0])
-    return static, const, nbrs
+        forest = forest and len(fs) <= 2
+        for a, b in itertools.combinations(fs, 2):
+            if b in nbrs[a]:
+                continue
+            ra, rb = find(a), find(b)
+            if ra == rb:  # a cycle: not a forest
+                forest = False
+            root[ra] = rb
+            nbrs[a].add(b)
+            nbrs[b].add(a)
+    return static, const, nbrs, forest
 
 
 def tan_order(clf: Classifier) -> list:
-    """A depth-first order of the feature forest that keeps the open contexts small.
+    """An order that keeps the open contexts small: depth-first over a feature forest.
 
     Each tree is rooted where its largest open context (the product of the open
     features' numbers of states) is least (among its centres and first 64 features
     when it has more than 128), and the children of a feature are visited
     by increasing cost of their subtrees, the costliest last (the parent is closed by
-    then); ties keep the features' order. For classifiers that are not TAN-like (or
-    that the TAN engine does not compile: more than two classes under a threshold),
+    then); ties keep the features' order. When the features' interaction graph is not a
+    forest (k-dependence, BAN classifiers), a greedy order
+    (:func:`.context_order.narrow_order`). For
+    classifiers with hidden variables, those whose contexts exceed
+    :data:`MAX_CONTEXT` on every tried order, or those that the TAN engine does not
+    compile (more than two classes under a threshold),
     :func:`~bnx.compilation.general.general_order`.
 
     Examples
@@ -91,9 +108,12 @@ def tan_order(clf: Classifier) -> list:
     pos = clf.class_states.index(clf.positive)
     pairwise = len(clf.class_states) == 2 or clf.rule == "argmax"  # the TAN engine's cases
     got = _forest(clf, (pos, 1 - pos) if pos < 2 else (pos, 0)) if pairwise else None
-    if got is None:
-        from .general import general_order
-        return general_order(clf)
+    order = None if got is None or got[3] else narrow_order(clf, got[2], limit=MAX_CONTEXT)
+    if got is None or not got[3]:  # not a forest: the greedy order when its contexts fit
+        if order is None:
+            from .general import general_order
+            return general_order(clf)
+        return order
     nbrs = got[2]
     rank = {f: j for j, f in enumerate(clf.features)}
     card = {f: len(clf.states(f)) for f in clf.features}
@@ -312,8 +332,8 @@ def _flog(r: Fraction) -> tuple[float, float]:
 def tan_model(clf: Classifier, order, *, pair: tuple | None = None,
               weights: tuple = (1, 1)) -> TanModel | None:
     """The :class:`TanModel` of a classifier along ``order``, or ``None`` when its factors
-    are not pairwise over a forest of features (or some level has more than
-    :data:`MAX_CONTEXT` contexts times states).
+    mention a hidden variable (that pruning does not sum out) or some level has more
+    than :data:`MAX_CONTEXT` contexts times states.
 
     Without ``pair``: a binary-class threshold classifier (positive iff
     ``(1 - T) Pr(pos, x) >= T Pr(neg, x)``; ``None`` for other classifiers). With
@@ -329,6 +349,6 @@ def tan_model(clf: Classifier, order, *, pair: tuple | None = None,
     if got is None:
         return None
     try:
-        return TanModel(clf, list(order), *got, weights)
+        return TanModel(clf, list(order), *got[:3], weights)
     except _TooWide:
         return None
