@@ -175,19 +175,25 @@ class LevelEngine:
         lo = np.searchsorted(bv, xs - g, "left")
         hi = np.searchsorted(bv, xs + g, "right")
         amb = np.flatnonzero(hi > lo)
-        if len(amb):
-            self.budget.check()
-            for a in amb:
-                a = int(a)
-                r = exact(a)
-                c = int(lo[a])
-                for k in range(int(lo[a]), int(hi[a])):
-                    if r * self.prod(j, k) >= 1:
-                        c = k + 1
-                    else:
-                        break
-                lo[a] = c
+        self._settle(j, lo, hi, amb, exact)
         return lo
+
+    def _settle(self, j: int, lo, hi, amb, exact) -> None:
+        """For each ambiguous entry ``a`` of ``amb`` (its float value within a gap of
+        breakpoints ``lo[a] .. hi[a] - 1``), set ``lo[a]`` to its exact position among
+        them: the first breakpoint ``k`` with ``exact(a) * prod(j, k) < 1``."""
+        if not len(amb):
+            return
+        self.budget.check()
+        for a in amb.tolist():
+            r = exact(a)
+            c = int(lo[a])
+            for k in range(int(lo[a]), int(hi[a])):
+                if r * self.prod(j, k) >= 1:
+                    c = k + 1
+                else:
+                    break
+            lo[a] = c
 
     # ------------------------------------------------------------------ passes
     def _children(self, i: int):

@@ -165,18 +165,7 @@ class TanEngine(LevelEngine):
         if len(idx):  # the window of breakpoints within one gap, as exact questions
             lo[idx] = self._search(j, x[idx] - g, c[idx], "left")
             hi[idx] = self._search(j, x[idx] + g, c[idx], "right")
-        amb = np.flatnonzero(hi > lo)
-        if len(amb):
-            self.budget.check()
-            for a in amb.tolist():
-                r = exact(int(fin[a]))
-                k = int(lo[a])
-                for b in range(int(lo[a]), int(hi[a])):
-                    if r * self.prod(j, b) >= 1:
-                        k = b + 1
-                    else:
-                        break
-                lo[a] = k
+        self._settle(j, lo, hi, np.flatnonzero(hi > lo), lambda a: exact(int(fin[a])))
         out[fin] = lo + 2 * c + 1
         return out
 
