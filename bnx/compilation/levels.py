@@ -178,6 +178,22 @@ class LevelEngine:
         self._settle(j, lo, hi, amb, exact)
         return lo
 
+    def _meet(self, n: int, up, down) -> tuple:
+        """Meet in the middle: extend the states from the top (``_top``) or the
+        breakpoints from the bottom (``_bottom``), whichever frontier costs less
+        (``up(t)`` against ``down(b)``), until they meet at a level ``t``; returns ``t``
+        and the child matrices of the levels above it."""
+        mats = []
+        t, b = 0, n
+        while t < b:
+            if up(t) <= down(b):
+                mats.append(self._top(t))
+                t += 1
+            else:
+                self._bottom(b, *self._range(t, b - 1))
+                b -= 1
+        return t, mats
+
     def _settle(self, j: int, lo, hi, amb, exact) -> None:
         """For each ambiguous entry ``a`` of ``amb`` (its float value within a gap of
         breakpoints ``lo[a] .. hi[a] - 1``), set ``lo[a]`` to its exact position among
@@ -320,17 +336,8 @@ class LevelEngine:
         one = np.zeros(1, np.int64)
         self.states.append((np.array([self.s0]), one, one))
         self.bps[n] = (np.array([0.0]), one, one)
-        mats = []
-        t, b = 0, n
-        while t < b:  # meet in the middle: extend the smaller frontier
-            up = len(self.states[t][0]) * len(self.finite[t])
-            down = len(self.bps[b][0]) * len(self.finite[b - 1])
-            if up <= down:
-                mats.append(self._top(t))
-                t += 1
-            else:
-                self._bottom(b, *self._range(t, b - 1))
-                b -= 1
+        t, mats = self._meet(n, lambda t: len(self.states[t][0]) * len(self.finite[t]),
+                             lambda b: len(self.bps[b][0]) * len(self.finite[b - 1]))
         # from level t on, states are merged into their breakpoint interval
         cls = self._classes(t, self.states[t][0], lambda a: self.rho(t, a))
         for i in range(t, n + 1):

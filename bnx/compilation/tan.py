@@ -306,20 +306,12 @@ class TanEngine(LevelEngine):
         self._set_bps(n, np.array([0.0]), one, one, one)
         if self.rho0 != 0:
             self._rho[(0, 0)] = self.rho0
-        mats = []
-        t, b = 0, n
-        while t < b:  # meet in the middle: extend the smaller frontier
-            up = len(self.states[t][0]) * m.card[t]
-            st = self.start[b]
-            w = m.w[b - 1]
-            tgt = m.nxt[b - 1][np.isfinite(w)]
-            down = int((st[tgt + 1] - st[tgt]).sum())
-            if up <= down:
-                mats.append(self._top(t))
-                t += 1
-            else:
-                self._bottom(b, *self._range(t, b - 1))
-                b -= 1
+
+        def down(b: int) -> int:  # the breakpoints the level above would read
+            st, tgt = self.start[b], m.nxt[b - 1][np.isfinite(m.w[b - 1])]
+            return int((st[tgt + 1] - st[tgt]).sum())
+
+        t, mats = self._meet(n, lambda t: len(self.states[t][0]) * m.card[t], down)
         # from level t on, states are merged into their breakpoint interval
         cls = self._classes(t, self.states[t][0], self.states[t][1], lambda a: self.rho(t, a))
         for i in range(t, n + 1):
