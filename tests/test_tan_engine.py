@@ -74,38 +74,24 @@ def test_tan_engine_equals_oracle_and_general_engine(backend, case, data):
         _against_oracle(case, clf, backend, shuffled)
 
 
+@pytest.mark.parametrize("switch, value", [("_FEW", 0), ("_GROUP", 1)])
 @settings(max_examples=30)
 @given(case=tan_networks(max_features=6, max_instances=400, binary_class=True,
                          rule="threshold"), data=st.data())
-def test_complex_key_search_equals_the_per_context_search(case, data):
-    """With every level searched through the complex ``(context, value)`` keys (as for
-    levels with many contexts), the same node as the general engine."""
+def test_the_paths_for_large_levels_equal_the_general_engine(switch, value, case, data):
+    """With every level searched through the complex ``(context, value)`` keys (``_FEW``
+    0, as for levels with many contexts), or its children sorted one context at a time
+    (``_GROUP`` 1, as for levels with many children per context), the same node as the
+    general engine."""
     from bnx.compilation import tan
     clf = _classifier(case)
     order = data.draw(st.permutations(list(clf.features)))
-    saved = tan._FEW
-    tan._FEW = 0
+    saved = getattr(tan, switch)
+    setattr(tan, switch, value)
     try:
         _same_node_as_general(clf, order, "autoref")
     finally:
-        tan._FEW = saved
-
-
-@settings(max_examples=30)
-@given(case=tan_networks(max_features=6, max_instances=400, binary_class=True,
-                         rule="threshold"), data=st.data())
-def test_sort_per_context_equals_the_general_engine(case, data):
-    """With the children of every level sorted one context at a time (as for levels with
-    many children per context), the same node as the general engine."""
-    from bnx.compilation import tan
-    clf = _classifier(case)
-    order = data.draw(st.permutations(list(clf.features)))
-    saved = tan._GROUP
-    tan._GROUP = 1
-    try:
-        _same_node_as_general(clf, order, "autoref")
-    finally:
-        tan._GROUP = saved
+        setattr(tan, switch, saved)
 
 
 def _general_argmax(clf, order, backend):
