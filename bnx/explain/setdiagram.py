@@ -56,29 +56,12 @@ class SetDiagram:
         """The function ``ref`` of a ``dd.bdd.BDD`` (levels ``0 .. nvars - 1``; ``1`` true,
         ``-1`` false, a negative reference the negation), one step per node."""
         succ = core._succ
-        var, lo, hi = [nvars, nvars], [0, 1], [0, 1]
-        ids = {-1: 0, 1: 1}
-        stack = [ref]
-        while stack:
-            r = stack[-1]
-            if r in ids:
-                stack.pop()
-                continue
+
+        def node(r):
             lvl, a, b = succ[r if r > 0 else -r]
-            if r < 0:
-                a, b = -a, -b
-            ia, ib = ids.get(a), ids.get(b)
-            if ia is None:
-                stack.append(a)
-            elif ib is None:
-                stack.append(b)
-            else:
-                stack.pop()
-                ids[r] = len(var)
-                var.append(lvl)
-                lo.append(ia)
-                hi.append(ib)
-        return cls(nvars, var, lo, hi, ids[ref])
+            return (lvl, -a, -b) if r < 0 else (lvl, a, b)
+
+        return cls._walk(nvars, ref, -1, 1, node)
 
     @classmethod
     def from_dd(cls, root: Node, nvars: int) -> "SetDiagram":
@@ -87,15 +70,25 @@ class SetDiagram:
         bdd = root.bdd
         if type(bdd).__module__ != "dd.cudd":
             return cls.from_core(bdd._bdd, root.node, nvars)
+
+        def node(u):
+            return (u.level, ~u.low, ~u.high) if u.negated else (u.level, u.low, u.high)
+
+        return cls._walk(nvars, root, bdd.false, bdd.true, node)
+
+    @classmethod
+    def _walk(cls, nvars: int, root, false, true, node) -> "SetDiagram":
+        """The diagram below ``root``, read depth first, children before parents, one
+        step per node; ``node(u)`` is ``(level, low, high)`` with negations resolved."""
         var, lo, hi = [nvars, nvars], [0, 1], [0, 1]
-        ids = {bdd.false: 0, bdd.true: 1}
+        ids = {false: 0, true: 1}
         stack = [root]
         while stack:
             u = stack[-1]
             if u in ids:
                 stack.pop()
                 continue
-            a, b = (~u.low, ~u.high) if u.negated else (u.low, u.high)
+            lvl, a, b = node(u)
             ia, ib = ids.get(a), ids.get(b)
             if ia is None:
                 stack.append(a)
@@ -104,7 +97,7 @@ class SetDiagram:
             else:
                 stack.pop()
                 ids[u] = len(var)
-                var.append(u.level)
+                var.append(lvl)
                 lo.append(ia)
                 hi.append(ib)
         return cls(nvars, var, lo, hi, ids[root])
