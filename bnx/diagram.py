@@ -7,7 +7,6 @@ Python integers on both backends (``dd.cudd`` counts in floating point).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gc
 import sys
@@ -19,42 +18,50 @@ from .backends import branches, level
 __all__ = ["count", "restrict", "evaluate", "deep", "recursion_for", "gc_paused"]
 
 
-@contextlib.contextmanager
-def gc_paused():
+class gc_paused:
     """Pause Python's cyclic garbage collector for the duration of a traversal.
 
     Compilation and traversals make and drop millions of small objects (dd
     references, tuples) without cycles; every few thousand of them the cyclic
     collector would walk all live objects, which costs more than the work itself.
     Reference counting still frees everything at once; the collector resumes
-    afterwards (it is left alone when it was already off).
+    afterwards (it is left alone when it was already off). A context manager.
     """
-    was = gc.isenabled()
-    if was:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if was:
+
+    __slots__ = ("_was",)
+
+    def __enter__(self) -> None:
+        self._was = gc.isenabled()
+        if self._was:
+            gc.disable()
+
+    def __exit__(self, *exc) -> None:
+        if self._was:
             gc.enable()
 
 
-@contextlib.contextmanager
-def recursion_for(levels: int):
+class recursion_for:
     """Raise Python's recursion limit for a traversal ``levels`` variables deep.
 
     bnx's traversals (and dd.autoref's operations) recurse once or a few times per
     variable; the default limit of 1000 stops diagrams of a few hundred features.
+    A context manager (a class, not a generator: questions on small diagrams enter it
+    once per call, and a generator costs microseconds).
     """
-    need = 6 * levels + 1000
-    old = sys.getrecursionlimit()
-    if need > old:
-        sys.setrecursionlimit(need)
-    try:
-        yield
-    finally:
-        if need > old:
-            sys.setrecursionlimit(old)
+
+    __slots__ = ("_need", "_old")
+
+    def __init__(self, levels: int) -> None:
+        self._need = 6 * levels + 1000
+
+    def __enter__(self) -> None:
+        self._old = sys.getrecursionlimit()
+        if self._need > self._old:
+            sys.setrecursionlimit(self._need)
+
+    def __exit__(self, *exc) -> None:
+        if self._need > self._old:
+            sys.setrecursionlimit(self._old)
 
 
 def _levels_of(obj) -> int:
@@ -70,11 +77,24 @@ def _levels_of(obj) -> int:
 
 def deep(fn):
     """Run ``fn(obj, ...)`` with a recursion limit sized for ``obj``'s diagram and the
-    cyclic garbage collector paused (:func:`gc_paused`)."""
+    cyclic garbage collector paused (:class:`recursion_for`, :class:`gc_paused`, inlined:
+    this wraps every question, and small ones take a few dozen microseconds)."""
     @functools.wraps(fn)
     def wrapper(obj, *args, **kwargs):
-        with recursion_for(_levels_of(obj)), gc_paused():
+        need = 6 * _levels_of(obj) + 1000
+        old = sys.getrecursionlimit()
+        if need > old:
+            sys.setrecursionlimit(need)
+        was = gc.isenabled()
+        if was:
+            gc.disable()
+        try:
             return fn(obj, *args, **kwargs)
+        finally:
+            if was:
+                gc.enable()
+            if need > old:
+                sys.setrecursionlimit(old)
     return wrapper
 
 

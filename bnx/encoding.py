@@ -83,6 +83,16 @@ class Encoding:
         """Position of ``feature`` in the order."""
         return self._index[feature]
 
+    def positions(self, order: Sequence[Feature]) -> tuple[int, ...]:
+        """The position of each feature of ``order`` (kept per order: explanation sets
+        ask for it on every call)."""
+        order = tuple(order)
+        known = self.__dict__.setdefault("_positions", {})
+        got = known.get(order)
+        if got is None:
+            got = known[order] = tuple(self._index[f] for f in order)
+        return got
+
     def code(self, i: int, j: int) -> dict[str, bool]:
         """The assignment of feature ``i``'s bits that encodes its state number ``j``."""
         bs = self.bits[i]

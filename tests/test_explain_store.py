@@ -1,6 +1,7 @@
 """The explanation code's own diagrams against dd and brute force, on both backends:
 conjunctions on the arrays (bnx.explain._conj), set diagrams read from and written to dd
-(bnx.explain.setdiagram), and the per-ODD managers and caches (bnx.explain._cache)."""
+(bnx.explain.setdiagram), the node table of pi-inst's sets and small erosions (bnx.explain.nodetable), and
+the per-ODD managers and caches (bnx.explain._cache)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from bnx.encoding import Encoding
 from bnx.explain import _cache
 from bnx.explain._conj import Store
 from bnx.explain.setdiagram import SetDiagram
+from bnx.explain.nodetable import NodeTable
 
 NAMES = [f"v{i}" for i in range(5)]
 ROWS = list(itertools.product([False, True], repeat=len(NAMES)))
@@ -93,6 +95,39 @@ def test_set_diagrams_read_and_write_dd(a, backend):
     assert [_value(g.var, g.lo, g.hi, g.root, r) for r in ROWS] == [not r[0] for r in ROWS]
 
 
+@settings(max_examples=40, deadline=None)
+@given(a=tables, b=tables, levels=st.lists(st.integers(0, len(NAMES) - 1), max_size=3))
+def test_set_store_against_brute_force(a, b, levels):
+    """NodeTable (pi-inst's output, small erosions) makes reduced diagrams, one node per
+    function; its ``a and not b`` and ``a and b`` are right on every row, its sizes dd's."""
+    s = NodeTable(len(NAMES))
+
+    def build(table):  # the function of ``table`` by Shannon expansion, node by node
+        def rec(level, rows):
+            if level == len(NAMES):
+                return 1 if table[ROWS.index(rows)] else 0
+            return s.node(level, rec(level + 1, rows + (False,)), rec(level + 1, rows + (True,)))
+        return rec(0, ())
+
+    fa, fb = build(a), build(b)
+    assert build(a) == fa and len(s.var) == len(s.lo) == len(s.hi)
+    assert all(s.lo[u] != s.hi[u] and s.var[u] < min(s.var[s.lo[u]], s.var[s.hi[u]])
+               for u in range(2, len(s)))
+    d = s.diff(fa, fb)
+    assert [_value(s.var, s.lo, s.hi, d, r) for r in ROWS] == \
+        [bool(x and not y) for x, y in zip(a, b)]
+    c = s.conj(fa, fb)
+    assert [_value(s.var, s.lo, s.hi, c, r) for r in ROWS] == [bool(x and y) for x, y in zip(a, b)]
+    assert s.conj(fb, fa) == c
+    g = s.diagram(fa)
+    assert [_value(g.var, g.lo, g.hi, g.root, r) for r in ROWS] == [bool(x) for x in a]
+    assert g.count() == sum(a)
+    bdd = new_manager("autoref", NAMES)
+    assert s.size(fa) == _function(bdd, a).dag_size
+    for lv in levels:  # a node over a level with equal children is its child
+        assert s.node(lv, fa, fa) == fa
+
+
 def test_explanation_sets_are_dd_diagrams(backend):
     odd = bnx.compile(bnx.examples.admissions(), backend=backend)
     x = dict.fromkeys(odd.features, "+")
@@ -115,11 +150,18 @@ def test_sets_sharing_a_manager_stay_intact(backend, monkeypatch):
     sets = [e.to_set() for e in first]
     variables = first[0].layout.variables
     core = _cache.core_manager(odd, variables)
+    table = odd.arrays.cache[("pi_sets",)]  # pi-inst's NodeTable
     monkeypatch.setattr(bnx.explain.pi, "CORE_LIMIT", 0)  # "large": replaced
     again = [bnx.pi_explanations(odd, x, method="cover") for x in xs]
+    inst = [bnx.pi_explanations(odd, x) for x in xs]
     assert _cache.core_manager(odd, variables) is not core
-    assert [e.to_set() for e in first] == sets == [e.to_set() for e in again]
+    assert odd.arrays.cache[("pi_sets",)] is not table
+    assert [e.to_set() for e in first] == sets == [e.to_set() for e in again] == \
+        [e.to_set() for e in inst]
     assert [len(e) for e in first] == [len(e) for e in again]
+    # the size read from the NodeTable is dd's, as from pi-cover's dd.bdd manager
+    assert [e.size for e in first] == [e.size for e in again] == \
+        [e.root.dag_size for e in inst]
 
 
 def test_stars_serve_later_calls(backend):

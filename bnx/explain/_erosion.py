@@ -57,6 +57,7 @@ from ..arrays import DiagramArrays
 from ..diagram import recursion_for
 from ..encoding import Encoding
 from ._conj import Store, unique
+from .nodetable import NodeTable
 
 __all__ = ["Erosion", "SmallErosion", "eroded_counts", "SMALL"]
 
@@ -181,15 +182,15 @@ class SmallErosion:
     """:class:`Erosion` on Python lists, one node at a time (memoised recursions): for
     small diagrams, where a numpy call per level and feature costs more than the nodes.
 
-    Its nodes are the diagram's, then the new ones, reduced and canonical (a dict per
-    node key); ``least`` as for :class:`~._conj.Store`.
+    Its nodes are the diagram's, then the new ones, in a :class:`~.nodetable.NodeTable`
+    (reduced and canonical, conjunctions memoised); ``least`` as for
+    :class:`~._conj.Store`.
     """
 
     def __init__(self, arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
                  least: tuple | None = None) -> None:
-        self.level, self.lo, self.hi = (a.tolist() for a in (arrays.level, arrays.lo, arrays.hi))
-        self.table = {(lv, a, b): u for u, (lv, a, b)
-                      in enumerate(zip(self.level, self.lo, self.hi)) if u > 1}
+        t = NodeTable.from_arrays(arrays)  # its lists grow in place: the aliases stay
+        self.level, self.lo, self.hi, self.node, self.conj = t.var, t.lo, t.hi, t.node, t.conj
         self.n = n = len(enc.features)
         self.first = list(enc.first_level)
         self.nbits = [len(b) for b in enc.bits]
@@ -205,40 +206,8 @@ class SmallErosion:
         for i in range(n - 1, -1, -1):
             skip[i] = skip[i + 1] * self.nstates[i]
         self.skip = skip
-        self.ands: dict = {}
         self.eroded = {0: 0, 1: 1}
         self.counts = {0: 0, 1: 1}
-
-    def node(self, lv: int, a: int, b: int) -> int:
-        if a == b:
-            return a
-        key = (lv, a, b)
-        got = self.table.get(key)
-        if got is None:
-            got = self.table[key] = len(self.level)
-            self.level.append(lv)
-            self.lo.append(a)
-            self.hi.append(b)
-        return got
-
-    def conj(self, a: int, b: int) -> int:
-        if a == 0 or b == 0:
-            return 0
-        if a == 1 or a == b:
-            return b
-        if b == 1:
-            return a
-        if a > b:
-            a, b = b, a
-        got = self.ands.get((a, b))
-        if got is None:
-            level, lo, hi = self.level, self.lo, self.hi
-            la, lb = level[a], level[b]
-            lv = min(la, lb)
-            a0, a1 = (lo[a], hi[a]) if la == lv else (a, a)
-            b0, b1 = (lo[b], hi[b]) if lb == lv else (b, b)
-            got = self.ands[(a, b)] = self.node(lv, self.conj(a0, b0), self.conj(a1, b1))
-        return got
 
     def cofactor(self, u: int, i: int, j: int) -> int:
         a, m = self.first[i], self.nbits[i]

@@ -8,13 +8,13 @@ pi-inst (Algorithm 5), which follows only the instance's branch, or by pi-cover
 followed by restriction to the instance. Both are memoised recursions over the
 ODD, feature by feature: a multi-valued feature is kept or dropped whole, and
 its "dropped" branch is the conjunction of the cofactors of all its states.
-The results are decision diagrams over one "kept" variable per feature.
+The results are decision diagrams over one "kept" variable per feature: pi-inst's in a
+:class:`~.nodetable.NodeTable` (lists), pi-cover's in a ``dd.bdd.BDD``
+(:func:`._cache.core_manager`); either is written into a ``dd`` manager of the ODD's
+backend when a ``dd`` node is asked for.
 """
 
 from __future__ import annotations
-
-import math
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -27,8 +27,9 @@ from . import _cache
 from ._conj import Store, store_for
 from .explanations import DROPPED, Explanations, Layout
 from .setdiagram import SetDiagram
+from .nodetable import NodeTable
 
-__all__ = ["pi_explanations", "prime_implicants", "PIEngine"]
+__all__ = ["pi_explanations", "prime_implicants"]
 
 #: Nodes a shared output manager may hold before it is replaced by a new one.
 CORE_LIMIT = 2_000_000
@@ -50,7 +51,8 @@ MEMO_LIMIT = 1_000_000
 
 class _State:
     """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
-    manager ``core``: the "all dropped" chain, the recursion's memo (valid across calls:
+    store ``core`` (pi-inst: a :class:`~.nodetable.NodeTable`, false ``0``; pi-cover: a
+    ``dd.bdd.BDD``, false ``-1``): the "all dropped" chain, the recursion's memo (valid across calls:
     pi-cover's results do not depend on an instance, pi-inst's are keyed by the
     instance's remaining states, named by suffix ids) and the suffix table."""
 
@@ -64,13 +66,18 @@ class _State:
         n = layout.n
         dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
         for i in reversed(range(n)):
-            dropped[i] = (core.find_or_add(i, dropped[i + 1], -1) if layout.kind == "keep"
+            dropped[i] = (core.node(i, dropped[i + 1], 0) if layout.kind == "keep"
                           else layout.build_core(core, i, {DROPPED: dropped[i + 1]}))
         self.dropped = dropped
 
 
 def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
-    core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
+    if layout.kind == "keep":
+        core = _cache.store(odd, ("pi_sets",), lambda: NodeTable(layout.nvars))
+        if len(core) > CORE_LIMIT:
+            core = odd.arrays.cache[("pi_sets",)] = NodeTable(layout.nvars)
+    else:
+        core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
     key = ("pi_state", layout.kind, decision)
     st = odd.arrays.cache.get(key)
     if st is None or st.core is not core or len(st.memo) > MEMO_LIMIT:
@@ -80,12 +87,13 @@ def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
 
 class _PI:
     """The shared recursion of pi-inst and pi-cover over a :class:`~._conj.Store` (the
-    ODD's nodes, or its negation's, and their stars); the output is built in the
-    ``dd.bdd.BDD`` ``core`` over ``layout``'s variables (integer references).
+    ODD's nodes, or its negation's, and their stars); the output is built in ``core``
+    over ``layout``'s variables: pi-inst's in a :class:`~.nodetable.NodeTable`, pi-cover's
+    in a ``dd.bdd.BDD`` (integer references).
 
     Its memo is kept per ODD (:class:`_State`), keyed by node and feature for pi-cover
     and by node and the instance's remaining states for pi-inst, so later calls (other
-    instances, :class:`PIEngine`'s rows) find what earlier ones computed.
+    instances) find what earlier ones computed.
     """
 
     def __init__(self, odd: ODD, layout: Layout, instance: list[int] | None, decision: bool):
@@ -93,12 +101,15 @@ class _PI:
         self.layout = layout
         state = _state(odd, layout, decision)
         self.core = core = state.core
-        self._pred = core._pred  # dd's unique table: (level, low, high) -> node
+        self.keep = layout.kind == "keep"
+        if self.keep:  # pi-inst: nodes and differences in the NodeTable
+            self.false, self._node, self._diff = 0, core.node, core.diff
+        else:
+            self.false, self._pred = -1, core._pred  # dd's unique table
         self.first = odd.encoding.first_level
         self.nbits = [len(b) for b in odd.encoding.bits]
         self.n = layout.n
         self.stride = self.n + 1
-        self.keep = layout.kind == "keep"
         self.memo = state.memo
         self.dropped = state.dropped
         self._diagrams = state.diagrams
@@ -122,7 +133,8 @@ class _PI:
         self.suffix = sid
 
     def _diff(self, a: int, b: int) -> int:
-        """``a and not b`` in the output manager (dd's ``ite``, memoised there)."""
+        """``a and not b`` in the output manager (dd's ``ite``, memoised there; pi-inst
+        uses :meth:`.NodeTable.diff` instead)."""
         if a == -1 or a == b:
             return -1
         if b == -1:
@@ -131,7 +143,8 @@ class _PI:
 
     def _node(self, lvl: int, lo: int, hi: int) -> int:
         """dd's ``find_or_add(lvl, lo, hi)``: an existing node is looked up in the
-        manager's own unique table at once (complements normalised as dd does)."""
+        manager's own unique table at once (complements normalised as dd does; pi-inst
+        uses :meth:`.NodeTable.node` instead)."""
         if hi < 0:
             a, b, r = -lo, -hi, -1
         else:
@@ -154,9 +167,15 @@ class _PI:
                 u = hi[u] if (j >> (m - 1 - bit)) & 1 else lo[u]
         return int(u)
 
+    def _star(self, u: int) -> int:
+        """The star of store node ``u`` (made on first use)."""
+        st = self.store
+        star = st.py[3][u] if st.py is not None else -1
+        return star if star >= 0 else st.star_of(u)
+
     def run(self, u: int, i: int) -> int:
         if u <= 1:
-            return self.dropped[i] if u else -1
+            return self.dropped[i] if u else self.false
         key = u * self.stride + i if self.suffix is None else (u, self.suffix[i])
         got = self.memo.get(key)
         if got is not None:
@@ -166,26 +185,26 @@ class _PI:
         lvl = py[0][u] if py is not None else int(st.level[u])
         if lvl >= self.first[i + 1]:  # u does not test feature i: keep it dropped
             rest = self.run(u, i + 1)
-            got = self._node(i, rest, -1) if self.keep else \
+            got = self._node(i, rest, 0) if self.keep else \
                 self.layout.build_core(self.core, i, {DROPPED: rest})
-        else:
-            star = py[3][u] if py is not None else -1
-            if star < 0:
-                star = st.star_of(u)
-            g_star = self.run(star, i + 1)
-            if self.keep:  # pi-inst: the instance's state only
-                j = self.instance[i]
-                if py is not None and self.nbits[i] == 1:
-                    c = py[2][u] if j else py[1][u]
-                else:
-                    c = self._cof(u, i, j)
-                got = self._node(i, g_star, self._diff(self.run(c, i + 1), g_star))
+        elif self.keep:  # pi-inst: the instance's state only
+            j = self.instance[i]
+            if py is not None and self.nbits[i] == 1:
+                c = py[2][u] if j else py[1][u]
             else:
-                children = {DROPPED: g_star}
-                for j in (range(st.nstates[i]) if self.instance is None
-                          else (self.instance[i],)):
-                    children[j] = self._diff(self.run(self._cof(u, i, j), i + 1), g_star)
-                got = self.layout.build_core(self.core, i, children)
+                c = self._cof(u, i, j)
+            g_c = self.run(c, i + 1)
+            if g_c == 0:  # the instance's cofactor is false: so is the star, which
+                got = 0  # implies it (no need to make or follow the star)
+            else:
+                g_star = self.run(self._star(u), i + 1)
+                got = self._node(i, g_star, self._diff(g_c, g_star))
+        else:  # pi-cover: every state
+            g_star = self.run(self._star(u), i + 1)
+            children = {DROPPED: g_star}
+            for j in range(st.nstates[i]):
+                children[j] = self._diff(self.run(self._cof(u, i, j), i + 1), g_star)
+            got = self.layout.build_core(self.core, i, children)
         self.memo[key] = got
         return got
 
@@ -237,48 +256,6 @@ class _PI:
                             make_manager=lambda: _cache.aux_manager(odd, variables),
                             feature_order=odd.display_order, diagram=diagram,
                             core=(self.core, ref), **kwargs)
-
-
-class PIEngine:
-    """pi-inst for many instances of one ODD in turn (what earlier instances computed is
-    kept per ODD, :class:`_State`); :meth:`stats` gives the numbers
-    :func:`bnx.explain_data` reports."""
-
-    def __init__(self, odd: ODD) -> None:
-        self.odd = odd
-
-    def size(self) -> int:
-        """Number of memo entries this engine holds itself (none: the ODD's cache
-        holds them, bounded by :data:`MEMO_LIMIT`)."""
-        return 0
-
-    def stats(self, x: Sequence[int], decision: bool) -> tuple[int, float, int]:
-        """``(number, shortest length, number of shortest)`` of the PI-explanations of
-        the decision ``decision`` on the instance ``x`` (state indices)."""
-        x = list(x)
-        run = _PI(self.odd, Layout("keep", self.odd.encoding, instance=x), x, decision)
-        d = SetDiagram.from_core(run.core, run.root(), run.n)
-        with recursion_for(run.n):
-            return _stats(d, d.root, 0, run.n, {})
-
-
-def _stats(d: SetDiagram, u: int, i: int, n: int, memo: dict) -> tuple:
-    """(number, shortest length, number of shortest) of the members below ``u`` over
-    keep-layout features ``i..``."""
-    if u == 0:
-        return 0, math.inf, 0
-    if i == n:
-        return 1, 0, 1
-    key = (u, i)
-    got = memo.get(key)
-    if got is None:
-        lo, hi = (u, u) if d.var[u] != i else (d.lo[u], d.hi[u])
-        t0, b0, n0 = _stats(d, lo, i + 1, n, memo)
-        t1, b1, n1 = _stats(d, hi, i + 1, n, memo)
-        best = min(b0, b1 + 1)
-        got = (t0 + t1, best, (n0 if b0 == best else 0) + (n1 if b1 + 1 == best else 0))
-        memo[key] = got
-    return got
 
 
 @deep
