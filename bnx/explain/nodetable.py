@@ -65,6 +65,11 @@ class NodeTable:
     def __len__(self) -> int:
         return len(self.var)
 
+    def entries(self) -> int:
+        """Nodes plus memo entries: what the table holds (bounded by its owner, who
+        replaces a table grown too large)."""
+        return len(self.var) + len(self._diffs) + len(self._ands)
+
     def node(self, level: int, lo: int, hi: int) -> int:
         """The node testing ``level`` with children ``lo`` (false branch) and ``hi``
         (both at deeper levels): an existing one if the table holds it."""

@@ -31,7 +31,8 @@ from .nodetable import NodeTable
 
 __all__ = ["pi_explanations", "prime_implicants"]
 
-#: Nodes a shared output manager may hold before it is replaced by a new one.
+#: Nodes a shared output manager (pi-inst's node table: nodes and memo entries) may hold
+#: before it is replaced by a new one.
 CORE_LIMIT = 2_000_000
 
 
@@ -74,7 +75,7 @@ class _State:
 def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
     if layout.kind == "keep":
         core = _cache.store(odd, ("pi_sets",), lambda: NodeTable(layout.nvars))
-        if len(core) > CORE_LIMIT:
+        if core.entries() > CORE_LIMIT:
             core = odd.arrays.cache[("pi_sets",)] = NodeTable(layout.nvars)
     else:
         core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
