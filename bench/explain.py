@@ -89,7 +89,7 @@ _CPU = [0.0]  # CPU time of the last _timed call
 
 #: Entries of ``odd.arrays.cache`` that a cold call starts without: the explanation
 #: managers and the memos kept in them (the stars and layouts stay: they are the ODD's).
-_COLD = ("aux_manager", "aux_live", "core_manager", "pi_sets", "pi_state", "mc")
+_COLD = ("aux_manager", "aux_live", "node_table", "pi_state", "mc")
 
 
 def _drop_managers(odd) -> None:

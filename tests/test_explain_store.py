@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from dd.bdd import BDD
 from bnx.dd_arrays import from_dd
 from bnx.backends import new_manager
 from bnx.encoding import Encoding
@@ -90,7 +91,8 @@ def test_set_diagrams_read_and_write_dd(a, backend):
     arrays, _ = from_dd([f], len(NAMES))
     e = SetDiagram.from_arrays(arrays)
     assert [_value(e.var, e.lo, e.hi, e.root, r) for r in ROWS] == [bool(x) for x in a]
-    core = _cache.new_core(NAMES)
+    core = BDD()  # dd's integer-level manager, as under dd.autoref
+    core.declare(*NAMES)
     g = SetDiagram.from_core(core, -core.find_or_add(0, -1, 1), len(NAMES))  # not v0
     assert [_value(g.var, g.lo, g.hi, g.root, r) for r in ROWS] == [not r[0] for r in ROWS]
 
@@ -139,9 +141,9 @@ def test_explanation_sets_are_dd_diagrams(backend):
     assert _cache.decide(odd, [1, 1, 1, 1]) == odd.decide(x)
 
 
-def test_sets_sharing_a_manager_stay_intact(backend, monkeypatch):
-    """Explanation sets of one ODD and layout are built in one shared manager (its nodes
-    and caches reused across calls); later calls, and the manager's replacement once
+def test_sets_sharing_a_table_stay_intact(backend, monkeypatch):
+    """Explanation sets of one ODD and layout are built in one shared node table (its
+    nodes and memos reused across calls); later calls, and the table's replacement once
     large, leave the sets already returned unchanged."""
     odd = bnx.compile(bnx.examples.admissions(), backend=backend)
     xs = [{f: "+" if code >> i & 1 else "-" for i, f in enumerate(odd.features)}
@@ -149,17 +151,17 @@ def test_sets_sharing_a_manager_stay_intact(backend, monkeypatch):
     first = [bnx.pi_explanations(odd, x) for x in xs]
     sets = [e.to_set() for e in first]
     variables = first[0].layout.variables
-    core = _cache.core_manager(odd, variables)
-    table = odd.arrays.cache[("pi_sets",)]  # pi-inst's NodeTable
+    table = _cache.node_table(odd, variables)  # where pi-inst and pi-cover build sets
+    cover_table = _cache.node_table(odd, _cache.layout(odd, "partial").variables)
     monkeypatch.setattr(bnx.explain.pi, "CORE_LIMIT", 0)  # "large": replaced
     again = [bnx.pi_explanations(odd, x, method="cover") for x in xs]
     inst = [bnx.pi_explanations(odd, x) for x in xs]
-    assert _cache.core_manager(odd, variables) is not core
-    assert odd.arrays.cache[("pi_sets",)] is not table
+    assert _cache.node_table(odd, variables) is not table
+    assert _cache.node_table(odd, _cache.layout(odd, "partial").variables) is not cover_table
     assert [e.to_set() for e in first] == sets == [e.to_set() for e in again] == \
         [e.to_set() for e in inst]
     assert [len(e) for e in first] == [len(e) for e in again]
-    # the size read from the NodeTable is dd's, as from pi-cover's dd.bdd manager
+    # the size read from the NodeTable is dd's
     assert [e.size for e in first] == [e.size for e in again] == \
         [e.root.dag_size for e in inst]
 

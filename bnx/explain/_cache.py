@@ -22,14 +22,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._types import Manager
-from ..backends import _quiet_bdd_class, new_manager
+from ..backends import new_manager
 from ..feature_arrays import feature_view
 from ..unate import least_pair
 from .layout import Layout
+from .nodetable import NodeTable
 from .setdiagram import SetDiagram
 
-__all__ = ["aux_manager", "core_manager", "layout", "store", "least_states", "indices", "decide",
-           "both", "new_core", "tidy", "SMALL", "GC_SLACK"]
+__all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
+           "both", "tidy", "SMALL", "GC_SLACK"]
 
 #: Diagrams with at most this many nodes are also kept as Python lists for the
 #: recursive passes (fast scalar reads); larger ones are read from their numpy arrays
@@ -82,26 +83,17 @@ def aux_manager(odd, variables: Sequence[str]) -> Manager:
     return bdd
 
 
-def core_manager(odd, variables: Sequence[str], *, limit: int | None = None):
-    """A private ``dd.bdd.BDD`` (dd's own integer-level manager) over ``variables``, in
-    which the explanation algorithms build their sets node by node (``find_or_add``) and
-    take differences (``ite``); sets are written into :func:`aux_manager` only when a
-    ``dd`` node is asked for. Nobody else collects its garbage, so node numbers memoised
-    across calls stay valid; once it holds more than ``limit`` nodes it is replaced by a
-    new one (sets already read from it keep their own lists)."""
+def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> NodeTable:
+    """The :class:`~.nodetable.NodeTable` over ``variables`` in which the explanation
+    algorithms build their sets node by node, kept per ODD and layout so that nodes and
+    memos serve later calls; sets are written into :func:`aux_manager` only when a ``dd``
+    node is asked for. Once it holds more than ``limit`` nodes and memo entries it is
+    replaced by a new one (sets already returned keep the old one)."""
     key = tuple(variables)
-    got = store(odd, ("core_manager", key), lambda: new_core(key))
-    if limit is not None and len(got._succ) > limit:
-        got = odd.arrays.cache[("core_manager", key)] = new_core(key)
+    got = store(odd, ("node_table", key), lambda: NodeTable(len(key)))
+    if limit is not None and got.entries() > limit:
+        got = odd.arrays.cache[("node_table", key)] = NodeTable(len(key))
     return got
-
-
-def new_core(variables: Sequence[str]):
-    """A new ``dd.bdd.BDD`` with ``variables`` declared in order (reordering off)."""
-    bdd = _quiet_bdd_class()()
-    bdd.configure(reordering=False)
-    bdd.declare(*variables)
-    return bdd
 
 
 def layout(odd, kind: str):

@@ -5,9 +5,8 @@ as in the paper: it is counted, measured and minimised on the diagram, never by
 enumerating it. Its :class:`~bnx.explain.layout.Layout` says how each feature's
 choices are written as BDD variables.
 
-The algorithms build a set in a ``dd`` manager of their own (node by node, with
-``dd``'s unique table), in a :class:`~bnx.explain.nodetable.NodeTable` (lists) or as arrays;
-the set reads its diagram into lists once
+The algorithms build a set node by node in a :class:`~bnx.explain.nodetable.NodeTable`
+(Python lists with a unique table) or as arrays; the set reads its diagram into lists once
 (:class:`~bnx.explain.setdiagram.SetDiagram`) for its walks (:mod:`.walks`), and writes
 it into a ``dd`` manager of the ODD's backend only when :attr:`Explanations.root` is
 asked for. Every traversal walks the diagram feature by feature, following only the
@@ -28,7 +27,6 @@ from ..drawing import plot_explanations
 from ..errors import ArgumentError, ExplanationError
 from ..odd import check_odd
 from .layout import DROPPED, Layout
-from ._cache import new_core
 from .setdiagram import SetDiagram
 from .nodetable import NodeTable
 from .walks import count_members, keep_minimal, length_counts, members, minimum
@@ -69,7 +67,7 @@ class Explanations:
                  make_manager=None, on: Mapping | None = None) -> None:
         if root is None and diagram is None and core is None:
             raise ArgumentError("an Explanations set needs a dd root or a diagram")
-        self._core = core  # (dd.bdd.BDD or NodeTable, reference): where the set was built
+        self._core = core  # (NodeTable, node): where the set was built
         self._bdd = bdd
         self._make_manager = make_manager  # makes bdd when it is first needed
         self._root = root
@@ -115,8 +113,7 @@ class Explanations:
         if self._diagram is None:
             if self._core is not None:
                 core, ref = self._core
-                self._diagram = (core.diagram(ref) if isinstance(core, NodeTable)
-                                 else SetDiagram.from_core(core, ref, self.layout.nvars))
+                self._diagram = core.diagram(ref)
             else:
                 self._diagram = SetDiagram.from_dd(self.root, self.layout.nvars)
         return self._diagram
@@ -133,8 +130,7 @@ class Explanations:
         """Number of nodes of the diagram (terminals counted once)."""
         if self._root is None and self._core is not None:  # the same count as in dd
             core, ref = self._core
-            return (core.size(ref) if isinstance(core, NodeTable)
-                    else len(core.descendants([ref])))
+            return core.size(ref)
         return self.root.dag_size
 
     @property
@@ -159,8 +155,7 @@ class Explanations:
         if self._diagram is not None:
             return self._diagram.root != 0
         if self._core is not None:
-            core, ref = self._core
-            return ref != (0 if isinstance(core, NodeTable) else -1)
+            return self._core[1] != 0
         return self.root != self.bdd.false
 
     @deep
@@ -185,7 +180,7 @@ class Explanations:
         best = minimum(d, d.root, 0, self.layout, memo)
         if best == math.inf:
             return self
-        core = new_core(self.layout.variables)
+        core = NodeTable(self.layout.nvars)
         ref = keep_minimal(d, d.root, 0, self.layout, memo, {}, core)
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,

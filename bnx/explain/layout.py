@@ -166,25 +166,25 @@ class Layout:
                                false)
         return make_node(bdd, kvar, drop, keep)
 
-    def build_core(self, core, i: int, children: Mapping[Any, int]) -> int:
-        """:meth:`build_dd` on the integer references of a ``dd.bdd.BDD`` whose level
-        ``l`` is this layout's variable ``l`` (``1`` true, ``-1`` false): the managers in
-        which bnx builds explanation sets (:func:`bnx.explain._cache.core_manager`)."""
-        fa = core.find_or_add
+    def build_table(self, table, i: int, children: Mapping[Any, int]) -> int:
+        """:meth:`build_dd` in a :class:`~bnx.explain.nodetable.NodeTable` whose level
+        ``l`` is this layout's variable ``l`` (``1`` true, ``0`` false): the tables in
+        which bnx builds explanation sets (:func:`bnx.explain._cache.node_table`)."""
+        node = table.node
         lvl = self.first_level[i]
         if self.kind == "keep":
-            return fa(lvl, children.get(DROPPED, -1), children.get(self.instance[i], -1))
+            return node(lvl, children.get(DROPPED, 0), children.get(self.instance[i], 0))
         k = len(self.encoding.states[i])
         if self.kind == "complete":
-            return _select_core(fa, lvl, self.first_level[i + 1] - lvl, 0, 0,
-                                [children.get(j, -1) for j in range(k)])
+            return _select_table(node, lvl, self.first_level[i + 1] - lvl, 0, 0,
+                                 [children.get(j, 0) for j in range(k)])
         end = self.first_level[i + 1]
-        drop = children.get(DROPPED, -1)
+        drop = children.get(DROPPED, 0)
         for v in reversed(range(lvl + 1, end)):
-            drop = fa(v, drop, -1)
-        keep = _select_core(fa, lvl + 1, end - lvl - 1, 0, 0,
-                            [children.get(j, -1) for j in range(k)])
-        return fa(lvl, drop, keep)
+            drop = node(v, drop, 0)
+        keep = _select_table(node, lvl + 1, end - lvl - 1, 0, 0,
+                             [children.get(j, 0) for j in range(k)])
+        return node(lvl, drop, keep)
 
 
 @lru_cache(maxsize=64)
@@ -192,13 +192,13 @@ def _keep_names(n: int) -> tuple:
     return tuple(f"k{i}" for i in range(n)), tuple(range(n + 1))
 
 
-def _select_core(fa, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:
-    """Branch on ``m`` bits from level ``lvl`` with ``find_or_add`` ``fa``: code ``j``
+def _select_table(node, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:
+    """Branch on ``m`` bits from level ``lvl`` with a node table's ``node``: code ``j``
     leads to ``children[j]``, unused codes to false (as :meth:`bnx.encoding.Encoding.select`)."""
     if lo_code >= len(children):
-        return -1
+        return 0
     if b == m:
         return children[lo_code]
     step = 1 << (m - 1 - b)
-    return fa(lvl + b, _select_core(fa, lvl, m, b + 1, lo_code, children),
-              _select_core(fa, lvl, m, b + 1, lo_code + step, children))
+    return node(lvl + b, _select_table(node, lvl, m, b + 1, lo_code, children),
+                _select_table(node, lvl, m, b + 1, lo_code + step, children))

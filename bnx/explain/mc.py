@@ -28,6 +28,7 @@ from ..errors import (ArgumentError, ExplanationError, UnknownFeatureError, Unkn
 from ..odd import ODD, check_odd
 from . import _cache
 from .explanations import Explanations
+from .nodetable import NodeTable
 from .walks import suffix_keep_minimal, suffix_minimum
 
 __all__ = ["mc_explanations", "on_states"]
@@ -190,8 +191,8 @@ _MEMO_LIMIT = 1_000_000
 
 class _Cache:
     """What :func:`mc_explanations` keeps per ODD (in its arrays' cache): pattern and
-    suffix tables, the two passes' memos and the ``dd`` manager the results are built in
-    (``core``, integer references)."""
+    suffix tables, the two passes' memos and the node table the results are built in
+    (``core``, a :class:`~.nodetable.NodeTable`)."""
 
     # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)
     __slots__ = ("core", "variables", "build", "choices", "ons", "keys", "pattern_of", "steps",
@@ -199,7 +200,7 @@ class _Cache:
 
     def __init__(self, odd: ODD) -> None:
         layout = _cache.layout(odd, "complete")
-        self.build, self.choices = layout.build_core, layout.choices
+        self.build, self.choices = layout.build_table, layout.choices
         self.variables = odd.encoding.variables
         self.ons = None  # on_states(odd) for the default on, made on first use
         self.layouts: dict = {}  # weights -> the Explanations' layout
@@ -208,7 +209,7 @@ class _Cache:
     def clear(self) -> None:
         """Drop the pattern and suffix ids, the memos keyed by them and the manager the
         memoised results live in."""
-        self.core = _cache.new_core(self.variables)
+        self.core = NodeTable(len(self.variables))
         self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
         self.pattern_of: dict = {}  # (i, allowed, weights) -> pattern id
         self.steps: list = []  # per pattern: [(label, cost, bits), ...]
@@ -217,7 +218,7 @@ class _Cache:
         self.suffixes: dict = {}  # (pattern, next suffix) -> suffix id (0: no feature)
         self.tails: list = [0]  # per suffix: the least length below the true node
         self.mins: dict = {}  # (node of the ODD, suffix) -> minimum length
-        self.kept: dict = {}  # (node of the ODD, suffix) -> reference in core
+        self.kept: dict = {}  # (node of the ODD, suffix) -> node of core
 
 
 def _pattern(cache: _Cache, enc, i: int, key: tuple) -> int:

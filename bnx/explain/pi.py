@@ -8,10 +8,9 @@ pi-inst (Algorithm 5), which follows only the instance's branch, or by pi-cover
 followed by restriction to the instance. Both are memoised recursions over the
 ODD, feature by feature: a multi-valued feature is kept or dropped whole, and
 its "dropped" branch is the conjunction of the cofactors of all its states.
-The results are decision diagrams over one "kept" variable per feature: pi-inst's in a
-:class:`~.nodetable.NodeTable` (lists), pi-cover's in a ``dd.bdd.BDD``
-(:func:`._cache.core_manager`); either is written into a ``dd`` manager of the ODD's
-backend when a ``dd`` node is asked for.
+The results are decision diagrams, built in a :class:`~.nodetable.NodeTable` per ODD and
+layout (:func:`._cache.node_table`) and written into a ``dd`` manager of the ODD's backend
+when a ``dd`` node is asked for.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ from . import _cache
 from ._conj import Store, store_for
 from .explanations import DROPPED, Explanations, Layout
 from .setdiagram import SetDiagram
-from .nodetable import NodeTable
 
 __all__ = ["pi_explanations", "prime_implicants"]
 
@@ -52,10 +50,10 @@ MEMO_LIMIT = 1_000_000
 
 class _State:
     """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
-    store ``core`` (pi-inst: a :class:`~.nodetable.NodeTable`, false ``0``; pi-cover: a
-    ``dd.bdd.BDD``, false ``-1``): the "all dropped" chain, the recursion's memo (valid across calls:
-    pi-cover's results do not depend on an instance, pi-inst's are keyed by the
-    instance's remaining states, named by suffix ids) and the suffix table."""
+    :class:`~.nodetable.NodeTable` ``core``: the "all dropped" chain, the recursion's
+    memo (valid across calls: pi-cover's results do not depend on an instance, pi-inst's
+    are keyed by the instance's remaining states, named by suffix ids) and the suffix
+    table."""
 
     __slots__ = ("core", "dropped", "memo", "suffixes", "diagrams")
 
@@ -67,18 +65,12 @@ class _State:
         n = layout.n
         dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
         for i in reversed(range(n)):
-            dropped[i] = (core.node(i, dropped[i + 1], 0) if layout.kind == "keep"
-                          else layout.build_core(core, i, {DROPPED: dropped[i + 1]}))
+            dropped[i] = layout.build_table(core, i, {DROPPED: dropped[i + 1]})
         self.dropped = dropped
 
 
 def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
-    if layout.kind == "keep":
-        core = _cache.store(odd, ("pi_sets",), lambda: NodeTable(layout.nvars))
-        if core.entries() > CORE_LIMIT:
-            core = odd.arrays.cache[("pi_sets",)] = NodeTable(layout.nvars)
-    else:
-        core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
+    core = _cache.node_table(odd, layout.variables, limit=CORE_LIMIT)
     key = ("pi_state", layout.kind, decision)
     st = odd.arrays.cache.get(key)
     if st is None or st.core is not core or len(st.memo) > MEMO_LIMIT:
@@ -88,9 +80,8 @@ def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
 
 class _PI:
     """The shared recursion of pi-inst and pi-cover over a :class:`~._conj.Store` (the
-    ODD's nodes, or its negation's, and their stars); the output is built in ``core``
-    over ``layout``'s variables: pi-inst's in a :class:`~.nodetable.NodeTable`, pi-cover's
-    in a ``dd.bdd.BDD`` (integer references).
+    ODD's nodes, or its negation's, and their stars); the output is built in the
+    :class:`~.nodetable.NodeTable` ``core`` over ``layout``'s variables.
 
     Its memo is kept per ODD (:class:`_State`), keyed by node and feature for pi-cover
     and by node and the instance's remaining states for pi-inst, so later calls (other
@@ -103,10 +94,7 @@ class _PI:
         state = _state(odd, layout, decision)
         self.core = core = state.core
         self.keep = layout.kind == "keep"
-        if self.keep:  # pi-inst: nodes and differences in the NodeTable
-            self.false, self._node, self._diff = 0, core.node, core.diff
-        else:
-            self.false, self._pred = -1, core._pred  # dd's unique table
+        self._node, self._diff = core.node, core.diff
         self.first = odd.encoding.first_level
         self.nbits = [len(b) for b in odd.encoding.bits]
         self.n = layout.n
@@ -133,30 +121,6 @@ class _PI:
             sid[i] = nxt = got
         self.suffix = sid
 
-    def _diff(self, a: int, b: int) -> int:
-        """``a and not b`` in the output manager (dd's ``ite``, memoised there; pi-inst
-        uses :meth:`.NodeTable.diff` instead)."""
-        if a == -1 or a == b:
-            return -1
-        if b == -1:
-            return a
-        return self.core._ite(a, -b, -1)
-
-    def _node(self, lvl: int, lo: int, hi: int) -> int:
-        """dd's ``find_or_add(lvl, lo, hi)``: an existing node is looked up in the
-        manager's own unique table at once (complements normalised as dd does; pi-inst
-        uses :meth:`.NodeTable.node` instead)."""
-        if hi < 0:
-            a, b, r = -lo, -hi, -1
-        else:
-            a, b, r = lo, hi, 1
-        if a == b:
-            return r * a
-        u = self._pred.get((lvl, a, b))
-        if u is None:
-            return self.core.find_or_add(lvl, lo, hi)
-        return r * u
-
     def _cof(self, u: int, i: int, j: int) -> int:
         """The cofactor of store node ``u`` (testing feature ``i``) on state ``j``."""
         st = self.store
@@ -176,7 +140,7 @@ class _PI:
 
     def run(self, u: int, i: int) -> int:
         if u <= 1:
-            return self.dropped[i] if u else self.false
+            return self.dropped[i] if u else 0
         key = u * self.stride + i if self.suffix is None else (u, self.suffix[i])
         got = self.memo.get(key)
         if got is not None:
@@ -187,7 +151,7 @@ class _PI:
         if lvl >= self.first[i + 1]:  # u does not test feature i: keep it dropped
             rest = self.run(u, i + 1)
             got = self._node(i, rest, 0) if self.keep else \
-                self.layout.build_core(self.core, i, {DROPPED: rest})
+                self.layout.build_table(self.core, i, {DROPPED: rest})
         elif self.keep:  # pi-inst: the instance's state only
             j = self.instance[i]
             if py is not None and self.nbits[i] == 1:
@@ -205,7 +169,7 @@ class _PI:
             children = {DROPPED: g_star}
             for j in range(st.nstates[i]):
                 children[j] = self._diff(self.run(self._cof(u, i, j), i + 1), g_star)
-            got = self.layout.build_core(self.core, i, children)
+            got = self.layout.build_table(self.core, i, children)
         self.memo[key] = got
         return got
 
@@ -251,8 +215,7 @@ class _PI:
             if diagram is None:
                 if len(self._diagrams) > 16:
                     self._diagrams.clear()
-                diagram = self._diagrams[ref] = SetDiagram.from_core(self.core, ref,
-                                                                     self.layout.nvars)
+                diagram = self._diagrams[ref] = self.core.diagram(ref)
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
                             feature_order=odd.display_order, diagram=diagram,
@@ -313,7 +276,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
         return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named)
     cover = prime_implicants(odd, decision=decision)
     g = cover.diagram
-    core = _cache.core_manager(odd, layout.variables, limit=CORE_LIMIT)
+    core = _cache.node_table(odd, layout.variables, limit=CORE_LIMIT)
     with recursion_for(len(x)):
         root = _project(g, g.root, 0, cover.layout, layout, core, x, {})
     variables = layout.variables
@@ -326,9 +289,9 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
 def _project(g: SetDiagram, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
              memo: dict) -> int:
     """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
-    built in the ``dd.bdd.BDD`` ``core`` in the keep layout ``dst``."""
+    built in the :class:`~.nodetable.NodeTable` ``core`` in the keep layout ``dst``."""
     if u == 0:
-        return -1
+        return 0
     if i == src.n:
         return 1
     key = (u, i)
@@ -338,7 +301,7 @@ def _project(g: SetDiagram, u: int, i: int, src: Layout, dst: Layout, core, x: l
         children = {label: _project(g, g.restrict(u, choices[label]), i + 1, src, dst, core,
                                     x, memo)
                     for label in (DROPPED, x[i])}
-        got = memo[key] = dst.build_core(core, i, children)
+        got = memo[key] = dst.build_table(core, i, children)
     return got
 
 

@@ -1,7 +1,7 @@
 """The diagram of an explanation set as three integer lists, for the walks over it.
 
-Explanation sets are built in ``dd`` managers (:func:`bnx.explain._cache.core_manager`)
-or as arrays (:mod:`bnx.arrays`); their walks (counting, lengths, minimisation,
+Explanation sets are built in node tables (:mod:`.nodetable`), as arrays
+(:mod:`bnx.arrays`) or read from ``dd`` (:meth:`SetDiagram.from_dd`); their walks (counting, lengths, minimisation,
 listing, :mod:`.walks`) read each node's level and children many times, so they read
 them from plain lists: node ``0`` is false, node ``1`` true (both at level ``nvars``),
 complemented edges resolved, children numbered before their parents. A set's diagram is
@@ -9,8 +9,9 @@ small next to the ODD it explains, and read once per set.
 
 Examples
 --------
->>> from bnx.explain._cache import new_core
->>> core = new_core(("a", "b"))
+>>> from dd.bdd import BDD                                    # dd's integer-level manager
+>>> core = BDD()
+>>> core.declare("a", "b")
 >>> u = core.find_or_add(0, -1, core.find_or_add(1, -1, 1))   # a and b
 >>> d = SetDiagram.from_core(core, -u, 2)                      # not (a and b)
 >>> d.var, d.lo, d.hi, d.root

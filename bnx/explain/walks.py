@@ -6,8 +6,8 @@ Each walks a :class:`~bnx.explain.setdiagram.SetDiagram` (or any object with ``v
 at feature ``i`` it follows each valid choice's bits (so codes that name no state
 never come out), memoised per ``(node, feature)``, so it is linear in the diagram.
 They are module-level recursions with explicit memos over plain integers; the
-minimisation builds its result in a ``dd.bdd.BDD`` (integer references, ``1`` true and
-``-1`` false) with the layout's :meth:`~bnx.explain.layout.Layout.build_core`.
+minimisation builds its result in a :class:`~bnx.explain.nodetable.NodeTable` (``1`` true,
+``0`` false) with the layout's :meth:`~bnx.explain.layout.Layout.build_table`.
 """
 
 from __future__ import annotations
@@ -62,11 +62,11 @@ def minimum(g: SetDiagram, u: int, i: int, layout, memo: dict) -> float:
     return suffix_minimum(g, u, i, layout.steps, layout.tail, range(layout.n + 1), memo)
 
 
-def keep_minimal(g: SetDiagram, u: int, i: int, layout, mins: dict, memo: dict, core) -> int:
+def keep_minimal(g: SetDiagram, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
     """Pass two of minimize: the members of ``u`` of minimum length, built in the
-    ``dd.bdd.BDD`` ``core`` (returns its reference)."""
+    :class:`~bnx.explain.nodetable.NodeTable` ``table`` (returns its node)."""
     return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
-                               memo, core, layout.build_core)
+                               memo, table, layout.build_table)
 
 
 # The two passes with the layout given per feature (``steps[i]``, ``tail[i]``) and memos
@@ -110,10 +110,10 @@ def suffix_minimum(g: SetDiagram, u: int, i: int, steps: list, tail: list, sids:
 def suffix_keep_minimal(g: SetDiagram, u: int, i: int, steps: list, tail: list, sids: list,
                         mins: dict, memo: dict, out, build) -> int:
     """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
-    makes the output nodes, references of the ``dd.bdd.BDD`` ``out``), memoised by
-    ``(node, sids[i])``."""
+    makes the output nodes, in the :class:`~bnx.explain.nodetable.NodeTable` ``out``),
+    memoised by ``(node, sids[i])``."""
     if u == 0:
-        return -1
+        return 0
     if i == len(steps):
         return 1
     key = (u, sids[i])
