@@ -246,16 +246,7 @@ def forward(sched: Schedule, mult: Callable, sigma: tuple, d: int) -> list:
     given its parent's state ``w``, a ``d``-vector, or None to drop the edge)."""
     fwd = [{(0, ()): unit(d)}]
     for m in range(len(sched.feats)):
-        edges = _Edges(sched, m, mult)
-        into: dict = {}
-        here = fwd[m]
-        for key, known, to, reads in sched.layer(m):
-            front = here.get(key)
-            if front is not None:
-                e = edges(known, reads)
-                if e is not None:
-                    into.setdefault(to, []).append((front, e))
-        fwd.append({to: _merge(src, sigma, d) for to, src in into.items()})
+        fwd.append(_step(sched, m, mult, sigma, d, fwd[m], down=True))
     return fwd
 
 
@@ -266,17 +257,25 @@ def backward(sched: Schedule, mult: Callable, sigma: tuple, d: int, terminal: in
     bwd: list = [None] * (n + 1)
     bwd[n] = {k: unit(d) for k in sched.keys[n] if int(sched.value[k[0]]) == terminal}
     for m in range(n - 1, -1, -1):
-        edges = _Edges(sched, m, mult)
-        into: dict = {}
-        below = bwd[m + 1]
-        for key, known, to, reads in sched.layer(m):
-            tail = below.get(to)
-            if tail is not None:
-                e = edges(known, reads)
-                if e is not None:
-                    into.setdefault(key, []).append((tail, e))
-        bwd[m] = {key: _merge(src, sigma, d) for key, src in into.items()}
+        bwd[m] = _step(sched, m, mult, sigma, d, bwd[m + 1], down=False)
     return bwd
+
+
+def _step(sched: Schedule, m: int, mult: Callable, sigma: tuple, d: int, fronts: dict, *,
+          down: bool) -> dict:
+    """One layer of :func:`forward` (``down``: ``fronts`` are layer ``m``'s, the result
+    layer ``m + 1``'s) or of :func:`backward` (the other way): each walk edge of layer
+    ``m`` extends the front at its one end by its factor into the front at its other."""
+    edges = _Edges(sched, m, mult)
+    into: dict = {}
+    for key, known, to, reads in sched.layer(m):
+        here, there = (key, to) if down else (to, key)
+        front = fronts.get(here)
+        if front is not None:
+            e = edges(known, reads)
+            if e is not None:
+                into.setdefault(there, []).append((front, e))
+    return {k: _merge(src, sigma, d) for k, src in into.items()}
 
 
 def through(sched: Schedule, fwd: list, bwd: list, mult: Callable, sigma: tuple,
