@@ -77,24 +77,11 @@ def _levels_of(obj) -> int:
 
 def deep(fn):
     """Run ``fn(obj, ...)`` with a recursion limit sized for ``obj``'s diagram and the
-    cyclic garbage collector paused (:class:`recursion_for`, :class:`gc_paused`, inlined:
-    this wraps every question, and small ones take a few dozen microseconds)."""
+    cyclic garbage collector paused (:class:`recursion_for`, :class:`gc_paused`)."""
     @functools.wraps(fn)
     def wrapper(obj, *args, **kwargs):
-        need = 6 * _levels_of(obj) + 1000
-        old = sys.getrecursionlimit()
-        if need > old:
-            sys.setrecursionlimit(need)
-        was = gc.isenabled()
-        if was:
-            gc.disable()
-        try:
+        with recursion_for(_levels_of(obj)), gc_paused():
             return fn(obj, *args, **kwargs)
-        finally:
-            if was:
-                gc.enable()
-            if need > old:
-                sys.setrecursionlimit(old)
     return wrapper
 
 

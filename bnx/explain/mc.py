@@ -207,8 +207,8 @@ class _Cache:
         self.clear()
 
     def clear(self) -> None:
-        """Drop the pattern and suffix ids, the memos keyed by them and the manager the
-        memoised results live in."""
+        """Drop the pattern and suffix ids, the memos keyed by them and the node table
+        the memoised results live in."""
         self.core = NodeTable(len(self.variables))
         self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
         self.pattern_of: dict = {}  # (i, allowed, weights) -> pattern id

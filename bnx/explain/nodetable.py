@@ -153,4 +153,4 @@ class NodeTable:
     def diagram(self, u: int) -> SetDiagram:
         """The function ``u`` as a :class:`~.setdiagram.SetDiagram` of its own nodes."""
         var, lo, hi = self.var, self.lo, self.hi
-        return SetDiagram._walk(self.nvars, u, 0, 1, lambda w: (var[w], lo[w], hi[w]))
+        return SetDiagram.walk(self.nvars, u, 0, 1, lambda w: (var[w], lo[w], hi[w]))

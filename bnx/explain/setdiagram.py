@@ -62,7 +62,7 @@ class SetDiagram:
             lvl, a, b = succ[r if r > 0 else -r]
             return (lvl, -a, -b) if r < 0 else (lvl, a, b)
 
-        return cls._walk(nvars, ref, -1, 1, node)
+        return cls.walk(nvars, ref, -1, 1, node)
 
     @classmethod
     def from_dd(cls, root: Node, nvars: int) -> "SetDiagram":
@@ -75,10 +75,10 @@ class SetDiagram:
         def node(u):
             return (u.level, ~u.low, ~u.high) if u.negated else (u.level, u.low, u.high)
 
-        return cls._walk(nvars, root, bdd.false, bdd.true, node)
+        return cls.walk(nvars, root, bdd.false, bdd.true, node)
 
     @classmethod
-    def _walk(cls, nvars: int, root, false, true, node) -> "SetDiagram":
+    def walk(cls, nvars: int, root, false, true, node) -> "SetDiagram":
         """The diagram below ``root``, read depth first, children before parents, one
         step per node; ``node(u)`` is ``(level, low, high)`` with negations resolved."""
         var, lo, hi = [nvars, nvars], [0, 1], [0, 1]
