@@ -29,8 +29,8 @@ from .setdiagram import SetDiagram
 
 __all__ = ["pi_explanations", "prime_implicants"]
 
-#: Nodes a shared output manager (pi-inst's node table: nodes and memo entries) may hold
-#: before it is replaced by a new one.
+#: Nodes plus memo entries a shared node table of explanation sets may hold before it is
+#: replaced by a new one.
 CORE_LIMIT = 2_000_000
 
 
@@ -108,7 +108,7 @@ class _PI:
             self.retarget(instance)
 
     def retarget(self, instance: list[int]) -> None:
-        """Explain ``instance`` next (memo keys carry its remaining states' suffix id)."""
+        """Explain ``instance`` (memo keys carry its remaining states' suffix id)."""
         self.instance = instance
         table = self._suffixes
         sid = [0] * (len(instance) + 1)
