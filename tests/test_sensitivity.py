@@ -10,6 +10,7 @@ proportionally, everything in fractions.
 from __future__ import annotations
 
 import copy
+import math
 from fractions import Fraction
 
 import pytest
@@ -293,7 +294,7 @@ def test_explain_data_sensitivity_names_the_entry_closest_to_flipping(case, data
             name = f"Pr({row.variable}={row.state}" + (f" | {given})" if given else ")")
             flips.append((min(ends), name, row))
     if not flips:
-        assert room == float("inf")
+        assert room == float("inf") and label is None  # no entry named: none flips it
         return
     best = min(d for d, _, _ in flips)
     assert room == float(best)
@@ -309,3 +310,20 @@ def test_explain_data_sensitivity_names_the_entry_closest_to_flipping(case, data
     assert decide(case, changed(case, row, row.value + (toward - row.value) * (1 - eps)),
                   x) == want
     assert any(decide(case, changed(case, row, t), x) != want for t in (toward, beyond))
+
+
+def test_flip_room_ranks_exactly_where_floats_tie():
+    """Two entries whose rooms differ by less than a float's precision: the exact rooms
+    rank them (explain_data names the closer one), the float rooms cannot."""
+    import pandas as pd
+    from bnx.attribution.entries import flip_room
+    F = Fraction
+    tiny = F(1, 10 ** 20)
+    frame = pd.DataFrame({"value": [F(1, 2), F(1, 2), F(1, 2)],
+                          "low": [F(1, 4), F(1, 4) + tiny, F(0)],
+                          "high": [F(1), F(1), F(1)]})
+    exact = flip_room(frame, exact=True).tolist()
+    assert exact == [F(1, 4), F(1, 4) - tiny, math.inf]
+    assert min(range(3), key=exact.__getitem__) == 1
+    floats = flip_room(frame).tolist()
+    assert floats[0] == floats[1] == 0.25 and floats[2] == math.inf

@@ -8,6 +8,7 @@ the order of its parents' configurations, and the DataFrame of their intervals.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 __all__ = ["entries", "sensitivity_frame", "flip_room", "entry_label"]
@@ -36,18 +37,21 @@ def sensitivity_frame(rows: list, exact: bool):
     return frame
 
 
-def flip_room(frame):
+def flip_room(frame, *, exact: bool = False):
     """Per row of a :func:`sensitivity_frame`, how far its entry may move before the
     decision changes: the distance from ``value`` to the nearer flip point (``low``
     when ``low > 0``, ``high`` when ``high < 1``), ``inf`` when neither end is one;
-    computed in the frame's own numbers (exact for fractions), returned as a float
-    Series named ``room``."""
+    computed in the frame's own numbers (exact for fractions). A Series named ``room``:
+    floats, or with ``exact`` the frame's own numbers (so that rooms which differ by
+    less than a float's precision are still ranked right)."""
     import pandas as pd
     out = []
     for v, lo, hi in zip(frame["value"], frame["low"], frame["high"]):
         ends = ([v - lo] if lo > 0 else []) + ([hi - v] if hi < 1 else [])
-        out.append(float(min(ends)) if ends else float("inf"))
-    return pd.Series(out, index=frame.index, dtype=float, name="room")
+        out.append(min(ends) if ends else math.inf)
+    if exact:
+        return pd.Series(out, index=frame.index, dtype=object, name="room")
+    return pd.Series([float(r) for r in out], index=frame.index, dtype=float, name="room")
 
 
 def entry_label(variable, state, parents: dict) -> str:

@@ -22,6 +22,7 @@ Without an instance it is the interval in which no decision of the classifier ch
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -186,8 +187,9 @@ def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
     """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with the columns
     ``sensitivity`` (how far the CPT entry closest to flipping the row's decision may
     move, :func:`~.entries.flip_room`; ``inf`` when no single entry can flip it) and
-    ``sensitivity_entry`` (that entry, ``"Pr(V=s | ...)"``), each distinct complete row
-    computed once; NaN on rows with missing values."""
+    ``sensitivity_entry`` (that entry, ``"Pr(V=s | ...)"``; ``None`` when no entry can
+    flip it), each distinct complete row computed once; NaN on rows with missing
+    values. The closest entry is found on the exact rooms."""
     import pandas as pd
     if classifier is None:
         raise ArgumentError("what='sensitivity' needs the classifier, which this ODD does "
@@ -204,10 +206,9 @@ def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
         got = done.get(row)
         if got is None:
             s = parameter_sensitivity(classifier, dict(zip(feats, row)), exact=True)
-            r = flip_room(s)
-            k = int(r.to_numpy().argmin())
-            got = done[row] = (float(r.iloc[k]), entry_label(s["variable"].iloc[k],
-                                                             s["state"].iloc[k],
-                                                             s["parents"].iloc[k]))
+            r = flip_room(s, exact=True).tolist()
+            k = min(range(len(r)), key=r.__getitem__)  # exact: rooms may tie as floats
+            got = done[row] = (float(r[k]), None if r[k] == math.inf else entry_label(
+                s["variable"].iloc[k], s["state"].iloc[k], s["parents"].iloc[k]))
         room.iloc[pos], entry.iloc[pos] = got
     return pd.DataFrame({"sensitivity": room, "sensitivity_entry": entry})
