@@ -39,3 +39,37 @@ def test_conjoin_equals_dd_conjunction(backend, spec):
 def test_conjoin_needs_the_same_levels():
     with pytest.raises(ValueError, match="same levels"):
         conjoin(A.Builder(2).finish(A.TRUE), A.Builder(3).finish(A.TRUE))
+
+
+def test_conjoin_answers_to_the_node_budget(monkeypatch):
+    """The conjunction of two large diagrams charges its nodes to the compiler's budget:
+    over max_nodes it raises, and the argmax rule's conjunction is bounded with it."""
+    import bnx
+    from bnx.compilation.budget import Budget
+    from tests.test_tan_engine import random_tan
+    n = 12
+    parity = [A.Builder(n) for _ in range(2)]
+    roots = []
+    for k, b in enumerate(parity):  # x_k xor ... : a diagram of two nodes per level
+        even, odd = [A.TRUE], [A.FALSE]
+        for lvl in reversed(range(n)):
+            even, odd = (b.nodes(lvl, even, odd), b.nodes(lvl, odd, even))
+        roots.append(b.finish(int((even if k else odd)[0])))
+    a, c = roots
+    free = Budget()
+    assert A.count(conjoin(a, c, budget=free)) == 0 and free.used <= 2 * 2 * n
+    with pytest.raises(bnx.CompilationLimitError, match="max_nodes=5"):
+        conjoin(a, A.negate(c), budget=Budget(5))
+    # a whole argmax compilation charges each conjunction's nodes to its budget
+    import bnx.compilation as C
+    seen = []
+
+    def spy(x, y, *, budget=None):
+        before = budget.used
+        got = conjoin(x, y, budget=budget)
+        seen.append((budget.used - before, got.size))
+        return got
+
+    monkeypatch.setattr(C, "conjoin", spy)
+    bnx.compile(random_tan(16, 1, ternary=False, classes=3), backend="autoref")
+    assert seen and all(spent >= size - 2 for spent, size in seen)

@@ -158,7 +158,7 @@ def _conjoin_pairs(enc: Encoding, bdd, budget: Budget, pos: int, pairs, models):
     flip = [negate(g) for g, (a, _) in zip(ge, pairs) if a != pos]
     out = keep[0] if keep else domain(enc)
     for g in keep[1:] + flip:
-        out = conjoin(out, g, check=budget.check)
+        out = conjoin(out, g, budget=budget)
     return out
 
 
@@ -179,7 +179,7 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             if pos == 0:
                 return root, masked
             if isinstance(root, DiagramArrays):  # negated within the domain, as arrays
-                return conjoin(domain(enc), negate(root), check=budget.check), False
+                return conjoin(domain(enc), negate(root), budget=budget), False
             return ~root, False
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
         pairs = [(pos, c) if c > pos else (c, pos) for c in range(len(clf.class_states))

@@ -44,9 +44,10 @@ def domain(enc) -> DiagramArrays:
     return b.finish(u)
 
 
-def conjoin(a: DiagramArrays, b: DiagramArrays, *, check=None) -> DiagramArrays:
-    """The conjunction of two functions over the same levels, as canonical arrays
-    (``check()``, when given, is called once per level: a compiler's budget)."""
+def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays:
+    """The conjunction of two functions over the same levels, as canonical arrays.
+    ``budget`` (a compiler's :class:`~.budget.Budget`, optional) is checked for each
+    level's pairs before they are expanded and charged one unit per node made."""
     if a.nvars != b.nvars:
         raise ValueError("conjoin needs two diagrams over the same levels")
     n, nb = a.nvars, b.size
@@ -85,10 +86,10 @@ def conjoin(a: DiagramArrays, b: DiagramArrays, *, check=None) -> DiagramArrays:
     for lvl in range(n):
         if not todo[lvl]:
             continue
-        if check is not None:
-            check()
         keys = np.sort(np.concatenate(todo[lvl]))  # unique, by sorting (numpy's hash is slower)
         keys = pairs[lvl] = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+        if budget is not None:
+            budget.check(len(keys))
         todo[lvl] = None
         for x, y in children(keys, lvl):
             live = inner(x, y)
@@ -107,5 +108,7 @@ def conjoin(a: DiagramArrays, b: DiagramArrays, *, check=None) -> DiagramArrays:
                 got[live[at]] = node[d][np.searchsorted(pairs[d], ck)]
             kids.append(got)
         node[lvl] = out.nodes(lvl, kids[0], kids[1])
+        if budget is not None:
+            budget.spend(len(pairs[lvl]))
     root_level = min(a.level[a.root], b.level[b.root])
     return out.finish(int(node[root_level][0]))
