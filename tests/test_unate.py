@@ -108,6 +108,17 @@ def test_a_file_without_least_states_still_uses_them(tmp_path):
     from bnx.explain import _cache
     assert _cache.least_states(bare, True) == (0, 0, 0, 0)
     assert np.array_equal(bare.arrays.lo, odd.arrays.lo)
+    # a file without the key: the loaded ODD's metadata lacks it, so _cache takes the
+    # classifier's (the fallback), and every instance's PI-explanations stay the same
+    path = odd.save(str(tmp_path / "old.bnx"))
+    resign(path, lambda doc: doc.pop("least_states"))
+    back = bnx.ODD.load(path, backend="autoref")
+    assert "least_states" not in back.meta
+    assert _cache.least_states(back, True) == (0, 0, 0, 0)
+    assert ("least_pair",) in back.arrays.cache  # found through the fallback
+    for combo in itertools.product(*(back.states(f) for f in back.features)):
+        x = dict(zip(back.features, combo))
+        assert bnx.pi_explanations(back, x).to_set() == bnx.pi_explanations(odd, x).to_set()
 
 
 @pytest.mark.parametrize("bad", [[[0, 0, 0, 0]], [[0, 0, 0], [1, 1, 1]],
