@@ -72,11 +72,6 @@ class Schedule:
         """The features open when layer ``m`` is read."""
         return self.open_after[m - 1] if m else ()
 
-    def steps(self, m: int, key: tuple):
-        """``(state, known states, next key)`` of every edge leaving ``key`` on layer ``m``
-        (the known states a dict the caller must not keep)."""
-        return self._steps(m, key)
-
     def layer(self, m: int) -> list:
         """``(key, known states, next key, the states the layer's factors read)`` of every
         edge of layer ``m``, grouped by key (made once)."""
@@ -85,10 +80,12 @@ class Schedule:
             reads = self.reads[m]
             got = self._layers[m] = [(key, dict(known), to, tuple(known[f] for f in reads))
                                      for key in self.keys[m]
-                                     for _, known, to in self._steps(m, key)]
+                                     for _, known, to in self.steps(m, key)]
         return got
 
-    def _steps(self, m: int, key: tuple):
+    def steps(self, m: int, key: tuple):
+        """``(state, known states, next key)`` of every edge leaving ``key`` on layer ``m``
+        (the known states a dict the caller must not keep)."""
         u, a = key
         h, kids, after = self.feats[m], self.kids[m], self.open_after[m]
         known = dict(zip(self.before(m), a))

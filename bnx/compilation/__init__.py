@@ -137,13 +137,13 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     bdd = new_manager(name, enc.variables)
     with recursion_for(enc.nvars), gc_paused():
         try:
-            root, masked = _engines(clf, enc, bdd, budget)
+            root = _engines(clf, enc, bdd, budget)
         finally:
             budget.close()
         if isinstance(root, DiagramArrays):  # level and TAN engines: false on unused codes
             return ODD(clf, enc, backend=name, arrays=root)
         domain = enc.domain(bdd)
-        if domain != bdd.true and not masked:  # select() sends unused codes to false
+        if domain != bdd.true:  # the dd engines may be true on codes that name no state
             root = root & domain
     return ODD(clf, enc, backend=name, bdd=bdd, root=root)
 
@@ -163,9 +163,9 @@ def _conjoin_pairs(enc: Encoding, bdd, budget: Budget, pos: int, pairs, models):
 
 
 def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
-    """``(root, masked)``: the decision function's root from the engine that fits the
-    classifier (looked up by name in this module: the numpy engines load on first use),
-    and whether it is already false on every code that names no state."""
+    """The decision function's root from the engine that fits the classifier (looked up
+    by name in this module: the numpy engines load on first use): arrays, false on every
+    code that names no state, or a ``dd`` node that ``compile`` conjoins with the domain."""
     engines = sys.modules[__name__]
     tree = clf.structure in ("naive_bayes", "latent_tree")
     pos = clf.class_states.index(clf.positive)
@@ -175,12 +175,12 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             # 1/2 with the first state positive, which the fast engines compile
             first = Classifier(clf.network, clf.class_var, clf.class_states[0],
                                threshold=Fraction(1, 2), features=clf.features)
-            root, masked = _engines(first, enc, bdd, budget)
+            root = _engines(first, enc, bdd, budget)
             if pos == 0:
-                return root, masked
+                return root
             if isinstance(root, DiagramArrays):  # negated within the domain, as arrays
-                return conjoin(domain(enc), negate(root), budget=budget), False
-            return ~root, False
+                return conjoin(domain(enc), negate(root), budget=budget)
+            return ~root
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
         pairs = [(pos, c) if c > pos else (c, pos) for c in range(len(clf.class_states))
                  if c != pos]  # each: Pr(pair[0]) >= Pr(pair[1])
@@ -190,29 +190,29 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
             if models[-1] is None:
                 break
         if models[-1] is not None:  # pairwise forests: arrays, conjoined
-            return _conjoin_pairs(enc, bdd, budget, pos, pairs, models), False
+            return _conjoin_pairs(enc, bdd, budget, pos, pairs, models)
         root = bdd.true
         for (a, b) in pairs:
             ge = engines._FactorEngine(clf, enc, bdd, budget, pair=(a, b), weights=(1, 1)).run()
             root = root & (ge if a == pos else ~ge)
-        return root, False
+        return root
     t = clf.threshold
     if len(clf.class_states) != 2:
         if tree:
-            return engines._TensorEngine(clf, enc, bdd, budget).run(), False
+            return engines._TensorEngine(clf, enc, bdd, budget).run()
         weights = tuple(1 - t if c == pos else -t for c in range(len(clf.class_states)))
         return engines._FactorEngine(clf, enc, bdd, budget, pair=None,
-                                     weights=weights).run(), False
+                                     weights=weights).run()
     if clf.structure == "latent_tree":
-        return engines._SplitEngine(clf, enc, bdd, budget).run(), False
+        return engines._SplitEngine(clf, enc, bdd, budget).run()
     if clf.structure == "naive_bayes":
         weights = log_weights(clf, enc.features)
         if weights is None:  # a probability a double cannot hold: the exact engine
-            return engines._RatioEngine(clf, enc, bdd, budget).run(), False
+            return engines._RatioEngine(clf, enc, bdd, budget).run()
         # (arrays, false on unused codes: compile() sees that from their type)
-        return engines._LevelEngine(clf, enc, bdd, budget, weights).run(), False
+        return engines._LevelEngine(clf, enc, bdd, budget, weights).run()
     model = engines._tan_model(clf, enc.features)  # no hidden variable, small contexts
     if model is not None:
-        return engines._TanEngine(enc, bdd, budget, model).run(), False  # arrays, as above
+        return engines._TanEngine(enc, bdd, budget, model).run()  # arrays, as above
     return engines._FactorEngine(clf, enc, bdd, budget, pair=(pos, 1 - pos),
-                                 weights=(1 - t, t)).run(), False
+                                 weights=(1 - t, t)).run()

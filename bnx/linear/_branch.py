@@ -32,11 +32,11 @@ MAX_NODES = 10_000
 
 class OutOfBudget(Exception):
     """A shortest search ran out of its budget (turned into a StructureError by the
-    caller); ``lower`` a proven bound, ``best`` the shortest sufficient set met."""
+    caller); ``best`` the shortest sufficient set met."""
 
-    def __init__(self, lower: int = 0, best: list[int] | None = None) -> None:
-        super().__init__(lower, best)
-        self.lower, self.best = lower, best
+    def __init__(self, best: list[int] | None = None) -> None:
+        super().__init__(best)
+        self.best = best
 
 
 def _terms(d):
@@ -45,31 +45,6 @@ def _terms(d):
     if any(t[0] or t[1] for Ti in T3 for row in Ti for t in row):
         return None
     return [[[t[2] for t in row] for row in Ti] for Ti in T3]
-
-
-def _bound(d, T, lam: int, forced=None, score=None) -> int:
-    """The relaxation's bound at multiplier ``lam`` (0 if none); ``forced[i]``: ``True``
-    fixed, ``False`` free, ``None`` either; ``score[i]`` counts the parent states where
-    fixing ``i`` wins."""
-    fr, x, n = d.w, d.x, d.n
-    W: list = [None] * (n + 1)
-    total = 0
-    for i in fr.postorder:
-        ki = fr.card(i)
-        h = [sum(W[ch][y] for ch in fr.children[i]) for y in range(ki)]
-        if i == n:
-            total = T[n][0][0] + h[0] + fr.tol
-            break
-        Ti, xi = T[i], x[i]
-        f = None if forced is None else forced[i]
-        W[i] = out = []
-        for u in range(len(Ti[0])):
-            fix = Ti[xi][u] - lam + h[xi]
-            free = min(Ti[y][u] + h[y] for y in range(ki))
-            out.append(fix if f is True else free if f is False else max(fix, free))
-            if score is not None:
-                score[i] += fix >= free
-    return -(total // lam) if total < 0 else 0  # ceil(-total / lam)
 
 
 def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]], list[int]]:
@@ -90,7 +65,7 @@ def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]], list[int]]:
     for e in range(-40, 3):  # lam from top / 2**20 to 2 top, by factors of sqrt(2)
         lam = max(1, int(top * 2 ** (e / 2)))
         score = [0] * d.n
-        tried.append((_bound(d, T, lam, score=score), score, lam))
+        tried.append((_Relaxed(d, T, lam, score).bound(), score, lam))
     tried.sort(key=lambda t: -t[0])
     return (tried[0][0], [s for _, s, _ in tried[:guides]],
             [lam for _, _, lam in tried[:guides]])
@@ -100,25 +75,29 @@ class _Relaxed:
     """The relaxation at one multiplier, kept up to date as features are forced fixed,
     forced free or released one at a time (only the path to the root is recomputed)."""
 
-    def __init__(self, d, T, lam: int) -> None:
+    def __init__(self, d, T, lam: int, score: list | None = None) -> None:
         self.fr, self.T, self.x, self.lam, self.n = d.w, T, d.x, lam, d.n
         fr = self.fr
         self.forced: list = [None] * d.n
         self.csum = [[0] * fr.card(i) for i in range(d.n + 1)]
         self.W: list = [None] * d.n
         for i in fr.postorder[:-1]:
-            self.W[i] = w = self._w(i)
+            self.W[i] = w = self._w(i, score)
             cs = self.csum[fr.parent[i]]
             for u, v in enumerate(w):
                 cs[u] += v
 
-    def _w(self, i: int) -> list:
+    def _w(self, i: int, score: list | None = None) -> list:
+        """Feature ``i``'s term per parent state (``forced[i]``: ``True`` fixed, ``False``
+        free, ``None`` either); ``score[i]`` counts the parent states where fixing wins."""
         Ti, xi, h, f, lam = self.T[i], self.x[i], self.csum[i], self.forced[i], self.lam
         out = []
         for u in range(len(Ti[0])):
             fix = Ti[xi][u] - lam + h[xi]
             free = min(Ti[y][u] + h[y] for y in range(len(Ti)))
             out.append(fix if f is True else free if f is False else max(fix, free))
+            if score is not None:
+                score[i] += fix >= free
         return out
 
     def force(self, i: int, value) -> None:
@@ -135,6 +114,7 @@ class _Relaxed:
             node = parent[node]
 
     def bound(self) -> int:
+        """The relaxation's bound (0 if none): ``ceil(-total / lam)``."""
         total = self.T[self.n][0][0] + self.csum[self.n][0] + self.fr.tol
         return -(total // self.lam) if total < 0 else 0
 
