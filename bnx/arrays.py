@@ -36,7 +36,7 @@ import numpy as np
 
 
 __all__ = ["FALSE", "TRUE", "DiagramArrays", "Builder", "canonical",
-           "count", "decide", "dd_size", "negate", "negations"]
+           "count", "decide", "dd_size", "negate", "negations", "unique"]
 
 FALSE, TRUE = 0, 1
 _INT = np.int64
@@ -97,6 +97,33 @@ class DiagramArrays:
 
     def __setstate__(self, state) -> None:
         self.__init__(*state)
+
+
+def unique(x: np.ndarray, inverse: bool = False):
+    """The sorted distinct values of the integer array ``x`` (and, with ``inverse``, the
+    position of each entry of ``x`` among them): ``numpy.unique`` by one sort, several
+    times faster than numpy 2's hashing ``unique`` on the arrays of millions of keys that
+    the passes over diagrams make.
+
+    Examples
+    --------
+    >>> keys, inv = unique(np.array([7, 2, 7, 5]), inverse=True)
+    >>> keys.tolist(), inv.tolist()
+    ([2, 5, 7], [2, 0, 2, 1])
+    """
+    if inverse:
+        order = np.argsort(x)
+        s = x[order]
+    else:
+        s = np.sort(x)
+    keep = np.empty(len(s), dtype=bool)
+    keep[:1] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    if not inverse:
+        return s[keep]
+    inv = np.empty(len(x), dtype=_INT)
+    inv[order] = np.cumsum(keep) - 1
+    return s[keep], inv
 
 
 def canonical(nvars: int, level, lo, hi, roots: Sequence[int]) -> tuple[DiagramArrays, list[int]]:

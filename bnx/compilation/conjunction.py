@@ -29,19 +29,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import FALSE, TRUE, Builder, DiagramArrays
+from ..arrays import FALSE, TRUE, Builder, DiagramArrays, unique
 
-__all__ = ["conjoin", "domain"]
+__all__ = ["conjoin", "domain", "valid_chain"]
+
+
+def valid_chain(b: Builder, enc) -> list[int]:
+    """``valid[i]``: the node of builder ``b`` true exactly on the codes of features
+    ``i..`` that name states (``valid[n]`` is true)."""
+    valid = [TRUE] * (len(enc.features) + 1)
+    for i in reversed(range(len(enc.features))):
+        valid[i] = int(b.select(enc.first_level[i], len(enc.bits[i]),
+                                [[valid[i + 1]] * len(enc.states[i])])[0])
+    return valid
 
 
 def domain(enc) -> DiagramArrays:
     """The arrays of the constraint that every feature's code names one of its states
     (:meth:`bnx.Encoding.domain`)."""
     b = Builder(enc.nvars)
-    u = TRUE
-    for i in reversed(range(len(enc.features))):
-        u = int(b.select(enc.first_level[i], len(enc.bits[i]), [[u] * len(enc.states[i])])[0])
-    return b.finish(u)
+    return b.finish(valid_chain(b, enc)[0])
 
 
 def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays:
@@ -86,8 +93,7 @@ def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays
     for lvl in range(n):
         if not todo[lvl]:
             continue
-        keys = np.sort(np.concatenate(todo[lvl]))  # unique, by sorting (numpy's hash is slower)
-        keys = pairs[lvl] = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+        keys = pairs[lvl] = unique(np.concatenate(todo[lvl]))
         if budget is not None:
             budget.check(len(keys))
         todo[lvl] = None

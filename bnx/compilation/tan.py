@@ -34,6 +34,7 @@ from typing import Any
 from ..encoding import Encoding
 from ..arrays import FALSE, TRUE, Builder
 from .budget import Budget
+from .conjunction import valid_chain
 from .intervals import INF
 from .levels import LevelEngine
 from .tan_model import TanModel
@@ -294,10 +295,7 @@ class TanEngine(LevelEngine):
         b = self.builder = Builder(enc.nvars)
         # valid[i]: true on every valid code of features i.. (a child forced positive,
         # code -4, and code -1); the state rho = 0 (code -3) does not occur
-        self.valid = [TRUE] * (n + 1)
-        for i in reversed(range(n)):
-            self.valid[i] = int(b.select(enc.first_level[i], len(enc.bits[i]),
-                                         [[self.valid[i + 1]] * m.card[i]])[0])
+        self.valid = valid_chain(b, enc)
         self.tops, self.zero = self.valid, [FALSE] * (n + 1)
         if self.rho0 is INF:
             return b.finish(self.valid[0])

@@ -35,33 +35,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import DiagramArrays
+from ..arrays import DiagramArrays, unique
 from ..encoding import Encoding
 
-__all__ = ["Store", "store_for", "unique"]
+__all__ = ["Store", "store_for"]
 
 _INT = np.int64
 _B = np.int64(1) << 31  # pair keys: a * _B + b (node numbers stay below 2 ** 31)
-
-
-def unique(x: np.ndarray, inverse: bool = False):
-    """The sorted distinct values of the integer array ``x`` (and, with ``inverse``, the
-    position of each entry of ``x`` among them): ``numpy.unique`` by one sort, several
-    times faster than numpy 2's hashing ``unique`` on the arrays of millions of keys
-    made here."""
-    if inverse:
-        order = np.argsort(x)
-        s = x[order]
-    else:
-        s = np.sort(x)
-    keep = np.empty(len(s), dtype=bool)
-    keep[:1] = True
-    np.not_equal(s[1:], s[:-1], out=keep[1:])
-    if not inverse:
-        return s[keep]
-    inv = np.empty(len(x), dtype=_INT)
-    inv[order] = np.cumsum(keep) - 1
-    return s[keep], inv
 
 
 class Store:

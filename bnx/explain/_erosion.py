@@ -53,10 +53,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..arrays import DiagramArrays
+from ..arrays import DiagramArrays, unique
 from ..diagram import recursion_for
 from ..encoding import Encoding
-from ._conj import Store, unique
+from ._conj import Store
 from .nodetable import NodeTable
 
 __all__ = ["Erosion", "SmallErosion", "eroded_counts", "SMALL"]
