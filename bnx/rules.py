@@ -23,9 +23,22 @@ from typing import Any
 
 from .errors import ThresholdError
 
-__all__ = ["RULES", "check_threshold", "decides"]
+__all__ = ["RULES", "argmax_pairs", "check_threshold", "decides"]
 
 RULES = ("threshold", "argmax")
+
+
+def argmax_pairs(nclasses: int, p: int) -> list[tuple[int, int]]:
+    """The argmax rule as comparisons ``Pr(a, x) >= Pr(b, x)``, one per other state ``c``,
+    the earlier state first: the positive state ``p`` wins iff every pair ``(p, c)``
+    holds and no pair ``(c, p)`` does (so the earlier state wins ties).
+
+    Examples
+    --------
+    >>> argmax_pairs(4, 1)
+    [(0, 1), (1, 2), (1, 3)]
+    """
+    return [(p, c) if c > p else (c, p) for c in range(nclasses) if c != p]
 
 
 def check_threshold(threshold: Any) -> Fraction:

@@ -70,6 +70,7 @@ from ..classifier import Classifier
 from ..diagram import gc_paused, recursion_for
 from ..encoding import Encoding
 from ..errors import BnxError
+from ..rules import argmax_pairs
 from .budget import Budget
 from .conjunction import conjoin, domain
 from .estimate import estimate_size
@@ -182,8 +183,7 @@ def _engines(clf: Classifier, enc: Encoding, bdd, budget: Budget):
                 return conjoin(domain(enc), negate(root), budget=budget)
             return ~root
         # positive iff Pr(pos) > Pr(c) for every earlier c and >= for every later c
-        pairs = [(pos, c) if c > pos else (c, pos) for c in range(len(clf.class_states))
-                 if c != pos]  # each: Pr(pair[0]) >= Pr(pair[1])
+        pairs = argmax_pairs(len(clf.class_states), pos)  # each: Pr(a) >= Pr(b)
         models = []
         for p in pairs:  # all or none: the contexts are the network's, not the pair's
             models.append(engines._tan_model(clf, enc.features, pair=p, weights=(1, 1)))

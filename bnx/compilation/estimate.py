@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from .._types import Feature
 from ..classifier import Classifier
 from ..errors import ArgumentError, BnxError
+from ..rules import argmax_pairs
 
 __all__ = ["estimate_size"]
 
@@ -67,8 +68,8 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
         models = [tan_model(clf, order)]
         if models[0] is None and clf.rule == "argmax" and len(clf.class_states) > 2:
             pos = clf.class_states.index(clf.positive)  # the argmax rule's comparisons
-            models = [tan_model(clf, order, pair=(pos, c) if c > pos else (c, pos))
-                      for c in range(len(clf.class_states)) if c != pos]
+            models = [tan_model(clf, order, pair=pair)
+                      for pair in argmax_pairs(len(clf.class_states), pos)]
         if all(m is not None and math.isfinite(m.s0) for m in models):
             return _tan_estimate(models, samples, seed, pre, post, crude)
     if weights is None or not math.isfinite(weights[0]):
