@@ -208,6 +208,7 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     frame = _frame(odd, data)
     if "sensitivity" in what:  # two columns, per distinct complete row
         from .attribution.sensitivity import sensitivity_columns
+        encode_rows(odd, frame)  # a state no feature has ends here, its row named
         extra = sensitivity_columns(odd.classifier, odd.features, frame)
         rest = tuple(w for w in what if w != "sensitivity")
         if not rest:

@@ -327,3 +327,11 @@ def test_flip_room_ranks_exactly_where_floats_tie():
     assert min(range(3), key=exact.__getitem__) == 1
     floats = flip_room(frame).tolist()
     assert floats[0] == floats[1] == 0.25 and floats[2] == math.inf
+
+
+def test_explain_data_sensitivity_names_the_row_of_a_bad_state():
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    good = dict.fromkeys(odd.features, "+")
+    with pytest.raises(bnx.UnknownStateError, match=r"row 1: 'zz' is not a state of feature 'GPA'"):
+        bnx.explain_data(odd, [good, {**good, "GPA": "zz"}], what=["sensitivity"],
+                         progress=False)

@@ -26,13 +26,14 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     intervals between the log-likelihood ratios of completions that fall in the
     range the prefixes reach. The estimate sums the smaller of the two per level;
     on the benchmark naive Bayes classifiers (16 to 40 features) it is 1.3 to 3
-    times the real size (``docs/compilation.md``). Binary-class TANs are sampled the
-    same way, each level's breakpoints counted once per open context, and so are the
-    comparisons of the argmax rule over more than two classes on a TAN (their
-    conjunction's widths bounded by the products of theirs; 3 to 10 times the real size
-    on ``bench/tan.py``'s). For latent trees,
-    multi-class classifiers and other networks it is the cruder
-    ``sum_i min(prefixes, completions)``.
+    times the real size (``docs/compilation.md``). Binary-class TANs, k-dependence and
+    BAN classifiers (every network the TAN engine compiles) are sampled the same way,
+    each level's breakpoints counted once per open context (on k-dependence classifiers
+    the estimate is 4 to 10 times too low), and so are the comparisons of the argmax rule
+    over more than two classes on them (their conjunction's widths bounded by the
+    products of theirs; 3 to 10 times the real size on ``bench/tan.py``'s). For latent
+    trees, multi-class classifiers under the threshold rule and networks with hidden
+    variables it is the cruder ``sum_i min(prefixes, completions)``.
 
     Examples
     --------

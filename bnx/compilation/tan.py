@@ -1,6 +1,8 @@
-"""Engine for TANs: two class states, pairwise factors over a feature forest, a level at a time.
+"""Engine for TANs, k-dependence and BAN classifiers: two class states, a level at a time.
 
-The naive Bayes level engine (:mod:`.levels`) with open contexts
+Any classifier whose pruned factors mention no hidden variable (pairwise factors over a
+feature forest for a TAN; wider scopes for KDB and BAN, ordered by
+:mod:`.context_order`). The naive Bayes level engine (:mod:`.levels`) with open contexts
 (:mod:`.tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
 observed prefix and ``k`` the states of the open features (observed, with a neighbour
 still to come). Its child through state ``v`` of feature ``i`` is
@@ -11,14 +13,15 @@ with the same remaining function are, per context, the intervals between the
 *breakpoints* ``-W_k(z)``, computed bottom-up exactly as for naive Bayes but tagged with
 their context. Crossing a breakpoint of the same context changes the decision on its
 completion, so the merge is complete within a context; states of different contexts
-with the same function are merged by dd's unique table.
+with the same function are merged by the reduction of the arrays (:class:`~bnx.arrays.Builder`).
 
 Top-down, states that every completion decides become terminals (``s >= -min W``: true;
 ``s < -max W``: false, or the *bottom* state ``s = -inf`` of their context when some
 completion is forced positive, which has the same function), and exactly equal states
 merge. The bottom state of a context is a class of its own (it may lie below breakpoints
-the range filter dropped). The engine meets in the middle and builds the BDD bottom-up
-from the per-level child matrices as the naive Bayes engine does.
+the range filter dropped). The engine meets in the middle and builds the diagram's
+arrays bottom-up from the per-level child matrices as the naive Bayes engine does (no
+``dd`` node is made).
 
 Floats settle every comparison whose gap exceeds ``4 tol`` (``tol`` bounds the error of
 any sum, :class:`.tan_model.TanModel`); closer ones are compared as exact fractions
