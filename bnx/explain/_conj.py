@@ -299,7 +299,9 @@ class Store:
         us = np.asarray(us, dtype=_INT)
         if not len(us):
             return
-        s = self._stars(us, i)
+        self._set_stars(us, self._stars(us, i))
+
+    def _set_stars(self, us: np.ndarray, s: np.ndarray) -> None:
         self.star[us] = s
         if self.py is not None:
             st = self.py[3]
@@ -323,27 +325,21 @@ class Store:
             if not len(us):
                 break
             feats = self.feature_of[self.level[us]]
-            if self.least is not None:
-                s = np.empty(len(us), dtype=_INT)
+            if self.least is not None:  # cofactor gathers, one feature at a time
                 for i in np.unique(feats).tolist():
-                    sel = feats == i
-                    s[sel] = self.cofactor(us[sel], i, self.least[i])
-            else:
-                width = max(self.nstates[i] for i in np.unique(feats).tolist())
-                cof = np.full((len(us), width), -1, dtype=_INT)
-                for i in np.unique(feats).tolist():
-                    sel = feats == i
-                    cof[sel, :self.nstates[i]] = self.cofactors(us[sel], i)
-                s = cof[:, 0].copy()
-                for j in range(1, width):
-                    more = cof[:, j] >= 0
-                    if more.any():
-                        s[more] = self.conj(s[more], cof[more, j])
-            self.star[us] = s
-            if self.py is not None:
-                st = self.py[3]
-                for u, v in zip(us.tolist(), s.tolist()):
-                    st[u] = v
+                    self.make_stars(us[feats == i], i)
+                continue
+            width = max(self.nstates[i] for i in np.unique(feats).tolist())
+            cof = np.full((len(us), width), -1, dtype=_INT)
+            for i in np.unique(feats).tolist():
+                sel = feats == i
+                cof[sel, :self.nstates[i]] = self.cofactors(us[sel], i)
+            s = cof[:, 0].copy()
+            for j in range(1, width):
+                more = cof[:, j] >= 0
+                if more.any():
+                    s[more] = self.conj(s[more], cof[more, j])
+            self._set_stars(us, s)
         self.closed = True
 
 
