@@ -10,10 +10,12 @@ of any width without compiling (:mod:`bnx.linear`); whole data sets (:func:`expl
 The data flows one way, and so do the imports (``tests/test_imports.py`` checks that no
 module imports one above it). From the bottom up, one line per layer:
 
-- helpers: ``_types`` (type aliases), ``_version``, ``errors``, ``_lazy``, ``backends``
-  (the ``dd`` managers), ``diagram`` (walks over ``dd`` nodes), ``encoding`` (features as
+- helpers: ``_types`` (type aliases), ``_version``, ``errors``, ``_lazy`` (imports on
+  first use: public names, and numpy where a small saved ODD's questions go),
+  ``backends`` (the ``dd`` managers), ``diagram`` (walks over ``dd`` nodes), ``encoding`` (features as
   bits), ``instances`` (rows and mappings as instances), ``rules`` (threshold, argmax);
-- the diagram as arrays: ``arrays`` (levels and children per node, in numpy) and
+- the diagram as arrays: ``array_lists`` (the passes a small loaded diagram needs, on
+  Python lists), ``arrays`` (levels and children per node, in numpy) and
   ``dd_arrays`` (from and to ``dd``), ``feature_arrays`` (each node's child per state),
   ``drawing`` (pictures of a diagram);
 - networks: ``network`` (files), ``network_json``, ``relevance``, ``tree``, ``inference``,
@@ -28,22 +30,28 @@ module imports one above it). From the bottom up, one line per layer:
   ``cli/`` (the ``bnx`` command); this package's ``__init__`` re-exports the public names.
 """
 
-from . import backends, examples, linear
-from .classifier import Classifier, read_network
-from .compilation import (compile, default_order, estimate_size, latent_tree_order,
-                          naive_bayes_order)
+from ._lazy import lazy_attributes
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
-from .explain import *  # noqa: F401,F403
+from .explain import _LAZY as _EXPLAIN_LAZY
 from .explain import __all__ as _explain_all
-from .odd import ODD
-from ._lazy import lazy_attributes
 
 from ._version import __version__  # noqa: E402,F401
 
-# Loaded on first use: they import pandas or numpy, which loading a saved ODD and explaining
-# never needs (``import bnx`` stays light).
-_LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", None),
+# Every name but the errors is imported with its module on first use: ``import bnx`` stays
+# light, and loading a saved ODD and explaining one decision imports no pandas, pgmpy or
+# (on a small diagram) numpy.
+_LAZY = {"backends": ("bnx.backends", None), "examples": ("bnx.examples", None),
+         "linear": ("bnx.linear", None),
+         "Classifier": ("bnx.classifier", "Classifier"),
+         "read_network": ("bnx.classifier", "read_network"),
+         "ODD": ("bnx.odd", "ODD"),
+         "compile": ("bnx.compilation", "compile"),
+         "default_order": ("bnx.compilation", "default_order"),
+         "estimate_size": ("bnx.compilation", "estimate_size"),
+         "latent_tree_order": ("bnx.compilation", "latent_tree_order"),
+         "naive_bayes_order": ("bnx.compilation", "naive_bayes_order"),
+         "case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", None),
          "learn_naive_bayes": ("bnx.learning", "learn_naive_bayes"),
          "batch": ("bnx.batch", None), "plot": ("bnx.plot", None),
          "explain_data": ("bnx.batch", "explain_data"),
@@ -57,7 +65,7 @@ _LAZY = {"case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", No
          "plot_sensitivity": ("bnx.attribution", "plot_sensitivity")}
 
 
-__getattr__ = lazy_attributes(globals(), _LAZY)
+__getattr__ = lazy_attributes(globals(), {**_LAZY, **_EXPLAIN_LAZY})
 
 __all__ = [
     "Attributions",
@@ -88,3 +96,7 @@ __all__ = [
     *_explain_all,
     *_errors_all,
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -32,14 +32,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
+from . import array_lists
+from ._lazy import numpy_on_first_use
+
+np = numpy_on_first_use(globals())
 
 
 __all__ = ["FALSE", "TRUE", "DiagramArrays", "Builder", "canonical",
            "count", "decide", "dd_size", "negate", "negations", "unique"]
 
 FALSE, TRUE = 0, 1
-_INT = np.int64
+_INT = "int64"  # (a dtype name: numpy is imported on first use)
 
 
 class DiagramArrays:
@@ -54,39 +57,96 @@ class DiagramArrays:
         and its high child. Read-only.
     root : int
         The node of the function.
+    starts : numpy.ndarray
+        ``starts[L]`` is 2 + the number of inner nodes at level ``L`` or deeper.
     cache : dict
         Data derived from the arrays, made once by the passes that need it.
+
+    A small diagram read from a file is held as Python lists
+    (:meth:`from_lists`); its numpy arrays are made when first read.
     """
 
-    __slots__ = ("nvars", "level", "lo", "hi", "root", "starts", "cache", "__weakref__")
+    __slots__ = ("nvars", "_level", "_lo", "_hi", "_lists", "_starts", "root", "cache",
+                 "__weakref__")
 
     def __init__(self, nvars: int, level, lo, hi, root: int) -> None:
         self.nvars = int(nvars)
-        self.level, self.lo, self.hi = (np.ascontiguousarray(a, dtype=_INT)
-                                        for a in (level, lo, hi))
-        for a in (self.level, self.lo, self.hi):
-            a.setflags(write=False)
         self.root = int(root)
+        self._lists = None
+        self._set(level, lo, hi)
+        self.cache: dict = {}
+
+    def _set(self, level, lo, hi) -> None:
+        self._level, self._lo, self._hi = (np.ascontiguousarray(a, dtype=_INT)
+                                           for a in (level, lo, hi))
+        for a in (self._level, self._lo, self._hi):
+            a.setflags(write=False)
         # starts[L] is 2 + the number of inner nodes at level L or deeper, so the nodes of
         # level L are starts[L + 1] .. starts[L] - 1
-        lv = self.level[2:]
+        lv = self._level[2:]
         if len(lv) and np.any(np.diff(lv) > 0):
             raise ValueError("nodes must be grouped by level, deepest first")
-        self.starts = 2 + len(lv) - np.searchsorted(lv[::-1], np.arange(self.nvars + 1),
-                                                    side="left")
-        self.cache: dict = {}
+        self._starts = 2 + len(lv) - np.searchsorted(lv[::-1], np.arange(self.nvars + 1),
+                                                     side="left")
+
+    @classmethod
+    def from_lists(cls, nvars: int, level: list[int], lo: list[int], hi: list[int],
+                   root: int) -> "DiagramArrays":
+        """The arrays of a small diagram given as Python lists (a valid array form, as
+        :func:`bnx.array_lists.problem` checks): kept as the lists, with the numpy
+        arrays made on first use, so that loading a small file needs no numpy."""
+        self = cls.__new__(cls)
+        self.nvars, self.root, self.cache = int(nvars), int(root), {}
+        self._lists = (level, lo, hi)
+        self._level = self._lo = self._hi = None
+        self._starts = array_lists.starts(self.nvars, level)
+        return self
+
+    def _arrays(self) -> None:
+        level, lo, hi = self._lists
+        self._set(level, lo, hi)
+        self._lists = None
+
+    def _column(k: int, what: str):  # noqa: N805 (a property factory, used below)
+        def get(self) -> np.ndarray:
+            if self._lists is not None:
+                self._arrays()
+            return (self._level, self._lo, self._hi)[k]
+        return property(get, doc=f"Per node, {what} (numpy, made on first use from lists).")
+
+    level = _column(0, "its level")
+    lo = _column(1, "its low child")
+    hi = _column(2, "its high child")
+    del _column
+
+    @property
+    def starts(self):
+        """``starts[L]``: 2 + the number of inner nodes at level ``L`` or deeper."""
+        return self._starts
+
+    @property
+    def as_lists(self) -> bool:
+        """Whether the arrays are still held as Python lists (no numpy array made)."""
+        return self._lists is not None
+
+    def lists(self, *, copy: bool = True) -> tuple[list[int], list[int], list[int]]:
+        """``(level, lo, hi)`` as Python lists, for the passes over small diagrams that
+        read single entries; with ``copy=False``, the lists held (not to be changed)."""
+        if self._lists is not None:
+            return tuple(list(a) for a in self._lists) if copy else self._lists
+        return self._level.tolist(), self._lo.tolist(), self._hi.tolist()
 
     @property
     def size(self) -> int:
         """Number of nodes, both terminals included."""
-        return len(self.level)
+        return len(self._lists[0]) if self._lists is not None else len(self._level)
 
     def __len__(self) -> int:
-        return len(self.level)
+        return self.size
 
     def block(self, lvl: int) -> slice:
         """The nodes of level ``lvl``, as a slice of the node numbers."""
-        return slice(int(self.starts[lvl + 1]), int(self.starts[lvl]))
+        return slice(int(self._starts[lvl + 1]), int(self._starts[lvl]))
 
     def __repr__(self) -> str:
         return f"DiagramArrays(nvars={self.nvars}, size={self.size}, root={self.root})"
@@ -235,6 +295,9 @@ class Builder:
 # ---------------------------------------------------------------------- passes
 def negate(arrays: DiagramArrays) -> DiagramArrays:
     """The negation: the same nodes with the terminals' roles swapped."""
+    if arrays.as_lists:
+        return DiagramArrays.from_lists(arrays.nvars, *array_lists.negate(
+            *arrays.lists(), arrays.root))
     swap = np.array([TRUE, FALSE], dtype=_INT)
     lo = np.where(arrays.lo <= TRUE, swap[np.minimum(arrays.lo, 1)], arrays.lo)
     hi = np.where(arrays.hi <= TRUE, swap[np.minimum(arrays.hi, 1)], arrays.hi)
@@ -268,6 +331,8 @@ def dd_size(arrays: DiagramArrays) -> int:
     its negation are one node there (complemented edges), and there is one terminal."""
     if arrays.root <= TRUE:
         return 1
+    if arrays.as_lists:
+        return array_lists.dd_size(arrays.nvars, *arrays.lists(copy=False), arrays.root)
     neg = negations(arrays)
     inner = np.arange(2, arrays.size)
     paired = int(np.count_nonzero(neg[2:] >= 0))
@@ -278,6 +343,8 @@ def count(arrays: DiagramArrays, root: int | None = None) -> int:
     """Number of assignments to all ``nvars`` levels on which the function is true (exact)."""
     root = arrays.root if root is None else int(root)
     n = arrays.nvars
+    if arrays.as_lists:
+        return array_lists.count(n, *arrays.lists(copy=False), root)
     exact = n >= 62
     dtype = object if exact else _INT
     c = np.zeros(root + 1, dtype=dtype)

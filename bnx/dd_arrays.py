@@ -21,14 +21,16 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-import numpy as np
+from ._lazy import numpy_on_first_use
 
 from ._types import Manager, Node
 from .arrays import TRUE, DiagramArrays, canonical
 
+np = numpy_on_first_use(globals())
+
 __all__ = ["from_dd", "to_dd"]
 
-_INT = np.int64
+_INT = "int64"  # (a dtype name: numpy is imported on first use)
 
 # The readers below return tables of the nodes below some roots: index 0 is dd's one
 # terminal (true), and a reference to node ``i`` is the *slot* ``2 i`` (as is) or

@@ -30,14 +30,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
+from ._lazy import numpy_on_first_use
 
+from . import array_lists
 from .arrays import TRUE, DiagramArrays
 from .encoding import Encoding
 
-__all__ = ["FeatureView", "feature_view", "count_states", "decide_states", "state_bits"]
+np = numpy_on_first_use(globals())
 
-_INT = np.int64
+__all__ = ["FeatureView", "feature_view", "count_states", "count_instances", "decide_states",
+           "state_bits"]
+
+_INT = "int64"  # (a dtype name: numpy is imported on first use)
 
 
 class FeatureView:
@@ -163,6 +167,15 @@ def count_states(fv: FeatureView, root: int | None = None) -> int:
         return int(skip[0]) if root == TRUE else 0
     i = int(fv.feature[root])
     return int(c[root]) * int(skip[0] // skip[i])
+
+
+def count_instances(arrays: DiagramArrays, enc: Encoding) -> int:
+    """:func:`count_states` of the function ``arrays`` under ``enc`` (in Python on arrays
+    still held as lists, :mod:`bnx.array_lists`)."""
+    if arrays.as_lists:
+        return array_lists.count_states(enc.first_level, [len(s) for s in enc.states],
+                                        *arrays.lists(copy=False), arrays.root)
+    return count_states(feature_view(arrays, enc))
 
 
 def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:

@@ -28,7 +28,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
+from ._lazy import numpy_on_first_use
+
+np = numpy_on_first_use(globals())
 
 __all__ = ["as_table", "align", "product", "sum_out", "indicator", "observe",
            "elimination_order", "eliminate", "integer_factor", "table_gcd", "class_marginal"]

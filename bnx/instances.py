@@ -23,11 +23,13 @@ import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
+from ._lazy import numpy_on_first_use
 
 from ._types import State
 from .errors import (ArgumentError, InstanceError, MissingFeatureError, UnknownFeatureError,
                      UnknownStateError, closest_first)
+
+np = numpy_on_first_use(globals())
 
 __all__ = ["as_instance", "encode_rows", "is_missing", "resolve_state"]
 

@@ -9,7 +9,7 @@ from ._types import Feature, Instance, Manager, Node
 from .arrays import DiagramArrays, dd_size
 from .dd_arrays import from_dd, to_dd
 from .arrays import count as count_models
-from .backends import available_backends, new_manager
+from .backends import available_backends, new_manager, resolve_backend
 from .classifier import Classifier, _resolve_state
 from .diagram import gc_paused, recursion_for
 from .encoding import Encoding
@@ -59,7 +59,7 @@ class ODD:
         self._classifier_doc = classifier_doc  # a loaded classifier, rebuilt on first use
         self._classifier_where = where
         self.encoding = encoding
-        self.backend = backend
+        self._backend = backend
         self._arrays = arrays
         self._bdd = bdd
         self._root = root
@@ -75,6 +75,14 @@ class ODD:
                 meta["least_states"] = least_pair(classifier, encoding.features)
         self.meta = meta
         self._by_text: list | None = None  # see encode()
+
+    @property
+    def backend(self) -> str:
+        """``"autoref"`` or ``"cudd"`` (an ODD loaded with ``backend="auto"`` picks it
+        when first asked, which imports ``dd``)."""
+        if self._backend == "auto":
+            self._backend = resolve_backend("auto")
+        return self._backend
 
     # ------------------------------------------------------------------ the two forms
     @property
@@ -314,7 +322,7 @@ class ODD:
         :attr:`classifier` is rebuilt from the file on first use, exactly, so it
         has posteriors (files of format version 1 hold no classifier: ``None``).
         """
-        return cls(None, **load_odd(path, backend=backend))
+        return cls(None, **load_odd(path, backend=backend, resolve=False))
 
     # ------------------------------------------------------------------ drawing
     def to_dot(self) -> str:

@@ -118,3 +118,36 @@ def test_compiled_arrays_and_their_dd_form_agree(data, backend):
     again = D.from_dd([root], odd.encoding.nvars)[0]
     assert [x.tolist() for x in (again.level, again.lo, again.hi)] == \
         [x.tolist() for x in (odd.arrays.level, odd.arrays.lo, odd.arrays.hi)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_list_passes_agree_with_their_numpy_twins(data):
+    """A diagram held as lists (a small loaded file) counts, sizes, negates and counts
+    instances as its numpy arrays do, and its arrays are the same once made; the list
+    store of a small unate function has the numpy store's stars."""
+    import bnx
+    from bnx.explain._conj import Store, UnateStore
+    from bnx.feature_arrays import count_instances, count_states, feature_view
+    from tests.strategies import classifiers
+    case = data.draw(classifiers(max_features=4, max_instances=64))
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=case.features)
+    odd = bnx.compile(clf, backend="autoref")
+    a, enc = odd.arrays, odd.encoding
+    for f in (a, A.negate(a)):
+        held = A.DiagramArrays.from_lists(f.nvars, *f.lists(), f.root)
+        assert held.as_lists and held.size == f.size and list(held.starts) == f.starts.tolist()
+        assert A.count(held) == A.count(f)
+        assert A.dd_size(held) == A.dd_size(f)
+        assert count_instances(held, enc) == count_states(feature_view(f, enc))
+        assert A.negate(held).lists() == A.negate(f).lists()
+        assert A.negate(held).root == A.negate(f).root
+        assert held.as_lists  # none of the above made numpy arrays
+        assert [x.tolist() for x in (held.level, held.lo, held.hi)] == list(f.lists())
+        assert not held.as_lists
+    least = odd.meta.get("least_states")
+    if least is not None and least[0] is not None:
+        store = Store(a, enc, lists=True, least=least[0])
+        store.close()
+        assert UnateStore(a, enc, least[0]).py[3] == store.star[:a.size].tolist()

@@ -25,7 +25,8 @@ import bnx
 from bnx.arrays import count as count_arrays
 from bnx.diagram import count
 from bnx.encoding import Encoding
-from bnx.serialization import FORMAT_VERSION, load, load_odd, save_odd
+from bnx import array_lists
+from bnx.serialization import FORMAT_VERSION, binary, load, load_odd, save_odd
 from bnx.serialization.document import _checksum
 from tests.legacy_files import (join, legacy_document, resign, resign_arrays, split,
                                 write_legacy)
@@ -120,10 +121,19 @@ def either(request, saved, legacy):
     return saved if request.param == "v3" else legacy
 
 
+@pytest.fixture(params=["lists", "numpy"])
+def reader(request, monkeypatch):
+    """Both ways of reading a file's arrays: a small file into Python lists, checked in
+    Python, and (every file, here) into numpy, checked by vectorised passes."""
+    if request.param == "numpy":
+        monkeypatch.setattr(binary, "LISTS", 0)
+    return request.param
+
+
 # ---------------------------------------------------------------------- round trips
 @pytest.mark.parametrize("name", sorted(CLASSIFIERS))
 @pytest.mark.parametrize("source,target", PAIRS)
-def test_round_trip(tmp_path, name, source, target):
+def test_round_trip(tmp_path, name, source, target, reader):
     odd = _compile(name, source)
     path = tmp_path / f"{name}.bnx"
     assert save_odd(odd, path) == str(path)
@@ -626,7 +636,7 @@ BROKEN = {
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN))
-def test_broken_arrays(saved, case):
+def test_broken_arrays(saved, case, reader):
     path, _ = saved
     level, lo, hi, root, words = BROKEN[case]
     resign_arrays(path, level, lo, hi, root)
@@ -634,7 +644,7 @@ def test_broken_arrays(saved, case):
         bnx.ODD.load(path, backend="autoref")
 
 
-def test_arrays_of_another_function(saved):
+def test_arrays_of_another_function(saved, reader):
     """Well-formed arrays of a different function: the stored count catches it."""
     path, _ = saved
     resign_arrays(path, [T, T, 3], [0, 1, 0], [0, 1, 1], 2)  # "the last feature's second state"
@@ -644,7 +654,7 @@ def test_arrays_of_another_function(saved):
 
 
 @pytest.mark.parametrize("name", ["true", "a code"])
-def test_arrays_true_on_codes_that_name_no_state(tmp_path, name):
+def test_arrays_true_on_codes_that_name_no_state(tmp_path, name, reader):
     """A diagram true on a code of a 3-state feature's unused 4th code is refused."""
     odd = _compile("multivalued")
     path = tmp_path / "m.bnx"
@@ -659,7 +669,7 @@ def test_arrays_true_on_codes_that_name_no_state(tmp_path, name):
         bnx.ODD.load(path, backend="autoref")
 
 
-def test_nodes_of_a_level_in_any_order_load(tmp_path):
+def test_nodes_of_a_level_in_any_order_load(tmp_path, reader):
     """bnx writes each level's nodes sorted by their children, but the format does not
     require it: a level in another order loads, as the same function."""
     odd = _compile("multivalued")
@@ -679,7 +689,7 @@ def test_nodes_of_a_level_in_any_order_load(tmp_path):
     assert all(back.decide(x) == odd.decide(x) for x in instances(odd))
 
 
-def test_count_and_size_mismatch(saved):
+def test_count_and_size_mismatch(saved, reader):
     path, _ = saved
     resign(path, lambda d: d.update(count="5"))
     with pytest.raises(bnx.ODDFileError, match="has 6 positive instances, but the file "
@@ -716,7 +726,7 @@ def test_argmax_odds_save_load_and_pickle(backend, tmp_path):
 @given(rows=st.lists(st.tuples(st.integers(-1, 5), st.integers(-1, 8), st.integers(-1, 8)),
                      min_size=0, max_size=7),
        root=st.integers(-1, 9), terminals=st.booleans())
-def test_any_arrays_load_or_are_refused(tmp_path_factory, rows, root, terminals):
+def test_any_arrays_load_or_are_refused(tmp_path_factory, rows, root, terminals, reader):
     """Arbitrary small arrays under a valid digest and checksum: the loader either
     refuses them with an ODDFileError or returns an ODD with the stored count."""
     path = tmp_path_factory.mktemp("fuzz") / "a.bnx"
@@ -729,6 +739,24 @@ def test_any_arrays_load_or_are_refused(tmp_path_factory, rows, root, terminals)
     except bnx.ODDFileError:
         return
     assert back.count() == 6 and back.size == 6
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(-1, 4), st.integers(-1, 9), st.integers(-1, 9)),
+                     min_size=0, max_size=8),
+       root=st.integers(-1, 10), terminals=st.booleans(), nvars=st.integers(1, 4))
+def test_both_checkers_find_the_same_problem(rows, root, terminals, nvars):
+    """The Python checker of small files and the numpy one of large files find the same
+    first problem in any arrays (they share its wording), or accept the same arrays."""
+    head = [(nvars, 0, 0), (nvars, 1, 1)] if terminals else [(nvars, 1, 0), (0, 0, 1)]
+    level, lo, hi = (list(c) for c in zip(*(head + rows)))
+    want = array_lists.problem(nvars, level, lo, hi, root)
+    got = binary._check(nvars, *(np.array(a, dtype=np.int64) for a in (level, lo, hi)), root)
+    if isinstance(got, bnx.arrays.DiagramArrays):
+        assert want is None
+        assert got.lists() == (level, lo, hi)
+    else:
+        assert (got[0], *(int(v) for v in got[1:])) == want
 
 
 def test_old_pickles_still_unpickle():

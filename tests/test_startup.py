@@ -1,5 +1,6 @@
-"""Loading a saved ODD and explaining imports only what it uses (numpy, for the diagram's
-arrays, and dd; not pgmpy, pandas, tqdm, matplotlib or scikit-learn)."""
+"""Loading a saved ODD and explaining imports only what it uses: never pgmpy, pandas,
+tqdm, matplotlib or scikit-learn, and on a small ODD loaded with the default backend
+neither numpy nor dd."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ odd = bnx.ODD.load(sys.argv[1], backend=sys.argv[2])
 x = dict.fromkeys(odd.features, "+")
 pis = bnx.pi_explanations(odd, x)
 mcs = bnx.mc_explanations(odd, x)
-# (numpy is not heavy any more: the questions run on the ODD's array form, issue 17)
 heavy = sorted(m for m in ("pgmpy", "pandas", "tqdm", "matplotlib", "sklearn")
                if m in sys.modules)
 print(json.dumps({"pi": len(list(pis)), "mc": len(list(mcs)), "heavy": heavy}))
@@ -30,3 +30,36 @@ def test_load_and_explain_imports_nothing_heavy(tmp_path, backend):
                          text=True, check=True)
     got = json.loads(out.stdout)
     assert got == {"pi": 3, "mc": 1, "heavy": []}, out.stderr
+
+
+LIGHT = """
+import json, sys
+import bnx
+odd = bnx.ODD.load(sys.argv[1])
+x = dict.fromkeys(odd.features, "+")
+pis = [sorted(e) for e in bnx.pi_explanations(odd, x)]
+neg = [sorted(e) for e in bnx.pi_explanations(odd, dict.fromkeys(odd.features, "-"))]
+mcs = [sorted(e) for e in bnx.mc_explanations(odd, x)]
+light = sorted(m for m in ("numpy", "dd") if m in sys.modules)
+rob = bnx.robustness(odd, x)  # a question on numpy arrays: made from the lists now
+print(json.dumps({"pi": pis, "neg": neg, "mc": mcs, "light": light, "rob": rob,
+                  "backend": odd.backend}))
+"""
+
+
+def test_a_small_saved_odd_explains_without_numpy_or_dd(tmp_path):
+    """A small saved ODD loads and answers PI and MC questions in Python lists: neither
+    numpy nor dd is imported (a one-shot process starts in milliseconds); a later question
+    that needs numpy gets the same arrays."""
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    path = odd.save(str(tmp_path / "admissions.bnx"))
+    out = subprocess.run([sys.executable, "-c", LIGHT, path], capture_output=True,
+                         text=True, check=True)
+    got = json.loads(out.stdout)
+    x = dict.fromkeys(odd.features, "+")
+    y = dict.fromkeys(odd.features, "-")
+    assert got == {"pi": [sorted(e) for e in bnx.pi_explanations(odd, x)],
+                   "neg": [sorted(e) for e in bnx.pi_explanations(odd, y)],
+                   "mc": [sorted(e) for e in bnx.mc_explanations(odd, x)],
+                   "light": [], "rob": bnx.robustness(odd, x),
+                   "backend": bnx.backends.resolve_backend("auto")}, out.stderr

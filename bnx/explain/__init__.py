@@ -12,17 +12,42 @@
 - :mod:`.probability`: the same-decision probability (takes the classifier).
 
 Every function takes a compiled :class:`~bnx.ODD`.
+
+The functions are imported with their module when first read (``import bnx`` stays light).
 """
 
-from .explanations import Explanations, positives
-from .mc import mc_explanations, on_states
-from .monotone import is_monotone, monotone_counterexample, theorem3_holds
-from .pi import pi_explanations, prime_implicants
-from .bias import count_biased, decision_bias
-from .probability import same_decision_probability
-from .reasons import (ExplanationCheck, check_explanation, contrastive_explanations,
-                      feature_roles, necessary_reasons, sufficient_reasons)
-from .robustness import counterfactuals, robustness, robustness_profile
+from .._lazy import lazy_attributes
+
+#: Each public name: the module that defines it, and its name there.
+_LAZY = {
+    "Explanations": ("bnx.explain.explanations", "Explanations"),
+    "positives": ("bnx.explain.explanations", "positives"),
+    "mc_explanations": ("bnx.explain.mc", "mc_explanations"),
+    "on_states": ("bnx.explain.mc", "on_states"),
+    "is_monotone": ("bnx.explain.monotone", "is_monotone"),
+    "monotone_counterexample": ("bnx.explain.monotone", "monotone_counterexample"),
+    "theorem3_holds": ("bnx.explain.monotone", "theorem3_holds"),
+    "pi_explanations": ("bnx.explain.pi", "pi_explanations"),
+    "prime_implicants": ("bnx.explain.pi", "prime_implicants"),
+    "count_biased": ("bnx.explain.bias", "count_biased"),
+    "decision_bias": ("bnx.explain.bias", "decision_bias"),
+    "same_decision_probability": ("bnx.explain.probability", "same_decision_probability"),
+    "ExplanationCheck": ("bnx.explain.reasons", "ExplanationCheck"),
+    "check_explanation": ("bnx.explain.reasons", "check_explanation"),
+    "contrastive_explanations": ("bnx.explain.reasons", "contrastive_explanations"),
+    "feature_roles": ("bnx.explain.reasons", "feature_roles"),
+    "necessary_reasons": ("bnx.explain.reasons", "necessary_reasons"),
+    "sufficient_reasons": ("bnx.explain.reasons", "sufficient_reasons"),
+    "counterfactuals": ("bnx.explain.robustness", "counterfactuals"),
+    "robustness": ("bnx.explain.robustness", "robustness"),
+    "robustness_profile": ("bnx.explain.robustness", "robustness_profile"),
+}
+
+__getattr__ = lazy_attributes(globals(), _LAZY)
+
+# The module ``robustness`` shares its name with its function: bound here, the function
+# stays the package's attribute whoever imports the module first.
+from .robustness import robustness  # noqa: E402
 
 __all__ = [
     "Explanations",
@@ -48,3 +73,7 @@ __all__ = [
     "same_decision_probability",
     "sufficient_reasons",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

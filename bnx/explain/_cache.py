@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
+from .._lazy import numpy_on_first_use
 
 from .._types import Manager
 from ..backends import new_manager
@@ -28,6 +28,8 @@ from ..unate import least_pair
 from .layout import Layout
 from .nodetable import NodeTable
 from .setdiagram import SetDiagram
+
+np = numpy_on_first_use(globals())
 
 __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
            "both", "tidy", "SMALL", "GC_SLACK"]
@@ -173,13 +175,18 @@ def both(odd) -> tuple:
     def make():
         a = odd.arrays
         n = a.size
+        if n <= SMALL:  # lists, made in Python (a loaded small ODD imports no numpy)
+            level, lo, hi = a.lists(copy=False)
+            shift = [1, 0, *range(n, 2 * n - 2)]  # the terminals swap
+            level = level + level[2:]
+            lo = lo + [shift[c] for c in lo[2:]]
+            hi = hi + [shift[c] for c in hi[2:]]
+            return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, shift[a.root])
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
         level = np.concatenate([a.level, a.level[2:]])
         lo = np.concatenate([a.lo, shift[a.lo[2:]]])
         hi = np.concatenate([a.hi, shift[a.hi[2:]]])
-        if len(level) <= 2 * SMALL:
-            level, lo, hi = level.tolist(), lo.tolist(), hi.tolist()
         return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, int(shift[a.root]))
     return store(odd, ("both",), make)
 

@@ -12,8 +12,10 @@ then the results are made bottom-up, one vectorised unique-table lookup per leve
 Each node's star (the conjunction of its cofactors) does not depend on the instance: the
 store keeps it once made. Where the function is known to be unate in a feature
 (``least``, from :mod:`.unate`: every binary-class naive Bayes), the star is the cofactor
-on the feature's least state, a node the store already holds: no conjunction is made. On a small ODD every star is made at once (:meth:`Store.close`);
-on a large one, only the stars a question reaches.
+on the feature's least state, a node the store already holds: no conjunction is made; a
+small function unate in every feature gets a :class:`UnateStore`, in Python lists only.
+Otherwise, on a small ODD every star is made at once (:meth:`Store.close`); on a large
+one, only the stars a question reaches.
 
 Examples
 --------
@@ -33,15 +35,18 @@ True
 
 from __future__ import annotations
 
-import numpy as np
+from .._lazy import numpy_on_first_use
 
+from .. import array_lists
 from ..arrays import DiagramArrays, unique
 from ..encoding import Encoding
 
-__all__ = ["Store", "store_for"]
+np = numpy_on_first_use(globals())
 
-_INT = np.int64
-_B = np.int64(1) << 31  # pair keys: a * _B + b (node numbers stay below 2 ** 31)
+__all__ = ["Store", "UnateStore", "store_for"]
+
+_INT = "int64"  # (a dtype name: numpy is imported on first use)
+_B = 1 << 31  # pair keys: a * _B + b (node numbers stay below 2 ** 31)
 
 
 class Store:
@@ -83,8 +88,7 @@ class Store:
         self.feature_of = np.searchsorted(np.asarray(self.first), np.arange(self.nvars + 1),
                                           side="right") - 1
         self.feature_of[self.nvars] = len(enc.features)
-        self.py = ((arrays.level.tolist(), arrays.lo.tolist(), arrays.hi.tolist(),
-                    [0, 1] + [-1] * (n - 2)) if lists else None)
+        self.py = ((*arrays.lists(), [0, 1] + [-1] * (n - 2)) if lists else None)
         self.closed = False
         self.memoise = lists  # keep conj's memo (a large store gains little from it)
 
@@ -343,19 +347,57 @@ class Store:
         self.closed = True
 
 
+class UnateStore:
+    """The :class:`Store` of a small function known to be unate in every feature, in
+    Python lists only: each node's star is its cofactor on its feature's least state, a
+    node the diagram holds, so the stars are read by one walk from each node and no node
+    is made (nor numpy imported).
+
+    It has what pi-inst and pi-cover read of a closed :class:`Store`: :attr:`py`,
+    :attr:`root`, :attr:`nstates` and :attr:`closed`.
+    """
+
+    closed = True
+
+    def __init__(self, arrays: DiagramArrays, enc: Encoding, least: tuple) -> None:
+        level, lo, hi = arrays.lists()
+        first = enc.first_level
+        feature_of = []
+        for i in range(len(enc.features)):
+            feature_of.extend([i] * (first[i + 1] - first[i]))
+        star = [0, 1]
+        for u in range(2, len(level)):
+            i = feature_of[level[u]]
+            star.append(array_lists.cofactor(first[i], first[i + 1] - first[i], level, lo,
+                                             hi, u, least[i]))
+        self.py = (level, lo, hi, star)
+        self.root = arrays.root
+        self.n = len(level)
+        self.nstates = [len(s) for s in enc.states]
+
+    def star_of(self, u: int) -> int:
+        """The star of node ``u``."""
+        return self.py[3][u]
+
+
 #: ODDs with at most this many nodes have all their stars made at once, and their store
 #: kept as Python lists too.
 CLOSE_LIMIT = 20_000
 
 
-def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) -> Store:
+def store_for(arrays: DiagramArrays, enc: Encoding,
+              least: tuple | None = None) -> Store | UnateStore:
     """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``);
     ``least``: per feature, the state whose cofactor is the star, where the function is
-    known to be unate (:func:`.unate.least_states`)."""
+    known to be unate (:func:`.unate.least_states`). A small unate function gets an
+    :class:`UnateStore`."""
     key = ("conj_store", enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get(key)
     if got is None:
         small = arrays.size <= CLOSE_LIMIT
+        if small and least is not None:
+            got = arrays.cache[key] = UnateStore(arrays, enc, least)
+            return got
         got = arrays.cache[key] = Store(arrays, enc, lists=small, least=least)
         if small:
             got.close()

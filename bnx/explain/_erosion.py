@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
+from .._lazy import numpy_on_first_use
 
 from ..arrays import DiagramArrays, unique
 from ..diagram import recursion_for
@@ -59,13 +59,15 @@ from ..encoding import Encoding
 from ._conj import Store
 from .nodetable import NodeTable
 
+np = numpy_on_first_use(globals())
+
 __all__ = ["Erosion", "SmallErosion", "eroded_counts", "SMALL"]
 
 #: Diagrams with at most this many nodes are eroded by :class:`SmallErosion` (Python
 #: lists and dicts: no per-level numpy calls, which cost more there than the nodes).
 SMALL = 2_000
 
-_INT = np.int64
+_INT = "int64"  # (a dtype name: numpy is imported on first use)
 
 
 class Erosion:

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
+from .._lazy import numpy_on_first_use
 
 from ..feature_arrays import FeatureView, feature_view
 from ._instances import memo
+
+np = numpy_on_first_use(globals())
 
 __all__ = ["FALSE", "TRUE", "INF", "view", "decide", "distances", "closest_flip",
            "instance_distances",

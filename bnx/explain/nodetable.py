@@ -58,7 +58,7 @@ class NodeTable:
     def from_arrays(cls, arrays: DiagramArrays) -> "NodeTable":
         """A table that starts with the nodes of ``arrays`` (same numbers)."""
         t = cls(arrays.nvars)
-        t.var, t.lo, t.hi = arrays.level.tolist(), arrays.lo.tolist(), arrays.hi.tolist()
+        t.var, t.lo, t.hi = arrays.lists()
         t._unique = {key: u for u, key in enumerate(zip(t.var, t.lo, t.hi)) if u > 1}
         return t
 

@@ -15,7 +15,7 @@ when a ``dd`` node is asked for.
 
 from __future__ import annotations
 
-import numpy as np
+from .._lazy import numpy_on_first_use
 
 from .._types import Instance
 from ..arrays import negate
@@ -26,6 +26,8 @@ from . import _cache
 from ._conj import Store, store_for
 from .explanations import DROPPED, Explanations, Layout
 from .setdiagram import SetDiagram
+
+np = numpy_on_first_use(globals())
 
 __all__ = ["pi_explanations", "prime_implicants"]
 

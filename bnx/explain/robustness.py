@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
+from .._lazy import numpy_on_first_use
 
 from .._types import Instance
 from ..diagram import deep
@@ -33,6 +33,8 @@ from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
 from .explanations import DROPPED, Explanations, Layout
 from .mc import _features_arg
 from ..odd import ODD, check_odd
+
+np = numpy_on_first_use(globals())
 
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 

@@ -49,8 +49,7 @@ class SetDiagram:
     @classmethod
     def from_arrays(cls, arrays: DiagramArrays) -> "SetDiagram":
         """The lists of ``arrays`` (rooted at its root)."""
-        return cls(arrays.nvars, arrays.level.tolist(), arrays.lo.tolist(), arrays.hi.tolist(),
-                   arrays.root)
+        return cls(arrays.nvars, *arrays.lists(), arrays.root)
 
     @classmethod
     def from_core(cls, core, ref: int, nvars: int) -> "SetDiagram":

@@ -9,22 +9,33 @@ describes them::
     {"nodes": N, "root": r, "dtype": "<i4", "sha256": "<hex digest of the bytes>"}
 
 and the header's checksum covers that digest, so the whole file is checksummed. Loading
-reads the bytes straight into numpy and checks, with vectorised passes, that they are a
-reduced ordered diagram in bnx's numbering (children first, grouped by level, no
-redundant test, no duplicate node); :func:`read_arrays` raises with the first problem.
+reads the bytes and checks that they are a reduced ordered diagram in bnx's numbering
+(children first, grouped by level, no redundant test, no duplicate node);
+:func:`read_arrays` raises with the first problem. A small diagram is read into Python
+lists and checked in Python (:mod:`bnx.array_lists`: loading and a first question then
+need no numpy), a large one straight into numpy and checked by vectorised passes.
 """
 
 from __future__ import annotations
 
+import array
 import hashlib
+import sys
 
-import numpy as np
-
+from .. import array_lists
+from .._lazy import numpy_on_first_use
 from ..arrays import DiagramArrays
+
+np = numpy_on_first_use(globals())
 
 __all__ = ["arrays_header", "arrays_bytes", "read_arrays", "split_file"]
 
 _DTYPE = "<i4"
+
+#: Files of at most this many nodes are read into Python lists, checked by
+#: :func:`bnx.array_lists.problem` (numpy is imported only when a question needs it);
+#: larger ones straight into numpy, checked by vectorised passes.
+LISTS = 1 << 14
 
 
 def arrays_bytes(arrays: DiagramArrays) -> bytes:
@@ -68,43 +79,94 @@ def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramAr
     if hashlib.sha256(payload).hexdigest() != meta["sha256"]:
         raise bad("its arrays do not match their sha256 digest (the file was edited or "
                   "corrupted)")
-    level, lo, hi = (np.frombuffer(payload, dtype=_DTYPE, count=n, offset=4 * n * k)
-                     .astype(np.int64) for k in range(3))
+    if n <= LISTS:  # a small file: Python lists (numpy is imported only if needed)
+        level, lo, hi = (_ints(payload[4 * n * k:4 * n * (k + 1)]) for k in range(3))
+        found = array_lists.problem(nvars, level, lo, hi, root)
+        if found is None:
+            return DiagramArrays.from_lists(nvars, level, lo, hi, root)
+    else:
+        level, lo, hi = (np.frombuffer(payload, dtype=_DTYPE, count=n, offset=4 * n * k)
+                         .astype(np.int64) for k in range(3))
+        found = _check(nvars, level, lo, hi, root)
+        if isinstance(found, DiagramArrays):
+            return found
+    raise bad(_words(found, nvars, level, lo, hi))
+
+
+def _ints(data: memoryview) -> list[int]:
+    """Little-endian int32 bytes as a list of Python ints."""
+    a = array.array("i")
+    a.frombytes(data)
+    if sys.byteorder != "little":
+        a.byteswap()
+    return a.tolist()
+
+
+#: The wording of each problem that :func:`_check` and :func:`bnx.array_lists.problem`
+#: find, from the node ``u`` (and the other node or count ``v``) and the arrays.
+_WORDS = {
+    "root": lambda u, v, n, nvars, level, lo, hi:
+        f"its root {u} is not one of its {n} nodes",
+    "terminals": lambda u, v, n, nvars, level, lo, hi:
+        f"its first two nodes are not the terminals false and true (nodes 0 and 1 at "
+        f"level {nvars}, each its own two children)",
+    "level": lambda u, v, n, nvars, level, lo, hi:
+        f"its node {u} lies at level {int(level[u])}, outside 0..{nvars - 1}",
+    "children": lambda u, v, n, nvars, level, lo, hi:
+        f"its node {u} has the children {int(lo[u])} and {int(hi[u])}, which are not "
+        "earlier nodes (children come first)",
+    "below": lambda u, v, n, nvars, level, lo, hi:
+        f"its node {u} at level {int(level[u])} has a child that does not lie below it",
+    "redundant": lambda u, v, n, nvars, level, lo, hi:
+        f"its node {u} is redundant (both children are node {int(lo[u])})",
+    "grouped": lambda u, v, n, nvars, level, lo, hi:
+        f"its nodes are not grouped by level, deepest first (node {u + 1} at level "
+        f"{int(level[u + 1])} follows node {u} at level {int(level[u])})",
+    "duplicate": lambda u, v, n, nvars, level, lo, hi:
+        f"its nodes {u} and {v} test the same level with the same children (the diagram "
+        "is not reduced)",
+    "unreached": lambda u, v, n, nvars, level, lo, hi:
+        f"it holds {v} nodes that the root does not reach (the first: node {u})",
+}
+
+
+def _words(found: tuple, nvars: int, level, lo, hi) -> str:
+    """The message for a problem found by :func:`_check` or
+    :func:`bnx.array_lists.problem`."""
+    what, u, *more = found
+    v = int(more[0]) if more else None
+    return _WORDS[what](int(u), v, len(level), nvars, level, lo, hi)
+
+
+def _check(nvars: int, level: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+           root: int) -> DiagramArrays | tuple:
+    """The arrays, or the first problem as :func:`bnx.array_lists.problem` finds it, by
+    vectorised passes (for large diagrams)."""
+    n = len(level)
     if not 0 <= root < n:
-        raise bad(f"its root {root} is not one of its {n} nodes")
+        return ("root", root)
     if (level[:2] != nvars).any() or lo[:2].tolist() != [0, 1] or hi[:2].tolist() != [0, 1]:
-        raise bad(f"its first two nodes are not the terminals false and true (nodes 0 and "
-                  f"1 at level {nvars}, each its own two children)")
+        return ("terminals", 0)
     inner = np.arange(2, n)
     lv, a, b = level[2:], lo[2:], hi[2:]
-    u = _first((lv < 0) | (lv >= nvars))
-    if u is not None:
-        raise bad(f"its node {u} lies at level {int(level[u])}, outside 0..{nvars - 1}")
-    u = _first((a < 0) | (b < 0) | (a >= inner) | (b >= inner))
-    if u is not None:
-        raise bad(f"its node {u} has the children {int(lo[u])} and {int(hi[u])}, which "
-                  "are not earlier nodes (children come first)")
-    u = _first((level[a] <= lv) | (level[b] <= lv))
-    if u is not None:
-        raise bad(f"its node {u} at level {int(level[u])} has a child that does not lie "
-                  "below it")
-    u = _first(a == b)
-    if u is not None:
-        raise bad(f"its node {u} is redundant (both children are node {int(lo[u])})")
+    for what, mask in (("level", lambda: (lv < 0) | (lv >= nvars)),
+                       ("children", lambda: (a < 0) | (b < 0) | (a >= inner) | (b >= inner)),
+                       ("below", lambda: (level[a] <= lv) | (level[b] <= lv)),
+                       ("redundant", lambda: a == b)):
+        u = _first(mask())
+        if u is not None:
+            return (what, u)
     u = _first(np.diff(lv) > 0)
     if u is not None:
-        raise bad(f"its nodes are not grouped by level, deepest first (node {u + 1} at "
-                  f"level {int(level[u + 1])} follows node {u} at level {int(level[u])})")
+        return ("grouped", u)
     arrays = DiagramArrays(nvars, level, lo, hi, root)
     twin = _duplicate(arrays)
     if twin is not None:
-        raise bad(f"its nodes {twin[0]} and {twin[1]} test the same level with the same "
-                  "children (the diagram is not reduced)")
+        return ("duplicate", *twin)
     seen = _reached(arrays)
     if not seen[2:].all():
         missed = np.flatnonzero(~seen)
-        raise bad(f"it holds {len(missed)} nodes that the root does not reach "
-                  f"(the first: node {int(missed[0])})")
+        return ("unreached", int(missed[0]), len(missed))
     return arrays
 
 

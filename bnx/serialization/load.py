@@ -15,7 +15,7 @@ from ..arrays import count as count_models
 from ..arrays import dd_size
 from ..encoding import Encoding
 from ..errors import ODDFileError
-from ..feature_arrays import count_states, feature_view
+from ..feature_arrays import count_instances
 from .binary import read_arrays, split_file
 from .document import (_FRACTION, _HEX64, _KEYS, _NODE_ID, _OPTIONAL, FORMAT_NAME,
                        FORMAT_VERSION, _checksum, _path_arg)
@@ -35,7 +35,7 @@ def loads_odd(data: bytes | str, *, backend: str = "auto", where: str = "<string
         return _load_document(where, name, doc, payload)
 
 
-def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> dict:
+def load_odd(path: str | os.PathLike, *, backend: str = "auto", resolve: bool = True) -> dict:
     """Read and check a file written by :func:`save_odd`; returns the parts from which
     :meth:`bnx.ODD.load` makes the ODD (keyword arguments of :class:`bnx.ODD`).
 
@@ -53,6 +53,10 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> dict:
         A file written by :func:`save_odd`.
     backend : {"auto", "autoref", "cudd"}
         The backend to load into; ``"auto"`` prefers ``cudd``.
+    resolve : bool
+        With ``False``, a format-3 file loaded with ``backend="auto"`` keeps ``"auto"``
+        in its parts, so that ``dd`` is not imported (:class:`bnx.ODD` picks the
+        backend when it first needs ``dd``).
 
     Returns
     -------
@@ -81,7 +85,7 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto") -> dict:
     >>> back.decide(x) == odd.decide(x), back.features == odd.features
     (True, True)
     """
-    name = resolve_backend(backend)
+    name = backend if backend == "auto" and not resolve else resolve_backend(backend)
     path = _path_arg(path)
     doc, payload = _read_document(path)
     variables = doc.get("variables") if isinstance(doc, dict) else None
@@ -138,14 +142,14 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
              "where": repr(path)}
     if doc["version"] >= 3:
         arrays = read_arrays(doc["arrays"], payload, enc.nvars, bad)
-        fv = feature_view(arrays, enc)
-        got, valid = count_models(arrays), count_states(fv)
+        got, valid = count_models(arrays), count_instances(arrays, enc)
         if got != valid:
             raise bad(f"its decision diagram is true on codes that name no state (on "
                       f"{got} codes, of which only {valid} are instances)")
         size = dd_size(arrays)
         parts["arrays"] = arrays
     else:
+        name = parts["backend"] = resolve_backend(name)
         bdd = new_manager(name, enc.variables)
         roots = _load_diagram(doc["diagram"], bdd, enc.variables, bad)
         root, domain = roots["root"], roots["domain"]
