@@ -63,3 +63,27 @@ def test_a_small_saved_odd_explains_without_numpy_or_dd(tmp_path):
                    "mc": [sorted(e) for e in bnx.mc_explanations(odd, x)],
                    "light": [], "rob": bnx.robustness(odd, x),
                    "backend": bnx.backends.resolve_backend("auto")}, out.stderr
+
+
+PROXY = """
+import json, sys
+import bnx.arrays, bnx.feature_arrays
+before = [type(m.np).__name__ for m in (bnx.arrays, bnx.feature_arrays)]
+a = bnx.arrays.DiagramArrays.from_lists(1, [1, 1, 0], [0, 1, 0], [0, 1, 1], 2)
+n = bnx.arrays.count(a)          # lists: still no numpy
+still = "numpy" in sys.modules
+level = a.level.tolist()         # numpy arrays made now, numpy imported
+import numpy
+after = [m.np is numpy for m in (bnx.arrays, bnx.feature_arrays)]
+print(json.dumps({"before": before, "n": n, "still": still, "level": level, "after": after}))
+"""
+
+
+def test_numpy_is_imported_on_first_use_and_then_bound_everywhere():
+    """A module that binds ``np = numpy_on_first_use(globals())`` holds a stand-in until a
+    pass first reads ``np.<name>``; then numpy itself replaces it in every such module."""
+    out = subprocess.run([sys.executable, "-c", PROXY], capture_output=True, text=True,
+                         check=True)
+    assert json.loads(out.stdout) == {"before": ["_Deferred", "_Deferred"], "n": 1,
+                                      "still": False, "level": [1, 1, 0],
+                                      "after": [True, True]}, out.stderr
