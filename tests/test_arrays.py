@@ -127,7 +127,8 @@ def test_list_passes_agree_with_their_numpy_twins(data):
     instances as its numpy arrays do, and its arrays are the same once made; the list
     store of a small unate function has the numpy store's stars."""
     import bnx
-    from bnx.explain._conj import Store, UnateStore
+    from bnx.explain._conj import Store
+    from bnx.explain._unate_store import UnateStore
     from bnx.feature_arrays import count_instances, count_states, feature_view
     from tests.strategies import classifiers
     case = data.draw(classifiers(max_features=4, max_instances=64))

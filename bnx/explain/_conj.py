@@ -12,9 +12,9 @@ then the results are made bottom-up, one vectorised unique-table lookup per leve
 Each node's star (the conjunction of its cofactors) does not depend on the instance: the
 store keeps it once made. Where the function is known to be unate in a feature
 (``least``, from :mod:`.unate`: every binary-class naive Bayes), the star is the cofactor
-on the feature's least state, a node the store already holds: no conjunction is made; a
-small function unate in every feature gets a :class:`UnateStore`, in Python lists only.
-Otherwise, on a small ODD every star is made at once (:meth:`Store.close`); on a large
+on the feature's least state, a node the store already holds: no conjunction is made;
+a small function unate in every feature gets a
+:class:`~._unate_store.UnateStore`, in Python lists only. Otherwise, on a small ODD every star is made at once (:meth:`Store.close`); on a large
 one, only the stars a question reaches.
 
 Examples
@@ -37,13 +37,13 @@ from __future__ import annotations
 
 from .._lazy import numpy_on_first_use
 
-from .. import array_lists
 from ..arrays import DiagramArrays, unique
 from ..encoding import Encoding
+from ._unate_store import UnateStore
 
 np = numpy_on_first_use(globals())
 
-__all__ = ["Store", "UnateStore", "store_for"]
+__all__ = ["Store", "store_for"]
 
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
 _B = 1 << 31  # pair keys: a * _B + b (node numbers stay below 2 ** 31)
@@ -347,39 +347,6 @@ class Store:
         self.closed = True
 
 
-class UnateStore:
-    """The :class:`Store` of a small function known to be unate in every feature, in
-    Python lists only: each node's star is its cofactor on its feature's least state, a
-    node the diagram holds, so the stars are read by one walk from each node and no node
-    is made (nor numpy imported).
-
-    It has what pi-inst and pi-cover read of a closed :class:`Store`: :attr:`py`,
-    :attr:`root`, :attr:`nstates` and :attr:`closed`.
-    """
-
-    closed = True
-
-    def __init__(self, arrays: DiagramArrays, enc: Encoding, least: tuple) -> None:
-        level, lo, hi = arrays.lists()
-        first = enc.first_level
-        feature_of = []
-        for i in range(len(enc.features)):
-            feature_of.extend([i] * (first[i + 1] - first[i]))
-        star = [0, 1]
-        for u in range(2, len(level)):
-            i = feature_of[level[u]]
-            star.append(array_lists.cofactor(first[i], first[i + 1] - first[i], level, lo,
-                                             hi, u, least[i]))
-        self.py = (level, lo, hi, star)
-        self.root = arrays.root
-        self.n = len(level)
-        self.nstates = [len(s) for s in enc.states]
-
-    def star_of(self, u: int) -> int:
-        """The star of node ``u``."""
-        return self.py[3][u]
-
-
 #: ODDs with at most this many nodes have all their stars made at once, and their store
 #: kept as Python lists too.
 CLOSE_LIMIT = 20_000
@@ -390,7 +357,7 @@ def store_for(arrays: DiagramArrays, enc: Encoding,
     """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``);
     ``least``: per feature, the state whose cofactor is the star, where the function is
     known to be unate (:func:`.unate.least_states`). A small unate function gets an
-    :class:`UnateStore`."""
+    :class:`~._unate_store.UnateStore`."""
     key = ("conj_store", enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get(key)
     if got is None:
