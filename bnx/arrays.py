@@ -103,15 +103,19 @@ class DiagramArrays:
         return self
 
     def _arrays(self) -> None:
-        level, lo, hi = self._lists
-        self._set(level, lo, hi)
-        self._lists = None
+        # (read once: another thread may have made the arrays and dropped the lists)
+        held = self._lists
+        if held is not None:
+            self._set(*held)
+            self._lists = None
 
     def _column(k: int, what: str):  # noqa: N805 (a property factory, used below)
         def get(self) -> np.ndarray:
-            if self._lists is not None:
+            got = (self._level, self._lo, self._hi)[k]
+            if got is None:
                 self._arrays()
-            return (self._level, self._lo, self._hi)[k]
+                got = (self._level, self._lo, self._hi)[k]
+            return got
         return property(get, doc=f"Per node, {what} (numpy, made on first use from lists).")
 
     level = _column(0, "its level")
@@ -132,14 +136,16 @@ class DiagramArrays:
     def lists(self, *, copy: bool = True) -> tuple[list[int], list[int], list[int]]:
         """``(level, lo, hi)`` as Python lists, for the passes over small diagrams that
         read single entries; with ``copy=False``, the lists held (not to be changed)."""
-        if self._lists is not None:
-            return tuple(list(a) for a in self._lists) if copy else self._lists
+        held = self._lists
+        if held is not None:
+            return tuple(list(a) for a in held) if copy else held
         return self._level.tolist(), self._lo.tolist(), self._hi.tolist()
 
     @property
     def size(self) -> int:
         """Number of nodes, both terminals included."""
-        return len(self._lists[0]) if self._lists is not None else len(self._level)
+        held = self._lists
+        return len(held[0]) if held is not None else len(self._level)
 
     def __len__(self) -> int:
         return self.size
