@@ -39,8 +39,8 @@ from .explain import __all__ as _explain_all
 from ._version import __version__  # noqa: E402,F401
 
 # Every name but the errors is imported with its module on first use: ``import bnx`` stays
-# light, and loading a saved ODD and explaining one decision imports no pandas, pgmpy or
-# (on a small diagram) numpy.
+# light, and loading a saved ODD and explaining one decision imports no pandas or pgmpy
+# (nor numpy, on a small diagram: see bnx._lazy).
 _LAZY = {"backends": ("bnx.backends", None), "examples": ("bnx.examples", None),
          "linear": ("bnx.linear", None),
          "Classifier": ("bnx.classifier", "Classifier"),

@@ -1,8 +1,10 @@
 """Imports made on first use, so that ``import bnx`` stays light.
 
-Loading a saved ODD and explaining one decision on it never needs pandas or pgmpy, and on
-a small diagram not even numpy, whose import alone takes longer than the question. Two
-tools keep those imports out of the way until they are needed:
+Loading a saved ODD and explaining one decision on it never needs pandas or pgmpy. Loading
+a small one and asking its MC-explanations, or the PI-explanations of a function unate in
+every feature (every binary-class naive Bayes), does not even need numpy, whose import
+alone takes longer than the question. Two tools keep those imports out of the way until
+they are needed:
 
 - :func:`lazy_attributes`: a module ``__getattr__`` (PEP 562) that imports the module
   behind a public name when the name is first read;
@@ -14,6 +16,7 @@ tools keep those imports out of the way until they are needed:
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -27,12 +30,19 @@ def lazy_attributes(namespace: dict, table: Mapping[str, tuple[str, str | None]]
 
     ``table`` maps an attribute to ``(module, name)``: the module (relative names are
     resolved against the package of ``namespace``) or, with ``name``, one of its
-    attributes. The value is imported once, then kept in ``namespace``.
+    attributes. The value is imported once, then kept in ``namespace``. Any other
+    attribute that names a submodule of the package imports it.
     """
     package = namespace["__name__"]
 
     def __getattr__(name: str) -> Any:
         if name not in table:
+            # a subpackage or module of the package (``bnx.compilation``), as after an
+            # eager import of it
+            if not name.startswith("__") and importlib.util.find_spec(
+                    f"{package}.{name}") is not None:
+                value = namespace[name] = importlib.import_module(f"{package}.{name}")
+                return value
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module, attr = table[name]
         value = importlib.import_module(module, package)

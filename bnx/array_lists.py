@@ -47,7 +47,8 @@ def problem(nvars: int, level: Sequence[int], lo: Sequence[int], hi: Sequence[in
     n = len(level)
     if not 0 <= root < n:
         return ("root", root)
-    if level[0] != nvars or level[1] != nvars or lo[:2] != [0, 1] or hi[:2] != [0, 1]:
+    if level[0] != nvars or level[1] != nvars or tuple(lo[:2]) != (0, 1) or \
+            tuple(hi[:2]) != (0, 1):
         return ("terminals", 0)
     for u in range(2, n):
         if not 0 <= level[u] < nvars:

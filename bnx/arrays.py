@@ -57,8 +57,9 @@ class DiagramArrays:
         and its high child. Read-only.
     root : int
         The node of the function.
-    starts : numpy.ndarray
-        ``starts[L]`` is 2 + the number of inner nodes at level ``L`` or deeper.
+    starts : numpy.ndarray or list
+        ``starts[L]`` is 2 + the number of inner nodes at level ``L`` or deeper (a list
+        while the arrays are held as lists).
     cache : dict
         Data derived from the arrays, made once by the passes that need it.
 
@@ -125,7 +126,8 @@ class DiagramArrays:
 
     @property
     def starts(self):
-        """``starts[L]``: 2 + the number of inner nodes at level ``L`` or deeper."""
+        """``starts[L]``: 2 + the number of inner nodes at level ``L`` or deeper (a list
+        while the arrays are held as lists, then numpy)."""
         return self._starts
 
     @property

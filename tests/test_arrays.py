@@ -147,6 +147,13 @@ def test_list_passes_agree_with_their_numpy_twins(data):
         assert held.as_lists  # none of the above made numpy arrays
         assert [x.tolist() for x in (held.level, held.lo, held.hi)] == list(f.lists())
         assert not held.as_lists
+    for root in (0, 1):  # the constant functions
+        const = A.DiagramArrays(a.nvars, [a.nvars] * 2, [0, 1], [0, 1], root)
+        held = A.DiagramArrays.from_lists(a.nvars, [a.nvars] * 2, [0, 1], [0, 1], root)
+        assert (A.count(held), A.dd_size(held), count_instances(held, enc)) == \
+            (A.count(const), A.dd_size(const), count_states(feature_view(const, enc)))
+        assert A.negate(held).lists() == A.negate(const).lists()
+        assert A.negate(held).root == A.negate(const).root == 1 - root
     least = odd.meta.get("least_states")
     if least is not None and least[0] is not None:
         store = Store(a, enc, lists=True, least=least[0])

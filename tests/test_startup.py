@@ -1,6 +1,7 @@
 """Loading a saved ODD and explaining imports only what it uses: never pgmpy, pandas,
-tqdm, matplotlib or scikit-learn, and on a small ODD loaded with the default backend
-neither numpy nor dd."""
+tqdm, matplotlib or scikit-learn; and for the MC-explanations of a small ODD loaded with
+the default backend, or the PI-explanations of a small binary-class naive Bayes, neither
+numpy nor dd."""
 
 from __future__ import annotations
 
@@ -48,9 +49,9 @@ print(json.dumps({"pi": pis, "neg": neg, "mc": mcs, "light": light, "rob": rob,
 
 
 def test_a_small_saved_odd_explains_without_numpy_or_dd(tmp_path):
-    """A small saved ODD loads and answers PI and MC questions in Python lists: neither
-    numpy nor dd is imported (a one-shot process starts in milliseconds); a later question
-    that needs numpy gets the same arrays."""
+    """A small saved naive Bayes (unate in every feature) loads and answers PI and MC
+    questions in Python lists: neither numpy nor dd is imported (a one-shot process starts
+    in milliseconds); a later question that needs numpy gets the same arrays."""
     odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     path = odd.save(str(tmp_path / "admissions.bnx"))
     out = subprocess.run([sys.executable, "-c", LIGHT, path], capture_output=True,
@@ -87,3 +88,15 @@ def test_numpy_is_imported_on_first_use_and_then_bound_everywhere():
     assert json.loads(out.stdout) == {"before": ["_Deferred", "_Deferred"], "n": 1,
                                       "still": False, "level": [1, 1, 0],
                                       "after": [True, True]}, out.stderr
+
+
+def test_submodules_are_attributes_after_import_bnx():
+    """``import bnx`` then ``bnx.compilation`` or ``bnx.explain.pi`` works as when the
+    package imported them eagerly; ``bnx.explain.robustness`` stays the function."""
+    code = ("import bnx, inspect; print(bnx.compilation.general_order.__name__, "
+            "bnx.explain.pi.pi_explanations.__name__, "
+            "inspect.isfunction(bnx.explain.robustness), hasattr(bnx, 'no_such_name'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["general_order", "pi_explanations", "True", "False"], \
+        out.stderr

@@ -12,8 +12,8 @@ and the header's checksum covers that digest, so the whole file is checksummed. 
 reads the bytes and checks that they are a reduced ordered diagram in bnx's numbering
 (children first, grouped by level, no redundant test, no duplicate node);
 :func:`read_arrays` raises with the first problem. A small diagram is read into Python
-lists and checked in Python (:mod:`bnx.array_lists`: loading and a first question then
-need no numpy), a large one straight into numpy and checked by vectorised passes.
+lists and checked in Python (:mod:`bnx.array_lists`: loading then needs no numpy), a
+large one straight into numpy and checked by vectorised passes.
 """
 
 from __future__ import annotations
