@@ -159,3 +159,26 @@ def test_list_passes_agree_with_their_numpy_twins(data):
         store = Store(a, enc, lists=True, least=least[0])
         store.close()
         assert UnateStore(a, enc, least[0]).py[3] == store.star[:a.size].tolist()
+
+
+@pytest.mark.parametrize("example", ["admissions", "asia"])
+def test_both_decisions_in_one_node_space_from_lists_and_from_numpy(example, monkeypatch):
+    """``_cache.both`` (the function and its negation in one node space) is the same made
+    in Python lists (small diagrams) and in numpy (large ones)."""
+    import bnx
+    from bnx.explain import _cache
+    odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
+    g, root, neg = _cache.both(odd)
+    odd.arrays.cache.pop(("both",))
+    monkeypatch.setattr(_cache, "SMALL", 0)
+    h, root2, neg2 = _cache.both(odd)
+    assert not isinstance(h.var, list)  # the numpy branch
+    assert (root, neg) == (root2, neg2)
+    assert [list(g.var), list(g.lo), list(g.hi)] == [h.var.tolist(), h.lo.tolist(),
+                                                     h.hi.tolist()]
+    level, lo, hi = odd.arrays.lists()
+    for u in range(2, len(level)):  # the negation of node u is node u + size - 2
+        v = u + len(level) - 2
+        assert g.var[v] == level[u]
+        assert [g.lo[v], g.hi[v]] == [c + len(level) - 2 if c > 1 else 1 - c
+                                      for c in (lo[u], hi[u])]
