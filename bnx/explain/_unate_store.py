@@ -47,8 +47,11 @@ class UnateStore:
         star = [0, 1]
         for u in range(2, len(level)):
             i = feature_of[level[u]]
-            star.append(array_lists.cofactor(first[i], first[i + 1] - first[i], level, lo,
-                                             hi, u, least[i]))
+            a, m = first[i], first[i + 1] - first[i]
+            if m == 1:  # a binary feature: the child on the least state
+                star.append(hi[u] if least[i] else lo[u])
+            else:
+                star.append(array_lists.cofactor(a, m, level, lo, hi, u, least[i]))
         self.py = (level, lo, hi, star)
         self.root = arrays.root
         self.n = len(level)
