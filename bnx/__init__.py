@@ -12,8 +12,9 @@ module imports one above it). From the bottom up, one line per layer:
 
 - helpers: ``_types`` (type aliases), ``_version``, ``errors``, ``_lazy`` (imports on
   first use: public names, and numpy where a small saved ODD's questions go),
-  ``backends`` (the ``dd`` managers), ``diagram`` (walks over ``dd`` nodes), ``encoding`` (features as
-  bits), ``instances`` (rows and mappings as instances), ``rules`` (threshold, argmax);
+  ``backends`` (the ``dd`` managers), ``diagram`` (walks over ``dd`` nodes),
+  ``encoding`` (features as bits), ``instances`` (rows and mappings as instances),
+  ``rules`` (threshold, argmax);
 - the diagram as arrays: ``array_lists`` (the passes a small loaded diagram needs, on
   Python lists), ``arrays`` (levels and children per node, in numpy) and
   ``dd_arrays`` (from and to ``dd``), ``feature_arrays`` (each node's child per state),

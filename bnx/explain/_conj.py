@@ -13,9 +13,9 @@ Each node's star (the conjunction of its cofactors) does not depend on the insta
 store keeps it once made. Where the function is known to be unate in a feature
 (``least``, from :mod:`.unate`: every binary-class naive Bayes), the star is the cofactor
 on the feature's least state, a node the store already holds: no conjunction is made;
-a small function unate in every feature gets a
-:class:`~._unate_store.UnateStore`, in Python lists only. Otherwise, on a small ODD every star is made at once (:meth:`Store.close`); on a large
-one, only the stars a question reaches.
+a small function unate in every feature gets a :class:`~._unate_store.UnateStore`, in
+Python lists only. Otherwise, on a small ODD every star is made at once
+(:meth:`Store.close`); on a large one, only the stars a question reaches.
 
 Examples
 --------
