@@ -120,7 +120,8 @@ def dd_size(nvars: int, level: Sequence[int], lo: Sequence[int], hi: Sequence[in
 def cofactor(first: int, nbits: int, level: Sequence[int], lo: Sequence[int],
              hi: Sequence[int], u: int, j: int) -> int:
     """Node ``u``'s cofactor on state ``j`` of the feature whose ``nbits`` bits start at
-    level ``first`` (``u`` tests one of them or lies below)."""
+    level ``first`` (``u`` tests one of them or lies below); ``level``, ``lo`` and ``hi``
+    may be lists or numpy arrays (pi-inst follows a store's nodes with it)."""
     for bit in range(nbits):
         if level[u] == first + bit:
             u = hi[u] if (j >> (nbits - 1 - bit)) & 1 else lo[u]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from .._lazy import numpy_on_first_use
 
 from .._types import Instance
+from ..array_lists import cofactor
 from ..arrays import negate
 from ..diagram import deep, recursion_for
 from ..errors import ExplanationError
@@ -128,11 +129,7 @@ class _PI:
         st = self.store
         level, lo, hi = (st.py[0], st.py[1], st.py[2]) if st.py is not None else \
             (st.level, st.lo, st.hi)
-        a, m = self.first[i], self.nbits[i]
-        for bit in range(m):
-            if level[u] == a + bit:
-                u = hi[u] if (j >> (m - 1 - bit)) & 1 else lo[u]
-        return int(u)
+        return int(cofactor(self.first[i], self.nbits[i], level, lo, hi, u, j))
 
     def _star(self, u: int) -> int:
         """The star of store node ``u`` (made on first use)."""
