@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["starts", "problem", "count", "dd_size", "count_states", "negate", "cofactor"]
+__all__ = ["starts", "problem", "count", "dd_size", "count_states", "features_of_levels",
+           "negate", "cofactor"]
 
 
 def starts(nvars: int, level: Sequence[int]) -> list[int]:
@@ -128,6 +129,17 @@ def cofactor(first: int, nbits: int, level: Sequence[int], lo: Sequence[int],
     return u
 
 
+def features_of_levels(first_level: Sequence[int]) -> list[int]:
+    """Per level, the feature whose bits it holds (feature ``i``'s bits are the levels
+    ``first_level[i] .. first_level[i + 1] - 1``), then ``n`` for the terminals' level."""
+    n = len(first_level) - 1
+    out = []
+    for i in range(n):
+        out.extend([i] * (first_level[i + 1] - first_level[i]))
+    out.append(n)
+    return out
+
+
 def count_states(first_level: Sequence[int], nstates: Sequence[int], level: Sequence[int],
                  lo: Sequence[int], hi: Sequence[int], root: int) -> int:
     """Number of complete instances (one state per feature; feature ``i``'s bits are the
@@ -136,10 +148,7 @@ def count_states(first_level: Sequence[int], nstates: Sequence[int], level: Sequ
     skip = [1] * (n + 1)  # skip[i]: the number of instances of features i .. n - 1
     for i in range(n - 1, -1, -1):
         skip[i] = skip[i + 1] * nstates[i]
-    feature_of = []
-    for i in range(n):
-        feature_of.extend([i] * (first_level[i + 1] - first_level[i]))
-    feature_of.append(n)
+    feature_of = features_of_levels(first_level)
 
     def feat(u: int) -> int:
         return feature_of[level[u]]

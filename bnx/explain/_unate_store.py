@@ -41,9 +41,7 @@ class UnateStore:
     def __init__(self, arrays: DiagramArrays, enc: Encoding, least: tuple) -> None:
         level, lo, hi = arrays.lists()
         first = enc.first_level
-        feature_of = []
-        for i in range(len(enc.features)):
-            feature_of.extend([i] * (first[i + 1] - first[i]))
+        feature_of = array_lists.features_of_levels(first)
         star = [0, 1]
         for u in range(2, len(level)):
             i = feature_of[level[u]]
