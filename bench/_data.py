@@ -36,12 +36,12 @@ import numpy as np
 import pandas as pd
 
 import bnx
-from bnx.datasets import load_votes
+from bnx.tabular.datasets import load_votes
 
 try:  # re-exported later, maybe
     from bnx import learn_naive_bayes  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the package's state
-    from bnx.learning import learn_naive_bayes
+    from bnx.network.learning import learn_naive_bayes
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("BNX_BENCH_DATA", REPO.parent / "shared" / "data"))

@@ -86,7 +86,7 @@ def latent_sdp(sizes=(12, 16), seen=(2, 8), k: int = 10) -> list[list[str]]:
     count over the ODD per joint state of the class and latent variables beside the sum over
     completions (both exact and compared), CPU ms per evidence, ``k`` random evidences."""
     import random
-    from bnx.explain import probability as P
+    from bnx.explanation import probability as P
     rows = []
     for n in sizes:
         clf = _data.synthetic_lt(n).clf

@@ -29,7 +29,7 @@ import _data  # noqa: E402
 import numpy as np  # noqa: E402
 
 import bnx  # noqa: E402
-from bnx.explain.pi import _store  # noqa: E402
+from bnx.explanation.pi import _store
 
 
 def main(argv=None) -> int:

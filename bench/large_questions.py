@@ -25,7 +25,7 @@ import numpy as np
 import _util  # noqa: F401  (sets sys.path)
 import _data
 import bnx
-from bnx.feature_arrays import feature_view
+from bnx.diagram._feature_view import feature_view
 
 
 def _timed(label: str, fn, rows: list):

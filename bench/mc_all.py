@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _util  # noqa: E402
 import bnx  # noqa: E402
-from bnx.case_study import votes_classifier  # noqa: E402
+from bnx.tabular.case_study import votes_classifier
 
 
 def main() -> None:

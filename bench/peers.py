@@ -175,7 +175,7 @@ def check_decisions(odd: bnx.ODD, w0: float, weights) -> tuple[int, int]:
         m = len(enc.bits[p])
         for b in range(m):
             bits[:, enc.first_level[p] + b] = (idx[:, i] >> (m - 1 - b)) & 1
-    got = bnx.arrays.decide(odd.arrays, bits)
+    got = bnx.diagram._arrays.decide(odd.arrays, bits)
     return total, int(np.sum(got != (margin > 0)))
 
 

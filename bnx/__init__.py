@@ -8,55 +8,48 @@ reasons, robustness, counterfactuals, bias and the same-decision probability; na
 of any width without compiling (:mod:`bnx.linear`); whole data sets (:func:`explain_data`).
 
 The data flows one way, and so do the imports (``tests/test_imports.py`` checks that no
-module imports one above it). From the bottom up, one line per layer:
+module imports one above it). The packages, from the bottom up:
 
-- helpers: ``_types`` (type aliases), ``_version``, ``errors``, ``_lazy`` (imports on
-  first use: public names, and numpy where a small saved ODD's questions go),
-  ``backends`` (the ``dd`` managers), ``diagram`` (walks over ``dd`` nodes),
-  ``encoding`` (features as bits), ``instances`` (rows and mappings as instances),
-  ``rules`` (threshold, argmax);
-- the diagram as arrays: ``array_lists`` (the passes a small loaded diagram needs, on
-  Python lists), ``arrays`` (levels and children per node, in numpy) and
-  ``dd_arrays`` (from and to ``dd``), ``feature_arrays`` (each node's child per state),
-  ``drawing`` (pictures of a diagram);
-- networks: ``network`` (files), ``network_json``, ``relevance``, ``tree``, ``inference``,
-  ``sklearn``, ``agrum``, ``learning/`` (learning networks from data);
-- the classifier: ``decisions`` (exact answers on instances), ``classifier``;
-- ``serialization/`` (the ODD file: it returns parts), ``odd`` (the compiled value);
-- ``compilation/``: one engine per module, :func:`compile` returns an :class:`ODD`;
-- questions: ``explain/`` (explanations and every question on a decision), ``linear/``
-  (naive Bayes and TANs too wide to compile), ``attribution/`` (SHAP and Banzhaf values,
-  parameter sensitivity);
-- data and pictures: ``batch``, ``batch_engine``, ``plot``, ``datasets``, ``case_study``,
-  ``cli/`` (the ``bnx`` command); this package's ``__init__`` re-exports the public names.
+- helpers: ``errors``, ``_types`` (type aliases), ``_version``, ``_lazy`` (imports on
+  first use);
+- ``network/`` (files, pyAgrum, scikit-learn, learning from data) and ``diagram/`` (the
+  decision diagram's array form, its ``dd`` view and the passes over it), side by side;
+- ``classifier/``: a network with its class and decision rule, decided exactly;
+- ``odd/``: the compiled value and its file;
+- ``compilation/``: :func:`compile` and its engines;
+- the questions: ``explanation/`` (explanations and every question on a decision),
+  ``attribution/`` (SHAP and Banzhaf values, parameter sensitivity), ``linear/`` (naive
+  Bayes and TANs too wide to compile);
+- data and pictures: ``tabular/`` (whole data sets, plots, shipped data and examples);
+- ``cli/`` (the ``bnx`` command). This package's ``__init__`` re-exports the public names.
 """
 
 from ._lazy import lazy_attributes
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
-from .explain import _LAZY as _EXPLAIN_LAZY
-from .explain import __all__ as _explain_all
+from .explanation import _LAZY as _EXPLAIN_LAZY
+from .explanation import __all__ as _explain_all
 
 from ._version import __version__  # noqa: E402,F401
 
 # Every name but the errors is imported with its module on first use: ``import bnx`` stays
 # light, and loading a saved ODD and explaining one decision imports no pandas or pgmpy
 # (nor numpy, on a small diagram: see bnx._lazy).
-_LAZY = {"backends": ("bnx.backends", None), "examples": ("bnx.examples", None),
+_LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.examples", None),
          "linear": ("bnx.linear", None),
-         "Classifier": ("bnx.classifier", "Classifier"),
-         "read_network": ("bnx.classifier", "read_network"),
-         "ODD": ("bnx.odd", "ODD"),
+         "Classifier": ("bnx.classifier._classifier", "Classifier"),
+         "read_network": ("bnx.classifier._classifier", "read_network"),
+         "ODD": ("bnx.odd._odd", "ODD"),
          "compile": ("bnx.compilation", "compile"),
          "default_order": ("bnx.compilation", "default_order"),
          "estimate_size": ("bnx.compilation", "estimate_size"),
          "latent_tree_order": ("bnx.compilation", "latent_tree_order"),
          "naive_bayes_order": ("bnx.compilation", "naive_bayes_order"),
-         "case_study": ("bnx.case_study", None), "datasets": ("bnx.datasets", None),
-         "learn_naive_bayes": ("bnx.learning", "learn_naive_bayes"),
-         "batch": ("bnx.batch", None), "plot": ("bnx.plot", None),
-         "explain_data": ("bnx.batch", "explain_data"),
-         "learn_tan": ("bnx.learning", "learn_tan"),
+         "case_study": ("bnx.tabular.case_study", None), "datasets": ("bnx.tabular.datasets", None),
+         "learn_naive_bayes": ("bnx.network.learning", "learn_naive_bayes"),
+         "batch": ("bnx.tabular.batch", None), "plot": ("bnx.tabular.plot", None),
+         "explain_data": ("bnx.tabular.batch", "explain_data"),
+         "learn_tan": ("bnx.network.learning", "learn_tan"),
          "general_order": ("bnx.compilation.general", "general_order"),
          "tan_order": ("bnx.compilation.tan_model", "tan_order"),
          "Attributions": ("bnx.attribution", "Attributions"),

@@ -3,7 +3,7 @@
 bnx now writes only format 3 (a JSON header, then the diagram's arrays in binary), but
 still loads the all-JSON files of formats 1 and 2, whose ``diagram`` is ``dd``'s JSON dump
 of the root and the domain. :func:`write_legacy` writes such a file from any ODD with the
-writer of bnx at commit 7a15dad (``bnx/serialization/save.py``: ``_dump_diagram``,
+writer of bnx at commit 7a15dad (``bnx/odd/io/save.py``: ``_dump_diagram``,
 ``_render``, the version-2 ``_document``), so that the loader's reading of old files, and
 every check it makes on them, stays tested. ``tests/data/multivalued-v2.bnx.json`` is a
 file that the real 7a15dad wrote; a test checks that this writer writes the same.
@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from bnx.diagram import count as dd_count
-from bnx.network_json import classifier_document
-from bnx.serialization.document import FORMAT_NAME, _checksum
-from bnx.serialization.save import _json_scalar
+from bnx.diagram._passes import count as dd_count
+from bnx.odd._classifier_json import classifier_document
+from bnx.odd.io.document import FORMAT_NAME, _checksum
+from bnx.odd.io.save import _json_scalar
 
 __all__ = ["legacy_document", "render_legacy", "write_legacy", "split", "join", "resign",
            "resign_arrays"]

@@ -1,4 +1,4 @@
-"""The array form of a diagram (bnx.arrays) against dd itself, on both backends."""
+"""The array form of a diagram (bnx.diagram._arrays) against dd itself, on both backends."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnx import arrays as A
-from bnx import dd_arrays as D
-from bnx.backends import new_manager
+from bnx.diagram import _arrays as A
+from bnx.diagram import _dd as D
+from bnx.diagram.backends import new_manager
 
 
 @st.composite
@@ -82,7 +82,7 @@ def test_grouped_by_level_is_enforced():
 @given(data=st.data())
 def test_feature_view_decides_as_the_odd(data, backend):
     """Per-state children and decisions on state indices agree with ODD.decide."""
-    from bnx.feature_arrays import decide_states, feature_view
+    from bnx.diagram._feature_view import decide_states, feature_view
     from tests.strategies import classifiers
 
     import bnx
@@ -104,7 +104,7 @@ def test_compiled_arrays_and_their_dd_form_agree(data, backend):
     """An ODD made as arrays (the level engine) has dd's node count and model count once
     its dd root is made, and saving and loading keeps the arrays as they are."""
     import bnx
-    from bnx.diagram import count as dd_count
+    from bnx.diagram._passes import count as dd_count
     from tests.strategies import naive_bayes
     case = data.draw(naive_bayes(max_features=5, max_instances=128))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
@@ -127,9 +127,9 @@ def test_list_passes_agree_with_their_numpy_twins(data):
     instances as its numpy arrays do, and its arrays are the same once made; the list
     store of a small unate function has the numpy store's stars."""
     import bnx
-    from bnx.explain._conj import Store
-    from bnx.explain._unate_store import UnateStore
-    from bnx.feature_arrays import count_instances, count_states, feature_view
+    from bnx.explanation._conj import Store
+    from bnx.explanation._unate_store import UnateStore
+    from bnx.diagram._feature_view import count_instances, count_states, feature_view
     from tests.strategies import classifiers
     case = data.draw(classifiers(max_features=4, max_instances=64))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
@@ -166,7 +166,7 @@ def test_both_decisions_in_one_node_space_from_lists_and_from_numpy(example, mon
     """``_cache.both`` (the function and its negation in one node space) is the same made
     in Python lists (small diagrams) and in numpy (large ones)."""
     import bnx
-    from bnx.explain import _cache
+    from bnx.explanation import _cache
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     g, root, neg = _cache.both(odd)
     odd.arrays.cache.pop(("both",))

@@ -185,7 +185,7 @@ def test_errors():
 def test_votes_equals_shap_exact():
     """On votes (16 binary features) against ``shap.explainers.Exact`` within 1e-9."""
     shap = pytest.importorskip("shap")
-    from bnx.case_study import votes_classifier
+    from bnx.tabular.case_study import votes_classifier
     odd = bnx.compile(votes_classifier())
     votes = bnx.datasets.load_votes().dropna()
     feats = list(odd.features)
@@ -194,7 +194,7 @@ def test_votes_equals_shap_exact():
     codes = {f: {s: j for j, s in enumerate(odd.states(f))} for f in feats}
 
     def model(a):  # binary features: state index = the feature's one bit
-        from bnx.arrays import decide
+        from bnx.diagram._arrays import decide
         return decide(odd.arrays, np.asarray(a, dtype=np.int64)).astype(float)
 
     num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnx import arrays as A
-from bnx import dd_arrays as D
+from bnx.diagram import _arrays as A
+from bnx.diagram import _dd as D
 from bnx.compilation.conjunction import conjoin
 from tests.test_arrays import _build
 

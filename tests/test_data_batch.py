@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.batch_engine import marginal_odd
+from bnx.tabular._engine import marginal_odd
 from tests import oracle
 from tests.conftest import shared_file
 from tests.strategies import classifiers, instances, on_maps

@@ -8,8 +8,8 @@ import matplotlib
 import pytest
 
 import bnx
-from bnx.batch_engine import marginal_odd
-from bnx.plot import odd_graph, pi_feature_share
+from bnx.tabular._engine import marginal_odd
+from bnx.tabular.plot import odd_graph, pi_feature_share
 
 matplotlib.use("Agg")
 

@@ -10,8 +10,8 @@ from importlib.resources import files
 
 import pandas as pd
 
-import bnx.datasets
-from bnx.datasets import VOTES_FEATURES, load_votes
+import bnx.tabular.datasets
+from bnx.tabular.datasets import VOTES_FEATURES, load_votes
 
 SHA256 = "c87c14110a5ba91d4a1e313ec7392824458152bf071fa5f5452340488337936e"
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explain import _passes, reasons
+from bnx.explanation import _passes, reasons
 from tests import oracle
 from tests import oracle_reasons as brute
 from tests.strategies import classifiers, instances
@@ -84,7 +84,7 @@ def test_reaches_and_reached_match_completions(case, data, backend):
     completions = list(itertools.product(*(
         [fixed[i]] if fixed[i] is not None else range(len(enc.states[i]))
         for i in range(len(enc.features)))))
-    decisions = {bool(d) for d in bnx.feature_arrays.decide_states(fv, completions)}
+    decisions = {bool(d) for d in bnx.diagram._feature_view.decide_states(fv, completions)}
     for target in (_passes.FALSE, _passes.TRUE):
         assert bool(_passes.reaches(fv, fixed, target)[fv.root]) == (bool(target) in decisions)
     on_paths = np.zeros(fv.arrays.size, dtype=bool)
@@ -169,7 +169,7 @@ def test_check_explanation_reason_is_the_greedy_one(case, data, backend):
 @given(case=classifiers(), data=st.data())
 def test_count_biased_by_frontiers_and_by_quantification(case, data, backend):
     """Both ways of counting the biased instances match the brute force."""
-    from bnx.explain import bias
+    from bnx.explanation import bias
     clf, odd = _setup(case, backend, data)
     protected = data.draw(st.sets(st.sampled_from(case.features)))
     want = brute.count_biased(_args(case), protected)

@@ -1,7 +1,7 @@
 """The explanation code's own diagrams against dd and brute force, on both backends:
-conjunctions on the arrays (bnx.explain._conj), set diagrams read from and written to dd
-(bnx.explain.setdiagram), the node table of pi-inst's sets and small erosions (bnx.explain.nodetable), and
-the per-ODD managers and caches (bnx.explain._cache)."""
+conjunctions on the arrays (bnx.explanation._conj), set diagrams read from and written to dd
+(bnx.explanation.setdiagram), the node table of pi-inst's sets and small erosions (bnx.explanation.nodetable), and
+the per-ODD managers and caches (bnx.explanation._cache)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 import bnx
 from dd.bdd import BDD
-from bnx.dd_arrays import from_dd
-from bnx.backends import new_manager
-from bnx.encoding import Encoding
-from bnx.explain import _cache
-from bnx.explain._conj import Store
-from bnx.explain.setdiagram import SetDiagram
-from bnx.explain.nodetable import NodeTable
+from bnx.diagram._dd import from_dd
+from bnx.diagram.backends import new_manager
+from bnx.diagram.encoding import Encoding
+from bnx.explanation import _cache
+from bnx.explanation._conj import Store
+from bnx.explanation.setdiagram import SetDiagram
+from bnx.explanation.nodetable import NodeTable
 
 NAMES = [f"v{i}" for i in range(5)]
 ROWS = list(itertools.product([False, True], repeat=len(NAMES)))
@@ -153,7 +153,7 @@ def test_sets_sharing_a_table_stay_intact(backend, monkeypatch):
     variables = first[0].layout.variables
     table = _cache.node_table(odd, variables)  # where pi-inst and pi-cover build sets
     cover_table = _cache.node_table(odd, _cache.layout(odd, "partial").variables)
-    monkeypatch.setattr(bnx.explain.pi, "CORE_LIMIT", 0)  # "large": replaced
+    monkeypatch.setattr(bnx.explanation.pi, "CORE_LIMIT", 0)  # "large": replaced
     again = [bnx.pi_explanations(odd, x, method="cover") for x in xs]
     inst = [bnx.pi_explanations(odd, x) for x in xs]
     assert _cache.node_table(odd, variables) is not table
@@ -173,7 +173,7 @@ def test_stars_serve_later_calls(backend):
     xs = [dict(zip(odd.features, combo))
           for combo in itertools.product(*(odd.states(f) for f in odd.features))]
     first = [bnx.pi_explanations(odd, x).to_set() for x in xs]
-    s = bnx.explain.pi._store(odd, True)
+    s = bnx.explanation.pi._store(odd, True)
     assert s.closed and np.all(s.star[:s.n] >= 0)
     assert [bnx.pi_explanations(odd, x, method="cover").to_set() for x in xs] == first
     # a store whose stars are made on demand only gives the same sets
@@ -181,10 +181,10 @@ def test_stars_serve_later_calls(backend):
     for d in (True, False):
         key = ("conj_store", odd2.encoding.first_level,
                tuple(len(s) for s in odd2.encoding.states), _cache.least_states(odd2, d))
-        arrays = odd2.arrays if d else bnx.explain.pi._store(odd2, False) and \
+        arrays = odd2.arrays if d else bnx.explanation.pi._store(odd2, False) and \
             odd2.arrays.cache[("negated",)]
         made = arrays.cache[key] = Store(arrays, odd2.encoding)
-        assert bnx.explain.pi._store(odd2, d) is made and not made.closed  # the one used
+        assert bnx.explanation.pi._store(odd2, d) is made and not made.closed  # the one used
     assert [bnx.pi_explanations(odd2, x).to_set() for x in xs] == first
     assert [bnx.prime_implicants(odd2, decision=d).to_set() for d in (True, False)] == \
         [bnx.prime_implicants(odd, decision=d).to_set() for d in (True, False)]

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explain import frontier
+from bnx.explanation import frontier
 from tests import oracle
 from tests.strategies import general_networks, instances, tan_networks
 from tests.test_linear_tan import _classifier

@@ -17,11 +17,11 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.backends import new_manager
+from bnx.diagram.backends import new_manager
 from bnx.compilation import general_order
 from bnx.compilation.budget import Budget
 from bnx.compilation.general import FactorEngine
-from bnx.encoding import Encoding
+from bnx.diagram.encoding import Encoding
 from tests import oracle
 from tests.conftest import shared_file
 from tests.strategies import classifiers, general_networks

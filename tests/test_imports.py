@@ -117,6 +117,52 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+#: The floors of the house, from the bottom up. A module imports its own package, or a
+#: package on a floor below; packages on one floor do not know each other.
+FLOORS = [
+    ["bnx.errors", "bnx._types", "bnx._version", "bnx._lazy"],
+    ["bnx.network", "bnx.diagram"],
+    ["bnx.classifier"],
+    ["bnx.odd"],
+    ["bnx.compilation"],
+    ["bnx.explanation", "bnx.attribution"],
+    ["bnx.linear", "bnx.tabular"],
+    ["bnx.report"],
+    ["bnx.serve"],
+    ["bnx.cli"],
+    ["bnx.__main__", "bnx"],
+]
+
+
+def floor_of(module: str) -> tuple[int, str]:
+    """The floor of ``module`` and the package that places it there (longest prefix)."""
+    best = None
+    for i, packages in enumerate(FLOORS):
+        for p in packages:
+            if (module == p or module.startswith(p + ".")) and (
+                    best is None or len(p) > len(best[1])):
+                best = (i, p)
+    assert best is not None, f"{module} is on no floor: add its package to FLOORS"
+    return best
+
+
+def test_no_module_imports_a_floor_above_or_beside():
+    bad = []
+    for module, deps in sorted(_graph().items()):
+        level, package = floor_of(module)
+        for dep in sorted(deps):
+            dep_level, dep_package = floor_of(dep)
+            if dep_level > level or (dep_level == level and dep_package != package):
+                bad.append(f"{module} -> {dep}")
+    assert not bad, "imports against the flow: " + "; ".join(bad)
+
+
+def test_the_floor_check_sees_an_import_upward():
+    assert floor_of("bnx.diagram._arrays") < floor_of("bnx.odd._odd")
+    assert floor_of("bnx.network.readers")[0] == floor_of("bnx.diagram.encoding")[0]
+    assert floor_of("bnx")[0] == len(FLOORS) - 1
+
+
 def test_no_import_cycle():
     cycles = _cycles(_graph())
     assert not cycles, "import cycles among bnx's modules: " + "; ".join(

@@ -1,4 +1,4 @@
-"""Tests of bnx.learning.learn_naive_bayes."""
+"""Tests of bnx.network.learning.learn_naive_bayes."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-import bnx.learning
-from bnx.datasets import VOTES_FEATURES, load_votes
+import bnx.network.learning
+from bnx.tabular.datasets import VOTES_FEATURES, load_votes
 from bnx.errors import BnxError, DataError
-from bnx.learning import learn_naive_bayes
+from bnx.network.learning import learn_naive_bayes
 
 CLASSES = ("democrat", "republican")
 VOTE_STATES = ("n", "y")
@@ -103,7 +103,7 @@ def k2_model(votes) -> DiscreteBayesianNetwork:
 
 
 def test_public_names():
-    assert bnx.learning.__all__ == ["learn_naive_bayes", "learn_tan"]
+    assert bnx.network.learning.__all__ == ["learn_naive_bayes", "learn_tan"]
 
 
 def test_structure_is_naive_bayes(k2_model):

@@ -6,12 +6,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_every_package_is_listed_in_pyproject():
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-                 ["packages"])
-    on_disk = {".".join(p.parent.relative_to(ROOT).parts)
-               for p in (ROOT / "bnx").rglob("__init__.py")}
-    assert listed == on_disk
+def test_every_package_is_found_by_pyproject():
+    from setuptools import find_packages
+
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"]["find"]["include"]
+    found = set(find_packages(str(ROOT), include=include))
+    holding_code = {".".join(p.parent.relative_to(ROOT).parts)
+                    for p in (ROOT / "bnx").rglob("*.py") if "__pycache__" not in p.parts}
+    assert found == holding_code
 
 
 def test_gitignore_covers_virtual_environments_builds_and_caches():

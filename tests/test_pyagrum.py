@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-import bnx.agrum
+import bnx.network.pyagrum
 from tests.strategies import general_networks, instances
 
 gum = pytest.importorskip("pyagrum")
@@ -72,7 +72,7 @@ def test_from_pyagrum_decides_as_pyagrum_infers(seed):
 
 def test_the_asia_network_round_trips_table_for_table():
     net = bnx.examples.asia_network()
-    back = bnx.agrum.from_pyagrum(bnx.agrum.to_pyagrum(net))
+    back = bnx.network.pyagrum.from_pyagrum(bnx.network.pyagrum.to_pyagrum(net))
     assert sorted(back.edges()) == sorted(net.edges())
     for node in net.nodes():
         assert back.get_cpds(node) == net.get_cpds(node)

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.arrays import negate
-from bnx.explain import probability
-from bnx.explain._erosion import eroded_counts
+from bnx.diagram._arrays import negate
+from bnx.explanation import probability
+from bnx.explanation._erosion import eroded_counts
 from tests import oracle
 from tests import oracle_reasons as brute
 from tests.strategies import classifiers, instances, naive_bayes
@@ -112,7 +112,7 @@ def erosion_engines_agree(odd, args, immutable, rule="threshold") -> None:
 def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
     """Counts of 2**62 instances or more are Python integers (object arrays): the same
     answers as in int64 on a small classifier made to take that path."""
-    from bnx.explain._erosion import Erosion
+    from bnx.explanation._erosion import Erosion
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     enc = odd.encoding
     everything = [True] * len(enc.features)

@@ -22,12 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.arrays import count as count_arrays
-from bnx.diagram import count
-from bnx.encoding import Encoding
-from bnx import array_lists
-from bnx.serialization import FORMAT_VERSION, binary, load, load_odd, save_odd
-from bnx.serialization.document import _checksum
+from bnx.diagram._arrays import count as count_arrays
+from bnx.diagram._passes import count
+from bnx.diagram.encoding import Encoding
+from bnx.diagram import _array_lists as array_lists
+from bnx.odd.io import FORMAT_VERSION, binary, load, load_odd, save_odd
+from bnx.odd.io.document import _checksum
 from tests.legacy_files import (join, legacy_document, resign, resign_arrays, split,
                                 write_legacy)
 
@@ -752,7 +752,7 @@ def test_both_checkers_find_the_same_problem(rows, root, terminals, nvars):
     level, lo, hi = (list(c) for c in zip(*(head + rows)))
     want = array_lists.problem(nvars, level, lo, hi, root)
     got = binary._check(nvars, *(np.array(a, dtype=np.int64) for a in (level, lo, hi)), root)
-    if isinstance(got, bnx.arrays.DiagramArrays):
+    if isinstance(got, bnx.diagram._arrays.DiagramArrays):
         assert want is None
         assert got.lists() == (level, lo, hi)
     else:
@@ -761,7 +761,7 @@ def test_both_checkers_find_the_same_problem(rows, root, terminals, nvars):
 
 def test_old_pickles_still_unpickle():
     """A pickle made before format 3 holds the text of a version-2 file."""
-    from bnx.odd import _unpickle
+    from bnx.odd._odd import _unpickle
     from tests.legacy_files import render_legacy
 
     odd = _compile("multivalued")

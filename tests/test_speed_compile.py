@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.dd_arrays import to_dd
-from bnx.backends import new_manager
+from bnx.diagram._dd import to_dd
+from bnx.diagram.backends import new_manager
 from bnx.compilation import Budget, check_order
 from bnx.compilation.levels import LevelEngine, log_weights
 from bnx.compilation.naive_bayes import RatioEngine
-from bnx.encoding import Encoding
+from bnx.diagram.encoding import Encoding
 from tests import oracle
 from tests.strategies import naive_bayes
 

@@ -68,14 +68,14 @@ def test_a_small_saved_odd_explains_without_numpy_or_dd(tmp_path):
 
 PROXY = """
 import json, sys
-import bnx.arrays, bnx.feature_arrays
-before = [type(m.np).__name__ for m in (bnx.arrays, bnx.feature_arrays)]
-a = bnx.arrays.DiagramArrays.from_lists(1, [1, 1, 0], [0, 1, 0], [0, 1, 1], 2)
-n = bnx.arrays.count(a)          # lists: still no numpy
+import bnx.diagram._arrays, bnx.diagram._feature_view
+before = [type(m.np).__name__ for m in (bnx.diagram._arrays, bnx.diagram._feature_view)]
+a = bnx.diagram._arrays.DiagramArrays.from_lists(1, [1, 1, 0], [0, 1, 0], [0, 1, 1], 2)
+n = bnx.diagram._arrays.count(a)          # lists: still no numpy
 still = "numpy" in sys.modules
 level = a.level.tolist()         # numpy arrays made now, numpy imported
 import numpy
-after = [m.np is numpy for m in (bnx.arrays, bnx.feature_arrays)]
+after = [m.np is numpy for m in (bnx.diagram._arrays, bnx.diagram._feature_view)]
 print(json.dumps({"before": before, "n": n, "still": still, "level": level, "after": after}))
 """
 
@@ -91,11 +91,11 @@ def test_numpy_is_imported_on_first_use_and_then_bound_everywhere():
 
 
 def test_submodules_are_attributes_after_import_bnx():
-    """``import bnx`` then ``bnx.compilation`` or ``bnx.explain.pi`` works as when the
-    package imported them eagerly; ``bnx.explain.robustness`` stays the function."""
+    """``import bnx`` then ``bnx.compilation`` or ``bnx.explanation.pi`` works as when the
+    package imported them eagerly; ``bnx.explanation.robustness`` stays the function."""
     code = ("import bnx, inspect; print(bnx.compilation.general_order.__name__, "
-            "bnx.explain.pi.pi_explanations.__name__, "
-            "inspect.isfunction(bnx.explain.robustness), hasattr(bnx, 'no_such_name'))")
+            "bnx.explanation.pi.pi_explanations.__name__, "
+            "inspect.isfunction(bnx.explanation.robustness), hasattr(bnx, 'no_such_name'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["general_order", "pi_explanations", "True", "False"], \

@@ -214,7 +214,7 @@ def test_votes_tan_agrees_with_variable_elimination():
     """Positive count over all 2^16 instances from pgmpy's joint posterior; decisions on 2,000."""
     from pgmpy.inference import VariableElimination
 
-    from bnx.case_study import votes_tan_classifier
+    from bnx.tabular.case_study import votes_tan_classifier
     clf = votes_tan_classifier()
     odd = bnx.compile(clf, backend="autoref")
     features = list(clf.features)

@@ -18,14 +18,14 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.backends import new_manager
+from bnx.diagram.backends import new_manager
 from bnx.compilation import tan_model as tm
 from bnx.compilation.budget import Budget
 from bnx.compilation.execution import prepare, prepared_scopes
 from bnx.compilation.general import FactorEngine
 from bnx.compilation.tan import TanEngine
-from bnx.dd_arrays import to_dd
-from bnx.encoding import Encoding
+from bnx.diagram._dd import to_dd
+from bnx.diagram.encoding import Encoding
 from tests import oracle
 from tests.strategies import classifier_of as _classifier
 from tests.strategies import general_networks, tan_networks

@@ -1,4 +1,4 @@
-"""The unate shortcut of pi-inst (bnx.unate): on every binary-class naive Bayes, the
+"""The unate shortcut of pi-inst (bnx.classifier._unate): on every binary-class naive Bayes, the
 cofactor on each feature's least state is the conjunction of all its cofactors, at every
 node of the decision function and of its complement; saved and loaded with the ODD."""
 
@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.arrays import negate
-from bnx.explain._conj import Store
-from bnx.unate import least_pair, least_states
+from bnx.diagram._arrays import negate
+from bnx.explanation._conj import Store
+from bnx.classifier._unate import least_pair, least_states
 
 from . import oracle
 from .legacy_files import resign
@@ -105,7 +105,7 @@ def test_a_file_without_least_states_still_uses_them(tmp_path):
     del meta["least_states"]
     bare = bnx.ODD(odd.classifier, odd.encoding, backend="autoref", arrays=odd.arrays,
                    meta=meta)
-    from bnx.explain import _cache
+    from bnx.explanation import _cache
     assert _cache.least_states(bare, True) == (0, 0, 0, 0)
     assert np.array_equal(bare.arrays.lo, odd.arrays.lo)
     # a file without the key: the loaded ODD's metadata lacks it, so _cache takes the

@@ -122,7 +122,7 @@ def three_states(tmp_path_factory):
 
 
 def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states, capsys):
-    from bnx.batch import default_what
+    from bnx.tabular.batch import default_what
     from bnx.cli import main
     odd, rows, where = three_states
     what, note = default_what(odd)

@@ -3,7 +3,7 @@
 When the class joints of an instance are lines ``Pr(c, x)(t) = a[c] + b[c] t`` (one CPT
 entry moved to ``t``, its column co-varied proportionally), the decision is one linear
 inequality in ``t`` under the threshold rule and an intersection of them under argmax
-(see :mod:`bnx.rules`), so the values of ``t`` that keep it form one interval, solved
+(see :mod:`bnx.classifier._rules`), so the values of ``t`` that keep it form one interval, solved
 here exactly in fractions. Shared by :mod:`.sensitivity` (one instance) and
 :mod:`.sensitivity_all` (every instance).
 """

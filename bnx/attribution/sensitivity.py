@@ -26,11 +26,11 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..classifier import Classifier
+from ..classifier._classifier import Classifier
 from ..errors import ArgumentError
-from ..inference import (eliminate, elimination_order, indicator, integer_factor, observe,
+from ..classifier._inference import (eliminate, elimination_order, indicator, integer_factor, observe,
                          product)
-from ..relevance import exact_cpds
+from ..classifier._relevance import exact_cpds
 from .entries import entries, entry_label, flip_room, sensitivity_frame
 from .flips import flip_interval
 

@@ -6,7 +6,7 @@ proportionally (the other entries scaled by ``(1 - t) / (1 - theta)``; when
 ``theta = 1`` they are 0 and each becomes ``(1 - t) / (k - 1)``; an entry at 0 other
 than the changed one stays 0). The class joints ``J_c(x)`` of an instance ``x`` are
 linear in ``t``, so its decision (one linear inequality under the threshold rule, an
-intersection of them under argmax, see :mod:`bnx.rules`) is kept on an interval
+intersection of them under argmax, see :mod:`bnx.classifier._rules`) is kept on an interval
 ``K(x)`` around ``theta``; the whole decision function is kept exactly on the
 intersection of the ``K(x)`` over all instances. That intersection is found without
 enumerating instances:
@@ -52,8 +52,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import StructureError
-from ..relevance import exact_cpds
-from ..rules import decides
+from ..classifier._relevance import exact_cpds
+from ..classifier._rules import decides
 from .entries import entries, sensitivity_frame
 from .flips import flip_interval
 from .sensitivity_paths import Schedule, backward, forward, pareto, through

@@ -35,7 +35,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..arrays import TRUE
+from ..diagram._arrays import TRUE
 
 __all__ = ["feature_graph", "game_values", "coalition_weights"]
 

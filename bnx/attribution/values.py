@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from ..classifier import _resolve_state
-from ..arrays import decide
+from ..classifier._classifier import _resolve_state
+from ..diagram._arrays import decide
 from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureError,
                       UnknownStateError)
-from ..instances import as_instance, is_missing
-from ..odd import ODD, check_odd
+from ..classifier._instances import as_instance, is_missing
+from ..odd._odd import ODD, check_odd
 from .result import Attributions
 from .shapley import feature_graph, game_values
 

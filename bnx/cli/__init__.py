@@ -176,7 +176,7 @@ def _load(args):
     """(classifier or None, odd) from the arguments."""
     from ..errors import BnxError
     if args.network.endswith(_ODD_SUFFIXES):
-        from ..odd import ODD
+        from ..odd._odd import ODD
         given = [opt for opt, value in (("--class", args.class_var), ("--positive", args.positive),
                                         ("--threshold", args.threshold), ("--rule", args.rule),
                                         ("--features", args.features), ("--order", args.order),
@@ -194,7 +194,7 @@ def _load(args):
 
 def _classifier(args):
     """The classifier that --class, --positive, --threshold, --rule and --features name."""
-    from ..classifier import Classifier
+    from ..classifier._classifier import Classifier
     from ..errors import BnxError
     if args.rule == "argmax":
         if args.threshold is not None:
@@ -277,7 +277,7 @@ def _needs_on(odd, on: dict | None) -> list:
 def _explain_rows(args, odd) -> None:
     """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file."""
     import pandas as pd
-    from ..batch import default_what, explain_data
+    from ..tabular.batch import default_what, explain_data
     from ..errors import ArgumentError, DataError, OutputError
     try:
         rows = pd.read_csv(args.data, dtype=str, na_values=["?", ""], keep_default_na=False,
@@ -314,8 +314,8 @@ def _explain_rows(args, odd) -> None:
 
 def _cmd_explain(args) -> None:
     from ..errors import CompilationLimitError
-    from ..explain.mc import mc_explanations
-    from ..explain.pi import pi_explanations
+    from ..explanation.mc import mc_explanations
+    from ..explanation.pi import pi_explanations
     from ..errors import BnxError
     if args.data is None and _explain_linear(args):
         return

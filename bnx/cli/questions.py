@@ -16,9 +16,9 @@ _QUESTIONS = ("cxp", "roles", "robustness", "bias", "check", "sdp", "profile", "
 
 
 def question_args(e) -> None:
-    """The flags of ``bnx explain`` that ask the questions of :mod:`bnx.explain.reasons`,
-    :mod:`~bnx.explain.robustness`, :mod:`~bnx.explain.bias` and
-    :mod:`~bnx.explain.probability` (given any of them, MC- and PI-explanations are
+    """The flags of ``bnx explain`` that ask the questions of :mod:`bnx.explanation.reasons`,
+    :mod:`~bnx.explanation.robustness`, :mod:`~bnx.explanation.bias` and
+    :mod:`~bnx.explanation.probability` (given any of them, MC- and PI-explanations are
     printed only with ``--mc`` or ``--pi``)."""
     q = e.add_argument_group("questions about the decision")
     q.add_argument("--cxp", action="store_true",
@@ -74,7 +74,7 @@ def questions_asked(args) -> bool:
 
 def answer_questions(args, clf, odd, x, feats) -> None:
     """Print the answers to the question flags given (``--cxp``, ``--roles``, ...)."""
-    from .. import explain
+    from .. import explanation as explain
     from ..errors import BnxError
     if args.immutable is not None and not args.robustness:
         raise BnxError("--immutable needs --robustness")

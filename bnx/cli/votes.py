@@ -11,7 +11,7 @@ __all__: list[str] = []
 
 
 def cmd_votes(args) -> None:
-    from ..case_study import CONGRESSMAN_ROW, paper_comparison, votes_study
+    from ..tabular.case_study import CONGRESSMAN_ROW, paper_comparison, votes_study
 
     t0 = time.perf_counter()
     study = votes_study(backend=args.backend, all_positives=False)
@@ -50,7 +50,7 @@ def cmd_votes(args) -> None:
         out(f"  yes on: {', '.join(yes) or '-'}; no on: {', '.join(no) or '-'}")
     out("")
     if not args.quick:
-        from ..case_study import mc_frequency
+        from ..tabular.case_study import mc_frequency
         study.mc_frequency = mc_frequency(odd, progress=not args.no_progress)
     top = study.most_frequent_mc
     if top is not None:

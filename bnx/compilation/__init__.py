@@ -64,13 +64,13 @@ from fractions import Fraction
 
 from .._lazy import lazy_attributes
 from .._types import Feature
-from ..arrays import DiagramArrays, negate
-from ..backends import new_manager, resolve_backend
-from ..classifier import Classifier
-from ..diagram import gc_paused, recursion_for
-from ..encoding import Encoding
+from ..diagram._arrays import DiagramArrays, negate
+from ..diagram.backends import new_manager, resolve_backend
+from ..classifier._classifier import Classifier
+from ..diagram._passes import gc_paused, recursion_for
+from ..diagram.encoding import Encoding
 from ..errors import BnxError
-from ..rules import argmax_pairs
+from ..classifier._rules import argmax_pairs
 from .budget import Budget
 from .conjunction import conjoin, domain
 from .estimate import estimate_size
@@ -79,7 +79,7 @@ from .levels import log_weights
 from .naive_bayes import RatioEngine as _RatioEngine  # noqa: F401 (looked up by name)
 from .orders import check_order, default_order, latent_tree_order, naive_bayes_order
 
-from ..odd import ODD
+from ..odd._odd import ODD
 
 #: Engines that import numpy, loaded when first compiled with (loading a saved ODD and
 #: explaining never needs them).

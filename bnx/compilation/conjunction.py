@@ -2,7 +2,7 @@
 
 The argmax rule over more than two classes is a conjunction of pairwise comparisons
 (``Pr(pos, x) >= Pr(c, x)`` for the later classes ``c``, ``>`` for the earlier ones); on a
-TAN each comparison compiles to :class:`~bnx.arrays.DiagramArrays` (:mod:`.tan`), and
+TAN each comparison compiles to :class:`~bnx.diagram._arrays.DiagramArrays` (:mod:`.tan`), and
 :func:`conjoin` conjoins them as arrays, so that the ODD, like every level engine's, gets
 no ``dd`` node at compile time.
 
@@ -10,13 +10,13 @@ no ``dd`` node at compile time.
 levels, a level at a time with numpy: top-down the reachable pairs ``(u, v)`` (a pair
 sits at the shallower of its nodes' levels; a node deeper than the pair's level is its
 own child on both branches), bottom-up one node per pair, then one reduction
-(:func:`bnx.arrays.canonical`). Pairs with a false node are false and ``(true, true)`` is
+(:func:`bnx.diagram._arrays.canonical`). Pairs with a false node are false and ``(true, true)`` is
 true; a pair ``(true, v)`` copies ``v``. The work is linear in the reachable pairs (times
 a sort per level), at most the product of the two sizes.
 
 Examples
 --------
->>> from bnx.arrays import Builder, FALSE, TRUE, count, negate
+>>> from bnx.diagram._arrays import Builder, FALSE, TRUE, count, negate
 >>> b = Builder(2)
 >>> x0 = b.finish(b.nodes(0, [FALSE], [TRUE])[0])
 >>> b = Builder(2)
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import FALSE, TRUE, Builder, DiagramArrays, unique
+from ..diagram._arrays import FALSE, TRUE, Builder, DiagramArrays, unique
 
 __all__ = ["conjoin", "domain", "valid_chain"]
 

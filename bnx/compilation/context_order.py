@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..classifier import Classifier
+from ..classifier._classifier import Classifier
 
 __all__ = ["context_widths", "narrow_order"]
 

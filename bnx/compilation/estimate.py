@@ -6,9 +6,9 @@ import math
 from collections.abc import Sequence
 
 from .._types import Feature
-from ..classifier import Classifier
+from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, BnxError
-from ..rules import argmax_pairs
+from ..classifier._rules import argmax_pairs
 
 __all__ = ["estimate_size"]
 

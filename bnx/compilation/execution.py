@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..classifier import Classifier
-from ..inference import align, as_table, observe
+from ..classifier._classifier import Classifier
+from ..classifier._inference import align, as_table, observe
 from .plan import Plan
 
 __all__ = ["prepare", "prepared_scopes", "run_ops", "ones"]

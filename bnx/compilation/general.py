@@ -13,10 +13,10 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..classifier import Classifier
-from ..encoding import Encoding
+from ..classifier._classifier import Classifier
+from ..diagram.encoding import Encoding
 from ..errors import CompilationLimitError
-from ..inference import indicator, table_gcd
+from ..classifier._inference import indicator, table_gcd
 from .budget import Budget
 from .bounds import bounds
 from .execution import prepare, run_ops

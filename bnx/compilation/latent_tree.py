@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..classifier import Classifier
-from ..encoding import Encoding
+from ..classifier._classifier import Classifier
+from ..diagram.encoding import Encoding
 from .budget import Budget
 from .intervals import INF, Intervals, Meet, prior_odds, terminal
 from .tensor import TensorEngine, advance

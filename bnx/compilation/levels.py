@@ -17,8 +17,8 @@ those in the range the reachable states can reach), always extending the
 smaller frontier, until both reach the same level ``m``. From ``m`` down, states
 are merged into their breakpoint interval (one representative each, found by
 ``searchsorted``); the diagram is then built bottom-up as arrays
-(:class:`bnx.arrays.Builder`), one node per distinct tuple of children, and reduced
-once (:func:`bnx.arrays.canonical`): no ``dd`` node is made (the ODD makes its ``dd``
+(:class:`bnx.diagram._arrays.Builder`), one node per distinct tuple of children, and reduced
+once (:func:`bnx.diagram._arrays.canonical`): no ``dd`` node is made (the ODD makes its ``dd``
 form from the arrays when a user asks for it).
 
 Floats settle every comparison whose gap exceeds a proven bound on the rounding
@@ -34,10 +34,10 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..classifier import Classifier
-from ..encoding import Encoding
+from ..classifier._classifier import Classifier
+from ..diagram.encoding import Encoding
 from .budget import Budget
-from ..arrays import FALSE, TRUE, Builder
+from ..diagram._arrays import FALSE, TRUE, Builder
 from .intervals import INF, prior_odds
 from .weights import _U, log_weights
 
@@ -312,7 +312,7 @@ class LevelEngine:
 
     # ------------------------------------------------------------------ driver
     def run(self):
-        """The decision function as :class:`~bnx.arrays.DiagramArrays` (false on the codes
+        """The decision function as :class:`~bnx.diagram._arrays.DiagramArrays` (false on the codes
         that name no state, as :meth:`bnx.Encoding.domain` requires)."""
         np = self.np
         n, enc = self.n, self.enc

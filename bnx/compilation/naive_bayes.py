@@ -10,8 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..classifier import Classifier
-from ..encoding import Encoding
+from ..classifier._classifier import Classifier
+from ..diagram.encoding import Encoding
 from .budget import Budget
 from .intervals import INF, Intervals, Meet, prior_odds, terminal
 

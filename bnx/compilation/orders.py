@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from .._types import Feature
-from ..classifier import Classifier
+from ..classifier._classifier import Classifier
 from ..errors import OrderError
 
 __all__ = ["naive_bayes_order", "latent_tree_order", "default_order", "check_order"]

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inference import (align, eliminate, elimination_order, indicator, observe, product,
+from ..classifier._inference import (align, eliminate, elimination_order, indicator, observe, product,
                          table_gcd)
 from .contraction import contract, plan as contraction_plan
 from .execution import ones

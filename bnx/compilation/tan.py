@@ -13,7 +13,7 @@ with the same remaining function are, per context, the intervals between the
 *breakpoints* ``-W_k(z)``, computed bottom-up exactly as for naive Bayes but tagged with
 their context. Crossing a breakpoint of the same context changes the decision on its
 completion, so the merge is complete within a context; states of different contexts
-with the same function are merged by the reduction of the arrays (:class:`~bnx.arrays.Builder`).
+with the same function are merged by the reduction of the arrays (:class:`~bnx.diagram._arrays.Builder`).
 
 Top-down, states that every completion decides become terminals (``s >= -min W``: true;
 ``s < -max W``: false, or the *bottom* state ``s = -inf`` of their context when some
@@ -34,8 +34,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..encoding import Encoding
-from ..arrays import FALSE, TRUE, Builder
+from ..diagram.encoding import Encoding
+from ..diagram._arrays import FALSE, TRUE, Builder
 from .budget import Budget
 from .conjunction import valid_chain
 from .intervals import INF
@@ -291,7 +291,7 @@ class TanEngine(LevelEngine):
 
     # ------------------------------------------------------------------ driver
     def run(self):
-        """The decision function as :class:`~bnx.arrays.DiagramArrays` (false on the codes
+        """The decision function as :class:`~bnx.diagram._arrays.DiagramArrays` (false on the codes
         that name no state)."""
         np = self.np
         n, m, enc = self.n, self.m, self.enc

@@ -28,8 +28,8 @@ import itertools
 import math
 from fractions import Fraction
 
-from ..classifier import Classifier
-from ..diagram import recursion_for
+from ..classifier._classifier import Classifier
+from ..diagram._passes import recursion_for
 from .execution import prepare, prepared_scopes
 from .context_order import narrow_order
 from .intervals import INF
@@ -98,7 +98,7 @@ def tan_order(clf: Classifier) -> list:
     Examples
     --------
     >>> import bnx
-    >>> from bnx.case_study import votes_tan_classifier
+    >>> from bnx.tabular.case_study import votes_tan_classifier
     >>> clf = votes_tan_classifier()
     >>> order = bnx.tan_order(clf)
     >>> tree = {f: [p for p in clf.parents(f) if p != "party"] for f in clf.features}

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..classifier import Classifier
-from ..encoding import Encoding
+from ..classifier._classifier import Classifier
+from ..diagram.encoding import Encoding
 from .budget import Budget
 
 __all__ = ["TensorEngine", "advance"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..classifier import Classifier
+from ..classifier._classifier import Classifier
 from .intervals import INF, prior_odds
 
 __all__ = ["log_weights"]

@@ -47,7 +47,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
 from ..errors import ArgumentError, UnknownFeatureError, closest_first
-from ..explain.reasons import ExplanationCheck
+from ..explanation.reasons import ExplanationCheck
 from ._core import Weights
 from ._moves import flip, keep_fewest
 from ._plan import Decision, greedy, knapsack, sums
@@ -175,7 +175,7 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     >>> bnx.linear.mc_explanation(clf, x)
     {'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}
     """
-    from ..explain.mc import on_state_sets
+    from ..explanation.mc import on_state_sets
     d = _decision(clf, instance)
     w = d.w
     fixed_pos = _positions(w, fixed, "fixed")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..diagram import gc_paused
+from ..diagram._passes import gc_paused
 from ..errors import StructureError
 from ._core import _log_ratio, remembered
 

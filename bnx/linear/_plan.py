@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ..classifier import _resolve_state
+from ..classifier._classifier import _resolve_state
 from ..errors import (ExplanationError, InstanceError, MissingFeatureError, UnknownFeatureError,
                       UnknownStateError, closest_first)
 from ._core import weights

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ..diagram import gc_paused
+from ..diagram._passes import gc_paused
 from ..errors import InstanceError, StructureError
 from ._branch import OutOfBudget, branch_and_bound, refusal, relaxation
 from ._fewest import fewest_fixed

@@ -123,6 +123,6 @@ def read_xlc(path: str | os.PathLike, *, class_var: str = "class"):
     >>> clf.features, clf.decide({"v0": "0", "v1": "1"}), clf.decide({"v0": "1", "v1": "0"})
     (('v0', 'v1'), True, False)
     """
-    from ..classifier import Classifier
+    from ..classifier._classifier import Classifier
     w0, weights = parse_xlc(path)
     return Classifier(xlc_network(w0, weights, class_var=class_var), class_var, "1")

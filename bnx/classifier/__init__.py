@@ -1,0 +1,11 @@
+"""The classifier: a network, its class node, its features and its decision rule.
+
+- :mod:`._classifier`: :class:`~bnx.Classifier` (a network with a class and a rule);
+- :mod:`._rules`: the threshold and argmax rules, decided exactly;
+- :mod:`._decisions`: exact decisions and posteriors on instances;
+- :mod:`._inference`: exact inference on the network (variable elimination);
+- :mod:`._relevance`: which nodes matter to the class;
+- :mod:`._tree`: latent-tree structure;
+- :mod:`._instances`: rows and mappings read as instances;
+- :mod:`._unate`: unate features and their least states.
+"""

@@ -1,0 +1,388 @@
+"""Bayesian network classifiers over any discrete pgmpy network, with exact decisions.
+
+A :class:`Classifier` wraps a pgmpy ``DiscreteBayesianNetwork`` whose CPDs are set,
+names the class variable, its positive state and the observed features, and decides
+an instance ``x`` by one of two rules:
+
+* ``rule="threshold"`` (default): positive iff ``Pr(class = positive | x) >= T``;
+* ``rule="argmax"``: positive iff the positive state is ``numpy.argmax`` of the class
+  posterior in the class's state order (the first state wins a tie), which is what
+  ``predict`` of pgmpy and scikit-learn returns.
+
+Every other node is unobserved and summed out exactly, after pruning what cannot
+affect the decision (:mod:`bnx.classifier._relevance`).
+
+Exactness. Every CPT entry is taken as the exact rational number its float is
+(:class:`fractions.Fraction`), and so is the threshold ``T``. An instance is decided
+by the exact comparison ``(1 - T) * Pr(c, x) >= T * Pr(not c, x)``, which is the
+definition for every instance of positive probability, ties included. An
+instance of probability zero has no posterior; the same comparison (``0 >= 0``)
+decides it positive; under ``argmax`` every class ties at 0 and the first state wins.
+Compiled ODDs and explanations follow these rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from .._types import Feature, State
+from ..errors import (ArgumentError, NetworkError, StructureError,
+                     UnknownFeatureError, closest_first)
+from ..network.readers import FEATURES_KEY, read_network
+from ..network.sklearn import sklearn_parts
+from ._rules import RULES, check_threshold
+from ._tree import as_tree
+from ._decisions import Decisions
+from ._instances import resolve_state as _resolve_state
+
+__all__ = ["Classifier", "read_network"]
+
+
+class _Half(float):
+    """The default threshold 0.5, told apart from an explicit one (argmax takes none)."""
+
+    def __repr__(self) -> str:
+        return "0.5"
+
+
+_HALF = _Half(0.5)
+
+
+class Classifier(Decisions):
+    """A Bayesian network classifier with an exact decision rule.
+
+    Parameters
+    ----------
+    network : pgmpy.models.DiscreteBayesianNetwork
+        Any discrete network with a CPD for every node.
+    class_var : node name
+        The class variable (anywhere in the network: it may have parents).
+    positive : state name
+        The positive state of the class; every other state is negative.
+    threshold : real, default 0.5
+        With ``rule="threshold"``: decide positive iff ``Pr(class_var = positive | x) >=
+        threshold``. Not allowed with ``rule="argmax"``.
+    features : sequence of node names, optional
+        The observed features: any nodes other than the class. Defaults to the features
+        a network learned by :func:`bnx.learn_tan` records (every column it was learned
+        from), else to every leaf of the network (the convention of Shih, Choi and
+        Darwiche); other models whose features are inner nodes must name them. Every
+        other node is unobserved and summed out.
+    rule : {"threshold", "argmax"}, keyword-only
+        ``"argmax"``: positive iff the positive state is the most probable class state,
+        the first state in the class's order winning ties.
+
+    Raises
+    ------
+    NetworkError
+        The class variable, the positive state or a CPD is missing or invalid, or the
+        class has a single state.
+    StructureError
+        The features are empty, repeated or include the class.
+    ThresholdError
+        The threshold is not a number in [0, 1].
+    ArgumentError
+        An unknown rule, or a threshold given with ``rule="argmax"``.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> clf.features
+    ('WorkExperience', 'FirstTimeApplicant', 'EntranceExam', 'GPA')
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    >>> round(clf.posterior(x), 4), clf.decide(x)
+    (0.5642, True)
+    >>> best = bnx.Classifier(clf.network, "Admit", "+", rule="argmax")
+    >>> best.rule, best.threshold, best.decide(x)
+    ('argmax', None, True)
+    """
+
+    def __init__(self, network: Any, class_var: Feature, positive: State,
+                 threshold: float | Fraction = _HALF,
+                 features: Sequence[Feature] | None = None, *,
+                 rule: str = "threshold") -> None:
+        from pgmpy.models import DiscreteBayesianNetwork
+        if not isinstance(network, DiscreteBayesianNetwork):
+            raise NetworkError(
+                f"expected a pgmpy DiscreteBayesianNetwork, got {type(network).__name__}")
+        self._network = network
+        nodes = list(network.nodes())
+        if class_var not in network:
+            raise NetworkError(f"class variable {class_var!r} is not a node of the network "
+                               f"(nodes, closest first: {closest_first(class_var, nodes)})")
+        self._class_var = class_var
+        if not isinstance(rule, str) or rule not in RULES:
+            raise ArgumentError(f"rule must be 'threshold' or 'argmax', got {rule!r}")
+        self._rule = rule
+        if rule == "argmax":
+            if threshold is not _HALF:
+                raise ArgumentError(f"rule='argmax' takes no threshold (got {threshold!r}): "
+                                    f"the most probable class decides")
+            self._threshold = None
+        else:
+            self._threshold = check_threshold(threshold)
+        from ._relevance import exact_cpds, prune
+        self._states, self._parents, cpds = exact_cpds(network)
+        cstates = self._states[class_var]
+        if len(cstates) < 2:
+            raise NetworkError(f"class variable {class_var!r} has a single state "
+                               f"({', '.join(map(repr, cstates)) or 'none'}): it decides "
+                               f"nothing; a classifier's class needs two states or more")
+        j = _resolve_state(cstates, positive)
+        if j is None:
+            raise NetworkError(f"positive state {positive!r} is not a state of {class_var!r} "
+                               f"(states, closest first: {closest_first(positive, cstates)})")
+        self._positive_index = j
+        self._positive = cstates[j]
+        self._features = self._check_features(features)
+        self._main, self._aside, self._barren = prune(
+            network, self._parents, cpds, class_var, self._features)
+        self._tree = as_tree(class_var, self._features, self._states, cpds, self._main,
+                             self._aside)
+        self._card = {n: len(s) for n, s in self._states.items()}
+        self._orders: dict = {}
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_file(cls, path: str | os.PathLike, class_var: Feature, positive: State, *,
+                  threshold: float | Fraction = _HALF,
+                  features: Sequence[Feature] | None = None,
+                  rule: str = "threshold") -> "Classifier":
+        """Read a BIF, XMLBIF, Hugin NET or UAI file and wrap it as a classifier.
+
+        UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
+        and their states ``0``, ``1``, ...
+
+        Examples
+        --------
+        >>> import bnx, os, tempfile
+        >>> from pgmpy.readwrite import BIFWriter
+        >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bif")
+        >>> BIFWriter(bnx.examples.admissions_network()).write_bif(path)
+        >>> clf = bnx.Classifier.from_file(path, "Admit", "+")
+        >>> clf.structure, len(clf.features)
+        ('naive_bayes', 4)
+        """
+        return cls(read_network(path), class_var, positive, threshold=threshold,
+                   features=features, rule=rule)
+
+    @classmethod
+    def from_pyagrum(cls, bn: Any, class_var: Feature, positive: State, *,
+                     threshold: float | Fraction = _HALF,
+                     features: Sequence[Feature] | None = None,
+                     rule: str = "threshold") -> "Classifier":
+        """The classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: ``bnx[pyagrum]``).
+
+        The network is copied into pgmpy entry for entry (:func:`bnx.network.pyagrum.from_pyagrum`);
+        states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.
+        """
+        from ..network.pyagrum import from_pyagrum
+        return cls(from_pyagrum(bn), class_var, positive, threshold=threshold,
+                   features=features, rule=rule)
+
+    def to_pyagrum(self) -> Any:
+        """The classifier's network as a ``pyagrum.BayesNet`` (:func:`bnx.network.pyagrum.to_pyagrum`),
+        to run pyAgrum's own inference on it; the class, features and rule stay here."""
+        from ..network.pyagrum import to_pyagrum
+        return to_pyagrum(self._network)
+
+    @classmethod
+    def from_sklearn(cls, estimator: Any, positive: State = None, *,
+                     feature_names: Sequence[Feature] | None = None) -> "Classifier":
+        """The classifier of a fitted sklearn ``CategoricalNB`` or ``BernoulliNB``: it decides as
+        the estimator's ``predict`` (``rule="argmax"``) on every instance; see
+        :mod:`bnx.network.sklearn` for the names and states.
+
+        Parameters
+        ----------
+        estimator : sklearn.naive_bayes.CategoricalNB or BernoulliNB
+            Fitted.
+        positive : one of ``estimator.classes_``, optional
+            The positive class; default ``classes_[1]`` for two classes (required for more).
+        feature_names : sequence, optional
+            The feature names; default ``feature_names_in_`` or ``x0, x1, ...``.
+
+        Raises
+        ------
+        ArgumentError
+            Not a fitted CategoricalNB/BernoulliNB, an unknown ``positive``, wrong
+            ``feature_names``, or more than two classes and no ``positive``.
+        """
+        net, class_var, pos, names = sklearn_parts(estimator, positive,
+                                                   feature_names=feature_names)
+        return cls(net, class_var, pos, features=names, rule="argmax")
+
+    def _check_features(self, features: Sequence[Feature] | None) -> tuple:
+        net, c = self._network, self._class_var
+        if features is None:
+            learned = getattr(net, "graph", {}).get(FEATURES_KEY)
+            if learned is not None and learned[0] == c and all(f in net for f in learned[1]):
+                return tuple(learned[1])  # a TAN of bnx.learn_tan: its features are inner nodes
+            leaves = tuple(n for n in net.nodes() if n != c and not list(net.successors(n)))
+            if not leaves:
+                raise StructureError(
+                    f"the network has no leaf other than the class {c!r}, so there is no "
+                    f"default feature; name the features with features=")
+            return leaves
+        if isinstance(features, (str, bytes)) or not isinstance(features, Iterable):
+            raise StructureError(f"features must be a sequence of node names, got {features!r}")
+        features = tuple(features)
+        if not features:
+            raise StructureError("features must name at least one node")
+        seen = set()
+        for f in features:
+            try:
+                known = f in self._states
+            except TypeError:
+                known = False
+            if not known:
+                raise UnknownFeatureError(f"feature {f!r} is not a node of the network (nodes, "
+                                          f"closest first: {closest_first(f, self._states)})")
+            if f == c:
+                raise StructureError(f"the class {f!r} cannot be a feature")
+            if f in seen:
+                raise StructureError(f"feature {f!r} is listed twice")
+            seen.add(f)
+        return features
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def network(self) -> Any:
+        """The wrapped pgmpy network."""
+        return self._network
+
+    @property
+    def class_var(self) -> Feature:
+        """The class variable."""
+        return self._class_var
+
+    @property
+    def positive(self) -> State:
+        """The positive state of the class."""
+        return self._positive
+
+    @property
+    def rule(self) -> str:
+        """The decision rule: ``"threshold"`` or ``"argmax"``."""
+        return self._rule
+
+    @property
+    def threshold(self) -> Fraction | None:
+        """The decision threshold, as the exact rational it was given as (``None`` under
+        ``rule="argmax"``)."""
+        return self._threshold
+
+    @property
+    def features(self) -> tuple:
+        """The features: as given by ``features=``, else those a learned TAN records, else
+        the leaves in the network's order."""
+        return self._features
+
+    @property
+    def latent(self) -> tuple:
+        """The unobserved nodes, other than the class, that matter to the decision."""
+        if self._tree is not None:
+            return self._tree.latent
+        feats = set(self._features)
+        seen: dict = {}
+        for scope, _ in self._main:
+            for v in scope:
+                if v != self._class_var and v not in feats:
+                    seen.setdefault(v, None)
+        return tuple(seen)
+
+    @cached_property
+    def structure(self) -> str:
+        """What is left after pruning: ``"naive_bayes"``, ``"latent_tree"``, ``"tan"``
+        (the class a root, each feature's parents the class and at most one feature, no
+        other node) or ``"general"``."""
+        if self._tree is not None:
+            return "latent_tree" if self._tree.latent else "naive_bayes"
+        c, feats = self._class_var, set(self._features)
+        relevant = {v for scope, _ in self._main for v in scope}
+        ok = (not self._parents[c] and not self._aside and relevant <= feats | {c}
+              and all(c in self._parents[f] and len(self._parents[f]) <= 2
+                      and set(self._parents[f]) <= feats | {c} for f in relevant - {c}))
+        return "tan" if ok else "general"
+
+    @property
+    def class_states(self) -> tuple:
+        """The states of the class variable."""
+        return self._states[self._class_var]
+
+    def states(self, node: Feature) -> tuple:
+        """The state names of a feature (or of any node), in pgmpy's order."""
+        try:
+            return self._states[node]
+        except (KeyError, TypeError):
+            raise UnknownFeatureError(f"{node!r} is not a node of the network (nodes, closest "
+                                      f"first: {closest_first(node, self._states)})") from None
+
+    def _node(self, node: Any) -> Any:
+        try:
+            if node in self._states:
+                return node
+        except TypeError:
+            pass
+        raise UnknownFeatureError(f"{node!r} is not a node of the network (nodes, closest "
+                                  f"first: {closest_first(node, self._states)})")
+
+    def _tree_only(self, what: str):
+        if self._tree is None:
+            raise StructureError(f"{what} is defined for naive Bayes and latent trees; this "
+                                 f"classifier's structure is {self.structure!r}")
+        return self._tree
+
+    def parents(self, node: Feature) -> tuple:
+        """The parents of ``node`` in the network."""
+        return self._parents[self._node(node)]
+
+    def children(self, node: Feature) -> tuple:
+        """The children of ``node`` that lead to features (naive Bayes and latent trees)."""
+        node = self._node(node)
+        return tuple(self._tree_only("children()").tree.get(node, ()))
+
+    def parent(self, node: Feature) -> Feature:
+        """The parent of a non-class node (``None`` for the class), in a tree."""
+        node = self._node(node)
+        return self._tree_only("parent()").parent.get(node)
+
+    def table(self, node: Feature) -> tuple[tuple[Fraction, ...], ...]:
+        """Exact CPT of ``node``: ``table[parent_state][state]`` (one row for the class).
+
+        Naive Bayes and latent trees only; tables of kept nodes include the exact sums
+        of pruned subtrees below them.
+        """
+        node = self._node(node)
+        return self._tree_only("table()").tables[node]
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A SHA-256 digest of everything the decision depends on."""
+        h = hashlib.sha256()
+        parts = [repr(self._class_var), repr(self._positive), repr(self._threshold),
+                 repr(self._features)]
+        if self._rule != "threshold":
+            parts.append(repr(self._rule))
+        if self._tree is not None:
+            t = self._tree
+            for n in (self._class_var, *t.postorder):
+                parts.append(repr((n, t.parent.get(n), self._states[n], t.tables[n])))
+        else:
+            for scope, table in self._main:
+                parts.append(repr((scope, [self._states[v] for v in scope],
+                                   table.reshape(-1).tolist())))
+        h.update("\n".join(parts).encode())
+        return h.hexdigest()
+
+    def __repr__(self) -> str:
+        rule = (f"threshold={float(self._threshold)!r}" if self._rule == "threshold"
+                else "rule='argmax'")
+        return (f"Classifier({self.structure}, class_var={self._class_var!r}, "
+                f"positive={self._positive!r}, {rule}, features={len(self._features)})")

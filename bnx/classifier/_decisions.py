@@ -1,0 +1,140 @@
+"""A classifier's exact answers on instances: states, joints, posteriors, decisions.
+
+:class:`Decisions` is the part of :class:`bnx.Classifier` that takes instances: it
+validates them (:meth:`~Decisions.encode`) and computes ``Pr(c, x)`` exactly, through the
+tree of a naive Bayes or latent tree, or by variable elimination over the network's
+exact integer factors (:mod:`bnx.classifier._inference`), then decides by the classifier's rule
+(:mod:`bnx.classifier._rules`). :class:`bnx.Classifier` builds the parts these methods read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import cached_property
+
+from .._types import Feature, Instance, State
+from ..errors import (MissingFeatureError, UnknownFeatureError, UnknownStateError,
+                     closest_first)
+from ._inference import class_marginal, integer_factor
+from ._instances import as_instance
+from ._instances import resolve_state as _resolve_state
+from ._rules import decides
+
+__all__ = ["Decisions"]
+
+
+class Decisions:
+    """The instance-taking methods of :class:`bnx.Classifier` (a base class: it reads the
+    classifier's states, features, factors and rule)."""
+
+    def state_index(self, feature: Feature, state: State) -> int:
+        """Index of ``state`` among the states of ``feature`` (matching by text too)."""
+        try:
+            known = feature in self._states and feature in set(self._features)
+        except TypeError:
+            known = False
+        if not known:
+            raise UnknownFeatureError(f"{feature!r} is not a feature of this classifier "
+                                      f"(features, closest first: "
+                                      f"{closest_first(feature, self._features)})")
+        j = _resolve_state(self._states[feature], state)
+        if j is None:
+            raise UnknownStateError(
+                f"{state!r} is not a state of feature {feature!r} "
+                f"(states, closest first: {closest_first(state, self._states[feature])})")
+        return j
+
+    def encode(self, instance: Instance, features: Sequence[Feature] | None = None,
+               *, partial: bool = False) -> dict:
+        """Validate ``instance`` and return ``{feature: state index}``.
+
+        Raises :class:`~bnx.UnknownFeatureError`, :class:`~bnx.MissingFeatureError`
+        or :class:`~bnx.UnknownStateError` naming the offending feature or state.
+        """
+        instance = as_instance(instance, class_var=self._class_var)
+        feats = self._features if features is None else features
+        fset = set(feats)
+        for f in instance:
+            if f not in fset:
+                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier "
+                                          f"(features, closest first: "
+                                          f"{closest_first(f, feats)})")
+        out = {}
+        for f in feats:
+            if f not in instance:
+                if partial:
+                    continue
+                raise MissingFeatureError(f"the instance has no state for feature {f!r}")
+            out[f] = self.state_index(f, instance[f])
+        return out
+
+    @cached_property
+    def _int_main(self) -> list:
+        """The main factors in exact integers (each scaled by a positive constant)."""
+        return [integer_factor(f)[0] for f in self._main]
+
+    def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
+        """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
+        to decide. Complete instances skip the aside groups (positive factors)."""
+        if self._tree is not None:
+            return self._tree.class_joint(idx)
+        if len(idx) == len(self._features) or not self._aside:
+            return class_marginal(self._int_main, idx, self._class_var, self._card,
+                                  self._orders, "main")
+        return self._class_joint(idx)
+
+    def _class_joint(self, idx: Mapping[Feature, int]) -> list[Fraction]:
+        """``[Pr(class = c, x) for c]`` exactly (features absent from ``idx`` summed out)."""
+        if self._tree is not None:
+            return self._tree.class_joint(idx)
+        factors = [f for group in self._aside for f in group] + self._main
+        joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
+        k = len(self.class_states)
+        return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
+
+    def class_joint(self, instance: Instance, *, partial: bool = False) -> list[Fraction]:
+        """``[Pr(class = c, instance) for c in class_states]``, exact fractions.
+
+        With ``partial=True`` the instance may leave features out: they are summed out.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> clf = bnx.examples.admissions()
+        >>> joint = clf.class_joint({"GPA": "+"}, partial=True)
+        >>> len(joint), round(float(sum(joint)), 3)  # Pr(GPA = +)
+        (2, 0.368)
+        """
+        return self._class_joint(self.encode(instance, partial=partial))
+
+    def posterior_exact(self, instance: Instance, *, partial: bool = False) -> Fraction | None:
+        """``Pr(class = positive | instance)`` as an exact fraction; ``None`` if ``Pr(x) = 0``.
+
+        With ``partial=True`` the instance may leave features out: they are
+        unobserved and summed out (e.g. missing votes).
+        """
+        joint = self._decision_joint(self.encode(instance, partial=partial))
+        total = sum(joint, 0)
+        if total == 0:
+            return None
+        return Fraction(joint[self._positive_index]) / total
+
+    def posterior(self, instance: Instance, *, partial: bool = False) -> float:
+        """``Pr(class = positive | instance)``, rounded once from the exact value.
+
+        NaN for an instance of probability zero. ``partial`` as in :meth:`posterior_exact`.
+        """
+        p = self.posterior_exact(instance, partial=partial)
+        return math.nan if p is None else float(p)
+
+    def decide(self, instance: Instance, *, partial: bool = False) -> bool:
+        """The exact decision under :attr:`rule`.
+
+        ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
+        state beats every earlier state strictly and every later one weakly.
+        ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
+        """
+        return decides(self._decision_joint(self.encode(instance, partial=partial)),
+                       self._rule, self._positive_index, self._threshold)

@@ -1,0 +1,106 @@
+"""The tree view of a classifier: naive Bayes and latent trees rooted at the class.
+
+When what is left of a network after pruning (:mod:`bnx.classifier._relevance`) is a tree rooted
+at the class whose leaves are the features, a :class:`Tree` gives the
+compilers of :mod:`bnx.compilation` and exact message passing its tables
+``table[parent_state][state]`` (the exact column sums of pruned parts multiplied in).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["Tree", "as_tree"]
+
+
+class Tree:
+    """Parents, children, exact tables and a post-order of a pruned tree classifier."""
+
+    def __init__(self, class_var: Any, parent: dict, tables: dict, states: dict):
+        self.class_var = class_var
+        self.parent = parent
+        self.tables = tables
+        self.states = states
+        children: dict = {n: [] for n in (class_var, *parent)}
+        for n, p in parent.items():
+            children[p].append(n)
+        self.tree = {n: ch for n, ch in children.items() if ch}
+        self.latent = tuple(n for n in self.tree if n != class_var)
+        post: list = []
+        stack = [(class_var, False)]
+        while stack:
+            n, done = stack.pop()
+            if done:
+                if n != class_var:
+                    post.append(n)
+                continue
+            stack.append((n, True))
+            stack.extend((ch, False) for ch in reversed(self.tree.get(n, ())))
+        self.postorder = tuple(post)
+
+    def class_joint(self, idx: Mapping) -> list[Fraction]:
+        """``[Pr(class = c, x) for c]`` by exact message passing (absent features summed out)."""
+        msg: dict = {}
+        for n in self.postorder:
+            table = self.tables[n]
+            if n in idx:
+                j = idx[n]
+                msg[n] = [row[j] for row in table]
+            else:
+                kids = self.tree.get(n, ())
+                inner = [math.prod((msg[ch][s] for ch in kids), start=Fraction(1))
+                         for s in range(len(self.states[n]))]
+                msg[n] = [sum((row[s] * inner[s] for s in range(len(row))), Fraction(0))
+                          for row in table]
+        prior = self.tables[self.class_var][0]
+        return [prior[c] * math.prod((msg[ch][c] for ch in self.tree.get(self.class_var, ())),
+                                     start=Fraction(1))
+                for c in range(len(prior))]
+
+
+def as_tree(class_var: Any, features: tuple, states: dict, cpds: dict, main: list,
+            aside: list) -> Tree | None:
+    """The :class:`Tree` of the pruned factors ``main``, or ``None`` if they are no tree
+    rooted at the class with every feature a leaf (``cpds[n]`` is the factor of
+    ``n``'s CPT; other factors, of ``main`` or ``aside``, must be over one node of the
+    tree and are multiplied into its table)."""
+    ids = {id(f): n for n, f in cpds.items()}
+    nodes = {ids[id(f)]: f for f in main if id(f) in ids}
+    if class_var not in nodes or nodes[class_var][0] != (class_var,):
+        return None
+    if any(f not in nodes for f in features):
+        return None
+    parent = {}
+    for n, (scope, _) in nodes.items():
+        if n == class_var:
+            continue
+        if len(scope) != 2 or scope[1] not in nodes:
+            return None
+        parent[n] = scope[1]
+    feats = set(features)
+    if any(p in feats for p in parent.values()):
+        return None
+    extra: dict = {}
+    in_main = {id(f) for f in main}
+    for f in main + [f for group in aside for f in group]:
+        if id(f) in ids:
+            if id(f) not in in_main:  # a CPT set aside: no tree
+                return None
+            continue
+        scope, table = f
+        if len(scope) != 1 or scope[0] not in nodes:
+            return None
+        vec = extra.get(scope[0], [Fraction(1)] * len(table))
+        extra[scope[0]] = [a * b for a, b in zip(vec, table)]
+    tables = {}
+    for n, (scope, table) in nodes.items():
+        fold = extra.get(n, [Fraction(1)] * len(states[n]))
+        if n == class_var:
+            tables[n] = (tuple(table[s] * fold[s] for s in range(len(fold))),)
+        else:
+            tables[n] = tuple(tuple(table[s, p] * fold[s] for s in range(len(fold)))
+                              for p in range(table.shape[1]))
+    return Tree(class_var, parent, tables, states)

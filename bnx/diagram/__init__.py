@@ -1,0 +1,14 @@
+"""The decision diagram: its array form, its ``dd`` view, and the passes over it.
+
+- :mod:`._arrays`: :class:`DiagramArrays`, levels and children per node, with the passes
+  (count, dd size, negation) that run on them;
+- :mod:`._array_lists`: the same passes on Python lists, for a small loaded diagram;
+- :mod:`._dd`: to and from ``dd`` functions;
+- :mod:`._feature_view`: each node's child per feature state (deciding instances);
+- :mod:`._passes`: walks over ``dd`` nodes;
+- :mod:`.backends`: the ``dd`` managers (pure Python ``autoref`` and CUDD);
+- :mod:`.encoding`: multi-valued features log-encoded into bits;
+- :mod:`.drawing`: pictures of a diagram.
+
+Beside :mod:`bnx.network` on the lowest floor: it knows nothing of networks.
+"""

@@ -1,0 +1,165 @@
+"""Between ``dd`` and the array form: reading a ``dd`` function into
+:class:`~bnx.diagram._arrays.DiagramArrays` and writing the arrays back into a ``dd`` manager.
+
+``dd.autoref`` diagrams are read from the manager's own integer table, ``dd.cudd``
+diagrams through CUDD's DDDMP text dump parsed by numpy (a walk over ``dd``'s wrapper
+objects costs microseconds a node). Complemented edges are resolved on the way in;
+writing back makes one node per array node, bottom-up.
+
+Examples
+--------
+>>> from bnx.diagram.backends import new_manager
+>>> bdd = new_manager("autoref", ["a", "b"])
+>>> f = bdd.add_expr("a \\/ ~b")
+>>> arr, (r,) = from_dd([f], 2)
+>>> to_dd(arr, bdd, ["a", "b"], r) == f
+True
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from .._lazy import numpy_on_first_use
+
+from .._types import Manager, Node
+from ._arrays import TRUE, DiagramArrays, canonical
+
+np = numpy_on_first_use(globals())
+
+__all__ = ["from_dd", "to_dd"]
+
+_INT = "int64"  # (a dtype name: numpy is imported on first use)
+
+# The readers below return tables of the nodes below some roots: index 0 is dd's one
+# terminal (true), and a reference to node ``i`` is the *slot* ``2 i`` (as is) or
+# ``2 i + 1`` (negated), the form in which complemented edges are then resolved.
+
+def from_dd(roots: Sequence[Node], nvars: int) -> tuple[DiagramArrays, list[int]]:
+    """Read the functions ``roots`` (dd nodes of one manager) into canonical arrays.
+
+    ``dd.autoref`` diagrams are read from the manager's own integer table;
+    ``dd.cudd`` diagrams through CUDD's DDDMP text dump, parsed by numpy. Returns the
+    arrays (rooted at the first root) and the node number of every root.
+    """
+    roots = list(roots)
+    bdd = roots[0].bdd
+    if type(bdd).__module__ == "dd.cudd":
+        level, lo, hi, refs = _cudd_tables(bdd, roots, nvars)
+    else:
+        level, lo, hi, refs = _autoref_tables(bdd, [r.node for r in roots], nvars)
+    # node i as is sits at 2 i, negated at 2 i + 1; a negated node negates its children
+    k = len(level)
+    lv2 = np.repeat(level, 2)
+    lo2 = np.repeat(lo, 2) ^ np.tile([0, 1], k)
+    hi2 = np.repeat(hi, 2) ^ np.tile([0, 1], k)
+    # slots 0 and 1 are true and false: swap them into bnx's numbering (0 false, 1 true)
+    swap = np.arange(2 * k, dtype=_INT)
+    swap[0], swap[1] = 1, 0
+    lv2, lo2, hi2 = lv2[swap], swap[lo2[swap]], swap[hi2[swap]]
+    lo2[:2] = hi2[:2] = (0, 1)
+    return canonical(nvars, lv2, lo2, hi2, [int(swap[r]) for r in refs])
+
+
+def _autoref_tables(bdd: Manager, refs: list[int], nvars: int):
+    """The table of the nodes below ``refs`` of a ``dd.autoref`` manager (see above)."""
+    succ = bdd._bdd._succ
+    ids = {1: 0}
+    lv, lo, hi = [nvars], [0], [0]
+    stack = [abs(r) for r in refs]
+    while stack:
+        u = stack[-1]
+        if u in ids:
+            stack.pop()
+            continue
+        i, v, w = succ[u]
+        av, aw = abs(v), abs(w)
+        if av not in ids:
+            stack.append(av)
+        elif aw not in ids:
+            stack.append(aw)
+        else:
+            stack.pop()
+            ids[u] = len(lv)
+            lv.append(i)
+            lo.append(2 * ids[av] + (v < 0))
+            hi.append(2 * ids[aw] + (w < 0))
+    out = [2 * ids[abs(r)] + (r < 0) for r in refs]
+    return (np.array(lv, dtype=_INT), np.array(lo, dtype=_INT), np.array(hi, dtype=_INT), out)
+
+
+def _cudd_tables(bdd: Manager, roots: list, nvars: int):
+    """The same table from CUDD, through its DDDMP text dump (one dump per root)."""
+    import os
+    import tempfile
+    lv, lo, hi = [np.array([nvars], dtype=_INT)], [np.zeros(1, _INT)], [np.zeros(1, _INT)]
+    refs = []
+    n = 1  # table rows so far
+    fd, path = tempfile.mkstemp(suffix=".dddmp")
+    os.close(fd)
+    try:
+        for root in roots:
+            if root.var is None:  # a constant
+                refs.append(0 if root == bdd.true else 1)
+                continue
+            bdd.dump(path, [root])
+            with open(path, "rb") as fh:
+                text = fh.read()
+            head, _, body = text.partition(b".nodes\n")
+            body = body[:body.rindex(b".end")]
+            names = _header(head, b".suppvarnames")
+            rootid = int(_header(head, b".rootids")[0])
+            # rows: id, variable name, support index, then child, else child (signed)
+            rows = np.loadtxt(io.StringIO(body.decode()), dtype=_INT, usecols=(0, 2, 3, 4),
+                              ndmin=2)
+            ids, sup, t, e = rows.T
+            supp_level = np.array([bdd.level_of_var(s) for s in names], dtype=_INT)
+            index = np.empty(int(ids.max()) + 1, dtype=_INT)  # dddmp id -> table row
+            inner = ids != 1
+            index[ids[inner]] = n + np.arange(int(inner.sum()))
+            index[1] = 0
+
+            def slot(r):
+                return 2 * index[np.abs(r)] + (r < 0)
+
+            lv.append(supp_level[sup[inner]])
+            lo.append(slot(e[inner]))
+            hi.append(slot(t[inner]))
+            refs.append(int(slot(np.array([rootid]))[0]))
+            n += int(inner.sum())
+    finally:
+        os.unlink(path)
+    return np.concatenate(lv), np.concatenate(lo), np.concatenate(hi), refs
+
+
+def _header(head: bytes, key: bytes) -> list[str]:
+    for line in head.splitlines():
+        if line.startswith(key + b" "):
+            return line.decode().split()[1:]
+    raise ValueError(f"DDDMP header without {key.decode()}")
+
+
+def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str], root: int | None = None) -> Node:
+    """Write the function below ``root`` (default: the arrays' root) into ``bdd``, whose
+    variable at level ``l`` is ``names[l]``: one node made per node, bottom-up."""
+    root = arrays.root if root is None else int(root)
+    if root <= TRUE:
+        return bdd.true if root == TRUE else bdd.false
+    level, lo, hi = arrays.level, arrays.lo, arrays.hi
+    top = root + 1  # nodes 0 .. root hold everything below the root
+    if type(bdd).__module__ == "dd.cudd":
+        made: list = [bdd.false, bdd.true]
+        ite = bdd.ite
+        var = [bdd.var(v) for v in names]
+        for u, (lv, a, b) in enumerate(zip(level[2:top].tolist(), lo[2:top].tolist(),
+                                           hi[2:top].tolist()), start=2):
+            made.append(ite(var[lv], made[b], made[a]))
+        return made[root]
+    core = bdd._bdd
+    mlevel = [core.vars[v] for v in names]  # bnx's level -> the manager's level
+    ref = [-1, 1]
+    fa = core.find_or_add
+    for lv, a, b in zip(level[2:top].tolist(), lo[2:top].tolist(), hi[2:top].tolist()):
+        ref.append(fa(mlevel[lv], ref[a], ref[b]))
+    return bdd._wrap(ref[root])

@@ -1,0 +1,193 @@
+"""The array form of a diagram seen per feature: each node's child for each state.
+
+Most questions branch on a feature's *states*, not on the bits that log-encode them
+(:mod:`bnx.diagram.encoding`). For feature ``i`` (bits at levels ``first_level[i]`` to
+``first_level[i + 1] - 1``, state ``j`` coded most significant bit first), the nodes that
+test one of its bits are one contiguous range of node numbers, and following the code of
+state ``j`` from each of them is a vectorised gather per bit. :func:`feature_view` does
+that once per diagram and keeps the result in the arrays' cache.
+
+A node ``u`` then reads as: it tests feature ``feature[u]`` (``n`` for the terminals) and
+goes to ``kids[i][u - first_node[i]][j]`` on state ``j``; a child may skip features,
+which then do not matter below it. A node in the middle of a feature's bits (its first
+bits skipped) is a node of that feature too: following a state's code from it skips the
+bits it does not test.
+
+Examples
+--------
+>>> from bnx.diagram._arrays import Builder
+>>> from bnx.diagram.encoding import Encoding
+>>> enc = Encoding(("a", "b"), (("x", "y", "z"), ("0", "1")))
+>>> bld = Builder(enc.nvars)
+>>> b = bld.nodes(2, [0], [1])                      # b = "1"
+>>> root = bld.select(0, 2, [[0, b[0], 1]])         # a = x: false, y: b, z: true
+>>> fv = feature_view(bld.finish(int(root[0])), enc)
+>>> fv.feature.tolist(), fv.child(fv.root, 2), decide_states(fv, [[1, 1], [0, 1]]).tolist()
+([2, 2, 1, 0, 0, 0], 1, [True, False])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._lazy import numpy_on_first_use
+
+from . import _array_lists as array_lists
+from ._arrays import TRUE, DiagramArrays
+from .encoding import Encoding
+
+np = numpy_on_first_use(globals())
+
+__all__ = ["FeatureView", "feature_view", "count_states", "count_instances", "decide_states",
+           "state_bits"]
+
+_INT = "int64"  # (a dtype name: numpy is imported on first use)
+
+
+class FeatureView:
+    """Per feature, the nodes that test it and their child on each of its states.
+
+    Attributes
+    ----------
+    arrays : DiagramArrays
+    n : int
+        Number of features.
+    feature : numpy.ndarray
+        Per node, the feature it tests (``n`` for the terminals).
+    first_node, last_node : numpy.ndarray
+        Per feature ``i``, the nodes testing it are ``first_node[i] .. last_node[i] - 1``
+        (a contiguous range; empty for a feature the diagram never tests).
+    kids : list of numpy.ndarray
+        Per feature ``i``, a matrix with one row per node of the feature and one column
+        per state: the child reached on that state.
+    root : int
+    """
+
+    __slots__ = ("arrays", "n", "feature", "first_node", "last_node", "kids", "root",
+                 "nstates")
+
+    def __init__(self, arrays: DiagramArrays, enc: Encoding) -> None:
+        self.arrays = arrays
+        self.root = arrays.root
+        n = self.n = len(enc.features)
+        self.nstates = [len(s) for s in enc.states]
+        first = np.asarray(enc.first_level, dtype=_INT)
+        # the feature of each level: the last feature whose first level is at or before it
+        of_level = np.searchsorted(first, np.arange(arrays.nvars + 1), side="right") - 1
+        of_level[arrays.nvars] = n
+        self.feature = of_level[arrays.level]
+        self.feature[:2] = n
+        starts = arrays.starts
+        # levels descend with node numbers: feature i's nodes lie between the start of its
+        # last level's block and the end of its first level's block
+        self.first_node = np.empty(n, dtype=_INT)
+        self.last_node = np.empty(n, dtype=_INT)
+        level, lo, hi = arrays.level, arrays.lo, arrays.hi
+        self.kids = []
+        for i in range(n):
+            a, b = int(first[i]), int(first[i + 1])
+            s0, s1 = int(starts[b]), int(starts[a])
+            self.first_node[i], self.last_node[i] = s0, s1
+            m = b - a
+            nodes = np.arange(s0, s1, dtype=_INT)
+            out = np.empty((len(nodes), self.nstates[i]), dtype=_INT)
+            for j in range(self.nstates[i]):
+                u = nodes.copy()
+                for bit in range(m):
+                    at = level[u] == a + bit
+                    if (j >> (m - 1 - bit)) & 1:
+                        u = np.where(at, hi[u], u)
+                    else:
+                        u = np.where(at, lo[u], u)
+                out[:, j] = u
+            self.kids.append(out)
+
+    def child(self, u: int, state: int) -> int:
+        """The child of node ``u`` on state ``state`` of the feature it tests."""
+        i = int(self.feature[u])
+        return int(self.kids[i][u - self.first_node[i], state])
+
+
+def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
+    """The :class:`FeatureView` of ``arrays`` under ``enc`` (made once, then cached)."""
+    key = ("feature_view", enc.first_level, tuple(len(s) for s in enc.states))
+    got = arrays.cache.get(key)
+    if got is None:
+        got = arrays.cache[key] = FeatureView(arrays, enc)
+    return got
+
+
+def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarray:
+    """The function's value on complete instances given as state indices (one row per
+    instance, one column per feature in the ODD's order); one bool per row."""
+    idx = np.asarray(indices, dtype=_INT)
+    if idx.ndim == 1:
+        idx = idx[None, :]
+    root = fv.root if root is None else int(root)
+    u = np.full(len(idx), root, dtype=_INT)
+    active = np.flatnonzero(u > TRUE)
+    while len(active):
+        w = u[active]
+        f = fv.feature[w]
+        nxt = np.empty_like(w)
+        for i in np.unique(f).tolist():
+            sel = f == i
+            ws = w[sel]
+            nxt[sel] = fv.kids[i][ws - fv.first_node[i], idx[active[sel], i]]
+        u[active] = nxt
+        active = active[nxt > TRUE]
+    return u == TRUE
+
+
+def count_states(fv: FeatureView, root: int | None = None) -> int:
+    """Number of complete instances (one state per feature) on which the function is
+    true, exact. Equal to :func:`bnx.diagram._arrays.count` exactly when the function is false on
+    every code that names no state."""
+    root = fv.root if root is None else int(root)
+    n = fv.n
+    big = fv.arrays.nvars >= 62
+    dtype = object if big else _INT
+    # skip[i] = product of the numbers of states of features i .. n-1
+    skip = np.ones(n + 1, dtype=object)
+    for i in range(n - 1, -1, -1):
+        skip[i] = skip[i + 1] * fv.nstates[i]
+    if not big:
+        skip = skip.astype(_INT)
+    c = np.zeros(fv.arrays.size, dtype=dtype)
+    c[TRUE] = 1
+    for i in range(n - 1, -1, -1):
+        s0, s1 = int(fv.first_node[i]), int(fv.last_node[i])
+        if s0 == s1:
+            continue
+        kids = fv.kids[i]
+        f = fv.feature[kids]  # the feature each child tests (n for the terminals)
+        # a child testing feature k leaves features i + 1 .. k - 1 free
+        c[s0:s1] = (c[kids] * (skip[i + 1] // skip[f])).sum(axis=1)
+    if root <= TRUE:
+        return int(skip[0]) if root == TRUE else 0
+    i = int(fv.feature[root])
+    return int(c[root]) * int(skip[0] // skip[i])
+
+
+def count_instances(arrays: DiagramArrays, enc: Encoding) -> int:
+    """:func:`count_states` of the function ``arrays`` under ``enc`` (in Python on arrays
+    still held as lists, :mod:`bnx.diagram._array_lists`)."""
+    if arrays.as_lists:
+        return array_lists.count_states(enc.first_level, [len(s) for s in enc.states],
+                                        *arrays.lists(copy=False), arrays.root)
+    return count_states(feature_view(arrays, enc))
+
+
+def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:
+    """The bits (one column per level) of complete instances given as state indices."""
+    idx = np.asarray(indices, dtype=_INT)
+    if idx.ndim == 1:
+        idx = idx[None, :]
+    out = np.zeros((len(idx), enc.nvars), dtype=bool)
+    for i, bs in enumerate(enc.bits):
+        m = len(bs)
+        for b in range(m):
+            out[:, enc.first_level[i] + b] = (idx[:, i] >> (m - 1 - b)) & 1
+    return out
+
+

@@ -1,0 +1,79 @@
+"""Explanations of decisions and queries on decision functions, one family per module.
+
+- :mod:`.explanations`: :class:`Explanations`, a set of (partial) instances held as a
+  decision diagram, counted and minimised on the diagram, and its layouts;
+- :mod:`.mc`: MC-explanations (Algorithm 3 and Section 5's generalisation);
+- :mod:`.pi`: PI-explanations and prime implicants (Algorithms 4 and 5);
+- :mod:`.monotone`: monotonicity and Theorem 3;
+- :mod:`.reasons`: sufficient and contrastive reasons, feature roles, checking an
+  explanation;
+- :mod:`.robustness`: robustness, counterfactuals, the robustness profile;
+- :mod:`.bias`: decision bias on protected features;
+- :mod:`.probability`: the same-decision probability (takes the classifier).
+
+Every function takes a compiled :class:`~bnx.ODD`.
+
+The functions are imported with their module when first read (``import bnx`` stays light).
+"""
+
+from .._lazy import lazy_attributes
+
+#: Each public name: the module that defines it, and its name there.
+_LAZY = {
+    "Explanations": ("bnx.explanation.explanations", "Explanations"),
+    "positives": ("bnx.explanation.explanations", "positives"),
+    "mc_explanations": ("bnx.explanation.mc", "mc_explanations"),
+    "on_states": ("bnx.explanation.mc", "on_states"),
+    "is_monotone": ("bnx.explanation.monotone", "is_monotone"),
+    "monotone_counterexample": ("bnx.explanation.monotone", "monotone_counterexample"),
+    "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
+    "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
+    "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
+    "count_biased": ("bnx.explanation.bias", "count_biased"),
+    "decision_bias": ("bnx.explanation.bias", "decision_bias"),
+    "same_decision_probability": ("bnx.explanation.probability", "same_decision_probability"),
+    "ExplanationCheck": ("bnx.explanation.reasons", "ExplanationCheck"),
+    "check_explanation": ("bnx.explanation.reasons", "check_explanation"),
+    "contrastive_explanations": ("bnx.explanation.reasons", "contrastive_explanations"),
+    "feature_roles": ("bnx.explanation.reasons", "feature_roles"),
+    "necessary_reasons": ("bnx.explanation.reasons", "necessary_reasons"),
+    "sufficient_reasons": ("bnx.explanation.reasons", "sufficient_reasons"),
+    "counterfactuals": ("bnx.explanation.robustness", "counterfactuals"),
+    "robustness": ("bnx.explanation.robustness", "robustness"),
+    "robustness_profile": ("bnx.explanation.robustness", "robustness_profile"),
+}
+
+__getattr__ = lazy_attributes(globals(), _LAZY)
+
+# The module ``robustness`` shares its name with its function: bound here, the function
+# stays the package's attribute whoever imports the module first.
+from .robustness import robustness  # noqa: E402
+
+__all__ = [
+    "Explanations",
+    "is_monotone",
+    "mc_explanations",
+    "monotone_counterexample",
+    "on_states",
+    "pi_explanations",
+    "positives",
+    "prime_implicants",
+    "theorem3_holds",
+    # reasons, robustness, bias, probability
+    "ExplanationCheck",
+    "check_explanation",
+    "contrastive_explanations",
+    "count_biased",
+    "counterfactuals",
+    "decision_bias",
+    "feature_roles",
+    "necessary_reasons",
+    "robustness",
+    "robustness_profile",
+    "same_decision_probability",
+    "sufficient_reasons",
+]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,203 @@
+"""What the explanation code keeps per ODD, in the cache of the ODD's array form.
+
+An ODD is immutable, and so is its array form (:class:`bnx.diagram._arrays.DiagramArrays`): what
+a question derives from the diagram and may reuse (managers for explanation sets, layouts,
+the lists of small diagrams, memos that outlive one call) lives in ``odd.arrays.cache``
+under tuple keys, so it goes when the ODD goes and never sits in an ODD method.
+
+Examples
+--------
+>>> import bnx
+>>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+>>> aux_manager(odd, ("k0", "k1")) is aux_manager(odd, ["k0", "k1"])
+True
+>>> layout(odd, "partial").nvars, decide(odd, [1, 1, 1, 1])
+(8, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._lazy import numpy_on_first_use
+
+from .._types import Manager
+from ..diagram.backends import new_manager
+from ..diagram._feature_view import feature_view
+from ..classifier._unate import least_pair
+from .layout import Layout
+from .nodetable import NodeTable
+from .setdiagram import SetDiagram
+
+np = numpy_on_first_use(globals())
+
+__all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
+           "both", "tidy", "SMALL", "GC_SLACK"]
+
+#: Diagrams with at most this many nodes are also kept as Python lists for the
+#: recursive passes (fast scalar reads); larger ones are read from their numpy arrays
+#: only (no Python object per node).
+SMALL = 1 << 17
+
+
+def store(odd, key: tuple, make):
+    """``odd.arrays.cache[key]``, made by ``make()`` on first use."""
+    cache = odd.arrays.cache
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = make()
+    return got
+
+
+def least_states(odd, decision: bool) -> tuple | None:
+    """Per feature, the state whose cofactor of the function ``decision`` implies all its
+    other cofactors (:mod:`bnx.classifier._unate`), or ``None``: from the ODD's metadata (set by
+    the compiler and kept in its file), else from its classifier (an older file)."""
+    pair = odd.meta.get("least_states", store)  # (store: "not recorded")
+    if pair is store:
+        pair = store(odd, ("least_pair",), lambda: (
+            least_pair(odd.classifier, odd.encoding.features)
+            if odd.classifier is not None else None,))[0]
+    return None if pair is None else pair[0 if decision else 1]
+
+
+#: Dead nodes tolerated in an autoref :func:`aux_manager` before it is collected (a
+#: collection also empties dd's operation caches).
+GC_SLACK = 50_000
+
+
+def aux_manager(odd, variables: Sequence[str]) -> Manager:
+    """A ``dd`` manager of the ODD's backend with ``variables`` declared in order, made
+    once per ODD and layout and shared by the explanation sets written into it (a new
+    CUDD manager costs milliseconds).
+
+    dd.autoref frees nodes only when asked: a manager that has grown well past its size
+    after the last collection is collected when it is handed out (CUDD collects by
+    itself). Nodes of the sets still held stay.
+    """
+    key = tuple(variables)
+    bdd = store(odd, ("aux_manager", key), lambda: new_manager(odd.backend, key))
+    if odd.backend == "autoref":
+        live = odd.arrays.cache.get(("aux_live", key), 0)
+        if len(bdd) > 2 * live + GC_SLACK:
+            bdd.collect_garbage()
+            odd.arrays.cache[("aux_live", key)] = len(bdd)
+    return bdd
+
+
+def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> NodeTable:
+    """The :class:`~.nodetable.NodeTable` over ``variables`` in which the explanation
+    algorithms build their sets node by node, kept per ODD and layout so that nodes and
+    memos serve later calls; sets are written into :func:`aux_manager` only when a ``dd``
+    node is asked for. Once it holds more than ``limit`` nodes and memo entries it is
+    replaced by a new one (sets already returned keep the old one)."""
+    key = tuple(variables)
+    got = store(odd, ("node_table", key), lambda: NodeTable(len(key)))
+    if limit is not None and got.entries() > limit:
+        got = odd.arrays.cache[("node_table", key)] = NodeTable(len(key))
+    return got
+
+
+def layout(odd, kind: str):
+    """The instance-independent :class:`~bnx.explanation.layout.Layout` of ``kind``
+    (``"complete"`` or ``"partial"``) over the ODD's features, made once."""
+    return store(odd, ("layout", kind), lambda: Layout(kind, odd.encoding))
+
+
+def _state_maps(odd) -> list:
+    def make():
+        maps = []
+        for names in odd.encoding.states:
+            m: dict | None = {}
+            for j, s in enumerate(names):
+                if type(s) is bool:  # ODD.encode never matches bool states by value
+                    m = None
+                    break
+                m.setdefault(s, j)
+            maps.append(m)
+        return maps
+    return store(odd, ("state_maps",), make)
+
+
+def indices(odd, instance) -> list[int]:
+    """The state index of each feature of a complete instance, in the ODD's order.
+
+    A dict whose states are the ODD's own state values takes a fast path; anything else
+    goes through ``odd.encode`` (matching states by their text, raising its errors).
+    """
+    feats = odd.encoding.features
+    if type(instance) is dict and len(instance) == len(feats):
+        try:
+            return [m[instance[f]] for f, m in zip(feats, _state_maps(odd))]
+        except (KeyError, TypeError):
+            pass
+    idx = odd.encode(instance)
+    return [idx[f] for f in feats]
+
+
+def decide(odd, x: Sequence[int]) -> bool:
+    """The decision on a complete instance given as state indices: one walk down the
+    ODD's nodes (its lists when small, else feature by feature on its arrays)."""
+    g, root, _ = both(odd)
+    if isinstance(g.var, list):
+        feat, shift = store(odd, ("level_bits",), lambda: _level_bits(odd.encoding))
+        var, lo, hi = g.var, g.lo, g.hi
+        u = root
+        while u > 1:
+            lv = var[u]
+            u = hi[u] if (x[feat[lv]] >> shift[lv]) & 1 else lo[u]
+        return u == 1
+    fv = feature_view(odd.arrays, odd.encoding)
+    feature, first, kids = fv.feature, fv.first_node, fv.kids
+    u = fv.root
+    while u > 1:
+        i = int(feature[u])
+        u = int(kids[i][u - first[i], x[i]])
+    return u == 1
+
+
+def _level_bits(enc) -> tuple[list, list]:
+    """Per level, its feature and the shift of its bit in the feature's state code."""
+    feat, shift = [], []
+    for i, bs in enumerate(enc.bits):
+        m = len(bs)
+        for b in range(m):
+            feat.append(i)
+            shift.append(m - 1 - b)
+    return feat, shift
+
+
+def both(odd) -> tuple:
+    """``(diagram, root, negated root)``: the decision function and its negation in one
+    node space (a :class:`~bnx.explanation.setdiagram.SetDiagram` over the ODD's levels,
+    lists when small): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
+    memos keyed by node serve both decisions."""
+    def make():
+        a = odd.arrays
+        n = a.size
+        if n <= SMALL:  # lists, made in Python (a loaded small ODD imports no numpy)
+            level, lo, hi = a.lists(copy=False)
+            shift = [1, 0, *range(n, 2 * n - 2)]  # the terminals swap
+            level = level + level[2:]
+            lo = lo + [shift[c] for c in lo[2:]]
+            hi = hi + [shift[c] for c in hi[2:]]
+            return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, shift[a.root])
+        shift = np.arange(n, dtype=np.int64) + (n - 2)
+        shift[:2] = (1, 0)  # the terminals swap
+        level = np.concatenate([a.level, a.level[2:]])
+        lo = np.concatenate([a.lo, shift[a.lo[2:]]])
+        hi = np.concatenate([a.hi, shift[a.hi[2:]]])
+        return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, int(shift[a.root]))
+    return store(odd, ("both",), make)
+
+
+def tidy(odd, bdd: Manager) -> None:
+    """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into, once it
+    has grown well past its size after the last collection (CUDD collects by itself)."""
+    if type(bdd).__module__ == "dd.cudd":
+        return
+    key = ("aux_live", id(bdd))
+    cache = odd.arrays.cache
+    if len(bdd) > 2 * cache.get(key, 0) + GC_SLACK:
+        bdd.collect_garbage()
+        cache[key] = len(bdd)

@@ -1,0 +1,63 @@
+"""Instances as state indices, for the passes over a diagram's array form.
+
+A question takes an instance as a mapping from features to states and works on the
+index of each feature's state, in the ODD's feature order. :func:`instance_indices`
+turns one into the other, with a fast path for the ODD's own state values;
+:func:`named` turns indices back into a mapping in the classifier's order.
+
+Examples
+--------
+>>> import bnx
+>>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+>>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+>>> idx = instance_indices(odd, x)
+>>> named(odd, idx) == x
+True
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+
+from .._types import Instance
+from ._cache import indices
+
+__all__ = ["instance_indices", "named", "memo"]
+
+
+def instance_indices(odd, instance: Instance) -> list[int]:
+    """The state index of each feature of a complete instance, in the ODD's order
+    (:func:`bnx.explanation._cache.indices`: a fast path for the ODD's own state values,
+    else :meth:`ODD.encode`, with its errors)."""
+    return indices(odd, instance)
+
+
+def named(odd, states: Sequence[int | None]) -> dict:
+    """``{feature: state}`` of the features whose index in ``states`` (the ODD's order)
+    is not ``None``, in the classifier's order."""
+    enc = odd.encoding
+    out = {}
+    for f in odd.display_order:
+        i = enc.position(f)
+        if states[i] is not None:
+            out[f] = enc.states[i][states[i]]
+    return out
+
+
+#: The memo of the last instance asked about, per diagram (its arrays). Not kept in
+#: ``arrays.cache``: that dict lies on a reference cycle (the per-feature view refers back
+#: to its arrays), and ``dd.cudd`` nodes collected with their manager on a cycle may
+#: outlive it; here they are freed by reference counting when the arrays go.
+_MEMOS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def memo(odd, x: Sequence[int]) -> dict:
+    """What the questions computed for the instance ``x`` (state indices), kept for the
+    next question on the same instance; emptied when another instance is asked about."""
+    arrays = odd.arrays
+    key = tuple(x)
+    got = _MEMOS.get(arrays)
+    if got is None or got[0] != key:
+        got = _MEMOS[arrays] = (key, {})
+    return got[1]

@@ -1,0 +1,195 @@
+"""Robustness, counterfactuals and the robustness profile (Shih, Choi and Darwiche, PGM 2018).
+
+The robustness of a decision is the fewest features of the instance that must change
+(each to any other state) for the classifier to decide otherwise. It is a shortest
+path in the decision diagram: following the instance's state costs 0, any other
+state costs 1, a feature the diagram skips costs nothing, and the path must end in
+the other decision. One bottom-up pass over the diagram gives every node's distance
+to the other decision (:func:`robustness`); a second pass keeps only the edges on
+shortest paths, which is the set of closest counterfactual instances as a diagram
+(:func:`counterfactuals`).
+
+The robustness profile of a classifier counts the instances by their robustness
+without visiting them: the positive instances whose every neighbour within ``k``
+changes is positive form a function ``F_k``, each one an erosion of the one before,
+made and counted on the arrays (:mod:`._erosion`); ``|F_{k-1}| - |F_k|`` positive
+instances have robustness ``k``. Likewise with the roles swapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .._lazy import numpy_on_first_use
+
+from .._types import Instance
+from ..diagram._passes import deep
+from ..diagram._arrays import negate
+from ..diagram._feature_view import FeatureView
+from . import _cache
+from ._erosion import eroded_counts
+from ._instances import instance_indices
+from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
+from .explanations import DROPPED, Explanations, Layout
+from .mc import _features_arg
+from ..odd._odd import ODD, check_odd
+
+np = numpy_on_first_use(globals())
+
+__all__ = ["robustness", "counterfactuals", "robustness_profile"]
+
+
+def _setup(odd: ODD, instance: Instance, immutable: Iterable) -> tuple:
+    check_odd(odd)
+    x = instance_indices(odd, instance)
+    fixed = _features_arg(odd, immutable, "immutable")
+    mutable = [f not in fixed for f in odd.encoding.features]
+    fv = view(odd)
+    return fv, x, mutable, decide(fv, x)
+
+
+def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int | None:
+    """The fewest features of ``instance`` to change for the other decision.
+
+    Changing a feature means giving it any other of its states; ``immutable``
+    features keep theirs. ``None`` when no such change flips the decision.
+
+    Parameters
+    ----------
+    odd : ODD
+    instance : mapping
+        A complete instance.
+    immutable : iterable of features
+        Features that may not change.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> bnx.robustness(odd, x), bnx.robustness(odd, x, immutable=["GPA", "WorkExperience"])
+    (2, None)
+    """
+    fv, x, mutable, decision = _setup(odd, instance, immutable)
+    d = int(instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)[fv.root])
+    return None if d >= INF else d
+
+
+@deep
+def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> Explanations:
+    """Every closest instance with the other decision, as the changes that lead to it.
+
+    Each member is a partial instance ``{feature: new state}`` naming the features
+    that change and their new states (the others keep the instance's); all have
+    :func:`robustness` many changes. Empty when no change flips the decision.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> cfs = bnx.counterfactuals(odd, x)
+    >>> cfs.count, cfs.lengths()
+    (5, {2: 5})
+    >>> sorted(sorted(c.items()) for c in cfs)[0]
+    [('EntranceExam', '-'), ('GPA', '-')]
+    """
+    fv, x, mutable, decision = _setup(odd, instance, immutable)
+    d = instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)
+    enc = odd.encoding
+    layout = _cache.layout(odd, "partial")
+    out = _cache.aux_manager(odd, layout.variables)
+    if d[fv.root] >= INF:
+        root = out.false
+    else:
+        root = _Paths(fv, x, mutable, d, layout, out).run(fv.root, int(d[fv.root]), 0)
+        _cache.tidy(odd, out)
+    named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
+    return Explanations(out, root, layout, kind="counterfactual", decision=decision,
+                        instance=named, feature_order=odd.display_order)
+
+
+class _Paths:
+    """The shortest paths from the root to the other decision, as a diagram of changes
+    in ``out``, in the ``partial`` layout ("unchanged": the kept bit and the value bits
+    0; a change to state ``v``: the kept bit 1 and ``v``'s code).
+
+    A recursion from the root over the edges on shortest paths only (those whose
+    distance drops by their cost), memoised per node and feature: its work is one
+    ``dd`` node per node of the result, whatever the size of the ODD. Below a node at
+    distance 0 nothing changes: the "all unchanged" chain.
+    """
+
+    def __init__(self, fv: FeatureView, x: list[int], mutable: list[bool], d: np.ndarray,
+                 layout: Layout, out) -> None:
+        self.fv, self.x, self.mutable, self.d = fv, x, mutable, d
+        self.layout, self.out = layout, out
+        self.memo: dict = {}
+        self.unchanged: dict = {fv.n: out.true}
+
+    def chain(self, i: int):
+        """Features ``i..`` all unchanged."""
+        got = self.unchanged.get(i)
+        if got is None:
+            got = self.unchanged[i] = self.layout.build_dd(self.out, i,
+                                                           {DROPPED: self.chain(i + 1)})
+        return got
+
+    def run(self, u: int, du: int, i: int):
+        if du == 0:
+            return self.chain(i)
+        key = (u, i)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        fv = self.fv
+        f = int(fv.feature[u])
+        if f > i:  # feature i does not matter here: it keeps its state
+            got = self.layout.build_dd(self.out, i, {DROPPED: self.run(u, du, i + 1)})
+        else:
+            row = fv.kids[i][u - fv.first_node[i]].tolist()
+            dist = self.d[row].tolist()
+            xi = self.x[i]
+            children = {DROPPED: (self.run(row[xi], du, i + 1) if dist[xi] == du
+                                  else self.out.false)}
+            if self.mutable[i]:
+                for v, (w, dw) in enumerate(zip(row, dist)):
+                    if v != xi and dw + 1 == du:
+                        children[v] = self.run(w, dw, i + 1)
+            got = self.layout.build_dd(self.out, i, children)
+        self.memo[key] = got
+        return got
+
+
+def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
+    """``{k: number of complete instances whose robustness is k}``, over all instances.
+
+    Counted on the diagram's arrays, never by visiting instances: ``k`` runs over the
+    robustness values that occur, in increasing order; instances that no change of
+    the mutable features can flip are counted under the key ``None`` (last). The
+    answer does not depend on the backend.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> bnx.robustness_profile(odd)
+    {1: 12, 2: 4}
+    """
+    check_odd(odd)
+    fixed = _features_arg(odd, immutable, "immutable")
+    enc = odd.encoding
+    mutable = [f not in fixed for f in enc.features]
+    counts: dict = {}
+    stuck = 0
+    for decision in (True, False):
+        arrays = odd.arrays if decision else _cache.store(odd, ("negated",),
+                                                          lambda: negate(odd.arrays))
+        got, left = eroded_counts(arrays, enc, mutable, _cache.least_states(odd, decision))
+        for k, c in got.items():
+            counts[k] = counts.get(k, 0) + c
+        stuck += left
+    out = {k: counts[k] for k in sorted(counts)}
+    if stuck:
+        out[None] = stuck
+    return out

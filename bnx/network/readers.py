@@ -1,0 +1,166 @@
+"""Reading network files (BIF, XMLBIF, Hugin NET, UAI) into pgmpy networks."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..errors import NetworkFileError
+
+__all__ = ["read_network"]
+
+#: The key under which a network learned by bnx records its class and features in its
+#: graph attributes (``network.graph``, networkx's): ``(class_var, features)``. A
+#: :class:`~bnx.Classifier` of that class with no ``features=`` takes them.
+FEATURES_KEY = "bnx.features"
+
+_READERS = {
+    ".bif": "BIFReader",
+    ".xmlbif": "XMLBIFReader",
+    ".xml": "XMLBIFReader",
+    ".net": "NETReader",
+    ".uai": "UAIReader",
+}
+
+
+def read_network(path: str | os.PathLike) -> Any:
+    """Read a network file with pgmpy's reader for its format.
+
+    The format follows the extension: ``.bif`` (BIF), ``.xml``/``.xmlbif`` (XMLBIF),
+    ``.net`` (Hugin NET), ``.uai`` (UAI). Any failure becomes a
+    :class:`~bnx.NetworkFileError` that names the file.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        from ..errors import ArgumentError
+        raise ArgumentError(f"a network file path must be a str or path-like, got {path!r}")
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise NetworkFileError(f"{path}: is a directory, not a network file")
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in _READERS:
+        raise NetworkFileError(
+            f"{path}: unknown network format {ext or '(no extension)'!r}; "
+            f"expected one of {', '.join(sorted(_READERS))}")
+    if not os.path.isfile(path):
+        raise NetworkFileError(f"{path}: no such file")
+    from pgmpy import readwrite
+    reader_cls = _net_reader() if ext == ".net" else getattr(readwrite, _READERS[ext])
+    try:
+        with open(path, "rb") as fh:
+            fh.read(1)
+        reader = reader_cls(path)
+        reader._bnx_path = path
+        model = _uai_model(reader) if ext == ".uai" else reader.get_model()
+    except NetworkFileError:
+        raise
+    except Exception as exc:  # pgmpy's readers raise anything from parse errors
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise NetworkFileError(f"{path}: cannot read as {_READERS[ext][:-6]}: {detail}") from None
+    fmt = _READERS[ext][:-6]
+    if model.number_of_nodes() == 0:
+        raise NetworkFileError(f"{path}: cannot read as {fmt}: no variables found")
+    have = {cpd.variable for cpd in model.get_cpds()}
+    missing = [n for n in model.nodes() if n not in have]
+    if missing:
+        raise NetworkFileError(f"{path}: cannot read as {fmt}: no probability table for "
+                               f"{', '.join(map(repr, missing))} (truncated file?)")
+    try:
+        model.check_model()
+    except Exception as exc:
+        raise NetworkFileError(f"{path}: cannot read as {fmt}: {exc}") from exc
+    return model
+
+
+def _net_reader() -> type:
+    """pgmpy's ``NETReader``, with a table of the wrong size named (pgmpy's own reader ends in
+    numpy's "cannot reshape array of size 2 into shape (2,2)")."""
+    import math
+
+    import numpy as np
+    from pgmpy.readwrite import NETReader
+
+    class _NETReader(NETReader):
+        def get_values(self):  # pgmpy's NETReader.get_values, checking each table's size
+            parents, states = self.variable_parents, self.variable_states
+            cpds = {}
+            for var, match in zip(list(parents), self.cpd_expr.scan_string(self.network)):
+                k = len(states[var])
+                m = math.prod(len(states[p]) for p in parents[var])
+                flat = np.array(match[0], dtype="float64")
+                if flat.size != k * m:
+                    given = f" given {', '.join(map(str, parents[var]))}" if parents[var] else ""
+                    raise ValueError(
+                        f"the table of {var!r}{given} has {flat.size} numbers where its {k} "
+                        f"states times {m} parent configuration{'s' if m != 1 else ''} need "
+                        f"{k * m} (a truncated or malformed file?)")
+                cpds[var] = flat.reshape(m, k).T
+            return cpds
+
+    return _NETReader
+
+
+def reader_path(reader: Any) -> str:
+    """The file a pgmpy reader was given (for messages)."""
+    return str(getattr(reader, "_bnx_path", "UAI file"))
+
+
+def _uai_model(reader: Any) -> Any:
+    """A Bayesian network from pgmpy's UAI parser, with tables laid out as UAI defines.
+
+    In a UAI ``BAYES`` file the child is the last variable of each function's scope
+    and the last variable changes fastest. pgmpy 1.1's ``UAIReader.get_model`` reads
+    the values child-first instead, which transposes every table; we keep its parser
+    and reshape the values ourselves.
+    """
+    import numpy as np
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    if reader.network_type != "BAYES":
+        raise NetworkFileError(f"{reader_path(reader)}: UAI network type "
+                               f"{reader.network_type!r} is not BAYES")
+    parsed = reader.grammar.parse_string(reader.network)
+    card = {v: int(reader.domain[v]) for v in reader.variables}
+    model = DiscreteBayesianNetwork()
+    model.add_nodes_from(reader.variables)
+    cpds = []
+    children: set = set()
+    for fn in range(int(reader.no_functions)):
+        scope = parsed["fun_" + str(fn)]
+        scope = [scope] if isinstance(scope, int) else list(scope)
+        names = ["var_" + str(v) for v in scope]
+        raw = parsed["fun_values_" + str(fn)]
+        raw = [raw] if isinstance(raw, str) else list(raw)  # one value comes as a string
+        values = np.array([float(v) for v in raw])
+        if names[-1] in children:
+            raise NetworkFileError(f"{reader_path(reader)}: two tables for {names[-1]}")
+        children.add(names[-1])
+        child, parents = names[-1], names[:-1]
+        values = values.reshape([card[v] for v in names])
+        values = np.moveaxis(values, -1, 0).reshape(card[child], -1)
+        model.add_edges_from((p, child) for p in parents)
+        if parents:
+            cpds.append(TabularCPD(child, card[child], values, evidence=parents,
+                                   evidence_card=[card[p] for p in parents]))
+        else:
+            cpds.append(TabularCPD(child, card[child], values))
+    _check_uai_length(reader, parsed, card)
+    model.add_cpds(*cpds)
+    return model
+
+
+def _check_uai_length(reader: Any, parsed: Any, card: dict) -> None:
+    """pgmpy's grammar stops after the declared entries: refuse a file with more."""
+    tokens = reader.network.split()
+    n = len(card)
+    expected = 3 + n  # type, number of variables, cardinalities, number of functions
+    for fn in range(int(reader.no_functions)):
+        scope = parsed["fun_" + str(fn)]
+        scope = [scope] if isinstance(scope, int) else list(scope)
+        raw = parsed["fun_values_" + str(fn)]
+        raw = [raw] if isinstance(raw, str) else list(raw)
+        expected += 1 + len(scope) + 1 + len(raw)
+    if len(tokens) != expected:
+        raise NetworkFileError(
+            f"{reader_path(reader)}: the file has {len(tokens)} numbers where its header "
+            f"declares {expected}; a table has more or fewer entries than it says")

@@ -1,0 +1,360 @@
+"""The compiled decision function of a classifier: an ordered decision diagram."""
+
+from __future__ import annotations
+
+import math
+
+from ..diagram import drawing
+from .._types import Feature, Instance, Manager, Node
+from ..diagram._arrays import DiagramArrays, dd_size
+from ..diagram._dd import from_dd, to_dd
+from ..diagram._arrays import count as count_models
+from ..diagram.backends import available_backends, new_manager, resolve_backend
+from ..classifier._classifier import Classifier, _resolve_state
+from ..diagram._passes import gc_paused, recursion_for
+from ..diagram.encoding import Encoding
+from ..errors import (ArgumentError, MissingFeatureError, UnknownFeatureError, closest_first,
+                     UnknownStateError)
+from ..diagram._feature_view import decide_states, feature_view
+from ..classifier._instances import as_instance, encode_rows
+from ._classifier_json import classifier_from_document
+from .io import dumps_odd, load_odd, loads_odd, save_odd
+from ..classifier._unate import least_pair
+
+__all__ = ["ODD"]
+
+
+class ODD:
+    """A classifier's decision function as a reduced ordered BDD in ``dd``.
+
+    Built by :func:`bnx.compile`; immutable afterwards. Multi-valued features are
+    log-encoded (see :mod:`bnx.diagram.encoding`): :attr:`root` is false on every code
+    that names no state, and :attr:`domain` is the constraint of valid codes.
+
+    Attributes
+    ----------
+    classifier : Classifier
+        The classifier it was compiled from. A loaded ODD rebuilds it from its
+        file on first use (``None`` for files of format version 1).
+    encoding : Encoding
+        The features in order, their states and their BDD variables.
+    bdd : dd manager
+        The ``dd.autoref.BDD`` or ``dd.cudd.BDD`` that holds the diagram; its
+        variable order is fixed (reordering is off).
+    root : dd node
+        The decision function: true exactly on the positive instances.
+    domain : dd node
+        True exactly on the codes of complete instances.
+    backend : str
+        ``"autoref"`` or ``"cudd"``.
+    """
+
+    def __init__(self, classifier: Classifier | None, encoding: Encoding, *, backend: str,
+                 arrays: DiagramArrays | None = None, bdd: Manager | None = None,
+                 root: Node | None = None, meta: dict | None = None,
+                 classifier_doc: dict | None = None, where: str = "") -> None:
+        if arrays is None and root is None:
+            raise ValueError("an ODD needs its arrays or its dd root")
+        self._classifier = classifier
+        self._classifier_doc = classifier_doc  # a loaded classifier, rebuilt on first use
+        self._classifier_where = where
+        self.encoding = encoding
+        self._backend = backend
+        self._arrays = arrays
+        self._bdd = bdd
+        self._root = root
+        self._domain = None
+        meta = dict(meta or {})
+        if classifier is not None:
+            meta.setdefault("class_var", classifier.class_var)
+            meta.setdefault("positive", classifier.positive)
+            meta.setdefault("threshold", classifier.threshold)
+            meta.setdefault("rule", classifier.rule)
+            meta.setdefault("fingerprint", classifier.fingerprint)
+            if "least_states" not in meta:
+                meta["least_states"] = least_pair(classifier, encoding.features)
+        self.meta = meta
+        self._by_text: list | None = None  # see encode()
+
+    @property
+    def backend(self) -> str:
+        """``"autoref"`` or ``"cudd"`` (an ODD loaded with ``backend="auto"`` picks it
+        when first asked, which imports ``dd``)."""
+        if self._backend == "auto":
+            self._backend = resolve_backend("auto")
+        return self._backend
+
+    # ------------------------------------------------------------------ the two forms
+    @property
+    def arrays(self) -> DiagramArrays:
+        """The decision function in array form (:class:`bnx.diagram._arrays.DiagramArrays`): per
+        node its level and two children, complemented edges resolved. Every question
+        is a pass over it; made once (by the compiler or the loader, or read from
+        :attr:`root` on first use)."""
+        a = self._arrays
+        if a is None:
+            with gc_paused():
+                a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
+        return a
+
+    @property
+    def bdd(self) -> Manager:
+        """The ``dd.autoref.BDD`` or ``dd.cudd.BDD`` that holds :attr:`root` (made from
+        the arrays on first use, with the encoding's variables in order and reordering
+        off)."""
+        if self._bdd is None:
+            self._bdd = new_manager(self.backend, self.encoding.variables)
+        return self._bdd
+
+    @property
+    def root(self) -> Node:
+        """The decision function as a ``dd`` node: true exactly on the positive
+        instances (made from the arrays on first use, in one bottom-up pass)."""
+        if self._root is None:
+            with recursion_for(self.encoding.nvars), gc_paused():
+                self._root = to_dd(self._arrays, self.bdd, self.encoding.variables)
+        return self._root
+
+    @property
+    def domain(self) -> Node:
+        """True exactly on the codes of complete instances (a ``dd`` node)."""
+        if self._domain is None:
+            self._domain = self.encoding.domain(self.bdd)
+        return self._domain
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def classifier(self) -> Classifier | None:
+        """The classifier it was compiled from (rebuilt from the file on first use
+        for a loaded ODD; ``None`` when the file holds none)."""
+        if self._classifier is None and self._classifier_doc is not None:
+            self._classifier = classifier_from_document(
+                self._classifier_doc, fingerprint=self.meta.get("fingerprint"),
+                where=self._classifier_where)
+        return self._classifier
+
+    def __reduce__(self):
+        """Pickle through the saved format (both backends; the classifier included)."""
+        return (_unpickle, (dumps_odd(self), self.backend))
+
+    @property
+    def features(self) -> tuple:
+        """The features, in the ODD's order."""
+        return self.encoding.features
+
+    order = features
+
+    @property
+    def display_order(self) -> tuple:
+        """The features in the classifier's order (the ODD's order for a loaded ODD);
+        explanations list features in this order."""
+        if self._classifier is not None:
+            return tuple(self._classifier.features)
+        return tuple(self.meta.get("display_order") or self.features)
+
+    @property
+    def threshold(self):
+        """The threshold of the classifier it was compiled from (an exact fraction)."""
+        return self.meta.get("threshold")
+
+    def states(self, feature: Feature) -> tuple:
+        """The states of ``feature``."""
+        return self.encoding.states[self._position(feature)]
+
+    def _position(self, feature: Feature) -> int:
+        try:
+            return self.encoding.position(feature)
+        except (KeyError, TypeError):
+            raise UnknownFeatureError(f"{feature!r} is not a feature of this ODD (features, "
+                                      f"closest first: {closest_first(feature, self.features)})"
+                                      ) from None
+
+    @property
+    def size(self) -> int:
+        """Number of nodes of the decision diagram, as ``dd`` counts them.
+
+        ``dd`` uses complemented edges, so a function and its negation share nodes
+        and there is a single terminal, counted once. :meth:`to_dot` draws the
+        diagram with the complements resolved (two sinks), which can show a
+        different number of nodes.
+        """
+        if self._root is not None:
+            return self._root.dag_size
+        return dd_size(self.arrays)
+
+    def __repr__(self) -> str:
+        return (f"ODD(features={len(self.features)}, size={self.size}, "
+                f"backend={self.backend!r})")
+
+    # ------------------------------------------------------------------ instances
+    def encode(self, instance: Instance, *, partial: bool = False) -> dict:
+        """Validate an instance and return ``{feature: state index}``."""
+        instance = as_instance(instance, class_var=self.meta.get("class_var"))
+        known = self.encoding._index
+        for f in instance:
+            try:
+                ok = f in known
+            except TypeError:
+                ok = False
+            if not ok:
+                self._position(f)  # raises
+        by_text = self._by_text
+        if by_text is None:  # per feature, {state: index} when all its states are str
+            by_text = self._by_text = [
+                {s: j for j, s in reversed(list(enumerate(states)))}
+                if all(type(s) is str for s in states) else None
+                for states in self.encoding.states]
+        out = {}
+        for i, f in enumerate(self.features):
+            if f not in instance:
+                if partial:
+                    continue
+                raise MissingFeatureError(f"the instance has no state for feature {f!r}")
+            v = instance[f]
+            j = by_text[i].get(v) if type(v) is str and by_text[i] is not None else None
+            if j is None:
+                j = _resolve_state(self.encoding.states[i], v)
+            if j is None:
+                raise UnknownStateError(
+                    f"{instance[f]!r} is not a state of feature {f!r} "
+                    f"(states, closest first: {closest_first(v, self.encoding.states[i])})")
+            out[f] = j
+        return out
+
+    def assignment(self, indices: dict) -> dict[int, bool]:
+        """``{level: bit}`` of a complete instance given as ``{feature: state index}``."""
+        enc = self.encoding
+        values: dict[int, bool] = {}
+        for i, f in enumerate(enc.features):
+            for b, v in enumerate(enc.code(i, indices[f]).values()):
+                values[enc.first_level[i] + b] = v
+        return values
+
+    def decide(self, instance: Instance) -> bool:
+        """The decision on a complete instance, by one walk down the diagram."""
+        idx = self.encode(instance)
+        fv = feature_view(self.arrays, self.encoding)
+        return bool(decide_states(fv, [[idx[f] for f in self.features]])[0])
+
+    def decide_many(self, data):
+        """The decisions on many rows at once, as a numpy ``bool`` array in row order.
+
+        ``data`` is a DataFrame (or a list of mappings) with one column per feature; a
+        class column is ignored. Complete rows are decided by walking the diagram's
+        arrays for all rows at once. A row with missing values is decided on its
+        observed features, exactly as :meth:`bnx.Classifier.decide` with
+        ``partial=True`` (by the classifier, once per distinct row;
+        :func:`bnx.batch.decide_many` compiles the restricted classifiers instead,
+        which is faster when many rows miss the same features).
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.case_study.votes_classifier(), backend="autoref")
+        >>> votes = bnx.datasets.load_votes()
+        >>> d = odd.decide_many(votes)
+        >>> int(d.sum()), all(d[i] == odd.classifier.decide(row, partial=True)
+        ...                   for i, row in votes.iterrows())
+        (184, True)
+        """
+        import numpy as np
+        codes = encode_rows(self, data)
+        out = np.empty(codes.shape[0], dtype=bool)
+        full = ~(codes < 0).any(axis=1)
+        if full.any():
+            out[full] = decide_states(feature_view(self.arrays, self.encoding), codes[full])
+        if not full.all():
+            clf = self.classifier
+            if clf is None:
+                raise ArgumentError("rows with missing values need the classifier, which this "
+                                    "ODD does not have (a file of format version 1): compile "
+                                    "it again")
+            rows, inverse = np.unique(codes[~full], axis=0, return_inverse=True)
+            states = self.encoding.states
+            got = [clf.decide({f: states[i][j] for i, (f, j) in
+                               enumerate(zip(self.features, row.tolist())) if j >= 0},
+                              partial=True) for row in rows]
+            out[~full] = np.array(got, dtype=bool)[inverse.reshape(-1)]
+        return out
+
+    def count(self) -> int:
+        """Number of complete instances decided positive (an exact ``int``).
+
+        Examples
+        --------
+        >>> import bnx
+        >>> bnx.compile(bnx.examples.admissions(), backend="autoref").count()
+        6
+        """
+        return count_models(self.arrays)
+
+    def total(self) -> int:
+        """Number of complete instances."""
+        return math.prod(len(s) for s in self.encoding.states)
+
+    # ------------------------------------------------------------------ files
+    def save(self, path) -> str:
+        """Save the ODD to one file (see ``docs/file-format.md``); returns the path.
+
+        The file holds a readable header (features, states, encoding, order, threshold,
+        the classifier's fingerprint and the classifier itself) and the diagram's arrays
+        in binary, under a checksum.
+
+        Examples
+        --------
+        >>> import bnx, os, tempfile
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> path = odd.save(os.path.join(tempfile.mkdtemp(), "admissions.bnx"))
+        >>> again = bnx.ODD.load(path, backend="autoref")
+        >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+        >>> again.count(), again.decide(x), again.classifier.posterior(x) == odd.classifier.posterior(x)
+        (6, True, True)
+        """
+        return save_odd(self, path)
+
+    @classmethod
+    def load(cls, path, *, backend: str = "auto") -> "ODD":
+        """Load an ODD saved by :meth:`save`; its ``dd`` nodes are made in a new manager
+        of ``backend`` when first needed.
+
+        A truncated, edited or incompatible file raises :class:`~bnx.ODDFileError`
+        saying what is wrong; nothing is half-loaded. The loaded ODD's
+        :attr:`classifier` is rebuilt from the file on first use, exactly, so it
+        has posteriors (files of format version 1 hold no classifier: ``None``).
+        """
+        return cls(None, **load_odd(path, backend=backend, resolve=False))
+
+    # ------------------------------------------------------------------ drawing
+    def to_dot(self) -> str:
+        """The diagram in Graphviz DOT, features and states named on nodes and edges.
+
+        Complemented edges are resolved, so the picture shows plain 0/1 sinks.
+        """
+        return drawing.to_dot(self)
+
+    def draw(self, path: str, *, format: str | None = None) -> str:
+        """Write the diagram as an image through Graphviz's ``dot`` (SVG, PNG, PDF).
+
+        Raises :class:`~bnx.BnxError` when ``dot`` is not installed.
+        """
+        return drawing.draw(self, path, format=format)
+
+    def plot(self, ax=None, **options):
+        """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`."""
+        return drawing.plot_odd(self, ax, **options)
+
+    def _repr_svg_(self) -> str | None:
+        return drawing.svg(self)
+
+def _unpickle(data, backend: str) -> ODD:
+    if backend not in available_backends():  # unpickled where CUDD is missing
+        backend = "auto"
+    return ODD(None, **loads_odd(data, backend=backend, where="<pickled ODD>"))
+
+
+def check_odd(odd) -> None:
+    """Refuse anything but a compiled :class:`ODD` with a :class:`~bnx.ArgumentError`."""
+    if not isinstance(odd, ODD):
+        hint = " (compile it first: bnx.compile(clf))" if isinstance(odd, Classifier) else ""
+        raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
+

@@ -1,0 +1,196 @@
+"""Writing an ODD file (the format: :mod:`bnx.odd.io`)."""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import os
+import tempfile
+from fractions import Fraction
+from typing import Any
+
+from ..._version import __version__
+from ...diagram._arrays import count
+from ...errors import BnxError, ODDFileError
+from .._classifier_json import classifier_document
+from .binary import arrays_bytes, arrays_header
+from .document import FORMAT_NAME, FORMAT_VERSION, _checksum, _path_arg
+
+__all__ = ["save_odd", "dumps_odd"]
+
+
+def save_odd(odd: Any, path: str | os.PathLike) -> str:
+    """Write ``odd`` to the single file ``path`` (``.bnx`` by convention); :meth:`bnx.ODD.save`.
+
+    The file holds a readable JSON header (the encoding, the decision metadata, the
+    classifier, a SHA-256 checksum) and the diagram's arrays in binary; see
+    :mod:`bnx.odd.io` for the layout. It is written to a temporary file beside
+    ``path`` and moved into place, so ``path`` is never left half-written.
+
+    Parameters
+    ----------
+    odd : ODD
+        A compiled (or loaded) ODD on any backend.
+    path : str or path-like
+        The file to write; an existing file is replaced.
+
+    Returns
+    -------
+    str
+        ``path``.
+
+    Raises
+    ------
+    BnxError
+        A feature, state, class variable or positive state is not a JSON value
+        that reads back as itself (a tuple, a NaN, ...), or the ODD lacks its
+        metadata.
+    ODDFileError
+        The file cannot be written.
+
+    Examples
+    --------
+    >>> import os, tempfile, bnx
+    >>> from bnx.odd.io import save_odd
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bnx")
+    >>> _ = save_odd(odd, path)
+    >>> back = bnx.ODD.load(path, backend="autoref")
+    >>> back.count(), back.size, back.threshold, back.classifier.fingerprint == odd.classifier.fingerprint
+    (6, 6, Fraction(1, 2), True)
+    """
+    path = _path_arg(path)
+    _write_atomically(path, dumps_odd(odd))
+    return path
+
+
+def dumps_odd(odd: Any) -> bytes:
+    """The bytes of the file that :func:`save_odd` writes (used to pickle ODDs)."""
+    payload = arrays_bytes(odd.arrays)
+    return _render(_document(odd, payload)).encode("utf-8") + payload
+
+
+def _document(odd: Any, payload: bytes) -> dict:
+    """The file's header, checksum included, as JSON-ready values."""
+
+    enc = odd.encoding
+    meta = odd.meta or {}
+    rule = meta.get("rule", "threshold")
+    for key in ("class_var", "positive", "fingerprint") + (("threshold",) if rule == "threshold" else ()):
+        if meta.get(key) is None:
+            raise BnxError(f"cannot save this ODD: its metadata has no {key!r}")
+    features = [_json_scalar(f, "feature") for f in enc.features]
+    states = [[_json_scalar(s, f"state of feature {f!r}") for s in ss]
+              for f, ss in zip(enc.features, enc.states)]
+    threshold = meta.get("threshold")
+    if rule not in ("threshold", "argmax"):
+        raise BnxError(f"cannot save this ODD: its rule {rule!r} is not 'threshold' or 'argmax'")
+    if rule == "threshold":
+        if isinstance(threshold, bool) or not isinstance(threshold, (numbers.Rational, float)):
+            raise BnxError(f"cannot save this ODD: its threshold {threshold!r} is not a number")
+        threshold = Fraction(threshold)
+    fingerprint = meta["fingerprint"]
+    if not isinstance(fingerprint, str):
+        raise BnxError(f"cannot save this ODD: its fingerprint {fingerprint!r} is not a string")
+    doc = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "bnx_version": __version__,
+        "backend": str(odd.backend),
+        "features": features,
+        "states": states,
+        "variables": list(enc.variables),
+        "class_var": _json_scalar(meta["class_var"], "class variable"),
+        "positive": _json_scalar(meta["positive"], "positive state"),
+        "threshold": (f"{threshold.numerator}/{threshold.denominator}" if rule == "threshold"
+                      else None),
+        "fingerprint": fingerprint,
+        "count": str(count(odd.arrays)),
+        "size": int(odd.size),
+        "arrays": arrays_header(odd.arrays, payload),
+    }
+    stored = odd._classifier_doc
+    if stored is None and odd._classifier is not None:
+        stored = classifier_document(odd._classifier, _json_scalar)
+    if stored is not None:
+        doc["classifier"] = stored
+    if rule != "threshold":
+        doc["rule"] = rule
+    least = meta.get("least_states")
+    if least is not None:
+        doc["least_states"] = [[int(j) for j in states] for states in least]
+    doc["checksum"] = _checksum(doc)
+    return doc
+
+
+def _json_scalar(value: Any, what: str) -> Any:
+    """``value`` as a JSON scalar that loads back equal and of the same type."""
+    if value is None or type(value) in (str, bool, int):
+        return value
+    if isinstance(value, str):  # a str subclass such as numpy.str_
+        return str(value)
+    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
+        return bool(value)
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float) or (isinstance(value, numbers.Real)
+                                    and type(value).__module__ == "numpy"):
+        f = float(value)
+        if math.isfinite(f):
+            return f
+        raise BnxError(f"cannot save this ODD: the {what} {value!r} is not a finite number, "
+                       "which JSON cannot store")
+    raise BnxError(f"cannot save this ODD: the {what} {value!r} is a "
+                   f"{type(value).__name__}; only strings, integers, finite floats, "
+                   "booleans and None survive a JSON round trip")
+
+
+def _render(doc: dict) -> str:
+    """One top-level key per line; the document ends with a line ``}``."""
+    def dumps(v):
+        return json.dumps(v, ensure_ascii=False, allow_nan=False)
+
+    lines = [f" {dumps(key)}: {dumps(value)}" for key, value in doc.items()]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _write_atomically(path: str, data: bytes) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
+                                   suffix=".tmp")
+    except OSError as exc:
+        raise ODDFileError(f"cannot write the ODD file {path!r}: {exc.strerror or exc}") from exc
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _file_mode(path))
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise ODDFileError(
+                f"cannot write the ODD file {path!r}: {exc.strerror or exc}") from exc
+        raise
+
+
+def _file_mode(path: str) -> int:
+    """The mode of the file being replaced, else what ``open`` would create."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        pass
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o644
