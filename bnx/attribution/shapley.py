@@ -126,7 +126,8 @@ def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,
         The background row of each pair (a point mass per feature) ...
     q : list of arrays, or None
         ... or, when ``zs`` is None, one product distribution: per feature the
-        probability of each state.
+        probability of each state; or a product distribution per pair: per feature an
+        array (pairs, states) (for a mixture of products, one pair per component).
     kind : {"shapley", "banzhaf"}
     exact : bool
         Compute in fractions (``q`` must then hold Fractions) instead of float64.
@@ -174,6 +175,10 @@ def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,
         c_in = kids[node, xs[r, m]] * pairs + r
         if zs is not None:
             outs = [(kids[node, zs[r, m]] * pairs + r, None)]
+        elif isinstance(q[m], np.ndarray) and q[m].ndim == 2:  # a product per pair
+            qm = q[m][r]
+            outs = [(kids[node, s] * pairs + r, qm[:, s]) for s in range(qm.shape[1])
+                    if qm[:, s].any()]
         else:
             outs = [(kids[node, s] * pairs + r, p) for s, p in enumerate(q[m]) if p]
         nxt, inv = _unique(np.concatenate([c_in] + [c for c, _ in outs]),

@@ -16,13 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from ..classifier import _resolve_state
+from ..classifier import Classifier, _resolve_state
 from ..arrays import decide
 from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureError,
                       UnknownStateError)
 from ..instances import as_instance, is_missing
 from ..odd import ODD, check_odd
 from .result import Attributions
+from .network_background import network_mixture
 from .shapley import feature_graph, game_values
 
 __all__ = ["shap_values", "banzhaf_values", "attribution_columns"]
@@ -134,7 +135,10 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     single = not _is_frame(X)
     xs = _rows(odd, X, "X")
     n = len(odd.features)
-    if isinstance(background, Mapping):
+    if isinstance(background, Classifier):  # a mixture of products: a pair per component
+        counts, q = network_mixture(odd, background, exact)
+        zs, total = None, 1
+    elif isinstance(background, Mapping):
         q = _product(odd, background, exact)
         zs, counts, total = None, None, 1
     elif _is_frame(background):
@@ -144,13 +148,13 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
         zs, counts = np.unique(bz, axis=0, return_counts=True)
         q, total = None, len(bz)
     else:
-        raise ArgumentError(f"background must be a DataFrame of rows or a mapping "
-                            f"{{feature: {{state: probability}}}}, got "
-                            f"{type(background).__name__}")
+        raise ArgumentError(f"background must be a DataFrame of rows, a mapping "
+                            f"{{feature: {{state: probability}}}} or a Classifier (its "
+                            f"network's distribution), got {type(background).__name__}")
     dtype = object if exact else float
     phi = np.zeros((len(xs), n), dtype=dtype)
     base = np.zeros(len(xs), dtype=dtype)
-    nz = 1 if zs is None else len(zs)
+    nz = len(counts) if counts is not None else 1  # background rows or components
     pairs = len(xs) * nz
     kids, _ = feature_graph(odd)
     worst = sum(len(k) * (n - m + 1) for m, k in enumerate(kids))  # numbers a pair may need
@@ -159,10 +163,12 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
         sel = np.arange(start, min(pairs, start + chunk))
         start += len(sel)
         xi, zi = sel // nz, sel % nz
-        v, e, cells = game_values(odd, xs[xi], None if zs is None else zs[zi], q, kind=kind,
+        qz = q if zs is not None or not isinstance(background, Classifier) else [
+            a[zi] for a in q]
+        v, e, cells = game_values(odd, xs[xi], None if zs is None else zs[zi], qz, kind=kind,
                                   exact=exact)
         chunk = max(1, int(CHUNK_BYTES // (32 * max(1, cells / len(sel)))))
-        if zs is not None:
+        if counts is not None:
             w = counts[zi].astype(object) if exact else counts[zi].astype(float)
             v = v * w[:, None]
             e = e * w
