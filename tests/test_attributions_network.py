@@ -21,7 +21,8 @@ from pgmpy.factors.discrete import TabularCPD
 
 import bnx
 from tests import oracle
-from tests.strategies import classifier_of, classifiers, instances, make_case, tan_networks
+from tests.strategies import (classifier_of, classifiers, general_networks, instances, make_case,
+                              tan_networks)
 
 
 def network_distribution(case):
@@ -156,18 +157,29 @@ def test_votes_differs_from_uniform_and_adds_up():
     assert np.allclose(got.values, mix, atol=1e-12)
 
 
-@given(case=tan_networks(max_features=4, max_instances=36))
-@settings(max_examples=10, deadline=None)
-def test_other_structures_refused(case):
-    """A TAN or any other structure: StructureError naming what is supported."""
+@given(case=general_networks(max_features=4, max_hidden=2, max_instances=36),
+       data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_general_networks(case, data):
+    """Networks with hidden nodes other than a latent tree's are refused with a
+    StructureError naming what is supported; those without (features may be inner
+    nodes, the class may have parents) equal the definition."""
+    note(repr(case))
     clf = classifier_of(case)
-    if clf.structure in ("naive_bayes", "latent_tree"):
-        return
     odd = bnx.compile(clf, backend="autoref")
-    x = {f: oracle.node_states(case.net, f)[0] for f in case.features}
-    for fn in (bnx.shap_values, bnx.banzhaf_values):
-        with pytest.raises(bnx.StructureError, match="naive Bayes .* latent trees"):
+    x = data.draw(instances(case), label="x")
+    kind = data.draw(st.sampled_from(["shap", "banzhaf"]), label="kind")
+    fn = bnx.shap_values if kind == "shap" else bnx.banzhaf_values
+    factors = list(clf._main) + [f for group in clf._aside for f in group]
+    hidden = {v for scope, _ in factors for v in scope} - set(case.features) - {case.class_var}
+    if hidden and clf.structure not in ("naive_bayes", "latent_tree"):
+        with pytest.raises(bnx.StructureError, match="naive Bayes and latent trees .* no "
+                                                     "hidden node .* hidden nodes"):
             fn(odd, x, clf)
+        return
+    got = fn(odd, x, clf, exact=True)
+    want, base = by_definition(case, x, network_distribution(case), kind)
+    assert dict(zip(got.feature_names, got.values)) == want and got.base_values == base
 
 
 def test_errors():
@@ -183,3 +195,26 @@ def test_errors():
         bnx.shap_values(small, {"A": "a", "B": "a"}, classifier_of(other))
     with pytest.raises(bnx.ArgumentError, match="or a Classifier"):
         bnx.shap_values(odd, x, 3)
+
+
+@given(case=tan_networks(max_features=4, max_instances=36), data=st.data(),
+       kind=st.sampled_from(["shap", "banzhaf"]))
+@settings(max_examples=40, deadline=None)
+def test_tan_equals_definition(case, data, kind):
+    """TANs (the features linked by ``Pr(z_i | c, z_j)``), any order, both rules: the
+    passes carrying a context equal the definition."""
+    note(repr(case))
+    clf = classifier_of(case)
+    order = data.draw(st.permutations(case.features), label="order")
+    odd = bnx.compile(clf, order, backend="autoref")
+    xs = data.draw(st.lists(instances(case), min_size=1, max_size=2), label="X")
+    fn = bnx.shap_values if kind == "shap" else bnx.banzhaf_values
+    points = network_distribution(case)
+    got = fn(odd, pd.DataFrame(xs, columns=case.features), clf, exact=True)
+    fl = fn(odd, pd.DataFrame(xs, columns=case.features), clf)
+    for j, x in enumerate(xs):
+        want, base = by_definition(case, x, points, kind)
+        assert dict(zip(got.feature_names, got.values[j])) == want
+        assert got.base_values[j] == base
+        assert np.allclose(fl.values[j].astype(float), [float(want[f]) for f in case.features],
+                           atol=1e-12, rtol=0)

@@ -23,15 +23,16 @@ import numpy as np
 
 from ..classifier import Classifier, _resolve_state
 from ..errors import ArgumentError, StructureError
+from .chain import network_chain
 
-__all__ = ["network_mixture", "MAX_COMPONENTS"]
+__all__ = ["network_background", "network_mixture", "MAX_COMPONENTS"]
 
 #: The most joint states of the class and the latent nodes a latent tree may have.
 MAX_COMPONENTS = 1 << 16
 
-SUPPORTED = ("naive Bayes (the class the only parent of every feature) and latent trees "
-             "(the class the root, the features the leaves, every other node a latent "
-             "node with one parent)")
+SUPPORTED = ("naive Bayes and latent trees (the class the root, the features the leaves, "
+             "every other node a latent node with one parent), and networks with no hidden "
+             "node once pruned (TANs, k-dependence classifiers)")
 
 
 def _check_match(odd, clf: Classifier) -> list:
@@ -58,6 +59,21 @@ def _check_match(odd, clf: Classifier) -> list:
     return maps
 
 
+def network_background(odd, clf: Classifier, exact: bool) -> tuple:
+    """``("mixture", weights, q)`` (:func:`network_mixture`) for naive Bayes and latent
+    trees, ``("chain", Chain)`` (:func:`bnx.attribution.chain.network_chain`) for TANs and
+    other networks with no hidden node once pruned; :class:`StructureError` otherwise."""
+    if clf.structure in ("naive_bayes", "latent_tree"):
+        return ("mixture", *network_mixture(odd, clf, exact))
+    maps = _check_match(odd, clf)
+    try:
+        return "chain", network_chain(odd, clf, maps, exact)
+    except StructureError as exc:
+        raise StructureError(f"background=classifier is supported for {SUPPORTED}; this "
+                             f"classifier's structure is {clf.structure!r}, with {exc}"
+                             ) from None
+
+
 def network_mixture(odd, clf: Classifier, exact: bool) -> tuple[np.ndarray, list]:
     """The network's marginal over the ODD's features as a mixture of products.
 
@@ -72,15 +88,10 @@ def network_mixture(odd, clf: Classifier, exact: bool) -> tuple[np.ndarray, list
 
     Raises
     ------
-    StructureError
-        The classifier is neither a naive Bayes nor a latent tree.
     ArgumentError
         Its features or their states differ from the ODD's; or a latent tree with more
         than :data:`MAX_COMPONENTS` joint states of the class and the latent nodes.
     """
-    if clf.structure not in ("naive_bayes", "latent_tree"):
-        raise StructureError(f"background=classifier is supported for {SUPPORTED}; this "
-                             f"classifier's structure is {clf.structure!r}")
     maps = _check_match(odd, clf)
     inner = [clf.class_var, *clf.latent]
     cards = [len(clf.states(node)) for node in inner]

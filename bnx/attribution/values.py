@@ -23,7 +23,7 @@ from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureErr
 from ..instances import as_instance, is_missing
 from ..odd import ODD, check_odd
 from .result import Attributions
-from .network_background import network_mixture
+from .network_background import network_background
 from .shapley import feature_graph, game_values
 
 __all__ = ["shap_values", "banzhaf_values", "attribution_columns"]
@@ -135,8 +135,13 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     single = not _is_frame(X)
     xs = _rows(odd, X, "X")
     n = len(odd.features)
-    if isinstance(background, Classifier):  # a mixture of products: a pair per component
-        counts, q = network_mixture(odd, background, exact)
+    chain = None
+    if isinstance(background, Classifier):  # the network's distribution over the features
+        got = network_background(odd, background, exact)
+        if got[0] == "mixture":  # of products: a pair per component
+            counts, q = got[1:]
+        else:  # drawn along the layers with a context
+            counts, q, chain = None, None, got[1]
         zs, total = None, 1
     elif isinstance(background, Mapping):
         q = _product(odd, background, exact)
@@ -158,15 +163,17 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     pairs = len(xs) * nz
     kids, _ = feature_graph(odd)
     worst = sum(len(k) * (n - m + 1) for m, k in enumerate(kids))  # numbers a pair may need
+    if chain is not None:  # ... in each context
+        worst *= max(chain.sizes)
     start, chunk = 0, int(min(4096, max(1, CHUNK_BYTES // (32 * worst))))
     while start < pairs:
         sel = np.arange(start, min(pairs, start + chunk))
         start += len(sel)
         xi, zi = sel // nz, sel % nz
-        qz = q if zs is not None or not isinstance(background, Classifier) else [
-            a[zi] for a in q]
+        qz = q if zs is not None or chain is not None or not isinstance(
+            background, Classifier) else [a[zi] for a in q]
         v, e, cells = game_values(odd, xs[xi], None if zs is None else zs[zi], qz, kind=kind,
-                                  exact=exact)
+                                  exact=exact, chain=chain)
         chunk = max(1, int(CHUNK_BYTES // (32 * max(1, cells / len(sel)))))
         if counts is not None:
             w = counts[zi].astype(object) if exact else counts[zi].astype(float)
