@@ -218,3 +218,35 @@ def test_tan_equals_definition(case, data, kind):
         assert got.base_values[j] == base
         assert np.allclose(fl.values[j].astype(float), [float(want[f]) for f in case.features],
                            atol=1e-12, rtol=0)
+
+
+def test_state_mismatch_and_context_limit(monkeypatch):
+    """A classifier whose feature has other states than the ODD's; an order that carries
+    more contexts than the limit: ArgumentError saying so."""
+    case = _votes_like()
+    odd = bnx.compile(classifier_of(case), backend="autoref")
+    cpds = [c.copy() for c in case.net.get_cpds()]
+    for j, c in enumerate(cpds):
+        if c.variable == "B":
+            cpds[j] = TabularCPD("B", 2, c.values.reshape(2, 2), evidence=["C"],
+                                 evidence_card=[2], state_names={"B": ["x", "y"],
+                                                                 "C": ["r", "d"]})
+    other = make_case(case.net.edges(), cpds, "C", "d", 0.5, ["A", "B", "D"])
+    with pytest.raises(bnx.ArgumentError, match="'B' has the states x, y"):
+        bnx.shap_values(odd, {"A": "a", "B": "a", "D": "a"}, classifier_of(other))
+    from bnx.attribution import chain
+    nb = bnx.examples.admissions()  # a naive Bayes: the mixture, no limit
+    monkeypatch.setattr(chain, "MAX_CONTEXTS", 1)
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    bnx.shap_values(bnx.compile(nb, backend="autoref"), x, nb)
+    edges = [("C", "A"), ("C", "B"), ("A", "B")]
+    cpds = [TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["r", "d"]}),
+            TabularCPD("A", 2, [[0.25, 0.75], [0.75, 0.25]], evidence=["C"], evidence_card=[2],
+                       state_names={"A": ["a", "b"], "C": ["r", "d"]}),
+            TabularCPD("B", 2, [[0.5, 0.25, 0.5, 0.75], [0.5, 0.75, 0.5, 0.25]],
+                       evidence=["C", "A"], evidence_card=[2, 2],
+                       state_names={"B": ["a", "b"], "C": ["r", "d"], "A": ["a", "b"]})]
+    clf = classifier_of(make_case(edges, cpds, "C", "d", 0.5, ["A", "B"]))
+    assert clf.structure == "tan"
+    with pytest.raises(bnx.ArgumentError, match="contexts"):
+        bnx.shap_values(bnx.compile(clf, backend="autoref"), {"A": "a", "B": "b"}, clf)

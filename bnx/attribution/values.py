@@ -214,6 +214,12 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
         max_samples=len(background)))`` computes. Or a product distribution
         ``{feature: {state: probability}}`` (a feature left out is uniform over its
         states, a state left out has probability 0): ``v(S) = E_z f(x_S, z_rest)``.
+        Or a :class:`~bnx.Classifier` (usually the one the ODD was compiled from): ``z``
+        drawn from its network's own distribution over the features, exactly (no data
+        needed). Naive Bayes and latent trees, mixtures of products over the joint
+        states of the class and the latent nodes (one pass per instance and joint
+        state); TANs and other networks with no hidden node once pruned, drawn along
+        the ODD's order with the class and the features a later CPT reads carried along.
     exact : bool, default False
         Compute in exact fractions: ``values`` and ``base_values`` hold
         :class:`~fractions.Fraction` objects (probabilities given as floats are taken
@@ -231,18 +237,25 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     InstanceError
         A row of ``X`` or of the background misses a feature or names an unknown state.
     ArgumentError
-        A background of the wrong type, or probabilities that do not sum to 1.
+        A background of the wrong type, or probabilities that do not sum to 1; a
+        classifier whose features or states differ from the ODD's.
+    StructureError
+        A classifier background with hidden nodes other than a latent tree's.
 
     Examples
     --------
     >>> import bnx
-    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> clf = bnx.examples.admissions()
+    >>> odd = bnx.compile(clf, backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
     >>> a = bnx.shap_values(odd, x, {}, exact=True)  # uniform background
     >>> a.base_values, dict(zip(a.feature_names, map(str, a.values)))
     (Fraction(3, 8), {'WorkExperience': '29/96', 'FirstTimeApplicant': '25/96', 'EntranceExam': '25/96', 'GPA': '-19/96'})
     >>> a.base_values + sum(a.values) == a.decisions
     True
+    >>> n = bnx.shap_values(odd, x, clf)  # the network's own distribution
+    >>> round(float(n.base_values), 4), [round(float(v), 4) for v in n.values]
+    (0.2967, [0.2785, 0.2499, 0.3164, -0.1414])
     """
     return _values(odd, X, background, "shapley", exact)
 
