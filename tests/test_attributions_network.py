@@ -21,8 +21,14 @@ from pgmpy.factors.discrete import TabularCPD
 
 import bnx
 from tests import oracle
-from tests.strategies import (classifier_of, classifiers, general_networks, instances, make_case,
-                              tan_networks)
+from tests.strategies import (
+    classifier_of,
+    classifiers,
+    general_networks,
+    instances,
+    make_case,
+    tan_networks,
+)
 
 
 def network_distribution(case):

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import ArgumentError, StructureError
 
-__all__ = ["Chain", "network_chain", "MAX_CONTEXTS"]
+__all__ = ["MAX_CONTEXTS", "Chain", "network_chain"]
 
 #: The most contexts (class state and carried feature states) a layer may have.
 MAX_CONTEXTS = 1 << 12

@@ -25,7 +25,7 @@ from ..classifier import Classifier, _resolve_state
 from ..errors import ArgumentError, StructureError
 from .chain import network_chain
 
-__all__ = ["network_background", "network_mixture", "MAX_COMPONENTS"]
+__all__ = ["MAX_COMPONENTS", "network_background", "network_mixture"]
 
 #: The most joint states of the class and the latent nodes a latent tree may have.
 MAX_COMPONENTS = 1 << 16

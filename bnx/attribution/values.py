@@ -22,8 +22,8 @@ from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureErr
                       UnknownStateError)
 from ..instances import as_instance, is_missing
 from ..odd import ODD, check_odd
-from .result import Attributions
 from .network_background import network_background
+from .result import Attributions
 from .shapley import feature_graph, game_values
 
 __all__ = ["shap_values", "banzhaf_values", "attribution_columns"]
