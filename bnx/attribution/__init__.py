@@ -3,6 +3,9 @@
 - :mod:`.shapley`: the exact SHAP and Banzhaf passes over an ODD's diagram;
 - :mod:`.values`: :func:`shap_values` and :func:`banzhaf_values` (instances and
   backgrounds in, :class:`Attributions` out);
+- :mod:`.network_background`, :mod:`.chain`: a classifier's network as the background
+  (a mixture of products on naive Bayes and latent trees; drawn along the ODD's order
+  with a context on networks without hidden nodes);
 - :mod:`.result`: :class:`Attributions`;
 - :mod:`.sensitivity`: :func:`parameter_sensitivity`, how far each CPT entry may move
   (its column co-varied proportionally) before a decision changes; without an instance

@@ -114,7 +114,8 @@ def _add(target: np.ndarray, idx: np.ndarray, vals: np.ndarray) -> None:
 
 
 def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,
-                kind: str = "shapley", exact: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
+                kind: str = "shapley", exact: bool = False,
+                chain=None) -> tuple[np.ndarray, np.ndarray, int]:
     """Shapley or Banzhaf values of every pair's game, and ``v(empty)``.
 
     Parameters
@@ -126,10 +127,16 @@ def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,
         The background row of each pair (a point mass per feature) ...
     q : list of arrays, or None
         ... or, when ``zs`` is None, one product distribution: per feature the
-        probability of each state.
+        probability of each state; or a product distribution per pair: per feature an
+        array (pairs, states) (for a mixture of products, one pair per component).
     kind : {"shapley", "banzhaf"}
     exact : bool
         Compute in fractions (``q`` must then hold Fractions) instead of float64.
+    chain : Chain, optional
+        Instead of ``zs`` and ``q``: a background drawn along the layers with a context
+        (:class:`bnx.attribution.chain.Chain`); an entry is then a node in a context,
+        and the layer's state is drawn even when the feature is in the coalition (later
+        layers' probabilities may read it).
 
     Returns
     -------
@@ -163,40 +170,69 @@ def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,
         return out
 
     # top-down: the entries of each layer and W on them
-    keys = np.arange(pairs, dtype=np.int64)  # layer 0: the root (node 0 of the layer)
-    W = zeros((width(0), pairs))
-    W[:] = weights[:width(0), None]
-    layers = []  # per layer: W, in-child's position, [(an out-child's position, p)], pair
+    if chain is None:
+        keys = np.arange(pairs, dtype=np.int64)  # layer 0: the root (node 0 of the layer)
+        W = zeros((width(0), pairs))
+        W[:] = weights[:width(0), None]
+    else:  # layer 0: the root in each context of positive weight
+        ts = np.flatnonzero(np.asarray([bool(p) for p in chain.pi]))
+        keys = (ts[:, None] * pairs + np.arange(pairs)[None, :]).ravel()
+        W = weights[:width(0), None] * chain.pi[keys // pairs][None, :]
+    keys0 = keys
+    layers = []  # per layer: W, [(an in-child's position, p)], [(an out-child's ...)], pair
     cells = 0
     for m in range(n):
         kids = kids_by_layer[m]
         node, r = keys // pairs, keys % pairs
-        c_in = kids[node, xs[r, m]] * pairs + r
-        if zs is not None:
-            outs = [(kids[node, zs[r, m]] * pairs + r, None)]
+        if chain is not None:  # node u in context t is u * T + t
+            T, T1 = chain.sizes[m], chain.sizes[m + 1]
+            node, t = node // T, node % T
+            P, tau = chain.P[m][t], chain.tau[m][t]
+            live = [s for s in range(P.shape[1]) if P[:, s].any()] or [0]
+            x_kid = kids[node, xs[r, m]] * T1
+            if chain.carries[m]:  # z_m is still drawn (later factors read it)
+                ins = [((x_kid + tau[:, s]) * pairs + r, P[:, s]) for s in live]
+            else:
+                ins = [((x_kid + tau[:, 0]) * pairs + r, P.sum(axis=1))]
+            outs = [((kids[node, s] * T1 + tau[:, s]) * pairs + r, P[:, s]) for s in live]
+            bound = (int(kids.max()) + 1) * T1 * pairs
         else:
-            outs = [(kids[node, s] * pairs + r, p) for s, p in enumerate(q[m]) if p]
-        nxt, inv = _unique(np.concatenate([c_in] + [c for c, _ in outs]),
-                           (int(kids.max()) + 1) * pairs)
+            ins = [(kids[node, xs[r, m]] * pairs + r, None)]
+            if zs is not None:
+                outs = [(kids[node, zs[r, m]] * pairs + r, None)]
+            elif isinstance(q[m], np.ndarray) and q[m].ndim == 2:  # a product per pair
+                qm = q[m][r]
+                outs = [(kids[node, s] * pairs + r, qm[:, s]) for s in range(qm.shape[1])
+                        if qm[:, s].any()]
+            else:
+                outs = [(kids[node, s] * pairs + r, p) for s, p in enumerate(q[m]) if p]
+            bound = (int(kids.max()) + 1) * pairs
+        nxt, inv = _unique(np.concatenate([c for c, _ in ins + outs]), bound)
         a = len(keys)
-        pos_in = inv[:a]
-        pos_out = [(inv[a * (j + 1):a * (j + 2)], p) for j, (_, p) in enumerate(outs)]
+        parts = [(inv[a * j:a * (j + 1)], p) for j, (_, p) in enumerate(ins + outs)]
+        pos_in, pos_out = parts[:len(ins)], parts[len(ins):]
         layers.append((W, pos_in, pos_out, r))
         cells += W.size
         w_next = zeros((width(m + 1), len(nxt)))
-        _add(w_next, pos_in, W[1:] if shapley else W)
+        w_in = W[1:] if shapley else W
+        for pos, p in pos_in:
+            _add(w_next, pos, w_in if p is None else p * w_in)
         w_out = W[:width(m + 1)]
         for pos, p in pos_out:
             _add(w_next, pos, w_out if p is None else p * w_out)
         keys, W = nxt, w_next
     # bottom-up: G on the same entries, the values collected on the way
     G = zeros((1, len(keys)))
-    G[0] = value[keys // pairs] * (Fraction(1) if exact else 1.0)
+    last = keys // pairs if chain is None else keys // pairs // chain.sizes[n]
+    G[0] = value[last] * (Fraction(1) if exact else 1.0)
     E = G[0]
     phi = zeros((pairs, n))
     for m in range(n - 1, -1, -1):
         W, pos_in, pos_out, r = layers.pop()
-        g_in = G[:, pos_in]
+        g_in = None
+        for pos, p in pos_in:
+            g = G[:, pos] if p is None else p * G[:, pos]
+            g_in = g if g_in is None else g_in + g
         g_out = e_out = None
         for pos, p in pos_out:
             g, e = G[:, pos], E[pos]
@@ -216,4 +252,13 @@ def game_values(odd, xs: np.ndarray, zs: np.ndarray | None, q: list | None, *,
         else:
             G = g_in + g_out
         E = e_out
+    if chain is not None:  # v(empty) per pair: the contexts' weights times E
+        E = E * chain.pi[keys0 // pairs]
+        r = keys0 % pairs
+        if exact:
+            base = zeros(pairs)
+            np.add.at(base, r, E)
+            E = base
+        else:
+            E = np.bincount(r, weights=E, minlength=pairs)
     return phi, E, cells

@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from ..classifier._classifier import _resolve_state
+from ..classifier._classifier import Classifier, _resolve_state
 from ..diagram._arrays import decide
 from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureError,
                       UnknownStateError)
 from ..classifier._instances import as_instance, is_missing
 from ..odd._odd import ODD, check_odd
+from .network_background import network_background
 from .result import Attributions
 from .shapley import feature_graph, game_values
 
@@ -134,7 +135,15 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
     single = not _is_frame(X)
     xs = _rows(odd, X, "X")
     n = len(odd.features)
-    if isinstance(background, Mapping):
+    chain = None
+    if isinstance(background, Classifier):  # the network's distribution over the features
+        got = network_background(odd, background, exact)
+        if got[0] == "mixture":  # of products: a pair per component
+            counts, q = got[1:]
+        else:  # drawn along the layers with a context
+            counts, q, chain = None, None, got[1]
+        zs, total = None, 1
+    elif isinstance(background, Mapping):
         q = _product(odd, background, exact)
         zs, counts, total = None, None, 1
     elif _is_frame(background):
@@ -144,25 +153,29 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
         zs, counts = np.unique(bz, axis=0, return_counts=True)
         q, total = None, len(bz)
     else:
-        raise ArgumentError(f"background must be a DataFrame of rows or a mapping "
-                            f"{{feature: {{state: probability}}}}, got "
-                            f"{type(background).__name__}")
+        raise ArgumentError(f"background must be a DataFrame of rows, a mapping "
+                            f"{{feature: {{state: probability}}}} or a Classifier (its "
+                            f"network's distribution), got {type(background).__name__}")
     dtype = object if exact else float
     phi = np.zeros((len(xs), n), dtype=dtype)
     base = np.zeros(len(xs), dtype=dtype)
-    nz = 1 if zs is None else len(zs)
+    nz = len(counts) if counts is not None else 1  # background rows or components
     pairs = len(xs) * nz
     kids, _ = feature_graph(odd)
     worst = sum(len(k) * (n - m + 1) for m, k in enumerate(kids))  # numbers a pair may need
+    if chain is not None:  # ... in each context
+        worst *= max(chain.sizes)
     start, chunk = 0, int(min(4096, max(1, CHUNK_BYTES // (32 * worst))))
     while start < pairs:
         sel = np.arange(start, min(pairs, start + chunk))
         start += len(sel)
         xi, zi = sel // nz, sel % nz
-        v, e, cells = game_values(odd, xs[xi], None if zs is None else zs[zi], q, kind=kind,
-                                  exact=exact)
+        qz = q if zs is not None or chain is not None or not isinstance(
+            background, Classifier) else [a[zi] for a in q]
+        v, e, cells = game_values(odd, xs[xi], None if zs is None else zs[zi], qz, kind=kind,
+                                  exact=exact, chain=chain)
         chunk = max(1, int(CHUNK_BYTES // (32 * max(1, cells / len(sel)))))
-        if zs is not None:
+        if counts is not None:
             w = counts[zi].astype(object) if exact else counts[zi].astype(float)
             v = v * w[:, None]
             e = e * w
@@ -201,6 +214,12 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
         max_samples=len(background)))`` computes. Or a product distribution
         ``{feature: {state: probability}}`` (a feature left out is uniform over its
         states, a state left out has probability 0): ``v(S) = E_z f(x_S, z_rest)``.
+        Or a :class:`~bnx.Classifier` (usually the one the ODD was compiled from): ``z``
+        drawn from its network's own distribution over the features, exactly (no data
+        needed). Naive Bayes and latent trees, mixtures of products over the joint
+        states of the class and the latent nodes (one pass per instance and joint
+        state); TANs and other networks with no hidden node once pruned, drawn along
+        the ODD's order with the class and the features a later CPT reads carried along.
     exact : bool, default False
         Compute in exact fractions: ``values`` and ``base_values`` hold
         :class:`~fractions.Fraction` objects (probabilities given as floats are taken
@@ -218,18 +237,25 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     InstanceError
         A row of ``X`` or of the background misses a feature or names an unknown state.
     ArgumentError
-        A background of the wrong type, or probabilities that do not sum to 1.
+        A background of the wrong type, or probabilities that do not sum to 1; a
+        classifier whose features or states differ from the ODD's.
+    StructureError
+        A classifier background with hidden nodes other than a latent tree's.
 
     Examples
     --------
     >>> import bnx
-    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> clf = bnx.examples.admissions()
+    >>> odd = bnx.compile(clf, backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
     >>> a = bnx.shap_values(odd, x, {}, exact=True)  # uniform background
     >>> a.base_values, dict(zip(a.feature_names, map(str, a.values)))
     (Fraction(3, 8), {'WorkExperience': '29/96', 'FirstTimeApplicant': '25/96', 'EntranceExam': '25/96', 'GPA': '-19/96'})
     >>> a.base_values + sum(a.values) == a.decisions
     True
+    >>> n = bnx.shap_values(odd, x, clf)  # the network's own distribution
+    >>> round(float(n.base_values), 4), [round(float(v), 4) for v in n.values]
+    (0.2967, [0.2785, 0.2499, 0.3164, -0.1414])
     """
     return _values(odd, X, background, "shapley", exact)
 
