@@ -55,10 +55,14 @@ class View:
 
 def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
     """The :class:`View` of ``clf`` (compiled as ``odd``) on ``idx``; ``None`` when the
-    dense joint is out of reach (too many instances, or floats could underflow)."""
+    dense joint is out of reach (too many instances, floats could underflow, or the
+    bound on a ratio of its sums would exceed :data:`BOUND`)."""
     try:
         joint = _dense.joint(clf, odd.encoding.features, exact=exact)
     except _dense.TooLarge:
+        return None
+    # every answer is a ratio of two sums of at most all the entries of Pr(e, z)
+    if not exact and _dense.gamma(2 * (joint.depth + joint.table.size) + 1) > BOUND:
         return None
     return View(joint, _dense.decisions(odd), idx)
 
@@ -128,7 +132,7 @@ def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
     if bound > BOUND:
         return None
     value = float(same / total)
-    return value, bound * Fraction(value)
+    return value, bound * Fraction(value) / (1 - bound)  # |theta| <= bound of the exact
 
 
 def sdp_float(clf, odd, idx: dict, decision: bool | None) -> float | None:
