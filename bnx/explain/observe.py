@@ -91,7 +91,7 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
     if not masses.any():
         raise ExplanationError("the evidence has probability zero: nothing to observe")
     own = under.decide_masses(clf, idx, masses, depth)
-    pr = v.table.sum(axis=0)
+    pr = v.marginal()
     pos = np.where(v.decided, pr, 0)
     neg = np.where(v.decided, 0, pr)
     total = pr.sum()

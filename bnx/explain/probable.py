@@ -190,7 +190,7 @@ def _all_by_size(clf, odd, idx, d, delta, feats) -> list:
 def _all_dense(clf, odd, idx, d, delta, v: under.View) -> list:
     feats = v.free
     n = len(feats)
-    pr = v.table.sum(axis=0)
+    pr = v.marginal()
     good = np.where(v.decided == d, pr, 0)
     for a, f in enumerate(feats):  # axis a: [summed out, at x's state]
         pr = np.stack([pr.sum(axis=a), np.take(pr, idx[f], axis=a)], axis=a)

@@ -52,6 +52,10 @@ class View:
     def size(self) -> int:
         return int(self.decided.size)
 
+    def marginal(self) -> np.ndarray:
+        """``Pr(e, z)`` over the completions ``z`` (the class summed out)."""
+        return np.asarray(self.table.sum(axis=0), dtype=self.table.dtype)
+
 
 def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
     """The :class:`View` of ``clf`` (compiled as ``odd``) on ``idx``; ``None`` when the
@@ -123,7 +127,7 @@ def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
     if decision is None:
         decision = decide_masses(clf, idx, masses, depth)
     ncls = v.table.shape[0]
-    pr = v.table.sum(axis=0).reshape(-1)  # Pr(e, z): ncls - 1 more roundings
+    pr = v.marginal().reshape(-1)  # Pr(e, z): ncls - 1 more roundings
     same = pr[v.decided.reshape(-1) == decision].sum()
     total = pr.sum()
     # same and total: sums of at most size entries of pr; then one division
