@@ -59,3 +59,17 @@ def test_sdp_from_a_saved_odd(capsys, admissions_bif, tmp_path):  # noqa: F811
     assert code == code2 == 0
     sdp = [line for line in out.splitlines() if "same-decision" in line.lower()]
     assert sdp and sdp == [line for line in out2.splitlines() if "same-decision" in line.lower()]
+
+
+def test_partial_instance_shows_what_to_observe_next(capsys, admissions_bif):  # noqa: F811
+    code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit", "--positive",
+                         "yes", "--instance", "GPA=yes")
+    assert code == 0, err
+    assert "decision on the evidence:  positive" in out
+    assert "same-decision probability (it stays when the rest is observed): 0.794560" in out
+    lines = out.splitlines()
+    head = next(i for i, ln in enumerate(lines) if ln.startswith("feature "))
+    assert lines[head].split() == ["feature", "expected", "SDP", "Pr(flip)"]
+    table = lines[head + 2:]
+    assert [ln.split()[0] for ln in table] == ["WorkExperience", "FirstTimeApplicant",
+                                                "EntranceExam"]
