@@ -78,7 +78,10 @@ def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: b
     if not exact:
         frame = frame.astype({"expected_sdp": float, "flip_probability": float})
     frame = frame.set_index("feature")
-    order = sorted(range(len(frame)), key=lambda i: -frame["expected_sdp"].iloc[i])
+    # ties (within the floats' bound) in the classifier's feature order
+    pos = {f: i for i, f in enumerate(clf.features)}
+    order = sorted(range(len(frame)), key=lambda i: (-round(float(frame["expected_sdp"].iloc[i]),
+                                                            9), pos[frame.index[i]]))
     return frame.iloc[order]
 
 
