@@ -141,7 +141,8 @@ def test_next_observations_is_the_exact_sum(case, data):
         assert got.loc[f, "expected_sdp"] == same and got.loc[f, "flip_probability"] == flip
     fast = bnx.next_observations(clf, e, odd=odd)
     assert list(fast.columns) == ["expected_sdp", "flip_probability"]
-    assert list(fast["expected_sdp"]) == sorted(fast["expected_sdp"], reverse=True)
+    ranked = list(fast["expected_sdp"])  # descending (ties, within the bound, in any order)
+    assert all(a >= b - 2e-9 for a, b in zip(ranked, ranked[1:]))
     for f, (same, flip) in want.items():
         assert _close(fast.loc[f, "expected_sdp"], same)
         assert _close(fast.loc[f, "flip_probability"], flip)
