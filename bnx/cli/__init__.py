@@ -110,7 +110,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="no progress bar (shown when the ODD is estimated to be large, and "
                    "for --data on a terminal)")
     source = e.add_mutually_exclusive_group(required=True)
-    source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."', help="a complete instance")
+    source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."', help="an instance; a partial one (features left out) prints the "
+                        "decision on it and what to observe next")
     source.add_argument("--data", metavar="ROWS.csv",
                         help="explain every row of a CSV file with a header line naming the "
                         "features ('?' and empty cells are missing); prints or writes one "
@@ -333,6 +334,9 @@ def _cmd_explain(args) -> None:
     if clf is None:
         clf = odd.classifier  # a saved ODD's classifier (None for old files)
     x = _pairs(args.instance, "--instance")
+    from .observe import explain_partial, is_partial
+    if is_partial(clf, x):  # evidence: its decision and what to observe next
+        return explain_partial(clf, odd, x, args.limit)
     on = _on_arg(args)
     decision = odd.decide(x)
     feats = list(clf.features) if clf is not None else list(odd.features)
