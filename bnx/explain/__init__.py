@@ -9,7 +9,8 @@
   explanation;
 - :mod:`.robustness`: robustness, counterfactuals, the robustness profile;
 - :mod:`.bias`: decision bias on protected features;
-- :mod:`.probability`: the same-decision probability (takes the classifier).
+- :mod:`.probability`: the same-decision probability (takes the classifier);
+- :mod:`.support`: the instances a network or a user allows (``within=``).
 
 Every function takes a compiled :class:`~bnx.ODD`.
 
@@ -41,6 +42,8 @@ _LAZY = {
     "counterfactuals": ("bnx.explain.robustness", "counterfactuals"),
     "robustness": ("bnx.explain.robustness", "robustness"),
     "robustness_profile": ("bnx.explain.robustness", "robustness_profile"),
+    "support": ("bnx.explain.support", "support"),
+    "forbid": ("bnx.explain.support", "forbid"),
 }
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
@@ -72,6 +75,9 @@ __all__ = [
     "robustness_profile",
     "same_decision_probability",
     "sufficient_reasons",
+    # the instances allowed (within=)
+    "forbid",
+    "support",
 ]
 
 
