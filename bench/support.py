@@ -28,10 +28,10 @@ import sys
 import time
 from fractions import Fraction
 
+import _data
 import _util
-import bnx
 
-import _data  # noqa: E402
+import bnx
 
 NETWORKS = _data.DATA / "networks"
 
@@ -89,9 +89,9 @@ def run(name, file, class_var, positive, features, samples, seed):
         for label, within in (("", None), (" within", s)):
             t = time.perf_counter()
             for x in xs:
-                bnx.pi_explanations(odd, x, within=within).count
+                _ = bnx.pi_explanations(odd, x, within=within).count
                 bnx.robustness(odd, x, within=within)
-                bnx.counterfactuals(odd, x, within=within, cost=cost).count
+                _ = bnx.counterfactuals(odd, x, within=within, cost=cost).count
             row[f"questions{label} s"] = (time.perf_counter() - t) / len(xs)
     return row, bad
 

@@ -19,7 +19,7 @@ from pgmpy.models import DiscreteBayesianNetwork
 
 from tests.strategies import Case, classifiers, general_networks
 
-__all__ = ["zero_networks", "classifier_of"]
+__all__ = ["classifier_of", "zero_networks"]
 
 
 @st.composite

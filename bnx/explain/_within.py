@@ -32,7 +32,7 @@ from .instance_set import InstanceSet
 __all__ = ["within_odd", "within_root"]
 
 #: Per ODD, ``{(κ's node, decision): the ODD of g}`` (a few at most).
-_MADE: "weakref.WeakKeyDictionary[ODD, dict]" = weakref.WeakKeyDictionary()
+_MADE: weakref.WeakKeyDictionary[ODD, dict] = weakref.WeakKeyDictionary()
 _KEEP = 8
 
 

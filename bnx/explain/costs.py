@@ -31,7 +31,6 @@ from fractions import Fraction
 from numbers import Real
 
 from .._lazy import numpy_on_first_use
-
 from ..classifier import _resolve_state
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..feature_arrays import FeatureView
@@ -40,7 +39,7 @@ from .layout import Layout
 
 np = numpy_on_first_use(globals())
 
-__all__ = ["Counterfactuals", "prices", "cheapest", "ORDER_LIMIT"]
+__all__ = ["ORDER_LIMIT", "Counterfactuals", "cheapest", "prices"]
 
 #: Counterfactual sets with at most this many members are listed by probability; larger
 #: ones in the diagram's order.
@@ -52,7 +51,7 @@ def _price(value, where: str) -> Fraction | None:
     if isinstance(value, bool) or not isinstance(value, Real):
         raise ArgumentError(f"the cost of {where} must be a nonnegative number, got "
                             f"{value!r}")
-    if value != value or value < 0:
+    if math.isnan(value) or value < 0:
         raise ArgumentError(f"the cost of {where} must be a nonnegative number, got "
                             f"{value!r}")
     if value == math.inf:

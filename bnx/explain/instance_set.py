@@ -68,20 +68,20 @@ class InstanceSet(Explanations):
                                 f"{type(other).__name__}")
         return other.root_in(self.bdd, self.encoding)
 
-    def _made(self, root: Node, what: str) -> "InstanceSet":
+    def _made(self, root: Node, what: str) -> InstanceSet:
         return InstanceSet(self.bdd, root, self.encoding, feature_order=self.features,
                            what=what)
 
-    def __and__(self, other) -> "InstanceSet":
+    def __and__(self, other) -> InstanceSet:
         return self._made(self.root & self._other(other), f"{self.what} and {other.what}")
 
-    def __or__(self, other) -> "InstanceSet":
+    def __or__(self, other) -> InstanceSet:
         return self._made(self.root | self._other(other), f"{self.what} or {other.what}")
 
-    def __sub__(self, other) -> "InstanceSet":
+    def __sub__(self, other) -> InstanceSet:
         return self._made(self.root & ~self._other(other), f"{self.what} but not {other.what}")
 
-    def __invert__(self) -> "InstanceSet":
+    def __invert__(self) -> InstanceSet:
         return self._made(~self.root & self.encoding.domain(self.bdd), f"not {self.what}")
 
     def __eq__(self, other) -> bool:

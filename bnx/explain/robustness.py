@@ -31,7 +31,7 @@ from . import _cache
 from ._erosion import eroded_counts
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
-from .explanations import DROPPED, Explanations, Layout
+from .explanations import DROPPED, Layout
 from .costs import Counterfactuals, Paths, cheapest, prices
 from .mc import _features_arg
 from ._within import within_odd

@@ -49,10 +49,10 @@ from ..inference import elimination_order
 from ..odd import ODD
 from .instance_set import InstanceSet
 
-__all__ = ["support", "forbid"]
+__all__ = ["forbid", "support"]
 
-_BY_ODD: "weakref.WeakKeyDictionary[ODD, InstanceSet]" = weakref.WeakKeyDictionary()
-_BY_CLF: "weakref.WeakKeyDictionary[Classifier, InstanceSet]" = weakref.WeakKeyDictionary()
+_BY_ODD: weakref.WeakKeyDictionary[ODD, InstanceSet] = weakref.WeakKeyDictionary()
+_BY_CLF: weakref.WeakKeyDictionary[Classifier, InstanceSet] = weakref.WeakKeyDictionary()
 
 
 def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
@@ -234,7 +234,7 @@ def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSe
     elif isinstance(odd, Classifier):
         enc = _encoding(odd)
         bdd, order = new_manager("auto", enc.variables), odd.features
-        encode = lambda c: odd.encode(c, partial=True)  # noqa: E731
+        encode = lambda c: odd.encode(c, partial=True)
     else:
         raise ArgumentError(f"expected a bnx.ODD or a bnx.Classifier, got {type(odd).__name__}")
     if isinstance(combinations, Mapping) or not isinstance(combinations, Iterable):
