@@ -10,6 +10,7 @@
 - :mod:`.robustness`: robustness, counterfactuals, the robustness profile;
 - :mod:`.bias`: decision bias on protected features;
 - :mod:`.probability`: the same-decision probability (takes the classifier);
+- :mod:`.support`: the instances a network or a user allows (``within=``);
 - :mod:`.observe`, :mod:`.probable`, :mod:`.fairness`: what to observe next, probable
   reasons, group fairness, under the network's distribution (take the classifier).
 
@@ -47,6 +48,8 @@ _LAZY = {
     "counterfactuals": ("bnx.explanation.robustness", "counterfactuals"),
     "robustness": ("bnx.explanation.robustness", "robustness"),
     "robustness_profile": ("bnx.explanation.robustness", "robustness_profile"),
+    "support": ("bnx.explanation.support", "support"),
+    "forbid": ("bnx.explanation.support", "forbid"),
 }
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
@@ -82,6 +85,9 @@ __all__ = [
     "robustness_profile",
     "same_decision_probability",
     "sufficient_reasons",
+    # the instances allowed (within=)
+    "forbid",
+    "support",
 ]
 
 

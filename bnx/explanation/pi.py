@@ -25,6 +25,7 @@ from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._conj import Store, store_for
+from ._within import within_odd
 from .explanations import DROPPED, Explanations, Layout
 from .setdiagram import SetDiagram
 
@@ -243,8 +244,16 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
 
 
 @deep
-def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Explanations:
+def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
+                    within=None) -> Explanations:
     """Every PI-explanation of the decision on ``instance``, as partial instances.
+
+    A PI-explanation is a minimal part ``S`` of the instance (no proper subset
+    qualifies) such that every complete instance agreeing with it on ``S`` gets its
+    decision. *Within* a set ``κ`` of instances (``within=``), only the instances of
+    ``κ`` count: every ``z`` in ``κ`` that agrees with the instance on ``S`` gets its
+    decision; instances outside ``κ`` (of probability zero, or forbidden) may take
+    either, so the explanations are never longer, and often shorter.
 
     Parameters
     ----------
@@ -254,6 +263,12 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     method : {"inst", "cover"}
         ``"inst"``: Algorithm 5 (pi-inst). ``"cover"``: Algorithm 4 (pi-cover),
         then the prime implicants that agree with the instance. Same result.
+    within : instance set, classifier or list of mappings, optional
+        The set ``κ``: :func:`bnx.support` (the instances the network allows),
+        :func:`bnx.forbid` (those matching no forbidden combination), their ``&``; a
+        classifier stands for its support, a list of mappings for
+        ``bnx.forbid(odd, list)``. The instance must be in it
+        (:class:`~bnx.ExplanationError` otherwise).
 
     Examples
     --------
@@ -262,8 +277,17 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> sorted(sorted(e) for e in bnx.pi_explanations(odd, x))
     [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
+
+    When no applicant lacks both work experience and a good entrance exam, a first-time
+    applicant's good GPA explains the admission without the exam:
+
+    >>> rare = [{"WorkExperience": "-", "EntranceExam": "-"}]
+    >>> sorted(sorted(e) for e in bnx.pi_explanations(odd, x, within=rare))
+    [['EntranceExam', 'FirstTimeApplicant', 'WorkExperience'], ['FirstTimeApplicant', 'GPA'], ['GPA', 'WorkExperience']]
     """
     check_odd(odd)
+    if within is not None:
+        odd = within_odd(odd, instance, within)
     if method not in ("inst", "cover"):
         raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")
     x = _cache.indices(odd, instance)

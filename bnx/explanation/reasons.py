@@ -35,6 +35,7 @@ from ..errors import ExplanationError, InstanceError, UnknownStateError, closest
 from ..diagram._feature_view import FeatureView
 from . import _cache
 from ._instances import instance_indices, memo, named
+from ._within import within_odd
 from ._passes import FALSE, TRUE, any_child, closest_flip, decide, distinct_rows, reaches, view
 from .explanations import DROPPED, Explanations, Layout
 from .pi import pi_explanations
@@ -44,11 +45,13 @@ __all__ = ["sufficient_reasons", "contrastive_explanations", "necessary_reasons"
            "feature_roles", "check_explanation", "ExplanationCheck"]
 
 
-def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst") -> Explanations:
+def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst",
+                       within=None) -> Explanations:
     """Every sufficient reason of the decision on ``instance`` (its PI-explanations).
 
     The name of Darwiche and Hirth (ECAI 2020) and of PyXAI for
-    :func:`bnx.pi_explanations`, which it calls; ``method`` is passed on.
+    :func:`bnx.pi_explanations`, which it calls; ``method`` and ``within`` (the
+    sufficient reasons within a set of instances) are passed on.
 
     Examples
     --------
@@ -58,17 +61,22 @@ def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst") ->
     >>> bnx.sufficient_reasons(odd, x).to_set() == bnx.pi_explanations(odd, x).to_set()
     True
     """
-    return pi_explanations(odd, instance, method=method)
+    return pi_explanations(odd, instance, method=method, within=within)
 
 
 @deep
-def contrastive_explanations(odd: ODD, instance: Instance) -> Explanations:
+def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Explanations:
     """Every contrastive explanation of the decision on ``instance``.
 
     A contrastive explanation is a minimal set of the instance's features whose
     change (each to any of its states) can give the other decision; each is
     returned as the partial instance ``{feature: the instance's state}``. Empty when
     no change flips the decision.
+
+    Within a set ``κ`` of instances (``within=``, see :func:`bnx.pi_explanations`):
+    a minimal set ``C`` of features such that some instance of ``κ`` that agrees with
+    the instance outside ``C`` gets the other decision. These are the minimal hitting
+    sets of the PI-explanations within ``κ``, as without it.
 
     Examples
     --------
@@ -79,6 +87,8 @@ def contrastive_explanations(odd: ODD, instance: Instance) -> Explanations:
     [['EntranceExam', 'GPA'], ['EntranceExam', 'WorkExperience'], ['FirstTimeApplicant', 'GPA'], ['FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
     """
     check_odd(odd)
+    if within is not None:
+        odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     out, root, layout, decision = _contrastive(odd, x)
     enc = odd.encoding
@@ -207,11 +217,13 @@ class _Minimal:
 
 
 @deep
-def feature_roles(odd: ODD, instance: Instance) -> dict[Feature, str]:
+def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature, str]:
     """``{feature: role}`` for the decision on ``instance``.
 
     A feature is ``"necessary"`` when it is in every sufficient reason,
     ``"relevant"`` when it is in some but not all, ``"irrelevant"`` when in none.
+    With ``within=`` (a set ``κ`` of instances, see :func:`bnx.pi_explanations`), the
+    sufficient reasons are those within ``κ``.
     Keys follow the classifier's order. Read off the contrastive explanations (the
     minimal hitting sets of the sufficient reasons): a feature is in some sufficient
     reason exactly when it is in some contrastive explanation, and in all of them
@@ -226,6 +238,8 @@ def feature_roles(odd: ODD, instance: Instance) -> dict[Feature, str]:
     {'WorkExperience': 'necessary', 'FirstTimeApplicant': 'necessary', 'EntranceExam': 'necessary', 'GPA': 'irrelevant'}
     """
     check_odd(odd)
+    if within is not None:
+        odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     bdd, root, layout, _ = _contrastive(odd, x)
     enc = odd.encoding
@@ -276,13 +290,18 @@ class ExplanationCheck:
 
 
 def check_explanation(odd: ODD, instance: Instance,
-                      partial: Mapping) -> ExplanationCheck:
+                      partial: Mapping, *, within=None) -> ExplanationCheck:
     """Whether ``partial`` (a part of ``instance``) explains the decision on ``instance``.
 
     Checks an explanation produced elsewhere (LIME, Anchors, a person): it is
     *sufficient* when every completion gets the instance's decision and *minimal*
     when, moreover, no feature can be dropped. Each state in ``partial`` must be the
     instance's.
+
+    With ``within=`` (a set ``κ`` of instances, see :func:`bnx.pi_explanations`), only
+    the completions in ``κ`` count: sufficient when every completion in ``κ`` gets the
+    instance's decision, minimal when it is a PI-explanation within ``κ``; the
+    counterexample is then in ``κ``.
 
     Examples
     --------
@@ -296,6 +315,8 @@ def check_explanation(odd: ODD, instance: Instance,
     '-'
     """
     check_odd(odd)
+    if within is not None:
+        odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     if not isinstance(partial, Mapping):
         raise InstanceError(f"the explanation must be a mapping from features to states, "

@@ -19,6 +19,7 @@ instances have robustness ``k``. Likewise with the roles swapped.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fractions import Fraction
 
 from .._lazy import numpy_on_first_use
 
@@ -30,8 +31,10 @@ from . import _cache
 from ._erosion import eroded_counts
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
-from .explanations import DROPPED, Explanations, Layout
+from .explanations import DROPPED, Layout
+from .costs import Counterfactuals, Paths, cheapest, prices
 from .mc import _features_arg
+from ._within import within_odd
 from ..odd._odd import ODD, check_odd
 
 np = numpy_on_first_use(globals())
@@ -39,20 +42,26 @@ np = numpy_on_first_use(globals())
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 
 
-def _setup(odd: ODD, instance: Instance, immutable: Iterable) -> tuple:
+def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None) -> tuple:
     check_odd(odd)
+    if within is not None:
+        odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     fixed = _features_arg(odd, immutable, "immutable")
     mutable = [f not in fixed for f in odd.encoding.features]
     fv = view(odd)
-    return fv, x, mutable, decide(fv, x)
+    return odd, fv, x, mutable, decide(fv, x)
 
 
-def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int | None:
+def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
+               within=None) -> int | None:
     """The fewest features of ``instance`` to change for the other decision.
 
     Changing a feature means giving it any other of its states; ``immutable``
-    features keep theirs. ``None`` when no such change flips the decision.
+    features keep theirs. ``None`` when no such change flips the decision. With
+    ``within=`` (a set ``κ`` of instances, see :func:`bnx.pi_explanations`), only the
+    instances of ``κ`` count: the fewest changes that reach an instance of ``κ`` with
+    the other decision.
 
     Parameters
     ----------
@@ -61,6 +70,9 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int
         A complete instance.
     immutable : iterable of features
         Features that may not change.
+    within : instance set, classifier or list of mappings, optional
+        The set ``κ`` (:func:`bnx.support`, :func:`bnx.forbid`, ...); the instance
+        must be in it.
 
     Examples
     --------
@@ -70,18 +82,42 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int
     >>> bnx.robustness(odd, x), bnx.robustness(odd, x, immutable=["GPA", "WorkExperience"])
     (2, None)
     """
-    fv, x, mutable, decision = _setup(odd, instance, immutable)
+    odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within)
     d = int(instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)[fv.root])
     return None if d >= INF else d
 
 
 @deep
-def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> Explanations:
-    """Every closest instance with the other decision, as the changes that lead to it.
+def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
+                    within=None, cost=None) -> Counterfactuals:
+    """Every cheapest instance with the other decision, as the changes that lead to it.
 
     Each member is a partial instance ``{feature: new state}`` naming the features
-    that change and their new states (the others keep the instance's); all have
-    :func:`robustness` many changes. Empty when no change flips the decision.
+    that change and their new states (the others keep the instance's). Without
+    ``cost``, a change costs 1: all have :func:`robustness` many changes. Empty when
+    no change flips the decision. Members are listed most probable first (the
+    probability of the counterfactual instance under the network) when the ODD has
+    its classifier (see :class:`~bnx.explanation.costs.Counterfactuals`); ``.cost`` is
+    their price.
+
+    Parameters
+    ----------
+    odd : ODD
+    instance : mapping
+        A complete instance.
+    immutable : iterable of features
+        Features that may not change.
+    within : instance set, classifier or list of mappings, optional
+        Only counterfactuals in this set ``κ`` of instances (:func:`bnx.support`,
+        :func:`bnx.forbid`, ...; see :func:`bnx.pi_explanations`); the instance must
+        be in it.
+    cost : mapping, optional
+        ``{feature: price}``, the price of changing the feature (to any state), or
+        ``{feature: {state: price}}``, the price of moving it to that state (states
+        left out cost 1); features left out cost 1 per change. Prices are nonnegative
+        numbers (exact: a float as stored); ``math.inf`` forbids a move. The result
+        holds the counterfactuals of least total price (computed by one min-cost pass
+        over the diagram, exact).
 
     Examples
     --------
@@ -93,20 +129,42 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -
     (5, {2: 5})
     >>> sorted(sorted(c.items()) for c in cfs)[0]
     [('EntranceExam', '-'), ('GPA', '-')]
+
+    When a bad GPA costs 5 and work experience cannot change:
+
+    >>> cheap = bnx.counterfactuals(odd, x, cost={"GPA": 5}, immutable=["WorkExperience"])
+    >>> cheap.cost, [dict(c) for c in cheap]
+    (6, [{'EntranceExam': '-', 'GPA': '-'}, {'FirstTimeApplicant': '-', 'GPA': '-'}])
     """
-    fv, x, mutable, decision = _setup(odd, instance, immutable)
-    d = instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)
+    clf = odd.classifier if isinstance(odd, ODD) else None
+    odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within)
+    target = FALSE if decision else TRUE
     enc = odd.encoding
     layout = _cache.layout(odd, "partial")
     out = _cache.aux_manager(odd, layout.variables)
-    if d[fv.root] >= INF:
-        root = out.false
+    if cost is None:
+        d = instance_distances(odd, fv, x, target, mutable)
+        price = None if d[fv.root] >= INF else int(d[fv.root])
+        if price is None:
+            root = out.false
+        else:
+            root = _Paths(fv, x, mutable, d, layout, out).run(fv.root, price, 0)
     else:
-        root = _Paths(fv, x, mutable, d, layout, out).run(fv.root, int(d[fv.root]), 0)
+        d, inf, den, scaled = cheapest(fv, target, prices(odd, cost, x, mutable))
+        best = d[fv.root]
+        price = None if best >= inf else Fraction(int(best), den)
+        if price is None:
+            root = out.false
+        else:
+            root = Paths(fv, x, scaled, d, layout, out).run(fv.root, best, 0)
+            if price.denominator == 1:
+                price = int(price)
+    if price is not None:
         _cache.tidy(odd, out)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
-    return Explanations(out, root, layout, kind="counterfactual", decision=decision,
-                        instance=named, feature_order=odd.display_order)
+    return Counterfactuals(out, root, layout, kind="counterfactual", decision=decision,
+                           instance=named, feature_order=odd.display_order, cost=price,
+                           classifier=clf)
 
 
 class _Paths:

@@ -1,0 +1,81 @@
+"""Questions on a decision relative to a set of instances ``κ`` (``within=``).
+
+Every question on the decision ``f(x)`` that ranges over other instances ``z`` (which
+complete a part of ``x``, or which change some of its features) can be asked of the
+instances of a set ``κ`` only: those the network allows (:func:`bnx.support`), those a
+user allows (:func:`bnx.forbid`), or their ``&``. The instances outside ``κ`` are then
+"don't care": they may take either decision. So the question within ``κ`` is the same
+question asked of the function
+
+* ``g = f ∨ ¬κ`` when ``x`` is positive: no ``z`` outside ``κ`` can be a negative
+  witness;
+* ``g = f ∧ κ`` when ``x`` is negative: no ``z`` outside ``κ`` can be a positive one;
+
+which takes ``x``'s decision wherever ``f`` does and also outside ``κ``, and the other
+decision exactly on the instances of ``κ`` that have the other decision under ``f``.
+(``x`` must be in ``κ``.) :func:`within_odd` makes ``g`` as an ODD over the same
+encoding, in the same manager, kept per ODD, set and decision; the questions then run
+unchanged on it.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from .._types import Instance
+from ..classifier._classifier import Classifier
+from ..errors import ArgumentError, ExplanationError
+from ..odd._odd import ODD
+from . import _cache
+from .instance_set import InstanceSet
+
+__all__ = ["within_odd", "within_root"]
+
+#: Per ODD, ``{(κ's node, decision): the ODD of g}`` (a few at most).
+_MADE: weakref.WeakKeyDictionary[ODD, dict] = weakref.WeakKeyDictionary()
+_KEEP = 8
+
+
+def within_root(odd: ODD, within):
+    """``κ`` as a node of ``odd.bdd``: ``within`` is an instance set (from
+    :func:`bnx.support`, :func:`bnx.forbid`, or a combination), a classifier (its
+    support) or a list of forbidden combinations (as for :func:`bnx.forbid`)."""
+    from .support import forbid, support
+    if isinstance(within, InstanceSet):
+        return within.root_in(odd.bdd, odd.encoding)
+    if isinstance(within, Classifier):
+        return support(within, odd=odd).root
+    if isinstance(within, (list, tuple)):
+        return forbid(odd, within).root
+    raise ArgumentError(f"within must be a set of instances (bnx.support, bnx.forbid), a "
+                        f"classifier or a list of forbidden combinations, got "
+                        f"{type(within).__name__}")
+
+
+def within_odd(odd: ODD, instance: Instance, within) -> ODD:
+    """The ODD of ``g`` (see the module docstring) for the decision on ``instance``.
+
+    Raises :class:`~bnx.ExplanationError` when ``instance`` is not in the set.
+    """
+    kappa = within_root(odd, within)
+    x = _cache.indices(odd, instance)
+    enc = odd.encoding
+    bits = {enc.variables[lvl]: v for lvl, v in odd.assignment(dict(zip(enc.features, x))).items()}
+    if odd.bdd.let(bits, kappa) != odd.bdd.true:
+        raise ExplanationError("the instance is not in the set given as within= (it has "
+                               "probability zero, or matches a forbidden combination): "
+                               "questions within a set are asked of its instances")
+    decision = _cache.decide(odd, x)
+    made = _MADE.setdefault(odd, {})
+    key = (kappa, decision)
+    got = made.get(key)
+    if got is None:
+        bdd = odd.bdd
+        root = odd.root | (odd.domain & ~kappa) if decision else odd.root & kappa
+        meta = dict(odd.meta)
+        meta["least_states"] = None  # g is not unate as f may be
+        meta["display_order"] = tuple(odd.display_order)
+        if len(made) >= _KEEP:
+            made.clear()
+        got = made[key] = ODD(None, enc, backend=odd.backend, bdd=bdd, root=root, meta=meta)
+    return got

@@ -1,0 +1,213 @@
+"""Counterfactuals with costs, and the order of counterfactuals by their probability.
+
+``bnx.counterfactuals(odd, x, cost=...)`` prices each change: moving feature ``i`` from
+``x_i`` to state ``v`` costs ``c_i(v) >= 0`` (keeping ``x_i`` costs nothing), and a
+counterfactual ``z`` (an instance with the other decision) costs the sum over the
+features it changes. The cheapest ones are a min-cost path problem in the diagram, as
+robustness is with unit costs (:mod:`.robustness`):
+
+* one bottom-up pass over the diagram seen per feature (:mod:`bnx.diagram._feature_view`)
+  gives every node's cheapest cost to the other decision, ``d(u) = min_v c_i(v) +
+  d(child_v)``, a feature the diagram skips keeping its state for free;
+* a recursion from the root over the edges on cheapest paths (those whose cost drops
+  ``d`` by exactly their price) builds the diagram of the cheapest changes.
+
+Prices are exact: each is read as a fraction (a float exactly as stored) and all are
+scaled to integers by their common denominator, so sums and ties are exact (numpy
+integers while the largest possible sum fits, Python integers beyond). ``math.inf``
+forbids a move.
+
+:class:`Counterfactuals` is the set they come in (any costs, unit costs included): its
+members are listed cheapest first — all of them cost :attr:`Counterfactuals.cost` — and,
+when the ODD has its classifier, by the probability of the counterfactual instance
+under the network, most probable first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from numbers import Real
+
+from .._lazy import numpy_on_first_use
+from ..classifier._classifier import _resolve_state
+from ..errors import ArgumentError, UnknownStateError, closest_first
+from ..diagram._feature_view import FeatureView
+from .explanations import DROPPED, Explanations
+from .layout import Layout
+
+np = numpy_on_first_use(globals())
+
+__all__ = ["ORDER_LIMIT", "Counterfactuals", "cheapest", "prices"]
+
+#: Counterfactual sets with at most this many members are listed by probability; larger
+#: ones in the diagram's order.
+ORDER_LIMIT = 10_000
+
+
+def _price(value, where: str) -> Fraction | None:
+    """An exact nonnegative price (``None``: infinite, the move is forbidden)."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ArgumentError(f"the cost of {where} must be a nonnegative number, got "
+                            f"{value!r}")
+    if math.isnan(value) or value < 0:
+        raise ArgumentError(f"the cost of {where} must be a nonnegative number, got "
+                            f"{value!r}")
+    if value == math.inf:
+        return None
+    return Fraction(value)
+
+
+def prices(odd, cost, x: list[int], mutable: list[bool]) -> list[list[Fraction | None]]:
+    """Per feature (the ODD's order) and state, the price of moving ``x`` there (``0``
+    for ``x``'s own state, ``None`` for a forbidden move); ``cost`` as documented in
+    :func:`bnx.counterfactuals` (``None``: 1 per change)."""
+    enc = odd.encoding
+    out = [[None if not mutable[i] else Fraction(1) for _ in s]
+           for i, s in enumerate(enc.states)]
+    if cost is not None:
+        if not isinstance(cost, Mapping):
+            raise ArgumentError(f"cost must be a mapping from features to prices (or to "
+                                f"{{state: price}}), got {type(cost).__name__}")
+        for f, c in cost.items():
+            i = odd._position(f)  # UnknownFeatureError
+            states = enc.states[i]
+            if isinstance(c, Mapping):
+                for s, p in c.items():
+                    j = _resolve_state(states, s)
+                    if j is None:
+                        raise UnknownStateError(
+                            f"{s!r} is not a state of feature {f!r} (states, closest "
+                            f"first: {closest_first(s, states)})")
+                    if mutable[i]:
+                        out[i][j] = _price(p, f"moving {f!r} to {s!r}")
+            else:
+                p = _price(c, f"changing {f!r}")
+                if mutable[i]:
+                    out[i] = [p] * len(states)
+    for i, row in enumerate(out):
+        row[x[i]] = Fraction(0)
+    return out
+
+
+def _scaled(price: list[list[Fraction | None]]) -> tuple[list[list[int | None]], int]:
+    """The prices as integers over their common denominator, and that denominator."""
+    den = 1
+    for row in price:
+        for p in row:
+            if p is not None:
+                den = math.lcm(den, p.denominator)
+    return [[None if p is None else int(p * den) for p in row] for row in price], den
+
+
+def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -> tuple:
+    """``(d, inf, den, scaled)``: per node, the cheapest price (scaled by ``den``) of a
+    path to the terminal ``target`` (``inf`` where there is none), and the scaled
+    prices."""
+    scaled, den = _scaled(price)
+    bound = sum(max((p for p in row if p is not None), default=0) for row in scaled)
+    inf = bound + 1
+    dtype = np.int64 if 2 * inf < 1 << 62 else object
+    d = np.full(fv.arrays.size, inf, dtype=dtype)
+    d[target] = 0
+    for i in range(fv.n - 1, -1, -1):
+        lo, hi = int(fv.first_node[i]), int(fv.last_node[i])
+        if lo == hi:
+            continue
+        kids = fv.kids[i]
+        best = None
+        for v, p in enumerate(scaled[i]):
+            if p is None:
+                continue
+            dv = d[kids[:, v]] + p if p else d[kids[:, v]].copy()
+            best = dv if best is None else np.minimum(best, dv)
+        d[lo:hi] = np.minimum(best, inf)
+    return d, inf, den, scaled
+
+
+class Paths:
+    """The cheapest paths from the root to the other decision as a diagram of changes in
+    ``out`` (the ``partial`` layout: "unchanged", or a change to state ``v``); memoised
+    per node and feature, one ``dd`` node per node of the result."""
+
+    def __init__(self, fv: FeatureView, x: list[int], scaled: list, d, layout: Layout,
+                 out) -> None:
+        self.fv, self.x, self.scaled, self.d = fv, x, scaled, d
+        self.layout, self.out = layout, out
+        self.memo: dict = {}
+        n = fv.n
+        free = [False] * (n + 1)  # free[i]: some feature i.. changes for nothing
+        for i in range(n - 1, -1, -1):
+            free[i] = free[i + 1] or any(p == 0 and v != x[i]
+                                         for v, p in enumerate(scaled[i]))
+        self.free = free
+        self.unchanged: dict = {n: out.true}
+
+    def chain(self, i: int):
+        """Features ``i..`` all unchanged."""
+        got = self.unchanged.get(i)
+        if got is None:
+            got = self.unchanged[i] = self.layout.build_dd(self.out, i,
+                                                           {DROPPED: self.chain(i + 1)})
+        return got
+
+    def run(self, u: int, du: int, i: int):
+        fv = self.fv
+        if i == fv.n:  # u is the target: only edges that keep d finite are followed
+            return self.out.true
+        if du == 0 and not self.free[i]:
+            return self.chain(i)
+        key = (u, i)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        xi = self.x[i]
+        if int(fv.feature[u]) > i:  # feature i is skipped: every state leads to u
+            row = [u] * len(self.scaled[i])
+        else:
+            row = fv.kids[i][u - fv.first_node[i]].tolist()
+        children = {}
+        for v, (w, p) in enumerate(zip(row, self.scaled[i])):
+            if p is not None and self.d[w] + p == du:
+                children[DROPPED if v == xi else v] = self.run(w, du - p, i + 1)
+        got = self.memo[key] = self.layout.build_dd(self.out, i, children)
+        return got
+
+
+class Counterfactuals(Explanations):
+    """The cheapest counterfactuals of a decision (see :func:`bnx.counterfactuals`).
+
+    Each member is a partial instance ``{feature: new state}`` naming the features that
+    change; iteration lists them most probable first (the probability of the
+    counterfactual instance under the network) when the ODD has its classifier and
+    there are at most :data:`ORDER_LIMIT` of them, else in the diagram's order.
+
+    Attributes
+    ----------
+    cost : int, Fraction or None
+        The price of each of them (their number of changes without ``cost=``);
+        ``None`` when there is none.
+    """
+
+    def __init__(self, *args, cost=None, classifier=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.cost = cost
+        self._classifier = classifier
+
+    def __iter__(self):
+        clf = self._classifier
+        if clf is None or self.count > ORDER_LIMIT:
+            return super().__iter__()
+        rows = list(super().__iter__())
+        x = self.instance
+        weight = [sum(clf.class_joint({**x, **r}), Fraction(0)) for r in rows]
+        order = sorted(range(len(rows)), key=lambda k: -weight[k])  # stable: ties keep
+        return iter([rows[k] for k in order])                       # the diagram's order
+
+    def probabilities(self) -> list:
+        """``[(changes, Pr(counterfactual instance))]`` in the order of iteration, the
+        probabilities as exact fractions (``None`` without the classifier)."""
+        clf = self._classifier
+        return [(r, sum(clf.class_joint({**self.instance, **r}), Fraction(0))
+                 if clf is not None else None) for r in self]
