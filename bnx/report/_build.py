@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +18,10 @@ __all__ = ["explain", "MAX_SHOWN", "decision_name", "next_from_frame"]
 
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
+
+#: Up to this many sufficient reasons, the features in none are found by listing them;
+#: with more, from the contrastive explanations (:func:`bnx.feature_roles`).
+LIST_REASONS = 20_000
 
 
 def explain(model: ODD | Classifier, instance: Instance, *, background: Any = None) -> Report:
@@ -162,14 +165,27 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
         reasons.append(FrozenMap(e))
         if len(reasons) >= MAX_SHOWN:
             break
-    roles = feature_roles(odd, named)
     rob = robustness(odd, named)
-    changes = []
+    changes, flips_alone = [], set()
     cfs = counterfactuals(odd, named)
     for c in cfs:
-        changes.append(FrozenMap({f: (named[f], s) for f, s in c.items()}))
-        if len(changes) >= MAX_SHOWN:
+        if len(changes) < MAX_SHOWN:
+            changes.append(FrozenMap({f: (named[f], s) for f, s in c.items()}))
+        elif rob != 1:
             break
+        flips_alone.update(c)  # robustness 1: every feature that flips the decision alone
+    # A feature is in every sufficient reason iff changing it alone can flip the decision
+    # (it is a contrastive explanation on its own), and in none iff it is in no contrastive
+    # explanation: read off the reasons when they are few, else off the contrastive ones.
+    necessary = tuple(f for f in odd.display_order if f in flips_alone) if rob == 1 else ()
+    if pis.count <= LIST_REASONS:
+        used: set = set()
+        for e in pis:
+            used.update(e)
+        irrelevant = tuple(f for f in odd.display_order if f not in used)
+    else:
+        roles = feature_roles(odd, named)
+        irrelevant = tuple(f for f, r in roles.items() if r == "irrelevant")
     attributions = base = None
     if background is not None:
         from ..attribution import shap_values
@@ -178,8 +194,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
         base = float(a.base_values)
     return Report(**common, reasons=tuple(reasons), reason_count=pis.count,
                   reason_lengths=FrozenMap(pis.lengths()),
-                  necessary=tuple(f for f, r in roles.items() if r == "necessary"),
-                  irrelevant=tuple(f for f, r in roles.items() if r == "irrelevant"),
+                  necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
                   robustness=rob, attributions=attributions, base_value=base)
 
@@ -189,8 +204,9 @@ def _sdp(clf: Classifier, named: dict, odd: ODD) -> Fraction | None:
     from ..explain.probability import same_decision_probability
     if sum(clf.class_joint(named, partial=True)) == 0:
         return None  # evidence of probability zero: no same-decision probability
-    exact = ({"exact": True} if "exact" in inspect.signature(
-        same_decision_probability).parameters else {})
+    code = same_decision_probability.__code__  # exact=True where it answers floats
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    exact = {"exact": True} if "exact" in names else {}
     return Fraction(same_decision_probability(clf, named, odd=odd, **exact))
 
 
