@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import ArgumentError
-from ._report import FIELDS, FrozenMap, NextObservation
+from ._values import FrozenMap, NextObservation
 
 __all__ = ["to_dict", "from_dict"]
 
@@ -27,9 +27,10 @@ def _names(m: Mapping | None) -> dict | None:
     return None if m is None else {str(k): _scalar(v) for k, v in m.items()}
 
 
-def to_dict(r) -> dict:
-    """``r`` as a dict of JSON values (see :meth:`bnx.Report.to_dict`)."""
-    return {
+def to_dict(r, fields: tuple) -> dict:
+    """``r`` as a dict of JSON values (see :meth:`bnx.Report.to_dict`); ``fields``: the
+    report's fields, every one of which is written."""
+    out = {
         "class_var": _scalar(r.class_var), "decision": r.decision, "positive": r.positive,
         "positive_state": _scalar(r.positive_state), "instance": _names(r.instance),
         "features": [_scalar(f) for f in r.features], "complete": r.complete,
@@ -54,15 +55,17 @@ def to_dict(r) -> dict:
              "flip_probability": n.flip_probability} for n in r.next],
         "method": r.method,
     }
+    assert tuple(out) == fields, "a field of Report is not written"
+    return out
 
 
 def _q(text: str | None) -> Fraction | None:
     return None if text is None else Fraction(text)
 
 
-def from_dict(cls, d: Mapping):
+def from_dict(cls, d: Mapping, fields: tuple):
     """The report whose :func:`to_dict` is ``d``."""
-    missing = [k for k in FIELDS if k not in d]
+    missing = [k for k in fields if k not in d]
     if missing:
         raise ArgumentError(f"not a Report.to_dict() mapping: it has no {', '.join(missing)}")
     try:

@@ -2,67 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
 from ..errors import ArgumentError
+from ._values import FrozenMap, NextObservation
 
 __all__ = ["Report", "NextObservation", "FrozenMap"]
-
-
-class FrozenMap(Mapping):
-    """A read-only, hashable mapping (the dicts a :class:`Report` holds).
-
-    Examples
-    --------
-    >>> m = FrozenMap({"GPA": "+"})
-    >>> m == {"GPA": "+"}, dict(m), hash(m) == hash(FrozenMap({"GPA": "+"}))
-    (True, {'GPA': '+'}, True)
-    """
-
-    __slots__ = ("_data",)
-
-    def __init__(self, data: Mapping | None = None) -> None:
-        self._data = dict(data or {})
-
-    def __getitem__(self, key: Any) -> Any:
-        return self._data[key]
-
-    def __iter__(self) -> Iterator:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __hash__(self) -> int:
-        return hash(tuple(self._data.items()))
-
-    def __repr__(self) -> str:
-        return repr(self._data)
-
-    def __reduce__(self):
-        return (FrozenMap, (self._data,))
-
-
-@dataclass(frozen=True)
-class NextObservation:
-    """How much observing one more feature would tell, for a partial instance.
-
-    Attributes
-    ----------
-    feature : feature name
-    expected_sdp : float
-        The same-decision probability to expect once the feature is known (averaged
-        over its states, weighted by their probabilities given the evidence).
-    flip_probability : float
-        The probability that knowing the feature changes the decision made so far.
-    """
-
-    feature: Any
-    expected_sdp: float
-    flip_probability: float
 
 
 @dataclass(frozen=True)
@@ -183,7 +131,7 @@ class Report:
         ``"p/q"`` strings, feature names as text keys, a change as ``{"from", "to"}``.
         :meth:`from_dict` reads it back."""
         from ._json import to_dict
-        return to_dict(self)
+        return to_dict(self, FIELDS)
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "Report":
@@ -192,7 +140,7 @@ class Report:
         if not isinstance(data, Mapping):
             raise ArgumentError(f"expected the mapping of Report.to_dict(), got "
                                 f"{type(data).__name__}")
-        return from_dict(cls, data)
+        return from_dict(cls, data, FIELDS)
 
     def __repr__(self) -> str:
         extra = (f", reasons={self.reason_count}" if self.reason_count is not None else "")
