@@ -323,7 +323,8 @@ def _explain_rows(args, odd) -> None:
 def _report_mode(args) -> bool:
     """Whether ``bnx explain`` prints the report: no option selects single answers."""
     from .questions import questions_asked
-    return not (args.mc or args.pi or args.shortest or args.on or questions_asked(args))
+    return not (args.mc or args.pi or args.shortest or args.on or args.immutable
+                or questions_asked(args))
 
 
 def _posterior(odd, clf, x) -> float | None:
