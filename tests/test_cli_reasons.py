@@ -23,7 +23,7 @@ def test_questions(capsys, admissions_bif):  # noqa: F811
     assert "5 closest counterfactuals" in out
     assert "bias: none" in out and "biased instances: 8 of 16" in out
     assert "check: sufficient, not minimal" in out and "redundant: EntranceExam" in out
-    assert "(of this decision when only GPA is observed): 0.794560" in out
+    assert "(that the decision on GPA alone, positive, stays when the rest is observed): 0.794560" in out
     assert "1           12" in out and "2           4" in out
 
 
@@ -59,3 +59,24 @@ def test_sdp_from_a_saved_odd(capsys, admissions_bif, tmp_path):  # noqa: F811
     assert code == code2 == 0
     sdp = [line for line in out.splitlines() if "same-decision" in line.lower()]
     assert sdp and sdp == [line for line in out2.splitlines() if "same-decision" in line.lower()]
+
+
+def test_partial_instance_shows_what_to_observe_next(capsys, admissions_bif):  # noqa: F811
+    code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit", "--positive",
+                         "yes", "--instance", "GPA=yes")
+    assert code == 0, err  # the report: how sure, and what to find out next
+    assert out.startswith("So far: Admit = yes (Pr(Admit = yes) = 0.791, threshold 0.5).\n"
+                          "How sure: with probability 0.795")
+    assert "What to find out next: WorkExperience: knowing it leaves you" in out
+    code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit", "--positive",
+                         "yes", "--instance", "GPA=yes", "--pi")  # the table of every feature
+    assert code == 0, err
+    assert "decision on the evidence:  positive" in out
+    assert "same-decision probability (it stays when the rest is observed): 0.794560" in out
+    lines = out.splitlines()
+    head = next(i for i, ln in enumerate(lines) if ln.startswith("feature "))
+    assert lines[head].split() == ["feature", "expected", "SDP", "Pr(flip)"]
+    table = lines[head + 2:]
+    names = [ln.split()[0] for ln in table]
+    assert names[0] == "WorkExperience"  # then a tie, in the classifier's feature order
+    assert sorted(names[1:]) == ["EntranceExam", "FirstTimeApplicant"]

@@ -150,7 +150,13 @@ def test_a_partial_admissions_report_says_how_sure(admissions):
     assert r.text() == (
         "So far: Admit = + (Pr(Admit = +) = 0.791, threshold 0.5).\n"
         "How sure: with probability 0.795 the decision stays Admit = + once the other three "
-        "are\n  known.")
+        "are\n  known.\n"
+        "What to find out next: WorkExperience: knowing it leaves you 0.985 sure on average, "
+        "and\n  it changes the decision with probability 0.22. FirstTimeApplicant and "
+        "EntranceExam\n  cannot change it.")
+    assert r.next == tuple(NextObservation(f, row.expected_sdp, row.flip_probability)
+                           for f, row in bnx.explain.observe.next_observations(
+                               admissions.classifier, {"GPA": "+"}).iterrows())
     ranked = dataclasses.replace(r, next=(NextObservation("WorkExperience", 0.986, 0.22),
                                           NextObservation("FirstTimeApplicant", 0.795, 0.0),
                                           NextObservation("EntranceExam", 0.795, 0.0)))

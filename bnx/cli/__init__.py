@@ -114,7 +114,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    "for --data on a terminal)")
     source = e.add_mutually_exclusive_group(required=True)
     source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."',
-                        help="an instance (features left out are unobserved)")
+                        help="an instance; for a partial one (features left out are "
+                        "unobserved) the report says how sure its decision is and what to "
+                        "observe next")
     source.add_argument("--data", metavar="ROWS.csv",
                         help="explain every row of a CSV file with a header line naming the "
                         "features ('?' and empty cells are missing); prints or writes one "
@@ -366,8 +368,11 @@ def _cmd_explain(args) -> None:
         background = read_background(args) if args.background is not None else None
         print(explain(odd, x, background=background).text())
         return
-    if clf is None and (args.sdp or args.sensitivity):
+    if clf is None and (args.sdp or args.sensitivity or set(x) < set(odd.features)):
         clf = odd.classifier  # a saved ODD's classifier (None for old files)
+    from .observe import explain_partial, is_partial
+    if is_partial(clf, x):  # evidence: its decision and what to observe next
+        return explain_partial(clf, odd, x, args.limit)
     on = _on_arg(args)
     decision = odd.decide(x)
     feats = list(clf.features) if clf is not None else list(odd.display_order)

@@ -204,18 +204,12 @@ def _sdp(clf: Classifier, named: dict, odd: ODD) -> Fraction | None:
     from ..explain.probability import same_decision_probability
     if sum(clf.class_joint(named, partial=True)) == 0:
         return None  # evidence of probability zero: no same-decision probability
-    code = same_decision_probability.__code__  # exact=True where it answers floats
-    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-    exact = {"exact": True} if "exact" in names else {}
-    return Fraction(same_decision_probability(clf, named, odd=odd, **exact))
+    return same_decision_probability(clf, named, odd=odd, exact=True)
 
 
-def _next(clf: Classifier, named: dict, odd: ODD) -> tuple | None:
-    """The next-observation ranking, where :mod:`bnx.explain.observe` provides it."""
-    try:
-        from ..explain.observe import next_observations
-    except ImportError:  # not in this version of bnx
-        return None
+def _next(clf: Classifier, named: dict, odd: ODD) -> tuple:
+    """The unobserved features, best to observe first (:mod:`bnx.explain.observe`)."""
+    from ..explain.observe import next_observations
     return next_from_frame(next_observations(clf, named, odd=odd))
 
 

@@ -73,7 +73,7 @@ class Report:
         once the missing features are known.
     next : tuple of NextObservation, or None
         For a partial instance: the unobserved features, the most useful to observe
-        first (``None`` when not computed).
+        first (``None`` for a complete instance).
     method : str
         ``"diagram"`` (a compiled ODD) or ``"linear"`` (:mod:`bnx.linear`).
     """
