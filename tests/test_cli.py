@@ -61,8 +61,6 @@ def test_explain(capsys, admissions_bif):
     (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance",
       "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=high"],
      "'high' is not a state of feature 'GPA'"),
-    (["explain", "NET", "--class", "Admit", "--positive", "yes", "--pi", "--instance",
-      "WorkExperience=yes"], "no state for feature"),
     (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance", "GPA"],
      "FEATURE=STATE"),
     (["compile", "NET", "--class", "Admission", "--positive", "yes"], "class variable 'Admission'"),
