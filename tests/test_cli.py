@@ -40,9 +40,15 @@ def test_explain(capsys, admissions_bif):
     code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit",
                          "--positive", "yes", "--instance", x)
     assert code == 0, err
+    assert out.startswith("Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5).\n"
+                          "Why: GPA = yes and WorkExperience = yes are enough")
+    code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit",
+                         "--positive", "yes", "--instance", x, "--mc")
     assert "decision:  positive (Admit=yes)" in out
     assert "Pr(Admit=yes | x) = 0.997" in out
     assert "1 MC-explanation of a positive decision" in out
+    code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit",
+                         "--positive", "yes", "--instance", x, "--pi")
     assert "3 PI-explanations of a positive decision (length 2: 1, 3: 2)" in out
     code, out, _ = run(capsys, "explain", admissions_bif, "--class", "Admit",
                        "--positive", "yes", "--instance", x, "--pi", "--shortest")
@@ -55,8 +61,6 @@ def test_explain(capsys, admissions_bif):
     (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance",
       "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=high"],
      "'high' is not a state of feature 'GPA'"),
-    (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance",
-      "WorkExperience=yes"], "no state for feature"),
     (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance", "GPA"],
      "FEATURE=STATE"),
     (["compile", "NET", "--class", "Admission", "--positive", "yes"], "class variable 'Admission'"),
@@ -210,7 +214,7 @@ def test_multivalued_default_works(capsys, tmp_path):
     path = str(tmp_path / "multi.bif")
     BIFWriter(multivalued_classifier().network).write_bif(path)
     code, out, err = run(capsys, "explain", path, "--class", "C", "--positive", "yes",
-                         "--instance", "A=lo,B=2,D=1")
+                         "--instance", "A=lo,B=2,D=1", "--shortest")
     assert code == 0, err
     assert "MC-explanations need the on states of" in out and "'A'" in out and "'B'" in out
     assert "PI-explanation" in out

@@ -82,8 +82,11 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="draw the ODD (.dot, or .svg/.png/.pdf with Graphviz)")
 
     e = sub.add_parser("explain", help="explain one decision",
-                       description="Print the decision on an instance, its posterior and its "
-                       "MC- and/or PI-explanations. NETWORK may also be an ODD saved by "
+                       description="Print the report on the decision on an instance: what was "
+                       "decided, why, and what would change it (with --background, the SHAP "
+                       "values too; an instance that leaves features out gets how sure its "
+                       "decision is). --mc, --pi, --shortest, --on and the question flags "
+                       "print those answers instead. NETWORK may also be an ODD saved by "
                        "'bnx compile --output' (then --class and --positive are not needed).")
     e.add_argument("network", metavar="NETWORK", help="a network file or a saved ODD (.bnx)")
     e.add_argument("--class", dest="class_var", metavar="C",
@@ -110,8 +113,10 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="no progress bar (shown when the ODD is estimated to be large, and "
                    "for --data on a terminal)")
     source = e.add_mutually_exclusive_group(required=True)
-    source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."', help="an instance; a partial one (features left out) prints the "
-                        "decision on it and what to observe next")
+    source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."',
+                        help="an instance; for a partial one (features left out are "
+                        "unobserved) the report says how sure its decision is and what to "
+                        "observe next")
     source.add_argument("--data", metavar="ROWS.csv",
                         help="explain every row of a CSV file with a header line naming the "
                         "features ('?' and empty cells are missing); prints or writes one "
@@ -258,6 +263,10 @@ def _explain_linear(args, reason: str | None = None) -> bool:
     how = ("exact for TANs: a dynamic programme over the feature tree" if
            clf.structure == "tan" else "exact for naive Bayes")
     print(f"note: {reason}; explained without compiling by bnx.linear ({how})\n")
+    if _report_mode(args):
+        from ..report import explain
+        print(explain(clf, _pairs(args.instance, "--instance")).text())
+        return True
     print(explain_text(clf, _pairs(args.instance, "--instance"), on=on, mc=not args.pi,
                        pi=not args.mc, shortest=args.shortest, limit=args.limit))
     return True
@@ -313,6 +322,27 @@ def _explain_rows(args, odd) -> None:
           f"({', '.join(answers.columns)})")
 
 
+def _report_mode(args) -> bool:
+    """Whether ``bnx explain`` prints the report: no option selects single answers."""
+    from .questions import questions_asked
+    return not (args.mc or args.pi or args.shortest or args.on or args.immutable
+                or questions_asked(args))
+
+
+def _posterior(odd, clf, x) -> float | None:
+    """``Pr(class = positive | x)``: from the classifier, else from a saved ODD's tables
+    (without pgmpy); ``None`` when there are no probabilities or ``Pr(x) = 0``."""
+    if clf is not None:
+        p = clf.posterior_exact(x)
+        return None if p is None else float(p)
+    from ..odd._tables import document_class_states, document_joint
+    joint = document_joint(odd, odd.encode(x))
+    if joint is None or sum(joint) == 0:
+        return None
+    k = list(document_class_states(odd)).index(odd.meta["positive"])
+    return float(joint[k] / sum(joint))
+
+
 def _cmd_explain(args) -> None:
     from ..errors import CompilationLimitError
     from ..explanation.mc import mc_explanations
@@ -331,24 +361,32 @@ def _cmd_explain(args) -> None:
     for opt in ("output", "what"):
         if getattr(args, opt) is not None:
             raise BnxError(f"--{opt} goes with --data, not with --instance")
-    if clf is None:
-        clf = odd.classifier  # a saved ODD's classifier (None for old files)
     x = _pairs(args.instance, "--instance")
+    if _report_mode(args):  # the report; a saved ODD's posterior from its tables, no pgmpy
+        from ..report import explain
+        from .questions import read_background
+        background = read_background(args) if args.background is not None else None
+        print(explain(odd, x, background=background).text())
+        return
+    if clf is None and (args.sdp or args.sensitivity or set(x) < set(odd.features)):
+        clf = odd.classifier  # a saved ODD's classifier (None for old files)
     from .observe import explain_partial, is_partial
     if is_partial(clf, x):  # evidence: its decision and what to observe next
         return explain_partial(clf, odd, x, args.limit)
     on = _on_arg(args)
     decision = odd.decide(x)
-    feats = list(clf.features) if clf is not None else list(odd.features)
+    feats = list(clf.features) if clf is not None else list(odd.display_order)
     if len(feats) > 6:
         print(_legend(feats))
     label = odd.meta.get("positive")
     cls = odd.meta.get("class_var")
     print(f"decision:  {'positive' if decision else 'negative'} "
           f"({cls}{'=' if decision else '!='}{label})")
-    if clf is not None:
-        rule = ("argmax" if clf.rule == "argmax" else f"threshold {float(clf.threshold):g}")
-        print(f"posterior: Pr({cls}={label} | x) = {clf.posterior(x):.6f} ({rule})")
+    posterior = _posterior(odd, clf, x)
+    if posterior is not None:
+        rule = ("argmax" if odd.meta.get("rule") == "argmax"
+                else f"threshold {float(odd.meta['threshold']):g}")
+        print(f"posterior: Pr({cls}={label} | x) = {posterior:.6f} ({rule})")
     from .questions import answer_questions, questions_asked
     only_questions = questions_asked(args) and not (args.mc or args.pi)
     if not args.pi and not args.mc and not only_questions and _needs_on(odd, on):

@@ -46,8 +46,8 @@ def question_args(e) -> None:
                    help="exact SHAP values of the decision against --background (with "
                    "--data: a column 'shap:<feature>' per feature)")
     q.add_argument("--background", metavar="ROWS.csv",
-                   help="the background data set of --shap (complete rows, a header line "
-                   "naming the features)")
+                   help="the background data set of --shap, or of the report's attributions "
+                   "(complete rows, a header line naming the features)")
     q.add_argument("--sensitivity", action="store_true",
                    help="the CPT entries closest to flipping the decision, each with the "
                    "interval it may move in (its column co-varied; with --data: columns "

@@ -32,6 +32,7 @@ from numbers import Real
 
 from .._lazy import numpy_on_first_use
 from ..classifier._classifier import _resolve_state
+from ..odd._tables import exact_joint
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..diagram._feature_view import FeatureView
 from .explanations import DROPPED, Explanations
@@ -190,24 +191,25 @@ class Counterfactuals(Explanations):
         ``None`` when there is none.
     """
 
-    def __init__(self, *args, cost=None, classifier=None, **kwargs) -> None:
+    def __init__(self, *args, cost=None, odd=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.cost = cost
-        self._classifier = classifier
+        self._odd = odd
+
+    def _probability(self, changes: dict) -> Fraction | None:
+        joint = None if self._odd is None else exact_joint(self._odd, {**self.instance,
+                                                                       **changes})
+        return None if joint is None else sum(joint, Fraction(0))
 
     def __iter__(self):
-        clf = self._classifier
-        if clf is None or self.count > ORDER_LIMIT:
+        if self._odd is None or self.count > ORDER_LIMIT or self._probability({}) is None:
             return super().__iter__()
         rows = list(super().__iter__())
-        x = self.instance
-        weight = [sum(clf.class_joint({**x, **r}), Fraction(0)) for r in rows]
+        weight = [self._probability(r) for r in rows]
         order = sorted(range(len(rows)), key=lambda k: -weight[k])  # stable: ties keep
         return iter([rows[k] for k in order])                       # the diagram's order
 
     def probabilities(self) -> list:
         """``[(changes, Pr(counterfactual instance))]`` in the order of iteration, the
         probabilities as exact fractions (``None`` without the classifier)."""
-        clf = self._classifier
-        return [(r, sum(clf.class_joint({**self.instance, **r}), Fraction(0))
-                 if clf is not None else None) for r in self]
+        return [(r, self._probability(r)) for r in self]

@@ -136,7 +136,7 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     >>> cheap.cost, [dict(c) for c in cheap]
     (6, [{'EntranceExam': '-', 'GPA': '-'}, {'FirstTimeApplicant': '-', 'GPA': '-'}])
     """
-    clf = odd.classifier if isinstance(odd, ODD) else None
+    source = odd if isinstance(odd, ODD) else None
     odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within)
     target = FALSE if decision else TRUE
     enc = odd.encoding
@@ -164,7 +164,7 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Counterfactuals(out, root, layout, kind="counterfactual", decision=decision,
                            instance=named, feature_order=odd.display_order, cost=price,
-                           classifier=clf)
+                           odd=source)
 
 
 class _Paths:

@@ -1,0 +1,112 @@
+"""The report of issue 26: ``python bench/report.py [--no-large]``.
+
+Three targets, each timed as a user meets it (wall clock, one process per CLI run):
+
+1. ``bnx explain votes.bnx --instance ...`` on a saved ODD: the whole command, Python's
+   start included, under 0.5 s, and no pgmpy imported (checked in a separate run that
+   reports ``sys.modules``);
+2. ``bnx.explain(odd, x)`` on votes instances (naive Bayes learned from the votes data,
+   compiled once): the first report on each of 20 complete rows (nothing cached for the
+   instance), and the same call again, under 20 ms;
+3. ``bnx.explain(odd, x)`` on the 40-feature naive Bayes diagram of ``bench/large.py``
+   (``synthetic_nb(40)``, CUDD): the first report on the fresh ODD (it builds the array
+   views), then the first report on each of 3 new instances, under 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import _util  # noqa: F401  (sets sys.path)
+import bnx
+from bnx.report import explain
+
+CHECK = """
+import sys
+from bnx.cli import main
+code = main(sys.argv[1:])
+print(sorted(m for m in ("pgmpy", "pandas", "sklearn", "matplotlib") if m in sys.modules),
+      file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _cli(tmp: str, rounds: int) -> None:
+    odd = bnx.compile(bnx.case_study.votes_classifier(), backend="autoref")
+    path = odd.save(os.path.join(tmp, "votes.bnx"))
+    rows = bnx.datasets.load_votes().dropna()
+    x = rows.iloc[3].drop("party").to_dict()
+    arg = ",".join(f"{k}={v}" for k, v in x.items())
+    env = {**os.environ, "PYTHONPATH": str(_util._HERE.parent)}
+    cmd = [sys.executable, "-m", "bnx", "explain", path, "--instance", arg]
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, env=env)
+        times.append(time.perf_counter() - t)
+    got = subprocess.run([sys.executable, "-c", CHECK, "explain", path, "--instance", arg],
+                         check=True, capture_output=True, text=True, env=env)
+    print(f"bnx explain votes.bnx --instance ...: best {min(times):.3f} s, median "
+          f"{statistics.median(times):.3f} s over {rounds} runs (target < 0.5 s); heavy "
+          f"modules imported: {got.stderr.strip()}")
+
+
+def _votes(rounds: int) -> None:
+    odd = bnx.compile(bnx.case_study.votes_classifier(), backend="autoref")
+    rows = bnx.datasets.load_votes().dropna().drop(columns="party")
+    xs = [rows.iloc[i].to_dict() for i in range(min(rounds, len(rows)))]
+    explain(odd, xs[-1])  # the diagram's array views, once per ODD
+    first, again = [], []
+    for x in xs:
+        for out in (first, again):
+            t = time.perf_counter()
+            explain(odd, x)
+            out.append(time.perf_counter() - t)
+    for name, ts in (("first report on an instance", first), ("the same report again", again)):
+        print(f"bnx.explain(odd, x), votes, {name}: median {statistics.median(ts) * 1e3:.1f} ms, "
+              f"max {max(ts) * 1e3:.1f} ms over {len(ts)} rows (target < 20 ms)")
+
+
+def _large(instances: int) -> None:
+    import _data
+    clf = _data.synthetic_nb(40).clf
+    t = time.perf_counter()
+    odd = bnx.compile(clf, backend="cudd")
+    print(f"nb40: compiled in {time.perf_counter() - t:.2f} s, {odd.size:,} nodes")
+    for k in range(instances + 1):
+        rng = random.Random(k + 1)
+        x = {f: rng.choice(clf.states(f)) for f in clf.features}
+        t = time.perf_counter()
+        r = explain(odd, x)
+        dt = time.perf_counter() - t
+        what = "fresh ODD" if k == 0 else "new instance"
+        print(f"bnx.explain(odd, x), nb40, {what}: {dt:.3f} s (target < 2 s); "
+              f"{r.reason_count:,} reasons, robustness {r.robustness}, "
+              f"{len(r.necessary)} necessary")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=7, help="CLI runs (default 7)")
+    ap.add_argument("--rows", type=int, default=20, help="votes rows (default 20)")
+    ap.add_argument("--no-large", action="store_true", help="skip the 40-feature diagram")
+    args = ap.parse_args(argv)
+    print(_util.machine_line())
+    print(_util.load_line())
+    with tempfile.TemporaryDirectory() as tmp:
+        _cli(tmp, args.rounds)
+    _votes(args.rows)
+    if not args.no_large:
+        _large(3)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The parts a :class:`~bnx.report.Report` holds: read-only mappings and next observations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["FrozenMap", "NextObservation"]
+
+
+class FrozenMap(Mapping):
+    """A read-only, hashable mapping (the dicts a :class:`Report` holds).
+
+    Examples
+    --------
+    >>> m = FrozenMap({"GPA": "+"})
+    >>> m == {"GPA": "+"}, dict(m), hash(m) == hash(FrozenMap({"GPA": "+"}))
+    (True, {'GPA': '+'}, True)
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping | None = None) -> None:
+        self._data = dict(data or {})
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._data.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+    def __reduce__(self):
+        return (FrozenMap, (self._data,))
+
+
+@dataclass(frozen=True)
+class NextObservation:
+    """How much observing one more feature would tell, for a partial instance.
+
+    Attributes
+    ----------
+    feature : feature name
+    expected_sdp : float
+        The same-decision probability to expect once the feature is known (averaged
+        over its states, weighted by their probabilities given the evidence).
+    flip_probability : float
+        The probability that knowing the feature changes the decision made so far.
+    """
+
+    feature: Any
+    expected_sdp: float
+    flip_probability: float
