@@ -43,7 +43,7 @@ from ._version import __version__  # noqa: E402,F401
 # light, and loading a saved ODD and explaining one decision imports no pandas or pgmpy
 # (nor numpy, on a small diagram: see bnx._lazy).
 _LAZY = {"backends": ("bnx.backends", None), "examples": ("bnx.examples", None),
-         "linear": ("bnx.linear", None),
+         "linear": ("bnx.linear", None), "serve": ("bnx.serve", None),
          "Classifier": ("bnx.classifier", "Classifier"),
          "read_network": ("bnx.classifier", "read_network"),
          "ODD": ("bnx.odd", "ODD"),
@@ -89,6 +89,7 @@ __all__ = [
     "datasets",
     "examples",
     "linear",
+    "serve",
     "latent_tree_order",
     "naive_bayes_order",
     "read_network",
