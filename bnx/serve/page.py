@@ -101,6 +101,9 @@ def _decision(data: dict, clf) -> str:
             f'<span id="posterior">{_e(shown)}</span></div></div>')
 
 
+_BEST = ' class="best"'
+
+
 def _partial(data: dict) -> str:
     """The same-decision probability and the ranking of what to observe next."""
     unknown = data["unknown"]
@@ -111,7 +114,7 @@ def _partial(data: dict) -> str:
     rows = data["next"]
     if rows:
         body = "".join(
-            f'<tr{" class=\"best\"" if k == 0 else ""}><td>{_e(r["feature"])}</td>'
+            f'<tr{_BEST if k == 0 else ""}><td>{_e(r["feature"])}</td>'
             f'<td class="num">{_percent(r["expected_sdp"])}</td>'
             f'<td class="num">{_percent(r["flip_probability"])} '
             f'<span class="bar" style="width:{60 * float(r["flip_probability"]):.0f}px"></span>'
