@@ -63,7 +63,11 @@ _LAZY = {"backends": ("bnx.backends", None), "examples": ("bnx.examples", None),
          "shap_values": ("bnx.attribution", "shap_values"),
          "banzhaf_values": ("bnx.attribution", "banzhaf_values"),
          "parameter_sensitivity": ("bnx.attribution", "parameter_sensitivity"),
-         "plot_sensitivity": ("bnx.attribution", "plot_sensitivity")}
+         "plot_sensitivity": ("bnx.attribution", "plot_sensitivity"),
+         "Report": ("bnx.report", "Report"),
+         "plot_network": ("bnx.report", "plot_network"),
+         # the function; while the package bnx/explain/ keeps its name, it shadows this
+         "explain": ("bnx.report", "explain")}
 
 
 __getattr__ = lazy_attributes(globals(), {**_LAZY, **_EXPLAIN_LAZY})
@@ -71,7 +75,9 @@ __getattr__ = lazy_attributes(globals(), {**_LAZY, **_EXPLAIN_LAZY})
 __all__ = [
     "Attributions",
     "Classifier",
+    "Report",
     "banzhaf_values",
+    "explain",
     "explain_data",
     "learn_naive_bayes",
     "learn_tan",
@@ -84,6 +90,7 @@ __all__ = [
     "batch",
     "parameter_sensitivity",
     "plot",
+    "plot_network",
     "plot_sensitivity",
     "case_study",
     "datasets",

@@ -1,0 +1,27 @@
+"""Reports: one decision in the class's own words, for people who must act on it.
+
+:func:`explain` answers, in one call, what was decided, why and what would change it;
+the answer is a :class:`Report`, a small immutable value that prints as plain-language
+paragraphs, shows as a table in Jupyter and converts to JSON.
+
+- :mod:`._build`: :func:`explain` (the questions it asks of a compiled ODD or, for a
+  classifier too wide to compile, of :mod:`bnx.linear`);
+- :mod:`._report`: :class:`Report` and its parts; :mod:`._json`: to and from JSON data;
+- :mod:`._posterior`: the posterior of a saved ODD from its file's tables, without pgmpy;
+- :mod:`._text`: the paragraphs of :meth:`Report.text`;
+- :mod:`._html`: :func:`render_report`, the HTML fragment (plain Python, inline SVG), which
+  the notebook display and the web page share;
+- :mod:`._plot`: :meth:`Report.plot` and :func:`plot_network` (matplotlib, imported on
+  use).
+
+This layer sits above the questions (``explain/``, ``linear/``, ``attribution/``) and
+below the command line.
+"""
+
+from ._build import MAX_SHOWN, explain
+from ._html import render_report
+from ._plot import plot_network
+from ._report import NextObservation, Report
+
+__all__ = ["MAX_SHOWN", "NextObservation", "Report", "explain", "plot_network",
+           "render_report"]

@@ -1,0 +1,256 @@
+""":func:`explain`: one call for the report on a decision (:class:`~bnx.report.Report`)."""
+
+from __future__ import annotations
+
+import inspect
+from fractions import Fraction
+from typing import Any
+
+from .._types import Instance
+from ..classifier import Classifier
+from ..errors import (ArgumentError, MissingFeatureError, ODDFileError,
+                      StructureError)
+from ..odd import ODD
+from ..rules import decides
+from ._posterior import document_class_states, document_joint
+from ._report import FrozenMap, NextObservation, Report
+
+__all__ = ["explain", "MAX_SHOWN", "decision_name", "next_from_frame"]
+
+#: The most reasons and counterfactuals a report holds (the shortest ones).
+MAX_SHOWN = 5
+
+
+def explain(model: ODD | Classifier, instance: Instance, *, background: Any = None) -> Report:
+    """The report on one decision: what was decided, why, and what would change it.
+
+    Parameters
+    ----------
+    model : ODD or Classifier
+        A compiled :class:`~bnx.ODD` (with its classifier, or loaded from a file: the
+        posterior is then computed from the file's tables, without pgmpy). Or a naive
+        Bayes or TAN :class:`~bnx.Classifier` with a two-state class, too wide to
+        compile: it is explained by :mod:`bnx.linear` (one shortest reason and one
+        closest counterfactual, not counted).
+    instance : mapping, pandas Series or one-row DataFrame
+        The instance. Features left out (or missing values) are unobserved: the report
+        on such a partial instance says how sure its decision is (the same-decision
+        probability) instead of giving reasons and counterfactuals, which need a
+        complete instance.
+    background : DataFrame or mapping, optional
+        A background data set (or product distribution) for the exact SHAP values of
+        the decision (:func:`bnx.shap_values`), complete instances only.
+
+    Returns
+    -------
+    Report
+        The decision in the class's words, its posterior, the shortest sufficient
+        reasons, the necessary features, the closest counterfactuals and the
+        robustness (and attributions with a background); for a partial instance, the
+        same-decision probability.
+
+    Raises
+    ------
+    ArgumentError
+        ``model`` is neither an ODD nor a classifier :mod:`bnx.linear` explains, or a
+        background is given for a partial instance or with a classifier.
+    InstanceError
+        The instance names an unknown feature or state (its subclasses say which).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.report import explain
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    >>> r = explain(odd, x)
+    >>> r.decision, round(r.posterior, 3), r.robustness, r.necessary
+    ('+', 0.906, 1, ('WorkExperience', 'GPA'))
+    >>> r.reasons
+    ({'WorkExperience': '+', 'GPA': '+'},)
+    """
+    if isinstance(model, ODD):
+        return _from_diagram(model, instance, background)
+    if isinstance(model, Classifier):
+        return _from_linear(model, instance, background)
+    raise ArgumentError(f"bnx.explain takes a compiled bnx.ODD (or a naive Bayes or TAN "
+                        f"bnx.Classifier, explained without compiling), got "
+                        f"{type(model).__name__}")
+
+
+def decision_name(states: tuple | None, positive_state: Any, positive: bool) -> Any:
+    """The decision in the class's words: the positive state; else the other state of a
+    two-state class, or ``"not <positive>"``.
+
+    Examples
+    --------
+    >>> decision_name(("democrat", "republican"), "republican", False)
+    'democrat'
+    >>> decision_name(("low", "mid", "high"), "high", False)
+    'not high'
+    """
+    if positive:
+        return positive_state
+    if states is not None and len(states) == 2:
+        return states[0] if states[1] == positive_state else states[1]
+    return f"not {positive_state}"
+
+
+def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> tuple:
+    """``(posterior, posterior_exact, class_probabilities)`` from a class joint."""
+    if joint is None or states is None or p is None:
+        return None, None, None
+    total = sum(joint, Fraction(0))
+    if total == 0:
+        return None, None, None
+    exact = Fraction(joint[p]) / total
+    return float(exact), exact, FrozenMap({s: float(Fraction(v) / total)
+                                           for s, v in zip(states, joint)})
+
+
+def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
+    from ..explain.pi import pi_explanations
+    from ..explain.reasons import feature_roles
+    from ..explain.robustness import counterfactuals, robustness
+    meta = odd.meta
+    class_var, positive_state = meta.get("class_var"), meta.get("positive")
+    rule, threshold = meta.get("rule", "threshold"), meta.get("threshold")
+    idx = odd.encode(instance, partial=True)
+    enc = odd.encoding
+    named = {f: enc.states[enc.position(f)][idx[f]] for f in odd.display_order if f in idx}
+    complete = len(idx) == len(enc.features)
+    clf = odd._classifier  # built already (compiled here), or None (loaded from a file)
+    if clf is None and not complete:
+        clf = odd.classifier
+        if clf is None:
+            raise ArgumentError("a partial instance needs the classifier's probabilities, "
+                                "which this ODD does not hold (a file of format version 1): "
+                                "compile it again")
+    if clf is not None:
+        states = clf.class_states
+        joint = clf.class_joint(named, partial=True)
+    else:
+        states = document_class_states(odd)
+        joint = document_joint(odd, idx)
+    p = None if states is None else list(states).index(positive_state)
+    if complete:
+        positive = odd.decide(named)
+        if joint is not None and sum(joint) > 0 and decides(joint, rule, p, threshold) != positive:
+            raise ODDFileError("the classifier stored with this ODD does not decide as its "
+                               "diagram does: the file is inconsistent")
+    else:
+        positive = clf.decide(named, partial=True)
+    if background is not None and not complete:
+        raise ArgumentError("attributions (background=) need a complete instance")
+    posterior, posterior_exact, probs = _probabilities(joint, states, p)
+    common = dict(
+        class_var=class_var, decision=decision_name(states, positive_state, positive),
+        positive=bool(positive), positive_state=positive_state, instance=FrozenMap(named),
+        features=tuple(odd.display_order), complete=complete, rule=rule,
+        threshold=None if threshold is None else float(threshold),
+        threshold_exact=None if threshold is None else Fraction(threshold),
+        posterior=posterior, posterior_exact=posterior_exact, class_probabilities=probs,
+        method="diagram")
+    if not complete:
+        sdp = _sdp(clf, named, odd)
+        return Report(**common, sdp=None if sdp is None else float(sdp), sdp_exact=sdp,
+                      next=_next(clf, named, odd))
+    pis = pi_explanations(odd, named)
+    shortest = pis.shortest()
+    reasons = []
+    for e in shortest:
+        reasons.append(FrozenMap(e))
+        if len(reasons) >= MAX_SHOWN:
+            break
+    roles = feature_roles(odd, named)
+    rob = robustness(odd, named)
+    changes = []
+    cfs = counterfactuals(odd, named)
+    for c in cfs:
+        changes.append(FrozenMap({f: (named[f], s) for f, s in c.items()}))
+        if len(changes) >= MAX_SHOWN:
+            break
+    attributions = base = None
+    if background is not None:
+        from ..attribution import shap_values
+        a = shap_values(odd, named, background)
+        attributions = FrozenMap({f: float(v) for f, v in zip(a.feature_names, a.values)})
+        base = float(a.base_values)
+    return Report(**common, reasons=tuple(reasons), reason_count=pis.count,
+                  reason_lengths=FrozenMap(pis.lengths()),
+                  necessary=tuple(f for f, r in roles.items() if r == "necessary"),
+                  irrelevant=tuple(f for f, r in roles.items() if r == "irrelevant"),
+                  counterfactuals=tuple(changes), counterfactual_count=cfs.count,
+                  robustness=rob, attributions=attributions, base_value=base)
+
+
+def _sdp(clf: Classifier, named: dict, odd: ODD) -> Fraction | None:
+    """The exact same-decision probability of the decision on the evidence ``named``."""
+    from ..explain.probability import same_decision_probability
+    if sum(clf.class_joint(named, partial=True)) == 0:
+        return None  # evidence of probability zero: no same-decision probability
+    exact = ({"exact": True} if "exact" in inspect.signature(
+        same_decision_probability).parameters else {})
+    return Fraction(same_decision_probability(clf, named, odd=odd, **exact))
+
+
+def _next(clf: Classifier, named: dict, odd: ODD) -> tuple | None:
+    """The next-observation ranking, where :mod:`bnx.explain.observe` provides it."""
+    try:
+        from ..explain.observe import next_observations
+    except ImportError:  # not in this version of bnx
+        return None
+    return next_from_frame(next_observations(clf, named, odd=odd))
+
+
+def next_from_frame(frame: Any) -> tuple:
+    """The rows of a next-observation frame (index: features; columns ``expected_sdp``
+    and ``flip_probability``; best first) as :class:`NextObservation` values."""
+    return tuple(NextObservation(f, float(row["expected_sdp"]), float(row["flip_probability"]))
+                 for f, row in frame.iterrows())
+
+
+def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report:
+    from ..linear import check_explanation, counterfactual, decide, shortest_pi_explanation
+    from ..linear import robustness as linear_robustness
+    from ..linear.report import explainable
+    if not explainable(clf):
+        raise ArgumentError(f"bnx.explain explains a {clf.structure.replace('_', ' ')} "
+                            f"classifier with {len(clf.class_states)} class states through "
+                            f"its compiled diagram: bnx.explain(bnx.compile(clf), x)")
+    if background is not None:
+        raise ArgumentError("attributions (background=) need the compiled diagram: "
+                            "bnx.explain(bnx.compile(clf), x, background=...)")
+    try:
+        idx = clf.encode(instance)
+    except MissingFeatureError as exc:
+        raise MissingFeatureError(f"{exc}; a classifier explained without compiling needs "
+                                  f"a complete instance (compile it for a partial one)"
+                                  ) from None
+    named = {f: clf.states(f)[j] for f, j in idx.items()}
+    positive = decide(clf, named)
+    states, p = clf.class_states, clf.class_states.index(clf.positive)
+    posterior, posterior_exact, probs = _probabilities(clf.class_joint(named), states, p)
+    try:
+        reason = shortest_pi_explanation(clf, named)
+    except StructureError as exc:  # a wide TAN: the shortest one found within budget
+        reason = getattr(exc, "best", None)
+        if reason is None:
+            raise
+    order = {f: k for k, f in enumerate(clf.features)}
+    reason = {f: reason[f] for f in sorted(reason, key=order.get)}
+    necessary = tuple(f for f in reason if not check_explanation(
+        clf, named, {g: s for g, s in named.items() if g != f}).sufficient)
+    rob = linear_robustness(clf, named)
+    change = counterfactual(clf, named)
+    changes = () if change is None else (FrozenMap(
+        {f: (named[f], change[f]) for f in sorted(change, key=order.get)}),)
+    threshold = clf.threshold
+    return Report(
+        class_var=clf.class_var, decision=decision_name(states, clf.positive, positive),
+        positive=bool(positive), positive_state=clf.positive, instance=FrozenMap(named),
+        features=tuple(clf.features), complete=True, rule=clf.rule,
+        threshold=None if threshold is None else float(threshold),
+        threshold_exact=threshold, posterior=posterior, posterior_exact=posterior_exact,
+        class_probabilities=probs, reasons=(FrozenMap(reason),), necessary=necessary,
+        counterfactuals=changes, robustness=rob, method="linear")

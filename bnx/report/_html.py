@@ -1,0 +1,169 @@
+"""A :class:`~bnx.report.Report` as an HTML fragment, by plain Python (no template engine).
+
+:func:`render_report` is what Jupyter shows (:meth:`bnx.Report._repr_html_`) and what a
+web page embeds: a ``<div class="bnx-report">`` holding the decision, a compact table and,
+when the report has attributions, their chart as inline SVG (:func:`attribution_svg`).
+Every name and state is escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from ._text import decimal, listing, number
+
+__all__ = ["render_report", "attribution_svg"]
+
+#: Colours of the attribution bars: toward the positive state, toward the other decision.
+TOWARD, AGAINST = "#2b6cb0", "#c05621"
+
+
+def _e(v: Any) -> str:
+    return escape(str(v))
+
+
+def _term(f: Any, s: Any) -> str:
+    return f"{_e(f)}&nbsp;=&nbsp;{_e(s)}"
+
+
+def _row(head: str, body: str, note: str = "") -> str:
+    note = f'<br><small style="color:#666">{note}</small>' if note else ""
+    return (f'<tr><th style="text-align:left;vertical-align:top;padding-right:1em">{head}'
+            f'{note}</th><td style="text-align:left">{body}</td></tr>')
+
+
+def _items(rows: list[str]) -> str:
+    return ('<ul style="margin:0;padding-left:1.2em">'
+            + "".join(f"<li>{r}</li>" for r in rows) + "</ul>")
+
+
+def _probability(r) -> str:
+    if r.posterior is None:
+        return "not known (the model holds no probabilities)"
+    text = f"Pr({_term(r.class_var, r.positive_state)}) = {decimal(r.posterior)}"
+    exact = r.posterior_exact
+    if exact is not None and len(str(exact)) <= 60:
+        text += f' <small style="color:#666">(exactly {_e(exact)})</small>'
+    rule = ("the most probable state decides" if r.rule == "argmax"
+            else f"threshold {decimal(r.threshold)}")
+    return f"{text}; {rule}"
+
+
+def _complete_rows(r) -> list[str]:
+    rows = []
+    if r.reasons:
+        shown = [", ".join(_term(f, s) for f, s in e.items()) or "(nothing: the decision "
+                 "is the same for every instance)" for e in r.reasons]
+        if r.reason_count is None:
+            note = "a shortest one (not counted)"
+        else:
+            note = (f"{len(r.reasons)} shortest of {r.reason_count:,} in all; lengths "
+                    + ", ".join(f"{k}: {v:,}" for k, v in (r.reason_lengths or {}).items()))
+        rows.append(_row("Why", _items(shown) + f'<small style="color:#666">{_e(note)}</small>',
+                         "enough to settle the decision, whatever the other features say "
+                         "(shortest PI-explanations)"))
+    if r.robustness is None:
+        body = "nothing: no change of the features gives another decision"
+    else:
+        changes = [", ".join(f"{_e(f)}: {_e(old)} &rarr; {_e(new)}" for f, (old, new)
+                             in c.items()) for c in r.counterfactuals]
+        count = ("" if r.counterfactual_count is None else
+                 f'<small style="color:#666">{len(changes)} of '
+                 f'{r.counterfactual_count:,} closest</small>')
+        body = (f"{number(r.robustness)} change{'s' * (r.robustness != 1)} at least"
+                + _items(changes) + count)
+    rows.append(_row("What would change it", body,
+                     "the closest instances with the other decision (robustness "
+                     f"{_e(r.robustness if r.robustness is not None else 'none')})"))
+    if r.necessary:
+        rows.append(_row("Necessary", _e(listing([str(f) for f in r.necessary])),
+                         "in every sufficient reason"))
+    if r.irrelevant:
+        rows.append(_row("Does not matter", _e(listing([str(f) for f in r.irrelevant])),
+                         "in no sufficient reason"))
+    return rows
+
+
+def _partial_rows(r) -> list[str]:
+    missing = [f for f in r.features if f not in r.instance]
+    rows = [_row("Observed", ", ".join(_term(f, s) for f, s in r.instance.items())
+                 or "nothing"),
+            _row("Not known yet", _e(listing([str(f) for f in missing])))]
+    if r.sdp is not None:
+        rows.append(_row("How sure", f"{decimal(r.sdp)}",
+                         "the probability that the decision stays once everything is "
+                         "known (same-decision probability)"))
+    if r.next:
+        body = ('<table><tr><th>feature</th><th>sure on average</th>'
+                '<th>changes the decision with probability</th></tr>'
+                + "".join(f"<tr><td>{_e(n.feature)}</td><td>{decimal(n.expected_sdp)}</td>"
+                          f"<td>{decimal(n.flip_probability)}</td></tr>" for n in r.next)
+                + "</table>")
+        rows.append(_row("What to find out next", body, "best first"))
+    return rows
+
+
+def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
+    """The report's attributions as a horizontal bar chart in inline SVG (``""`` when the
+    report has none): one bar per feature, largest first, with a legend naming the class
+    states each colour pushes toward."""
+    if r.attributions is None:
+        return ""
+    items = sorted(r.attributions.items(), key=lambda kv: -abs(kv[1]))
+    label_w, pad = 190, 6
+    span = max((abs(v) for _, v in items), default=0) or 1.0
+    half = (width - label_w - 2 * pad) / 2
+    mid = label_w + pad + half
+    top = 2 * row
+    height = top + row * len(items) + pad
+    other = (r.decision if not r.positive else
+             f"not {r.positive_state}" if not r.class_probabilities
+             or len(r.class_probabilities) != 2 else
+             next(s for s in r.class_probabilities if s != r.positive_state))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="11" role="img">',
+           f'<title>SHAP values of the decision, base value {decimal(r.base_value)}</title>',
+           f'<rect x="{label_w}" y="4" width="10" height="10" fill="{TOWARD}"/>'
+           f'<text x="{label_w + 14}" y="13">toward {_e(r.class_var)} = '
+           f'{_e(r.positive_state)}</text>',
+           f'<rect x="{mid + 10}" y="4" width="10" height="10" fill="{AGAINST}"/>'
+           f'<text x="{mid + 24}" y="13">toward {_e(r.class_var)} = {_e(other)}</text>']
+    for k, (f, v) in enumerate(items):
+        y = top + k * row
+        w = abs(v) / span * half
+        x = mid if v >= 0 else mid - w
+        state = r.instance.get(f, "")
+        out.append(f'<text x="{label_w - 4}" y="{y + row * 0.7:.1f}" text-anchor="end">'
+                   f'{_e(f)} = {_e(state)}</text>'
+                   f'<rect x="{x:.1f}" y="{y + 2}" width="{max(w, 0.5):.1f}" '
+                   f'height="{row - 4}" fill="{TOWARD if v >= 0 else AGAINST}">'
+                   f'<title>{_e(f)}: {v:+.4g}</title></rect>')
+    out.append(f'<line x1="{mid}" x2="{mid}" y1="{top}" y2="{height - pad}" stroke="#333"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def render_report(r) -> str:
+    """The report as an HTML fragment (a ``div``), for notebooks and web pages.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.report import explain, render_report
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    >>> html = render_report(explain(odd, x))
+    >>> html.startswith('<div class="bnx-report">'), "WorkExperience" in html
+    (True, True)
+    """
+    verb = "Decided" if r.complete else "So far"
+    head = (f'<p style="font-size:110%;margin:0.2em 0"><b>{verb}: '
+            f'{_term(r.class_var, r.decision)}</b> &mdash; {_probability(r)}</p>')
+    rows = _complete_rows(r) if r.complete else _partial_rows(r)
+    chart = attribution_svg(r)
+    if chart:
+        chart = (f'<p style="margin:0.4em 0 0.1em"><b>Attributions</b> <small>(exact SHAP '
+                 f'values, base value {decimal(r.base_value)})</small></p>{chart}')
+    return (f'<div class="bnx-report">{head}<table style="border-collapse:collapse">'
+            + "".join(rows) + f"</table>{chart}</div>")

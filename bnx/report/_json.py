@@ -1,0 +1,93 @@
+"""A :class:`~bnx.report.Report` as plain JSON data, and back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from ..errors import ArgumentError
+from ._report import FIELDS, FrozenMap, NextObservation
+
+__all__ = ["to_dict", "from_dict"]
+
+
+def _scalar(v: Any) -> Any:
+    """A name as JSON: str, int, float, bool and None as they are, anything else as text."""
+    if v is None or isinstance(v, (str, bool, int, float)):
+        return v
+    return str(v)
+
+
+def _fraction(q: Fraction | None) -> str | None:
+    return None if q is None else f"{q.numerator}/{q.denominator}"
+
+
+def _names(m: Mapping | None) -> dict | None:
+    return None if m is None else {str(k): _scalar(v) for k, v in m.items()}
+
+
+def to_dict(r) -> dict:
+    """``r`` as a dict of JSON values (see :meth:`bnx.Report.to_dict`)."""
+    return {
+        "class_var": _scalar(r.class_var), "decision": r.decision, "positive": r.positive,
+        "positive_state": _scalar(r.positive_state), "instance": _names(r.instance),
+        "features": [_scalar(f) for f in r.features], "complete": r.complete,
+        "rule": r.rule, "threshold": r.threshold,
+        "threshold_exact": _fraction(r.threshold_exact), "posterior": r.posterior,
+        "posterior_exact": _fraction(r.posterior_exact),
+        "class_probabilities": None if r.class_probabilities is None else {
+            str(k): v for k, v in r.class_probabilities.items()},
+        "reasons": [_names(e) for e in r.reasons], "reason_count": r.reason_count,
+        "reason_lengths": None if r.reason_lengths is None else {
+            str(k): v for k, v in r.reason_lengths.items()},
+        "necessary": [_scalar(f) for f in r.necessary],
+        "irrelevant": None if r.irrelevant is None else [_scalar(f) for f in r.irrelevant],
+        "counterfactuals": [{str(f): {"from": _scalar(old), "to": _scalar(new)}
+                             for f, (old, new) in c.items()} for c in r.counterfactuals],
+        "counterfactual_count": r.counterfactual_count, "robustness": r.robustness,
+        "attributions": None if r.attributions is None else {
+            str(f): v for f, v in r.attributions.items()},
+        "base_value": r.base_value, "sdp": r.sdp, "sdp_exact": _fraction(r.sdp_exact),
+        "next": None if r.next is None else [
+            {"feature": _scalar(n.feature), "expected_sdp": n.expected_sdp,
+             "flip_probability": n.flip_probability} for n in r.next],
+        "method": r.method,
+    }
+
+
+def _q(text: str | None) -> Fraction | None:
+    return None if text is None else Fraction(text)
+
+
+def from_dict(cls, d: Mapping):
+    """The report whose :func:`to_dict` is ``d``."""
+    missing = [k for k in FIELDS if k not in d]
+    if missing:
+        raise ArgumentError(f"not a Report.to_dict() mapping: it has no {', '.join(missing)}")
+    try:
+        frozen = lambda m: None if m is None else FrozenMap(m)  # noqa: E731
+        return cls(
+            class_var=d["class_var"], decision=d["decision"], positive=d["positive"],
+            positive_state=d["positive_state"], instance=FrozenMap(d["instance"]),
+            features=tuple(d["features"]), complete=d["complete"], rule=d["rule"],
+            threshold=d["threshold"], threshold_exact=_q(d["threshold_exact"]),
+            posterior=d["posterior"], posterior_exact=_q(d["posterior_exact"]),
+            class_probabilities=frozen(d["class_probabilities"]),
+            reasons=tuple(FrozenMap(e) for e in d["reasons"]),
+            reason_count=d["reason_count"],
+            reason_lengths=None if d["reason_lengths"] is None else FrozenMap(
+                {int(k): v for k, v in d["reason_lengths"].items()}),
+            necessary=tuple(d["necessary"]),
+            irrelevant=None if d["irrelevant"] is None else tuple(d["irrelevant"]),
+            counterfactuals=tuple(FrozenMap({f: (c["from"], c["to"]) for f, c in e.items()})
+                                  for e in d["counterfactuals"]),
+            counterfactual_count=d["counterfactual_count"], robustness=d["robustness"],
+            attributions=frozen(d["attributions"]), base_value=d["base_value"],
+            sdp=d["sdp"], sdp_exact=_q(d["sdp_exact"]),
+            next=None if d["next"] is None else tuple(
+                NextObservation(n["feature"], n["expected_sdp"], n["flip_probability"])
+                for n in d["next"]),
+            method=d["method"])
+    except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
+        raise ArgumentError(f"not a Report.to_dict() mapping: {exc}") from None

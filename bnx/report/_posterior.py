@@ -1,0 +1,135 @@
+"""The class posterior of a saved ODD from the tables in its file, without pgmpy.
+
+A saved ODD holds the classifier it was compiled from (``docs/file-format.md``): its
+network CPT by CPT. :attr:`bnx.ODD.classifier` rebuilds that classifier through pgmpy,
+whose import alone takes longer than explaining a decision. A report needs only
+``Pr(class | x)`` on one instance, which the tables determine: here every CPT entry is
+read as the exact rational its float is (as :class:`bnx.Classifier` does), the nodes
+that are neither the class, an observed feature nor one of their ancestors are left out
+(they sum to 1), and the rest is summed out by bnx's own exact variable elimination
+(:mod:`bnx.inference`).
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from fractions import Fraction
+from typing import Any
+
+from ..errors import ODDFileError
+from ..inference import as_table, class_marginal
+
+__all__ = ["document_class_states", "document_joint"]
+
+#: Per loaded ODD, its network read from the file once: (states, parents, factors, cache).
+_READ: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _read(doc: dict, where: str) -> tuple:
+    def bad(problem: str) -> ODDFileError:
+        return ODDFileError(f"{where} holds an invalid classifier: {problem}")
+
+    try:
+        entries = list(doc["cpds"])
+        own = {e["variables"][0]: [str(s) for s in e["states"][0]] for e in entries}
+        states = {e["variables"][0]: tuple(e["states"][0]) for e in entries}
+        parents, factors = {}, {}
+        for e in entries:
+            variables, names, values = list(e["variables"]), e["states"], list(e["values"])
+            card = [len(s) for s in names]
+            if len(values) != math.prod(card) or len(names) != len(variables):
+                raise bad(f"the CPD of {variables[0]!r} has {len(values)} entries, "
+                          f"not {math.prod(card)}")
+            exact = []
+            for v in values:
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
+                        math.isfinite(v) and v >= 0):
+                    raise bad(f"the CPD of {variables[0]!r} has the entry {v!r}")
+                exact.append(Fraction(v))
+            table = as_table(exact).reshape(card) if card else as_table(exact[0])
+            # each axis in the order of its variable's own states
+            index = []
+            for v, got in zip(variables, names):
+                got = [str(s) for s in got]
+                if sorted(got) != sorted(own[v]):
+                    raise bad(f"the CPD of {variables[0]!r} names the states of {v!r} "
+                              f"as {got}")
+                index.append([got.index(s) for s in own[v]])
+            import numpy as np
+            table = table[np.ix_(*index)]
+            parents[variables[0]] = tuple(variables[1:])
+            factors[variables[0]] = (tuple(variables), table)
+    except ODDFileError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise bad(str(exc) or type(exc).__name__) from None
+    return states, parents, factors, {}
+
+
+def _network(odd: Any) -> tuple | None:
+    doc = getattr(odd, "_classifier_doc", None)
+    if doc is None:
+        return None
+    got = _READ.get(odd)
+    if got is None:
+        got = _READ[odd] = _read(doc, getattr(odd, "_classifier_where", "") or "the file")
+    return got
+
+
+def document_class_states(odd: Any) -> tuple | None:
+    """The class states of the classifier in a saved ODD's file (``None`` if it has none)."""
+    got = _network(odd)
+    if got is None:
+        return None
+    states = got[0].get(odd.meta["class_var"])
+    if states is None:
+        raise ODDFileError(f"the classifier in the file has no class {odd.meta['class_var']!r}")
+    return states
+
+
+def document_joint(odd: Any, idx: dict) -> list[Fraction] | None:
+    """``[Pr(class = c, x) for c in class states]`` exactly, from the saved ODD's tables.
+
+    ``idx`` maps observed features to state indices in the ODD's encoding (features left
+    out are unobserved). ``None`` when the ODD holds no classifier (a file of format
+    version 1).
+
+    Examples
+    --------
+    >>> import bnx, os, tempfile
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> path = odd.save(os.path.join(tempfile.mkdtemp(), "admissions.bnx"))
+    >>> loaded = bnx.ODD.load(path)
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    >>> joint = document_joint(loaded, loaded.encode(x))
+    >>> joint[1] / sum(joint) == odd.classifier.posterior_exact(x)
+    True
+    """
+    got = _network(odd)
+    if got is None:
+        return None
+    states, parents, factors, cache = got
+    class_var = odd.meta["class_var"]
+    enc = odd.encoding
+    evidence = {}
+    for f, j in idx.items():
+        own = states.get(f)
+        named = enc.states[enc.position(f)][j]
+        try:
+            evidence[f] = [str(s) for s in own].index(str(named))
+        except (ValueError, TypeError):
+            raise ODDFileError(f"the classifier in the file has no state {named!r} of "
+                               f"{f!r}") from None
+    keep: set = set()
+    stack = [class_var, *evidence]
+    while stack:  # the class, the observed features and their ancestors
+        v = stack.pop()
+        if v not in keep:
+            keep.add(v)
+            stack.extend(parents.get(v, ()))
+    card = {v: len(s) for v, s in states.items()}
+    pool = [factors[v] for v in states if v in keep]
+    joint = class_marginal(pool, evidence, class_var, card, cache, frozenset(keep))
+    k = card[class_var]
+    return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)

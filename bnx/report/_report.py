@@ -1,0 +1,204 @@
+"""The :class:`Report` value: one decision, what it rests on and what would change it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any
+
+from ..errors import ArgumentError
+
+__all__ = ["Report", "NextObservation", "FrozenMap"]
+
+
+class FrozenMap(Mapping):
+    """A read-only, hashable mapping (the dicts a :class:`Report` holds).
+
+    Examples
+    --------
+    >>> m = FrozenMap({"GPA": "+"})
+    >>> m == {"GPA": "+"}, dict(m), hash(m) == hash(FrozenMap({"GPA": "+"}))
+    (True, {'GPA': '+'}, True)
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping | None = None) -> None:
+        self._data = dict(data or {})
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._data.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+    def __reduce__(self):
+        return (FrozenMap, (self._data,))
+
+
+@dataclass(frozen=True)
+class NextObservation:
+    """How much observing one more feature would tell, for a partial instance.
+
+    Attributes
+    ----------
+    feature : feature name
+    expected_sdp : float
+        The same-decision probability to expect once the feature is known (averaged
+        over its states, weighted by their probabilities given the evidence).
+    flip_probability : float
+        The probability that knowing the feature changes the decision made so far.
+    """
+
+    feature: Any
+    expected_sdp: float
+    flip_probability: float
+
+
+@dataclass(frozen=True)
+class Report:
+    """One decision of a classifier in its own words: what was decided, why, and what
+    would change it. Made by :func:`bnx.explain`; immutable.
+
+    ``print(report)`` gives plain-language paragraphs (:meth:`text`); Jupyter shows a
+    compact table (:meth:`_repr_html_`); :meth:`to_dict` is the same content for JSON.
+
+    Attributes
+    ----------
+    class_var : the class variable.
+    decision : str
+        The decision in the class's words: the positive state when positive; else the
+        other state of a two-state class, ``"not <positive>"`` for more states.
+    positive : bool
+        Whether the decision is positive.
+    positive_state : the class's positive state.
+    instance : mapping
+        The observed features and their states (every feature for a complete instance).
+    features : tuple
+        Every feature of the classifier, in its order.
+    complete : bool
+        Whether every feature is observed (reasons and counterfactuals need it).
+    rule : str
+        ``"threshold"`` or ``"argmax"``.
+    threshold, threshold_exact : float and Fraction, or None
+        The threshold on ``Pr(class = positive | x)`` (``None`` under argmax).
+    posterior, posterior_exact : float and Fraction, or None
+        ``Pr(class = positive | x)`` (``None`` when the model holds no probabilities,
+        a saved ODD of format version 1, or when ``Pr(x) = 0``).
+    class_probabilities : mapping or None
+        ``{class state: Pr(class = state | x)}`` as floats.
+    reasons : tuple of mappings
+        The shortest sufficient reasons (PI-explanations), each ``{feature: state}``,
+        at most :data:`~bnx.report.MAX_SHOWN`, in the classifier's feature order.
+    reason_count : int or None
+        How many sufficient reasons there are in all (``None``: not counted, as with
+        :mod:`bnx.linear`).
+    reason_lengths : mapping or None
+        ``{length: number of sufficient reasons of that length}`` (``None``: not counted).
+    necessary : tuple
+        The features in every sufficient reason.
+    irrelevant : tuple or None
+        The features in no sufficient reason (``None``: not known).
+    counterfactuals : tuple of mappings
+        Closest instances with the other decision, each ``{feature: (old, new)}`` for
+        the features that change; at most :data:`~bnx.report.MAX_SHOWN`.
+    counterfactual_count : int or None
+        How many closest instances there are (``None``: not counted).
+    robustness : int or None
+        How many features must change for the other decision (``None``: no change does).
+    attributions : mapping or None
+        With a background: the exact SHAP value of each feature for the decision
+        (1 positive, 0 negative); ``base_value`` is the expected decision.
+    base_value : float or None
+    sdp, sdp_exact : float and Fraction, or None
+        For a partial instance: the probability that the decision made so far stays
+        once the missing features are known.
+    next : tuple of NextObservation, or None
+        For a partial instance: the unobserved features, the most useful to observe
+        first (``None`` when not computed).
+    method : str
+        ``"diagram"`` (a compiled ODD) or ``"linear"`` (:mod:`bnx.linear`).
+    """
+
+    class_var: Any
+    decision: str
+    positive: bool
+    positive_state: Any
+    instance: Mapping
+    features: tuple
+    complete: bool
+    rule: str
+    threshold: float | None
+    threshold_exact: Fraction | None
+    posterior: float | None
+    posterior_exact: Fraction | None
+    class_probabilities: Mapping | None
+    reasons: tuple = ()
+    reason_count: int | None = None
+    reason_lengths: Mapping | None = None
+    necessary: tuple = ()
+    irrelevant: tuple | None = None
+    counterfactuals: tuple = ()
+    counterfactual_count: int | None = None
+    robustness: int | None = None
+    attributions: Mapping | None = None
+    base_value: float | None = None
+    sdp: float | None = None
+    sdp_exact: Fraction | None = None
+    next: tuple | None = None
+    method: str = "diagram"
+
+    # ------------------------------------------------------------------ output
+    def text(self) -> str:
+        """Plain-language paragraphs: what was decided, why, what would change it."""
+        from ._text import report_text
+        return report_text(self)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        from ._html import render_report
+        return render_report(self)
+
+    def plot(self, ax=None):
+        """Draw the report with matplotlib: the attributions as bars when there are some,
+        else each feature's part in the decision (in the shortest reason, necessary,
+        changed by the closest counterfactual). Returns the Axes."""
+        from ._plot import plot_report
+        return plot_report(self, ax)
+
+    def to_dict(self) -> dict:
+        """The report as plain JSON data (``json.dumps`` takes it): exact fractions as
+        ``"p/q"`` strings, feature names as text keys, a change as ``{"from", "to"}``.
+        :meth:`from_dict` reads it back."""
+        from ._json import to_dict
+        return to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Report":
+        """The report that :meth:`to_dict` gave ``data`` for (names read back as text)."""
+        from ._json import from_dict
+        if not isinstance(data, Mapping):
+            raise ArgumentError(f"expected the mapping of Report.to_dict(), got "
+                                f"{type(data).__name__}")
+        return from_dict(cls, data)
+
+    def __repr__(self) -> str:
+        extra = (f", reasons={self.reason_count}" if self.reason_count is not None else "")
+        rob = f", robustness={self.robustness}" if self.complete else f", sdp={self.sdp}"
+        return (f"Report({self.class_var} = {self.decision}, posterior={self.posterior}"
+                f"{extra}{rob})")
+
+
+FIELDS = tuple(f.name for f in fields(Report))

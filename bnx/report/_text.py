@@ -1,0 +1,208 @@
+"""The plain-language paragraphs of a :class:`~bnx.report.Report` (:meth:`~bnx.Report.text`).
+
+Written for the person who acts on the decision: the decision first, in the class's
+words; probabilities as decimals beside the threshold they were compared with; the
+shortest sufficient reason said as a condition that settles it; the closest
+counterfactual said as changes; paper terms left to the API and the headings.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["report_text", "decimal", "number", "listing", "WIDTH"]
+
+#: Paragraphs are wrapped to this many columns (continuation lines indented by two).
+WIDTH = 88
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def decimal(v: float) -> str:
+    """A probability as people read it: three significant digits, more when fewer would
+    round a value that is not 1 to 1 (or not 0 to 0).
+
+    Examples
+    --------
+    >>> decimal(0.9056930015), decimal(1.5042e-11), decimal(0.5), decimal(0.99999987)
+    ('0.906', '1.5e-11', '0.5', '0.9999999')
+    """
+    for digits in range(3, 18):
+        text = f"{v:.{digits}g}"
+        if (float(text) == 1) == (v == 1) and (float(text) == 0) == (v == 0):
+            return text
+    return repr(v)
+
+
+def number(n: int) -> str:
+    """A count in words up to ten, else in digits with thousands separators.
+
+    Examples
+    --------
+    >>> number(2), number(12), number(1111)
+    ('two', '12', '1,111')
+    """
+    return _WORDS[n] if 0 <= n < len(_WORDS) else f"{n:,}"
+
+
+def listing(items: Sequence[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    Examples
+    --------
+    >>> listing(["a", "b", "c"]), listing(["a", "b"], "or")
+    ('a, b and c', 'a or b')
+    """
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+#: Glues the words of one term (``feature = state``, ``f from a to b``) so that a line
+#: never breaks inside it; a space again once the paragraph is wrapped.
+_GLUE = "\x00"
+
+
+def _term(f: Any, s: Any) -> str:
+    return f"{f}{_GLUE}={_GLUE}{s}"
+
+
+def _decided(r) -> str:
+    c, pos = r.class_var, r.positive_state
+    head = f"{'Decided' if r.complete else 'So far'}: {_term(c, r.decision)}"
+    if r.posterior is None:
+        return head + "."
+    prob = f"Pr({_term(c, pos)}) = {decimal(r.posterior)}"
+    if r.rule == "argmax":
+        probs = r.class_probabilities or {}
+        if not r.positive and len(probs) > 2:
+            best = max(probs, key=probs.get)  # the first of equals, as the rule's ties
+            prob += f"; the most probable state is {best} ({decimal(probs[best])})"
+        return f"{head} ({prob}; the most probable state decides)."
+    return f"{head} ({prob}, threshold {decimal(r.threshold)})."
+
+
+def _why(r) -> str:
+    decided = _term(r.class_var, r.decision)
+    if not r.reasons or not r.reasons[0]:
+        return f"Why: the classifier decides {decided} whatever the features say."
+    reason = r.reasons[0]
+    k, others = len(reason), [f for f in r.features if f not in reason]
+    terms = [_term(f, s) for f, s in reason.items()]
+    if not others:
+        text = (f"Why: it takes all of {listing(terms)} together to settle it; "
+                f"no feature can be left out.")
+    elif k <= 3:
+        whatever = (listing([str(f) for f in others]) if len(others) <= 3
+                    else f"the other {number(len(others))}")
+        text = (f"Why: {listing(terms)} {'is' if k == 1 else 'are'} enough: whatever "
+                f"{whatever} {'says' if len(others) == 1 else 'say'}, the decision stays "
+                f"{decided}.")
+    else:
+        text = (f"Why: these {number(k)} features are enough, whatever the other "
+                f"{number(len(others))} say: {listing(terms)}.")
+    if r.reason_count is None:
+        text += " (Other reasons may exist; this is a shortest one.)"
+    elif r.reason_count == 1:
+        text += " This is the only such reason."
+    else:
+        same = (r.reason_lengths or {}).get(k, 1)
+        tail = ("this one is the shortest" if same == 1
+                else f"{number(same)} of them have {number(k)} feature{'s' * (k != 1)}")
+        text += f" ({r.reason_count:,} such reasons in all; {tail}.)"
+    return text
+
+
+def _change(f: Any, change: tuple) -> str:
+    return _GLUE.join((str(f), "from", str(change[0]), "to", str(change[1])))
+
+
+def _what_changes(r) -> str:
+    if r.robustness is None:
+        return "What would change it: nothing; no change of the features gives another decision."
+    k, cfs, n = r.robustness, r.counterfactuals, r.counterfactual_count
+    if k == 1:
+        changes = [_change(f, c) for e in cfs for f, c in e.items()]
+        if n is not None and n <= len(cfs):
+            return f"What would change it: one change is enough: {', or '.join(changes)}."
+        more = f" ({n:,} such changes in all)" if n is not None else ""
+        return (f"What would change it: one change is enough, for example "
+                f"{', or '.join(changes)}{more}.")
+    example = listing([_change(f, c) for f, c in cfs[0].items()]) if cfs else ""
+    more = (f" ({n:,} such sets of {number(k)})" if n is not None and n > 1 else
+            " (the only such set)" if n == 1 else "")
+    return (f"What would change it: at least {number(k)} features would have to change, "
+            f"for example {example}{more}.")
+
+
+def _roles(r) -> str | None:
+    need = [str(f) for f in r.necessary]
+    idle = [str(f) for f in r.irrelevant or ()]
+    if not need and not idle:
+        return None
+    if need:
+        verb = "is" if len(need) == 1 else "are"
+        head = ({1: f"{need[0]} {verb}", 2: f"Both {listing(need)} {verb}"}.get(len(need))
+                or f"{listing(need)} are all")
+        text = f"{head} necessary to this decision"
+        if idle:
+            rest = len(r.features) - len(need)
+            who = (f"the other {number(len(idle))}" if len(idle) == rest and len(idle) > 1
+                   else "the other one" if len(idle) == rest else listing(idle))
+            text += f"; {who} {'does' if len(idle) == 1 else 'do'} not matter"
+        return text + "."
+    return f"{listing(idle)} {'does' if len(idle) == 1 else 'do'} not matter to this decision."
+
+
+def _attributions(r) -> str | None:
+    if r.attributions is None:
+        return None
+    top = sorted(r.attributions.items(), key=lambda kv: -abs(kv[1]))
+    shown = [f"{f} {v:+.3g}" for f, v in top[:5]]
+    more = f", and {number(len(top) - 5)} more" if len(top) > 5 else ""
+    return (f"Attributions (SHAP values toward {_term(r.class_var, r.positive_state)}, from "
+            f"a base value of {decimal(r.base_value)}): {', '.join(shown)}{more}.")
+
+
+def _how_sure(r) -> str:
+    decided = _term(r.class_var, r.decision)
+    missing = len(r.features) - len(r.instance)
+    if r.sdp is None:
+        return "How sure: the observed features have probability zero under the model."
+    return (f"How sure: with probability {decimal(r.sdp)} the decision stays {decided} once "
+            f"the other {number(missing)} {'is' if missing == 1 else 'are'} known.")
+
+
+def _next(r) -> str | None:
+    if r.next is None:
+        return None
+    can = [n for n in r.next if n.flip_probability > 0]
+    cannot = [str(n.feature) for n in r.next if n.flip_probability == 0]
+    parts = []
+    if can:
+        best = can[0]
+        parts.append(f"{best.feature}: knowing it leaves you {decimal(best.expected_sdp)} "
+                     f"sure on average, and it changes the decision with probability "
+                     f"{decimal(best.flip_probability)}.")
+        if len(can) > 1:
+            parts.append("Then " + listing([
+                f"{n.feature} ({decimal(n.expected_sdp)} sure, changes it with probability "
+                f"{decimal(n.flip_probability)})" for n in can[1:3]]) + ".")
+    if cannot:
+        parts.append(f"{listing(cannot)} cannot change it." if can else
+                     f"no observation can change it ({listing(cannot)}).")
+    return "What to find out next: " + " ".join(parts) if parts else None
+
+
+def report_text(r) -> str:
+    """The report's paragraphs, each wrapped to :data:`WIDTH` columns."""
+    if r.complete:
+        paragraphs = [_decided(r), _why(r), _what_changes(r), _roles(r), _attributions(r)]
+    else:
+        paragraphs = [_decided(r), _how_sure(r), _next(r)]
+    return "\n".join(textwrap.fill(p, WIDTH, subsequent_indent="  ", break_long_words=False,
+                                   break_on_hyphens=False).replace(_GLUE, " ")
+                     for p in paragraphs if p)
