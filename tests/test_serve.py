@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 import bnx
+from bnx.report import explain
 from tests import oracle
 
 pytest.importorskip("starlette")
@@ -46,13 +47,14 @@ def _instances(odd, *, partial=False):
 def _oracle_sdp(clf, evidence) -> Fraction:
     """sum_z Pr(z | e) [decision(e, z) = decision(e)], by enumerating the completions."""
     net, feats = clf.network, list(clf.features)
+    assert feats  # the classifier's features, in its order
     threshold = clf.threshold
 
-    def decide(x):
-        return oracle.decide(net, CLASS, POSITIVE, threshold, x, feats)
+    def decide(x):  # on the features of x, the others summed out
+        return oracle.decide(net, CLASS, POSITIVE, threshold, x, list(x))
 
     def weight(x):
-        return sum(oracle.class_joint(net, CLASS, x, list(x)))
+        return sum(oracle.class_joint(net, CLASS, x, list(x)).values())
 
     decision = decide(evidence)
     hidden = [f for f in feats if f not in evidence]
@@ -86,11 +88,9 @@ def test_explain_every_complete_instance(client, odd):
         r = client.post("/api/explain", json={"instance": x})
         assert r.status_code == 200
         data = r.json()
-        report = bnx.explain(odd, x)
-        expected = json.loads(json.dumps(report.to_dict()))
-        assert {k: data[k] for k in expected} == expected
-        assert data["complete"] is True and data["unknown"] == []
-        assert "sdp" not in data and "next" not in data
+        report = explain(odd, x)
+        assert data == json.loads(json.dumps(report.to_dict()))
+        assert data["complete"] is True and data["sdp"] is None and data["next"] is None
         decided = oracle.decide(clf.network, CLASS, POSITIVE, clf.threshold, x,
                                 list(clf.features))
         assert data["positive"] == decided == odd.decide(x)
@@ -103,12 +103,12 @@ def test_explain_every_partial_instance(client, odd):
         if len(e) == len(odd.features):
             continue
         data = client.post("/api/explain", json={"instance": e}).json()
-        assert data["complete"] is False
-        assert data["unknown"] == [f for f in odd.display_order if f not in e]
+        assert data["complete"] is False and data["instance"] == e
+        unknown = [f for f in odd.display_order if f not in e]
         assert data["sdp"] == pytest.approx(float(_oracle_sdp(clf, e)), abs=1e-12)
         ranking = bnx.next_observations(clf, e, odd=odd)
         assert [row["feature"] for row in data["next"]] == list(ranking.index)
-        assert sorted(row["feature"] for row in data["next"]) == sorted(data["unknown"])
+        assert sorted(row["feature"] for row in data["next"]) == sorted(unknown)
         for row in data["next"]:
             assert row["expected_sdp"] == pytest.approx(
                 float(ranking.loc[row["feature"], "expected_sdp"]))
@@ -120,7 +120,7 @@ def test_explain_every_partial_instance(client, odd):
 def test_null_and_missing_instance_mean_unknown(client):
     a = client.post("/api/explain", json={}).json()
     b = client.post("/api/explain", json={"instance": {"GPA": None}}).json()
-    assert a == b and a["complete"] is False and len(a["unknown"]) == 4
+    assert a == b and a["complete"] is False and a["instance"] == {}
 
 
 def test_attributions_against_each_background(client, odd):
@@ -128,13 +128,13 @@ def test_attributions_against_each_background(client, odd):
     explorer = client.app.state.explorer
     for name in explorer.backgrounds():
         data = client.post("/api/explain", json={"instance": x, "background": name}).json()
-        expected = json.loads(json.dumps(bnx.explain(
+        assert data == json.loads(json.dumps(explain(
             odd, x, background=explorer.background(name)).to_dict()))
-        assert {k: data[k] for k in expected} == expected
+        assert (data["attributions"] is None) == (name == "none")
     marginals = explorer.marginals()
     clf = odd.classifier
     for f, dist in marginals.items():
-        exact = {s: sum(oracle.class_joint(clf.network, CLASS, {f: s}, [f]))
+        exact = {s: sum(oracle.class_joint(clf.network, CLASS, {f: s}, [f]).values())
                  for s in clf.states(f)}
         assert dist == {s: float(p / sum(exact.values())) for s, p in exact.items()}
 
@@ -147,7 +147,8 @@ def test_page(client, odd):
         assert f'data-feature="{f}"' in page
     assert page.count('<option value="">unknown</option>') == len(odd.features)
     assert "Explorer: Admit" in page and "<b>+</b>" in page
-    assert 'id="sdp"' in page and 'id="next"' in page  # every feature unknown, answered
+    # every feature unknown: answered with the report's HTML, how sure and what next
+    assert '<div class="bnx-report">' in page and "What to find out next" in page
     assert "http://" not in page and "https://" not in page  # no CDN, nothing external
     for name, kind in [("explorer.js", "text/javascript"), ("explorer.css", "text/css")]:
         asset = client.get(f"/static/{name}")
@@ -160,7 +161,8 @@ def test_page_from_the_query_string(client, odd):
     x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
     page = client.get("/", params=x).text
     assert page.count(" selected>") == 4 + 1  # the four states and the background
-    assert f'id="decision">{bnx.explain(odd, x).decision}<' in page
+    assert f'id="decision">{explain(odd, x).decision}<' in page
+    assert bnx.report.render_report(explain(odd, x)) in page
     bad = client.get("/", params={"GPA": "A"})
     assert bad.status_code == 400
     assert "&#x27;A&#x27; is not a state of feature &#x27;GPA&#x27;" in bad.text
@@ -169,13 +171,14 @@ def test_page_from_the_query_string(client, odd):
 
 def test_fragment(client, odd):
     r = client.post("/explain.html", json={"instance": {"GPA": "+"}})
-    assert r.status_code == 200 and 'id="next"' in r.text
+    assert r.status_code == 200
+    assert bnx.report.render_report(explain(odd, {"GPA": "+"})) in r.text
     bad = client.post("/explain.html", json={"instance": {"Age": "3"}})
     assert bad.status_code == 400 and 'class="error"' in bad.text
 
 
 @pytest.mark.parametrize("path", ["/static/../app.py", "/static/app.py", "/static/",
-                                  "/etc/passwd", "/api/explain/../model", "/favicon.ico"])
+                                  "/etc/passwd", "/api/model/x", "/favicon.ico"])
 def test_no_path_from_a_request_is_served(client, path):
     assert client.get(path).status_code == 404
 

@@ -18,6 +18,7 @@ import tempfile
 import pytest
 
 import bnx
+from bnx.report import explain
 
 pytest.importorskip("starlette")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
@@ -92,7 +93,8 @@ def _shown(session):
     WebDriverWait(session, 20).until(
         lambda s: "busy" not in s.find_element(By.ID, "result").get_attribute("class"))
     decision = session.find_element(By.ID, "decision").text
-    rows = session.find_elements(By.CSS_SELECTOR, "#next tbody tr td:first-child")
+    # the report's ranking of what to observe next: a table inside its table
+    rows = session.find_elements(By.CSS_SELECTOR, ".bnx-report table table td:first-child")
     return decision, rows[0].text if rows else None
 
 
@@ -115,7 +117,7 @@ def test_set_states_and_see_the_decision_and_the_next_observation_change(browser
     assert "Explorer: party" in browser.title or "party" in browser.title
 
     def expected(evidence):
-        report = bnx.explain(odd, evidence)
+        report = explain(odd, evidence)
         if len(evidence) == len(odd.features):
             return report.decision, None
         return report.decision, bnx.next_observations(clf, evidence, odd=odd).index[0]
@@ -129,7 +131,7 @@ def test_set_states_and_see_the_decision_and_the_next_observation_change(browser
     while shown[1] is not None:
         feature = shown[1]
         states = odd.states(feature)
-        flips = [s for s in states if bnx.explain(odd, {**evidence, feature: s}).decision
+        flips = [s for s in states if explain(odd, {**evidence, feature: s}).decision
                  != shown[0]]
         evidence[feature] = (flips or states)[0]
         _set(browser, feature, evidence[feature])

@@ -1,11 +1,10 @@
-"""The explorer's answer on one instance: the report, and on a partial instance the
-same-decision probability and the ranking of what to observe next."""
+"""The explorer's answer on one instance: the report (:func:`bnx.explain`), which for a
+partial instance holds the same-decision probability and the ranking of what to observe
+next, as JSON data and as the HTML the page and ``Report._repr_html_`` share."""
 
 from __future__ import annotations
 
-from ..explain.observe import next_observations
-from ..report import explain
-from ..report._html import report_html
+from ..report import explain, render_report
 from .explorer import Explorer, finite
 
 __all__ = ["Answer", "answer"]
@@ -17,44 +16,30 @@ class Answer:
     Attributes
     ----------
     data : dict
-        The report's :meth:`~bnx.Report.to_dict`, with ``"complete"`` (whether every
-        feature has a state) and ``"unknown"`` (the features without one); for a partial
-        instance also ``"sdp"`` (the same-decision probability) and ``"next"`` (a list of
-        ``{"feature", "expected_sdp", "flip_probability"}``, best first).
+        The report's :meth:`~bnx.Report.to_dict` (a non-finite number as ``null``): for
+        a partial instance ``"sdp"`` (the same-decision probability) and ``"next"`` (a
+        list of ``{"feature", "expected_sdp", "flip_probability"}``, best first) too.
     report : Report
     """
 
-    def __init__(self, data: dict, report) -> None:
-        self.data = data
+    def __init__(self, report) -> None:
         self.report = report
+        self.data = finite(report.to_dict())
         self._html: str | None = None
 
     def report_html(self) -> str:
         """The report as ``Report._repr_html_`` shows it (rendered once)."""
         if self._html is None:
-            self._html = report_html(self.report)
+            self._html = render_report(self.report)
         return self._html
-
-
-def _compute(explorer: Explorer, instance: dict, background: str) -> Answer:
-    odd = explorer.odd
-    complete = explorer.complete(instance)
-    report = explain(odd, instance, background=explorer.background(background)
-                     if complete else None)
-    data = dict(report.to_dict())
-    data["complete"] = complete
-    data["unknown"] = [f for f in explorer.features if f not in instance]
-    if not complete:
-        data["sdp"] = float(report.sdp)
-        ranking = next_observations(explorer.classifier, instance, odd=odd)
-        data["next"] = [{"feature": f, "expected_sdp": float(row["expected_sdp"]),
-                         "flip_probability": float(row["flip_probability"])}
-                        for f, row in ranking.iterrows()]
-    return Answer(finite(data), report)
 
 
 def answer(explorer: Explorer, instance: dict, background: str = "none") -> Answer:
     """The answer on ``instance`` (checked by :meth:`Explorer.read`), from the cache when
-    it was asked before."""
-    key = (frozenset(instance.items()), background if explorer.complete(instance) else "none")
-    return explorer.cached(key, lambda: _compute(explorer, instance, background))
+    it was asked before. The background applies to complete instances (attributions need
+    one); a partial instance is answered without."""
+    if not explorer.complete(instance):
+        background = "none"
+    key = (frozenset(instance.items()), background)
+    return explorer.cached(key, lambda: Answer(
+        explain(explorer.odd, instance, background=explorer.background(background))))

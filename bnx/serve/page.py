@@ -17,10 +17,6 @@ def _e(value) -> str:
     return escape(str(value), quote=True)
 
 
-def _percent(p) -> str:
-    return "–" if p is None else f"{float(p):.1%}" if 0.001 <= float(p) <= 0.999 else f"{float(p):.3g}"
-
-
 def page(explorer: Explorer, instance: dict, background: str, inner: str) -> str:
     """The whole page: the controls (set from ``instance``), and ``inner`` as the answer."""
     model = explorer.model()
@@ -89,49 +85,21 @@ def error_html(message: str) -> str:
     return f'<p class="error" role="alert">{_e(message)}</p>'
 
 
-def _decision(data: dict, clf) -> str:
-    positive = bool(data["positive"])
+def _decision(data: dict) -> str:
+    """The decision in the class's words, large, with its posterior."""
     posterior = data.get("posterior")
-    shown = "undefined (the evidence has probability 0)" if posterior is None else \
-        f"{posterior:.4g}"
-    return (f'<div class="decision {"positive" if positive else "negative"}">'
-            f'<div class="verdict" id="decision">{_e(data["decision"])}</div>'
-            f'<div class="detail">Pr({_e(clf.class_var)} = {_e(clf.positive)} | '
-            f'{"this instance" if data["complete"] else "what is known"}) = '
-            f'<span id="posterior">{_e(shown)}</span></div></div>')
-
-
-_BEST = ' class="best"'
-
-
-def _partial(data: dict) -> str:
-    """The same-decision probability and the ranking of what to observe next."""
-    unknown = data["unknown"]
-    parts = [f'<h2>How sure is this decision?</h2><p id="sdp">With {len(unknown)} feature'
-             f'{"s" if len(unknown) != 1 else ""} unknown, the decision stays '
-             f'<b>{_e(data["decision"])}</b> with probability <b>{_percent(data["sdp"])}</b> '
-             f'once they are known (the same-decision probability).</p>']
-    rows = data["next"]
-    if rows:
-        body = "".join(
-            f'<tr{_BEST if k == 0 else ""}><td>{_e(r["feature"])}</td>'
-            f'<td class="num">{_percent(r["expected_sdp"])}</td>'
-            f'<td class="num">{_percent(r["flip_probability"])} '
-            f'<span class="bar" style="width:{60 * float(r["flip_probability"]):.0f}px"></span>'
-            f'</td></tr>' for k, r in enumerate(rows))
-        parts.append(
-            '<h2>What to observe next</h2><table class="next" id="next"><thead><tr>'
-            '<th>feature</th><th class="num">same-decision probability after it</th>'
-            '<th class="num">chance it changes the decision</th></tr></thead>'
-            f'<tbody>{body}</tbody></table>')
-    return "".join(parts)
+    shown = ("not defined (this evidence has probability 0)" if posterior is None
+             else f"{posterior:.4g}")
+    given = "this instance" if data["complete"] else "what is known"
+    return (f'<div class="decision {"positive" if data["positive"] else "negative"}">'
+            f'<div class="verdict">Decision: <span id="decision">{_e(data["decision"])}'
+            f'</span></div><div class="detail">Pr({_e(data["class_var"])} = '
+            f'{_e(data["positive_state"])} | {given}) = <span id="posterior">{_e(shown)}'
+            f'</span></div></div>')
 
 
 def fragment(explorer: Explorer, answer) -> str:
-    """The answer part of the page: the decision, then the report (complete instance) or
-    the same-decision probability and what to observe next (partial instance)."""
-    data = answer.data
-    head = _decision(data, explorer.classifier)
-    if data["complete"]:
-        return head + answer.report_html()
-    return head + _partial(data)
+    """The answer part of the page: the decision, then the report as
+    ``Report._repr_html_`` shows it (for a partial instance: how sure the decision is and
+    what to observe next)."""
+    return _decision(answer.data) + answer.report_html()
