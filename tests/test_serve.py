@@ -47,7 +47,6 @@ def _instances(odd, *, partial=False):
 def _oracle_sdp(clf, evidence) -> Fraction:
     """sum_z Pr(z | e) [decision(e, z) = decision(e)], by enumerating the completions."""
     net, feats = clf.network, list(clf.features)
-    assert feats  # the classifier's features, in its order
     threshold = clf.threshold
 
     def decide(x):  # on the features of x, the others summed out

@@ -366,7 +366,7 @@ def _cmd_serve(args) -> None:
     """``bnx serve``: the explorer page of the model, until Ctrl-C."""
     from ..serve import run
     _, odd = _load(args)
-    run(odd, host=args.host, port=args.port)
+    run(odd, host=args.host, port=args.port, workers=args.workers)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -22,6 +22,16 @@ def port_number(text: str) -> int:
     return port
 
 
+def _workers(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of workers: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
 def add_serve_parser(sub, *, backend_help: str, seconds) -> argparse.ArgumentParser:
     """Add the ``serve`` command to the subparsers ``sub``; ``seconds`` parses --timeout."""
     s = sub.add_parser(
@@ -57,4 +67,7 @@ def add_serve_parser(sub, *, backend_help: str, seconds) -> argparse.ArgumentPar
                    "any other prints a warning)")
     s.add_argument("--port", type=port_number, default=8765, metavar="N",
                    help="the port (default 8765; 0: any free port)")
+    s.add_argument("--workers", type=_workers, default=1, metavar="N",
+                   help="processes answering requests, sharing the port (default 1; more "
+                   "serve many clients at once on as many cores; POSIX only)")
     return s

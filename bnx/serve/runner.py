@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
+import os
+import signal
 import socket
 import sys
 
@@ -57,13 +59,14 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning",
-        out=None) -> None:
+def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1,
+        log_level: str = "warning", out=None) -> None:
     """Serve the explorer of ``odd`` until Ctrl-C.
 
-    Prints the address to open (and, when ``host`` is not a loopback address, a warning
-    that other machines can reach it), then serves with uvicorn until interrupted; returns
-    once it has stopped.
+    Answers the page's first question (every feature unknown) and one complete instance
+    first, so that the first visitor waits for nothing; prints the address to open (and,
+    when ``host`` is not a loopback address, a warning that other machines can reach it);
+    then serves with uvicorn until interrupted, and returns once it has stopped.
 
     Parameters
     ----------
@@ -73,6 +76,10 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, log_level: str =
         The address to listen on; only this machine can reach the default.
     port : int, default 8765
         The port (0: any free one; the address printed names it).
+    workers : int, default 1
+        Processes that answer requests, sharing the one listening socket (forked, after
+        the warm-up: POSIX only). One answers one request at a time; more answer several
+        clients at once on as many cores.
     log_level : str, default "warning"
         uvicorn's log level (``"info"`` logs every request).
     out : file, optional
@@ -81,8 +88,8 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, log_level: str =
     Raises
     ------
     ArgumentError
-        The address cannot be listened on (in use, not this machine's, a bad port), or
-        Starlette or uvicorn is not installed.
+        The address cannot be listened on (in use, not this machine's, a bad port), a bad
+        number of workers, or Starlette or uvicorn is not installed.
     """
     out = sys.stdout if out is None else out
     try:
@@ -90,8 +97,13 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, log_level: str =
     except ImportError:
         raise ArgumentError("bnx serve needs Starlette and uvicorn: pip install "
                             "'bnx[serve]'") from None
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ArgumentError(f"workers must be a positive integer, got {workers!r}")
+    if workers > 1 and not hasattr(os, "fork"):
+        raise ArgumentError("several workers need os.fork (POSIX); use workers=1 here")
     loopback = is_loopback(host)
     app = create_app(odd, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
+    _warm(app.state.explorer)
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
@@ -104,11 +116,63 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, log_level: str =
               flush=True)
     config = uvicorn.Config(app, log_level=log_level, access_log=log_level == "info",
                             lifespan="off", server_header=False)
-    server = uvicorn.Server(config)
+    try:
+        if workers == 1:
+            _serve(uvicorn.Server(config), sock)
+        else:
+            _fork(lambda: _serve(uvicorn.Server(config), sock), workers)
+    finally:
+        sock.close()
+    print("bnx explorer stopped", file=out, flush=True)
+
+
+def _warm(explorer) -> None:
+    """Answer the page's first question and one complete instance: the caches every
+    answer uses are then built (and, with workers, built once, before forking)."""
+    from .answers import answer
+    answer(explorer, {})
+    answer(explorer, {f: explorer.odd.states(f)[0] for f in explorer.features})
+
+
+def _serve(server, sock) -> None:
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops gracefully, then raises the signal again
         pass
+
+
+def _fork(serve, workers: int) -> None:
+    """``serve()`` in ``workers`` forked processes; Ctrl-C (or SIGTERM) to this one is
+    passed on to them, and this returns once they have all stopped."""
+    children = []
+    for _ in range(workers):
+        pid = os.fork()
+        if pid == 0:  # a worker
+            code = 0
+            try:
+                serve()
+            except BaseException:  # noqa: BLE001 - a worker never returns into the parent
+                code = 1
+            finally:
+                os._exit(code)
+        children.append(pid)
+
+    def forward(sig, frame):
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        for pid in children:
+            while True:
+                try:
+                    os.waitpid(pid, 0)
+                    break
+                except InterruptedError:
+                    continue
     finally:
-        sock.close()
-    print("bnx explorer stopped", file=out, flush=True)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
