@@ -28,7 +28,8 @@ module imports one above it). From the bottom up, one line per layer:
   (naive Bayes and TANs too wide to compile), ``attribution/`` (SHAP and Banzhaf values,
   parameter sensitivity);
 - data and pictures: ``batch``, ``batch_engine``, ``plot``, ``datasets``, ``case_study``,
-  ``cli/`` (the ``bnx`` command); this package's ``__init__`` re-exports the public names.
+  ``serve/`` (the explorer page), ``cli/`` (the ``bnx`` command); this package's
+  ``__init__`` re-exports the public names.
 """
 
 from ._lazy import lazy_attributes
