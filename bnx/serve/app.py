@@ -80,7 +80,7 @@ def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
     'Admit'
     >>> r = client.post("/api/explain", json={"instance": {"GPA": "A"}})
     >>> r.status_code, r.json()["error"]
-    (400, "'A' is not a state of feature 'GPA' (states, closest first: +, -)")
+    (400, "'A' is not a state of feature 'GPA' (states, closest first: -, +)")
     """
     _starlette()
     from starlette.applications import Starlette

@@ -71,7 +71,7 @@ class Explorer:
     >>> explorer.read(b'{"instance": {"GPA": "A"}}')
     Traceback (most recent call last):
     ...
-    bnx.errors.UnknownStateError: 'A' is not a state of feature 'GPA' (states, closest first: +, -)
+    bnx.errors.UnknownStateError: 'A' is not a state of feature 'GPA' (states, closest first: -, +)
     """
 
     def __init__(self, odd: ODD, *, cache_size: int = 1024) -> None:
