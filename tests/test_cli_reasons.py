@@ -23,7 +23,7 @@ def test_questions(capsys, admissions_bif):  # noqa: F811
     assert "5 closest counterfactuals" in out
     assert "bias: none" in out and "biased instances: 8 of 16" in out
     assert "check: sufficient, not minimal" in out and "redundant: EntranceExam" in out
-    assert "(of this decision when only GPA is observed): 0.794560" in out
+    assert "(that the decision on GPA alone, positive, stays when the rest is observed): 0.794560" in out
     assert "1           12" in out and "2           4" in out
 
 

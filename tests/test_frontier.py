@@ -63,12 +63,16 @@ def _check(case, data, backend):
             with pytest.raises(bnx.ExplanationError, match="probability zero"):
                 bnx.same_decision_probability(clf, e, odd=odd)
             continue
-        got = bnx.same_decision_probability(clf, e, odd=odd)
+        got = bnx.same_decision_probability(clf, e, odd=odd, exact=True)
         assert isinstance(got, Fraction) and got == want
         assert clf.decide(e, partial=True) == own
-        pos = bnx.same_decision_probability(clf, e, decision=True, odd=odd)
+        pos = bnx.same_decision_probability(clf, e, decision=True, odd=odd, exact=True)
         assert pos == _brute(case, e, True)[0]
-        assert pos + bnx.same_decision_probability(clf, e, decision=False, odd=odd) == 1
+        assert pos + bnx.same_decision_probability(clf, e, decision=False, odd=odd,
+                                                   exact=True) == 1
+        # the float within its proven bound, for the same decision
+        fast = bnx.same_decision_probability(clf, e, odd=odd)
+        assert isinstance(fast, float) and abs(Fraction(fast) - want) <= Fraction(1, 10 ** 9)
         # the elimination along the diagram directly, whatever the structure
         idx = clf.encode(e, partial=True)
         assert frontier.same_decision_fraction(clf, odd, idx, True) == pos

@@ -179,14 +179,16 @@ def test_same_decision_probability_is_the_exact_sum(case, data, backend):
             with pytest.raises(bnx.ExplanationError, match="probability zero"):
                 bnx.same_decision_probability(clf, e, odd=odd)
             continue
-        got = bnx.same_decision_probability(clf, e, odd=odd)
+        got = bnx.same_decision_probability(clf, e, odd=odd, exact=True)
         assert isinstance(got, Fraction)
         assert got == want
-        pos = bnx.same_decision_probability(clf, e, decision=True, odd=odd)
-        neg = bnx.same_decision_probability(clf, e, decision=False, odd=odd)
+        pos = bnx.same_decision_probability(clf, e, decision=True, odd=odd, exact=True)
+        neg = bnx.same_decision_probability(clf, e, decision=False, odd=odd, exact=True)
         assert pos == brute.same_decision_probability(args, e, True)
         assert pos + neg == 1
         assert got == (pos if clf.decide(e, partial=True) else neg)
+        fast = bnx.same_decision_probability(clf, e, odd=odd)
+        assert isinstance(fast, float) and abs(Fraction(fast) - want) <= Fraction(1, 10 ** 9)
         # both exact methods, whichever the function picked: the weighted count over the
         # ODD per joint state of the class and latent variables, and the sum over completions
         idx = clf.encode(e, partial=True)
@@ -204,6 +206,7 @@ def test_same_decision_probability_compiles_once_without_odd():
     full = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     assert bnx.same_decision_probability(clf, full) == 1
     assert bnx.same_decision_probability(clf, full, decision=False) == 0
+    assert bnx.same_decision_probability(clf, full, exact=True) == 1
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

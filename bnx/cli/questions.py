@@ -37,9 +37,9 @@ def question_args(e) -> None:
     q.add_argument("--check", metavar='"F1=s1,..."',
                    help="check an explanation produced elsewhere: sufficient? minimal?")
     q.add_argument("--sdp", metavar="F1,F2,...",
-                   help="the same-decision probability: how likely this decision is when "
-                   "only these features of the instance are observed (a network file, or an ODD "
-                   "saved by this bnx, which holds its classifier)")
+                   help="the same-decision probability: how likely the decision on only "
+                   "these features of the instance stays when the rest is observed (a "
+                   "network file, or an ODD saved by this bnx, which holds its classifier)")
     q.add_argument("--profile", action="store_true",
                    help="the robustness profile of the whole classifier")
     q.add_argument("--shap", action="store_true",
@@ -152,9 +152,11 @@ def answer_questions(args, clf, odd, x, feats) -> None:
         unknown = [f for f in seen if f not in x]
         if unknown:
             raise BnxError(f"--sdp: {', '.join(unknown)} not in the instance")
-        p = explain.same_decision_probability(clf, evidence, decision=odd.decide(x), odd=odd)
-        print(f"\nsame-decision probability (of this decision when only "
-              f"{', '.join(seen) or 'nothing'} is observed): {float(p):.6f}")
+        d = clf.decide(evidence, partial=True)
+        p = explain.same_decision_probability(clf, evidence, odd=odd)
+        print(f"\nsame-decision probability (that the decision on "
+              f"{', '.join(seen) or 'nothing'} alone, {'positive' if d else 'negative'}, "
+              f"stays when the rest is observed): {p:.6f}")
     if args.profile:
         prof = explain.robustness_profile(odd)
         print("\nrobustness profile of the classifier (instances per robustness)")

@@ -9,7 +9,9 @@
   explanation;
 - :mod:`.robustness`: robustness, counterfactuals, the robustness profile;
 - :mod:`.bias`: decision bias on protected features;
-- :mod:`.probability`: the same-decision probability (takes the classifier).
+- :mod:`.probability`: the same-decision probability (takes the classifier);
+- :mod:`.observe`, :mod:`.probable`, :mod:`.fairness`: what to observe next, probable
+  reasons, group fairness, under the network's distribution (take the classifier).
 
 Every function takes a compiled :class:`~bnx.ODD`.
 
@@ -32,6 +34,10 @@ _LAZY = {
     "count_biased": ("bnx.explain.bias", "count_biased"),
     "decision_bias": ("bnx.explain.bias", "decision_bias"),
     "same_decision_probability": ("bnx.explain.probability", "same_decision_probability"),
+    "next_observations": ("bnx.explain.observe", "next_observations"),
+    "ProbableReasons": ("bnx.explain.probable", "ProbableReasons"),
+    "probable_reasons": ("bnx.explain.probable", "probable_reasons"),
+    "group_fairness": ("bnx.explain.fairness", "group_fairness"),
     "ExplanationCheck": ("bnx.explain.reasons", "ExplanationCheck"),
     "check_explanation": ("bnx.explain.reasons", "check_explanation"),
     "contrastive_explanations": ("bnx.explain.reasons", "contrastive_explanations"),
@@ -61,13 +67,17 @@ __all__ = [
     "theorem3_holds",
     # reasons, robustness, bias, probability
     "ExplanationCheck",
+    "ProbableReasons",
     "check_explanation",
     "contrastive_explanations",
     "count_biased",
     "counterfactuals",
     "decision_bias",
     "feature_roles",
+    "group_fairness",
     "necessary_reasons",
+    "next_observations",
+    "probable_reasons",
     "robustness",
     "robustness_profile",
     "same_decision_probability",

@@ -163,7 +163,7 @@ def same_decision_fraction(clf, odd, idx: dict, decision: bool) -> Fraction:
     >>> odd = bnx.compile(clf, backend="autoref")
     >>> e = {"smoke": "yes", "xray": "yes"}
     >>> p = same_decision_fraction(clf, odd, clf.encode(e, partial=True), True)
-    >>> p == bnx.same_decision_probability(clf, e, decision=True)
+    >>> p == bnx.same_decision_probability(clf, e, decision=True, exact=True)
     True
     """
     neg, pos = decision_masses(clf, odd, idx)

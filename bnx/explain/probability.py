@@ -42,15 +42,15 @@ from ..rules import decides
 from ._passes import FALSE, TRUE, reached, view
 from ..odd import ODD, check_odd
 
-__all__ = ["same_decision_probability"]
+__all__ = ["exact_sdp", "same_decision_probability"]
 
 _ODDS: "weakref.WeakKeyDictionary[Classifier, ODD]" = weakref.WeakKeyDictionary()
 
 
 def same_decision_probability(clf: Classifier, evidence: Instance, *,
                               decision: bool | None = None,
-                              odd: ODD | None = None) -> Fraction:
-    """The exact probability that the decision on ``evidence`` survives the missing features.
+                              odd: ODD | None = None, exact: bool = False) -> float | Fraction:
+    """The probability that the decision on ``evidence`` survives the missing features.
 
     Parameters
     ----------
@@ -61,12 +61,15 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
         The decision whose probability is asked; by default the classifier's
         decision on ``evidence`` itself (``clf.decide(evidence, partial=True)``).
     odd : ODD, optional
-        ``clf``'s compiled decision function, used by the weighted count (compiled
-        once per classifier and kept when not given).
+        ``clf``'s compiled decision function (compiled once per classifier and kept
+        when not given).
+    exact : bool, default False
+        Return the exact :class:`~fractions.Fraction`. By default a float within
+        ``1e-9`` of it (the bound is proven, see ``docs/explanations.md``).
 
     Returns
     -------
-    Fraction
+    float or Fraction
         ``sum_z Pr(z | e) [decision(e, z) = decision]``.
 
     Raises
@@ -79,15 +82,30 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> e = {"GPA": "+", "EntranceExam": "+"}
-    >>> p = bnx.same_decision_probability(clf, e)
-    >>> round(float(p), 4), p + bnx.same_decision_probability(clf, e, decision=False) == 1
-    (0.9241, True)
-    >>> round(float(bnx.same_decision_probability(clf, {"GPA": "+"})), 4)
+    >>> round(bnx.same_decision_probability(clf, e), 4)
+    0.9241
+    >>> p = bnx.same_decision_probability(clf, e, exact=True)
+    >>> p + bnx.same_decision_probability(clf, e, decision=False, exact=True) == 1
+    True
+    >>> round(bnx.same_decision_probability(clf, {"GPA": "+"}), 4)
     0.7946
     """
     if not isinstance(clf, Classifier):
         raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    if decision is not None and not isinstance(decision, bool):
+        raise ArgumentError(f"decision must be True, False or None, got {decision!r}")
     idx = clf.encode(evidence, partial=True)
+    if not exact:
+        from .under import sdp_float  # numpy: only when needed
+        got = sdp_float(clf, _odd_for(clf, odd), idx, decision)
+        if got is not None:
+            return got
+    p = exact_sdp(clf, idx, decision, odd)
+    return p if exact else float(p)
+
+
+def exact_sdp(clf: Classifier, idx: dict, decision: bool | None, odd: ODD | None) -> Fraction:
+    """The exact same-decision probability of the encoded evidence ``idx``."""
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
@@ -95,8 +113,6 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
                                "probability is undefined")
     if decision is None:
         decision = _decide(clf, joint)
-    elif not isinstance(decision, bool):
-        raise ArgumentError(f"decision must be True, False or None, got {decision!r}")
     if clf.structure not in ("naive_bayes", "latent_tree"):  # TAN, general: along the ODD
         from .frontier import same_decision_fraction  # numpy: only when needed
         return same_decision_fraction(clf, _odd_for(clf, odd), idx, decision)
@@ -128,6 +144,7 @@ def _check_match(clf: Classifier, odd) -> None:
 
 
 def _odd_for(clf: Classifier, odd: ODD | None) -> ODD:
+    """``odd`` checked against ``clf``, or ``clf``'s ODD (compiled once and kept)."""
     if odd is not None:
         _check_match(clf, odd)
         return odd
@@ -231,3 +248,4 @@ def _enumerated_mass(clf: Classifier, idx: dict, decision: bool) -> Fraction:
         if _decide(clf, joint) == decision:
             same += sum(joint, Fraction(0))
     return same
+

@@ -1,0 +1,142 @@
+"""Questions asked under the network's distribution, in floating point with a proven bound.
+
+The dense joint of :mod:`._dense` restricted to some evidence, the decision on a partial
+instance from its class masses (exact whenever floating point cannot tell), and the
+same-decision probability in floats. Every float returned here is within ``1e-9`` of the
+exact value; a computation whose bound would exceed that returns ``None`` and the caller
+uses exact arithmetic instead (see :mod:`._dense` for the argument).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import ExplanationError
+from ..rules import decides
+from . import _dense
+
+__all__ = ["BOUND", "View", "decide_masses", "sdp_float", "sdp_with_bound", "view"]
+
+#: The bound promised on every float answer.
+BOUND = Fraction(1, 10 ** 9)
+
+
+class View:
+    """The dense joint and the decisions of ``odd``, restricted to the evidence ``idx``.
+
+    Attributes
+    ----------
+    free : list
+        The unobserved features, in the ODD's order (the axes of ``table`` after the
+        class's, and of ``decided``).
+    table : numpy.ndarray
+        ``Pr(class, e, z)`` over the completions ``z`` (float, or scaled exact integers).
+    decided : numpy.ndarray
+        The diagram's decision on each completion (bool).
+    depth : int
+        The roundings on the longest chain to an entry of ``table``.
+    """
+
+    def __init__(self, joint: _dense.Joint, decided: np.ndarray, idx: dict) -> None:
+        sl = tuple(idx.get(f, slice(None)) for f in joint.features)
+        self.features = joint.features
+        self.free = [f for f in joint.features if f not in idx]
+        self.table = joint.table[(slice(None), *sl)]
+        self.decided = decided[sl]
+        self.depth = joint.depth
+        self.exact = joint.exact
+
+    @property
+    def size(self) -> int:
+        return int(self.decided.size)
+
+
+def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
+    """The :class:`View` of ``clf`` (compiled as ``odd``) on ``idx``; ``None`` when the
+    dense joint is out of reach (too many instances, floats could underflow, or the
+    bound on a ratio of its sums would exceed :data:`BOUND`)."""
+    try:
+        joint = _dense.joint(clf, odd.encoding.features, exact=exact)
+    except _dense.TooLarge:
+        return None
+    # every answer is a ratio of two sums of at most all the entries of Pr(e, z)
+    if not exact and _dense.gamma(2 * (joint.depth + joint.table.size) + 1) > BOUND:
+        return None
+    return View(joint, _dense.decisions(odd), idx)
+
+
+def _sure(a: Fraction, b: Fraction, g: Fraction, strict: bool) -> bool | None:
+    """Whether ``A >= B`` (``A > B`` when ``strict``) for the exact values of the
+    computed ``a``, ``b`` (each within a relative ``g`` of it); ``None``: too close."""
+    lo, hi = 1 - g, 1 + g
+    if (a * lo > b * hi) if strict else (a * lo >= b * hi):
+        return True
+    if (a * hi <= b * lo) if strict else (a * hi < b * lo):
+        return False
+    return None
+
+
+def decide_masses(clf, idx: dict, masses, depth: int) -> bool:
+    """``clf``'s exact decision on the partial instance ``idx`` from its computed class
+    masses ``[Pr(c, e) for c]`` (floats with at most ``depth`` roundings each, or exact);
+    floating point decides unless it is too close to call, exact arithmetic then."""
+    p = clf.class_states.index(clf.positive)
+    f = [Fraction(v) if isinstance(v, (int, Fraction)) else Fraction(float(v)) for v in masses]
+    g = _dense.gamma(depth) if depth else Fraction(0)
+    if clf.rule == "threshold":
+        t = clf.threshold
+        got = _sure((1 - t) * f[p], t * (sum(f) - f[p]), g, False)
+    else:
+        got = True
+        for c in range(len(f)):
+            if c != p:
+                here = _sure(f[p], f[c], g, c < p)
+                if here is False:
+                    got = False
+                    break
+                if here is None:
+                    got = None
+    if got is None:  # too close to call in floats
+        got = decides(clf._decision_joint(idx), clf.rule, p, clf.threshold)
+    return got
+
+
+def class_masses(v: View):
+    """``[Pr(c, e) for c]`` and their roundings."""
+    flat = v.table.reshape(v.table.shape[0], -1)
+    return flat.sum(axis=1), v.depth + max(v.size - 1, 0)
+
+
+def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
+    """``(sdp, bound)``: the same-decision probability in floats and a proven bound on its
+    distance to the exact value; ``None`` when the dense joint is out of reach or the bound
+    would exceed :data:`BOUND`."""
+    v = view(clf, odd, idx)
+    if v is None:
+        return None
+    masses, depth = class_masses(v)
+    if not masses.any():
+        raise ExplanationError("the evidence has probability zero: the same-decision "
+                               "probability is undefined")
+    if decision is None:
+        decision = decide_masses(clf, idx, masses, depth)
+    ncls = v.table.shape[0]
+    pr = v.table.sum(axis=0).reshape(-1)  # Pr(e, z): ncls - 1 more roundings
+    same = pr[v.decided.reshape(-1) == decision].sum()
+    total = pr.sum()
+    # same and total: sums of at most size entries of pr; then one division
+    k = 2 * (v.depth + ncls - 1 + v.size - 1) + 1
+    bound = _dense.gamma(k)
+    if bound > BOUND:
+        return None
+    value = float(same / total)
+    return value, bound * Fraction(value) / (1 - bound)  # |theta| <= bound of the exact
+
+
+def sdp_float(clf, odd, idx: dict, decision: bool | None) -> float | None:
+    """The same-decision probability within ``1e-9``; ``None`` when it needs exact
+    arithmetic (see :func:`sdp_with_bound`)."""
+    got = sdp_with_bound(clf, odd, idx, decision)
+    return None if got is None else got[0]
