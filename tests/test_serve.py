@@ -290,11 +290,12 @@ def _stop(proc):
     return proc.returncode, out, err
 
 
-def test_the_command(odd, tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_command(odd, tmp_path, workers):
     import httpx
     path = tmp_path / "admissions.bnx"
     odd.save(path)
-    proc, line = _serve(path)
+    proc, line = _serve(path, "--workers", workers)
     try:
         assert line.startswith("bnx explorer of Admit (positive: +) at http://127.0.0.1:")
         address = line.split(" at ")[1].split()[0]
@@ -302,6 +303,9 @@ def test_the_command(odd, tmp_path):
         assert httpx.post(address + "api/explain",
                           json={"instance": {"GPA": "A"}}).status_code == 400
         assert httpx.get(address).status_code == 200
+        for x in _instances(odd):  # each worker answers as the library does
+            data = httpx.post(address + "api/explain", json={"instance": x}).json()
+            assert data["positive"] == odd.decide(x)
     finally:
         code, out, err = _stop(proc)
     assert code == 0 and out.strip() == "bnx explorer stopped", err

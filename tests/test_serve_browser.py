@@ -103,8 +103,8 @@ def _set(session, feature, state):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
     before = session.find_element(By.ID, "result").get_attribute("innerHTML")
-    Select(session.find_element(By.CSS_SELECTOR, f'select[data-feature="{feature}"]')
-           ).select_by_value(state)
+    css = "#background" if feature == "background" else f'select[data-feature="{feature}"]'
+    Select(session.find_element(By.CSS_SELECTOR, css)).select_by_value(state)
     WebDriverWait(session, 20).until(
         lambda s: s.find_element(By.ID, "result").get_attribute("innerHTML") != before)
 
@@ -144,6 +144,10 @@ def test_set_states_and_see_the_decision_and_the_next_observation_change(browser
     assert len(firsts) == len(odd.features) + 1  # so did the next observation, each time
     from selenium.webdriver.common.by import By
     assert browser.find_element(By.ID, "posterior").text
+    assert not browser.find_elements(By.CSS_SELECTOR, ".bnx-report svg")
+    _set(browser, "background", "marginals")  # the attributions chart, against a background
+    assert browser.find_elements(By.CSS_SELECTOR, ".bnx-report svg")
+    assert "background=marginals" in browser.current_url  # the address keeps the choice
     shot = os.environ.get("BNX_SCREENSHOT")
     if shot:
         browser.save_screenshot(shot)

@@ -104,6 +104,8 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
     loopback = is_loopback(host)
     app = create_app(odd, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
     _warm(app.state.explorer)
+    config = uvicorn.Config(app, log_level=log_level, access_log=log_level == "info",
+                            lifespan="off", server_header=False)
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
@@ -114,13 +116,13 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
         print(f"warning: listening on {host}, not on loopback: anyone who can reach this "
               f"machine on port {port} can use the explorer and read the model", file=out,
               flush=True)
-    config = uvicorn.Config(app, log_level=log_level, access_log=log_level == "info",
-                            lifespan="off", server_header=False)
     try:
         if workers == 1:
             _serve(uvicorn.Server(config), sock)
         else:
             _fork(lambda: _serve(uvicorn.Server(config), sock), workers)
+    except KeyboardInterrupt:  # Ctrl-C before uvicorn took the signal over: stopped too
+        pass
     finally:
         sock.close()
     print("bnx explorer stopped", file=out, flush=True)
