@@ -29,7 +29,7 @@ MAX_BODY = 256 * 1024
 BACKGROUNDS = {
     "none": "no attributions",
     "uniform": "uniform: every state equally likely",
-    "marginals": "the network's marginals: each feature as the network predicts it",
+    "marginals": "the network's marginals (each feature apart)",
 }
 
 _KEYS = ("instance", "background")
