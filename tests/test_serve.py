@@ -20,9 +20,9 @@ from tests import oracle
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from bnx.serve.explorer import MAX_BODY  # noqa: E402
+from bnx.serve.explorer import MAX_BODY
 
 CLASS, POSITIVE = "Admit", "+"
 
@@ -206,22 +206,22 @@ def test_bad_instances_get_bnx_s_own_message(client, odd, instance):
 
 
 @pytest.mark.parametrize("body, message", [
-    (b"{", "the request body is not JSON: Expecting property name enclosed in double "
-           "quotes: line 1 column 2 (char 1)"),
+    (b"{", ("the request body is not JSON: Expecting property name enclosed in double "
+           "quotes: line 1 column 2 (char 1)")),
     (b"", "the request body is not JSON: Expecting value: line 1 column 1 (char 0)"),
-    (b"\xff\xfe", "the request body is not JSON: 'utf-8' codec can't decode byte 0xff in "
-                  "position 0: invalid start byte"),
+    (b"\xff\xfe", ("the request body is not JSON: 'utf-8' codec can't decode byte 0xff in "
+                  "position 0: invalid start byte")),
     (b'{"instance": {"GPA": NaN}}', "the request body is not JSON: NaN is not a JSON value"),
-    (b"[1]", 'the request body must be a JSON object such as {"instance": {"feature": '
-             '"state"}}, got list'),
-    (b'"x"', 'the request body must be a JSON object such as {"instance": {"feature": '
-             '"state"}}, got str'),
+    (b"[1]", ('the request body must be a JSON object such as {"instance": {"feature": '
+             '"state"}}, got list')),
+    (b'"x"', ('the request body must be a JSON object such as {"instance": {"feature": '
+             '"state"}}, got str')),
     (b'{"instance": {}, "code": "import os"}',
      "unknown key 'code' in the request (keys: instance, background)"),
     (b'{"instance": {}, "background": "data.csv"}',
      "background must be one of none, uniform, marginals, got 'data.csv'"),
-    (b"[" * 100_000 + b"]" * 100_000, "the request body is not JSON: maximum recursion "
-                                      "depth exceeded"),
+    (b"[" * 100_000 + b"]" * 100_000, ("the request body is not JSON: maximum recursion "
+                                      "depth exceeded")),
 ])
 def test_bad_bodies(client, body, message):
     for route in ("/api/explain", "/explain.html"):

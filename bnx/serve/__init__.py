@@ -14,4 +14,4 @@ See ``docs/serve.md``.
 from .app import create_app
 from .runner import is_loopback, run
 
-__all__ = ["create_app", "run", "is_loopback"]
+__all__ = ["create_app", "is_loopback", "run"]

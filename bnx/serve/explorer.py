@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import ArgumentError
 from ..odd import ODD
 
-__all__ = ["Explorer", "MAX_BODY", "BACKGROUNDS"]
+__all__ = ["BACKGROUNDS", "MAX_BODY", "Explorer"]
 
 #: The largest request body read, in bytes (a request naming every feature of a model
 #: with thousands of features stays well under it).

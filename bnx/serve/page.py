@@ -10,7 +10,7 @@ from html import escape
 
 from .explorer import Explorer
 
-__all__ = ["page", "fragment", "error_html"]
+__all__ = ["error_html", "fragment", "page"]
 
 
 def _e(value) -> str:

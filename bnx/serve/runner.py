@@ -12,7 +12,7 @@ from ..errors import ArgumentError
 from ..odd import ODD
 from .app import create_app
 
-__all__ = ["run", "is_loopback", "LOOPBACK_HOSTS"]
+__all__ = ["LOOPBACK_HOSTS", "is_loopback", "run"]
 
 #: The ``Host`` names the explorer answers on a loopback address.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
