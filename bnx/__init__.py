@@ -21,6 +21,8 @@ module imports one above it). The packages, from the bottom up:
   ``attribution/`` (SHAP and Banzhaf values, parameter sensitivity), ``linear/`` (naive
   Bayes and TANs too wide to compile);
 - data and pictures: ``tabular/`` (whole data sets, plots, shipped data and examples);
+- ``report/`` (one decision in the class's own words: text, HTML, JSON, pictures);
+- ``serve/`` (the explorer, a web page for people who do not write Python);
 - ``cli/`` (the ``bnx`` command). This package's ``__init__`` re-exports the public names.
 """
 
@@ -36,7 +38,7 @@ from ._version import __version__  # noqa: E402,F401
 # light, and loading a saved ODD and explaining one decision imports no pandas or pgmpy
 # (nor numpy, on a small diagram: see bnx._lazy).
 _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.examples", None),
-         "linear": ("bnx.linear", None),
+         "linear": ("bnx.linear", None), "serve": ("bnx.serve", None),
          "Classifier": ("bnx.classifier._classifier", "Classifier"),
          "read_network": ("bnx.classifier._classifier", "read_network"),
          "ODD": ("bnx.odd._odd", "ODD"),
@@ -89,6 +91,7 @@ __all__ = [
     "datasets",
     "examples",
     "linear",
+    "serve",
     "latent_tree_order",
     "naive_bayes_order",
     "read_network",

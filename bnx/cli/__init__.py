@@ -1,8 +1,9 @@
-"""The ``bnx`` command: the votes case study, compiling and explaining classifiers.
+"""The ``bnx`` command: the votes case study, compiling and explaining classifiers, and the
+explorer page.
 
-The package: the parser and the ``compile`` and ``explain`` commands here,
-:mod:`.votes` (``bnx votes``), :mod:`.questions` (the question flags of ``explain``)
-and :mod:`.text` (tables and explanation rows).
+The package: the parser and the ``compile``, ``explain`` and ``serve`` commands here,
+:mod:`.votes` (``bnx votes``), :mod:`.questions` (the question flags of ``explain``),
+:mod:`.serve` (the options of ``serve``) and :mod:`.text` (tables and explanation rows).
 
 Run ``bnx --help``. Every error ends in one line on stderr and a non-zero exit
 code (1 for bad input, 2 for bad usage).
@@ -141,6 +142,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="show at most N explanations of each kind (default 20)")
     from .questions import question_args
     question_args(e)
+    from .serve import add_serve_parser
+    add_serve_parser(sub, backend_help=_BACKEND_HELP, seconds=_positive_float)
     return p
 
 
@@ -401,6 +404,13 @@ def _cmd_explain(args) -> None:
     answer_questions(args, clf, odd, x, feats)
 
 
+def _cmd_serve(args) -> None:
+    """``bnx serve``: the explorer page of the model, until Ctrl-C."""
+    from ..serve import run
+    _, odd = _load(args)
+    run(odd, host=args.host, port=args.port, workers=args.workers)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bnx`` command; returns the exit code."""
     from ..errors import BnxError
@@ -410,7 +420,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     from .votes import cmd_votes as _cmd_votes
-    handler = {"votes": _cmd_votes, "compile": _cmd_compile, "explain": _cmd_explain}
+    handler = {"votes": _cmd_votes, "compile": _cmd_compile, "explain": _cmd_explain,
+               "serve": _cmd_serve}
     try:
         handler[args.command](args)
     except BnxError as exc:

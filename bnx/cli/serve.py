@@ -1,0 +1,73 @@
+"""``bnx serve PATH``: the explorer page of a saved ODD or of a network file.
+
+The model options are those of ``bnx explain`` (the same names, read by the same loader);
+``--host`` and ``--port`` say where to listen.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["add_serve_parser", "port_number"]
+
+
+def port_number(text: str) -> int:
+    """A TCP port from the command line: 0 (any free port) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid port: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535, got {port}")
+    return port
+
+
+def _workers(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of workers: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def add_serve_parser(sub, *, backend_help: str, seconds) -> argparse.ArgumentParser:
+    """Add the ``serve`` command to the subparsers ``sub``; ``seconds`` parses --timeout."""
+    s = sub.add_parser(
+        "serve", help="explore a classifier's decisions in a web page",
+        description="Serve one page where anyone can set a classifier's features and see "
+        "its decision, the report on it and what to observe next, with a JSON API under "
+        "it (docs/serve.md). PATH is an ODD saved by 'bnx compile --output' or a network "
+        "file with the options of 'bnx explain'. Listens on 127.0.0.1 (this machine only) "
+        "unless --host says otherwise; Ctrl-C stops it.")
+    s.add_argument("network", metavar="PATH", help="a saved ODD (.bnx) or a network file")
+    s.add_argument("--class", dest="class_var", metavar="C",
+                   help="the class variable (not needed for a saved ODD)")
+    s.add_argument("--positive", metavar="S",
+                   help="its positive state (not needed for a saved ODD)")
+    s.add_argument("--threshold", type=float, metavar="T",
+                   help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
+    s.add_argument("--rule", choices=["threshold", "argmax"], default=None,
+                   help="threshold (default) or argmax (S is the most probable state of C)")
+    s.add_argument("--features", metavar="F1,F2,...",
+                   help="the observed features, any nodes but the class (default: the "
+                   "network's leaves)")
+    s.add_argument("--order", metavar="F1,F2,...",
+                   help="the ODD's variable order (default: chosen by bnx)")
+    s.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
+                   help=backend_help)
+    s.add_argument("--max-nodes", type=int, metavar="N", help="stop compiling past N nodes")
+    s.add_argument("--timeout", type=seconds, metavar="S",
+                   help="stop compiling after S seconds")
+    s.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown when the ODD is estimated to be large)")
+    s.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                   help="the address to listen on (default 127.0.0.1: this machine only; "
+                   "any other prints a warning)")
+    s.add_argument("--port", type=port_number, default=8765, metavar="N",
+                   help="the port (default 8765; 0: any free port)")
+    s.add_argument("--workers", type=_workers, default=1, metavar="N",
+                   help="processes answering requests, sharing the port (default 1; more "
+                   "serve many clients at once on as many cores; POSIX only)")
+    return s

@@ -1,0 +1,45 @@
+"""The explorer's answer on one instance: the report (:func:`bnx.explain`), which for a
+partial instance holds the same-decision probability and the ranking of what to observe
+next, as JSON data and as the HTML the page and ``Report._repr_html_`` share."""
+
+from __future__ import annotations
+
+from ..report import explain, render_report
+from .explorer import Explorer, finite
+
+__all__ = ["Answer", "answer"]
+
+
+class Answer:
+    """One answer: :attr:`data` (what ``POST /api/explain`` returns) and its report.
+
+    Attributes
+    ----------
+    data : dict
+        The report's :meth:`~bnx.Report.to_dict` (a non-finite number as ``null``): for
+        a partial instance ``"sdp"`` (the same-decision probability) and ``"next"`` (a
+        list of ``{"feature", "expected_sdp", "flip_probability"}``, best first) too.
+    report : Report
+    """
+
+    def __init__(self, report) -> None:
+        self.report = report
+        self.data = finite(report.to_dict())
+        self._html: str | None = None
+
+    def report_html(self) -> str:
+        """The report as ``Report._repr_html_`` shows it (rendered once)."""
+        if self._html is None:
+            self._html = render_report(self.report)
+        return self._html
+
+
+def answer(explorer: Explorer, instance: dict, background: str = "none") -> Answer:
+    """The answer on ``instance`` (checked by :meth:`Explorer.read`), from the cache when
+    it was asked before. The background applies to complete instances (attributions need
+    one); a partial instance is answered without."""
+    if not explorer.complete(instance):
+        background = "none"
+    key = (frozenset(instance.items()), background)
+    return explorer.cached(key, lambda: Answer(
+        explain(explorer.odd, instance, background=explorer.background(background))))

@@ -1,0 +1,195 @@
+"""What the explorer answers, without the web: the model's description, requests read and
+checked, and the answers on an instance (the web layer in :mod:`.app` only moves bytes).
+
+A request is JSON: ``{"instance": {feature: state}, "background": name}``. Features left
+out (or given as ``null``) are unknown. Every check on the instance is the ODD's own
+(:meth:`bnx.ODD.encode`), so a bad request fails with the very message bnx raises.
+Nothing from a request is evaluated or unpickled: it is parsed by :func:`json.loads` and
+only ever compared with the model's feature and state names.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from ..errors import ArgumentError
+from ..odd._odd import ODD
+
+__all__ = ["BACKGROUNDS", "MAX_BODY", "Explorer"]
+
+#: The largest request body read, in bytes (a request naming every feature of a model
+#: with thousands of features stays well under it).
+MAX_BODY = 256 * 1024
+
+#: The backgrounds the page offers for the attributions, with their labels.
+BACKGROUNDS = {
+    "none": "no attributions",
+    "uniform": "uniform: every state equally likely",
+    "marginals": "the network's marginals (each feature apart)",
+}
+
+_KEYS = ("instance", "background")
+
+
+def _json_scalar(state: Any) -> Any:
+    """A state as JSON holds it: strings, integers and booleans as they are, else its text."""
+    if isinstance(state, (str, bool, int)) or state is None:
+        return state
+    return str(state)
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a JSON value")
+
+
+class Explorer:
+    """The one model an explorer serves, and its answers.
+
+    Parameters
+    ----------
+    odd : ODD
+        A compiled decision function with its classifier attached (as :func:`bnx.compile`
+        returns it, or :meth:`bnx.ODD.load` reads it from a file of format 2 or later).
+    cache_size : int, default 1024
+        How many answers to keep (the model never changes, so an instance asked again is
+        answered from the cache).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.serve.explorer import Explorer
+    >>> explorer = Explorer(bnx.compile(bnx.examples.admissions(), backend="autoref"))
+    >>> model = explorer.model()
+    >>> model["class"], model["positive"], model["features"]["GPA"]
+    ('Admit', '+', ['-', '+'])
+    >>> explorer.read(b'{"instance": {"GPA": "+", "EntranceExam": null}}')
+    ({'GPA': '+'}, 'none')
+    >>> explorer.read(b'{"instance": {"GPA": "A"}}')
+    Traceback (most recent call last):
+    ...
+    bnx.errors.UnknownStateError: 'A' is not a state of feature 'GPA' (states, closest first: -, +)
+    """
+
+    def __init__(self, odd: ODD, *, cache_size: int = 1024) -> None:
+        if not isinstance(odd, ODD):
+            raise ArgumentError(f"the explorer serves a compiled bnx.ODD, got "
+                                f"{type(odd).__name__}")
+        if odd.classifier is None:
+            raise ArgumentError("this ODD was saved without its classifier (an old file): the "
+                                "explorer needs it for posteriors; compile the network again")
+        self.odd = odd
+        self.classifier = odd.classifier
+        self.features = tuple(odd.display_order)
+        self._lock = threading.Lock()  # one question at a time: dd managers are not threadsafe
+        self._cache: OrderedDict = OrderedDict()
+        self._cache_size = cache_size
+        self._marginals: dict | None = None
+
+    # ------------------------------------------------------------------ the model
+    def model(self) -> dict:
+        """``{"class", "positive", "features": {feature: [states]}}``, JSON-ready, the
+        features in the classifier's order."""
+        clf = self.classifier
+        return {"class": _json_scalar(clf.class_var), "positive": _json_scalar(clf.positive),
+                "features": {_json_scalar(f): [_json_scalar(s) for s in self.odd.states(f)]
+                             for f in self.features}}
+
+    # ------------------------------------------------------------------ requests
+    def read(self, body: bytes, *, limit: int = MAX_BODY) -> tuple[dict, str]:
+        """The instance ``{feature: state}`` (the model's own state values, unknown
+        features left out) and the background name that a request body asks for.
+
+        Raises
+        ------
+        ArgumentError
+            A body over ``limit`` bytes, not JSON, not a JSON object, with a key other
+            than ``instance`` and ``background``, or an unknown background.
+        InstanceError
+            The instance is not an object, or names an unknown feature
+            (:class:`~bnx.UnknownFeatureError`) or state (:class:`~bnx.UnknownStateError`).
+        """
+        if len(body) > limit:
+            raise ArgumentError(f"the request body has more than {limit:,} bytes")
+        try:
+            request = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise ArgumentError(f"the request body is not JSON: {exc}") from None
+        if not isinstance(request, dict):
+            raise ArgumentError(f'the request body must be a JSON object such as '
+                                f'{{"instance": {{"feature": "state"}}}}, got '
+                                f'{type(request).__name__}')
+        extra = [k for k in request if k not in _KEYS]
+        if extra:
+            raise ArgumentError(f"unknown key {extra[0]!r} in the request (keys: "
+                                f"{', '.join(_KEYS)})")
+        background = request.get("background")
+        background = "none" if background is None else background
+        if not isinstance(background, str) or background not in self.backgrounds():
+            raise ArgumentError(f"background must be one of {', '.join(self.backgrounds())}, "
+                                f"got {background!r}")
+        return self.instance(request.get("instance", {})), background
+
+    def instance(self, given: Any) -> dict:
+        """``given`` checked by the ODD (:meth:`bnx.ODD.encode`), as ``{feature: state}``
+        with the model's state values; ``None`` values are unknown features."""
+        if isinstance(given, dict):
+            given = {f: s for f, s in given.items() if s is not None}
+        idx = self.odd.encode(given, partial=True)
+        return {f: self.odd.states(f)[j] for f, j in idx.items()}
+
+    # ------------------------------------------------------------------ answers
+    def complete(self, instance: dict) -> bool:
+        """Whether ``instance`` gives every feature a state."""
+        return len(instance) == len(self.features)
+
+    def marginals(self) -> dict:
+        """``{feature: {state: Pr(feature = state)}}`` in the network, exactly summed and
+        rounded once (the product background the page offers)."""
+        if self._marginals is None:
+            clf, out = self.classifier, {}
+            for f in self.features:
+                joint = {s: sum(clf.class_joint({f: s}, partial=True)) for s in self.odd.states(f)}
+                total = sum(joint.values())
+                out[f] = {s: (float(p / total) if total else 1 / len(joint))
+                          for s, p in joint.items()}
+            self._marginals = out
+        return self._marginals
+
+    def backgrounds(self) -> dict:
+        """The backgrounds offered for the attributions: ``{name: label}``."""
+        return BACKGROUNDS
+
+    def background(self, name: str) -> dict | None:
+        """The background ``name`` as :func:`bnx.shap_values` takes it (``None``: none)."""
+        if name == "none":
+            return None
+        if name == "uniform":
+            return {}
+        return self.marginals()
+
+    def cached(self, key: tuple, compute):
+        """``compute()``, remembered under ``key``; one computation at a time."""
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+            value = compute()
+            self._cache[key] = value
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+            return value
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every non-finite float replaced by ``None`` (JSON has no NaN)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
