@@ -241,7 +241,7 @@ def plot_explanations(expl: Any, ax: Any = None, *, limit: int = 30) -> Any:
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> ax = bnx.pi_explanations(odd, x).plot()
     >>> ax.get_title()
-    '3 PI-explanations of a positive decision (length 2: 1, 3: 2)'
+    '3 sufficient reasons for Admit = + (PI-explanations; length 2: 1, 3: 2)'
     """
     import numpy as np
     feats = list(expl.features)

@@ -42,11 +42,11 @@ def test_explain(capsys, admissions_bif):
     assert code == 0, err
     assert "decision:  positive (Admit=yes)" in out
     assert "Pr(Admit=yes | x) = 0.997" in out
-    assert "1 MC-explanation of a positive decision" in out
-    assert "3 PI-explanations of a positive decision (length 2: 1, 3: 2)" in out
+    assert "1 MC-explanation of Admit = yes" in out
+    assert "3 sufficient reasons for Admit = yes (PI-explanations; length 2: 1, 3: 2)" in out
     code, out, _ = run(capsys, "explain", admissions_bif, "--class", "Admit",
                        "--positive", "yes", "--instance", x, "--pi", "--shortest")
-    assert "MC-explanation" not in out and "1 PI-explanation" in out
+    assert "MC-explanation" not in out and "1 sufficient reason" in out
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -132,7 +132,7 @@ def test_compile_output_then_explain_the_saved_odd(capsys, admissions_bif, tmp_p
     x = "WorkExperience=yes,FirstTimeApplicant=no,EntranceExam=no,GPA=yes"
     code, out, err = run(capsys, "explain", saved, "--instance", x, "--pi")
     assert code == 0, err
-    assert "decision:  positive (Admit=yes)" in out and "1 PI-explanation" in out
+    assert "decision:  positive (Admit=yes)" in out and "1 sufficient reason" in out
     (tmp_path / "cut.bnx").write_text(open(saved).read()[:100])
     code, _, err = run(capsys, "explain", str(tmp_path / "cut.bnx"), "--instance", x)
     assert code == 1 and err.count("\n") == 1 and "truncated" in err
@@ -262,7 +262,7 @@ def test_explain_with_argmax(capsys):
                          "--pi")
     assert code == 0, err
     assert "decision:  positive (lung=yes)" in out and "(argmax)" in out
-    assert "1 PI-explanation of a positive decision (length 3: 1)" in out
+    assert "1 sufficient reason for lung = yes (PI-explanations; length 3: 1)" in out
 
 
 def test_argmax_refuses_a_threshold_on_the_command_line(capsys):

@@ -161,12 +161,16 @@ def test_display():
     x = dict.fromkeys(odd.features, "+")
     pis = bnx.pi_explanations(odd, x)
     text = str(pis)
-    assert text.startswith("3 PI-explanations of a positive decision (length 2: 1, 3: 2)")
+    assert text == ("3 sufficient reasons for Admit = + (PI-explanations), shortest first:\n"
+                    "  WorkExperience = +, GPA = +\n"
+                    "  WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +\n"
+                    "  FirstTimeApplicant = +, EntranceExam = +, GPA = +")
+    assert pis.title() == "3 sufficient reasons for Admit = + (PI-explanations; length 2: 1, 3: 2)"
     frame = pis.to_frame()
     assert list(frame.columns) == list(odd.display_order) == list(odd.classifier.features)
     assert len(frame) == 3 and list(next(iter(pis))) == [f for f in odd.display_order if f in next(iter(pis))]
     assert (frame == "*").sum().sum() == 4 * 3 - (2 + 3 + 3)
-    assert "<table" in pis._repr_html_()
+    assert "<li>WorkExperience = +, GPA = +</li>" in pis._repr_html_()
     assert "diagram size" in repr(pis)
 
 

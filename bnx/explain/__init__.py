@@ -29,6 +29,7 @@ _LAZY = {
     "theorem3_holds": ("bnx.explain.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explain.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explain.pi", "prime_implicants"),
+    "Bias": ("bnx.explain.bias_result", "Bias"),
     "count_biased": ("bnx.explain.bias", "count_biased"),
     "decision_bias": ("bnx.explain.bias", "decision_bias"),
     "same_decision_probability": ("bnx.explain.probability", "same_decision_probability"),
@@ -60,6 +61,7 @@ __all__ = [
     "prime_implicants",
     "theorem3_holds",
     # reasons, robustness, bias, probability
+    "Bias",
     "ExplanationCheck",
     "check_explanation",
     "contrastive_explanations",

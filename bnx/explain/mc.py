@@ -27,7 +27,7 @@ from ..errors import (ArgumentError, ExplanationError, UnknownFeatureError, Unkn
                       closest_first)
 from ..odd import ODD, check_odd
 from . import _cache
-from .explanations import Explanations
+from .explanations import Explanations, wording_of
 from .nodetable import NodeTable
 from .walks import suffix_keep_minimal, suffix_minimum
 
@@ -174,6 +174,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
                         instance={f: states[i][x[i]] for i, f in enumerate(enc.features)},
                         core=(cache.core, best),
                         make_manager=lambda: _cache.aux_manager(odd, enc.variables),
+                        wording=wording_of(odd),
                         on=functools.partial(_on_names, enc.features, states, tuple(ons), fixed))
 
 

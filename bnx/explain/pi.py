@@ -25,7 +25,7 @@ from ..errors import ExplanationError
 from ..odd import ODD, check_odd
 from . import _cache
 from ._conj import Store, store_for
-from .explanations import DROPPED, Explanations, Layout
+from .explanations import DROPPED, Explanations, Layout, wording_of
 from .setdiagram import SetDiagram
 
 np = numpy_on_first_use(globals())
@@ -218,7 +218,7 @@ class _PI:
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
                             feature_order=odd.display_order, diagram=diagram,
-                            core=(self.core, ref), **kwargs)
+                            core=(self.core, ref), wording=wording_of(odd), **kwargs)
 
 
 @deep
@@ -282,7 +282,8 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     return Explanations(None, None, layout,
                         make_manager=lambda: _cache.aux_manager(odd, variables),
                         kind="PI", decision=decision, instance=named,
-                        feature_order=odd.display_order, core=(core, root))
+                        feature_order=odd.display_order, core=(core, root),
+                        wording=wording_of(odd))
 
 
 def _project(g: SetDiagram, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],

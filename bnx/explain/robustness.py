@@ -30,7 +30,7 @@ from . import _cache
 from ._erosion import eroded_counts
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
-from .explanations import DROPPED, Explanations, Layout
+from .explanations import DROPPED, Explanations, Layout, wording_of
 from .mc import _features_arg
 from ..odd import ODD, check_odd
 
@@ -106,7 +106,8 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -
         _cache.tidy(odd, out)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Explanations(out, root, layout, kind="counterfactual", decision=decision,
-                        instance=named, feature_order=odd.display_order)
+                        instance=named, feature_order=odd.display_order,
+                        wording=wording_of(odd))
 
 
 class _Paths:

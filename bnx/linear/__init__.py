@@ -47,6 +47,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
 from ..errors import ArgumentError, UnknownFeatureError, closest_first
+from ..wording import decision_state
 from ..explain.reasons import ExplanationCheck
 from ._core import Weights
 from ._moves import flip, keep_fewest
@@ -282,8 +283,9 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     """
     d = _decision(clf, instance)
     members = sorted(set(d.positions(partial)))
+    words = dict(partial=d.named(members), wording=_wording(clf))
     if isinstance(d, TanDecision):
-        return _check_tan(d, members)
+        return _check_tan(d, members, words)
     g, F, W = d.race, d.F, d.W
     mem = set(members)
     terms = [g.c] + [F[i] if i in mem else W[i] for i in range(d.n)]
@@ -291,7 +293,7 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     if not g.decide(plus, minus, s, lambda: d.fixing(mem)):
         worst = d.fixing(mem)
         return ExplanationCheck(False, False, (), d.decision, counterexample={
-            f: d.w.states[i][worst[i]] for i, f in enumerate(d.w.features)})
+            f: d.w.states[i][worst[i]] for i, f in enumerate(d.w.features)}, **words)
 
     def dropped(i, state, members):  # the sums with feature i released, if still sufficient
         p_, m_, s_ = state
@@ -309,23 +311,30 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
             state = smaller
             reason.discard(i)
     return ExplanationCheck(True, not redundant, tuple(redundant), d.decision,
-                            reason=d.named(reason))
+                            reason=d.named(reason), **words)
 
 
 def _flip(d: Decision) -> dict[int, int] | None:
     return d.flip() if isinstance(d, TanDecision) else flip(d)
 
 
-def _check_tan(d: TanDecision, members: list[int]) -> ExplanationCheck:
+def _wording(clf: Any) -> tuple:
+    """Both decisions of ``clf`` in the class's words, positive first."""
+    states = getattr(clf, "class_states", None)
+    pos, c = getattr(clf, "positive", "positive"), getattr(clf, "class_var", "class")
+    return tuple(f"{c} = {decision_state(states, pos, d)}" for d in (True, False))
+
+
+def _check_tan(d: TanDecision, members: list[int], words: dict) -> ExplanationCheck:
     y = d.counterexample(members)
     w = d.w
     if y is not None:
         return ExplanationCheck(False, False, (), d.decision, counterexample={
-            f: w.states[i][y[i]] for i, f in enumerate(w.features)})
+            f: w.states[i][y[i]] for i, f in enumerate(w.features)}, **words)
     redundant = d.redundant(members)
     reason = d.shrink(members) if redundant else members  # no redundant member: minimal
     return ExplanationCheck(True, not redundant, tuple(w.features[i] for i in redundant),
-                            d.decision, reason=d.named(reason))
+                            d.decision, reason=d.named(reason), **words)
 
 
 def _position(w: Weights, f: Any, what: str) -> int:
