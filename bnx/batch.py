@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ArgumentError
+from .errors import ArgumentError, OnStatesError
 from .feature_arrays import decide_states, feature_view
 from .instances import _frame, encode_rows
 
@@ -113,15 +113,14 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None
     """
     what = _DEFAULT_WHAT if odd.classifier is not None else \
         tuple(w for w in _DEFAULT_WHAT if w != "posterior")
-    on = on if isinstance(on, Mapping) else {}
-    need = [f for f, states in zip(odd.features, odd.encoding.states)
-            if len(states) > 2 and f not in on]
-    if not need:
-        return what, None
-    return tuple(w for w in what if not w.startswith("mc_")), (
-        f"MC answers (mc_count, mc_shortest) left out: {', '.join(map(repr, need))} "
-        f"{'has' if len(need) == 1 else 'have'} more than two states and no on states; give "
-        f"them with on= (--on on the command line), or ask for the answers with what=")
+    from .explain.mc import on_states
+    try:
+        on_states(odd, on if isinstance(on, Mapping) else None)
+    except OnStatesError as exc:
+        return tuple(w for w in what if not w.startswith("mc_")), (
+            f"MC answers (mc_count, mc_shortest) left out. {exc}; or ask for the answers "
+            f"with what=")
+    return what, None
 
 
 def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
@@ -142,6 +141,9 @@ def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
         raise ArgumentError(f"what={[w for w in what if w in ('posterior', 'sensitivity')]!r} "
                             "needs the classifier, which this ODD does not "
                             "have (a file of format version 1): compile it again")
+    if any(w.startswith("mc_") for w in what):  # refused up front, in the same words
+        from .explain.mc import on_states
+        on_states(odd, on if isinstance(on, Mapping) else None)
     return what
 
 

@@ -76,6 +76,12 @@ class Classifier(Decisions):
     rule : {"threshold", "argmax"}, keyword-only
         ``"argmax"``: positive iff the positive state is the most probable class state,
         the first state in the class's order winning ties.
+    on_states : mapping, keyword-only, optional
+        ``{feature: its "on" state (or states)}``, for MC-explanations: declared once
+        here, kept in a saved ODD's file, and used wherever no ``on=`` is given. A
+        binary feature whose states are recognisably affirmative (yes/no, y/n,
+        true/false, 1/0, +/-, present/absent, positive/negative, on/off, any case)
+        needs none. It does not change any decision.
 
     Raises
     ------
@@ -101,12 +107,14 @@ class Classifier(Decisions):
     >>> best = bnx.Classifier(clf.network, "Admit", "+", rule="argmax")
     >>> best.rule, best.threshold, best.decide(x)
     ('argmax', None, True)
+    >>> bnx.Classifier(clf.network, "Admit", "+", on_states={"GPA": "+"}).on_states
+    {'GPA': ('+',)}
     """
 
     def __init__(self, network: Any, class_var: Feature, positive: State,
                  threshold: float | Fraction = _HALF,
                  features: Sequence[Feature] | None = None, *,
-                 rule: str = "threshold") -> None:
+                 rule: str = "threshold", on_states: Any = None) -> None:
         from pgmpy.models import DiscreteBayesianNetwork
         if not isinstance(network, DiscreteBayesianNetwork):
             raise NetworkError(
@@ -147,6 +155,43 @@ class Classifier(Decisions):
                              self._aside)
         self._card = {n: len(s) for n, s in self._states.items()}
         self._orders: dict = {}
+        self._on_states = self._check_on_states(on_states)
+
+    def _check_on_states(self, on: Any) -> dict:
+        """``on_states`` as ``{feature: tuple of its on states}``, checked."""
+        from collections.abc import Collection, Mapping
+        from .errors import UnknownStateError
+        if on is None:
+            return {}
+        if not isinstance(on, Mapping):
+            raise ArgumentError(f"on_states must map features to their on state(s), "
+                                f"got {on!r}")
+        out = {}
+        for f, given in on.items():
+            if f not in self._features:
+                raise UnknownFeatureError(
+                    f"on_states names {f!r}, which is not a feature (features, closest "
+                    f"first: {closest_first(f, self._features)})")
+            if isinstance(given, (str, bytes, int)) or not isinstance(given, Collection):
+                given = [given]
+            states = self._states[f]
+            got = []
+            for s in given:
+                j = _resolve_state(states, s)
+                if j is None:
+                    raise UnknownStateError(
+                        f"on state {s!r} is not a state of feature {f!r} (states, "
+                        f"closest first: {closest_first(s, states)})")
+                if states[j] not in got:
+                    got.append(states[j])
+            out[f] = tuple(sorted(got, key=states.index))
+        return {f: out[f] for f in self._features if f in out}
+
+    @property
+    def on_states(self) -> dict:
+        """The declared on states of MC-explanations, ``{feature: tuple of states}``
+        (empty when none were declared)."""
+        return dict(self._on_states)
 
     # ------------------------------------------------------------------ construction
     @classmethod

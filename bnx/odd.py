@@ -72,6 +72,7 @@ class ODD:
             meta.setdefault("threshold", classifier.threshold)
             meta.setdefault("rule", classifier.rule)
             meta.setdefault("fingerprint", classifier.fingerprint)
+            meta.setdefault("on_states", classifier.on_states)
             if "least_states" not in meta:
                 meta["least_states"] = least_pair(classifier, encoding.features)
         self.meta = meta

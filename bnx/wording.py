@@ -22,10 +22,34 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["decision_state", "decimal", "terms", "listing", "plural"]
+__all__ = ["affirmative", "decision_state", "decimal", "terms", "listing", "plural"]
 
 #: How many explanations a printed set shows before "… and N more".
 SHOWN = 5
+
+
+#: Pairs of states read as (on, off), in any case: a binary feature whose two states are
+#: one of these pairs has an obvious "on" state for MC-explanations.
+AFFIRMATIVE = (("yes", "no"), ("y", "n"), ("true", "false"), ("t", "f"), ("1", "0"),
+               ("+", "-"), ("+", "\u2212"), ("present", "absent"), ("positive", "negative"),
+               ("pos", "neg"), ("on", "off"))
+_ON = {(a, b): 0 for a, b in AFFIRMATIVE} | {(b, a): 1 for a, b in AFFIRMATIVE}
+
+
+def affirmative(states: Sequence) -> int | None:
+    """The index of the affirmative state of a two-state feature (``"yes"`` of
+    yes/no, ``"+"`` of +/-, ``1`` of 0/1, ... in any case), or ``None`` when its states
+    are not such a pair.
+
+    >>> affirmative(("n", "y")), affirmative(("Present", "Absent")), affirmative((0, 1))
+    (1, 0, 1)
+    >>> affirmative(("normal", "abnormal")) is None
+    True
+    """
+    if len(states) != 2:
+        return None
+    key = tuple(str(s).strip().lower() for s in states)
+    return _ON.get(key)
 
 
 def decision_state(class_states: Sequence | None, positive: Any, decision: bool) -> str:

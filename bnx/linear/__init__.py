@@ -162,8 +162,9 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     decision, keep the decision while turning off as many of the instance's
     on-features as possible (any off state may replace an on one); for a negative
     decision on and off swap roles. ``on`` maps features to their on state(s)
-    (default: a binary feature's second state; features with more states must be
-    named unless ``fixed``); ``fixed`` features keep their state. Every feature that
+    (default: the classifier's declared ``on_states``, or a binary feature's
+    affirmative state, yes of yes/no, + of +/-, ...; other features must be named
+    unless ``fixed``, else :class:`~bnx.OnStatesError`); ``fixed`` features keep their state. Every feature that
     may move takes its best replacement state, and the fewest features are kept: those
     whose replacement would cost the most. All MC-explanations (there may be
     exponentially many) need the compiled ODD.
@@ -181,7 +182,8 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     w = d.w
     fixed_pos = _positions(w, fixed, "fixed")
     skip = {w.features[i] for i in fixed_pos}
-    ons = on_state_sets(w.features, w.states, on, skip, lambda f: _position(w, f, "on"))
+    ons = on_state_sets(w.features, w.states, on, skip, lambda f: _position(w, f, "on"),
+                        declared=getattr(clf, "on_states", None))
     counted = [ons[i] if d.decision else frozenset(range(len(w.states[i]))) - ons[i]
                for i in range(d.n)]
     x_star = (d.keep_fewest(counted, fixed_pos) if isinstance(d, TanDecision)
