@@ -64,6 +64,10 @@ def decide_many(odd: Any, data: Any) -> np.ndarray:
     ``partial=True``), by the ODD of the classifier restricted to them, compiled
     once per pattern of missing features (see :mod:`bnx.batch_engine`).
 
+    Returns
+    -------
+    numpy.ndarray
+
     Examples
     --------
     >>> import bnx
@@ -103,6 +107,10 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None
     less ``mc_count`` and ``mc_shortest`` when a feature with more than two states has no
     on states in `on` (MC-explanations need them). ``bnx explain --data`` uses the same
     default and prints the same note.
+
+    Returns
+    -------
+    tuple[tuple, str or None]
 
     Examples
     --------

@@ -204,6 +204,10 @@ class Classifier(Decisions):
         UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
         and their states ``0``, ``1``, ...
 
+        Returns
+        -------
+        'Classifier'
+
         Examples
         --------
         >>> import bnx, os, tempfile
@@ -226,6 +230,10 @@ class Classifier(Decisions):
 
         The network is copied into pgmpy entry for entry (:func:`bnx.agrum.from_pyagrum`);
         states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.
+
+        Returns
+        -------
+        'Classifier'
         """
         from .agrum import from_pyagrum
         return cls(from_pyagrum(bn), class_var, positive, threshold=threshold,
@@ -233,7 +241,12 @@ class Classifier(Decisions):
 
     def to_pyagrum(self) -> Any:
         """The classifier's network as a ``pyagrum.BayesNet`` (:func:`bnx.agrum.to_pyagrum`),
-        to run pyAgrum's own inference on it; the class, features and rule stay here."""
+        to run pyAgrum's own inference on it; the class, features and rule stay here.
+
+        Returns
+        -------
+        object
+        """
         from .agrum import to_pyagrum
         return to_pyagrum(self._network)
 
@@ -252,6 +265,10 @@ class Classifier(Decisions):
             The positive class; default ``classes_[1]`` for two classes (required for more).
         feature_names : sequence, optional
             The feature names; default ``feature_names_in_`` or ``x0, x1, ...``.
+
+        Returns
+        -------
+        'Classifier'
 
         Raises
         ------
@@ -362,7 +379,12 @@ class Classifier(Decisions):
         return self._states[self._class_var]
 
     def states(self, node: Feature) -> tuple:
-        """The state names of a feature (or of any node), in pgmpy's order."""
+        """The state names of a feature (or of any node), in pgmpy's order.
+
+        Returns
+        -------
+        tuple
+        """
         try:
             return self._states[node]
         except (KeyError, TypeError):
@@ -385,16 +407,31 @@ class Classifier(Decisions):
         return self._tree
 
     def parents(self, node: Feature) -> tuple:
-        """The parents of ``node`` in the network."""
+        """The parents of ``node`` in the network.
+
+        Returns
+        -------
+        tuple
+        """
         return self._parents[self._node(node)]
 
     def children(self, node: Feature) -> tuple:
-        """The children of ``node`` that lead to features (naive Bayes and latent trees)."""
+        """The children of ``node`` that lead to features (naive Bayes and latent trees).
+
+        Returns
+        -------
+        tuple
+        """
         node = self._node(node)
         return tuple(self._tree_only("children()").tree.get(node, ()))
 
     def parent(self, node: Feature) -> Feature:
-        """The parent of a non-class node (``None`` for the class), in a tree."""
+        """The parent of a non-class node (``None`` for the class), in a tree.
+
+        Returns
+        -------
+        Feature
+        """
         node = self._node(node)
         return self._tree_only("parent()").parent.get(node)
 
@@ -403,6 +440,10 @@ class Classifier(Decisions):
 
         Naive Bayes and latent trees only; tables of kept nodes include the exact sums
         of pruned subtrees below them.
+
+        Returns
+        -------
+        tuple
         """
         node = self._node(node)
         return self._tree_only("table()").tables[node]

@@ -172,6 +172,10 @@ def plot_odd(odd: Any, ax: Any = None, *, short: Mapping | None = None,
     width : float, optional
         Figure width in inches (with a new figure).
 
+    Returns
+    -------
+    object
+
     Examples
     --------
     >>> import bnx, matplotlib
@@ -232,6 +236,10 @@ def plot_odd(odd: Any, ax: Any = None, *, short: Mapping | None = None,
 
 def plot_explanations(expl: Any, ax: Any = None, *, limit: int = 30) -> Any:
     """Draw an explanation set as a grid (at most ``limit`` rows); returns the axes.
+
+    Returns
+    -------
+    object
 
     Examples
     --------

@@ -207,7 +207,12 @@ class ODD:
         return self.meta.get("threshold")
 
     def states(self, feature: Feature) -> tuple:
-        """The states of ``feature``."""
+        """The states of ``feature``.
+
+        Returns
+        -------
+        tuple
+        """
         return self.encoding.states[self._position(feature)]
 
     def _position(self, feature: Feature) -> int:
@@ -237,7 +242,12 @@ class ODD:
 
     # ------------------------------------------------------------------ instances
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
-        """Validate an instance and return ``{feature: state index}``."""
+        """Validate an instance and return ``{feature: state index}``.
+
+        Returns
+        -------
+        dict
+        """
         instance = as_instance(instance, class_var=self.meta.get("class_var"))
         known = self.encoding._index
         for f in instance:
@@ -271,7 +281,12 @@ class ODD:
         return out
 
     def assignment(self, indices: dict) -> dict[int, bool]:
-        """``{level: bit}`` of a complete instance given as ``{feature: state index}``."""
+        """``{level: bit}`` of a complete instance given as ``{feature: state index}``.
+
+        Returns
+        -------
+        dict
+        """
         enc = self.encoding
         values: dict[int, bool] = {}
         for i, f in enumerate(enc.features):
@@ -333,6 +348,11 @@ class ODD:
         :func:`bnx.batch.decide_many` compiles the restricted classifiers instead,
         which is faster when many rows miss the same features).
 
+        Returns
+        -------
+        numpy.ndarray
+            One decision per row (True: positive), in row order.
+
         Examples
         --------
         >>> import bnx
@@ -372,6 +392,11 @@ class ODD:
     def count(self) -> int:
         """Number of complete instances decided positive (an exact ``int``).
 
+        Returns
+        -------
+        int
+            The exact number of positive instances.
+
         Examples
         --------
         >>> import bnx
@@ -381,7 +406,13 @@ class ODD:
         return count_models(self.arrays)
 
     def total(self) -> int:
-        """Number of complete instances."""
+        """Number of complete instances.
+
+        Returns
+        -------
+        int
+            The exact number of complete instances.
+        """
         return math.prod(len(s) for s in self.encoding.states)
 
     # ------------------------------------------------------------------ files
@@ -391,6 +422,11 @@ class ODD:
         The file holds a readable header (features, states, encoding, order, threshold,
         the classifier's fingerprint and the classifier itself) and the diagram's arrays
         in binary, under a checksum.
+
+        Returns
+        -------
+        str
+            The path written.
 
         Examples
         --------
@@ -413,6 +449,11 @@ class ODD:
         saying what is wrong; nothing is half-loaded. The loaded ODD's
         :attr:`classifier` is rebuilt from the file on first use, exactly, so it
         has posteriors (files of format version 1 hold no classifier: ``None``).
+
+        Returns
+        -------
+        'ODD'
+            The loaded ODD.
         """
         return cls(None, **load_odd(path, backend=backend, resolve=False))
 
@@ -421,6 +462,10 @@ class ODD:
         """The diagram in Graphviz DOT, features and states named on nodes and edges.
 
         Complemented edges are resolved, so the picture shows plain 0/1 sinks.
+
+        Returns
+        -------
+        str
         """
         return drawing.to_dot(self)
 
@@ -428,11 +473,20 @@ class ODD:
         """Write the diagram as an image through Graphviz's ``dot`` (SVG, PNG, PDF).
 
         Raises :class:`~bnx.BnxError` when ``dot`` is not installed.
+
+        Returns
+        -------
+        str
         """
         return drawing.draw(self, path, format=format)
 
     def plot(self, ax=None, **options):
-        """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`."""
+        """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
         return drawing.plot_odd(self, ax, **options)
 
     def _repr_svg_(self) -> str | None:

@@ -305,7 +305,7 @@ def test_plot_names_the_classes_and_has_a_legend():
     assert a.classes == ("Admit = +", "Admit = -")
     for kind in ("bar", "waterfall"):
         ax = a.plot(kind=kind)
-        assert ax.get_title().startswith("Decided Admit = +; base value 0.375")
+        assert ax.get_title() == "Decided Admit = + (base value 0.375)"
         legend = [t.get_text() for t in ax.get_legend().get_texts()]
         assert legend[:2] == ["towards Admit = +", "towards Admit = -"]
     text = str(a)

@@ -56,8 +56,13 @@ def draw(attr, ax: Any = None, *, kind: str | None = None, max_features: int = 2
         pos, neg = _classes(attr)
         ax.set_xlabel(f"{_label(attr)} (1 = {pos}, 0 = {neg})")
         decided = pos if int(attr.decisions) else neg
-        ax.set_title(f"Decided {decided}; base value {float(attr.base_values):.3g} "
-                     f"(the share of {pos} under the background)")
+        ax.set_title(f"Decided {decided} (base value {float(attr.base_values):.3g})")
+        if kind == "waterfall":  # room for the base value and the decision lines
+            left = _left(attr, values, order)
+            ends = np.concatenate([left, left + values[order],
+                                   [float(attr.base_values), float(attr.decisions)]])
+            pad = 0.05 * max(float(ends.max() - ends.min()), 1e-9)
+            ax.set_xlim(float(ends.min()) - pad, float(ends.max()) + pad)
         _legend(ax, pos, neg, waterfall=kind == "waterfall")
         return ax
     if kind == "bar":
@@ -102,7 +107,8 @@ def _legend(ax: Any, pos: str, neg: str, *, waterfall: bool) -> None:
     handles = [Patch(color="tab:red", label=f"towards {pos}"),
                Patch(color="tab:blue", label=f"towards {neg}")]
     if waterfall:
-        handles += [Line2D([], [], color="grey", ls="--", lw=0.8, label="base value"),
+        handles += [Line2D([], [], color="grey", ls="--", lw=0.8,
+                           label=f"base value: the share of {pos} under the background"),
                     Line2D([], [], color="black", lw=0.8, label="the decision (1 or 0)")]
     ax.legend(handles=handles, loc="best", fontsize="small")
 

@@ -81,7 +81,12 @@ class Attributions:
 
     def to_frame(self):
         """The values as a pandas DataFrame: one column per feature; one row per
-        instance (the input's index for a DataFrame)."""
+        instance (the input's index for a DataFrame).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
         import pandas as pd
         values = np.atleast_2d(self.values)
         return pd.DataFrame(values.tolist(), columns=list(self.feature_names),
@@ -117,6 +122,10 @@ class Attributions:
         One instance: a bar chart (``kind="bar"``, the default) or a waterfall from
         the base value to the decision (``kind="waterfall"``). Many rows: a
         beeswarm-like summary, one row of dots per feature coloured by state.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
         """
         from ._draw import draw
         return draw(self, ax, kind=kind, max_features=max_features)

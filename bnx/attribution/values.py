@@ -242,6 +242,10 @@ def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) ->
     The game, ``X``, ``background`` and ``exact`` are as for :func:`shap_values`
     (Banzhaf values need not add up to the decision minus ``base_values``).
 
+    Returns
+    -------
+    Attributions
+
     Examples
     --------
     >>> import bnx

@@ -59,7 +59,10 @@ class Budget:
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.bar = None
         if progress:
-            from tqdm.auto import tqdm
+            import warnings
+            with warnings.catch_warnings():  # without ipywidgets tqdm.auto warns, then draws text
+                warnings.simplefilter("ignore")
+                from tqdm.auto import tqdm
             self.bar = tqdm(total=total, unit=" nodes", desc="compiling", leave=False,
                             mininterval=0.5)
 

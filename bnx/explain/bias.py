@@ -88,6 +88,11 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
 def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     """The exact number of complete instances whose decision is biased on ``protected``.
 
+    Returns
+    -------
+    int
+        The exact number of biased instances.
+
     Examples
     --------
     >>> import bnx

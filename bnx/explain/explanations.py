@@ -207,6 +207,11 @@ class Explanations:
         The length of a partial instance is the number of features it keeps; the
         length of an MC-explanation is its cardinality (the number of its features
         in the minimised states).
+
+        Returns
+        -------
+        dict
+            ``{length: number of explanations}``.
         """
         if self._lengths is None:
             d = self.diagram
@@ -216,7 +221,13 @@ class Explanations:
 
     @deep
     def shortest(self) -> "Explanations":
-        """All explanations of minimum length, by minimisation on the diagram."""
+        """All explanations of minimum length, by minimisation on the diagram.
+
+        Returns
+        -------
+        'Explanations'
+            The explanations of minimum length.
+        """
         d = self.diagram
         memo: dict = {}
         best = minimum(d, d.root, 0, self.layout, memo)
@@ -241,7 +252,12 @@ class Explanations:
         return members(d, d.root, self.layout, rank)
 
     def to_set(self) -> set[frozenset]:
-        """The explanations as a set of ``frozenset(dict.items())``."""
+        """The explanations as a set of ``frozenset(dict.items())``.
+
+        Returns
+        -------
+        set
+        """
         return {frozenset(e.items()) for e in self}
 
     def __contains__(self, item: Any) -> bool:
@@ -279,6 +295,11 @@ class Explanations:
 
         ``limit`` caps the number of rows (``None``: all of them). For MC-explanations,
         ``attrs["on"]`` holds the on states (:attr:`on`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per explanation, one column per feature.
         """
         import pandas as pd
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
@@ -295,7 +316,12 @@ class Explanations:
         return frame
 
     def plot(self, ax=None, **options):
-        """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`."""
+        """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
         return plot_explanations(self, ax, **options)
 
     def title(self) -> str:
@@ -380,6 +406,11 @@ def wording_of(odd):
 def positives(odd) -> Explanations:
     """The positive instances of an ODD as an :class:`Explanations` set (a diagram):
     ``len()`` counts them on the diagram, iterating lists them.
+
+    Returns
+    -------
+    Explanations
+        Complete instances, counted on the diagram.
 
     Examples
     --------

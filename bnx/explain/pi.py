@@ -228,6 +228,11 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     With ``decision=False``, those of its complement. Together they are the
     PI-explanations of all decisions of the classifier.
 
+    Returns
+    -------
+    Explanations
+        Partial instances; ``print`` lists them shortest first.
+
     Examples
     --------
     >>> import bnx
@@ -254,6 +259,11 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst") -> Ex
     method : {"inst", "cover"}
         ``"inst"``: Algorithm 5 (pi-inst). ``"cover"``: Algorithm 4 (pi-cover),
         then the prime implicants that agree with the instance. Same result.
+
+    Returns
+    -------
+    Explanations
+        Partial instances; ``print`` lists them shortest first.
 
     Examples
     --------

@@ -51,6 +51,11 @@ def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst") ->
     The name of Darwiche and Hirth (ECAI 2020) and of PyXAI for
     :func:`bnx.pi_explanations`, which it calls; ``method`` is passed on.
 
+    Returns
+    -------
+    Explanations
+        The PI-explanations (partial instances).
+
     Examples
     --------
     >>> import bnx
@@ -70,6 +75,11 @@ def contrastive_explanations(odd: ODD, instance: Instance) -> Explanations:
     change (each to any of its states) can give the other decision; each is
     returned as the partial instance ``{feature: the instance's state}``. Empty when
     no change flips the decision.
+
+    Returns
+    -------
+    Explanations
+        Partial instances ``{feature: the instance's state}``.
 
     Examples
     --------
@@ -219,6 +229,11 @@ def feature_roles(odd: ODD, instance: Instance) -> dict[Feature, str]:
     reason exactly when it is in some contrastive explanation, and in all of them
     exactly when it is a contrastive explanation on its own.
 
+    Returns
+    -------
+    dict
+        ``{feature: "necessary", "relevant" or "irrelevant"}``.
+
     Examples
     --------
     >>> import bnx
@@ -305,6 +320,11 @@ def check_explanation(odd: ODD, instance: Instance,
     *sufficient* when every completion gets the instance's decision and *minimal*
     when, moreover, no feature can be dropped. Each state in ``partial`` must be the
     instance's.
+
+    Returns
+    -------
+    ExplanationCheck
+        What was found: ``sufficient``, ``minimal``, ``redundant``, ...
 
     Examples
     --------

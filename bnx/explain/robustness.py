@@ -62,6 +62,11 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -> int
     immutable : iterable of features
         Features that may not change.
 
+    Returns
+    -------
+    int or None
+        The fewest features to change (``None`` when no change flips it).
+
     Examples
     --------
     >>> import bnx
@@ -82,6 +87,11 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = ()) -
     Each member is a partial instance ``{feature: new state}`` naming the features
     that change and their new states (the others keep the instance's); all have
     :func:`robustness` many changes. Empty when no change flips the decision.
+
+    Returns
+    -------
+    Explanations
+        Partial instances ``{feature: new state}`` (the changes).
 
     Examples
     --------
@@ -169,6 +179,11 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     robustness values that occur, in increasing order; instances that no change of
     the mutable features can flip are counted under the key ``None`` (last). The
     answer does not depend on the backend.
+
+    Returns
+    -------
+    dict
+        ``{robustness: number of instances}``.
 
     Examples
     --------

@@ -63,6 +63,10 @@ __all__ = ["ExplanationCheck", "check_explanation", "contrastive_explanation",
 def decide(clf: Any, instance: Mapping) -> bool:
     """The exact decision on a complete instance (the same as ``clf.decide``).
 
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> import bnx
@@ -93,6 +97,10 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     dualization: ``docs/explanations.md``, "What a TAN costs"). On small classifiers
     the set yielded is exactly that of :func:`bnx.pi_explanations` on the compiled ODD.
     Counting them has no polynomial answer: compile the classifier for that.
+
+    Returns
+    -------
+    Iterator
 
     Examples
     --------
@@ -130,6 +138,10 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     answer, or give up past their budgets with :class:`~bnx.StructureError`, which says
     why and between which sizes a shortest one lies, and whose ``best`` attribute is the
     shortest PI-explanation found (``docs/explanations.md``, "What a TAN costs").
+
+    Returns
+    -------
+    dict
 
     Examples
     --------
@@ -169,6 +181,10 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     whose replacement would cost the most. All MC-explanations (there may be
     exponentially many) need the compiled ODD.
 
+    Returns
+    -------
+    dict
+
     Examples
     --------
     >>> import bnx
@@ -199,6 +215,10 @@ def robustness(clf: Any, instance: Mapping) -> int | None:
     largest losses come first, and ``k`` changes can do no more than the ``k``
     largest losses.
 
+    Returns
+    -------
+    int or None
+
     Examples
     --------
     >>> import bnx
@@ -216,6 +236,10 @@ def counterfactual(clf: Any, instance: Mapping) -> dict | None:
 
     Closest counts changed features (:func:`robustness` of them); ``None`` when no
     instance has the other decision.
+
+    Returns
+    -------
+    dict or None
 
     Examples
     --------
@@ -240,6 +264,10 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict | None:
     Freeing these features allows the other decision; its size is the
     :func:`robustness`. Every contrastive explanation shares a feature with every
     PI-explanation.
+
+    Returns
+    -------
+    dict or None
 
     Examples
     --------
@@ -267,6 +295,10 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     time while it stays sufficient); ``counterexample``, when ``partial`` is not
     sufficient, is the completion with every other feature at its worst state for the
     decision (the diagram version gives one closest to the instance instead).
+
+    Returns
+    -------
+    ExplanationCheck
 
     Raises
     ------
