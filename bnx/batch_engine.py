@@ -152,10 +152,7 @@ def _chunk(data: bytes, backend: str, rows: list, what: tuple, on: Mapping | Non
 def run_chunks(odd: Any, rows: list, what: tuple, on: Mapping | None, *, n_jobs: int,
                progress: bool, client: Any) -> list[list]:
     """Answer ``rows`` here (``n_jobs=1``), on joblib workers, or on a Dask ``client``."""
-    import warnings
-    with warnings.catch_warnings():  # without ipywidgets tqdm.auto warns, then draws text
-        warnings.simplefilter("ignore")
-        from tqdm.auto import tqdm
+    from tqdm.auto import tqdm
     bar = tqdm(total=len(rows), desc="explaining rows", unit="row", disable=not progress,
                leave=False)
     try:

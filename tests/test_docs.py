@@ -114,7 +114,7 @@ def _section(page: str, heading: str) -> str:
 
 def test_the_classifiers_section_names_every_structure():
     """docs/index.md once said naive Bayes and latent trees only."""
-    section = _section("index.md", "Classifiers")
+    section = _section("concepts.md", "Classifiers")
     seen = {bnx.examples.admissions().structure, bnx.examples.asia().structure}
     for structure in seen | {"naive_bayes", "latent_tree", "tan", "general"}:
         assert f'`"{structure}"`' in section, structure

@@ -59,10 +59,7 @@ class Budget:
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.bar = None
         if progress:
-            import warnings
-            with warnings.catch_warnings():  # without ipywidgets tqdm.auto warns, then draws text
-                warnings.simplefilter("ignore")
-                from tqdm.auto import tqdm
+            from tqdm.auto import tqdm
             self.bar = tqdm(total=total, unit=" nodes", desc="compiling", leave=False,
                             mininterval=0.5)
 
