@@ -12,7 +12,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import bnx  # noqa: E402
+import bnx
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "_static" / "quickstart.png"
 
