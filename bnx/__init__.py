@@ -26,6 +26,8 @@ module imports one above it). The packages, from the bottom up:
 - ``cli/`` (the ``bnx`` command). This package's ``__init__`` re-exports the public names.
 """
 
+import warnings as _warnings
+
 from ._lazy import lazy_attributes
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
@@ -33,6 +35,10 @@ from .explanation import _LAZY as _EXPLAIN_LAZY
 from .explanation import __all__ as _explain_all
 
 from ._version import __version__  # noqa: E402,F401
+
+# pgmpy and bnx's progress bars import tqdm.auto, which in a notebook without ipywidgets warns
+# (with the path of the machine's tqdm) and then draws a text bar: the warning is noise.
+_warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")
 
 # Every name but the errors is imported with its module on first use: ``import bnx`` stays
 # light, and loading a saved ODD and explaining one decision imports no pandas or pgmpy

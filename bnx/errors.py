@@ -28,6 +28,7 @@ __all__ = [
     "BackendError",
     "CompilationLimitError",
     "ExplanationError",
+    "OnStatesError",
     "DataError",
     "ODDFileError",
     "OutputError",
@@ -92,6 +93,12 @@ class CompilationLimitError(BnxError, MemoryError):
 
 class ExplanationError(BnxError, ValueError):
     """An explanation was asked for in a way that has no meaning."""
+
+
+class OnStatesError(ExplanationError):
+    """MC-explanations were asked for a feature whose "on" state is unknown: its states
+    are not recognisably affirmative (yes/no, y/n, true/false, 1/0, +/-, ...) and none
+    was declared (``on=`` or the classifier's ``on_states``)."""
 
 
 class DataError(BnxError, ValueError):

@@ -271,3 +271,44 @@ def test_explain_data_and_command_line(tmp_path, capsys):
     assert main(["explain", str(net), "--class", "Admit", "--positive", "+", "--instance", x,
                  "--shap"]) == 1
     assert "--background" in capsys.readouterr().err
+
+
+def test_to_shap_one_instance_and_many():
+    """to_shap() gives shap's own Explanation: a float base value for one instance (shap's
+    waterfall plot draws it), one per row for many; shap is in the test extra, not skipped."""
+    import shap
+    import matplotlib
+    matplotlib.use("Agg")
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    one = bnx.shap_values(odd, x, {})
+    e = one.to_shap()
+    assert isinstance(e, shap.Explanation)
+    assert e.values.shape == (4,) and isinstance(e.base_values, float)
+    assert e.base_values == pytest.approx(float(one.base_values))
+    assert e.base_values + e.values.sum() == pytest.approx(one.decisions)
+    shap.plots.waterfall(e, show=False)
+    rows = pd.DataFrame([x, {**x, "GPA": "-"}, {**x, "EntranceExam": "+"}])
+    many = bnx.shap_values(odd, rows, {}).to_shap()
+    assert many.values.shape == (3, 4) and np.shape(many.base_values) == (3,)
+    assert np.allclose(many.base_values + many.values.sum(axis=1),
+                       bnx.shap_values(odd, rows, {}).decisions)
+    assert list(many.feature_names) == list(odd.display_order)
+
+
+def test_plot_names_the_classes_and_has_a_legend():
+    import matplotlib
+    matplotlib.use("Agg")
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    a = bnx.shap_values(odd, x, {})
+    assert a.classes == ("Admit = +", "Admit = -")
+    for kind in ("bar", "waterfall"):
+        ax = a.plot(kind=kind)
+        assert ax.get_title() == "Decided Admit = + (base value 0.375)"
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert legend[:2] == ["towards Admit = +", "towards Admit = -"]
+    text = str(a)
+    assert text.splitlines()[0] == ("SHAP values of the decision Admit = + (1 = Admit = +, "
+                                    "0 = Admit = -); base value 0.375:")
+    assert "  GPA = +: +0.365 (towards Admit = +)" in text

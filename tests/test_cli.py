@@ -46,13 +46,13 @@ def test_explain(capsys, admissions_bif):
                          "--positive", "yes", "--instance", x, "--mc")
     assert "decision:  positive (Admit=yes)" in out
     assert "Pr(Admit=yes | x) = 0.997" in out
-    assert "1 MC-explanation of a positive decision" in out
+    assert "1 MC-explanation of Admit = yes" in out
     code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit",
                          "--positive", "yes", "--instance", x, "--pi")
-    assert "3 PI-explanations of a positive decision (length 2: 1, 3: 2)" in out
+    assert "3 sufficient reasons for Admit = yes (PI-explanations; length 2: 1, 3: 2)" in out
     code, out, _ = run(capsys, "explain", admissions_bif, "--class", "Admit",
                        "--positive", "yes", "--instance", x, "--pi", "--shortest")
-    assert "MC-explanation" not in out and "1 PI-explanation" in out
+    assert "MC-explanation" not in out and "1 sufficient reason" in out
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -136,7 +136,7 @@ def test_compile_output_then_explain_the_saved_odd(capsys, admissions_bif, tmp_p
     x = "WorkExperience=yes,FirstTimeApplicant=no,EntranceExam=no,GPA=yes"
     code, out, err = run(capsys, "explain", saved, "--instance", x, "--pi")
     assert code == 0, err
-    assert "decision:  positive (Admit=yes)" in out and "1 PI-explanation" in out
+    assert "decision:  positive (Admit=yes)" in out and "1 sufficient reason" in out
     (tmp_path / "cut.bnx").write_text(open(saved).read()[:100])
     code, _, err = run(capsys, "explain", str(tmp_path / "cut.bnx"), "--instance", x)
     assert code == 1 and err.count("\n") == 1 and "truncated" in err
@@ -216,7 +216,8 @@ def test_multivalued_default_works(capsys, tmp_path):
     code, out, err = run(capsys, "explain", path, "--class", "C", "--positive", "yes",
                          "--instance", "A=lo,B=2,D=1", "--shortest")
     assert code == 0, err
-    assert "MC-explanations need the on states of" in out and "'A'" in out and "'B'" in out
+    assert "MC-explanations count the features that are 'on'" in out
+    assert "'A'" in out and "'B'" in out and "--on" in out
     assert "PI-explanation" in out
     code, out, err = run(capsys, "explain", path, "--class", "C", "--positive", "yes",
                          "--instance", "A=lo,B=2,D=1", "--on", "A=hi,B=2")
@@ -266,7 +267,7 @@ def test_explain_with_argmax(capsys):
                          "--pi")
     assert code == 0, err
     assert "decision:  positive (lung=yes)" in out and "(argmax)" in out
-    assert "1 PI-explanation of a positive decision (length 3: 1)" in out
+    assert "1 sufficient reason for lung = yes (PI-explanations; length 3: 1)" in out
 
 
 def test_argmax_refuses_a_threshold_on_the_command_line(capsys):

@@ -114,7 +114,7 @@ def _section(page: str, heading: str) -> str:
 
 def test_the_classifiers_section_names_every_structure():
     """docs/index.md once said naive Bayes and latent trees only."""
-    section = _section("index.md", "Classifiers")
+    section = _section("concepts.md", "Classifiers")
     seen = {bnx.examples.admissions().structure, bnx.examples.asia().structure}
     for structure in seen | {"naive_bayes", "latent_tree", "tan", "general"}:
         assert f'`"{structure}"`' in section, structure
@@ -131,3 +131,13 @@ def test_the_docs_say_sdp_works_on_a_saved_odd_as_the_command_does():
     text = (ROOT / "docs" / "explanations.md").read_text(encoding="utf-8")
     mention = text[text.index("`--sdp F1,F2`"):][:300]
     assert "saved by this bnx" in mention and "needs the network file" not in mention
+
+
+def test_the_home_page_quick_start_prints_what_it_shows(capsys):
+    """docs/index.md's quick start runs, and prints the text shown below it."""
+    text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    quick = text[text.index("## Quick start"):]
+    code = re.search(r"```python\n(.*?)```", quick, re.S).group(1)
+    shown = re.search(r"```text\n(.*?)```", quick, re.S).group(1)
+    exec(compile(code, "docs/index.md", "exec"), {})
+    assert capsys.readouterr().out == shown

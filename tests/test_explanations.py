@@ -70,8 +70,12 @@ def test_mc_explanations_many_calls_on_one_odd(case, data, backend):
         assert got.to_set() == want
         assert got.count == len(want)
     if all(len(case.states(f)) == 2 for f in case.features):  # the default on-states
-        on = {f: {case.states(f)[1]} for f in case.features}
+        on = {f: _affirmative(case.states(f)) for f in case.features}
         for x, _, _, _ in calls + calls:
+            if None in on.values():  # "on" means nothing for some feature: refused
+                with pytest.raises(bnx.OnStatesError, match="Declare it"):
+                    bnx.mc_explanations(odd, x)
+                continue
             want = oracle.mc_explanations(*_args(case), x, on, ())
             assert bnx.mc_explanations(odd, x).to_set() == want
 
@@ -145,7 +149,7 @@ def test_on_is_required_for_multivalued_features():
                  TabularCPD("A", 3, [[0.1, 0.5], [0.1, 0.25], [0.8, 0.25]], evidence=["C"],
                             evidence_card=[2]))
     odd = bnx.compile(bnx.Classifier(net, "C", 0), backend="autoref")
-    with pytest.raises(bnx.ExplanationError, match="'A' has 3 states"):
+    with pytest.raises(bnx.OnStatesError, match="'A' \\(0 / 1 / 2\\) do not say"):
         bnx.mc_explanations(odd, {"A": 2})
     assert len(bnx.mc_explanations(odd, {"A": 2}, on={"A": [2]})) == 1
     with pytest.raises(bnx.UnknownStateError, match="on-state 7"):
@@ -161,12 +165,16 @@ def test_display():
     x = dict.fromkeys(odd.features, "+")
     pis = bnx.pi_explanations(odd, x)
     text = str(pis)
-    assert text.startswith("3 PI-explanations of a positive decision (length 2: 1, 3: 2)")
+    assert text == ("3 sufficient reasons for Admit = + (PI-explanations), shortest first:\n"
+                    "  WorkExperience = +, GPA = +\n"
+                    "  WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +\n"
+                    "  FirstTimeApplicant = +, EntranceExam = +, GPA = +")
+    assert pis.title() == "3 sufficient reasons for Admit = + (PI-explanations; length 2: 1, 3: 2)"
     frame = pis.to_frame()
     assert list(frame.columns) == list(odd.display_order) == list(odd.classifier.features)
     assert len(frame) == 3 and list(next(iter(pis))) == [f for f in odd.display_order if f in next(iter(pis))]
     assert (frame == "*").sum().sum() == 4 * 3 - (2 + 3 + 3)
-    assert "<table" in pis._repr_html_()
+    assert "<li>WorkExperience = +, GPA = +</li>" in pis._repr_html_()
     assert "diagram size" in repr(pis)
 
 
@@ -220,3 +228,18 @@ def test_autoref_managers_are_tidied(monkeypatch):
         assert kept.count == 3 and len(kept.to_set()) == 3
         assert list(kept.root.bdd.pick_iter(kept.root))  # still intact in dd
     assert sizes[0] < sizes[10**9]
+
+
+def _affirmative(states):
+    """The on state of a binary feature by its names (independent of bnx): the first of
+    each pair yes/no, y/n, true/false, t/f, 1/0, +/-, present/absent, positive/negative,
+    pos/neg, on/off, in any case; ``None`` for any other pair."""
+    pairs = ["yes no", "y n", "true false", "t f", "1 0", "+ -", "present absent",
+             "positive negative", "pos neg", "on off"]
+    low = [str(s).lower() for s in states]
+    for p in pairs:
+        a, b = p.split()
+        if low == [a, b] or low == [b, a]:
+            return {states[low.index(a)]}
+    return None
+

@@ -120,7 +120,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 #: The floors of the house, from the bottom up. A module imports its own package, or a
 #: package on a floor below; packages on one floor do not know each other.
 FLOORS = [
-    ["bnx.errors", "bnx._types", "bnx._version", "bnx._lazy"],
+    ["bnx.errors", "bnx._types", "bnx._version", "bnx._lazy", "bnx._wording"],
     ["bnx.network", "bnx.diagram"],
     ["bnx.classifier"],
     ["bnx.odd"],

@@ -150,9 +150,12 @@ def test_bias_matches_brute_force(case, data, backend):
     protected = data.draw(st.sets(st.sampled_from(case.features)))
     assert bnx.count_biased(odd, protected) == brute.count_biased(args, protected)
     for x in _some_instances(case, data):
-        y = bnx.decision_bias(odd, x, protected)
-        assert (y is not None) == brute.biased(args, x, protected)
+        b = bnx.decision_bias(odd, x, protected)
+        assert isinstance(b, bnx.Bias) and b.biased == bool(b) == brute.biased(args, x, protected)
+        y = b.witness
+        assert (y is not None) == b.biased
         if y is not None:
+            assert b.changes == {f: y[f] for f in case.features if y[f] != x[f]}
             assert all(y[f] == x[f] for f in case.features if f not in protected)
             assert clf.decide(y) != clf.decide(x)
             changed = sum(1 for f in case.features if y[f] != x[f])

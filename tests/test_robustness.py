@@ -103,14 +103,15 @@ def test_fixed_multivalued_features_need_no_on_states():
                             evidence_card=[2]),
                  TabularCPD("B", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2]))
     odd = bnx.compile(bnx.Classifier(net, "C", 0), backend="autoref")
-    with pytest.raises(bnx.ExplanationError, match="'A' has 3 states"):
+    with pytest.raises(bnx.OnStatesError, match="'A' \\(0 / 1 / 2\\)"):
         bnx.mc_explanations(odd, {"A": 2, "B": 0})
     mc = bnx.mc_explanations(odd, {"A": 2, "B": 0}, fixed=["A"])
     assert all(e["A"] == 2 for e in mc)
 
 
 def test_positives_title_has_no_lengths(odd):
-    assert str(bnx.positives(odd)).startswith("6 positive instances\n")
+    assert str(bnx.positives(odd)).startswith("6 instances decided Admit = +:\n")
+    assert bnx.positives(odd).title() == "6 instances decided Admit = +"
 
 
 @pytest.mark.parametrize("text, match", [

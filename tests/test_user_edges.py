@@ -86,15 +86,15 @@ def test_a_misspelled_class_lists_the_nodes_closest_first():
 def test_mc_explanations_say_which_states_are_on():
     odd = bnx.compile(bnx.examples.asia(), backend="autoref")
     x = {"asia": "no", "smoke": "yes", "xray": "yes", "dysp": "yes"}
-    mc = bnx.mc_explanations(odd, x, fixed=["xray"])
-    assert mc.on == {"asia": ("no",), "smoke": ("no",), "dysp": ("no",)}
+    mc = bnx.mc_explanations(odd, x, fixed=["xray"])  # yes/no: "yes" is on
+    assert mc.on == {"asia": ("yes",), "smoke": ("yes",), "dysp": ("yes",)}
     text = str(mc)
-    assert "on states (counted): asia=no, smoke=no, dysp=no" in text.splitlines()[1]
+    assert "on states: asia = yes, smoke = yes, dysp = yes" in text.splitlines()[-1]
     assert mc.to_frame().attrs["on"] == mc.on
     assert mc.shortest().on == mc.on
-    assert "on states (counted): asia=no" in mc._repr_html_()
+    assert "on states: asia = yes" in mc._repr_html_()
     multi = bnx.mc_explanations(odd, x, on={"asia": ["yes", "no"]})
-    assert multi.on["asia"] == ("yes", "no") and "asia=yes|no" in str(multi)
+    assert multi.on["asia"] == ("yes", "no") and "asia = yes or no" in str(multi)
     assert bnx.pi_explanations(odd, x).on is None  # only MC-explanations count on states
 
 
@@ -104,7 +104,7 @@ def test_the_command_line_prints_the_on_states(capsys):
     assert main(["explain", path, "--class", "lung", "--positive", "yes", "--mc",
                  "--features", "asia,smoke,xray,dysp",
                  "--instance", "asia=no,smoke=yes,xray=yes,dysp=yes"]) == 0
-    assert "on states (counted): asia=no, smoke=no, xray=no, dysp=no" in capsys.readouterr().out
+    assert "on states: asia = yes, smoke = yes, xray = yes, dysp = yes" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- multi-valued MC, API and CLI
@@ -126,7 +126,8 @@ def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states
     from bnx.cli import main
     odd, rows, where = three_states
     what, note = default_what(odd)
-    assert "mc_count" not in what and "'F'" in note and "on=" in note
+    assert "mc_count" not in what and "'F' (x / y / z)" in note and "'G' (u / v)" in note
+    assert "on=" in note and "on_states=" in note and "--on" in note
     with pytest.warns(UserWarning) as caught:
         answers = bnx.explain_data(odd, rows, progress=False)
     assert [str(w.message) for w in caught] == [note]
@@ -142,7 +143,7 @@ def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states
                  "--what", "mc_count"]) == 1
     assert capsys.readouterr().err.strip() == f"bnx: error: {refused.value}"
     # with on states, both give the MC answers
-    with_on = bnx.explain_data(odd, rows, on={"F": ["x"]}, progress=False)
+    with_on = bnx.explain_data(odd, rows, on={"F": ["x"], "G": "v"}, progress=False)
     assert "mc_count" in with_on.columns
 
 

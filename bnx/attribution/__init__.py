@@ -26,6 +26,11 @@ __all__ = ["Attributions", "shap_values", "banzhaf_values", "parameter_sensitivi
 
 def plot_sensitivity(frame, ax=None, *, top: int = 15):
     """Draw the ``top`` CPT entries of a :func:`parameter_sensitivity` frame closest to
-    flipping the decision (matplotlib), each as its interval around its value."""
+    flipping the decision (matplotlib), each as its interval around its value.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     from ._draw import draw_sensitivity
     return draw_sensitivity(frame, ax, top=top)

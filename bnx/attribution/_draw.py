@@ -53,8 +53,17 @@ def draw(attr, ax: Any = None, *, kind: str | None = None, max_features: int = 2
             ax.axvline(float(attr.decisions), color="black", lw=0.8)
         ax.set_yticks(y)
         ax.set_yticklabels(labels)
-        ax.set_xlabel(_label(attr))
-        ax.set_title(f"decision {int(attr.decisions)}, base value {float(attr.base_values):.3f}")
+        pos, neg = _classes(attr)
+        ax.set_xlabel(f"{_label(attr)} (1 = {pos}, 0 = {neg})")
+        decided = pos if int(attr.decisions) else neg
+        ax.set_title(f"Decided {decided} (base value {float(attr.base_values):.3g})")
+        if kind == "waterfall":  # room for the base value and the decision lines
+            left = _left(attr, values, order)
+            ends = np.concatenate([left, left + values[order],
+                                   [float(attr.base_values), float(attr.decisions)]])
+            pad = 0.05 * max(float(ends.max() - ends.min()), 1e-9)
+            ax.set_xlim(float(ends.min()) - pad, float(ends.max()) + pad)
+        _legend(ax, pos, neg, waterfall=kind == "waterfall")
         return ax
     if kind == "bar":
         mean = np.abs(values).mean(axis=0)
@@ -64,6 +73,8 @@ def draw(attr, ax: Any = None, *, kind: str | None = None, max_features: int = 2
         ax.set_yticks(np.arange(len(order)))
         ax.set_yticklabels([names[i] for i in order])
         ax.set_xlabel(f"mean |{_label(attr)}|")
+        pos, neg = _classes(attr)
+        ax.set_title(f"{len(attr)} decisions ({pos} or {neg}): mean size of each push")
         return ax
     order = np.argsort(-np.abs(values).mean(axis=0), kind="stable")[:max_features][::-1]
     ax = _axes(ax, (7, 0.35 * len(order) + 1.5))
@@ -79,7 +90,27 @@ def draw(attr, ax: Any = None, *, kind: str | None = None, max_features: int = 2
     ax.set_yticks(np.arange(len(order)))
     ax.set_yticklabels([names[i] for i in order])
     ax.set_xlabel(f"{_label(attr)} (colour: the feature's state, by its order)")
+    pos, neg = _classes(attr)
+    ax.set_title(f"{len(attr)} decisions: right pushes towards {pos}, left towards {neg}")
     return ax
+
+
+def _classes(attr) -> tuple[str, str]:
+    """The two decisions in the class's words, positive first."""
+    return tuple(getattr(attr, "classes", ("positive", "negative")))
+
+
+def _legend(ax: Any, pos: str, neg: str, *, waterfall: bool) -> None:
+    """Which colour pushes towards which decision (and, in a waterfall, the two lines)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    handles = [Patch(color="tab:red", label=f"towards {pos}"),
+               Patch(color="tab:blue", label=f"towards {neg}")]
+    if waterfall:
+        handles += [Line2D([], [], color="grey", ls="--", lw=0.8,
+                           label=f"base value: the share of {pos} under the background"),
+                    Line2D([], [], color="black", lw=0.8, label="the decision (1 or 0)")]
+    ax.legend(handles=handles, loc="best", fontsize="small")
 
 
 def _left(attr, values: np.ndarray, order: np.ndarray) -> np.ndarray:

@@ -195,7 +195,8 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
         phi, base, states, decisions = phi[0], base[0], states[0], decisions[0]
     index = X.index if not single else None
     return Attributions(phi, base, states, tuple(odd.display_order), kind=kind,
-                        decisions=decisions, index=index)
+                        decisions=decisions, index=index,
+                        classes=(odd.decision_text(True), odd.decision_text(False)))
 
 
 def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
@@ -266,6 +267,10 @@ def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) ->
 
     The game, ``X``, ``background`` and ``exact`` are as for :func:`shap_values`
     (Banzhaf values need not add up to the decision minus ``base_values``).
+
+    Returns
+    -------
+    Attributions
 
     Examples
     --------

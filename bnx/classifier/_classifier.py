@@ -76,6 +76,12 @@ class Classifier(Decisions):
     rule : {"threshold", "argmax"}, keyword-only
         ``"argmax"``: positive iff the positive state is the most probable class state,
         the first state in the class's order winning ties.
+    on_states : mapping, keyword-only, optional
+        ``{feature: its "on" state (or states)}``, for MC-explanations: declared once
+        here, kept in a saved ODD's file, and used wherever no ``on=`` is given. A
+        binary feature whose states are recognisably affirmative (yes/no, y/n,
+        true/false, 1/0, +/-, present/absent, positive/negative, on/off, any case)
+        needs none. It does not change any decision.
 
     Raises
     ------
@@ -101,12 +107,14 @@ class Classifier(Decisions):
     >>> best = bnx.Classifier(clf.network, "Admit", "+", rule="argmax")
     >>> best.rule, best.threshold, best.decide(x)
     ('argmax', None, True)
+    >>> bnx.Classifier(clf.network, "Admit", "+", on_states={"GPA": "+"}).on_states
+    {'GPA': ('+',)}
     """
 
     def __init__(self, network: Any, class_var: Feature, positive: State,
                  threshold: float | Fraction = _HALF,
                  features: Sequence[Feature] | None = None, *,
-                 rule: str = "threshold") -> None:
+                 rule: str = "threshold", on_states: Any = None) -> None:
         from pgmpy.models import DiscreteBayesianNetwork
         if not isinstance(network, DiscreteBayesianNetwork):
             raise NetworkError(
@@ -147,6 +155,43 @@ class Classifier(Decisions):
                              self._aside)
         self._card = {n: len(s) for n, s in self._states.items()}
         self._orders: dict = {}
+        self._on_states = self._check_on_states(on_states)
+
+    def _check_on_states(self, on: Any) -> dict:
+        """``on_states`` as ``{feature: tuple of its on states}``, checked."""
+        from collections.abc import Collection, Mapping
+        from ..errors import UnknownStateError
+        if on is None:
+            return {}
+        if not isinstance(on, Mapping):
+            raise ArgumentError(f"on_states must map features to their on state(s), "
+                                f"got {on!r}")
+        out = {}
+        for f, given in on.items():
+            if f not in self._features:
+                raise UnknownFeatureError(
+                    f"on_states names {f!r}, which is not a feature (features, closest "
+                    f"first: {closest_first(f, self._features)})")
+            if isinstance(given, (str, bytes, int)) or not isinstance(given, Collection):
+                given = [given]
+            states = self._states[f]
+            got = []
+            for s in given:
+                j = _resolve_state(states, s)
+                if j is None:
+                    raise UnknownStateError(
+                        f"on state {s!r} is not a state of feature {f!r} (states, "
+                        f"closest first: {closest_first(s, states)})")
+                if states[j] not in got:
+                    got.append(states[j])
+            out[f] = tuple(sorted(got, key=states.index))
+        return {f: out[f] for f in self._features if f in out}
+
+    @property
+    def on_states(self) -> dict:
+        """The declared on states of MC-explanations, ``{feature: tuple of states}``
+        (empty when none were declared)."""
+        return dict(self._on_states)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -158,6 +203,10 @@ class Classifier(Decisions):
 
         UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
         and their states ``0``, ``1``, ...
+
+        Returns
+        -------
+        'Classifier'
 
         Examples
         --------
@@ -181,6 +230,10 @@ class Classifier(Decisions):
 
         The network is copied into pgmpy entry for entry (:func:`bnx.network.pyagrum.from_pyagrum`);
         states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.
+
+        Returns
+        -------
+        'Classifier'
         """
         from ..network.pyagrum import from_pyagrum
         return cls(from_pyagrum(bn), class_var, positive, threshold=threshold,
@@ -188,7 +241,12 @@ class Classifier(Decisions):
 
     def to_pyagrum(self) -> Any:
         """The classifier's network as a ``pyagrum.BayesNet`` (:func:`bnx.network.pyagrum.to_pyagrum`),
-        to run pyAgrum's own inference on it; the class, features and rule stay here."""
+        to run pyAgrum's own inference on it; the class, features and rule stay here.
+
+        Returns
+        -------
+        object
+        """
         from ..network.pyagrum import to_pyagrum
         return to_pyagrum(self._network)
 
@@ -207,6 +265,10 @@ class Classifier(Decisions):
             The positive class; default ``classes_[1]`` for two classes (required for more).
         feature_names : sequence, optional
             The feature names; default ``feature_names_in_`` or ``x0, x1, ...``.
+
+        Returns
+        -------
+        'Classifier'
 
         Raises
         ------
@@ -317,7 +379,12 @@ class Classifier(Decisions):
         return self._states[self._class_var]
 
     def states(self, node: Feature) -> tuple:
-        """The state names of a feature (or of any node), in pgmpy's order."""
+        """The state names of a feature (or of any node), in pgmpy's order.
+
+        Returns
+        -------
+        tuple
+        """
         try:
             return self._states[node]
         except (KeyError, TypeError):
@@ -340,16 +407,31 @@ class Classifier(Decisions):
         return self._tree
 
     def parents(self, node: Feature) -> tuple:
-        """The parents of ``node`` in the network."""
+        """The parents of ``node`` in the network.
+
+        Returns
+        -------
+        tuple
+        """
         return self._parents[self._node(node)]
 
     def children(self, node: Feature) -> tuple:
-        """The children of ``node`` that lead to features (naive Bayes and latent trees)."""
+        """The children of ``node`` that lead to features (naive Bayes and latent trees).
+
+        Returns
+        -------
+        tuple
+        """
         node = self._node(node)
         return tuple(self._tree_only("children()").tree.get(node, ()))
 
     def parent(self, node: Feature) -> Feature:
-        """The parent of a non-class node (``None`` for the class), in a tree."""
+        """The parent of a non-class node (``None`` for the class), in a tree.
+
+        Returns
+        -------
+        Feature
+        """
         node = self._node(node)
         return self._tree_only("parent()").parent.get(node)
 
@@ -358,6 +440,10 @@ class Classifier(Decisions):
 
         Naive Bayes and latent trees only; tables of kept nodes include the exact sums
         of pruned subtrees below them.
+
+        Returns
+        -------
+        tuple
         """
         node = self._node(node)
         return self._tree_only("table()").tables[node]

@@ -157,6 +157,10 @@ def encode_rows(odd: Any, data: Any) -> np.ndarray:
     Raises :class:`~bnx.UnknownStateError` for a state the feature does not have,
     naming the row and listing the known states.
 
+    Returns
+    -------
+    numpy.ndarray
+
     Examples
     --------
     >>> import bnx

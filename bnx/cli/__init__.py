@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from ..errors import OnStatesError
 from .text import _legend, _names, _pairs, _show
 
 __all__ = ["main"]
@@ -281,10 +282,14 @@ def _on_arg(args) -> dict | None:
     return {k: v.split("|") for k, v in _pairs(args.on, "--on").items()}
 
 
-def _needs_on(odd, on: dict | None) -> list:
-    """Features with more than two states and no --on: MC-explanations need their on states."""
-    return [f for i, f in enumerate(odd.features)
-            if len(odd.encoding.states[i]) > 2 and f not in (on or {})]
+def _on_refused(odd, on: dict | None) -> str | None:
+    """Why MC-explanations are refused (features whose on states are unknown), or None."""
+    from ..explanation.mc import on_states
+    try:
+        on_states(odd, on)
+    except OnStatesError as exc:
+        return str(exc)
+    return None
 
 
 def _explain_rows(args, odd) -> None:
@@ -392,9 +397,11 @@ def _cmd_explain(args) -> None:
         print(f"posterior: Pr({cls}={label} | x) = {posterior:.6f} ({rule})")
     from .questions import answer_questions, questions_asked
     only_questions = questions_asked(args) and not (args.mc or args.pi)
-    if not args.pi and not args.mc and not only_questions and _needs_on(odd, on):
-        print(f"\nMC-explanations need the on states of {', '.join(map(repr, _needs_on(odd, on)))}"
-              f" (more than two states): give them with --on")
+    refused = None if args.pi or only_questions else _on_refused(odd, on)
+    if refused is not None and not args.mc:
+        print(f"\n{refused}")
+    elif refused is not None:  # --mc asked for them: an error, in the same words
+        raise OnStatesError(refused)
     elif not args.pi and not only_questions:
         mc = mc_explanations(odd, x, on=on)
         print("\n" + _show(mc.shortest() if args.shortest else mc, args.limit, feats))

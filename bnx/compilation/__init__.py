@@ -122,6 +122,11 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     progress : bool
         Show a ``tqdm`` progress bar of the nodes made (on stderr).
 
+    Returns
+    -------
+    'ODD'
+        The classifier's decision function as a decision diagram.
+
     Examples
     --------
     >>> import bnx

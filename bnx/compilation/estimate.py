@@ -35,6 +35,10 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     trees, multi-class classifiers under the threshold rule and networks with hidden
     variables it is the cruder ``sum_i min(prefixes, completions)``.
 
+    Returns
+    -------
+    int
+
     Examples
     --------
     >>> import bnx

@@ -254,7 +254,12 @@ def _vec_gcd(w) -> Fraction:
 def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
     """A feature order for the general engine: greedily the feature that leaves the
     smallest state (touched factors' size after its level, see :mod:`.plan`), ties in
-    the features' order."""
+    the features' order.
+
+    Returns
+    -------
+    list
+    """
     c = clf.class_var
     if classes is None and len(clf.class_states) == 2:
         classes = (0, 1)

@@ -25,6 +25,10 @@ def naive_bayes_order(clf: Classifier) -> list:
     ``p_v = Pr(v | positive)`` and ``q_v = Pr(v | not positive)``; a zero makes it
     infinite. Influential features come first, so that many prefixes settle the
     decision early and the diagram stays small.
+
+    Returns
+    -------
+    list
     """
     prior = clf.table(clf.class_var)[0]
     pos = clf.class_states.index(clf.positive)
@@ -49,7 +53,12 @@ def naive_bayes_order(clf: Classifier) -> list:
 def latent_tree_order(clf: Classifier) -> list:
     """Algorithm 2's order: descend into a lone unprocessed inner child, else take
     the child subtree with the fewest features and emit its leaves (recursively
-    in the same order)."""
+    in the same order).
+
+    Returns
+    -------
+    list
+    """
     feats = set(clf.features)
     size: dict = {}
 
@@ -86,7 +95,12 @@ def default_order(clf: Classifier) -> list:
     latent trees, :func:`~bnx.compilation.tan_model.tan_order` for TANs and for other
     classifiers without hidden variables (k-dependence, BAN: its greedy order when the
     open contexts fit the TAN engine), :func:`~bnx.compilation.general.general_order`
-    otherwise."""
+    otherwise.
+
+    Returns
+    -------
+    list
+    """
     if clf.structure == "naive_bayes":
         return naive_bayes_order(clf)
     if clf.structure == "latent_tree":

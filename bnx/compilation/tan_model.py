@@ -95,6 +95,10 @@ def tan_order(clf: Classifier) -> list:
     compile (more than two classes under a threshold),
     :func:`~bnx.compilation.general.general_order`.
 
+    Returns
+    -------
+    list
+
     Examples
     --------
     >>> import bnx

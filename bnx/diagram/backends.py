@@ -56,6 +56,10 @@ def _cudd_available() -> bool:
 def available_backends() -> tuple[str, ...]:
     """The backends that import on this machine, ``"autoref"`` first.
 
+    Returns
+    -------
+    tuple
+
     Examples
     --------
     >>> "autoref" in available_backends()
@@ -65,7 +69,12 @@ def available_backends() -> tuple[str, ...]:
 
 
 def resolve_backend(backend: str) -> str:
-    """Turn ``"auto"``, ``"autoref"`` or ``"cudd"`` into the name of an importable backend."""
+    """Turn ``"auto"``, ``"autoref"`` or ``"cudd"`` into the name of an importable backend.
+
+    Returns
+    -------
+    str
+    """
     if backend == "auto":
         return "cudd" if _cudd_available() else "autoref"
     if backend not in BACKENDS:
@@ -78,7 +87,12 @@ def resolve_backend(backend: str) -> str:
 
 
 def new_manager(backend: str, variables: Sequence[str]) -> Manager:
-    """A new ``dd`` manager with ``variables`` declared in this order and reordering off."""
+    """A new ``dd`` manager with ``variables`` declared in this order and reordering off.
+
+    Returns
+    -------
+    dd manager
+    """
     name = resolve_backend(backend)
     if name == "cudd":
         mod = _import_dd("dd.cudd")
@@ -125,6 +139,10 @@ def branches(u: Node) -> tuple[Node, Node]:
 
     On a negated reference ``dd`` gives the children of the un-negated node, so
     both are negated here.
+
+    Returns
+    -------
+    tuple
     """
     if u.negated:
         return ~u.low, ~u.high
@@ -132,7 +150,12 @@ def branches(u: Node) -> tuple[Node, Node]:
 
 
 def level(u: Node, nvars: int) -> int:
-    """The level of ``u``; terminals are at level ``nvars`` on both backends."""
+    """The level of ``u``; terminals are at level ``nvars`` on both backends.
+
+    Returns
+    -------
+    int
+    """
     return nvars if u.var is None else u.level
 
 
@@ -142,6 +165,10 @@ def make_node(bdd: Manager, var: str, low: Node, high: Node) -> Node:
     ``dd.autoref`` normalises ``find_or_add``; ``dd.cudd``'s ``find_or_add`` neither
     reduces equal children nor moves a complement off the high edge (both crash
     CUDD later), so CUDD nodes are made with ``ite``.
+
+    Returns
+    -------
+    dd node
     """
     if low == high:
         return low

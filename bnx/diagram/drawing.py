@@ -172,6 +172,10 @@ def plot_odd(odd: Any, ax: Any = None, *, short: Mapping | None = None,
     width : float, optional
         Figure width in inches (with a new figure).
 
+    Returns
+    -------
+    object
+
     Examples
     --------
     >>> import bnx, matplotlib
@@ -233,6 +237,10 @@ def plot_odd(odd: Any, ax: Any = None, *, short: Mapping | None = None,
 def plot_explanations(expl: Any, ax: Any = None, *, limit: int = 30) -> Any:
     """Draw an explanation set as a grid (at most ``limit`` rows); returns the axes.
 
+    Returns
+    -------
+    object
+
     Examples
     --------
     >>> import bnx, matplotlib
@@ -241,7 +249,7 @@ def plot_explanations(expl: Any, ax: Any = None, *, limit: int = 30) -> Any:
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> ax = bnx.pi_explanations(odd, x).plot()
     >>> ax.get_title()
-    '3 PI-explanations of a positive decision (length 2: 1, 3: 2)'
+    '3 sufficient reasons for Admit = + (PI-explanations; length 2: 1, 3: 2)'
     """
     import numpy as np
     feats = list(expl.features)

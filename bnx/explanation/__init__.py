@@ -32,6 +32,7 @@ _LAZY = {
     "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
+    "Bias": ("bnx.explanation.bias_result", "Bias"),
     "count_biased": ("bnx.explanation.bias", "count_biased"),
     "decision_bias": ("bnx.explanation.bias", "decision_bias"),
     "same_decision_probability": ("bnx.explanation.probability", "same_decision_probability"),
@@ -69,6 +70,7 @@ __all__ = [
     "prime_implicants",
     "theorem3_holds",
     # reasons, robustness, bias, probability
+    "Bias",
     "ExplanationCheck",
     "ProbableReasons",
     "check_explanation",

@@ -27,11 +27,12 @@ from ..errors import ArgumentError
 from ..diagram._feature_view import FeatureView
 from . import _cache
 from ._instances import instance_indices, named
-from ._passes import FALSE, TRUE, closest_flip, distinct_rows, view
+from ._passes import FALSE, TRUE, closest_flip, decide, distinct_rows, view
+from .bias_result import Bias
 from .mc import _features_arg
 from ..odd._odd import ODD, check_odd
 
-__all__ = ["decision_bias", "count_biased"]
+__all__ = ["Bias", "decision_bias", "count_biased"]
 
 
 def _protected(odd: ODD, protected: Iterable[Feature]) -> set:
@@ -40,32 +41,57 @@ def _protected(odd: ODD, protected: Iterable[Feature]) -> set:
     return _features_arg(odd, protected, "protected")
 
 
-def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) -> dict | None:
-    """An instance that differs from ``instance`` only on ``protected`` features and
-    gets the other decision, or ``None`` when the decision is unbiased.
+def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) -> Bias:
+    """Whether the decision on ``instance`` depends on the ``protected`` features.
 
-    Among such instances, one that changes the fewest protected features.
+    The decision is biased when some instance that differs from ``instance`` only on
+    ``protected`` features gets the other decision; the answer's witness is one that
+    changes the fewest protected features.
+
+    Returns
+    -------
+    Bias
+        ``bias.biased`` (also ``bool(bias)``), and when biased the witness instance
+        (``bias.witness``) and the protected features it changes (``bias.changes``).
 
     Examples
     --------
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> bnx.decision_bias(odd, x, ["WorkExperience"]) is None
-    True
-    >>> bnx.decision_bias(odd, {**x, "GPA": "-"}, ["WorkExperience"])["WorkExperience"]
-    '-'
+    >>> print(bnx.decision_bias(odd, x, ["WorkExperience"]))
+    Unbiased: no change of WorkExperience alone changes the decision Admit = +.
+    >>> b = bnx.decision_bias(odd, {**x, "GPA": "-"}, ["WorkExperience"])
+    >>> b.biased, b.changes
+    (True, {'WorkExperience': '-'})
+    >>> print(b)
+    Biased: the decision Admit = + depends on WorkExperience; changing WorkExperience = - gives Admit = -.
     """
     check_odd(odd)
     x = instance_indices(odd, instance)
     prot = _protected(odd, protected)
-    y = closest_flip(view(odd), x, [f in prot for f in odd.encoding.features])
-    return None if y is None else named(odd, y)
+    fv = view(odd)
+    y = closest_flip(fv, x, [f in prot for f in odd.encoding.features])
+    decision = decide(fv, x)
+    shown = tuple(f for f in odd.display_order if f in prot)
+    this, other = odd.decision_text(decision), odd.decision_text(not decision)
+    if y is None:
+        return Bias(False, shown, this, other=other)
+    witness = named(odd, y)
+    states = odd.encoding.states
+    before = {f: states[i][x[i]] for i, f in enumerate(odd.encoding.features)}
+    changes = {f: witness[f] for f in shown if witness[f] != before[f]}
+    return Bias(True, shown, this, witness=witness, changes=changes, other=other)
 
 
 @deep
 def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     """The exact number of complete instances whose decision is biased on ``protected``.
+
+    Returns
+    -------
+    int
+        The exact number of biased instances.
 
     Examples
     --------

@@ -26,20 +26,38 @@ from ..diagram._passes import deep, recursion_for
 from ..diagram.drawing import plot_explanations
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import check_odd
+from . import printing
 from .layout import DROPPED, Layout
+from .ordered import shortest_first
 from .setdiagram import SetDiagram
 from .nodetable import NodeTable
 from .walks import count_members, keep_minimal, length_counts, members, minimum
 
-__all__ = ["DROPPED", "Explanations", "Layout", "positives"]
+__all__ = ["DROPPED", "Explanations", "Layout", "positives", "wording_of"]
 
 
 class Explanations:
     """A set of explanations of a decision, held as a decision diagram.
 
-    Returned by :func:`bnx.mc_explanations`, :func:`bnx.pi_explanations` and
-    :func:`bnx.prime_implicants`. Immutable. Each explanation is a dict from
+    Returned by :func:`bnx.mc_explanations`, :func:`bnx.pi_explanations`,
+    :func:`bnx.prime_implicants`, :func:`bnx.contrastive_explanations` and
+    :func:`bnx.counterfactuals`. Immutable. Each explanation is a dict from
     feature to state; a partial one leaves dropped features out.
+
+    ``print`` shows the decision by its class state and the first few explanations,
+    shortest first, each as ``feature = state`` terms; :meth:`to_frame` is the wide
+    table of all of them.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> print(bnx.pi_explanations(odd, x))
+    3 sufficient reasons for Admit = + (PI-explanations), shortest first:
+      WorkExperience = +, GPA = +
+      WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +
+      FirstTimeApplicant = +, EntranceExam = +, GPA = +
 
     Attributes
     ----------
@@ -51,6 +69,11 @@ class Explanations:
         ``"MC"``, ``"PI"`` or ``"prime implicants"``.
     decision : bool or None
         The decision explained (or the polarity of the prime implicants).
+    decision_text : str or None
+        The decision in the class's words, ``"Admit = +"`` (see
+        :meth:`bnx.ODD.decision_text`).
+    wording : tuple of str or None
+        Both decisions in the class's words, positive first.
     instance : dict or None
         The instance explained.
     on : dict or None
@@ -64,7 +87,7 @@ class Explanations:
                  decision: bool | None = None, instance: Mapping | None = None,
                  feature_order: Sequence[Feature] | None = None,
                  diagram: SetDiagram | None = None, core: tuple | None = None,
-                 make_manager=None, on: Mapping | None = None) -> None:
+                 make_manager=None, on: Mapping | None = None, wording=None) -> None:
         if root is None and diagram is None and core is None:
             raise ArgumentError("an Explanations set needs a dd root or a diagram")
         self._core = core  # (NodeTable, node): where the set was built
@@ -80,6 +103,7 @@ class Explanations:
         self.decision = decision
         self.instance = dict(instance) if instance is not None else None
         self._on = on  # a mapping, or a function that makes it on first use
+        self._wording = wording  # (positive, negative) texts, or a function making them
         self._count: int | None = None
         self._lengths: dict[int, int] | None = None
 
@@ -90,6 +114,24 @@ class Explanations:
         if on is not None and not isinstance(on, dict):
             on = self._on = dict(on()) if callable(on) else dict(on)
         return on
+
+    @property
+    def wording(self) -> tuple | None:
+        """Both decisions in the class's words, positive first (``None`` if unknown)."""
+        w = self._wording
+        if callable(w):
+            w = self._wording = tuple(w())
+        return w
+
+    @property
+    def decision_text(self) -> str | None:
+        """The decision explained in the class's words, ``"Admit = +"`` (``None`` if
+        unknown); for :func:`bnx.positives`, the positive decision."""
+        w = self.wording
+        decision = True if self.kind == "instances" else self.decision
+        if w is None or decision is None:
+            return None
+        return w[0] if decision else w[1]
 
     # ------------------------------------------------------------------ measures
     @property
@@ -165,6 +207,11 @@ class Explanations:
         The length of a partial instance is the number of features it keeps; the
         length of an MC-explanation is its cardinality (the number of its features
         in the minimised states).
+
+        Returns
+        -------
+        dict
+            ``{length: number of explanations}``.
         """
         if self._lengths is None:
             d = self.diagram
@@ -174,7 +221,13 @@ class Explanations:
 
     @deep
     def shortest(self) -> "Explanations":
-        """All explanations of minimum length, by minimisation on the diagram."""
+        """All explanations of minimum length, by minimisation on the diagram.
+
+        Returns
+        -------
+        'Explanations'
+            The explanations of minimum length.
+        """
         d = self.diagram
         memo: dict = {}
         best = minimum(d, d.root, 0, self.layout, memo)
@@ -185,7 +238,7 @@ class Explanations:
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
-                            core=(core, ref), on=self._on)
+                            core=(core, ref), on=self._on, wording=self._wording)
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
@@ -199,7 +252,12 @@ class Explanations:
         return members(d, d.root, self.layout, rank)
 
     def to_set(self) -> set[frozenset]:
-        """The explanations as a set of ``frozenset(dict.items())``."""
+        """The explanations as a set of ``frozenset(dict.items())``.
+
+        Returns
+        -------
+        set
+        """
         return {frozenset(e.items()) for e in self}
 
     def __contains__(self, item: Any) -> bool:
@@ -237,6 +295,11 @@ class Explanations:
 
         ``limit`` caps the number of rows (``None``: all of them). For MC-explanations,
         ``attrs["on"]`` holds the on states (:attr:`on`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per explanation, one column per feature.
         """
         import pandas as pd
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
@@ -253,64 +316,101 @@ class Explanations:
         return frame
 
     def plot(self, ax=None, **options):
-        """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`."""
+        """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
         return plot_explanations(self, ax, **options)
 
     def title(self) -> str:
-        """One line: how many explanations of which decision, and their lengths."""
-        what = {"MC": "MC-explanation", "PI": "PI-explanation",
-                "prime implicants": "prime implicant",
-                "instances": "positive instance"}.get(self.kind, self.kind)
-        n = self.count
-        s = f"{n} {what}{'' if n == 1 else 's'}"
-        if self.decision is not None and self.kind != "instances":
-            s += f" of a {'positive' if self.decision else 'negative'} decision" \
-                if self.kind != "prime implicants" else \
-                f" of the {'positive' if self.decision else 'negative'} decisions"
-        lens = self.lengths() if self.kind != "instances" else {}
-        if lens:
-            s += " (length " + ", ".join(f"{k}: {v}" for k, v in lens.items()) + ")"
-        return s
+        """One line: how many explanations of which decision (in the class's words),
+        what they are, and how many there are of each length.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+        >>> bnx.pi_explanations(odd, x).title()
+        '3 sufficient reasons for Admit = + (PI-explanations; length 2: 1, 3: 2)'
+        """
+        return printing.title(self)
 
     def on_text(self) -> str | None:
         """The on states of MC-explanations as one line (``None`` for other kinds).
+
+        Returns
+        -------
+        str or None
 
         Examples
         --------
         >>> import bnx
         >>> odd = bnx.compile(bnx.examples.asia(), backend="autoref")
         >>> x = {"asia": "no", "smoke": "yes", "xray": "yes", "dysp": "yes"}
-        >>> bnx.mc_explanations(odd, x).on_text()
-        'on states (counted): asia=no, smoke=no, xray=no, dysp=no'
+        >>> bnx.mc_explanations(odd, x, on={"asia": "no", "smoke": "no", "xray": "no",
+        ...                                 "dysp": "no"}).on_text()
+        'on states: asia = no, smoke = no, xray = no, dysp = no'
         """
         if self.on is None:
             return None
         shown = [f for f in self.features if f in self.on]
-        return "on states (counted): " + (", ".join(
-            f"{f}={'|'.join(map(str, self.on[f]))}" for f in shown) or "(none)")
+        return "on states: " + (", ".join(
+            f"{f} = {' or '.join(map(str, self.on[f]))}" for f in shown) or "(none)")
+
+    def shortest_first(self) -> Iterator[dict]:
+        """The explanations as dicts, shortest first (then in :meth:`__iter__`'s order),
+        found on the diagram length by length: the first few cost a few walks down it,
+        however many explanations there are.
+
+        Returns
+        -------
+        iterator of dict
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+        >>> next(bnx.pi_explanations(odd, x).shortest_first())
+        {'WorkExperience': '+', 'GPA': '+'}
+        """
+        d = self.diagram
+        rank = [0] * self.layout.n
+        for r, j in enumerate(self._display):
+            rank[j] = r
+        return shortest_first(d, d.root, self.layout, rank)
 
     def __str__(self) -> str:
-        limit = 20
-        df = self.to_frame(limit=limit)
-        body = df.to_string(index=False) if len(df) else "(none)"
-        more = f"\n... and {self.count - limit} more" if self.count > limit else ""
-        on = f"{self.on_text()}\n" if self.on is not None else ""
-        return f"{self.title()}\n{on}{body}{more}"
+        return printing.text(self)
 
     def _repr_html_(self) -> str:
-        limit = 50
-        df = self.to_frame(limit=limit)
-        more = f"<p>... and {self.count - limit} more</p>" if self.count > limit else ""
-        on = f"<p>{self.on_text()}</p>" if self.on is not None else ""
-        return f"<p><b>{self.title()}</b></p>{on}{df.to_html(index=False)}{more}"
+        return printing.to_html(self)
 
     def __repr__(self) -> str:
         return f"<Explanations: {self.title()}, diagram size {self.size}>"
 
 
+def wording_of(odd):
+    """A function giving both decisions of ``odd`` in the class's words, positive first
+    (an :class:`Explanations` set calls it when it first prints)."""
+    return lambda: (odd.decision_text(True), odd.decision_text(False))
+
+
 def positives(odd) -> Explanations:
     """The positive instances of an ODD as an :class:`Explanations` set (a diagram):
     ``len()`` counts them on the diagram, iterating lists them.
+
+    Returns
+    -------
+    Explanations
+        Complete instances, counted on the diagram.
 
     Examples
     --------
@@ -322,4 +422,4 @@ def positives(odd) -> Explanations:
     """
     check_odd(odd)
     return Explanations(odd.bdd, odd.root, Layout("complete", odd.encoding), kind="instances",
-                        feature_order=odd.display_order)
+                        feature_order=odd.display_order, wording=wording_of(odd))

@@ -23,32 +23,57 @@ from collections.abc import Collection, Iterable, Mapping
 from .._types import Feature, Instance, State
 from ..classifier._classifier import _resolve_state
 from ..diagram._passes import deep
-from ..errors import (ArgumentError, ExplanationError, UnknownFeatureError, UnknownStateError,
-                      closest_first)
+from ..errors import (ArgumentError, ExplanationError, OnStatesError, UnknownFeatureError,
+                      UnknownStateError, closest_first)
 from ..odd._odd import ODD, check_odd
+from .._wording import affirmative
 from . import _cache
-from .explanations import Explanations
+from .explanations import Explanations, wording_of
 from .nodetable import NodeTable
 from .walks import suffix_keep_minimal, suffix_minimum
 
-__all__ = ["mc_explanations", "on_states"]
+__all__ = ["mc_explanations", "on_states", "on_states_message"]
 
 
 def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None = None,
               skip: Iterable[Feature] = ()) -> list[frozenset[int]]:
     """The on-state indices of every feature of ``odd``, in order.
 
-    A binary feature's on state is its second state (pgmpy's ``state_names``)
-    unless ``on`` says otherwise; a feature with one state has none; a feature
-    with more than two states must appear in ``on`` unless it is in ``skip``
-    (fixed features, whose on states do not matter).
+    A feature's on states are, first found: those ``on`` gives it, those declared on
+    the classifier (``Classifier(..., on_states=...)``, kept in a saved ODD), or, for a
+    binary feature whose states are recognisably affirmative and negative (yes/no,
+    y/n, true/false, t/f, 1/0, +/-, present/absent, positive/negative, pos/neg,
+    on/off, in any case), its affirmative state. A feature with one state has none,
+    and so do the features in ``skip`` (fixed features, whose on states do not
+    matter).
+
+    Returns
+    -------
+    list of frozenset of int
+        Per feature in the ODD's order, the indices of its on states.
+
+    Raises
+    ------
+    OnStatesError
+        Some feature's on states are none of the above; the message names the
+        features and how to declare them.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.asia(), backend="autoref")
+    >>> odd.states("smoke"), on_states(odd)[odd.features.index("smoke")]
+    (('yes', 'no'), frozenset({0}))
     """
-    return on_state_sets(odd.features, odd.encoding.states, on, skip, odd._position)
+    return on_state_sets(odd.features, odd.encoding.states, on, skip, odd._position,
+                         declared=odd.meta.get("on_states"))
 
 
-def on_state_sets(features, all_states, on, skip, position) -> list[frozenset[int]]:
+def on_state_sets(features, all_states, on, skip, position, *,
+                  declared: Mapping | None = None) -> list[frozenset[int]]:
     """:func:`on_states` over ``features`` and their ``all_states`` (shared with bnx.linear);
-    ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a name that is not a feature."""
+    ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a name that is not a
+    feature; ``declared`` holds the classifier's declared on states."""
     if on is None:
         on = {}
     if not isinstance(on, Mapping):
@@ -56,8 +81,10 @@ def on_state_sets(features, all_states, on, skip, position) -> list[frozenset[in
     on = dict(on)
     for f in on:
         position(f)
+    on = {**(declared or {}), **on}
     skip = frozenset(skip)
     out = []
+    unknown = []
     for i, f in enumerate(features):
         states = all_states[i]
         if f in on:
@@ -73,15 +100,32 @@ def on_state_sets(features, all_states, on, skip, position) -> list[frozenset[in
                         f"(states, closest first: {closest_first(s, states)})")
                 idx.add(j)
             out.append(frozenset(idx))
-        elif len(states) == 2:
-            out.append(frozenset({1}))
         elif len(states) == 1 or f in skip:  # a fixed feature's on states do not matter
             out.append(frozenset())
+        elif affirmative(states) is not None:
+            out.append(frozenset({affirmative(states)}))
         else:
-            raise ExplanationError(
-                f"feature {f!r} has {len(states)} states; say which are 'on' with "
-                f"on={{{f!r}: [...]}}")
+            unknown.append((f, states))
+            out.append(frozenset())
+    if unknown:
+        raise OnStatesError(on_states_message(unknown))
     return out
+
+
+def on_states_message(unknown: list) -> str:
+    """Why MC-explanations are refused for ``unknown`` (``[(feature, states), ...]``), and
+    how to declare their on states (the same words in Python, ``explain_data`` and the
+    command line)."""
+    shown = unknown[:5]
+    names = "; ".join(f"{f!r} ({' / '.join(map(str, states))})" for f, states in shown)
+    if len(unknown) > len(shown):
+        names += f"; and {len(unknown) - len(shown)} more"
+    f, states = unknown[0]
+    return (f"MC-explanations count the features that are 'on', but the states of "
+            f"{names} do not say which state is 'on'. Declare it: on={{{f!r}: "
+            f"{states[-1]!r}, ...}}, or once on the classifier with "
+            f"bnx.Classifier(..., on_states={{{f!r}: {states[-1]!r}, ...}}) (kept when the "
+            f"ODD is saved), or on the command line with --on '{f}={states[-1]}'")
 
 
 @deep
@@ -96,7 +140,9 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     instance : mapping
         A complete instance: every feature to one of its states.
     on : mapping, optional
-        For each feature, its on state or set of on states (see :func:`on_states`).
+        For each feature, its on state or set of on states (see :func:`on_states`):
+        needed for a feature whose states are not recognisably affirmative (yes/no,
+        +/-, ...) unless the classifier declares them (``on_states=``).
     fixed : iterable of features
         Features that keep their state (the paper's ``Y``).
 
@@ -104,6 +150,11 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     -------
     Explanations
         Complete instances; :meth:`~Explanations.lengths` counts them by cardinality.
+
+    Raises
+    ------
+    OnStatesError
+        A feature's on state is neither given, declared, nor recognisable.
 
     Examples
     --------
@@ -174,6 +225,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
                         instance={f: states[i][x[i]] for i, f in enumerate(enc.features)},
                         core=(cache.core, best),
                         make_manager=lambda: _cache.aux_manager(odd, enc.variables),
+                        wording=wording_of(odd),
                         on=functools.partial(_on_names, enc.features, states, tuple(ons), fixed))
 
 

@@ -49,6 +49,11 @@ def monotone_counterexample(odd: ODD, *,
     ``x_high`` is ``x_low`` with one more feature on, yet ``x_low`` is positive
     and ``x_high`` negative.
 
+    Returns
+    -------
+    tuple or None
+        ``(x_low, x_high)``, or ``None`` when the function is monotone.
+
     Examples
     --------
     >>> import bnx
@@ -164,6 +169,11 @@ def is_monotone(odd: ODD, *,
 
     See :func:`monotone_counterexample` for a witness when it is not.
 
+    Returns
+    -------
+    bool
+        Whether the decision function is monotone.
+
     Examples
     --------
     >>> import bnx
@@ -183,6 +193,11 @@ def theorem3_holds(odd: ODD, instance: Instance, *,
     every MC-explanation must arise so. Guaranteed for monotone decision
     functions; may fail otherwise. The two sets are enumerated to be compared,
     so this is a check for sets of moderate size.
+
+    Returns
+    -------
+    bool
+        Whether Theorem 3 of the paper holds for this classifier.
 
     Examples
     --------

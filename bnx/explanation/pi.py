@@ -26,7 +26,7 @@ from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._conj import Store, store_for
 from ._within import within_odd
-from .explanations import DROPPED, Explanations, Layout
+from .explanations import DROPPED, Explanations, Layout, wording_of
 from .setdiagram import SetDiagram
 
 np = numpy_on_first_use(globals())
@@ -219,7 +219,7 @@ class _PI:
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
                             feature_order=odd.display_order, diagram=diagram,
-                            core=(self.core, ref), **kwargs)
+                            core=(self.core, ref), wording=wording_of(odd), **kwargs)
 
 
 @deep
@@ -228,6 +228,11 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
 
     With ``decision=False``, those of its complement. Together they are the
     PI-explanations of all decisions of the classifier.
+
+    Returns
+    -------
+    Explanations
+        Partial instances; ``print`` lists them shortest first.
 
     Examples
     --------
@@ -270,6 +275,11 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
         ``bnx.forbid(odd, list)``. The instance must be in it
         (:class:`~bnx.ExplanationError` otherwise).
 
+    Returns
+    -------
+    Explanations
+        Partial instances; ``print`` lists them shortest first.
+
     Examples
     --------
     >>> import bnx
@@ -306,7 +316,8 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     return Explanations(None, None, layout,
                         make_manager=lambda: _cache.aux_manager(odd, variables),
                         kind="PI", decision=decision, instance=named,
-                        feature_order=odd.display_order, core=(core, root))
+                        feature_order=odd.display_order, core=(core, root),
+                        wording=wording_of(odd))
 
 
 def _project(g: SetDiagram, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],

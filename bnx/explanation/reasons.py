@@ -36,8 +36,9 @@ from ..diagram._feature_view import FeatureView
 from . import _cache
 from ._instances import instance_indices, memo, named
 from ._within import within_odd
+from .._wording import terms
 from ._passes import FALSE, TRUE, any_child, closest_flip, decide, distinct_rows, reaches, view
-from .explanations import DROPPED, Explanations, Layout
+from .explanations import DROPPED, Explanations, Layout, wording_of
 from .pi import pi_explanations
 from ..odd._odd import ODD, check_odd
 
@@ -52,6 +53,11 @@ def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst",
     The name of Darwiche and Hirth (ECAI 2020) and of PyXAI for
     :func:`bnx.pi_explanations`, which it calls; ``method`` and ``within`` (the
     sufficient reasons within a set of instances) are passed on.
+
+    Returns
+    -------
+    Explanations
+        The PI-explanations (partial instances).
 
     Examples
     --------
@@ -78,6 +84,11 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     the instance outside ``C`` gets the other decision. These are the minimal hitting
     sets of the PI-explanations within ``κ``, as without it.
 
+    Returns
+    -------
+    Explanations
+        Partial instances ``{feature: the instance's state}``.
+
     Examples
     --------
     >>> import bnx
@@ -94,7 +105,8 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     enc = odd.encoding
     named_x = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Explanations(out, root, layout, kind="contrastive explanation", decision=decision,
-                        instance=named_x, feature_order=odd.display_order)
+                        instance=named_x, feature_order=odd.display_order,
+                        wording=wording_of(odd))
 
 
 necessary_reasons = contrastive_explanations
@@ -229,6 +241,11 @@ def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature,
     reason exactly when it is in some contrastive explanation, and in all of them
     exactly when it is a contrastive explanation on its own.
 
+    Returns
+    -------
+    dict
+        ``{feature: "necessary", "relevant" or "irrelevant"}``.
+
     Examples
     --------
     >>> import bnx
@@ -276,6 +293,11 @@ class ExplanationCheck:
     reason : dict or None
         When sufficient: a sufficient reason inside the partial instance (drop the
         redundant features one at a time while it stays sufficient).
+    partial : dict
+        The explanation checked.
+    wording : tuple of str
+        Both decisions in the class's words, positive first (``("Admit = +",
+        "Admit = -")``); ``print`` names the decision with them.
     """
 
     sufficient: bool
@@ -284,9 +306,24 @@ class ExplanationCheck:
     decision: bool
     counterexample: dict | None = field(default=None)
     reason: dict | None = field(default=None)
+    partial: dict = field(default_factory=dict)
+    wording: tuple = field(default=("a positive decision", "a negative decision"))
 
     def __bool__(self) -> bool:  # "is it a valid explanation?"
         return self.sufficient
+
+    def __str__(self) -> str:
+        this, other = self.wording if self.decision else self.wording[::-1]
+        given = terms(self.partial) if self.partial else "nothing"
+        if not self.sufficient:
+            return (f"Not sufficient: {given} does not settle {this}; for example "
+                    f"{terms(self.counterexample or {})} gives {other}.")
+        if self.minimal:
+            return f"Sufficient and minimal: {given} settles {this} (a sufficient reason)."
+        drop = ", ".join(map(str, self.redundant))
+        drop += " can be dropped" if len(self.redundant) == 1 else " can each be dropped"
+        return (f"Sufficient, not minimal: {given} settles {this}, but {drop}; "
+                f"{terms(self.reason or {})} is a sufficient reason inside it.")
 
 
 def check_explanation(odd: ODD, instance: Instance,
@@ -303,6 +340,11 @@ def check_explanation(odd: ODD, instance: Instance,
     instance's decision, minimal when it is a PI-explanation within ``κ``; the
     counterexample is then in ``κ``.
 
+    Returns
+    -------
+    ExplanationCheck
+        What was found: ``sufficient``, ``minimal``, ``redundant``, ...
+
     Examples
     --------
     >>> import bnx
@@ -313,6 +355,8 @@ def check_explanation(odd: ODD, instance: Instance,
     (True, False, ('EntranceExam',))
     >>> bnx.check_explanation(odd, x, {"GPA": "+"}).counterexample["WorkExperience"]
     '-'
+    >>> print(c)
+    Sufficient, not minimal: WorkExperience = +, EntranceExam = +, GPA = + settles Admit = +, but EntranceExam can be dropped; WorkExperience = +, GPA = + is a sufficient reason inside it.
     """
     check_odd(odd)
     if within is not None:
@@ -336,10 +380,15 @@ def check_explanation(odd: ODD, instance: Instance,
     fv = view(odd)
     decision = decide(fv, x)
     other = FALSE if decision else TRUE
+    shown = {f: enc.states[i][kept[i]] for i, f in enumerate(enc.features)
+             if kept[i] is not None}
+    shown = {f: shown[f] for f in odd.display_order if f in shown}
+    wording = (odd.decision_text(True), odd.decision_text(False))
     below = reaches(fv, kept, other)
     if below[fv.root]:  # not sufficient: the closest completion with the other decision
         witness = closest_flip(fv, x, [k is None for k in kept])
-        return ExplanationCheck(False, False, (), decision, counterexample=named(odd, witness))
+        return ExplanationCheck(False, False, (), decision, counterexample=named(odd, witness),
+                                partial=shown, wording=wording)
     # One top-down pass. A kept feature i is redundant when no node of feature i that
     # the partial instance reaches has a child from which the other decision can be
     # reached (features after i keep their states). The reason drops the redundant
@@ -364,4 +413,5 @@ def check_explanation(odd: ODD, instance: Instance,
             r[k[:, fixed] if fixed is not None else k.ravel()] = True
     order = {f: k for k, f in enumerate(odd.display_order)}
     return ExplanationCheck(True, not redundant, tuple(sorted(redundant, key=order.get)),
-                            decision, reason=named(odd, reason))
+                            decision, reason=named(odd, reason), partial=shown,
+                            wording=wording)

@@ -31,7 +31,7 @@ from . import _cache
 from ._erosion import eroded_counts
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
-from .explanations import DROPPED, Layout
+from .explanations import DROPPED, Layout, wording_of
 from .costs import Counterfactuals, Paths, cheapest, prices
 from .mc import _features_arg
 from ._within import within_odd
@@ -73,6 +73,11 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     within : instance set, classifier or list of mappings, optional
         The set ``κ`` (:func:`bnx.support`, :func:`bnx.forbid`, ...); the instance
         must be in it.
+
+    Returns
+    -------
+    int or None
+        The fewest features to change (``None`` when no change flips it).
 
     Examples
     --------
@@ -119,6 +124,11 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
         holds the counterfactuals of least total price (computed by one min-cost pass
         over the diagram, exact).
 
+    Returns
+    -------
+    Explanations
+        Partial instances ``{feature: new state}`` (the changes).
+
     Examples
     --------
     >>> import bnx
@@ -164,7 +174,7 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Counterfactuals(out, root, layout, kind="counterfactual", decision=decision,
                            instance=named, feature_order=odd.display_order, cost=price,
-                           odd=source)
+                           odd=source, wording=wording_of(odd))
 
 
 class _Paths:
@@ -226,6 +236,11 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     robustness values that occur, in increasing order; instances that no change of
     the mutable features can flip are counted under the key ``None`` (last). The
     answer does not depend on the backend.
+
+    Returns
+    -------
+    dict
+        ``{robustness: number of instances}``.
 
     Examples
     --------

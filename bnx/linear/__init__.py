@@ -47,6 +47,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
 from ..errors import ArgumentError, UnknownFeatureError, closest_first
+from .._wording import decision_state
 from ..explanation.reasons import ExplanationCheck
 from ._core import Weights
 from ._moves import flip, keep_fewest
@@ -61,6 +62,10 @@ __all__ = ["ExplanationCheck", "check_explanation", "contrastive_explanation",
 
 def decide(clf: Any, instance: Mapping) -> bool:
     """The exact decision on a complete instance (the same as ``clf.decide``).
+
+    Returns
+    -------
+    bool
 
     Examples
     --------
@@ -92,6 +97,10 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     dualization: ``docs/explanations.md``, "What a TAN costs"). On small classifiers
     the set yielded is exactly that of :func:`bnx.pi_explanations` on the compiled ODD.
     Counting them has no polynomial answer: compile the classifier for that.
+
+    Returns
+    -------
+    Iterator
 
     Examples
     --------
@@ -130,6 +139,10 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     why and between which sizes a shortest one lies, and whose ``best`` attribute is the
     shortest PI-explanation found (``docs/explanations.md``, "What a TAN costs").
 
+    Returns
+    -------
+    dict
+
     Examples
     --------
     >>> import bnx
@@ -161,11 +174,16 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     decision, keep the decision while turning off as many of the instance's
     on-features as possible (any off state may replace an on one); for a negative
     decision on and off swap roles. ``on`` maps features to their on state(s)
-    (default: a binary feature's second state; features with more states must be
-    named unless ``fixed``); ``fixed`` features keep their state. Every feature that
+    (default: the classifier's declared ``on_states``, or a binary feature's
+    affirmative state, yes of yes/no, + of +/-, ...; other features must be named
+    unless ``fixed``, else :class:`~bnx.OnStatesError`); ``fixed`` features keep their state. Every feature that
     may move takes its best replacement state, and the fewest features are kept: those
     whose replacement would cost the most. All MC-explanations (there may be
     exponentially many) need the compiled ODD.
+
+    Returns
+    -------
+    dict
 
     Examples
     --------
@@ -180,7 +198,8 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     w = d.w
     fixed_pos = _positions(w, fixed, "fixed")
     skip = {w.features[i] for i in fixed_pos}
-    ons = on_state_sets(w.features, w.states, on, skip, lambda f: _position(w, f, "on"))
+    ons = on_state_sets(w.features, w.states, on, skip, lambda f: _position(w, f, "on"),
+                        declared=getattr(clf, "on_states", None))
     counted = [ons[i] if d.decision else frozenset(range(len(w.states[i]))) - ons[i]
                for i in range(d.n)]
     x_star = (d.keep_fewest(counted, fixed_pos) if isinstance(d, TanDecision)
@@ -195,6 +214,10 @@ def robustness(clf: Any, instance: Mapping) -> int | None:
     Each feature's most damaging other state is found exactly; the changes with the
     largest losses come first, and ``k`` changes can do no more than the ``k``
     largest losses.
+
+    Returns
+    -------
+    int or None
 
     Examples
     --------
@@ -213,6 +236,10 @@ def counterfactual(clf: Any, instance: Mapping) -> dict | None:
 
     Closest counts changed features (:func:`robustness` of them); ``None`` when no
     instance has the other decision.
+
+    Returns
+    -------
+    dict or None
 
     Examples
     --------
@@ -237,6 +264,10 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict | None:
     Freeing these features allows the other decision; its size is the
     :func:`robustness`. Every contrastive explanation shares a feature with every
     PI-explanation.
+
+    Returns
+    -------
+    dict or None
 
     Examples
     --------
@@ -265,6 +296,10 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     sufficient, is the completion with every other feature at its worst state for the
     decision (the diagram version gives one closest to the instance instead).
 
+    Returns
+    -------
+    ExplanationCheck
+
     Raises
     ------
     ExplanationError
@@ -282,8 +317,9 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     """
     d = _decision(clf, instance)
     members = sorted(set(d.positions(partial)))
+    words = dict(partial=d.named(members), wording=_wording(clf))
     if isinstance(d, TanDecision):
-        return _check_tan(d, members)
+        return _check_tan(d, members, words)
     g, F, W = d.race, d.F, d.W
     mem = set(members)
     terms = [g.c] + [F[i] if i in mem else W[i] for i in range(d.n)]
@@ -291,7 +327,7 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     if not g.decide(plus, minus, s, lambda: d.fixing(mem)):
         worst = d.fixing(mem)
         return ExplanationCheck(False, False, (), d.decision, counterexample={
-            f: d.w.states[i][worst[i]] for i, f in enumerate(d.w.features)})
+            f: d.w.states[i][worst[i]] for i, f in enumerate(d.w.features)}, **words)
 
     def dropped(i, state, members):  # the sums with feature i released, if still sufficient
         p_, m_, s_ = state
@@ -309,23 +345,30 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
             state = smaller
             reason.discard(i)
     return ExplanationCheck(True, not redundant, tuple(redundant), d.decision,
-                            reason=d.named(reason))
+                            reason=d.named(reason), **words)
 
 
 def _flip(d: Decision) -> dict[int, int] | None:
     return d.flip() if isinstance(d, TanDecision) else flip(d)
 
 
-def _check_tan(d: TanDecision, members: list[int]) -> ExplanationCheck:
+def _wording(clf: Any) -> tuple:
+    """Both decisions of ``clf`` in the class's words, positive first."""
+    states = getattr(clf, "class_states", None)
+    pos, c = getattr(clf, "positive", "positive"), getattr(clf, "class_var", "class")
+    return tuple(f"{c} = {decision_state(states, pos, d)}" for d in (True, False))
+
+
+def _check_tan(d: TanDecision, members: list[int], words: dict) -> ExplanationCheck:
     y = d.counterexample(members)
     w = d.w
     if y is not None:
         return ExplanationCheck(False, False, (), d.decision, counterexample={
-            f: w.states[i][y[i]] for i, f in enumerate(w.features)})
+            f: w.states[i][y[i]] for i, f in enumerate(w.features)}, **words)
     redundant = d.redundant(members)
     reason = d.shrink(members) if redundant else members  # no redundant member: minimal
     return ExplanationCheck(True, not redundant, tuple(w.features[i] for i in redundant),
-                            d.decision, reason=d.named(reason))
+                            d.decision, reason=d.named(reason), **words)
 
 
 def _position(w: Weights, f: Any, what: str) -> int:

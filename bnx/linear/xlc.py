@@ -113,6 +113,10 @@ def read_xlc(path: str | os.PathLike, *, class_var: str = "class"):
     Raises :class:`~bnx.NetworkFileError` for a missing or malformed file, or one with
     real-valued features.
 
+    Returns
+    -------
+    Classifier
+
     Examples
     --------
     >>> import bnx, os, tempfile

@@ -29,6 +29,10 @@ def read_network(path: str | os.PathLike) -> Any:
     The format follows the extension: ``.bif`` (BIF), ``.xml``/``.xmlbif`` (XMLBIF),
     ``.net`` (Hugin NET), ``.uai`` (UAI). Any failure becomes a
     :class:`~bnx.NetworkFileError` that names the file.
+
+    Returns
+    -------
+    object
     """
     if not isinstance(path, (str, os.PathLike)):
         from ..errors import ArgumentError

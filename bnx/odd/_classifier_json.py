@@ -23,6 +23,9 @@ key                     value
                         each of those variables its state names),
                         ``values`` (the table flattened in C order over
                         those axes)
+``on_states``           optional: the declared on states of MC-explanations,
+                        ``[[feature, [state, ...]], ...]`` (absent when none
+                        were declared)
 ======================  ==================================================
 
 pgmpy is imported only when a classifier is rebuilt, so loading an ODD file stays
@@ -38,7 +41,7 @@ from typing import Any
 
 from ..errors import BnxError, ODDFileError
 
-__all__ = ["classifier_document", "classifier_from_document"]
+__all__ = ["classifier_document", "classifier_from_document", "stored_on_states"]
 
 
 def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
@@ -58,6 +61,9 @@ def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
             "values": values,
         })
     t = None if clf.threshold is None else Fraction(clf.threshold)
+    on = getattr(clf, "on_states", None) or {}
+    extra = {"on_states": [[scalar(f, "feature"), [scalar(s, f"state of {f!r}") for s in ss]]
+                           for f, ss in on.items()]} if on else {}
     return {
         "class_var": scalar(clf.class_var, "class variable"),
         "positive": scalar(clf.positive, "positive state"),
@@ -67,7 +73,22 @@ def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
         "nodes": [scalar(n, "node") for n in net.nodes()],
         "edges": [[scalar(u, "node"), scalar(v, "node")] for u, v in net.edges()],
         "cpds": cpds,
+        **extra,
     }
+
+
+def stored_on_states(doc: dict) -> dict:
+    """The declared on states a classifier document holds, ``{feature: tuple of states}``
+    (empty when it holds none); raises ``TypeError`` or ``ValueError`` when malformed."""
+    pairs = doc.get("on_states") or []
+    if not isinstance(pairs, list):
+        raise TypeError("on_states")
+    out = {}
+    for f, states in pairs:
+        if not isinstance(states, list):
+            raise TypeError("on_states")
+        out[f] = tuple(states)
+    return out
 
 
 def classifier_from_document(doc: Any, *, fingerprint: str | None, where: str) -> Any:
@@ -87,8 +108,12 @@ def classifier_from_document(doc: Any, *, fingerprint: str | None, where: str) -
         return ODDFileError(f"{where} holds an invalid classifier: {problem}")
 
     keys = {"class_var", "positive", "threshold", "features", "rule", "nodes", "edges", "cpds"}
-    if not isinstance(doc, dict) or set(doc) != keys:
-        raise bad(f"expected the keys {sorted(keys)}")
+    if not isinstance(doc, dict) or not keys <= set(doc) <= keys | {"on_states"}:
+        raise bad(f"expected the keys {sorted(keys)} (and optionally 'on_states')")
+    try:
+        on = stored_on_states(doc)
+    except (TypeError, ValueError):
+        raise bad("its 'on_states' is not a list of [feature, [states]] pairs") from None
     try:
         net = DiscreteBayesianNetwork()
         net.add_nodes_from(doc["nodes"])
@@ -117,7 +142,7 @@ def classifier_from_document(doc: Any, *, fingerprint: str | None, where: str) -
     kwargs = {"threshold": t} if t is not None else {"rule": "argmax"}
     try:
         clf = Classifier(net, doc["class_var"], doc["positive"], features=doc["features"],
-                         **kwargs)
+                         on_states=on or None, **kwargs)
     except (BnxError, TypeError) as exc:
         raise bad(str(exc)) from None
     if fingerprint is not None and clf.fingerprint != fingerprint:

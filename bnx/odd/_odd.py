@@ -20,6 +20,7 @@ from ..classifier._instances import as_instance, encode_rows
 from ._classifier_json import classifier_from_document
 from .io import dumps_odd, load_odd, loads_odd, save_odd
 from ..classifier._unate import least_pair
+from .._wording import decision_state
 
 __all__ = ["ODD"]
 
@@ -71,6 +72,7 @@ class ODD:
             meta.setdefault("threshold", classifier.threshold)
             meta.setdefault("rule", classifier.rule)
             meta.setdefault("fingerprint", classifier.fingerprint)
+            meta.setdefault("on_states", classifier.on_states)
             if "least_states" not in meta:
                 meta["least_states"] = least_pair(classifier, encoding.features)
         self.meta = meta
@@ -153,12 +155,64 @@ class ODD:
         return tuple(self.meta.get("display_order") or self.features)
 
     @property
+    def class_var(self):
+        """The class variable of the classifier it was compiled from."""
+        return self.meta.get("class_var")
+
+    @property
+    def class_states(self) -> tuple | None:
+        """The states of the class variable (read from the saved classifier of a
+        loaded ODD without rebuilding it; ``None`` for files of format version 1)."""
+        if self._classifier is not None:
+            return tuple(self._classifier.class_states)
+        doc, c = self._classifier_doc, self.meta.get("class_var")
+        for cpd in (doc or {}).get("cpds", ()):
+            variables = cpd.get("variables") if isinstance(cpd, dict) else None
+            if variables and variables[0] == c:
+                return tuple(cpd["states"][0])
+        return None
+
+    def decision_state(self, decision: bool) -> str:
+        """The class state a decision stands for, in the class's own words.
+
+        The positive state for a positive decision; for a negative one, the other
+        state of a two-state class, or ``"not <positive>"`` when the class has more
+        states.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> odd.decision_state(True), odd.decision_state(False)
+        ('+', '-')
+        """
+        return decision_state(self.class_states, self.meta.get("positive"), bool(decision))
+
+    def decision_text(self, decision: bool) -> str:
+        """``"class = state"`` for a decision, e.g. ``"Admit = +"``.
+
+        Returns
+        -------
+        str
+        """
+        return f"{self.class_var} = {self.decision_state(decision)}"
+
+    @property
     def threshold(self):
         """The threshold of the classifier it was compiled from (an exact fraction)."""
         return self.meta.get("threshold")
 
     def states(self, feature: Feature) -> tuple:
-        """The states of ``feature``."""
+        """The states of ``feature``.
+
+        Returns
+        -------
+        tuple
+        """
         return self.encoding.states[self._position(feature)]
 
     def _position(self, feature: Feature) -> int:
@@ -188,7 +242,12 @@ class ODD:
 
     # ------------------------------------------------------------------ instances
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
-        """Validate an instance and return ``{feature: state index}``."""
+        """Validate an instance and return ``{feature: state index}``.
+
+        Returns
+        -------
+        dict
+        """
         instance = as_instance(instance, class_var=self.meta.get("class_var"))
         known = self.encoding._index
         for f in instance:
@@ -222,7 +281,12 @@ class ODD:
         return out
 
     def assignment(self, indices: dict) -> dict[int, bool]:
-        """``{level: bit}`` of a complete instance given as ``{feature: state index}``."""
+        """``{level: bit}`` of a complete instance given as ``{feature: state index}``.
+
+        Returns
+        -------
+        dict
+        """
         enc = self.encoding
         values: dict[int, bool] = {}
         for i, f in enumerate(enc.features):
@@ -231,8 +295,45 @@ class ODD:
         return values
 
     def decide(self, instance: Instance) -> bool:
-        """The decision on a complete instance, by one walk down the diagram."""
-        idx = self.encode(instance)
+        """The decision on an instance, by one walk down the diagram.
+
+        A missing value (``None`` or NaN, as in a row of a data set with gaps) leaves
+        its feature unobserved: the instance is then decided on its observed features,
+        as :meth:`decide_many` decides such a row (:meth:`bnx.Classifier.decide` with
+        ``partial=True``). A feature left out of the instance altogether raises
+        :class:`~bnx.MissingFeatureError`, as a missing column does in
+        :meth:`decide_many`.
+
+        Returns
+        -------
+        bool
+            True for a positive decision.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+        >>> odd.decide(x), odd.decide({**x, "WorkExperience": None})
+        (True, True)
+        >>> bool(odd.decide_many([{**x, "WorkExperience": None}])[0])
+        True
+        """
+        given = as_instance(instance, class_var=self.meta.get("class_var"))
+        if None in given.values():  # None in a mapping is a missing value, as in decide_many
+            given = {f: v for f, v in given.items()
+                     if v is not None or f not in self.encoding._index
+                     or None in self.states(f)}
+        if len(given) < len(self.features):
+            missing = [f for f in self.features if f not in given]
+            try:
+                gaps = all(f in instance for f in missing)  # keys whose value is missing
+            except TypeError:
+                gaps = False
+            if gaps:
+                self.encode(given, partial=True)  # unknown features and states
+                return bool(self._partial_classifier().decide(given, partial=True))
+        idx = self.encode(given)
         fv = feature_view(self.arrays, self.encoding)
         return bool(decide_states(fv, [[idx[f] for f in self.features]])[0])
 
@@ -246,6 +347,11 @@ class ODD:
         ``partial=True`` (by the classifier, once per distinct row;
         :func:`bnx.batch.decide_many` compiles the restricted classifiers instead,
         which is faster when many rows miss the same features).
+
+        Returns
+        -------
+        numpy.ndarray
+            One decision per row (True: positive), in row order.
 
         Examples
         --------
@@ -264,11 +370,7 @@ class ODD:
         if full.any():
             out[full] = decide_states(feature_view(self.arrays, self.encoding), codes[full])
         if not full.all():
-            clf = self.classifier
-            if clf is None:
-                raise ArgumentError("rows with missing values need the classifier, which this "
-                                    "ODD does not have (a file of format version 1): compile "
-                                    "it again")
+            clf = self._partial_classifier()
             rows, inverse = np.unique(codes[~full], axis=0, return_inverse=True)
             states = self.encoding.states
             got = [clf.decide({f: states[i][j] for i, (f, j) in
@@ -277,8 +379,23 @@ class ODD:
             out[~full] = np.array(got, dtype=bool)[inverse.reshape(-1)]
         return out
 
+    def _partial_classifier(self) -> Classifier:
+        """The classifier, which decides rows with missing values (refused with an
+        :class:`~bnx.ArgumentError` for an ODD without one)."""
+        clf = self.classifier
+        if clf is None:
+            raise ArgumentError("rows with missing values need the classifier, which this "
+                                "ODD does not have (a file of format version 1): compile "
+                                "it again")
+        return clf
+
     def count(self) -> int:
         """Number of complete instances decided positive (an exact ``int``).
+
+        Returns
+        -------
+        int
+            The exact number of positive instances.
 
         Examples
         --------
@@ -289,7 +406,13 @@ class ODD:
         return count_models(self.arrays)
 
     def total(self) -> int:
-        """Number of complete instances."""
+        """Number of complete instances.
+
+        Returns
+        -------
+        int
+            The exact number of complete instances.
+        """
         return math.prod(len(s) for s in self.encoding.states)
 
     # ------------------------------------------------------------------ files
@@ -299,6 +422,11 @@ class ODD:
         The file holds a readable header (features, states, encoding, order, threshold,
         the classifier's fingerprint and the classifier itself) and the diagram's arrays
         in binary, under a checksum.
+
+        Returns
+        -------
+        str
+            The path written.
 
         Examples
         --------
@@ -321,6 +449,11 @@ class ODD:
         saying what is wrong; nothing is half-loaded. The loaded ODD's
         :attr:`classifier` is rebuilt from the file on first use, exactly, so it
         has posteriors (files of format version 1 hold no classifier: ``None``).
+
+        Returns
+        -------
+        'ODD'
+            The loaded ODD.
         """
         return cls(None, **load_odd(path, backend=backend, resolve=False))
 
@@ -329,6 +462,10 @@ class ODD:
         """The diagram in Graphviz DOT, features and states named on nodes and edges.
 
         Complemented edges are resolved, so the picture shows plain 0/1 sinks.
+
+        Returns
+        -------
+        str
         """
         return drawing.to_dot(self)
 
@@ -336,11 +473,20 @@ class ODD:
         """Write the diagram as an image through Graphviz's ``dot`` (SVG, PNG, PDF).
 
         Raises :class:`~bnx.BnxError` when ``dot`` is not installed.
+
+        Returns
+        -------
+        str
         """
         return drawing.draw(self, path, format=format)
 
     def plot(self, ax=None, **options):
-        """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`."""
+        """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
         return drawing.plot_odd(self, ax, **options)
 
     def _repr_svg_(self) -> str | None:

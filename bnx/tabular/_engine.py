@@ -73,8 +73,11 @@ def marginal_odd(odd: Any, observed: Sequence) -> Any:
                                 "it again")
         rule = getattr(clf, "rule", "threshold")
         extra = {} if rule == "threshold" else {"rule": rule}
+        declared = {f: s for f, s in (odd.meta.get("on_states") or {}).items()
+                    if f in observed}
         sub = Classifier(clf.network, clf.class_var, clf.positive, threshold=clf.threshold,
-                         features=[f for f in clf.features if f in observed], **extra)
+                         features=[f for f in clf.features if f in observed],
+                         on_states=declared or None, **extra)
         got = cache[observed] = compile_(sub, list(observed), backend=odd.backend)
     return got
 

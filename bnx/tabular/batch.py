@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, OnStatesError
 from ..diagram._feature_view import decide_states, feature_view
 from ..classifier._instances import _frame, encode_rows
 
@@ -64,6 +64,10 @@ def decide_many(odd: Any, data: Any) -> np.ndarray:
     ``partial=True``), by the ODD of the classifier restricted to them, compiled
     once per pattern of missing features (see :mod:`bnx.tabular._engine`).
 
+    Returns
+    -------
+    numpy.ndarray
+
     Examples
     --------
     >>> import bnx
@@ -104,6 +108,10 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None
     on states in `on` (MC-explanations need them). ``bnx explain --data`` uses the same
     default and prints the same note.
 
+    Returns
+    -------
+    tuple[tuple, str or None]
+
     Examples
     --------
     >>> import bnx
@@ -113,15 +121,14 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None
     """
     what = _DEFAULT_WHAT if odd.classifier is not None else \
         tuple(w for w in _DEFAULT_WHAT if w != "posterior")
-    on = on if isinstance(on, Mapping) else {}
-    need = [f for f, states in zip(odd.features, odd.encoding.states)
-            if len(states) > 2 and f not in on]
-    if not need:
-        return what, None
-    return tuple(w for w in what if not w.startswith("mc_")), (
-        f"MC answers (mc_count, mc_shortest) left out: {', '.join(map(repr, need))} "
-        f"{'has' if len(need) == 1 else 'have'} more than two states and no on states; give "
-        f"them with on= (--on on the command line), or ask for the answers with what=")
+    from ..explanation.mc import on_states
+    try:
+        on_states(odd, on if isinstance(on, Mapping) else None)
+    except OnStatesError as exc:
+        return tuple(w for w in what if not w.startswith("mc_")), (
+            f"MC answers (mc_count, mc_shortest) left out. {exc}; or ask for the answers "
+            f"with what=")
+    return what, None
 
 
 def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
@@ -142,6 +149,9 @@ def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
         raise ArgumentError(f"what={[w for w in what if w in ('posterior', 'sensitivity')]!r} "
                             "needs the classifier, which this ODD does not "
                             "have (a file of format version 1): compile it again")
+    if any(w.startswith("mc_") for w in what):  # refused up front, in the same words
+        from ..explanation.mc import on_states
+        on_states(odd, on if isinstance(on, Mapping) else None)
     return what
 
 

@@ -49,7 +49,12 @@ PAPER = {
 
 def votes_classifier(*, prior: str = "K2", threshold: float = 0.5) -> Classifier:
     """The votes classifier: naive Bayes learned from the votes data (class ``party``,
-    positive ``republican``), K2 (add-one) parameters unless ``prior`` says otherwise."""
+    positive ``republican``), K2 (add-one) parameters unless ``prior`` says otherwise.
+
+    Returns
+    -------
+    Classifier
+    """
     from .datasets import load_votes
     from ..network.learning import learn_naive_bayes
     net = learn_naive_bayes(load_votes(), "party", prior=prior)
@@ -95,7 +100,12 @@ class VotesStudy:
         return dict(top), n
 
     def yes_votes(self, instance: dict) -> list[str]:
-        """The features voted ``y`` in ``instance``, in data order."""
+        """The features voted ``y`` in ``instance``, in data order.
+
+        Returns
+        -------
+        list
+        """
         return [f for f in self.classifier.features if instance.get(f) == "y"]
 
 
@@ -112,6 +122,10 @@ def votes_study(*, backend: str = "auto", all_positives: bool = True,
         frequency count; seconds to tens of seconds). Off: skip it.
     progress : bool
         Show a tqdm progress bar for that work.
+
+    Returns
+    -------
+    VotesStudy
     """
     from .datasets import load_votes
     data = load_votes()
@@ -136,6 +150,10 @@ def accuracy(clf: Classifier, data) -> float:
 
     ``data`` is a DataFrame with the class column and one column per feature;
     a missing value (NaN) leaves its feature unobserved (summed out).
+
+    Returns
+    -------
+    float
     """
     right = 0
     feats = clf.features
@@ -155,6 +173,10 @@ def mc_frequency(odd: ODD, *, progress: bool = False) -> Counter:
 
     The positive instances are read off the diagram (there are ``odd.count()`` of
     them) and each is explained with :func:`~bnx.mc_explanations`.
+
+    Returns
+    -------
+    Counter
     """
     positive = positives(odd)
     counter: Counter = Counter()
@@ -174,7 +196,12 @@ def mc_frequency(odd: ODD, *, progress: bool = False) -> Counter:
 
 
 def paper_comparison(study: VotesStudy) -> list[tuple[str, str, str]]:
-    """Rows ``(figure, paper, bnx)`` of the paper's figures beside ours."""
+    """Rows ``(figure, paper, bnx)`` of the paper's figures beside ours.
+
+    Returns
+    -------
+    list
+    """
     mc_lens = study.mc.lengths()
     pi_lens = study.pi.lengths()
     shortest_len = min(pi_lens) if pi_lens else None
@@ -204,6 +231,10 @@ def votes_tan_classifier(*, prior: str = "K2", threshold: float = 0.5,
                          root: str | None = None) -> Classifier:
     """A TAN learned from the votes data with :func:`bnx.learn_tan` (class ``party``,
     positive ``republican``, the 16 votes as features, K2 parameters by default).
+
+    Returns
+    -------
+    Classifier
 
     Examples
     --------
@@ -247,6 +278,10 @@ def model_figures(clf: Classifier, *, backend: str = "auto") -> dict:
 
 def tan_comparison(nb: dict, tan: dict) -> list[tuple[str, str, str]]:
     """Rows ``(figure, naive Bayes, TAN)`` from two :func:`model_figures` results.
+
+    Returns
+    -------
+    list
 
     Examples
     --------

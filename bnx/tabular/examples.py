@@ -51,6 +51,10 @@ def admissions_network(states: tuple[str, str] = ("-", "+")):
     ``FirstTimeApplicant``, ``EntranceExam`` and ``GPA``; every variable has the
     states ``states`` = (negative, positive), by default ``"-"`` and ``"+"`` (in that
     order, so the positive state is the on state).
+
+    Returns
+    -------
+    pgmpy.models.DiscreteBayesianNetwork
     """
     from pgmpy.factors.discrete import TabularCPD
     from pgmpy.models import DiscreteBayesianNetwork
@@ -69,6 +73,10 @@ def admissions_network(states: tuple[str, str] = ("-", "+")):
 
 def admissions(threshold: float = 0.5) -> Classifier:
     """The paper's admissions classifier (Tables 1 and 2), positive state ``"+"``.
+
+    Returns
+    -------
+    Classifier
 
     Examples
     --------
@@ -145,6 +153,10 @@ def asia(positive: str = "yes", *, rule: str = "threshold", threshold: float = 0
         Decide positive iff ``Pr(lung = positive | x) >= threshold``.
     features : sequence of str
         The observed nodes.
+
+    Returns
+    -------
+    Classifier
 
     Examples
     --------

@@ -29,6 +29,10 @@ def pi_feature_share(odd: Any, data: Any):
 
     Returns a pandas Series indexed by feature, in the classifier's order.
 
+    Returns
+    -------
+    pandas.Series
+
     Examples
     --------
     >>> import bnx
@@ -72,7 +76,12 @@ def pi_feature_share(odd: Any, data: Any):
 
 
 def plot_feature_share(odd: Any, data: Any, ax: Any = None) -> Any:
-    """Bar chart of :func:`pi_feature_share` over ``data``; returns the axes."""
+    """Bar chart of :func:`pi_feature_share` over ``data``; returns the axes.
+
+    Returns
+    -------
+    object
+    """
     share = pi_feature_share(odd, data)
     ax = _axes(ax, (7, 0.8 + 0.3 * len(share)))
     ax.barh([str(f) for f in share.index][::-1], share.to_numpy()[::-1], color="tab:blue")

@@ -16,6 +16,7 @@ from ...diagram._arrays import dd_size
 from ...diagram.encoding import Encoding
 from ...errors import ODDFileError
 from ...diagram._feature_view import count_instances
+from .._classifier_json import stored_on_states
 from .binary import read_arrays, split_file
 from .document import (_FRACTION, _HEX64, _KEYS, _NODE_ID, _OPTIONAL, FORMAT_NAME,
                        FORMAT_VERSION, _checksum, _path_arg)
@@ -136,6 +137,11 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
         if not isinstance(stored, dict) or not isinstance(stored.get("features"), list):
             raise bad("its 'classifier' is not an object with a 'features' list")
         meta["display_order"] = tuple(_scalar(f, "feature", bad) for f in stored["features"])
+        try:
+            meta["on_states"] = stored_on_states(stored)
+        except (TypeError, ValueError):
+            raise bad("its classifier's 'on_states' is not a list of [feature, [states]] "
+                      "pairs") from None
     if "least_states" in doc:
         meta["least_states"] = _least_states(doc["least_states"], enc, bad)
     parts = {"encoding": enc, "backend": name, "meta": meta, "classifier_doc": stored,
