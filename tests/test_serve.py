@@ -125,6 +125,7 @@ def test_null_and_missing_instance_mean_unknown(client):
 def test_attributions_against_each_background(client, odd):
     x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
     explorer = client.app.state.explorer
+    assert "network" in explorer.backgrounds()  # a naive Bayes: the network is supported
     for name in explorer.backgrounds():
         data = client.post("/api/explain", json={"instance": x, "background": name}).json()
         assert data == json.loads(json.dumps(explain(
@@ -136,6 +137,13 @@ def test_attributions_against_each_background(client, odd):
         exact = {s: sum(oracle.class_joint(clf.network, CLASS, {f: s}, [f]).values())
                  for s in clf.states(f)}
         assert dist == {s: float(p / sum(exact.values())) for s, p in exact.items()}
+
+
+def test_the_network_is_offered_only_where_supported():
+    from bnx.serve.explorer import Explorer
+    odd = bnx.compile(bnx.examples.asia(), backend="autoref")  # hidden nodes: not supported
+    explorer = Explorer(odd)
+    assert "network" not in explorer.backgrounds() and "uniform" in explorer.backgrounds()
 
 
 def test_page(client, odd):
@@ -219,7 +227,7 @@ def test_bad_instances_get_bnx_s_own_message(client, odd, instance):
     (b'{"instance": {}, "code": "import os"}',
      "unknown key 'code' in the request (keys: instance, background)"),
     (b'{"instance": {}, "background": "data.csv"}',
-     "background must be one of none, uniform, marginals, got 'data.csv'"),
+     "background must be one of none, network, uniform, marginals, got 'data.csv'"),
     (b"[" * 100_000 + b"]" * 100_000, ("the request body is not JSON: maximum recursion "
                                       "depth exceeded")),
 ])

@@ -16,7 +16,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ..errors import ArgumentError
+from ..attribution.network_background import network_background
+from ..errors import ArgumentError, StructureError
 from ..odd._odd import ODD
 
 __all__ = ["BACKGROUNDS", "MAX_BODY", "Explorer"]
@@ -28,6 +29,7 @@ MAX_BODY = 256 * 1024
 #: The backgrounds the page offers for the attributions, with their labels.
 BACKGROUNDS = {
     "none": "no attributions",
+    "network": "the network itself (its distribution of the features)",
     "uniform": "uniform: every state equally likely",
     "marginals": "the network's marginals (each feature apart)",
 }
@@ -88,6 +90,7 @@ class Explorer:
         self._cache: OrderedDict = OrderedDict()
         self._cache_size = cache_size
         self._marginals: dict | None = None
+        self._backgrounds: dict | None = None
 
     # ------------------------------------------------------------------ the model
     def model(self) -> dict:
@@ -160,8 +163,17 @@ class Explorer:
         return self._marginals
 
     def backgrounds(self) -> dict:
-        """The backgrounds offered for the attributions: ``{name: label}``."""
-        return BACKGROUNDS
+        """The backgrounds offered for the attributions: ``{name: label}``; the network
+        itself where :func:`bnx.shap_values` supports it as the background."""
+        if self._backgrounds is None:
+            try:
+                network_background(self.odd, self.classifier, False)
+                supported = True
+            except (StructureError, ArgumentError):
+                supported = False
+            self._backgrounds = {k: v for k, v in BACKGROUNDS.items()
+                                 if k != "network" or supported}
+        return self._backgrounds
 
     def background(self, name: str) -> dict | None:
         """The background ``name`` as :func:`bnx.shap_values` takes it (``None``: none)."""
@@ -169,6 +181,8 @@ class Explorer:
             return None
         if name == "uniform":
             return {}
+        if name == "network":
+            return self.classifier
         return self.marginals()
 
     def cached(self, key: tuple, compute):
