@@ -11,6 +11,7 @@ from ..diagram._dd import from_dd, to_dd
 from ..diagram._arrays import count as count_models
 from ..diagram.backends import available_backends, new_manager, resolve_backend
 from ..classifier._classifier import Classifier, _resolve_state
+from ..diagram import _memo
 from ..diagram._passes import gc_paused, recursion_for
 from ..diagram.encoding import Encoding
 from ..errors import (ArgumentError, MissingFeatureError, UnknownFeatureError, closest_first,
@@ -96,6 +97,30 @@ class ODD:
             with gc_paused():
                 a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
         return a
+
+    def clear_caches(self) -> None:
+        """Drop everything kept between questions on this ODD.
+
+        Questions keep what they derive from the diagram (per-feature views, layouts,
+        the stores and ``dd`` managers explanation sets are built in, memos of earlier
+        answers) for the next question; each kind is bounded (see
+        :mod:`bnx.diagram._memo`), and all of it goes with the ODD. Clearing frees that
+        memory now; answers stay the same, and explanation sets already returned keep
+        working. Safe to call at any time, also while another thread asks questions.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> x = {"GPA": "+", "EntranceExam": "+", "FirstTimeApplicant": "+", "WorkExperience": "+"}
+        >>> before = bnx.pi_explanations(odd, x).to_set()
+        >>> odd.clear_caches()
+        >>> bnx.pi_explanations(odd, x).to_set() == before
+        True
+        """
+        _memo.clear(self)
+        if self._arrays is not None:
+            _memo.clear(self._arrays)
 
     @property
     def bdd(self) -> Manager:
