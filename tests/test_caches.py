@@ -87,3 +87,47 @@ def test_a_cache_keeps_the_most_recently_used_and_knows_its_kinds():
 def test_every_kind_says_what_it_holds():
     for name, kind in _memo.KINDS.items():
         assert kind.bound >= 1 and kind.what, name
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_question_changes_nothing_another_thread_sees(backend):
+    """Questions leave the garbage collector and the recursion limit alone: a thread
+    that watches them while another thread asks questions sees them as it set them."""
+    import gc
+    import sys
+    import threading
+
+    clf = bnx.examples.admissions()
+    seen, errors, answers = set(), [], []
+    was = gc.isenabled()
+    limit = sys.getrecursionlimit()
+
+    def ask():
+        try:
+            for _ in range(3):
+                odd = bnx.compile(clf, backend=backend)
+                for x in _instances(odd):
+                    answers.append((x, bnx.pi_explanations(odd, x).to_set()))
+                    bnx.mc_explanations(odd, x).count
+                    bnx.robustness(odd, x)
+                bnx.prime_implicants(odd).count
+                odd.clear_caches()
+        except Exception as exc:  # reported below
+            errors.append(exc)
+
+    for enabled in (False, True):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            worker = threading.Thread(target=ask)
+            worker.start()
+            while worker.is_alive():
+                seen.add((gc.isenabled(), sys.getrecursionlimit()))
+            worker.join()
+            seen.add((gc.isenabled(), sys.getrecursionlimit()))
+            assert seen == {(enabled, limit)}
+            seen.clear()
+        finally:
+            (gc.enable if was else gc.disable)()
+    assert not errors
+    for x, got in answers[:16]:
+        assert got == _pis(clf, x)

@@ -43,7 +43,7 @@ from .._types import Manager, Node
 from ..diagram.backends import new_manager
 from ..diagram._memo import detached
 from ..classifier._classifier import Classifier
-from ..diagram._passes import gc_paused, recursion_for
+from ..diagram._passes import recursion_for
 from ..diagram.encoding import Encoding, _select, bits_for
 from ..errors import ArgumentError, InstanceError
 from ..classifier._inference import elimination_order
@@ -114,8 +114,7 @@ def _encoding(clf: Classifier) -> Encoding:
 
 
 def _support(clf: Classifier, enc: Encoding, bdd: Manager, order: Sequence) -> InstanceSet:
-    with gc_paused():
-        root = _compile_support(clf, enc, bdd)
+    root = _compile_support(clf, enc, bdd)
     return InstanceSet(bdd, root, enc, feature_order=order, what="positive probability")
 
 

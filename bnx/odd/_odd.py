@@ -12,7 +12,7 @@ from ..diagram._arrays import count as count_models
 from ..diagram.backends import available_backends, new_manager, resolve_backend
 from ..classifier._classifier import Classifier, _resolve_state
 from ..diagram import _memo
-from ..diagram._passes import gc_paused, recursion_for
+from ..diagram._passes import recursion_for
 from ..diagram.encoding import Encoding
 from ..errors import (ArgumentError, MissingFeatureError, UnknownFeatureError, closest_first,
                      UnknownStateError)
@@ -94,8 +94,7 @@ class ODD:
         :attr:`root` on first use)."""
         a = self._arrays
         if a is None:
-            with gc_paused():
-                a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
+            a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
         return a
 
     def clear_caches(self) -> None:
@@ -136,7 +135,7 @@ class ODD:
         """The decision function as a ``dd`` node: true exactly on the positive
         instances (made from the arrays on first use, in one bottom-up pass)."""
         if self._root is None:
-            with recursion_for(self.encoding.nvars), gc_paused():
+            with recursion_for(self.encoding.nvars):
                 self._root = to_dd(self._arrays, self.bdd, self.encoding.variables)
         return self._root
 
