@@ -108,11 +108,11 @@ def test_a_question_changes_nothing_another_thread_sees(backend):
                 odd = bnx.compile(clf, backend=backend)
                 for x in _instances(odd):
                     answers.append((x, bnx.pi_explanations(odd, x).to_set()))
-                    bnx.mc_explanations(odd, x).count
+                    assert bnx.mc_explanations(odd, x).count >= 1
                     bnx.robustness(odd, x)
-                bnx.prime_implicants(odd).count
+                assert bnx.prime_implicants(odd).count >= 1
                 odd.clear_caches()
-        except Exception as exc:  # reported below
+        except Exception as exc:  # noqa: BLE001 (reported below, in the test's thread)
             errors.append(exc)
 
     for enabled in (False, True):

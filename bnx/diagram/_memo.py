@@ -46,9 +46,10 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-__all__ = ["Kind", "KINDS", "Caches", "detached", "clear"]
+__all__ = ["KINDS", "Caches", "Kind", "clear", "detached"]
 
 
 class Kind(NamedTuple):
@@ -101,7 +102,7 @@ class Caches:
     twice, and the last one stays (entries are equal by construction).
     """
 
-    __slots__ = ("_tables", "_lock")
+    __slots__ = ("_lock", "_tables")
 
     def __init__(self) -> None:
         self._tables: dict[str, OrderedDict] = {}
@@ -174,7 +175,7 @@ class Caches:
         return f"Caches({self.sizes()})"
 
 
-_DETACHED: "weakref.WeakKeyDictionary[Any, Caches]" = weakref.WeakKeyDictionary()
+_DETACHED: weakref.WeakKeyDictionary[Any, Caches] = weakref.WeakKeyDictionary()
 _DETACHED_LOCK = threading.Lock()
 
 

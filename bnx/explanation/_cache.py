@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from .._lazy import numpy_on_first_use
 
 from .._types import Manager
-from ..diagram.backends import new_manager
+from ..diagram.backends import is_cudd, new_manager
 from ..diagram._feature_view import feature_view
 from ..classifier._unate import least_pair
 from .layout import Layout
@@ -196,7 +196,7 @@ def both(odd) -> tuple:
 def tidy(odd, bdd: Manager) -> None:
     """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into, once it
     has grown well past its size after the last collection (CUDD collects by itself)."""
-    if type(bdd).__module__ == "dd.cudd":
+    if is_cudd(bdd):
         return
     key = id(bdd)
     cache = odd.arrays.cache

@@ -40,7 +40,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 
 from .._types import Manager, Node
-from ..diagram.backends import new_manager
+from ..diagram.backends import is_cudd, new_manager
 from ..diagram._memo import detached
 from ..classifier._classifier import Classifier
 from ..diagram._passes import recursion_for
@@ -171,7 +171,7 @@ def _compile_support(clf: Classifier, enc: Encoding, bdd: Manager) -> Node:
 
 
 def _backend_of(bdd: Manager) -> str:
-    return "cudd" if type(bdd).__module__ == "dd.cudd" else "autoref"
+    return "cudd" if is_cudd(bdd) else "autoref"
 
 
 def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
