@@ -67,7 +67,7 @@ from .._types import Feature
 from ..diagram._arrays import DiagramArrays, negate
 from ..diagram.backends import new_manager, resolve_backend
 from ..classifier._classifier import Classifier
-from ..diagram._passes import gc_paused, recursion_for
+from ..diagram._passes import recursion_for
 from ..diagram.encoding import Encoding
 from ..errors import BnxError
 from ..classifier._rules import argmax_pairs
@@ -141,7 +141,7 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     budget = Budget(max_nodes, timeout=timeout, progress=progress)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     bdd = new_manager(name, enc.variables)
-    with recursion_for(enc.nvars), gc_paused():
+    with recursion_for(enc.nvars):
         try:
             root = _engines(clf, enc, bdd, budget)
         finally:
