@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..classifier._classifier import Classifier
-from .intervals import INF, prior_odds
+from ...classifier._classifier import Classifier
+from ._intervals import INF, prior_odds
 
 __all__ = ["log_weights"]
 

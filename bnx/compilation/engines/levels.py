@@ -1,6 +1,6 @@
 """Engine 1 (fast path): binary-class naive Bayes, a whole level at a time with numpy.
 
-The same decision function as :class:`~bnx.compilation.naive_bayes.RatioEngine`
+The same decision function as :class:`~bnx.compilation.engines.naive_bayes.RatioEngine`
 (and hence, dd's unique table being canonical, the identical diagram), computed in
 log-odds space: a state of level ``i`` is ``s = log rho`` of an observed prefix,
 its child through state ``v`` of feature ``i`` is ``s + w_i(v)`` with
@@ -32,27 +32,57 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
 
-from ..classifier._classifier import Classifier
-from ..diagram.encoding import Encoding
-from .budget import Budget
-from ..diagram._arrays import FALSE, TRUE, Builder
-from .intervals import INF, prior_odds
-from .weights import _U, log_weights
+from ...classifier._classifier import Classifier
+from ...diagram._arrays import FALSE, TRUE, Builder, DiagramArrays
+from ...diagram.encoding import Encoding
+from ..budget import Budget
+from ._base import Engine, Verdict, accept, refuse
+from ._estimates import nb_estimate
+from ._intervals import INF, prior_odds
+from ._weights import _U, log_weights
+from .naive_bayes import binary_threshold
 
-__all__ = ["LevelEngine", "log_weights"]  # log_weights: from .weights
+__all__ = ["LevelEngine", "Levels", "log_weights"]  # log_weights: from ._weights
 
 
+class LevelEngine(Engine):
+    """Binary-class naive Bayes, a level at a time in floating point with exact ties
+    (:class:`Levels`); refuses a classifier whose probabilities a double cannot hold."""
 
-class LevelEngine:
-    """Binary-class naive Bayes compiled level by level (see the module docstring)."""
+    name = "naive Bayes, levels"
 
-    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget,
-                 weights: tuple):
+    @classmethod
+    def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        why = binary_threshold(clf)
+        if why is None and clf.structure != "naive_bayes":
+            why = f"a {clf.structure} network, not naive Bayes"
+        if why:
+            return refuse(why)
+        weights = log_weights(clf, enc.features)
+        if weights is None:
+            return refuse("a probability that is not a normal double")
+        return accept("a binary-class naive Bayes threshold in doubles", weights)
+
+    def run(self) -> DiagramArrays:
+        return Levels(self.clf, self.enc, self.budget, self.given).run()
+
+    @classmethod
+    def estimate(cls, clf: Classifier, enc: Encoding, given, samples: int,
+                 seed: int) -> int | None:
+        if not math.isfinite(given[0]):
+            return None
+        return nb_estimate(given, samples, seed, enc)
+
+
+class Levels:
+    """Binary-class naive Bayes compiled level by level (see the module docstring), on
+    the log-weights ``(s0, w, err)`` of :func:`log_weights`."""
+
+    def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, weights: tuple):
         import numpy as np
         self.np = np
-        self.enc, self.bdd, self.budget = enc, bdd, budget
+        self.enc, self.budget = enc, budget
         pos, neg, self.rho0 = prior_odds(clf)
         self.ratios = []  # exact p/q per state (None: q == 0)
         for f in enc.features:
