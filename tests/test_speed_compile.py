@@ -20,7 +20,7 @@ import bnx
 from bnx.diagram._dd import to_dd
 from bnx.compilation.budget import Budget
 from bnx.compilation.orders import check_order
-from bnx.compilation.engines.levels import Levels, log_weights
+from bnx.compilation.engines._levels import Levels, log_weights
 from bnx.compilation.engines.naive_bayes import RatioEngine
 from bnx.diagram.encoding import Encoding
 from tests import oracle

@@ -2,7 +2,7 @@
 
 Any classifier whose pruned factors mention no hidden variable (pairwise factors over a
 feature forest for a TAN; wider scopes for KDB and BAN, ordered by
-:mod:`._context_order`). The naive Bayes level engine (:mod:`.levels`) with open contexts
+:mod:`._context_order`). The naive Bayes level engine (:mod:`._levels`) with open contexts
 (:mod:`._tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
 observed prefix and ``k`` the states of the open features (observed, with a neighbour
 still to come). Its child through state ``v`` of feature ``i`` is
@@ -43,7 +43,7 @@ from ._base import Engine, Verdict, accept, refuse
 from ._estimates import tan_estimate
 from ._intervals import INF
 from ._tan_model import TanModel, tan_model
-from .levels import Levels
+from ._levels import Levels
 
 __all__ = ["TanEngine", "TanLevels"]
 
@@ -116,7 +116,7 @@ class TanLevels(Levels):
 
     Shares the per-level reduction and the construction of the arrays (``_reduce``,
     ``_build``, ``_rows``, ``_remap``) with
-    :class:`~bnx.compilation.engines.levels.Levels`.
+    :class:`~bnx.compilation.engines._levels.Levels`.
     """
 
     def __init__(self, enc: Encoding, budget: Budget, model: TanModel):
