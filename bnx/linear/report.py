@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 
-from . import (counterfactual, decide, mc_explanation, pi_explanations, robustness,
-               shortest_pi_explanation)
+from ._changes import counterfactual, robustness
+from ._decision import decide
+from ._mc import mc_explanation
+from ._pi import pi_explanations, shortest_pi_explanation
 
 __all__ = ["explainable", "explain_text"]
 
