@@ -31,8 +31,10 @@ from collections.abc import Sequence
 from .._types import Manager, Node
 from ..errors import BackendError
 
+# is_cudd, autoref_table and write_nodes serve bnx's own modules (this module holds all of
+# bnx's contact with dd); they are not part of the public API.
 __all__ = ["BACKENDS", "available_backends", "resolve_backend", "new_manager",
-           "branches", "level", "make_node", "is_cudd", "autoref_table", "write_nodes"]
+           "branches", "level", "make_node"]
 
 BACKENDS = ("autoref", "cudd")
 

@@ -210,6 +210,11 @@ def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSe
     combinations : iterable of mappings
         The forbidden combinations, each naming at least one feature.
 
+    Returns
+    -------
+    InstanceSet
+        The complete instances that match no forbidden combination.
+
     Raises
     ------
     UnknownFeatureError, UnknownStateError
