@@ -14,7 +14,7 @@ in order; peak RSS is the process's ``ru_maxrss`` after each step (it never goes
   times and peak RSS (what a user who only loads pays).
 
 With ``--legacy``, the same ODD is also written as a file of format 2 (the all-JSON file
-of bnx before format 3, by the old writer kept in ``tests/legacy_files.py``) and loaded:
+of bnx before format 3, by the old writer kept in ``tests/_support/legacy_files.py``) and loaded:
 the peer, side by side. With ``--profile``, the load step runs under cProfile and the top entries are printed
 on stderr. Targets (issue 17): ``save`` and ``load`` < 3 s each, ``count`` < 0.5 s.
 
@@ -122,10 +122,10 @@ def main(argv=None) -> int:
             rows.append((f"fresh process: {step}", fmt_seconds(fresh[step]),
                          f"{fresh['rss ' + step]:.0f}"))
         if args.legacy:
-            from tests.legacy_files import write_legacy
+            from tests._support.legacy_files import write_legacy
             old = os.path.join(tmp, f"nb{args.n}.bnx.json")
             _, t = _timed(lambda: write_legacy(odd, old))
-            rows.append(("format 2: write (old writer, tests/legacy_files.py)",
+            rows.append(("format 2: write (old writer, tests/_support/legacy_files.py)",
                          fmt_seconds(t), f"{_rss_mb():.0f}"))
             back, t = _timed(lambda: bnx.ODD.load(old, backend=args.backend))
             assert back.count() == odd.count()

@@ -7,7 +7,7 @@ keeps such a diagram as the three lists read from its file (the same array form:
 per node its level and two children, terminals ``0`` and ``1``, children first, grouped by
 level, deepest first) and makes its numpy arrays only when a pass asks for them. The
 passes here are the list twins of :mod:`bnx.diagram._arrays`' numpy passes, for those lists: each
-is tested against its numpy twin (``tests/test_arrays.py``).
+is tested against its numpy twin (``tests/diagram/test_arrays.py``).
 
 Every function takes ``nvars`` and the lists ``level``, ``lo`` and ``hi``.
 

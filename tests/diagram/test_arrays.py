@@ -1,0 +1,184 @@
+"""The array form of a diagram (bnx.diagram._arrays) against dd itself, on both backends."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bnx.diagram import _arrays as A
+from bnx.diagram import _dd as D
+from bnx.diagram.backends import new_manager
+
+
+@st.composite
+def functions(draw):
+    """A random Boolean function over 1-6 variables, as a list of dd operations."""
+    n = draw(st.integers(1, 6))
+    ops = draw(st.lists(st.tuples(st.sampled_from("&|^"), st.integers(0, n - 1), st.booleans()),
+                        max_size=8))
+    start = draw(st.booleans())
+    return n, start, ops
+
+
+def _build(backend, n, start, ops):
+    names = [f"v{i}" for i in range(n)]
+    bdd = new_manager(backend, names)
+    u = bdd.true if start else bdd.false
+    for op, i, neg in ops:
+        x = bdd.var(names[i])
+        x = ~x if neg else x
+        u = u & x if op == "&" else u | x if op == "|" else bdd.apply("xor", u, x)
+    return bdd, names, u
+
+
+@pytest.mark.parametrize("backend", ["autoref", "cudd"])
+@settings(max_examples=60, deadline=None)
+@given(spec=functions())
+def test_from_dd_to_dd_count_decide(backend, spec):
+    bdd, names, u = _build(backend, *spec)
+    n = len(names)
+    arr, ids = D.from_dd([u, ~u], n)
+    bits = np.array(list(itertools.product([False, True], repeat=n)), dtype=bool)
+    for r, fn in zip(ids, (u, ~u)):
+        assert A.count(arr, r) == int(fn.count(nvars=n))
+        want = [bdd.let(dict(zip(names, map(bool, b))), fn) == bdd.true for b in bits]
+        assert A.decide(arr, bits, r).tolist() == want
+        assert D.to_dd(arr, bdd, names, r) == fn
+    one, _ = D.from_dd([u], n)
+    # the negation pass agrees with dd's negation
+    assert A.count(A.negate(one)) == int((~u).count(nvars=n))
+    # dd's own node count (complemented edges shared) is recovered from the arrays
+    assert A.dd_size(one) == u.dag_size
+
+
+def test_builder_reduces_and_merges():
+    b = A.Builder(3)
+    x2 = b.nodes(2, [A.FALSE, A.FALSE], [A.TRUE, A.TRUE])  # two copies of one node
+    red = b.nodes(1, [x2[0]], [x2[1]])  # a redundant test
+    top = b.nodes(0, red, [A.TRUE])
+    arr = b.finish(int(top[0]))
+    assert arr.size == 4 and A.count(arr) == 6
+
+
+def test_builder_select_encodes_states_msb_first():
+    b = A.Builder(2)
+    # a feature with 3 states on two bits: state j goes to kids[j]; code 3 names none
+    root = b.select(0, 2, [[A.TRUE, A.FALSE, A.TRUE]])
+    arr = b.finish(int(root[0]))
+    got = A.decide(arr, [[0, 0], [0, 1], [1, 0], [1, 1]]).tolist()
+    assert got == [True, False, True, False]
+
+
+def test_grouped_by_level_is_enforced():
+    with pytest.raises(ValueError):
+        A.DiagramArrays(2, [2, 2, 0, 1], [0, 1, 0, 0], [0, 1, 1, 1], 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_feature_view_decides_as_the_odd(data, backend):
+    """Per-state children and decisions on state indices agree with ODD.decide."""
+    from bnx.diagram._feature_view import decide_states, feature_view
+    from tests._support.strategies import classifiers
+
+    import bnx
+    case = data.draw(classifiers(max_features=4, max_instances=64))
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=case.features)
+    odd = bnx.compile(clf, backend=backend)
+    fv = feature_view(odd.arrays, odd.encoding)
+    states = odd.encoding.states
+    rows = list(itertools.product(*[range(len(s)) for s in states]))
+    got = decide_states(fv, rows).tolist()
+    want = [odd.decide({f: s[j] for f, s, j in zip(odd.features, states, r)}) for r in rows]
+    assert got == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_compiled_arrays_and_their_dd_form_agree(data, backend):
+    """An ODD made as arrays (the level engine) has dd's node count and model count once
+    its dd root is made, and saving and loading keeps the arrays as they are."""
+    import bnx
+    from bnx.diagram._passes import count as dd_count
+    from tests._support.strategies import naive_bayes
+    case = data.draw(naive_bayes(max_features=5, max_instances=128))
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=case.features)
+    odd = bnx.compile(clf, backend=backend)
+    size, count = odd.size, odd.count()  # from the arrays
+    root = odd.root  # made now
+    assert size == root.dag_size
+    assert count == dd_count(root, odd.encoding.nvars)
+    assert root == root & odd.domain
+    again = D.from_dd([root], odd.encoding.nvars)[0]
+    assert [x.tolist() for x in (again.level, again.lo, again.hi)] == \
+        [x.tolist() for x in (odd.arrays.level, odd.arrays.lo, odd.arrays.hi)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_list_passes_agree_with_their_numpy_twins(data):
+    """A diagram held as lists (a small loaded file) counts, sizes, negates and counts
+    instances as its numpy arrays do, and its arrays are the same once made; the list
+    store of a small unate function has the numpy store's stars."""
+    import bnx
+    from bnx.explanation._conj import Store
+    from bnx.explanation._unate_store import UnateStore
+    from bnx.diagram._feature_view import count_instances, count_states, feature_view
+    from tests._support.strategies import classifiers
+    case = data.draw(classifiers(max_features=4, max_instances=64))
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=case.features)
+    odd = bnx.compile(clf, backend="autoref")
+    a, enc = odd.arrays, odd.encoding
+    for f in (a, A.negate(a)):
+        held = A.DiagramArrays.from_lists(f.nvars, *f.lists(), f.root)
+        assert held.as_lists and held.size == f.size and list(held.starts) == f.starts.tolist()
+        assert A.count(held) == A.count(f)
+        assert A.dd_size(held) == A.dd_size(f)
+        assert count_instances(held, enc) == count_states(feature_view(f, enc))
+        assert A.negate(held).lists() == A.negate(f).lists()
+        assert A.negate(held).root == A.negate(f).root
+        assert held.as_lists  # none of the above made numpy arrays
+        assert [x.tolist() for x in (held.level, held.lo, held.hi)] == list(f.lists())
+        assert not held.as_lists
+    for root in (0, 1):  # the constant functions
+        const = A.DiagramArrays(a.nvars, [a.nvars] * 2, [0, 1], [0, 1], root)
+        held = A.DiagramArrays.from_lists(a.nvars, [a.nvars] * 2, [0, 1], [0, 1], root)
+        assert (A.count(held), A.dd_size(held), count_instances(held, enc)) == \
+            (A.count(const), A.dd_size(const), count_states(feature_view(const, enc)))
+        assert A.negate(held).lists() == A.negate(const).lists()
+        assert A.negate(held).root == A.negate(const).root == 1 - root
+    least = odd.meta.get("least_states")
+    if least is not None and least[0] is not None:
+        store = Store(a, enc, lists=True, least=least[0])
+        store.close()
+        assert UnateStore(a, enc, least[0]).py[3] == store.star[:a.size].tolist()
+
+
+@pytest.mark.parametrize("example", ["admissions", "asia"])
+def test_both_decisions_in_one_node_space_from_lists_and_from_numpy(example, monkeypatch):
+    """``_cache.both`` (the function and its negation in one node space) is the same made
+    in Python lists (small diagrams) and in numpy (large ones)."""
+    import bnx
+    from bnx.explanation import _cache
+    odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
+    g, root, neg = _cache.both(odd)
+    odd.arrays.cache.pop("both")
+    monkeypatch.setattr(_cache, "SMALL", 0)
+    h, root2, neg2 = _cache.both(odd)
+    assert not isinstance(h.var, list)  # the numpy branch
+    assert (root, neg) == (root2, neg2)
+    assert [list(g.var), list(g.lo), list(g.hi)] == [h.var.tolist(), h.lo.tolist(),
+                                                     h.hi.tolist()]
+    level, lo, hi = odd.arrays.lists()
+    for u in range(2, len(level)):  # the negation of node u is node u + size - 2
+        v = u + len(level) - 2
+        assert g.var[v] == level[u]
+        assert [g.lo[v], g.hi[v]] == [c + len(level) - 2 if c > 1 else 1 - c
+                                      for c in (lo[u], hi[u])]

@@ -1,0 +1,338 @@
+"""Issue 8: reasons, roles, robustness, counterfactuals, bias, SDP and checking,
+against the brute force of tests/_support/oracle_reasons.py (independent of bnx)."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bnx
+from bnx.diagram._arrays import negate
+from bnx.explanation import probability
+from bnx.explanation._erosion import eroded_counts
+from tests._support import oracle
+from tests._support import oracle_reasons as brute
+from tests._support.strategies import classifiers, instances, naive_bayes
+from tests.explanation.test_explanations import _args, _setup
+
+BACKENDS = bnx.backends.available_backends()
+FEW = settings(max_examples=settings.default.max_examples // 2)  # half the profile's
+
+
+def _some_instances(case, data, k=3):
+    return [data.draw(instances(case)) for _ in range(k)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=classifiers(), data=st.data())
+def test_contrastive_explanations_match_brute_force_and_duality(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    args = _args(case)
+    for x in _some_instances(case, data):
+        got = bnx.contrastive_explanations(odd, x)
+        want = brute.contrastive_explanations(args, x)
+        assert got.to_set() == want
+        assert got.count == len(want)
+        assert got.decision == clf.decide(x)
+        # duality: the minimal hitting sets of the PI-explanations (as feature sets)
+        pis = oracle.pi_explanations(*args, x)
+        hitting = brute.minimal_hitting_sets([{f for f, _ in p} for p in pis], case.features)
+        assert {frozenset(f for f, _ in e) for e in want} == hitting
+        # and the shortest of them are as long as the robustness
+        r = bnx.robustness(odd, x)
+        assert (min(got.lengths(), default=None)) == r
+        assert bnx.necessary_reasons(odd, x).to_set() == want
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=classifiers(), data=st.data())
+def test_feature_roles_and_sufficient_reasons(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    args = _args(case)
+    for x in _some_instances(case, data):
+        roles = bnx.feature_roles(odd, x)
+        assert roles == brute.feature_roles(args, x)
+        assert list(roles) == list(clf.features)
+        assert bnx.sufficient_reasons(odd, x).to_set() == oracle.pi_explanations(*args, x)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=classifiers(), data=st.data())
+def test_robustness_and_counterfactuals_match_brute_force(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    args = _args(case)
+    for x in _some_instances(case, data):
+        immutable = data.draw(st.sets(st.sampled_from(case.features)))
+        r = bnx.robustness(odd, x, immutable=immutable)
+        assert r == brute.robustness(args, x, immutable)
+        cfs = bnx.counterfactuals(odd, x, immutable=immutable)
+        want = brute.counterfactuals(args, x, immutable)
+        assert cfs.to_set() == want
+        assert cfs.count == len(want)
+        assert cfs.lengths() == ({r: len(want)} if r is not None else {})
+        for change in itertools.islice(cfs, 5):
+            assert clf.decide({**x, **change}) != clf.decide(x)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(case=classifiers(), data=st.data())
+def test_robustness_profile_matches_brute_force(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
+    got = bnx.robustness_profile(odd, immutable=immutable)
+    assert got == brute.robustness_profile(_args(case), immutable)
+    erosion_engines_agree(odd, _args(case), immutable)
+    assert list(got) == sorted(k for k in got if k is not None) + ([None] if None in got else [])
+    assert sum(got.values()) == odd.total()
+
+
+def erosion_engines_agree(odd, args, immutable, rule="threshold") -> None:
+    """Both erosion engines (numpy, Python lists), with stars by conjunction and, where
+    the decision is unate, by one gather, count each decision's instances by robustness
+    as the brute force does."""
+    enc = odd.encoding
+    mutable = [f not in immutable for f in enc.features]
+    pair = odd.meta.get("least_states")
+    for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
+        want = brute.robustness_profile(args, immutable, rule, decision)
+        stuck = want.pop(None, 0)
+        for least in [None] + ([pair[0 if decision else 1]] if pair is not None else []):
+            for small in (0, 1 << 40):
+                assert eroded_counts(arrays, enc, mutable, least, small=small) == (want, stuck)
+
+
+@pytest.mark.parametrize("example", ["asia", "admissions"])
+def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
+    """Counts of 2**62 instances or more are Python integers (object arrays): the same
+    answers as in int64 on a small classifier made to take that path."""
+    from bnx.explanation._erosion import Erosion
+    odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
+    enc = odd.encoding
+    everything = [True] * len(enc.features)
+
+    def both():
+        return [eroded_counts(a, enc, everything, small=0)
+                for a in (odd.arrays, negate(odd.arrays))]
+
+    want = both()
+    monkeypatch.setattr(Erosion, "BIG", 0)
+    got = both()
+    assert got == want and sum(sum(c.values()) + s for c, s in got) == odd.total()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=naive_bayes(max_features=7, max_instances=512), data=st.data())
+def test_robustness_profile_unate_shortcut(case, data, backend):
+    """On a binary-class naive Bayes the erosions stay unate: stars by one gather give the
+    counts that stars by conjunction give, and the brute force's profile."""
+    clf, odd = _setup(case, backend, data)
+    immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
+    assert bnx.robustness_profile(odd, immutable=immutable) == \
+        brute.robustness_profile(_args(case), immutable)
+    assert (odd.meta["least_states"] is None) == (len(clf.class_states) != 2)
+    erosion_engines_agree(odd, _args(case), immutable)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=classifiers(), data=st.data())
+def test_bias_matches_brute_force(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    args = _args(case)
+    protected = data.draw(st.sets(st.sampled_from(case.features)))
+    assert bnx.count_biased(odd, protected) == brute.count_biased(args, protected)
+    for x in _some_instances(case, data):
+        b = bnx.decision_bias(odd, x, protected)
+        assert isinstance(b, bnx.Bias) and b.biased == bool(b) == brute.biased(args, x, protected)
+        y = b.witness
+        assert (y is not None) == b.biased
+        if y is not None:
+            assert b.changes == {f: y[f] for f in case.features if y[f] != x[f]}
+            assert all(y[f] == x[f] for f in case.features if f not in protected)
+            assert clf.decide(y) != clf.decide(x)
+            changed = sum(1 for f in case.features if y[f] != x[f])
+            assert changed == brute.robustness(args, x, set(case.features) - protected)
+
+
+@st.composite
+def _evidence(draw, case):
+    x = draw(instances(case))
+    kept = draw(st.sets(st.sampled_from(case.features)))
+    return {f: x[f] for f in kept}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=classifiers(max_features=5, max_instances=96), data=st.data())
+def test_same_decision_probability_is_the_exact_sum(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    args = _args(case)
+    for _ in range(3):
+        e = data.draw(_evidence(case))
+        want = brute.same_decision_probability(args, e)
+        if want is None:
+            with pytest.raises(bnx.ExplanationError, match="probability zero"):
+                bnx.same_decision_probability(clf, e, odd=odd)
+            continue
+        got = bnx.same_decision_probability(clf, e, odd=odd, exact=True)
+        assert isinstance(got, Fraction)
+        assert got == want
+        pos = bnx.same_decision_probability(clf, e, decision=True, odd=odd, exact=True)
+        neg = bnx.same_decision_probability(clf, e, decision=False, odd=odd, exact=True)
+        assert pos == brute.same_decision_probability(args, e, True)
+        assert pos + neg == 1
+        assert got == (pos if clf.decide(e, partial=True) else neg)
+        fast = bnx.same_decision_probability(clf, e, odd=odd)
+        assert isinstance(fast, float) and abs(Fraction(fast) - want) <= Fraction(1, 10 ** 9)
+        # both exact methods, whichever the function picked: the weighted count over the
+        # ODD per joint state of the class and latent variables, and the sum over completions
+        idx = clf.encode(e, partial=True)
+        total = sum(clf._class_joint(idx))
+        priors, parents = probability._configurations(clf)
+        assert probability._weighted_mass(clf, odd, idx, True, priors, parents) / total == pos
+        assert probability._enumerated_mass(clf, idx, True) / total == pos
+
+
+def test_same_decision_probability_compiles_once_without_odd():
+    clf = bnx.examples.admissions()
+    e = {"GPA": "+"}
+    assert bnx.same_decision_probability(clf, e) == bnx.same_decision_probability(
+        clf, e, odd=bnx.compile(clf, backend="autoref"))
+    full = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    assert bnx.same_decision_probability(clf, full) == 1
+    assert bnx.same_decision_probability(clf, full, decision=False) == 0
+    assert bnx.same_decision_probability(clf, full, exact=True) == 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@FEW
+@given(case=classifiers(), data=st.data())
+def test_check_explanation_matches_brute_force(case, data, backend):
+    clf, odd = _setup(case, backend, data)
+    args = _args(case)
+    for x in _some_instances(case, data):
+        kept = data.draw(st.sets(st.sampled_from(case.features)))
+        partial = {f: x[f] for f in kept}
+        got = bnx.check_explanation(odd, x, partial)
+        suff, minimal, redundant = brute.check_explanation(args, x, partial)
+        assert (got.sufficient, got.minimal, set(got.redundant)) == (suff, minimal, redundant)
+        assert bool(got) == suff and got.decision == clf.decide(x)
+        if suff:
+            assert frozenset(got.reason.items()) in oracle.pi_explanations(*args, x)
+            assert set(got.reason.items()) <= set(partial.items())
+            assert got.counterexample is None
+        else:
+            y = got.counterexample
+            assert all(y[f] == s for f, s in partial.items())
+            assert clf.decide(y) != clf.decide(x)
+        for pi in itertools.islice(bnx.pi_explanations(odd, x), 3):
+            assert bnx.check_explanation(odd, x, pi).minimal
+
+
+# ---------------------------------------------------------------------- fixed cases
+X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+
+
+@pytest.fixture(scope="module")
+def odd():
+    return bnx.compile(bnx.examples.admissions(), backend="autoref")
+
+
+def test_multi_valued_change_means_any_other_state(backend):
+    """A 3-state feature: only its third state flips the decision."""
+    import numpy as np
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "A"), ("C", "B")])
+    net.add_cpds(
+        TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["n", "y"]}),
+        TabularCPD("A", 3, np.array([[0.25, 0.5], [0.25, 0.5], [0.5, 0.0]]).tolist(),
+                   evidence=["C"], evidence_card=[2],
+                   state_names={"A": ["a0", "a1", "a2"], "C": ["n", "y"]}),
+        TabularCPD("B", 2, [[0.5, 0.25], [0.5, 0.75]], evidence=["C"], evidence_card=[2],
+                   state_names={"B": ["b0", "b1"], "C": ["n", "y"]}))
+    clf = bnx.Classifier(net, "C", "y")
+    o = bnx.compile(clf, backend=backend)
+    x = {"A": "a0", "B": "b1"}
+    assert clf.decide(x)
+    assert bnx.robustness(o, x) == 1
+    assert [dict(c) for c in bnx.counterfactuals(o, x)] == [{"A": "a2"}]
+    assert bnx.contrastive_explanations(o, x).to_set() == {frozenset({("A", "a0")})}
+    assert bnx.feature_roles(o, x) == {"A": "necessary", "B": "irrelevant"}
+    assert bnx.robustness(o, x, immutable=["A"]) is None
+    assert bnx.robustness_profile(o) == {1: 6}
+
+
+def test_a_feature_with_one_state_never_changes(backend):
+    """A one-state feature has no bits in the ODD: it is never changed, freed or needed."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "A"), ("C", "D"), ("C", "B")])
+    net.add_cpds(
+        TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["n", "y"]}),
+        TabularCPD("A", 3, [[0.5, 0.25], [0.25, 0.25], [0.25, 0.5]], evidence=["C"],
+                   evidence_card=[2], state_names={"A": ["a0", "a1", "a2"], "C": ["n", "y"]}),
+        TabularCPD("D", 1, [[1.0, 1.0]], evidence=["C"], evidence_card=[2],
+                   state_names={"D": ["only"], "C": ["n", "y"]}),
+        TabularCPD("B", 2, [[0.75, 0.5], [0.25, 0.5]], evidence=["C"], evidence_card=[2],
+                   state_names={"B": ["b0", "b1"], "C": ["n", "y"]}))
+    feats = ["A", "D", "B"]
+    clf = bnx.Classifier(net, "C", "y", features=feats)
+    o = bnx.compile(clf, backend=backend)
+    args = (net, "C", "y", 0.5, feats)
+    for x in oracle.all_instances(net, feats):
+        assert bnx.robustness(o, x) == brute.robustness(args, x)
+        assert bnx.counterfactuals(o, x).to_set() == brute.counterfactuals(args, x)
+        assert bnx.contrastive_explanations(o, x).to_set() == brute.contrastive_explanations(args, x)
+        assert bnx.feature_roles(o, x)["D"] == "irrelevant"
+        assert bnx.same_decision_probability(clf, {"D": "only"}, odd=o) == \
+            brute.same_decision_probability(args, {"D": "only"})
+    assert bnx.robustness_profile(o) == brute.robustness_profile(args)
+    assert bnx.count_biased(o, ["D", "B"]) == brute.count_biased(args, ["D", "B"])
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda o: bnx.robustness(o, {"GPA": "+"}), bnx.MissingFeatureError, "no state"),
+    (lambda o: bnx.robustness(o, X, immutable="GPA"), bnx.ArgumentError, "immutable"),
+    (lambda o: bnx.robustness(o, X, immutable=["Age"]), bnx.UnknownFeatureError, "Age"),
+    (lambda o: bnx.counterfactuals(o, {**X, "GPA": "A"}), bnx.UnknownStateError, "'A'"),
+    (lambda o: bnx.robustness_profile(o, immutable=[1]), bnx.UnknownFeatureError, "1"),
+    (lambda o: bnx.decision_bias(o, X, "GPA"), bnx.ArgumentError, "protected"),
+    (lambda o: bnx.count_biased(o, ["Age"]), bnx.UnknownFeatureError, "protected"),
+    (lambda o: bnx.contrastive_explanations(o, [1]), bnx.InstanceError, "mapping"),
+    (lambda o: bnx.feature_roles(o.classifier, X), bnx.ArgumentError, "compile it"),
+    (lambda o: bnx.check_explanation(o, X, {"GPA": "-"}), bnx.ExplanationError, "GPA"),
+    (lambda o: bnx.check_explanation(o, X, ["GPA"]), bnx.InstanceError, "mapping"),
+    (lambda o: bnx.check_explanation(o, X, {"Age": 3}), bnx.UnknownFeatureError, "Age"),
+    (lambda o: bnx.check_explanation(o, X, {"GPA": "?"}), bnx.UnknownStateError, "'\\?'"),
+    (lambda o: bnx.same_decision_probability(o, X), bnx.ArgumentError, "Classifier"),
+    (lambda o: bnx.same_decision_probability(o.classifier, X, decision=1), bnx.ArgumentError,
+     "decision"),
+    (lambda o: bnx.same_decision_probability(o.classifier, {"Age": 1}),
+     bnx.UnknownFeatureError, "Age"),
+    (lambda o: bnx.same_decision_probability(o.classifier, X, odd=3), bnx.ArgumentError,
+     "expected a bnx.ODD"),
+    (lambda o: bnx.same_decision_probability(bnx.examples.admissions(), X, odd=bnx.compile(
+        bnx.examples.admissions(threshold=0.9) if _has_threshold_kw() else _other(),
+        backend="autoref")), bnx.ArgumentError, "not compiled from"),
+])
+def test_bad_input_is_a_bnx_error(odd, call, error, match):
+    with pytest.raises(error, match=match):
+        call(odd)
+
+
+def _has_threshold_kw() -> bool:
+    import inspect
+    return "threshold" in inspect.signature(bnx.examples.admissions).parameters
+
+
+def _other():
+    return bnx.Classifier(bnx.examples.admissions_network(), "Admit", "+", threshold=0.9)

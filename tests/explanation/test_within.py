@@ -1,0 +1,236 @@
+"""Questions within a set of instances (within=) and counterfactuals with costs, against
+brute force over every instance (tests/_support/oracle.py: exact joints; independent of bnx)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import bnx
+from tests._support import oracle
+from tests._support.zero_networks import classifier_of, zero_networks
+
+BACKENDS = bnx.backends.available_backends()
+
+
+class Brute:
+    """Every instance of a case, its decision and probability, and a set ``kappa``."""
+
+    def __init__(self, case, kappa: set | None = None) -> None:
+        self.features = list(case.features)
+        self.states = {f: case.states(f) for f in self.features}
+        self.all = list(itertools.product(*(self.states[f] for f in self.features)))
+        self.table = oracle.decision_table(case.net, case.class_var, case.positive,
+                                           case.threshold, self.features, rule=case.rule)
+        joint = oracle.class_joint_table(case.net, case.class_var, self.features)
+        self.prob = {c: sum(joint[c].values(), Fraction(0)) for c in self.all}
+        self.kappa = {c for c in self.all if self.prob[c] > 0} if kappa is None else kappa
+
+    def tup(self, x: dict) -> tuple:
+        return tuple(x[f] for f in self.features)
+
+    def agree(self, z: tuple, x: tuple, kept) -> bool:
+        return all(z[k] == x[k] for k in kept)
+
+    def sufficient(self, x: tuple, kept) -> bool:
+        d = self.table[x]
+        return all(self.table[z] == d for z in self.kappa if self.agree(z, x, kept))
+
+    def pis(self, x: tuple) -> set:
+        n = len(self.features)
+        good = [frozenset(s) for r in range(n + 1) for s in itertools.combinations(range(n), r)
+                if self.sufficient(x, s)]
+        return {frozenset((self.features[k], x[k]) for k in s) for s in good
+                if not any(o < s for o in good)}
+
+    def contrastive(self, x: tuple) -> set:
+        n, d = len(self.features), self.table[x]
+        good = [frozenset(s) for r in range(n + 1) for s in itertools.combinations(range(n), r)
+                if any(self.table[z] != d and self.agree(z, x, set(range(n)) - set(s))
+                       for z in self.kappa)]
+        return {frozenset((self.features[k], x[k]) for k in s) for s in good
+                if not any(o < s for o in good)}
+
+    def roles(self, x: tuple) -> dict:
+        pis = [dict(p) for p in self.pis(x)]
+        return {f: ("irrelevant" if not any(f in p for p in pis) else
+                    "necessary" if all(f in p for p in pis) else "relevant")
+                for f in self.features}
+
+    def counterfactuals(self, x: tuple, price) -> tuple:
+        """``(least price, {changes})`` over the instances of kappa with the other decision;
+        ``price(k, state)`` is the price of moving feature k there (None: forbidden)."""
+        best, found = None, set()
+        for z in self.kappa:
+            if self.table[z] == self.table[x]:
+                continue
+            ps = [price(k, z[k]) for k in range(len(z)) if z[k] != x[k]]
+            if any(p is None for p in ps):
+                continue
+            c = sum(ps, Fraction(0))
+            ch = frozenset((self.features[k], z[k]) for k in range(len(z)) if z[k] != x[k])
+            if best is None or c < best:
+                best, found = c, {ch}
+            elif c == best:
+                found.add(ch)
+        return best, found
+
+
+def _odd(case, data, backend):
+    clf = classifier_of(case)
+    return clf, bnx.compile(clf, data.draw(st.permutations(case.features)), backend=backend)
+
+
+def _kappa(case, clf, odd, data, brute):
+    """A set to answer within: the support, a forbid list, or both, and its brute twin."""
+    kind = data.draw(st.sampled_from(["support", "forbid", "both", "classifier"]))
+    combos = [{f: data.draw(st.sampled_from(brute.states[f])) for f in c}
+              for c in data.draw(st.lists(st.sets(st.sampled_from(case.features),
+                                                  min_size=1, max_size=2), max_size=2))]
+    allowed = {c for c in brute.all
+               if not any(all(c[brute.features.index(f)] == s for f, s in b.items())
+                          for b in combos)}
+    probable = {c for c in brute.all if brute.prob[c] > 0}
+    if kind == "support":
+        return bnx.support(clf, odd=odd), probable
+    if kind == "classifier":
+        return clf, probable
+    if kind == "forbid":
+        return (combos if data.draw(st.booleans()) else bnx.forbid(odd, combos)), allowed
+    return bnx.support(clf) & bnx.forbid(clf, combos), probable & allowed
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(case=zero_networks(), data=st.data())
+def test_explanations_within_a_set_match_brute_force(case, data, backend):
+    clf, odd = _odd(case, data, backend)
+    brute = Brute(case)
+    within, kappa = _kappa(case, clf, odd, data, brute)
+    brute.kappa = kappa
+    assume(kappa)
+    for xt in data.draw(st.lists(st.sampled_from(sorted(kappa)), min_size=1, max_size=2)):
+        x = dict(zip(brute.features, xt))
+        pis = brute.pis(xt)
+        assert bnx.pi_explanations(odd, x, within=within).to_set() == pis
+        assert bnx.pi_explanations(odd, x, within=within, method="cover").to_set() == pis
+        assert bnx.sufficient_reasons(odd, x, within=within).to_set() == pis
+        got = bnx.contrastive_explanations(odd, x, within=within)
+        assert got.to_set() == brute.contrastive(xt)
+        assert got.decision == brute.table[xt]
+        assert bnx.feature_roles(odd, x, within=within) == brute.roles(xt)
+        unit = brute.counterfactuals(xt, lambda k, s: Fraction(1))
+        assert bnx.robustness(odd, x, within=within) == unit[0]
+        cfs = bnx.counterfactuals(odd, x, within=within)
+        assert cfs.to_set() == unit[1] and cfs.cost == unit[0]
+        # checking a random part of x, within the set
+        kept = data.draw(st.sets(st.sampled_from(brute.features)))
+        partial = {f: x[f] for f in kept}
+        c = bnx.check_explanation(odd, x, partial, within=within)
+        ks = [brute.features.index(f) for f in kept]
+        assert c.sufficient == brute.sufficient(xt, ks)
+        if c.sufficient:
+            redundant = {f for f in kept
+                         if brute.sufficient(xt, [k for k in ks if brute.features[k] != f])}
+            assert set(c.redundant) == redundant and c.minimal == (not redundant)
+            assert frozenset(c.reason.items()) in pis
+        else:
+            z = brute.tup({**x, **c.counterexample})
+            assert z in kappa and brute.table[z] != brute.table[xt]
+            assert all(c.counterexample[f] == x[f] for f in kept)
+    outside = [c for c in brute.all if c not in kappa]
+    if outside:
+        y = dict(zip(brute.features, outside[0]))
+        for question in (bnx.pi_explanations, bnx.robustness, bnx.counterfactuals,
+                         bnx.contrastive_explanations, bnx.feature_roles):
+            with pytest.raises(bnx.ExplanationError, match="not in the set"):
+                question(odd, y, within=within)
+
+
+_PRICES = st.one_of(st.integers(0, 3), st.sampled_from([0.5, 0.25, Fraction(1, 3), 2.5]),
+                    st.just(math.inf))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(case=zero_networks(), data=st.data())
+def test_counterfactuals_with_costs_match_brute_force(case, data, backend):
+    clf, odd = _odd(case, data, backend)
+    brute = Brute(case)
+    if data.draw(st.booleans()):
+        within, kappa = bnx.support(clf, odd=odd), set(brute.kappa)
+    else:
+        within, kappa = None, set(brute.all)
+    brute.kappa = kappa
+    assume(kappa)
+    xt = data.draw(st.sampled_from(sorted(kappa)))
+    x = dict(zip(brute.features, xt))
+    cost = {}
+    for f in data.draw(st.sets(st.sampled_from(brute.features))):
+        if data.draw(st.booleans()):
+            cost[f] = data.draw(_PRICES)
+        else:
+            cost[f] = {s: data.draw(_PRICES)
+                       for s in data.draw(st.sets(st.sampled_from(brute.states[f])))}
+    immutable = data.draw(st.sets(st.sampled_from(brute.features), max_size=1))
+
+    def price(k, s):
+        f = brute.features[k]
+        if f in immutable:
+            return None
+        c = cost.get(f, 1)
+        if isinstance(c, dict):
+            c = c.get(s, 1)
+        return None if c == math.inf else Fraction(c)
+
+    best, want = brute.counterfactuals(xt, price)
+    got = bnx.counterfactuals(odd, x, cost=cost, immutable=immutable, within=within)
+    assert got.to_set() == want and got.count == len(want)
+    assert got.cost == best and (best is None or type(got.cost) in (int, Fraction))
+    # listed most probable first
+    probs = [brute.prob[brute.tup({**x, **r})] for r in got]
+    assert probs == sorted(probs, reverse=True)
+    assert [p for _, p in got.probabilities()] == probs
+    # robustness keeps its meaning: the fewest changes, whatever the costs
+    assert bnx.robustness(odd, x, immutable=immutable, within=within) == \
+        brute.counterfactuals(xt, lambda k, s: None if brute.features[k] in immutable
+                              else Fraction(1))[0]
+
+
+def test_bad_costs_and_sets_raise_typed_errors():
+    clf = bnx.examples.admissions()
+    odd = bnx.compile(clf, backend="autoref")
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    for cost, error, text in [
+            ({"GPA": -1}, bnx.ArgumentError, "nonnegative"),
+            ({"GPA": float("nan")}, bnx.ArgumentError, "nonnegative"),
+            ({"GPA": "cheap"}, bnx.ArgumentError, "nonnegative"),
+            ({"GPA": True}, bnx.ArgumentError, "nonnegative"),
+            ({"GPA": {"-": -0.5}}, bnx.ArgumentError, "nonnegative"),
+            ({"Gpa": 1}, bnx.UnknownFeatureError, "Gpa"),
+            ({"GPA": {"A": 1}}, bnx.UnknownStateError, "'A'"),
+            ([("GPA", 1)], bnx.ArgumentError, "mapping")]:
+        with pytest.raises(error, match=text):
+            bnx.counterfactuals(odd, x, cost=cost)
+    with pytest.raises(bnx.UnknownFeatureError, match="Gpa"):
+        bnx.counterfactuals(odd, x, immutable=["Gpa"])
+    with pytest.raises(bnx.ArgumentError, match="within must be"):
+        bnx.pi_explanations(odd, x, within="GPA")
+    with pytest.raises(bnx.ExplanationError, match="not in the set"):
+        bnx.check_explanation(odd, x, {"GPA": "+"}, within=[{"GPA": "+"}])
+    other = bnx.compile(bnx.examples.asia(), backend="autoref")
+    with pytest.raises(bnx.ArgumentError, match="other features"):
+        bnx.robustness(odd, x, within=bnx.support(bnx.examples.asia(), odd=other))
+
+
+def test_a_set_made_in_another_order_is_copied_across():
+    clf = bnx.examples.admissions()
+    a = bnx.compile(clf, backend="autoref")
+    b = bnx.compile(clf, list(reversed(clf.features)), backend="autoref")
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    rare = bnx.forbid(a, [{"WorkExperience": "-", "EntranceExam": "-"}])
+    assert bnx.pi_explanations(b, x, within=rare).to_set() == \
+        bnx.pi_explanations(a, x, within=rare).to_set()

@@ -1,0 +1,376 @@
+"""bnx.linear against the compiled ODD and against brute force over every instance.
+
+The brute force here reads the decision of every instance from tests/_support/oracle.py (which
+never imports bnx) and answers each question by enumeration; bnx.linear never compiles.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import bnx
+from bnx import linear
+from tests._support import oracle
+from tests._support.strategies import instances, naive_bayes, on_maps
+
+
+# ---------------------------------------------------------------------- brute force
+class Brute:
+    """Every answer of bnx.linear by enumerating a decision table."""
+
+    def __init__(self, case, table):
+        self.features = list(case.features)
+        self.states = {f: case.states(f) for f in self.features}
+        self.table = table
+
+    def decide(self, x):
+        return self.table[tuple(x[f] for f in self.features)]
+
+    def completions(self, partial):
+        doms = [[partial[f]] if f in partial else self.states[f] for f in self.features]
+        return itertools.product(*doms)
+
+    def sufficient(self, x, partial):
+        d = self.decide(x)
+        return all(self.table[c] == d for c in self.completions(partial))
+
+    def pis(self, x):
+        ok = [frozenset(s) for r in range(len(self.features) + 1)
+              for s in itertools.combinations(self.features, r)
+              if self.sufficient(x, {f: x[f] for f in s})]
+        return {s for s in ok if not any(o < s for o in ok)}
+
+    def robustness(self, x):
+        d = self.decide(x)
+        dists = [sum(a != x[f] for a, f in zip(c, self.features))
+                 for c, v in self.table.items() if v != d]
+        return min(dists) if dists else None
+
+
+def threshold_brute(case):
+    return Brute(case, oracle.decision_table(case.net, case.class_var, case.positive,
+                                             case.threshold, case.features))
+
+
+def argmax_brute(case):
+    first = case.states(case.class_var)[0]
+    table = {}
+    for combo in itertools.product(*[case.states(f) for f in case.features]):
+        joint = oracle.class_joint(case.net, case.class_var, dict(zip(case.features, combo)),
+                                   case.features)
+        pos, neg = joint[case.positive], sum(v for c, v in joint.items() if c != case.positive)
+        table[combo] = pos > neg or (pos == neg and case.positive == first)
+    return Brute(case, table)
+
+
+def two_class(case):
+    return len(case.states(case.class_var)) == 2
+
+
+def classifier(case, rule="threshold"):
+    if rule == "argmax":
+        return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
+                              rule="argmax")
+    return bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                          features=case.features)
+
+
+def check_all(clf, brute, x):
+    """Every function of bnx.linear on ``x`` against the brute force."""
+    d = brute.decide(x)
+    assert linear.decide(clf, x) == d
+    pis = list(linear.pi_explanations(clf, x))
+    got = [frozenset(e) for e in pis]
+    assert len(got) == len(set(got)), "a PI-explanation came twice"
+    want = brute.pis(x)
+    assert set(got) == want
+    assert all(e == {f: x[f] for f in e} for e in pis)
+    shortest = linear.shortest_pi_explanation(clf, x)
+    assert frozenset(shortest) in want and len(shortest) == min(map(len, want))
+    r = brute.robustness(x)
+    assert linear.robustness(clf, x) == r
+    cf = linear.counterfactual(clf, x)
+    cx = linear.contrastive_explanation(clf, x)
+    if r is None:
+        assert cf is None and cx is None
+    else:
+        assert len(cf) == r and all(cf[f] != x[f] for f in cf)
+        assert brute.decide({**x, **cf}) != d
+        assert set(cx) == set(cf) and all(cx[f] == x[f] for f in cx)
+        assert not brute.sufficient(x, {f: x[f] for f in brute.features if f not in cx})
+    return want
+
+
+@given(case=naive_bayes(max_features=5, max_instances=96), data=st.data())
+def test_everything_matches_brute_force(case, data):
+    assume(two_class(case))
+    clf = classifier(case)
+    brute = threshold_brute(case)
+    x = data.draw(instances(case))
+    want = check_all(clf, brute, x)
+    subset = data.draw(st.sets(st.sampled_from(case.features)))
+    partial = {f: x[f] for f in subset}
+    chk = linear.check_explanation(clf, x, partial)
+    assert chk.sufficient == brute.sufficient(x, partial)
+    assert chk.minimal == (frozenset(subset) in want)
+    if chk.sufficient:
+        assert set(chk.redundant) == {f for f in subset if brute.sufficient(
+            x, {g: x[g] for g in subset if g != f})}
+        assert list(chk.redundant) == [f for f in case.features if f in chk.redundant]
+        assert chk.reason.items() <= partial.items() and frozenset(chk.reason) in want
+        assert chk.counterexample is None
+    else:
+        assert chk.redundant == () and chk.reason is None
+        cx = chk.counterexample
+        assert partial.items() <= cx.items() and brute.decide(cx) != brute.decide(x)
+    assert chk.decision == brute.decide(x)
+
+
+@settings(max_examples=40)
+@given(case=naive_bayes(max_features=4, max_instances=64), data=st.data())
+def test_argmax_rule_matches_brute_force(case, data):
+    assume(two_class(case))
+    clf = classifier(case, "argmax")
+    check_all(clf, argmax_brute(case), data.draw(instances(case)))
+
+
+@settings(max_examples=30)
+@given(case=naive_bayes(max_features=5, max_instances=96), data=st.data())
+def test_pi_and_mc_match_the_odd(case, data, backend):
+    assume(two_class(case))
+    clf = classifier(case)
+    odd = bnx.compile(clf, backend=backend)
+    x = data.draw(instances(case))
+    want = bnx.pi_explanations(odd, x).to_set()
+    got = [frozenset(e.items()) for e in linear.pi_explanations(clf, x)]
+    assert set(got) == want and len(got) == len(want)
+    on = data.draw(on_maps(case))
+    fixed = data.draw(st.sets(st.sampled_from(case.features)))
+    mc = linear.mc_explanation(clf, x, on=on, fixed=fixed)
+    assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
+    assert frozenset(mc.items()) in oracle.mc_explanations(
+        case.net, case.class_var, case.positive, case.threshold, case.features, x, on, fixed)
+
+
+def _network(class_var, prior, tables):
+    """A naive Bayes network from ``prior`` and ``{feature: rows}``, one row per state of the
+    feature and one column per class state; states are 0, 1, ..."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([(class_var, f) for f in tables])
+    cstates = list(range(len(prior)))
+    net.add_cpds(TabularCPD(class_var, len(prior), [[p] for p in prior],
+                            state_names={class_var: cstates}),
+                 *[TabularCPD(f, len(rows), rows, evidence=[class_var],
+                              evidence_card=[len(prior)],
+                              state_names={f: list(range(len(rows))), class_var: cstates})
+                   for f, rows in tables.items()])
+    assert net.check_model()
+    return net
+
+
+@pytest.mark.parametrize("x, on, want", [
+    # E's only off state vanishes: E stays on, nothing else is counted, so the instance
+    # itself is the only MC-explanation (this raised "no MC-explanation found")
+    ({"W": 0, "E": 2, "F": 1, "G": 1}, {"W": (), "E": (0, 2), "F": (), "G": ()},
+     {"W": 0, "E": 2, "F": 1, "G": 1}),
+    # E stays on, and that alone keeps the decision with F off (this kept F on too)
+    ({"W": 1, "E": 2, "F": 2, "G": 1}, {"W": (), "E": (0, 2), "F": (1, 2, 3), "G": ()},
+     {"W": 1, "E": 2, "F": 0, "G": 1}),
+])
+def test_mc_explanation_when_a_forced_feature_alone_keeps_the_decision(backend, x, on, want):
+    """Regression (found by hypothesis): Pr(E=1 | C=0) = 0, so turning E off (its only off
+    state is 1) loses the positive decision whatever the rest is, and E must stay on.
+    When keeping E alone (with the uncounted features) keeps the decision, nothing else
+    may be kept; the greedy search tried only non-empty prefixes of the other candidates,
+    so it kept one too many, or found none when there were no other candidates."""
+    net = _network("C", [0.5, 0.5], {
+        "W": [[0.5, 0.75], [0.5, 0.25]],
+        "E": [[0.25, 0.0], [0.0, 0.25], [0.75, 0.75]],
+        "F": [[0.375, 0.6875], [0.25, 0.125], [0.375, 0.1875], [0.0, 0.0]],
+        "G": [[0.5, 0.75], [0.5, 0.25]]})
+    features = ["W", "E", "F", "G"]
+    clf = bnx.Classifier(net, "C", 0, threshold=0.5, features=features)
+    assert clf.decide(x) and not clf.decide({**x, "E": 1})
+    odd = bnx.compile(clf, backend=backend)
+    expected = bnx.mc_explanations(odd, x, on=on).to_set()
+    assert expected == {frozenset(want.items())}
+    assert expected == oracle.mc_explanations(net, "C", 0, 0.5, features, x, on)
+    assert linear.mc_explanation(clf, x, on=on) == want
+
+
+
+@settings(max_examples=30)
+@given(case=naive_bayes(max_features=4, max_instances=64), data=st.data())
+def test_mc_explanation_under_the_argmax_rule(case, data):
+    """The fewest counted features (fixed ones stay and count nothing), by brute force over
+    every allowed instance."""
+    assume(two_class(case))
+    clf = classifier(case, "argmax")
+    brute = argmax_brute(case)
+    x = data.draw(instances(case))
+    on = data.draw(on_maps(case))
+    fixed = data.draw(st.sets(st.sampled_from(case.features)))
+    e = linear.mc_explanation(clf, x, on=on, fixed=fixed)
+    d = brute.decide(x)
+
+    def counted(f, s):
+        return f not in fixed and (s in on[f]) == d
+
+    choices = [[x[f]] + ([s for s in case.states(f) if (s in on[f]) != d]
+                         if counted(f, x[f]) else []) for f in case.features]
+    best = min(sum(map(counted, case.features, c)) for c in itertools.product(*choices)
+               if brute.table[c] == d)
+    assert brute.decide(e) == d and all(e[f] in ch for f, ch in zip(case.features, choices))
+    assert sum(counted(f, e[f]) for f in case.features) == best
+
+def test_zero_entries_force_decisions():
+    """Pr(v | neg) = 0 forces positive; both zero gives Pr(x) = 0, decided positive."""
+    from tests._support.strategies import _cpd, make_case
+    cpds = [_cpd("C", ["n", "p"], [[0.5, 0.5]]),
+            _cpd("A", ["a0", "a1", "a2"], [[0.5, 0.0, 0.5], [0.25, 0.75, 0.0]], "C", ["n", "p"]),
+            _cpd("B", ["b0", "b1"], [[0.0, 1.0], [0.0, 1.0]], "C", ["n", "p"]),
+            _cpd("D", ["d0", "d1"], [[0.9, 0.1], [0.2, 0.8]], "C", ["n", "p"])]
+    case = make_case([("C", "A"), ("C", "B"), ("C", "D")], cpds, "C", "p", 0.5,
+                     ["A", "B", "D"])
+    clf, brute = classifier(case), threshold_brute(case)
+    for combo in itertools.product(*[case.states(f) for f in case.features]):
+        check_all(clf, brute, dict(zip(case.features, combo)))
+    x = {"A": "a1", "B": "b0", "D": "d0"}
+    assert brute.decide(x)
+    assert list(linear.pi_explanations(clf, x)) == [{"A": "a1"}, {"B": "b0"}]
+
+
+def test_refuses_what_is_not_linear():
+    from tests._support.strategies import _cpd, make_case
+    cpds = [_cpd("C", ["a", "b", "c"], [[0.2, 0.3, 0.5]]),
+            _cpd("F", ["0", "1"], [[0.5, 0.5], [0.1, 0.9], [0.7, 0.3]], "C", ["a", "b", "c"])]
+    clf = classifier(make_case([("C", "F")], cpds, "C", "a", 0.5, ["F"]))
+    with pytest.raises(bnx.StructureError, match="two states"):
+        linear.robustness(clf, {"F": "0"})
+    tree = bnx.examples.admissions()
+    with pytest.raises(bnx.InstanceError):
+        linear.robustness(tree, ["GPA"])
+
+
+X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda c: linear.check_explanation(c, X, {"GPA": "-"}), bnx.ExplanationError,
+     "instance has"),
+    (lambda c: linear.check_explanation(c, X, {"Nope": "+"}), bnx.UnknownFeatureError, "Nope"),
+    (lambda c: linear.check_explanation(c, X, ["GPA"]), bnx.InstanceError, "mapping"),
+    (lambda c: linear.pi_explanations(c, {**X, "GPA": "?"}), bnx.UnknownStateError, "'\\?'"),
+    (lambda c: linear.robustness(c, {"GPA": "+"}), bnx.MissingFeatureError, "WorkExperience"),
+    (lambda c: linear.mc_explanation(c, X, fixed="GPA"), bnx.ArgumentError, "fixed must be"),
+    (lambda c: linear.mc_explanation(c, X, fixed=["Nope"]), bnx.UnknownFeatureError, "Nope"),
+    (lambda c: linear.mc_explanation(c, X, on={"Nope": "+"}), bnx.UnknownFeatureError, "Nope"),
+    (lambda c: linear.mc_explanation(c, X, on={"GPA": "?"}), bnx.UnknownStateError, "GPA"),
+    (lambda c: linear.mc_explanation(c, X, on=["GPA"]), bnx.ArgumentError, "on must map"),
+    (lambda c: linear.shortest_pi_explanation("clf", X), bnx.StructureError, "naive Bayes"),
+])
+def test_bad_input_is_named(call, error, match):
+    with pytest.raises(error, match=match):
+        call(bnx.examples.admissions())
+
+
+def test_latent_trees_are_refused():
+    from tests._support.strategies import _cpd, make_case
+    cpds = [_cpd("C", ["n", "p"], [[0.5, 0.5]]),
+            _cpd("H", ["h0", "h1"], [[0.3, 0.7], [0.6, 0.4]], "C", ["n", "p"]),
+            _cpd("F", ["0", "1"], [[0.5, 0.5], [0.1, 0.9]], "H", ["h0", "h1"]),
+            _cpd("G", ["0", "1"], [[0.2, 0.8], [0.4, 0.6]], "H", ["h0", "h1"])]
+    clf = classifier(make_case([("C", "H"), ("H", "F"), ("H", "G")], cpds, "C", "p", 0.5,
+                               ["F", "G"]))
+    with pytest.raises(bnx.StructureError, match="latent_tree"):
+        list(linear.pi_explanations(clf, {"F": "0", "G": "1"}))
+
+
+def test_ties_at_the_threshold_are_exact():
+    """An instance exactly on the threshold is positive, one ulp above it too."""
+    clf = bnx.examples.admissions()
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    p = clf.posterior_exact(x)
+    for t in (p, Fraction(float(p)), p + Fraction(1, 10 ** 30)):
+        c = bnx.Classifier(bnx.examples.admissions_network(), "Admit", "+", threshold=t)
+        assert linear.decide(c, x) == c.decide(x)
+        for e in linear.pi_explanations(c, x):
+            assert linear.check_explanation(c, x, e).minimal
+
+
+# ---------------------------------------------------------------------- the command
+@pytest.fixture(scope="module")
+def admissions_bif(tmp_path_factory):
+    from pgmpy.readwrite import BIFWriter
+    path = tmp_path_factory.mktemp("nets") / "admissions.bif"
+    BIFWriter(bnx.examples.admissions_network(states=("no", "yes"))).write_bif(str(path))
+    return str(path)
+
+
+CLI_X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
+
+
+def test_cli_explains_wide_naive_bayes_without_compiling(capsys, admissions_bif, monkeypatch):
+    from bnx import cli
+    monkeypatch.setattr(cli, "_LINEAR_WIDTH", 3)
+    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+                     "--instance", CLI_X, "--limit", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "4 features are too many to compile (more than 3)" in out and "bnx.linear" in out
+    assert "decision:  positive (Admit=yes)" in out
+    assert "PI-explanations of a positive decision (the first 2; not counted)" in out
+    assert "an MC-explanation of a positive decision" in out
+    assert "robustness: changing 2 features flips the decision" in out
+
+
+def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif):
+    from bnx import cli
+    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+                     "--instance", CLI_X, "--max-nodes", "1", "--pi", "--shortest"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "max_nodes=1" in out and "explained without compiling" in out
+    assert "a shortest PI-explanation (2 features):\n  GPA=yes, WorkExperience=yes" in out
+    assert "MC-explanation" not in out
+    code = cli.main(["compile", admissions_bif, "--class", "Admit", "--positive", "yes",
+                     "--max-nodes", "1"])  # compile itself does not fall back
+    assert code == 1 and "max_nodes=1" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- exact arithmetic
+@given(st.one_of(st.floats(5e-324, 1.0), st.fractions(Fraction(1, 10 ** 400), 1)),
+       st.one_of(st.floats(5e-324, 1.0), st.fractions(Fraction(1, 10 ** 400), 1)))
+def test_rounded_logs_are_within_their_bound(a, b):
+    """log(a / b) in units of 2**-40 errs by at most the bound it reports (50 digits)."""
+    import decimal
+    from bnx.linear._core import SCALE, _log_ratio
+    a, b = Fraction(a), Fraction(b)
+    assume(a > 0 and b > 0)
+    lg, err = _log_ratio(a, b)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        D = decimal.Decimal
+        true = ((D(a.numerator).ln() - D(a.denominator).ln())
+                - (D(b.numerator).ln() - D(b.denominator).ln())) * SCALE
+        assert abs(D(lg) - true) <= err
+
+
+def test_near_ties_are_settled_exactly(monkeypatch):
+    """A threshold one part in 10**30 off a posterior: floats cannot tell, the products do."""
+    from bnx.linear import _core
+    calls = []
+    exact = _core.Race.exact
+    monkeypatch.setattr(_core.Race, "exact", lambda self, x: calls.append(1) or exact(self, x))
+    x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    p = bnx.examples.admissions().posterior_exact(x)
+    for t, want in ((p, True), (p + Fraction(1, 10 ** 30), False)):
+        c = bnx.Classifier(bnx.examples.admissions_network(), "Admit", "+", threshold=t)
+        assert linear.decide(c, x) is want is c.decide(x)
+    assert calls

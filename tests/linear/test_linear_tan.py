@@ -1,0 +1,209 @@
+"""bnx.linear on TAN classifiers, against brute force over every instance and the compiled ODD.
+
+The brute force reads every decision from ``clf.decide`` on complete instances (exact
+class joints, independent of bnx.linear); bnx.linear never compiles.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import bnx
+from bnx import linear
+from tests._support.strategies import classifier_of as _classifier
+from tests._support.strategies import instances, on_maps, tan_networks
+from tests.linear.test_linear import Brute, check_all
+
+
+def _brute(case, clf):
+    table = {}
+    for combo in itertools.product(*[case.states(f) for f in case.features]):
+        table[combo] = clf.decide(dict(zip(case.features, combo)))
+    return Brute(case, table)
+
+
+def _two_class_tan(case):
+    return len(case.states(case.class_var)) == 2
+
+
+@settings(max_examples=150, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
+def test_everything_matches_brute_force(case, data):
+    assume(_two_class_tan(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    brute = _brute(case, clf)
+    x = data.draw(instances(case))
+    want = check_all(clf, brute, x)
+    subset = data.draw(st.sets(st.sampled_from(case.features)))
+    partial = {f: x[f] for f in subset}
+    chk = linear.check_explanation(clf, x, partial)
+    assert chk.sufficient == brute.sufficient(x, partial)
+    assert chk.minimal == (frozenset(subset) in want)
+    assert chk.decision == brute.decide(x)
+    if chk.sufficient:
+        assert set(chk.redundant) == {f for f in subset if brute.sufficient(
+            x, {g: x[g] for g in subset if g != f})}
+        assert chk.reason.items() <= partial.items() and frozenset(chk.reason) in want
+    else:
+        cx = chk.counterexample
+        assert partial.items() <= cx.items() and brute.decide(cx) != brute.decide(x)
+
+
+@settings(max_examples=60, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
+def test_pi_and_mc_match_the_odd(case, data, backend):
+    assume(_two_class_tan(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    odd = bnx.compile(clf, backend=backend)
+    x = data.draw(instances(case))
+    want = bnx.pi_explanations(odd, x).to_set()
+    got = [frozenset(e.items()) for e in linear.pi_explanations(clf, x)]
+    assert set(got) == want and len(got) == len(want)
+    on = data.draw(on_maps(case))
+    fixed = data.draw(st.sets(st.sampled_from(case.features)))
+    mc = linear.mc_explanation(clf, x, on=on, fixed=fixed)
+    assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
+
+
+@settings(max_examples=60, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
+def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
+    """With the rounding bound made huge, every verdict is taken on the exact ratios."""
+    from bnx.linear import _forest
+    assume(_two_class_tan(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    brute = _brute(case, clf)
+    x = data.draw(instances(case))
+    fr = _forest.Forest(clf)
+    fr.tol = 10 ** 60
+    with monkeypatch.context() as m:
+        m.setattr("bnx.linear._tan.pair_forests", lambda c: [fr])
+        check_all(clf, brute, x)
+
+
+@settings(max_examples=120, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=4, max_instances=64, rule="argmax"), data=st.data())
+def test_positive_decisions_of_more_than_two_classes(case, data):
+    """Under argmax with three or four class states, a positive decision is a conjunction
+    of pairwise races: every question but the MC and shortest ones, against brute force;
+    a negative decision is refused."""
+    assume(not _two_class_tan(case))
+    clf = _classifier(case)
+    assume(clf.structure == "tan")
+    brute = _brute(case, clf)
+    x = data.draw(instances(case))
+    if not brute.decide(x):
+        with pytest.raises(bnx.StructureError, match="positive decisions only"):
+            linear.robustness(clf, x)
+        return
+    assert linear.decide(clf, x)
+    want = brute.pis(x)
+    got = [frozenset(e) for e in linear.pi_explanations(clf, x)]
+    assert len(got) == len(set(got)) and set(got) == want
+    r = brute.robustness(x)
+    assert linear.robustness(clf, x) == r
+    cf = linear.counterfactual(clf, x)
+    if r is None:
+        assert cf is None
+    else:
+        assert len(cf) == r and not brute.decide({**x, **cf})
+        assert set(linear.contrastive_explanation(clf, x)) == set(cf)
+    subset = data.draw(st.sets(st.sampled_from(case.features)))
+    partial = {f: x[f] for f in subset}
+    chk = linear.check_explanation(clf, x, partial)
+    assert chk.sufficient == brute.sufficient(x, partial)
+    assert chk.minimal == (frozenset(subset) in want)
+    if not chk.sufficient:
+        assert not brute.decide(chk.counterexample)
+    with pytest.raises(bnx.StructureError, match="two-state class only"):
+        linear.shortest_pi_explanation(clf, x)
+    with pytest.raises(bnx.StructureError, match="two-state class only"):
+        linear.mc_explanation(clf, x, on={f: case.states(f)[-1] for f in case.features})
+
+
+def test_the_threshold_rule_with_more_than_two_classes_is_refused():
+    from tests._support.strategies import _general_cpd, make_case
+    cpds = [_general_cpd("C", ["a", "b", "c"], [[0.2, 0.3, 0.5]], [], []),
+            _general_cpd("F", ["0", "1"], [[0.5, 0.5], [0.1, 0.9], [0.7, 0.3]], ["C"],
+                         [["a", "b", "c"]]),
+            _general_cpd("G", ["0", "1"], [[0.5, 0.5], [0.1, 0.9], [0.7, 0.3],
+                                           [0.5, 0.5], [0.2, 0.8], [0.6, 0.4]],
+                         ["C", "F"], [["a", "b", "c"], ["0", "1"]])]
+    case = make_case([("C", "F"), ("C", "G"), ("F", "G")], cpds, "C", "a", 0.5, ["F", "G"])
+    clf = bnx.Classifier(case.net, "C", "a", threshold=0.4, features=["F", "G"])
+    assert clf.structure == "tan"
+    with pytest.raises(bnx.StructureError, match="3 states"):
+        linear.robustness(clf, {"F": "0", "G": "1"})
+
+
+def _small_tan():
+    """A TAN over four binary features (A -> B -> C, A -> D), states no/yes."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    yn = ["no", "yes"]
+    net = DiscreteBayesianNetwork([("Y", f) for f in "ABCD"] + [("A", "B"), ("B", "C"),
+                                                                ("A", "D")])
+    cpds = [TabularCPD("Y", 2, [[0.4], [0.6]], state_names={"Y": yn}),
+            TabularCPD("A", 2, [[0.7, 0.2], [0.3, 0.8]], evidence=["Y"], evidence_card=[2],
+                       state_names={"A": yn, "Y": yn})]
+    for f, p, cols in (("B", "A", [0.6, 0.3, 0.25, 0.1]), ("C", "B", [0.5, 0.4, 0.2, 0.3]),
+                       ("D", "A", [0.9, 0.5, 0.45, 0.15])):
+        cpds.append(TabularCPD(f, 2, [cols, [1 - c for c in cols]], evidence=["Y", p],
+                               evidence_card=[2, 2], state_names={f: yn, "Y": yn, p: yn}))
+    net.add_cpds(*cpds)
+    return net
+
+
+def test_cli_explains_a_wide_tan_without_compiling(capsys, tmp_path, monkeypatch):
+    from pgmpy.readwrite import BIFWriter
+    from bnx import cli
+    path = str(tmp_path / "tan.bif")
+    BIFWriter(_small_tan()).write_bif(path)
+    monkeypatch.setattr(cli, "_LINEAR_WIDTH", 3)
+    x = "A=yes,B=yes,C=no,D=yes"
+    code = cli.main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
+                     "A,B,C,D", "--instance", x, "--on", "A=yes,B=yes,C=yes,D=yes"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "4 features are too many to compile (more than 3)" in out
+    assert "bnx.linear (exact for TANs" in out
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    assert clf.structure == "tan"
+    inst = dict(p.split("=") for p in x.split(","))
+    side = "positive" if clf.decide(inst) else "negative"
+    assert f"decision:  {side}" in out
+    pis = list(linear.pi_explanations(clf, inst))
+    assert f"PI-explanations of a {side} decision ({len(pis)}):" in out
+    assert f"robustness: changing {linear.robustness(clf, inst)} feature" in out
+
+
+def test_every_instance_of_a_small_tan():
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    from tests._support.strategies import Case
+    case = Case(_small_tan(), "Y", "yes", 0.5, list("ABCD"))
+    brute = _brute(case, clf)
+    for combo in itertools.product(["no", "yes"], repeat=4):
+        check_all(clf, brute, dict(zip("ABCD", combo)))
+
+
+def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
+    from bnx.linear import _branch, _fewest, _tan
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    x = {"A": "yes", "B": "yes", "C": "no", "D": "yes"}
+    assert len(linear.shortest_pi_explanation(clf, x)) >= 1
+    monkeypatch.setattr(_fewest, "MAX_PROFILES", 3)
+    monkeypatch.setattr(_tan, "relaxation", lambda d: (0, [], []))  # no bound: searches run
+    monkeypatch.setattr(_branch, "MAX_NODES", 0)
+    with pytest.raises(bnx.StructureError, match="pi_explanations"):
+        linear.shortest_pi_explanation(clf, x)

@@ -1,0 +1,130 @@
+"""Instances from pandas rows; ODD pickling and saved classifiers (issue 10)."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bnx
+from tests._support.legacy_files import resign, write_legacy
+
+X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+
+
+def all_instances(odd):
+    for combo in itertools.product(*odd.encoding.states):
+        yield dict(zip(odd.features, combo))
+
+
+@pytest.fixture(scope="module")
+def clf():
+    return bnx.examples.admissions()
+
+
+# ---------------------------------------------------------------------- instances
+@pytest.mark.parametrize("make", [
+    lambda x: pd.Series(x),
+    lambda x: pd.DataFrame([x]),
+    lambda x: pd.Series({"Admit": "-", **x}),          # the class column is ignored
+    lambda x: pd.DataFrame([{**x, "Admit": "+"}], index=["row7"]),
+])
+def test_pandas_rows_are_instances(clf, backend, make):
+    odd = bnx.compile(clf, backend=backend)
+    for x in all_instances(odd):
+        row = make(x)
+        assert odd.decide(row) == odd.decide(x) == clf.decide(row)
+        assert clf.posterior_exact(row) == clf.posterior_exact(x)
+        assert bnx.pi_explanations(odd, row).to_set() == bnx.pi_explanations(odd, x).to_set()
+        assert bnx.mc_explanations(odd, row).to_set() == bnx.mc_explanations(odd, x).to_set()
+
+
+def test_class_key_of_a_dict_is_ignored(clf):
+    assert clf.decide({**X, "Admit": "-"}) == clf.decide(X)
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    (pd.Series({**X, "Age": 3}), bnx.UnknownFeatureError, "'Age'"),
+    (pd.DataFrame([X, X]), bnx.InstanceError, "exactly one row, got 2"),
+    (pd.DataFrame([X]).iloc[:0], bnx.InstanceError, "exactly one row, got 0"),
+    ([("GPA", "+")], bnx.InstanceError, "got list"),
+    (pd.Series({**X, "GPA": np.nan}), bnx.MissingFeatureError, "'GPA'"),
+    (pd.Series({**X, "GPA": "?"}), bnx.UnknownStateError, "states, closest first: -, \\+"),
+])
+def test_bad_rows_name_the_problem(clf, bad, error, match):
+    odd = bnx.compile(clf, backend="autoref")
+    fns = [clf.decide, lambda r: bnx.pi_explanations(odd, r)]
+    if error is not bnx.MissingFeatureError:  # odd.decide leaves a missing value unobserved
+        fns.append(odd.decide)
+    for fn in fns:
+        with pytest.raises(error, match=match):
+            fn(bad)
+
+
+def test_missing_values_in_a_row_are_unobserved(clf):
+    row = pd.Series({**X, "GPA": None, "EntranceExam": np.nan})
+    part = {k: v for k, v in X.items() if k not in ("GPA", "EntranceExam")}
+    assert clf.posterior_exact(row, partial=True) == clf.posterior_exact(part, partial=True)
+
+
+# ---------------------------------------------------------------------- pickling, saved files
+def test_pickle_round_trip_on_both_backends(clf, backend):
+    odd = bnx.compile(clf, backend=backend)
+    back = pickle.loads(pickle.dumps(odd))
+    assert back.backend == backend and back is not odd
+    assert back.size == odd.size and back.count() == odd.count()
+    for x in all_instances(odd):
+        assert back.decide(x) == odd.decide(x)
+        assert back.classifier.posterior(x) == odd.classifier.posterior(x)
+        assert bnx.pi_explanations(back, x).to_set() == bnx.pi_explanations(odd, x).to_set()
+        assert bnx.mc_explanations(back, x).to_set() == bnx.mc_explanations(odd, x).to_set()
+    again = pickle.loads(pickle.dumps(back))  # a loaded ODD pickles without rebuilding twice
+    assert again.classifier.fingerprint == clf.fingerprint
+
+
+def test_saved_file_holds_the_classifier_exactly(tmp_path, backend):
+    clf = bnx.case_study.votes_classifier(threshold=0.3)
+    odd = bnx.compile(clf, backend=backend)
+    back = bnx.ODD.load(odd.save(tmp_path / "votes.bnx"), backend=backend)
+    assert back.display_order == clf.features
+    votes = bnx.datasets.load_votes()
+    for _, row in votes.iloc[:60].iterrows():
+        assert back.classifier.posterior_exact(row, partial=True) == \
+            clf.posterior_exact(row, partial=True)
+    assert back.classifier.threshold == clf.threshold
+
+
+def test_version_1_files_keep_loading(tmp_path, clf):
+    odd = bnx.compile(clf, backend="autoref")
+    path = write_legacy(odd, tmp_path / "a.bnx.json", version=1)  # bnx's old writer
+    back = bnx.ODD.load(path)
+    assert back.classifier is None and back.count() == 6
+    resign(path, lambda doc: doc.update(classifier={}))
+    with pytest.raises(bnx.ODDFileError, match="unexpected 'classifier'"):
+        bnx.ODD.load(path)
+
+
+def test_a_foreign_classifier_is_refused(tmp_path, clf):
+    path = bnx.compile(clf, backend="autoref").save(tmp_path / "a.bnx")
+    resign(path, lambda doc: doc["classifier"]["cpds"][0].update(values=[0.25, 0.75]))
+    back = bnx.ODD.load(path)            # the diagram is fine ...
+    assert back.count() == 6
+    with pytest.raises(bnx.ODDFileError, match="fingerprint mismatch"):
+        back.classifier                  # ... but the classifier is not its source
+    resign(path, lambda doc: doc["classifier"]["cpds"][0].update(values=[0.5]))
+    with pytest.raises(bnx.ODDFileError, match="invalid classifier"):
+        bnx.ODD.load(path).classifier
+
+
+def test_loading_does_not_import_pgmpy(tmp_path, clf):
+    path = bnx.compile(clf, backend="autoref").save(tmp_path / "a.bnx")
+    code = (f"import sys, bnx; odd = bnx.ODD.load({str(path)!r}); x = {X!r}; "
+            "d = odd.decide(x); before = 'pgmpy' in sys.modules; "
+            "p = odd.classifier.posterior(x); print(d, before, 'pgmpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False", "True"]
