@@ -32,7 +32,7 @@ def test_questions_with_mc_and_immutable(capsys, admissions_bif):  # noqa: F811
                          "--immutable", "GPA,WorkExperience", "--mc")
     assert code == 0, err
     assert "MC-explanation" in out and "PI-explanation" not in out
-    assert "robustness: no change keeping GPA, WorkExperience flips the decision" in out
+    assert "robustness: infinite (no change keeping GPA, WorkExperience flips the decision)" in out
     code, out, _ = run(capsys, "explain", admissions_bif, *NET, "--check", "GPA=yes")
     assert "check: NOT sufficient" in out and "counterexample: " in out
 

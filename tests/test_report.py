@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import subprocess
 import sys
 from fractions import Fraction
@@ -65,7 +66,7 @@ def _check_against_oracle(case, clf, r, x):
     # counterfactuals flip the decision with exactly `robustness` changes
     others = [y for y, e in table.items() if e != d]
     dist = [sum(a != b for a, b in zip(y, (x[f] for f in case.features))) for y in others]
-    assert r.robustness == (min(dist) if dist else None)
+    assert r.robustness == (min(dist) if dist else math.inf)
     assert r.counterfactual_count == sum(1 for k in dist if k == r.robustness)
     assert len(r.counterfactuals) == min(MAX_SHOWN, r.counterfactual_count)
     for c in r.counterfactuals:

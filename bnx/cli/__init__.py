@@ -306,7 +306,7 @@ def _explain_rows(args, odd) -> None:
     what = _names(args.what)
     if what is None:  # explain_data's default, with its note on stderr
         what, note = default_what(odd, on)
-        if note is not None:
+        if note:
             print(f"bnx: note: {note}", file=sys.stderr)
     elif not what:
         raise ArgumentError("--what names no answer")

@@ -7,6 +7,8 @@ functions below.
 
 from __future__ import annotations
 
+import math
+
 from .text import _names, _pairs, _show, _table
 
 __all__ = ["question_args", "questions_asked", "answer_questions"]
@@ -112,8 +114,8 @@ def answer_questions(args, clf, odd, x, feats) -> None:
         immutable = _names(args.immutable) or []
         r = explain.robustness(odd, x, immutable=immutable)
         fixed = f" keeping {', '.join(immutable)}" if immutable else ""
-        if r is None:
-            print(f"\nrobustness: no change{fixed} flips the decision")
+        if r == math.inf:
+            print(f"\nrobustness: infinite (no change{fixed} flips the decision)")
         else:
             print(f"\nrobustness: {r} (the fewest features to change{fixed} for the other "
                   f"decision)")
@@ -155,5 +157,6 @@ def answer_questions(args, clf, odd, x, feats) -> None:
         prof = explain.robustness_profile(odd)
         print("\nrobustness profile of the classifier (instances per robustness)")
         print("\n".join("  " + ln for ln in _table(
-            [["never" if k is None else str(k), f"{v:,}"] for k, v in prof.items()],
+            [["infinite (never flips)" if k == math.inf else str(k), f"{v:,}"]
+             for k, v in prof.items()],
             ["robustness", "instances"]).splitlines()))

@@ -9,7 +9,9 @@ features where :func:`bnx.compile` cannot go:
 * :func:`pi_explanations`: every PI-explanation, one after the other, with
   polynomial delay;
 * :func:`shortest_pi_explanation`, :func:`mc_explanation` (one of them);
-* :func:`robustness`, :func:`counterfactual`, :func:`contrastive_explanation`;
+* :func:`robustness` (``math.inf`` when no change flips the decision),
+  :func:`counterfactual`, :func:`contrastive_explanation` (these two raise
+  :class:`~bnx.ExplanationError` then);
 * :func:`check_explanation`: is a partial instance sufficient, minimal, redundant?
 
 Answers are exact: comparisons are made on rounded logarithms with a proven error
@@ -43,10 +45,11 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
-from ..errors import ArgumentError, UnknownFeatureError, closest_first
+from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, closest_first
 from .._wording import decision_state
 from ..explanation.reasons import ExplanationCheck
 from ._core import Weights
@@ -207,17 +210,19 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     return {f: w.states[i][x_star[i]] for i, f in enumerate(w.features)}
 
 
-def robustness(clf: Any, instance: Mapping) -> int | None:
+def robustness(clf: Any, instance: Mapping) -> int | float:
     """The fewest features whose change flips the decision on ``instance``.
 
-    ``None`` when no change of any features flips it (the classifier is constant).
-    Each feature's most damaging other state is found exactly; the changes with the
-    largest losses come first, and ``k`` changes can do no more than the ``k``
-    largest losses.
+    ``math.inf`` when no change of any features flips it (no finite number does: the
+    classifier is constant). Each feature's most damaging other state is found exactly;
+    the changes with the largest losses come first, and ``k`` changes can do no more
+    than the ``k`` largest losses.
 
     Returns
     -------
-    int or None
+    int or float
+        The fewest features to change; ``math.inf`` (a float) when no change flips the
+        decision.
 
     Examples
     --------
@@ -228,18 +233,25 @@ def robustness(clf: Any, instance: Mapping) -> int | None:
     2
     """
     moves = _flip(_decision(clf, instance))
-    return None if moves is None else len(moves)
+    return math.inf if moves is None else len(moves)
 
 
-def counterfactual(clf: Any, instance: Mapping) -> dict | None:
+def counterfactual(clf: Any, instance: Mapping) -> dict:
     """The changes of one closest instance with the other decision: ``{feature: new state}``.
 
-    Closest counts changed features (:func:`robustness` of them); ``None`` when no
-    instance has the other decision.
+    Closest counts changed features (:func:`robustness` of them).
 
     Returns
     -------
-    dict or None
+    dict
+        ``{feature: new state}`` for the features that change.
+
+    Raises
+    ------
+    ExplanationError
+        No instance has the other decision (the classifier is constant; the
+        :func:`robustness` is ``math.inf``). On the compiled ODD,
+        :func:`bnx.counterfactuals` answers an empty set instead.
 
     Examples
     --------
@@ -251,15 +263,13 @@ def counterfactual(clf: Any, instance: Mapping) -> dict | None:
     (2, False)
     """
     d = _decision(clf, instance)
-    moves = _flip(d)
-    if moves is None:
-        return None
+    moves = _flip_or_raise(d, clf, "counterfactual")
     return {d.w.features[i]: d.w.states[i][v] for i, v in sorted(moves.items())}
 
 
-def contrastive_explanation(clf: Any, instance: Mapping) -> dict | None:
+def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
     """One smallest set of the instance's ``feature: state`` pairs whose change can flip
-    the decision (a shortest contrastive explanation), or ``None`` if none can.
+    the decision (a shortest contrastive explanation).
 
     Freeing these features allows the other decision; its size is the
     :func:`robustness`. Every contrastive explanation shares a feature with every
@@ -267,7 +277,15 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict | None:
 
     Returns
     -------
-    dict or None
+    dict
+        The instance's ``{feature: state}`` pairs to free.
+
+    Raises
+    ------
+    ExplanationError
+        No change flips the decision (the classifier is constant; the
+        :func:`robustness` is ``math.inf``). On the compiled ODD,
+        :func:`bnx.contrastive_explanations` answers an empty set instead.
 
     Examples
     --------
@@ -278,8 +296,7 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict | None:
     ['GPA', 'WorkExperience']
     """
     d = _decision(clf, instance)
-    moves = _flip(d)
-    return None if moves is None else d.named(moves)
+    return d.named(_flip_or_raise(d, clf, "contrastive explanation"))
 
 
 def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> ExplanationCheck:
@@ -350,6 +367,17 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
 
 def _flip(d: Decision) -> dict[int, int] | None:
     return d.flip() if isinstance(d, TanDecision) else flip(d)
+
+
+def _flip_or_raise(d: Decision, clf: Any, what: str) -> dict[int, int]:
+    """The moves of one closest flip, or :class:`~bnx.ExplanationError` when none exists."""
+    moves = _flip(d)
+    if moves is None:
+        decided = _wording(clf)[0 if d.decision else 1]
+        raise ExplanationError(f"no {what}: no change of the features gives another decision "
+                               f"than {decided} (the classifier decides it on every "
+                               f"instance; its robustness is math.inf)")
+    return moves
 
 
 def _wording(clf: Any) -> tuple:

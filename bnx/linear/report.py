@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping
 
 from . import (counterfactual, decide, mc_explanation, pi_explanations, robustness,
@@ -62,7 +63,7 @@ def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool =
         if more:
             lines.append("  ... and more (counting them needs the compiled ODD)")
     r = robustness(clf, instance)
-    if r is None:
+    if r == math.inf:
         lines += ["", "robustness: no change of features flips the decision"]
     else:
         lines += ["", f"robustness: changing {r} feature{'s' if r != 1 else ''} flips the "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -254,7 +255,7 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
     necessary = tuple(f for f in reason if not check_explanation(
         clf, named, {g: s for g, s in named.items() if g != f}).sufficient)
     rob = linear_robustness(clf, named)
-    change = counterfactual(clf, named)
+    change = None if rob == math.inf else counterfactual(clf, named)  # none: it would raise
     changes = () if change is None else (FrozenMap(
         {f: (named[f], change[f]) for f in sorted(change, key=order.get)}),)
     threshold = clf.threshold

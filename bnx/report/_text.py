@@ -8,6 +8,7 @@ counterfactual said as changes; paper terms left to the API and the headings.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -121,7 +122,7 @@ def _change(f: Any, change: tuple) -> str:
 
 
 def _what_changes(r) -> str:
-    if r.robustness is None:
+    if r.robustness == math.inf:
         return "What would change it: nothing; no change of the features gives another decision."
     k, cfs, n = r.robustness, r.counterfactuals, r.counterfactual_count
     if k == 1:
