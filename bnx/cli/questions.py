@@ -151,7 +151,7 @@ def answer_questions(args, clf, odd, x, feats) -> None:
         d = clf.decide(evidence, partial=True)
         p = explain.same_decision_probability(clf, evidence, odd=odd)
         print(f"\nsame-decision probability (that the decision on "
-              f"{', '.join(seen) or 'nothing'} alone, {'positive' if d else 'negative'}, "
+              f"{', '.join(seen) or 'nothing'} alone, {odd.decision_text(d)}, "
               f"stays when the rest is observed): {p:.6f}")
     if args.profile:
         prof = explain.robustness_profile(odd)
