@@ -211,5 +211,6 @@ class Counterfactuals(Explanations):
 
     def probabilities(self) -> list:
         """``[(changes, Pr(counterfactual instance))]`` in the order of iteration, the
-        probabilities as exact fractions (``None`` without the classifier)."""
+        probabilities as exact fractions (``None``, not applicable, without the
+        classifier)."""
         return [(r, self._probability(r)) for r in self]
