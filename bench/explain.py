@@ -94,8 +94,8 @@ _COLD = ("aux_manager", "aux_live", "node_table", "pi_state", "mc")
 
 def _drop_managers(odd) -> None:
     cache = odd.arrays.cache
-    for key in [k for k in cache if k[0] in _COLD]:
-        del cache[key]
+    for kind in _COLD:
+        cache.clear(kind)
 
 
 def _timed(fn, *args, **kw):

@@ -169,7 +169,7 @@ def test_both_decisions_in_one_node_space_from_lists_and_from_numpy(example, mon
     from bnx.explanation import _cache
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     g, root, neg = _cache.both(odd)
-    odd.arrays.cache.pop(("both",))
+    odd.arrays.cache.pop("both")
     monkeypatch.setattr(_cache, "SMALL", 0)
     h, root2, neg2 = _cache.both(odd)
     assert not isinstance(h.var, list)  # the numpy branch

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 import bnx
 import bnx.diagram._passes
-import bnx.compilation
 from tests import oracle
 from tests.strategies import classifiers, latent_tree
 
@@ -62,17 +61,17 @@ def test_engines_agree(case, monkeypatch_engine):
 def monkeypatch_engine():
     import contextlib
 
+    from bnx.compilation import _choose
+    from bnx.compilation.engines import FactorEngine, TensorEngine
+
     @contextlib.contextmanager
     def use_tensor():
-        comp = bnx.compilation
-        saved = comp._RatioEngine, comp._SplitEngine, comp._LevelEngine
-        comp._RatioEngine = comp._SplitEngine = comp._TensorEngine
-        comp._LevelEngine = lambda clf, enc, bdd, budget, weights: comp._TensorEngine(
-            clf, enc, bdd, budget)
+        saved = _choose.ENGINES
+        _choose.ENGINES = (TensorEngine, FactorEngine)
         try:
             yield
         finally:
-            comp._RatioEngine, comp._SplitEngine, comp._LevelEngine = saved
+            _choose.ENGINES = saved
     return use_tensor
 
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from bnx.compilation.contraction import contract, plan
+from bnx.compilation.engines._contraction import contract, plan
 
 VARS = ("A", "B", "C", "D", "E")
 

@@ -179,11 +179,11 @@ def test_stars_serve_later_calls(backend):
     # a store whose stars are made on demand only gives the same sets
     odd2 = bnx.compile(bnx.examples.asia(), backend=backend)
     for d in (True, False):
-        key = ("conj_store", odd2.encoding.first_level,
+        key = (odd2.encoding.first_level,
                tuple(len(s) for s in odd2.encoding.states), _cache.least_states(odd2, d))
         arrays = odd2.arrays if d else bnx.explanation.pi._store(odd2, False) and \
-            odd2.arrays.cache[("negated",)]
-        made = arrays.cache[key] = Store(arrays, odd2.encoding)
+            odd2.arrays.cache.get("negated")
+        made = arrays.cache.put("conj_store", key, Store(arrays, odd2.encoding))
         assert bnx.explanation.pi._store(odd2, d) is made and not made.closed  # the one used
     assert [bnx.pi_explanations(odd2, x).to_set() for x in xs] == first
     assert [bnx.prime_implicants(odd2, decision=d).to_set() for d in (True, False)] == \

@@ -227,7 +227,7 @@ def test_autoref_managers_are_tidied(monkeypatch):
                 # managers and written on first use); dropping them leaves dead nodes
                 assert bnx.pi_explanations(odd, x, method="cover").root is not None
                 assert bnx.mc_explanations(odd, x).root is not None
-        sizes[slack] = sum(len(b) for k, b in odd.arrays.cache.items() if k[0] == "aux_manager")
+        sizes[slack] = sum(len(b) for _, b in odd.arrays.cache.entries("aux_manager"))
         assert kept.count == 3 and len(kept.to_set()) == 3
         assert list(kept.root.bdd.pick_iter(kept.root))  # still intact in dd
     assert sizes[0] < sizes[10**9]

@@ -21,7 +21,7 @@ import bnx
 from bnx.diagram.backends import new_manager
 from bnx.compilation import general_order
 from bnx.compilation.budget import Budget
-from bnx.compilation.general import FactorEngine
+from bnx.compilation.engines.general import FactorElimination
 from bnx.diagram.encoding import Encoding
 from tests import oracle
 from tests.conftest import shared_file
@@ -181,7 +181,7 @@ def test_rule_arguments():
 # ---------------------------------------------------------------------- engines agree
 def _engine_root(clf, order, bdd, pair, weights):
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
-    return FactorEngine(clf, enc, bdd, Budget(None), pair=pair, weights=weights).run(), enc
+    return FactorElimination(clf, enc, bdd, Budget(None), pair=pair, weights=weights).run(), enc
 
 
 @settings(max_examples=25)
@@ -220,8 +220,8 @@ def test_weight_vector_engine_equals_pairs_on_binary_classes(case):
 
 
 def _check_tail(case, backend: str = "autoref", **patches) -> None:
-    """:func:`_check` with attributes of :mod:`bnx.compilation.tail` patched."""
-    from bnx.compilation import tail
+    """:func:`_check` with attributes of :mod:`bnx.compilation.engines._tail` patched."""
+    from bnx.compilation.engines import _tail as tail
     saved = {name: getattr(tail, name) for name in patches}
     for name, value in patches.items():
         setattr(tail, name, value)
@@ -290,7 +290,7 @@ def test_child_network_agrees_with_elimination(backend):
 def test_too_wide_an_elimination_is_a_typed_error(monkeypatch):
     """A plan that would make a table over the limit stops with CompilationLimitError
     naming the table size, before any work."""
-    from bnx.compilation import general
+    from bnx.compilation.engines import general
     net = _net([("C", "H"), ("H", "X"), ("C", "X"), ("H", "Y")], {  # X: two parents
         "C": ([], [[0.5, 0.5]]),
         "H": (["C"], [[0.5, 0.25, 0.25], [0.25, 0.25, 0.5]]),
@@ -301,6 +301,8 @@ def test_too_wide_an_elimination_is_a_typed_error(monkeypatch):
     clf = bnx.Classifier(net, "C", 1, rule="argmax")
     monkeypatch.setattr(general, "MAX_TABLE", 1)
     # summing H out leaves pairwise factors, which the TAN engine takes: keep it out
-    monkeypatch.setattr(bnx.compilation, "_tan_model", lambda clf, order, **kw: None)
+    from bnx.compilation import _choose
+    monkeypatch.setattr(_choose, "ENGINES",
+                        tuple(e for e in _choose.ENGINES if e.__name__ != "TanEngine"))
     with pytest.raises(bnx.CompilationLimitError, match=r"a table of \d+ entries"):
         bnx.compile(clf, backend="autoref")

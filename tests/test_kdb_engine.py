@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.compilation import tan_model as tm
-from bnx.compilation.context_order import context_widths
+from bnx.compilation.engines import _tan_model as tm
+from bnx.compilation.engines._context_order import context_widths
 from tests.strategies import classifier_of as _classifier
 from tests.strategies import kdb_networks
 from tests.test_tan_engine import (_against_oracle, _net, _same_node_as_general,
@@ -53,7 +53,7 @@ def test_kdb_engine_equals_oracle_and_general_engine(backend, case, data):
 def test_three_dependence_equals_the_general_engine(case, data):
     """Cliques of four features (a feature with three feature parents); the complex-key
     search (``_FEW = 0``) too."""
-    from bnx.compilation import tan
+    from bnx.compilation.engines import tan
     clf = _classifier(case)
     order = data.draw(st.permutations(list(clf.features)))
     _same_node_as_general(clf, order, "autoref")
@@ -96,7 +96,7 @@ def test_greedy_order_keeps_contexts_small_and_tans_keep_theirs():
     card = {f: len(clf.states(f)) for f in clf.features}
     widths = context_widths(order, nbrs, card)
     assert widths == [k * c for k, c in zip(model.nctx, model.card)]  # what the model makes
-    from bnx.compilation.general import general_order
+    from bnx.compilation import general_order
     for other in (list(clf.features), general_order(clf)):
         assert max(widths) <= max(context_widths(other, nbrs, card))
     odd = bnx.compile(clf, backend="autoref")
@@ -112,7 +112,7 @@ def test_too_wide_contexts_go_to_the_general_engine(monkeypatch):
     clf = random_kdb(9, 2)
     monkeypatch.setattr(tm, "MAX_CONTEXT", 4)
     assert tm.tan_model(clf, clf.features) is None
-    from bnx.compilation.general import general_order
+    from bnx.compilation import general_order
     assert tm.tan_order(clf) == general_order(clf)
     odd = bnx.compile(clf, backend="autoref")
     assert list(odd.order) == general_order(clf)

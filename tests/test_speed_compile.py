@@ -1,6 +1,6 @@
 """The level-at-a-time naive Bayes engine: identical diagrams to the exact engine, guards.
 
-``RatioEngine`` (``bnx/compilation/naive_bayes.py``) is the reference: it compares
+``RatioEngine`` (``bnx/compilation/engines/naive_bayes.py``) is the reference: it compares
 exact fractions everywhere (float approximations only where they settle a
 comparison on their own) and is the fallback when a probability is not a normal
 double. Both engines build in the same manager, so the same decision function
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.diagram._dd import to_dd
-from bnx.diagram.backends import new_manager
-from bnx.compilation import Budget, check_order
-from bnx.compilation.levels import LevelEngine, log_weights
-from bnx.compilation.naive_bayes import RatioEngine
+from bnx.compilation.budget import Budget
+from bnx.compilation.orders import check_order
+from bnx.compilation.engines._levels import Levels, log_weights
+from bnx.compilation.engines.naive_bayes import RatioEngine
 from bnx.diagram.encoding import Encoding
 from tests import oracle
 from tests.strategies import naive_bayes
@@ -35,12 +35,13 @@ def _clf(case):
 def _both(clf, backend, order=None):
     order = check_order(clf, order)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
-    bdd = new_manager(backend, enc.variables)
-    old = RatioEngine(clf, enc, bdd, Budget(None)).run() & enc.domain(bdd)
+    ratio = RatioEngine(clf, enc, Budget(None), backend=backend)
+    bdd = ratio.bdd
+    old = ratio.root() & enc.domain(bdd)
     weights = log_weights(clf, enc.features)
     assert weights is not None
     # the level engine makes the array form (false on unused codes): written into dd
-    new = to_dd(LevelEngine(clf, enc, bdd, Budget(None), weights).run(), bdd, enc.variables)
+    new = to_dd(Levels(clf, enc, Budget(None), weights).run(), bdd, enc.variables)
     return old, new
 
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from bnx.compilation.truth import floats, tail_truth, weighted_truth
+from bnx.compilation.engines._truth import floats, tail_truth, weighted_truth
 
 
 def _exact(w, k, r):

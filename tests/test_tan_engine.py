@@ -1,4 +1,4 @@
-"""The TAN engine (bnx/compilation/tan.py) against brute force and the general engine.
+"""The TAN engine (bnx/compilation/engines/tan.py) against brute force and the general engine.
 
 Every hypothesis TAN (forests of features, zeros, exact ties at the threshold, both
 rules) compiles to the oracle's decisions on every instance, and, under the threshold
@@ -19,11 +19,11 @@ from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
 from bnx.diagram.backends import new_manager
-from bnx.compilation import tan_model as tm
+from bnx.compilation.engines import _tan_model as tm
 from bnx.compilation.budget import Budget
-from bnx.compilation.execution import prepare, prepared_scopes
-from bnx.compilation.general import FactorEngine
-from bnx.compilation.tan import TanEngine
+from bnx.compilation.engines._execution import prepare, prepared_scopes
+from bnx.compilation.engines.general import FactorElimination
+from bnx.compilation.engines.tan import TanLevels
 from bnx.diagram._dd import to_dd
 from bnx.diagram.encoding import Encoding
 from tests import oracle
@@ -48,11 +48,11 @@ def _same_node_as_general(clf, order, backend):
     bdd = new_manager(backend, enc.variables)
     model = tm.tan_model(clf, order)
     assert model is not None
-    mine = TanEngine(enc, bdd, Budget(None), model).run()  # arrays, false on unused codes
+    mine = TanLevels(enc, Budget(None), model).run()  # arrays, false on unused codes
     mine = to_dd(mine, bdd, enc.variables)
     pos = clf.class_states.index(clf.positive)
     t = clf.threshold
-    theirs = FactorEngine(clf, enc, bdd, Budget(None), pair=(pos, 1 - pos),
+    theirs = FactorElimination(clf, enc, bdd, Budget(None), pair=(pos, 1 - pos),
                           weights=(1 - t, t)).run()
     dom = enc.domain(bdd)
     assert mine == (mine & dom)  # already false on unused codes
@@ -83,7 +83,7 @@ def test_the_paths_for_large_levels_equal_the_general_engine(switch, value, case
     0, as for levels with many contexts), or its children sorted one context at a time
     (``_GROUP`` 1, as for levels with many children per context), the same node as the
     general engine."""
-    from bnx.compilation import tan
+    from bnx.compilation.engines import tan
     clf = _classifier(case)
     order = data.draw(st.permutations(list(clf.features)))
     saved = getattr(tan, switch)
@@ -103,7 +103,7 @@ def _general_argmax(clf, order, backend):
     for c in range(len(clf.class_states)):
         if c != pos:
             pair = (pos, c) if c > pos else (c, pos)
-            ge = FactorEngine(clf, enc, bdd, Budget(None), pair=pair, weights=(1, 1)).run()
+            ge = FactorElimination(clf, enc, bdd, Budget(None), pair=pair, weights=(1, 1)).run()
             root = root & (ge if c > pos else ~ge)
     return enc, bdd, root & enc.domain(bdd)
 

@@ -75,7 +75,7 @@ def feature_graph(odd) -> tuple[list, np.ndarray]:
         cur, inv = np.unique(kids, return_inverse=True)
         kids_by_layer.append(inv.reshape(kids.shape))
     value = (cur == TRUE).astype(np.int64)
-    got = a.cache["feature_graph"] = (kids_by_layer, value)
+    got = a.cache.put("feature_graph", (), (kids_by_layer, value))
     return got
 
 

@@ -92,9 +92,9 @@ def latent_tree_order(clf: Classifier) -> list:
 
 def default_order(clf: Classifier) -> list:
     """The default order: :func:`naive_bayes_order` for naive Bayes, Algorithm 2 for
-    latent trees, :func:`~bnx.compilation.tan_model.tan_order` for TANs and for other
+    latent trees, :func:`~bnx.compilation.tan_order` for TANs and for other
     classifiers without hidden variables (k-dependence, BAN: its greedy order when the
-    open contexts fit the TAN engine), :func:`~bnx.compilation.general.general_order`
+    open contexts fit the TAN engine), :func:`~bnx.compilation.general_order`
     otherwise.
 
     Returns
@@ -106,9 +106,9 @@ def default_order(clf: Classifier) -> list:
     if clf.structure == "latent_tree":
         return latent_tree_order(clf)
     if clf.structure in ("tan", "general"):  # tan_order falls back to general_order
-        from .tan_model import tan_order
+        from .engines._tan_model import tan_order
         return tan_order(clf)
-    from .general import general_order
+    from .engines.general import general_order
     return general_order(clf)
 
 

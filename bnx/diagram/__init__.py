@@ -6,7 +6,9 @@
 - :mod:`._dd`: to and from ``dd`` functions;
 - :mod:`._feature_view`: each node's child per feature state (deciding instances);
 - :mod:`._passes`: walks over ``dd`` nodes;
-- :mod:`.backends`: the ``dd`` managers (pure Python ``autoref`` and CUDD);
+- :mod:`.backends`: the ``dd`` managers (pure Python ``autoref`` and CUDD), and bnx's one
+  contact with ``dd``'s internals;
+- :mod:`._memo`: what is kept per diagram between questions (bounded, clearable);
 - :mod:`.encoding`: multi-valued features log-encoded into bits;
 - :mod:`.drawing`: pictures of a diagram.
 

@@ -16,7 +16,8 @@ The arrays are made once per diagram: by a compiler from the levels it builds
 (:class:`Builder`), by the file loader from its stored arrays, or from any ``dd``
 function by one walk (:func:`bnx.diagram._dd.from_dd`); :func:`bnx.diagram._dd.to_dd` writes
 them back into a ``dd`` manager. Derived data (per-feature children, layouts, cached results of questions) is
-kept in :attr:`DiagramArrays.cache`, since the arrays never change.
+kept in :attr:`DiagramArrays.cache` (a :class:`~bnx.diagram._memo.Caches`), since the arrays
+never change.
 
 Examples
 --------
@@ -33,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import _array_lists as array_lists
+from ._memo import Caches
 from .._lazy import numpy_on_first_use
 
 np = numpy_on_first_use(globals())
@@ -60,8 +62,9 @@ class DiagramArrays:
     starts : numpy.ndarray or list
         ``starts[L]`` is 2 + the number of inner nodes at level ``L`` or deeper (a list
         while the arrays are held as lists).
-    cache : dict
-        Data derived from the arrays, made once by the passes that need it.
+    cache : Caches
+        Data derived from the arrays, made once by the passes that need it (named,
+        bounded kinds: :mod:`bnx.diagram._memo`).
 
     A small diagram read from a file is held as Python lists
     (:meth:`from_lists`); its numpy arrays are made when first read.
@@ -75,7 +78,7 @@ class DiagramArrays:
         self.root = int(root)
         self._lists = None
         self._set(level, lo, hi)
-        self.cache: dict = {}
+        self.cache = Caches()
 
     def _set(self, level, lo, hi) -> None:
         self._level, self._lo, self._hi = (np.ascontiguousarray(a, dtype=_INT)
@@ -97,7 +100,7 @@ class DiagramArrays:
         :func:`bnx.diagram._array_lists.problem` checks): kept as the lists, with the numpy
         arrays made on first use, so that loading a small file needs no numpy."""
         self = cls.__new__(cls)
-        self.nvars, self.root, self.cache = int(nvars), int(root), {}
+        self.nvars, self.root, self.cache = int(nvars), int(root), Caches()
         self._lists = (level, lo, hi)
         self._level = self._lo = self._hi = None
         self._starts = array_lists.starts(self.nvars, level)

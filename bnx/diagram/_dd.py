@@ -25,6 +25,7 @@ from .._lazy import numpy_on_first_use
 
 from .._types import Manager, Node
 from ._arrays import TRUE, DiagramArrays, canonical
+from .backends import autoref_table, is_cudd, write_nodes
 
 np = numpy_on_first_use(globals())
 
@@ -45,10 +46,10 @@ def from_dd(roots: Sequence[Node], nvars: int) -> tuple[DiagramArrays, list[int]
     """
     roots = list(roots)
     bdd = roots[0].bdd
-    if type(bdd).__module__ == "dd.cudd":
+    if is_cudd(bdd):
         level, lo, hi, refs = _cudd_tables(bdd, roots, nvars)
     else:
-        level, lo, hi, refs = _autoref_tables(bdd, [r.node for r in roots], nvars)
+        level, lo, hi, refs = _autoref_tables(roots, nvars)
     # node i as is sits at 2 i, negated at 2 i + 1; a negated node negates its children
     k = len(level)
     lv2 = np.repeat(level, 2)
@@ -62,9 +63,10 @@ def from_dd(roots: Sequence[Node], nvars: int) -> tuple[DiagramArrays, list[int]
     return canonical(nvars, lv2, lo2, hi2, [int(swap[r]) for r in refs])
 
 
-def _autoref_tables(bdd: Manager, refs: list[int], nvars: int):
-    """The table of the nodes below ``refs`` of a ``dd.autoref`` manager (see above)."""
-    succ = bdd._bdd._succ
+def _autoref_tables(roots: list, nvars: int):
+    """The table of the nodes below ``roots`` of a ``dd.autoref`` manager (see above)."""
+    refs = [autoref_table(r)[0] for r in roots]
+    succ = autoref_table(roots[0])[1]
     ids = {1: 0}
     lv, lo, hi = [nvars], [0], [0]
     stack = [abs(r) for r in refs]
@@ -146,20 +148,6 @@ def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str], root: int |
     root = arrays.root if root is None else int(root)
     if root <= TRUE:
         return bdd.true if root == TRUE else bdd.false
-    level, lo, hi = arrays.level, arrays.lo, arrays.hi
     top = root + 1  # nodes 0 .. root hold everything below the root
-    if type(bdd).__module__ == "dd.cudd":
-        made: list = [bdd.false, bdd.true]
-        ite = bdd.ite
-        var = [bdd.var(v) for v in names]
-        for u, (lv, a, b) in enumerate(zip(level[2:top].tolist(), lo[2:top].tolist(),
-                                           hi[2:top].tolist()), start=2):
-            made.append(ite(var[lv], made[b], made[a]))
-        return made[root]
-    core = bdd._bdd
-    mlevel = [core.vars[v] for v in names]  # bnx's level -> the manager's level
-    ref = [-1, 1]
-    fa = core.find_or_add
-    for lv, a, b in zip(level[2:top].tolist(), lo[2:top].tolist(), hi[2:top].tolist()):
-        ref.append(fa(mlevel[lv], ref[a], ref[b]))
-    return bdd._wrap(ref[root])
+    return write_nodes(bdd, names, arrays.level[:top].tolist(), arrays.lo[:top].tolist(),
+                       arrays.hi[:top].tolist(), root)

@@ -110,10 +110,10 @@ class FeatureView:
 
 def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
     """The :class:`FeatureView` of ``arrays`` under ``enc`` (made once, then cached)."""
-    key = ("feature_view", enc.first_level, tuple(len(s) for s in enc.states))
-    got = arrays.cache.get(key)
+    key = (enc.first_level, tuple(len(s) for s in enc.states))
+    got = arrays.cache.get("feature_view", key)
     if got is None:
-        got = arrays.cache[key] = FeatureView(arrays, enc)
+        got = arrays.cache.put("feature_view", key, FeatureView(arrays, enc))
     return got
 
 

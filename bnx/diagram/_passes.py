@@ -8,60 +8,67 @@ Python integers on both backends (``dd.cudd`` counts in floating point).
 from __future__ import annotations
 
 import functools
-import gc
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 
 from .._types import Node
 from .backends import branches, level
 
-__all__ = ["count", "restrict", "evaluate", "deep", "recursion_for", "gc_paused"]
+__all__ = ["count", "restrict", "evaluate", "deep", "recursion_for", "ensure_recursion",
+           "FRAMES_PER_LEVEL"]
 
 
-class gc_paused:
-    """Pause Python's cyclic garbage collector for the duration of a traversal.
+#: Python frames a traversal may stack per level (bnx's passes and dd.autoref's
+#: operations recurse once or a few times per variable).
+FRAMES_PER_LEVEL = 6
+_RAISE = threading.Lock()
 
-    Compilation and traversals make and drop millions of small objects (dd
-    references, tuples) without cycles; every few thousand of them the cyclic
-    collector would walk all live objects, which costs more than the work itself.
-    Reference counting still frees everything at once; the collector resumes
-    afterwards (it is left alone when it was already off). A context manager.
+
+def _depth() -> int:
+    """The number of Python frames on the calling thread's stack."""
+    f, n = sys._getframe(1), 0
+    while f is not None:
+        f, n = f.f_back, n + 1
+    return n
+
+
+def ensure_recursion(levels: int) -> None:
+    """Make sure the calling thread may recurse through a diagram ``levels`` deep.
+
+    Python's recursion limit (1,000 by default) is one number for the whole process, so
+    it is never lowered here (another thread may be deep in a traversal) and raised only
+    when the frames on this thread's stack plus :data:`FRAMES_PER_LEVEL` per level would
+    exceed it: diagrams of up to about 120 levels never change it; a deeper one raises
+    it once, for the process, to what the deepest diagram asked needs. Cheap when
+    nothing is needed (a comparison, or one walk over the stack's frames).
     """
-
-    __slots__ = ("_was",)
-
-    def __enter__(self) -> None:
-        self._was = gc.isenabled()
-        if self._was:
-            gc.disable()
-
-    def __exit__(self, *exc) -> None:
-        if self._was:
-            gc.enable()
+    need = FRAMES_PER_LEVEL * levels
+    limit = sys.getrecursionlimit()
+    if need + 1000 <= limit:
+        return
+    need += _depth() + 250
+    if need <= limit:
+        return
+    with _RAISE:
+        if need > sys.getrecursionlimit():
+            sys.setrecursionlimit(-(-need // 1000) * 1000)
 
 
 class recursion_for:
-    """Raise Python's recursion limit for a traversal ``levels`` variables deep.
+    """A context for a traversal ``levels`` variables deep: :func:`ensure_recursion`
+    on entry, nothing on exit (the limit is never lowered, see there)."""
 
-    bnx's traversals (and dd.autoref's operations) recurse once or a few times per
-    variable; the default limit of 1000 stops diagrams of a few hundred features.
-    A context manager (a class, not a generator: questions on small diagrams enter it
-    once per call, and a generator costs microseconds).
-    """
-
-    __slots__ = ("_need", "_old")
+    __slots__ = ("_levels",)
 
     def __init__(self, levels: int) -> None:
-        self._need = 6 * levels + 1000
+        self._levels = levels
 
     def __enter__(self) -> None:
-        self._old = sys.getrecursionlimit()
-        if self._need > self._old:
-            sys.setrecursionlimit(self._need)
+        ensure_recursion(self._levels)
 
     def __exit__(self, *exc) -> None:
-        if self._need > self._old:
-            sys.setrecursionlimit(self._old)
+        return None
 
 
 def _levels_of(obj) -> int:
@@ -76,12 +83,13 @@ def _levels_of(obj) -> int:
 
 
 def deep(fn):
-    """Run ``fn(obj, ...)`` with a recursion limit sized for ``obj``'s diagram and the
-    cyclic garbage collector paused (:class:`recursion_for`, :class:`gc_paused`)."""
+    """Run ``fn(obj, ...)`` where it may recurse through ``obj``'s diagram
+    (:func:`ensure_recursion`). Touches nothing else of the process: the garbage
+    collector is left alone."""
     @functools.wraps(fn)
     def wrapper(obj, *args, **kwargs):
-        with recursion_for(_levels_of(obj)), gc_paused():
-            return fn(obj, *args, **kwargs)
+        ensure_recursion(_levels_of(obj))
+        return fn(obj, *args, **kwargs)
     return wrapper
 
 

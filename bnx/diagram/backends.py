@@ -7,6 +7,21 @@ switched off, so an ODD's order is the one it was compiled with, and a node's
 This module also hides the two places where the backends differ for traversals:
 the level of a terminal (CUDD reports ``2**31 - 1``) and ``find_or_add`` with equal
 children (CUDD does not reduce it).
+
+It is bnx's one contact with ``dd``'s internals: every ``import dd`` is here, and so is
+every use of what ``dd.autoref`` keeps private, each for a measured reason:
+
+* reading a diagram (:func:`autoref_table`): ``dd.autoref``'s public ``succ`` wraps both
+  children in reference-counted ``Function`` objects (microseconds a node); the integer
+  table of the ``dd.bdd.BDD`` inside it is read instead, one dict lookup a node;
+* writing one (:func:`write_nodes`): one integer ``find_or_add`` a node on that inner
+  manager, and one ``Function`` for the root only (the public ``find_or_add`` takes and
+  returns a ``Function`` per node);
+* the manager (:func:`new_manager`): a subclass of ``dd.autoref.BDD`` whose inner manager
+  does not complain at shutdown (:class:`_QuietBDD`);
+* importing ``dd`` without networkx (:func:`_import_dd`).
+
+Other modules call the managers' public methods only.
 """
 
 from __future__ import annotations
@@ -16,6 +31,8 @@ from collections.abc import Sequence
 from .._types import Manager, Node
 from ..errors import BackendError
 
+# is_cudd, autoref_table and write_nodes serve bnx's own modules (this module holds all of
+# bnx's contact with dd); they are not part of the public API.
 __all__ = ["BACKENDS", "available_backends", "resolve_backend", "new_manager",
            "branches", "level", "make_node"]
 
@@ -25,11 +42,14 @@ BACKENDS = ("autoref", "cudd")
 def _import_dd(name: str):
     """Import the ``dd`` module ``name`` without letting ``dd`` import networkx.
 
-    ``dd`` imports networkx whenever it is installed (pgmpy installs it), only for its
-    optional conversion of diagrams to networkx graphs, which bnx never uses; that
-    costs a third of a second of every start-up. When neither ``dd`` nor networkx is
-    loaded yet, ``dd`` is imported with networkx hidden (dd then leaves that
-    conversion off), and networkx imports normally afterwards.
+    ``dd._utils`` imports networkx whenever it is installed (pgmpy installs it), only for
+    its optional conversion of diagrams to networkx graphs, which bnx never uses, and dd
+    has no switch for it: ``import dd.autoref`` takes 0.44 s with networkx and 0.15 s
+    without (measured on the development machine; networkx alone ~0.13-0.3 s), most of
+    a one-shot process's start. When neither ``dd`` nor networkx is loaded yet, ``dd``
+    is imported with ``sys.modules["networkx"] = None`` (Python's documented way to make
+    an import fail: dd then leaves that conversion off), and networkx imports normally
+    afterwards.
     """
     import importlib
     import sys
@@ -100,9 +120,7 @@ def new_manager(backend: str, variables: Sequence[str]) -> Manager:
         # grows on demand, so start small: explanation diagrams are small.
         bdd = mod.BDD(initial_cache_size=2 ** 12)
     else:
-        mod = _import_dd("dd.autoref")
-        bdd = mod.BDD()
-        bdd._bdd.__class__ = _quiet_bdd_class()
+        bdd = _quiet_bdd_class()()
     bdd.configure(reordering=False)
     if variables:
         bdd.declare(*variables)
@@ -113,7 +131,8 @@ _QUIET = None
 
 
 def _quiet_bdd_class():
-    """``dd.bdd.BDD`` with a finaliser that does not check for live nodes.
+    """``dd.autoref.BDD`` over a ``dd.bdd.BDD`` whose finaliser does not check for live
+    nodes (made on first use: it imports ``dd``).
 
     dd's finaliser raises (printed as "Exception ignored ... nodes still referenced
     upon shutdown") when the manager is finalised before the ``Function`` objects
@@ -124,11 +143,20 @@ def _quiet_bdd_class():
     """
     global _QUIET
     if _QUIET is None:
+        autoref = _import_dd("dd.autoref")
         import dd.bdd
 
-        class _QuietBDD(dd.bdd.BDD):
+        class _QuietCore(dd.bdd.BDD):
             def __del__(self) -> None:
                 pass
+
+        class _QuietBDD(autoref.BDD):
+            """``dd.autoref.BDD`` (whose ``__init__`` makes a ``dd.bdd.BDD`` and takes
+            its ``vars``) over a :class:`_QuietCore`."""
+
+            def __init__(self, levels=None) -> None:
+                self._bdd = _QuietCore(levels)
+                self.vars = self._bdd.vars
 
         _QUIET = _QuietBDD
     return _QUIET
@@ -172,6 +200,42 @@ def make_node(bdd: Manager, var: str, low: Node, high: Node) -> Node:
     """
     if low == high:
         return low
-    if type(bdd).__module__ == "dd.cudd":
+    if is_cudd(bdd):
         return bdd.ite(bdd.var(var), high, low)
     return bdd.find_or_add(var, low, high)
+
+
+def is_cudd(bdd: Manager) -> bool:
+    """Whether ``bdd`` is a ``dd.cudd`` manager (else ``dd.autoref``)."""
+    return type(bdd).__module__ == "dd.cudd"
+
+
+def autoref_table(root: Node) -> tuple[int, dict]:
+    """``(ref, table)`` of a ``dd.autoref`` node: its signed integer reference (negative:
+    negated; ``1`` true, ``-1`` false) and the manager's table ``{node: (level, low,
+    high)}`` (signed references; read only). See the module docstring for why."""
+    return root.node, root.bdd._bdd._succ
+
+
+def write_nodes(bdd: Manager, names: Sequence[str], var, lo, hi, root: int) -> Node:
+    """Write nodes ``2 .. root`` into ``bdd`` and return ``root``'s: node ``0`` is false,
+    ``1`` true, node ``u`` tests the variable ``names[var[u]]`` with children ``lo[u]``
+    and ``hi[u]`` (made before ``u``). One ``ite`` (CUDD) or one integer ``find_or_add``
+    (autoref) per node."""
+    root = int(root)
+    if root <= 1:
+        return bdd.true if root else bdd.false
+    if is_cudd(bdd):
+        made: list = [bdd.false, bdd.true]
+        ite = bdd.ite
+        vs = [bdd.var(v) for v in names]
+        for u in range(2, root + 1):
+            made.append(ite(vs[var[u]], made[hi[u]], made[lo[u]]))
+        return made[root]
+    core = bdd._bdd
+    mlevel = [core.vars[v] for v in names]  # the caller's level -> the manager's level
+    fa = core.find_or_add
+    ref = [-1, 1]
+    for u in range(2, root + 1):
+        ref.append(fa(mlevel[var[u]], ref[lo[u]], ref[hi[u]]))
+    return bdd._wrap(ref[root])

@@ -3,7 +3,8 @@
 An ODD is immutable, and so is its array form (:class:`bnx.diagram._arrays.DiagramArrays`): what
 a question derives from the diagram and may reuse (managers for explanation sets, layouts,
 the lists of small diagrams, memos that outlive one call) lives in ``odd.arrays.cache``
-under tuple keys, so it goes when the ODD goes and never sits in an ODD method.
+under the named kinds of :mod:`bnx.diagram._memo` (bounded, emptied by
+:meth:`bnx.ODD.clear_caches`), so it goes when the ODD goes and never sits in an ODD method.
 
 Examples
 --------
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from .._lazy import numpy_on_first_use
 
 from .._types import Manager
-from ..diagram.backends import new_manager
+from ..diagram.backends import is_cudd, new_manager
 from ..diagram._feature_view import feature_view
 from ..classifier._unate import least_pair
 from .layout import Layout
@@ -40,12 +41,13 @@ __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indi
 SMALL = 1 << 17
 
 
-def store(odd, key: tuple, make):
-    """``odd.arrays.cache[key]``, made by ``make()`` on first use."""
+def store(odd, kind: str, make, key=()):
+    """The entry of ``kind`` (:data:`bnx.diagram._memo.KINDS`) under ``key`` in
+    ``odd.arrays.cache``, made by ``make()`` on first use."""
     cache = odd.arrays.cache
-    got = cache.get(key)
+    got = cache.get(kind, key)
     if got is None:
-        got = cache[key] = make()
+        got = cache.put(kind, key, make())
     return got
 
 
@@ -55,7 +57,7 @@ def least_states(odd, decision: bool) -> tuple | None:
     the compiler and kept in its file), else from its classifier (an older file)."""
     pair = odd.meta.get("least_states", store)  # (store: "not recorded")
     if pair is store:
-        pair = store(odd, ("least_pair",), lambda: (
+        pair = store(odd, "least_pair", lambda: (
             least_pair(odd.classifier, odd.encoding.features)
             if odd.classifier is not None else None,))[0]
     return None if pair is None else pair[0 if decision else 1]
@@ -76,12 +78,12 @@ def aux_manager(odd, variables: Sequence[str]) -> Manager:
     itself). Nodes of the sets still held stay.
     """
     key = tuple(variables)
-    bdd = store(odd, ("aux_manager", key), lambda: new_manager(odd.backend, key))
+    bdd = store(odd, "aux_manager", lambda: new_manager(odd.backend, key), key)
     if odd.backend == "autoref":
-        live = odd.arrays.cache.get(("aux_live", key), 0)
+        live = odd.arrays.cache.get("aux_live", key, 0)
         if len(bdd) > 2 * live + GC_SLACK:
             bdd.collect_garbage()
-            odd.arrays.cache[("aux_live", key)] = len(bdd)
+            odd.arrays.cache.put("aux_live", key, len(bdd))
     return bdd
 
 
@@ -92,16 +94,16 @@ def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> No
     node is asked for. Once it holds more than ``limit`` nodes and memo entries it is
     replaced by a new one (sets already returned keep the old one)."""
     key = tuple(variables)
-    got = store(odd, ("node_table", key), lambda: NodeTable(len(key)))
+    got = store(odd, "node_table", lambda: NodeTable(len(key)), key)
     if limit is not None and got.entries() > limit:
-        got = odd.arrays.cache[("node_table", key)] = NodeTable(len(key))
+        got = odd.arrays.cache.put("node_table", key, NodeTable(len(key)))
     return got
 
 
 def layout(odd, kind: str):
     """The instance-independent :class:`~bnx.explanation.layout.Layout` of ``kind``
     (``"complete"`` or ``"partial"``) over the ODD's features, made once."""
-    return store(odd, ("layout", kind), lambda: Layout(kind, odd.encoding))
+    return store(odd, "layout", lambda: Layout(kind, odd.encoding), kind)
 
 
 def _state_maps(odd) -> list:
@@ -116,7 +118,7 @@ def _state_maps(odd) -> list:
                 m.setdefault(s, j)
             maps.append(m)
         return maps
-    return store(odd, ("state_maps",), make)
+    return store(odd, "state_maps", make)
 
 
 def indices(odd, instance) -> list[int]:
@@ -140,7 +142,7 @@ def decide(odd, x: Sequence[int]) -> bool:
     ODD's nodes (its lists when small, else feature by feature on its arrays)."""
     g, root, _ = both(odd)
     if isinstance(g.var, list):
-        feat, shift = store(odd, ("level_bits",), lambda: _level_bits(odd.encoding))
+        feat, shift = store(odd, "level_bits", lambda: _level_bits(odd.encoding))
         var, lo, hi = g.var, g.lo, g.hi
         u = root
         while u > 1:
@@ -188,16 +190,16 @@ def both(odd) -> tuple:
         lo = np.concatenate([a.lo, shift[a.lo[2:]]])
         hi = np.concatenate([a.hi, shift[a.hi[2:]]])
         return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, int(shift[a.root]))
-    return store(odd, ("both",), make)
+    return store(odd, "both", make)
 
 
 def tidy(odd, bdd: Manager) -> None:
     """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into, once it
     has grown well past its size after the last collection (CUDD collects by itself)."""
-    if type(bdd).__module__ == "dd.cudd":
+    if is_cudd(bdd):
         return
-    key = ("aux_live", id(bdd))
+    key = id(bdd)
     cache = odd.arrays.cache
-    if len(bdd) > 2 * cache.get(key, 0) + GC_SLACK:
+    if len(bdd) > 2 * cache.get("aux_live", key, 0) + GC_SLACK:
         bdd.collect_garbage()
-        cache[key] = len(bdd)
+        cache.put("aux_live", key, len(bdd))

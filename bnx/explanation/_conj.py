@@ -358,14 +358,14 @@ def store_for(arrays: DiagramArrays, enc: Encoding,
     ``least``: per feature, the state whose cofactor is the star, where the function is
     known to be unate (:func:`.unate.least_states`). A small unate function gets an
     :class:`~._unate_store.UnateStore`."""
-    key = ("conj_store", enc.first_level, tuple(len(s) for s in enc.states), least)
-    got = arrays.cache.get(key)
+    key = (enc.first_level, tuple(len(s) for s in enc.states), least)
+    got = arrays.cache.get("conj_store", key)
     if got is None:
         small = arrays.size <= CLOSE_LIMIT
         if small and least is not None:
-            got = arrays.cache[key] = UnateStore(arrays, enc, least)
+            got = arrays.cache.put("conj_store", key, UnateStore(arrays, enc, least))
             return got
-        got = arrays.cache[key] = Store(arrays, enc, lists=small, least=least)
+        got = arrays.cache.put("conj_store", key, Store(arrays, enc, lists=small, least=least))
         if small:
             got.close()
     return got

@@ -163,9 +163,8 @@ def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
 def decisions(odd) -> np.ndarray:
     """The diagram's decision on every complete instance: a bool array with one axis per
     feature in the ODD's order (cached with the diagram)."""
-    key = ("dense_decisions",)
     cache = odd.arrays.cache
-    got = cache.get(key)
+    got = cache.get("dense_decisions")
     if got is not None:
         return got
     enc = odd.encoding
@@ -181,5 +180,5 @@ def decisions(odd) -> np.ndarray:
             states = np.broadcast_to(np.arange(k), rows.shape)[tests]
             rows[tests] = kids[at, states]
         nodes = rows
-    got = cache[key] = nodes == TRUE
+    got = cache.put("dense_decisions", (), nodes == TRUE)
     return got

@@ -17,10 +17,10 @@ True
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 
 from .._types import Instance
+from ..diagram._memo import detached
 from ._cache import indices
 
 __all__ = ["instance_indices", "named", "memo"]
@@ -45,19 +45,13 @@ def named(odd, states: Sequence[int | None]) -> dict:
     return out
 
 
-#: The memo of the last instance asked about, per diagram (its arrays). Not kept in
-#: ``arrays.cache``: that dict lies on a reference cycle (the per-feature view refers back
-#: to its arrays), and ``dd.cudd`` nodes collected with their manager on a cycle may
-#: outlive it; here they are freed by reference counting when the arrays go.
-_MEMOS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def memo(odd, x: Sequence[int]) -> dict:
     """What the questions computed for the instance ``x`` (state indices), kept for the
     next question on the same instance; emptied when another instance is asked about."""
-    arrays = odd.arrays
+    # (detached: it may hold dd nodes; see bnx.diagram._memo)
+    cache = detached(odd.arrays)
     key = tuple(x)
-    got = _MEMOS.get(arrays)
+    got = cache.get("instance_memo")
     if got is None or got[0] != key:
-        got = _MEMOS[arrays] = (key, {})
+        got = cache.put("instance_memo", (), (key, {}))
     return got[1]

@@ -20,20 +20,16 @@ unchanged on it.
 
 from __future__ import annotations
 
-import weakref
-
 from .._types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
+from ..diagram._memo import detached
 from ..odd._odd import ODD
 from . import _cache
 from .instance_set import InstanceSet
 
 __all__ = ["within_odd", "within_root"]
 
-#: Per ODD, ``{(κ's node, decision): the ODD of g}`` (a few at most).
-_MADE: weakref.WeakKeyDictionary[ODD, dict] = weakref.WeakKeyDictionary()
-_KEEP = 8
 
 
 def within_root(odd: ODD, within):
@@ -66,16 +62,15 @@ def within_odd(odd: ODD, instance: Instance, within) -> ODD:
                                "probability zero, or matches a forbidden combination): "
                                "questions within a set are asked of its instances")
     decision = _cache.decide(odd, x)
-    made = _MADE.setdefault(odd, {})
+    made = detached(odd)  # per ODD, (κ's node, decision) -> the ODD of g
     key = (kappa, decision)
-    got = made.get(key)
+    got = made.get("within", key)
     if got is None:
         bdd = odd.bdd
         root = odd.root | (odd.domain & ~kappa) if decision else odd.root & kappa
         meta = dict(odd.meta)
         meta["least_states"] = None  # g is not unate as f may be
         meta["display_order"] = tuple(odd.display_order)
-        if len(made) >= _KEEP:
-            made.clear()
-        got = made[key] = ODD(None, enc, backend=odd.backend, bdd=bdd, root=root, meta=meta)
+        got = made.put("within", key, ODD(None, enc, backend=odd.backend, bdd=bdd, root=root,
+                                          meta=meta))
     return got

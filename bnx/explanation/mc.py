@@ -167,7 +167,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     check_odd(odd)
     x = _cache.indices(odd, instance)
     g, root, negated = _cache.both(odd)
-    cache = _cache.store(odd, ("mc",), lambda: _Cache(odd))
+    cache = _cache.store(odd, "mc", lambda: _Cache(odd))
     if on is None and isinstance(fixed, tuple) and not fixed:  # the defaults: made once
         fixed = frozenset()
         ons = cache.ons

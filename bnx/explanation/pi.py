@@ -44,7 +44,7 @@ def _store(odd: ODD, decision: bool) -> Store:
     least = _cache.least_states(odd, decision)
     if decision:
         return store_for(odd.arrays, odd.encoding, least)
-    neg = _cache.store(odd, ("negated",), lambda: negate(odd.arrays))
+    neg = _cache.store(odd, "negated", lambda: negate(odd.arrays))
     return store_for(neg, odd.encoding, least)
 
 
@@ -75,10 +75,10 @@ class _State:
 
 def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
     core = _cache.node_table(odd, layout.variables, limit=CORE_LIMIT)
-    key = ("pi_state", layout.kind, decision)
-    st = odd.arrays.cache.get(key)
+    key = (layout.kind, decision)
+    st = odd.arrays.cache.get("pi_state", key)
     if st is None or st.core is not core or len(st.memo) > MEMO_LIMIT:
-        st = odd.arrays.cache[key] = _State(core, layout)
+        st = odd.arrays.cache.put("pi_state", key, _State(core, layout))
     return st
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._types import Feature, Instance
-from ..diagram.backends import make_node
+from ..diagram.backends import is_cudd, make_node
 from ..classifier._classifier import _resolve_state
 from ..diagram._passes import deep, restrict
 from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
@@ -150,7 +150,7 @@ def _flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
     number = {out.false: FALSE, out.true: TRUE}
     w = np.zeros(fv.arrays.size, dtype=np.int64)
     w[target] = TRUE
-    cudd = type(out).__module__ == "dd.cudd"
+    cudd = is_cudd(out)
 
     var: list = [None]  # the variable of the feature at hand, as a CUDD node
 

@@ -262,7 +262,7 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     counts: dict = {}
     stuck = 0
     for decision in (True, False):
-        arrays = odd.arrays if decision else _cache.store(odd, ("negated",),
+        arrays = odd.arrays if decision else _cache.store(odd, "negated",
                                                           lambda: negate(odd.arrays))
         got, left = eroded_counts(arrays, enc, mutable, _cache.least_states(odd, decision))
         for k, c in got.items():

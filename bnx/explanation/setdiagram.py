@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from .._types import Manager, Node
 from ..diagram._arrays import DiagramArrays
+from ..diagram.backends import autoref_table, is_cudd, write_nodes
 
 __all__ = ["SetDiagram"]
 
@@ -55,10 +56,13 @@ class SetDiagram:
     def from_core(cls, core, ref: int, nvars: int) -> "SetDiagram":
         """The function ``ref`` of a ``dd.bdd.BDD`` (levels ``0 .. nvars - 1``; ``1`` true,
         ``-1`` false, a negative reference the negation), one step per node."""
-        succ = core._succ
+        return cls._from_table(core.succ, ref, nvars)
 
+    @classmethod
+    def _from_table(cls, succ, ref: int, nvars: int) -> "SetDiagram":
+        """The same, ``succ(u)`` giving ``(level, low, high)`` of node ``u > 0``."""
         def node(r):
-            lvl, a, b = succ[r if r > 0 else -r]
+            lvl, a, b = succ(r if r > 0 else -r)
             return (lvl, -a, -b) if r < 0 else (lvl, a, b)
 
         return cls.walk(nvars, ref, -1, 1, node)
@@ -68,8 +72,9 @@ class SetDiagram:
         """The function ``root`` of a ``dd.autoref`` or ``dd.cudd`` manager whose level
         ``l`` is the set's level ``l``."""
         bdd = root.bdd
-        if type(bdd).__module__ != "dd.cudd":
-            return cls.from_core(bdd._bdd, root.node, nvars)
+        if not is_cudd(bdd):
+            ref, table = autoref_table(root)
+            return cls._from_table(table.__getitem__, ref, nvars)
 
         def node(u):
             return (u.level, ~u.low, ~u.high) if u.negated else (u.level, u.low, u.high)
@@ -125,20 +130,4 @@ class SetDiagram:
         variable at level ``l`` is ``names[l]``: one ``ite`` (CUDD) or ``find_or_add``
         (autoref) per node, children first."""
         root = self.root if root is None else root
-        if root <= 1:
-            return bdd.true if root else bdd.false
-        var, lo, hi = self.var, self.lo, self.hi
-        if type(bdd).__module__ == "dd.cudd":
-            made: list = [bdd.false, bdd.true]
-            ite = bdd.ite
-            vs = [bdd.var(v) for v in names]
-            for u in range(2, root + 1):
-                made.append(ite(vs[var[u]], made[hi[u]], made[lo[u]]))
-            return made[root]
-        core = bdd._bdd
-        mlevel = [core.vars[v] for v in names]
-        fa = core.find_or_add
-        ref = [-1, 1]
-        for u in range(2, root + 1):
-            ref.append(fa(mlevel[var[u]], ref[lo[u]], ref[hi[u]]))
-        return bdd._wrap(ref[root])
+        return write_nodes(bdd, names, self.var, self.lo, self.hi, root)

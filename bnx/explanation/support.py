@@ -40,9 +40,10 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 
 from .._types import Manager, Node
-from ..diagram.backends import new_manager
+from ..diagram.backends import is_cudd, new_manager
+from ..diagram._memo import detached
 from ..classifier._classifier import Classifier
-from ..diagram._passes import gc_paused, recursion_for
+from ..diagram._passes import recursion_for
 from ..diagram.encoding import Encoding, _select, bits_for
 from ..errors import ArgumentError, InstanceError
 from ..classifier._inference import elimination_order
@@ -51,7 +52,7 @@ from .instance_set import InstanceSet
 
 __all__ = ["forbid", "support"]
 
-_BY_ODD: weakref.WeakKeyDictionary[ODD, InstanceSet] = weakref.WeakKeyDictionary()
+#: Per classifier (an ODD keeps its own in its caches: bnx.diagram._memo).
 _BY_CLF: weakref.WeakKeyDictionary[Classifier, InstanceSet] = weakref.WeakKeyDictionary()
 
 
@@ -89,10 +90,8 @@ def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
         raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
     if odd is not None:
         _check_match(clf, odd)
-        got = _BY_ODD.get(odd)
-        if got is None:
-            got = _BY_ODD[odd] = _support(clf, odd.encoding, odd.bdd, odd.display_order)
-        return got
+        return detached(odd).make("support", (), lambda: _support(
+            clf, odd.encoding, odd.bdd, odd.display_order))
     got = _BY_CLF.get(clf)
     if got is None:
         enc = _encoding(clf)
@@ -115,8 +114,7 @@ def _encoding(clf: Classifier) -> Encoding:
 
 
 def _support(clf: Classifier, enc: Encoding, bdd: Manager, order: Sequence) -> InstanceSet:
-    with gc_paused():
-        root = _compile_support(clf, enc, bdd)
+    root = _compile_support(clf, enc, bdd)
     return InstanceSet(bdd, root, enc, feature_order=order, what="positive probability")
 
 
@@ -173,7 +171,7 @@ def _compile_support(clf: Classifier, enc: Encoding, bdd: Manager) -> Node:
 
 
 def _backend_of(bdd: Manager) -> str:
-    return "cudd" if type(bdd).__module__ == "dd.cudd" else "autoref"
+    return "cudd" if is_cudd(bdd) else "autoref"
 
 
 def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
@@ -211,6 +209,11 @@ def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSe
         :func:`support` without ``odd``).
     combinations : iterable of mappings
         The forbidden combinations, each naming at least one feature.
+
+    Returns
+    -------
+    InstanceSet
+        The complete instances that match no forbidden combination.
 
     Raises
     ------

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..diagram._passes import gc_paused
 from ..errors import StructureError
 from ._core import _log_ratio, remembered
 
@@ -201,11 +200,9 @@ def pair_forests(clf) -> list[Forest]:
     """The races a positive decision must win: one :class:`Forest` for a two-state class;
     under ``rule="argmax"`` with more states, one per other class state (the positive
     state beats it, strictly if it comes first)."""
-    with gc_paused():
-        return remembered(clf, _pair_forests)
+    return remembered(clf, _pair_forests)
 
 
 def forest(clf) -> Forest:
     """The :class:`Forest` of ``clf``, read once and remembered while ``clf`` lives."""
-    with gc_paused():  # thousands of Fractions, no cycles
-        return remembered(clf, Forest)
+    return remembered(clf, Forest)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ..diagram._passes import gc_paused
 from ..errors import InstanceError, StructureError
 from ._branch import OutOfBudget, branch_and_bound, refusal, relaxation
 from ._fewest import fewest_fixed
@@ -58,9 +57,8 @@ class TanDecision(Decision):
         idx = self.encode(instance)
         self.x = x = [idx[f] for f in fr.features]
         self.n = len(x)
-        with gc_paused():  # everything fixed: the decision, and the oracles of its races
-            oracles = [Sufficiency(f, True, x) for f in forests]
-            self.decision = all(o.holds() for o in oracles)
+        oracles = [Sufficiency(f, True, x) for f in forests]
+        self.decision = all(o.holds() for o in oracles)
         if len(forests) > 1 and not self.decision:
             raise StructureError(
                 f"bnx.linear explains positive decisions only of a TAN whose class has "
@@ -100,17 +98,15 @@ class TanDecision(Decision):
     def oracle(self) -> "AllOf":
         """The sufficiency oracle of the decision (one per decision, left in any state)."""
         if self._oracle is None:
-            with gc_paused():
-                self._oracle = AllOf([Sufficiency(f, s, self.x) for f, s in self.races])
+            self._oracle = AllOf([Sufficiency(f, s, self.x) for f, s in self.races])
         return self._oracle
 
     def fixed_only(self, members) -> "AllOf":
         """The oracle with exactly ``members`` fixed."""
         ora = self.oracle()
         mem = set(members)
-        with gc_paused():
-            for i in range(self.n):
-                ora.set(i, i in mem)
+        for i in range(self.n):
+            ora.set(i, i in mem)
         return ora
 
     def _deletion_order(self) -> list[int]:
@@ -154,8 +150,7 @@ class TanDecision(Decision):
                 stack.append((A, B, E, t + 1))
             if E[t] is not None:
                 A, B = A | frozenset(E[:t]), B | {E[t]}
-            with gc_paused():
-                S0, minimal = self._search(ora, order, A, B)
+            S0, minimal = self._search(ora, order, A, B)
             nodes["empty" if S0 is None else "answer" if minimal else "dead"] += 1
             if S0 is None:
                 continue
@@ -173,27 +168,26 @@ class TanDecision(Decision):
         :class:`~bnx.StructureError` with the best one found (``best``) if all give up."""
         self._one_race("a shortest PI-explanation")
         best = next(self.pi_sets())
-        with gc_paused():
-            lower, guides, lams = relaxation(self)
-            if lower < len(best):  # deletions guided by the relaxation: often shorter
-                rank = {i: r for r, i in enumerate(self._deletion_order())}
-                ora = self.oracle()
-                for score in guides:
-                    order = sorted(range(self.n), key=lambda i: (score[i], rank[i]))
-                    got = self._search(ora, order, frozenset(), frozenset())[0]
-                    best = got if len(got) < len(best) else best
-            if lower >= len(best):  # proven shortest: no search
-                return sorted(best)
-            try:
-                got = fewest_fixed(self, len(best), lambda S: self.fixed_only(S).holds())
-                return sorted(best if got is None else got)
-            except OutOfBudget:
-                pass
-            try:
-                return sorted(branch_and_bound(self, best, guides[0] if guides else
-                                               [0] * self.n, lams[:3]))
-            except OutOfBudget as out:
-                best = sorted(self.shrink(out.best))
+        lower, guides, lams = relaxation(self)
+        if lower < len(best):  # deletions guided by the relaxation: often shorter
+            rank = {i: r for r, i in enumerate(self._deletion_order())}
+            ora = self.oracle()
+            for score in guides:
+                order = sorted(range(self.n), key=lambda i: (score[i], rank[i]))
+                got = self._search(ora, order, frozenset(), frozenset())[0]
+                best = got if len(got) < len(best) else best
+        if lower >= len(best):  # proven shortest: no search
+            return sorted(best)
+        try:
+            got = fewest_fixed(self, len(best), lambda S: self.fixed_only(S).holds())
+            return sorted(best if got is None else got)
+        except OutOfBudget:
+            pass
+        try:
+            return sorted(branch_and_bound(self, best, guides[0] if guides else
+                                           [0] * self.n, lams[:3]))
+        except OutOfBudget as out:
+            best = sorted(self.shrink(out.best))
         err = refusal(self.n, lower, len(best))
         err.best = self.named(best)
         raise err
@@ -225,12 +219,11 @@ class TanDecision(Decision):
         """The members whose release alone keeps the (sufficient) ``members`` sufficient."""
         ora = self.fixed_only(members)
         out = []
-        with gc_paused():
-            for i in members:
-                ora.set(i, False)
-                if ora.holds():
-                    out.append(i)
-                ora.set(i, True)
+        for i in members:
+            ora.set(i, False)
+            if ora.holds():
+                out.append(i)
+            ora.set(i, True)
         return out
 
     def shrink(self, members: list[int]) -> set[int]:
@@ -238,13 +231,12 @@ class TanDecision(Decision):
         stays sufficient."""
         ora = self.fixed_only(members)
         mem = set(members)
-        with gc_paused():
-            for i in members:
-                ora.set(i, False)
-                if ora.holds():
-                    mem.discard(i)
-                else:
-                    ora.set(i, True)
+        for i in members:
+            ora.set(i, False)
+            if ora.holds():
+                mem.discard(i)
+            else:
+                ora.set(i, True)
         return mem
 
     # ------------------------------------------------------------ changes
@@ -252,12 +244,11 @@ class TanDecision(Decision):
         """The least budget at which the race of ``fr`` keeping ``side`` fails, with the
         assignment (budgets tried 1, 4, 16, ... up to ``n``)."""
         K = 1
-        with gc_paused():  # many small lists, no cycles
-            while True:
-                got = first_failure(fr, side, cost, min(K, self.n))
-                if got is not None or K >= self.n:
-                    return got
-                K *= 4
+        while True:
+            got = first_failure(fr, side, cost, min(K, self.n))
+            if got is not None or K >= self.n:
+                return got
+            K *= 4
 
     def flip(self) -> dict[int, int] | None:
         """The fewest feature changes that flip the decision: ``{position: new state}`` (with

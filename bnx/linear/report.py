@@ -7,10 +7,12 @@ import math
 from collections.abc import Mapping
 
 from .._wording import decided, decision_state, plural, terms
-from . import (counterfactual, decide, mc_explanation, pi_explanations, robustness,
-               shortest_pi_explanation)
+from ._changes import counterfactual, robustness
+from ._decision import decide
+from ._mc import mc_explanation
+from ._pi import pi_explanations, shortest_pi_explanation
 
-__all__ = ["explainable", "explain_text"]
+__all__ = ["explain_text", "explainable"]
 
 
 def explainable(clf) -> bool:
@@ -55,25 +57,25 @@ def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool =
     if mc:
         e = mc_explanation(clf, instance, on=on)
         changed = {f: s for f, s in e.items() if s != instance[f]}
-        lines += ["", f"an MC-explanation of {decided_as} (one of possibly many; "
-                  f"{plural(len(changed), 'feature')} changed):", "  " + _terms(e)]
+        lines += ["", (f"an MC-explanation of {decided_as} (one of possibly many; "
+                       f"{plural(len(changed), 'feature')} changed):"), "  " + _terms(e)]
     if pi and shortest:
         e = shortest_pi_explanation(clf, instance)
-        lines += ["", f"a shortest sufficient reason for {decided_as} (a PI-explanation; "
-                  f"{plural(len(e), 'feature')}):", "  " + _terms(e)]
+        lines += ["", (f"a shortest sufficient reason for {decided_as} (a PI-explanation; "
+                       f"{plural(len(e), 'feature')}):"), "  " + _terms(e)]
     elif pi:
         got = list(itertools.islice(pi_explanations(clf, instance), limit + 1))
         more = len(got) > limit
-        lines += ["", f"sufficient reasons for {decided_as} (PI-explanations; "
-                  f"{'the first ' + str(limit) + ', not counted' if more else f'{len(got)} in all'}):"]
+        counted = f"the first {limit}, not counted" if more else f"{len(got)} in all"
+        lines += ["", f"sufficient reasons for {decided_as} (PI-explanations; {counted}):"]
         lines += [f"  ({len(e)}) {_terms(e)}" for e in got[:limit]]
         if more:
             lines.append("  … and more (counting them needs the compiled ODD)")
     r = robustness(clf, instance)
     if r == math.inf:
-        lines += ["", f"robustness: infinite (no change of the features gives another "
-                  f"decision than {decided_as})"]
+        lines += ["", (f"robustness: infinite (no change of the features gives another "
+                       f"decision than {decided_as})")]
     else:
-        lines += ["", f"robustness: {plural(r, 'change')} give{'s' * (r == 1)} {other}: "
-                  f"{terms(counterfactual(clf, instance), was=instance)}"]
+        lines += ["", (f"robustness: {plural(r, 'change')} give{'s' * (r == 1)} {other}: "
+                       f"{terms(counterfactual(clf, instance), was=instance)}")]
     return "\n".join(lines)

@@ -11,7 +11,8 @@ from ..diagram._dd import from_dd, to_dd
 from ..diagram._arrays import count as count_models
 from ..diagram.backends import available_backends, new_manager, resolve_backend
 from ..classifier._classifier import Classifier, _resolve_state
-from ..diagram._passes import gc_paused, recursion_for
+from ..diagram import _memo
+from ..diagram._passes import recursion_for
 from ..diagram.encoding import Encoding
 from ..errors import (ArgumentError, MissingFeatureError, UnknownFeatureError, closest_first,
                      UnknownStateError)
@@ -95,9 +96,32 @@ class ODD:
         :attr:`root` on first use)."""
         a = self._arrays
         if a is None:
-            with gc_paused():
-                a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
+            a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
         return a
+
+    def clear_caches(self) -> None:
+        """Drop everything kept between questions on this ODD.
+
+        Questions keep what they derive from the diagram (per-feature views, layouts,
+        the stores and ``dd`` managers explanation sets are built in, memos of earlier
+        answers) for the next question; each kind is bounded (see
+        :mod:`bnx.diagram._memo`), and all of it goes with the ODD. Clearing frees that
+        memory now; answers stay the same, and explanation sets already returned keep
+        working. Safe to call at any time, also while another thread asks questions.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+        >>> x = {"GPA": "+", "EntranceExam": "+", "FirstTimeApplicant": "+", "WorkExperience": "+"}
+        >>> before = bnx.pi_explanations(odd, x).to_set()
+        >>> odd.clear_caches()
+        >>> bnx.pi_explanations(odd, x).to_set() == before
+        True
+        """
+        _memo.clear(self)
+        if self._arrays is not None:
+            _memo.clear(self._arrays)
 
     @property
     def bdd(self) -> Manager:
@@ -113,7 +137,7 @@ class ODD:
         """The decision function as a ``dd`` node: true exactly on the positive
         instances (made from the arrays on first use, in one bottom-up pass)."""
         if self._root is None:
-            with recursion_for(self.encoding.nvars), gc_paused():
+            with recursion_for(self.encoding.nvars):
                 self._root = to_dd(self._arrays, self.bdd, self.encoding.variables)
         return self._root
 

@@ -13,17 +13,14 @@ that are neither the class, an observed feature nor one of their ancestors are l
 from __future__ import annotations
 
 import math
-import weakref
 from fractions import Fraction
 from typing import Any
 
+from ..diagram._memo import detached
 from ..errors import ODDFileError
 from ..classifier._inference import as_table, class_marginal
 
 __all__ = ["document_class_states", "document_joint", "exact_joint"]
-
-#: Per loaded ODD, its network read from the file once: (states, parents, factors, cache).
-_READ: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _read(doc: dict, where: str) -> tuple:
@@ -71,10 +68,9 @@ def _network(odd: Any) -> tuple | None:
     doc = getattr(odd, "_classifier_doc", None)
     if doc is None:
         return None
-    got = _READ.get(odd)
-    if got is None:
-        got = _READ[odd] = _read(doc, getattr(odd, "_classifier_where", "") or "the file")
-    return got
+    # per loaded ODD, its network read from the file once: (states, parents, factors, cache)
+    return detached(odd).make("document_network", (), lambda: _read(
+        doc, getattr(odd, "_classifier_where", "") or "the file"))
 
 
 def document_class_states(odd: Any) -> tuple | None:

@@ -118,7 +118,13 @@ class Report:
 
     # ------------------------------------------------------------------ output
     def text(self) -> str:
-        """Plain-language paragraphs: what was decided, why, what would change it."""
+        """Plain-language paragraphs: what was decided, why, what would change it.
+
+        Returns
+        -------
+        str
+            The report as plain-language paragraphs.
+        """
         from ._text import report_text
         return report_text(self)
 
@@ -132,7 +138,13 @@ class Report:
     def plot(self, ax=None):
         """Draw the report with matplotlib: the attributions as bars when there are some,
         else each feature's part in the decision (in the shortest reason, necessary,
-        changed by the closest counterfactual). Returns the Axes."""
+        changed by the closest counterfactual). Returns the Axes.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn on.
+        """
         from ._plot import plot_report
         return plot_report(self, ax)
 
@@ -140,7 +152,13 @@ class Report:
         """The report as plain JSON data (``json.dumps`` takes it): exact fractions as
         ``"p/q"`` strings, feature names as text keys, a change as ``{"from", "to"}``,
         a robustness of ``math.inf`` as ``"Infinity"`` (JSON has no infinity).
-        :meth:`from_dict` reads it back."""
+        :meth:`from_dict` reads it back.
+
+        Returns
+        -------
+        dict
+            JSON-serialisable data with the report's content.
+        """
         from ._json import to_dict
         return to_dict(self, FIELDS)
 

@@ -21,6 +21,11 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 def is_loopback(host: str) -> bool:
     """Whether ``host`` is a loopback address (or ``localhost``).
 
+    Returns
+    -------
+    bool
+        True for a loopback address or ``localhost``.
+
     Examples
     --------
     >>> from bnx.serve import is_loopback

@@ -34,12 +34,12 @@ between threads).
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..classifier._classifier import Classifier
 from ..compilation import compile as compile_
+from ..diagram._memo import detached
 from ..diagram._passes import recursion_for
 from ..errors import ArgumentError
 from ..explanation.mc import mc_explanations
@@ -50,8 +50,6 @@ from ..odd.io import dumps_odd
 
 __all__ = ["RowEngine", "answer_rows", "marginal_odd", "run_chunks"]
 
-#: The ODDs of the restricted classifiers, per ODD and set of observed features.
-_MARGINALS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def marginal_odd(odd: Any, observed: Sequence) -> Any:
@@ -63,8 +61,8 @@ def marginal_odd(odd: Any, observed: Sequence) -> Any:
         return odd
     if not observed:
         return None
-    cache = _MARGINALS.setdefault(odd, {})
-    got = cache.get(observed)
+    cache = detached(odd)  # per ODD and set of observed features
+    got = cache.get("marginal_odd", observed)
     if got is None:
         clf = odd.classifier
         if clf is None:
@@ -78,7 +76,8 @@ def marginal_odd(odd: Any, observed: Sequence) -> Any:
         sub = Classifier(clf.network, clf.class_var, clf.positive, threshold=clf.threshold,
                          features=[f for f in clf.features if f in observed],
                          on_states=declared or None, **extra)
-        got = cache[observed] = compile_(sub, list(observed), backend=odd.backend)
+        got = cache.put("marginal_odd", observed,
+                        compile_(sub, list(observed), backend=odd.backend))
     return got
 
 

@@ -4,7 +4,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from fractions import Fraction
->>> from bnx.compilation.bounds import bounds
+>>> from bnx.compilation.engines._bounds import bounds
 >>> t = np.array([[1, 3], [2, 1]], dtype=object)  # class-first: phi(a, .), phi(b, .)
 >>> bounds([(("C", "H"), t)], "C")
 (Fraction(1, 2), Fraction(3, 1), True)
@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .intervals import INF
+from ._intervals import INF
 
 __all__ = ["bounds"]
 

@@ -1,6 +1,6 @@
-"""Engine 1 (fast path): binary-class naive Bayes, a whole level at a time with numpy.
+"""Binary-class naive Bayes, a whole level at a time with numpy (:mod:`.levels`).
 
-The same decision function as :class:`~bnx.compilation.naive_bayes.RatioEngine`
+The same decision function as :class:`~bnx.compilation.engines.naive_bayes.RatioEngine`
 (and hence, dd's unique table being canonical, the identical diagram), computed in
 log-odds space: a state of level ``i`` is ``s = log rho`` of an observed prefix,
 its child through state ``v`` of feature ``i`` is ``s + w_i(v)`` with
@@ -32,27 +32,25 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
 
-from ..classifier._classifier import Classifier
-from ..diagram.encoding import Encoding
-from .budget import Budget
-from ..diagram._arrays import FALSE, TRUE, Builder
-from .intervals import INF, prior_odds
-from .weights import _U, log_weights
+from ...classifier._classifier import Classifier
+from ...diagram._arrays import FALSE, TRUE, Builder
+from ...diagram.encoding import Encoding
+from ..budget import Budget
+from ._intervals import INF, prior_odds
+from ._weights import _U, log_weights
 
-__all__ = ["LevelEngine", "log_weights"]  # log_weights: from .weights
-
+__all__ = ["Levels", "log_weights"]  # log_weights: from ._weights
 
 
-class LevelEngine:
-    """Binary-class naive Bayes compiled level by level (see the module docstring)."""
+class Levels:
+    """Binary-class naive Bayes compiled level by level (see the module docstring), on
+    the log-weights ``(s0, w, err)`` of :func:`log_weights`."""
 
-    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget,
-                 weights: tuple):
+    def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, weights: tuple):
         import numpy as np
         self.np = np
-        self.enc, self.bdd, self.budget = enc, bdd, budget
+        self.enc, self.budget = enc, budget
         pos, neg, self.rho0 = prior_odds(clf)
         self.ratios = []  # exact p/q per state (None: q == 0)
         for f in enc.features:

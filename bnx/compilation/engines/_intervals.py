@@ -14,7 +14,7 @@ from bisect import bisect_right
 from fractions import Fraction
 from typing import Any
 
-from ..classifier._classifier import Classifier
+from ...classifier._classifier import Classifier
 
 __all__ = ["INF", "Intervals", "Meet", "prior_odds", "approx", "terminal"]
 

@@ -2,27 +2,46 @@
 
 Algorithm 1 of Shih, Choi and Darwiche with a complete merge test: the states with
 the same remaining decision function form an interval of ``rho``, computed exactly
-while the node is built (see :mod:`bnx.compilation.intervals`).
+while the node is built (see :mod:`bnx.compilation.engines._intervals`).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from ..classifier._classifier import Classifier
-from ..diagram.encoding import Encoding
-from .budget import Budget
-from .intervals import INF, Intervals, Meet, prior_odds, terminal
+from ...classifier._classifier import Classifier
+from ...diagram.encoding import Encoding
+from ..budget import Budget
+from ._base import DdEngine, Verdict, accept, refuse
+from ._intervals import INF, Intervals, Meet, prior_odds, terminal
 
-__all__ = ["RatioEngine"]
+__all__ = ["RatioEngine", "binary_threshold"]
 
 
-class RatioEngine:
+def binary_threshold(clf: Classifier) -> str | None:
+    """Why ``clf`` is not a threshold on two class states (``None`` when it is)."""
+    if clf.rule != "threshold":
+        return f"the {clf.rule} rule, not a threshold"
+    if len(clf.class_states) != 2:
+        return f"{len(clf.class_states)} class states, not two"
+    return None
+
+
+class RatioEngine(DdEngine):
     """Binary-class naive Bayes: states are odds ratios, merged by exact intervals."""
 
-    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget):
-        self.enc, self.bdd, self.budget = enc, bdd, budget
+    name = "naive Bayes, exact odds"
+
+    @classmethod
+    def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        why = binary_threshold(clf)
+        if why is None and clf.structure != "naive_bayes":
+            why = f"a {clf.structure} network, not naive Bayes"
+        return refuse(why) if why else accept("a binary-class naive Bayes threshold")
+
+    def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given=None, *,
+                 backend: str = "autoref"):
+        super().__init__(clf, enc, budget, given, backend=backend)
         pos, neg, self.start = prior_odds(clf)
         # per position: per state, the ratio p/q (None: q == 0, the state forces positive)
         self.ratios = []
@@ -33,7 +52,7 @@ class RatioEngine:
         self.n = len(enc.features)
         self.levels = [Intervals() for _ in range(self.n)]
 
-    def run(self):
+    def root(self):
         """The root of the compiled decision function."""
         if self.start is INF:
             return self.bdd.true

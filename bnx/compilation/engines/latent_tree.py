@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
-
 import numpy as np
 
-from ..classifier._classifier import Classifier
-from ..diagram.encoding import Encoding
-from .budget import Budget
-from .intervals import INF, Intervals, Meet, prior_odds, terminal
+from ...classifier._classifier import Classifier
+from ...diagram.encoding import Encoding
+from ..budget import Budget
+from ._base import Verdict, accept, refuse
+from ._intervals import INF, Intervals, Meet, prior_odds, terminal
+from .naive_bayes import binary_threshold
 from .tensor import TensorEngine, advance
 
 __all__ = ["SplitEngine"]
@@ -45,10 +45,19 @@ class SplitEngine(TensorEngine):
     the class alone, ``K`` folds into ``rho`` (``rho *= K(pos) / K(neg)``).
     """
 
+    name = "latent tree, exact odds"
     with_bounds = False
 
-    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget):
-        super().__init__(clf, enc, bdd, budget)
+    @classmethod
+    def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        why = binary_threshold(clf)
+        if why is None and clf.structure != "latent_tree":
+            why = f"a {clf.structure} network, not a latent tree"
+        return refuse(why) if why else accept("a binary-class latent tree threshold")
+
+    def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given=None, *,
+                 backend: str = "autoref"):
+        super().__init__(clf, enc, budget, given, backend=backend)
         self.pos, self.neg, self.rho0 = prior_odds(clf)
         self.one = np.array([1, 1], dtype=object)
         # integer versions of the plan's tables
@@ -58,7 +67,7 @@ class SplitEngine(TensorEngine):
             self.isteps.append((iopens, pax, _int_table(ftable), closes, k))
         self.imemo: list[dict] = [dict() for _ in range(self.n)]
 
-    def run(self):
+    def root(self):
         """The root of the compiled decision function."""
         if self.rho0 is INF:
             return self.bdd.true

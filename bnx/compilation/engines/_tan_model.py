@@ -28,12 +28,12 @@ import itertools
 import math
 from fractions import Fraction
 
-from ..classifier._classifier import Classifier
-from ..diagram._passes import recursion_for
-from .execution import prepare, prepared_scopes
-from .context_order import narrow_order
-from .intervals import INF
-from .weights import _U, _log
+from ...classifier._classifier import Classifier
+from ...diagram._passes import recursion_for
+from ._execution import prepare, prepared_scopes
+from ._context_order import narrow_order
+from ._intervals import INF
+from ._weights import _U, _log
 
 __all__ = ["TanModel", "tan_model", "tan_order"]
 
@@ -93,7 +93,7 @@ def tan_order(clf: Classifier) -> list:
     classifiers with hidden variables, those whose contexts exceed
     :data:`MAX_CONTEXT` on every tried order, or those that the TAN engine does not
     compile (more than two classes under a threshold),
-    :func:`~bnx.compilation.general.general_order`.
+    :func:`~bnx.compilation.engines.general.general_order`.
 
     Returns
     -------

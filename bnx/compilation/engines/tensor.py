@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
-
 import numpy as np
 
-from ..classifier._classifier import Classifier
-from ..diagram.encoding import Encoding
-from .budget import Budget
+from ...classifier._classifier import Classifier
+from ...diagram.encoding import Encoding
+from ..budget import Budget
+from ._base import DdEngine, Verdict, accept, refuse
 
 __all__ = ["TensorEngine", "advance"]
 
@@ -51,13 +50,23 @@ def advance(m: np.ndarray, opens, pax: int, column: np.ndarray, closes) -> np.nd
     return m
 
 
-class TensorEngine:
+class TensorEngine(DdEngine):
     """Any class, naive Bayes or latent tree: exact tensors over the separator."""
 
+    name = "tree, exact tensors"
     with_bounds = True
 
-    def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget):
-        self.clf, self.enc, self.bdd, self.budget = clf, enc, bdd, budget
+    @classmethod
+    def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        if clf.rule != "threshold":
+            return refuse(f"the {clf.rule} rule, not a threshold")
+        if clf.structure not in ("naive_bayes", "latent_tree"):
+            return refuse(f"a {clf.structure} network, not naive Bayes or a latent tree")
+        return accept(f"a {clf.structure} threshold")
+
+    def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given=None, *,
+                 backend: str = "autoref"):
+        super().__init__(clf, enc, budget, given, backend=backend)
         self.n = len(enc.features)
         root = clf.class_var
         pos = clf.class_states.index(clf.positive)
@@ -167,7 +176,7 @@ class TensorEngine:
             stack.extend(clf.children(n))
         return out
 
-    def run(self):
+    def root(self):
         """The root of the compiled decision function."""
         return self.visit(0, self.start)
 

@@ -1,6 +1,6 @@
 """Floating-point contraction of nonnegative integer factors, with a proven error bound.
 
-The general engine's tail factor (:mod:`.tail`) sums the untouched factors down to the
+The general engine's tail factor (:mod:`._tail`) sums the untouched factors down to the
 class, the state's variables and the remaining features. Variable elimination in exact
 integers is too wide for that on some networks (andes); a contraction path found by
 ``opt_einsum`` (a dependency of pgmpy) is far narrower, and float64 far faster. This
@@ -23,7 +23,7 @@ is at most ``N u / (1 - N u)``, and an entry is 0 exactly when the exact sum is 
 Examples
 --------
 >>> import numpy as np
->>> from bnx.compilation.contraction import plan, contract
+>>> from bnx.compilation.engines._contraction import plan, contract
 >>> a = np.array([[1, 2], [3, 4]], dtype=object)  # over (X, Y)
 >>> b = np.array([5, 6], dtype=object)  # over (Y,)
 >>> p = plan([("X", "Y"), ("Y",)], ("X",), {"X": 2, "Y": 2})

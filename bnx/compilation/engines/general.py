@@ -1,7 +1,7 @@
 """Engine 4: any network, by variable elimination along the order (exact).
 
 The state after a prefix ``y`` is the list of *touched* factors of the elimination
-(:mod:`.plan`), each normalised, plus class weights: for a comparison of two class
+(:mod:`._plan`), each normalised, plus class weights: for a comparison of two class
 states ``a`` and ``b`` the odds ``rho`` with exact equivalence intervals (as for naive
 Bayes and latent trees), for a threshold over more than two states the exact weight
 vector. See ``docs/compilation.md`` for why both merge tests are exact.
@@ -13,25 +13,60 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..classifier._classifier import Classifier
-from ..diagram.encoding import Encoding
-from ..errors import CompilationLimitError
-from ..classifier._inference import indicator, table_gcd
-from .budget import Budget
-from .bounds import bounds
-from .execution import prepare, run_ops
-from .intervals import INF, Intervals, Meet, approx, terminal
-from .plan import Plan
-from .tail import FloatRangeError, Tail, tail_level
+from ...classifier._classifier import Classifier
+from ...diagram.encoding import Encoding
+from ...errors import CompilationLimitError
+from ...classifier._inference import indicator, table_gcd
+from ...classifier._rules import argmax_pairs
+from ..budget import Budget
+from ._base import DdEngine, Verdict, accept
+from ._bounds import bounds
+from ._execution import prepare, run_ops
+from ._intervals import INF, Intervals, Meet, approx, terminal
+from ._plan import Plan
+from ._tail import FloatRangeError, Tail, tail_level
 
-__all__ = ["FactorEngine", "general_order"]
+__all__ = ["FactorElimination", "FactorEngine", "general_order"]
 
 TRUE = None  # a transition whose every completion is positive
 MAX_TABLE = 1 << 24  # no plan may make a larger table (a CompilationLimitError instead)
 
 
-class FactorEngine:
-    """Any network. ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with states
+class FactorEngine(DdEngine):
+    """Any network and rule, by variable elimination along the order
+    (:class:`FactorElimination`). ``given``: the comparisons ``(pair, weights, keep)`` whose
+    conjunction is the decision, each kept or negated: one for a threshold (on two class
+    states a pair, on more a weight vector with ``pair=None``), the pairwise comparisons
+    of the positive state for the argmax rule (``>=`` kept, ``>`` the negation of the
+    reversed one)."""
+
+    name = "any network, elimination"
+
+    @classmethod
+    def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        pos = clf.class_states.index(clf.positive)
+        if clf.rule == "argmax":  # positive iff Pr(pos) > Pr(c) for earlier c, >= for later
+            return accept("the argmax rule, by its pairwise comparisons",
+                          [(pair, (1, 1), pair[0] == pos)
+                           for pair in argmax_pairs(len(clf.class_states), pos)])
+        t = clf.threshold
+        if len(clf.class_states) == 2:
+            return accept("a binary-class threshold", [((pos, 1 - pos), (1 - t, t), True)])
+        weights = tuple(1 - t if c == pos else -t for c in range(len(clf.class_states)))
+        return accept("a threshold over more than two class states", [(None, weights, True)])
+
+    def root(self):
+        """The conjunction of the comparisons, in :attr:`bdd`."""
+        root = self.bdd.true
+        for pair, weights, keep in self.given:
+            ge = FactorElimination(self.clf, self.enc, self.bdd, self.budget, pair=pair,
+                                   weights=weights).run()
+            root = root & (ge if keep else ~ge)
+        return root
+
+
+class FactorElimination:
+    """One comparison on any network. ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with states
     ``(rho, touched factors)`` and exact intervals of ``rho``; ``pair=None``: decide
     ``sum_c w[c] Pr(c, x) >= 0`` with states ``(weights, touched factors)``."""
 
@@ -253,7 +288,7 @@ def _vec_gcd(w) -> Fraction:
 
 def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
     """A feature order for the general engine: greedily the feature that leaves the
-    smallest state (touched factors' size after its level, see :mod:`.plan`), ties in
+    smallest state (touched factors' size after its level, see :mod:`._plan`), ties in
     the features' order.
 
     Returns

@@ -1,6 +1,6 @@
 """The naive Bayes level engine's weights: log-likelihood ratios with a bound on their error.
 
-A state of the level engine (:mod:`.levels`) is a log-odds ``s``; observing state ``v``
+A state of the level engine (:mod:`._levels`) is a log-odds ``s``; observing state ``v``
 of feature ``i`` adds ``w_i(v) = log p_v - log q_v``. :func:`log_weights` computes the
 prior log-odds and every ``w_i(v)`` in floating point, with a proven bound on the error
 of each term, or refuses (``None``) when some probability is not a normal double, in
@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..classifier._classifier import Classifier
-from .intervals import INF, prior_odds
+from ...classifier._classifier import Classifier
+from ._intervals import INF, prior_odds
 
 __all__ = ["log_weights"]
 

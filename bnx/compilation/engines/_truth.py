@@ -4,7 +4,7 @@ where it cannot decide.
 A state at the tail level decides ``rho A(z) >= B(z)`` (a pair of classes) or
 ``sum_c w[c] A_c(z) >= 0`` (class weights) for every completion ``z``, with
 ``A_c(z) = sum_o k[c, o, z] r[c, o, z]`` over the state's table ``k`` and the tail factor
-``r`` (:mod:`.tail`). :func:`tail_truth` and :func:`weighted_truth` compute the truth
+``r`` (:mod:`._tail`). :func:`tail_truth` and :func:`weighted_truth` compute the truth
 table from float sums and settle the near-ties in exact integers (:func:`exact_sums`);
 :func:`tail_truth` also returns the exact interval of ``rho`` with the same table.
 """
@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .intervals import approx
+from ._intervals import approx
 
 __all__ = ["floats", "exact_sums", "tail_truth", "weighted_truth"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..classifier._classifier import Classifier
-from ..classifier._inference import align, as_table, observe
-from .plan import Plan
+from ...classifier._classifier import Classifier
+from ...classifier._inference import align, as_table, observe
+from ._plan import Plan
 
 __all__ = ["prepare", "prepared_scopes", "run_ops", "ones"]
 

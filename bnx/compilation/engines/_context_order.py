@@ -5,14 +5,14 @@ classifiers: factors over the class and several features). Along an order, the o
 context before a level is the observed features with an unobserved neighbour; the TAN
 engine's tables at that level hold the product of their numbers of states times the
 level's own (:func:`context_widths`). :func:`narrow_order` picks an order that keeps
-the largest of them small (:mod:`.tan_model` uses it when the graph is not a forest).
+the largest of them small (:mod:`._tan_model` uses it when the graph is not a forest).
 """
 
 from __future__ import annotations
 
 import itertools
 
-from ..classifier._classifier import Classifier
+from ...classifier._classifier import Classifier
 
 __all__ = ["context_widths", "narrow_order"]
 

@@ -2,8 +2,8 @@
 
 Any classifier whose pruned factors mention no hidden variable (pairwise factors over a
 feature forest for a TAN; wider scopes for KDB and BAN, ordered by
-:mod:`.context_order`). The naive Bayes level engine (:mod:`.levels`) with open contexts
-(:mod:`.tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
+:mod:`._context_order`). The naive Bayes level engine (:mod:`._levels`) with open contexts
+(:mod:`._tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
 observed prefix and ``k`` the states of the open features (observed, with a neighbour
 still to come). Its child through state ``v`` of feature ``i`` is
 ``(s + w_i(k, v), nxt_i(k, v))`` (``w = +inf``: the child is positive on every valid
@@ -24,7 +24,7 @@ arrays bottom-up from the per-level child matrices as the naive Bayes engine doe
 ``dd`` node is made).
 
 Floats settle every comparison whose gap exceeds ``4 tol`` (``tol`` bounds the error of
-any sum, :class:`.tan_model.TanModel`); closer ones are compared as exact fractions
+any sum, :class:`._tan_model.TanModel`); closer ones are compared as exact fractions
 recomputed from the states' and breakpoints' paths.
 """
 
@@ -32,17 +32,20 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
 
-from ..diagram.encoding import Encoding
-from ..diagram._arrays import FALSE, TRUE, Builder
-from .budget import Budget
-from .conjunction import valid_chain
-from .intervals import INF
-from .levels import LevelEngine
-from .tan_model import TanModel
+from ...classifier._classifier import Classifier
+from ...classifier._rules import argmax_pairs
+from ...diagram._arrays import FALSE, Builder, DiagramArrays, negate
+from ...diagram.encoding import Encoding
+from ..budget import Budget
+from ..conjunction import conjoin, domain, valid_chain
+from ._base import Engine, Verdict, accept, refuse
+from ._estimates import tan_estimate
+from ._intervals import INF
+from ._tan_model import TanModel, tan_model
+from ._levels import Levels
 
-__all__ = ["TanEngine"]
+__all__ = ["TanEngine", "TanLevels"]
 
 _FEW = 16  # at most this many contexts: search each context's breakpoints apart
 
@@ -58,19 +61,68 @@ def _keys(ctx, xs):
     return out
 
 
-class TanEngine(LevelEngine):
-    """TAN-like classifiers on two class states, level by level (see the module docstring).
+class TanEngine(Engine):
+    """Classifiers whose pruned factors mention no hidden variable and whose open
+    contexts stay small (:func:`~._tan_model.tan_model`): a threshold on two class states,
+    or the argmax rule as the conjunction of its pairwise comparisons (all or none: the
+    contexts are the network's, not the pair's), each compiled by :class:`TanLevels` and
+    conjoined as arrays. ``given``: the models, each with whether it is kept (``>=``) or
+    negated (``>``, the reversed comparison)."""
+
+    name = "TAN, levels"
+
+    @classmethod
+    def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        if clf.rule == "threshold":
+            if len(clf.class_states) != 2:
+                return refuse(f"a threshold over {len(clf.class_states)} class states")
+            model = tan_model(clf, enc.features)
+            if model is None:
+                return refuse("a hidden variable in the factors, or open contexts too wide")
+            return accept("a binary-class threshold on small open contexts", [(model, True)])
+        pos = clf.class_states.index(clf.positive)
+        given = []
+        for pair in argmax_pairs(len(clf.class_states), pos):  # each: Pr(a) >= Pr(b)
+            model = tan_model(clf, enc.features, pair=pair, weights=(1, 1))
+            if model is None:
+                return refuse("a comparison of the argmax rule with a hidden variable in "
+                              "its factors, or open contexts too wide")
+            given.append((model, pair[0] == pos))
+        return accept("the argmax rule's comparisons on small open contexts", given)
+
+    def run(self) -> DiagramArrays:
+        """The comparisons (``>=`` as is, ``>`` the negation of the reversed one),
+        conjoined without dd; the domain joins the conjunction when every comparison is
+        negated (a negation is true on unused codes)."""
+        ge = [TanLevels(self.enc, self.budget, model).run() for model, _ in self.given]
+        keep = [g for g, (_, k) in zip(ge, self.given) if k]
+        flip = [negate(g) for g, (_, k) in zip(ge, self.given) if not k]
+        out = keep[0] if keep else domain(self.enc)
+        for g in keep[1:] + flip:
+            out = conjoin(out, g, budget=self.budget)
+        return out
+
+    @classmethod
+    def estimate(cls, clf: Classifier, enc: Encoding, given, samples: int,
+                 seed: int) -> int | None:
+        models = [model for model, _ in given]
+        if not all(math.isfinite(m.s0) for m in models):
+            return None
+        return tan_estimate(models, samples, seed, enc)
+
+
+class TanLevels(Levels):
+    """One comparison of two class states, level by level (see the module docstring).
 
     Shares the per-level reduction and the construction of the arrays (``_reduce``,
     ``_build``, ``_rows``, ``_remap``) with
-    :class:`~bnx.compilation.levels.LevelEngine`; ``bdd`` is not used (the ODD makes its
-    ``dd`` nodes from the arrays when a question needs them).
+    :class:`~bnx.compilation.engines._levels.Levels`.
     """
 
-    def __init__(self, enc: Encoding, bdd: Any, budget: Budget, model: TanModel):
+    def __init__(self, enc: Encoding, budget: Budget, model: TanModel):
         import numpy as np
         self.np = np
-        self.enc, self.bdd, self.budget, self.m = enc, bdd, budget, model
+        self.enc, self.budget, self.m = enc, budget, model
         self.n = model.n
         self.gap = 4 * model.tol
         self.rho0 = model.rho0
@@ -114,7 +166,7 @@ class TanEngine(LevelEngine):
     # ------------------------------------------------------------------ helpers
     def _dedupe2(self, xs, cx, exact):
         """Sort by ``(context, value)`` exactly and number the distinct pairs: returns
-        ``(order, ids)`` as :meth:`LevelEngine._dedupe` (``-inf`` values are equal)."""
+        ``(order, ids)`` as :meth:`Levels._dedupe` (``-inf`` values are equal)."""
         np = self.np
         # The entries come as sorted runs (a context's states plus one weight), which a
         # stable sort (timsort) merges: grouped by context first (a radix sort) when the

@@ -5,9 +5,9 @@ table ``R[c, o, z]`` (:class:`Tail`) over the class, the variables ``o`` of the 
 factors and the completions ``z`` of the remaining features; a state's remaining
 decision is then ``rho A(z) >= B(z)`` for every completion, with
 ``A, B = sum_o k[c, o] R[c, o, z]`` (sums of nonnegative products), or a sign of
-class-weighted sums, decided by :mod:`.truth`. ``R`` is exact (variable elimination in
+class-weighted sums, decided by :mod:`._truth`. ``R`` is exact (variable elimination in
 integers) where that is narrow enough; otherwise, when no level allows it, ``R`` is a
-float64 contraction with a proven error bound (:mod:`.contraction`) and its exact columns
+float64 contraction with a proven error bound (:mod:`._contraction`) and its exact columns
 are computed only for the completions the float filter cannot decide.
 """
 
@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from ..classifier._inference import (align, eliminate, elimination_order, indicator, observe, product,
+from ...classifier._inference import (align, eliminate, elimination_order, indicator, observe, product,
                          table_gcd)
-from .contraction import contract, plan as contraction_plan
-from .execution import ones
-from .intervals import approx
-from .plan import elimination_width
-from .truth import _TINY, floats, tail_truth, weighted_truth
+from ._contraction import contract, plan as contraction_plan
+from ._execution import ones
+from ._intervals import approx
+from ._plan import elimination_width
+from ._truth import _TINY, floats, tail_truth, weighted_truth
 
 __all__ = ["Tail", "tail_level", "FloatRangeError"]
 

@@ -1,0 +1,67 @@
+"""``compile``: a classifier into its ODD, by the engine :func:`._choose.choose` picks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._types import Feature
+from ..classifier._classifier import Classifier
+from ..diagram._passes import recursion_for
+from ..diagram.backends import resolve_backend
+from ..diagram.encoding import Encoding
+from ..errors import BnxError
+from ..odd._odd import ODD
+from ._choose import choose
+from .budget import Budget
+from .orders import check_order
+
+__all__ = ["compile"]
+
+
+def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
+            backend: str = "auto", max_nodes: int | None = None,
+            timeout: float | None = None, progress: bool = False) -> "ODD":
+    """Compile a classifier into its decision function, an :class:`~bnx.ODD`.
+
+    Parameters
+    ----------
+    clf : Classifier
+    order : list of features, optional
+        The ODD's variable order. Default: :func:`default_order`.
+    backend : {"auto", "autoref", "cudd"}
+        The ``dd`` backend; ``"auto"`` takes CUDD when it imports.
+    max_nodes : int, optional
+        Stop with :class:`~bnx.CompilationLimitError` once more than this many
+        nodes have been expanded (for naive Bayes: once it holds more than
+        this many states, about 1.3 times the ODD's nodes).
+    timeout : float, optional
+        Stop with :class:`~bnx.CompilationLimitError` once this many seconds
+        have passed (checked between batches of work, a fraction of a second
+        apart on large compiles).
+    progress : bool
+        Show a ``tqdm`` progress bar of the nodes made (on stderr).
+
+    Returns
+    -------
+    ODD
+        The classifier's decision function as a decision diagram.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> odd.count(), odd.size
+    (6, 6)
+    """
+    if not isinstance(clf, Classifier):
+        raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
+    order = check_order(clf, order)
+    name = resolve_backend(backend)
+    budget = Budget(max_nodes, timeout=timeout, progress=progress)
+    enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
+    with recursion_for(enc.nvars):
+        try:
+            arrays = choose(clf, enc).run(enc, budget, name)
+        finally:
+            budget.close()
+    return ODD(clf, enc, backend=name, arrays=arrays)

@@ -1,0 +1,113 @@
+"""Sampled estimates of an ODD's size, one per engine that has one (:meth:`Engine.estimate`).
+
+Both sum per level the smaller of the sampled unsettled prefixes and the sampled
+functions on the rest, bounded by the numbers of prefixes and completions
+(:func:`widths`); ``docs/compilation.md`` and :func:`bnx.estimate_size` say how close
+they come.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["crude_estimate", "nb_estimate", "tan_estimate", "widths"]
+
+
+def widths(enc) -> tuple[list, list, list]:
+    """``(pre, post, crude)`` along the encoding's order: per level ``i`` the log2 of the
+    number of prefixes before it, of completions from it, and the smaller of the two."""
+    ks = [len(s) for s in enc.states]
+    n = len(ks)
+    pre = [0.0]
+    for k in ks:
+        pre.append(pre[-1] + math.log2(k))
+    post = [0.0] * (n + 1)
+    for i in reversed(range(n)):
+        post[i] = post[i + 1] + math.log2(ks[i])
+    return pre, post, [min(pre[i], post[i]) for i in range(n)]
+
+
+def crude_estimate(enc) -> int:
+    """``sum_i min(prefixes, completions)``: the estimate of the engines without one."""
+    return int(min(sum(2.0 ** c for c in widths(enc)[2]) + 2, 2.0 ** 62))
+
+
+def nb_estimate(weights, samples: int, seed: int, enc) -> int:
+    """The binary-class naive Bayes estimate from the level engine's log-weights
+    ``(s0, w, err)`` (``s0`` finite): a prefix is unsettled when its log-odds lies between
+    the extreme completions, and the functions at a level are the intervals between the
+    log-likelihood ratios of completions that fall in the range the prefixes reach."""
+    pre, post, crude = widths(enc)
+    n = len(pre) - 1
+    s0, w, _ = weights
+    rng = np.random.default_rng(seed)
+    pick = np.stack([wi[rng.integers(0, len(wi), samples)] for wi in w], axis=1) \
+        if n else np.zeros((samples, 0))
+    with np.errstate(invalid="ignore"):
+        prefix = s0 + np.concatenate([np.zeros((samples, 1)), np.cumsum(pick, axis=1)], axis=1)
+        suffix = np.concatenate([np.cumsum(pick[:, ::-1], axis=1)[:, ::-1],
+                                 np.zeros((samples, 1))], axis=1)
+    fin = [wi[np.isfinite(wi)] for wi in w]
+    lo_w = np.array([f.min() if len(f) else 0.0 for f in fin])
+    hi_w = np.array([f.max() if len(f) else 0.0 for f in fin])
+    total = 2.0
+    for i in range(n):
+        rest_hi = hi_w[i:].sum()
+        rest_lo = lo_w[i:].sum()
+        s = prefix[:, i]
+        unsettled = np.mean((s >= -rest_hi) & (s < -rest_lo))
+        reach_lo = s0 + lo_w[:i].sum()
+        reach_hi = s0 + hi_w[:i].sum()
+        b = -suffix[:, i]
+        inside = np.mean(np.isfinite(b) & (b >= reach_lo) & (b <= reach_hi))
+        total += min(2.0 ** pre[i] * unsettled, 2.0 ** post[i] * inside + 1, 2.0 ** crude[i])
+    return int(min(max(total, 1.0), 2.0 ** 62))
+
+
+def tan_estimate(models, samples: int, seed: int, enc) -> int:
+    """The estimate for :class:`~bnx.compilation.engines._tan_model.TanModel` s: per level,
+    the smaller of the sampled unsettled prefixes and, per open context, the sampled
+    breakpoints within the states' reach. Several models (the comparisons of the argmax
+    rule, conjoined): a prefix is unsettled when no comparison settles it false and some
+    leaves it open, and the functions are at most the products of the comparisons'."""
+    pre, post, crude = widths(enc)
+    n = models[0].n
+    open_ = np.ones((samples, n), dtype=bool)  # no comparison settled false
+    some = np.zeros((samples, n), dtype=bool)  # some comparison unsettled
+    width = np.ones(n)
+    for model in models:
+        rng = np.random.default_rng(seed)  # the same instances for every comparison
+        k = np.zeros(samples, dtype=np.int64)
+        ws, ks = [], []
+        for i in range(n):
+            v = rng.integers(0, model.card[i], samples)
+            ks.append(k)
+            ws.append(model.w[i][v, k])
+            k = model.nxt[i][v, k]
+        w = np.stack(ws, axis=1) if n else np.zeros((samples, 0))
+        with np.errstate(invalid="ignore"):
+            prefix = model.s0 + np.concatenate([np.zeros((samples, 1)), np.cumsum(w, axis=1)],
+                                               axis=1)
+            suffix = np.concatenate([np.cumsum(w[:, ::-1], axis=1)[:, ::-1],
+                                     np.zeros((samples, 1))], axis=1)
+        for i in range(n):
+            s = prefix[:, i]
+            false = s < -model.max_rest[i][ks[i]]
+            open_[:, i] &= ~false
+            some[:, i] |= ~false & (s < -model.min_rest[i][ks[i]])
+            reach_lo = model.s0 + sum(model.lo_w[:i])
+            reach_hi = model.s0 + sum(model.hi_w[:i])
+            b = -suffix[:, i]
+            inside = np.mean(np.isfinite(b) & (b >= reach_lo) & (b <= reach_hi))
+            width[i] *= model.nctx[i] * (2.0 ** post[i] * inside + 1)
+    total = 2.0
+    for i in range(n):
+        unsettled = np.mean(open_[:, i] & some[:, i])
+        # (a conjunction is not a threshold of one sum: its functions are not bounded by
+        # the completions, only by the products of the comparisons')
+        cap = 2.0 ** crude[i] if len(models) == 1 else math.inf
+        # a node of a feature with k states is up to k - 1 nodes of its bits
+        total += max(1, models[0].card[i] - 1) * min(2.0 ** pre[i] * unsettled, width[i], cap)
+    return int(min(max(total, 1.0), 2.0 ** 62))

@@ -1,0 +1,67 @@
+"""The decision of a naive Bayes or TAN on one instance, as the questions of
+:mod:`bnx.linear` read it: :func:`decision_of` (a :class:`~._plan.Decision`, or a
+:class:`~._tan.TanDecision` on a TAN), the decision itself (:func:`decide`), the fewest
+changes that flip it (:func:`flip_moves`) and features named by the user
+(:func:`position`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..errors import ArgumentError, UnknownFeatureError, closest_first
+from ._core import Weights
+from ._moves import flip
+from ._plan import Decision
+from ._tan import TanDecision
+
+__all__ = ["decide", "decision_of", "flip_moves", "position", "positions"]
+
+
+def decide(clf: Any, instance: Mapping) -> bool:
+    """The exact decision on a complete instance (the same as ``clf.decide``).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.admissions()
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
+    >>> bnx.linear.decide(clf, x) == clf.decide(x)
+    True
+    """
+    return decision_of(clf, instance).decision
+
+
+def decision_of(clf: Any, instance: Mapping) -> Decision:
+    """The decision of ``clf`` on ``instance``: a :class:`TanDecision` for a TAN."""
+    if getattr(clf, "structure", None) == "tan":
+        return TanDecision(clf, instance)
+    return Decision(clf, instance)
+
+
+def flip_moves(d: Decision) -> dict[int, int] | None:
+    """The fewest changes that flip ``d`` (position: new state index), ``None`` when none
+    does."""
+    return d.flip() if isinstance(d, TanDecision) else flip(d)
+
+
+def position(w: Weights, f: Any, what: str) -> int:
+    """The position of feature ``f`` (an :class:`~bnx.UnknownFeatureError` naming the
+    closest features when it is none; ``what`` names the argument)."""
+    try:
+        return w.index[f]
+    except (KeyError, TypeError):
+        raise UnknownFeatureError(f"{what} feature {f!r} is not a feature of this classifier "
+                                  f"(features, closest first: {closest_first(f, w.features)})"
+                                  ) from None
+
+
+def positions(w: Weights, features: Iterable, what: str) -> set[int]:
+    """The positions of a list of features (see :func:`position`)."""
+    if isinstance(features, (str, bytes)) or not isinstance(features, Iterable):
+        raise ArgumentError(f"{what} must be a list of features, got {features!r}")
+    return {position(w, f, what) for f in features}
