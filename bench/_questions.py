@@ -13,6 +13,7 @@ of each question precedes the passes.
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 import time
@@ -73,7 +74,7 @@ def run(bench, backend: str, instances: list[dict], repeats: int) -> dict:
             cpu[name].append(time.process_time() - c0)
     facts = {
         "mean robustness": statistics.mean(
-            r for r in (bnx.robustness(odd, x) for x in instances) if r is not None),
+            r for r in (bnx.robustness(odd, x) for x in instances) if r != math.inf),
         "profile": bnx.robustness_profile(odd),
     }
     return {"name": bench.name, "backend": backend, "odd_size": odd.size,

@@ -19,6 +19,7 @@ that many wall seconds.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 
@@ -57,7 +58,7 @@ def dd_balls(odd, immutable=()) -> dict:
     out = {k: counts[k] for k in sorted(counts)}
     rest = odd.total() - flippable
     if rest:
-        out[None] = rest
+        out[math.inf] = rest  # never flipped, as bnx.robustness_profile counts them
     return out
 
 

@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["affirmative", "decision_state", "decimal", "terms", "listing", "plural"]
+__all__ = ["affirmative", "decision_state", "decimal", "terms", "listing", "plural",
+           "probability", "decided"]
 
 #: How many explanations a printed set shows before "… and N more".
 SHOWN = 5
@@ -85,6 +86,60 @@ def decimal(p: Any, digits: int = 3) -> str:
     if abs(x) < 1e-3:
         return f"{x:.{max(digits - 2, 1)}e}".replace("e-0", "e-")
     return f"{x:.{digits}g}"
+
+
+def probability(v: float) -> str:
+    """A probability beside a threshold, as the report writes it: three significant
+    digits, more when fewer would round a value that is not 1 to 1 (or not 0 to 0).
+
+    >>> probability(0.9056930015), probability(1.5042e-11), probability(0.5)
+    ('0.906', '1.5e-11', '0.5')
+    >>> probability(0.99999987)
+    '0.9999999'
+    """
+    for digits in range(3, 18):
+        text = f"{v:.{digits}g}"
+        if (float(text) == 1) == (v == 1) and (float(text) == 0) == (v == 0):
+            return text
+    return repr(v)
+
+
+def decided(class_var: Any, decision: Any, positive_state: Any, posterior: float | None, *,
+            rule: str = "threshold", threshold: Any = None, positive: bool = True,
+            class_probabilities: Mapping | None = None, complete: bool = True,
+            glue: str = " ") -> str:
+    """The sentence that leads every answer: the decision in the class's words, and the
+    posterior beside the threshold (or the rule) it was compared with.
+
+    ``decision`` is the class state decided (:func:`decision_state`); ``posterior`` is
+    ``Pr(class = positive_state | x)`` (``None`` when not known: then the sentence ends
+    at the decision); ``complete=False`` says "So far" (a partial instance). Under
+    ``rule="argmax"`` a negative decision among more than two states names the most
+    probable state from ``class_probabilities``. ``glue`` joins the words of a term
+    (the report keeps terms from breaking across lines with it).
+
+    >>> decided("Admit", "yes", "yes", 0.99705, threshold=0.5)
+    'Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5).'
+    >>> decided("Admit", "yes", "yes", 0.791, threshold=0.5, complete=False)
+    'So far: Admit = yes (Pr(Admit = yes) = 0.791, threshold 0.5).'
+    >>> decided("C", "not a", "a", 0.3, rule="argmax", positive=False,
+    ...         class_probabilities={"a": 0.3, "b": 0.5, "c": 0.2})
+    'Decided: C = not a (Pr(C = a) = 0.3; the most probable state is b (0.5); the most probable state decides).'
+    """
+    def term(f: Any, s: Any) -> str:
+        return f"{f}{glue}={glue}{s}"
+
+    head = f"{'Decided' if complete else 'So far'}: {term(class_var, decision)}"
+    if posterior is None:
+        return head + "."
+    prob = f"Pr({term(class_var, positive_state)}) = {probability(posterior)}"
+    if rule == "argmax":
+        probs = class_probabilities or {}
+        if not positive and len(probs) > 2:
+            best = max(probs, key=probs.get)  # the first of equals, as the rule's ties
+            prob += f"; the most probable state is {best} ({probability(probs[best])})"
+        return f"{head} ({prob}; the most probable state decides)."
+    return f"{head} ({prob}, threshold {probability(float(threshold))})."
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

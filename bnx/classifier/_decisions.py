@@ -15,8 +15,8 @@ from fractions import Fraction
 from functools import cached_property
 
 from .._types import Feature, Instance, State
-from ..errors import (MissingFeatureError, UnknownFeatureError, UnknownStateError,
-                     closest_first)
+from ..errors import (ExplanationError, MissingFeatureError, UnknownFeatureError,
+                      UnknownStateError, closest_first)
 from ._inference import class_marginal, integer_factor
 from ._instances import as_instance
 from ._instances import resolve_state as _resolve_state
@@ -109,25 +109,50 @@ class Decisions:
         """
         return self._class_joint(self.encode(instance, partial=partial))
 
-    def posterior_exact(self, instance: Instance, *, partial: bool = False) -> Fraction | None:
-        """``Pr(class = positive | instance)`` as an exact fraction; ``None`` if ``Pr(x) = 0``.
+    def posterior_exact(self, instance: Instance, *, partial: bool = False) -> Fraction:
+        """``Pr(class = positive | instance)`` as an exact fraction.
 
         With ``partial=True`` the instance may leave features out: they are
         unobserved and summed out (e.g. missing votes).
+
+        Returns
+        -------
+        Fraction
+
+        Raises
+        ------
+        ExplanationError
+            ``Pr(instance) = 0``: the posterior is undefined (``0/0``), and no fraction
+            stands for it. :meth:`posterior` answers NaN instead, as floats do.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> clf = bnx.examples.admissions()
+        >>> clf.posterior_exact({"GPA": "+"}, partial=True) > 0.5
+        True
         """
         joint = self._decision_joint(self.encode(instance, partial=partial))
         total = sum(joint, 0)
         if total == 0:
-            return None
+            raise ExplanationError("the instance has probability zero under the network: "
+                                   "its posterior Pr(class | instance) is undefined")
         return Fraction(joint[self._positive_index]) / total
 
     def posterior(self, instance: Instance, *, partial: bool = False) -> float:
         """``Pr(class = positive | instance)``, rounded once from the exact value.
 
-        NaN for an instance of probability zero. ``partial`` as in :meth:`posterior_exact`.
+        ``partial`` as in :meth:`posterior_exact`.
+
+        Returns
+        -------
+        float
+            The posterior; NaN (undefined, as ``0/0`` is for floats) for an instance of
+            probability zero, where :meth:`posterior_exact` raises.
         """
-        p = self.posterior_exact(instance, partial=partial)
-        return math.nan if p is None else float(p)
+        joint = self._decision_joint(self.encode(instance, partial=partial))
+        total = sum(joint, 0)
+        return math.nan if total == 0 else float(Fraction(joint[self._positive_index]) / total)
 
     def decide(self, instance: Instance, *, partial: bool = False) -> bool:
         """The exact decision under :attr:`rule`.

@@ -306,7 +306,7 @@ def _explain_rows(args, odd) -> None:
     what = _names(args.what)
     if what is None:  # explain_data's default, with its note on stderr
         what, note = default_what(odd, on)
-        if note is not None:
+        if note:
             print(f"bnx: note: {note}", file=sys.stderr)
     elif not what:
         raise ArgumentError("--what names no answer")
@@ -335,20 +335,6 @@ def _report_mode(args) -> bool:
     from .questions import questions_asked
     return not (args.mc or args.pi or args.shortest or args.on or args.immutable
                 or questions_asked(args))
-
-
-def _posterior(odd, clf, x) -> float | None:
-    """``Pr(class = positive | x)``: from the classifier, else from a saved ODD's tables
-    (without pgmpy); ``None`` when there are no probabilities or ``Pr(x) = 0``."""
-    if clf is not None:
-        p = clf.posterior_exact(x)
-        return None if p is None else float(p)
-    from ..odd._tables import document_class_states, document_joint
-    joint = document_joint(odd, odd.encode(x))
-    if joint is None or sum(joint) == 0:
-        return None
-    k = list(document_class_states(odd)).index(odd.meta["positive"])
-    return float(joint[k] / sum(joint))
 
 
 def _cmd_explain(args) -> None:
@@ -382,19 +368,11 @@ def _cmd_explain(args) -> None:
     if is_partial(clf, x):  # evidence: its decision and what to observe next
         return explain_partial(clf, odd, x, args.limit)
     on = _on_arg(args)
-    decision = odd.decide(x)
     feats = list(clf.features) if clf is not None else list(odd.display_order)
     if len(feats) > 6:
         print(_legend(feats))
-    label = odd.meta.get("positive")
-    cls = odd.meta.get("class_var")
-    print(f"decision:  {'positive' if decision else 'negative'} "
-          f"({cls}{'=' if decision else '!='}{label})")
-    posterior = _posterior(odd, clf, x)
-    if posterior is not None:
-        rule = ("argmax" if odd.meta.get("rule") == "argmax"
-                else f"threshold {float(odd.meta['threshold']):g}")
-        print(f"posterior: Pr({cls}={label} | x) = {posterior:.6f} ({rule})")
+    from ..report import decided_text  # the report's first sentence; no pgmpy for a file
+    print(decided_text(odd, x))
     from .questions import answer_questions, questions_asked
     only_questions = questions_asked(args) and not (args.mc or args.pi)
     refused = None if args.pi or only_questions else _on_refused(odd, on)

@@ -16,11 +16,8 @@ def is_partial(clf, x: dict) -> bool:
 def explain_partial(clf, odd, x: dict, limit: int) -> None:
     """Print the decision on the partial instance ``x`` and the features to observe next."""
     from .. import explanation as explain
-    d = clf.decide(x, partial=True)
-    label, cls = clf.positive, clf.class_var
-    print(f"decision on the evidence:  {'positive' if d else 'negative'} "
-          f"({cls}{'=' if d else '!='}{label}), "
-          f"Pr({cls}={label} | evidence) = {clf.posterior(x, partial=True):.6f}")
+    from ..report import decided_text
+    print(decided_text(odd, x, clf))  # "So far: Admit = + (Pr(Admit = +) = 0.791, ...)."
     p = explain.same_decision_probability(clf, x, odd=odd)
     print(f"same-decision probability (it stays when the rest is observed): {p:.6f}")
     nxt = explain.next_observations(clf, x, odd=odd)

@@ -7,6 +7,8 @@ functions below.
 
 from __future__ import annotations
 
+import math
+
 from .text import _names, _pairs, _show, _table
 
 __all__ = ["question_args", "questions_asked", "answer_questions"]
@@ -112,8 +114,8 @@ def answer_questions(args, clf, odd, x, feats) -> None:
         immutable = _names(args.immutable) or []
         r = explain.robustness(odd, x, immutable=immutable)
         fixed = f" keeping {', '.join(immutable)}" if immutable else ""
-        if r is None:
-            print(f"\nrobustness: no change{fixed} flips the decision")
+        if r == math.inf:
+            print(f"\nrobustness: infinite (no change{fixed} flips the decision)")
         else:
             print(f"\nrobustness: {r} (the fewest features to change{fixed} for the other "
                   f"decision)")
@@ -149,11 +151,12 @@ def answer_questions(args, clf, odd, x, feats) -> None:
         d = clf.decide(evidence, partial=True)
         p = explain.same_decision_probability(clf, evidence, odd=odd)
         print(f"\nsame-decision probability (that the decision on "
-              f"{', '.join(seen) or 'nothing'} alone, {'positive' if d else 'negative'}, "
+              f"{', '.join(seen) or 'nothing'} alone, {odd.decision_text(d)}, "
               f"stays when the rest is observed): {p:.6f}")
     if args.profile:
         prof = explain.robustness_profile(odd)
         print("\nrobustness profile of the classifier (instances per robustness)")
         print("\n".join("  " + ln for ln in _table(
-            [["never" if k is None else str(k), f"{v:,}"] for k, v in prof.items()],
+            [["infinite (never flips)" if k == math.inf else str(k), f"{v:,}"]
+             for k, v in prof.items()],
             ["robustness", "instances"]).splitlines()))

@@ -4,7 +4,7 @@
   decision diagram, counted and minimised on the diagram, and its layouts;
 - :mod:`.mc`: MC-explanations (Algorithm 3 and Section 5's generalisation);
 - :mod:`.pi`: PI-explanations and prime implicants (Algorithms 4 and 5);
-- :mod:`.monotone`: monotonicity and Theorem 3;
+- :mod:`.monotone`: monotonicity and Theorem 3 (:mod:`.monotone_result`: its answer);
 - :mod:`.reasons`: sufficient and contrastive reasons, feature roles, checking an
   explanation;
 - :mod:`.robustness`: robustness, counterfactuals, the robustness profile;
@@ -29,6 +29,7 @@ _LAZY = {
     "on_states": ("bnx.explanation.mc", "on_states"),
     "is_monotone": ("bnx.explanation.monotone", "is_monotone"),
     "monotone_counterexample": ("bnx.explanation.monotone", "monotone_counterexample"),
+    "MonotoneCounterexample": ("bnx.explanation.monotone_result", "MonotoneCounterexample"),
     "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
@@ -61,6 +62,7 @@ from .robustness import robustness  # noqa: E402
 
 __all__ = [
     "Explanations",
+    "MonotoneCounterexample",
     "is_monotone",
     "mc_explanations",
     "monotone_counterexample",

@@ -186,9 +186,9 @@ class Counterfactuals(Explanations):
 
     Attributes
     ----------
-    cost : int, Fraction or None
+    cost : int, Fraction or float
         The price of each of them (their number of changes without ``cost=``);
-        ``None`` when there is none.
+        ``math.inf`` when there is none (no finite price reaches the other decision).
     """
 
     def __init__(self, *args, cost=None, odd=None, **kwargs) -> None:
@@ -211,5 +211,6 @@ class Counterfactuals(Explanations):
 
     def probabilities(self) -> list:
         """``[(changes, Pr(counterfactual instance))]`` in the order of iteration, the
-        probabilities as exact fractions (``None`` without the classifier)."""
+        probabilities as exact fractions (``None``, not applicable, without the
+        classifier)."""
         return [(r, self._probability(r)) for r in self]

@@ -109,7 +109,8 @@ class Explanations:
 
     @property
     def on(self) -> dict | None:
-        """The on states of MC-explanations (see the class docstring); ``None`` otherwise."""
+        """The on states of MC-explanations (see the class docstring); ``None``, not
+        applicable, for other kinds."""
         on = self._on
         if on is not None and not isinstance(on, dict):
             on = self._on = dict(on()) if callable(on) else dict(on)
@@ -117,7 +118,8 @@ class Explanations:
 
     @property
     def wording(self) -> tuple | None:
-        """Both decisions in the class's words, positive first (``None`` if unknown)."""
+        """Both decisions in the class's words, positive first (``None``, not applicable,
+        when the set was made without them, e.g. from bare arrays)."""
         w = self._wording
         if callable(w):
             w = self._wording = tuple(w())
@@ -125,8 +127,9 @@ class Explanations:
 
     @property
     def decision_text(self) -> str | None:
-        """The decision explained in the class's words, ``"Admit = +"`` (``None`` if
-        unknown); for :func:`bnx.positives`, the positive decision."""
+        """The decision explained in the class's words, ``"Admit = +"`` (``None``, not
+        applicable, where :attr:`wording` is, or for a set that explains no decision,
+        such as prime implicants); for :func:`bnx.positives`, the positive decision."""
         w = self.wording
         decision = True if self.kind == "instances" else self.decision
         if w is None or decision is None:
@@ -343,7 +346,8 @@ class Explanations:
         return printing.title(self)
 
     def on_text(self) -> str | None:
-        """The on states of MC-explanations as one line (``None`` for other kinds).
+        """The on states of MC-explanations as one line (``None``, not applicable, for
+        other kinds).
 
         Returns
         -------

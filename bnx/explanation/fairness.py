@@ -43,7 +43,7 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
         One row per joint state of the protected features (the index: a MultiIndex for
         several), columns ``"all"`` (``Pr(positive decision | group)``) and one per class
         state ``c`` (``Pr(positive decision | group, class = c)``). A group or class of
-        probability zero has NaN (``None`` when exact).
+        probability zero has NaN, the table's mark of an undefined rate (exact or not).
 
     Raises
     ------
@@ -111,5 +111,5 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
 
 def _ratio(num, den, exact: bool):
     if den == 0:
-        return None if exact else float("nan")
+        return float("nan")  # undefined: pandas' missing value, in Fraction columns too
     return Fraction(int(num), int(den)) if exact else float(num / den)

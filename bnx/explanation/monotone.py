@@ -21,6 +21,7 @@ from ..diagram._arrays import DiagramArrays
 from ..diagram._passes import deep, recursion_for
 from ..errors import ExplanationError
 from .mc import mc_explanations, on_states
+from .monotone_result import MonotoneCounterexample
 from ..odd._odd import ODD, check_odd
 from .pi import pi_explanations
 
@@ -43,27 +44,36 @@ def _binary_on(odd: ODD, on) -> list[int]:
 @deep
 def monotone_counterexample(odd: ODD, *,
                             on: Mapping[Feature, State | Collection[State]] | None = None
-                            ) -> tuple[dict, dict] | None:
-    """A pair ``(x_low, x_high)`` that breaks monotonicity, or ``None``.
+                            ) -> MonotoneCounterexample:
+    """A pair of instances that breaks monotonicity, or the answer that none does.
 
-    ``x_high`` is ``x_low`` with one more feature on, yet ``x_low`` is positive
-    and ``x_high`` negative.
+    A counterexample is two complete instances ``low`` and ``high``, ``high`` being
+    ``low`` with one more feature on, yet ``low`` is decided positive and ``high``
+    negative.
 
     Returns
     -------
-    tuple or None
-        ``(x_low, x_high)``, or ``None`` when the function is monotone.
+    MonotoneCounterexample
+        ``.found`` (``bool()`` of it) says whether there is one, ``.low``, ``.high`` and
+        ``.feature`` give it; when the function is monotone, ``found`` is ``False``
+        (``.monotone`` ``True``) and the pair does not apply.
+
+    Raises
+    ------
+    ExplanationError
+        A feature is not binary with one on state.
 
     Examples
     --------
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> bnx.monotone_counterexample(odd) is None
+    >>> bnx.monotone_counterexample(odd).monotone
     True
     """
     onv = _binary_on(odd, on)
     enc = odd.encoding
     arrays = odd.arrays
+    words = dict(positive=odd.decision_text(True), negative=odd.decision_text(False))
     for i, feat in enumerate(enc.features):
         lvl = enc.first_level[i]
         s = arrays.block(lvl)
@@ -83,8 +93,10 @@ def monotone_counterexample(odd: ODD, *,
                 x[g] = enc.states[j][int(model.get(enc.first_level[j], False))]
         x_low = {**x, feat: enc.states[i][1 - onv[i]]}
         x_high = {**x, feat: enc.states[i][onv[i]]}
-        return ({g: x_low[g] for g in enc.features}, {g: x_high[g] for g in enc.features})
-    return None
+        return MonotoneCounterexample(True, feature=feat, **words,
+                                      low={g: x_low[g] for g in enc.features},
+                                      high={g: x_high[g] for g in enc.features})
+    return MonotoneCounterexample(False, **words)
 
 
 def _any_sat_diff(arrays: DiagramArrays, a: np.ndarray, b: np.ndarray) -> bool:
@@ -180,7 +192,7 @@ def is_monotone(odd: ODD, *,
     >>> bnx.is_monotone(bnx.compile(bnx.examples.admissions(), backend="autoref"))
     True
     """
-    return monotone_counterexample(odd, on=on) is None
+    return monotone_counterexample(odd, on=on).monotone
 
 
 @deep

@@ -289,10 +289,11 @@ class ExplanationCheck:
         The decision on the instance.
     counterexample : dict or None
         When not sufficient: a completion with the other decision, as close to the
-        instance as possible.
+        instance as possible (``None``, not applicable, when sufficient).
     reason : dict or None
         When sufficient: a sufficient reason inside the partial instance (drop the
-        redundant features one at a time while it stays sufficient).
+        redundant features one at a time while it stays sufficient; ``None``, not
+        applicable, when not sufficient).
     partial : dict
         The explanation checked.
     wording : tuple of str

@@ -18,6 +18,7 @@ instances have robustness ``k``. Likewise with the roles swapped.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from fractions import Fraction
 
@@ -54,11 +55,13 @@ def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None) -> tu
 
 
 def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
-               within=None) -> int | None:
+               within=None) -> int | float:
     """The fewest features of ``instance`` to change for the other decision.
 
     Changing a feature means giving it any other of its states; ``immutable``
-    features keep theirs. ``None`` when no such change flips the decision. With
+    features keep theirs. ``math.inf`` when no such change flips the decision (no
+    finite number of changes does: the decision function is constant on the
+    instances those changes reach). With
     ``within=`` (a set ``κ`` of instances, see :func:`bnx.pi_explanations`), only the
     instances of ``κ`` count: the fewest changes that reach an instance of ``κ`` with
     the other decision.
@@ -76,8 +79,8 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
 
     Returns
     -------
-    int or None
-        The fewest features to change (``None`` when no change flips it).
+    int or float
+        The fewest features to change; ``math.inf`` (a float) when no change flips it.
 
     Examples
     --------
@@ -85,11 +88,11 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> bnx.robustness(odd, x), bnx.robustness(odd, x, immutable=["GPA", "WorkExperience"])
-    (2, None)
+    (2, inf)
     """
     odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within)
     d = int(instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)[fv.root])
-    return None if d >= INF else d
+    return math.inf if d >= INF else d
 
 
 @deep
@@ -99,11 +102,11 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
 
     Each member is a partial instance ``{feature: new state}`` naming the features
     that change and their new states (the others keep the instance's). Without
-    ``cost``, a change costs 1: all have :func:`robustness` many changes. Empty when
-    no change flips the decision. Members are listed most probable first (the
-    probability of the counterfactual instance under the network) when the ODD has
-    its classifier (see :class:`~bnx.explanation.costs.Counterfactuals`); ``.cost`` is
-    their price.
+    ``cost``, a change costs 1: all have :func:`robustness` many changes. Empty (its
+    ``cost`` is ``math.inf``) when no change flips the decision. Members are listed
+    most probable first (the probability of the counterfactual instance under the
+    network) when the ODD has its classifier (see
+    :class:`~bnx.explanation.costs.Counterfactuals`); ``.cost`` is their price.
 
     Parameters
     ----------
@@ -171,6 +174,8 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
                 price = int(price)
     if price is not None:
         _cache.tidy(odd, out)
+    else:
+        price = math.inf  # no counterfactual: no finite price reaches the other decision
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Counterfactuals(out, root, layout, kind="counterfactual", decision=decision,
                            instance=named, feature_order=odd.display_order, cost=price,
@@ -234,13 +239,14 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
 
     Counted on the diagram's arrays, never by visiting instances: ``k`` runs over the
     robustness values that occur, in increasing order; instances that no change of
-    the mutable features can flip are counted under the key ``None`` (last). The
-    answer does not depend on the backend.
+    the mutable features can flip have robustness ``math.inf`` (as
+    :func:`robustness` says) and are counted under that key, last. The answer does not
+    depend on the backend.
 
     Returns
     -------
     dict
-        ``{robustness: number of instances}``.
+        ``{robustness: number of instances}``, the keys ints and possibly ``math.inf``.
 
     Examples
     --------
@@ -264,5 +270,5 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
         stuck += left
     out = {k: counts[k] for k in sorted(counts)}
     if stuck:
-        out[None] = stuck
+        out[math.inf] = stuck
     return out

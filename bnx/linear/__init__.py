@@ -9,7 +9,9 @@ features where :func:`bnx.compile` cannot go:
 * :func:`pi_explanations`: every PI-explanation, one after the other, with
   polynomial delay;
 * :func:`shortest_pi_explanation`, :func:`mc_explanation` (one of them);
-* :func:`robustness`, :func:`counterfactual`, :func:`contrastive_explanation`;
+* :func:`robustness` (``math.inf`` when no change flips the decision),
+  :func:`counterfactual`, :func:`contrastive_explanation` (these two raise
+  :class:`~bnx.ExplanationError` then);
 * :func:`check_explanation`: is a partial instance sufficient, minimal, redundant?
 
 Answers are exact: comparisons are made on rounded logarithms with a proven error

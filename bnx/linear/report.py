@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping
 
+from .._wording import decided, decision_state, plural, terms
 from ._changes import counterfactual, robustness
 from ._decision import decide
 from ._mc import mc_explanation
 from ._pi import pi_explanations, shortest_pi_explanation
 
-__all__ = ["explainable", "explain_text"]
+__all__ = ["explain_text", "explainable"]
 
 
 def explainable(clf) -> bool:
@@ -18,13 +20,15 @@ def explainable(clf) -> bool:
     return clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2
 
 
-def _pairs(e: Mapping) -> str:
-    return ", ".join(f"{f}={s}" for f, s in e.items())
+def _terms(e: Mapping) -> str:
+    return terms(e) if e else "(nothing: the decision is the same for every instance)"
 
 
 def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool = True,
                  shortest: bool = False, limit: int = 20) -> str:
-    """The decision on ``instance`` and its explanations, as ``bnx explain`` prints them.
+    """The decision on ``instance`` and its explanations, as ``bnx explain`` prints them:
+    the report's first sentence (the decision in the class's words, the posterior beside
+    the threshold), then explanations as ``feature = state`` terms.
 
     Examples
     --------
@@ -32,41 +36,46 @@ def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool =
     >>> from bnx.linear.report import explain_text
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> print(explain_text(bnx.examples.admissions(), x, mc=False, shortest=True))
-    decision:  positive (Admit=+)
-    posterior: Pr(Admit=+ | x) = 0.997056 (threshold 0.5)
+    Decided: Admit = + (Pr(Admit = +) = 0.997, threshold 0.5).
     <BLANKLINE>
-    a shortest PI-explanation (2 features):
-      WorkExperience=+, GPA=+
+    a shortest sufficient reason for Admit = + (a PI-explanation; 2 features):
+      WorkExperience = +, GPA = +
     <BLANKLINE>
-    robustness: changing 2 features flips the decision: WorkExperience=-, GPA=-
+    robustness: 2 changes give Admit = -: WorkExperience = - (was +), GPA = - (was +)
     """
     d = decide(clf, instance)
-    side = "positive" if d else "negative"
-    cls, label = clf.class_var, clf.positive
-    lines = [f"decision:  {side} ({cls}{'=' if d else '!='}{label})"]
-    if getattr(clf, "rule", "threshold") == "threshold":
-        lines.append(f"posterior: Pr({cls}={label} | x) = {clf.posterior(instance):.6f} "
-                     f"(threshold {float(clf.threshold):g})")
+    states, positive = clf.class_states, clf.positive
+    decided_as, other = (f"{clf.class_var} = {decision_state(states, positive, v)}"
+                         for v in (d, not d))
+    joint = clf.class_joint(instance)
+    total = sum(joint)
+    posterior = None if total == 0 else float(joint[states.index(positive)] / total)
+    probs = None if total == 0 else {s: float(v / total) for s, v in zip(states, joint)}
+    lines = [decided(clf.class_var, decision_state(states, positive, d), positive, posterior,
+                     rule=getattr(clf, "rule", "threshold"), threshold=clf.threshold,
+                     positive=d, class_probabilities=probs)]
     if mc:
         e = mc_explanation(clf, instance, on=on)
         changed = {f: s for f, s in e.items() if s != instance[f]}
-        lines += ["", f"an MC-explanation of a {side} decision (one of possibly many; "
-                  f"{len(changed)} features changed):", "  " + _pairs(e)]
+        lines += ["", (f"an MC-explanation of {decided_as} (one of possibly many; "
+                       f"{plural(len(changed), 'feature')} changed):"), "  " + _terms(e)]
     if pi and shortest:
         e = shortest_pi_explanation(clf, instance)
-        lines += ["", f"a shortest PI-explanation ({len(e)} features):", "  " + _pairs(e)]
+        lines += ["", (f"a shortest sufficient reason for {decided_as} (a PI-explanation; "
+                       f"{plural(len(e), 'feature')}):"), "  " + _terms(e)]
     elif pi:
         got = list(itertools.islice(pi_explanations(clf, instance), limit + 1))
         more = len(got) > limit
-        lines += ["", f"PI-explanations of a {side} decision "
-                  f"({'the first ' + str(limit) + '; not counted' if more else len(got)}):"]
-        lines += [f"  ({len(e)}) {_pairs(e)}" for e in got[:limit]]
+        counted = f"the first {limit}, not counted" if more else f"{len(got)} in all"
+        lines += ["", f"sufficient reasons for {decided_as} (PI-explanations; {counted}):"]
+        lines += [f"  ({len(e)}) {_terms(e)}" for e in got[:limit]]
         if more:
-            lines.append("  ... and more (counting them needs the compiled ODD)")
+            lines.append("  … and more (counting them needs the compiled ODD)")
     r = robustness(clf, instance)
-    if r is None:
-        lines += ["", "robustness: no change of features flips the decision"]
+    if r == math.inf:
+        lines += ["", (f"robustness: infinite (no change of the features gives another "
+                       f"decision than {decided_as})")]
     else:
-        lines += ["", f"robustness: changing {r} feature{'s' if r != 1 else ''} flips the "
-                  f"decision: {_pairs(counterfactual(clf, instance))}"]
+        lines += ["", (f"robustness: {plural(r, 'change')} give{'s' * (r == 1)} {other}: "
+                       f"{terms(counterfactual(clf, instance), was=instance)}")]
     return "\n".join(lines)

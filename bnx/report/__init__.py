@@ -5,7 +5,8 @@ the answer is a :class:`Report`, a small immutable value that prints as plain-la
 paragraphs, shows as a table in Jupyter and converts to JSON.
 
 - :mod:`._build`: :func:`explain` (the questions it asks of a compiled ODD or, for a
-  classifier too wide to compile, of :mod:`bnx.linear`);
+  classifier too wide to compile, of :mod:`bnx.linear`), and :func:`decided_text`, the
+  report's first sentence alone;
 - :mod:`._report`: :class:`Report`; :mod:`._values`: its parts; :mod:`._json`: to and
   from JSON data;
 - :mod:`._text`: the paragraphs of :meth:`Report.text`;
@@ -18,10 +19,10 @@ This layer sits above the questions (``explain/``, ``linear/``, ``attribution/``
 below the command line.
 """
 
-from ._build import MAX_SHOWN, explain
+from ._build import MAX_SHOWN, decided_text, explain
 from ._html import render_report
 from ._network import plot_network
 from ._report import NextObservation, Report
 
-__all__ = ["MAX_SHOWN", "NextObservation", "Report", "explain", "plot_network",
-           "render_report"]
+__all__ = ["MAX_SHOWN", "NextObservation", "Report", "decided_text", "explain",
+           "plot_network", "render_report"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..classifier._rules import decides
 from ..odd._tables import document_class_states, document_joint
 from ._report import FrozenMap, NextObservation, Report
 
-__all__ = ["explain", "MAX_SHOWN", "decision_name", "next_from_frame"]
+__all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_frame"]
 
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
@@ -97,6 +98,49 @@ def decision_name(states: tuple | None, positive_state: Any, positive: bool) -> 
     if states is not None and len(states) == 2:
         return states[0] if states[1] == positive_state else states[1]
     return f"not {positive_state}"
+
+
+def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) -> str:
+    """The first sentence of the report on ``instance``, alone: the decision in the class's
+    words and its posterior beside the threshold (``"Decided: Admit = + (Pr(Admit = +) =
+    0.906, threshold 0.5)."``); what ``bnx explain`` prints above single answers.
+
+    The posterior comes from ``clf`` when given (a partial instance needs it: "So far"),
+    or from the classifier the ODD was compiled from, else from a saved ODD's tables
+    (without pgmpy); the sentence leaves it out when none holds probabilities or
+    ``Pr(x) = 0`` (undefined).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> decided_text(odd, dict.fromkeys(odd.features, "-"))
+    'Decided: Admit = - (Pr(Admit = +) = 0.00017, threshold 0.5).'
+    >>> decided_text(odd, {"GPA": "+"}, odd.classifier)
+    'So far: Admit = + (Pr(Admit = +) = 0.791, threshold 0.5).'
+    """
+    from .._wording import decided
+    meta = odd.meta
+    positive_state = meta.get("positive")
+    partial = clf is not None
+    clf = clf if clf is not None else odd._classifier  # compiled here: built already
+    idx = odd.encode(instance, partial=partial)
+    enc = odd.encoding
+    named = {f: enc.states[enc.position(f)][j] for f, j in idx.items()}
+    complete = len(idx) == len(enc.features)
+    if clf is not None:
+        states, joint = clf.class_states, clf.class_joint(named, partial=True)
+        positive = odd.decide(named) if complete else clf.decide(named, partial=True)
+    else:
+        states, joint = document_class_states(odd), document_joint(odd, idx)
+        positive = odd.decide(named)
+    p = None if states is None else list(states).index(positive_state)
+    posterior, _, probs = _probabilities(joint, states, p)
+    threshold = meta.get("threshold")
+    return decided(meta.get("class_var"), decision_name(states, positive_state, positive),
+                   positive_state, posterior, rule=meta.get("rule", "threshold"),
+                   threshold=threshold, positive=bool(positive), class_probabilities=probs,
+                   complete=complete)
 
 
 def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> tuple:
@@ -254,7 +298,7 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
     necessary = tuple(f for f in reason if not check_explanation(
         clf, named, {g: s for g, s in named.items() if g != f}).sufficient)
     rob = linear_robustness(clf, named)
-    change = counterfactual(clf, named)
+    change = None if rob == math.inf else counterfactual(clf, named)  # none: it would raise
     changes = () if change is None else (FrozenMap(
         {f: (named[f], change[f]) for f in sorted(change, key=order.get)}),)
     threshold = clf.threshold

@@ -8,6 +8,7 @@ Every name and state is escaped.
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
@@ -63,7 +64,7 @@ def _complete_rows(r) -> list[str]:
         rows.append(_row("Why", _items(shown) + f'<small style="color:#666">{_e(note)}</small>',
                          "enough to settle the decision, whatever the other features say "
                          "(shortest PI-explanations)"))
-    if r.robustness is None:
+    if r.robustness == math.inf:
         body = "nothing: no change of the features gives another decision"
     else:
         changes = [", ".join(f"{_e(f)}: {_e(old)} &rarr; {_e(new)}" for f, (old, new)
@@ -75,7 +76,7 @@ def _complete_rows(r) -> list[str]:
                 + _items(changes) + count)
     rows.append(_row("What would change it", body,
                      "the closest instances with the other decision (robustness "
-                     f"{_e(r.robustness if r.robustness is not None else 'none')})"))
+                     f"{_e(r.robustness if r.robustness != math.inf else 'infinite')})"))
     if r.necessary:
         rows.append(_row("Necessary", _e(listing([str(f) for f in r.necessary])),
                          "in every sufficient reason"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -46,7 +47,7 @@ def to_dict(r, fields: tuple) -> dict:
         "irrelevant": None if r.irrelevant is None else [_scalar(f) for f in r.irrelevant],
         "counterfactuals": [{str(f): {"from": _scalar(old), "to": _scalar(new)}
                              for f, (old, new) in c.items()} for c in r.counterfactuals],
-        "counterfactual_count": r.counterfactual_count, "robustness": r.robustness,
+        "counterfactual_count": r.counterfactual_count, "robustness": _count(r.robustness),
         "attributions": None if r.attributions is None else {
             str(f): v for f, v in r.attributions.items()},
         "base_value": r.base_value, "sdp": r.sdp, "sdp_exact": _fraction(r.sdp_exact),
@@ -57,6 +58,23 @@ def to_dict(r, fields: tuple) -> dict:
     }
     assert tuple(out) == fields, "a field of Report is not written"
     return out
+
+
+#: JSON has no infinity: a robustness of ``math.inf`` is written as this text (which
+#: ``float()`` and JavaScript's ``Number()`` read back as infinity).
+INFINITY = "Infinity"
+
+
+def _count(v: int | float | None) -> int | str | None:
+    return INFINITY if v == math.inf else v
+
+
+def _uncount(v: int | str | None) -> int | float | None:
+    if isinstance(v, str):
+        if v != INFINITY:
+            raise ValueError(f"robustness {v!r} is neither an integer nor {INFINITY!r}")
+        return math.inf
+    return v
 
 
 def _q(text: str | None) -> Fraction | None:
@@ -85,7 +103,8 @@ def from_dict(cls, d: Mapping, fields: tuple):
             irrelevant=None if d["irrelevant"] is None else tuple(d["irrelevant"]),
             counterfactuals=tuple(FrozenMap({f: (c["from"], c["to"]) for f, c in e.items()})
                                   for e in d["counterfactuals"]),
-            counterfactual_count=d["counterfactual_count"], robustness=d["robustness"],
+            counterfactual_count=d["counterfactual_count"],
+            robustness=_uncount(d["robustness"]),
             attributions=frozen(d["attributions"]), base_value=d["base_value"],
             sdp=d["sdp"], sdp_exact=_q(d["sdp_exact"]),
             next=None if d["next"] is None else tuple(

@@ -41,36 +41,46 @@ class Report:
     threshold, threshold_exact : float and Fraction, or None
         The threshold on ``Pr(class = positive | x)`` (``None`` under argmax).
     posterior, posterior_exact : float and Fraction, or None
-        ``Pr(class = positive | x)`` (``None`` when the model holds no probabilities,
-        a saved ODD of format version 1, or when ``Pr(x) = 0``).
+        ``Pr(class = positive | x)`` (``None``, not applicable, when the model holds no
+        probabilities, a saved ODD of format version 1, or when ``Pr(x) = 0``: the
+        posterior is then undefined; the decision is still made, by the rule on the
+        joint probabilities, all zero).
     class_probabilities : mapping or None
-        ``{class state: Pr(class = state | x)}`` as floats.
+        ``{class state: Pr(class = state | x)}`` as floats (``None`` where ``posterior``
+        is).
     reasons : tuple of mappings
         The shortest sufficient reasons (PI-explanations), each ``{feature: state}``,
         at most :data:`~bnx.report.MAX_SHOWN`, in the classifier's feature order.
     reason_count : int or None
-        How many sufficient reasons there are in all (``None``: not counted, as with
-        :mod:`bnx.linear`).
+        How many sufficient reasons there are in all (``None``, not applicable: not
+        counted, as with :mod:`bnx.linear`, or a partial instance).
     reason_lengths : mapping or None
-        ``{length: number of sufficient reasons of that length}`` (``None``: not counted).
+        ``{length: number of sufficient reasons of that length}`` (``None`` where
+        ``reason_count`` is).
     necessary : tuple
         The features in every sufficient reason.
     irrelevant : tuple or None
-        The features in no sufficient reason (``None``: not known).
+        The features in no sufficient reason (``None``, not applicable: not computed, as
+        with :mod:`bnx.linear`, or a partial instance).
     counterfactuals : tuple of mappings
         Closest instances with the other decision, each ``{feature: (old, new)}`` for
         the features that change; at most :data:`~bnx.report.MAX_SHOWN`.
     counterfactual_count : int or None
-        How many closest instances there are (``None``: not counted).
-    robustness : int or None
-        How many features must change for the other decision (``None``: no change does).
+        How many closest instances there are, 0 when none (``None``, not applicable:
+        not counted, as with :mod:`bnx.linear`, or a partial instance).
+    robustness : int, float or None
+        How many features must change for the other decision; ``math.inf`` when no
+        change does (as :func:`bnx.robustness` says). ``None``, not applicable, for a
+        partial instance.
     attributions : mapping or None
         With a background: the exact SHAP value of each feature for the decision
-        (1 positive, 0 negative); ``base_value`` is the expected decision.
+        (1 positive, 0 negative); ``base_value`` is the expected decision. ``None``, not
+        applicable, without a background.
     base_value : float or None
     sdp, sdp_exact : float and Fraction, or None
         For a partial instance: the probability that the decision made so far stays
-        once the missing features are known.
+        once the missing features are known. ``None``, not applicable, for a complete
+        instance, or for evidence of probability zero (where it is undefined).
     next : tuple of NextObservation, or None
         For a partial instance: the unobserved features, the most useful to observe
         first (``None`` for a complete instance).
@@ -98,7 +108,7 @@ class Report:
     irrelevant: tuple | None = None
     counterfactuals: tuple = ()
     counterfactual_count: int | None = None
-    robustness: int | None = None
+    robustness: int | float | None = None
     attributions: Mapping | None = None
     base_value: float | None = None
     sdp: float | None = None
@@ -140,7 +150,8 @@ class Report:
 
     def to_dict(self) -> dict:
         """The report as plain JSON data (``json.dumps`` takes it): exact fractions as
-        ``"p/q"`` strings, feature names as text keys, a change as ``{"from", "to"}``.
+        ``"p/q"`` strings, feature names as text keys, a change as ``{"from", "to"}``,
+        a robustness of ``math.inf`` as ``"Infinity"`` (JSON has no infinity).
         :meth:`from_dict` reads it back.
 
         Returns

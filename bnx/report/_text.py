@@ -8,9 +8,12 @@ counterfactual said as changes; paper terms left to the API and the headings.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Sequence
 from typing import Any
+
+from .._wording import decided, probability
 
 __all__ = ["report_text", "decimal", "number", "listing", "WIDTH"]
 
@@ -20,20 +23,9 @@ WIDTH = 88
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def decimal(v: float) -> str:
-    """A probability as people read it: three significant digits, more when fewer would
-    round a value that is not 1 to 1 (or not 0 to 0).
-
-    Examples
-    --------
-    >>> decimal(0.9056930015), decimal(1.5042e-11), decimal(0.5), decimal(0.99999987)
-    ('0.906', '1.5e-11', '0.5', '0.9999999')
-    """
-    for digits in range(3, 18):
-        text = f"{v:.{digits}g}"
-        if (float(text) == 1) == (v == 1) and (float(text) == 0) == (v == 0):
-            return text
-    return repr(v)
+#: A probability as people read it (:func:`bnx._wording.probability`): three significant
+#: digits, more when fewer would round a value that is not 1 to 1 (or not 0 to 0).
+decimal = probability
 
 
 def number(n: int) -> str:
@@ -71,18 +63,9 @@ def _term(f: Any, s: Any) -> str:
 
 
 def _decided(r) -> str:
-    c, pos = r.class_var, r.positive_state
-    head = f"{'Decided' if r.complete else 'So far'}: {_term(c, r.decision)}"
-    if r.posterior is None:
-        return head + "."
-    prob = f"Pr({_term(c, pos)}) = {decimal(r.posterior)}"
-    if r.rule == "argmax":
-        probs = r.class_probabilities or {}
-        if not r.positive and len(probs) > 2:
-            best = max(probs, key=probs.get)  # the first of equals, as the rule's ties
-            prob += f"; the most probable state is {best} ({decimal(probs[best])})"
-        return f"{head} ({prob}; the most probable state decides)."
-    return f"{head} ({prob}, threshold {decimal(r.threshold)})."
+    return decided(r.class_var, r.decision, r.positive_state, r.posterior, rule=r.rule,
+                   threshold=r.threshold, positive=r.positive, complete=r.complete,
+                   class_probabilities=r.class_probabilities, glue=_GLUE)
 
 
 def _why(r) -> str:
@@ -121,7 +104,7 @@ def _change(f: Any, change: tuple) -> str:
 
 
 def _what_changes(r) -> str:
-    if r.robustness is None:
+    if r.robustness == math.inf:
         return "What would change it: nothing; no change of the features gives another decision."
     k, cfs, n = r.robustness, r.counterfactuals, r.counterfactual_count
     if k == 1:

@@ -134,7 +134,7 @@ def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mappin
                 decision = odd.classifier.decide({}, partial=True)
                 got = {"decision": decision, "posterior": post, "observed": 0, "mc_count": 1,
                        "mc_shortest": 0, "pi_count": 1, "pi_shortest": 0,
-                       "pi_shortest_count": 1, "robustness": None}
+                       "pi_shortest_count": 1, "robustness": math.inf}
                 out.append([got[w] for w in what])
             else:
                 out.append(engine.answers([x[i] for i in keep], what, posterior=post))

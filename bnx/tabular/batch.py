@@ -36,7 +36,8 @@ WHAT: dict[str, str] = {
     "pi_shortest": "length (kept features) of the shortest PI-explanations",
     "pi_shortest_count": "number of shortest PI-explanations",
     "observed": "number of observed (non-missing) features",
-    "robustness": "fewest observed features whose change flips the decision (<NA>: none does)",
+    "robustness": ("fewest observed features whose change flips the decision, a float (inf: "
+                   "no change does)"),
     "shap": "exact SHAP values, a column 'shap:<feature>' per feature (needs background=)",
     "banzhaf": "exact Banzhaf values, a column 'banzhaf:<feature>' per feature (needs background=)",
     "sensitivity": ("how far the CPT entry closest to flipping the decision may move (its "
@@ -45,7 +46,7 @@ WHAT: dict[str, str] = {
 }
 _ATTRIBUTIONS = ("shap", "banzhaf")  # many columns each, from bnx.attribution
 _DEFAULT_WHAT = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest")
-_DTYPES = {"decision": bool, "posterior": float, "robustness": "Int64"}
+_DTYPES = {"decision": bool, "posterior": float, "robustness": float}
 
 
 # ---------------------------------------------------------------------- deciding
@@ -99,9 +100,9 @@ def decide_many(odd: Any, data: Any) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- explaining
-def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None]:
+def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str]:
     """The answers :func:`explain_data` gives without ``what=``, and why MC answers are
-    left out of them (``None`` when they are not).
+    left out of them (the empty string when they are not).
 
     The first six of :data:`WHAT`, less ``posterior`` when the ODD has no classifier, and
     less ``mc_count`` and ``mc_shortest`` when a feature with more than two states has no
@@ -110,14 +111,15 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None
 
     Returns
     -------
-    tuple[tuple, str or None]
+    tuple[tuple, str]
+        The answers' names, and the note (``""``: nothing left out).
 
     Examples
     --------
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> bnx.batch.default_what(odd)
-    (('decision', 'posterior', 'mc_count', 'mc_shortest', 'pi_count', 'pi_shortest'), None)
+    (('decision', 'posterior', 'mc_count', 'mc_shortest', 'pi_count', 'pi_shortest'), '')
     """
     what = _DEFAULT_WHAT if odd.classifier is not None else \
         tuple(w for w in _DEFAULT_WHAT if w != "posterior")
@@ -128,13 +130,13 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str | None
         return tuple(w for w in what if not w.startswith("mc_")), (
             f"MC answers (mc_count, mc_shortest) left out. {exc}; or ask for the answers "
             f"with what=")
-    return what, None
+    return what, ""
 
 
 def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
     if what is None:
         what, note = default_what(odd, on)
-        if note is not None:
+        if note:
             import warnings
             warnings.warn(note, UserWarning, stacklevel=3)
         return what

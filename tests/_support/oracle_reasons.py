@@ -9,6 +9,7 @@ Explanations are sets of ``frozenset(dict.items())``.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 try:
@@ -86,22 +87,22 @@ def _others(args, x, immutable=()):
 
 
 def robustness(args, x, immutable=()):
-    """Fewest changes for the other decision (``None``: impossible)."""
+    """Fewest changes for the other decision (``math.inf``: impossible)."""
     others = _others(args, x, immutable)
-    return min((_hamming(x, y, args[4]) for y in others), default=None)
+    return min((_hamming(x, y, args[4]) for y in others), default=math.inf)
 
 
 def counterfactuals(args, x, immutable=()):
     """Closest instances with the other decision, as their changes ``{f: new state}``."""
     r = robustness(args, x, immutable)
-    if r is None:
+    if r == math.inf:
         return set()
     return {frozenset((f, y[f]) for f in args[4] if y[f] != x[f])
             for y in _others(args, x, immutable) if _hamming(x, y, args[4]) == r}
 
 
 def robustness_profile(args, immutable=(), rule="threshold", decision=None):
-    """``{k: instances of robustness k}``, ``None`` last for the unflippable (only the
+    """``{k: instances of robustness k}``, ``math.inf`` last for the unflippable (only the
     instances with ``decision``, when given)."""
     features = list(args[4])
     fixed = [k for k, f in enumerate(features) if f in immutable]
@@ -111,12 +112,9 @@ def robustness_profile(args, immutable=(), rule="threshold", decision=None):
         if decision is not None and d != decision:
             continue
         r = min((sum(1 for a, b in zip(x, y) if a != b) for y, e in rows
-                 if e != d and all(x[k] == y[k] for k in fixed)), default=None)
+                 if e != d and all(x[k] == y[k] for k in fixed)), default=math.inf)
         counts[r] = counts.get(r, 0) + 1
-    out = {k: counts[k] for k in sorted(k for k in counts if k is not None)}
-    if None in counts:
-        out[None] = counts[None]
-    return out
+    return {k: counts[k] for k in sorted(counts)}  # math.inf, if there, sorts last
 
 
 def biased(args, x, protected):

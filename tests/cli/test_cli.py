@@ -44,8 +44,9 @@ def test_explain(capsys, admissions_bif):
                           "Why: GPA = yes and WorkExperience = yes are enough")
     code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit",
                          "--positive", "yes", "--instance", x, "--mc")
-    assert "decision:  positive (Admit=yes)" in out
-    assert "Pr(Admit=yes | x) = 0.997" in out
+    # the single answers lead with the report's sentence, in the class's words
+    assert out.startswith("Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5).\n")
+    assert "decision:" not in out and "Pr(Admit=yes | x)" not in out
     assert "1 MC-explanation of Admit = yes" in out
     code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit",
                          "--positive", "yes", "--instance", x, "--pi")
@@ -136,7 +137,8 @@ def test_compile_output_then_explain_the_saved_odd(capsys, admissions_bif, tmp_p
     x = "WorkExperience=yes,FirstTimeApplicant=no,EntranceExam=no,GPA=yes"
     code, out, err = run(capsys, "explain", saved, "--instance", x, "--pi")
     assert code == 0, err
-    assert "decision:  positive (Admit=yes)" in out and "1 sufficient reason" in out
+    assert out.startswith("Decided: Admit = yes (Pr(Admit = yes) = 0.906, threshold 0.5).")
+    assert "1 sufficient reason" in out  # the posterior from the file's tables
     (tmp_path / "cut.bnx").write_text(open(saved).read()[:100])
     code, _, err = run(capsys, "explain", str(tmp_path / "cut.bnx"), "--instance", x)
     assert code == 1 and err.count("\n") == 1 and "truncated" in err
@@ -266,7 +268,8 @@ def test_explain_with_argmax(capsys):
     code, out, err = run(capsys, "explain", path, *ASIA, "--rule", "argmax", "--instance", x,
                          "--pi")
     assert code == 0, err
-    assert "decision:  positive (lung=yes)" in out and "(argmax)" in out
+    assert out.startswith("Decided: lung = yes (Pr(lung = yes) = ")
+    assert "the most probable state decides)." in out
     assert "1 sufficient reason for lung = yes (PI-explanations; length 3: 1)" in out
 
 

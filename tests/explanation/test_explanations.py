@@ -127,13 +127,16 @@ def test_monotonicity_matches_brute_force(case, data):
     want, _ = oracle.is_monotone(*_args(case), {f: {s} for f, s in on.items()})
     assert bnx.is_monotone(odd, on=on) == want
     witness = bnx.monotone_counterexample(odd, on=on)
+    assert witness.monotone == want and bool(witness) == witness.found == (not want)
     if want:
-        assert witness is None
+        assert witness.low is witness.high is witness.feature is None
+        assert str(witness).startswith("Monotone:")
     else:
-        lo, hi = witness
+        lo, hi = witness.low, witness.high
         assert clf.decide(lo) and not clf.decide(hi)
         diff = [f for f in case.features if lo[f] != hi[f]]
-        assert len(diff) == 1 and hi[diff[0]] == on[diff[0]]
+        assert diff == [witness.feature] and hi[diff[0]] == on[diff[0]]
+        assert str(witness).startswith("Not monotone:")
         x = data.draw(instances(case))
         bnx.theorem3_holds(odd, x, on=on)  # defined, may be False
     if want:

@@ -4,6 +4,7 @@ against the brute force of tests/_support/oracle_reasons.py (independent of bnx)
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import pytest
@@ -45,7 +46,7 @@ def test_contrastive_explanations_match_brute_force_and_duality(case, data, back
         assert {frozenset(f for f, _ in e) for e in want} == hitting
         # and the shortest of them are as long as the robustness
         r = bnx.robustness(odd, x)
-        assert (min(got.lengths(), default=None)) == r
+        assert (min(got.lengths(), default=math.inf)) == r
         assert bnx.necessary_reasons(odd, x).to_set() == want
 
 
@@ -76,7 +77,8 @@ def test_robustness_and_counterfactuals_match_brute_force(case, data, backend):
         want = brute.counterfactuals(args, x, immutable)
         assert cfs.to_set() == want
         assert cfs.count == len(want)
-        assert cfs.lengths() == ({r: len(want)} if r is not None else {})
+        assert cfs.lengths() == ({r: len(want)} if r != math.inf else {})
+        assert cfs.cost == r  # math.inf when empty
         for change in itertools.islice(cfs, 5):
             assert clf.decide({**x, **change}) != clf.decide(x)
 
@@ -102,7 +104,7 @@ def erosion_engines_agree(odd, args, immutable, rule="threshold") -> None:
     pair = odd.meta.get("least_states")
     for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
         want = brute.robustness_profile(args, immutable, rule, decision)
-        stuck = want.pop(None, 0)
+        stuck = want.pop(math.inf, 0)
         for least in [None] + ([pair[0 if decision else 1]] if pair is not None else []):
             for small in (0, 1 << 40):
                 assert eroded_counts(arrays, enc, mutable, least, small=small) == (want, stuck)
@@ -267,7 +269,7 @@ def test_multi_valued_change_means_any_other_state(backend):
     assert [dict(c) for c in bnx.counterfactuals(o, x)] == [{"A": "a2"}]
     assert bnx.contrastive_explanations(o, x).to_set() == {frozenset({("A", "a0")})}
     assert bnx.feature_roles(o, x) == {"A": "necessary", "B": "irrelevant"}
-    assert bnx.robustness(o, x, immutable=["A"]) is None
+    assert bnx.robustness(o, x, immutable=["A"]) == math.inf
     assert bnx.robustness_profile(o) == {1: 6}
 
 

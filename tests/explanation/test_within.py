@@ -63,9 +63,10 @@ class Brute:
                 for f in self.features}
 
     def counterfactuals(self, x: tuple, price) -> tuple:
-        """``(least price, {changes})`` over the instances of kappa with the other decision;
-        ``price(k, state)`` is the price of moving feature k there (None: forbidden)."""
-        best, found = None, set()
+        """``(least price, {changes})`` over the instances of kappa with the other decision
+        (``math.inf`` and no changes when there is none); ``price(k, state)`` is the price
+        of moving feature k there (None: forbidden)."""
+        best, found = math.inf, set()
         for z in self.kappa:
             if self.table[z] == self.table[x]:
                 continue
@@ -74,7 +75,7 @@ class Brute:
                 continue
             c = sum(ps, Fraction(0))
             ch = frozenset((self.features[k], z[k]) for k in range(len(z)) if z[k] != x[k])
-            if best is None or c < best:
+            if c < best:
                 best, found = c, {ch}
             elif c == best:
                 found.add(ch)
@@ -189,7 +190,8 @@ def test_counterfactuals_with_costs_match_brute_force(case, data, backend):
     best, want = brute.counterfactuals(xt, price)
     got = bnx.counterfactuals(odd, x, cost=cost, immutable=immutable, within=within)
     assert got.to_set() == want and got.count == len(want)
-    assert got.cost == best and (best is None or type(got.cost) in (int, Fraction))
+    assert got.cost == best and type(got.cost) in ((int, Fraction) if best < math.inf
+                                                   else (float,))
     # listed most probable first
     probs = [brute.prob[brute.tup({**x, **r})] for r in got]
     assert probs == sorted(probs, reverse=True)

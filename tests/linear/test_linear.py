@@ -7,6 +7,7 @@ never imports bnx) and answers each question by enumeration; bnx.linear never co
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import pytest
@@ -49,7 +50,7 @@ class Brute:
         d = self.decide(x)
         dists = [sum(a != x[f] for a, f in zip(c, self.features))
                  for c, v in self.table.items() if v != d]
-        return min(dists) if dists else None
+        return min(dists) if dists else math.inf
 
 
 def threshold_brute(case):
@@ -94,11 +95,13 @@ def check_all(clf, brute, x):
     assert frozenset(shortest) in want and len(shortest) == min(map(len, want))
     r = brute.robustness(x)
     assert linear.robustness(clf, x) == r
-    cf = linear.counterfactual(clf, x)
-    cx = linear.contrastive_explanation(clf, x)
-    if r is None:
-        assert cf is None and cx is None
+    if r == math.inf:
+        for ask in (linear.counterfactual, linear.contrastive_explanation):
+            with pytest.raises(bnx.ExplanationError, match="no change of the features"):
+                ask(clf, x)
     else:
+        cf = linear.counterfactual(clf, x)
+        cx = linear.contrastive_explanation(clf, x)
         assert len(cf) == r and all(cf[f] != x[f] for f in cf)
         assert brute.decide({**x, **cf}) != d
         assert set(cx) == set(cf) and all(cx[f] == x[f] for f in cx)
@@ -324,10 +327,19 @@ def test_cli_explains_wide_naive_bayes_without_compiling(capsys, admissions_bif,
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "4 features are too many to compile (more than 3)" in out and "bnx.linear" in out
-    assert "decision:  positive (Admit=yes)" in out
-    assert "PI-explanations of a positive decision (the first 2; not counted)" in out
-    assert "an MC-explanation of a positive decision" in out
-    assert "robustness: changing 2 features flips the decision" in out
+    assert "Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5)." in out
+    assert "What would change it: at least two features would have to change" in out
+    # the options select single answers, in the class's words too
+    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+                     "--instance", CLI_X, "--limit", "2", "--on", "GPA=yes"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.count("Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5).") == 1
+    assert "sufficient reasons for Admit = yes (PI-explanations; the first 2, not counted)" in out
+    assert "an MC-explanation of Admit = yes (one of possibly many; 2 features changed)" in out
+    assert ("robustness: 2 changes give Admit = no: GPA = no (was yes), "
+            "WorkExperience = no (was yes)") in out
+    assert "decision:" not in out and "=yes" not in out
 
 
 def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif):
@@ -337,7 +349,8 @@ def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif)
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "max_nodes=1" in out and "explained without compiling" in out
-    assert "a shortest PI-explanation (2 features):\n  GPA=yes, WorkExperience=yes" in out
+    assert ("a shortest sufficient reason for Admit = yes (a PI-explanation; 2 features):\n"
+            "  GPA = yes, WorkExperience = yes") in out
     assert "MC-explanation" not in out
     code = cli.main(["compile", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--max-nodes", "1"])  # compile itself does not fall back

@@ -7,6 +7,7 @@ class joints, independent of bnx.linear); bnx.linear never compiles.
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -113,10 +114,11 @@ def test_positive_decisions_of_more_than_two_classes(case, data):
     assert len(got) == len(set(got)) and set(got) == want
     r = brute.robustness(x)
     assert linear.robustness(clf, x) == r
-    cf = linear.counterfactual(clf, x)
-    if r is None:
-        assert cf is None
+    if r == math.inf:
+        with pytest.raises(bnx.ExplanationError):
+            linear.counterfactual(clf, x)
     else:
+        cf = linear.counterfactual(clf, x)
         assert len(cf) == r and not brute.decide({**x, **cf})
         assert set(linear.contrastive_explanation(clf, x)) == set(cf)
     subset = data.draw(st.sets(st.sampled_from(case.features)))
@@ -181,11 +183,12 @@ def test_cli_explains_a_wide_tan_without_compiling(capsys, tmp_path, monkeypatch
     clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
     assert clf.structure == "tan"
     inst = dict(p.split("=") for p in x.split(","))
-    side = "positive" if clf.decide(inst) else "negative"
-    assert f"decision:  {side}" in out
+    side, other = ("yes", "no") if clf.decide(inst) else ("no", "yes")
+    assert f"Decided: Y = {side} (Pr(Y = yes) = " in out
     pis = list(linear.pi_explanations(clf, inst))
-    assert f"PI-explanations of a {side} decision ({len(pis)}):" in out
-    assert f"robustness: changing {linear.robustness(clf, inst)} feature" in out
+    assert f"sufficient reasons for Y = {side} (PI-explanations; {len(pis)} in all):" in out
+    r = linear.robustness(clf, inst)
+    assert f"robustness: {r} change{'s' * (r != 1)} give{'s' * (r == 1)} Y = {other}: " in out
 
 
 def test_every_instance_of_a_small_tan():

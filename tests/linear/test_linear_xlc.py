@@ -82,7 +82,7 @@ class Exact:
             p *= m
             if not self.keeps(p):
                 return k
-        return None
+        return math.inf
 
 
 @pytest.fixture(scope="module", params=NAMES)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pandas as pd
@@ -36,12 +37,12 @@ def _brute(case, row, on):
            "decision": oracle.decide(*head, x, obs)}
     if not obs:  # the prior decides
         got.update(mc_count=1, mc_shortest=0, pi_count=1, pi_shortest=0, pi_shortest_count=1,
-                   robustness=None)
+                   robustness=math.inf)
         return got
     table = oracle.decision_table(*head, obs)
     flips = [sum(a != b for a, b in zip(combo, (x[f] for f in obs)))
              for combo, d in table.items() if d != got["decision"]]
-    got["robustness"] = min(flips) if flips else None
+    got["robustness"] = min(flips) if flips else math.inf
     d = got["decision"]
     mc = oracle.mc_explanations(*_args(case, obs), x, {f: on[f] for f in obs})
     card = {sum(1 for f, s in e if (s in on[f]) == d) for e in mc}
@@ -105,7 +106,7 @@ def _one_row(odd, row, rob=True):
         return {"decision": odd.classifier.decide({}, partial=True),
                 "posterior": odd.classifier.posterior({}, partial=True), "mc_count": 1,
                 "mc_shortest": 0, "pi_count": 1, "pi_shortest": 0, "pi_shortest_count": 1,
-                "observed": 0, "robustness": None}
+                "observed": 0, "robustness": math.inf}
     mc, pi = bnx.mc_explanations(m, x), bnx.pi_explanations(m, x)
     lens = pi.lengths()
     return {"decision": m.decide(x), "posterior": odd.classifier.posterior(x, partial=True),
@@ -126,7 +127,7 @@ def _nearest_flip(odd, x, _cache={}):
     _, every, decisions = _cache[key]
     mine = np.array([odd.encoding.states[i].index(x[f]) for i, f in enumerate(odd.features)])
     other = every[decisions != odd.decide(x)]
-    return int((other != mine).sum(axis=1).min()) if len(other) else None
+    return int((other != mine).sum(axis=1).min()) if len(other) else math.inf
 
 
 def test_votes_row_by_row(votes):
