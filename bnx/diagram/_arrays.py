@@ -33,9 +33,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import _array_lists as array_lists
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 
 __all__ = ["FALSE", "TRUE", "DiagramArrays", "Builder", "canonical",

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from . import _array_lists as array_lists
 from ._arrays import TRUE, DiagramArrays
 from .encoding import Encoding
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["FeatureView", "feature_view", "count_states", "count_instances", "decide_states",
            "state_bits"]

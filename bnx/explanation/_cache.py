@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from .._types import Manager
 from ..diagram.backends import new_manager
@@ -29,7 +29,7 @@ from .layout import Layout
 from .nodetable import NodeTable
 from .setdiagram import SetDiagram
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
            "both", "tidy", "SMALL", "GC_SLACK"]

@@ -35,13 +35,13 @@ True
 
 from __future__ import annotations
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from ..diagram._arrays import DiagramArrays, unique
 from ..diagram.encoding import Encoding
 from ._unate_store import UnateStore
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["Store", "store_for"]
 

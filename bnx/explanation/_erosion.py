@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from ..diagram._arrays import DiagramArrays, unique
 from ..diagram._passes import recursion_for
@@ -59,7 +59,7 @@ from ..diagram.encoding import Encoding
 from ._conj import Store
 from .nodetable import NodeTable
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["Erosion", "SmallErosion", "eroded_counts", "SMALL"]
 

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from ..diagram._feature_view import FeatureView, feature_view
 from ._instances import memo
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["FALSE", "TRUE", "INF", "view", "decide", "distances", "closest_flip",
            "instance_distances",

@@ -15,7 +15,7 @@ when a ``dd`` node is asked for.
 
 from __future__ import annotations
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from .._types import Instance
 from ..diagram._array_lists import cofactor
@@ -29,7 +29,7 @@ from ._within import within_odd
 from .explanations import DROPPED, Explanations, Layout
 from .setdiagram import SetDiagram
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["pi_explanations", "prime_implicants"]
 

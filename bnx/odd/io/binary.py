@@ -23,10 +23,10 @@ import hashlib
 import sys
 
 from ...diagram import _array_lists as array_lists
-from ..._lazy import numpy_on_first_use
+import lazy_loader
 from ...diagram._arrays import DiagramArrays
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["arrays_header", "arrays_bytes", "read_arrays", "split_file"]
 
