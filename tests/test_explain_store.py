@@ -1,7 +1,7 @@
 """The explanation code's own diagrams against dd and brute force, on both backends:
-conjunctions on the arrays (bnx.explanation._conj), set diagrams read from and written to dd
-(bnx.explanation.setdiagram), the node table of pi-inst's sets and small erosions (bnx.explanation.nodetable), and
-the per-ODD managers and caches (bnx.explanation._cache)."""
+conjunctions on the arrays (bnx.explanation._conj), the node table that stores explanation
+sets (bnx.explanation.nodetable: made node by node, read from and written to dd), and the
+per-ODD managers and caches (bnx.explanation._cache)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from bnx.explanation import _cache
 from bnx.explanation._conj import Store
-from bnx.explanation.setdiagram import SetDiagram
 from bnx.explanation.nodetable import NodeTable
 
 NAMES = [f"v{i}" for i in range(5)]
@@ -84,17 +83,22 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
 def test_set_diagrams_read_and_write_dd(a, backend):
     bdd = new_manager(backend, NAMES)
     f = _function(bdd, a)
-    d = SetDiagram.from_dd(f, len(NAMES))
-    assert [_value(d.var, d.lo, d.hi, d.root, r) for r in ROWS] == [bool(x) for x in a]
+    d = NodeTable(len(NAMES))
+    u = d.read_dd(f)
+    assert [_value(d.var, d.lo, d.hi, u, r) for r in ROWS] == [bool(x) for x in a]
+    assert d.read_dd(f) == u and d.count(u) == sum(a)  # one node per function
     other = new_manager(backend, NAMES)
-    assert d.to_dd(other, NAMES) == _function(other, a)
+    assert d.to_dd(other, NAMES, u) == _function(other, a)
     arrays, _ = from_dd([f], len(NAMES))
-    e = SetDiagram.from_arrays(arrays)
-    assert [_value(e.var, e.lo, e.hi, e.root, r) for r in ROWS] == [bool(x) for x in a]
+    e = NodeTable.from_arrays(arrays)
+    assert [_value(e.var, e.lo, e.hi, arrays.root, r) for r in ROWS] == [bool(x) for x in a]
+    assert e.node(arrays.level[arrays.root], arrays.lo[arrays.root],
+                  arrays.hi[arrays.root]) == arrays.root  # its unique table holds them
     core = BDD()  # dd's integer-level manager, as under dd.autoref
     core.declare(*NAMES)
-    g = SetDiagram.from_core(core, -core.find_or_add(0, -1, 1), len(NAMES))  # not v0
-    assert [_value(g.var, g.lo, g.hi, g.root, r) for r in ROWS] == [not r[0] for r in ROWS]
+    g = NodeTable(len(NAMES))
+    v = g.read_core(core, -core.find_or_add(0, -1, 1))  # not v0
+    assert [_value(g.var, g.lo, g.hi, v, r) for r in ROWS] == [not r[0] for r in ROWS]
 
 
 @settings(max_examples=40, deadline=None)
@@ -121,9 +125,8 @@ def test_set_store_against_brute_force(a, b, levels):
     c = s.conj(fa, fb)
     assert [_value(s.var, s.lo, s.hi, c, r) for r in ROWS] == [bool(x and y) for x, y in zip(a, b)]
     assert s.conj(fb, fa) == c
-    g = s.diagram(fa)
-    assert [_value(g.var, g.lo, g.hi, g.root, r) for r in ROWS] == [bool(x) for x in a]
-    assert g.count() == sum(a)
+    assert s.count(fa) == sum(a) and s.count(d) == sum(x and not y for x, y in zip(a, b))
+    assert s.count(0) == 0 and s.count(1) == len(ROWS)
     bdd = new_manager("autoref", NAMES)
     assert s.size(fa) == _function(bdd, a).dag_size
     for lv in levels:  # a node over a level with equal children is its child
@@ -134,8 +137,11 @@ def test_explanation_sets_are_dd_diagrams(backend):
     odd = bnx.compile(bnx.examples.admissions(), backend=backend)
     x = dict.fromkeys(odd.features, "+")
     pis = bnx.pi_explanations(odd, x)
-    again = SetDiagram.from_dd(pis.root, pis.layout.nvars)  # written into dd, read back
-    assert len(again) == len(pis.diagram) and pis.root.bdd is pis.bdd
+    table, u = pis.nodes
+    again = NodeTable(pis.layout.nvars)
+    v = again.read_dd(pis.root)  # written into dd, read back
+    assert again.nodes_of(v) == table.nodes_of(u) and again.count(v) == table.count(u)
+    assert pis.root.bdd is pis.bdd
     assert pis.bdd is _cache.aux_manager(odd, pis.layout.variables)
     assert len(pis) == 3 and len(pis.shortest()) == 1
     assert _cache.decide(odd, [1, 1, 1, 1]) == odd.decide(x)

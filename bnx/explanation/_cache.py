@@ -27,7 +27,6 @@ from ..diagram._feature_view import feature_view
 from ..classifier._unate import least_pair
 from .layout import Layout
 from .nodetable import NodeTable
-from .setdiagram import SetDiagram
 
 np = lazy_loader.load("numpy")  # imported on first use
 
@@ -169,7 +168,7 @@ def _level_bits(enc) -> tuple[list, list]:
 
 def both(odd) -> tuple:
     """``(diagram, root, negated root)``: the decision function and its negation in one
-    node space (a :class:`~bnx.explanation.setdiagram.SetDiagram` over the ODD's levels,
+    node space (a :class:`~bnx.explanation.nodetable.NodeTable` over the ODD's levels,
     lists when small): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
     memos keyed by node serve both decisions."""
     def make():
@@ -181,13 +180,13 @@ def both(odd) -> tuple:
             level = level + level[2:]
             lo = lo + [shift[c] for c in lo[2:]]
             hi = hi + [shift[c] for c in hi[2:]]
-            return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, shift[a.root])
+            return (NodeTable.of(a.nvars, level, lo, hi), a.root, shift[a.root])
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
         level = np.concatenate([a.level, a.level[2:]])
         lo = np.concatenate([a.lo, shift[a.lo[2:]]])
         hi = np.concatenate([a.hi, shift[a.hi[2:]]])
-        return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, int(shift[a.root]))
+        return (NodeTable.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
     return store(odd, ("both",), make)
 
 

@@ -27,7 +27,7 @@ from . import _cache
 from ._conj import Store, store_for
 from ._within import within_odd
 from .explanations import DROPPED, Explanations, Layout
-from .setdiagram import SetDiagram
+from .nodetable import NodeTable
 
 np = lazy_loader.load("numpy")  # imported on first use
 
@@ -59,12 +59,11 @@ class _State:
     are keyed by the instance's remaining states, named by suffix ids) and the suffix
     table."""
 
-    __slots__ = ("core", "dropped", "memo", "suffixes", "diagrams")
+    __slots__ = ("core", "dropped", "memo", "suffixes")
 
     def __init__(self, core, layout: Layout) -> None:
         self.core = core
         self.memo: dict = {}
-        self.diagrams: dict = {}  # pi-cover: output reference -> its SetDiagram
         self.suffixes: dict = {}  # (state, next suffix id) -> suffix id (0: no feature)
         n = layout.n
         dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
@@ -105,7 +104,6 @@ class _PI:
         self.stride = self.n + 1
         self.memo = state.memo
         self.dropped = state.dropped
-        self._diagrams = state.diagrams
         self._suffixes = state.suffixes
         self.instance = self.suffix = None
         if instance is not None:
@@ -209,17 +207,9 @@ class _PI:
         """The explanations of ``decision`` as an :class:`Explanations` set."""
         variables = self.layout.variables
         ref = self.root()
-        diagram = None
-        if self.instance is None:  # the prime implicants: read once per ODD and decision
-            diagram = self._diagrams.get(ref)
-            if diagram is None:
-                if len(self._diagrams) > 16:
-                    self._diagrams.clear()
-                diagram = self._diagrams[ref] = self.core.diagram(ref)
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
-                            feature_order=odd.display_order, diagram=diagram,
-                            core=(self.core, ref), **kwargs)
+                            feature_order=odd.display_order, core=(self.core, ref), **kwargs)
 
 
 @deep
@@ -298,10 +288,10 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     if method == "inst":
         return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named)
     cover = prime_implicants(odd, decision=decision)
-    g = cover.diagram
+    g, u = cover.nodes
     core = _cache.node_table(odd, layout.variables, limit=CORE_LIMIT)
     with recursion_for(len(x)):
-        root = _project(g, g.root, 0, cover.layout, layout, core, x, {})
+        root = _project(g, u, 0, cover.layout, layout, core, x, {})
     variables = layout.variables
     return Explanations(None, None, layout,
                         make_manager=lambda: _cache.aux_manager(odd, variables),
@@ -309,7 +299,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
                         feature_order=odd.display_order, core=(core, root))
 
 
-def _project(g: SetDiagram, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
+def _project(g: NodeTable, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
              memo: dict) -> int:
     """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
     built in the :class:`~.nodetable.NodeTable` ``core`` in the keep layout ``dst``."""
