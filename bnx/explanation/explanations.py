@@ -139,7 +139,8 @@ class Explanations:
                 self._count = table.count(ref)
             else:
                 with recursion_for(self.layout.nvars):
-                    self._count = count_members(table, ref, 0, self.layout, {})
+                    self._count = count_members(table, ref, 0, self.layout,
+                                                table.memo(self.layout.choices))
         return self._count
 
     def __len__(self) -> int:

@@ -57,6 +57,7 @@ class NodeTable:
         self._diffs: dict = {}  # (a, b) -> a and not b
         self._ands: dict = {}  # (a, b), a < b -> a and b
         self._counts: dict = {0: 0, 1: 1}  # node -> models over the levels from its own
+        self._memos: dict = {}  # id(owner) -> (owner, memo of a walk keyed by node)
 
     @classmethod
     def from_arrays(cls, arrays: DiagramArrays) -> "NodeTable":
@@ -79,7 +80,8 @@ class NodeTable:
     def entries(self) -> int:
         """Nodes plus memo entries: what the table holds (bounded by its owner, who
         replaces a table grown too large)."""
-        return len(self.var) + len(self._diffs) + len(self._ands) + len(self._counts)
+        return (len(self.var) + len(self._diffs) + len(self._ands) + len(self._counts)
+                + sum(len(m) for _, m in self._memos.values()))
 
     def node(self, level: int, lo: int, hi: int) -> int:
         """The node testing ``level`` with children ``lo`` (false branch) and ``hi``
@@ -178,6 +180,16 @@ class NodeTable:
                     memo[w] = (ca << (var[a] - v - 1)) + (cb << (var[b] - v - 1))
             got = memo[u]
         return got << var[u]
+
+    def memo(self, owner) -> dict:
+        """A memo kept with the table for a walk over its nodes whose results depend only
+        on the node and ``owner`` (e.g. the choices of a layout: the walks of
+        :mod:`.walks`), so that later sets of the table reuse it; ``owner`` is kept alive
+        with it."""
+        got = self._memos.get(id(owner))
+        if got is None:
+            got = self._memos[id(owner)] = (owner, {})
+        return got[1]
 
     def restrict(self, u: int, bits: Sequence[tuple[int, bool]]) -> int:
         """Follow ``u`` along ``(level, value)`` pairs in increasing level order (a level
