@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 import lazy_loader
@@ -31,13 +32,7 @@ from .nodetable import NodeTable
 np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
-           "both", "tidy", "SMALL", "GC_SLACK"]
-
-#: Diagrams with at most this many nodes are also kept as Python lists for the
-#: recursive passes (fast scalar reads); larger ones are read from their numpy arrays
-#: only (no Python object per node).
-SMALL = 1 << 17
-
+           "both", "tidy", "GC_SLACK"]
 
 def store(odd, key: tuple, make):
     """``odd.arrays.cache[key]``, made by ``make()`` on first use."""
@@ -169,13 +164,13 @@ def _level_bits(enc) -> tuple[list, list]:
 def both(odd) -> tuple:
     """``(diagram, root, negated root)``: the decision function and its negation in one
     node space (a :class:`~bnx.explanation.nodetable.NodeTable` over the ODD's levels,
-    lists when small): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
+    array columns): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
     memos keyed by node serve both decisions."""
     def make():
         a = odd.arrays
         n = a.size
-        if n <= SMALL:  # lists, made in Python (a loaded small ODD imports no numpy)
-            level, lo, hi = a.lists(copy=False)
+        if a.small:  # lists, made in Python (a loaded small ODD imports no numpy)
+            level, lo, hi = a.lists()
             shift = [1, 0, *range(n, 2 * n - 2)]  # the terminals swap
             level = level + level[2:]
             lo = lo + [shift[c] for c in lo[2:]]
@@ -183,9 +178,8 @@ def both(odd) -> tuple:
             return (NodeTable.of(a.nvars, level, lo, hi), a.root, shift[a.root])
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
-        level = np.concatenate([a.level, a.level[2:]])
-        lo = np.concatenate([a.lo, shift[a.lo[2:]]])
-        hi = np.concatenate([a.hi, shift[a.hi[2:]]])
+        level, lo, hi = (array("q", np.concatenate(c).tobytes()) for c in (
+            (a.level, a.level[2:]), (a.lo, shift[a.lo[2:]]), (a.hi, shift[a.hi[2:]])))
         return (NodeTable.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
     return store(odd, ("both",), make)
 

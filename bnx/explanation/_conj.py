@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import lazy_loader
 
-from ..diagram._arrays import DiagramArrays, unique
+from ..diagram._arrays import DiagramArrays, cofactor, unique
 from ..diagram.encoding import Encoding
 from ._unate_store import UnateStore
 
@@ -271,13 +271,8 @@ class Store:
     # ------------------------------------------------------------------ stars
     def cofactor(self, us: np.ndarray, i: int, j: int) -> np.ndarray:
         """The cofactors of nodes ``us`` (all testing feature ``i``) on state ``j``."""
-        a, m = self.first[i], self.nbits[i]
-        level, lo, hi = self.level, self.lo, self.hi
-        u = np.asarray(us, dtype=_INT)
-        for bit in range(m):
-            at = level[u] == a + bit
-            u = np.where(at, hi[u] if (j >> (m - 1 - bit)) & 1 else lo[u], u)
-        return u
+        return cofactor(self.level, self.lo, self.hi, np.asarray(us, dtype=_INT),
+                        self.first[i], self.nbits[i], j)
 
     def cofactors(self, us: np.ndarray, i: int) -> np.ndarray:
         """The cofactors of nodes ``us`` (all testing feature ``i``) over each state of

@@ -12,15 +12,14 @@ Examples
 >>> from bnx.diagram._arrays import DiagramArrays
 >>> from bnx.diagram.encoding import Encoding
 >>> enc = Encoding(("a", "b"), (("0", "1"), ("0", "1")))
->>> a = DiagramArrays.from_lists(2, [2, 2, 1, 0], [0, 1, 0, 2], [0, 1, 1, 1], 3)  # a or b
+>>> a = DiagramArrays(2, [2, 2, 1, 0], [0, 1, 0, 2], [0, 1, 1, 1], 3)  # a or b
 >>> UnateStore(a, enc, (0, 0)).star_of(3)  # (a or b) with a dropped: b
 2
 """
 
 from __future__ import annotations
 
-from ..diagram import _array_lists as array_lists
-from ..diagram._arrays import DiagramArrays
+from ..diagram._arrays import DiagramArrays, cofactor
 from ..diagram.encoding import Encoding
 
 __all__ = ["UnateStore"]
@@ -41,7 +40,8 @@ class UnateStore:
     def __init__(self, arrays: DiagramArrays, enc: Encoding, least: tuple) -> None:
         level, lo, hi = arrays.lists()
         first = enc.first_level
-        feature_of = array_lists.features_of_levels(first)
+        n = len(enc.features)
+        feature_of = [i for i in range(n) for _ in range(first[i + 1] - first[i])] + [n]
         star = [0, 1]
         for u in range(2, len(level)):
             i = feature_of[level[u]]
@@ -49,7 +49,7 @@ class UnateStore:
             if m == 1:  # a binary feature: the child on the least state
                 star.append(hi[u] if least[i] else lo[u])
             else:
-                star.append(array_lists.cofactor(a, m, level, lo, hi, u, least[i]))
+                star.append(cofactor(level, lo, hi, u, a, m, least[i]))
         self.py = (level, lo, hi, star)
         self.root = arrays.root
         self.n = len(level)

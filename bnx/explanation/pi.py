@@ -18,8 +18,7 @@ from __future__ import annotations
 import lazy_loader
 
 from .._types import Instance
-from ..diagram._array_lists import cofactor
-from ..diagram._arrays import negate
+from ..diagram._arrays import cofactor, negate
 from ..diagram._passes import deep, recursion_for
 from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
@@ -128,7 +127,7 @@ class _PI:
         st = self.store
         level, lo, hi = (st.py[0], st.py[1], st.py[2]) if st.py is not None else \
             (st.level, st.lo, st.hi)
-        return int(cofactor(self.first[i], self.nbits[i], level, lo, hi, u, j))
+        return int(cofactor(level, lo, hi, u, self.first[i], self.nbits[i], j))
 
     def _star(self, u: int) -> int:
         """The star of store node ``u`` (made on first use)."""
