@@ -36,6 +36,10 @@ def _function(bdd, table):
     return u
 
 
+def star_of(s, u):
+    return int(s.star[u])
+
+
 def _value(level, lo, hi, u, row) -> bool:
     while u > 1:
         u = hi[u] if row[level[u]] else lo[u]
@@ -54,7 +58,7 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
     bdd = new_manager(backend, NAMES)
     arrays, (ia, ib) = from_dd([_function(bdd, a), _function(bdd, b)], len(NAMES))
     enc = ENCODINGS[which]
-    s = Store(arrays, enc, lists=bool(which))
+    s = Store(arrays, enc, python=False)  # held in numpy (a small store: in Python)
     size = s.n
     (c,) = s.conj([ia], [ib]).tolist()
     lv, lo, hi = s.level, s.lo, s.hi
@@ -74,8 +78,13 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
                               r[:first] + tuple(bool((j >> (m - 1 - t)) & 1) for t in range(m))
                               + r[first + m:]) for j in range(k))
             assert _value(s.level, s.lo, s.hi, star, r) == want
-    if s.py is not None:
-        assert s.py[3] == s.star[:s.n].tolist() and s.py[0] == s.level[:s.n].tolist()
+    assert s.py[3] == s.star[:s.n].tolist() and s.py[0] == s.level[:s.n].tolist()  # closed
+    # held in Python: the same stars, as functions (its new nodes may be numbered otherwise)
+    p = Store(arrays, enc)
+    assert p.closed and p.conj([ia], [ib]) == [p.table.conj(ia, ib)]
+    for u in range(2, arrays.size):
+        for r in ROWS:
+            assert _value(*p.py[:3], p.star_of(u), r) == _value(s.level, s.lo, s.hi, star_of(s, u), r)
 
 
 @settings(max_examples=30, deadline=None)
@@ -180,7 +189,7 @@ def test_stars_serve_later_calls(backend):
           for combo in itertools.product(*(odd.states(f) for f in odd.features))]
     first = [bnx.pi_explanations(odd, x).to_set() for x in xs]
     s = bnx.explanation.pi._store(odd, True)
-    assert s.closed and np.all(s.star[:s.n] >= 0)
+    assert s.closed and min(s.py[3]) >= 0
     assert [bnx.pi_explanations(odd, x, method="cover").to_set() for x in xs] == first
     # a store whose stars are made on demand only gives the same sets
     odd2 = bnx.compile(bnx.examples.asia(), backend=backend)
@@ -189,7 +198,7 @@ def test_stars_serve_later_calls(backend):
                tuple(len(s) for s in odd2.encoding.states), _cache.least_states(odd2, d))
         arrays = odd2.arrays if d else bnx.explanation.pi._store(odd2, False) and \
             odd2.arrays.cache[("negated",)]
-        made = arrays.cache[key] = Store(arrays, odd2.encoding)
+        made = arrays.cache[key] = Store(arrays, odd2.encoding, python=False)
         assert bnx.explanation.pi._store(odd2, d) is made and not made.closed  # the one used
     assert [bnx.pi_explanations(odd2, x).to_set() for x in xs] == first
     assert [bnx.prime_implicants(odd2, decision=d).to_set() for d in (True, False)] == \
