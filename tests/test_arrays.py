@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from bnx.diagram import _arrays as A
 from bnx.diagram import _dd as D
+from bnx.diagram._feature_view import decide, decide_states, feature_view
 from bnx.diagram.backends import new_manager
+from bnx.diagram.encoding import Encoding
 
 
 @st.composite
@@ -46,7 +48,9 @@ def test_from_dd_to_dd_count_decide(backend, spec):
     for r, fn in zip(ids, (u, ~u)):
         assert A.count(arr, r) == int(fn.count(nvars=n))
         want = [bdd.let(dict(zip(names, map(bool, b))), fn) == bdd.true for b in bits]
-        assert A.decide(arr, bits, r).tolist() == want
+        enc = Encoding(tuple(names), (("0", "1"),) * n)  # binary: a state is its bit
+        assert decide_states(feature_view(arr, enc), bits.astype(int), r).tolist() == want
+        assert [decide(arr, enc, b.astype(int).tolist(), r) for b in bits] == want
         assert D.to_dd(arr, bdd, names, r) == fn
     one, _ = D.from_dd([u], n)
     # the negation pass agrees with dd's negation
@@ -69,7 +73,8 @@ def test_builder_select_encodes_states_msb_first():
     # a feature with 3 states on two bits: state j goes to kids[j]; code 3 names none
     root = b.select(0, 2, [[A.TRUE, A.FALSE, A.TRUE]])
     arr = b.finish(int(root[0]))
-    got = A.decide(arr, [[0, 0], [0, 1], [1, 0], [1, 1]]).tolist()
+    enc = Encoding(("a", "b"), (("0", "1"),) * 2)
+    got = decide_states(feature_view(arr, enc), [[0, 0], [0, 1], [1, 0], [1, 1]]).tolist()
     assert got == [True, False, True, False]
 
 

@@ -27,8 +27,8 @@ Examples
 >>> x1 = b.nodes(1, [FALSE], [TRUE])            # the node "x1"
 >>> f = b.nodes(0, x1, [TRUE])                 # "x0 or x1"
 >>> a = b.finish(f[0])
->>> a.size, count(a), decide(a, [[0, 0], [0, 1], [1, 0]]).tolist()
-(4, 3, [False, True, True])
+>>> a.size, count(a), dd_size(a), a.columns[2].tolist()   # (per node, its high child)
+(4, 3, 3, [0, 1, 1, 1])
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ np = lazy_loader.load("numpy")  # imported on first use
 
 
 __all__ = ["FALSE", "TRUE", "SMALL", "DiagramArrays", "Builder", "canonical", "cofactor",
-           "count", "decide", "dd_size", "negate", "negations", "unique"]
+           "count", "dd_size", "negate", "negations", "unique"]
 
 FALSE, TRUE = 0, 1
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
@@ -387,23 +387,3 @@ def cofactor(level, lo, hi, u, first: int, nbits: int, j: int):
         else:
             u = np.where(level[u] == first + bit, take[u], u)
     return u
-
-
-def decide(arrays: DiagramArrays, bits, root: int | None = None) -> np.ndarray:
-    """The function's value on many complete assignments: ``bits`` has one row per
-    assignment and one column per level; returns one bool per row."""
-    bits = np.asarray(bits, dtype=bool)
-    if bits.ndim == 1:
-        bits = bits[None, :]
-    root = arrays.root if root is None else int(root)
-    u = np.full(len(bits), root, dtype=_INT)
-    rows = np.arange(len(bits))
-    level, lo, hi = arrays.level, arrays.lo, arrays.hi
-    active = rows[u > TRUE]
-    while len(active):
-        w = u[active]
-        lv = level[w]
-        b = bits[active, lv]
-        u[active] = np.where(b, hi[w], lo[w])
-        active = active[u[active] > TRUE]
-    return u == TRUE

@@ -37,7 +37,8 @@ from .encoding import Encoding
 
 np = lazy_loader.load("numpy")  # imported on first use
 
-__all__ = ["FeatureView", "feature_view", "count_instances", "decide_states", "state_bits"]
+__all__ = ["FeatureView", "feature_view", "count_instances", "decide", "decide_states",
+           "state_bits"]
 
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
 
@@ -61,11 +62,12 @@ class FeatureView:
     root : int
     """
 
-    __slots__ = ("arrays", "n", "feature", "first_node", "last_node", "kids", "root",
+    __slots__ = ("arrays", "enc", "n", "feature", "first_node", "last_node", "kids", "root",
                  "nstates")
 
     def __init__(self, arrays: DiagramArrays, enc: Encoding) -> None:
         self.arrays = arrays
+        self.enc = enc
         self.root = arrays.root
         n = self.n = len(enc.features)
         self.nstates = [len(s) for s in enc.states]
@@ -108,9 +110,56 @@ def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
     return got
 
 
+def decide(arrays: DiagramArrays, enc: Encoding, x: Sequence[int],
+           root: int | None = None) -> bool:
+    """The function's value on one complete instance given as state indices (one per
+    feature, in the ODD's order), by one walk down the diagram: over its columns in
+    Python on a small diagram (no numpy), feature by feature on the feature view of a
+    large one. Many instances at once: :func:`decide_states`.
+
+    Examples
+    --------
+    >>> enc = Encoding(("a",), (("x", "y", "z"),))
+    >>> a = DiagramArrays(2, [2, 2, 1, 0], [0, 1, 1, 2], [0, 1, 0, 1], 3)   # x or z
+    >>> [decide(a, enc, [j]) for j in range(3)]
+    [True, False, True]
+    """
+    u = arrays.root if root is None else int(root)
+    if arrays.small:
+        key = ("level_bits", enc.first_level)
+        got = arrays.cache.get(key)
+        if got is None:  # per level, its feature and the shift of its bit in the code
+            feat, shift = [], []
+            for i, bs in enumerate(enc.bits):
+                for b in range(len(bs)):
+                    feat.append(i)
+                    shift.append(len(bs) - 1 - b)
+            got = arrays.cache[key] = (feat, shift)
+        feat, shift = got
+        level, lo, hi = arrays.columns
+        while u > TRUE:
+            lv = level[u]
+            u = hi[u] if (x[feat[lv]] >> shift[lv]) & 1 else lo[u]
+        return u == TRUE
+    fv = feature_view(arrays, enc)
+    feature, first, kids = fv.feature, fv.first_node, fv.kids
+    while u > TRUE:
+        i = feature[u]
+        u = int(kids[i][u - first[i], x[i]])
+    return u == TRUE
+
+
 def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarray:
     """The function's value on complete instances given as state indices (one row per
-    instance, one column per feature in the ODD's order); one bool per row."""
+    instance, one column per feature in the ODD's order); one bool per row.
+
+    Examples
+    --------
+    >>> enc = Encoding(("a",), (("x", "y", "z"),))
+    >>> a = DiagramArrays(2, [2, 2, 1, 0], [0, 1, 1, 2], [0, 1, 0, 1], 3)   # x or z
+    >>> decide_states(feature_view(a, enc), [[0], [1], [2]]).tolist()
+    [True, False, True]
+    """
     idx = np.asarray(indices, dtype=_INT)
     if idx.ndim == 1:
         idx = idx[None, :]

@@ -24,7 +24,7 @@ import lazy_loader
 
 from .._types import Manager
 from ..diagram.backends import new_manager
-from ..diagram._feature_view import feature_view
+from ..diagram._feature_view import decide as decide_instance
 from ..classifier._unate import least_pair
 from .layout import Layout
 from .nodetable import NodeTable
@@ -130,35 +130,8 @@ def indices(odd, instance) -> list[int]:
 
 
 def decide(odd, x: Sequence[int]) -> bool:
-    """The decision on a complete instance given as state indices: one walk down the
-    ODD's nodes (its lists when small, else feature by feature on its arrays)."""
-    g, root, _ = both(odd)
-    if isinstance(g.var, list):
-        feat, shift = store(odd, ("level_bits",), lambda: _level_bits(odd.encoding))
-        var, lo, hi = g.var, g.lo, g.hi
-        u = root
-        while u > 1:
-            lv = var[u]
-            u = hi[u] if (x[feat[lv]] >> shift[lv]) & 1 else lo[u]
-        return u == 1
-    fv = feature_view(odd.arrays, odd.encoding)
-    feature, first, kids = fv.feature, fv.first_node, fv.kids
-    u = fv.root
-    while u > 1:
-        i = int(feature[u])
-        u = int(kids[i][u - first[i], x[i]])
-    return u == 1
-
-
-def _level_bits(enc) -> tuple[list, list]:
-    """Per level, its feature and the shift of its bit in the feature's state code."""
-    feat, shift = [], []
-    for i, bs in enumerate(enc.bits):
-        m = len(bs)
-        for b in range(m):
-            feat.append(i)
-            shift.append(m - 1 - b)
-    return feat, shift
+    """The decision on a complete instance given as state indices (one walk)."""
+    return decide_instance(odd.arrays, odd.encoding, x)
 
 
 def both(odd) -> tuple:

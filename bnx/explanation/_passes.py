@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import lazy_loader
 
 from ..diagram._feature_view import FeatureView, feature_view
+from ..diagram._feature_view import decide as decide_instance
 from ._instances import memo
 
 np = lazy_loader.load("numpy")  # imported on first use
@@ -54,12 +55,7 @@ def _rows(fv: FeatureView, i: int) -> slice:
 
 def decide(fv: FeatureView, x: Sequence[int]) -> bool:
     """The decision on a complete instance (state indices), by one walk."""
-    u = fv.root
-    feature, first, kids = fv.feature, fv.first_node, fv.kids
-    while u > TRUE:
-        i = feature[u]
-        u = int(kids[i][u - first[i], x[i]])
-    return u == TRUE
+    return decide_instance(fv.arrays, fv.enc, x, fv.root)
 
 
 def distances(fv: FeatureView, x: Sequence[int], target: int,
