@@ -44,7 +44,7 @@ np = lazy_loader.load("numpy")  # imported on first use
 
 
 __all__ = ["FALSE", "TRUE", "SMALL", "DiagramArrays", "Builder", "canonical", "cofactor",
-           "count", "dd_size", "negate", "negations", "unique"]
+           "count", "dd_nodes", "dd_size", "negate", "negations", "unique"]
 
 FALSE, TRUE = 0, 1
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
@@ -326,18 +326,33 @@ def dd_size(arrays: DiagramArrays) -> int:
     if arrays.root <= TRUE:
         return 1
     if arrays.small:
-        level, lo, hi = arrays.columns
-        index = {(level[u], lo[u], hi[u]): u for u in range(2, len(level))}
-        neg = [1, 0]
-        paired = 0
-        for u in range(2, len(level)):
-            a, b = neg[lo[u]], neg[hi[u]]
-            v = index.get((level[u], a, b), -1) if a >= 0 and b >= 0 else -1
-            neg.append(v)
-            paired += v >= 0
-    else:
-        paired = int(np.count_nonzero(negations(arrays)[2:] >= 0))
+        return dd_nodes(*arrays.columns, range(2, arrays.size))
+    paired = int(np.count_nonzero(negations(arrays)[2:] >= 0))
     return 1 + arrays.size - 2 - paired // 2
+
+
+def dd_nodes(level, lo, hi, nodes) -> int:
+    """:func:`dd_size` of the inner nodes ``nodes`` (children before parents, closed
+    under children) of any reduced diagram in the array form, in Python: each node is
+    named by its class ``{f, not f}`` bottom-up, as a manager whose high edges are never
+    complemented would.
+
+    Examples
+    --------
+    >>> dd_nodes([2, 2, 1, 1, 0], [0, 1, 0, 1, 2], [0, 1, 1, 0, 3], range(2, 5))  # x0 xor x1
+    3
+    """
+    rep = {0: (0, False), 1: (0, True)}  # node -> (class, positive?)
+    classes: dict = {}
+    for w in nodes:
+        cl, pl = rep[lo[w]]
+        ch, ph = rep[hi[w]]
+        key = (level[w], cl, pl if ph else not pl, ch)
+        c = classes.get(key)
+        if c is None:
+            c = classes[key] = len(classes) + 1
+        rep[w] = (c, ph)
+    return len(classes) + 1
 
 
 def count(arrays: DiagramArrays, root: int | None = None) -> int:

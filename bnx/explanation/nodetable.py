@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._types import Manager, Node
-from ..diagram._arrays import DiagramArrays
+from ..diagram._arrays import DiagramArrays, dd_nodes
 
 __all__ = ["NodeTable"]
 
@@ -140,21 +140,7 @@ class NodeTable:
         """Number of nodes of the function ``u`` as ``dd`` counts them: with complemented
         edges, a function and its negation share one node, and the one terminal is
         counted once."""
-        lo, hi, var = self.lo, self.hi, self.var
-        seen = self._below(u)
-        # children are numbered before their parents: name each node's class {f, not f}
-        # bottom-up, as a manager whose high edges are never complemented would
-        rep = {0: (0, False), 1: (0, True)}  # node -> (class, positive?)
-        classes: dict = {}
-        for w in sorted(seen):
-            cl, pl = rep[lo[w]]
-            ch, ph = rep[hi[w]]
-            key = (var[w], cl, pl if ph else not pl, ch)
-            c = classes.get(key)
-            if c is None:
-                c = classes[key] = len(classes) + 1
-            rep[w] = (c, ph)
-        return len(classes) + 1
+        return dd_nodes(self.var, self.lo, self.hi, sorted(self._below(u)))
 
     def count(self, u: int) -> int:
         """Number of assignments to the ``nvars`` levels on which ``u`` is true (exact;
