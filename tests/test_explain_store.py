@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
+from dd.bdd import BDD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from dd.bdd import BDD
 from bnx.diagram._dd import from_dd
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding

@@ -27,7 +27,7 @@ from bnx.diagram._passes import count
 from bnx.diagram.encoding import Encoding
 from bnx.diagram import _arrays
 from bnx.diagram._problem import problem
-from bnx.odd.io import FORMAT_VERSION, binary, load, load_odd, save_odd
+from bnx.odd.io import FORMAT_VERSION, load, load_odd, save_odd
 from bnx.odd.io.document import _checksum
 from tests.legacy_files import (join, legacy_document, resign, resign_arrays, split,
                                 write_legacy)

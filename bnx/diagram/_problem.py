@@ -18,6 +18,8 @@ True
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import lazy_loader
 
 from ._arrays import DiagramArrays
@@ -66,10 +68,10 @@ def _in_python(arrays: DiagramArrays) -> tuple | None:
     for lv in range(nvars):
         s0, s1 = st[lv + 1], st[lv]
         keys = [lo[u] * n + hi[u] for u in range(s0, s1)]
-        if all(a < b for a, b in zip(keys, keys[1:])):
+        if all(a < b for a, b in pairwise(keys)):
             continue
         order = sorted(range(len(keys)), key=keys.__getitem__)
-        for a, b in zip(order, order[1:]):
+        for a, b in pairwise(order):
             if keys[a] == keys[b]:
                 return ("duplicate", s0 + a, s0 + b)
     seen = [False] * n

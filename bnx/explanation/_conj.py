@@ -50,7 +50,7 @@ from .nodetable import NodeTable
 
 np = lazy_loader.load("numpy")  # imported on first use
 
-__all__ = ["Store", "store_for", "in_python"]
+__all__ = ["Store", "in_python", "store_for"]
 
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
 _B = 1 << 31  # pair keys: a * _B + b (node numbers stay below 2 ** 31)

@@ -60,12 +60,12 @@ class NodeTable:
         self._memos: dict = {}  # id(owner) -> (owner, memo of a walk keyed by node)
 
     @classmethod
-    def from_arrays(cls, arrays: DiagramArrays) -> "NodeTable":
+    def from_arrays(cls, arrays: DiagramArrays) -> NodeTable:
         """A table that starts with the nodes of ``arrays`` (same numbers)."""
         return cls.of(arrays.nvars, *arrays.lists())
 
     @classmethod
-    def of(cls, nvars: int, var, lo, hi) -> "NodeTable":
+    def of(cls, nvars: int, var, lo, hi) -> NodeTable:
         """A table that starts with the given nodes (a reduced ordered diagram numbered
         children first: nodes ``0`` and ``1`` the terminals; sequences of int, lists to
         grow); their unique table is made when a node is first added."""
@@ -131,7 +131,7 @@ class NodeTable:
         cofactors on it."""
         var, lo, hi = self.var, self.lo, self.hi
         va, vb = var[a], var[b]
-        v = va if va < vb else vb
+        v = min(vb, va)
         a0, a1 = (lo[a], hi[a]) if va == v else (a, a)
         b0, b1 = (lo[b], hi[b]) if vb == v else (b, b)
         return v, a0, a1, b0, b1
