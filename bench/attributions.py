@@ -10,7 +10,7 @@ Parts:
 * ``votes``: K2 naive Bayes on the UCI votes data (16 binary features), 30 complete rows
   as background, 5 complete rows explained. ``shap.explainers.Exact`` with a
   ``shap.maskers.Independent(background, max_samples=30)`` masker, its model the fastest
-  decision bnx offers (:func:`bnx.diagram._arrays.decide` on the state codes, which are the bits of
+  decision bnx offers (:func:`bnx.diagram._feature_view.decide_states` on the state codes, which are the bits of
   binary features), against :func:`bnx.shap_values`, side by side in one run; the
   largest difference of the values is printed (must be < 1e-9). shap's first call (JIT
   and set-up) is timed apart; the per-instance time is that of the later calls.
@@ -49,7 +49,7 @@ import pandas as pd
 import _util  # noqa: F401  (sys.path)
 import _data
 import bnx
-from bnx.diagram._arrays import decide
+from bnx.diagram._feature_view import decide_states, feature_view
 
 
 def best(fn, repeat):
@@ -71,7 +71,8 @@ def votes(repeat: int) -> None:
     num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])  # noqa
 
     def model(a):
-        return decide(odd.arrays, np.asarray(a, dtype=np.int64)).astype(float)
+        return decide_states(feature_view(odd.arrays, odd.encoding),
+                             np.asarray(a, dtype=np.int64)).astype(float)
 
     explainer = shap.explainers.Exact(model, shap.maskers.Independent(num(bg),
                                                                       max_samples=len(bg)))

@@ -52,6 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _util  # noqa: E402
 import bnx  # noqa: E402
+from bnx.diagram._feature_view import decide_states, feature_view  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = Path(os.environ.get("BNX_BENCH_PEERS", ROOT.parent / "shared" / "peers"))
@@ -169,13 +170,10 @@ def check_decisions(odd: bnx.ODD, w0: float, weights) -> tuple[int, int]:
     margin = np.full(total, w0)
     for i, ws in enumerate(weights):
         margin = margin + np.asarray(ws)[idx[:, i]]
-    bits = np.zeros((total, enc.nvars), dtype=bool)
+    codes = np.zeros((total, len(feats)), dtype=np.int64)  # state indices, the ODD's order
     for i, f in enumerate(feats):
-        p = pos[f]
-        m = len(enc.bits[p])
-        for b in range(m):
-            bits[:, enc.first_level[p] + b] = (idx[:, i] >> (m - 1 - b)) & 1
-    got = bnx.diagram._arrays.decide(odd.arrays, bits)
+        codes[:, pos[f]] = idx[:, i]
+    got = decide_states(feature_view(odd.arrays, enc), codes)
     return total, int(np.sum(got != (margin > 0)))
 
 

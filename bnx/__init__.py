@@ -42,7 +42,7 @@ _warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")
 
 # Every name but the errors is imported with its module on first use: ``import bnx`` stays
 # light, and loading a saved ODD and explaining one decision imports no pandas or pgmpy
-# (nor numpy, on a small diagram: see bnx._lazy).
+# (nor numpy, on a small diagram: see bnx._lazy). ``__all__`` is these names.
 _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.examples", None),
          "linear": ("bnx.linear", None), "serve": ("bnx.serve", None),
          "Classifier": ("bnx.classifier._classifier", "Classifier"),
@@ -73,39 +73,8 @@ _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.e
 
 __getattr__ = lazy_attributes(globals(), {**_LAZY, **_EXPLAIN_LAZY})
 
-__all__ = [
-    "Attributions",
-    "Classifier",
-    "Report",
-    "banzhaf_values",
-    "explain",
-    "explain_data",
-    "learn_naive_bayes",
-    "learn_tan",
-    "ODD",
-    "compile",
-    "default_order",
-    "estimate_size",
-    "general_order",
-    "backends",
-    "batch",
-    "parameter_sensitivity",
-    "plot",
-    "plot_network",
-    "plot_sensitivity",
-    "case_study",
-    "datasets",
-    "examples",
-    "linear",
-    "serve",
-    "latent_tree_order",
-    "naive_bayes_order",
-    "read_network",
-    "tan_order",
-    "shap_values",
-    *_explain_all,
-    *_errors_all,
-]
+#: every public name, each listed once: in the tables above and the errors' ``__all__``
+__all__ = [*_LAZY, *_explain_all, *_errors_all]
 
 
 def __dir__() -> list[str]:

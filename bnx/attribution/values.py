@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..classifier._classifier import Classifier, _resolve_state
-from ..diagram._arrays import decide
+from ..diagram._feature_view import decide_states, feature_view
 from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureError,
                       UnknownStateError)
 from ..classifier._instances import as_instance, is_missing
@@ -84,12 +84,7 @@ def _incomplete(what: str, row: int, missing: list):
 
 def _decisions(odd: ODD, xs: np.ndarray) -> np.ndarray:
     """The decision (0 or 1) on each row of state indices, by one walk of the arrays."""
-    enc = odd.encoding
-    bits = np.zeros((len(xs), enc.nvars), dtype=bool)
-    for i, bs in enumerate(enc.bits):
-        for b in range(len(bs)):
-            bits[:, enc.first_level[i] + b] = (xs[:, i] >> (len(bs) - 1 - b)) & 1
-    return decide(odd.arrays, bits).astype(np.int64)
+    return decide_states(feature_view(odd.arrays, odd.encoding), xs).astype(np.int64)
 
 
 def _product(odd: ODD, spec: Mapping, exact: bool) -> list:

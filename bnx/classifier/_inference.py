@@ -28,9 +28,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["as_table", "align", "product", "sum_out", "indicator", "observe",
            "elimination_order", "eliminate", "integer_factor", "table_gcd", "class_marginal"]

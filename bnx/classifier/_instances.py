@@ -23,13 +23,13 @@ import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from .._types import State
 from ..errors import (ArgumentError, InstanceError, MissingFeatureError, UnknownFeatureError,
                      UnknownStateError, closest_first)
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["as_instance", "encode_rows", "is_missing", "resolve_state"]
 

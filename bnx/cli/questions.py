@@ -19,7 +19,7 @@ _QUESTIONS = ("cxp", "roles", "robustness", "bias", "check", "sdp", "profile", "
 
 def question_args(e) -> None:
     """The flags of ``bnx explain`` that ask the questions of :mod:`bnx.explanation.reasons`,
-    :mod:`~bnx.explanation.robustness`, :mod:`~bnx.explanation.bias` and
+    :mod:`~bnx.explanation._robustness`, :mod:`~bnx.explanation.bias` and
     :mod:`~bnx.explanation.probability` (given any of them, MC- and PI-explanations are
     printed only with ``--mc`` or ``--pi``)."""
     q = e.add_argument_group("questions about the decision")

@@ -1,8 +1,9 @@
 """The decision diagram: its array form, its ``dd`` view, and the passes over it.
 
 - :mod:`._arrays`: :class:`DiagramArrays`, levels and children per node, with the passes
-  (count, dd size, negation) that run on them;
-- :mod:`._array_lists`: the same passes on Python lists, for a small loaded diagram;
+  (count, dd size, negation, cofactor) that run on them, in Python on a small diagram and
+  vectorised on a large one;
+- :mod:`._problem`: whether three columns read from a file are a valid diagram;
 - :mod:`._dd`: to and from ``dd`` functions;
 - :mod:`._feature_view`: each node's child per feature state (deciding instances);
 - :mod:`._passes`: walks over ``dd`` nodes;

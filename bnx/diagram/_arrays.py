@@ -12,7 +12,10 @@ with vectorised gathers:
   nodes of level ``L`` are one contiguous block (:meth:`DiagramArrays.block`): a bottom-up
   pass visits the blocks in increasing node order, a top-down pass in decreasing order.
 
-The arrays are made once per diagram: by a compiler from the levels it builds
+The three columns are held once, as ``array('q')``: a small diagram's passes read them
+in Python (no numpy import), a large one's through numpy views of the same memory, and
+each pass (count, dd size, negation, cofactor) chooses between the two inside itself,
+by the one limit :data:`SMALL`. The arrays are made once per diagram: by a compiler from the levels it builds
 (:class:`Builder`), by the file loader from its stored arrays, or from any ``dd``
 function by one walk (:func:`bnx.diagram._dd.from_dd`); :func:`bnx.diagram._dd.to_dd` writes
 them back into a ``dd`` manager. Derived data (per-feature children, layouts, cached results of questions) is
@@ -25,146 +28,128 @@ Examples
 >>> x1 = b.nodes(1, [FALSE], [TRUE])            # the node "x1"
 >>> f = b.nodes(0, x1, [TRUE])                 # "x0 or x1"
 >>> a = b.finish(f[0])
->>> a.size, count(a), decide(a, [[0, 0], [0, 1], [1, 0]]).tolist()
-(4, 3, [False, True, True])
+>>> a.size, count(a), dd_size(a), a.columns[2].tolist()   # (per node, its high child)
+(4, 3, 3, [0, 1, 1, 1])
 """
 
 from __future__ import annotations
 
+import bisect
+import operator
+from array import array
 from collections.abc import Sequence
 
-from . import _array_lists as array_lists
+import lazy_loader
+
 from ._memo import Caches
-from .._lazy import numpy_on_first_use
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 
-__all__ = ["FALSE", "TRUE", "DiagramArrays", "Builder", "canonical",
-           "count", "decide", "dd_size", "negate", "negations", "unique"]
+__all__ = ["FALSE", "TRUE", "SMALL", "DiagramArrays", "Builder", "canonical", "cofactor",
+           "count", "dd_nodes", "dd_size", "negate", "negations", "unique"]
 
 FALSE, TRUE = 0, 1
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
 
+#: The one size limit of the passes: a diagram of at most this many nodes is walked in
+#: Python over its columns (loading a small saved ODD and explaining a decision then
+#: imports no numpy, whose import takes longer than the question); a larger one by
+#: vectorised numpy passes.
+SMALL = 1 << 14
+
+
+def _column(x) -> array:
+    """``x`` (a sequence of ints, or an integer numpy array) as an ``array('q')``."""
+    if isinstance(x, array) and x.typecode == "q":
+        return x
+    if type(x).__module__ == "numpy":  # (numpy is imported: x is one of its arrays)
+        out = array("q")
+        out.frombytes(memoryview(np.ascontiguousarray(x, dtype=_INT)).cast("B"))
+        return out
+    return array("q", x)
+
 
 class DiagramArrays:
-    """A reduced ordered BDD over ``nvars`` levels, held as numpy arrays.
+    """A reduced ordered BDD over ``nvars`` levels: per node its level and two children.
+
+    The three columns are held once, as ``array('q')`` (:attr:`columns`: Python indexes
+    them without numpy); :attr:`level`, :attr:`lo` and :attr:`hi` are read-only numpy
+    views of the same memory, made on first use.
 
     Attributes
     ----------
     nvars : int
         Number of levels (``dd`` variables).
+    columns : tuple of array.array
+        ``(level, lo, hi)``: per node, its level (``nvars`` for the terminals ``0`` and
+        ``1``), its low and its high child.
     level, lo, hi : numpy.ndarray of int64
-        Per node: its level (``nvars`` for the terminals ``0`` and ``1``), its low
-        and its high child. Read-only.
+        The columns as read-only numpy arrays (views, made on first use).
     root : int
         The node of the function.
-    starts : numpy.ndarray or list
-        ``starts[L]`` is 2 + the number of inner nodes at level ``L`` or deeper (a list
-        while the arrays are held as lists).
+    starts : tuple of int
+        ``starts[L]`` is 2 + the number of inner nodes at level ``L`` or deeper.
     cache : Caches
         Data derived from the arrays, made once by the passes that need it (named,
         bounded kinds: :mod:`bnx.diagram._memo`).
-
-    A small diagram read from a file is held as Python lists
-    (:meth:`from_lists`); its numpy arrays are made when first read.
     """
 
-    __slots__ = ("nvars", "_level", "_lo", "_hi", "_lists", "_starts", "root", "cache",
-                 "__weakref__")
+    __slots__ = ("nvars", "columns", "starts", "root", "cache", "_views", "__weakref__")
 
     def __init__(self, nvars: int, level, lo, hi, root: int) -> None:
         self.nvars = int(nvars)
         self.root = int(root)
-        self._lists = None
-        self._set(level, lo, hi)
+        self.columns = tuple(_column(c) for c in (level, lo, hi))
+        self._views = None
+        # the nodes of level L are starts[L + 1] .. starts[L] - 1; levels descend with node
+        # numbers, so starts[L] is the first inner node above level L (a bisection)
+        lv, n = self.columns[0], len(self.columns[0])
+        self.starts = tuple(bisect.bisect_right(lv, -L, 2, n, key=operator.neg)
+                            for L in range(self.nvars + 1))
         self.cache = Caches()
 
-    def _set(self, level, lo, hi) -> None:
-        self._level, self._lo, self._hi = (np.ascontiguousarray(a, dtype=_INT)
-                                           for a in (level, lo, hi))
-        for a in (self._level, self._lo, self._hi):
-            a.setflags(write=False)
-        # starts[L] is 2 + the number of inner nodes at level L or deeper, so the nodes of
-        # level L are starts[L + 1] .. starts[L] - 1
-        lv = self._level[2:]
-        if len(lv) and np.any(np.diff(lv) > 0):
-            raise ValueError("nodes must be grouped by level, deepest first")
-        self._starts = 2 + len(lv) - np.searchsorted(lv[::-1], np.arange(self.nvars + 1),
-                                                     side="left")
+    def _view(self, k: int):
+        views = self._views
+        if views is None:
+            views = []
+            for c in self.columns:
+                v = np.frombuffer(c, dtype=_INT) if len(c) else np.zeros(0, dtype=_INT)
+                v.setflags(write=False)
+                views.append(v)
+            views = self._views = tuple(views)
+        return views[k]
 
-    @classmethod
-    def from_lists(cls, nvars: int, level: list[int], lo: list[int], hi: list[int],
-                   root: int) -> "DiagramArrays":
-        """The arrays of a small diagram given as Python lists (a valid array form, as
-        :func:`bnx.diagram._array_lists.problem` checks): kept as the lists, with the numpy
-        arrays made on first use, so that loading a small file needs no numpy."""
-        self = cls.__new__(cls)
-        self.nvars, self.root, self.cache = int(nvars), int(root), Caches()
-        self._lists = (level, lo, hi)
-        self._level = self._lo = self._hi = None
-        self._starts = array_lists.starts(self.nvars, level)
-        return self
-
-    def _arrays(self) -> None:
-        # (read once: another thread may have made the arrays and dropped the lists)
-        held = self._lists
-        if held is not None:
-            self._set(*held)
-            self._lists = None
-
-    def _column(k: int, what: str):  # noqa: N805 (a property factory, used below)
-        def get(self) -> np.ndarray:
-            got = (self._level, self._lo, self._hi)[k]
-            if got is None:
-                self._arrays()
-                got = (self._level, self._lo, self._hi)[k]
-            return got
-        return property(get, doc=f"Per node, {what} (numpy, made on first use from lists).")
-
-    level = _column(0, "its level")
-    lo = _column(1, "its low child")
-    hi = _column(2, "its high child")
-    del _column
+    level = property(lambda self: self._view(0), doc="Per node, its level (numpy view).")
+    lo = property(lambda self: self._view(1), doc="Per node, its low child (numpy view).")
+    hi = property(lambda self: self._view(2), doc="Per node, its high child (numpy view).")
 
     @property
-    def starts(self):
-        """``starts[L]``: 2 + the number of inner nodes at level ``L`` or deeper (a list
-        while the arrays are held as lists, then numpy)."""
-        return self._starts
+    def small(self) -> bool:
+        """Whether the passes walk this diagram in Python (at most :data:`SMALL` nodes)."""
+        return len(self.columns[0]) <= SMALL
 
-    @property
-    def as_lists(self) -> bool:
-        """Whether the arrays are still held as Python lists (no numpy array made)."""
-        return self._lists is not None
-
-    def lists(self, *, copy: bool = True) -> tuple[list[int], list[int], list[int]]:
-        """``(level, lo, hi)`` as Python lists, for the passes over small diagrams that
-        read single entries; with ``copy=False``, the lists held (not to be changed)."""
-        held = self._lists
-        if held is not None:
-            return tuple(list(a) for a in held) if copy else held
-        return self._level.tolist(), self._lo.tolist(), self._hi.tolist()
+    def lists(self) -> tuple[list[int], list[int], list[int]]:
+        """``(level, lo, hi)`` as new Python lists (to grow, e.g. a node table)."""
+        return tuple(c.tolist() for c in self.columns)
 
     @property
     def size(self) -> int:
         """Number of nodes, both terminals included."""
-        held = self._lists
-        return len(held[0]) if held is not None else len(self._level)
+        return len(self.columns[0])
 
     def __len__(self) -> int:
         return self.size
 
     def block(self, lvl: int) -> slice:
         """The nodes of level ``lvl``, as a slice of the node numbers."""
-        return slice(int(self._starts[lvl + 1]), int(self._starts[lvl]))
+        return slice(self.starts[lvl + 1], self.starts[lvl])
 
     def __repr__(self) -> str:
         return f"DiagramArrays(nvars={self.nvars}, size={self.size}, root={self.root})"
 
     def __getstate__(self):
-        return (self.nvars, np.asarray(self.level), np.asarray(self.lo),
-                np.asarray(self.hi), self.root)
+        return (self.nvars, *self.columns, self.root)
 
     def __setstate__(self, state) -> None:
         self.__init__(*state)
@@ -306,15 +291,17 @@ class Builder:
 # ---------------------------------------------------------------------- passes
 def negate(arrays: DiagramArrays) -> DiagramArrays:
     """The negation: the same nodes with the terminals' roles swapped."""
-    if arrays.as_lists:
-        return DiagramArrays.from_lists(arrays.nvars, *array_lists.negate(
-            *arrays.lists(), arrays.root))
+    root = arrays.root if arrays.root > TRUE else 1 - arrays.root
+    if arrays.small:
+        level, lo, hi = arrays.columns
+        swap = (lambda c: 1 - c if c <= TRUE else c)
+        return DiagramArrays(arrays.nvars, level, [0, 1, *map(swap, lo[2:])],
+                             [0, 1, *map(swap, hi[2:])], root)
     swap = np.array([TRUE, FALSE], dtype=_INT)
     lo = np.where(arrays.lo <= TRUE, swap[np.minimum(arrays.lo, 1)], arrays.lo)
     hi = np.where(arrays.hi <= TRUE, swap[np.minimum(arrays.hi, 1)], arrays.hi)
     lo[:2], hi[:2] = (0, 1), (0, 1)
-    root = arrays.root if arrays.root > TRUE else 1 - arrays.root
-    return DiagramArrays(arrays.nvars, arrays.level, lo, hi, root)
+    return DiagramArrays(arrays.nvars, arrays.columns[0], lo, hi, root)
 
 
 def negations(arrays: DiagramArrays) -> np.ndarray:
@@ -342,25 +329,53 @@ def dd_size(arrays: DiagramArrays) -> int:
     its negation are one node there (complemented edges), and there is one terminal."""
     if arrays.root <= TRUE:
         return 1
-    if arrays.as_lists:
-        return array_lists.dd_size(arrays.nvars, *arrays.lists(copy=False), arrays.root)
-    neg = negations(arrays)
-    inner = np.arange(2, arrays.size)
-    paired = int(np.count_nonzero(neg[2:] >= 0))
-    return 1 + len(inner) - paired // 2
+    if arrays.small:
+        return dd_nodes(*arrays.columns, range(2, arrays.size))
+    paired = int(np.count_nonzero(negations(arrays)[2:] >= 0))
+    return 1 + arrays.size - 2 - paired // 2
+
+
+def dd_nodes(level, lo, hi, nodes) -> int:
+    """:func:`dd_size` of the inner nodes ``nodes`` (children before parents, closed
+    under children) of any reduced diagram in the array form, in Python: each node is
+    named by its class ``{f, not f}`` bottom-up, as a manager whose high edges are never
+    complemented would.
+
+    Examples
+    --------
+    >>> dd_nodes([2, 2, 1, 1, 0], [0, 1, 0, 1, 2], [0, 1, 1, 0, 3], range(2, 5))  # x0 xor x1
+    3
+    """
+    rep = {0: (0, False), 1: (0, True)}  # node -> (class, positive?)
+    classes: dict = {}
+    for w in nodes:
+        cl, pl = rep[lo[w]]
+        ch, ph = rep[hi[w]]
+        key = (level[w], cl, pl if ph else not pl, ch)
+        c = classes.get(key)
+        if c is None:
+            c = classes[key] = len(classes) + 1
+        rep[w] = (c, ph)
+    return len(classes) + 1
 
 
 def count(arrays: DiagramArrays, root: int | None = None) -> int:
     """Number of assignments to all ``nvars`` levels on which the function is true (exact)."""
     root = arrays.root if root is None else int(root)
     n = arrays.nvars
-    if arrays.as_lists:
-        return array_lists.count(n, *arrays.lists(copy=False), root)
+    if root <= TRUE:
+        return (1 << n) if root == TRUE else 0
+    if arrays.small:
+        level, lo, hi = arrays.columns
+        c = [0, 1]
+        for u in range(2, root + 1):
+            a, b, lv = lo[u], hi[u], level[u]
+            c.append((c[a] << (level[a] - lv - 1)) + (c[b] << (level[b] - lv - 1)))
+        return c[root] << level[root]
     exact = n >= 62
     dtype = object if exact else _INT
     c = np.zeros(root + 1, dtype=dtype)
-    if root >= TRUE:
-        c[TRUE] = 1
+    c[TRUE] = 1
     level, lo, hi = arrays.level, arrays.lo, arrays.hi
     pow2 = (np.array([1 << k for k in range(n + 1)], dtype=object) if exact
             else (np.int64(1) << np.arange(n + 1, dtype=_INT)))
@@ -373,25 +388,21 @@ def count(arrays: DiagramArrays, root: int | None = None) -> int:
             continue
         a, b = lo[s], hi[s]
         c[s] = c[a] * pow2[level[a] - lvl - 1] + c[b] * pow2[level[b] - lvl - 1]
-    return int(c[root]) * (1 << int(level[root])) if root > TRUE else (
-        (1 << n) if root == TRUE else 0)
+    return int(c[root]) * (1 << int(level[root]))
 
 
-def decide(arrays: DiagramArrays, bits, root: int | None = None) -> np.ndarray:
-    """The function's value on many complete assignments: ``bits`` has one row per
-    assignment and one column per level; returns one bool per row."""
-    bits = np.asarray(bits, dtype=bool)
-    if bits.ndim == 1:
-        bits = bits[None, :]
-    root = arrays.root if root is None else int(root)
-    u = np.full(len(bits), root, dtype=_INT)
-    rows = np.arange(len(bits))
-    level, lo, hi = arrays.level, arrays.lo, arrays.hi
-    active = rows[u > TRUE]
-    while len(active):
-        w = u[active]
-        lv = level[w]
-        b = bits[active, lv]
-        u[active] = np.where(b, hi[w], lo[w])
-        active = active[u[active] > TRUE]
-    return u == TRUE
+def cofactor(level, lo, hi, u, first: int, nbits: int, j: int):
+    """The cofactor of node ``u`` (an int, or a numpy array of nodes) on state ``j`` of
+    the feature whose ``nbits`` bits start at level ``first`` (state ``j`` coded most
+    significant bit first): ``u`` follows the code's bits that it tests, and stays where
+    it skips one. ``level``, ``lo`` and ``hi`` are the columns of any diagram in the
+    array form (a :class:`DiagramArrays`' or a store's)."""
+    scalar = isinstance(u, int)
+    for bit in range(nbits):
+        take = hi if (j >> (nbits - 1 - bit)) & 1 else lo
+        if scalar:
+            if level[u] == first + bit:
+                u = take[u]
+        else:
+            u = np.where(level[u] == first + bit, take[u], u)
+    return u

@@ -21,13 +21,13 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from .._types import Manager, Node
 from ._arrays import TRUE, DiagramArrays, canonical
 from .backends import autoref_table, is_cudd, write_nodes
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["from_dd", "to_dd"]
 

@@ -30,15 +30,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
-from . import _array_lists as array_lists
-from ._arrays import TRUE, DiagramArrays
+from ._arrays import TRUE, DiagramArrays, cofactor
 from .encoding import Encoding
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
-__all__ = ["FeatureView", "feature_view", "count_states", "count_instances", "decide_states",
+__all__ = ["FeatureView", "feature_view", "count_instances", "decide", "decide_states",
            "state_bits"]
 
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
@@ -63,11 +62,12 @@ class FeatureView:
     root : int
     """
 
-    __slots__ = ("arrays", "n", "feature", "first_node", "last_node", "kids", "root",
+    __slots__ = ("arrays", "enc", "n", "feature", "first_node", "last_node", "kids", "root",
                  "nstates")
 
     def __init__(self, arrays: DiagramArrays, enc: Encoding) -> None:
         self.arrays = arrays
+        self.enc = enc
         self.root = arrays.root
         n = self.n = len(enc.features)
         self.nstates = [len(s) for s in enc.states]
@@ -92,14 +92,7 @@ class FeatureView:
             nodes = np.arange(s0, s1, dtype=_INT)
             out = np.empty((len(nodes), self.nstates[i]), dtype=_INT)
             for j in range(self.nstates[i]):
-                u = nodes.copy()
-                for bit in range(m):
-                    at = level[u] == a + bit
-                    if (j >> (m - 1 - bit)) & 1:
-                        u = np.where(at, hi[u], u)
-                    else:
-                        u = np.where(at, lo[u], u)
-                out[:, j] = u
+                out[:, j] = cofactor(level, lo, hi, nodes, a, m, j)
             self.kids.append(out)
 
     def child(self, u: int, state: int) -> int:
@@ -117,9 +110,56 @@ def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
     return got
 
 
+def decide(arrays: DiagramArrays, enc: Encoding, x: Sequence[int],
+           root: int | None = None) -> bool:
+    """The function's value on one complete instance given as state indices (one per
+    feature, in the ODD's order), by one walk down the diagram: over its columns in
+    Python on a small diagram (no numpy), feature by feature on the feature view of a
+    large one. Many instances at once: :func:`decide_states`.
+
+    Examples
+    --------
+    >>> enc = Encoding(("a",), (("x", "y", "z"),))
+    >>> a = DiagramArrays(2, [2, 2, 1, 0], [0, 1, 1, 2], [0, 1, 0, 1], 3)   # x or z
+    >>> [decide(a, enc, [j]) for j in range(3)]
+    [True, False, True]
+    """
+    u = arrays.root if root is None else int(root)
+    if arrays.small:
+        key = enc.first_level
+        got = arrays.cache.get("level_bits", key)
+        if got is None:  # per level, its feature and the shift of its bit in the code
+            feat, shift = [], []
+            for i, bs in enumerate(enc.bits):
+                for b in range(len(bs)):
+                    feat.append(i)
+                    shift.append(len(bs) - 1 - b)
+            got = arrays.cache.put("level_bits", key, (feat, shift))
+        feat, shift = got
+        level, lo, hi = arrays.columns
+        while u > TRUE:
+            lv = level[u]
+            u = hi[u] if (x[feat[lv]] >> shift[lv]) & 1 else lo[u]
+        return u == TRUE
+    fv = feature_view(arrays, enc)
+    feature, first, kids = fv.feature, fv.first_node, fv.kids
+    while u > TRUE:
+        i = feature[u]
+        u = int(kids[i][u - first[i], x[i]])
+    return u == TRUE
+
+
 def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarray:
     """The function's value on complete instances given as state indices (one row per
-    instance, one column per feature in the ODD's order); one bool per row."""
+    instance, one column per feature in the ODD's order); one bool per row.
+
+    Examples
+    --------
+    >>> enc = Encoding(("a",), (("x", "y", "z"),))
+    >>> a = DiagramArrays(2, [2, 2, 1, 0], [0, 1, 1, 2], [0, 1, 0, 1], 3)   # x or z
+    >>> decide_states(feature_view(a, enc), [[0], [1], [2]]).tolist()
+    [True, False, True]
+    """
     idx = np.asarray(indices, dtype=_INT)
     if idx.ndim == 1:
         idx = idx[None, :]
@@ -139,21 +179,54 @@ def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarr
     return u == TRUE
 
 
-def count_states(fv: FeatureView, root: int | None = None) -> int:
-    """Number of complete instances (one state per feature) on which the function is
-    true, exact. Equal to :func:`bnx.diagram._arrays.count` exactly when the function is false on
-    every code that names no state."""
-    root = fv.root if root is None else int(root)
-    n = fv.n
-    big = fv.arrays.nvars >= 62
-    dtype = object if big else _INT
-    # skip[i] = product of the numbers of states of features i .. n-1
-    skip = np.ones(n + 1, dtype=object)
+def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = None) -> int:
+    """Number of complete instances (one state per feature) on which the function
+    ``arrays`` (or its node ``root``) is true, under ``enc``, exact. Equal to
+    :func:`bnx.diagram._arrays.count` exactly when the function is false on every code
+    that names no state. In Python on a small diagram, by the feature view on a large one.
+
+    Examples
+    --------
+    >>> from bnx.diagram.encoding import Encoding
+    >>> from bnx.diagram._arrays import count
+    >>> enc = Encoding(("a",), (("x", "y", "z"),))        # codes 00, 01, 10 (11 unused)
+    >>> a = DiagramArrays(2, [2, 2, 1, 0], [0, 1, 1, 2], [0, 1, 0, 1], 3)   # x or z (11: true)
+    >>> count(a), count_instances(a, enc)
+    (3, 2)
+    """
+    root = arrays.root if root is None else int(root)
+    n = len(enc.features)
+    nstates = [len(s) for s in enc.states]
+    skip = [1] * (n + 1)  # skip[i]: the number of instances of features i .. n - 1
     for i in range(n - 1, -1, -1):
-        skip[i] = skip[i + 1] * fv.nstates[i]
-    if not big:
-        skip = skip.astype(_INT)
-    c = np.zeros(fv.arrays.size, dtype=dtype)
+        skip[i] = skip[i + 1] * nstates[i]
+    if root <= TRUE:
+        return skip[0] if root == TRUE else 0
+    first = enc.first_level
+    if not arrays.small:
+        fv = feature_view(arrays, enc)
+        return _count_vectorised(fv, skip, root) * (skip[0] // skip[int(fv.feature[root])])
+    level, lo, hi = arrays.columns
+    feature_of = [i for i in range(n) for _ in range(first[i + 1] - first[i])] + [n]
+    c = [0, 1]
+    for u in range(2, root + 1):
+        i = feature_of[level[u]]
+        a, m = first[i], first[i + 1] - first[i]
+        total = 0
+        for j in range(nstates[i]):
+            v = cofactor(level, lo, hi, u, a, m, j)
+            total += c[v] * (skip[i + 1] // skip[feature_of[level[v]]])
+        c.append(total)
+    return c[root] * (skip[0] // skip[feature_of[level[root]]])
+
+
+def _count_vectorised(fv: FeatureView, skip: list[int], root: int) -> int:
+    """The instances of node ``root`` over the features from its own, by one pass over
+    the feature view."""
+    n = fv.n
+    exact = skip[0] >= 1 << 62
+    c = np.zeros(fv.arrays.size, dtype=object if exact else _INT)
+    skip = np.array(skip, dtype=object if exact else _INT)
     c[TRUE] = 1
     for i in range(n - 1, -1, -1):
         s0, s1 = int(fv.first_node[i]), int(fv.last_node[i])
@@ -163,19 +236,7 @@ def count_states(fv: FeatureView, root: int | None = None) -> int:
         f = fv.feature[kids]  # the feature each child tests (n for the terminals)
         # a child testing feature k leaves features i + 1 .. k - 1 free
         c[s0:s1] = (c[kids] * (skip[i + 1] // skip[f])).sum(axis=1)
-    if root <= TRUE:
-        return int(skip[0]) if root == TRUE else 0
-    i = int(fv.feature[root])
-    return int(c[root]) * int(skip[0] // skip[i])
-
-
-def count_instances(arrays: DiagramArrays, enc: Encoding) -> int:
-    """:func:`count_states` of the function ``arrays`` under ``enc`` (in Python on arrays
-    still held as lists, :mod:`bnx.diagram._array_lists`)."""
-    if arrays.as_lists:
-        return array_lists.count_states(enc.first_level, [len(s) for s in enc.states],
-                                        *arrays.lists(copy=False), arrays.root)
-    return count_states(feature_view(arrays, enc))
+    return int(c[root])
 
 
 def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:

@@ -7,7 +7,7 @@
 - :mod:`.monotone`: monotonicity and Theorem 3 (:mod:`.monotone_result`: its answer);
 - :mod:`.reasons`: sufficient and contrastive reasons, feature roles, checking an
   explanation;
-- :mod:`.robustness`: robustness, counterfactuals, the robustness profile;
+- :mod:`._robustness`: robustness, counterfactuals, the robustness profile;
 - :mod:`.bias`: decision bias on protected features;
 - :mod:`.probability`: the same-decision probability (takes the classifier);
 - :mod:`.support`: the instances a network or a user allows (``within=``);
@@ -21,7 +21,7 @@ The functions are imported with their module when first read (``import bnx`` sta
 
 from .._lazy import lazy_attributes
 
-#: Each public name: the module that defines it, and its name there.
+#: Each public name (``__all__``): the module that defines it, and its name there.
 _LAZY = {
     "Explanations": ("bnx.explanation.explanations", "Explanations"),
     "positives": ("bnx.explanation.explanations", "positives"),
@@ -47,52 +47,16 @@ _LAZY = {
     "feature_roles": ("bnx.explanation.reasons", "feature_roles"),
     "necessary_reasons": ("bnx.explanation.reasons", "necessary_reasons"),
     "sufficient_reasons": ("bnx.explanation.reasons", "sufficient_reasons"),
-    "counterfactuals": ("bnx.explanation.robustness", "counterfactuals"),
-    "robustness": ("bnx.explanation.robustness", "robustness"),
-    "robustness_profile": ("bnx.explanation.robustness", "robustness_profile"),
+    "counterfactuals": ("bnx.explanation._robustness", "counterfactuals"),
+    "robustness": ("bnx.explanation._robustness", "robustness"),
+    "robustness_profile": ("bnx.explanation._robustness", "robustness_profile"),
     "support": ("bnx.explanation.support", "support"),
     "forbid": ("bnx.explanation.support", "forbid"),
 }
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
 
-# The module ``robustness`` shares its name with its function: bound here, the function
-# stays the package's attribute whoever imports the module first.
-from .robustness import robustness  # noqa: E402
-
-__all__ = [
-    "Explanations",
-    "MonotoneCounterexample",
-    "is_monotone",
-    "mc_explanations",
-    "monotone_counterexample",
-    "on_states",
-    "pi_explanations",
-    "positives",
-    "prime_implicants",
-    "theorem3_holds",
-    # reasons, robustness, bias, probability
-    "Bias",
-    "ExplanationCheck",
-    "ProbableReasons",
-    "check_explanation",
-    "contrastive_explanations",
-    "count_biased",
-    "counterfactuals",
-    "decision_bias",
-    "feature_roles",
-    "group_fairness",
-    "necessary_reasons",
-    "next_observations",
-    "probable_reasons",
-    "robustness",
-    "robustness_profile",
-    "same_decision_probability",
-    "sufficient_reasons",
-    # the instances allowed (within=)
-    "forbid",
-    "support",
-]
+__all__ = list(_LAZY)
 
 
 def __dir__() -> list[str]:

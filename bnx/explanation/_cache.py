@@ -18,28 +18,22 @@ True
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from .._types import Manager
 from ..diagram.backends import is_cudd, new_manager
-from ..diagram._feature_view import feature_view
+from ..diagram._feature_view import decide as decide_instance
 from ..classifier._unate import least_pair
 from .layout import Layout
 from .nodetable import NodeTable
-from .setdiagram import SetDiagram
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
-           "both", "tidy", "SMALL", "GC_SLACK"]
-
-#: Diagrams with at most this many nodes are also kept as Python lists for the
-#: recursive passes (fast scalar reads); larger ones are read from their numpy arrays
-#: only (no Python object per node).
-SMALL = 1 << 17
-
+           "both", "tidy", "GC_SLACK"]
 
 def store(odd, kind: str, make, key=()):
     """The entry of ``kind`` (:data:`bnx.diagram._memo.KINDS`) under ``key`` in
@@ -138,58 +132,30 @@ def indices(odd, instance) -> list[int]:
 
 
 def decide(odd, x: Sequence[int]) -> bool:
-    """The decision on a complete instance given as state indices: one walk down the
-    ODD's nodes (its lists when small, else feature by feature on its arrays)."""
-    g, root, _ = both(odd)
-    if isinstance(g.var, list):
-        feat, shift = store(odd, "level_bits", lambda: _level_bits(odd.encoding))
-        var, lo, hi = g.var, g.lo, g.hi
-        u = root
-        while u > 1:
-            lv = var[u]
-            u = hi[u] if (x[feat[lv]] >> shift[lv]) & 1 else lo[u]
-        return u == 1
-    fv = feature_view(odd.arrays, odd.encoding)
-    feature, first, kids = fv.feature, fv.first_node, fv.kids
-    u = fv.root
-    while u > 1:
-        i = int(feature[u])
-        u = int(kids[i][u - first[i], x[i]])
-    return u == 1
-
-
-def _level_bits(enc) -> tuple[list, list]:
-    """Per level, its feature and the shift of its bit in the feature's state code."""
-    feat, shift = [], []
-    for i, bs in enumerate(enc.bits):
-        m = len(bs)
-        for b in range(m):
-            feat.append(i)
-            shift.append(m - 1 - b)
-    return feat, shift
+    """The decision on a complete instance given as state indices (one walk)."""
+    return decide_instance(odd.arrays, odd.encoding, x)
 
 
 def both(odd) -> tuple:
     """``(diagram, root, negated root)``: the decision function and its negation in one
-    node space (a :class:`~bnx.explanation.setdiagram.SetDiagram` over the ODD's levels,
-    lists when small): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
+    node space (a :class:`~bnx.explanation.nodetable.NodeTable` over the ODD's levels,
+    array columns): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
     memos keyed by node serve both decisions."""
     def make():
         a = odd.arrays
         n = a.size
-        if n <= SMALL:  # lists, made in Python (a loaded small ODD imports no numpy)
-            level, lo, hi = a.lists(copy=False)
+        if a.small:  # lists, made in Python (a loaded small ODD imports no numpy)
+            level, lo, hi = a.lists()
             shift = [1, 0, *range(n, 2 * n - 2)]  # the terminals swap
             level = level + level[2:]
             lo = lo + [shift[c] for c in lo[2:]]
             hi = hi + [shift[c] for c in hi[2:]]
-            return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, shift[a.root])
+            return (NodeTable.of(a.nvars, level, lo, hi), a.root, shift[a.root])
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
-        level = np.concatenate([a.level, a.level[2:]])
-        lo = np.concatenate([a.lo, shift[a.lo[2:]]])
-        hi = np.concatenate([a.hi, shift[a.hi[2:]]])
-        return (SetDiagram(a.nvars, level, lo, hi, a.root), a.root, int(shift[a.root]))
+        level, lo, hi = (array("q", np.concatenate(c).tobytes()) for c in (
+            (a.level, a.level[2:]), (a.lo, shift[a.lo[2:]]), (a.hi, shift[a.hi[2:]])))
+        return (NodeTable.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
     return store(odd, "both", make)
 
 

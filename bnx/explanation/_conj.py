@@ -11,11 +11,17 @@ then the results are made bottom-up, one vectorised unique-table lookup per leve
 
 Each node's star (the conjunction of its cofactors) does not depend on the instance: the
 store keeps it once made. Where the function is known to be unate in a feature
-(``least``, from :mod:`.unate`: every binary-class naive Bayes), the star is the cofactor
-on the feature's least state, a node the store already holds: no conjunction is made;
-a small function unate in every feature gets a :class:`~._unate_store.UnateStore`, in
-Python lists only. Otherwise, on a small ODD every star is made at once
-(:meth:`Store.close`); on a large one, only the stars a question reaches.
+(``least``, from :mod:`bnx.classifier._unate`: every binary-class naive Bayes), the star
+is the cofactor on the feature's least state, a node the store already holds: no
+conjunction is made.
+
+The store chooses its strategy by the one size limit of the diagram's passes
+(:data:`bnx.diagram._arrays.SMALL`), counted in Python steps (:func:`in_python`): a small
+store holds its nodes in a :class:`~.nodetable.NodeTable` (Python lists, conjunctions
+memoised one pair at a time) and makes every star at once, without numpy (a small saved
+naive Bayes loads and explains a decision with no numpy import); a larger one holds them
+in numpy buffers and conjoins breadth first; :func:`store_for` makes every star of a
+store up to the limit at once, and of a larger one only those a question reaches.
 
 Examples
 --------
@@ -26,51 +32,75 @@ Examples
 >>> bld = Builder(2)
 >>> b = bld.nodes(1, [0], [1])
 >>> f = bld.nodes(0, b, [1])                 # a or b
->>> s = Store(bld.finish(int(f[0])), enc)
+>>> s = Store(bld.finish(int(f[0])), enc)   # small: in Python
 >>> s.star_of(s.root) == s.root - 1          # (a or b) with a dropped: b
 True
->>> s.conj([s.root], [s.root - 1]).tolist()  # (a or b) and b = b
+>>> s.conj([s.root], [s.root - 1])           # (a or b) and b = b
 [2]
 """
 
 from __future__ import annotations
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
-from ..diagram._arrays import DiagramArrays, unique
+from ..diagram import _arrays
+from ..diagram._arrays import DiagramArrays, cofactor, unique
 from ..diagram.encoding import Encoding
-from ._unate_store import UnateStore
+from .nodetable import NodeTable
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
-__all__ = ["Store", "store_for"]
+__all__ = ["Store", "in_python", "store_for"]
 
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
 _B = 1 << 31  # pair keys: a * _B + b (node numbers stay below 2 ** 31)
 
+#: About how many Python steps a node's star costs where it is a conjunction (in Python,
+#: one pair at a time), against one where it is a cofactor (a unate feature).
+CONJ_STEPS = 8
+
+
+def in_python(size: int, unate: bool) -> bool:
+    """Whether work over a diagram of ``size`` nodes is done in Python (one node at a
+    time) rather than by numpy: its Python steps (one per node, :data:`CONJ_STEPS` where
+    stars are conjunctions) within the one limit :data:`bnx.diagram._arrays.SMALL`."""
+    return size * (1 if unate else CONJ_STEPS) <= _arrays.SMALL
+
 
 class Store:
-    """An ODD's nodes and the conjunctions made of them, as numpy buffers.
+    """An ODD's nodes, the conjunctions made of them and each node's star; held in Python
+    (every star made at once) or in numpy as :func:`in_python` says, or as ``python``
+    says (a caller that conjoins many nodes at once asks for numpy).
 
     Attributes
     ----------
-    level, lo, hi : numpy.ndarray
-        Per node (the first :attr:`n` entries are in use): level and children; nodes
-        ``0 .. arrays.size - 1`` are the ODD's.
-    star : numpy.ndarray
-        Per node, the conjunction of its cofactors over the feature it tests (``-1``:
-        not made yet).
     py : tuple of list or None
-        ``(level, lo, hi, star)`` as Python lists on a small store (kept in step).
+        ``(level, lo, hi, star)`` as Python sequences, in a store whose every star is
+        made (:attr:`closed`); nodes ``0 .. arrays.size - 1`` are the ODD's.
+    level, lo, hi : numpy.ndarray
+        In a store held in numpy (``py`` is ``None`` until it is closed): per node (the
+        first :attr:`n` entries are in use), its level and children.
+    star : numpy.ndarray
+        In a store held in numpy: per node, the conjunction of its cofactors over the
+        feature it tests (``-1``: not made yet).
     """
 
-    def __init__(self, arrays: DiagramArrays, enc: Encoding, *, lists: bool = False,
-                 least: tuple | None = None) -> None:
+    def __init__(self, arrays: DiagramArrays, enc: Encoding, *,
+                 least: tuple | None = None, python: bool | None = None) -> None:
         n = arrays.size
-        cap = n + max(1024, n // 4)
         self.nvars = arrays.nvars
         self.root = arrays.root
         self.n = n
+        self.first = enc.first_level
+        self.nbits = [len(b) for b in enc.bits]
+        self.nstates = [len(s) for s in enc.states]
+        self.least = least  # per feature, the state whose cofactor is the star (or None)
+        self.py = None
+        self.closed = False
+        if python if python is not None else in_python(n, least is not None):
+            self._close_in_python(arrays, enc)
+            return
+        cap = n + max(1024, n // 4)
         self.level = np.empty(cap, dtype=_INT)
         self.lo = np.empty(cap, dtype=_INT)
         self.hi = np.empty(cap, dtype=_INT)
@@ -81,16 +111,34 @@ class Store:
         self._tables: dict = {}  # level -> (sorted keys, node numbers)
         self._extra: dict = {}  # level -> list of arrays of new nodes at that level
         self._memo: dict = {}  # level -> (sorted pair keys, their conjunctions)
-        self.first = enc.first_level
-        self.nbits = [len(b) for b in enc.bits]
-        self.nstates = [len(s) for s in enc.states]
-        self.least = least  # per feature, the state whose cofactor is the star (or None)
         self.feature_of = np.searchsorted(np.asarray(self.first), np.arange(self.nvars + 1),
                                           side="right") - 1
         self.feature_of[self.nvars] = len(enc.features)
-        self.py = ((*arrays.lists(), [0, 1] + [-1] * (n - 2)) if lists else None)
-        self.closed = False
-        self.memoise = lists  # keep conj's memo (a large store gains little from it)
+        self.memoise = n <= _arrays.SMALL  # keep conj's memo (a large store gains little)
+
+    def _close_in_python(self, arrays: DiagramArrays, enc: Encoding) -> None:
+        """Hold the nodes in a :class:`~.nodetable.NodeTable` and make every star there,
+        one node at a time (the nodes the conjunctions make get theirs in turn)."""
+        t = self.table = NodeTable.from_arrays(arrays)
+        level, lo, hi = t.var, t.lo, t.hi
+        first, nbits, least = self.first, self.nbits, self.least
+        n = len(enc.features)
+        feature_of = [i for i in range(n) for _ in range(first[i + 1] - first[i])] + [n]
+        star = [0, 1]
+        u = 2
+        while u < len(level):  # grows while conjunctions make nodes
+            i = feature_of[level[u]]
+            if least is not None:
+                s = cofactor(level, lo, hi, u, first[i], nbits[i], least[i])
+            else:
+                s = cofactor(level, lo, hi, u, first[i], nbits[i], 0)
+                for j in range(1, self.nstates[i]):
+                    s = t.conj(s, cofactor(level, lo, hi, u, first[i], nbits[i], j))
+            star.append(s)
+            u += 1
+        self.n = len(level)
+        self.py = (level, lo, hi, star)
+        self.closed = True
 
     # ------------------------------------------------------------------ nodes
     def _grow(self, k: int) -> None:
@@ -145,11 +193,6 @@ class Store:
             self.hi[self.n:self.n + k] = b
             self.star[self.n:self.n + k] = -1
             self.n += k
-            if self.py is not None:
-                self.py[0].extend([lvl] * k)
-                self.py[1].extend(a.tolist())
-                self.py[2].extend(b.tolist())
-                self.py[3].extend([-1] * k)
             self._extra.setdefault(lvl, []).append(new_ids)
             at = np.searchsorted(sk, new_keys)  # both sorted: a merge, no sort
             self._tables[lvl] = (np.insert(sk, at, new_keys), np.insert(ids, at, new_ids))
@@ -165,12 +208,15 @@ class Store:
         r = np.where(((b == 1) | (a == b)) & (r < 0), a, r)
         return np.where((a == 0) | (b == 0), 0, r)
 
-    def conj(self, a, b) -> np.ndarray:
-        """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed).
+    def conj(self, a, b):
+        """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed):
+        a list in a store held in Python, else a numpy array.
 
         On a small store, pairs already conjoined by an earlier call are looked up (a
         memo per level, sorted keys in numpy), not expanded again.
         """
+        if self.py is not None:
+            return [self.table.conj(x, y) for x, y in zip(a, b)]
         a = np.asarray(a, dtype=_INT)
         b = np.asarray(b, dtype=_INT)
         res = self._terminal(a, b)
@@ -271,13 +317,8 @@ class Store:
     # ------------------------------------------------------------------ stars
     def cofactor(self, us: np.ndarray, i: int, j: int) -> np.ndarray:
         """The cofactors of nodes ``us`` (all testing feature ``i``) on state ``j``."""
-        a, m = self.first[i], self.nbits[i]
-        level, lo, hi = self.level, self.lo, self.hi
-        u = np.asarray(us, dtype=_INT)
-        for bit in range(m):
-            at = level[u] == a + bit
-            u = np.where(at, hi[u] if (j >> (m - 1 - bit)) & 1 else lo[u], u)
-        return u
+        return cofactor(self.level, self.lo, self.hi, np.asarray(us, dtype=_INT),
+                        self.first[i], self.nbits[i], j)
 
     def cofactors(self, us: np.ndarray, i: int) -> np.ndarray:
         """The cofactors of nodes ``us`` (all testing feature ``i``) over each state of
@@ -307,13 +348,11 @@ class Store:
 
     def _set_stars(self, us: np.ndarray, s: np.ndarray) -> None:
         self.star[us] = s
-        if self.py is not None:
-            st = self.py[3]
-            for u, v in zip(us.tolist(), s.tolist()):
-                st[u] = v
 
     def star_of(self, u: int) -> int:
         """The star of node ``u`` (made on first use)."""
+        if self.py is not None:
+            return self.py[3][u]
         got = int(self.star[u])
         if got < 0:
             self.make_stars([u], int(self.feature_of[self.level[u]]))
@@ -345,27 +384,20 @@ class Store:
                     s[more] = self.conj(s[more], cof[more, j])
             self._set_stars(us, s)
         self.closed = True
+        if self.n <= _arrays.SMALL:  # closed: read one node at a time, as Python ints
+            n = self.n
+            self.py = tuple(x[:n].tolist() for x in (self.level, self.lo, self.hi, self.star))
 
 
-#: ODDs with at most this many nodes have all their stars made at once, and their store
-#: kept as Python lists too.
-CLOSE_LIMIT = 20_000
-
-
-def store_for(arrays: DiagramArrays, enc: Encoding,
-              least: tuple | None = None) -> Store | UnateStore:
-    """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``);
+def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) -> Store:
+    """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``), with
+    every star made when the diagram has at most :data:`bnx.diagram._arrays.SMALL` nodes;
     ``least``: per feature, the state whose cofactor is the star, where the function is
-    known to be unate (:func:`.unate.least_states`). A small unate function gets an
-    :class:`~._unate_store.UnateStore`."""
+    known to be unate (:func:`bnx.explanation._cache.least_states`)."""
     key = (enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get("conj_store", key)
     if got is None:
-        small = arrays.size <= CLOSE_LIMIT
-        if small and least is not None:
-            got = arrays.cache.put("conj_store", key, UnateStore(arrays, enc, least))
-            return got
-        got = arrays.cache.put("conj_store", key, Store(arrays, enc, lists=small, least=least))
-        if small:
+        got = arrays.cache.put("conj_store", key, Store(arrays, enc, least=least))
+        if not got.closed and arrays.size <= _arrays.SMALL:
             got.close()
     return got

@@ -51,21 +51,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
-from ..diagram._arrays import DiagramArrays, unique
+from ..diagram._arrays import DiagramArrays, cofactor, unique
 from ..diagram._passes import recursion_for
 from ..diagram.encoding import Encoding
-from ._conj import Store
+from ._conj import Store, in_python
 from .nodetable import NodeTable
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
-__all__ = ["Erosion", "SmallErosion", "eroded_counts", "SMALL"]
-
-#: Diagrams with at most this many nodes are eroded by :class:`SmallErosion` (Python
-#: lists and dicts: no per-level numpy calls, which cost more there than the nodes).
-SMALL = 2_000
+__all__ = ["Erosion", "SmallErosion", "eroded_counts"]
 
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
 
@@ -212,11 +208,7 @@ class SmallErosion:
         self.counts = {0: 0, 1: 1}
 
     def cofactor(self, u: int, i: int, j: int) -> int:
-        a, m = self.first[i], self.nbits[i]
-        for bit in range(m):
-            if self.level[u] == a + bit:
-                u = self.hi[u] if (j >> (m - 1 - bit)) & 1 else self.lo[u]
-        return u
+        return cofactor(self.level, self.lo, self.hi, u, self.first[i], self.nbits[i], j)
 
     def erode(self, u: int) -> int:
         got = self.eroded.get(u)
@@ -261,12 +253,14 @@ def eroded_counts(arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
     the instances on which ``arrays``' function is true (valid codes only), by the
     fewest changes of ``mutable`` features that make it false; ``least``: per feature,
     the state whose cofactor implies the others, where the function is unate. Diagrams
-    of at most ``small`` nodes (default :data:`SMALL`) go through :class:`SmallErosion`."""
-    if arrays.size <= (SMALL if small is None else small):
+    that :func:`~._conj.in_python` keeps in Python (or, given, of at most ``small`` nodes)
+    go through :class:`SmallErosion`."""
+    if in_python(arrays.size, False) if small is None else arrays.size <= small:
         er = SmallErosion(arrays, enc, mutable, least)
         with recursion_for(arrays.nvars):
             return _rounds(er, arrays.root)
-    return _rounds(Erosion(Store(arrays, enc, least=least), enc, mutable), arrays.root)
+    return _rounds(Erosion(Store(arrays, enc, least=least, python=False), enc, mutable),
+                   arrays.root)
 
 
 def _rounds(er, root: int) -> tuple[dict, int]:

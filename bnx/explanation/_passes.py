@@ -27,12 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from ..diagram._feature_view import FeatureView, feature_view
+from ..diagram._feature_view import decide as decide_instance
 from ._instances import memo
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["FALSE", "TRUE", "INF", "view", "decide", "distances", "closest_flip",
            "instance_distances",
@@ -54,12 +55,7 @@ def _rows(fv: FeatureView, i: int) -> slice:
 
 def decide(fv: FeatureView, x: Sequence[int]) -> bool:
     """The decision on a complete instance (state indices), by one walk."""
-    u = fv.root
-    feature, first, kids = fv.feature, fv.first_node, fv.kids
-    while u > TRUE:
-        i = feature[u]
-        u = int(kids[i][u - first[i], x[i]])
-    return u == TRUE
+    return decide_instance(fv.arrays, fv.enc, x, fv.root)
 
 
 def distances(fv: FeatureView, x: Sequence[int], target: int,

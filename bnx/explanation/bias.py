@@ -3,7 +3,7 @@
 A decision on ``x`` is *biased* (Darwiche and Hirth, ECAI 2020) when some instance
 that differs from ``x`` only on the protected features gets the other decision.
 :func:`decision_bias` finds such an instance by the shortest-path pass of
-:mod:`.robustness` with every unprotected feature immutable (the closest one, so
+:mod:`._robustness` with every unprotected feature immutable (the closest one, so
 the fewest protected features change). :func:`count_biased` counts the biased
 instances of the whole classifier on the diagram: ``x`` is biased exactly when both
 decisions occur among the instances that agree with it off the protected features. One

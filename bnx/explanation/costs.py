@@ -4,7 +4,7 @@
 ``x_i`` to state ``v`` costs ``c_i(v) >= 0`` (keeping ``x_i`` costs nothing), and a
 counterfactual ``z`` (an instance with the other decision) costs the sum over the
 features it changes. The cheapest ones are a min-cost path problem in the diagram, as
-robustness is with unit costs (:mod:`.robustness`):
+robustness is with unit costs (:mod:`._robustness`):
 
 * one bottom-up pass over the diagram seen per feature (:mod:`bnx.diagram._feature_view`)
   gives every node's cheapest cost to the other decision, ``d(u) = min_v c_i(v) +
@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from numbers import Real
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 from ..classifier._classifier import _resolve_state
 from ..odd._tables import exact_joint
 from ..errors import ArgumentError, UnknownStateError, closest_first
@@ -38,7 +38,7 @@ from ..diagram._feature_view import FeatureView
 from .explanations import DROPPED, Explanations
 from .layout import Layout
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["ORDER_LIMIT", "Counterfactuals", "cheapest", "prices"]
 

@@ -6,11 +6,11 @@ enumerating it. Its :class:`~bnx.explanation.layout.Layout` says how each featur
 choices are written as BDD variables.
 
 The algorithms build a set node by node in a :class:`~bnx.explanation.nodetable.NodeTable`
-(Python lists with a unique table) or as arrays; the set reads its diagram into lists once
-(:class:`~bnx.explanation.setdiagram.SetDiagram`) for its walks (:mod:`.walks`), and writes
-it into a ``dd`` manager of the ODD's backend only when :attr:`Explanations.root` is
-asked for. Every traversal walks the diagram feature by feature, following only the
-codes of valid choices, so codes that name no state never come out.
+(Python lists with a unique table); the set is counted and walked (:mod:`.walks`) there,
+and written into a ``dd`` manager of the ODD's backend only when :attr:`Explanations.root`
+is asked for (a set given as a ``dd`` function is read into a table once). Every
+traversal walks the diagram feature by feature, following only the codes of valid
+choices, so codes that name no state never come out.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from ..odd._odd import check_odd
 from . import printing
 from .layout import DROPPED, Layout
 from .ordered import shortest_first
-from .setdiagram import SetDiagram
 from .nodetable import NodeTable
 from .walks import count_members, keep_minimal, length_counts, members, minimum
 
@@ -62,7 +61,7 @@ class Explanations:
     Attributes
     ----------
     bdd, root : the ``dd`` manager and node of the diagram. When the set was
-        computed as a :attr:`diagram` of lists, ``root`` is written into ``bdd`` the
+        built in a node table (:attr:`nodes`), ``root`` is written into ``bdd`` the
         first time it is read.
     layout : Layout
     kind : str
@@ -86,15 +85,14 @@ class Explanations:
     def __init__(self, bdd: Manager | None, root: Node | None, layout: Layout, *, kind: str,
                  decision: bool | None = None, instance: Mapping | None = None,
                  feature_order: Sequence[Feature] | None = None,
-                 diagram: SetDiagram | None = None, core: tuple | None = None,
+                 core: tuple | None = None,
                  make_manager=None, on: Mapping | None = None, wording=None) -> None:
-        if root is None and diagram is None and core is None:
-            raise ArgumentError("an Explanations set needs a dd root or a diagram")
-        self._core = core  # (NodeTable, node): where the set was built
+        if root is None and core is None:
+            raise ArgumentError("an Explanations set needs a dd root or a node table")
+        self._core = core  # (NodeTable, node): where the set was built (or read into)
         self._bdd = bdd
         self._make_manager = make_manager  # makes bdd when it is first needed
         self._root = root
-        self._diagram = diagram  # the diagram as lists, read once
         self.layout = layout
         enc = layout.encoding
         self._display = enc.positions(feature_order if feature_order is not None
@@ -149,19 +147,18 @@ class Explanations:
     def root(self) -> Node:
         """The diagram's ``dd`` node (written into :attr:`bdd` on first use)."""
         if self._root is None:
-            self._root = self.diagram.to_dd(self.bdd, self.layout.variables)
+            table, ref = self.nodes
+            self._root = table.to_dd(self.bdd, self.layout.variables, ref)
         return self._root
 
     @property
-    def diagram(self) -> SetDiagram:
-        """The diagram as lists (:class:`~bnx.explanation.setdiagram.SetDiagram`), read once."""
-        if self._diagram is None:
-            if self._core is not None:
-                core, ref = self._core
-                self._diagram = core.diagram(ref)
-            else:
-                self._diagram = SetDiagram.from_dd(self.root, self.layout.nvars)
-        return self._diagram
+    def nodes(self) -> tuple[NodeTable, int]:
+        """``(table, node)``: the :class:`~bnx.explanation.nodetable.NodeTable` that holds
+        the diagram, and its node there (a set given as a ``dd`` node is read once)."""
+        if self._core is None:
+            table = NodeTable(self.layout.nvars)
+            self._core = (table, table.read_dd(self._root))
+        return self._core
 
     @property
     def features(self) -> tuple:
@@ -173,7 +170,7 @@ class Explanations:
     @deep
     def size(self) -> int:
         """Number of nodes of the diagram (terminals counted once)."""
-        if self._root is None and self._core is not None:  # the same count as in dd
+        if self._root is None:  # the same count as in dd
             core, ref = self._core
             return core.size(ref)
         return self.root.dag_size
@@ -182,12 +179,13 @@ class Explanations:
     def count(self) -> int:
         """Number of explanations, counted on the diagram (exact)."""
         if self._count is None:
-            d = self.diagram
+            table, ref = self.nodes
             if self.layout.kind == "keep":  # every assignment is a member: count models
-                self._count = d.count()
+                self._count = table.count(ref)
             else:
                 with recursion_for(self.layout.nvars):
-                    self._count = count_members(d, d.root, 0, self.layout, {})
+                    self._count = count_members(table, ref, 0, self.layout,
+                                                table.memo(self.layout.choices))
         return self._count
 
     def __len__(self) -> int:
@@ -197,8 +195,6 @@ class Explanations:
         return n
 
     def __bool__(self) -> bool:
-        if self._diagram is not None:
-            return self._diagram.root != 0
         if self._core is not None:
             return self._core[1] != 0
         return self.root != self.bdd.false
@@ -217,8 +213,8 @@ class Explanations:
             ``{length: number of explanations}``.
         """
         if self._lengths is None:
-            d = self.diagram
-            poly = length_counts(d, d.root, 0, self.layout, {})
+            table, ref = self.nodes
+            poly = length_counts(table, ref, 0, self.layout, {})
             self._lengths = {k: v for k, v in sorted(poly.items()) if v}
         return dict(self._lengths)
 
@@ -231,28 +227,27 @@ class Explanations:
         'Explanations'
             The explanations of minimum length.
         """
-        d = self.diagram
+        table, ref = self.nodes
         memo: dict = {}
-        best = minimum(d, d.root, 0, self.layout, memo)
+        best = minimum(table, ref, 0, self.layout, memo)
         if best == math.inf:
             return self
-        core = NodeTable(self.layout.nvars)
-        ref = keep_minimal(d, d.root, 0, self.layout, memo, {}, core)
+        ref = keep_minimal(table, ref, 0, self.layout, memo, {}, table)  # in the same table
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
-                            core=(core, ref), on=self._on, wording=self._wording)
+                            core=(table, ref), on=self._on, wording=self._wording)
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
         """Explanations in a stable order: depth first in the diagram's variable
         order, "dropped" before the states, states in pgmpy's order. Each is a dict
         whose keys follow :attr:`features` (the classifier's order)."""
-        d = self.diagram
+        table, ref = self.nodes
         rank = [0] * self.layout.n  # feature -> its position in the display order
         for r, j in enumerate(self._display):
             rank[j] = r
-        return members(d, d.root, self.layout, rank)
+        return members(table, ref, self.layout, rank)
 
     def to_set(self) -> set[frozenset]:
         """The explanations as a set of ``frozenset(dict.items())``.
@@ -278,8 +273,7 @@ class Explanations:
                 return False
         except TypeError:
             return False
-        g = self.diagram
-        u = g.root
+        g, u = self.nodes
         for i, f in enumerate(enc.features):
             label = DROPPED
             if f in item:
@@ -385,11 +379,11 @@ class Explanations:
         >>> next(bnx.pi_explanations(odd, x).shortest_first())
         {'WorkExperience': '+', 'GPA': '+'}
         """
-        d = self.diagram
+        table, ref = self.nodes
         rank = [0] * self.layout.n
         for r, j in enumerate(self._display):
             rank[j] = r
-        return shortest_first(d, d.root, self.layout, rank)
+        return shortest_first(table, ref, self.layout, rank)
 
     def __str__(self) -> str:
         return printing.text(self)

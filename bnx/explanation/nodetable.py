@@ -1,18 +1,19 @@
-"""Reduced ordered diagrams as Python lists, made node by node: a unique table and
-memoised ``and`` and ``and not``, for the passes that build small diagrams one node at a
-time.
+"""The one store of explanation sets: reduced ordered diagrams as Python lists, made node
+by node, with a unique table and memoised operations.
 
-pi-inst (:mod:`.pi`) builds each PI-explanation set bottom-up, one node per feature
-("dropped" low, "kept" high), and takes set differences of the sets it has built
-(``a and not b``); the robustness profile on small diagrams (:mod:`._erosion`) conjoins
-the ODD's functions. A :class:`NodeTable` holds those nodes: per node its level and two
-children in plain lists, a unique table so that a node number names one function, and the
-memos of its operations, all kept across calls, so that what one instance built serves the
-next. It does what a ``dd.bdd.BDD`` would do, without its bookkeeping (reference counts,
-complemented edges, a general ``ite``): pi-inst per new instance is about twice as fast.
-A set leaves the table as a :class:`~.setdiagram.SetDiagram` (its own nodes, renumbered),
-and becomes a ``dd`` diagram only when its ``root`` is asked for, one ``find_or_add`` per
-node (:meth:`.SetDiagram.to_dd`).
+The explanation algorithms build a set bottom-up, one node per feature: pi-inst (:mod:`.pi`)
+builds each PI-explanation set ("dropped" low, "kept" high) and takes set differences of
+the sets it has built (``a and not b``); MC (:mod:`.mc`) keeps the minimal ones; the
+robustness profile on small diagrams (:mod:`._erosion`) conjoins the ODD's functions. A
+:class:`NodeTable` holds those nodes: per node its level and two children in plain lists,
+a unique table so that a node number names one function, and the memos of its operations,
+all kept across calls, so that what one instance built serves the next. It does what a
+``dd.bdd.BDD`` would do, without its bookkeeping (reference counts, complemented edges, a
+general ``ite``). A set is a node of a table: it is counted (:meth:`NodeTable.count`),
+sized, restricted and walked (:mod:`.walks`) where it was built, and becomes a ``dd``
+diagram only when its ``root`` is asked for, one ``find_or_add`` per node
+(:meth:`NodeTable.to_dd`); a set given as a ``dd`` function is read into a table once
+(:meth:`NodeTable.read_dd`).
 
 Node ``0`` is false (the empty set), node ``1`` true; both sit at level ``nvars``.
 Diagrams are reduced (no node has equal children) and ordered (children at deeper levels),
@@ -22,9 +23,9 @@ Examples
 --------
 >>> s = NodeTable(2)                        # two levels, k0 and k1
 >>> a = s.node(0, s.node(1, 1, 0), 1)       # k0 or not k1
->>> s.diagram(a).count(), s.size(a)         # 3 of the 4 assignments; 2 nodes and a terminal
+>>> s.count(a), s.size(a)                   # 3 of the 4 assignments; 2 nodes and a terminal
 (3, 3)
->>> s.diagram(s.diff(a, s.node(0, 0, 1))).count()   # (k0 or not k1) and not k0
+>>> s.count(s.diff(a, s.node(0, 0, 1)))     # (k0 or not k1) and not k0
 1
 >>> s.conj(a, s.node(1, 0, 1)) == s.node(0, 0, s.node(1, 0, 1))   # ... and k1: k0 and k1
 True
@@ -32,8 +33,10 @@ True
 
 from __future__ import annotations
 
-from ..diagram._arrays import DiagramArrays
-from .setdiagram import SetDiagram
+from collections.abc import Sequence
+
+from .._types import Manager, Node
+from ..diagram._arrays import DiagramArrays, dd_nodes
 
 __all__ = ["NodeTable"]
 
@@ -53,13 +56,22 @@ class NodeTable:
         self._unique: dict = {}  # (level, low, high) -> node
         self._diffs: dict = {}  # (a, b) -> a and not b
         self._ands: dict = {}  # (a, b), a < b -> a and b
+        self._counts: dict = {0: 0, 1: 1}  # node -> models over the levels from its own
+        self._memos: dict = {}  # id(owner) -> (owner, memo of a walk keyed by node)
 
     @classmethod
-    def from_arrays(cls, arrays: DiagramArrays) -> "NodeTable":
+    def from_arrays(cls, arrays: DiagramArrays) -> NodeTable:
         """A table that starts with the nodes of ``arrays`` (same numbers)."""
-        t = cls(arrays.nvars)
-        t.var, t.lo, t.hi = arrays.lists()
-        t._unique = {key: u for u, key in enumerate(zip(t.var, t.lo, t.hi)) if u > 1}
+        return cls.of(arrays.nvars, *arrays.lists())
+
+    @classmethod
+    def of(cls, nvars: int, var, lo, hi) -> NodeTable:
+        """A table that starts with the given nodes (a reduced ordered diagram numbered
+        children first: nodes ``0`` and ``1`` the terminals; sequences of int, lists to
+        grow); their unique table is made when a node is first added."""
+        t = cls(nvars)
+        t.var, t.lo, t.hi = var, lo, hi
+        t._unique = _Index(t)
         return t
 
     def __len__(self) -> int:
@@ -68,7 +80,8 @@ class NodeTable:
     def entries(self) -> int:
         """Nodes plus memo entries: what the table holds (bounded by its owner, who
         replaces a table grown too large)."""
-        return len(self.var) + len(self._diffs) + len(self._ands)
+        return (len(self.var) + len(self._diffs) + len(self._ands) + len(self._counts)
+                + sum(len(m) for _, m in self._memos.values()))
 
     def node(self, level: int, lo: int, hi: int) -> int:
         """The node testing ``level`` with children ``lo`` (false branch) and ``hi``
@@ -118,7 +131,7 @@ class NodeTable:
         cofactors on it."""
         var, lo, hi = self.var, self.lo, self.hi
         va, vb = var[a], var[b]
-        v = va if va < vb else vb
+        v = min(vb, va)
         a0, a1 = (lo[a], hi[a]) if va == v else (a, a)
         b0, b1 = (lo[b], hi[b]) if vb == v else (b, b)
         return v, a0, a1, b0, b1
@@ -127,7 +140,125 @@ class NodeTable:
         """Number of nodes of the function ``u`` as ``dd`` counts them: with complemented
         edges, a function and its negation share one node, and the one terminal is
         counted once."""
-        lo, hi, var = self.lo, self.hi, self.var
+        return dd_nodes(self.var, self.lo, self.hi, sorted(self._below(u)))
+
+    def count(self, u: int) -> int:
+        """Number of assignments to the ``nvars`` levels on which ``u`` is true (exact;
+        memoised across calls, as nodes never change)."""
+        var, lo, hi, memo = self.var, self.lo, self.hi, self._counts
+        got = memo.get(u)
+        if got is None:
+            stack = [u]
+            while stack:
+                w = stack[-1]
+                if w in memo:
+                    stack.pop()
+                    continue
+                a, b = lo[w], hi[w]
+                ca, cb = memo.get(a), memo.get(b)
+                if ca is None:
+                    stack.append(a)
+                elif cb is None:
+                    stack.append(b)
+                else:
+                    stack.pop()
+                    v = var[w]
+                    memo[w] = (ca << (var[a] - v - 1)) + (cb << (var[b] - v - 1))
+            got = memo[u]
+        return got << var[u]
+
+    def memo(self, owner) -> dict:
+        """A memo kept with the table for a walk over its nodes whose results depend only
+        on the node and ``owner`` (e.g. the choices of a layout: the walks of
+        :mod:`.walks`), so that later sets of the table reuse it; ``owner`` is kept alive
+        with it."""
+        got = self._memos.get(id(owner))
+        if got is None:
+            got = self._memos[id(owner)] = (owner, {})
+        return got[1]
+
+    def restrict(self, u: int, bits: Sequence[tuple[int, bool]]) -> int:
+        """Follow ``u`` along ``(level, value)`` pairs in increasing level order (a level
+        that ``u`` skips is stepped over)."""
+        var = self.var
+        for lvl, value in bits:
+            if var[u] == lvl:
+                u = self.hi[u] if value else self.lo[u]
+        return u
+
+    # ------------------------------------------------------------------ dd
+    def read(self, root, false, true, node) -> int:
+        """Add the function ``root`` of another diagram, read depth first, children
+        before parents, one step per node (``node(u)`` is ``(level, low, high)`` with
+        negations resolved; ``false`` and ``true`` its terminals); returns its node."""
+        ids = {false: 0, true: 1}
+        make = self.node
+        stack = [root]
+        while stack:
+            u = stack[-1]
+            if u in ids:
+                stack.pop()
+                continue
+            lvl, a, b = node(u)
+            ia, ib = ids.get(a), ids.get(b)
+            if ia is None:
+                stack.append(a)
+            elif ib is None:
+                stack.append(b)
+            else:
+                stack.pop()
+                ids[u] = make(lvl, ia, ib)
+        return ids[root]
+
+    def read_dd(self, root: Node) -> int:
+        """Add the function ``root`` of a ``dd.autoref`` or ``dd.cudd`` manager whose level
+        ``l`` is the table's level ``l``; returns its node."""
+        bdd = root.bdd
+        if type(bdd).__module__ != "dd.cudd":
+            return self.read_core(bdd._bdd, root.node)
+
+        def node(u):
+            return (u.level, ~u.low, ~u.high) if u.negated else (u.level, u.low, u.high)
+
+        return self.read(root, bdd.false, bdd.true, node)
+
+    def read_core(self, core, ref: int) -> int:
+        """Add the function ``ref`` of a ``dd.bdd.BDD`` (levels ``0 .. nvars - 1``; ``1``
+        true, ``-1`` false, a negative reference the negation); returns its node."""
+        succ = core._succ
+
+        def node(r):
+            lvl, a, b = succ[r if r > 0 else -r]
+            return (lvl, -a, -b) if r < 0 else (lvl, a, b)
+
+        return self.read(ref, -1, 1, node)
+
+    def to_dd(self, bdd: Manager, names: Sequence[str], root: int) -> Node:
+        """Write the function ``root`` into ``bdd``, whose variable at level ``l`` is
+        ``names[l]``: one ``ite`` (CUDD) or ``find_or_add`` (autoref) per node, children
+        first."""
+        if root <= 1:
+            return bdd.true if root else bdd.false
+        var, lo, hi = self.var, self.lo, self.hi
+        below = sorted(self._below(root))
+        if type(bdd).__module__ == "dd.cudd":
+            made: dict = {0: bdd.false, 1: bdd.true}
+            ite = bdd.ite
+            vs = [bdd.var(v) for v in names]
+            for u in below:
+                made[u] = ite(vs[var[u]], made[hi[u]], made[lo[u]])
+            return made[root]
+        core = bdd._bdd
+        mlevel = [core.vars[v] for v in names]
+        fa = core.find_or_add
+        ref = {0: -1, 1: 1}
+        for u in below:
+            ref[u] = fa(mlevel[var[u]], ref[lo[u]], ref[hi[u]])
+        return bdd._wrap(ref[root])
+
+    def _below(self, u: int) -> set:
+        """The inner nodes of the function ``u``."""
+        lo, hi = self.lo, self.hi
         seen = set()
         stack = [u]
         while stack:
@@ -136,21 +267,22 @@ class NodeTable:
                 seen.add(w)
                 stack.append(lo[w])
                 stack.append(hi[w])
-        # children are numbered before their parents: name each node's class {f, not f}
-        # bottom-up, as a manager whose high edges are never complemented would
-        rep = {0: (0, False), 1: (0, True)}  # node -> (class, positive?)
-        classes: dict = {}
-        for w in sorted(seen):
-            cl, pl = rep[lo[w]]
-            ch, ph = rep[hi[w]]
-            key = (var[w], cl, pl if ph else not pl, ch)
-            c = classes.get(key)
-            if c is None:
-                c = classes[key] = len(classes) + 1
-            rep[w] = (c, ph)
-        return len(classes) + 1
+        return seen
 
-    def diagram(self, u: int) -> SetDiagram:
-        """The function ``u`` as a :class:`~.setdiagram.SetDiagram` of its own nodes."""
-        var, lo, hi = self.var, self.lo, self.hi
-        return SetDiagram.walk(self.nvars, u, 0, 1, lambda w: (var[w], lo[w], hi[w]))
+    def nodes_of(self, u: int) -> int:
+        """Number of nodes of the function ``u`` as held here (terminals included)."""
+        return len(self._below(u)) + 2
+
+
+class _Index:
+    """The unique table of the nodes a table started with, made on the first look-up."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: NodeTable) -> None:
+        self.table = table
+
+    def get(self, key, default=None):
+        t = self.table
+        t._unique = {k: u for u, k in enumerate(zip(t.var, t.lo, t.hi)) if u > 1}
+        return t._unique.get(key, default)

@@ -15,11 +15,10 @@ when a ``dd`` node is asked for.
 
 from __future__ import annotations
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from .._types import Instance
-from ..diagram._array_lists import cofactor
-from ..diagram._arrays import negate
+from ..diagram._arrays import cofactor, negate
 from ..diagram._passes import deep, recursion_for
 from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
@@ -27,9 +26,9 @@ from . import _cache
 from ._conj import Store, store_for
 from ._within import within_odd
 from .explanations import DROPPED, Explanations, Layout, wording_of
-from .setdiagram import SetDiagram
+from .nodetable import NodeTable
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["pi_explanations", "prime_implicants"]
 
@@ -59,12 +58,11 @@ class _State:
     are keyed by the instance's remaining states, named by suffix ids) and the suffix
     table."""
 
-    __slots__ = ("core", "dropped", "memo", "suffixes", "diagrams")
+    __slots__ = ("core", "dropped", "memo", "suffixes")
 
     def __init__(self, core, layout: Layout) -> None:
         self.core = core
         self.memo: dict = {}
-        self.diagrams: dict = {}  # pi-cover: output reference -> its SetDiagram
         self.suffixes: dict = {}  # (state, next suffix id) -> suffix id (0: no feature)
         n = layout.n
         dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
@@ -105,7 +103,6 @@ class _PI:
         self.stride = self.n + 1
         self.memo = state.memo
         self.dropped = state.dropped
-        self._diagrams = state.diagrams
         self._suffixes = state.suffixes
         self.instance = self.suffix = None
         if instance is not None:
@@ -130,7 +127,7 @@ class _PI:
         st = self.store
         level, lo, hi = (st.py[0], st.py[1], st.py[2]) if st.py is not None else \
             (st.level, st.lo, st.hi)
-        return int(cofactor(self.first[i], self.nbits[i], level, lo, hi, u, j))
+        return int(cofactor(level, lo, hi, u, self.first[i], self.nbits[i], j))
 
     def _star(self, u: int) -> int:
         """The star of store node ``u`` (made on first use)."""
@@ -209,17 +206,10 @@ class _PI:
         """The explanations of ``decision`` as an :class:`Explanations` set."""
         variables = self.layout.variables
         ref = self.root()
-        diagram = None
-        if self.instance is None:  # the prime implicants: read once per ODD and decision
-            diagram = self._diagrams.get(ref)
-            if diagram is None:
-                if len(self._diagrams) > 16:
-                    self._diagrams.clear()
-                diagram = self._diagrams[ref] = self.core.diagram(ref)
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
-                            feature_order=odd.display_order, diagram=diagram,
-                            core=(self.core, ref), wording=wording_of(odd), **kwargs)
+                            feature_order=odd.display_order, core=(self.core, ref),
+                            wording=wording_of(odd), **kwargs)
 
 
 @deep
@@ -308,10 +298,10 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     if method == "inst":
         return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named)
     cover = prime_implicants(odd, decision=decision)
-    g = cover.diagram
+    g, u = cover.nodes
     core = _cache.node_table(odd, layout.variables, limit=CORE_LIMIT)
     with recursion_for(len(x)):
-        root = _project(g, g.root, 0, cover.layout, layout, core, x, {})
+        root = _project(g, u, 0, cover.layout, layout, core, x, {})
     variables = layout.variables
     return Explanations(None, None, layout,
                         make_manager=lambda: _cache.aux_manager(odd, variables),
@@ -320,7 +310,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
                         wording=wording_of(odd))
 
 
-def _project(g: SetDiagram, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
+def _project(g: NodeTable, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
              memo: dict) -> int:
     """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
     built in the :class:`~.nodetable.NodeTable` ``core`` in the keep layout ``dst``."""

@@ -1,7 +1,7 @@
 """Traversals of explanation sets, feature by feature, on the lists of their diagrams.
 
-Each walks a :class:`~bnx.explanation.setdiagram.SetDiagram` (or any object with ``var``,
-``lo`` and ``hi`` sequences, such as an ODD's lists) along a
+Each walks a :class:`~bnx.explanation.nodetable.NodeTable` (the store of explanation
+sets, or one over an ODD's nodes) from one of its nodes along a
 :class:`~bnx.explanation.layout.Layout`:
 at feature ``i`` it follows each valid choice's bits (so codes that name no state
 never come out), memoised per ``(node, feature)``, so it is linear in the diagram.
@@ -15,13 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from .setdiagram import SetDiagram
+from .nodetable import NodeTable
 
 __all__ = ["count_members", "length_counts", "members", "minimum", "keep_minimal",
            "suffix_minimum", "suffix_keep_minimal"]
 
 
-def count_members(g: SetDiagram, u: int, i: int, layout, memo: dict) -> int:
+def count_members(g: NodeTable, u: int, i: int, layout, memo: dict) -> int:
     """Number of members of ``u`` over features ``i..``."""
     if u == 0:
         return 0
@@ -37,7 +37,7 @@ def count_members(g: SetDiagram, u: int, i: int, layout, memo: dict) -> int:
     return got
 
 
-def length_counts(g: SetDiagram, u: int, i: int, layout, memo: dict) -> dict[int, int]:
+def length_counts(g: NodeTable, u: int, i: int, layout, memo: dict) -> dict[int, int]:
     """``{length: number of members}`` of ``u`` over features ``i..``."""
     if u == 0:
         return {}
@@ -56,13 +56,13 @@ def length_counts(g: SetDiagram, u: int, i: int, layout, memo: dict) -> dict[int
     return got
 
 
-def minimum(g: SetDiagram, u: int, i: int, layout, memo: dict) -> float:
+def minimum(g: NodeTable, u: int, i: int, layout, memo: dict) -> float:
     """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize
     (memoised by ``(node, feature)``)."""
     return suffix_minimum(g, u, i, layout.steps, layout.tail, range(layout.n + 1), memo)
 
 
-def keep_minimal(g: SetDiagram, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
+def keep_minimal(g: NodeTable, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
     """Pass two of minimize: the members of ``u`` of minimum length, built in the
     :class:`~bnx.explanation.nodetable.NodeTable` ``table`` (returns its node)."""
     return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
@@ -75,7 +75,7 @@ def keep_minimal(g: SetDiagram, u: int, i: int, layout, mins: dict, memo: dict, 
 # layouts share a suffix (mc_explanations keeps them per ODD; with ``sids[i] == i`` they
 # are minimum and keep_minimal's memos).
 
-def suffix_minimum(g: SetDiagram, u: int, i: int, steps: list, tail: list, sids: list,
+def suffix_minimum(g: NodeTable, u: int, i: int, steps: list, tail: list, sids: list,
                    memo: dict) -> float:
     """:func:`minimum` over ``steps`` and ``tail``, memoised by ``(node, sids[i])``."""
     if u <= 1:
@@ -107,7 +107,7 @@ def suffix_minimum(g: SetDiagram, u: int, i: int, steps: list, tail: list, sids:
     return got
 
 
-def suffix_keep_minimal(g: SetDiagram, u: int, i: int, steps: list, tail: list, sids: list,
+def suffix_keep_minimal(g: NodeTable, u: int, i: int, steps: list, tail: list, sids: list,
                         mins: dict, memo: dict, out, build) -> int:
     """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
     makes the output nodes, in the :class:`~bnx.explanation.nodetable.NodeTable` ``out``),
@@ -138,7 +138,7 @@ def suffix_keep_minimal(g: SetDiagram, u: int, i: int, steps: list, tail: list, 
     return got
 
 
-def members(g: SetDiagram, root: int, layout, rank: list) -> Iterator[dict]:
+def members(g: NodeTable, root: int, layout, rank: list) -> Iterator[dict]:
     """The members of ``root`` (in ``layout``) as dicts, depth first in the diagram's
     variable order, "dropped" before the states; ``rank[i]`` is feature ``i``'s
     position among the dict's keys. Levels with one choice are followed at once, once
@@ -170,7 +170,7 @@ def members(g: SetDiagram, root: int, layout, rank: list) -> Iterator[dict]:
                 push(b)
 
 
-def _chains(g: SetDiagram, layout, rank: list):
+def _chains(g: NodeTable, layout, rank: list):
     """The walk of :func:`members` below ``(u, d)``: the levels with one choice are
     followed at once (once per node and depth); returns ``(items set on the way,
     branches at the first level with several choices, whether the path ended at
@@ -201,7 +201,7 @@ def _chains(g: SetDiagram, layout, rank: list):
     return run
 
 
-def _chains_keep(g: SetDiagram, layout, rank: list):
+def _chains_keep(g: NodeTable, layout, rank: list):
     """:func:`_chains` for the keep layout (PI-explanations): feature ``d`` is the
     one variable at level ``d``, low "dropped" and high "kept", so each step is a
     test of two children; same walk, same order."""

@@ -158,7 +158,7 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
 def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
     from ..explanation.pi import pi_explanations
     from ..explanation.reasons import feature_roles
-    from ..explanation.robustness import counterfactuals, robustness
+    from ..explanation._robustness import counterfactuals, robustness
     meta = odd.meta
     class_var, positive_state = meta.get("class_var"), meta.get("positive")
     rule, threshold = meta.get("rule", "threshold"), meta.get("threshold")

@@ -44,7 +44,7 @@ from ..diagram._passes import recursion_for
 from ..errors import ArgumentError
 from ..explanation.mc import mc_explanations
 from ..explanation.pi import pi_explanations
-from ..explanation.robustness import robustness
+from ..explanation._robustness import robustness
 from ..odd._odd import _unpickle
 from ..odd.io import dumps_odd
 

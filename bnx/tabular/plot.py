@@ -62,8 +62,7 @@ def pi_feature_share(odd: Any, data: Any):
             continue
         pis = pi_explanations(m, x)
         n = pis.count
-        g = pis.diagram
-        u = g.root
+        g, u = pis.nodes
         with recursion_for(pis.layout.nvars):
             for i, f in enumerate(m.features):
                 kept = copy.copy(pis.layout)  # feature i may only be kept

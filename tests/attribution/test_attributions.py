@@ -194,8 +194,9 @@ def test_votes_equals_shap_exact():
     codes = {f: {s: j for j, s in enumerate(odd.states(f))} for f in feats}
 
     def model(a):  # binary features: state index = the feature's one bit
-        from bnx.diagram._arrays import decide
-        return decide(odd.arrays, np.asarray(a, dtype=np.int64)).astype(float)
+        return np.array([odd.decide(dict(zip(feats, (odd.states(f)[j] for f, j in
+                                                     zip(feats, row)))))
+                         for row in np.asarray(a, dtype=np.int64)], dtype=float)
 
     num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])
     explainer = shap.explainers.Exact(model, shap.maskers.Independent(num(bg),

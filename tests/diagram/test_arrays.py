@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from bnx.diagram import _arrays as A
 from bnx.diagram import _dd as D
+from bnx.diagram._feature_view import decide, decide_states, feature_view
 from bnx.diagram.backends import new_manager
+from bnx.diagram.encoding import Encoding
 
 
 @st.composite
@@ -46,7 +48,9 @@ def test_from_dd_to_dd_count_decide(backend, spec):
     for r, fn in zip(ids, (u, ~u)):
         assert A.count(arr, r) == int(fn.count(nvars=n))
         want = [bdd.let(dict(zip(names, map(bool, b))), fn) == bdd.true for b in bits]
-        assert A.decide(arr, bits, r).tolist() == want
+        enc = Encoding(tuple(names), (("0", "1"),) * n)  # binary: a state is its bit
+        assert decide_states(feature_view(arr, enc), bits.astype(int), r).tolist() == want
+        assert [decide(arr, enc, b.astype(int).tolist(), r) for b in bits] == want
         assert D.to_dd(arr, bdd, names, r) == fn
     one, _ = D.from_dd([u], n)
     # the negation pass agrees with dd's negation
@@ -69,13 +73,22 @@ def test_builder_select_encodes_states_msb_first():
     # a feature with 3 states on two bits: state j goes to kids[j]; code 3 names none
     root = b.select(0, 2, [[A.TRUE, A.FALSE, A.TRUE]])
     arr = b.finish(int(root[0]))
-    got = A.decide(arr, [[0, 0], [0, 1], [1, 0], [1, 1]]).tolist()
+    enc = Encoding(("a", "b"), (("0", "1"),) * 2)
+    got = decide_states(feature_view(arr, enc), [[0, 0], [0, 1], [1, 0], [1, 1]]).tolist()
     assert got == [True, False, True, False]
 
 
-def test_grouped_by_level_is_enforced():
-    with pytest.raises(ValueError):
-        A.DiagramArrays(2, [2, 2, 0, 1], [0, 1, 0, 0], [0, 1, 1, 1], 2)
+def test_grouped_by_level_is_checked():
+    """Columns whose nodes are not grouped by level, deepest first, are no valid diagram
+    (the file loader refuses them), in Python and vectorised alike."""
+    from bnx.diagram._problem import problem
+    bad = A.DiagramArrays(2, [2, 2, 0, 1], [0, 1, 0, 0], [0, 1, 1, 1], 2)
+    assert problem(bad) == ("grouped", 2)
+    bad = A.DiagramArrays(3, [3, 3, 1, 2, 0], [0, 1, 0, 0, 2], [0, 1, 1, 1, 3], 4)
+    assert problem(bad) == ("grouped", 2)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(A, "SMALL", 0)
+        assert problem(bad) == ("grouped", 2)
 
 
 @settings(max_examples=40, deadline=None)
@@ -120,62 +133,68 @@ def test_compiled_arrays_and_their_dd_form_agree(data, backend):
         [x.tolist() for x in (odd.arrays.level, odd.arrays.lo, odd.arrays.hi)]
 
 
+def _passes(f, enc):
+    from bnx.diagram._feature_view import count_instances
+    from bnx.diagram._problem import problem
+    neg = A.negate(f)
+    return (A.count(f), A.dd_size(f), count_instances(f, enc), neg.lists(), neg.root,
+            problem(f))
+
+
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_list_passes_agree_with_their_numpy_twins(data):
-    """A diagram held as lists (a small loaded file) counts, sizes, negates and counts
-    instances as its numpy arrays do, and its arrays are the same once made; the list
-    store of a small unate function has the numpy store's stars."""
+def test_python_and_vectorised_passes_agree(data):
+    """Each pass over the arrays (count, dd size, instances, negation, validation) gives
+    the same answer walked in Python (a small diagram) and vectorised (a large one); the
+    store of a small unate function has the same stars held in Python and in numpy."""
     import bnx
     from bnx.explanation._conj import Store
-    from bnx.explanation._unate_store import UnateStore
-    from bnx.diagram._feature_view import count_instances, count_states, feature_view
     from tests._support.strategies import classifiers
     case = data.draw(classifiers(max_features=4, max_instances=64))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
                          features=case.features)
     odd = bnx.compile(clf, backend="autoref")
     a, enc = odd.arrays, odd.encoding
-    for f in (a, A.negate(a)):
-        held = A.DiagramArrays.from_lists(f.nvars, *f.lists(), f.root)
-        assert held.as_lists and held.size == f.size and list(held.starts) == f.starts.tolist()
-        assert A.count(held) == A.count(f)
-        assert A.dd_size(held) == A.dd_size(f)
-        assert count_instances(held, enc) == count_states(feature_view(f, enc))
-        assert A.negate(held).lists() == A.negate(f).lists()
-        assert A.negate(held).root == A.negate(f).root
-        assert held.as_lists  # none of the above made numpy arrays
-        assert [x.tolist() for x in (held.level, held.lo, held.hi)] == list(f.lists())
-        assert not held.as_lists
-    for root in (0, 1):  # the constant functions
-        const = A.DiagramArrays(a.nvars, [a.nvars] * 2, [0, 1], [0, 1], root)
-        held = A.DiagramArrays.from_lists(a.nvars, [a.nvars] * 2, [0, 1], [0, 1], root)
-        assert (A.count(held), A.dd_size(held), count_instances(held, enc)) == \
-            (A.count(const), A.dd_size(const), count_states(feature_view(const, enc)))
-        assert A.negate(held).lists() == A.negate(const).lists()
-        assert A.negate(held).root == A.negate(const).root == 1 - root
+    fs = [a, A.negate(a), *(A.DiagramArrays(a.nvars, [a.nvars] * 2, [0, 1], [0, 1], root)
+                            for root in (0, 1))]
+    small = [_passes(f, enc) for f in fs]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(A, "SMALL", 0)  # every diagram is "large"
+        assert not a.small
+        large = [_passes(A.DiagramArrays(f.nvars, f.level, f.lo, f.hi, f.root), enc)
+                 for f in fs]
+    assert small == large
+    assert small[0][4] == (a.root if a.root > 1 else 1 - a.root) and small[0][5] is None
+    assert small[2][4] == 1  # the negation of false
     least = odd.meta.get("least_states")
     if least is not None and least[0] is not None:
-        store = Store(a, enc, lists=True, least=least[0])
+        store = Store(a, enc, least=least[0], python=False)
         store.close()
-        assert UnateStore(a, enc, least[0]).py[3] == store.star[:a.size].tolist()
+        assert Store(a, enc, least=least[0]).py[3] == store.star[:a.size].tolist()
+
+
+def test_columns_are_held_once():
+    """The numpy arrays are read-only views of the columns (the same memory)."""
+    f = A.DiagramArrays(2, [2, 2, 1, 0], [0, 1, 0, 2], [0, 1, 1, 1], 3)
+    assert f.level.tolist() == list(f.columns[0]) and not f.level.flags.writeable
+    assert np.shares_memory(f.lo, np.frombuffer(f.columns[1], dtype=np.int64))
+    assert f.starts == (4, 3, 2) and f.block(0) == slice(3, 4) and A.count(f) == 3
 
 
 @pytest.mark.parametrize("example", ["admissions", "asia"])
 def test_both_decisions_in_one_node_space_from_lists_and_from_numpy(example, monkeypatch):
     """``_cache.both`` (the function and its negation in one node space) is the same made
-    in Python lists (small diagrams) and in numpy (large ones)."""
+    in Python (small diagrams) and by numpy (large ones)."""
     import bnx
     from bnx.explanation import _cache
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     g, root, neg = _cache.both(odd)
     odd.arrays.cache.pop("both")
-    monkeypatch.setattr(_cache, "SMALL", 0)
+    monkeypatch.setattr(A, "SMALL", 0)
     h, root2, neg2 = _cache.both(odd)
     assert not isinstance(h.var, list)  # the numpy branch
     assert (root, neg) == (root2, neg2)
-    assert [list(g.var), list(g.lo), list(g.hi)] == [h.var.tolist(), h.lo.tolist(),
-                                                     h.hi.tolist()]
+    assert [list(g.var), list(g.lo), list(g.hi)] == [list(h.var), list(h.lo), list(h.hi)]
     level, lo, hi = odd.arrays.lists()
     for u in range(2, len(level)):  # the negation of node u is node u + size - 2
         v = u + len(level) - 2

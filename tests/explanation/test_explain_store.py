@@ -1,24 +1,22 @@
 """The explanation code's own diagrams against dd and brute force, on both backends:
-conjunctions on the arrays (bnx.explanation._conj), set diagrams read from and written to dd
-(bnx.explanation.setdiagram), the node table of pi-inst's sets and small erosions (bnx.explanation.nodetable), and
-the per-ODD managers and caches (bnx.explanation._cache)."""
+conjunctions on the arrays (bnx.explanation._conj), the node table that stores explanation
+sets (bnx.explanation.nodetable: made node by node, read from and written to dd), and the
+per-ODD managers and caches (bnx.explanation._cache)."""
 
 from __future__ import annotations
 
 import itertools
 
-import numpy as np
+from dd.bdd import BDD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from dd.bdd import BDD
 from bnx.diagram._dd import from_dd
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from bnx.explanation import _cache
 from bnx.explanation._conj import Store
-from bnx.explanation.setdiagram import SetDiagram
 from bnx.explanation.nodetable import NodeTable
 
 NAMES = [f"v{i}" for i in range(5)]
@@ -35,6 +33,10 @@ def _function(bdd, table):
                 cube = cube & (bdd.var(name) if value else ~bdd.var(name))
             u = u | cube
     return u
+
+
+def star_of(s, u):
+    return int(s.star[u])
 
 
 def _value(level, lo, hi, u, row) -> bool:
@@ -55,7 +57,7 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
     bdd = new_manager(backend, NAMES)
     arrays, (ia, ib) = from_dd([_function(bdd, a), _function(bdd, b)], len(NAMES))
     enc = ENCODINGS[which]
-    s = Store(arrays, enc, lists=bool(which))
+    s = Store(arrays, enc, python=False)  # held in numpy (a small store: in Python)
     size = s.n
     (c,) = s.conj([ia], [ib]).tolist()
     lv, lo, hi = s.level, s.lo, s.hi
@@ -75,8 +77,13 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
                               r[:first] + tuple(bool((j >> (m - 1 - t)) & 1) for t in range(m))
                               + r[first + m:]) for j in range(k))
             assert _value(s.level, s.lo, s.hi, star, r) == want
-    if s.py is not None:
-        assert s.py[3] == s.star[:s.n].tolist() and s.py[0] == s.level[:s.n].tolist()
+    assert s.py[3] == s.star[:s.n].tolist() and s.py[0] == s.level[:s.n].tolist()  # closed
+    # held in Python: the same stars, as functions (its new nodes may be numbered otherwise)
+    p = Store(arrays, enc)
+    assert p.closed and p.conj([ia], [ib]) == [p.table.conj(ia, ib)]
+    for u in range(2, arrays.size):
+        for r in ROWS:
+            assert _value(*p.py[:3], p.star_of(u), r) == _value(s.level, s.lo, s.hi, star_of(s, u), r)
 
 
 @settings(max_examples=30, deadline=None)
@@ -84,17 +91,22 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
 def test_set_diagrams_read_and_write_dd(a, backend):
     bdd = new_manager(backend, NAMES)
     f = _function(bdd, a)
-    d = SetDiagram.from_dd(f, len(NAMES))
-    assert [_value(d.var, d.lo, d.hi, d.root, r) for r in ROWS] == [bool(x) for x in a]
+    d = NodeTable(len(NAMES))
+    u = d.read_dd(f)
+    assert [_value(d.var, d.lo, d.hi, u, r) for r in ROWS] == [bool(x) for x in a]
+    assert d.read_dd(f) == u and d.count(u) == sum(a)  # one node per function
     other = new_manager(backend, NAMES)
-    assert d.to_dd(other, NAMES) == _function(other, a)
+    assert d.to_dd(other, NAMES, u) == _function(other, a)
     arrays, _ = from_dd([f], len(NAMES))
-    e = SetDiagram.from_arrays(arrays)
-    assert [_value(e.var, e.lo, e.hi, e.root, r) for r in ROWS] == [bool(x) for x in a]
+    e = NodeTable.from_arrays(arrays)
+    assert [_value(e.var, e.lo, e.hi, arrays.root, r) for r in ROWS] == [bool(x) for x in a]
+    assert e.node(arrays.level[arrays.root], arrays.lo[arrays.root],
+                  arrays.hi[arrays.root]) == arrays.root  # its unique table holds them
     core = BDD()  # dd's integer-level manager, as under dd.autoref
     core.declare(*NAMES)
-    g = SetDiagram.from_core(core, -core.find_or_add(0, -1, 1), len(NAMES))  # not v0
-    assert [_value(g.var, g.lo, g.hi, g.root, r) for r in ROWS] == [not r[0] for r in ROWS]
+    g = NodeTable(len(NAMES))
+    v = g.read_core(core, -core.find_or_add(0, -1, 1))  # not v0
+    assert [_value(g.var, g.lo, g.hi, v, r) for r in ROWS] == [not r[0] for r in ROWS]
 
 
 @settings(max_examples=40, deadline=None)
@@ -121,9 +133,8 @@ def test_set_store_against_brute_force(a, b, levels):
     c = s.conj(fa, fb)
     assert [_value(s.var, s.lo, s.hi, c, r) for r in ROWS] == [bool(x and y) for x, y in zip(a, b)]
     assert s.conj(fb, fa) == c
-    g = s.diagram(fa)
-    assert [_value(g.var, g.lo, g.hi, g.root, r) for r in ROWS] == [bool(x) for x in a]
-    assert g.count() == sum(a)
+    assert s.count(fa) == sum(a) and s.count(d) == sum(x and not y for x, y in zip(a, b))
+    assert s.count(0) == 0 and s.count(1) == len(ROWS)
     bdd = new_manager("autoref", NAMES)
     assert s.size(fa) == _function(bdd, a).dag_size
     for lv in levels:  # a node over a level with equal children is its child
@@ -134,8 +145,11 @@ def test_explanation_sets_are_dd_diagrams(backend):
     odd = bnx.compile(bnx.examples.admissions(), backend=backend)
     x = dict.fromkeys(odd.features, "+")
     pis = bnx.pi_explanations(odd, x)
-    again = SetDiagram.from_dd(pis.root, pis.layout.nvars)  # written into dd, read back
-    assert len(again) == len(pis.diagram) and pis.root.bdd is pis.bdd
+    table, u = pis.nodes
+    again = NodeTable(pis.layout.nvars)
+    v = again.read_dd(pis.root)  # written into dd, read back
+    assert again.nodes_of(v) == table.nodes_of(u) and again.count(v) == table.count(u)
+    assert pis.root.bdd is pis.bdd
     assert pis.bdd is _cache.aux_manager(odd, pis.layout.variables)
     assert len(pis) == 3 and len(pis.shortest()) == 1
     assert _cache.decide(odd, [1, 1, 1, 1]) == odd.decide(x)
@@ -174,7 +188,7 @@ def test_stars_serve_later_calls(backend):
           for combo in itertools.product(*(odd.states(f) for f in odd.features))]
     first = [bnx.pi_explanations(odd, x).to_set() for x in xs]
     s = bnx.explanation.pi._store(odd, True)
-    assert s.closed and np.all(s.star[:s.n] >= 0)
+    assert s.closed and min(s.py[3]) >= 0
     assert [bnx.pi_explanations(odd, x, method="cover").to_set() for x in xs] == first
     # a store whose stars are made on demand only gives the same sets
     odd2 = bnx.compile(bnx.examples.asia(), backend=backend)
@@ -183,7 +197,7 @@ def test_stars_serve_later_calls(backend):
                tuple(len(s) for s in odd2.encoding.states), _cache.least_states(odd2, d))
         arrays = odd2.arrays if d else bnx.explanation.pi._store(odd2, False) and \
             odd2.arrays.cache.get("negated")
-        made = arrays.cache.put("conj_store", key, Store(arrays, odd2.encoding))
+        made = arrays.cache.put("conj_store", key, Store(arrays, odd2.encoding, python=False))
         assert bnx.explanation.pi._store(odd2, d) is made and not made.closed  # the one used
     assert [bnx.pi_explanations(odd2, x).to_set() for x in xs] == first
     assert [bnx.prime_implicants(odd2, decision=d).to_set() for d in (True, False)] == \

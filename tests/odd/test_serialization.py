@@ -25,8 +25,9 @@ import bnx
 from bnx.diagram._arrays import count as count_arrays
 from bnx.diagram._passes import count
 from bnx.diagram.encoding import Encoding
-from bnx.diagram import _array_lists as array_lists
-from bnx.odd.io import FORMAT_VERSION, binary, load, load_odd, save_odd
+from bnx.diagram import _arrays
+from bnx.diagram._problem import problem
+from bnx.odd.io import FORMAT_VERSION, load, load_odd, save_odd
 from bnx.odd.io.document import _checksum
 from tests._support.legacy_files import (join, legacy_document, resign, resign_arrays, split,
                                 write_legacy)
@@ -123,10 +124,10 @@ def either(request, saved, legacy):
 
 @pytest.fixture(params=["lists", "numpy"])
 def reader(request, monkeypatch):
-    """Both ways of reading a file's arrays: a small file into Python lists, checked in
-    Python, and (every file, here) into numpy, checked by vectorised passes."""
+    """Both ways of reading a file's arrays: a small file checked in Python, and (every
+    file, here) through numpy, checked by vectorised passes."""
     if request.param == "numpy":
-        monkeypatch.setattr(binary, "LISTS", 0)
+        monkeypatch.setattr(_arrays, "SMALL", 0)
     return request.param
 
 
@@ -750,13 +751,12 @@ def test_both_checkers_find_the_same_problem(rows, root, terminals, nvars):
     first problem in any arrays (they share its wording), or accept the same arrays."""
     head = [(nvars, 0, 0), (nvars, 1, 1)] if terminals else [(nvars, 1, 0), (0, 0, 1)]
     level, lo, hi = (list(c) for c in zip(*(head + rows)))
-    want = array_lists.problem(nvars, level, lo, hi, root)
-    got = binary._check(nvars, *(np.array(a, dtype=np.int64) for a in (level, lo, hi)), root)
-    if isinstance(got, bnx.diagram._arrays.DiagramArrays):
-        assert want is None
-        assert got.lists() == (level, lo, hi)
-    else:
-        assert (got[0], *(int(v) for v in got[1:])) == want
+    arrays = _arrays.DiagramArrays(nvars, level, lo, hi, root)
+    want = problem(arrays)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_arrays, "SMALL", 0)
+        got = problem(arrays)
+    assert (got if got is None else (got[0], *(int(v) for v in got[1:]))) == want
 
 
 def test_old_pickles_still_unpickle():

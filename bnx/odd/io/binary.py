@@ -11,9 +11,8 @@ describes them::
 and the header's checksum covers that digest, so the whole file is checksummed. Loading
 reads the bytes and checks that they are a reduced ordered diagram in bnx's numbering
 (children first, grouped by level, no redundant test, no duplicate node);
-:func:`read_arrays` raises with the first problem. A small diagram is read into Python
-lists and checked in Python (:mod:`bnx.diagram._array_lists`: loading then needs no numpy), a
-large one straight into numpy and checked by vectorised passes.
+:func:`read_arrays` raises with the first problem (:func:`bnx.diagram._problem.problem`:
+loading a small diagram needs no numpy).
 """
 
 from __future__ import annotations
@@ -22,20 +21,16 @@ import array
 import hashlib
 import sys
 
-from ...diagram import _array_lists as array_lists
-from ..._lazy import numpy_on_first_use
-from ...diagram._arrays import DiagramArrays
+import lazy_loader
 
-np = numpy_on_first_use(globals())
+from ...diagram._arrays import SMALL, DiagramArrays
+from ...diagram._problem import problem
+
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["arrays_header", "arrays_bytes", "read_arrays", "split_file"]
 
 _DTYPE = "<i4"
-
-#: Files of at most this many nodes are read into Python lists, checked by
-#: :func:`bnx.diagram._array_lists.problem` (numpy is imported only when a question needs it);
-#: larger ones straight into numpy, checked by vectorised passes.
-LISTS = 1 << 14
 
 
 def arrays_bytes(arrays: DiagramArrays) -> bytes:
@@ -79,31 +74,27 @@ def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramAr
     if hashlib.sha256(payload).hexdigest() != meta["sha256"]:
         raise bad("its arrays do not match their sha256 digest (the file was edited or "
                   "corrupted)")
-    if n <= LISTS:  # a small file: Python lists (numpy is imported only if needed)
-        level, lo, hi = (_ints(payload[4 * n * k:4 * n * (k + 1)]) for k in range(3))
-        found = array_lists.problem(nvars, level, lo, hi, root)
-        if found is None:
-            return DiagramArrays.from_lists(nvars, level, lo, hi, root)
-    else:
-        level, lo, hi = (np.frombuffer(payload, dtype=_DTYPE, count=n, offset=4 * n * k)
-                         .astype(np.int64) for k in range(3))
-        found = _check(nvars, level, lo, hi, root)
-        if isinstance(found, DiagramArrays):
-            return found
-    raise bad(_words(found, nvars, level, lo, hi))
+    arrays = DiagramArrays(nvars, *(_ints(payload[4 * n * k:4 * n * (k + 1)])
+                                    for k in range(3)), root)
+    found = problem(arrays)
+    if found is None:
+        return arrays
+    raise bad(_words(found, nvars, *arrays.columns))
 
 
-def _ints(data: memoryview) -> list[int]:
-    """Little-endian int32 bytes as a list of Python ints."""
+def _ints(data: memoryview):
+    """Little-endian int32 bytes as integers for :class:`DiagramArrays`: an
+    ``array('q')``, converted in Python when small (no numpy), by numpy when large."""
+    if len(data) > 4 * SMALL:
+        return np.frombuffer(data, dtype=_DTYPE).astype(np.int64)
     a = array.array("i")
     a.frombytes(data)
     if sys.byteorder != "little":
         a.byteswap()
-    return a.tolist()
+    return array.array("q", a)
 
 
-#: The wording of each problem that :func:`_check` and :func:`bnx.diagram._array_lists.problem`
-#: find, from the node ``u`` (and the other node or count ``v``) and the arrays.
+#: The wording of each problem that :func:`bnx.diagram._problem.problem` finds, from the node ``u`` (and the other node or count ``v``) and the arrays.
 _WORDS = {
     "root": lambda u, v, n, nvars, level, lo, hi:
         f"its root {u} is not one of its {n} nodes",
@@ -131,83 +122,7 @@ _WORDS = {
 
 
 def _words(found: tuple, nvars: int, level, lo, hi) -> str:
-    """The message for a problem found by :func:`_check` or
-    :func:`bnx.diagram._array_lists.problem`."""
+    """The message for a problem found by :func:`bnx.diagram._problem.problem`."""
     what, u, *more = found
     v = int(more[0]) if more else None
     return _WORDS[what](int(u), v, len(level), nvars, level, lo, hi)
-
-
-def _check(nvars: int, level: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-           root: int) -> DiagramArrays | tuple:
-    """The arrays, or the first problem as :func:`bnx.diagram._array_lists.problem` finds it, by
-    vectorised passes (for large diagrams)."""
-    n = len(level)
-    if not 0 <= root < n:
-        return ("root", root)
-    if (level[:2] != nvars).any() or lo[:2].tolist() != [0, 1] or hi[:2].tolist() != [0, 1]:
-        return ("terminals", 0)
-    inner = np.arange(2, n)
-    lv, a, b = level[2:], lo[2:], hi[2:]
-    for what, mask in (("level", lambda: (lv < 0) | (lv >= nvars)),
-                       ("children", lambda: (a < 0) | (b < 0) | (a >= inner) | (b >= inner)),
-                       ("below", lambda: (level[a] <= lv) | (level[b] <= lv)),
-                       ("redundant", lambda: a == b)):
-        u = _first(mask())
-        if u is not None:
-            return (what, u)
-    u = _first(np.diff(lv) > 0)
-    if u is not None:
-        return ("grouped", u)
-    arrays = DiagramArrays(nvars, level, lo, hi, root)
-    twin = _duplicate(arrays)
-    if twin is not None:
-        return ("duplicate", *twin)
-    seen = _reached(arrays)
-    if not seen[2:].all():
-        missed = np.flatnonzero(~seen)
-        return ("unreached", int(missed[0]), len(missed))
-    return arrays
-
-
-def _first(mask: np.ndarray) -> int | None:
-    """The first inner node where ``mask`` (over the inner nodes) holds, or ``None``."""
-    at = np.flatnonzero(mask)
-    return int(at[0]) + 2 if len(at) else None
-
-
-def _duplicate(arrays: DiagramArrays) -> tuple[int, int] | None:
-    """Two nodes of one level with the same children, or ``None`` (the diagram is reduced).
-
-    Per level, the key ``low * size + high`` (below ``2**62``) of every node; bnx writes
-    each level's nodes in increasing key order, which one linear pass confirms, and only
-    a level that is out of order is sorted (``numpy.unique`` hashes, many times slower).
-    """
-    lo, hi, n = arrays.lo, arrays.hi, arrays.size
-    for lvl in range(arrays.nvars):
-        s = arrays.block(lvl)
-        if s.stop - s.start < 2:
-            continue
-        key = lo[s] * n + hi[s]
-        step = np.diff(key)
-        if (step > 0).all():
-            continue
-        order = np.argsort(key, kind="stable")
-        same = np.flatnonzero(np.diff(key[order]) == 0)
-        if len(same):
-            i = int(same[0])
-            return s.start + int(order[i]), s.start + int(order[i + 1])
-    return None
-
-
-def _reached(arrays: DiagramArrays) -> np.ndarray:
-    """Which nodes lie below the root, one level at a time from the top."""
-    seen = np.zeros(arrays.size, dtype=bool)
-    seen[arrays.root] = True
-    seen[:2] = True
-    for lvl in range(arrays.nvars):
-        s = arrays.block(lvl)
-        idx = np.arange(s.start, s.stop)[seen[s]]
-        seen[arrays.lo[idx]] = True
-        seen[arrays.hi[idx]] = True
-    return seen

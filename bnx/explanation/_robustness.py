@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
-from .._lazy import numpy_on_first_use
+import lazy_loader
 
 from .._types import Instance
 from ..diagram._passes import deep
@@ -38,7 +38,7 @@ from .mc import _features_arg
 from ._within import within_odd
 from ..odd._odd import ODD, check_odd
 
-np = numpy_on_first_use(globals())
+np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 
