@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import _util  # noqa: F401  (puts the repository root on sys.path, for bnx, whatever the import order)
 import numpy as np
 import pandas as pd
 

@@ -43,11 +43,11 @@ import os
 import time
 from fractions import Fraction
 
+import _data
+import _util  # noqa: F401  (sys.path)
 import numpy as np
 import pandas as pd
 
-import _util  # noqa: F401  (sys.path)
-import _data
 import bnx
 from bnx.diagram._arrays import decide
 
@@ -68,7 +68,7 @@ def votes(repeat: int) -> None:
     rows = bnx.datasets.load_votes().dropna()[feats]
     bg, X = rows.iloc[:30], rows.iloc[30:35]
     codes = {f: {s: j for j, s in enumerate(odd.states(f))} for f in feats}
-    num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])  # noqa
+    num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])
 
     def model(a):
         return decide(odd.arrays, np.asarray(a, dtype=np.int64)).astype(float)

@@ -31,9 +31,10 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402  (sets sys.path for _data and bnx)
-import _data  # noqa: E402
-import bnx  # noqa: E402
+import _data
+import _util
+
+import bnx
 
 
 def run_case(bench: _data.Bench, backend: str, *, repeats: int, timeout: float,

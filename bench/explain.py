@@ -49,9 +49,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402  (sets sys.path for _data and bnx)
-import _data  # noqa: E402
-import bnx  # noqa: E402
+import _data
+import _util
+
+import bnx
 
 #: Section 4.1 of the paper: n, time (s) cover / inst / impr, ODD size cover / inst / impr.
 PAPER = {

@@ -20,10 +20,10 @@ import os
 import resource
 import time
 
+import _data
+import _util  # noqa: F401  (sets sys.path)
 import numpy as np
 
-import _util  # noqa: F401  (sets sys.path)
-import _data
 import bnx
 from bnx.diagram._feature_view import feature_view
 

@@ -50,8 +50,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402
-import bnx  # noqa: E402
+import _util
+
+import bnx
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = Path(os.environ.get("BNX_BENCH_PEERS", ROOT.parent / "shared" / "peers"))

@@ -51,9 +51,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import StructureError
 from ..classifier._relevance import exact_cpds
 from ..classifier._rules import decides
+from ..errors import StructureError
 from .entries import entries, sensitivity_frame
 from .flips import flip_interval
 from .sensitivity_paths import Schedule, backward, forward, pareto, through

@@ -17,10 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..classifier._classifier import Classifier, _resolve_state
-from ..diagram._arrays import decide
-from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureError,
-                      UnknownStateError)
 from ..classifier._instances import as_instance, is_missing
+from ..diagram._arrays import decide
+from ..errors import ArgumentError, DataError, InstanceError, UnknownFeatureError, UnknownStateError
 from ..odd._odd import ODD, check_odd
 from .network_background import network_background
 from .result import Attributions

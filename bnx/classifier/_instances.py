@@ -24,10 +24,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._lazy import numpy_on_first_use
-
 from .._types import State
-from ..errors import (ArgumentError, InstanceError, MissingFeatureError, UnknownFeatureError,
-                     UnknownStateError, closest_first)
+from ..errors import (
+    ArgumentError,
+    InstanceError,
+    MissingFeatureError,
+    UnknownFeatureError,
+    UnknownStateError,
+    closest_first,
+)
 
 np = numpy_on_first_use(globals())
 

@@ -59,6 +59,7 @@ def question_args(e) -> None:
 def read_background(args):
     """The rows of ``--background`` (``--shap`` needs it)."""
     import pandas as pd
+
     from ..errors import ArgumentError, DataError
     if args.background is None:
         raise ArgumentError("--shap needs --background ROWS.csv")

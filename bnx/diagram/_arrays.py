@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._lazy import numpy_on_first_use
 from . import _array_lists as array_lists
 from ._memo import Caches
-from .._lazy import numpy_on_first_use
 
 np = numpy_on_first_use(globals())
 
@@ -95,7 +95,7 @@ class DiagramArrays:
 
     @classmethod
     def from_lists(cls, nvars: int, level: list[int], lo: list[int], hi: list[int],
-                   root: int) -> "DiagramArrays":
+                   root: int) -> DiagramArrays:
         """The arrays of a small diagram given as Python lists (a valid array form, as
         :func:`bnx.diagram._array_lists.problem` checks): kept as the lists, with the numpy
         arrays made on first use, so that loading a small file needs no numpy."""
@@ -113,7 +113,7 @@ class DiagramArrays:
             self._set(*held)
             self._lists = None
 
-    def _column(k: int, what: str):  # noqa: N805 (a property factory, used below)
+    def _column(k: int, what: str):
         def get(self) -> np.ndarray:
             got = (self._level, self._lo, self._hi)[k]
             if got is None:

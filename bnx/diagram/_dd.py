@@ -22,7 +22,6 @@ import io
 from collections.abc import Sequence
 
 from .._lazy import numpy_on_first_use
-
 from .._types import Manager, Node
 from ._arrays import TRUE, DiagramArrays, canonical
 from .backends import autoref_table, is_cudd, write_nodes

@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._lazy import numpy_on_first_use
-
 from . import _array_lists as array_lists
 from ._arrays import TRUE, DiagramArrays
 from .encoding import Encoding

@@ -21,8 +21,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from .backends import branches
 from ..errors import ArgumentError, BnxError, OutputError
+from .backends import branches
 
 __all__ = ["to_dot", "draw", "svg", "odd_graph", "plot_odd", "plot_explanations"]
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._lazy import numpy_on_first_use
-
 from .._types import Manager
-from ..diagram.backends import is_cudd, new_manager
-from ..diagram._feature_view import feature_view
 from ..classifier._unate import least_pair
+from ..diagram._feature_view import feature_view
+from ..diagram.backends import is_cudd, new_manager
 from .layout import Layout
 from .nodetable import NodeTable
 from .setdiagram import SetDiagram

@@ -36,7 +36,6 @@ True
 from __future__ import annotations
 
 from .._lazy import numpy_on_first_use
-
 from ..diagram._arrays import DiagramArrays, unique
 from ..diagram.encoding import Encoding
 from ._unate_store import UnateStore

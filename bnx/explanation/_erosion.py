@@ -52,7 +52,6 @@ import math
 from collections.abc import Sequence
 
 from .._lazy import numpy_on_first_use
-
 from ..diagram._arrays import DiagramArrays, unique
 from ..diagram._passes import recursion_for
 from ..diagram.encoding import Encoding

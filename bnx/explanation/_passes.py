@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._lazy import numpy_on_first_use
-
 from ..diagram._feature_view import FeatureView, feature_view
 from ._instances import memo
 

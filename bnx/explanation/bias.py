@@ -21,16 +21,16 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._types import Feature, Instance
+from ..diagram._feature_view import FeatureView
 from ..diagram._passes import count as _count_models
 from ..diagram._passes import deep
 from ..errors import ArgumentError
-from ..diagram._feature_view import FeatureView
+from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._instances import instance_indices, named
 from ._passes import FALSE, TRUE, closest_flip, decide, distinct_rows, view
 from .bias_result import Bias
 from .mc import _features_arg
-from ..odd._odd import ODD, check_odd
 
 __all__ = ["Bias", "decision_bias", "count_biased"]
 

@@ -32,9 +32,9 @@ from numbers import Real
 
 from .._lazy import numpy_on_first_use
 from ..classifier._classifier import _resolve_state
-from ..odd._tables import exact_joint
-from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..diagram._feature_view import FeatureView
+from ..errors import ArgumentError, UnknownStateError, closest_first
+from ..odd._tables import exact_joint
 from .explanations import DROPPED, Explanations
 from .layout import Layout
 

@@ -20,8 +20,8 @@ Examples
 from __future__ import annotations
 
 import math
-from functools import cached_property, lru_cache
 from collections.abc import Mapping, Sequence
+from functools import cached_property, lru_cache
 from typing import Any
 
 from .._types import Manager, Node

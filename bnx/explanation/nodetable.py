@@ -55,7 +55,7 @@ class NodeTable:
         self._ands: dict = {}  # (a, b), a < b -> a and b
 
     @classmethod
-    def from_arrays(cls, arrays: DiagramArrays) -> "NodeTable":
+    def from_arrays(cls, arrays: DiagramArrays) -> NodeTable:
         """A table that starts with the nodes of ``arrays`` (same numbers)."""
         t = cls(arrays.nvars)
         t.var, t.lo, t.hi = arrays.lists()

@@ -16,7 +16,6 @@ when a ``dd`` node is asked for.
 from __future__ import annotations
 
 from .._lazy import numpy_on_first_use
-
 from .._types import Instance
 from ..diagram._array_lists import cofactor
 from ..diagram._arrays import negate

@@ -28,19 +28,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._types import Feature, Instance
-from ..diagram.backends import is_cudd, make_node
+from .._wording import terms
 from ..classifier._classifier import _resolve_state
-from ..diagram._passes import deep, restrict
-from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
 from ..diagram._feature_view import FeatureView
+from ..diagram._passes import deep, restrict
+from ..diagram.backends import is_cudd, make_node
+from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
+from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._instances import instance_indices, memo, named
-from ._within import within_odd
-from .._wording import terms
 from ._passes import FALSE, TRUE, any_child, closest_flip, decide, distinct_rows, reaches, view
+from ._within import within_odd
 from .explanations import DROPPED, Explanations, Layout, wording_of
 from .pi import pi_explanations
-from ..odd._odd import ODD, check_odd
 
 __all__ = ["sufficient_reasons", "contrastive_explanations", "necessary_reasons",
            "feature_roles", "check_explanation", "ExplanationCheck"]

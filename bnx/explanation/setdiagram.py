@@ -48,18 +48,18 @@ class SetDiagram:
         return len(self.var)
 
     @classmethod
-    def from_arrays(cls, arrays: DiagramArrays) -> "SetDiagram":
+    def from_arrays(cls, arrays: DiagramArrays) -> SetDiagram:
         """The lists of ``arrays`` (rooted at its root)."""
         return cls(arrays.nvars, *arrays.lists(), arrays.root)
 
     @classmethod
-    def from_core(cls, core, ref: int, nvars: int) -> "SetDiagram":
+    def from_core(cls, core, ref: int, nvars: int) -> SetDiagram:
         """The function ``ref`` of a ``dd.bdd.BDD`` (levels ``0 .. nvars - 1``; ``1`` true,
         ``-1`` false, a negative reference the negation), one step per node."""
         return cls._from_table(core.succ, ref, nvars)
 
     @classmethod
-    def _from_table(cls, succ, ref: int, nvars: int) -> "SetDiagram":
+    def _from_table(cls, succ, ref: int, nvars: int) -> SetDiagram:
         """The same, ``succ(u)`` giving ``(level, low, high)`` of node ``u > 0``."""
         def node(r):
             lvl, a, b = succ(r if r > 0 else -r)
@@ -68,7 +68,7 @@ class SetDiagram:
         return cls.walk(nvars, ref, -1, 1, node)
 
     @classmethod
-    def from_dd(cls, root: Node, nvars: int) -> "SetDiagram":
+    def from_dd(cls, root: Node, nvars: int) -> SetDiagram:
         """The function ``root`` of a ``dd.autoref`` or ``dd.cudd`` manager whose level
         ``l`` is the set's level ``l``."""
         bdd = root.bdd
@@ -82,7 +82,7 @@ class SetDiagram:
         return cls.walk(nvars, root, bdd.false, bdd.true, node)
 
     @classmethod
-    def walk(cls, nvars: int, root, false, true, node) -> "SetDiagram":
+    def walk(cls, nvars: int, root, false, true, node) -> SetDiagram:
         """The diagram below ``root``, read depth first, children before parents, one
         step per node; ``node(u)`` is ``(level, low, high)`` with negations resolved."""
         var, lo, hi = [nvars, nvars], [0, 1], [0, 1]

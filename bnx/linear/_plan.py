@@ -12,8 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ..classifier._classifier import _resolve_state
-from ..errors import (ExplanationError, InstanceError, MissingFeatureError, UnknownFeatureError,
-                      UnknownStateError, closest_first)
+from ..errors import (
+    ExplanationError,
+    InstanceError,
+    MissingFeatureError,
+    UnknownFeatureError,
+    UnknownStateError,
+    closest_first,
+)
 from ._core import weights
 
 __all__ = ["Decision", "knapsack", "greedy"]

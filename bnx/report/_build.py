@@ -8,10 +8,9 @@ from typing import Any
 
 from .._types import Instance
 from ..classifier._classifier import Classifier
-from ..errors import (ArgumentError, MissingFeatureError, ODDFileError,
-                      StructureError)
-from ..odd._odd import ODD
 from ..classifier._rules import decides
+from ..errors import ArgumentError, MissingFeatureError, ODDFileError, StructureError
+from ..odd._odd import ODD
 from ..odd._tables import document_class_states, document_joint
 from ._report import FrozenMap, NextObservation, Report
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError, OnStatesError
-from ..diagram._feature_view import decide_states, feature_view
 from ..classifier._instances import _frame, encode_rows
+from ..diagram._feature_view import decide_states, feature_view
+from ..errors import ArgumentError, OnStatesError
 
 __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 
@@ -208,8 +208,9 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     [{'decision': True, 'posterior': 0.9970555168906259, 'mc_count': 1, 'mc_shortest': 2, 'pi_count': 3, 'pi_shortest': 2}]
     """
     import pandas as pd
-    from ._engine import run_chunks
+
     from ..odd._odd import check_odd
+    from ._engine import run_chunks
     check_odd(odd)
     what = _check_what(what, odd, on)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:

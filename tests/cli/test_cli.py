@@ -212,6 +212,7 @@ def test_explain_data_file_equals_explain_data(capsys, tmp_path):
 
 def test_multivalued_default_works(capsys, tmp_path):
     from pgmpy.readwrite import BIFWriter
+
     from tests.odd.test_serialization import multivalued_classifier
     path = str(tmp_path / "multi.bif")
     BIFWriter(multivalued_classifier().network).write_bif(path)

@@ -3,7 +3,8 @@
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bnx.compilation.engines._truth import floats, tail_truth, weighted_truth
 

@@ -18,13 +18,13 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.diagram.backends import new_manager
-from bnx.compilation.engines import _tan_model as tm
 from bnx.compilation.budget import Budget
+from bnx.compilation.engines import _tan_model as tm
 from bnx.compilation.engines._execution import prepare, prepared_scopes
 from bnx.compilation.engines.general import FactorElimination
 from bnx.compilation.engines.tan import TanLevels
 from bnx.diagram._dd import to_dd
+from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
 from tests._support.strategies import classifier_of as _classifier

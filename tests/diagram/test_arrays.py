@@ -82,10 +82,9 @@ def test_grouped_by_level_is_enforced():
 @given(data=st.data())
 def test_feature_view_decides_as_the_odd(data, backend):
     """Per-state children and decisions on state indices agree with ODD.decide."""
+    import bnx
     from bnx.diagram._feature_view import decide_states, feature_view
     from tests._support.strategies import classifiers
-
-    import bnx
     case = data.draw(classifiers(max_features=4, max_instances=64))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
                          features=case.features)
@@ -127,9 +126,9 @@ def test_list_passes_agree_with_their_numpy_twins(data):
     instances as its numpy arrays do, and its arrays are the same once made; the list
     store of a small unate function has the numpy store's stars."""
     import bnx
+    from bnx.diagram._feature_view import count_instances, count_states, feature_view
     from bnx.explanation._conj import Store
     from bnx.explanation._unate_store import UnateStore
-    from bnx.diagram._feature_view import count_instances, count_states, feature_view
     from tests._support.strategies import classifiers
     case = data.draw(classifiers(max_features=4, max_instances=64))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,

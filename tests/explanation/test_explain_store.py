@@ -8,18 +8,18 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from dd.bdd import BDD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from dd.bdd import BDD
 from bnx.diagram._dd import from_dd
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from bnx.explanation import _cache
 from bnx.explanation._conj import Store
-from bnx.explanation.setdiagram import SetDiagram
 from bnx.explanation.nodetable import NodeTable
+from bnx.explanation.setdiagram import SetDiagram
 
 NAMES = [f"v{i}" for i in range(5)]
 ROWS = list(itertools.product([False, True], repeat=len(NAMES)))

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import bnx
 from tests._support import oracle
-from tests.conftest import ROOT
 from tests._support.strategies import classifier_of, classifiers, instances
+from tests.conftest import ROOT
 
 FEW = settings(max_examples=max(settings.default.max_examples // 4, 10), deadline=None)
 X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}

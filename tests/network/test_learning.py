@@ -19,9 +19,9 @@ from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
 import bnx.network.learning
-from bnx.tabular.datasets import VOTES_FEATURES, load_votes
 from bnx.errors import BnxError, DataError
 from bnx.network.learning import learn_naive_bayes
+from bnx.tabular.datasets import VOTES_FEATURES, load_votes
 
 CLASSES = ("democrat", "republican")
 VOTE_STATES = ("n", "y")
@@ -231,7 +231,7 @@ def small_frames(draw):
 def test_tables_equal_hand_counts_property(frame, prior):
     model = learn_naive_bayes(frame, "c", prior=prior)
     records = frame.to_dict("records")
-    present = lambda v: v is not None and not (isinstance(v, float) and math.isnan(v))  # noqa: E731
+    present = lambda v: v is not None and not (isinstance(v, float) and math.isnan(v))
     classes = [r["c"] for r in records if present(r["c"])]
     for c in ("a", "b"):
         pseudo = {"K2": 1.0, "BDeu": 5 / 2, "MLE": 0.0}[prior]

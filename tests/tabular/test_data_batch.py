@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import bnx
 from bnx.tabular._engine import marginal_odd
 from tests._support import oracle
-from tests.conftest import shared_file
 from tests._support.strategies import classifiers, instances, on_maps
+from tests.conftest import shared_file
 
 BACKENDS = bnx.backends.available_backends()
 ALL = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest",

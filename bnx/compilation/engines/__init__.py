@@ -23,12 +23,12 @@ tables (:mod:`._tail`, :mod:`._truth`, :mod:`._contraction`) and the size estima
 """
 
 from ._base import DdEngine, Engine, Verdict
+from ._tan_model import tan_order
 from .general import FactorEngine, general_order
 from .latent_tree import SplitEngine
 from .levels import LevelEngine
 from .naive_bayes import RatioEngine
 from .tan import TanEngine
-from ._tan_model import tan_order
 from .tensor import TensorEngine
 
 __all__ = ["DdEngine", "Engine", "FactorEngine", "LevelEngine", "RatioEngine", "SplitEngine",

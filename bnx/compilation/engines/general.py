@@ -14,10 +14,10 @@ from fractions import Fraction
 from typing import Any
 
 from ...classifier._classifier import Classifier
-from ...diagram.encoding import Encoding
-from ...errors import CompilationLimitError
 from ...classifier._inference import indicator, table_gcd
 from ...classifier._rules import argmax_pairs
+from ...diagram.encoding import Encoding
+from ...errors import CompilationLimitError
 from ..budget import Budget
 from ._base import DdEngine, Verdict, accept
 from ._bounds import bounds

@@ -42,8 +42,8 @@ from ..conjunction import conjoin, domain, valid_chain
 from ._base import Engine, Verdict, accept, refuse
 from ._estimates import tan_estimate
 from ._intervals import INF
-from ._tan_model import TanModel, tan_model
 from ._levels import Levels
+from ._tan_model import TanModel, tan_model
 
 __all__ = ["TanEngine", "TanLevels"]
 

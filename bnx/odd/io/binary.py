@@ -22,8 +22,8 @@ import array
 import hashlib
 import sys
 
-from ...diagram import _array_lists as array_lists
 from ..._lazy import numpy_on_first_use
+from ...diagram import _array_lists as array_lists
 from ...diagram._arrays import DiagramArrays
 
 np = numpy_on_first_use(globals())
