@@ -95,11 +95,12 @@ def row(res: dict) -> list:
         return [res["name"], res["n"], res["backend"], res["status"], "", "", "", "", ""]
     peak = "timeout" if res["peak_mb"] is None else f"{res['peak_mb']:.1f}"
     return [res["name"], res["n"], res["backend"], _util.fmt_seconds(res["time"]),
-            _util.fmt_seconds(res["cpu"]), res["runs"], f"{res['size']:,}", f"{res['count']:,}", peak]
+            _util.fmt_seconds(res["cpu"]), res["runs"], f"{res['size']:,}", f"{res['count']:,}",
+            peak]
 
 
-HEADER = ["classifier", "n", "backend", "compile time (median)", "CPU time (median)", "runs", "ODD size",
-          "positive instances", "peak MB (tracemalloc)"]
+HEADER = ["classifier", "n", "backend", "compile time (median)", "CPU time (median)", "runs",
+          "ODD size", "positive instances", "peak MB (tracemalloc)"]
 
 
 def main(argv=None) -> int:

@@ -1,4 +1,5 @@
-"""The questions of issue 17 on a large random naive Bayes, each on its own: ``bench/large_questions.py --features 40``.
+"""The questions of issue 17 on a large random naive Bayes, each on its own
+(``bench/large_questions.py --features 40``).
 
 Compiles ``synthetic_nb(n)`` (``bench/_data.py``), reads its array form
 (``odd.arrays``, timed on its own: until the compiler writes arrays directly it is a walk

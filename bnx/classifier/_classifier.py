@@ -240,8 +240,9 @@ class Classifier(Decisions):
                    features=features, rule=rule)
 
     def to_pyagrum(self) -> Any:
-        """The classifier's network as a ``pyagrum.BayesNet`` (:func:`bnx.network.pyagrum.to_pyagrum`),
-        to run pyAgrum's own inference on it; the class, features and rule stay here.
+        """The classifier's network as a ``pyagrum.BayesNet``
+        (:func:`bnx.network.pyagrum.to_pyagrum`), to run pyAgrum's own inference on it; the class,
+        features and rule stay here.
 
         Returns
         -------

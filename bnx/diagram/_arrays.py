@@ -15,9 +15,9 @@ with vectorised gathers:
 The arrays are made once per diagram: by a compiler from the levels it builds
 (:class:`Builder`), by the file loader from its stored arrays, or from any ``dd``
 function by one walk (:func:`bnx.diagram._dd.from_dd`); :func:`bnx.diagram._dd.to_dd` writes
-them back into a ``dd`` manager. Derived data (per-feature children, layouts, cached results of questions) is
-kept in :attr:`DiagramArrays.cache` (a :class:`~bnx.diagram._memo.Caches`), since the arrays
-never change.
+them back into a ``dd`` manager. Derived data (per-feature children, layouts, cached results of
+questions) is kept in :attr:`DiagramArrays.cache` (a :class:`~bnx.diagram._memo.Caches`), since the
+arrays never change.
 
 Examples
 --------

@@ -35,7 +35,7 @@ def to_dot(odd: Any) -> str:
     enc = odd.encoding
     names = {}
     for i, f in enumerate(enc.features):
-        for b, v in enumerate(enc.bits[i]):
+        for b in range(len(enc.bits[i])):
             names[enc.first_level[i] + b] = (f, b, len(enc.bits[i]))
     lines = ["digraph ODD {", "  rankdir=TB;", '  node [fontname="Helvetica"];',
              '  t1 [label="1", shape=box];', '  t0 [label="0", shape=box];']

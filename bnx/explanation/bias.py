@@ -64,8 +64,9 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     >>> b = bnx.decision_bias(odd, {**x, "GPA": "-"}, ["WorkExperience"])
     >>> b.biased, b.changes
     (True, {'WorkExperience': '-'})
-    >>> print(b)
-    Biased: the decision Admit = + depends on WorkExperience; changing WorkExperience = - gives Admit = -.
+    >>> print(b)  # doctest: +NORMALIZE_WHITESPACE
+    Biased: the decision Admit = + depends on WorkExperience; changing WorkExperience = - gives
+    Admit = -.
     """
     check_odd(odd)
     x = instance_indices(odd, instance)

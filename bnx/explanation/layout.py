@@ -194,7 +194,8 @@ def _keep_names(n: int) -> tuple:
 
 def _select_table(node, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:
     """Branch on ``m`` bits from level ``lvl`` with a node table's ``node``: code ``j``
-    leads to ``children[j]``, unused codes to false (as :meth:`bnx.diagram.encoding.Encoding.select`)."""
+    leads to ``children[j]``, unused codes to false (as
+    :meth:`bnx.diagram.encoding.Encoding.select`)."""
     if lo_code >= len(children):
         return 0
     if b == m:

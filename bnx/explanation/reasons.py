@@ -94,8 +94,10 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> sorted(sorted(e) for e in bnx.contrastive_explanations(odd, x))
-    [['EntranceExam', 'GPA'], ['EntranceExam', 'WorkExperience'], ['FirstTimeApplicant', 'GPA'], ['FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
+    >>> ces = bnx.contrastive_explanations(odd, x)
+    >>> sorted(sorted(e) for e in ces)  # doctest: +NORMALIZE_WHITESPACE
+    [['EntranceExam', 'GPA'], ['EntranceExam', 'WorkExperience'], ['FirstTimeApplicant', 'GPA'],
+    ['FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
     """
     check_odd(odd)
     if within is not None:
@@ -251,8 +253,9 @@ def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature,
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
-    >>> bnx.feature_roles(odd, x)
-    {'WorkExperience': 'necessary', 'FirstTimeApplicant': 'necessary', 'EntranceExam': 'necessary', 'GPA': 'irrelevant'}
+    >>> bnx.feature_roles(odd, x)  # doctest: +NORMALIZE_WHITESPACE
+    {'WorkExperience': 'necessary', 'FirstTimeApplicant': 'necessary', 'EntranceExam': 'necessary',
+    'GPA': 'irrelevant'}
     """
     check_odd(odd)
     if within is not None:
@@ -356,8 +359,9 @@ def check_explanation(odd: ODD, instance: Instance,
     (True, False, ('EntranceExam',))
     >>> bnx.check_explanation(odd, x, {"GPA": "+"}).counterexample["WorkExperience"]
     '-'
-    >>> print(c)
-    Sufficient, not minimal: WorkExperience = +, EntranceExam = +, GPA = + settles Admit = +, but EntranceExam can be dropped; WorkExperience = +, GPA = + is a sufficient reason inside it.
+    >>> print(c)  # doctest: +NORMALIZE_WHITESPACE
+    Sufficient, not minimal: WorkExperience = +, EntranceExam = +, GPA = + settles Admit = +, but
+    EntranceExam can be dropped; WorkExperience = +, GPA = + is a sufficient reason inside it.
     """
     check_odd(odd)
     if within is not None:

@@ -1,10 +1,10 @@
 """The diagram of an explanation set as three integer lists, for the walks over it.
 
 Explanation sets are built in node tables (:mod:`.nodetable`), as arrays
-(:mod:`bnx.diagram._arrays`) or read from ``dd`` (:meth:`SetDiagram.from_dd`); their walks (counting, lengths, minimisation,
-listing, :mod:`.walks`) read each node's level and children many times, so they read
-them from plain lists: node ``0`` is false, node ``1`` true (both at level ``nvars``),
-complemented edges resolved, children numbered before their parents. A set's diagram is
+(:mod:`bnx.diagram._arrays`) or read from ``dd`` (:meth:`SetDiagram.from_dd`); their walks
+(counting, lengths, minimisation, listing, :mod:`.walks`) read each node's level and children many
+times, so they read them from plain lists: node ``0`` is false, node ``1`` true (both at level
+``nvars``), complemented edges resolved, children numbered before their parents. A set's diagram is
 small next to the ODD it explains, and read once per set.
 
 Examples

@@ -270,7 +270,8 @@ class Race:
                 j += 1
             group = order[k:j]
             if len(group) > 1:
-                group.sort(key=cmp_to_key(lambda u, v: (ratio(v) > ratio(u)) - (ratio(v) < ratio(u))))
+                group.sort(key=cmp_to_key(
+                    lambda u, v: (ratio(v) > ratio(u)) - (ratio(v) < ratio(u))))
             out.extend(group)
             k = j
         return out

@@ -203,7 +203,7 @@ def knapsack(d: Decision, base: list[int], items: list[int], delta: dict,
             del cur[pairs[i][0]]
         del chosen[t:]
         while j < m:
-            if j + 1 < m and d.reach(s + suffix[j + 1], lambda: chosen + items[j + 1:]):
+            if j + 1 < m and d.reach(s + suffix[j + 1], lambda j=j: chosen + items[j + 1:]):
                 stack.append((j + 1, s, len(chosen)))
             item = items[j]
             chosen.append(item)

@@ -463,7 +463,8 @@ class ODD:
         >>> path = odd.save(os.path.join(tempfile.mkdtemp(), "admissions.bnx"))
         >>> again = bnx.ODD.load(path, backend="autoref")
         >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
-        >>> again.count(), again.decide(x), again.classifier.posterior(x) == odd.classifier.posterior(x)
+        >>> same = again.classifier.posterior(x) == odd.classifier.posterior(x)
+        >>> again.count(), again.decide(x), same
         (6, True, True)
         """
         return save_odd(self, path)

@@ -172,9 +172,9 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         The answers, among :data:`WHAT`: ``decision``, ``posterior``, ``mc_count``,
         ``mc_shortest``, ``pi_count``, ``pi_shortest``, ``pi_shortest_count``,
         ``observed``, ``robustness``, ``shap``, ``banzhaf``, ``sensitivity`` (two columns:
-        ``sensitivity`` and ``sensitivity_entry``, see :data:`WHAT`). Default: the first six (without ``posterior`` when the ODD
-        has no classifier; without the MC answers, and with a warning naming the features,
-        when a feature with more than two states has no on states: see
+        ``sensitivity`` and ``sensitivity_entry``, see :data:`WHAT`). Default: the first six
+        (without ``posterior`` when the ODD has no classifier; without the MC answers, and with a
+        warning naming the features, when a feature with more than two states has no on states: see
         :func:`default_what`).
     on : mapping, optional
         On states for MC-explanations, as in :func:`bnx.mc_explanations`.
@@ -204,8 +204,10 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> rows = [{"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+",
     ...          "GPA": "+"}]
-    >>> bnx.explain_data(odd, rows, progress=False).to_dict("records")
-    [{'decision': True, 'posterior': 0.9970555168906259, 'mc_count': 1, 'mc_shortest': 2, 'pi_count': 3, 'pi_shortest': 2}]
+    >>> frame = bnx.explain_data(odd, rows, progress=False)
+    >>> frame.to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'decision': True, 'posterior': 0.9970555168906259, 'mc_count': 1, 'mc_shortest': 2,
+    'pi_count': 3, 'pi_shortest': 2}]
     """
     import pandas as pd
 

@@ -255,7 +255,7 @@ def test_explain_data_and_command_line(tmp_path, capsys):
                  "--shap", "--background", str(tmp_path / "bg.csv"), "--sensitivity"]) == 0
     out = capsys.readouterr().out
     one = bnx.shap_values(odd, dict(p.split("=") for p in x.split(",")), bg)
-    for f, v in zip(one.feature_names, one.values):
+    for _, v in zip(one.feature_names, one.values):
         assert f"{v:+.6f}" in out
     assert "closest to flipping" in out
     assert main(["explain", str(net), "--class", "Admit", "--positive", "+", "--data",

@@ -89,7 +89,7 @@ def test_intervals_against_recomputed_decisions(case, data):
     assert list(frame.columns) == ["variable", "state", "parents", "value", "low", "high"]
     assert len(frame) == sum(c.values.size for c in case.net.get_cpds())
     for row in frame.itertuples():
-        check_row(case, row, lambda t: decide(case, changed(case, row, t), x))
+        check_row(case, row, lambda t, row=row: decide(case, changed(case, row, t), x))
     fl = bnx.parameter_sensitivity(clf, x)
     assert (abs(fl.low - frame.low.astype(float)) < 1e-15).all()
 

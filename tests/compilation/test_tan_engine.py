@@ -150,7 +150,7 @@ def test_pairwise_general_networks_through_the_tan_engine(case):
 
 def _net(edges, cpts):
     net = DiscreteBayesianNetwork(edges)
-    for node, (parents, columns) in cpts.items():
+    for node in cpts:
         if node not in net:
             net.add_node(node)
     for node, (parents, columns) in cpts.items():

@@ -1,7 +1,7 @@
 """The explanation code's own diagrams against dd and brute force, on both backends:
 conjunctions on the arrays (bnx.explanation._conj), set diagrams read from and written to dd
-(bnx.explanation.setdiagram), the node table of pi-inst's sets and small erosions (bnx.explanation.nodetable), and
-the per-ODD managers and caches (bnx.explanation._cache)."""
+(bnx.explanation.setdiagram), the node table of pi-inst's sets and small erosions
+(bnx.explanation.nodetable), and the per-ODD managers and caches (bnx.explanation._cache)."""
 
 from __future__ import annotations
 

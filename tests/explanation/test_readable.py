@@ -49,7 +49,8 @@ def test_each_kind_prints_lines_naming_the_decision(admissions):
         "5 contrastive explanations of Admit = + (minimal sets of features whose change can "
         "give Admit = -), shortest first:")
     cfs = str(bnx.counterfactuals(odd, X)).splitlines()
-    assert cfs[0] == "5 closest counterfactuals of Admit = + (the fewest changes that give Admit = -):"
+    assert cfs[0] == ("5 closest counterfactuals of Admit = + (the fewest changes that give "
+                      "Admit = -):")
     assert cfs[1] == "  WorkExperience = - (was +), EntranceExam = - (was +)"
     assert str(bnx.counterfactuals(odd, X, immutable=["GPA", "WorkExperience"])) == (
         "No closest counterfactual of Admit = + (the fewest changes that give Admit = -)")
