@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import _util  # noqa: F401  (puts the repository root on sys.path, for bnx, whatever the import order)
 import numpy as np
 import pandas as pd
 
@@ -190,7 +191,8 @@ def synthetic_lt(n: int, seed: int = SEED, latent: int = 4) -> Bench:
         cpds.append(_cpd(child, rows.T, parent))
     net.add_cpds(*cpds)
     return Bench(f"lt{n}", bnx.Classifier(net, "C", "1", threshold=0.5, features=feats), None,
-                 f"synthetic latent tree, C -> {latent} latent -> {'/'.join(map(str, sizes))} features")
+                 f"synthetic latent tree, C -> {latent} latent -> "
+                 f"{'/'.join(map(str, sizes))} features")
 
 
 REAL: dict[str, Callable[[], Bench]] = {

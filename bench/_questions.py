@@ -18,8 +18,9 @@ import statistics
 import sys
 import time
 
-import _util  # noqa: F401  (sets sys.path)
 import _data
+import _util
+
 import bnx
 
 #: (question, limit in seconds) on votes with CUDD (issue 8)
@@ -87,6 +88,7 @@ def latent_sdp(sizes=(12, 16), seen=(2, 8), k: int = 10) -> list[list[str]]:
     count over the ODD per joint state of the class and latent variables beside the sum over
     completions (both exact and compared), CPU ms per evidence, ``k`` random evidences."""
     import random
+
     from bnx.explanation import probability as P
     rows = []
     for n in sizes:

@@ -10,7 +10,8 @@ Parts:
 * ``votes``: K2 naive Bayes on the UCI votes data (16 binary features), 30 complete rows
   as background, 5 complete rows explained. ``shap.explainers.Exact`` with a
   ``shap.maskers.Independent(background, max_samples=30)`` masker, its model the fastest
-  decision bnx offers (:func:`bnx.diagram._feature_view.decide_states` on the state codes, which are the bits of
+  decision bnx offers (:func:`bnx.diagram._feature_view.decide_states` on the state codes,
+  which are the bits of
   binary features), against :func:`bnx.shap_values`, side by side in one run; the
   largest difference of the values is printed (must be < 1e-9). shap's first call (JIT
   and set-up) is timed apart; the per-instance time is that of the later calls.
@@ -43,11 +44,11 @@ import os
 import time
 from fractions import Fraction
 
+import _data
+import _util  # noqa: F401  (sys.path)
 import numpy as np
 import pandas as pd
 
-import _util  # noqa: F401  (sys.path)
-import _data
 import bnx
 from bnx.diagram._feature_view import decide_states, feature_view
 
@@ -68,7 +69,7 @@ def votes(repeat: int) -> None:
     rows = bnx.datasets.load_votes().dropna()[feats]
     bg, X = rows.iloc[:30], rows.iloc[30:35]
     codes = {f: {s: j for j, s in enumerate(odd.states(f))} for f in feats}
-    num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])  # noqa
+    num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])
 
     def model(a):
         return decide_states(feature_view(odd.arrays, odd.encoding),

@@ -31,9 +31,10 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402  (sets sys.path for _data and bnx)
-import _data  # noqa: E402
-import bnx  # noqa: E402
+import _data
+import _util
+
+import bnx
 
 
 def run_case(bench: _data.Bench, backend: str, *, repeats: int, timeout: float,
@@ -94,11 +95,12 @@ def row(res: dict) -> list:
         return [res["name"], res["n"], res["backend"], res["status"], "", "", "", "", ""]
     peak = "timeout" if res["peak_mb"] is None else f"{res['peak_mb']:.1f}"
     return [res["name"], res["n"], res["backend"], _util.fmt_seconds(res["time"]),
-            _util.fmt_seconds(res["cpu"]), res["runs"], f"{res['size']:,}", f"{res['count']:,}", peak]
+            _util.fmt_seconds(res["cpu"]), res["runs"], f"{res['size']:,}", f"{res['count']:,}",
+            peak]
 
 
-HEADER = ["classifier", "n", "backend", "compile time (median)", "CPU time (median)", "runs", "ODD size",
-          "positive instances", "peak MB (tracemalloc)"]
+HEADER = ["classifier", "n", "backend", "compile time (median)", "CPU time (median)", "runs",
+          "ODD size", "positive instances", "peak MB (tracemalloc)"]
 
 
 def main(argv=None) -> int:

@@ -21,9 +21,10 @@ import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _data  # noqa: E402
-import _util  # noqa: E402
-import bnx  # noqa: E402
+import _data
+import _util
+
+import bnx
 
 SEED = 20180713
 

@@ -25,8 +25,8 @@ sample; votes: rows with no missing vote only), the script measures per instance
 * MC: ``bnx.mc_explanations(odd, x)`` (Algorithm 3).
 
 bnx builds explanation diagrams in one auxiliary ``dd`` manager per layout, shared by
-all the calls on the same ODD (``bnx.explanation._cache.aux_manager``). The main table is measured that
-way ("warm": nodes made by earlier calls stay in the manager's unique table and, with
+all the calls on the same ODD (``bnx.explanation._cache.aux_manager``). The main table is measured
+that way ("warm": nodes made by earlier calls stay in the manager's unique table and, with
 CUDD, its computed table). A second table ("cold") drops those managers before every
 call (the managers and memos kept in the ODD's arrays cache, ``bnx.explanation._cache``:
 every entry but the ODD's own derived forms), so every call starts from a new
@@ -49,9 +49,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402  (sets sys.path for _data and bnx)
-import _data  # noqa: E402
-import bnx  # noqa: E402
+import _data
+import _util
+
+import bnx
 
 #: Section 4.1 of the paper: n, time (s) cover / inst / impr, ODD size cover / inst / impr.
 PAPER = {
@@ -70,7 +71,8 @@ def _project_fn():
     mod = sys.modules.get("bnx.pi_explanations")
     layout_cls = getattr(sys.modules.get("bnx.explanations"), "Layout", None)
     project = getattr(mod, "_project", None)
-    if project is None or layout_cls is None:
+    _cache = sys.modules.get("bnx.explanation._cache")  # its aux_manager, below
+    if project is None or layout_cls is None or _cache is None:
         return None
 
     def restrict_cover(odd, cover, instance):

@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402,F401  (sets sys.path for _data and bnx)
-import _data  # noqa: E402
-import numpy as np  # noqa: E402
+import _data
+import _util  # noqa: F401  (sets sys.path for _data and bnx)
+import numpy as np
 
-import bnx  # noqa: E402
+import bnx
 from bnx.explanation.pi import _store
 
 

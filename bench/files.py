@@ -15,8 +15,8 @@ in order; peak RSS is the process's ``ru_maxrss`` after each step (it never goes
 
 With ``--legacy``, the same ODD is also written as a file of format 2 (the all-JSON file
 of bnx before format 3, by the old writer kept in ``tests/_support/legacy_files.py``) and loaded:
-the peer, side by side. With ``--profile``, the load step runs under cProfile and the top entries are printed
-on stderr. Targets (issue 17): ``save`` and ``load`` < 3 s each, ``count`` < 0.5 s.
+the peer, side by side. With ``--profile``, the load step runs under cProfile and the top entries
+are printed on stderr. Targets (issue 17): ``save`` and ``load`` < 3 s each, ``count`` < 0.5 s.
 
     PYTHONPATH=. python bench/files.py [--n 40] [--backend cudd] [--repeats 3] [--profile]
 """

@@ -25,8 +25,9 @@ import sys
 import tempfile
 import time
 
-import _util  # noqa: F401  (sets sys.path)
 import _data
+import _util
+
 import bnx
 
 TARGETS = {"first question (fresh)": 3.0, "first question (loaded)": 3.0, "save": 3.0,

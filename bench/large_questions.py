@@ -1,4 +1,5 @@
-"""The questions of issue 17 on a large random naive Bayes, each on its own: ``bench/large_questions.py --features 40``.
+"""The questions of issue 17 on a large random naive Bayes, each on its own
+(``bench/large_questions.py --features 40``).
 
 Compiles ``synthetic_nb(n)`` (``bench/_data.py``), reads its array form
 (``odd.arrays``, timed on its own: until the compiler writes arrays directly it is a walk
@@ -20,10 +21,10 @@ import os
 import resource
 import time
 
+import _data
+import _util  # noqa: F401  (sets sys.path)
 import numpy as np
 
-import _util  # noqa: F401  (sets sys.path)
-import _data
 import bnx
 from bnx.diagram._feature_view import feature_view
 

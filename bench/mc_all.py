@@ -18,8 +18,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402
-import bnx  # noqa: E402
+import _util
+
+import bnx
 from bnx.tabular.case_study import votes_classifier
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402  (sets sys.path for _data and bnx)
+import _util
 
 #: Instances checked exhaustively up to this many.
 EXHAUSTIVE = 2 ** 16
@@ -102,6 +102,7 @@ def _rss_mb() -> float:
 def _read(config: Config):
     """(network, features) of a configuration."""
     import _data
+
     import bnx
     if config.source.startswith("tan:"):
         load, class_var, _ = _data.FRAMES[config.source[4:]]
@@ -183,10 +184,11 @@ def check(config: Config, net, clf, odd, samples: int) -> dict:
 
 def run_one(config: Config, backend: str, samples: int) -> dict:
     """Read, compile and check one configuration in this process."""
-    import bnx
-    import pgmpy.estimators  # noqa: F401  (imports are not timed: about 3 s)
-    import pgmpy.inference  # noqa: F401
+    import pgmpy.estimators
+    import pgmpy.inference
     import pgmpy.readwrite  # noqa: F401
+
+    import bnx
     out = {"name": config.name, "backend": backend, "status": "ok"}
     t0 = time.perf_counter()
     net, features = _read(config)

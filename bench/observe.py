@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402,F401  (sets sys.path for _data and bnx)
+import _util
 
-import bnx  # noqa: E402
+import bnx
 
 SEED = 20270127
 

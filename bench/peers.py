@@ -50,9 +50,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402
-import bnx  # noqa: E402
-from bnx.diagram._feature_view import decide_states, feature_view  # noqa: E402
+import _util
+
+import bnx
+from bnx.diagram._feature_view import decide_states, feature_view
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = Path(os.environ.get("BNX_BENCH_PEERS", ROOT.parent / "shared" / "peers"))

@@ -8,7 +8,8 @@ Run from the repository root::
 A freshly compiled ODD of the K2 naive Bayes of votes (``bench/_data.py``); random
 complete instances (seeded), each asked once: ``bnx.mc_explanations(odd, x).count`` over
 3,000 instances and ``bnx.pi_explanations(odd, x).count`` over 300. Prints the mean CPU
-time (``time.process_time``) per instance in milliseconds (median over rounds, each round on a new ODD).
+time (``time.process_time``) per instance in milliseconds (median over rounds, each round on
+a new ODD).
 """
 
 from __future__ import annotations

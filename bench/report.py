@@ -24,7 +24,8 @@ import sys
 import tempfile
 import time
 
-import _util  # noqa: F401  (sets sys.path)
+import _util
+
 import bnx
 from bnx.report import explain
 

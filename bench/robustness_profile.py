@@ -23,8 +23,9 @@ import math
 import sys
 import time
 
-import _util
 import _data
+import _util
+
 import bnx
 from bnx.diagram._passes import count as _count_models
 

@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: E402  (sets sys.path for _data and bnx)
+import _util
 
 SEED = 20250418
 

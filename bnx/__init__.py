@@ -29,12 +29,11 @@ module imports one above it). The packages, from the bottom up:
 import warnings as _warnings
 
 from ._lazy import lazy_attributes
-from .errors import *  # noqa: F401,F403
+from ._version import __version__  # noqa: F401
+from .errors import *  # noqa: F403
 from .errors import __all__ as _errors_all
 from .explanation import _LAZY as _EXPLAIN_LAZY
 from .explanation import __all__ as _explain_all
-
-from ._version import __version__  # noqa: E402,F401
 
 # pgmpy and bnx's progress bars import tqdm.auto, which in a notebook without ipywidgets warns
 # (with the path of the machine's tqdm) and then draws a text bar: the warning is noise.

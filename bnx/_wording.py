@@ -122,9 +122,10 @@ def decided(class_var: Any, decision: Any, positive_state: Any, posterior: float
     'Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5).'
     >>> decided("Admit", "yes", "yes", 0.791, threshold=0.5, complete=False)
     'So far: Admit = yes (Pr(Admit = yes) = 0.791, threshold 0.5).'
-    >>> decided("C", "not a", "a", 0.3, rule="argmax", positive=False,
-    ...         class_probabilities={"a": 0.3, "b": 0.5, "c": 0.2})
-    'Decided: C = not a (Pr(C = a) = 0.3; the most probable state is b (0.5); the most probable state decides).'
+    >>> decided("C", "not a", "a", 0.3, rule="argmax",  # doctest: +NORMALIZE_WHITESPACE
+    ...         positive=False, class_probabilities={"a": 0.3, "b": 0.5, "c": 0.2})
+    'Decided: C = not a (Pr(C = a) = 0.3; the most probable state is b (0.5); the most probable
+    state decides).'
     """
     def term(f: Any, s: Any) -> str:
         return f"{f}{glue}={glue}{s}"

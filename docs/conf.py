@@ -32,7 +32,8 @@ extensions = [
 ]
 
 root_doc = "index"
-exclude_patterns = ["_build", "_inventories", "_scripts", "notebooks/.ipynb_checkpoints", "**/.ipynb_checkpoints"]
+exclude_patterns = ["_build", "_inventories", "_scripts", "notebooks/.ipynb_checkpoints",
+                    "**/.ipynb_checkpoints"]
 templates_path = ["_templates"]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 

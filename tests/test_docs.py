@@ -73,7 +73,8 @@ def _notebook_imports(path) -> set[str]:
         if cell["cell_type"] != "code":
             continue
         source = "".join(cell["source"])
-        source = "\n".join(ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!")))
+        source = "\n".join(ln for ln in source.splitlines()
+                           if not ln.lstrip().startswith(("%", "!")))
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Import):
                 names.update(a.name.split(".")[0] for a in node.names)

@@ -27,10 +27,16 @@ from fractions import Fraction
 from typing import Any
 
 from ..classifier._classifier import Classifier
-from ..errors import ArgumentError
-from ..classifier._inference import (eliminate, elimination_order, indicator, integer_factor, observe,
-                         product)
+from ..classifier._inference import (
+    eliminate,
+    elimination_order,
+    indicator,
+    integer_factor,
+    observe,
+    product,
+)
 from ..classifier._relevance import exact_cpds
+from ..errors import ArgumentError
 from .entries import entries, entry_label, flip_room, sensitivity_frame
 from .flips import flip_interval
 

@@ -51,9 +51,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import StructureError
 from ..classifier._relevance import exact_cpds
 from ..classifier._rules import decides
+from ..errors import StructureError
 from .entries import entries, sensitivity_frame
 from .flips import flip_interval
 from .sensitivity_paths import Schedule, backward, forward, pareto, through
@@ -193,8 +193,8 @@ class _Model:
         class joints ``a + b t``)."""
         clf = self.clf
         for a, b in lines:
-            l, h, _ = flip_interval(a, b, theta, clf.rule, self.p, clf.threshold)
-            lo, hi = max(lo, l), min(hi, h)
+            low, high, _ = flip_interval(a, b, theta, clf.rule, self.p, clf.threshold)
+            lo, hi = max(lo, low), min(hi, high)
         return lo, hi
 
     def feature_entry(self, f, col: dict, j: int, theta, column) -> tuple:

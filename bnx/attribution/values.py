@@ -17,10 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..classifier._classifier import Classifier, _resolve_state
-from ..diagram._feature_view import decide_states, feature_view
-from ..errors import (ArgumentError, DataError, InstanceError, UnknownFeatureError,
-                      UnknownStateError)
 from ..classifier._instances import as_instance, is_missing
+from ..diagram._feature_view import decide_states, feature_view
+from ..errors import ArgumentError, DataError, InstanceError, UnknownFeatureError, UnknownStateError
 from ..odd._odd import ODD, check_odd
 from .network_background import network_background
 from .result import Attributions
@@ -245,8 +244,14 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     >>> odd = bnx.compile(clf, backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
     >>> a = bnx.shap_values(odd, x, {}, exact=True)  # uniform background
-    >>> a.base_values, dict(zip(a.feature_names, map(str, a.values)))
-    (Fraction(3, 8), {'WorkExperience': '29/96', 'FirstTimeApplicant': '25/96', 'EntranceExam': '25/96', 'GPA': '-19/96'})
+    >>> a.base_values
+    Fraction(3, 8)
+    >>> for f, v in zip(a.feature_names, a.values):
+    ...     print(f, v)
+    WorkExperience 29/96
+    FirstTimeApplicant 25/96
+    EntranceExam 25/96
+    GPA -19/96
     >>> a.base_values + sum(a.values) == a.decisions
     True
     >>> n = bnx.shap_values(odd, x, clf)  # the network's own distribution

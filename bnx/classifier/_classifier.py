@@ -31,14 +31,13 @@ from functools import cached_property
 from typing import Any
 
 from .._types import Feature, State
-from ..errors import (ArgumentError, NetworkError, StructureError,
-                     UnknownFeatureError, closest_first)
+from ..errors import ArgumentError, NetworkError, StructureError, UnknownFeatureError, closest_first
 from ..network.readers import FEATURES_KEY, read_network
 from ..network.sklearn import sklearn_parts
-from ._rules import RULES, check_threshold
-from ._tree import as_tree
 from ._decisions import Decisions
 from ._instances import resolve_state as _resolve_state
+from ._rules import RULES, check_threshold
+from ._tree import as_tree
 
 __all__ = ["Classifier", "read_network"]
 
@@ -160,6 +159,7 @@ class Classifier(Decisions):
     def _check_on_states(self, on: Any) -> dict:
         """``on_states`` as ``{feature: tuple of its on states}``, checked."""
         from collections.abc import Collection, Mapping
+
         from ..errors import UnknownStateError
         if on is None:
             return {}
@@ -198,7 +198,7 @@ class Classifier(Decisions):
     def from_file(cls, path: str | os.PathLike, class_var: Feature, positive: State, *,
                   threshold: float | Fraction = _HALF,
                   features: Sequence[Feature] | None = None,
-                  rule: str = "threshold") -> "Classifier":
+                  rule: str = "threshold") -> Classifier:
         """Read a BIF, XMLBIF, Hugin NET or UAI file and wrap it as a classifier.
 
         UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
@@ -225,7 +225,7 @@ class Classifier(Decisions):
     def from_pyagrum(cls, bn: Any, class_var: Feature, positive: State, *,
                      threshold: float | Fraction = _HALF,
                      features: Sequence[Feature] | None = None,
-                     rule: str = "threshold") -> "Classifier":
+                     rule: str = "threshold") -> Classifier:
         """The classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: ``bnx[pyagrum]``).
 
         The network is copied into pgmpy entry for entry (:func:`bnx.network.pyagrum.from_pyagrum`);
@@ -240,8 +240,9 @@ class Classifier(Decisions):
                    features=features, rule=rule)
 
     def to_pyagrum(self) -> Any:
-        """The classifier's network as a ``pyagrum.BayesNet`` (:func:`bnx.network.pyagrum.to_pyagrum`),
-        to run pyAgrum's own inference on it; the class, features and rule stay here.
+        """The classifier's network as a ``pyagrum.BayesNet``
+        (:func:`bnx.network.pyagrum.to_pyagrum`), to run pyAgrum's own inference on it; the class,
+        features and rule stay here.
 
         Returns
         -------
@@ -252,7 +253,7 @@ class Classifier(Decisions):
 
     @classmethod
     def from_sklearn(cls, estimator: Any, positive: State = None, *,
-                     feature_names: Sequence[Feature] | None = None) -> "Classifier":
+                     feature_names: Sequence[Feature] | None = None) -> Classifier:
         """The classifier of a fitted sklearn ``CategoricalNB`` or ``BernoulliNB``: it decides as
         the estimator's ``predict`` (``rule="argmax"``) on every instance; see
         :mod:`bnx.network.sklearn` for the names and states.

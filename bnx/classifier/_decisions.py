@@ -15,8 +15,13 @@ from fractions import Fraction
 from functools import cached_property
 
 from .._types import Feature, Instance, State
-from ..errors import (ExplanationError, MissingFeatureError, UnknownFeatureError,
-                      UnknownStateError, closest_first)
+from ..errors import (
+    ExplanationError,
+    MissingFeatureError,
+    UnknownFeatureError,
+    UnknownStateError,
+    closest_first,
+)
 from ._inference import class_marginal, integer_factor
 from ._instances import as_instance
 from ._instances import resolve_state as _resolve_state

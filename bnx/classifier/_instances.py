@@ -26,8 +26,14 @@ from typing import Any
 import lazy_loader
 
 from .._types import State
-from ..errors import (ArgumentError, InstanceError, MissingFeatureError, UnknownFeatureError,
-                     UnknownStateError, closest_first)
+from ..errors import (
+    ArgumentError,
+    InstanceError,
+    MissingFeatureError,
+    UnknownFeatureError,
+    UnknownStateError,
+    closest_first,
+)
 
 np = lazy_loader.load("numpy")  # imported on first use
 

@@ -62,7 +62,7 @@ def exact_cpds(network: Any) -> tuple[dict, dict, dict]:
                                f"parents {sorted(map(str, graph_parents))}")
         values = np.asarray(cpd.values)
         perm = []
-        for ax, v in enumerate(variables):
+        for v in variables:
             names = list(map(str, cpd.state_names[v]))
             if sorted(names) != sorted(map(str, states[v])):
                 raise NetworkError(f"CPD of {n!r} names the states of {v!r} as "

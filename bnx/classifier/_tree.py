@@ -96,7 +96,7 @@ def as_tree(class_var: Any, features: tuple, states: dict, cpds: dict, main: lis
         vec = extra.get(scope[0], [Fraction(1)] * len(table))
         extra[scope[0]] = [a * b for a, b in zip(vec, table)]
     tables = {}
-    for n, (scope, table) in nodes.items():
+    for n, (_scope, table) in nodes.items():
         fold = extra.get(n, [Fraction(1)] * len(states[n]))
         if n == class_var:
             tables[n] = (tuple(table[s] * fold[s] for s in range(len(fold))),)

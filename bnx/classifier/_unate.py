@@ -3,8 +3,8 @@
 A binary-class naive Bayes decides ``x`` positive iff ``alpha * p(x_i) >= beta * q(x_i)``
 for each feature ``i``, where ``p`` and ``q`` are the feature's CPT rows under the positive
 and the negative class and ``alpha, beta >= 0`` collect the prior, the threshold and the
-other features (:mod:`bnx.classifier._classifier` gives the exact rule). Order the states of ``i`` by
-the key ``p/q`` (``+inf`` where ``q = 0``): if ``key(s) <= key(t)`` then the cofactor of
+other features (:mod:`bnx.classifier._classifier` gives the exact rule). Order the states of ``i``
+by the key ``p/q`` (``+inf`` where ``q = 0``): if ``key(s) <= key(t)`` then the cofactor of
 the decision function on ``s`` implies its cofactor on ``t``, in every context:
 
 * ``q_t = 0``: the cofactor on ``t`` is ``alpha * p_t >= 0``, always true;

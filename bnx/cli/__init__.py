@@ -295,8 +295,9 @@ def _on_refused(odd, on: dict | None) -> str | None:
 def _explain_rows(args, odd) -> None:
     """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file."""
     import pandas as pd
-    from ..tabular.batch import default_what, explain_data
+
     from ..errors import ArgumentError, DataError, OutputError
+    from ..tabular.batch import default_what, explain_data
     try:
         rows = pd.read_csv(args.data, dtype=str, na_values=["?", ""], keep_default_na=False,
                            skipinitialspace=True)
@@ -338,10 +339,9 @@ def _report_mode(args) -> bool:
 
 
 def _cmd_explain(args) -> None:
-    from ..errors import CompilationLimitError
+    from ..errors import BnxError, CompilationLimitError
     from ..explanation.mc import mc_explanations
     from ..explanation.pi import pi_explanations
-    from ..errors import BnxError
     if args.data is None and _explain_linear(args):
         return
     try:

@@ -59,6 +59,7 @@ def question_args(e) -> None:
 def read_background(args):
     """The rows of ``--background`` (``--shap`` needs it)."""
     import pandas as pd
+
     from ..errors import ArgumentError, DataError
     if args.background is None:
         raise ArgumentError("--shap needs --background ROWS.csv")
@@ -142,7 +143,8 @@ def answer_questions(args, clf, odd, x, feats) -> None:
                   f"{', '.join(f'{f}={s}' for f, s in c.counterexample.items())}")
     if args.sdp:
         if clf is None:
-            raise BnxError("--sdp needs the network file (this saved ODD, from an older bnx, holds no probabilities)")
+            raise BnxError("--sdp needs the network file (this saved ODD, from an older bnx, "
+                           "holds no probabilities)")
         seen = _names(args.sdp)
         evidence = {f: x[f] for f in seen if f in x}
         unknown = [f for f in seen if f not in x]

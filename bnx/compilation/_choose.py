@@ -22,8 +22,15 @@ from ..diagram._arrays import DiagramArrays, negate
 from ..diagram.encoding import Encoding
 from .budget import Budget
 from .conjunction import conjoin, domain
-from .engines import (Engine, FactorEngine, LevelEngine, RatioEngine, SplitEngine, TanEngine,
-                      TensorEngine)
+from .engines import (
+    Engine,
+    FactorEngine,
+    LevelEngine,
+    RatioEngine,
+    SplitEngine,
+    TanEngine,
+    TensorEngine,
+)
 
 __all__ = ["ENGINES", "Choice", "choose"]
 

@@ -20,7 +20,7 @@ __all__ = ["compile"]
 
 def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
             backend: str = "auto", max_nodes: int | None = None,
-            timeout: float | None = None, progress: bool = False) -> "ODD":
+            timeout: float | None = None, progress: bool = False) -> ODD:
     """Compile a classifier into its decision function, an :class:`~bnx.ODD`.
 
     Parameters

@@ -35,17 +35,19 @@ class Budget:
     >>> b = Budget(3)
     >>> b.spend(2); b.used
     2
-    >>> b.spend(2)
+    >>> b.spend(2)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    bnx.errors.CompilationLimitError: compilation needed more than max_nodes=3 nodes; raise the budget or try another variable order
+    bnx.errors.CompilationLimitError: compilation needed more than max_nodes=3 nodes; raise the
+    budget or try another variable order
     """
 
     __slots__ = ("limit", "used", "timeout", "deadline", "bar")
 
     def __init__(self, limit: int | None = None, *, timeout: float | None = None,
                  progress: bool = False, total: int | None = None):
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or limit < 1):
             raise ArgumentError(f"max_nodes must be a positive integer, got {limit!r}")
         if timeout is not None and (isinstance(timeout, bool)
                                     or not isinstance(timeout, (int, float))

@@ -113,7 +113,8 @@ def default_order(clf: Classifier) -> list:
 
 
 def check_order(clf: Classifier, order: Sequence[Feature] | None) -> list:
-    """The order to compile with: ``order`` checked to be a permutation of the features, or the default."""
+    """The order to compile with: ``order`` checked to be a permutation of the features, or the
+    default."""
     if order is None:
         return default_order(clf)
     if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):

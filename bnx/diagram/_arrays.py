@@ -15,10 +15,12 @@ with vectorised gathers:
 The three columns are held once, as ``array('q')``: a small diagram's passes read them
 in Python (no numpy import), a large one's through numpy views of the same memory, and
 each pass (count, dd size, negation, cofactor) chooses between the two inside itself,
-by the one limit :data:`SMALL`. The arrays are made once per diagram: by a compiler from the levels it builds
+by the one limit :data:`SMALL`. The arrays are made once per diagram: by a compiler from the
+levels it builds
 (:class:`Builder`), by the file loader from its stored arrays, or from any ``dd``
 function by one walk (:func:`bnx.diagram._dd.from_dd`); :func:`bnx.diagram._dd.to_dd` writes
-them back into a ``dd`` manager. Derived data (per-feature children, layouts, cached results of questions) is
+them back into a ``dd`` manager. Derived data (per-feature children, layouts, cached results
+of questions) is
 kept in :attr:`DiagramArrays.cache` (a :class:`~bnx.diagram._memo.Caches`), since the arrays
 never change.
 

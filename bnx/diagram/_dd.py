@@ -122,7 +122,7 @@ def _cudd_tables(bdd: Manager, roots: list, nvars: int):
             index[ids[inner]] = n + np.arange(int(inner.sum()))
             index[1] = 0
 
-            def slot(r):
+            def slot(r, index=index):
                 return 2 * index[np.abs(r)] + (r < 0)
 
             lv.append(supp_level[sup[inner]])
@@ -142,7 +142,8 @@ def _header(head: bytes, key: bytes) -> list[str]:
     raise ValueError(f"DDDMP header without {key.decode()}")
 
 
-def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str], root: int | None = None) -> Node:
+def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str],
+          root: int | None = None) -> Node:
     """Write the function below ``root`` (default: the arrays' root) into ``bdd``, whose
     variable at level ``l`` is ``names[l]``: one node made per node, bottom-up."""
     root = arrays.root if root is None else int(root)

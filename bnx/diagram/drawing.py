@@ -21,8 +21,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from .backends import branches
 from ..errors import ArgumentError, BnxError, OutputError
+from .backends import branches
 
 __all__ = ["to_dot", "draw", "svg", "odd_graph", "plot_odd", "plot_explanations"]
 
@@ -35,7 +35,7 @@ def to_dot(odd: Any) -> str:
     enc = odd.encoding
     names = {}
     for i, f in enumerate(enc.features):
-        for b, v in enumerate(enc.bits[i]):
+        for b in range(len(enc.bits[i])):
             names[enc.first_level[i] + b] = (f, b, len(enc.bits[i]))
     lines = ["digraph ODD {", "  rankdir=TB;", '  node [fontname="Helvetica"];',
              '  t1 [label="1", shape=box];', '  t0 [label="0", shape=box];']

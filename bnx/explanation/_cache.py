@@ -24,9 +24,9 @@ from collections.abc import Sequence
 import lazy_loader
 
 from .._types import Manager
-from ..diagram.backends import is_cudd, new_manager
-from ..diagram._feature_view import decide as decide_instance
 from ..classifier._unate import least_pair
+from ..diagram._feature_view import decide as decide_instance
+from ..diagram.backends import is_cudd, new_manager
 from .layout import Layout
 from .nodetable import NodeTable
 

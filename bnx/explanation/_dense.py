@@ -32,9 +32,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..classifier._inference import elimination_order, integer_factor
 from ..diagram._arrays import TRUE
 from ..diagram._feature_view import feature_view
-from ..classifier._inference import elimination_order, integer_factor
 
 __all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint"]
 

@@ -25,18 +25,18 @@ from fractions import Fraction
 import lazy_loader
 
 from .._types import Instance
-from ..diagram._passes import deep
 from ..diagram._arrays import negate
 from ..diagram._feature_view import FeatureView
+from ..diagram._passes import deep
+from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._erosion import eroded_counts
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
-from .explanations import DROPPED, Layout, wording_of
-from .costs import Counterfactuals, Paths, cheapest, prices
-from .mc import _features_arg
 from ._within import within_odd
-from ..odd._odd import ODD, check_odd
+from .costs import Counterfactuals, Paths, cheapest, prices
+from .explanations import DROPPED, Layout, wording_of
+from .mc import _features_arg
 
 np = lazy_loader.load("numpy")  # imported on first use
 

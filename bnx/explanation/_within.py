@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from .._types import Instance
 from ..classifier._classifier import Classifier
-from ..errors import ArgumentError, ExplanationError
 from ..diagram._memo import detached
+from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD
 from . import _cache
 from .instance_set import InstanceSet

@@ -21,16 +21,16 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._types import Feature, Instance
+from ..diagram._feature_view import FeatureView
 from ..diagram._passes import count as _count_models
 from ..diagram._passes import deep
 from ..errors import ArgumentError
-from ..diagram._feature_view import FeatureView
+from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._instances import instance_indices, named
 from ._passes import FALSE, TRUE, closest_flip, decide, distinct_rows, view
 from .bias_result import Bias
 from .mc import _features_arg
-from ..odd._odd import ODD, check_odd
 
 __all__ = ["Bias", "decision_bias", "count_biased"]
 
@@ -64,8 +64,9 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     >>> b = bnx.decision_bias(odd, {**x, "GPA": "-"}, ["WorkExperience"])
     >>> b.biased, b.changes
     (True, {'WorkExperience': '-'})
-    >>> print(b)
-    Biased: the decision Admit = + depends on WorkExperience; changing WorkExperience = - gives Admit = -.
+    >>> print(b)  # doctest: +NORMALIZE_WHITESPACE
+    Biased: the decision Admit = + depends on WorkExperience; changing WorkExperience = - gives
+    Admit = -.
     """
     check_odd(odd)
     x = instance_indices(odd, instance)

@@ -31,10 +31,11 @@ from fractions import Fraction
 from numbers import Real
 
 import lazy_loader
+
 from ..classifier._classifier import _resolve_state
-from ..odd._tables import exact_joint
-from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..diagram._feature_view import FeatureView
+from ..errors import ArgumentError, UnknownStateError, closest_first
+from ..odd._tables import exact_joint
 from .explanations import DROPPED, Explanations
 from .layout import Layout
 

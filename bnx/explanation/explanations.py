@@ -21,15 +21,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .._types import Feature, Manager, Node
-from ..diagram.backends import new_manager
 from ..diagram._passes import deep, recursion_for
+from ..diagram.backends import new_manager
 from ..diagram.drawing import plot_explanations
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import check_odd
 from . import printing
 from .layout import DROPPED, Layout
-from .ordered import shortest_first
 from .nodetable import NodeTable
+from .ordered import shortest_first
 from .walks import count_members, keep_minimal, length_counts, members, minimum
 
 __all__ = ["DROPPED", "Explanations", "Layout", "positives", "wording_of"]
@@ -219,7 +219,7 @@ class Explanations:
         return dict(self._lengths)
 
     @deep
-    def shortest(self) -> "Explanations":
+    def shortest(self) -> Explanations:
         """All explanations of minimum length, by minimisation on the diagram.
 
         Returns

@@ -26,8 +26,16 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..classifier._inference import (as_table, eliminate, elimination_order, indicator, integer_factor, observe,
-                         product, sum_out)
+from ..classifier._inference import (
+    as_table,
+    eliminate,
+    elimination_order,
+    indicator,
+    integer_factor,
+    observe,
+    product,
+    sum_out,
+)
 from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import feature_view
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._types import Manager, Node
-from ..diagram.backends import branches, make_node
 from ..diagram._passes import recursion_for
+from ..diagram.backends import branches, make_node
 from ..diagram.encoding import Encoding
 from ..errors import ArgumentError
 from .explanations import Explanations

@@ -20,8 +20,8 @@ Examples
 from __future__ import annotations
 
 import math
-from functools import cached_property, lru_cache
 from collections.abc import Mapping, Sequence
+from functools import cached_property, lru_cache
 from typing import Any
 
 from .._types import Manager, Node
@@ -194,7 +194,8 @@ def _keep_names(n: int) -> tuple:
 
 def _select_table(node, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:
     """Branch on ``m`` bits from level ``lvl`` with a node table's ``node``: code ``j``
-    leads to ``children[j]``, unused codes to false (as :meth:`bnx.diagram.encoding.Encoding.select`)."""
+    leads to ``children[j]``, unused codes to false (as
+    :meth:`bnx.diagram.encoding.Encoding.select`)."""
     if lo_code >= len(children):
         return 0
     if b == m:

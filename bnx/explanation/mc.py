@@ -21,12 +21,17 @@ import math
 from collections.abc import Collection, Iterable, Mapping
 
 from .._types import Feature, Instance, State
+from .._wording import affirmative
 from ..classifier._classifier import _resolve_state
 from ..diagram._passes import deep
-from ..errors import (ArgumentError, ExplanationError, OnStatesError, UnknownFeatureError,
-                      UnknownStateError, closest_first)
+from ..errors import (
+    ArgumentError,
+    OnStatesError,
+    UnknownFeatureError,
+    UnknownStateError,
+    closest_first,
+)
 from ..odd._odd import ODD, check_odd
-from .._wording import affirmative
 from . import _cache
 from .explanations import Explanations, wording_of
 from .nodetable import NodeTable

@@ -20,9 +20,9 @@ from .._types import Feature, Instance, State
 from ..diagram._arrays import DiagramArrays
 from ..diagram._passes import deep, recursion_for
 from ..errors import ExplanationError
+from ..odd._odd import ODD, check_odd
 from .mc import mc_explanations, on_states
 from .monotone_result import MonotoneCounterexample
-from ..odd._odd import ODD, check_odd
 from .pi import pi_explanations
 
 __all__ = ["is_monotone", "monotone_counterexample", "theorem3_holds"]

@@ -275,15 +275,21 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> sorted(sorted(e) for e in bnx.pi_explanations(odd, x))
-    [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
+    >>> for e in sorted(sorted(e) for e in bnx.pi_explanations(odd, x)):
+    ...     print(e)
+    ['EntranceExam', 'FirstTimeApplicant', 'GPA']
+    ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience']
+    ['GPA', 'WorkExperience']
 
     When no applicant lacks both work experience and a good entrance exam, a first-time
     applicant's good GPA explains the admission without the exam:
 
     >>> rare = [{"WorkExperience": "-", "EntranceExam": "-"}]
-    >>> sorted(sorted(e) for e in bnx.pi_explanations(odd, x, within=rare))
-    [['EntranceExam', 'FirstTimeApplicant', 'WorkExperience'], ['FirstTimeApplicant', 'GPA'], ['GPA', 'WorkExperience']]
+    >>> for e in sorted(sorted(e) for e in bnx.pi_explanations(odd, x, within=rare)):
+    ...     print(e)
+    ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience']
+    ['FirstTimeApplicant', 'GPA']
+    ['GPA', 'WorkExperience']
     """
     check_odd(odd)
     if within is not None:

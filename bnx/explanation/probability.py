@@ -37,14 +37,14 @@ import numpy as np
 
 from .._types import Instance
 from ..classifier._classifier import Classifier
-from ..errors import ArgumentError, ExplanationError
 from ..classifier._rules import decides
-from ._passes import FALSE, TRUE, reached, view
+from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
+from ._passes import FALSE, TRUE, reached, view
 
 __all__ = ["exact_sdp", "same_decision_probability"]
 
-_ODDS: "weakref.WeakKeyDictionary[Classifier, ODD]" = weakref.WeakKeyDictionary()
+_ODDS: weakref.WeakKeyDictionary[Classifier, ODD] = weakref.WeakKeyDictionary()
 
 
 def same_decision_probability(clf: Classifier, evidence: Instance, *,

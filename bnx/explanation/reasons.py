@@ -28,19 +28,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._types import Feature, Instance
-from ..diagram.backends import is_cudd, make_node
+from .._wording import terms
 from ..classifier._classifier import _resolve_state
-from ..diagram._passes import deep, restrict
-from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
 from ..diagram._feature_view import FeatureView
+from ..diagram._passes import deep, restrict
+from ..diagram.backends import is_cudd, make_node
+from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
+from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._instances import instance_indices, memo, named
-from ._within import within_odd
-from .._wording import terms
 from ._passes import FALSE, TRUE, any_child, closest_flip, decide, distinct_rows, reaches, view
+from ._within import within_odd
 from .explanations import DROPPED, Explanations, Layout, wording_of
 from .pi import pi_explanations
-from ..odd._odd import ODD, check_odd
 
 __all__ = ["sufficient_reasons", "contrastive_explanations", "necessary_reasons",
            "feature_roles", "check_explanation", "ExplanationCheck"]
@@ -94,8 +94,10 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> sorted(sorted(e) for e in bnx.contrastive_explanations(odd, x))
-    [['EntranceExam', 'GPA'], ['EntranceExam', 'WorkExperience'], ['FirstTimeApplicant', 'GPA'], ['FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
+    >>> ces = bnx.contrastive_explanations(odd, x)
+    >>> sorted(sorted(e) for e in ces)  # doctest: +NORMALIZE_WHITESPACE
+    [['EntranceExam', 'GPA'], ['EntranceExam', 'WorkExperience'], ['FirstTimeApplicant', 'GPA'],
+    ['FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
     """
     check_odd(odd)
     if within is not None:
@@ -251,8 +253,9 @@ def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature,
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
-    >>> bnx.feature_roles(odd, x)
-    {'WorkExperience': 'necessary', 'FirstTimeApplicant': 'necessary', 'EntranceExam': 'necessary', 'GPA': 'irrelevant'}
+    >>> bnx.feature_roles(odd, x)  # doctest: +NORMALIZE_WHITESPACE
+    {'WorkExperience': 'necessary', 'FirstTimeApplicant': 'necessary', 'EntranceExam': 'necessary',
+    'GPA': 'irrelevant'}
     """
     check_odd(odd)
     if within is not None:
@@ -356,8 +359,9 @@ def check_explanation(odd: ODD, instance: Instance,
     (True, False, ('EntranceExam',))
     >>> bnx.check_explanation(odd, x, {"GPA": "+"}).counterexample["WorkExperience"]
     '-'
-    >>> print(c)
-    Sufficient, not minimal: WorkExperience = +, EntranceExam = +, GPA = + settles Admit = +, but EntranceExam can be dropped; WorkExperience = +, GPA = + is a sufficient reason inside it.
+    >>> print(c)  # doctest: +NORMALIZE_WHITESPACE
+    Sufficient, not minimal: WorkExperience = +, EntranceExam = +, GPA = + settles Admit = +, but
+    EntranceExam can be dropped; WorkExperience = +, GPA = + is a sufficient reason inside it.
     """
     check_odd(odd)
     if within is not None:

@@ -40,13 +40,13 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 
 from .._types import Manager, Node
-from ..diagram.backends import is_cudd, new_manager
-from ..diagram._memo import detached
 from ..classifier._classifier import Classifier
+from ..classifier._inference import elimination_order
+from ..diagram._memo import detached
 from ..diagram._passes import recursion_for
+from ..diagram.backends import is_cudd, new_manager
 from ..diagram.encoding import Encoding, _select, bits_for
 from ..errors import ArgumentError, InstanceError
-from ..classifier._inference import elimination_order
 from ..odd._odd import ODD
 from .instance_set import InstanceSet
 

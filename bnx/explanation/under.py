@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import ExplanationError
 from ..classifier._rules import decides
+from ..errors import ExplanationError
 from . import _dense
 
 __all__ = ["BOUND", "View", "decide_masses", "sdp_float", "sdp_with_bound", "view"]

@@ -25,10 +25,10 @@ with :func:`bnx.pi_explanations`, :func:`bnx.mc_explanations`,
 The classifier must be naive Bayes or a TAN with a two-state class (the threshold rule
 or, where the classifier has it, ``rule="argmax"``), or a TAN with more class states
 under ``rule="argmax"`` for positive decisions (all but the MC- and shortest
-explanations); anything else raises :class:`~bnx.StructureError`. On a TAN the race is a sum over the feature tree's edges,
-and the questions are min-sums over that tree (:mod:`bnx.linear._tan`): the same answers,
-but the PI-explanations come without a polynomial delay guarantee (one would list the
-minimal transversals of any hypergraph output-polynomially, an open problem) and the
+explanations); anything else raises :class:`~bnx.StructureError`. On a TAN the race is a sum over
+the feature tree's edges, and the questions are min-sums over that tree (:mod:`bnx.linear._tan`):
+the same answers, but the PI-explanations come without a polynomial delay guarantee (one would list
+the minimal transversals of any hypergraph output-polynomially, an open problem) and the
 search for a shortest one may give up (:class:`~bnx.StructureError`) on wide TANs (it is
 NP-complete, even with binary features). Instances are mappings from every feature to a
 state.

@@ -108,7 +108,7 @@ class Weights:
         self.zb = [[y.numerator == 0 for y in row] for row in self.b]
         self.index = {f: i for i, f in enumerate(self.features)}
 
-    def race(self, side: bool) -> "Race":
+    def race(self, side: bool) -> Race:
         """The :class:`Race` keeping decision ``side``, made once per classifier."""
         got = self.__dict__.get(("race", side))
         if got is None:
@@ -124,7 +124,7 @@ def _prod(ints: list[int]) -> int:
     return ints[0] if ints else 1
 
 
-_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def remembered(clf, make):
@@ -270,7 +270,8 @@ class Race:
                 j += 1
             group = order[k:j]
             if len(group) > 1:
-                group.sort(key=cmp_to_key(lambda u, v: (ratio(v) > ratio(u)) - (ratio(v) < ratio(u))))
+                group.sort(key=cmp_to_key(
+                    lambda u, v: (ratio(v) > ratio(u)) - (ratio(v) < ratio(u))))
             out.extend(group)
             k = j
         return out

@@ -24,8 +24,8 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     decision on and off swap roles. ``on`` maps features to their on state(s)
     (default: the classifier's declared ``on_states``, or a binary feature's
     affirmative state, yes of yes/no, + of +/-, ...; other features must be named
-    unless ``fixed``, else :class:`~bnx.OnStatesError`); ``fixed`` features keep their state. Every feature that
-    may move takes its best replacement state, and the fewest features are kept: those
+    unless ``fixed``, else :class:`~bnx.OnStatesError`); ``fixed`` features keep their state. Every
+    feature that may move takes its best replacement state, and the fewest features are kept: those
     whose replacement would cost the most. All MC-explanations (there may be
     exponentially many) need the compiled ODD.
 

@@ -39,8 +39,10 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> sorted(sorted(e) for e in bnx.linear.pi_explanations(clf, x))
-    [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
+    >>> pis = bnx.linear.pi_explanations(clf, x)
+    >>> sorted(sorted(e) for e in pis)  # doctest: +NORMALIZE_WHITESPACE
+    [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant',
+    'WorkExperience'], ['GPA', 'WorkExperience']]
     """
     d = decision_of(clf, instance)
     return _pis(d)

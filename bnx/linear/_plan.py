@@ -12,8 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ..classifier._classifier import _resolve_state
-from ..errors import (ExplanationError, InstanceError, MissingFeatureError, UnknownFeatureError,
-                      UnknownStateError, closest_first)
+from ..errors import (
+    ExplanationError,
+    InstanceError,
+    MissingFeatureError,
+    UnknownFeatureError,
+    UnknownStateError,
+    closest_first,
+)
 from ._core import weights
 
 __all__ = ["Decision", "knapsack", "greedy"]
@@ -197,7 +203,7 @@ def knapsack(d: Decision, base: list[int], items: list[int], delta: dict,
             del cur[pairs[i][0]]
         del chosen[t:]
         while j < m:
-            if j + 1 < m and d.reach(s + suffix[j + 1], lambda: chosen + items[j + 1:]):
+            if j + 1 < m and d.reach(s + suffix[j + 1], lambda j=j: chosen + items[j + 1:]):
                 stack.append((j + 1, s, len(chosen)))
             item = items[j]
             chosen.append(item)

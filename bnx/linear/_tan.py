@@ -95,13 +95,13 @@ class TanDecision(Decision):
                 return got[1]
         return None  # unreachable: some race fails
 
-    def oracle(self) -> "AllOf":
+    def oracle(self) -> AllOf:
         """The sufficiency oracle of the decision (one per decision, left in any state)."""
         if self._oracle is None:
             self._oracle = AllOf([Sufficiency(f, s, self.x) for f, s in self.races])
         return self._oracle
 
-    def fixed_only(self, members) -> "AllOf":
+    def fixed_only(self, members) -> AllOf:
         """The oracle with exactly ``members`` fixed."""
         ora = self.oracle()
         mem = set(members)
@@ -192,7 +192,7 @@ class TanDecision(Decision):
         err.best = self.named(best)
         raise err
 
-    def _search(self, ora: "AllOf", order: list[int], A: frozenset, B: frozenset):
+    def _search(self, ora: AllOf, order: list[int], A: frozenset, B: frozenset):
         """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal
         outside ``A`` (deletion), and whether it is minimal; ``(None, False)`` if all but
         ``B`` is not sufficient."""

@@ -46,7 +46,8 @@ def parse_xlc(path: str | os.PathLike) -> tuple[float, list[list[float]]]:
         try:
             value = kind(text)
         except ValueError:
-            raise NetworkFileError(f"{path}: XLC: expected {'an integer' if kind is int else 'a number'} "
+            what = "an integer" if kind is int else "a number"
+            raise NetworkFileError(f"{path}: XLC: expected {what} "
                                    f"at item {pos}, got {text!r}") from None
         if kind is float and not math.isfinite(value):
             raise NetworkFileError(f"{path}: XLC: weight {text!r} at item {pos} is not finite")

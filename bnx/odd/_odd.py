@@ -4,24 +4,28 @@ from __future__ import annotations
 
 import math
 
-from ..diagram import drawing
 from .._types import Feature, Instance, Manager, Node
-from ..diagram._arrays import DiagramArrays, dd_size
-from ..diagram._dd import from_dd, to_dd
-from ..diagram._arrays import count as count_models
-from ..diagram.backends import available_backends, new_manager, resolve_backend
+from .._wording import decision_state
 from ..classifier._classifier import Classifier, _resolve_state
-from ..diagram import _memo
-from ..diagram._passes import recursion_for
-from ..diagram.encoding import Encoding
-from ..errors import (ArgumentError, MissingFeatureError, UnknownFeatureError, closest_first,
-                     UnknownStateError)
-from ..diagram._feature_view import decide, decide_states, feature_view
 from ..classifier._instances import as_instance, encode_rows
+from ..classifier._unate import least_pair
+from ..diagram import _memo, drawing
+from ..diagram._arrays import DiagramArrays, dd_size
+from ..diagram._arrays import count as count_models
+from ..diagram._dd import from_dd, to_dd
+from ..diagram._feature_view import decide, decide_states, feature_view
+from ..diagram._passes import recursion_for
+from ..diagram.backends import available_backends, new_manager, resolve_backend
+from ..diagram.encoding import Encoding
+from ..errors import (
+    ArgumentError,
+    MissingFeatureError,
+    UnknownFeatureError,
+    UnknownStateError,
+    closest_first,
+)
 from ._classifier_json import classifier_from_document
 from .io import dumps_odd, load_odd, loads_odd, save_odd
-from ..classifier._unate import least_pair
-from .._wording import decision_state
 
 __all__ = ["ODD"]
 
@@ -458,13 +462,14 @@ class ODD:
         >>> path = odd.save(os.path.join(tempfile.mkdtemp(), "admissions.bnx"))
         >>> again = bnx.ODD.load(path, backend="autoref")
         >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "-"}
-        >>> again.count(), again.decide(x), again.classifier.posterior(x) == odd.classifier.posterior(x)
+        >>> same = again.classifier.posterior(x) == odd.classifier.posterior(x)
+        >>> again.count(), again.decide(x), same
         (6, True, True)
         """
         return save_odd(self, path)
 
     @classmethod
-    def load(cls, path, *, backend: str = "auto") -> "ODD":
+    def load(cls, path, *, backend: str = "auto") -> ODD:
         """Load an ODD saved by :meth:`save`; its ``dd`` nodes are made in a new manager
         of ``backend`` when first needed.
 

@@ -16,9 +16,9 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from ..classifier._inference import as_table, class_marginal
 from ..diagram._memo import detached
 from ..errors import ODDFileError
-from ..classifier._inference import as_table, class_marginal
 
 __all__ = ["document_class_states", "document_joint", "exact_joint"]
 

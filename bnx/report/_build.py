@@ -8,10 +8,9 @@ from typing import Any
 
 from .._types import Instance
 from ..classifier._classifier import Classifier
-from ..errors import (ArgumentError, MissingFeatureError, ODDFileError,
-                      StructureError)
-from ..odd._odd import ODD
 from ..classifier._rules import decides
+from ..errors import ArgumentError, MissingFeatureError, ODDFileError, StructureError
+from ..odd._odd import ODD
 from ..odd._tables import document_class_states, document_joint
 from ._report import FrozenMap, NextObservation, Report
 
@@ -156,9 +155,9 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
 
 
 def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
+    from ..explanation._robustness import counterfactuals, robustness
     from ..explanation.pi import pi_explanations
     from ..explanation.reasons import feature_roles
-    from ..explanation._robustness import counterfactuals, robustness
     meta = odd.meta
     class_var, positive_state = meta.get("class_var"), meta.get("positive")
     rule, threshold = meta.get("rule", "threshold"), meta.get("threshold")

@@ -87,7 +87,7 @@ def from_dict(cls, d: Mapping, fields: tuple):
     if missing:
         raise ArgumentError(f"not a Report.to_dict() mapping: it has no {', '.join(missing)}")
     try:
-        frozen = lambda m: None if m is None else FrozenMap(m)  # noqa: E731
+        frozen = lambda m: None if m is None else FrozenMap(m)
         return cls(
             class_var=d["class_var"], decision=d["decision"], positive=d["positive"],
             positive_state=d["positive_state"], instance=FrozenMap(d["instance"]),

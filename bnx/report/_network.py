@@ -57,6 +57,7 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
     ['Admit', 'EntranceExam']
     """
     import networkx as nx
+
     from ..classifier._classifier import Classifier
     from ..odd._odd import ODD
     clf = classifier.classifier if isinstance(classifier, ODD) else classifier

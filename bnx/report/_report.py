@@ -163,7 +163,7 @@ class Report:
         return to_dict(self, FIELDS)
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "Report":
+    def from_dict(cls, data: Mapping) -> Report:
         """The report that :meth:`to_dict` gave ``data`` for (names read back as text)."""
         from ._json import from_dict
         if not isinstance(data, Mapping):

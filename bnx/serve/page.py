@@ -32,7 +32,8 @@ def page(explorer: Explorer, instance: dict, background: str, inner: str) -> str
     for i, (feature, states) in enumerate(model["features"].items()):
         chosen = instance.get(explorer.features[i])
         options = ['<option value="">unknown</option>'] + [
-            f'<option value="{_e(s)}"{" selected" if chosen is not None and str(s) == str(chosen) else ""}>'
+            f'<option value="{_e(s)}"'
+            f'{" selected" if chosen is not None and str(s) == str(chosen) else ""}>'
             f'{_e(s)}</option>' for s in states]
         controls.append(
             f'<div class="feature{" set" if chosen is not None else ""}">'

@@ -158,7 +158,7 @@ def _fork(serve, workers: int) -> None:
             code = 0
             try:
                 serve()
-            except BaseException:  # noqa: BLE001 - a worker never returns into the parent
+            except BaseException:
                 code = 1
             finally:
                 os._exit(code)

@@ -42,9 +42,9 @@ from ..compilation import compile as compile_
 from ..diagram._memo import detached
 from ..diagram._passes import recursion_for
 from ..errors import ArgumentError
+from ..explanation._robustness import robustness
 from ..explanation.mc import mc_explanations
 from ..explanation.pi import pi_explanations
-from ..explanation._robustness import robustness
 from ..odd._odd import _unpickle
 from ..odd.io import dumps_odd
 

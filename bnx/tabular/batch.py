@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError, OnStatesError
-from ..diagram._feature_view import decide_states, feature_view
 from ..classifier._instances import _frame, encode_rows
+from ..diagram._feature_view import decide_states, feature_view
+from ..errors import ArgumentError, OnStatesError
 
 __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 
@@ -172,9 +172,9 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         The answers, among :data:`WHAT`: ``decision``, ``posterior``, ``mc_count``,
         ``mc_shortest``, ``pi_count``, ``pi_shortest``, ``pi_shortest_count``,
         ``observed``, ``robustness``, ``shap``, ``banzhaf``, ``sensitivity`` (two columns:
-        ``sensitivity`` and ``sensitivity_entry``, see :data:`WHAT`). Default: the first six (without ``posterior`` when the ODD
-        has no classifier; without the MC answers, and with a warning naming the features,
-        when a feature with more than two states has no on states: see
+        ``sensitivity`` and ``sensitivity_entry``, see :data:`WHAT`). Default: the first six
+        (without ``posterior`` when the ODD has no classifier; without the MC answers, and with a
+        warning naming the features, when a feature with more than two states has no on states: see
         :func:`default_what`).
     on : mapping, optional
         On states for MC-explanations, as in :func:`bnx.mc_explanations`.
@@ -204,12 +204,15 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> rows = [{"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+",
     ...          "GPA": "+"}]
-    >>> bnx.explain_data(odd, rows, progress=False).to_dict("records")
-    [{'decision': True, 'posterior': 0.9970555168906259, 'mc_count': 1, 'mc_shortest': 2, 'pi_count': 3, 'pi_shortest': 2}]
+    >>> frame = bnx.explain_data(odd, rows, progress=False)
+    >>> frame.to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'decision': True, 'posterior': 0.9970555168906259, 'mc_count': 1, 'mc_shortest': 2,
+    'pi_count': 3, 'pi_shortest': 2}]
     """
     import pandas as pd
-    from ._engine import run_chunks
+
     from ..odd._odd import check_odd
+    from ._engine import run_chunks
     check_odd(odd)
     what = _check_what(what, odd, on)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:

@@ -20,8 +20,8 @@ from ..classifier._classifier import Classifier
 from ..compilation import compile as _compile
 from ..explanation.explanations import Explanations, positives
 from ..explanation.mc import mc_explanations
-from ..odd._odd import ODD
 from ..explanation.pi import pi_explanations, prime_implicants
+from ..odd._odd import ODD
 
 __all__ = ["PAPER", "CONGRESSMAN_ROW", "VotesStudy", "accuracy", "mc_frequency",
            "model_figures", "paper_comparison", "tan_comparison", "votes_classifier",
@@ -55,8 +55,8 @@ def votes_classifier(*, prior: str = "K2", threshold: float = 0.5) -> Classifier
     -------
     Classifier
     """
-    from .datasets import load_votes
     from ..network.learning import learn_naive_bayes
+    from .datasets import load_votes
     net = learn_naive_bayes(load_votes(), "party", prior=prior)
     return Classifier(net, "party", "republican", threshold=threshold)
 
@@ -214,12 +214,14 @@ def paper_comparison(study: VotesStudy) -> list[tuple[str, str, str]]:
          f"{study.mc.count}"),
         ("Congressman: MC cardinality", f"{PAPER['congressman_mc_cardinality']}",
          ", ".join(map(str, mc_lens))),
-        ("Congressman: PI-explanations", f"{PAPER['congressman_pi_count']:,}", f"{study.pi.count:,}"),
+        ("Congressman: PI-explanations", f"{PAPER['congressman_pi_count']:,}",
+         f"{study.pi.count:,}"),
         ("Congressman: shortest PI-explanations",
          f"{PAPER['congressman_pi_shortest_count']} of length "
          f"{PAPER['congressman_pi_shortest_length']}",
          f"{pi_lens.get(shortest_len, 0)} of length {shortest_len}"),
-        ("PI-explanations of all decisions", f"{PAPER['all_pi_count']:,}", f"{study.all_pi_count:,}"),
+        ("PI-explanations of all decisions", f"{PAPER['all_pi_count']:,}",
+         f"{study.all_pi_count:,}"),
         ("most frequent MC-explanation (yes votes)",
          ", ".join(PAPER["most_frequent_mc_yes"]),
          ", ".join(study.yes_votes(top[0])) if top else "(not computed)"),
@@ -243,8 +245,8 @@ def votes_tan_classifier(*, prior: str = "K2", threshold: float = 0.5,
     >>> clf.structure, len(clf.features), len(clf.network.edges())
     ('tan', 16, 31)
     """
-    from .datasets import VOTES_FEATURES, load_votes
     from ..network.learning import learn_tan
+    from .datasets import VOTES_FEATURES, load_votes
     net = learn_tan(load_votes(), "party", root=root, prior=prior)
     return Classifier(net, "party", "republican", threshold=threshold,
                       features=list(VOTES_FEATURES))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagram.drawing import _axes, odd_graph, plot_explanations, plot_odd
+from ..diagram.drawing import _axes, plot_explanations, plot_odd
 
 __all__ = ["plot_odd", "plot_explanations", "pi_feature_share", "plot_feature_share"]
 
@@ -46,12 +46,12 @@ def pi_feature_share(odd: Any, data: Any):
     import numpy as np
     import pandas as pd
 
-    from .batch import encode_rows
-    from ._engine import marginal_odd
     from ..diagram._passes import recursion_for
     from ..explanation.explanations import DROPPED
-    from ..explanation.walks import count_members
     from ..explanation.pi import pi_explanations
+    from ..explanation.walks import count_members
+    from ._engine import marginal_odd
+    from .batch import encode_rows
     codes = encode_rows(odd, data)
     total = dict.fromkeys(odd.features, 0.0)
     unique, counts = np.unique(codes, axis=0, return_counts=True)

@@ -9,7 +9,6 @@ expected decision when the features outside ``S`` take the background's states
 from __future__ import annotations
 
 import io
-
 import itertools
 import math
 from fractions import Fraction
@@ -146,8 +145,9 @@ def test_data_frame_rows_in_order(case, data):
 
 def test_multi_valued_feature_is_one_player():
     """A feature with 3 states is one player (a 3-state, 2-bit feature)."""
-    from tests._support.strategies import make_case
     from pgmpy.factors.discrete import TabularCPD
+
+    from tests._support.strategies import make_case
     cpds = [TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["n", "y"]}),
             TabularCPD("A", 3, [[0.6, 0.1], [0.3, 0.3], [0.1, 0.6]], evidence=["C"],
                        evidence_card=[2], state_names={"A": ["a", "b", "c"], "C": ["n", "y"]}),
@@ -228,8 +228,9 @@ def test_plots():
 def test_explain_data_and_command_line(tmp_path, capsys):
     """explain_data(what=["shap"]) and ``bnx explain --shap --background`` give the
     values of shap_values; rows with missing values get NaN."""
-    from bnx.cli import main
     from pgmpy.readwrite import BIFWriter
+
+    from bnx.cli import main
     odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     feats = list(odd.display_order)
     rows = pd.DataFrame([{"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "+",
@@ -255,7 +256,7 @@ def test_explain_data_and_command_line(tmp_path, capsys):
                  "--shap", "--background", str(tmp_path / "bg.csv"), "--sensitivity"]) == 0
     out = capsys.readouterr().out
     one = bnx.shap_values(odd, dict(p.split("=") for p in x.split(",")), bg)
-    for f, v in zip(one.feature_names, one.values):
+    for _, v in zip(one.feature_names, one.values):
         assert f"{v:+.6f}" in out
     assert "closest to flipping" in out
     assert main(["explain", str(net), "--class", "Admit", "--positive", "+", "--data",
@@ -277,8 +278,8 @@ def test_explain_data_and_command_line(tmp_path, capsys):
 def test_to_shap_one_instance_and_many():
     """to_shap() gives shap's own Explanation: a float base value for one instance (shap's
     waterfall plot draws it), one per row for many; shap is in the test extra, not skipped."""
-    import shap
     import matplotlib
+    import shap
     matplotlib.use("Agg")
     odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}

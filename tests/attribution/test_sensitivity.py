@@ -20,8 +20,13 @@ from hypothesis import strategies as st
 import bnx
 from tests._support import oracle
 from tests._support.strategies import classifier_of as _classifier
-from tests._support.strategies import (classifiers, general_networks, instances, naive_bayes,
-                              tan_networks)
+from tests._support.strategies import (
+    classifiers,
+    general_networks,
+    instances,
+    naive_bayes,
+    tan_networks,
+)
 
 CASES = st.one_of(classifiers(max_features=4, max_instances=24),
                   general_networks(max_features=3, max_hidden=2, max_instances=24),
@@ -84,7 +89,7 @@ def test_intervals_against_recomputed_decisions(case, data):
     assert list(frame.columns) == ["variable", "state", "parents", "value", "low", "high"]
     assert len(frame) == sum(c.values.size for c in case.net.get_cpds())
     for row in frame.itertuples():
-        check_row(case, row, lambda t: decide(case, changed(case, row, t), x))
+        check_row(case, row, lambda t, row=row: decide(case, changed(case, row, t), x))
     fl = bnx.parameter_sensitivity(clf, x)
     assert (abs(fl.low - frame.low.astype(float)) < 1e-15).all()
 
@@ -146,6 +151,7 @@ def test_whole_classifier_intervals_many_classes(case, argmax):
 def _nb(prior, tables, rule="argmax", threshold=None, positive="c0"):
     """A naive Bayes over features F0.. (each table: one column per class state)."""
     from pgmpy.models import DiscreteBayesianNetwork
+
     from tests._support.strategies import Case, _general_cpd
     k = len(prior)
     cls = [f"c{i}" for i in range(k)]
@@ -316,6 +322,7 @@ def test_flip_room_ranks_exactly_where_floats_tie():
     """Two entries whose rooms differ by less than a float's precision: the exact rooms
     rank them (explain_data names the closer one), the float rooms cannot."""
     import pandas as pd
+
     from bnx.attribution.entries import flip_room
     F = Fraction
     tiny = F(1, 10 ** 20)

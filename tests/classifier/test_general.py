@@ -21,9 +21,15 @@ from hypothesis import strategies as st
 import bnx
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
+from tests._support.strategies import (
+    general_networks,
+    instances,
+    latent_tree,
+    naive_bayes,
+    on_maps,
+    tan_networks,
+)
 from tests.explanation.test_reasons import erosion_engines_agree
-from tests._support.strategies import (general_networks, instances, latent_tree, naive_bayes, on_maps,
-                              tan_networks)
 
 CASES = st.one_of(general_networks(), tan_networks())
 

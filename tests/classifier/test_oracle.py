@@ -73,7 +73,8 @@ def lits(s):
 
 # Table 1 / Table 2 of the paper: instance -> (posterior, decision, MCs, PIs)
 TABLE = {
-    "----": ("0.0002", False, ["--++", "-+-+", "-++-", "+-+-", "++--"], ["WF", "WE", "WG", "FG", "EG"]),
+    "----": ("0.0002", False, ["--++", "-+-+", "-++-", "+-+-", "++--"],
+             ["WF", "WE", "WG", "FG", "EG"]),
     "---+": ("0.0426", False, ["--++", "-+-+"], ["WF", "WE"]),
     "--+-": ("0.0006", False, ["--++", "-++-", "+-+-"], ["WF", "WG", "FG"]),
     "--++": ("0.1438", False, ["--++"], ["WF"]),
@@ -211,7 +212,8 @@ def test_three_class_positive_vs_rest():
                    evidence_card=[3], state_names={"X": [0, 1], "C": [0, 1, 2]}),
     )
     # P(C, X=1) = (0, 1/8, 1/2): P(C=2 | X=1) = 4/5, P(C=1 | X=1) = 1/5
-    assert oracle.class_joint(net, "C", {"X": 1}, ["X"]) == {0: 0, 1: Fraction(1, 8), 2: Fraction(1, 2)}
+    assert oracle.class_joint(net, "C", {"X": 1}, ["X"]) == {0: 0, 1: Fraction(1, 8),
+                                                             2: Fraction(1, 2)}
     assert oracle.posterior(net, "C", 2, 0.5, {"X": 1}, ["X"]) == Fraction(4, 5)
     assert oracle.decide(net, "C", 2, Fraction(4, 5), {"X": 1}, ["X"])
     assert not oracle.decide(net, "C", 1, 0.25, {"X": 1}, ["X"])
@@ -234,11 +236,14 @@ def test_cpt_axes_follow_variables_and_latents_summed():
     assert net.check_model()
     # P(A=b, B=1, X=lo) = 1/2 * 1/4 * values[0][(B=1)*2 + (A=b)] = 1/2*1/4*0
     assert oracle.joint(net, {"A": "b", "B": 1, "X": "lo"}) == 0
-    assert oracle.joint(net, {"A": "a", "B": 2, "X": "hi"}) == Fraction(1, 2) * Fraction(1, 2) * Fraction(7, 8)
+    assert (oracle.joint(net, {"A": "a", "B": 2, "X": "hi"})
+            == Fraction(1, 2) * Fraction(1, 2) * Fraction(7, 8))
     # class A, feature X, latent B summed out
     cj = oracle.class_joint(net, "A", {"X": "lo"}, ["X"])
-    exp_a = Fraction(1, 2) * (Fraction(1, 4) * Fraction(1, 4) + Fraction(1, 4) * 1 + Fraction(1, 2) * Fraction(1, 8))
-    exp_b = Fraction(1, 2) * (Fraction(1, 2) * Fraction(1, 2) + Fraction(1, 4) * 0 + Fraction(1, 4) * Fraction(3, 8))
+    exp_a = Fraction(1, 2) * (Fraction(1, 4) * Fraction(1, 4) + Fraction(1, 4) * 1
+                              + Fraction(1, 2) * Fraction(1, 8))
+    exp_b = Fraction(1, 2) * (Fraction(1, 2) * Fraction(1, 2) + Fraction(1, 4) * 0
+                              + Fraction(1, 4) * Fraction(3, 8))
     assert cj == {"a": exp_a, "b": exp_b}
     ve = VariableElimination(net).query(["A"], evidence={"X": "lo"}, show_progress=False)
     p = oracle.posterior(net, "A", "a", 0.5, {"X": "lo"}, ["X"])
@@ -329,7 +334,8 @@ def test_oracle_internal_consistency(case, data):
     assert mcs
     for m in mcs:
         m = dict(m)
-        assert oracle.decide(case.net, case.class_var, case.positive, case.threshold, m, case.features) == d
+        assert oracle.decide(case.net, case.class_var, case.positive, case.threshold, m,
+                             case.features) == d
         for f in case.features:
             if f in fixed or ((x[f] in on[f]) != d):
                 assert m[f] == x[f]
@@ -352,8 +358,10 @@ def test_theorem_monotone_mc_match_shortest_pi(case, data):
     mono, witness = oracle.is_monotone(*args, on)
     if not mono:
         x_star, x = witness
-        assert oracle.decide(case.net, case.class_var, case.positive, case.threshold, x_star, case.features)
-        assert not oracle.decide(case.net, case.class_var, case.positive, case.threshold, x, case.features)
+        assert oracle.decide(case.net, case.class_var, case.positive, case.threshold, x_star,
+                             case.features)
+        assert not oracle.decide(case.net, case.class_var, case.positive, case.threshold, x,
+                                 case.features)
         return
     x = data.draw(instances(case))
     d = oracle.decide(case.net, case.class_var, case.positive, case.threshold, x, case.features)

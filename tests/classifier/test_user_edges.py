@@ -122,8 +122,8 @@ def three_states(tmp_path_factory):
 
 
 def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states, capsys):
-    from bnx.tabular.batch import default_what
     from bnx.cli import main
+    from bnx.tabular.batch import default_what
     odd, rows, where = three_states
     what, note = default_what(odd)
     assert "mc_count" not in what and "'F' (x / y / z)" in note and "'G' (u / v)" in note

@@ -205,13 +205,15 @@ def test_explain_data_file_equals_explain_data(capsys, tmp_path):
     want = bnx.explain_data(odd, votes.reset_index(drop=True), progress=False)
     assert list(got.columns) == list(want.columns)
     assert (got.to_numpy() == want.to_numpy()).all()
-    code, text, _ = run(capsys, "explain", saved, "--data", str(rows), "--what", "decision,pi_count")
+    code, text, _ = run(capsys, "explain", saved, "--data", str(rows), "--what",
+                        "decision,pi_count")
     assert code == 0 and text.splitlines()[0] == "row,decision,pi_count"
     assert len(text.splitlines()) == 64
 
 
 def test_multivalued_default_works(capsys, tmp_path):
     from pgmpy.readwrite import BIFWriter
+
     from tests.odd.test_serialization import multivalued_classifier
     path = str(tmp_path / "multi.bif")
     BIFWriter(multivalued_classifier().network).write_bif(path)

@@ -109,8 +109,10 @@ def test_exact_tie_is_positive(backend):
     from pgmpy.models import DiscreteBayesianNetwork
     net = DiscreteBayesianNetwork([("C", "A"), ("C", "B")])
     net.add_cpds(TabularCPD("C", 2, [[0.5], [0.5]]),
-                 TabularCPD("A", 2, [[0.25, 0.75], [0.75, 0.25]], evidence=["C"], evidence_card=[2]),
-                 TabularCPD("B", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2]))
+                  TabularCPD("A", 2, [[0.25, 0.75], [0.75, 0.25]], evidence=["C"],
+                             evidence_card=[2]),
+                  TabularCPD("B", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"],
+                             evidence_card=[2]))
     clf = bnx.Classifier(net, "C", 1, threshold=0.5)
     odd = bnx.compile(clf, backend=backend)
     tie = {"A": 0, "B": 0}

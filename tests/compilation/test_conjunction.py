@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bnx.compilation.conjunction import conjoin
 from bnx.diagram import _arrays as A
 from bnx.diagram import _dd as D
-from bnx.compilation.conjunction import conjoin
 from tests.diagram.test_arrays import _build
 
 

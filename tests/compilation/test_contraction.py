@@ -7,7 +7,8 @@ import math
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bnx.compilation.engines._contraction import contract, plan
 

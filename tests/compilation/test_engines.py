@@ -15,15 +15,27 @@ from hypothesis import strategies as st
 import bnx
 from bnx.compilation._choose import ENGINES, choose
 from bnx.compilation.budget import Budget
-from bnx.compilation.engines import (Engine, FactorEngine, LevelEngine, RatioEngine,
-                                     SplitEngine, TanEngine, TensorEngine)
+from bnx.compilation.engines import (
+    Engine,
+    FactorEngine,
+    LevelEngine,
+    RatioEngine,
+    SplitEngine,
+    TanEngine,
+    TensorEngine,
+)
 from bnx.diagram._dd import to_dd
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from bnx.odd._odd import ODD
 from tests._support import oracle
-from tests._support.strategies import (classifier_of, general_networks, latent_tree, naive_bayes,
-                              tan_networks)
+from tests._support.strategies import (
+    classifier_of,
+    general_networks,
+    latent_tree,
+    naive_bayes,
+    tan_networks,
+)
 
 #: Each engine with classifiers that it accepts (among others that it may refuse: the
 #: strategies draw two class states mostly, three sometimes).

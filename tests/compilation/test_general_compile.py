@@ -18,14 +18,14 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.diagram.backends import new_manager
 from bnx.compilation import general_order
 from bnx.compilation.budget import Budget
 from bnx.compilation.engines.general import FactorElimination
+from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
-from tests.conftest import shared_file
 from tests._support.strategies import classifiers, general_networks
+from tests.conftest import shared_file
 
 
 def _net(edges, tables, states=None):

@@ -23,8 +23,12 @@ from bnx.compilation.engines import _tan_model as tm
 from bnx.compilation.engines._context_order import context_widths
 from tests._support.strategies import classifier_of as _classifier
 from tests._support.strategies import kdb_networks
-from tests.compilation.test_tan_engine import (_against_oracle, _net, _same_node_as_general,
-                                   argmax_through_the_tan_engine)
+from tests.compilation.test_tan_engine import (
+    _against_oracle,
+    _net,
+    _same_node_as_general,
+    argmax_through_the_tan_engine,
+)
 
 
 def _not_a_forest(clf):

@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.diagram._dd import to_dd
 from bnx.compilation.budget import Budget
-from bnx.compilation.orders import check_order
 from bnx.compilation.engines._levels import Levels, log_weights
 from bnx.compilation.engines.naive_bayes import RatioEngine
+from bnx.compilation.orders import check_order
+from bnx.diagram._dd import to_dd
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
 from tests._support.strategies import naive_bayes

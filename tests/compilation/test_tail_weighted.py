@@ -3,7 +3,8 @@
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bnx.compilation.engines._truth import floats, tail_truth, weighted_truth
 
@@ -33,7 +34,8 @@ def test_weighted_truth_matches_exact(data):
     w = tuple(Fraction(x) for x in w)
     kf, rf = floats(k), floats(r)
     af = None
-    if kf is not None and rf is not None and not ((kf > 0).any() and kf[kf > 0].min() < 2.0 ** -100):
+    if (kf is not None and rf is not None
+            and not ((kf > 0).any() and kf[kf > 0].min() < 2.0 ** -100)):
         af = (kf[:, :, None] * rf).sum(axis=1)
     got = weighted_truth(w, lambda zs: k[:, :, None], af, r).tolist()
     assert got == _exact(w, k, r)  # ties (sum exactly 0) included: they go to integers

@@ -18,13 +18,13 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.diagram.backends import new_manager
-from bnx.compilation.engines import _tan_model as tm
 from bnx.compilation.budget import Budget
+from bnx.compilation.engines import _tan_model as tm
 from bnx.compilation.engines._execution import prepare, prepared_scopes
 from bnx.compilation.engines.general import FactorElimination
 from bnx.compilation.engines.tan import TanLevels
 from bnx.diagram._dd import to_dd
+from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
 from tests._support.strategies import classifier_of as _classifier
@@ -150,7 +150,7 @@ def test_pairwise_general_networks_through_the_tan_engine(case):
 
 def _net(edges, cpts):
     net = DiscreteBayesianNetwork(edges)
-    for node, (parents, columns) in cpts.items():
+    for node in cpts:
         if node not in net:
             net.add_node(node)
     for node, (parents, columns) in cpts.items():

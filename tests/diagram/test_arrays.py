@@ -95,10 +95,9 @@ def test_grouped_by_level_is_checked():
 @given(data=st.data())
 def test_feature_view_decides_as_the_odd(data, backend):
     """Per-state children and decisions on state indices agree with ODD.decide."""
+    import bnx
     from bnx.diagram._feature_view import decide_states, feature_view
     from tests._support.strategies import classifiers
-
-    import bnx
     case = data.draw(classifiers(max_features=4, max_instances=64))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
                          features=case.features)

@@ -112,7 +112,7 @@ def test_a_question_changes_nothing_another_thread_sees(backend):
                     bnx.robustness(odd, x)
                 assert bnx.prime_implicants(odd).count >= 1
                 odd.clear_caches()
-        except Exception as exc:  # noqa: BLE001 (reported below, in the test's thread)
+        except Exception as exc:
             errors.append(exc)
 
     for enabled in (False, True):

@@ -1,6 +1,7 @@
 """The linear passes of the questions on the array form (issue 17): the vectorised paths
 that small diagrams skip, the per-instance memo, and the passes one by one, against the
-brute force of tests/_support/oracle_reasons.py and tests/_support/oracle.py (independent of bnx)."""
+brute force of tests/_support/oracle_reasons.py and tests/_support/oracle.py (independent of
+bnx)."""
 
 from __future__ import annotations
 

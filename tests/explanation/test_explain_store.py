@@ -83,7 +83,8 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
     assert p.closed and p.conj([ia], [ib]) == [p.table.conj(ia, ib)]
     for u in range(2, arrays.size):
         for r in ROWS:
-            assert _value(*p.py[:3], p.star_of(u), r) == _value(s.level, s.lo, s.hi, star_of(s, u), r)
+            assert _value(*p.py[:3], p.star_of(u), r) == _value(s.level, s.lo, s.hi,
+                                                                 star_of(s, u), r)
 
 
 @settings(max_examples=30, deadline=None)

@@ -175,7 +175,8 @@ def test_display():
     assert pis.title() == "3 sufficient reasons for Admit = + (PI-explanations; length 2: 1, 3: 2)"
     frame = pis.to_frame()
     assert list(frame.columns) == list(odd.display_order) == list(odd.classifier.features)
-    assert len(frame) == 3 and list(next(iter(pis))) == [f for f in odd.display_order if f in next(iter(pis))]
+    first = next(iter(pis))
+    assert len(frame) == 3 and list(first) == [f for f in odd.display_order if f in first]
     assert (frame == "*").sum().sum() == 4 * 3 - (2 + 3 + 3)
     assert "<li>WorkExperience = +, GPA = +</li>" in pis._repr_html_()
     assert "diagram size" in repr(pis)

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import bnx
 from tests._support import oracle
-from tests.conftest import ROOT
 from tests._support.strategies import classifier_of, classifiers, instances
+from tests.conftest import ROOT
 
 FEW = settings(max_examples=max(settings.default.max_examples // 4, 10), deadline=None)
 X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
@@ -49,7 +49,8 @@ def test_each_kind_prints_lines_naming_the_decision(admissions):
         "5 contrastive explanations of Admit = + (minimal sets of features whose change can "
         "give Admit = -), shortest first:")
     cfs = str(bnx.counterfactuals(odd, X)).splitlines()
-    assert cfs[0] == "5 closest counterfactuals of Admit = + (the fewest changes that give Admit = -):"
+    assert cfs[0] == ("5 closest counterfactuals of Admit = + (the fewest changes that give "
+                      "Admit = -):")
     assert cfs[1] == "  WorkExperience = - (was +), EntranceExam = - (was +)"
     assert str(bnx.counterfactuals(odd, X, immutable=["GPA", "WorkExperience"])) == (
         "No closest counterfactual of Admit = + (the fewest changes that give Admit = -)")

@@ -293,7 +293,8 @@ def test_a_feature_with_one_state_never_changes(backend):
     for x in oracle.all_instances(net, feats):
         assert bnx.robustness(o, x) == brute.robustness(args, x)
         assert bnx.counterfactuals(o, x).to_set() == brute.counterfactuals(args, x)
-        assert bnx.contrastive_explanations(o, x).to_set() == brute.contrastive_explanations(args, x)
+        assert (bnx.contrastive_explanations(o, x).to_set()
+                == brute.contrastive_explanations(args, x))
         assert bnx.feature_roles(o, x)["D"] == "irrelevant"
         assert bnx.same_decision_probability(clf, {"D": "only"}, odd=o) == \
             brute.same_decision_probability(args, {"D": "only"})

@@ -85,8 +85,10 @@ def test_membership_is_exact(odd):
 def test_membership_matches_states_by_text():
     net = DiscreteBayesianNetwork([("C", "A"), ("C", "B")])
     net.add_cpds(TabularCPD("C", 2, [[0.5], [0.5]]),
-                 TabularCPD("A", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2]),
-                 TabularCPD("B", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2]))
+                  TabularCPD("A", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"],
+                             evidence_card=[2]),
+                  TabularCPD("B", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"],
+                             evidence_card=[2]))
     odd = bnx.compile(bnx.Classifier(net, "C", 1, threshold=0.8), backend="autoref")
     pis = bnx.pi_explanations(odd, {"A": 1, "B": 1})
     assert {"A": 1, "B": 1} in pis and {"A": "1", "B": "1"} in pis
@@ -101,7 +103,8 @@ def test_fixed_multivalued_features_need_no_on_states():
     net.add_cpds(TabularCPD("C", 2, [[0.5], [0.5]]),
                  TabularCPD("A", 3, [[0.1, 0.5], [0.1, 0.25], [0.8, 0.25]], evidence=["C"],
                             evidence_card=[2]),
-                 TabularCPD("B", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2]))
+                  TabularCPD("B", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"],
+                             evidence_card=[2]))
     odd = bnx.compile(bnx.Classifier(net, "C", 0), backend="autoref")
     with pytest.raises(bnx.OnStatesError, match="'A' \\(0 / 1 / 2\\)"):
         bnx.mc_explanations(odd, {"A": 2, "B": 0})

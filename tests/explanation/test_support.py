@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import bnx
 from tests._support import oracle
-from tests.conftest import shared_file
 from tests._support.zero_networks import classifier_of, zero_networks
+from tests.conftest import shared_file
 
 BACKENDS = bnx.backends.available_backends()
 

@@ -12,10 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.classifier._unate import least_pair, least_states
 from bnx.diagram._arrays import negate
 from bnx.explanation._conj import Store
-from bnx.classifier._unate import least_pair, least_states
-
 from tests._support import oracle
 from tests._support.legacy_files import resign
 from tests._support.strategies import classifier_of, instances, naive_bayes

@@ -363,6 +363,7 @@ def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif)
 def test_rounded_logs_are_within_their_bound(a, b):
     """log(a / b) in units of 2**-40 errs by at most the bound it reports (50 digits)."""
     import decimal
+
     from bnx.linear._core import SCALE, _log_ratio
     a, b = Fraction(a), Fraction(b)
     assume(a > 0 and b > 0)

@@ -175,6 +175,7 @@ def test_the_bound_and_each_search_find_a_shortest(case, data, searches):
     """The relaxation's bound never exceeds the size of a PI-explanation (brute force),
     and each search on its own (the other given no budget) answers one of the shortest."""
     import unittest.mock as mock
+
     from bnx.linear import _branch, _fewest, _tan
     assume(len(case.states(case.class_var)) == 2)
     clf = classifier_of(case)

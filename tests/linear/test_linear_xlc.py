@@ -157,7 +157,8 @@ def test_mc_explanation_keeps_the_decision_with_fewest_on_features(xlc):
         assert all(ex.ratio[f][clf.states(f).index(e[f])] == switch[f]
                    for f in switch if f not in kept)
         # no smaller kept set works: the k - 1 most helpful keeps fail
-        value = ex.k * math.prod((switch.get(f, ex.own[f]) for f in clf.features), start=Fraction(1))
+        value = ex.k * math.prod((switch.get(f, ex.own[f]) for f in clf.features),
+                                 start=Fraction(1))
         factors = sorted((ex.own[f] / switch[f] for f in switch), reverse=d)
         for g in factors[:len(kept) - 1]:
             value *= g

@@ -17,7 +17,6 @@ from bnx.errors import DataError
 from tests._support import oracle
 from tests.classifier.test_general import general_api
 
-
 # --------------------------------------------------------------------------- by hand
 
 

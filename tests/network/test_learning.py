@@ -19,9 +19,9 @@ from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
 import bnx.network.learning
-from bnx.tabular.datasets import VOTES_FEATURES, load_votes
 from bnx.errors import BnxError, DataError
 from bnx.network.learning import learn_naive_bayes
+from bnx.tabular.datasets import VOTES_FEATURES, load_votes
 
 CLASSES = ("democrat", "republican")
 VOTE_STATES = ("n", "y")
@@ -37,7 +37,8 @@ def raw_rows() -> list[list[str]]:
 
 
 def hand_counts(rows: list[list[str]]) -> tuple[dict, dict]:
-    """Class counts over all rows; per feature, counts of (class, vote) over rows where the vote is present."""
+    """Class counts over all rows; per feature, counts of (class, vote) over rows where the vote is
+    present."""
     class_counts = {c: 0 for c in CLASSES}
     feature_counts = {f: {(c, v): 0 for c in CLASSES for v in VOTE_STATES} for f in VOTES_FEATURES}
     for row in rows:
@@ -143,7 +144,8 @@ def test_features_may_be_any_iterable(votes):
 def test_other_class_variable(votes):
     model = learn_naive_bayes(votes, "crime", features=["party", "mx-missile"])
     assert model.get_parents("party") == ["crime"]
-    assert model.get_cpds("party").state_names == {"party": ["democrat", "republican"], "crime": ["n", "y"]}
+    assert model.get_cpds("party").state_names == {"party": ["democrat", "republican"],
+                                                   "crime": ["n", "y"]}
 
 
 def test_input_frame_is_not_modified(votes):
@@ -152,7 +154,7 @@ def test_input_frame_is_not_modified(votes):
     pd.testing.assert_frame_equal(votes, before)
 
 
-# --------------------------------------------------------------------------- parameters vs hand counts
+# ------------------------------------------------------------- parameters vs hand counts
 
 
 def test_k2_matches_hand_counts_add_one():
@@ -163,14 +165,16 @@ def test_k2_matches_hand_counts_add_one():
     assert class_counts == {"democrat": 267, "republican": 168}
     model = learn_naive_bayes(load_votes(), "party", prior="K2")
     for party in CLASSES:
-        assert value(model, "party", party=party) == pytest.approx((class_counts[party] + 1) / (435 + 2), rel=1e-12)
+        assert value(model, "party", party=party) == pytest.approx(
+            (class_counts[party] + 1) / (435 + 2), rel=1e-12)
     for feature in VOTES_FEATURES:
         counts = feature_counts[feature]
         for party in CLASSES:
             present = counts[party, "n"] + counts[party, "y"]
             for vote in VOTE_STATES:
                 expected = (counts[party, vote] + 1) / (present + 2)
-                assert fval(model, feature, vote, party) == pytest.approx(expected, rel=1e-12), (feature, party, vote)
+                assert fval(model, feature, vote, party) == pytest.approx(
+                    expected, rel=1e-12), (feature, party, vote)
 
 
 def test_missing_vote_skipped_for_own_table_only():
@@ -183,7 +187,8 @@ def test_missing_vote_skipped_for_own_table_only():
     dem_yes = sum(r[j] == "y" for r in dem_present)
     assert len(dem_present) < len(dem_rows)  # there are missing votes to skip
     model = learn_naive_bayes(load_votes(), "party")
-    assert fval(model, feature, "y", "democrat") == pytest.approx((dem_yes + 1) / (len(dem_present) + 2), rel=1e-12)
+    assert fval(model, feature, "y", "democrat") == pytest.approx(
+        (dem_yes + 1) / (len(dem_present) + 2), rel=1e-12)
     # The class table still counts all 435 members, including those with a '?' anywhere.
     assert value(model, "party", party="democrat") == pytest.approx(268 / 437, rel=1e-12)
     complete = [r for r in rows if "?" not in r]
@@ -221,8 +226,10 @@ def small_frames(draw):
             # make every column have two states somewhere
             frame.loc[len(frame)] = {"c": "a", "x": "p", "z": "p"} | {column: None}
             frame.loc[len(frame)] = {"c": "b", "x": "q", "z": "q"} | {column: None}
-            frame.loc[len(frame)] = {"c": None, "x": None, "z": None} | {column: "a" if column == "c" else "p"}
-            frame.loc[len(frame)] = {"c": None, "x": None, "z": None} | {column: "b" if column == "c" else "q"}
+            frame.loc[len(frame)] = ({"c": None, "x": None, "z": None}
+                                     | {column: "a" if column == "c" else "p"})
+            frame.loc[len(frame)] = ({"c": None, "x": None, "z": None}
+                                     | {column: "b" if column == "c" else "q"})
     return frame
 
 
@@ -231,7 +238,7 @@ def small_frames(draw):
 def test_tables_equal_hand_counts_property(frame, prior):
     model = learn_naive_bayes(frame, "c", prior=prior)
     records = frame.to_dict("records")
-    present = lambda v: v is not None and not (isinstance(v, float) and math.isnan(v))  # noqa: E731
+    present = lambda v: v is not None and not (isinstance(v, float) and math.isnan(v))
     classes = [r["c"] for r in records if present(r["c"])]
     for c in ("a", "b"):
         pseudo = {"K2": 1.0, "BDeu": 5 / 2, "MLE": 0.0}[prior]
@@ -246,7 +253,8 @@ def test_tables_equal_hand_counts_property(frame, prior):
                     expected = 0.5  # pgmpy makes an unobserved column uniform
                 else:
                     expected = (votes.count(s) + pseudo) / (len(votes) + 2 * pseudo)
-                assert value(model, feature, **{feature: s, "c": c}) == pytest.approx(expected, rel=1e-12)
+                assert value(model, feature, **{feature: s, "c": c}) == pytest.approx(
+                    expected, rel=1e-12)
 
 
 def test_mle_matches_relative_frequencies():
@@ -260,15 +268,18 @@ def test_mle_matches_relative_frequencies():
             present = counts[party, "n"] + counts[party, "y"]
             for vote in VOTE_STATES:
                 expected = counts[party, vote] / present
-                assert fval(model, feature, vote, party) == pytest.approx(expected, rel=1e-12, abs=1e-15)
+                assert fval(model, feature, vote, party) == pytest.approx(
+                    expected, rel=1e-12, abs=1e-15)
 
 
 def test_prior_none_is_mle_and_names_are_case_insensitive(votes):
     mle = learn_naive_bayes(votes, "party", prior="MLE")
     assert_same_cpds(learn_naive_bayes(votes, "party", prior=None), mle)
     assert_same_cpds(learn_naive_bayes(votes, "party", prior="mle"), mle)
-    assert_same_cpds(learn_naive_bayes(votes, "party", prior="k2"), learn_naive_bayes(votes, "party"))
-    assert_same_cpds(learn_naive_bayes(votes, "party", prior="bdeu"), learn_naive_bayes(votes, "party", prior="BDeu"))
+    assert_same_cpds(learn_naive_bayes(votes, "party", prior="k2"),
+                     learn_naive_bayes(votes, "party"))
+    assert_same_cpds(learn_naive_bayes(votes, "party", prior="bdeu"),
+                     learn_naive_bayes(votes, "party", prior="BDeu"))
 
 
 @pytest.mark.parametrize("ess", [None, 5, 10, 0.5])
@@ -318,7 +329,8 @@ def test_csv_other_cells_are_states(tmp_path):
 def test_csv_bdeu_and_mle(tmp_path, votes):
     path = tmp_path / "votes.csv"
     write_votes_csv(path)
-    assert_same_cpds(learn_naive_bayes(path, "party", header=True, prior="MLE"), learn_naive_bayes(votes, "party", prior="MLE"))
+    assert_same_cpds(learn_naive_bayes(path, "party", header=True, prior="MLE"),
+                     learn_naive_bayes(votes, "party", prior="MLE"))
     assert_same_cpds(
         learn_naive_bayes(path, "party", header=True, prior="BDeu", equivalent_sample_size=2),
         learn_naive_bayes(votes, "party", prior="BDeu", equivalent_sample_size=2),
@@ -463,7 +475,8 @@ def test_posterior_agrees_with_pgmpy_inference(k2_model, votes):
 
 
 def test_k2_accuracy_on_votes(k2_model, votes, record_property):
-    """Training-set accuracy of the K2 classifier: republican iff P(republican | votes present) >= 0.5.
+    """Training-set accuracy of the K2 classifier: republican iff
+    P(republican | votes present) >= 0.5.
 
     The number is reported, not pinned (the paper's own classifier reaches 91.0%)."""
     predictions = [
@@ -515,7 +528,8 @@ def test_many_valued_columns_are_refused_or_binned():
     states = model.get_cpds("age").state_names["age"]
     assert len(states) == 4 and all(s.startswith("(") for s in states)
     assert learn_naive_bayes(frame, "y", bins=3).get_cpds("age").state_names["age"] != states
-    assert len(learn_naive_bayes(frame, "y", max_states=100).get_cpds("age").state_names["age"]) > 32
+    many = learn_naive_bayes(frame, "y", max_states=100).get_cpds("age").state_names["age"]
+    assert len(many) > 32
     with raises_data_error("'k'", "not numeric"):
         learn_naive_bayes(frame, "y", bins={"k": 2})
     with raises_data_error("max_states"):

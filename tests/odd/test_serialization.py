@@ -22,15 +22,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.diagram import _arrays
 from bnx.diagram._arrays import count as count_arrays
 from bnx.diagram._passes import count
-from bnx.diagram.encoding import Encoding
-from bnx.diagram import _arrays
 from bnx.diagram._problem import problem
+from bnx.diagram.encoding import Encoding
 from bnx.odd.io import FORMAT_VERSION, load, load_odd, save_odd
 from bnx.odd.io.document import _checksum
-from tests._support.legacy_files import (join, legacy_document, resign, resign_arrays, split,
-                                write_legacy)
+from tests._support.legacy_files import (
+    join,
+    legacy_document,
+    resign,
+    resign_arrays,
+    split,
+    write_legacy,
+)
 
 BACKENDS = bnx.backends.available_backends()
 PAIRS = list(itertools.product(BACKENDS, BACKENDS))

@@ -17,10 +17,14 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.report import MAX_SHOWN, NextObservation, Report, explain, render_report
-from tests._support import oracle
-from tests._support import oracle_reasons
-from tests._support.strategies import (classifier_of, classifiers, general_networks, instances,
-                              naive_bayes)
+from tests._support import oracle, oracle_reasons
+from tests._support.strategies import (
+    classifier_of,
+    classifiers,
+    general_networks,
+    instances,
+    naive_bayes,
+)
 
 ADMIT = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
 
@@ -270,7 +274,7 @@ def test_bad_input_raises_bnx_errors(admissions):
 
 
 def test_bnx_explain_is_the_report_function(admissions):
-    import bnx.explanation.pi  # noqa: F401  (importing the questions' package leaves it be)
+    import bnx.explanation.pi
     assert callable(bnx.explain)
     assert bnx.explain(admissions, ADMIT) == explain(admissions, ADMIT)
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import bnx
 from bnx.tabular._engine import marginal_odd
 from tests._support import oracle
-from tests.conftest import shared_file
 from tests._support.strategies import classifiers, instances, on_maps
+from tests.conftest import shared_file
 
 BACKENDS = bnx.backends.available_backends()
 ALL = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest",
@@ -115,10 +115,15 @@ def _one_row(odd, row, rob=True):
             "robustness": _nearest_flip(m, x) if rob else None}
 
 
-def _nearest_flip(odd, x, _cache={}):
+#: ``id(odd)`` -> ``(odd, every instance, its decisions)``; the ODD is kept so its id stays its own
+_EVERY: dict = {}
+
+
+def _nearest_flip(odd, x):
     """Hamming distance from ``x`` to the nearest instance of the other decision, over all
     instances of ``odd`` (decided once per ODD with decide_many, itself checked above)."""
     key = id(odd)
+    _cache = _EVERY
     if key not in _cache:
         every = np.array(list(itertools.product(*(range(len(s)) for s in odd.encoding.states))))
         frame = pd.DataFrame({f: np.array(odd.encoding.states[i], dtype=object)[every[:, i]]

@@ -115,10 +115,10 @@ def test_a_foreign_classifier_is_refused(tmp_path, clf):
     back = bnx.ODD.load(path)            # the diagram is fine ...
     assert back.count() == 6
     with pytest.raises(bnx.ODDFileError, match="fingerprint mismatch"):
-        back.classifier                  # ... but the classifier is not its source
+        _ = back.classifier              # ... but the classifier is not its source
     resign(path, lambda doc: doc["classifier"]["cpds"][0].update(values=[0.5]))
     with pytest.raises(bnx.ODDFileError, match="invalid classifier"):
-        bnx.ODD.load(path).classifier
+        _ = bnx.ODD.load(path).classifier
 
 
 def test_loading_does_not_import_pgmpy(tmp_path, clf):

@@ -17,18 +17,18 @@ reason) and returns the decision function as
 The modules whose names start with ``_`` support them: exact intervals of the odds
 (:mod:`._intervals`), the naive Bayes levels and log-weights (:mod:`._levels`,
 :mod:`._weights`), the TAN models and orders (:mod:`._tan_model`,
-:mod:`._context_order`), the elimination plan and its execution (:mod:`._plan`, :mod:`._execution`, :mod:`._bounds`), the bounded tail of truth
-tables (:mod:`._tail`, :mod:`._truth`, :mod:`._contraction`) and the size estimates
-(:mod:`._estimates`).
+:mod:`._context_order`), the elimination plan and its execution (:mod:`._plan`, :mod:`._execution`,
+:mod:`._bounds`), the bounded tail of truth tables (:mod:`._tail`, :mod:`._truth`,
+:mod:`._contraction`) and the size estimates (:mod:`._estimates`).
 """
 
 from ._base import DdEngine, Engine, Verdict
+from ._tan_model import tan_order
 from .general import FactorEngine, general_order
 from .latent_tree import SplitEngine
 from .levels import LevelEngine
 from .naive_bayes import RatioEngine
 from .tan import TanEngine
-from ._tan_model import tan_order
 from .tensor import TensorEngine
 
 __all__ = ["DdEngine", "Engine", "FactorEngine", "LevelEngine", "RatioEngine", "SplitEngine",

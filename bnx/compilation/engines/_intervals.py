@@ -44,8 +44,9 @@ class Intervals:
     """Disjoint intervals of ``rho`` at one level, each with its node, sorted by lower end.
 
     An entry is ``(node, lo, lo_closed, hi, hi_closed, approx(lo), approx(hi))``;
-    ``hi is None`` is +infinity (its approximation ``inf``). Comparisons run on float approximations first: rounding is monotone, so a strict
-    float inequality decides the exact one, and only float ties are settled exactly.
+    ``hi is None`` is +infinity (its approximation ``inf``). Comparisons run on float approximations
+    first: rounding is monotone, so a strict float inequality decides the exact one, and only float
+    ties are settled exactly.
     """
 
     __slots__ = ("flos", "fhis", "keys", "entries")

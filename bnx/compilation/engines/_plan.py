@@ -46,7 +46,7 @@ class Plan:
         self.width = 0
         self.largest = 0                    # the largest table an elimination makes
 
-    def copy(self) -> "Plan":
+    def copy(self) -> Plan:
         """An independent copy of the plan."""
         p = Plan.__new__(Plan)
         p.scopes, p.touched = dict(self.scopes), set(self.touched)

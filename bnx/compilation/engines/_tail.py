@@ -19,9 +19,17 @@ from typing import Any
 
 import numpy as np
 
-from ...classifier._inference import (align, eliminate, elimination_order, indicator, observe, product,
-                         table_gcd)
-from ._contraction import contract, plan as contraction_plan
+from ...classifier._inference import (
+    align,
+    eliminate,
+    elimination_order,
+    indicator,
+    observe,
+    product,
+    table_gcd,
+)
+from ._contraction import contract
+from ._contraction import plan as contraction_plan
 from ._execution import ones
 from ._intervals import approx
 from ._plan import elimination_width

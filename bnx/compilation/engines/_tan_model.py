@@ -30,8 +30,8 @@ from fractions import Fraction
 
 from ...classifier._classifier import Classifier
 from ...diagram._passes import recursion_for
-from ._execution import prepare, prepared_scopes
 from ._context_order import narrow_order
+from ._execution import prepare, prepared_scopes
 from ._intervals import INF
 from ._weights import _U, _log
 

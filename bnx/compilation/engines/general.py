@@ -14,10 +14,10 @@ from fractions import Fraction
 from typing import Any
 
 from ...classifier._classifier import Classifier
-from ...diagram.encoding import Encoding
-from ...errors import CompilationLimitError
 from ...classifier._inference import indicator, table_gcd
 from ...classifier._rules import argmax_pairs
+from ...diagram.encoding import Encoding
+from ...errors import CompilationLimitError
 from ..budget import Budget
 from ._base import DdEngine, Verdict, accept
 from ._bounds import bounds
@@ -66,8 +66,8 @@ class FactorEngine(DdEngine):
 
 
 class FactorElimination:
-    """One comparison on any network. ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with states
-    ``(rho, touched factors)`` and exact intervals of ``rho``; ``pair=None``: decide
+    """One comparison on any network. ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with
+    states ``(rho, touched factors)`` and exact intervals of ``rho``; ``pair=None``: decide
     ``sum_c w[c] Pr(c, x) >= 0`` with states ``(weights, touched factors)``."""
 
     def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget, *,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+
 import numpy as np
 
 from ...classifier._classifier import Classifier

@@ -13,7 +13,8 @@ with the same remaining function are, per context, the intervals between the
 *breakpoints* ``-W_k(z)``, computed bottom-up exactly as for naive Bayes but tagged with
 their context. Crossing a breakpoint of the same context changes the decision on its
 completion, so the merge is complete within a context; states of different contexts
-with the same function are merged by the reduction of the arrays (:class:`~bnx.diagram._arrays.Builder`).
+with the same function are merged by the reduction of the arrays
+(:class:`~bnx.diagram._arrays.Builder`).
 
 Top-down, states that every completion decides become terminals (``s >= -min W``: true;
 ``s < -max W``: false, or the *bottom* state ``s = -inf`` of their context when some
@@ -42,8 +43,8 @@ from ..conjunction import conjoin, domain, valid_chain
 from ._base import Engine, Verdict, accept, refuse
 from ._estimates import tan_estimate
 from ._intervals import INF
-from ._tan_model import TanModel, tan_model
 from ._levels import Levels
+from ._tan_model import TanModel, tan_model
 
 __all__ = ["TanEngine", "TanLevels"]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+
 import numpy as np
 
 from ...classifier._classifier import Classifier
@@ -104,7 +105,8 @@ class TensorEngine(DdEngine):
                            for s in range(len(clf.states(n)))]
                 ub[n] = [sum((r[s] * inner_u[s] for s in range(len(r))), Fraction(0))
                          for r in table]
-                lb[n] = [sum((r[s] * inner_l[s] for s in range(len(r))), Fraction(0)) for r in table]
+                lb[n] = [sum((r[s] * inner_l[s] for s in range(len(r))), Fraction(0))
+                         for r in table]
         sep = [root]
         opened = {root}
         self.steps = []

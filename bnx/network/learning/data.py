@@ -97,19 +97,22 @@ def _check_columns(
 ) -> list[Hashable]:
     present = list(frame.columns)
     if class_var not in present:
-        raise DataError(f"class variable {class_var!r} is not a column of the data; columns: {present!r}")
+        raise DataError(f"class variable {class_var!r} is not a column of the data; "
+                        f"columns: {present!r}")
     if features is None:
         chosen = [column for column in present if column != class_var]
     else:
         if isinstance(features, (str, bytes)):
-            raise DataError(f"features must be a collection of column names, not the string {features!r}")
+            raise DataError(f"features must be a collection of column names, not the string "
+                            f"{features!r}")
         chosen = list(features)
         seen: set[Hashable] = set()
         for feature in chosen:
             if feature == class_var:
                 raise DataError(f"feature {feature!r} is the class variable")
             if feature not in present:
-                raise DataError(f"feature {feature!r} is not a column of the data; columns: {present!r}")
+                raise DataError(f"feature {feature!r} is not a column of the data; "
+                                f"columns: {present!r}")
             if feature in seen:
                 raise DataError(f"feature {feature!r} is given more than once")
             seen.add(feature)
@@ -123,7 +126,8 @@ def _state_names(column: pd.Series, name: Hashable) -> list[Any]:
     if not states:
         raise DataError(f"column {name!r} is all missing")
     if len(states) == 1:
-        raise DataError(f"column {name!r} has a single state {states[0]!r}; a variable needs at least two")
+        raise DataError(f"column {name!r} has a single state {states[0]!r}; a variable needs "
+                        f"at least two")
     try:
         return sorted(states)
     except TypeError as exc:

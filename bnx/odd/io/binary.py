@@ -94,7 +94,8 @@ def _ints(data: memoryview):
     return array.array("q", a)
 
 
-#: The wording of each problem that :func:`bnx.diagram._problem.problem` finds, from the node ``u`` (and the other node or count ``v``) and the arrays.
+#: The wording of each problem that :func:`bnx.diagram._problem.problem` finds, from the
+#: node ``u`` (and the other node or count ``v``) and the arrays.
 _WORDS = {
     "root": lambda u, v, n, nvars, level, lo, hi:
         f"its root {u} is not one of its {n} nodes",

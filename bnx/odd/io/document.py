@@ -7,7 +7,6 @@ import json
 import os
 import re
 
-
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION"]
 
 #: The name in the ``format`` field of every ODD file.

@@ -8,18 +8,27 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from ...diagram.backends import new_manager, resolve_backend
-from ...diagram._passes import count as _count
-from ...diagram._passes import recursion_for
 from ...diagram._arrays import count as count_models
 from ...diagram._arrays import dd_size
+from ...diagram._feature_view import count_instances
+from ...diagram._passes import count as _count
+from ...diagram._passes import recursion_for
+from ...diagram.backends import new_manager, resolve_backend
 from ...diagram.encoding import Encoding
 from ...errors import ODDFileError
-from ...diagram._feature_view import count_instances
 from .._classifier_json import stored_on_states
 from .binary import read_arrays, split_file
-from .document import (_FRACTION, _HEX64, _KEYS, _NODE_ID, _OPTIONAL, FORMAT_NAME,
-                       FORMAT_VERSION, _checksum, _path_arg)
+from .document import (
+    _FRACTION,
+    _HEX64,
+    _KEYS,
+    _NODE_ID,
+    _OPTIONAL,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    _checksum,
+    _path_arg,
+)
 
 __all__ = ["load_odd", "loads_odd"]
 

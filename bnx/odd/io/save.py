@@ -57,7 +57,8 @@ def save_odd(odd: Any, path: str | os.PathLike) -> str:
     >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bnx")
     >>> _ = save_odd(odd, path)
     >>> back = bnx.ODD.load(path, backend="autoref")
-    >>> back.count(), back.size, back.threshold, back.classifier.fingerprint == odd.classifier.fingerprint
+    >>> same = back.classifier.fingerprint == odd.classifier.fingerprint
+    >>> back.count(), back.size, back.threshold, same
     (6, 6, Fraction(1, 2), True)
     """
     path = _path_arg(path)
@@ -77,7 +78,8 @@ def _document(odd: Any, payload: bytes) -> dict:
     enc = odd.encoding
     meta = odd.meta or {}
     rule = meta.get("rule", "threshold")
-    for key in ("class_var", "positive", "fingerprint") + (("threshold",) if rule == "threshold" else ()):
+    required = ("class_var", "positive", "fingerprint")
+    for key in required + (("threshold",) if rule == "threshold" else ()):
         if meta.get(key) is None:
             raise BnxError(f"cannot save this ODD: its metadata has no {key!r}")
     features = [_json_scalar(f, "feature") for f in enc.features]
