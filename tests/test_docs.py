@@ -125,7 +125,7 @@ def test_the_classifiers_section_names_every_structure():
 def test_the_docs_say_sdp_works_on_a_saved_odd_as_the_command_does():
     """docs/explanations.md offered --sdp, then said it needs the network file, while the
     command answers it from a saved ODD (tests/cli/test_cli_reasons.py)."""
-    from bnx.cli import _build_parser
+    from bnx.cli._main import _build_parser
     sub = next(a for a in _build_parser()._actions if hasattr(a, "choices") and a.choices)
     sdp = next(a for a in sub.choices["explain"]._actions if "--sdp" in a.option_strings)
     assert "saved" in sdp.help

@@ -17,20 +17,9 @@ This is the questions layer: it reads the ODD and the classifier, nothing above 
 """
 
 from .result import Attributions
-from .sensitivity import parameter_sensitivity
+from .sensitivity import parameter_sensitivity, plot_sensitivity
 from .values import banzhaf_values, shap_values
 
 __all__ = ["Attributions", "shap_values", "banzhaf_values", "parameter_sensitivity",
            "plot_sensitivity"]
 
-
-def plot_sensitivity(frame, ax=None, *, top: int = 15):
-    """Draw the ``top`` CPT entries of a :func:`parameter_sensitivity` frame closest to
-    flipping the decision (matplotlib), each as its interval around its value.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-    """
-    from ._draw import draw_sensitivity
-    return draw_sensitivity(frame, ax, top=top)

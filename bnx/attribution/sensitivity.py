@@ -40,7 +40,7 @@ from ..errors import ArgumentError
 from .entries import entries, entry_label, flip_room, sensitivity_frame
 from .flips import flip_interval
 
-__all__ = ["parameter_sensitivity", "family_derivatives", "derivative", "linear_joint",
+__all__ = ["parameter_sensitivity", "plot_sensitivity", "family_derivatives", "derivative", "linear_joint",
            "flip_interval", "entries", "sensitivity_frame", "sensitivity_columns"]
 
 
@@ -218,3 +218,15 @@ def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
                 s["variable"].iloc[k], s["state"].iloc[k], s["parents"].iloc[k]))
         room.iloc[pos], entry.iloc[pos] = got
     return pd.DataFrame({"sensitivity": room, "sensitivity_entry": entry})
+
+
+def plot_sensitivity(frame, ax=None, *, top: int = 15):
+    """Draw the ``top`` CPT entries of a :func:`parameter_sensitivity` frame closest to
+    flipping the decision (matplotlib), each as its interval around its value.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from ._draw import draw_sensitivity
+    return draw_sensitivity(frame, ax, top=top)

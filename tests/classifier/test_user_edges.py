@@ -151,7 +151,7 @@ def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states
 def _options_without_help():
     import argparse
 
-    from bnx.cli import _build_parser
+    from bnx.cli._main import _build_parser
     missing = []
 
     def walk(parser, name):

@@ -320,7 +320,7 @@ CLI_X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
 
 
 def test_cli_explains_wide_naive_bayes_without_compiling(capsys, admissions_bif, monkeypatch):
-    from bnx import cli
+    from bnx.cli import _main as cli
     monkeypatch.setattr(cli, "_LINEAR_WIDTH", 3)
     code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--instance", CLI_X, "--limit", "2"])
@@ -343,7 +343,7 @@ def test_cli_explains_wide_naive_bayes_without_compiling(capsys, admissions_bif,
 
 
 def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif):
-    from bnx import cli
+    from bnx.cli import _main as cli
     code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--instance", CLI_X, "--max-nodes", "1", "--pi", "--shortest"])
     out, err = capsys.readouterr()

@@ -170,7 +170,7 @@ def _small_tan():
 def test_cli_explains_a_wide_tan_without_compiling(capsys, tmp_path, monkeypatch):
     from pgmpy.readwrite import BIFWriter
 
-    from bnx import cli
+    from bnx.cli import _main as cli
     path = str(tmp_path / "tan.bif")
     BIFWriter(_small_tan()).write_bif(path)
     monkeypatch.setattr(cli, "_LINEAR_WIDTH", 3)

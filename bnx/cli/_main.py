@@ -1,0 +1,416 @@
+"""The ``bnx`` command's parser and its ``compile``, ``explain`` and ``serve`` commands;
+:func:`main` runs one command line."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Sequence
+
+from ..errors import OnStatesError
+from .text import _legend, _names, _pairs, _show
+
+__all__ = ["main"]
+
+_ODD_SUFFIXES = (".bnx", ".json")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not usage + message
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+_BACKEND_HELP = ("the dd backend: auto (CUDD when dd.cudd is installed, else the pure "
+                 "Python one), autoref (pure Python) or cudd (default auto)")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    from .._version import __version__
+    p = _Parser(prog="bnx", description="Exact symbolic explanations of Bayesian network "
+                "classifiers (Shih, Choi and Darwiche, IJCAI 2018).")
+    p.add_argument("--version", action="version", version=f"bnx {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    v = sub.add_parser("votes", help="the paper's votes case study, end to end",
+                       description="Learn naive Bayes from the UCI votes data, compile it and "
+                       "explain it; print the paper's figures beside ours.")
+    v.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
+                   help=_BACKEND_HELP)
+    v.add_argument("--quick", action="store_true",
+                   help="skip the MC-explanations of all positive instances")
+    v.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    def network_args(q):
+        q.add_argument("network", metavar="NETWORK",
+                       help="a .bif, .xmlbif, .net or .uai network file")
+        q.add_argument("--class", dest="class_var", required=True, metavar="C",
+                       help="the class variable")
+        q.add_argument("--positive", required=True, metavar="S", help="its positive state")
+        q.add_argument("--threshold", type=float, metavar="T",
+                       help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
+        q.add_argument("--rule", choices=["threshold", "argmax"], default=None,
+                       help="threshold (default): Pr(C=S | x) >= T; argmax: S is the most "
+                       "probable state of C (the first one wins a tie)")
+        q.add_argument("--features", metavar="F1,F2,...",
+                       help="the observed features, any nodes but the class (default: the "
+                       "network's leaves)")
+        q.add_argument("--order", metavar="F1,F2,...", help="the ODD's variable order")
+        q.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
+                       help=_BACKEND_HELP)
+        q.add_argument("--max-nodes", type=int, metavar="N",
+                       help="stop compiling past N nodes")
+        q.add_argument("--timeout", type=_positive_float, metavar="S",
+                       help="stop compiling after S seconds")
+        q.add_argument("--no-progress", action="store_true",
+                       help="no progress bar (shown when the ODD is estimated to be large)")
+
+    c = sub.add_parser("compile", help="compile a network file into its decision function",
+                       description="Compile a classifier and print its ODD's size, its number "
+                       "of positive instances and the compile time.")
+    network_args(c)
+    c.add_argument("--output", metavar="FILE.bnx",
+                   help="save the compiled ODD (load it with bnx.ODD.load or bnx explain)")
+    c.add_argument("--draw", metavar="FILE",
+                   help="draw the ODD (.dot, or .svg/.png/.pdf with Graphviz)")
+
+    e = sub.add_parser("explain", help="explain one decision",
+                       description="Print the report on the decision on an instance: what was "
+                       "decided, why, and what would change it (with --background, the SHAP "
+                       "values too; an instance that leaves features out gets how sure its "
+                       "decision is). --mc, --pi, --shortest, --on and the question flags "
+                       "print those answers instead. NETWORK may also be an ODD saved by "
+                       "'bnx compile --output' (then --class and --positive are not needed).")
+    e.add_argument("network", metavar="NETWORK", help="a network file or a saved ODD (.bnx)")
+    e.add_argument("--class", dest="class_var", metavar="C",
+                   help="the class variable (not needed for a saved ODD)")
+    e.add_argument("--positive", metavar="S",
+                   help="its positive state (not needed for a saved ODD)")
+    e.add_argument("--threshold", type=float, metavar="T",
+                   help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
+    e.add_argument("--rule", choices=["threshold", "argmax"], default=None,
+                   help="threshold (default) or argmax (S is the most probable state of C)")
+    e.add_argument("--features", metavar="F1,F2,...",
+                   help="the observed features, any nodes but the class (default: the "
+                   "network's leaves)")
+    e.add_argument("--order", metavar="F1,F2,...",
+                   help="the ODD's variable order (default: chosen by bnx)")
+    e.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
+                   help=_BACKEND_HELP)
+    e.add_argument("--max-nodes", type=int, metavar="N",
+                   help="stop compiling past N nodes (a naive Bayes classifier is then "
+                   "explained by bnx.linear without compiling)")
+    e.add_argument("--timeout", type=_positive_float, metavar="S",
+                   help="stop compiling after S seconds")
+    e.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown when the ODD is estimated to be large, and "
+                   "for --data on a terminal)")
+    source = e.add_mutually_exclusive_group(required=True)
+    source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."',
+                        help="an instance; for a partial one (features left out are "
+                        "unobserved) the report says how sure its decision is and what to "
+                        "observe next")
+    source.add_argument("--data", metavar="ROWS.csv",
+                        help="explain every row of a CSV file with a header line naming the "
+                        "features ('?' and empty cells are missing); prints or writes one "
+                        "line of answers per row (see --output)")
+    e.add_argument("--output", metavar="ANSWERS.csv",
+                   help="with --data: write the answers here (default: print them)")
+    e.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="with --data: worker processes (default 1)")
+    e.add_argument("--what", metavar="A1,A2,...",
+                   help="with --data: the answers (default decision,posterior,mc_count,"
+                   "mc_shortest,pi_count,pi_shortest; the MC answers are left out, with a "
+                   "note, when a feature with more than two states has no --on)")
+    e.add_argument("--on", metavar='"F1=s1|s2,..."',
+                   help="on states for MC-explanations (default: each binary feature's "
+                   "second state)")
+    kind = e.add_mutually_exclusive_group()
+    kind.add_argument("--mc", action="store_true", help="only MC-explanations")
+    kind.add_argument("--pi", action="store_true", help="only PI-explanations")
+    e.add_argument("--shortest", action="store_true",
+                   help="only the shortest explanations")
+    e.add_argument("--limit", type=_positive_int, default=20, metavar="N",
+                   help="show at most N explanations of each kind (default 20)")
+    from .questions import question_args
+    question_args(e)
+    from .serve import add_serve_parser
+    add_serve_parser(sub, backend_help=_BACKEND_HELP, seconds=_positive_float)
+    return p
+
+
+# ---------------------------------------------------------------------- helpers
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid positive integer: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+#: Show a progress bar when estimate_size predicts at least this many nodes.
+PROGRESS_FROM = 200_000
+
+
+def _compile(clf, args):
+    """Compile with the command's budget; a bar when the ODD is estimated to be large."""
+    from ..compilation import compile as compile_
+    from ..compilation import estimate_size
+    order = _names(args.order)
+    progress = not args.no_progress and estimate_size(clf, order) >= PROGRESS_FROM
+    return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
+                    timeout=args.timeout, progress=progress)
+
+
+def _load(args):
+    """(classifier or None, odd) from the arguments."""
+    from ..errors import BnxError
+    if args.network.endswith(_ODD_SUFFIXES):
+        from ..odd._odd import ODD
+        given = [opt for opt, value in (("--class", args.class_var), ("--positive", args.positive),
+                                        ("--threshold", args.threshold), ("--rule", args.rule),
+                                        ("--features", args.features), ("--order", args.order),
+                                        ("--max-nodes", args.max_nodes),
+                                        ("--timeout", args.timeout)) if value is not None]
+        if given:
+            raise BnxError(f"{', '.join(given)} cannot change a saved ODD; compile the network "
+                           f"again with them")
+        return None, ODD.load(args.network, backend=args.backend)
+    if args.class_var is None or args.positive is None:
+        raise BnxError("--class and --positive are required with a network file")
+    clf = getattr(args, "classifier", None) or _classifier(args)
+    return clf, _compile(clf, args)
+
+
+def _classifier(args):
+    """The classifier that --class, --positive, --threshold, --rule and --features name."""
+    from ..classifier._classifier import Classifier
+    from ..errors import BnxError
+    if args.rule == "argmax":
+        if args.threshold is not None:
+            raise BnxError("--threshold cannot be used with --rule argmax: the most probable "
+                           "state decides")
+        return Classifier.from_file(args.network, args.class_var, args.positive,
+                                    features=_names(args.features), rule="argmax")
+    threshold = 0.5 if args.threshold is None else args.threshold
+    return Classifier.from_file(args.network, args.class_var, args.positive,
+                                threshold=threshold, features=_names(args.features))
+
+
+def _rule_text(clf) -> str:
+    if clf.rule == "argmax":
+        return f"{clf.class_var}={clf.positive} is the most probable state (argmax)"
+    return f"Pr({clf.class_var}={clf.positive} | x) >= {float(clf.threshold):g}"
+
+
+# ---------------------------------------------------------------------- commands
+def _cmd_compile(args) -> None:
+    clf = _classifier(args)
+    t0 = time.perf_counter()
+    odd = _compile(clf, args)
+    dt = time.perf_counter() - t0
+    print(f"network:    {args.network} ({clf.structure.replace('_', ' ')}, "
+          f"{len(clf.features)} features)")
+    print(f"decision:   {_rule_text(clf)}")
+    print(f"order:      {', '.join(map(str, odd.features))}")
+    print(f"ODD size:   {odd.size} nodes ({odd.backend})")
+    print(f"positive:   {odd.count():,} of {odd.total():,} instances")
+    print(f"compiled:   {dt * 1000:.1f} ms")
+    if args.output:
+        odd.save(args.output)
+        print(f"saved:      {args.output}")
+    if args.draw:
+        odd.draw(args.draw)
+        print(f"drawn:      {args.draw}")
+
+
+#: naive Bayes and TAN classifiers with more features are explained without compiling
+_LINEAR_WIDTH = 30
+
+
+def _explain_linear(args, reason: str | None = None) -> bool:
+    """Explain a naive Bayes or TAN classifier too wide to compile with bnx.linear; True if
+    done.
+
+    Too wide: more than ``_LINEAR_WIDTH`` features, or ``reason`` (compilation failed).
+    """
+    if args.network.endswith(_ODD_SUFFIXES) or args.class_var is None or args.positive is None:
+        return False
+    from ..linear.report import explain_text, explainable
+    clf = args.classifier = getattr(args, "classifier", None) or _classifier(args)
+    # read once: _load uses it too
+    if not explainable(clf) or (reason is None and len(clf.features) <= _LINEAR_WIDTH):
+        return False
+    reason = reason or (f"{len(clf.features)} features are too many to compile "
+                        f"(more than {_LINEAR_WIDTH})")
+    on = _on_arg(args)
+    how = ("exact for TANs: a dynamic programme over the feature tree" if
+           clf.structure == "tan" else "exact for naive Bayes")
+    print(f"note: {reason}; explained without compiling by bnx.linear ({how})\n")
+    if _report_mode(args):
+        from ..report import explain
+        print(explain(clf, _pairs(args.instance, "--instance")).text())
+        return True
+    print(explain_text(clf, _pairs(args.instance, "--instance"), on=on, mc=not args.pi,
+                       pi=not args.mc, shortest=args.shortest, limit=args.limit))
+    return True
+
+
+def _on_arg(args) -> dict | None:
+    if not args.on:
+        return None
+    return {k: v.split("|") for k, v in _pairs(args.on, "--on").items()}
+
+
+def _on_refused(odd, on: dict | None) -> str | None:
+    """Why MC-explanations are refused (features whose on states are unknown), or None."""
+    from ..explanation.mc import on_states
+    try:
+        on_states(odd, on)
+    except OnStatesError as exc:
+        return str(exc)
+    return None
+
+
+def _explain_rows(args, odd) -> None:
+    """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file."""
+    import pandas as pd
+
+    from ..errors import ArgumentError, DataError, OutputError
+    from ..tabular.batch import default_what, explain_data
+    try:
+        rows = pd.read_csv(args.data, dtype=str, na_values=["?", ""], keep_default_na=False,
+                           skipinitialspace=True)
+    except (OSError, ValueError) as exc:
+        raise DataError(f"cannot read the CSV file {args.data!r}: {exc}") from None
+    on = _on_arg(args)
+    what = _names(args.what)
+    if what is None:  # explain_data's default, with its note on stderr
+        what, note = default_what(odd, on)
+        if note:
+            print(f"bnx: note: {note}", file=sys.stderr)
+    elif not what:
+        raise ArgumentError("--what names no answer")
+    background = None
+    if args.shap:
+        from .questions import read_background
+        what, background = [*what, "shap"], read_background(args)
+    if args.sensitivity:
+        what = [*what, "sensitivity"]
+    answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
+                           progress=sys.stderr.isatty() and not args.no_progress,
+                           background=background)
+    if args.output is None:
+        print(answers.to_csv(index_label="row"), end="")
+        return
+    try:
+        answers.to_csv(args.output, index_label="row")
+    except OSError as exc:
+        raise OutputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    print(f"explained {len(answers):,} rows of {args.data} into {args.output} "
+          f"({', '.join(answers.columns)})")
+
+
+def _report_mode(args) -> bool:
+    """Whether ``bnx explain`` prints the report: no option selects single answers."""
+    from .questions import questions_asked
+    return not (args.mc or args.pi or args.shortest or args.on or args.immutable
+                or questions_asked(args))
+
+
+def _cmd_explain(args) -> None:
+    from ..errors import BnxError, CompilationLimitError
+    from ..explanation.mc import mc_explanations
+    from ..explanation.pi import pi_explanations
+    if args.data is None and _explain_linear(args):
+        return
+    try:
+        clf, odd = _load(args)
+    except CompilationLimitError as exc:
+        if args.data is None and _explain_linear(args, reason=str(exc)):
+            return
+        raise
+    if args.data is not None:
+        return _explain_rows(args, odd)
+    for opt in ("output", "what"):
+        if getattr(args, opt) is not None:
+            raise BnxError(f"--{opt} goes with --data, not with --instance")
+    x = _pairs(args.instance, "--instance")
+    if _report_mode(args):  # the report; a saved ODD's posterior from its tables, no pgmpy
+        from ..report import explain
+        from .questions import read_background
+        background = read_background(args) if args.background is not None else None
+        print(explain(odd, x, background=background).text())
+        return
+    if clf is None and (args.sdp or args.sensitivity or set(x) < set(odd.features)):
+        clf = odd.classifier  # a saved ODD's classifier (None for old files)
+    from .observe import explain_partial, is_partial
+    if is_partial(clf, x):  # evidence: its decision and what to observe next
+        return explain_partial(clf, odd, x, args.limit)
+    on = _on_arg(args)
+    feats = list(clf.features) if clf is not None else list(odd.display_order)
+    if len(feats) > 6:
+        print(_legend(feats))
+    from ..report import decided_text  # the report's first sentence; no pgmpy for a file
+    print(decided_text(odd, x))
+    from .questions import answer_questions, questions_asked
+    only_questions = questions_asked(args) and not (args.mc or args.pi)
+    refused = None if args.pi or only_questions else _on_refused(odd, on)
+    if refused is not None and not args.mc:
+        print(f"\n{refused}")
+    elif refused is not None:  # --mc asked for them: an error, in the same words
+        raise OnStatesError(refused)
+    elif not args.pi and not only_questions:
+        mc = mc_explanations(odd, x, on=on)
+        print("\n" + _show(mc.shortest() if args.shortest else mc, args.limit, feats))
+    if not args.mc and not only_questions:
+        pi = pi_explanations(odd, x)
+        print("\n" + _show(pi.shortest() if args.shortest else pi, args.limit, feats))
+    answer_questions(args, clf, odd, x, feats)
+
+
+def _cmd_serve(args) -> None:
+    """``bnx serve``: the explorer page of the model, until Ctrl-C."""
+    from ..serve import run
+    _, odd = _load(args)
+    run(odd, host=args.host, port=args.port, workers=args.workers)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``bnx`` command; returns the exit code."""
+    from ..errors import BnxError
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    from .votes import cmd_votes as _cmd_votes
+    handler = {"votes": _cmd_votes, "compile": _cmd_compile, "explain": _cmd_explain,
+               "serve": _cmd_serve}
+    try:
+        handler[args.command](args)
+    except BnxError as exc:
+        print(f"bnx: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("bnx: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
