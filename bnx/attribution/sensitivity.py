@@ -40,8 +40,9 @@ from ..errors import ArgumentError
 from .entries import entries, entry_label, flip_room, sensitivity_frame
 from .flips import flip_interval
 
-__all__ = ["parameter_sensitivity", "plot_sensitivity", "family_derivatives", "derivative", "linear_joint",
-           "flip_interval", "entries", "sensitivity_frame", "sensitivity_columns"]
+__all__ = ["parameter_sensitivity", "plot_sensitivity", "family_derivatives", "derivative",
+           "linear_joint", "flip_interval", "entries", "sensitivity_frame",
+           "sensitivity_columns"]
 
 
 def family_derivatives(states: dict, parents: dict, factors: dict, class_var: Any,
