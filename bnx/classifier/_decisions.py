@@ -79,7 +79,7 @@ class Decisions:
         """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
         to decide. Complete instances skip the aside groups (positive factors)."""
         if self._tree is not None:
-            return self._tree.class_joint(idx)
+            return self._tree.scaled_joint(idx)[0]
         if len(idx) == len(self._features) or not self._aside:
             return class_marginal(self._int_main, idx, self._class_var, self._card,
                                   self._orders, "main")
@@ -93,6 +93,13 @@ class Decisions:
         joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
         k = len(self.class_states)
         return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
+
+    def _probability(self, idx: Mapping[Feature, int]) -> Fraction:
+        """``Pr(x)`` exactly (features absent from ``idx`` summed out)."""
+        if self._tree is not None:
+            joint, den = self._tree.scaled_joint(idx)
+            return Fraction(sum(joint), den)
+        return sum(self._class_joint(idx), Fraction(0))
 
     def class_joint(self, instance: Instance, *, partial: bool = False) -> list[Fraction]:
         """``[Pr(class = c, instance) for c in class_states]``, exact fractions.

@@ -38,8 +38,8 @@ from .encoding import Encoding
 
 np = numpy_on_first_use(globals())
 
-__all__ = ["FeatureView", "feature_view", "count_states", "count_instances", "decide_states",
-           "state_bits"]
+__all__ = ["FeatureView", "feature_view", "count_states", "count_instances", "decide_one",
+           "decide_states", "state_bits"]
 
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
 
@@ -115,6 +115,17 @@ def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
     if got is None:
         got = arrays.cache[key] = FeatureView(arrays, enc)
     return got
+
+
+def decide_one(fv: FeatureView, x: Sequence[int]) -> bool:
+    """The function's value on one complete instance (a state index per feature, in the
+    ODD's order), by one walk from the root."""
+    u = fv.root
+    feature, first, kids = fv.feature, fv.first_node, fv.kids
+    while u > TRUE:
+        i = feature[u]
+        u = int(kids[i][u - first[i], x[i]])
+    return u == TRUE
 
 
 def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarray:

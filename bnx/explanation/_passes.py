@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from .._lazy import numpy_on_first_use
 
-from ..diagram._feature_view import FeatureView, feature_view
+from ..diagram._feature_view import FeatureView, decide_one, feature_view
 from ._instances import memo
 
 np = numpy_on_first_use(globals())
@@ -52,14 +52,8 @@ def _rows(fv: FeatureView, i: int) -> slice:
     return slice(int(fv.first_node[i]), int(fv.last_node[i]))
 
 
-def decide(fv: FeatureView, x: Sequence[int]) -> bool:
-    """The decision on a complete instance (state indices), by one walk."""
-    u = fv.root
-    feature, first, kids = fv.feature, fv.first_node, fv.kids
-    while u > TRUE:
-        i = feature[u]
-        u = int(kids[i][u - first[i], x[i]])
-    return u == TRUE
+#: The decision on a complete instance (state indices), by one walk.
+decide = decide_one
 
 
 def distances(fv: FeatureView, x: Sequence[int], target: int,

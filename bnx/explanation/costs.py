@@ -32,7 +32,7 @@ from numbers import Real
 
 from .._lazy import numpy_on_first_use
 from ..classifier._classifier import _resolve_state
-from ..odd._tables import exact_joint
+from ..odd._tables import exact_probabilities
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..diagram._feature_view import FeatureView
 from .explanations import DROPPED, Explanations
@@ -195,21 +195,34 @@ class Counterfactuals(Explanations):
         super().__init__(*args, **kwargs)
         self.cost = cost
         self._odd = odd
+        self._by_probability: tuple | bool | None = None  # made on first use
 
-    def _probability(self, changes: dict) -> Fraction | None:
-        joint = None if self._odd is None else exact_joint(self._odd, {**self.instance,
-                                                                       **changes})
-        return None if joint is None else sum(joint, Fraction(0))
+    def _ordered(self) -> tuple[list, list] | None:
+        """The members most probable first and their probabilities (made once), or
+        ``None`` when they are listed in the diagram's order."""
+        if self._by_probability is None:
+            got = False
+            if self._odd is not None and self.count <= ORDER_LIMIT:
+                rows = list(super().__iter__())
+                weight = exact_probabilities(self._odd, self.instance, rows)
+                if weight is not None:
+                    # a stable sort: ties keep the diagram's order
+                    order = sorted(range(len(rows)), key=lambda k: -weight[k])
+                    got = ([rows[k] for k in order], [weight[k] for k in order])
+            self._by_probability = got
+        return self._by_probability or None
 
     def __iter__(self):
-        if self._odd is None or self.count > ORDER_LIMIT or self._probability({}) is None:
-            return super().__iter__()
-        rows = list(super().__iter__())
-        weight = [self._probability(r) for r in rows]
-        order = sorted(range(len(rows)), key=lambda k: -weight[k])  # stable: ties keep
-        return iter([rows[k] for k in order])                       # the diagram's order
+        got = self._ordered()
+        return super().__iter__() if got is None else (dict(r) for r in got[0])
 
     def probabilities(self) -> list:
         """``[(changes, Pr(counterfactual instance))]`` in the order of iteration, the
         probabilities as exact fractions (``None`` without the classifier)."""
-        return [(r, self._probability(r)) for r in self]
+        got = self._ordered()
+        if got is not None:
+            return [(dict(r), p) for r, p in zip(*got)]
+        rows = list(self)
+        weight = None if self._odd is None else exact_probabilities(self._odd, self.instance,
+                                                                      rows)
+        return list(zip(rows, weight or [None] * len(rows)))

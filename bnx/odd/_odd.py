@@ -15,7 +15,7 @@ from ..diagram._passes import gc_paused, recursion_for
 from ..diagram.encoding import Encoding
 from ..errors import (ArgumentError, MissingFeatureError, UnknownFeatureError, closest_first,
                      UnknownStateError)
-from ..diagram._feature_view import decide_states, feature_view
+from ..diagram._feature_view import decide_one, decide_states, feature_view
 from ..classifier._instances import as_instance, encode_rows
 from ._classifier_json import classifier_from_document
 from .io import dumps_odd, load_odd, loads_odd, save_odd
@@ -234,7 +234,7 @@ class ODD:
         """The decision on a complete instance, by one walk down the diagram."""
         idx = self.encode(instance)
         fv = feature_view(self.arrays, self.encoding)
-        return bool(decide_states(fv, [[idx[f] for f in self.features]])[0])
+        return decide_one(fv, [idx[f] for f in self.features])
 
     def decide_many(self, data):
         """The decisions on many rows at once, as a numpy ``bool`` array in row order.

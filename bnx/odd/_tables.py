@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import ODDFileError
 from ..classifier._inference import as_table, class_marginal
 
-__all__ = ["document_class_states", "document_joint", "exact_joint"]
+__all__ = ["document_class_states", "document_joint", "exact_joint", "exact_probabilities"]
 
 #: Per loaded ODD, its network read from the file once: (states, parents, factors, cache).
 _READ: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -156,3 +156,31 @@ def exact_joint(odd: Any, instance: dict) -> list[Fraction] | None:
     if getattr(odd, "_classifier_doc", None) is None:
         return None
     return document_joint(odd, odd.encode(instance, partial=True))
+
+
+
+def exact_probabilities(odd: Any, instance: dict, changes: list) -> list | None:
+    """``Pr({**instance, **c})`` exactly for each ``c`` in ``changes`` (features left out
+    are summed out): the instance is checked and encoded once, each change on its own
+    (as for the counterfactuals of one instance). ``None`` when the ODD has no classifier.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    >>> got = exact_probabilities(odd, x, [{}, {"GPA": "-"}])
+    >>> got == [sum(exact_joint(odd, x)), sum(exact_joint(odd, {**x, "GPA": "-"}))]
+    True
+    """
+    clf = getattr(odd, "_classifier", None)
+    if clf is not None:
+        base = clf.encode(instance, partial=True)
+        index = clf.state_index
+        return [clf._probability({**base, **{f: index(f, s) for f, s in c.items()}})
+                for c in changes]
+    if getattr(odd, "_classifier_doc", None) is None:
+        return None
+    base = odd.encode(instance, partial=True)
+    return [sum(document_joint(odd, {**base, **odd.encode(c, partial=True)}), Fraction(0))
+            for c in changes]
