@@ -129,8 +129,9 @@ def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -
 
 class Paths:
     """The cheapest paths from the root to the other decision as a diagram of changes in
-    ``out`` (the ``partial`` layout: "unchanged", or a change to state ``v``); memoised
-    per node and feature, one ``dd`` node per node of the result."""
+    the node table ``out`` (:class:`~.nodetable.NodeTable`; the ``partial`` layout:
+    "unchanged", or a change to state ``v``); memoised per node and feature, one node
+    per node of the result."""
 
     def __init__(self, fv: FeatureView, x: list[int], scaled: list, d, layout: Layout,
                  out) -> None:
@@ -143,20 +144,20 @@ class Paths:
             free[i] = free[i + 1] or any(p == 0 and v != x[i]
                                          for v, p in enumerate(scaled[i]))
         self.free = free
-        self.unchanged: dict = {n: out.true}
+        self.unchanged: dict = {n: 1}
 
     def chain(self, i: int):
         """Features ``i..`` all unchanged."""
         got = self.unchanged.get(i)
         if got is None:
-            got = self.unchanged[i] = self.layout.build_dd(self.out, i,
-                                                           {DROPPED: self.chain(i + 1)})
+            got = self.unchanged[i] = self.layout.build_table(self.out, i,
+                                                              {DROPPED: self.chain(i + 1)})
         return got
 
     def run(self, u: int, du: int, i: int):
         fv = self.fv
         if i == fv.n:  # u is the target: only edges that keep d finite are followed
-            return self.out.true
+            return 1
         if du == 0 and not self.free[i]:
             return self.chain(i)
         key = (u, i)
@@ -172,7 +173,7 @@ class Paths:
         for v, (w, p) in enumerate(zip(row, self.scaled[i])):
             if p is not None and self.d[w] + p == du:
                 children[DROPPED if v == xi else v] = self.run(w, du - p, i + 1)
-        got = self.memo[key] = self.layout.build_dd(self.out, i, children)
+        got = self.memo[key] = self.layout.build_table(self.out, i, children)
         return got
 
 
