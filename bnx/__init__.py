@@ -40,7 +40,7 @@ from ._version import __version__  # noqa: E402,F401
 _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.examples", None),
          "linear": ("bnx.linear", None), "serve": ("bnx.serve", None),
          "Classifier": ("bnx.classifier._classifier", "Classifier"),
-         "read_network": ("bnx.classifier._classifier", "read_network"),
+         "read_network": ("bnx.network.readers", "read_network"),
          "ODD": ("bnx.odd._odd", "ODD"),
          "compile": ("bnx.compilation", "compile"),
          "default_order": ("bnx.compilation", "default_order"),

@@ -348,7 +348,6 @@ def _posterior(odd, clf, x) -> float | None:
 
 def _cmd_explain(args) -> None:
     from ..errors import CompilationLimitError
-    from ..explanation.mc import mc_explanations
     from ..explanation.pi import pi_explanations
     from ..errors import BnxError
     if args.data is None and _explain_linear(args):
@@ -396,6 +395,7 @@ def _cmd_explain(args) -> None:
         print(f"\nMC-explanations need the on states of {', '.join(map(repr, _needs_on(odd, on)))}"
               f" (more than two states): give them with --on")
     elif not args.pi and not only_questions:
+        from ..explanation.mc import mc_explanations
         mc = mc_explanations(odd, x, on=on)
         print("\n" + _show(mc.shortest() if args.shortest else mc, args.limit, feats))
     if not args.mc and not only_questions:

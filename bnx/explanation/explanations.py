@@ -23,7 +23,6 @@ from typing import Any
 from .._types import Feature, Manager, Node
 from ..diagram.backends import new_manager
 from ..diagram._passes import deep, recursion_for
-from ..diagram.drawing import plot_explanations
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import check_odd
 from .layout import DROPPED, Layout
@@ -254,6 +253,7 @@ class Explanations:
 
     def plot(self, ax=None, **options):
         """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`."""
+        from ..diagram.drawing import plot_explanations
         return plot_explanations(self, ax, **options)
 
     def title(self) -> str:

@@ -28,14 +28,11 @@ from ..diagram._passes import deep
 from ..diagram._arrays import negate
 from ..diagram._feature_view import FeatureView
 from . import _cache
-from ._erosion import eroded_counts
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
 from .explanations import DROPPED, Layout
 from .costs import Counterfactuals, Paths, cheapest, prices
 from .pi import CORE_LIMIT
-from .mc import _features_arg
-from ._within import within_odd
 from ..odd._odd import ODD, check_odd
 
 np = numpy_on_first_use(globals())
@@ -44,8 +41,10 @@ __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 
 
 def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None) -> tuple:
+    from .mc import _features_arg
     check_odd(odd)
     if within is not None:
+        from ._within import within_odd
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     fixed = _features_arg(odd, immutable, "immutable")
@@ -236,6 +235,8 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     >>> bnx.robustness_profile(odd)
     {1: 12, 2: 4}
     """
+    from ._erosion import eroded_counts
+    from .mc import _features_arg
     check_odd(odd)
     fixed = _features_arg(odd, immutable, "immutable")
     enc = odd.encoding

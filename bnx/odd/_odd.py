@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-from ..diagram import drawing
 from .._types import Feature, Instance, Manager, Node
 from ..diagram._arrays import DiagramArrays, dd_size
 from ..diagram._dd import from_dd, to_dd
@@ -18,7 +17,7 @@ from ..errors import (ArgumentError, MissingFeatureError, UnknownFeatureError, c
 from ..diagram._feature_view import decide_one, decide_states, feature_view
 from ..classifier._instances import as_instance, encode_rows
 from ._classifier_json import classifier_from_document
-from .io import dumps_odd, load_odd, loads_odd, save_odd
+from .io import load_odd, loads_odd
 from ..classifier._unate import least_pair
 
 __all__ = ["ODD"]
@@ -135,6 +134,7 @@ class ODD:
 
     def __reduce__(self):
         """Pickle through the saved format (both backends; the classifier included)."""
+        from .io.save import dumps_odd
         return (_unpickle, (dumps_odd(self), self.backend))
 
     @property
@@ -310,6 +310,7 @@ class ODD:
         >>> again.count(), again.decide(x), again.classifier.posterior(x) == odd.classifier.posterior(x)
         (6, True, True)
         """
+        from .io.save import save_odd
         return save_odd(self, path)
 
     @classmethod
@@ -330,6 +331,7 @@ class ODD:
 
         Complemented edges are resolved, so the picture shows plain 0/1 sinks.
         """
+        from ..diagram import drawing
         return drawing.to_dot(self)
 
     def draw(self, path: str, *, format: str | None = None) -> str:
@@ -337,13 +339,16 @@ class ODD:
 
         Raises :class:`~bnx.BnxError` when ``dot`` is not installed.
         """
+        from ..diagram import drawing
         return drawing.draw(self, path, format=format)
 
     def plot(self, ax=None, **options):
         """Draw the diagram with matplotlib, levels as rows; see :func:`bnx.plot.plot_odd`."""
+        from ..diagram import drawing
         return drawing.plot_odd(self, ax, **options)
 
     def _repr_svg_(self) -> str | None:
+        from ..diagram import drawing
         return drawing.svg(self)
 
 def _unpickle(data, backend: str) -> ODD:
