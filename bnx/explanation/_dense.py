@@ -131,7 +131,8 @@ def _make(clf, features: tuple, exact: bool) -> Joint:
         scope = tuple(dict.fromkeys(w for s, _, _ in hit for w in s if w != v))
         pool.append(_contract(hit, scope, v, card, exact))
     table = _contract(pool, keep, None, card, exact)
-    return Joint(features, table[1], table[2], exact)
+    # C order (the class axis first in memory), so that slices and sums run along it
+    return Joint(features, np.ascontiguousarray(table[1]), table[2], exact)
 
 
 def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
