@@ -340,3 +340,14 @@ def test_saved_odd_options_are_refused(odd, tmp_path, capsys):
     odd.save(path)
     assert main(["serve", str(path), "--class", "Admit"]) == 1
     assert "--class cannot change a saved ODD" in capsys.readouterr().err
+
+
+def test_an_answer_is_encoded_once_and_without_nan(odd):
+    import dataclasses
+    from bnx.serve.answers import Answer
+    x = {f: odd.states(f)[0] for f in odd.display_order}
+    report = explain(odd, x)
+    sent = Answer(report)
+    assert json.loads(sent.body) == sent.data == json.loads(json.dumps(report.to_dict()))
+    odd_one = Answer(dataclasses.replace(report, posterior=float("nan")))
+    assert json.loads(odd_one.body)["posterior"] is None and odd_one.data["posterior"] is None
