@@ -94,12 +94,14 @@ class Decisions:
         k = len(self.class_states)
         return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
 
-    def _probability(self, idx: Mapping[Feature, int]) -> Fraction:
-        """``Pr(x)`` exactly (features absent from ``idx`` summed out)."""
+    def _scaled_probability(self, idx: Mapping[Feature, int]) -> tuple[int, int]:
+        """``(num, den)`` with ``Pr(x) = num / den`` exactly (features absent from ``idx``
+        summed out); ``den`` is the same for every ``x`` of a tree classifier."""
         if self._tree is not None:
             joint, den = self._tree.scaled_joint(idx)
-            return Fraction(sum(joint), den)
-        return sum(self._class_joint(idx), Fraction(0))
+            return sum(joint), den
+        p = sum(self._class_joint(idx), Fraction(0))
+        return p.numerator, p.denominator
 
     def class_joint(self, instance: Instance, *, partial: bool = False) -> list[Fraction]:
         """``[Pr(class = c, instance) for c in class_states]``, exact fractions.

@@ -25,6 +25,7 @@ under the network, most probable first.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from fractions import Fraction
@@ -32,7 +33,7 @@ from numbers import Real
 
 from .._lazy import numpy_on_first_use
 from ..classifier._classifier import _resolve_state
-from ..odd._tables import exact_probabilities
+from ..odd._tables import exact_probabilities, scaled_probabilities
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..diagram._feature_view import FeatureView
 from .explanations import DROPPED, Explanations
@@ -198,18 +199,22 @@ class Counterfactuals(Explanations):
         self._odd = odd
         self._by_probability: tuple | bool | None = None  # made on first use
 
-    def _ordered(self) -> tuple[list, list] | None:
-        """The members most probable first and their probabilities (made once), or
-        ``None`` when they are listed in the diagram's order."""
+    def _ordered(self) -> tuple[list, list, int] | None:
+        """The members most probable first, their probabilities' numerators and common
+        denominator (made once), or ``None`` when they are listed in the diagram's
+        order. Listing them (at most :data:`ORDER_LIMIT` and one) counts them too."""
         if self._by_probability is None:
             got = False
-            if self._odd is not None and self.count <= ORDER_LIMIT:
-                rows = list(super().__iter__())
-                weight = exact_probabilities(self._odd, self.instance, rows)
-                if weight is not None:
-                    # a stable sort: ties keep the diagram's order
-                    order = sorted(range(len(rows)), key=lambda k: -weight[k])
-                    got = ([rows[k] for k in order], [weight[k] for k in order])
+            if self._odd is not None and (self._count is None or self._count <= ORDER_LIMIT):
+                rows = list(itertools.islice(super().__iter__(), ORDER_LIMIT + 1))
+                if len(rows) <= ORDER_LIMIT:
+                    self._count = len(rows)
+                    scaled = scaled_probabilities(self._odd, self.instance, rows)
+                    if scaled is not None:
+                        nums, den = scaled
+                        # a stable sort: ties keep the diagram's order
+                        order = sorted(range(len(rows)), key=lambda k: -nums[k])
+                        got = ([rows[k] for k in order], [nums[k] for k in order], den)
             self._by_probability = got
         return self._by_probability or None
 
@@ -222,7 +227,8 @@ class Counterfactuals(Explanations):
         probabilities as exact fractions (``None`` without the classifier)."""
         got = self._ordered()
         if got is not None:
-            return [(dict(r), p) for r, p in zip(*got)]
+            rows, nums, den = got
+            return [(dict(r), Fraction(n, den)) for r, n in zip(rows, nums)]
         rows = list(self)
         weight = None if self._odd is None else exact_probabilities(self._odd, self.instance,
                                                                       rows)
