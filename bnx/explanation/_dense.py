@@ -36,7 +36,7 @@ from ..diagram._arrays import TRUE
 from ..diagram._feature_view import feature_view
 from ..classifier._inference import elimination_order, integer_factor
 
-__all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint"]
+__all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint", "sum_over"]
 
 #: The most entries of any table (joint or intermediate) made for the dense joint.
 LIMIT = 1 << 23
@@ -159,6 +159,27 @@ def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
     else:
         acc = np.array(acc, dtype=float)
     return out, acc, depth
+
+
+def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:
+    """``table.sum(axis=axes)`` with the summed axes moved last and merged into one, summed
+    by a product with a vector of ones (BLAS for floats, exact for Python integers): numpy's
+    reduction over many small axes at once is several times slower. Multiplying by one is
+    exact, and the order of the additions does not change the floats' bound.
+
+    Examples
+    --------
+    >>> t = np.arange(24.0).reshape(2, 3, 4)
+    >>> (sum_over(t, (0, 2)) == t.sum(axis=(0, 2))).all()
+    True
+    """
+    if not axes:
+        return table
+    kept = [a for a in range(table.ndim) if a not in axes]
+    moved = np.moveaxis(table, list(axes), list(range(len(kept), table.ndim)))
+    size = math.prod(table.shape[a] for a in axes)
+    flat = moved.reshape(*(table.shape[a] for a in kept), size)
+    return flat @ np.ones(size, dtype=table.dtype)
 
 
 def decisions(odd) -> np.ndarray:
