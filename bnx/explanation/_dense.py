@@ -170,7 +170,7 @@ def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:
     Examples
     --------
     >>> t = np.arange(24.0).reshape(2, 3, 4)
-    >>> (sum_over(t, (0, 2)) == t.sum(axis=(0, 2))).all()
+    >>> bool((sum_over(t, (0, 2)) == t.sum(axis=(0, 2))).all())
     True
     """
     if not axes:
