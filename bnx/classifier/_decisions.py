@@ -94,14 +94,20 @@ class Decisions:
         k = len(self.class_states)
         return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
 
-    def _scaled_probability(self, idx: Mapping[Feature, int]) -> tuple[int, int]:
-        """``(num, den)`` with ``Pr(x) = num / den`` exactly (features absent from ``idx``
-        summed out); ``den`` is the same for every ``x`` of a tree classifier."""
+    def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
+        """``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers
+        (features absent from ``idx`` summed out); ``den`` is the same for every ``x``
+        of a tree classifier."""
         if self._tree is not None:
-            joint, den = self._tree.scaled_joint(idx)
-            return sum(joint), den
-        p = sum(self._class_joint(idx), Fraction(0))
-        return p.numerator, p.denominator
+            return self._tree.scaled_joint(idx)
+        joint = self._class_joint(idx)
+        den = math.lcm(*(v.denominator for v in joint))
+        return [v.numerator * (den // v.denominator) for v in joint], den
+
+    def _scaled_probability(self, idx: Mapping[Feature, int]) -> tuple[int, int]:
+        """``(num, den)`` with ``Pr(x) = num / den`` exactly (see :meth:`_scaled_joint`)."""
+        joint, den = self._scaled_joint(idx)
+        return sum(joint), den
 
     def class_joint(self, instance: Instance, *, partial: bool = False) -> list[Fraction]:
         """``[Pr(class = c, instance) for c in class_states]``, exact fractions.

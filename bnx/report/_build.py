@@ -101,6 +101,10 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
     total = sum(joint, Fraction(0))
     if total == 0:
         return None, None, None
+    if all(type(v) is int for v in joint):  # a joint scaled to integers: one gcd
+        exact = Fraction(joint[p], total)
+        # int / int is rounded once, as float(Fraction) is
+        return float(exact), exact, FrozenMap({s: v / int(total) for s, v in zip(states, joint)})
     exact = Fraction(joint[p]) / total
     return float(exact), exact, FrozenMap({s: float(Fraction(v) / total)
                                            for s, v in zip(states, joint)})
@@ -126,7 +130,8 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
                                 "compile it again")
     if clf is not None:
         states = clf.class_states
-        joint = clf.class_joint(named, partial=True)
+        # the joint up to one positive factor, in integers (decisions and ratios alike)
+        joint = clf._scaled_joint(clf.encode(named, partial=True))[0]
     else:
         states = document_class_states(odd)
         joint = document_joint(odd, idx)
