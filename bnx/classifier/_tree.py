@@ -42,34 +42,36 @@ class Tree:
         self.postorder = tuple(post)
 
     def _integers(self) -> tuple:
-        """``(tables, den)``: each table scaled to integers by the least common denominator
-        of its entries, and the product of those denominators (made once). Every node's
-        table enters the class joint exactly once, so the joint of the integer tables over
-        ``den`` is the exact joint, computed without a gcd per product."""
+        """``(tables, columns, den)``: each table scaled to integers by the least common
+        denominator of its entries, its columns (``columns[n][s]``: the messages of node
+        ``n`` observed in state ``s``), and the product of those denominators (made once).
+        Every node's table enters the class joint exactly once, so the joint of the
+        integer tables over ``den`` is the exact joint, computed without a gcd per
+        product."""
         got = getattr(self, "_int", None)
         if got is None:
-            tables, den = {}, 1
+            tables, columns, den = {}, {}, 1
             for n, table in self.tables.items():
                 d = 1
                 for row in table:
                     for v in row:
                         d = math.lcm(d, Fraction(v).denominator)
                 tables[n] = tuple(tuple(int(v * d) for v in row) for row in table)
+                columns[n] = tuple(zip(*tables[n]))
                 den *= d
-            got = self._int = (tables, den)
+            got = self._int = (tables, columns, den)
         return got
 
     def scaled_joint(self, idx: Mapping) -> tuple[list[int], int]:
         """``(joint, den)``: ``[Pr(class = c, x) * den for c]`` in integers, by exact
         message passing over the integer tables (absent features summed out)."""
-        tables, den = self._integers()
+        tables, columns, den = self._integers()
         msg: dict = {}
         for n in self.postorder:
-            table = tables[n]
             if n in idx:
-                j = idx[n]
-                msg[n] = [row[j] for row in table]
+                msg[n] = columns[n][idx[n]]
             else:
+                table = tables[n]
                 kids = self.tree.get(n, ())
                 inner = [math.prod(msg[ch][s] for ch in kids)
                          for s in range(len(self.states[n]))]
