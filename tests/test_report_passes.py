@@ -68,7 +68,7 @@ def test_counterfactual_probabilities_from_the_classifier_and_the_file(case, dat
     from_file = [p for _, p in got.probabilities()]
     assert loaded._classifier is None  # the file's tables answered, not the classifier
     assert from_file == sorted(from_file, reverse=True) and got.to_set() == cfs.to_set()
-    loaded.classifier  # now built (through pgmpy) from the same tables
+    assert loaded.classifier is not None  # now built (through pgmpy) from the same tables
     # equal up to an ulp: the file's path leaves out nodes that are no ancestor of the
     # class or a feature (their CPT's floats are taken to sum to 1), the classifier
     # multiplies in their exact column sums

@@ -344,6 +344,7 @@ def test_saved_odd_options_are_refused(odd, tmp_path, capsys):
 
 def test_an_answer_is_encoded_once_and_without_nan(odd):
     import dataclasses
+
     from bnx.serve.answers import Answer
     x = {f: odd.states(f)[0] for f in odd.display_order}
     report = explain(odd, x)

@@ -49,7 +49,7 @@ class FrozenMap(Mapping):
     def values(self):
         return self._data.values()
 
-    def __eq__(self, other: Any) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, FrozenMap):
             return self._data == other._data
         if isinstance(other, dict):
