@@ -45,7 +45,7 @@ _warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")
 _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.examples", None),
          "linear": ("bnx.linear", None), "serve": ("bnx.serve", None),
          "Classifier": ("bnx.classifier._classifier", "Classifier"),
-         "read_network": ("bnx.classifier._classifier", "read_network"),
+         "read_network": ("bnx.network.readers", "read_network"),
          "ODD": ("bnx.odd._odd", "ODD"),
          "compile": ("bnx.compilation", "compile"),
          "default_order": ("bnx.compilation", "default_order"),

@@ -23,7 +23,6 @@ Compiled ODDs and explanations follow these rules.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -32,14 +31,12 @@ from typing import Any
 
 from .._types import Feature, State
 from ..errors import ArgumentError, NetworkError, StructureError, UnknownFeatureError, closest_first
-from ..network.readers import FEATURES_KEY, read_network
-from ..network.sklearn import sklearn_parts
 from ._decisions import Decisions
 from ._instances import resolve_state as _resolve_state
 from ._rules import RULES, check_threshold
 from ._tree import as_tree
 
-__all__ = ["Classifier", "read_network"]
+__all__ = ["Classifier"]
 
 
 class _Half(float):
@@ -218,6 +215,7 @@ class Classifier(Decisions):
         >>> clf.structure, len(clf.features)
         ('naive_bayes', 4)
         """
+        from ..network.readers import read_network
         return cls(read_network(path), class_var, positive, threshold=threshold,
                    features=features, rule=rule)
 
@@ -277,11 +275,13 @@ class Classifier(Decisions):
             Not a fitted CategoricalNB/BernoulliNB, an unknown ``positive``, wrong
             ``feature_names``, or more than two classes and no ``positive``.
         """
+        from ..network.sklearn import sklearn_parts
         net, class_var, pos, names = sklearn_parts(estimator, positive,
                                                    feature_names=feature_names)
         return cls(net, class_var, pos, features=names, rule="argmax")
 
     def _check_features(self, features: Sequence[Feature] | None) -> tuple:
+        from ..network.readers import FEATURES_KEY
         net, c = self._network, self._class_var
         if features is None:
             learned = getattr(net, "graph", {}).get(FEATURES_KEY)
@@ -452,6 +452,7 @@ class Classifier(Decisions):
     @cached_property
     def fingerprint(self) -> str:
         """A SHA-256 digest of everything the decision depends on."""
+        import hashlib
         h = hashlib.sha256()
         parts = [repr(self._class_var), repr(self._positive), repr(self._threshold),
                  repr(self._features)]

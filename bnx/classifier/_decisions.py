@@ -84,7 +84,7 @@ class Decisions:
         """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
         to decide. Complete instances skip the aside groups (positive factors)."""
         if self._tree is not None:
-            return self._tree.class_joint(idx)
+            return self._tree.scaled_joint(idx)[0]
         if len(idx) == len(self._features) or not self._aside:
             return class_marginal(self._int_main, idx, self._class_var, self._card,
                                   self._orders, "main")
@@ -98,6 +98,21 @@ class Decisions:
         joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
         k = len(self.class_states)
         return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
+
+    def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
+        """``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers
+        (features absent from ``idx`` summed out); ``den`` is the same for every ``x``
+        of a tree classifier."""
+        if self._tree is not None:
+            return self._tree.scaled_joint(idx)
+        joint = self._class_joint(idx)
+        den = math.lcm(*(v.denominator for v in joint))
+        return [v.numerator * (den // v.denominator) for v in joint], den
+
+    def _scaled_probability(self, idx: Mapping[Feature, int]) -> tuple[int, int]:
+        """``(num, den)`` with ``Pr(x) = num / den`` exactly (see :meth:`_scaled_joint`)."""
+        joint, den = self._scaled_joint(idx)
+        return sum(joint), den
 
     def class_joint(self, instance: Instance, *, partial: bool = False) -> list[Fraction]:
         """``[Pr(class = c, instance) for c in class_states]``, exact fractions.

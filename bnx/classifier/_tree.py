@@ -41,24 +41,49 @@ class Tree:
             stack.extend((ch, False) for ch in reversed(self.tree.get(n, ())))
         self.postorder = tuple(post)
 
-    def class_joint(self, idx: Mapping) -> list[Fraction]:
-        """``[Pr(class = c, x) for c]`` by exact message passing (absent features summed out)."""
+    def _integers(self) -> tuple:
+        """``(tables, columns, den)``: each table scaled to integers by the least common
+        denominator of its entries, its columns (``columns[n][s]``: the messages of node
+        ``n`` observed in state ``s``), and the product of those denominators (made once).
+        Every node's table enters the class joint exactly once, so the joint of the
+        integer tables over ``den`` is the exact joint, computed without a gcd per
+        product."""
+        got = getattr(self, "_int", None)
+        if got is None:
+            tables, columns, den = {}, {}, 1
+            for n, table in self.tables.items():
+                d = 1
+                for row in table:
+                    for v in row:
+                        d = math.lcm(d, Fraction(v).denominator)
+                tables[n] = tuple(tuple(int(v * d) for v in row) for row in table)
+                columns[n] = tuple(zip(*tables[n]))
+                den *= d
+            got = self._int = (tables, columns, den)
+        return got
+
+    def scaled_joint(self, idx: Mapping) -> tuple[list[int], int]:
+        """``(joint, den)``: ``[Pr(class = c, x) * den for c]`` in integers, by exact
+        message passing over the integer tables (absent features summed out)."""
+        tables, columns, den = self._integers()
         msg: dict = {}
         for n in self.postorder:
-            table = self.tables[n]
             if n in idx:
-                j = idx[n]
-                msg[n] = [row[j] for row in table]
+                msg[n] = columns[n][idx[n]]
             else:
+                table = tables[n]
                 kids = self.tree.get(n, ())
-                inner = [math.prod((msg[ch][s] for ch in kids), start=Fraction(1))
+                inner = [math.prod(msg[ch][s] for ch in kids)
                          for s in range(len(self.states[n]))]
-                msg[n] = [sum((row[s] * inner[s] for s in range(len(row))), Fraction(0))
-                          for row in table]
-        prior = self.tables[self.class_var][0]
-        return [prior[c] * math.prod((msg[ch][c] for ch in self.tree.get(self.class_var, ())),
-                                     start=Fraction(1))
-                for c in range(len(prior))]
+                msg[n] = [sum(row[s] * inner[s] for s in range(len(row))) for row in table]
+        prior = tables[self.class_var][0]
+        kids = self.tree.get(self.class_var, ())
+        return [prior[c] * math.prod(msg[ch][c] for ch in kids) for c in range(len(prior))], den
+
+    def class_joint(self, idx: Mapping) -> list[Fraction]:
+        """``[Pr(class = c, x) for c]`` exactly (absent features summed out)."""
+        joint, den = self.scaled_joint(idx)
+        return [Fraction(v, den) for v in joint]
 
 
 def as_tree(class_var: Any, features: tuple, states: dict, cpds: dict, main: list,

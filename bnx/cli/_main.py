@@ -332,7 +332,6 @@ def _report_mode(args) -> bool:
 
 def _cmd_explain(args) -> None:
     from ..errors import BnxError, CompilationLimitError
-    from ..explanation.mc import mc_explanations
     from ..explanation.pi import pi_explanations
     if args.data is None and _explain_linear(args):
         return
@@ -373,6 +372,7 @@ def _cmd_explain(args) -> None:
     elif refused is not None:  # --mc asked for them: an error, in the same words
         raise OnStatesError(refused)
     elif not args.pi and not only_questions:
+        from ..explanation.mc import mc_explanations
         mc = mc_explanations(odd, x, on=on)
         print("\n" + _show(mc.shortest() if args.shortest else mc, args.limit, feats))
     if not args.mc and not only_questions:

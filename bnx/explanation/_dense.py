@@ -36,7 +36,7 @@ from ..classifier._inference import elimination_order, integer_factor
 from ..diagram._arrays import TRUE
 from ..diagram._feature_view import feature_view
 
-__all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint"]
+__all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint", "sum_over"]
 
 #: The most entries of any table (joint or intermediate) made for the dense joint.
 LIMIT = 1 << 23
@@ -131,7 +131,8 @@ def _make(clf, features: tuple, exact: bool) -> Joint:
         scope = tuple(dict.fromkeys(w for s, _, _ in hit for w in s if w != v))
         pool.append(_contract(hit, scope, v, card, exact))
     table = _contract(pool, keep, None, card, exact)
-    return Joint(features, table[1], table[2], exact)
+    # C order (the class axis first in memory), so that slices and sums run along it
+    return Joint(features, np.ascontiguousarray(table[1]), table[2], exact)
 
 
 def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
@@ -158,6 +159,27 @@ def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
     else:
         acc = np.array(acc, dtype=float)
     return out, acc, depth
+
+
+def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:
+    """``table.sum(axis=axes)`` with the summed axes moved last and merged into one, summed
+    by a product with a vector of ones (BLAS for floats, exact for Python integers): numpy's
+    reduction over many small axes at once is several times slower. Multiplying by one is
+    exact, and the order of the additions does not change the floats' bound.
+
+    Examples
+    --------
+    >>> t = np.arange(24.0).reshape(2, 3, 4)
+    >>> bool((sum_over(t, (0, 2)) == t.sum(axis=(0, 2))).all())
+    True
+    """
+    if not axes:
+        return table
+    kept = [a for a in range(table.ndim) if a not in axes]
+    moved = np.moveaxis(table, list(axes), list(range(len(kept), table.ndim)))
+    size = math.prod(table.shape[a] for a in axes)
+    flat = moved.reshape(*(table.shape[a] for a in kept), size)
+    return flat @ np.ones(size, dtype=table.dtype)
 
 
 def decisions(odd) -> np.ndarray:

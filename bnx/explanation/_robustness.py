@@ -30,13 +30,11 @@ from ..diagram._feature_view import FeatureView
 from ..diagram._passes import deep
 from ..odd._odd import ODD, check_odd
 from . import _cache
-from ._erosion import eroded_counts
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
-from ._within import within_odd
 from .costs import Counterfactuals, Paths, cheapest, prices
 from .explanations import DROPPED, Layout, wording_of
-from .mc import _features_arg
+from .pi import CORE_LIMIT
 
 np = lazy_loader.load("numpy")  # imported on first use
 
@@ -44,8 +42,10 @@ __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 
 
 def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None) -> tuple:
+    from .mc import _features_arg
     check_odd(odd)
     if within is not None:
+        from ._within import within_odd
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     fixed = _features_arg(odd, immutable, "immutable")
@@ -154,42 +154,43 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     target = FALSE if decision else TRUE
     enc = odd.encoding
     layout = _cache.layout(odd, "partial")
-    out = _cache.aux_manager(odd, layout.variables)
+    variables = layout.variables
+    core = _cache.node_table(odd, variables, limit=CORE_LIMIT)
     if cost is None:
         d = instance_distances(odd, fv, x, target, mutable)
         price = None if d[fv.root] >= INF else int(d[fv.root])
         if price is None:
-            root = out.false
+            root = 0
         else:
-            root = _Paths(fv, x, mutable, d, layout, out).run(fv.root, price, 0)
+            root = _Paths(fv, x, mutable, d, layout, core).run(fv.root, price, 0)
     else:
         d, inf, den, scaled = cheapest(fv, target, prices(odd, cost, x, mutable))
         best = d[fv.root]
         price = None if best >= inf else Fraction(int(best), den)
         if price is None:
-            root = out.false
+            root = 0
         else:
-            root = Paths(fv, x, scaled, d, layout, out).run(fv.root, best, 0)
+            root = Paths(fv, x, scaled, d, layout, core).run(fv.root, best, 0)
             if price.denominator == 1:
                 price = int(price)
-    if price is not None:
-        _cache.tidy(odd, out)
-    else:
+    if price is None:
         price = math.inf  # no counterfactual: no finite price reaches the other decision
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
-    return Counterfactuals(out, root, layout, kind="counterfactual", decision=decision,
+    return Counterfactuals(None, None, layout, kind="counterfactual", decision=decision,
                            instance=named, feature_order=odd.display_order, cost=price,
-                           odd=source, wording=wording_of(odd))
+                           odd=source, core=(core, root), wording=wording_of(odd),
+                           make_manager=lambda: _cache.aux_manager(odd, variables))
 
 
 class _Paths:
     """The shortest paths from the root to the other decision, as a diagram of changes
-    in ``out``, in the ``partial`` layout ("unchanged": the kept bit and the value bits
-    0; a change to state ``v``: the kept bit 1 and ``v``'s code).
+    in the node table ``out`` (:class:`~.nodetable.NodeTable`), in the ``partial``
+    layout ("unchanged": the kept bit and the value bits 0; a change to state ``v``: the
+    kept bit 1 and ``v``'s code).
 
     A recursion from the root over the edges on shortest paths only (those whose
     distance drops by their cost), memoised per node and feature: its work is one
-    ``dd`` node per node of the result, whatever the size of the ODD. Below a node at
+    node per node of the result, whatever the size of the ODD. Below a node at
     distance 0 nothing changes: the "all unchanged" chain.
     """
 
@@ -198,14 +199,14 @@ class _Paths:
         self.fv, self.x, self.mutable, self.d = fv, x, mutable, d
         self.layout, self.out = layout, out
         self.memo: dict = {}
-        self.unchanged: dict = {fv.n: out.true}
+        self.unchanged: dict = {fv.n: 1}
 
     def chain(self, i: int):
         """Features ``i..`` all unchanged."""
         got = self.unchanged.get(i)
         if got is None:
-            got = self.unchanged[i] = self.layout.build_dd(self.out, i,
-                                                           {DROPPED: self.chain(i + 1)})
+            got = self.unchanged[i] = self.layout.build_table(self.out, i,
+                                                              {DROPPED: self.chain(i + 1)})
         return got
 
     def run(self, u: int, du: int, i: int):
@@ -218,18 +219,18 @@ class _Paths:
         fv = self.fv
         f = int(fv.feature[u])
         if f > i:  # feature i does not matter here: it keeps its state
-            got = self.layout.build_dd(self.out, i, {DROPPED: self.run(u, du, i + 1)})
+            got = self.layout.build_table(self.out, i, {DROPPED: self.run(u, du, i + 1)})
         else:
             row = fv.kids[i][u - fv.first_node[i]].tolist()
             dist = self.d[row].tolist()
             xi = self.x[i]
             children = {DROPPED: (self.run(row[xi], du, i + 1) if dist[xi] == du
-                                  else self.out.false)}
+                                  else 0)}
             if self.mutable[i]:
                 for v, (w, dw) in enumerate(zip(row, dist)):
                     if v != xi and dw + 1 == du:
                         children[v] = self.run(w, dw, i + 1)
-            got = self.layout.build_dd(self.out, i, children)
+            got = self.layout.build_table(self.out, i, children)
         self.memo[key] = got
         return got
 
@@ -255,6 +256,8 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     >>> bnx.robustness_profile(odd)
     {1: 12, 2: 4}
     """
+    from ._erosion import eroded_counts
+    from .mc import _features_arg
     check_odd(odd)
     fixed = _features_arg(odd, immutable, "immutable")
     enc = odd.encoding

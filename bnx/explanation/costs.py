@@ -25,6 +25,7 @@ under the network, most probable first.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from fractions import Fraction
@@ -35,7 +36,7 @@ import lazy_loader
 from ..classifier._classifier import _resolve_state
 from ..diagram._feature_view import FeatureView
 from ..errors import ArgumentError, UnknownStateError, closest_first
-from ..odd._tables import exact_joint
+from ..odd._tables import exact_probabilities, scaled_probabilities
 from .explanations import DROPPED, Explanations
 from .layout import Layout
 
@@ -130,8 +131,9 @@ def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -
 
 class Paths:
     """The cheapest paths from the root to the other decision as a diagram of changes in
-    ``out`` (the ``partial`` layout: "unchanged", or a change to state ``v``); memoised
-    per node and feature, one ``dd`` node per node of the result."""
+    the node table ``out`` (:class:`~.nodetable.NodeTable`; the ``partial`` layout:
+    "unchanged", or a change to state ``v``); memoised per node and feature, one node
+    per node of the result."""
 
     def __init__(self, fv: FeatureView, x: list[int], scaled: list, d, layout: Layout,
                  out) -> None:
@@ -144,20 +146,20 @@ class Paths:
             free[i] = free[i + 1] or any(p == 0 and v != x[i]
                                          for v, p in enumerate(scaled[i]))
         self.free = free
-        self.unchanged: dict = {n: out.true}
+        self.unchanged: dict = {n: 1}
 
     def chain(self, i: int):
         """Features ``i..`` all unchanged."""
         got = self.unchanged.get(i)
         if got is None:
-            got = self.unchanged[i] = self.layout.build_dd(self.out, i,
-                                                           {DROPPED: self.chain(i + 1)})
+            got = self.unchanged[i] = self.layout.build_table(self.out, i,
+                                                              {DROPPED: self.chain(i + 1)})
         return got
 
     def run(self, u: int, du: int, i: int):
         fv = self.fv
         if i == fv.n:  # u is the target: only edges that keep d finite are followed
-            return self.out.true
+            return 1
         if du == 0 and not self.free[i]:
             return self.chain(i)
         key = (u, i)
@@ -173,7 +175,7 @@ class Paths:
         for v, (w, p) in enumerate(zip(row, self.scaled[i])):
             if p is not None and self.d[w] + p == du:
                 children[DROPPED if v == xi else v] = self.run(w, du - p, i + 1)
-        got = self.memo[key] = self.layout.build_dd(self.out, i, children)
+        got = self.memo[key] = self.layout.build_table(self.out, i, children)
         return got
 
 
@@ -196,22 +198,40 @@ class Counterfactuals(Explanations):
         super().__init__(*args, **kwargs)
         self.cost = cost
         self._odd = odd
+        self._by_probability: tuple | bool | None = None  # made on first use
 
-    def _probability(self, changes: dict) -> Fraction | None:
-        joint = None if self._odd is None else exact_joint(self._odd, {**self.instance,
-                                                                       **changes})
-        return None if joint is None else sum(joint, Fraction(0))
+    def _ordered(self) -> tuple[list, list, int] | None:
+        """The members most probable first, their probabilities' numerators and common
+        denominator (made once), or ``None`` when they are listed in the diagram's
+        order. Listing them (at most :data:`ORDER_LIMIT` and one) counts them too."""
+        if self._by_probability is None:
+            got = False
+            if self._odd is not None and (self._count is None or self._count <= ORDER_LIMIT):
+                rows = list(itertools.islice(super().__iter__(), ORDER_LIMIT + 1))
+                if len(rows) <= ORDER_LIMIT:
+                    self._count = len(rows)
+                    scaled = scaled_probabilities(self._odd, self.instance, rows)
+                    if scaled is not None:
+                        nums, den = scaled
+                        # a stable sort: ties keep the diagram's order
+                        order = sorted(range(len(rows)), key=lambda k: -nums[k])
+                        got = ([rows[k] for k in order], [nums[k] for k in order], den)
+            self._by_probability = got
+        return self._by_probability or None
 
     def __iter__(self):
-        if self._odd is None or self.count > ORDER_LIMIT or self._probability({}) is None:
-            return super().__iter__()
-        rows = list(super().__iter__())
-        weight = [self._probability(r) for r in rows]
-        order = sorted(range(len(rows)), key=lambda k: -weight[k])  # stable: ties keep
-        return iter([rows[k] for k in order])                       # the diagram's order
+        got = self._ordered()
+        return super().__iter__() if got is None else (dict(r) for r in got[0])
 
     def probabilities(self) -> list:
         """``[(changes, Pr(counterfactual instance))]`` in the order of iteration, the
         probabilities as exact fractions (``None``, not applicable, without the
         classifier)."""
-        return [(r, self._probability(r)) for r in self]
+        got = self._ordered()
+        if got is not None:
+            rows, nums, den = got
+            return [(dict(r), Fraction(n, den)) for r, n in zip(rows, nums)]
+        rows = list(self)
+        weight = None if self._odd is None else exact_probabilities(self._odd, self.instance,
+                                                                      rows)
+        return list(zip(rows, weight or [None] * len(rows)))

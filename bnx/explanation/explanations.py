@@ -23,7 +23,6 @@ from typing import Any
 from .._types import Feature, Manager, Node
 from ..diagram._passes import deep, recursion_for
 from ..diagram.backends import new_manager
-from ..diagram.drawing import plot_explanations
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import check_odd
 from . import printing
@@ -319,6 +318,7 @@ class Explanations:
         -------
         matplotlib.axes.Axes
         """
+        from ..diagram.drawing import plot_explanations
         return plot_explanations(self, ax, **options)
 
     def title(self) -> str:

@@ -90,8 +90,9 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
     rest = tuple(j + 1 for j in range(len(v.free)) if j not in axes)
     kept = sorted(axes)
     table = v.table
-    pos = np.where(v.decided, table, 0).sum(axis=rest)  # (classes, protected in ODD order)
-    every = table.sum(axis=rest)
+    # (classes, protected in ODD order)
+    pos = _dense.sum_over(np.where(v.decided, table, 0), rest)
+    every = _dense.sum_over(table, rest)
     order = [0, *(1 + kept.index(a) for a in axes)]  # to the order of ``names``
     pos, every = np.transpose(pos, order), np.transpose(every, order)
     rows = []

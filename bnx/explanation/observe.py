@@ -16,6 +16,7 @@ the dense joint (:mod:`.under`) gives every ``m_d(v)`` of every feature; the dec
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -98,11 +99,13 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
     pos = np.where(v.decided, pr, 0)
     neg = np.where(v.decided, 0, pr)
     total = pr.sum()
+    # one array, then one sum per feature over the other features' axes: rows
+    # 0..classes-1 the class masses, then the positive and negative completions' masses
+    ncls = v.table.shape[0]
+    sums = _per_feature(np.concatenate([v.table, pos[None], neg[None]]))
     rows = []
-    for a, f in enumerate(v.free):
-        others = tuple(j for j in range(len(v.free)) if j != a)
-        per = v.table.sum(axis=tuple(j + 1 for j in others))  # (classes, states of f)
-        p_v, n_v = pos.sum(axis=others), neg.sum(axis=others)
+    for f, both in zip(v.free, sums):  # both: (classes + 2, states of f)
+        per, p_v, n_v = both[:ncls], both[ncls], both[ncls + 1]
         sub = depth - (per.shape[1] - 1) if not v.exact else 0
         same = flip = 0
         for s in range(per.shape[1]):
@@ -112,6 +115,35 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
                 flip = flip + p_v[s] + n_v[s]
         rows.append((f, _ratio(same, total, v.exact), _ratio(flip, total, v.exact)))
     return rows
+
+
+def _per_feature(table) -> list:
+    """For each free feature (the axes of ``table`` after its first), ``table`` summed over
+    every other free feature: a list of arrays of shape ``(rows, states)``.
+
+    Divide and conquer: the table summed over the second half of the features gives the
+    first half's sums, and over the first half the second's, each by a product with a
+    vector of ones (BLAS for floats, exact for Python integers); then each half on its
+    own. Two passes over the table in all, not one per feature. Multiplying by one is
+    exact, and the order of the additions does not change the floats' bound
+    (:mod:`._dense`: a sum of ``m`` terms adds ``m - 1`` roundings, in any order).
+    """
+    rows = table.shape[0]
+    out: list = []
+
+    def split(t) -> None:
+        dims = t.shape[1:]
+        if len(dims) <= 1:
+            out.append(t)
+            return
+        h = len(dims) // 2
+        a, b = math.prod(dims[:h]), math.prod(dims[h:])
+        m = t.reshape(rows, a, b)
+        split((m.reshape(-1, b) @ np.ones(b, dtype=t.dtype)).reshape(rows, *dims[:h]))
+        split((np.ones(a, dtype=t.dtype) @ m).reshape(rows, *dims[h:]))
+
+    split(table)
+    return out
 
 
 def _rows_by_sdp(clf, odd, idx: dict, exact: bool) -> list:

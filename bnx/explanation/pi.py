@@ -24,7 +24,6 @@ from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._conj import Store, store_for
-from ._within import within_odd
 from .explanations import DROPPED, Explanations, Layout, wording_of
 from .nodetable import NodeTable
 
@@ -293,6 +292,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     """
     check_odd(odd)
     if within is not None:
+        from ._within import within_odd
         odd = within_odd(odd, instance, within)
     if method not in ("inst", "cover"):
         raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")

@@ -82,11 +82,52 @@ def _sure(a: Fraction, b: Fraction, g: Fraction, strict: bool) -> bool | None:
     return None
 
 
+def _float_sure(a: float, b: float, m: float, strict: bool) -> bool | None:
+    """:func:`_sure` in floating point, for ``a``, ``b`` within a relative ``m`` of the
+    exact values (``m`` at least four unit roundoffs). The margins are doubled: the
+    comparison's own roundings (at most three per side, of ``1 -+ 2m`` and the two
+    products) are each one unit roundoff, so a sure answer here is one of :func:`_sure`
+    with the bound ``m``."""
+    lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
+    if (a * lo > b * hi) if strict else (a * lo >= b * hi):
+        return True
+    if (a * hi <= b * lo) if strict else (a * hi < b * lo):
+        return False
+    return None
+
+
+def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
+    """The decision from float class masses (each within ``gamma(depth)`` of the exact
+    value) when floating point can tell, without a fraction; ``None`` when too close.
+
+    The sides compared carry ``depth`` roundings, up to ``classes - 2`` more for the sum
+    of the other classes' masses and two for the product by the threshold (rounded once
+    to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float)."""
+    f = [float(v) for v in masses]
+    m = float(_dense.gamma(depth + len(f) + 4)) * (1 + 2.0 ** -50)
+    if clf.rule == "threshold":
+        t = clf.threshold
+        return _float_sure(float(1 - t) * f[p], float(t) * sum(f[:p] + f[p + 1:]), m, False)
+    got = True
+    for c in range(len(f)):
+        if c != p:
+            here = _float_sure(f[p], f[c], m, c < p)
+            if here is False:
+                return False
+            if here is None:
+                got = None
+    return got
+
+
 def decide_masses(clf, idx: dict, masses, depth: int) -> bool:
     """``clf``'s exact decision on the partial instance ``idx`` from its computed class
     masses ``[Pr(c, e) for c]`` (floats with at most ``depth`` roundings each, or exact);
     floating point decides unless it is too close to call, exact arithmetic then."""
     p = clf.class_states.index(clf.positive)
+    if depth and not isinstance(masses[0], (int, Fraction)):
+        got = _decide_floats(clf, p, masses, depth)
+        if got is not None:
+            return got
     f = [Fraction(v) if isinstance(v, (int, Fraction)) else Fraction(float(v)) for v in masses]
     g = _dense.gamma(depth) if depth else Fraction(0)
     if clf.rule == "threshold":

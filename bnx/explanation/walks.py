@@ -17,8 +17,8 @@ from collections.abc import Iterator
 
 from .nodetable import NodeTable
 
-__all__ = ["count_members", "length_counts", "members", "minimum", "keep_minimal",
-           "suffix_minimum", "suffix_keep_minimal"]
+__all__ = ["count_members", "feature_uses", "length_counts", "members", "minimum",
+           "keep_minimal", "suffix_minimum", "suffix_keep_minimal"]
 
 
 def count_members(g: NodeTable, u: int, i: int, layout, memo: dict) -> int:
@@ -54,6 +54,53 @@ def length_counts(g: NodeTable, u: int, i: int, layout, memo: dict) -> dict[int,
                 got[k + shift] = got.get(k + shift, 0) + v
         memo[key] = got
     return got
+
+
+def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool]]:
+    """``(kept, dropped)``: per feature of a ``keep`` layout (level ``i`` is feature
+    ``i``, high "kept"), whether some member of the set ``root`` of the node table ``g``
+    keeps it and whether some member drops it.
+
+    One pass over the nodes below the root: every such node (but false) lies on a path
+    to true, so a member keeps feature ``i`` exactly when a node at level ``i`` has a
+    high child other than false, or an edge to a node other than false skips level
+    ``i`` (either choice is then a member); likewise for dropping it.
+
+    Examples
+    --------
+    >>> from bnx.diagram.encoding import Encoding
+    >>> from bnx.explanation.layout import Layout
+    >>> lay = Layout("keep", Encoding(("a", "b", "c"), (("0", "1"),) * 3), instance=[1, 1, 1])
+    >>> g = NodeTable.of(3, [3, 3, 0], [0, 1, 0], [0, 1, 1])   # node 2: a kept; b, c anything
+    >>> feature_uses(g, 2, lay)
+    ([True, True, True], [False, True, True])
+    """
+    n = layout.n
+    var, lo, hi = g.var, g.lo, g.hi
+    kept, dropped = [False] * n, [False] * n
+    if root == 0:
+        return kept, dropped
+    skip = [0] * (n + 1)  # +1 at the first skipped level of an edge, -1 after its last
+    skip[0] += 1
+    skip[min(var[root], n)] -= 1
+    seen = [False] * (root + 1)
+    seen[root] = True
+    for u in range(root, 1, -1):
+        if not seen[u]:
+            continue
+        v = var[u]
+        for c, used in ((lo[u], dropped), (hi[u], kept)):
+            if c:
+                used[v] = True
+                seen[c] = True
+                skip[v + 1] += 1
+                skip[min(var[c], n)] -= 1
+    depth = 0
+    for i in range(n):
+        depth += skip[i]
+        if depth > 0:
+            kept[i] = dropped[i] = True
+    return kept, dropped
 
 
 def minimum(g: NodeTable, u: int, i: int, layout, memo: dict) -> float:

@@ -9,7 +9,7 @@ from .._wording import decision_state
 from ..classifier._classifier import Classifier, _resolve_state
 from ..classifier._instances import as_instance, encode_rows
 from ..classifier._unate import least_pair
-from ..diagram import _memo, drawing
+from ..diagram import _memo
 from ..diagram._arrays import DiagramArrays, dd_size
 from ..diagram._arrays import count as count_models
 from ..diagram._dd import from_dd, to_dd
@@ -25,7 +25,7 @@ from ..errors import (
     closest_first,
 )
 from ._classifier_json import classifier_from_document
-from .io import dumps_odd, load_odd, loads_odd, save_odd
+from .io import load_odd, loads_odd
 
 __all__ = ["ODD"]
 
@@ -165,6 +165,7 @@ class ODD:
 
     def __reduce__(self):
         """Pickle through the saved format (both backends; the classifier included)."""
+        from .io.save import dumps_odd
         return (_unpickle, (dumps_odd(self), self.backend))
 
     @property
@@ -466,6 +467,7 @@ class ODD:
         >>> again.count(), again.decide(x), same
         (6, True, True)
         """
+        from .io.save import save_odd
         return save_odd(self, path)
 
     @classmethod
@@ -495,6 +497,7 @@ class ODD:
         -------
         str
         """
+        from ..diagram import drawing
         return drawing.to_dot(self)
 
     def draw(self, path: str, *, format: str | None = None) -> str:
@@ -506,6 +509,7 @@ class ODD:
         -------
         str
         """
+        from ..diagram import drawing
         return drawing.draw(self, path, format=format)
 
     def plot(self, ax=None, **options):
@@ -515,9 +519,11 @@ class ODD:
         -------
         matplotlib.axes.Axes
         """
+        from ..diagram import drawing
         return drawing.plot_odd(self, ax, **options)
 
     def _repr_svg_(self) -> str | None:
+        from ..diagram import drawing
         return drawing.svg(self)
 
 def _unpickle(data, backend: str) -> ODD:

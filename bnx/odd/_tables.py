@@ -20,7 +20,8 @@ from ..classifier._inference import as_table, class_marginal
 from ..diagram._memo import detached
 from ..errors import ODDFileError
 
-__all__ = ["document_class_states", "document_joint", "exact_joint"]
+__all__ = ["document_class_states", "document_joint", "exact_joint", "exact_probabilities",
+           "scaled_probabilities"]
 
 
 def _read(doc: dict, where: str) -> tuple:
@@ -152,3 +153,48 @@ def exact_joint(odd: Any, instance: dict) -> list[Fraction] | None:
     if getattr(odd, "_classifier_doc", None) is None:
         return None
     return document_joint(odd, odd.encode(instance, partial=True))
+
+
+
+def scaled_probabilities(odd: Any, instance: dict, changes: list) -> tuple | None:
+    """``(nums, den)``: ``Pr({**instance, **c}) = nums[k] / den`` exactly for the ``k``-th
+    ``c`` of ``changes`` (features left out are summed out), one denominator for all, so
+    that integers order them. The instance is checked and encoded once, each change on
+    its own (as for the counterfactuals of one instance). ``None`` when the ODD has no
+    classifier.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from fractions import Fraction
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    >>> nums, den = scaled_probabilities(odd, x, [{}, {"GPA": "-"}])
+    >>> [Fraction(n, den) for n in nums] == [sum(exact_joint(odd, x)),
+    ...                                      sum(exact_joint(odd, {**x, "GPA": "-"}))]
+    True
+    """
+    clf = getattr(odd, "_classifier", None)
+    if clf is not None:
+        base = clf.encode(instance, partial=True)
+        index = clf.state_index
+        got = [clf._scaled_probability({**base, **{f: index(f, s) for f, s in c.items()}})
+               for c in changes]
+    elif getattr(odd, "_classifier_doc", None) is not None:
+        base = odd.encode(instance, partial=True)
+        got = []
+        for c in changes:
+            p = sum(document_joint(odd, {**base, **odd.encode(c, partial=True)}), Fraction(0))
+            got.append((p.numerator, p.denominator))
+    else:
+        return None
+    den = 1
+    for _, d in got:
+        den = math.lcm(den, d)
+    return [n * (den // d) for n, d in got], den
+
+
+def exact_probabilities(odd: Any, instance: dict, changes: list) -> list | None:
+    """:func:`scaled_probabilities` as fractions (``None`` without a classifier)."""
+    got = scaled_probabilities(odd, instance, changes)
+    return None if got is None else [Fraction(n, got[1]) for n in got[0]]

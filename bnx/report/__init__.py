@@ -19,10 +19,13 @@ This layer sits above the questions (``explain/``, ``linear/``, ``attribution/``
 below the command line.
 """
 
+from .._lazy import lazy_attributes
 from ._build import MAX_SHOWN, decided_text, explain
-from ._html import render_report
-from ._network import plot_network
 from ._report import NextObservation, Report
+
+# the HTML and the pictures are imported when first used (``bnx explain`` prints text)
+__getattr__ = lazy_attributes(globals(), {"render_report": ("._html", "render_report"),
+                                          "plot_network": ("._network", "plot_network")})
 
 __all__ = ["MAX_SHOWN", "NextObservation", "Report", "decided_text", "explain",
            "plot_network", "render_report"]

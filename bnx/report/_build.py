@@ -19,11 +19,6 @@ __all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_f
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
 
-#: Up to this many sufficient reasons, the features in none are found by listing them;
-#: with more, from the contrastive explanations (:func:`bnx.feature_roles`).
-LIST_REASONS = 20_000
-
-
 def explain(model: ODD | Classifier, instance: Instance, *, background: Any = None) -> Report:
     """The report on one decision: what was decided, why, and what would change it.
 
@@ -149,15 +144,19 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
     total = sum(joint, Fraction(0))
     if total == 0:
         return None, None, None
+    if all(type(v) is int for v in joint):  # a joint scaled to integers: one gcd
+        exact = Fraction(joint[p], total)
+        # int / int is rounded once, as float(Fraction) is
+        return float(exact), exact, FrozenMap({s: v / int(total) for s, v in zip(states, joint)})
     exact = Fraction(joint[p]) / total
     return float(exact), exact, FrozenMap({s: float(Fraction(v) / total)
                                            for s, v in zip(states, joint)})
 
 
 def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
-    from ..explanation._robustness import counterfactuals, robustness
+    from ..explanation._robustness import counterfactuals
     from ..explanation.pi import pi_explanations
-    from ..explanation.reasons import feature_roles
+    from ..explanation.walks import feature_uses
     meta = odd.meta
     class_var, positive_state = meta.get("class_var"), meta.get("positive")
     rule, threshold = meta.get("rule", "threshold"), meta.get("threshold")
@@ -174,7 +173,8 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
                                 "compile it again")
     if clf is not None:
         states = clf.class_states
-        joint = clf.class_joint(named, partial=True)
+        # the joint up to one positive factor, in integers (decisions and ratios alike)
+        joint = clf._scaled_joint(clf.encode(named, partial=True))[0]
     else:
         states = document_class_states(odd)
         joint = document_joint(odd, idx)
@@ -202,33 +202,26 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
         return Report(**common, sdp=None if sdp is None else float(sdp), sdp_exact=sdp,
                       next=_next(clf, named, odd))
     pis = pi_explanations(odd, named)
-    shortest = pis.shortest()
     reasons = []
-    for e in shortest:
+    for e in pis.shortest():
         reasons.append(FrozenMap(e))
         if len(reasons) >= MAX_SHOWN:
             break
-    rob = robustness(odd, named)
-    changes, flips_alone = [], set()
     cfs = counterfactuals(odd, named)
+    rob = cfs.cost  # the fewest changes (math.inf: no change flips the decision)
+    changes = []
     for c in cfs:
-        if len(changes) < MAX_SHOWN:
-            changes.append(FrozenMap({f: (named[f], s) for f, s in c.items()}))
-        elif rob != 1:
+        changes.append(FrozenMap({f: (named[f], s) for f, s in c.items()}))
+        if len(changes) >= MAX_SHOWN:
             break
-        flips_alone.update(c)  # robustness 1: every feature that flips the decision alone
-    # A feature is in every sufficient reason iff changing it alone can flip the decision
-    # (it is a contrastive explanation on its own), and in none iff it is in no contrastive
-    # explanation: read off the reasons when they are few, else off the contrastive ones.
-    necessary = tuple(f for f in odd.display_order if f in flips_alone) if rob == 1 else ()
-    if pis.count <= LIST_REASONS:
-        used: set = set()
-        for e in pis:
-            used.update(e)
-        irrelevant = tuple(f for f in odd.display_order if f not in used)
-    else:
-        roles = feature_roles(odd, named)
-        irrelevant = tuple(f for f, r in roles.items() if r == "irrelevant")
+    # A feature is necessary when every sufficient reason keeps it, irrelevant when none
+    # does: one pass over the reasons' diagram.
+    table, ref = pis.nodes
+    kept, dropped = feature_uses(table, ref, pis.layout)
+    position = odd.encoding.position
+    necessary = tuple(f for f in odd.display_order
+                      if kept[position(f)] and not dropped[position(f)])
+    irrelevant = tuple(f for f in odd.display_order if not kept[position(f)])
     attributions = base = None
     if background is not None:
         from ..attribution import shap_values

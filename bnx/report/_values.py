@@ -33,6 +33,29 @@ class FrozenMap(Mapping):
     def __len__(self) -> int:
         return len(self._data)
 
+    # the dict's own views and lookups (faster than Mapping's, same results)
+    def __contains__(self, key: Any) -> bool:
+        return key in self._data
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def keys(self):
+        return self._data.keys()
+
+    def items(self):
+        return self._data.items()
+
+    def values(self):
+        return self._data.values()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._data == other._data
+        if isinstance(other, dict):
+            return self._data == other
+        return self._data == dict(other.items()) if isinstance(other, Mapping) else NotImplemented
+
     def __hash__(self) -> int:
         return hash(tuple(self._data.items()))
 

@@ -4,6 +4,8 @@ next, as JSON data and as the HTML the page and ``Report._repr_html_`` share."""
 
 from __future__ import annotations
 
+import json
+
 from ..report import explain, render_report
 from .explorer import Explorer, finite
 
@@ -20,11 +22,20 @@ class Answer:
         a partial instance ``"sdp"`` (the same-decision probability) and ``"next"`` (a
         list of ``{"feature", "expected_sdp", "flip_probability"}``, best first) too.
     report : Report
+    body : bytes
+        :attr:`data` as the JSON ``POST /api/explain`` sends (encoded once).
     """
 
     def __init__(self, report) -> None:
         self.report = report
-        self.data = finite(report.to_dict())
+        data = report.to_dict()
+        try:  # JSON has no NaN: the rare report with one is encoded without it
+            body = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        except ValueError:
+            data = finite(data)
+            body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        self.data = data
+        self.body = body.encode("utf-8")
         self._html: str | None = None
 
     def report_html(self) -> str:

@@ -144,7 +144,7 @@ def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
             result = await asked(request)
         except BnxError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400, headers=_HEADERS)
-        return JSONResponse(result.data, headers=_HEADERS)
+        return Response(result.body, media_type="application/json", headers=_HEADERS)
 
     async def post_fragment(request):
         try:

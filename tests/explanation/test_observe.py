@@ -250,3 +250,55 @@ def test_bad_input_is_a_typed_error():
         bnx.same_decision_probability(clf, {}, decision="yes")
     with pytest.raises(bnx.ArgumentError, match="Classifier"):
         bnx.next_observations(bnx.compile(clf), {})
+
+
+@SOME
+@given(case=CASES, data=st.data())
+def test_decisions_from_float_masses_are_the_exact_ones(case, data):
+    """The float decision (made without fractions when floats can tell) on masses off by
+    at most their bound equals the exact decision; a tie is left to exact arithmetic."""
+    clf, brute = classifier_of(case), Brute(case)
+    e = data.draw(_evidence(case))
+    exact = [sum((cj[c] for _, cj, _ in brute.match(e)), Fraction(0))
+             for c in clf.class_states]
+    if sum(exact) == 0:
+        return
+    idx = clf.encode(e, partial=True)
+    depth = data.draw(st.integers(1, 40))
+    g = float(under._dense.gamma(depth))
+    # each mass moved by at most a relative g, after its rounding to a float and with
+    # the product's rounding: within the bound of depth + 2 roundings
+    moved = [float(v) * (1 + data.draw(st.sampled_from([-1, -0.5, 0, 0.5, 1])) * g)
+             for v in exact]
+    assert under.decide_masses(clf, idx, moved, depth + 2) == brute.decide(e)
+
+
+def test_float_decisions_defer_a_tie_to_exact_arithmetic():
+    clf = bnx.examples.admissions()
+    p = clf.class_states.index(clf.positive)
+    t = clf.threshold
+    tie = [0.0, 0.0]
+    tie[p], tie[1 - p] = float(t), float(1 - t)  # (1 - t) Pr(+) = t Pr(-): a tie
+    assert under._decide_floats(clf, p, tie, 3) is None
+    clear = [0.0, 0.0]
+    clear[p], clear[1 - p] = 0.9, 0.1
+    assert under._decide_floats(clf, p, clear, 3) is (0.1 * float(t) <= 0.9 * float(1 - t))
+
+
+@pytest.mark.parametrize("shape", [(2,), (3, 2), (2, 3, 4), (1, 2, 2, 2, 3)])
+@pytest.mark.parametrize("exact", [False, True])
+def test_sums_per_feature_are_the_sums_over_the_other_axes(shape, exact):
+    from bnx.explanation.observe import _per_feature
+    rng = __import__("numpy").random.default_rng(sum(shape))
+    table = rng.integers(0, 1000, size=(3, *shape))
+    if exact:
+        table = table.astype(object) * (1 << 70)  # Python integers, beyond int64
+    else:
+        table = table.astype(float)
+    got = _per_feature(table)
+    assert len(got) == len(shape)
+    for a, g in enumerate(got):
+        axes = tuple(j + 1 for j in range(len(shape)) if j != a)
+        want = table.sum(axis=axes) if axes else table
+        assert g.shape == (3, shape[a]) and (g == want).all()
+        assert g.dtype == table.dtype

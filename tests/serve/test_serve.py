@@ -292,6 +292,22 @@ def _serve(path, *options):
     return proc, proc.stdout.readline()
 
 
+def _wait_until_serving(address: str, seconds: float = 60) -> None:
+    """Wait until the server answers (so that Ctrl-C reaches uvicorn, not its start)."""
+    import time
+
+    import httpx
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            httpx.get(address + "api/model", timeout=5)
+            return
+        except httpx.TransportError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.1)
+
+
 def _stop(proc):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -326,6 +342,8 @@ def test_the_command_warns_off_loopback(odd, tmp_path):
     proc, line = _serve(path, "--host", "0.0.0.0")
     try:
         warning = proc.stdout.readline()
+        port = line.split(" at ")[1].split()[0].rstrip("/").rsplit(":", 1)[1]
+        _wait_until_serving(f"http://127.0.0.1:{port}/")
     finally:
         code, _, err = _stop(proc)
     assert line.startswith("bnx explorer of Admit") and code == 0, err
@@ -348,3 +366,15 @@ def test_saved_odd_options_are_refused(odd, tmp_path, capsys):
     odd.save(path)
     assert main(["serve", str(path), "--class", "Admit"]) == 1
     assert "--class cannot change a saved ODD" in capsys.readouterr().err
+
+
+def test_an_answer_is_encoded_once_and_without_nan(odd):
+    import dataclasses
+
+    from bnx.serve.answers import Answer
+    x = {f: odd.states(f)[0] for f in odd.display_order}
+    report = explain(odd, x)
+    sent = Answer(report)
+    assert json.loads(sent.body) == sent.data == json.loads(json.dumps(report.to_dict()))
+    odd_one = Answer(dataclasses.replace(report, posterior=float("nan")))
+    assert json.loads(odd_one.body)["posterior"] is None and odd_one.data["posterior"] is None

@@ -61,8 +61,12 @@ Any failure raises :class:`~bnx.errors.ODDFileError` naming the problem, and not
 returned. ``docs/file-format.md`` describes the format in full.
 """
 
+from ..._lazy import lazy_attributes
 from .document import FORMAT_NAME, FORMAT_VERSION  # noqa: F401
 from .load import load_odd, loads_odd  # noqa: F401  (loads_odd: unpickling)
-from .save import dumps_odd, save_odd  # noqa: F401  (dumps_odd: pickling)
+
+# writing is imported when first used: a process that only reads a file never needs it
+__getattr__ = lazy_attributes(globals(), {"save_odd": (".save", "save_odd"),
+                                          "dumps_odd": (".save", "dumps_odd")})
 
 __all__ = ["save_odd", "load_odd", "FORMAT_VERSION"]
