@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 import bnx
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
+from tests._support.api import general_api
+from tests._support.erosion import erosion_engines_agree
 from tests._support.strategies import (
     general_networks,
     instances,
@@ -29,15 +31,8 @@ from tests._support.strategies import (
     on_maps,
     tan_networks,
 )
-from tests.explanation.test_reasons import erosion_engines_agree
 
 CASES = st.one_of(general_networks(), tan_networks())
-
-
-def general_api() -> bool:
-    """Whether ``bnx.Classifier`` takes ``rule=`` (issue 11, landing on this branch)."""
-    import inspect
-    return "rule" in inspect.signature(bnx.Classifier).parameters
 
 
 pytestmark = pytest.mark.skipif(not general_api(),

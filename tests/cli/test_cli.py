@@ -10,20 +10,7 @@ import pytest
 
 import bnx
 from bnx.cli import main
-
-
-@pytest.fixture(scope="module")
-def admissions_bif(tmp_path_factory):
-    from pgmpy.readwrite import BIFWriter
-    path = tmp_path_factory.mktemp("nets") / "admissions.bif"
-    BIFWriter(bnx.examples.admissions_network(states=("no", "yes"))).write_bif(str(path))
-    return str(path)
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests._support.cli import run
 
 
 def test_compile(capsys, admissions_bif, tmp_path):
@@ -214,7 +201,7 @@ def test_explain_data_file_equals_explain_data(capsys, tmp_path):
 def test_multivalued_default_works(capsys, tmp_path):
     from pgmpy.readwrite import BIFWriter
 
-    from tests.odd.test_serialization import multivalued_classifier
+    from tests._support.builders import multivalued_classifier
     path = str(tmp_path / "multi.bif")
     BIFWriter(multivalued_classifier().network).write_bif(path)
     code, out, err = run(capsys, "explain", path, "--class", "C", "--positive", "yes",

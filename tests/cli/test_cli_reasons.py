@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.test_cli import admissions_bif, run  # noqa: F401  (a fixture)
+from tests._support.cli import run
 
 X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
 NET = ["--class", "Admit", "--positive", "yes", "--instance", X]
 
 
-def test_questions(capsys, admissions_bif):  # noqa: F811
+def test_questions(capsys, admissions_bif):
     code, out, err = run(capsys, "explain", admissions_bif, *NET, "--cxp", "--roles",
                          "--robustness", "--bias", "WorkExperience", "--check",
                          "GPA=yes,WorkExperience=yes,EntranceExam=yes", "--sdp", "GPA",
@@ -30,7 +30,7 @@ def test_questions(capsys, admissions_bif):  # noqa: F811
     assert "1           12" in out and "2           4" in out
 
 
-def test_questions_with_mc_and_immutable(capsys, admissions_bif):  # noqa: F811
+def test_questions_with_mc_and_immutable(capsys, admissions_bif):
     code, out, err = run(capsys, "explain", admissions_bif, *NET, "--robustness",
                          "--immutable", "GPA,WorkExperience", "--mc")
     assert code == 0, err
@@ -46,12 +46,12 @@ def test_questions_with_mc_and_immutable(capsys, admissions_bif):  # noqa: F811
     (["--sdp", "Age"], "Age not in the instance"),
     (["--check", "GPA=no"], "the explanation gives feature 'GPA' the state 'no'"),
 ])
-def test_question_errors(capsys, admissions_bif, extra, message):  # noqa: F811
+def test_question_errors(capsys, admissions_bif, extra, message):
     code, _, err = run(capsys, "explain", admissions_bif, *NET, *extra)
     assert code == 1 and message in err and err.count("\n") == 1
 
 
-def test_sdp_from_a_saved_odd(capsys, admissions_bif, tmp_path):  # noqa: F811
+def test_sdp_from_a_saved_odd(capsys, admissions_bif, tmp_path):
     """A saved ODD holds its classifier, so the same-decision probability needs no network."""
     saved = str(tmp_path / "a.bnx")
     run(capsys, "compile", admissions_bif, "--class", "Admit", "--positive", "yes",
@@ -64,7 +64,7 @@ def test_sdp_from_a_saved_odd(capsys, admissions_bif, tmp_path):  # noqa: F811
     assert sdp and sdp == [line for line in out2.splitlines() if "same-decision" in line.lower()]
 
 
-def test_partial_instance_shows_what_to_observe_next(capsys, admissions_bif):  # noqa: F811
+def test_partial_instance_shows_what_to_observe_next(capsys, admissions_bif):
     code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit", "--positive",
                          "yes", "--instance", "GPA=yes")
     assert code == 0, err  # the report: how sure, and what to find out next

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from bnx.compilation.conjunction import conjoin
 from bnx.diagram import _arrays as A
 from bnx.diagram import _dd as D
-from tests.diagram.test_arrays import _build
+from tests._support.builders import dd_function
 
 
 @st.composite
@@ -26,8 +26,8 @@ def two_functions(draw):
 @given(spec=two_functions())
 def test_conjoin_equals_dd_conjunction(backend, spec):
     n, ((s1, o1), (s2, o2)) = spec
-    bdd, names, u = _build(backend, n, s1, o1)
-    v = _build(backend, n, s2, o2)[2]
+    bdd, names, u = dd_function(backend, n, s1, o1)
+    v = dd_function(backend, n, s2, o2)[2]
     v = D.to_dd(D.from_dd([v], n)[0], bdd, names)  # into the same manager
     (a, _), (b, _) = D.from_dd([u], n), D.from_dd([v], n)
     got = conjoin(a, b)
@@ -46,7 +46,7 @@ def test_conjoin_answers_to_the_node_budget(monkeypatch):
     over max_nodes it raises, and the argmax rule's conjunction is bounded with it."""
     import bnx
     from bnx.compilation.budget import Budget
-    from tests.compilation.test_tan_engine import random_tan
+    from tests._support.builders import random_tan
     n = 12
     parity = [A.Builder(n) for _ in range(2)]
     roots = []

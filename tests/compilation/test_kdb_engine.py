@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 import bnx
 from bnx.compilation.engines import _tan_model as tm
 from bnx.compilation.engines._context_order import context_widths
+from tests._support.builders import net_from_columns
 from tests._support.strategies import classifier_of as _classifier
 from tests._support.strategies import kdb_networks
-from tests.compilation.test_tan_engine import (
-    _against_oracle,
-    _net,
-    _same_node_as_general,
+from tests._support.tan_engine import (
+    against_oracle,
     argmax_through_the_tan_engine,
+    same_node_as_general,
 )
 
 
@@ -42,13 +42,13 @@ def _not_a_forest(clf):
        data=st.data())
 def test_kdb_engine_equals_oracle_and_general_engine(backend, case, data):
     clf = _classifier(case)
-    odd = _against_oracle(case, clf, backend)
+    odd = against_oracle(case, clf, backend)
     if clf.rule == "threshold":
         assert tm.tan_model(clf, list(odd.order)) is not None  # small: always fits
-        _same_node_as_general(clf, list(odd.order), backend)
+        same_node_as_general(clf, list(odd.order), backend)
         shuffled = data.draw(st.permutations(list(clf.features)))  # any order works
-        _same_node_as_general(clf, shuffled, backend)
-        _against_oracle(case, clf, backend, shuffled)
+        same_node_as_general(clf, shuffled, backend)
+        against_oracle(case, clf, backend, shuffled)
 
 
 @settings(max_examples=40)
@@ -60,9 +60,9 @@ def test_three_dependence_equals_the_general_engine(case, data):
     from bnx.compilation.engines import tan
     clf = _classifier(case)
     order = data.draw(st.permutations(list(clf.features)))
-    _same_node_as_general(clf, order, "autoref")
+    same_node_as_general(clf, order, "autoref")
     with mock.patch.object(tan, "_FEW", 0):
-        _same_node_as_general(clf, order, "autoref")
+        same_node_as_general(clf, order, "autoref")
 
 
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
@@ -86,7 +86,7 @@ def random_kdb(n, seed, k=2):
         cols = 2 * int(np.prod([card[p] for p in par[f]]))
         cpts[f] = (ps, [list(c) for c in rng.dirichlet([1.0] * card[f], size=cols)])
     edges = [(p, f) for f in feats for p in ["C"] + par[f]]
-    return bnx.Classifier(_net(edges, cpts), "C", 1, features=feats)
+    return bnx.Classifier(net_from_columns(edges, cpts), "C", 1, features=feats)
 
 
 def test_greedy_order_keeps_contexts_small_and_tans_keep_theirs():
@@ -104,8 +104,8 @@ def test_greedy_order_keeps_contexts_small_and_tans_keep_theirs():
     for other in (list(clf.features), general_order(clf)):
         assert max(widths) <= max(context_widths(other, nbrs, card))
     odd = bnx.compile(clf, backend="autoref")
-    _same_node_as_general(clf, list(odd.order), "autoref")
-    from tests.compilation.test_tan_engine import random_tan
+    same_node_as_general(clf, list(odd.order), "autoref")
+    from tests._support.builders import random_tan
     tan = random_tan(12, 3)
     assert not _not_a_forest(tan) and tm._forest(tan, (0, 1))[3]
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from bnx.diagram import _arrays as A
 from bnx.diagram import _dd as D
 from bnx.diagram._feature_view import decide, decide_states, feature_view
-from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
+from tests._support.builders import dd_function
 
 
 @st.composite
@@ -26,22 +26,11 @@ def functions(draw):
     return n, start, ops
 
 
-def _build(backend, n, start, ops):
-    names = [f"v{i}" for i in range(n)]
-    bdd = new_manager(backend, names)
-    u = bdd.true if start else bdd.false
-    for op, i, neg in ops:
-        x = bdd.var(names[i])
-        x = ~x if neg else x
-        u = u & x if op == "&" else u | x if op == "|" else bdd.apply("xor", u, x)
-    return bdd, names, u
-
-
 @pytest.mark.parametrize("backend", ["autoref", "cudd"])
 @settings(max_examples=60, deadline=None)
 @given(spec=functions())
 def test_from_dd_to_dd_count_decide(backend, spec):
-    bdd, names, u = _build(backend, *spec)
+    bdd, names, u = dd_function(backend, *spec)
     n = len(names)
     arr, ids = D.from_dd([u, ~u], n)
     bits = np.array(list(itertools.product([False, True], repeat=n)), dtype=bool)

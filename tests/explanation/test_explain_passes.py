@@ -17,8 +17,8 @@ import bnx
 from bnx.explanation import _passes, reasons
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
+from tests._support.builders import compiled_case, oracle_args
 from tests._support.strategies import classifiers, instances
-from tests.explanation.test_explanations import _args, _setup
 
 BACKENDS = bnx.backends.available_backends()
 FEW = settings(max_examples=settings.default.max_examples // 2)
@@ -29,8 +29,8 @@ FEW = settings(max_examples=settings.default.max_examples // 2)
 @given(case=classifiers(), data=st.data())
 def test_vectorised_contrastive_pass_matches_brute_force(case, data, backend):
     """Every feature through the distinct-rows path that large diagrams take."""
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(reasons, "SMALL_FEATURE", 0)
         for x in [data.draw(instances(case)) for _ in range(2)]:
@@ -45,8 +45,8 @@ def test_vectorised_contrastive_pass_matches_brute_force(case, data, backend):
 def test_questions_in_any_order_on_one_instance(case, data, backend):
     """The instance's memo (distances, contrastive set) never answers another question
     or another instance: the answers do not depend on what was asked before."""
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     x, y = data.draw(instances(case)), data.draw(instances(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
     asks = {
@@ -76,7 +76,7 @@ def test_questions_in_any_order_on_one_instance(case, data, backend):
 def test_reaches_and_reached_match_completions(case, data, backend):
     """``reaches`` at the root is "some completion of the partial instance gets the
     terminal's decision"; ``reached`` marks the nodes of the paths of its completions."""
-    clf, odd = _setup(case, backend, data)
+    clf, odd = compiled_case(case, backend, data)
     fv = _passes.view(odd)
     enc = odd.encoding
     x = data.draw(instances(case))
@@ -104,7 +104,7 @@ def test_reaches_and_reached_match_completions(case, data, backend):
 def test_distances_are_hamming_distances_from_the_root(case, data, backend):
     """The root's distance to each terminal is the fewest mutable features to change,
     by enumeration of all instances; the closest flip is one such instance."""
-    clf, odd = _setup(case, backend, data)
+    clf, odd = compiled_case(case, backend, data)
     fv = _passes.view(odd)
     enc = odd.encoding
     x = data.draw(instances(case))
@@ -113,7 +113,7 @@ def test_distances_are_hamming_distances_from_the_root(case, data, backend):
     idx = odd.encode(x)
     xs = [idx[f] for f in enc.features]
     everything = list(itertools.product(*(range(len(s)) for s in enc.states)))
-    table = oracle.decision_table(*_args(case))  # by states in the classifier's order
+    table = oracle.decision_table(*oracle_args(case))  # by states in the classifier's order
     pos = [enc.position(f) for f in case.features]
     decided = [table[tuple(enc.states[i][y[i]] for i in pos)] for y in everything]
     for target in (_passes.FALSE, _passes.TRUE):
@@ -148,8 +148,8 @@ def test_distinct_rows_past_the_integer_keys():
 def test_check_explanation_reason_is_the_greedy_one(case, data, backend):
     """``.reason`` drops the redundant features in the ODD's order while the rest stays
     sufficient (as before issue 17, when it was one pass per feature)."""
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     x = data.draw(instances(case))
     kept = data.draw(st.sets(st.sampled_from(case.features)))
     partial = {f: x[f] for f in kept}
@@ -172,9 +172,9 @@ def test_check_explanation_reason_is_the_greedy_one(case, data, backend):
 def test_count_biased_by_frontiers_and_by_quantification(case, data, backend):
     """Both ways of counting the biased instances match the brute force."""
     from bnx.explanation import bias
-    clf, odd = _setup(case, backend, data)
+    clf, odd = compiled_case(case, backend, data)
     protected = data.draw(st.sets(st.sampled_from(case.features)))
-    want = brute.count_biased(_args(case), protected)
+    want = brute.count_biased(oracle_args(case), protected)
     for limit in (0, 1 << 30):
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(bias, "MAX_FRONTIER", limit)

@@ -10,20 +10,10 @@ from hypothesis import strategies as st
 
 import bnx
 from tests._support import oracle
+from tests._support.builders import compiled_case, oracle_args
 from tests._support.strategies import binary_on_maps, classifiers, instances, on_maps
 
 BACKENDS = bnx.backends.available_backends()
-
-
-def _setup(case, backend, data):
-    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
-                         features=case.features)
-    order = data.draw(st.permutations(case.features))
-    return clf, bnx.compile(clf, order, backend=backend)
-
-
-def _args(case):
-    return case.net, case.class_var, case.positive, case.threshold, case.features
 
 
 def _length_histogram(sets, weight):
@@ -33,12 +23,12 @@ def _length_histogram(sets, weight):
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_mc_explanations_match_brute_force(case, data, backend):
-    clf, odd = _setup(case, backend, data)
+    clf, odd = compiled_case(case, backend, data)
     x = data.draw(instances(case))
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
     got = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
-    want = oracle.mc_explanations(*_args(case), x, on, fixed)
+    want = oracle.mc_explanations(*oracle_args(case), x, on, fixed)
     assert got.to_set() == want
     assert got.count == len(want) == len(list(got))
     decision = clf.decide(x)
@@ -58,13 +48,13 @@ def test_mc_explanations_match_brute_force(case, data, backend):
 def test_mc_explanations_many_calls_on_one_odd(case, data, backend):
     # mc_explanations keeps per-ODD memos across calls: interleaved calls with different
     # instances, on-states and fixed features, repeated, must each match brute force.
-    _, odd = _setup(case, backend, data)
+    _, odd = compiled_case(case, backend, data)
     calls = []
     for _ in range(4):
         x = data.draw(instances(case))
         on = data.draw(on_maps(case))
         fixed = data.draw(st.sets(st.sampled_from(case.features)))
-        calls.append((x, on, fixed, oracle.mc_explanations(*_args(case), x, on, fixed)))
+        calls.append((x, on, fixed, oracle.mc_explanations(*oracle_args(case), x, on, fixed)))
     for x, on, fixed, want in calls + calls[::-1]:
         got = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
         assert got.to_set() == want
@@ -76,16 +66,16 @@ def test_mc_explanations_many_calls_on_one_odd(case, data, backend):
                 with pytest.raises(bnx.OnStatesError, match="Declare it"):
                     bnx.mc_explanations(odd, x)
                 continue
-            want = oracle.mc_explanations(*_args(case), x, on, ())
+            want = oracle.mc_explanations(*oracle_args(case), x, on, ())
             assert bnx.mc_explanations(odd, x).to_set() == want
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_pi_explanations_match_brute_force(case, data, backend):
-    clf, odd = _setup(case, backend, data)
+    clf, odd = compiled_case(case, backend, data)
     x = data.draw(instances(case))
-    want = oracle.pi_explanations(*_args(case), x)
+    want = oracle.pi_explanations(*oracle_args(case), x)
     inst = bnx.pi_explanations(odd, x, method="inst")
     cover = bnx.pi_explanations(odd, x, method="cover")
     assert inst.to_set() == want
@@ -103,9 +93,9 @@ def test_pi_explanations_match_brute_force(case, data, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data(), decision=st.booleans())
 def test_prime_implicants_match_brute_force(case, data, backend, decision):
-    clf, odd = _setup(case, backend, data)
+    clf, odd = compiled_case(case, backend, data)
     got = bnx.prime_implicants(odd, decision=decision)
-    want = oracle.prime_implicants(*_args(case), decision=decision)
+    want = oracle.prime_implicants(*oracle_args(case), decision=decision)
     assert got.to_set() == want
     assert got.count == len(want)
     assert got.lengths() == _length_histogram(want, len)
@@ -119,12 +109,12 @@ def test_prime_implicants_match_brute_force(case, data, backend, decision):
 def test_monotonicity_matches_brute_force(case, data):
     if any(len(case.states(f)) != 2 for f in case.features):
         with pytest.raises(bnx.ExplanationError):
-            bnx.is_monotone(_setup(case, "autoref", data)[1],
+            bnx.is_monotone(compiled_case(case, "autoref", data)[1],
                             on={f: case.states(f)[-1] for f in case.features})
         return
-    clf, odd = _setup(case, "autoref", data)
+    clf, odd = compiled_case(case, "autoref", data)
     on = data.draw(binary_on_maps(case))
-    want, _ = oracle.is_monotone(*_args(case), {f: {s} for f, s in on.items()})
+    want, _ = oracle.is_monotone(*oracle_args(case), {f: {s} for f, s in on.items()})
     assert bnx.is_monotone(odd, on=on) == want
     witness = bnx.monotone_counterexample(odd, on=on)
     assert witness.monotone == want and bool(witness) == witness.found == (not want)

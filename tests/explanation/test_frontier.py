@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 import bnx
 from bnx.explanation import frontier
 from tests._support import oracle
+from tests._support.strategies import classifier_of as _classifier
 from tests._support.strategies import general_networks, instances, tan_networks
-from tests.linear.test_linear_tan import _classifier
 
 SLOW = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow,

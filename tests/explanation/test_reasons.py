@@ -17,8 +17,9 @@ from bnx.explanation import probability
 from bnx.explanation._erosion import eroded_counts
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
+from tests._support.builders import compiled_case, oracle_args
+from tests._support.erosion import erosion_engines_agree
 from tests._support.strategies import classifiers, instances, naive_bayes
-from tests.explanation.test_explanations import _args, _setup
 
 BACKENDS = bnx.backends.available_backends()
 FEW = settings(max_examples=settings.default.max_examples // 2)  # half the profile's
@@ -32,8 +33,8 @@ def _some_instances(case, data, k=3):
 @FEW
 @given(case=classifiers(), data=st.data())
 def test_contrastive_explanations_match_brute_force_and_duality(case, data, backend):
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     for x in _some_instances(case, data):
         got = bnx.contrastive_explanations(odd, x)
         want = brute.contrastive_explanations(args, x)
@@ -54,8 +55,8 @@ def test_contrastive_explanations_match_brute_force_and_duality(case, data, back
 @FEW
 @given(case=classifiers(), data=st.data())
 def test_feature_roles_and_sufficient_reasons(case, data, backend):
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     for x in _some_instances(case, data):
         roles = bnx.feature_roles(odd, x)
         assert roles == brute.feature_roles(args, x)
@@ -67,8 +68,8 @@ def test_feature_roles_and_sufficient_reasons(case, data, backend):
 @FEW
 @given(case=classifiers(), data=st.data())
 def test_robustness_and_counterfactuals_match_brute_force(case, data, backend):
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     for x in _some_instances(case, data):
         immutable = data.draw(st.sets(st.sampled_from(case.features)))
         r = bnx.robustness(odd, x, immutable=immutable)
@@ -86,28 +87,13 @@ def test_robustness_and_counterfactuals_match_brute_force(case, data, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_robustness_profile_matches_brute_force(case, data, backend):
-    clf, odd = _setup(case, backend, data)
+    clf, odd = compiled_case(case, backend, data)
     immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
     got = bnx.robustness_profile(odd, immutable=immutable)
-    assert got == brute.robustness_profile(_args(case), immutable)
-    erosion_engines_agree(odd, _args(case), immutable)
+    assert got == brute.robustness_profile(oracle_args(case), immutable)
+    erosion_engines_agree(odd, oracle_args(case), immutable)
     assert list(got) == sorted(k for k in got if k is not None) + ([None] if None in got else [])
     assert sum(got.values()) == odd.total()
-
-
-def erosion_engines_agree(odd, args, immutable, rule="threshold") -> None:
-    """Both erosion engines (numpy, Python lists), with stars by conjunction and, where
-    the decision is unate, by one gather, count each decision's instances by robustness
-    as the brute force does."""
-    enc = odd.encoding
-    mutable = [f not in immutable for f in enc.features]
-    pair = odd.meta.get("least_states")
-    for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
-        want = brute.robustness_profile(args, immutable, rule, decision)
-        stuck = want.pop(math.inf, 0)
-        for least in [None] + ([pair[0 if decision else 1]] if pair is not None else []):
-            for small in (0, 1 << 40):
-                assert eroded_counts(arrays, enc, mutable, least, small=small) == (want, stuck)
 
 
 @pytest.mark.parametrize("example", ["asia", "admissions"])
@@ -135,20 +121,20 @@ def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
 def test_robustness_profile_unate_shortcut(case, data, backend):
     """On a binary-class naive Bayes the erosions stay unate: stars by one gather give the
     counts that stars by conjunction give, and the brute force's profile."""
-    clf, odd = _setup(case, backend, data)
+    clf, odd = compiled_case(case, backend, data)
     immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
     assert bnx.robustness_profile(odd, immutable=immutable) == \
-        brute.robustness_profile(_args(case), immutable)
+        brute.robustness_profile(oracle_args(case), immutable)
     assert (odd.meta["least_states"] is None) == (len(clf.class_states) != 2)
-    erosion_engines_agree(odd, _args(case), immutable)
+    erosion_engines_agree(odd, oracle_args(case), immutable)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(), data=st.data())
 def test_bias_matches_brute_force(case, data, backend):
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     protected = data.draw(st.sets(st.sampled_from(case.features)))
     assert bnx.count_biased(odd, protected) == brute.count_biased(args, protected)
     for x in _some_instances(case, data):
@@ -175,8 +161,8 @@ def _evidence(draw, case):
 @FEW
 @given(case=classifiers(max_features=5, max_instances=96), data=st.data())
 def test_same_decision_probability_is_the_exact_sum(case, data, backend):
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     for _ in range(3):
         e = data.draw(_evidence(case))
         want = brute.same_decision_probability(args, e)
@@ -218,8 +204,8 @@ def test_same_decision_probability_compiles_once_without_odd():
 @FEW
 @given(case=classifiers(), data=st.data())
 def test_check_explanation_matches_brute_force(case, data, backend):
-    clf, odd = _setup(case, backend, data)
-    args = _args(case)
+    clf, odd = compiled_case(case, backend, data)
+    args = oracle_args(case)
     for x in _some_instances(case, data):
         kept = data.draw(st.sets(st.sampled_from(case.features)))
         partial = {f: x[f] for f in kept}

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx import linear
+from tests._support.linear_brute import Brute, check_all
 from tests._support.strategies import classifier_of as _classifier
 from tests._support.strategies import instances, on_maps, tan_networks
-from tests.linear.test_linear import Brute, check_all
 
 
 def _brute(case, clf):

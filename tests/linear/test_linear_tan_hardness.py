@@ -26,8 +26,8 @@ from pgmpy.models import DiscreteBayesianNetwork
 import bnx
 from bnx import linear
 from tests._support import oracle
+from tests._support.linear_brute import Brute
 from tests._support.strategies import Case, classifier_of, instances, tan_networks
-from tests.linear.test_linear import Brute
 
 SIGN = ["-", "+"]
 

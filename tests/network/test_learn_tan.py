@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import bnx
 from bnx.errors import DataError
 from tests._support import oracle
-from tests.classifier.test_general import general_api
+from tests._support.api import general_api
 
 # --------------------------------------------------------------------------- by hand
 

@@ -29,6 +29,7 @@ from bnx.diagram._problem import problem
 from bnx.diagram.encoding import Encoding
 from bnx.odd.io import FORMAT_VERSION, load, load_odd, save_odd
 from bnx.odd.io.document import _checksum
+from tests._support.builders import multivalued_classifier
 from tests._support.legacy_files import (
     join,
     legacy_document,
@@ -41,27 +42,6 @@ from tests._support.legacy_files import (
 BACKENDS = bnx.backends.available_backends()
 PAIRS = list(itertools.product(BACKENDS, BACKENDS))
 DATA = Path(__file__).resolve().parent.parent / "data"
-
-
-# ---------------------------------------------------------------------- fixtures
-def multivalued_classifier(threshold=0.4):
-    """A naive Bayes with 3-state features, int state names and a binary feature."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
-
-    cs = ["no", "yes"]
-    net = DiscreteBayesianNetwork([("C", "A"), ("C", "B"), ("C", "D")])
-    net.add_cpds(
-        TabularCPD("C", 2, [[0.6], [0.4]], state_names={"C": cs}),
-        TabularCPD("A", 3, [[0.5, 0.1], [0.3, 0.3], [0.2, 0.6]], evidence=["C"],
-                   evidence_card=[2], state_names={"A": ["lo", "mid", "hi"], "C": cs}),
-        TabularCPD("B", 3, [[0.7, 0.2], [0.2, 0.3], [0.1, 0.5]], evidence=["C"],
-                   evidence_card=[2], state_names={"B": [0, 1, 2], "C": cs}),
-        TabularCPD("D", 2, [[0.8, 0.3], [0.2, 0.7]], evidence=["C"], evidence_card=[2],
-                   state_names={"D": [0, 1], "C": cs}),
-    )
-    net.check_model()
-    return bnx.Classifier(net, "C", "yes", threshold=threshold)
 
 
 CLASSIFIERS = {"admissions": bnx.examples.admissions, "multivalued": multivalued_classifier}

@@ -195,7 +195,7 @@ def test_bad_data_names_the_problem(votes, call, error, match):
 
 
 def test_multivalued_features_need_on_states():
-    from tests.odd.test_serialization import multivalued_classifier
+    from tests._support.builders import multivalued_classifier
     odd = bnx.compile(multivalued_classifier(), backend="autoref")
     rows = [dict(zip(odd.features, c)) for c in itertools.product(*odd.encoding.states)]
     got = bnx.explain_data(odd, rows, what=("decision", "pi_count"), progress=False)

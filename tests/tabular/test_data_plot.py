@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 
 
 def test_odd_graph_is_to_dot(backend):
-    from tests.odd.test_serialization import multivalued_classifier
+    from tests._support.builders import multivalued_classifier
     for clf in (bnx.examples.admissions(), multivalued_classifier()):
         odd = bnx.compile(clf, backend=backend)
         nodes, edges = odd_graph(odd)

@@ -1,0 +1,91 @@
+"""Classifiers, networks and diagrams built for tests, shared by several test modules."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from pgmpy.factors.discrete import TabularCPD
+from pgmpy.models import DiscreteBayesianNetwork
+
+import bnx
+from bnx.diagram.backends import new_manager
+
+__all__ = ["compiled_case", "dd_function", "multivalued_classifier", "net_from_columns",
+           "oracle_args", "random_tan"]
+
+
+def multivalued_classifier(threshold=0.4):
+    """A naive Bayes with 3-state features, int state names and a binary feature."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    cs = ["no", "yes"]
+    net = DiscreteBayesianNetwork([("C", "A"), ("C", "B"), ("C", "D")])
+    net.add_cpds(
+        TabularCPD("C", 2, [[0.6], [0.4]], state_names={"C": cs}),
+        TabularCPD("A", 3, [[0.5, 0.1], [0.3, 0.3], [0.2, 0.6]], evidence=["C"],
+                   evidence_card=[2], state_names={"A": ["lo", "mid", "hi"], "C": cs}),
+        TabularCPD("B", 3, [[0.7, 0.2], [0.2, 0.3], [0.1, 0.5]], evidence=["C"],
+                   evidence_card=[2], state_names={"B": [0, 1, 2], "C": cs}),
+        TabularCPD("D", 2, [[0.8, 0.3], [0.2, 0.7]], evidence=["C"], evidence_card=[2],
+                   state_names={"D": [0, 1], "C": cs}),
+    )
+    net.check_model()
+    return bnx.Classifier(net, "C", "yes", threshold=threshold)
+
+
+def net_from_columns(edges, cpts):
+    net = DiscreteBayesianNetwork(edges)
+    for node in cpts:
+        if node not in net:
+            net.add_node(node)
+    for node, (parents, columns) in cpts.items():
+        k = len(columns[0])
+        cards = [len(cpts[p][1][0]) for p in parents]
+        net.add_cpds(TabularCPD(node, k, np.array(columns, dtype=float).T.tolist(),
+                                evidence=parents or None, evidence_card=cards or None))
+    assert net.check_model()
+    return net
+
+
+def random_tan(n, seed, ternary=True, classes=2):
+    """A random TAN: each feature's parent uniform among the earlier ones (more than two
+    classes: the argmax rule)."""
+    rng = np.random.default_rng(seed)
+    feats = [f"F{i}" for i in range(n)]
+    card = {f: int(rng.integers(2, 4)) if ternary else 2 for f in feats}
+    parent = {f: feats[int(rng.integers(0, i))] if i else None for i, f in enumerate(feats)}
+    cpts = {"C": ([], [list(rng.dirichlet([2] * classes))])}
+    for f in feats:
+        ps = ["C"] + ([parent[f]] if parent[f] else [])
+        cols = classes * (card[parent[f]] if parent[f] else 1)
+        cpts[f] = (ps, [list(c) for c in rng.dirichlet([1.0] * card[f], size=cols)])
+    edges = [("C", f) for f in feats] + [(parent[f], f) for f in feats if parent[f]]
+    kw = {"rule": "argmax"} if classes > 2 else {}
+    return bnx.Classifier(net_from_columns(edges, cpts), "C", 1, features=feats, **kw)
+
+
+def dd_function(backend, n, start, ops):
+    """A dd function over ``n`` variables: ``start`` then each (op, variable, negated)."""
+    names = [f"v{i}" for i in range(n)]
+    bdd = new_manager(backend, names)
+    u = bdd.true if start else bdd.false
+    for op, i, neg in ops:
+        x = bdd.var(names[i])
+        x = ~x if neg else x
+        u = u & x if op == "&" else u | x if op == "|" else bdd.apply("xor", u, x)
+    return bdd, names, u
+
+
+def compiled_case(case, backend, data):
+    """The case's classifier, compiled on a random order of its features."""
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                         features=case.features)
+    order = data.draw(st.permutations(case.features))
+    return clf, bnx.compile(clf, order, backend=backend)
+
+
+def oracle_args(case):
+    """The arguments that tests/_support/oracle.py takes for the case."""
+    return case.net, case.class_var, case.positive, case.threshold, case.features
+

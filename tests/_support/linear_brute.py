@@ -1,0 +1,75 @@
+"""The brute force that bnx.linear is checked against: every answer by enumerating a
+decision table."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+import bnx
+from bnx import linear
+
+__all__ = ["Brute", "check_all"]
+
+
+class Brute:
+    """Every answer of bnx.linear by enumerating a decision table."""
+
+    def __init__(self, case, table):
+        self.features = list(case.features)
+        self.states = {f: case.states(f) for f in self.features}
+        self.table = table
+
+    def decide(self, x):
+        return self.table[tuple(x[f] for f in self.features)]
+
+    def completions(self, partial):
+        doms = [[partial[f]] if f in partial else self.states[f] for f in self.features]
+        return itertools.product(*doms)
+
+    def sufficient(self, x, partial):
+        d = self.decide(x)
+        return all(self.table[c] == d for c in self.completions(partial))
+
+    def pis(self, x):
+        ok = [frozenset(s) for r in range(len(self.features) + 1)
+              for s in itertools.combinations(self.features, r)
+              if self.sufficient(x, {f: x[f] for f in s})]
+        return {s for s in ok if not any(o < s for o in ok)}
+
+    def robustness(self, x):
+        d = self.decide(x)
+        dists = [sum(a != x[f] for a, f in zip(c, self.features))
+                 for c, v in self.table.items() if v != d]
+        return min(dists) if dists else math.inf
+
+
+def check_all(clf, brute, x):
+    """Every function of bnx.linear on ``x`` against the brute force."""
+    d = brute.decide(x)
+    assert linear.decide(clf, x) == d
+    pis = list(linear.pi_explanations(clf, x))
+    got = [frozenset(e) for e in pis]
+    assert len(got) == len(set(got)), "a PI-explanation came twice"
+    want = brute.pis(x)
+    assert set(got) == want
+    assert all(e == {f: x[f] for f in e} for e in pis)
+    shortest = linear.shortest_pi_explanation(clf, x)
+    assert frozenset(shortest) in want and len(shortest) == min(map(len, want))
+    r = brute.robustness(x)
+    assert linear.robustness(clf, x) == r
+    if r == math.inf:
+        for ask in (linear.counterfactual, linear.contrastive_explanation):
+            with pytest.raises(bnx.ExplanationError, match="no change of the features"):
+                ask(clf, x)
+    else:
+        cf = linear.counterfactual(clf, x)
+        cx = linear.contrastive_explanation(clf, x)
+        assert len(cf) == r and all(cf[f] != x[f] for f in cf)
+        assert brute.decide({**x, **cf}) != d
+        assert set(cx) == set(cf) and all(cx[f] == x[f] for f in cx)
+        assert not brute.sufficient(x, {f: x[f] for f in brute.features if f not in cx})
+    return want
+
