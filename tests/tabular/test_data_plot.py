@@ -8,8 +8,9 @@ import matplotlib
 import pytest
 
 import bnx
+from bnx.diagram.drawing import odd_graph
 from bnx.tabular._engine import marginal_odd
-from bnx.tabular.plot import odd_graph, pi_feature_share
+from bnx.tabular.plot import pi_feature_share
 
 matplotlib.use("Agg")
 
