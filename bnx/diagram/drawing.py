@@ -123,6 +123,11 @@ def odd_graph(odd: Any) -> tuple[dict, list]:
 
     References are dd nodes with their polarity; the two terminals are ``True`` and
     ``False`` at level ``nvars``.
+
+    Returns
+    -------
+    tuple of (dict, list)
+        The nodes and the edges, as :func:`plot_odd` draws them.
     """
     enc = odd.encoding
     names = {}

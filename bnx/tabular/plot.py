@@ -2,7 +2,8 @@
 
 - :func:`plot_odd` (``odd.plot()``) and :func:`plot_explanations`
   (``Explanations.plot()``): the decision diagram, and an explanation set as a grid;
-  they live in :mod:`bnx.diagram.drawing`, below the ODD, and are re-exported here.
+  they live in :mod:`bnx.diagram.drawing`, below the ODD, and are re-exported here
+  with :func:`odd_graph` (the diagram's nodes and edges, as :func:`plot_odd` draws them).
 - :func:`pi_feature_share` and :func:`plot_feature_share`: how often each feature
   appears in the PI-explanations of the rows of a data set.
 
@@ -13,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagram.drawing import _axes, plot_explanations, plot_odd
+from ..diagram.drawing import _axes, odd_graph, plot_explanations, plot_odd
 
-__all__ = ["plot_odd", "plot_explanations", "pi_feature_share", "plot_feature_share"]
+__all__ = ["odd_graph", "plot_odd", "plot_explanations", "pi_feature_share",
+           "plot_feature_share"]
 
 
 def pi_feature_share(odd: Any, data: Any):
