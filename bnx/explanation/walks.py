@@ -61,10 +61,11 @@ def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool
     ``i``, high "kept"), whether some member of the set ``root`` of the node table ``g``
     keeps it and whether some member drops it.
 
-    One pass over the nodes below the root: every such node (but false) lies on a path
-    to true, so a member keeps feature ``i`` exactly when a node at level ``i`` has a
-    high child other than false, or an edge to a node other than false skips level
-    ``i`` (either choice is then a member); likewise for dropping it.
+    One pass over the nodes below the root (not the whole table, which holds other sets
+    too): every such node (but false) lies on a path to true, so a member keeps feature
+    ``i`` exactly when a node at level ``i`` has a high child other than false, or an edge
+    to a node other than false skips level ``i`` (either choice is then a member);
+    likewise for dropping it.
 
     Examples
     --------
@@ -83,18 +84,21 @@ def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool
     skip = [0] * (n + 1)  # +1 at the first skipped level of an edge, -1 after its last
     skip[0] += 1
     skip[min(var[root], n)] -= 1
-    seen = [False] * (root + 1)
-    seen[root] = True
-    for u in range(root, 1, -1):
-        if not seen[u]:
+    seen = {root}
+    stack = [root]  # the nodes below the root only (the table holds other sets too)
+    while stack:
+        u = stack.pop()
+        if u <= 1:
             continue
         v = var[u]
         for c, used in ((lo[u], dropped), (hi[u], kept)):
             if c:
                 used[v] = True
-                seen[c] = True
                 skip[v + 1] += 1
                 skip[min(var[c], n)] -= 1
+                if c not in seen:
+                    seen.add(c)
+                    stack.append(c)
     depth = 0
     for i in range(n):
         depth += skip[i]
