@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 from ..errors import OnStatesError
+from ._options import add_model_options
 from .text import _legend, _names, _pairs, _show
 
 __all__ = ["main"]
@@ -82,30 +83,11 @@ def _build_parser() -> argparse.ArgumentParser:
                        "decision is). --mc, --pi, --shortest, --on and the question flags "
                        "print those answers instead. NETWORK may also be an ODD saved by "
                        "'bnx compile --output' (then --class and --positive are not needed).")
-    e.add_argument("network", metavar="NETWORK", help="a network file or a saved ODD (.bnx)")
-    e.add_argument("--class", dest="class_var", metavar="C",
-                   help="the class variable (not needed for a saved ODD)")
-    e.add_argument("--positive", metavar="S",
-                   help="its positive state (not needed for a saved ODD)")
-    e.add_argument("--threshold", type=float, metavar="T",
-                   help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
-    e.add_argument("--rule", choices=["threshold", "argmax"], default=None,
-                   help="threshold (default) or argmax (S is the most probable state of C)")
-    e.add_argument("--features", metavar="F1,F2,...",
-                   help="the observed features, any nodes but the class (default: the "
-                   "network's leaves)")
-    e.add_argument("--order", metavar="F1,F2,...",
-                   help="the ODD's variable order (default: chosen by bnx)")
-    e.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
-                   help=_BACKEND_HELP)
-    e.add_argument("--max-nodes", type=int, metavar="N",
-                   help="stop compiling past N nodes (a naive Bayes classifier is then "
-                   "explained by bnx.linear without compiling)")
-    e.add_argument("--timeout", type=_positive_float, metavar="S",
-                   help="stop compiling after S seconds")
-    e.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (shown when the ODD is estimated to be large, and "
-                   "for --data on a terminal)")
+    add_model_options(e, backend_help=_BACKEND_HELP, seconds=_positive_float,
+                      max_nodes_help="stop compiling past N nodes (a naive Bayes classifier is "
+                      "then explained by bnx.linear without compiling)",
+                      progress_help="no progress bar (shown when the ODD is estimated to be "
+                      "large, and for --data on a terminal)")
     source = e.add_mutually_exclusive_group(required=True)
     source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."',
                         help="an instance; for a partial one (features left out are "

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._options import add_model_options
+
 __all__ = ["add_serve_parser", "port_number"]
 
 
@@ -41,27 +43,7 @@ def add_serve_parser(sub, *, backend_help: str, seconds) -> argparse.ArgumentPar
         "it (docs/serve.md). PATH is an ODD saved by 'bnx compile --output' or a network "
         "file with the options of 'bnx explain'. Listens on 127.0.0.1 (this machine only) "
         "unless --host says otherwise; Ctrl-C stops it.")
-    s.add_argument("network", metavar="PATH", help="a saved ODD (.bnx) or a network file")
-    s.add_argument("--class", dest="class_var", metavar="C",
-                   help="the class variable (not needed for a saved ODD)")
-    s.add_argument("--positive", metavar="S",
-                   help="its positive state (not needed for a saved ODD)")
-    s.add_argument("--threshold", type=float, metavar="T",
-                   help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
-    s.add_argument("--rule", choices=["threshold", "argmax"], default=None,
-                   help="threshold (default) or argmax (S is the most probable state of C)")
-    s.add_argument("--features", metavar="F1,F2,...",
-                   help="the observed features, any nodes but the class (default: the "
-                   "network's leaves)")
-    s.add_argument("--order", metavar="F1,F2,...",
-                   help="the ODD's variable order (default: chosen by bnx)")
-    s.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
-                   help=backend_help)
-    s.add_argument("--max-nodes", type=int, metavar="N", help="stop compiling past N nodes")
-    s.add_argument("--timeout", type=seconds, metavar="S",
-                   help="stop compiling after S seconds")
-    s.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (shown when the ODD is estimated to be large)")
+    add_model_options(s, backend_help=backend_help, seconds=seconds, metavar="PATH")
     s.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
                    help="the address to listen on (default 127.0.0.1: this machine only; "
                    "any other prints a warning)")

@@ -1,0 +1,38 @@
+"""The options that name a classifier, shared by ``bnx explain`` and ``bnx serve``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+__all__ = ["add_model_options"]
+
+
+def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
+                      seconds: Callable, metavar: str = "NETWORK", max_nodes_help: str = "stop compiling past N nodes",
+                      progress_help: str = "no progress bar (shown when the ODD is "
+                      "estimated to be large)") -> None:
+    """Add the positional ``metavar`` (a network file or a saved ODD) and the options that make a
+    classifier of a network file (``--class``, ``--positive``, ``--threshold``, ``--rule``,
+    ``--features``, ``--order``) and compile it (``--backend``, ``--max-nodes``,
+    ``--timeout``, ``--no-progress``); ``seconds`` parses ``--timeout``."""
+    p.add_argument("network", metavar=metavar, help="a network file or a saved ODD (.bnx)")
+    p.add_argument("--class", dest="class_var", metavar="C",
+                   help="the class variable (not needed for a saved ODD)")
+    p.add_argument("--positive", metavar="S",
+                   help="its positive state (not needed for a saved ODD)")
+    p.add_argument("--threshold", type=float, metavar="T",
+                   help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
+    p.add_argument("--rule", choices=["threshold", "argmax"], default=None,
+                   help="threshold (default) or argmax (S is the most probable state of C)")
+    p.add_argument("--features", metavar="F1,F2,...",
+                   help="the observed features, any nodes but the class (default: the "
+                   "network's leaves)")
+    p.add_argument("--order", metavar="F1,F2,...",
+                   help="the ODD's variable order (default: chosen by bnx)")
+    p.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
+                   help=backend_help)
+    p.add_argument("--max-nodes", type=int, metavar="N", help=max_nodes_help)
+    p.add_argument("--timeout", type=seconds, metavar="S",
+                   help="stop compiling after S seconds")
+    p.add_argument("--no-progress", action="store_true", help=progress_help)
