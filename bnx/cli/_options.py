@@ -9,7 +9,8 @@ __all__ = ["add_model_options"]
 
 
 def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
-                      seconds: Callable, metavar: str = "NETWORK", max_nodes_help: str = "stop compiling past N nodes",
+                      seconds: Callable, metavar: str = "NETWORK",
+                      max_nodes_help: str = "stop compiling past N nodes",
                       progress_help: str = "no progress bar (shown when the ODD is "
                       "estimated to be large)") -> None:
     """Add the positional ``metavar`` (a network file or a saved ODD) and the options that make a
