@@ -62,7 +62,15 @@ def _read(doc: dict, where: str) -> tuple:
         raise
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise bad(str(exc) or type(exc).__name__) from None
-    return states, parents, factors, {}
+    # the nodes whose columns do not sum to exactly 1 (pgmpy accepts a little off): summing
+    # one out multiplies by its column sums, so it cannot be left out as a barren node
+    def column_sums(table) -> list:
+        sums = table.sum(axis=0)
+        return sums.ravel().tolist() if hasattr(sums, "ravel") else [sums]
+
+    unnormalised = frozenset(v for v, (_, table) in factors.items()
+                             if any(c != 1 for c in column_sums(table)))
+    return states, parents, factors, {}, unnormalised
 
 
 def _network(odd: Any) -> tuple | None:
@@ -106,7 +114,7 @@ def document_joint(odd: Any, idx: dict) -> list[Fraction] | None:
     got = _network(odd)
     if got is None:
         return None
-    states, parents, factors, cache = got
+    states, parents, factors, cache, unnormalised = got
     class_var = odd.meta["class_var"]
     enc = odd.encoding
     evidence = {}
@@ -119,8 +127,8 @@ def document_joint(odd: Any, idx: dict) -> list[Fraction] | None:
             raise ODDFileError(f"the classifier in the file has no state {named!r} of "
                                f"{f!r}") from None
     keep: set = set()
-    stack = [class_var, *evidence]
-    while stack:  # the class, the observed features and their ancestors
+    stack = [class_var, *evidence, *unnormalised]
+    while stack:  # the class, the observed features, unnormalised nodes, their ancestors
         v = stack.pop()
         if v not in keep:
             keep.add(v)

@@ -70,11 +70,9 @@ def test_counterfactual_probabilities_from_the_classifier_and_the_file(case, dat
     assert loaded._classifier is None  # the file's tables answered, not the classifier
     assert from_file == sorted(from_file, reverse=True) and got.to_set() == cfs.to_set()
     assert loaded.classifier is not None  # now built (through pgmpy) from the same tables
-    # equal up to an ulp: the file's path leaves out nodes that are no ancestor of the
-    # class or a feature (their CPT's floats are taken to sum to 1), the classifier
-    # multiplies in their exact column sums
-    for a, b in zip(exact_probabilities(loaded, x, list(got)), from_file):
-        assert abs(a - b) <= b * Fraction(1, 10 ** 12)
+    # equal: both sum out the nodes that are no ancestor of the class or a feature, with
+    # their exact column sums where a CPT's floats do not sum to exactly 1
+    assert exact_probabilities(loaded, x, list(got)) == from_file
 
 
 def test_a_counterfactual_yielded_twice_is_a_new_dict():
