@@ -6,24 +6,21 @@ import math
 
 from .._types import Feature, Instance, Manager, Node
 from .._wording import decision_state
-from ..classifier._classifier import Classifier, _resolve_state
-from ..classifier._instances import as_instance, encode_rows
+from ..classifier._classifier import Classifier
 from ..classifier._unate import least_pair
 from ..diagram import _memo
 from ..diagram._arrays import DiagramArrays, dd_size
 from ..diagram._arrays import count as count_models
 from ..diagram._dd import from_dd, to_dd
-from ..diagram._feature_view import decide, decide_states, feature_view
 from ..diagram._passes import recursion_for
 from ..diagram.backends import available_backends, new_manager, resolve_backend
 from ..diagram.encoding import Encoding
 from ..errors import (
     ArgumentError,
-    MissingFeatureError,
     UnknownFeatureError,
-    UnknownStateError,
     closest_first,
 )
+from . import _rows
 from ._classifier_json import classifier_from_document
 from .io import load_odd, loads_odd
 
@@ -277,37 +274,7 @@ class ODD:
         -------
         dict
         """
-        instance = as_instance(instance, class_var=self.meta.get("class_var"))
-        known = self.encoding._index
-        for f in instance:
-            try:
-                ok = f in known
-            except TypeError:
-                ok = False
-            if not ok:
-                self._position(f)  # raises
-        by_text = self._by_text
-        if by_text is None:  # per feature, {state: index} when all its states are str
-            by_text = self._by_text = [
-                {s: j for j, s in reversed(list(enumerate(states)))}
-                if all(type(s) is str for s in states) else None
-                for states in self.encoding.states]
-        out = {}
-        for i, f in enumerate(self.features):
-            if f not in instance:
-                if partial:
-                    continue
-                raise MissingFeatureError(f"the instance has no state for feature {f!r}")
-            v = instance[f]
-            j = by_text[i].get(v) if type(v) is str and by_text[i] is not None else None
-            if j is None:
-                j = _resolve_state(self.encoding.states[i], v)
-            if j is None:
-                raise UnknownStateError(
-                    f"{instance[f]!r} is not a state of feature {f!r} "
-                    f"(states, closest first: {closest_first(v, self.encoding.states[i])})")
-            out[f] = j
-        return out
+        return _rows.encode(self, instance, partial)
 
     def assignment(self, indices: dict) -> dict[int, bool]:
         """``{level: bit}`` of a complete instance given as ``{feature: state index}``.
@@ -348,22 +315,7 @@ class ODD:
         >>> bool(odd.decide_many([{**x, "WorkExperience": None}])[0])
         True
         """
-        given = as_instance(instance, class_var=self.meta.get("class_var"))
-        if None in given.values():  # None in a mapping is a missing value, as in decide_many
-            given = {f: v for f, v in given.items()
-                     if v is not None or f not in self.encoding._index
-                     or None in self.states(f)}
-        if len(given) < len(self.features):
-            missing = [f for f in self.features if f not in given]
-            try:
-                gaps = all(f in instance for f in missing)  # keys whose value is missing
-            except TypeError:
-                gaps = False
-            if gaps:
-                self.encode(given, partial=True)  # unknown features and states
-                return bool(self._partial_classifier().decide(given, partial=True))
-        idx = self.encode(given)
-        return decide(self.arrays, self.encoding, [idx[f] for f in self.features])
+        return _rows.decide(self, instance)
 
     def decide_many(self, data):
         """The decisions on many rows at once, as a numpy ``bool`` array in row order.
@@ -391,31 +343,7 @@ class ODD:
         ...                   for i, row in votes.iterrows())
         (184, True)
         """
-        import numpy as np
-        codes = encode_rows(self, data)
-        out = np.empty(codes.shape[0], dtype=bool)
-        full = ~(codes < 0).any(axis=1)
-        if full.any():
-            out[full] = decide_states(feature_view(self.arrays, self.encoding), codes[full])
-        if not full.all():
-            clf = self._partial_classifier()
-            rows, inverse = np.unique(codes[~full], axis=0, return_inverse=True)
-            states = self.encoding.states
-            got = [clf.decide({f: states[i][j] for i, (f, j) in
-                               enumerate(zip(self.features, row.tolist())) if j >= 0},
-                              partial=True) for row in rows]
-            out[~full] = np.array(got, dtype=bool)[inverse.reshape(-1)]
-        return out
-
-    def _partial_classifier(self) -> Classifier:
-        """The classifier, which decides rows with missing values (refused with an
-        :class:`~bnx.ArgumentError` for an ODD without one)."""
-        clf = self.classifier
-        if clf is None:
-            raise ArgumentError("rows with missing values need the classifier, which this "
-                                "ODD does not have (a file of format version 1): compile "
-                                "it again")
-        return clf
+        return _rows.decide_many(self, data)
 
     def count(self) -> int:
         """Number of complete instances decided positive (an exact ``int``).
