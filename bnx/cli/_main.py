@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 
 from ..errors import OnStatesError
-from ._options import add_model_options
+from ._options import add_model_options, positive_int
 from .text import _legend, _names, _pairs, _show
 
 __all__ = ["main"]
@@ -99,7 +99,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         "line of answers per row (see --output)")
     e.add_argument("--output", metavar="ANSWERS.csv",
                    help="with --data: write the answers here (default: print them)")
-    e.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+    e.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="with --data: worker processes (default 1)")
     e.add_argument("--what", metavar="A1,A2,...",
                    help="with --data: the answers (default decision,posterior,mc_count,"
@@ -113,7 +113,7 @@ def _build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--pi", action="store_true", help="only PI-explanations")
     e.add_argument("--shortest", action="store_true",
                    help="only the shortest explanations")
-    e.add_argument("--limit", type=_positive_int, default=20, metavar="N",
+    e.add_argument("--limit", type=positive_int, default=20, metavar="N",
                    help="show at most N explanations of each kind (default 20)")
     from .questions import question_args
     question_args(e)
@@ -123,15 +123,6 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 # ---------------------------------------------------------------------- helpers
-def _positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid positive integer: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
-    return n
-
 def _positive_float(text: str) -> float:
     try:
         value = float(text)

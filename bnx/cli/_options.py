@@ -5,7 +5,18 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-__all__ = ["add_model_options"]
+__all__ = ["add_model_options", "positive_int"]
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid positive integer: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
 
 
 def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._options import add_model_options
+from ._options import add_model_options, positive_int
 
 __all__ = ["add_serve_parser", "port_number"]
 
@@ -22,16 +22,6 @@ def port_number(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is from 0 to 65535, got {port}")
     return port
-
-
-def _workers(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid number of workers: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
-    return n
 
 
 def add_serve_parser(sub, *, backend_help: str, seconds) -> argparse.ArgumentParser:
@@ -49,7 +39,7 @@ def add_serve_parser(sub, *, backend_help: str, seconds) -> argparse.ArgumentPar
                    "any other prints a warning)")
     s.add_argument("--port", type=port_number, default=8765, metavar="N",
                    help="the port (default 8765; 0: any free port)")
-    s.add_argument("--workers", type=_workers, default=1, metavar="N",
+    s.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="processes answering requests, sharing the port (default 1; more "
                    "serve many clients at once on as many cores; POSIX only)")
     return s
