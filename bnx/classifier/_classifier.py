@@ -24,13 +24,14 @@ Compiled ODDs and explanations follow these rules.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 from .._types import Feature, State
 from ..errors import ArgumentError, NetworkError, StructureError, UnknownFeatureError, closest_first
+from ._checks import check_features, check_on_states
 from ._decisions import Decisions
 from ._instances import resolve_state as _resolve_state
 from ._rules import RULES, check_threshold
@@ -144,45 +145,15 @@ class Classifier(Decisions):
                                f"(states, closest first: {closest_first(positive, cstates)})")
         self._positive_index = j
         self._positive = cstates[j]
-        self._features = self._check_features(features)
+        self._features = check_features(self._network, self._class_var, self._states,
+                                        features)
         self._main, self._aside, self._barren = prune(
             network, self._parents, cpds, class_var, self._features)
         self._tree = as_tree(class_var, self._features, self._states, cpds, self._main,
                              self._aside)
         self._card = {n: len(s) for n, s in self._states.items()}
         self._orders: dict = {}
-        self._on_states = self._check_on_states(on_states)
-
-    def _check_on_states(self, on: Any) -> dict:
-        """``on_states`` as ``{feature: tuple of its on states}``, checked."""
-        from collections.abc import Collection, Mapping
-
-        from ..errors import UnknownStateError
-        if on is None:
-            return {}
-        if not isinstance(on, Mapping):
-            raise ArgumentError(f"on_states must map features to their on state(s), "
-                                f"got {on!r}")
-        out = {}
-        for f, given in on.items():
-            if f not in self._features:
-                raise UnknownFeatureError(
-                    f"on_states names {f!r}, which is not a feature (features, closest "
-                    f"first: {closest_first(f, self._features)})")
-            if isinstance(given, (str, bytes, int)) or not isinstance(given, Collection):
-                given = [given]
-            states = self._states[f]
-            got = []
-            for s in given:
-                j = _resolve_state(states, s)
-                if j is None:
-                    raise UnknownStateError(
-                        f"on state {s!r} is not a state of feature {f!r} (states, "
-                        f"closest first: {closest_first(s, states)})")
-                if states[j] not in got:
-                    got.append(states[j])
-            out[f] = tuple(sorted(got, key=states.index))
-        return {f: out[f] for f in self._features if f in out}
+        self._on_states = check_on_states(on_states, self._features, self._states)
 
     @property
     def on_states(self) -> dict:
@@ -279,40 +250,6 @@ class Classifier(Decisions):
         net, class_var, pos, names = sklearn_parts(estimator, positive,
                                                    feature_names=feature_names)
         return cls(net, class_var, pos, features=names, rule="argmax")
-
-    def _check_features(self, features: Sequence[Feature] | None) -> tuple:
-        from ..network.readers import FEATURES_KEY
-        net, c = self._network, self._class_var
-        if features is None:
-            learned = getattr(net, "graph", {}).get(FEATURES_KEY)
-            if learned is not None and learned[0] == c and all(f in net for f in learned[1]):
-                return tuple(learned[1])  # a TAN of bnx.learn_tan: its features are inner nodes
-            leaves = tuple(n for n in net.nodes() if n != c and not list(net.successors(n)))
-            if not leaves:
-                raise StructureError(
-                    f"the network has no leaf other than the class {c!r}, so there is no "
-                    f"default feature; name the features with features=")
-            return leaves
-        if isinstance(features, (str, bytes)) or not isinstance(features, Iterable):
-            raise StructureError(f"features must be a sequence of node names, got {features!r}")
-        features = tuple(features)
-        if not features:
-            raise StructureError("features must name at least one node")
-        seen = set()
-        for f in features:
-            try:
-                known = f in self._states
-            except TypeError:
-                known = False
-            if not known:
-                raise UnknownFeatureError(f"feature {f!r} is not a node of the network (nodes, "
-                                          f"closest first: {closest_first(f, self._states)})")
-            if f == c:
-                raise StructureError(f"the class {f!r} cannot be a feature")
-            if f in seen:
-                raise StructureError(f"feature {f!r} is listed twice")
-            seen.add(f)
-        return features
 
     # ------------------------------------------------------------------ properties
     @property
