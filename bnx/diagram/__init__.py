@@ -3,6 +3,8 @@
 - :mod:`._arrays`: :class:`DiagramArrays`, levels and children per node, with the passes
   (count, dd size, negation, cofactor) that run on them, in Python on a small diagram and
   vectorised on a large one;
+- :mod:`._columns`: the passes that read a diagram's bare columns (cofactor, dd's node
+  count) and the one-sort ``unique`` (all imported from :mod:`._arrays`);
 - :mod:`._problem`: whether three columns read from a file are a valid diagram;
 - :mod:`._dd`: to and from ``dd`` functions;
 - :mod:`._feature_view`: each node's child per feature state (deciding instances);
