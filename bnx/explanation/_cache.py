@@ -28,7 +28,7 @@ from ..classifier._unate import least_pair
 from ..diagram._feature_view import decide as decide_instance
 from ..diagram.backends import is_cudd, new_manager
 from .layout import Layout
-from .nodetable import NodeTable
+from .store import Store
 
 np = lazy_loader.load("numpy")  # imported on first use
 
@@ -81,16 +81,16 @@ def aux_manager(odd, variables: Sequence[str]) -> Manager:
     return bdd
 
 
-def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> NodeTable:
-    """The :class:`~.nodetable.NodeTable` over ``variables`` in which the explanation
+def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> Store:
+    """The :class:`~.store.Store` over ``variables`` in which the explanation
     algorithms build their sets node by node, kept per ODD and layout so that nodes and
     memos serve later calls; sets are written into :func:`aux_manager` only when a ``dd``
     node is asked for. Once it holds more than ``limit`` nodes and memo entries it is
     replaced by a new one (sets already returned keep the old one)."""
     key = tuple(variables)
-    got = store(odd, "node_table", lambda: NodeTable(len(key)), key)
+    got = store(odd, "node_table", lambda: Store(len(key)), key)
     if limit is not None and got.entries() > limit:
-        got = odd.arrays.cache.put("node_table", key, NodeTable(len(key)))
+        got = odd.arrays.cache.put("node_table", key, Store(len(key)))
     return got
 
 
@@ -138,7 +138,7 @@ def decide(odd, x: Sequence[int]) -> bool:
 
 def both(odd) -> tuple:
     """``(diagram, root, negated root)``: the decision function and its negation in one
-    node space (a :class:`~bnx.explanation.nodetable.NodeTable` over the ODD's levels,
+    node space (a :class:`~bnx.explanation.store.Store` over the ODD's levels,
     array columns): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
     memos keyed by node serve both decisions."""
     def make():
@@ -150,12 +150,12 @@ def both(odd) -> tuple:
             level = level + level[2:]
             lo = lo + [shift[c] for c in lo[2:]]
             hi = hi + [shift[c] for c in hi[2:]]
-            return (NodeTable.of(a.nvars, level, lo, hi), a.root, shift[a.root])
+            return (Store.of(a.nvars, level, lo, hi), a.root, shift[a.root])
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
         level, lo, hi = (array("q", np.concatenate(c).tobytes()) for c in (
             (a.level, a.level[2:]), (a.lo, shift[a.lo[2:]]), (a.hi, shift[a.hi[2:]])))
-        return (NodeTable.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
+        return (Store.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
     return store(odd, "both", make)
 
 
