@@ -6,7 +6,9 @@
 - :mod:`._columns`: the passes that read a diagram's bare columns (cofactor, dd's node
   count) and the one-sort ``unique`` (all imported from :mod:`._arrays`);
 - :mod:`._problem`: whether three columns read from a file are a valid diagram;
-- :mod:`._dd`: to and from ``dd`` functions;
+- :mod:`._dd`: to and from ``dd`` functions, and copies between managers;
+- :mod:`._setops`: the operations the questions need on ``dd`` functions (``∧``, ``∨``,
+  ``∃``, ...): no module outside this package calls ``dd`` itself;
 - :mod:`._feature_view`: each node's child per feature state (deciding instances);
 - :mod:`._passes`: walks over ``dd`` nodes;
 - :mod:`.backends`: the ``dd`` managers (pure Python ``autoref`` and CUDD), and bnx's one
