@@ -34,9 +34,6 @@ DD_PRIVATE = frozenset({"_bdd", "_wrap", "_succ"})
 #: (the test fails on a name no longer used too): remove an entry once its file routes
 #: through ``bnx/diagram/``, until the list is empty.
 ALLOWED: dict[str, frozenset[str]] = {
-    # helper "store" (node tables)
-    "explanation/nodetable.py": frozenset({"ite", "var", "true", "false", "find_or_add",
-                                           "_bdd", "_wrap", "_succ"}),
     # helper "iterpi" (prime implicants, reasons)
     "explanation/reasons.py": frozenset({"ite", "var", "let", "true", "false"}),
     # helper "iterwalks" (walks, bias, explanation sets)

@@ -7,6 +7,7 @@
   count) and the one-sort ``unique`` (all imported from :mod:`._arrays`);
 - :mod:`._problem`: whether three columns read from a file are a valid diagram;
 - :mod:`._dd`: to and from ``dd`` functions, and copies between managers;
+- :mod:`._table_dd`: a node table (the explanation store's columns) to and from ``dd``;
 - :mod:`._setops`: the operations the questions need on ``dd`` functions (``∧``, ``∨``,
   ``∃``, ...): no module outside this package calls ``dd`` itself;
 - :mod:`._feature_view`: each node's child per feature state (deciding instances);

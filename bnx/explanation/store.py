@@ -46,9 +46,9 @@ from collections.abc import Sequence
 
 from .._types import Manager, Node
 from ..diagram import _arrays
+from ..diagram import _table_dd as _dd
 from ..diagram._arrays import DiagramArrays, cofactor, dd_nodes
 from ..diagram.encoding import Encoding
-from . import _store_dd as _dd
 from . import _store_features as _feat
 from . import _store_numpy as _wide
 

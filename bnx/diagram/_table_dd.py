@@ -1,13 +1,18 @@
-"""A :class:`~.store.Store`'s functions read from and written to ``dd``, children first,
-one step per node (a loop over an explicit stack, however deep the diagram). What ``dd``
-keeps private is reached through :mod:`bnx.diagram.backends` only."""
+"""A node table's functions read from and written to ``dd``, children first, one step per
+node (a loop over an explicit stack, however deep the diagram).
+
+A node table is any object with the columns ``var``, ``lo``, ``hi`` (node ``0`` false,
+``1`` true) and a method ``node(level, lo, hi) -> int`` that makes or finds a node: the
+explanation code's :class:`~bnx.explanation.store.Store` is one. What ``dd`` keeps private
+is reached through :mod:`.backends` only."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from .._types import Manager, Node
-from ..diagram.backends import autoref_table, branches, is_cudd, write_nodes
+from ._setops import false, true
+from .backends import autoref_table, branches, is_cudd, write_nodes
 
 __all__ = ["below", "read", "read_dd", "to_dd"]
 
@@ -55,7 +60,7 @@ def read_dd(st, root: Node) -> int:
     whose level ``l`` is the store's level ``l``; returns its node."""
     bdd = root.bdd
     if is_cudd(bdd):
-        return read(st, root, bdd.false, bdd.true, lambda u: (u.level, *branches(u)))
+        return read(st, root, false(bdd), true(bdd), lambda u: (u.level, *branches(u)))
     ref, succ = autoref_table(root)
 
     def node(r):  # signed references: a negative one is the negation
@@ -70,7 +75,7 @@ def to_dd(st, bdd: Manager, names: Sequence[str], root: int) -> Node:
     is ``names[l]``: its nodes renumbered ``2 ..`` children first, one ``dd`` node
     each (:func:`bnx.diagram.backends.write_nodes`)."""
     if root <= 1:
-        return bdd.true if root else bdd.false
+        return true(bdd) if root else false(bdd)
     nodes = sorted(below(st, root))
     number = {0: 0, 1: 1}
     for u in nodes:
