@@ -40,8 +40,6 @@ ALLOWED: dict[str, frozenset[str]] = {
     "explanation/bias.py": frozenset({"exist"}),
     "explanation/explanations.py": frozenset({"false", "dag_size"}),
     "explanation/layout.py": frozenset({"false"}),
-    # no owner in issue 29's split (the explanation caches)
-    "explanation/_cache.py": frozenset({"collect_garbage"}),
     # helper "itercompile" (everything outside bnx/explanation and bnx/diagram)
     "odd/_odd.py": frozenset({"dag_size"}),
     "odd/io/load.py": frozenset({"ite", "var", "true", "false", "dag_size"}),

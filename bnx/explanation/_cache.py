@@ -26,7 +26,7 @@ import lazy_loader
 from .._types import Manager
 from ..classifier._unate import least_pair
 from ..diagram._feature_view import decide as decide_instance
-from ..diagram.backends import is_cudd, new_manager
+from ..diagram.backends import collect_grown, new_manager
 from .layout import Layout
 from .store import Store
 
@@ -73,11 +73,7 @@ def aux_manager(odd, variables: Sequence[str]) -> Manager:
     """
     key = tuple(variables)
     bdd = store(odd, "aux_manager", lambda: new_manager(odd.backend, key), key)
-    if odd.backend == "autoref":
-        live = odd.arrays.cache.get("aux_live", key, 0)
-        if len(bdd) > 2 * live + GC_SLACK:
-            bdd.collect_garbage()
-            odd.arrays.cache.put("aux_live", key, len(bdd))
+    _collect(odd, bdd, key)
     return bdd
 
 
@@ -162,10 +158,13 @@ def both(odd) -> tuple:
 def tidy(odd, bdd: Manager) -> None:
     """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into, once it
     has grown well past its size after the last collection (CUDD collects by itself)."""
-    if is_cudd(bdd):
-        return
-    key = id(bdd)
+    _collect(odd, bdd, id(bdd))
+
+
+def _collect(odd, bdd: Manager, key) -> None:
+    """Collect ``bdd`` once grown well past its size after its last collection (kept in
+    the ODD's cache under ``key``)."""
     cache = odd.arrays.cache
-    if len(bdd) > 2 * cache.get("aux_live", key, 0) + GC_SLACK:
-        bdd.collect_garbage()
-        cache.put("aux_live", key, len(bdd))
+    size = collect_grown(bdd, cache.get("aux_live", key, 0), GC_SLACK)
+    if size is not None:
+        cache.put("aux_live", key, size)
