@@ -22,12 +22,12 @@ __all__ = ["count_members", "feature_uses", "length_counts", "members", "minimum
            "keep_minimal", "suffix_minimum", "suffix_keep_minimal"]
 
 
-# Each walk is the depth-first recursion it replaces, run as a loop: a pair ``(node,
-# feature)`` missing from the memo suspends the loop over its parent's choices (the
-# parent's state and iterator go on an explicit stack) and is walked at once; when it is
-# done its value goes back to the parent, whose loop resumes where it stopped. So the
-# memos fill (and the minimisation builds its nodes) in the recursion's order, and a
-# diagram of any depth is walked under Python's default recursion limit.
+# Each walk is a depth-first recursion run as a loop: a pair ``(node, feature)`` missing
+# from the memo suspends the loop over its parent's choices (the parent's state and
+# iterator go on an explicit stack) and is walked at once; when it is done its value goes
+# back to the parent, whose loop resumes where it stopped. So the memos fill (and the
+# minimisation builds its nodes) in the order of the recursion, and a diagram of any
+# depth is walked under Python's default recursion limit.
 
 def count_members(g: NodeTable, u: int, i: int, layout, memo: dict) -> int:
     """Number of members of ``u`` over features ``i..``."""
