@@ -39,14 +39,17 @@ def count_members(g: NodeTable, u: int, i: int, layout, memo: dict) -> int:
     got = memo.get((u, i))
     if got is not None:
         return got
-    restrict, choices = g.restrict, layout.choices
+    var, lo, hi, choices = g.var, g.lo, g.hi, layout.choices
     stack: list = []  # the suspended parents: (node, feature, total so far, iterator)
     total = 0
     it = iter(choices[i])
     while True:
         i1 = i + 1
         for _, bits in it:
-            w = restrict(u, bits)
+            w = u
+            for lvl, value in bits:  # restrict, inlined
+                if var[w] == lvl:
+                    w = hi[w] if value else lo[w]
             if w == 0:
                 continue
             if i1 == n:
