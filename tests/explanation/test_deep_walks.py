@@ -108,6 +108,23 @@ def test_counts_lengths_and_shortest_of_a_deep_set(deep):
         assert first in shortest and _with_on(T - 1) not in pos
 
 
+@pytest.mark.parametrize("k", [T + 30, T, T - 1, T - 40])
+def test_mc_explanation_sets(deep, k):
+    """Positive with k on: keep T of them on (C(k, T), each of cardinality T); negative:
+    keep N - T + 1 of the N - k off ones off. The set is made outside the guard
+    (mc_explanations still raises the limit itself); its walks run inside."""
+    _, odd = deep
+    x = _with_on(k)
+    mc = bnx.mc_explanations(odd, x)
+    size = T if k >= T else N - T + 1
+    count = comb(k, T) if k >= T else comb(N - k, size)
+    with limit_untouched():
+        assert mc.count == count and mc.lengths() == {size: count}
+        assert mc.shortest().count == count
+        first = next(mc.shortest_first())
+        assert first in mc and sum(first.values()) == (T if k >= T else T - 1)
+
+
 def test_monotonicity(deep):
     clf, odd = deep
     on = dict.fromkeys(clf.features, 1)
