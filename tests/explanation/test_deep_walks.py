@@ -67,7 +67,7 @@ def test_robustness_and_counterfactuals(deep, k):
         assert first in cf
         # two of the changeable features immutable
         movable = [f for f in x if x[f] == (1 if k >= T else 0)]
-        fixed = cf_fixed = movable[:2]
+        fixed = movable[:2]
         cf_fixed = bnx.counterfactuals(odd, x, immutable=fixed)
         assert cf_fixed.count == comb(pool - 2, change)
         assert bnx.robustness(odd, x, immutable=movable) == math.inf
