@@ -23,7 +23,6 @@ import numpy as np
 from .._types import Feature, Instance
 from ..diagram._feature_view import FeatureView
 from ..diagram._passes import count as _count_models
-from ..diagram._passes import deep
 from ..errors import ArgumentError
 from ..odd._odd import ODD, check_odd
 from . import _cache
@@ -85,7 +84,6 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     return Bias(True, shown, this, witness=witness, changes=changes, other=other)
 
 
-@deep
 def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     """The exact number of complete instances whose decision is biased on ``protected``.
 
