@@ -36,10 +36,6 @@ DD_PRIVATE = frozenset({"_bdd", "_wrap", "_succ"})
 ALLOWED: dict[str, frozenset[str]] = {
     # helper "iterpi" (prime implicants, reasons)
     "explanation/reasons.py": frozenset({"ite", "var", "let", "true", "false"}),
-    # helper "iterwalks" (walks, bias, explanation sets)
-    "explanation/bias.py": frozenset({"exist"}),
-    "explanation/explanations.py": frozenset({"false", "dag_size"}),
-    "explanation/layout.py": frozenset({"false"}),
     # helper "itercompile" (everything outside bnx/explanation and bnx/diagram)
     "odd/_odd.py": frozenset({"dag_size"}),
     "odd/io/load.py": frozenset({"ite", "var", "true", "false", "dag_size"}),

@@ -12,7 +12,7 @@ bnx's contact with ``dd`` is in :mod:`bnx.diagram` (this module, :mod:`._dd`,
 * Boolean combinations (sets of assignments): :func:`intersect`, :func:`intersect_all`,
   :func:`union`, :func:`difference`, :func:`complement`;
 * quantification and evaluation: :func:`exist`, :func:`holds`;
-* the manager's order: :func:`level_of`.
+* the manager's order: :func:`level_of`; a function's node count: :func:`dag_size`.
 
 Examples
 --------
@@ -33,7 +33,7 @@ from .._types import Manager, Node
 from .encoding import _select
 
 __all__ = ["true", "false", "cube", "select", "intersect", "intersect_all", "union",
-           "difference", "complement", "exist", "holds", "level_of"]
+           "difference", "complement", "exist", "holds", "level_of", "dag_size"]
 
 
 def true(bdd: Manager) -> Node:
@@ -101,3 +101,8 @@ def holds(u: Node, assignment: Mapping[str, bool]) -> bool:
 def level_of(bdd: Manager, name: str) -> int:
     """The level of the variable ``name`` in ``bdd``'s (fixed) order."""
     return bdd.level_of_var(name)
+
+
+def dag_size(u: Node) -> int:
+    """The number of nodes of ``u`` in its manager, terminals included (``dd``'s count)."""
+    return u.dag_size

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._types import Feature, Instance
+from ..diagram import _setops as sets
 from ..diagram._feature_view import FeatureView
 from ..diagram._passes import count as _count_models
 from ..errors import ArgumentError
@@ -109,11 +110,11 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     width = math.prod(len(s) for s, p in zip(enc.states, protected_mask) if p)
     if width <= MAX_FRONTIER:
         return _count_by_frontiers(view(odd), protected_mask)
-    bdd, dom = odd.bdd, odd.domain
-    pos = bdd.exist(bits, odd.root & dom)
-    neg = bdd.exist(bits, ~odd.root & dom)
-    n = _count_models(pos & neg & dom, enc.nvars)
-    _cache.tidy(odd, bdd)
+    dom = odd.domain
+    pos = sets.exist(bits, sets.intersect(odd.root, dom))
+    neg = sets.exist(bits, sets.difference(dom, odd.root))
+    n = _count_models(sets.intersect_all(odd.bdd, (pos, neg, dom)), enc.nvars)
+    _cache.tidy(odd, odd.bdd)
     return n
 
 

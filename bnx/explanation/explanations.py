@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .._types import Feature, Manager, Node
+from ..diagram import _setops as sets
 from ..diagram.backends import new_manager
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import check_odd
@@ -169,7 +170,7 @@ class Explanations(Shown):
         if self._root is None:  # the same count as in dd
             core, ref = self._core
             return core.size(ref)
-        return self.root.dag_size
+        return sets.dag_size(self.root)
 
     @property
     def count(self) -> int:
@@ -192,7 +193,7 @@ class Explanations(Shown):
     def __bool__(self) -> bool:
         if self._core is not None:
             return self._core[1] != 0
-        return self.root != self.bdd.false
+        return self.root != sets.false(self.bdd)
 
     def lengths(self) -> dict[int, int]:
         """``{length: number of explanations}``, computed on the diagram.
