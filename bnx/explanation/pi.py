@@ -167,29 +167,31 @@ class _PI:
             level = st.level
         todo: list = []
         push, pop = todo.append, todo.pop
+        g = None  # the cofactor's output of (u, i), None while not asked for
         while True:
             while True:  # down from (u, i), not in the memo, until a node's output is made
                 i1 = i + 1
-                if level[u] >= first[i1]:  # u does not test feature i: keep it dropped
-                    got = memo.get((u, sfx[i1]))
-                    if got is None:
-                        push((u, i, -2))
-                        i = i1
-                        continue
-                    got = node(i, got, 0)
-                    break
-                if py is not None and nbits[i] == 1:
-                    c = phi[u] if x[i] else plo[u]
-                else:
-                    c = self._cof(u, i, x[i])
-                if c <= 1:
-                    g = dropped[i1] if c else 0
-                else:
-                    g = memo.get((c, sfx[i1]))
-                    if g is None:
-                        push((u, i, -1))
-                        u, i = c, i1
-                        continue
+                if g is None:
+                    if level[u] >= first[i1]:  # u does not test feature i: keep it dropped
+                        got = memo.get((u, sfx[i1]))
+                        if got is None:
+                            push((u, i, -2))
+                            i = i1
+                            continue
+                        got = node(i, got, 0)
+                        break
+                    if py is not None and nbits[i] == 1:
+                        c = phi[u] if x[i] else plo[u]
+                    else:
+                        c = self._cof(u, i, x[i])
+                    if c <= 1:
+                        g = dropped[i1] if c else 0
+                    else:
+                        g = memo.get((c, sfx[i1]))
+                        if g is None:
+                            push((u, i, -1))
+                            u, i = c, i1
+                            continue
                 if g == 0:  # the instance's cofactor is false: so is the star, which
                     got = 0  # implies it (no need to make or follow the star)
                     break
@@ -199,32 +201,20 @@ class _PI:
                 g_s = (dropped[i1] if s else 0) if s <= 1 else memo.get((s, sfx[i1]))
                 if g_s is None:
                     push((u, i, g))
-                    u, i = s, i1
+                    u, i, g = s, i1, None
                     continue
                 got = node(i, g_s, diff(g, g_s))
                 break
             memo[(u, sfx[i])] = got
+            g = None
             while todo:  # back up with the output ``got`` of the node just made
                 u, i, g = pop()
-                if g == -2:
-                    got = node(i, got, 0)
-                elif g >= 0:
-                    got = node(i, got, diff(g, got))
-                elif got == 0:  # the cofactor's output is false: see above
-                    pass
-                else:  # the cofactor's output is made: now the star's
+                if g == -1:  # the cofactor's output is made: on to the star (down)
                     g = got
-                    s = pstar[u] if py is not None else -1
-                    if s < 0:
-                        s = st.star_of(u)
-                    i1 = i + 1
-                    got = (dropped[i1] if s else 0) if s <= 1 else memo.get((s, sfx[i1]))
-                    if got is None:
-                        push((u, i, g))
-                        u, i = s, i1
-                        break
-                    got = node(i, got, diff(g, got))
+                    break
+                got = node(i, got, 0) if g == -2 else node(i, got, diff(g, got))
                 memo[(u, sfx[i])] = got
+                g = None
             else:
                 return got
 
