@@ -25,6 +25,7 @@ from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._conj import Store, store_for
+from ._depth_first import depth_first
 from .explanations import DROPPED, Explanations, Layout, wording_of
 from .nodetable import NodeTable
 
@@ -411,42 +412,18 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
 
 def _project(g: NodeTable, u: int, src: Layout, dst: Layout, core, x: list[int]) -> int:
     """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
-    built in the :class:`~.nodetable.NodeTable` ``core`` in the keep layout ``dst``:
-    depth first with an explicit stack (no Python recursion per feature), each
-    ``(node, feature)`` once; a frame ``(w, i, kids)`` waits for the outputs of its
-    children ``kids`` (dropped, the instance's state), ``None`` on arrival."""
-    n = src.n
-    if u == 0 or n == 0:
-        return 1 if u else 0
-    stride = n + 1
-    memo: dict = {}  # w * stride + i -> output
-    choices = src.choice_map
-    restrict, build = g.restrict, dst.build_table
-    todo: list = [(u, 0, None)]
-    push, pop = todo.append, todo.pop
-    while todo:
-        w, i, kids = pop()
-        i1 = i + 1
-        if kids is None:
-            if w * stride + i in memo:
-                continue
-            bits = choices[i]
-            kids = (restrict(w, bits[DROPPED]), restrict(w, bits[x[i]]))
-            if i1 < n:
-                wait = [c for c in kids if c and c * stride + i1 not in memo]
-                if wait:
-                    push((w, i, kids))
-                    for c in wait:
-                        push((c, i1, None))
-                    continue
-        a, b = kids
-        if i1 < n:
-            a = memo[a * stride + i1] if a else 0
-            b = memo[b * stride + i1] if b else 0
-        else:  # all features done: anything but false is true
-            a, b = int(a != 0), int(b != 0)
-        memo[w * stride + i] = build(core, i, {DROPPED: a, x[i]: b})
-    return memo[u * stride]
+    built in the :class:`~.nodetable.NodeTable` ``core`` in the keep layout ``dst``
+    (one depth-first pass, :func:`._depth_first.depth_first`)."""
+    choices, restrict, build = src.choice_map, g.restrict, dst.build_table
+
+    def kids(w: int, i: int) -> tuple:  # dropped, the instance's state
+        bits = choices[i]
+        return restrict(w, bits[DROPPED]), restrict(w, bits[x[i]])
+
+    def combine(i: int, _, outs: list) -> int:
+        return build(core, i, {DROPPED: outs[0], x[i]: outs[1]})
+
+    return depth_first(u, src.n, 0, kids, combine)
 
 
 def _check_decision(decision) -> bool:
