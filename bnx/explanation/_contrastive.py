@@ -24,8 +24,10 @@ from ._depth_first import depth_first
 from ._instances import memo
 from ._passes import FALSE, TRUE, decide, distinct_rows, view
 from .explanations import DROPPED, Layout
+from .nodetable import NodeTable
+from .walks import feature_uses
 
-__all__ = ["contrastive", "flippable", "minimal", "SMALL_FEATURE"]
+__all__ = ["contrastive", "flippable", "minimal", "roles", "SMALL_FEATURE"]
 
 
 def contrastive(odd: ODD, x: list[int]) -> tuple:
@@ -124,12 +126,44 @@ def minimal(w, layout: Layout, out):
     ``keep`` layout, as a node of ``out`` (one depth-first pass,
     :func:`._depth_first.depth_first`)."""
     nvars, x, build = layout.nvars, layout.instance, layout.build_dd
+    false, true = out.false, out.true
 
     def kids(v, i: int) -> tuple:  # the cofactors on feature i's variable: dropped, kept
         lvl = layout.first_level[i]
         return restrict(v, [(lvl, False)], nvars), restrict(v, [(lvl, True)], nvars)
 
     def combine(i: int, ks: tuple, outs: list):
-        return build(out, i, {DROPPED: outs[0], x[i]: outs[1] & ~ks[0]})
+        w0, kept = ks[0], outs[1]
+        if w0 == true:  # (dd.autoref's ``&`` would walk all of ``kept`` to say so)
+            kept = false
+        elif w0 != false:
+            kept = kept & ~w0
+        return build(out, i, {DROPPED: outs[0], x[i]: kept})
 
     return depth_first(w, layout.n, out.false, kids, combine)
+
+
+def roles(root, layout: Layout) -> list[str]:
+    """Per feature, ``"necessary"``, ``"relevant"`` or ``"irrelevant"``, read off the
+    contrastive explanations ``root`` (a ``dd`` node in the ``keep`` layout) in one pass
+    over its nodes: a feature is irrelevant when no explanation keeps it, necessary when it
+    is an explanation on its own (the path that keeps it alone reaches true)."""
+    n = layout.n
+    g = NodeTable(layout.nvars)
+    r = g.read_dd(root)
+    kept, _ = feature_uses(g, r, layout)
+    var, lo, hi = g.var, g.lo, g.hi
+    alone = [False, True]  # per node: whether dropping every feature below it reaches true
+    for u in range(2, len(var)):  # (children first)
+        alone.append(alone[lo[u]])
+    out = []
+    p = r  # the node reached by dropping the features before i
+    for i in range(n):
+        if not kept[i]:
+            out.append("irrelevant")
+        else:
+            only = alone[hi[p]] if var[p] == i else alone[p]  # (a skipped feature: kept or not)
+            out.append("necessary" if only else "relevant")
+        if var[p] == i:
+            p = lo[p]
+    return out

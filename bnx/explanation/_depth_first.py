@@ -43,13 +43,15 @@ def depth_first(root: Any, n: int, false: Any, kids: Callable, combine: Callable
             if (w, i) in done:
                 continue
             ks = kids(w, i)
-            if i1 < n:
-                wait = [c for c in ks if not (c == false or (c, i1) in done)]
-                if wait:
-                    push((w, i, ks))
-                    for c in wait:
-                        push((c, i1, None))
-                    continue
-        done[(w, i)] = combine(i, ks, ks if i1 == n else
-                               [c if c == false else done[(c, i1)] for c in ks])
+        if i1 == n:
+            outs = ks
+        else:
+            outs = [c if c == false else done.get((c, i1)) for c in ks]
+            wait = [c for c, o in zip(ks, outs) if o is None]
+            if wait:
+                push((w, i, ks))
+                for c in wait:
+                    push((c, i1, None))
+                continue
+        done[(w, i)] = combine(i, ks, outs)
     return done[(root, 0)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .._types import Feature, Instance
 from ..odd._odd import ODD, check_odd
-from ._contrastive import contrastive
+from ._contrastive import contrastive, roles
 from ._instances import instance_indices
 from ._within import within_odd
 from .checking import ExplanationCheck, check_explanation
@@ -127,15 +127,6 @@ def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature,
     if within is not None:
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
-    bdd, root, layout, _ = contrastive(odd, x)
-    enc = odd.encoding
-    names = layout.variables
-    roles = {}
-    for i, f in enumerate(enc.features):
-        if bdd.let({names[i]: True}, root) == bdd.false:
-            roles[f] = "irrelevant"
-        elif bdd.let({v: j == i for j, v in enumerate(names)}, root) == bdd.true:
-            roles[f] = "necessary"
-        else:
-            roles[f] = "relevant"
-    return {f: roles[f] for f in odd.display_order}
+    _, root, layout, _ = contrastive(odd, x)
+    found = dict(zip(odd.encoding.features, roles(root, layout)))
+    return {f: found[f] for f in odd.display_order}
