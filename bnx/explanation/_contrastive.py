@@ -24,7 +24,7 @@ from ._depth_first import depth_first
 from ._instances import memo
 from ._passes import FALSE, TRUE, decide, distinct_rows, view
 from .explanations import DROPPED, Layout
-from .nodetable import NodeTable
+from .store import Store
 from .walks import feature_uses
 
 __all__ = ["contrastive", "flippable", "minimal", "roles", "SMALL_FEATURE"]
@@ -149,7 +149,7 @@ def roles(root, layout: Layout) -> list[str]:
     over its nodes: a feature is irrelevant when no explanation keeps it, necessary when it
     is an explanation on its own (the path that keeps it alone reaches true)."""
     n = layout.n
-    g = NodeTable(layout.nvars)
+    g = Store(layout.nvars)
     r = g.read_dd(root)
     kept, _ = feature_uses(g, r, layout)
     var, lo, hi = g.var, g.lo, g.hi

@@ -184,7 +184,7 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
 
 class _Paths:
     """The shortest paths from the root to the other decision, as a diagram of changes
-    in the node table ``out`` (:class:`~.nodetable.NodeTable`), in the ``partial``
+    in the node table ``out`` (:class:`~.store.Store`), in the ``partial``
     layout ("unchanged": the kept bit and the value bits 0; a change to state ``v``: the
     kept bit 1 and ``v``'s code).
 

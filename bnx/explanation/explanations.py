@@ -5,7 +5,7 @@ as in the paper: it is counted, measured and minimised on the diagram, never by
 enumerating it. Its :class:`~bnx.explanation.layout.Layout` says how each feature's
 choices are written as BDD variables.
 
-The algorithms build a set node by node in a :class:`~bnx.explanation.nodetable.NodeTable`
+The algorithms build a set node by node in a :class:`~bnx.explanation.store.Store`
 (Python lists with a unique table); the set is counted and walked (:mod:`.walks`) there,
 and written into a ``dd`` manager of the ODD's backend only when :attr:`Explanations.root`
 is asked for (a set given as a ``dd`` function is read into a table once). Every
@@ -27,8 +27,8 @@ from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import check_odd
 from . import printing
 from .layout import DROPPED, Layout
-from .nodetable import NodeTable
 from .ordered import shortest_first
+from .store import Store
 from .walks import count_members, keep_minimal, length_counts, members, minimum
 
 __all__ = ["DROPPED", "Explanations", "Layout", "positives", "wording_of"]
@@ -88,7 +88,7 @@ class Explanations:
                  make_manager=None, on: Mapping | None = None, wording=None) -> None:
         if root is None and core is None:
             raise ArgumentError("an Explanations set needs a dd root or a node table")
-        self._core = core  # (NodeTable, node): where the set was built (or read into)
+        self._core = core  # (Store, node): where the set was built (or read into)
         self._bdd = bdd
         self._make_manager = make_manager  # makes bdd when it is first needed
         self._root = root
@@ -151,11 +151,11 @@ class Explanations:
         return self._root
 
     @property
-    def nodes(self) -> tuple[NodeTable, int]:
-        """``(table, node)``: the :class:`~bnx.explanation.nodetable.NodeTable` that holds
+    def nodes(self) -> tuple[Store, int]:
+        """``(table, node)``: the :class:`~bnx.explanation.store.Store` that holds
         the diagram, and its node there (a set given as a ``dd`` node is read once)."""
         if self._core is None:
-            table = NodeTable(self.layout.nvars)
+            table = Store(self.layout.nvars)
             self._core = (table, table.read_dd(self._root))
         return self._core
 

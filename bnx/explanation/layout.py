@@ -167,7 +167,7 @@ class Layout:
         return make_node(bdd, kvar, drop, keep)
 
     def build_table(self, table, i: int, children: Mapping[Any, int]) -> int:
-        """:meth:`build_dd` in a :class:`~bnx.explanation.nodetable.NodeTable` whose level
+        """:meth:`build_dd` in a :class:`~bnx.explanation.store.Store` whose level
         ``l`` is this layout's variable ``l`` (``1`` true, ``0`` false): the tables in
         which bnx builds explanation sets (:func:`bnx.explanation._cache.node_table`)."""
         node = table.node

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 
 from ..diagram._passes import recursion_for
 from .layout import DROPPED
-from .nodetable import NodeTable
+from .store import Store
 from .walks import length_counts
 
 __all__ = ["shortest_first"]
 
 
-def shortest_first(g: NodeTable, root: int, layout, rank: list) -> Iterator[dict]:
+def shortest_first(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
     """The members of ``root`` (in ``layout``) as dicts, shortest first, then depth first
     in the diagram's variable order; ``rank[i]`` is feature ``i``'s position among the
     dict's keys (as in :func:`~.walks.members`)."""

@@ -1,12 +1,12 @@
 """Traversals of explanation sets, feature by feature, on the lists of their diagrams.
 
-Each walks a :class:`~bnx.explanation.nodetable.NodeTable` (the store of explanation
+Each walks a :class:`~bnx.explanation.store.Store` (the store of explanation
 sets, or one over an ODD's nodes) from one of its nodes along a
 :class:`~bnx.explanation.layout.Layout`:
 at feature ``i`` it follows each valid choice's bits (so codes that name no state
 never come out), memoised per ``(node, feature)``, so it is linear in the diagram.
 They are module-level recursions with explicit memos over plain integers; the
-minimisation builds its result in a :class:`~bnx.explanation.nodetable.NodeTable` (``1`` true,
+minimisation builds its result in a :class:`~bnx.explanation.store.Store` (``1`` true,
 ``0`` false) with the layout's :meth:`~bnx.explanation.layout.Layout.build_table`.
 """
 
@@ -15,13 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from .nodetable import NodeTable
+from .store import Store
 
 __all__ = ["count_members", "feature_uses", "length_counts", "members", "minimum",
            "keep_minimal", "suffix_minimum", "suffix_keep_minimal"]
 
 
-def count_members(g: NodeTable, u: int, i: int, layout, memo: dict) -> int:
+def count_members(g: Store, u: int, i: int, layout, memo: dict) -> int:
     """Number of members of ``u`` over features ``i..``."""
     if u == 0:
         return 0
@@ -37,7 +37,7 @@ def count_members(g: NodeTable, u: int, i: int, layout, memo: dict) -> int:
     return got
 
 
-def length_counts(g: NodeTable, u: int, i: int, layout, memo: dict) -> dict[int, int]:
+def length_counts(g: Store, u: int, i: int, layout, memo: dict) -> dict[int, int]:
     """``{length: number of members}`` of ``u`` over features ``i..``."""
     if u == 0:
         return {}
@@ -56,7 +56,7 @@ def length_counts(g: NodeTable, u: int, i: int, layout, memo: dict) -> dict[int,
     return got
 
 
-def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool]]:
+def feature_uses(g: Store, root: int, layout) -> tuple[list[bool], list[bool]]:
     """``(kept, dropped)``: per feature of a ``keep`` layout (level ``i`` is feature
     ``i``, high "kept"), whether some member of the set ``root`` of the node table ``g``
     keeps it and whether some member drops it.
@@ -72,7 +72,7 @@ def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool
     >>> from bnx.diagram.encoding import Encoding
     >>> from bnx.explanation.layout import Layout
     >>> lay = Layout("keep", Encoding(("a", "b", "c"), (("0", "1"),) * 3), instance=[1, 1, 1])
-    >>> g = NodeTable.of(3, [3, 3, 0], [0, 1, 0], [0, 1, 1])   # node 2: a kept; b, c anything
+    >>> g = Store.of(3, [3, 3, 0], [0, 1, 0], [0, 1, 1])   # node 2: a kept; b, c anything
     >>> feature_uses(g, 2, lay)
     ([True, True, True], [False, True, True])
     """
@@ -107,15 +107,15 @@ def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool
     return kept, dropped
 
 
-def minimum(g: NodeTable, u: int, i: int, layout, memo: dict) -> float:
+def minimum(g: Store, u: int, i: int, layout, memo: dict) -> float:
     """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize
     (memoised by ``(node, feature)``)."""
     return suffix_minimum(g, u, i, layout.steps, layout.tail, range(layout.n + 1), memo)
 
 
-def keep_minimal(g: NodeTable, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
+def keep_minimal(g: Store, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
     """Pass two of minimize: the members of ``u`` of minimum length, built in the
-    :class:`~bnx.explanation.nodetable.NodeTable` ``table`` (returns its node)."""
+    :class:`~bnx.explanation.store.Store` ``table`` (returns its node)."""
     return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
                                memo, table, layout.build_table)
 
@@ -126,7 +126,7 @@ def keep_minimal(g: NodeTable, u: int, i: int, layout, mins: dict, memo: dict, t
 # layouts share a suffix (mc_explanations keeps them per ODD; with ``sids[i] == i`` they
 # are minimum and keep_minimal's memos).
 
-def suffix_minimum(g: NodeTable, u: int, i: int, steps: list, tail: list, sids: list,
+def suffix_minimum(g: Store, u: int, i: int, steps: list, tail: list, sids: list,
                    memo: dict) -> float:
     """:func:`minimum` over ``steps`` and ``tail``, memoised by ``(node, sids[i])``."""
     if u <= 1:
@@ -158,10 +158,10 @@ def suffix_minimum(g: NodeTable, u: int, i: int, steps: list, tail: list, sids: 
     return got
 
 
-def suffix_keep_minimal(g: NodeTable, u: int, i: int, steps: list, tail: list, sids: list,
+def suffix_keep_minimal(g: Store, u: int, i: int, steps: list, tail: list, sids: list,
                         mins: dict, memo: dict, out, build) -> int:
     """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
-    makes the output nodes, in the :class:`~bnx.explanation.nodetable.NodeTable` ``out``),
+    makes the output nodes, in the :class:`~bnx.explanation.store.Store` ``out``),
     memoised by ``(node, sids[i])``."""
     if u == 0:
         return 0
@@ -189,7 +189,7 @@ def suffix_keep_minimal(g: NodeTable, u: int, i: int, steps: list, tail: list, s
     return got
 
 
-def members(g: NodeTable, root: int, layout, rank: list) -> Iterator[dict]:
+def members(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
     """The members of ``root`` (in ``layout``) as dicts, depth first in the diagram's
     variable order, "dropped" before the states; ``rank[i]`` is feature ``i``'s
     position among the dict's keys. Levels with one choice are followed at once, once
@@ -221,7 +221,7 @@ def members(g: NodeTable, root: int, layout, rank: list) -> Iterator[dict]:
                 push(b)
 
 
-def _chains(g: NodeTable, layout, rank: list):
+def _chains(g: Store, layout, rank: list):
     """The walk of :func:`members` below ``(u, d)``: the levels with one choice are
     followed at once (once per node and depth); returns ``(items set on the way,
     branches at the first level with several choices, whether the path ended at
@@ -252,7 +252,7 @@ def _chains(g: NodeTable, layout, rank: list):
     return run
 
 
-def _chains_keep(g: NodeTable, layout, rank: list):
+def _chains_keep(g: Store, layout, rank: list):
     """:func:`_chains` for the keep layout (PI-explanations): feature ``d`` is the
     one variable at level ``d``, low "dropped" and high "kept", so each step is a
     test of two children; same walk, same order."""
