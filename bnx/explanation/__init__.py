@@ -5,8 +5,8 @@
 - :mod:`.mc`: MC-explanations (Algorithm 3 and Section 5's generalisation);
 - :mod:`.pi`: PI-explanations and prime implicants (Algorithms 4 and 5);
 - :mod:`.monotone`: monotonicity and Theorem 3 (:mod:`.monotone_result`: its answer);
-- :mod:`.reasons`: sufficient and contrastive reasons, feature roles, checking an
-  explanation;
+- :mod:`.reasons`: sufficient and contrastive reasons, feature roles (the passes in
+  :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
 - :mod:`._robustness`: robustness, counterfactuals, the robustness profile;
 - :mod:`.bias`: decision bias on protected features;
 - :mod:`.probability`: the same-decision probability (takes the classifier);
@@ -41,8 +41,8 @@ _LAZY = {
     "ProbableReasons": ("bnx.explanation.probable", "ProbableReasons"),
     "probable_reasons": ("bnx.explanation.probable", "probable_reasons"),
     "group_fairness": ("bnx.explanation.fairness", "group_fairness"),
-    "ExplanationCheck": ("bnx.explanation.reasons", "ExplanationCheck"),
-    "check_explanation": ("bnx.explanation.reasons", "check_explanation"),
+    "ExplanationCheck": ("bnx.explanation.checking", "ExplanationCheck"),
+    "check_explanation": ("bnx.explanation.checking", "check_explanation"),
     "contrastive_explanations": ("bnx.explanation.reasons", "contrastive_explanations"),
     "feature_roles": ("bnx.explanation.reasons", "feature_roles"),
     "necessary_reasons": ("bnx.explanation.reasons", "necessary_reasons"),

@@ -133,7 +133,7 @@ def on_states_message(unknown: list) -> str:
             f"ODD is saved), or on the command line with --on '{f}={states[-1]}'")
 
 
-@deep
+@deep  # until walks.suffix_minimum and suffix_keep_minimal are iterative
 def mc_explanations(odd: ODD, instance: Instance, *,
                     on: Mapping[Feature, State | Collection[State]] | None = None,
                     fixed: Iterable[Feature] = ()) -> Explanations:

@@ -5,9 +5,11 @@ feature=state pairs that makes every other feature irrelevant to the decision.
 Prime implicants of the whole decision function are computed by pi-cover
 (Algorithm 4, after Coudert and Madre); the PI-explanations of one instance by
 pi-inst (Algorithm 5), which follows only the instance's branch, or by pi-cover
-followed by restriction to the instance. Both are memoised recursions over the
-ODD, feature by feature: a multi-valued feature is kept or dropped whole, and
-its "dropped" branch is the conjunction of the cofactors of all its states.
+followed by restriction to the instance. Both are memoised passes over the ODD,
+feature by feature, with explicit stacks or feature by feature (never a Python recursion
+per feature, so a diagram of any depth leaves Python's recursion limit alone): a
+multi-valued feature is kept or dropped whole, and its "dropped" branch is the
+conjunction of the cofactors of all its states.
 The results are decision diagrams, built in a :class:`~.store.Store` per ODD and
 layout (:func:`._cache.node_table`) and written into a ``dd`` manager of the ODD's backend
 when a ``dd`` node is asked for.
@@ -19,10 +21,10 @@ import lazy_loader
 
 from .._types import Instance
 from ..diagram._arrays import cofactor, negate
-from ..diagram._passes import deep, recursion_for
 from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
 from . import _cache
+from ._depth_first import depth_first
 from .explanations import DROPPED, Explanations, Layout, wording_of
 from .store import Store, store_for
 
@@ -51,7 +53,7 @@ MEMO_LIMIT = 1_000_000
 
 class _State:
     """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
-    :class:`~.store.Store` ``core``: the "all dropped" chain, the recursion's
+    :class:`~.store.Store` ``core``: the "all dropped" chain, the pass's
     memo (valid across calls: pi-cover's results do not depend on an instance, pi-inst's
     are keyed by the instance's remaining states, named by suffix ids) and the suffix
     table."""
@@ -79,7 +81,7 @@ def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
 
 
 class _PI:
-    """The shared recursion of pi-inst and pi-cover over a :class:`~.store.Store` (the
+    """The shared pass of pi-inst and pi-cover over a :class:`~.store.Store` (the
     ODD's nodes, or its negation's, and their stars); the output is built in the
     :class:`~.store.Store` ``core`` over ``layout``'s variables.
 
@@ -134,49 +136,144 @@ class _PI:
         return star if star >= 0 else st.star_of(u)
 
     def run(self, u: int, i: int) -> int:
+        """The output for store node ``u`` over features ``i..`` (memoised)."""
         if u <= 1:
             return self.dropped[i] if u else 0
-        key = u * self.stride + i if self.suffix is None else (u, self.suffix[i])
-        got = self.memo.get(key)
-        if got is not None:
-            return got
+        if not self.keep:
+            return self._cover(u, i)
+        got = self.memo.get((u, self.suffix[i]))
+        return self._inst(u, i) if got is None else got
+
+    def _inst(self, u: int, i: int) -> int:
+        """pi-inst below ``(u, i)`` (not in the memo), depth first without a Python
+        recursion per feature. A node's output keeps the instance's state with the
+        PI-explanations of its cofactor on that state minus those of its star, and drops it
+        with its star's; the star is followed only when the cofactor's output is not false,
+        and a node that skips feature ``i`` keeps it dropped.
+
+        The pass goes down from a node while a child's output is not known (a terminal's
+        and the memo's are read at once), leaving a frame ``(u, i, g)`` per node on the
+        way: ``g`` is ``-2`` while the node skips feature ``i`` and its rest is explained,
+        ``-1`` while its cofactor is, else (the cofactor's output) while its star is. When a
+        node's output is made, the frames are taken back up until one needs its star."""
+        memo, sfx, dropped = self.memo, self.suffix, self.dropped
+        node, diff, x = self._node, self._diff, self.instance
+        first, nbits = self.first, self.nbits
         st = self.store
         py = st.py
-        lvl = py[0][u] if py is not None else int(st.level[u])
-        if lvl >= self.first[i + 1]:  # u does not test feature i: keep it dropped
-            rest = self.run(u, i + 1)
-            got = self._node(i, rest, 0) if self.keep else \
-                self.layout.build_table(self.core, i, {DROPPED: rest})
-        elif self.keep:  # pi-inst: the instance's state only
-            j = self.instance[i]
-            if py is not None and self.nbits[i] == 1:
-                c = py[2][u] if j else py[1][u]
+        if py is not None:
+            level, plo, phi, pstar = py
+        else:
+            level = st.level
+        todo: list = []
+        push, pop = todo.append, todo.pop
+        g = None  # the cofactor's output of (u, i), None while not asked for
+        while True:
+            while True:  # down from (u, i), not in the memo, until a node's output is made
+                i1 = i + 1
+                if g is None:
+                    if level[u] >= first[i1]:  # u does not test feature i: keep it dropped
+                        got = memo.get((u, sfx[i1]))
+                        if got is None:
+                            push((u, i, -2))
+                            i = i1
+                            continue
+                        got = node(i, got, 0)
+                        break
+                    if py is not None and nbits[i] == 1:
+                        c = phi[u] if x[i] else plo[u]
+                    else:
+                        c = self._cof(u, i, x[i])
+                    if c <= 1:
+                        g = dropped[i1] if c else 0
+                    else:
+                        g = memo.get((c, sfx[i1]))
+                        if g is None:
+                            push((u, i, -1))
+                            u, i = c, i1
+                            continue
+                if g == 0:  # the instance's cofactor is false: so is the star, which
+                    got = 0  # implies it (no need to make or follow the star)
+                    break
+                s = pstar[u] if py is not None else -1
+                if s < 0:
+                    s = st.star_of(u)
+                g_s = (dropped[i1] if s else 0) if s <= 1 else memo.get((s, sfx[i1]))
+                if g_s is None:
+                    push((u, i, g))
+                    u, i, g = s, i1, None
+                    continue
+                got = node(i, g_s, diff(g, g_s))
+                break
+            memo[(u, sfx[i])] = got
+            g = None
+            while todo:  # back up with the output ``got`` of the node just made
+                u, i, g = pop()
+                if g == -1:  # the cofactor's output is made: on to the star (down)
+                    g = got
+                    break
+                got = node(i, got, 0) if g == -2 else node(i, got, diff(g, got))
+                memo[(u, sfx[i])] = got
+                g = None
             else:
-                c = self._cof(u, i, j)
-            g_c = self.run(c, i + 1)
-            if g_c == 0:  # the instance's cofactor is false: so is the star, which
-                got = 0  # implies it (no need to make or follow the star)
-            else:
-                g_star = self.run(self._star(u), i + 1)
-                got = self._node(i, g_star, self._diff(g_c, g_star))
-        else:  # pi-cover: every state
-            g_star = self.run(self._star(u), i + 1)
-            children = {DROPPED: g_star}
-            for j in range(st.nstates[i]):
-                children[j] = self._diff(self.run(self._cof(u, i, j), i + 1), g_star)
-            got = self.layout.build_table(self.core, i, children)
-        self.memo[key] = got
-        return got
+                return got
+
+    def _cover(self, u: int, i: int) -> int:
+        """pi-cover below ``(u, i)``, feature by feature (no Python recursion per
+        feature): a node's output over features ``i..`` drops feature ``i`` with its star's
+        output and keeps each state ``j`` with its cofactor's minus the star's. Down the
+        features, the nodes reached that the memo lacks, each with its children (its star
+        and cofactors; itself when it skips the feature); then up, their outputs."""
+        memo, dropped, stride = self.memo, self.dropped, self.stride
+        build, core, diff = self.layout.build_table, self.core, self._diff
+        first, cof, star = self.first, self._cof, self._star
+        st = self.store
+        level, nstates = (st.py[0] if st.py is not None else st.level), st.nstates
+        rows = []  # per feature from i: [(node, its children's keys), ...]
+        reached = [u] if u * stride + i not in memo else []
+        k = i
+        while reached:
+            k1 = k + 1
+            row, nxt = [], {}
+            t = -1 - dropped[k1]  # a terminal's key: -1 - its output
+            for w in reached:
+                if level[w] >= first[k1]:  # w does not test feature k: keep it dropped
+                    kids = (w,)
+                else:
+                    kids = [star(w)]
+                    for j in range(nstates[k]):
+                        kids.append(cof(w, k, j))
+                keys = []
+                for c in kids:
+                    if c > 1:
+                        key = c * stride + k1
+                        if key not in memo:
+                            nxt[c] = None
+                    else:
+                        key = t if c else -1
+                    keys.append(key)
+                row.append((w * stride + k, keys))
+            rows.append(row)
+            reached = list(nxt)
+            k = k1
+        for k in range(i + len(rows) - 1, i - 1, -1):
+            for key, keys in rows[k - i]:
+                g_star = memo[keys[0]] if keys[0] >= 0 else -1 - keys[0]
+                children = {DROPPED: g_star}
+                for j in range(1, len(keys)):
+                    c = keys[j]
+                    children[j - 1] = diff(memo[c] if c >= 0 else -1 - c, g_star)
+                memo[key] = build(core, k, children)
+        return memo[u * stride + i]
 
     def root(self) -> int:
         """The output for the whole decision function (or its negation)."""
         if not self.store.closed:
             self._prefetch()
-        with recursion_for(self.n):
-            return self.run(self.store.root, 0)
+        return self.run(self.store.root, 0)
 
     def _prefetch(self) -> None:
-        """Make the stars the recursion will reach, one feature at a time and all of a
+        """Make the stars the pass will reach, one feature at a time and all of a
         feature's at once (one breadth-first conjunction per feature, not one per node):
         the nodes reached at feature ``i`` are those reached at ``i - 1`` that skip it,
         and the stars and followed cofactors of those that test it."""
@@ -210,7 +307,6 @@ class _PI:
                             wording=wording_of(odd), **kwargs)
 
 
-@deep
 def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     """All prime implicants of the decision function (pi-cover, Algorithm 4).
 
@@ -236,7 +332,6 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
         odd, decision, kind="prime implicants")
 
 
-@deep
 def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
                     within=None) -> Explanations:
     """Every PI-explanation of the decision on ``instance``, as partial instances.
@@ -305,8 +400,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     cover = prime_implicants(odd, decision=decision)
     g, u = cover.nodes
     core = _cache.node_table(odd, layout.variables, limit=CORE_LIMIT)
-    with recursion_for(len(x)):
-        root = _project(g, u, 0, cover.layout, layout, core, x, {})
+    root = _project(g, u, cover.layout, layout, core, x)
     variables = layout.variables
     return Explanations(None, None, layout,
                         make_manager=lambda: _cache.aux_manager(odd, variables),
@@ -315,23 +409,20 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
                         wording=wording_of(odd))
 
 
-def _project(g: Store, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
-             memo: dict) -> int:
+def _project(g: Store, u: int, src: Layout, dst: Layout, core, x: list[int]) -> int:
     """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
-    built in the :class:`~.store.Store` ``core`` in the keep layout ``dst``."""
-    if u == 0:
-        return 0
-    if i == src.n:
-        return 1
-    key = (u, i)
-    got = memo.get(key)
-    if got is None:
-        choices = src.choice_map[i]
-        children = {label: _project(g, g.restrict(u, choices[label]), i + 1, src, dst, core,
-                                    x, memo)
-                    for label in (DROPPED, x[i])}
-        got = memo[key] = dst.build_table(core, i, children)
-    return got
+    built in the :class:`~.store.Store` ``core`` in the keep layout ``dst``
+    (one depth-first pass, :func:`._depth_first.depth_first`)."""
+    choices, restrict, build = src.choice_map, g.restrict, dst.build_table
+
+    def kids(w: int, i: int) -> tuple:  # dropped, the instance's state
+        bits = choices[i]
+        return restrict(w, bits[DROPPED]), restrict(w, bits[x[i]])
+
+    def combine(i: int, _, outs: list) -> int:
+        return build(core, i, {DROPPED: outs[0], x[i]: outs[1]})
+
+    return depth_first(u, src.n, 0, kids, combine)
 
 
 def _check_decision(decision) -> bool:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation import _passes, reasons
+from bnx.explanation import _contrastive, _passes
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
 from tests._support.builders import compiled_case, oracle_args
@@ -32,7 +32,7 @@ def test_vectorised_contrastive_pass_matches_brute_force(case, data, backend):
     clf, odd = compiled_case(case, backend, data)
     args = oracle_args(case)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(reasons, "SMALL_FEATURE", 0)
+        mp.setattr(_contrastive, "ROW_BY_ROW", 0)
         for x in [data.draw(instances(case)) for _ in range(2)]:
             got = bnx.contrastive_explanations(odd, x)
             assert got.to_set() == brute.contrastive_explanations(args, x)

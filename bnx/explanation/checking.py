@@ -1,0 +1,173 @@
+"""Checking an explanation produced elsewhere: whether a part of an instance is a
+sufficient reason of its decision (:func:`check_explanation`), and what was found
+(:class:`ExplanationCheck`).
+
+Sufficient when no completion of the part reaches the other decision (one bottom-up
+pass over the ODD's array form); minimal when, moreover, no kept feature can be dropped
+(one top-down pass); a counterexample is a closest completion with the other decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._types import Instance
+from .._wording import terms
+from ..classifier._classifier import _resolve_state
+from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
+from ..odd._odd import ODD, check_odd
+from ._instances import instance_indices, named
+from ._passes import FALSE, TRUE, any_child, closest_flip, decide, reaches, view
+from ._within import within_odd
+
+__all__ = ["check_explanation", "ExplanationCheck"]
+
+
+@dataclass(frozen=True)
+class ExplanationCheck:
+    """What :func:`check_explanation` found about a partial instance.
+
+    Attributes
+    ----------
+    sufficient : bool
+        Every completion of the partial instance gets the instance's decision.
+    minimal : bool
+        Sufficient, and no feature can be dropped (it is a sufficient reason).
+    redundant : tuple
+        The features each of which can be dropped on its own with the partial
+        instance staying sufficient (empty when it is not sufficient).
+    decision : bool
+        The decision on the instance.
+    counterexample : dict or None
+        When not sufficient: a completion with the other decision, as close to the
+        instance as possible (``None``, not applicable, when sufficient).
+    reason : dict or None
+        When sufficient: a sufficient reason inside the partial instance (drop the
+        redundant features one at a time while it stays sufficient; ``None``, not
+        applicable, when not sufficient).
+    partial : dict
+        The explanation checked.
+    wording : tuple of str
+        Both decisions in the class's words, positive first (``("Admit = +",
+        "Admit = -")``); ``print`` names the decision with them.
+    """
+
+    sufficient: bool
+    minimal: bool
+    redundant: tuple
+    decision: bool
+    counterexample: dict | None = field(default=None)
+    reason: dict | None = field(default=None)
+    partial: dict = field(default_factory=dict)
+    wording: tuple = field(default=("a positive decision", "a negative decision"))
+
+    def __bool__(self) -> bool:  # "is it a valid explanation?"
+        return self.sufficient
+
+    def __str__(self) -> str:
+        this, other = self.wording if self.decision else self.wording[::-1]
+        given = terms(self.partial) if self.partial else "nothing"
+        if not self.sufficient:
+            return (f"Not sufficient: {given} does not settle {this}; for example "
+                    f"{terms(self.counterexample or {})} gives {other}.")
+        if self.minimal:
+            return f"Sufficient and minimal: {given} settles {this} (a sufficient reason)."
+        drop = ", ".join(map(str, self.redundant))
+        drop += " can be dropped" if len(self.redundant) == 1 else " can each be dropped"
+        return (f"Sufficient, not minimal: {given} settles {this}, but {drop}; "
+                f"{terms(self.reason or {})} is a sufficient reason inside it.")
+
+
+def check_explanation(odd: ODD, instance: Instance,
+                      partial: Mapping, *, within=None) -> ExplanationCheck:
+    """Whether ``partial`` (a part of ``instance``) explains the decision on ``instance``.
+
+    Checks an explanation produced elsewhere (LIME, Anchors, a person): it is
+    *sufficient* when every completion gets the instance's decision and *minimal*
+    when, moreover, no feature can be dropped. Each state in ``partial`` must be the
+    instance's.
+
+    With ``within=`` (a set ``κ`` of instances, see :func:`bnx.pi_explanations`), only
+    the completions in ``κ`` count: sufficient when every completion in ``κ`` gets the
+    instance's decision, minimal when it is a PI-explanation within ``κ``; the
+    counterexample is then in ``κ``.
+
+    Returns
+    -------
+    ExplanationCheck
+        What was found: ``sufficient``, ``minimal``, ``redundant``, ...
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> c = bnx.check_explanation(odd, x, {"GPA": "+", "WorkExperience": "+", "EntranceExam": "+"})
+    >>> c.sufficient, c.minimal, c.redundant
+    (True, False, ('EntranceExam',))
+    >>> bnx.check_explanation(odd, x, {"GPA": "+"}).counterexample["WorkExperience"]
+    '-'
+    >>> print(c)  # doctest: +NORMALIZE_WHITESPACE
+    Sufficient, not minimal: WorkExperience = +, EntranceExam = +, GPA = + settles Admit = +, but
+    EntranceExam can be dropped; WorkExperience = +, GPA = + is a sufficient reason inside it.
+    """
+    check_odd(odd)
+    if within is not None:
+        odd = within_odd(odd, instance, within)
+    x = instance_indices(odd, instance)
+    if not isinstance(partial, Mapping):
+        raise InstanceError(f"the explanation must be a mapping from features to states, "
+                            f"got {type(partial).__name__}")
+    enc = odd.encoding
+    kept = [None] * len(x)
+    for f, s in partial.items():
+        i = odd._position(f)
+        j = _resolve_state(enc.states[i], s)
+        if j is None:
+            raise UnknownStateError(f"{s!r} is not a state of feature {f!r} (states, "
+                                    f"closest first: {closest_first(s, enc.states[i])})")
+        if j != x[i]:
+            raise ExplanationError(f"the explanation gives feature {f!r} the state {s!r}, "
+                                   f"but the instance has {enc.states[i][x[i]]!r}")
+        kept[i] = j
+    fv = view(odd)
+    decision = decide(fv, x)
+    other = FALSE if decision else TRUE
+    shown = {f: enc.states[i][kept[i]] for i, f in enumerate(enc.features)
+             if kept[i] is not None}
+    shown = {f: shown[f] for f in odd.display_order if f in shown}
+    wording = (odd.decision_text(True), odd.decision_text(False))
+    below = reaches(fv, kept, other)
+    if below[fv.root]:  # not sufficient: the closest completion with the other decision
+        witness = closest_flip(fv, x, [k is None for k in kept])
+        return ExplanationCheck(False, False, (), decision, counterexample=named(odd, witness),
+                                partial=shown, wording=wording)
+    # One top-down pass. A kept feature i is redundant when no node of feature i that
+    # the partial instance reaches has a child from which the other decision can be
+    # reached (features after i keep their states). The reason drops the redundant
+    # features in order while it stays sufficient: the same test on the nodes that the
+    # reason so far reaches.
+    alone = np.zeros(fv.arrays.size, dtype=bool)
+    alone[fv.root] = True
+    greedy = alone.copy()
+    redundant = []
+    reason = list(kept)
+    for i in range(len(x)):
+        lo, hi = int(fv.first_node[i]), int(fv.last_node[i])
+        kids = fv.kids[i]
+        if kept[i] is not None:
+            flips = any_child(fv, i, below)
+            if not (alone[lo:hi] & flips).any():
+                redundant.append(enc.features[i])
+                if not (greedy[lo:hi] & flips).any():
+                    reason[i] = None
+        for r, fixed in ((alone, kept[i]), (greedy, reason[i])):
+            k = kids[r[lo:hi]]
+            r[k[:, fixed] if fixed is not None else k.ravel()] = True
+    order = {f: k for k, f in enumerate(odd.display_order)}
+    return ExplanationCheck(True, not redundant, tuple(sorted(redundant, key=order.get)),
+                            decision, reason=named(odd, reason), partial=shown,
+                            wording=wording)
