@@ -14,14 +14,13 @@ sample; votes: rows with no missing vote only), the script measures per instance
 * pi-inst: ``bnx.pi_explanations(odd, x, method="inst")`` (Algorithm 5); size is the
   ``.size`` of the returned diagram;
 * pi-cover: ``bnx.pi_explanations(odd, x, method="cover")`` (Algorithm 4, then the
-  prime implicants compatible with ``x``), timed as a whole, *without* caching across
-  instances: every call recomputes the prime implicants of the decision function
-  for the instance's decision, as the paper's per-instance figures do. Its size is
-  the paper's "cover" size, the size of the prime-implicant diagram
-  ``bnx.prime_implicants(odd, decision=f(x)).size`` (computed outside the timing);
-* pi-cover, cached: the prime implicants of both polarities computed once per
-  classifier (that one-off time is reported separately), then only the restriction
-  to each instance is timed;
+  prime implicants compatible with ``x``). bnx keeps the prime implicants of each
+  decision per ODD, so in the main ("warm") table they are computed once per decision
+  (that one-off time is reported separately) and each call restricts them to the
+  instance; the "cold" table drops them before every call, so each call recomputes
+  them, as the paper's per-instance figures do. Its size is the paper's "cover" size,
+  the size of the prime-implicant diagram ``bnx.prime_implicants(odd, decision=f(x)).size``
+  (computed outside the timing);
 * MC: ``bnx.mc_explanations(odd, x)`` (Algorithm 3).
 
 bnx builds explanation diagrams in one auxiliary ``dd`` manager per layout, shared by
@@ -66,27 +65,6 @@ PAPER = {
 TARGETS = {"inst": 0.010, "cover": 0.020, "mc": 0.002}
 
 
-def _project_fn():
-    """bnx's private restriction of a prime-implicant cover to an instance, if present."""
-    mod = sys.modules.get("bnx.pi_explanations")
-    layout_cls = getattr(sys.modules.get("bnx.explanations"), "Layout", None)
-    project = getattr(mod, "_project", None)
-    _cache = sys.modules.get("bnx.explanation._cache")  # its aux_manager, below
-    if project is None or layout_cls is None or _cache is None:
-        return None
-
-    def restrict_cover(odd, cover, instance):
-        enc = odd.encoding
-        idx = odd.encode(instance)
-        x = [idx[f] for f in enc.features]
-        layout = layout_cls("keep", enc, instance=x)
-        out = _cache.aux_manager(odd, layout.variables)  # the manager bnx itself uses
-        root = project(cover, layout, out, x)
-        return bnx.Explanations(out, root, layout, kind="PI", decision=cover.decision)
-
-    return restrict_cover
-
-
 _CPU = [0.0]  # CPU time of the last _timed call
 
 #: Entries of ``odd.arrays.cache`` that a cold call starts without: the explanation
@@ -119,7 +97,6 @@ def run_dataset(bench: _data.Bench, backend: str, instances: list[dict], repeats
     covers = {True: bnx.prime_implicants(odd, decision=True),
               False: bnx.prime_implicants(odd, decision=False)}
     cover_once = time.perf_counter() - t0
-    restrict_cover = _project_fn()
 
     def warm_up():  # one untimed call of each method (and of each polarity of cover)
         for d in (True, False):
@@ -128,10 +105,8 @@ def run_dataset(bench: _data.Bench, backend: str, instances: list[dict], repeats
                 bnx.pi_explanations(odd, x0, method="inst")
                 bnx.pi_explanations(odd, x0, method="cover")
                 bnx.mc_explanations(odd, x0)
-                if restrict_cover:
-                    restrict_cover(odd, covers[d], x0)
 
-    means: dict[str, list[float]] = {"inst": [], "cover": [], "cached": [], "mc": [],
+    means: dict[str, list[float]] = {"inst": [], "cover": [], "mc": [],
                                      "cold_inst": [], "cold_cover": []}
     cpu_means: dict[str, list[float]] = {k: [] for k in means}
     sizes: dict[str, list[int]] = {"inst": [], "cover": [], "restricted": [], "mc": []}
@@ -151,12 +126,6 @@ def run_dataset(bench: _data.Bench, backend: str, instances: list[dict], repeats
             acc["inst"] += t_inst
             acc["cover"] += t_cover
             acc["mc"] += t_mc
-            if restrict_cover:
-                t_c, e_c = _timed(restrict_cover, odd, covers[d], x)
-                cacc["cached"] += _CPU[0]
-                acc["cached"] += t_c
-                if e_c.count != e_inst.count:
-                    mismatches += 1
             if rep == 0:
                 sizes["inst"].append(e_inst.size)
                 sizes["cover"].append(covers[d].size)
@@ -180,8 +149,6 @@ def run_dataset(bench: _data.Bench, backend: str, instances: list[dict], repeats
             cpu_means[k].append(cacc[k] / len(instances))
     out = {k: statistics.median(v) for k, v in means.items()}
     cpu = {k: statistics.median(v) for k, v in cpu_means.items()}
-    if not restrict_cover:
-        out["cached"] = cpu["cached"] = None
     if not hasattr(odd, "arrays"):
         out["cold_inst"] = cpu["cold_inst"] = out["cold_cover"] = cpu["cold_cover"] = None
     avg = {k: sum(v) / len(v) for k, v in sizes.items()}
@@ -254,23 +221,23 @@ def main(argv=None) -> int:
          "inst size", "size impr", "MC ms"], rows, align="lrlrrrrrrr"))
     print()
 
-    # table 2: the cached variant and other facts
+    # table 2: other facts
     rows = []
     for r in results:
         t, s = r["time"], r["size"]
         rows.append([r["name"], r["backend"], f"{r['compile'] * 1e3:.1f}", f"{r['odd_size']:,}",
                      f"{r['cover_once'] * 1e3:.1f}",
                      f"{r['cover_sizes'][0]:,} / {r['cover_sizes'][1]:,}",
-                     _ms(t["cached"]), f"{s['restricted']:,.1f}", f"{s['mc']:,.1f}",
+                     f"{s['restricted']:,.1f}", f"{s['mc']:,.1f}",
                      f"{r['explanations']:.1f}", f"{r['positive']}/{len(instances)}",
                      r["mismatches"]])
-    print("pi-cover with the prime implicants cached across instances, and other facts:")
+    print("The prime implicants (computed once per ODD and decision), sizes and checks:")
     print()
     print(_util.markdown_table(
         ["dataset", "backend", "compile ms", "ODD size", "PI cover once ms (both)",
-         "PI cover size (pos / neg)", "cached cover ms/inst", "cover∘restrict size",
+         "PI cover size (pos / neg)", "cover∘restrict size",
          "MC size", "PI-expl. per inst", "positive", "mismatches"], rows,
-        align="llrrrrrrrrrr"))
+        align="llrrrrrrrrr"))
     print()
 
     # table 2b: cold managers
@@ -295,11 +262,11 @@ def main(argv=None) -> int:
     for r in results:
         c = r["cpu"]
         rows.append([r["name"], r["backend"], _ms(c["cover"]), _ms(c["inst"]),
-                     f"{c['cover'] / c['inst']:.2f}", _ms(c["cached"]), _ms(c["mc"])])
+                     f"{c['cover'] / c['inst']:.2f}", _ms(c["mc"])])
     print("CPU time per instance (time.process_time, ms):")
     print()
-    print(_util.markdown_table(["dataset", "backend", "cover", "inst", "time impr",
-                                "cached cover", "MC"], rows, align="llrrrrr"))
+    print(_util.markdown_table(["dataset", "backend", "cover", "inst", "time impr", "MC"],
+                               rows, align="llrrrr"))
     print()
 
     # targets (votes only)

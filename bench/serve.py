@@ -60,6 +60,27 @@ def _start(path: Path, workers: int):
     return proc, line.split(" at ")[1].split()[0]
 
 
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the server process and its forked workers have used,
+    from ``/proc`` (Linux; ``nan`` elsewhere): less noisy than latency on a shared machine."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    try:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(entry) == pid or int(fields[1]) == pid:  # fields[1] is the parent's pid
+                total += (int(fields[11]) + int(fields[12])) / tick
+    except OSError:
+        return float("nan")
+    return total
+
+
 def _stop(proc) -> int:
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=30)
@@ -200,12 +221,14 @@ def main(argv=None) -> None:
             print("browser load (navigation to the load event): "
                   + ("Chromium not available" if shown is None else f"{shown * 1000:.0f} ms"))
             print(f"one client alone: median {alone(address, odd):.1f} ms per POST /api/explain")
+            cpu = server_cpu(proc.pid)
             r = load(address, odd, args.requests, args.clients)
+            cpu = (server_cpu(proc.pid) - cpu) / r["requests"]
             print(f"POST /api/explain, {r['requests']} distinct complete instances from "
                   f"{args.clients} clients at once: p50 {r['p50']:.1f} ms, p95 "
                   f"{r['p95']:.1f} ms, slowest {r['max']:.1f} ms; {r['per_second']:.0f} "
                   f"requests/s; {r['failed']} failed; {r['wrong']} decisions differ from "
-                  f"odd.decide")
+                  f"odd.decide; server CPU {cpu * 1000:.2f} ms per request")
         finally:
             code = _stop(proc)
         print(f"server stopped by Ctrl-C, exit code {code}")

@@ -35,7 +35,12 @@ class Decisions:
     classifier's states, features, factors and rule)."""
 
     def state_index(self, feature: Feature, state: State) -> int:
-        """Index of ``state`` among the states of ``feature`` (matching by text too)."""
+        """Index of ``state`` among the states of ``feature`` (matching by text too).
+
+        Returns
+        -------
+        int
+        """
         try:
             known = feature in self._states and feature in set(self._features)
         except TypeError:
@@ -57,6 +62,10 @@ class Decisions:
 
         Raises :class:`~bnx.UnknownFeatureError`, :class:`~bnx.MissingFeatureError`
         or :class:`~bnx.UnknownStateError` naming the offending feature or state.
+
+        Returns
+        -------
+        dict
         """
         instance = as_instance(instance, class_var=self._class_var)
         feats = self._features if features is None else features
@@ -119,6 +128,11 @@ class Decisions:
 
         With ``partial=True`` the instance may leave features out: they are summed out.
 
+        Returns
+        -------
+        list of fractions.Fraction
+            One joint per class state, in the class's state order.
+
         Examples
         --------
         >>> import bnx
@@ -180,6 +194,11 @@ class Decisions:
         ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
         state beats every earlier state strictly and every later one weakly.
         ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
+
+        Returns
+        -------
+        bool
+            True for a positive decision.
         """
         return decides(self._decision_joint(self.encode(instance, partial=partial)),
                        self._rule, self._positive_index, self._threshold)

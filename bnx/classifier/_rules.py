@@ -28,6 +28,16 @@ __all__ = ["RULES", "argmax_pairs", "check_threshold", "decides"]
 RULES = ("threshold", "argmax")
 
 
+class _Half(float):
+    """The default threshold 0.5, told apart from an explicit one (argmax takes none)."""
+
+    def __repr__(self) -> str:
+        return "0.5"
+
+
+_HALF = _Half(0.5)
+
+
 def argmax_pairs(nclasses: int, p: int) -> list[tuple[int, int]]:
     """The argmax rule as comparisons ``Pr(a, x) >= Pr(b, x)``, one per other state ``c``,
     the earlier state first: the positive state ``p`` wins iff every pair ``(p, c)``

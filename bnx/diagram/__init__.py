@@ -3,8 +3,13 @@
 - :mod:`._arrays`: :class:`DiagramArrays`, levels and children per node, with the passes
   (count, dd size, negation, cofactor) that run on them, in Python on a small diagram and
   vectorised on a large one;
+- :mod:`._columns`: the passes that read a diagram's bare columns (cofactor, dd's node
+  count) and the one-sort ``unique`` (all imported from :mod:`._arrays`);
 - :mod:`._problem`: whether three columns read from a file are a valid diagram;
-- :mod:`._dd`: to and from ``dd`` functions;
+- :mod:`._dd`: to and from ``dd`` functions, and copies between managers;
+- :mod:`._table_dd`: a node table (the explanation store's columns) to and from ``dd``;
+- :mod:`._setops`: the operations the questions need on ``dd`` functions (``∧``, ``∨``,
+  ``∃``, ...): no module outside this package calls ``dd`` itself;
 - :mod:`._feature_view`: each node's child per feature state (deciding instances);
 - :mod:`._passes`: walks over ``dd`` nodes;
 - :mod:`.backends`: the ``dd`` managers (pure Python ``autoref`` and CUDD), and bnx's one

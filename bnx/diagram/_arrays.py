@@ -24,6 +24,10 @@ of questions) is
 kept in :attr:`DiagramArrays.cache` (a :class:`~bnx.diagram._memo.Caches`), since the arrays
 never change.
 
+The passes that read bare columns (:func:`cofactor`, :func:`dd_nodes`, also on a store's or
+a node table's columns) and :func:`unique` are in :mod:`bnx.diagram._columns`, and imported
+from here with the rest.
+
 Examples
 --------
 >>> b = Builder(2)
@@ -43,6 +47,7 @@ from collections.abc import Sequence
 
 import lazy_loader
 
+from ._columns import _INT, cofactor, dd_nodes, unique
 from ._memo import Caches
 
 np = lazy_loader.load("numpy")  # imported on first use
@@ -52,7 +57,6 @@ __all__ = ["FALSE", "TRUE", "SMALL", "DiagramArrays", "Builder", "canonical", "c
            "count", "dd_nodes", "dd_size", "negate", "negations", "unique"]
 
 FALSE, TRUE = 0, 1
-_INT = "int64"  # (a dtype name: numpy is imported on first use)
 
 #: The one size limit of the passes: a diagram of at most this many nodes is walked in
 #: Python over its columns (loading a small saved ODD and explaining a decision then
@@ -155,33 +159,6 @@ class DiagramArrays:
 
     def __setstate__(self, state) -> None:
         self.__init__(*state)
-
-
-def unique(x: np.ndarray, inverse: bool = False):
-    """The sorted distinct values of the integer array ``x`` (and, with ``inverse``, the
-    position of each entry of ``x`` among them): ``numpy.unique`` by one sort, several
-    times faster than numpy 2's hashing ``unique`` on the arrays of millions of keys that
-    the passes over diagrams make.
-
-    Examples
-    --------
-    >>> keys, inv = unique(np.array([7, 2, 7, 5]), inverse=True)
-    >>> keys.tolist(), inv.tolist()
-    ([2, 5, 7], [2, 0, 2, 1])
-    """
-    if inverse:
-        order = np.argsort(x)
-        s = x[order]
-    else:
-        s = np.sort(x)
-    keep = np.empty(len(s), dtype=bool)
-    keep[:1] = True
-    np.not_equal(s[1:], s[:-1], out=keep[1:])
-    if not inverse:
-        return s[keep]
-    inv = np.empty(len(x), dtype=_INT)
-    inv[order] = np.cumsum(keep) - 1
-    return s[keep], inv
 
 
 def canonical(nvars: int, level, lo, hi, roots: Sequence[int]) -> tuple[DiagramArrays, list[int]]:
@@ -337,30 +314,6 @@ def dd_size(arrays: DiagramArrays) -> int:
     return 1 + arrays.size - 2 - paired // 2
 
 
-def dd_nodes(level, lo, hi, nodes) -> int:
-    """:func:`dd_size` of the inner nodes ``nodes`` (children before parents, closed
-    under children) of any reduced diagram in the array form, in Python: each node is
-    named by its class ``{f, not f}`` bottom-up, as a manager whose high edges are never
-    complemented would.
-
-    Examples
-    --------
-    >>> dd_nodes([2, 2, 1, 1, 0], [0, 1, 0, 1, 2], [0, 1, 1, 0, 3], range(2, 5))  # x0 xor x1
-    3
-    """
-    rep = {0: (0, False), 1: (0, True)}  # node -> (class, positive?)
-    classes: dict = {}
-    for w in nodes:
-        cl, pl = rep[lo[w]]
-        ch, ph = rep[hi[w]]
-        key = (level[w], cl, pl if ph else not pl, ch)
-        c = classes.get(key)
-        if c is None:
-            c = classes[key] = len(classes) + 1
-        rep[w] = (c, ph)
-    return len(classes) + 1
-
-
 def count(arrays: DiagramArrays, root: int | None = None) -> int:
     """Number of assignments to all ``nvars`` levels on which the function is true (exact)."""
     root = arrays.root if root is None else int(root)
@@ -391,20 +344,3 @@ def count(arrays: DiagramArrays, root: int | None = None) -> int:
         a, b = lo[s], hi[s]
         c[s] = c[a] * pow2[level[a] - lvl - 1] + c[b] * pow2[level[b] - lvl - 1]
     return int(c[root]) * (1 << int(level[root]))
-
-
-def cofactor(level, lo, hi, u, first: int, nbits: int, j: int):
-    """The cofactor of node ``u`` (an int, or a numpy array of nodes) on state ``j`` of
-    the feature whose ``nbits`` bits start at level ``first`` (state ``j`` coded most
-    significant bit first): ``u`` follows the code's bits that it tests, and stays where
-    it skips one. ``level``, ``lo`` and ``hi`` are the columns of any diagram in the
-    array form (a :class:`DiagramArrays`' or a store's)."""
-    scalar = isinstance(u, int)
-    for bit in range(nbits):
-        take = hi if (j >> (nbits - 1 - bit)) & 1 else lo
-        if scalar:
-            if level[u] == first + bit:
-                u = take[u]
-        else:
-            u = np.where(level[u] == first + bit, take[u], u)
-    return u

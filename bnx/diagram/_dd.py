@@ -1,5 +1,6 @@
 """Between ``dd`` and the array form: reading a ``dd`` function into
-:class:`~bnx.diagram._arrays.DiagramArrays` and writing the arrays back into a ``dd`` manager.
+:class:`~bnx.diagram._arrays.DiagramArrays` and writing the arrays back into a ``dd`` manager;
+and copying a ``dd`` function into another manager, its variables renamed (:func:`copy_to`).
 
 ``dd.autoref`` diagrams are read from the manager's own integer table, ``dd.cudd``
 diagrams through CUDD's DDDMP text dump parsed by numpy (a walk over ``dd``'s wrapper
@@ -14,6 +15,9 @@ Examples
 >>> arr, (r,) = from_dd([f], 2)
 >>> to_dd(arr, bdd, ["a", "b"], r) == f
 True
+>>> other = new_manager("autoref", ["y", "x"])
+>>> copy_to(f, other, {"a": "x", "b": "y"}) == other.add_expr("x \\/ ~y")
+True
 """
 
 from __future__ import annotations
@@ -25,11 +29,11 @@ import lazy_loader
 
 from .._types import Manager, Node
 from ._arrays import TRUE, DiagramArrays, canonical
-from .backends import autoref_table, is_cudd, write_nodes
+from .backends import autoref_table, branches, is_cudd, make_node, write_nodes
 
 np = lazy_loader.load("numpy")  # imported on first use
 
-__all__ = ["from_dd", "to_dd"]
+__all__ = ["from_dd", "to_dd", "copy_to"]
 
 _INT = "int64"  # (a dtype name: numpy is imported on first use)
 
@@ -152,3 +156,32 @@ def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str],
     top = root + 1  # nodes 0 .. root hold everything below the root
     return write_nodes(bdd, names, arrays.level[:top].tolist(), arrays.lo[:top].tolist(),
                        arrays.hi[:top].tolist(), root)
+
+
+def copy_to(root: Node, bdd: Manager, rename: dict, same_order: bool = False) -> Node:
+    """The function ``root`` written into ``bdd``, its variable ``v`` renamed ``rename[v]``:
+    one node made per node of ``root``, children first, by a loop over an explicit stack
+    (no recursion: any depth).
+
+    ``same_order``: ``rename`` keeps the order of the variables (each node is then made
+    directly, :func:`~bnx.diagram.backends.make_node`); else each node is an ``ite``.
+    """
+    src = root.bdd
+    memo = {src.true: bdd.true, src.false: bdd.false}
+    kids: dict = {}  # a node whose children are on the stack above it -> its children
+    stack = [root]
+    while stack:
+        u = stack.pop()
+        if u in memo:
+            continue
+        got = kids.pop(u, None)
+        if got is None:
+            got = branches(u)
+            if got[0] not in memo or got[1] not in memo:
+                kids[u] = got
+                stack += (u, *got)
+                continue
+        lo, hi = got
+        var, a, b = rename[u.var], memo[lo], memo[hi]
+        memo[u] = make_node(bdd, var, a, b) if same_order else bdd.ite(bdd.var(var), b, a)
+    return memo[root]

@@ -79,7 +79,7 @@ KINDS: dict[str, Kind] = {
     "mc": Kind(1, False, "the MC-explanation memos (bnx.explanation.mc)"),
     "pi_state": Kind(4, False, "the PI-explanation memos per layout and decision"),
     "conj_store": Kind(4, False, "the store of conjunction sets per encoding and unate "
-                                 "states (bnx.explanation._conj)"),
+                                 "states (bnx.explanation.store)"),
     "dense_decisions": Kind(1, False, "the decision on every complete instance, dense"),
     "feature_graph": Kind(1, False, "the diagram layer by feature (bnx.attribution)"),
     # detached (keyed by the arrays or the ODD in this module's weak dictionary)

@@ -239,3 +239,14 @@ def write_nodes(bdd: Manager, names: Sequence[str], var, lo, hi, root: int) -> N
     for u in range(2, root + 1):
         ref.append(fa(mlevel[var[u]], ref[lo[u]], ref[hi[u]]))
     return bdd._wrap(ref[root])
+
+
+def collect_grown(bdd: Manager, live: int, slack: int) -> int | None:
+    """Collect the dead nodes of a ``dd.autoref`` manager once it holds more than
+    ``2 * live + slack`` nodes (``live``: its size after the last collection); returns
+    its size after collecting, or ``None`` when nothing was done (CUDD collects by
+    itself)."""
+    if is_cudd(bdd) or len(bdd) <= 2 * live + slack:
+        return None
+    bdd.collect_garbage()
+    return len(bdd)

@@ -26,9 +26,9 @@ import lazy_loader
 from .._types import Manager
 from ..classifier._unate import least_pair
 from ..diagram._feature_view import decide as decide_instance
-from ..diagram.backends import is_cudd, new_manager
+from ..diagram.backends import collect_grown, new_manager
 from .layout import Layout
-from .nodetable import NodeTable
+from .store import Store
 
 np = lazy_loader.load("numpy")  # imported on first use
 
@@ -73,24 +73,20 @@ def aux_manager(odd, variables: Sequence[str]) -> Manager:
     """
     key = tuple(variables)
     bdd = store(odd, "aux_manager", lambda: new_manager(odd.backend, key), key)
-    if odd.backend == "autoref":
-        live = odd.arrays.cache.get("aux_live", key, 0)
-        if len(bdd) > 2 * live + GC_SLACK:
-            bdd.collect_garbage()
-            odd.arrays.cache.put("aux_live", key, len(bdd))
+    _collect(odd, bdd, key)
     return bdd
 
 
-def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> NodeTable:
-    """The :class:`~.nodetable.NodeTable` over ``variables`` in which the explanation
+def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> Store:
+    """The :class:`~.store.Store` over ``variables`` in which the explanation
     algorithms build their sets node by node, kept per ODD and layout so that nodes and
     memos serve later calls; sets are written into :func:`aux_manager` only when a ``dd``
     node is asked for. Once it holds more than ``limit`` nodes and memo entries it is
     replaced by a new one (sets already returned keep the old one)."""
     key = tuple(variables)
-    got = store(odd, "node_table", lambda: NodeTable(len(key)), key)
+    got = store(odd, "node_table", lambda: Store(len(key)), key)
     if limit is not None and got.entries() > limit:
-        got = odd.arrays.cache.put("node_table", key, NodeTable(len(key)))
+        got = odd.arrays.cache.put("node_table", key, Store(len(key)))
     return got
 
 
@@ -138,7 +134,7 @@ def decide(odd, x: Sequence[int]) -> bool:
 
 def both(odd) -> tuple:
     """``(diagram, root, negated root)``: the decision function and its negation in one
-    node space (a :class:`~bnx.explanation.nodetable.NodeTable` over the ODD's levels,
+    node space (a :class:`~bnx.explanation.store.Store` over the ODD's levels,
     array columns): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
     memos keyed by node serve both decisions."""
     def make():
@@ -150,22 +146,25 @@ def both(odd) -> tuple:
             level = level + level[2:]
             lo = lo + [shift[c] for c in lo[2:]]
             hi = hi + [shift[c] for c in hi[2:]]
-            return (NodeTable.of(a.nvars, level, lo, hi), a.root, shift[a.root])
+            return (Store.of(a.nvars, level, lo, hi), a.root, shift[a.root])
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
         level, lo, hi = (array("q", np.concatenate(c).tobytes()) for c in (
             (a.level, a.level[2:]), (a.lo, shift[a.lo[2:]]), (a.hi, shift[a.hi[2:]])))
-        return (NodeTable.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
+        return (Store.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
     return store(odd, "both", make)
 
 
 def tidy(odd, bdd: Manager) -> None:
     """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into, once it
     has grown well past its size after the last collection (CUDD collects by itself)."""
-    if is_cudd(bdd):
-        return
-    key = id(bdd)
+    _collect(odd, bdd, id(bdd))
+
+
+def _collect(odd, bdd: Manager, key) -> None:
+    """Collect ``bdd`` once grown well past its size after its last collection (kept in
+    the ODD's cache under ``key``)."""
     cache = odd.arrays.cache
-    if len(bdd) > 2 * cache.get("aux_live", key, 0) + GC_SLACK:
-        bdd.collect_garbage()
-        cache.put("aux_live", key, len(bdd))
+    size = collect_grown(bdd, cache.get("aux_live", key, 0), GC_SLACK)
+    if size is not None:
+        cache.put("aux_live", key, size)

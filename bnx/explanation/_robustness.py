@@ -27,7 +27,6 @@ import lazy_loader
 from .._types import Instance
 from ..diagram._arrays import negate
 from ..diagram._feature_view import FeatureView
-from ..diagram._passes import deep
 from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._instances import instance_indices
@@ -95,7 +94,6 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     return math.inf if d >= INF else d
 
 
-@deep
 def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
                     within=None, cost=None) -> Counterfactuals:
     """Every cheapest instance with the other decision, as the changes that lead to it.
@@ -182,16 +180,16 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
                            make_manager=lambda: _cache.aux_manager(odd, variables))
 
 
-class _Paths:
+class _Paths(Paths):
     """The shortest paths from the root to the other decision, as a diagram of changes
-    in the node table ``out`` (:class:`~.nodetable.NodeTable`), in the ``partial``
+    in the node table ``out`` (:class:`~.store.Store`), in the ``partial``
     layout ("unchanged": the kept bit and the value bits 0; a change to state ``v``: the
     kept bit 1 and ``v``'s code).
 
-    A recursion from the root over the edges on shortest paths only (those whose
-    distance drops by their cost), memoised per node and feature: its work is one
-    node per node of the result, whatever the size of the ODD. Below a node at
-    distance 0 nothing changes: the "all unchanged" chain.
+    :class:`~.costs.Paths`' walk with unit costs: from the root over the edges on
+    shortest paths only (those whose distance drops by their cost), memoised per node
+    and feature: its work is one node per node of the result, whatever the size of the
+    ODD. Below a node at distance 0 nothing changes: the "all unchanged" chain.
     """
 
     def __init__(self, fv: FeatureView, x: list[int], mutable: list[bool], d: np.ndarray,
@@ -201,38 +199,23 @@ class _Paths:
         self.memo: dict = {}
         self.unchanged: dict = {fv.n: 1}
 
-    def chain(self, i: int):
-        """Features ``i..`` all unchanged."""
-        got = self.unchanged.get(i)
-        if got is None:
-            got = self.unchanged[i] = self.layout.build_table(self.out, i,
-                                                              {DROPPED: self.chain(i + 1)})
-        return got
-
-    def run(self, u: int, du: int, i: int):
+    def _settled(self, u: int, du: int, i: int):
         if du == 0:
             return self.chain(i)
-        key = (u, i)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
+        return self.memo.get((u, i))
+
+    def _edges(self, u: int, du: int, i: int) -> list:
         fv = self.fv
-        f = int(fv.feature[u])
-        if f > i:  # feature i does not matter here: it keeps its state
-            got = self.layout.build_table(self.out, i, {DROPPED: self.run(u, du, i + 1)})
-        else:
-            row = fv.kids[i][u - fv.first_node[i]].tolist()
-            dist = self.d[row].tolist()
-            xi = self.x[i]
-            children = {DROPPED: (self.run(row[xi], du, i + 1) if dist[xi] == du
-                                  else 0)}
-            if self.mutable[i]:
-                for v, (w, dw) in enumerate(zip(row, dist)):
-                    if v != xi and dw + 1 == du:
-                        children[v] = self.run(w, dw, i + 1)
-            got = self.layout.build_table(self.out, i, children)
-        self.memo[key] = got
-        return got
+        if int(fv.feature[u]) > i:  # feature i does not matter here: it keeps its state
+            return [(DROPPED, u, du)]
+        row = fv.kids[i][u - fv.first_node[i]].tolist()
+        dist = self.d[row].tolist()
+        xi = self.x[i]
+        out = [(DROPPED, row[xi], du)] if dist[xi] == du else []
+        if self.mutable[i]:
+            out += [(v, w, dw) for v, (w, dw) in enumerate(zip(row, dist))
+                    if v != xi and dw + 1 == du]
+        return out
 
 
 def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:

@@ -23,13 +23,13 @@ from __future__ import annotations
 from .._types import Instance
 from ..classifier._classifier import Classifier
 from ..diagram._memo import detached
+from ..diagram._setops import difference, holds, intersect, union
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD
 from . import _cache
 from .instance_set import InstanceSet
 
 __all__ = ["within_odd", "within_root"]
-
 
 
 def within_root(odd: ODD, within):
@@ -57,7 +57,7 @@ def within_odd(odd: ODD, instance: Instance, within) -> ODD:
     x = _cache.indices(odd, instance)
     enc = odd.encoding
     bits = {enc.variables[lvl]: v for lvl, v in odd.assignment(dict(zip(enc.features, x))).items()}
-    if odd.bdd.let(bits, kappa) != odd.bdd.true:
+    if not holds(kappa, bits):
         raise ExplanationError("the instance is not in the set given as within= (it has "
                                "probability zero, or matches a forbidden combination): "
                                "questions within a set are asked of its instances")
@@ -66,11 +66,11 @@ def within_odd(odd: ODD, instance: Instance, within) -> ODD:
     key = (kappa, decision)
     got = made.get("within", key)
     if got is None:
-        bdd = odd.bdd
-        root = odd.root | (odd.domain & ~kappa) if decision else odd.root & kappa
+        root = (union(odd.root, difference(odd.domain, kappa)) if decision
+                else intersect(odd.root, kappa))
         meta = dict(odd.meta)
         meta["least_states"] = None  # g is not unate as f may be
         meta["display_order"] = tuple(odd.display_order)
-        got = made.put("within", key, ODD(None, enc, backend=odd.backend, bdd=bdd, root=root,
+        got = made.put("within", key, ODD(None, enc, backend=odd.backend, bdd=odd.bdd, root=root,
                                           meta=meta))
     return got

@@ -21,9 +21,9 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._types import Feature, Instance
+from ..diagram import _setops as sets
 from ..diagram._feature_view import FeatureView
 from ..diagram._passes import count as _count_models
-from ..diagram._passes import deep
 from ..errors import ArgumentError
 from ..odd._odd import ODD, check_odd
 from . import _cache
@@ -85,7 +85,6 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     return Bias(True, shown, this, witness=witness, changes=changes, other=other)
 
 
-@deep
 def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     """The exact number of complete instances whose decision is biased on ``protected``.
 
@@ -111,11 +110,11 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     width = math.prod(len(s) for s, p in zip(enc.states, protected_mask) if p)
     if width <= MAX_FRONTIER:
         return _count_by_frontiers(view(odd), protected_mask)
-    bdd, dom = odd.bdd, odd.domain
-    pos = bdd.exist(bits, odd.root & dom)
-    neg = bdd.exist(bits, ~odd.root & dom)
-    n = _count_models(pos & neg & dom, enc.nvars)
-    _cache.tidy(odd, bdd)
+    dom = odd.domain
+    pos = sets.exist(bits, sets.intersect(odd.root, dom))
+    neg = sets.exist(bits, sets.difference(dom, odd.root))
+    n = _count_models(sets.intersect_all(odd.bdd, (pos, neg, dom)), enc.nvars)
+    _cache.tidy(odd, odd.bdd)
     return n
 
 

@@ -9,8 +9,8 @@ robustness is with unit costs (:mod:`._robustness`):
 * one bottom-up pass over the diagram seen per feature (:mod:`bnx.diagram._feature_view`)
   gives every node's cheapest cost to the other decision, ``d(u) = min_v c_i(v) +
   d(child_v)``, a feature the diagram skips keeping its state for free;
-* a recursion from the root over the edges on cheapest paths (those whose cost drops
-  ``d`` by exactly their price) builds the diagram of the cheapest changes.
+* a walk from the root over the edges on cheapest paths (those whose cost drops ``d`` by
+  exactly their price), depth first as a loop, builds the diagram of the cheapest changes.
 
 Prices are exact: each is read as a fraction (a float exactly as stored) and all are
 scaled to integers by their common denominator, so sums and ties are exact (numpy
@@ -131,7 +131,7 @@ def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -
 
 class Paths:
     """The cheapest paths from the root to the other decision as a diagram of changes in
-    the node table ``out`` (:class:`~.nodetable.NodeTable`; the ``partial`` layout:
+    the node table ``out`` (:class:`~.store.Store`; the ``partial`` layout:
     "unchanged", or a change to state ``v``); memoised per node and feature, one node
     per node of the result."""
 
@@ -149,34 +149,65 @@ class Paths:
         self.unchanged: dict = {n: 1}
 
     def chain(self, i: int):
-        """Features ``i..`` all unchanged."""
-        got = self.unchanged.get(i)
-        if got is None:
-            got = self.unchanged[i] = self.layout.build_table(self.out, i,
-                                                              {DROPPED: self.chain(i + 1)})
-        return got
+        """Features ``i..`` all unchanged (built from the last feature up, once)."""
+        unchanged = self.unchanged
+        j = i
+        while j not in unchanged:
+            j += 1
+        build, out = self.layout.build_table, self.out
+        for k in range(j - 1, i - 1, -1):
+            unchanged[k] = build(out, k, {DROPPED: unchanged[k + 1]})
+        return unchanged[i]
 
-    def run(self, u: int, du: int, i: int):
-        fv = self.fv
-        if i == fv.n:  # u is the target: only edges that keep d finite are followed
+    def _settled(self, u: int, du: int, i: int):
+        """The node below ``u`` at feature ``i`` (``du`` left to pay) when it needs no
+        walk: the target, the "all unchanged" chain, or a pair in the memo; else None."""
+        if i == self.fv.n:  # u is the target: only edges that keep d finite are followed
             return 1
         if du == 0 and not self.free[i]:
             return self.chain(i)
-        key = (u, i)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
-        xi = self.x[i]
+        return self.memo.get((u, i))
+
+    def _edges(self, u: int, du: int, i: int) -> list:
+        """The edges of ``u`` at feature ``i`` on cheapest paths: ``[(label, child, left
+        to pay), ...]``, ``label`` ``DROPPED`` for keeping the instance's state."""
+        fv, xi = self.fv, self.x[i]
         if int(fv.feature[u]) > i:  # feature i is skipped: every state leads to u
             row = [u] * len(self.scaled[i])
         else:
             row = fv.kids[i][u - fv.first_node[i]].tolist()
-        children = {}
-        for v, (w, p) in enumerate(zip(row, self.scaled[i])):
-            if p is not None and self.d[w] + p == du:
-                children[DROPPED if v == xi else v] = self.run(w, du - p, i + 1)
-        got = self.memo[key] = self.layout.build_table(self.out, i, children)
-        return got
+        d = self.d
+        return [(DROPPED if v == xi else v, w, du - p)
+                for v, (w, p) in enumerate(zip(row, self.scaled[i]))
+                if p is not None and d[w] + p == du]
+
+    def run(self, u: int, du: int, i: int):
+        """The diagram of the cheapest changes from node ``u`` at feature ``i``, ``du``
+        left to pay: depth first over the edges on cheapest paths, as a loop (a child to
+        walk suspends its parent's loop on a stack), memoised per node and feature."""
+        got = self._settled(u, du, i)
+        if got is not None:
+            return got
+        settled, edges = self._settled, self._edges
+        build, out, memo = self.layout.build_table, self.out, self.memo
+        stack: list = []  # the suspended parents: (node, feature, children, iterator, label)
+        children: dict = {}
+        it = iter(edges(u, du, i))
+        while True:
+            for label, w, dw in it:
+                got = settled(w, dw, i + 1)
+                if got is None:  # walk the child first
+                    stack.append((u, i, children, it, label))
+                    u, i, children = w, i + 1, {}
+                    it = iter(edges(u, dw, i))
+                    break
+                children[label] = got
+            else:
+                memo[(u, i)] = got = build(out, i, children)
+                if not stack:
+                    return got
+                u, i, children, it, label = stack.pop()
+                children[label] = got
 
 
 class Counterfactuals(Explanations):

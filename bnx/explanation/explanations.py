@@ -5,7 +5,7 @@ as in the paper: it is counted, measured and minimised on the diagram, never by
 enumerating it. Its :class:`~bnx.explanation.layout.Layout` says how each feature's
 choices are written as BDD variables.
 
-The algorithms build a set node by node in a :class:`~bnx.explanation.nodetable.NodeTable`
+The algorithms build a set node by node in a :class:`~bnx.explanation.store.Store`
 (Python lists with a unique table); the set is counted and walked (:mod:`.walks`) there,
 and written into a ``dd`` manager of the ODD's backend only when :attr:`Explanations.root`
 is asked for (a set given as a ``dd`` function is read into a table once). Every
@@ -21,20 +21,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .._types import Feature, Manager, Node
-from ..diagram._passes import deep, recursion_for
+from ..diagram import _setops as sets
 from ..diagram.backends import new_manager
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import check_odd
-from . import printing
+from ._shown import Shown
 from .layout import DROPPED, Layout
-from .nodetable import NodeTable
-from .ordered import shortest_first
+from .store import Store
 from .walks import count_members, keep_minimal, length_counts, members, minimum
 
 __all__ = ["DROPPED", "Explanations", "Layout", "positives", "wording_of"]
 
 
-class Explanations:
+class Explanations(Shown):
     """A set of explanations of a decision, held as a decision diagram.
 
     Returned by :func:`bnx.mc_explanations`, :func:`bnx.pi_explanations`,
@@ -44,7 +43,7 @@ class Explanations:
 
     ``print`` shows the decision by its class state and the first few explanations,
     shortest first, each as ``feature = state`` terms; :meth:`to_frame` is the wide
-    table of all of them.
+    table of all of them (these displays are in :class:`~._shown.Shown`).
 
     Examples
     --------
@@ -88,7 +87,7 @@ class Explanations:
                  make_manager=None, on: Mapping | None = None, wording=None) -> None:
         if root is None and core is None:
             raise ArgumentError("an Explanations set needs a dd root or a node table")
-        self._core = core  # (NodeTable, node): where the set was built (or read into)
+        self._core = core  # (Store, node): where the set was built (or read into)
         self._bdd = bdd
         self._make_manager = make_manager  # makes bdd when it is first needed
         self._root = root
@@ -151,11 +150,11 @@ class Explanations:
         return self._root
 
     @property
-    def nodes(self) -> tuple[NodeTable, int]:
-        """``(table, node)``: the :class:`~bnx.explanation.nodetable.NodeTable` that holds
+    def nodes(self) -> tuple[Store, int]:
+        """``(table, node)``: the :class:`~bnx.explanation.store.Store` that holds
         the diagram, and its node there (a set given as a ``dd`` node is read once)."""
         if self._core is None:
-            table = NodeTable(self.layout.nvars)
+            table = Store(self.layout.nvars)
             self._core = (table, table.read_dd(self._root))
         return self._core
 
@@ -166,13 +165,12 @@ class Explanations:
         return tuple(enc.features[i] for i in self._display)
 
     @property
-    @deep
     def size(self) -> int:
         """Number of nodes of the diagram (terminals counted once)."""
         if self._root is None:  # the same count as in dd
             core, ref = self._core
             return core.size(ref)
-        return self.root.dag_size
+        return sets.dag_size(self.root)
 
     @property
     def count(self) -> int:
@@ -182,9 +180,8 @@ class Explanations:
             if self.layout.kind == "keep":  # every assignment is a member: count models
                 self._count = table.count(ref)
             else:
-                with recursion_for(self.layout.nvars):
-                    self._count = count_members(table, ref, 0, self.layout,
-                                                table.memo(self.layout.choices))
+                self._count = count_members(table, ref, 0, self.layout,
+                                            table.memo(self.layout.choices))
         return self._count
 
     def __len__(self) -> int:
@@ -196,9 +193,8 @@ class Explanations:
     def __bool__(self) -> bool:
         if self._core is not None:
             return self._core[1] != 0
-        return self.root != self.bdd.false
+        return self.root != sets.false(self.bdd)
 
-    @deep
     def lengths(self) -> dict[int, int]:
         """``{length: number of explanations}``, computed on the diagram.
 
@@ -217,7 +213,6 @@ class Explanations:
             self._lengths = {k: v for k, v in sorted(poly.items()) if v}
         return dict(self._lengths)
 
-    @deep
     def shortest(self) -> Explanations:
         """All explanations of minimum length, by minimisation on the diagram.
 
@@ -284,115 +279,6 @@ class Explanations:
                 return False
             u = g.restrict(u, bits)
         return u == 1
-
-    # ------------------------------------------------------------------ display
-    def to_frame(self, limit: int | None = None):
-        """A pandas DataFrame, one row per explanation, ``*`` for a dropped feature.
-
-        ``limit`` caps the number of rows (``None``: all of them). For MC-explanations,
-        ``attrs["on"]`` holds the on states (:attr:`on`).
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per explanation, one column per feature.
-        """
-        import pandas as pd
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
-                                  or limit < 0):
-            raise ArgumentError(f"limit must be a non-negative integer or None, got {limit!r}")
-        rows = []
-        for e in self:
-            if limit is not None and len(rows) >= limit:
-                break
-            rows.append({f: e.get(f, "*") for f in self.features})
-        frame = pd.DataFrame(rows, columns=list(self.features), dtype=object)
-        if self.on is not None:
-            frame.attrs["on"] = dict(self.on)
-        return frame
-
-    def plot(self, ax=None, **options):
-        """Draw the explanations as a grid with matplotlib; see :func:`bnx.plot.plot_explanations`.
-
-        Returns
-        -------
-        matplotlib.axes.Axes
-        """
-        from ..diagram.drawing import plot_explanations
-        return plot_explanations(self, ax, **options)
-
-    def title(self) -> str:
-        """One line: how many explanations of which decision (in the class's words),
-        what they are, and how many there are of each length.
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> import bnx
-        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-        >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-        >>> bnx.pi_explanations(odd, x).title()
-        '3 sufficient reasons for Admit = + (PI-explanations; length 2: 1, 3: 2)'
-        """
-        return printing.title(self)
-
-    def on_text(self) -> str | None:
-        """The on states of MC-explanations as one line (``None``, not applicable, for
-        other kinds).
-
-        Returns
-        -------
-        str or None
-
-        Examples
-        --------
-        >>> import bnx
-        >>> odd = bnx.compile(bnx.examples.asia(), backend="autoref")
-        >>> x = {"asia": "no", "smoke": "yes", "xray": "yes", "dysp": "yes"}
-        >>> bnx.mc_explanations(odd, x, on={"asia": "no", "smoke": "no", "xray": "no",
-        ...                                 "dysp": "no"}).on_text()
-        'on states: asia = no, smoke = no, xray = no, dysp = no'
-        """
-        if self.on is None:
-            return None
-        shown = [f for f in self.features if f in self.on]
-        return "on states: " + (", ".join(
-            f"{f} = {' or '.join(map(str, self.on[f]))}" for f in shown) or "(none)")
-
-    def shortest_first(self) -> Iterator[dict]:
-        """The explanations as dicts, shortest first (then in :meth:`__iter__`'s order),
-        found on the diagram length by length: the first few cost a few walks down it,
-        however many explanations there are.
-
-        Returns
-        -------
-        iterator of dict
-
-        Examples
-        --------
-        >>> import bnx
-        >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-        >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-        >>> next(bnx.pi_explanations(odd, x).shortest_first())
-        {'WorkExperience': '+', 'GPA': '+'}
-        """
-        table, ref = self.nodes
-        rank = [0] * self.layout.n
-        for r, j in enumerate(self._display):
-            rank[j] = r
-        return shortest_first(table, ref, self.layout, rank)
-
-    def __str__(self) -> str:
-        return printing.text(self)
-
-    def _repr_html_(self) -> str:
-        return printing.to_html(self)
-
-    def __repr__(self) -> str:
-        return f"<Explanations: {self.title()}, diagram size {self.size}>"
 
 
 def wording_of(odd):

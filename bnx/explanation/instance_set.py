@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._types import Manager, Node
-from ..diagram._passes import recursion_for
-from ..diagram.backends import branches, make_node
+from ..diagram._dd import copy_to
+from ..diagram._setops import complement, difference, intersect, union
 from ..diagram.encoding import Encoding
 from ..errors import ArgumentError
 from .explanations import Explanations
@@ -73,16 +73,19 @@ class InstanceSet(Explanations):
                            what=what)
 
     def __and__(self, other) -> InstanceSet:
-        return self._made(self.root & self._other(other), f"{self.what} and {other.what}")
+        return self._made(intersect(self.root, self._other(other)),
+                          f"{self.what} and {other.what}")
 
     def __or__(self, other) -> InstanceSet:
-        return self._made(self.root | self._other(other), f"{self.what} or {other.what}")
+        return self._made(union(self.root, self._other(other)), f"{self.what} or {other.what}")
 
     def __sub__(self, other) -> InstanceSet:
-        return self._made(self.root & ~self._other(other), f"{self.what} but not {other.what}")
+        return self._made(difference(self.root, self._other(other)),
+                          f"{self.what} but not {other.what}")
 
     def __invert__(self) -> InstanceSet:
-        return self._made(~self.root & self.encoding.domain(self.bdd), f"not {self.what}")
+        return self._made(intersect(complement(self.root), self.encoding.domain(self.bdd)),
+                          f"not {self.what}")
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, InstanceSet):
@@ -127,20 +130,4 @@ def transfer(root: Node, src: Encoding, bdd: Manager, dst: Encoding) -> Node:
         for a, b in zip(src.bits[i], dst.bits[dst.position(f)]):
             names[a] = b
     same_order = [dst.position(f) for f in src.features] == list(range(len(src.features)))
-    src_bdd = root.bdd
-    memo = {src_bdd.true: bdd.true, src_bdd.false: bdd.false}
-    with recursion_for(len(src.variables)):
-        return _copy(root, names, bdd, memo, same_order)
-
-
-def _copy(u: Node, names: dict, bdd: Manager, memo: dict, same_order: bool) -> Node:
-    got = memo.get(u)
-    if got is None:
-        lo, hi = branches(u)
-        a = _copy(lo, names, bdd, memo, same_order)
-        b = _copy(hi, names, bdd, memo, same_order)
-        var = names[u.var]
-        got = memo[u] = (make_node(bdd, var, a, b) if same_order
-                         else bdd.ite(bdd.var(var), b, a))
-    return got
-
+    return copy_to(root, bdd, names, same_order)

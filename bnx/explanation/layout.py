@@ -25,6 +25,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from .._types import Manager, Node
+from ..diagram import _setops as sets
 from ..diagram.backends import make_node
 from ..diagram.encoding import Encoding
 from ..diagram.encoding import _select as encoding_select
@@ -147,7 +148,7 @@ class Layout:
     def build_dd(self, bdd: Manager, i: int, children: Mapping[Any, Node]) -> Node:
         """The node of ``bdd`` over feature ``i``'s variables: choice ``label`` leads to
         ``children[label]`` (labels missing from ``children`` lead to false)."""
-        false = bdd.false
+        false = sets.false(bdd)
         if self.kind == "complete":
             k = len(self.encoding.states[i])
             return encoding_select(bdd, self.encoding.bits[i], 0, 0,
@@ -167,7 +168,7 @@ class Layout:
         return make_node(bdd, kvar, drop, keep)
 
     def build_table(self, table, i: int, children: Mapping[Any, int]) -> int:
-        """:meth:`build_dd` in a :class:`~bnx.explanation.nodetable.NodeTable` whose level
+        """:meth:`build_dd` in a :class:`~bnx.explanation.store.Store` whose level
         ``l`` is this layout's variable ``l`` (``1`` true, ``0`` false): the tables in
         which bnx builds explanation sets (:func:`bnx.explanation._cache.node_table`)."""
         node = table.node

@@ -34,7 +34,7 @@ from ..errors import (
 from ..odd._odd import ODD, check_odd
 from . import _cache
 from .explanations import Explanations, wording_of
-from .nodetable import NodeTable
+from .store import Store
 from .walks import suffix_keep_minimal, suffix_minimum
 
 __all__ = ["mc_explanations", "on_states", "on_states_message"]
@@ -249,7 +249,7 @@ _MEMO_LIMIT = 1_000_000
 class _Cache:
     """What :func:`mc_explanations` keeps per ODD (in its arrays' cache): pattern and
     suffix tables, the two passes' memos and the node table the results are built in
-    (``core``, a :class:`~.nodetable.NodeTable`)."""
+    (``core``, a :class:`~.store.Store`)."""
 
     # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)
     __slots__ = ("core", "variables", "build", "choices", "ons", "keys", "pattern_of", "steps",
@@ -266,7 +266,7 @@ class _Cache:
     def clear(self) -> None:
         """Drop the pattern and suffix ids, the memos keyed by them and the node table
         the memoised results live in."""
-        self.core = NodeTable(len(self.variables))
+        self.core = Store(len(self.variables))
         self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
         self.pattern_of: dict = {}  # (i, allowed, weights) -> pattern id
         self.steps: list = []  # per pattern: [(label, cost, bits), ...]

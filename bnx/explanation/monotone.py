@@ -7,7 +7,7 @@ that fails exactly when some node ``u`` testing ``X`` has a satisfiable
 ``off(u) and not on(u)`` (its two children; every node lies below the root). On the
 ODD's arrays, the pairs of children of all of ``X``'s nodes are expanded together, level
 by level (numpy), until one pair is found satisfiable or none is left; a witness is then
-read off one such node by a depth-first search.
+read off one such node by a depth-first search (a loop).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import numpy as np
 
 from .._types import Feature, Instance, State
 from ..diagram._arrays import DiagramArrays
-from ..diagram._passes import deep, recursion_for
 from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
 from .mc import mc_explanations, on_states
@@ -41,7 +40,6 @@ def _binary_on(odd: ODD, on) -> list[int]:
     return out
 
 
-@deep
 def monotone_counterexample(odd: ODD, *,
                             on: Mapping[Feature, State | Collection[State]] | None = None
                             ) -> MonotoneCounterexample:
@@ -81,11 +79,10 @@ def monotone_counterexample(odd: ODD, *,
         off, on_ = (arrays.lo, arrays.hi) if onv[i] == 1 else (arrays.hi, arrays.lo)
         if not len(us) or not _any_sat_diff(arrays, off[us], on_[us]):
             continue
-        with recursion_for(enc.nvars):
-            for u in us.tolist():
-                model = _sat_diff(arrays, int(off[u]), int(on_[u]), {})
-                if model is not None:
-                    break
+        for u in us.tolist():
+            model = _sat_diff(arrays, int(off[u]), int(on_[u]), {})
+            if model is not None:
+                break
         model.update(_path_to(arrays, u))
         x = {}
         for j, g in enumerate(enc.features):
@@ -133,24 +130,31 @@ def _any_sat_diff(arrays: DiagramArrays, a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _sat_diff(arrays: DiagramArrays, a: int, b: int, memo: dict) -> dict | None:
-    """``{level: bit}`` under which ``a`` holds and ``b`` does not, or ``None``."""
-    if a == 0 or b == 1 or a == b:
-        return None
-    if a == 1 and b == 0:
-        return {}
-    key = (a, b)
-    if key in memo:
-        return None
+    """``{level: bit}`` under which ``a`` holds and ``b`` does not, or ``None``.
+
+    Depth first, the low branch before the high one, as a loop: the stack holds the pairs
+    on the current path, each with the branch it is trying; a pair found unsatisfiable is
+    kept in ``memo`` (across calls)."""
     level, lo, hi = arrays.level, arrays.lo, arrays.hi
-    lv = min(int(level[a]), int(level[b]))
-    for bit, side in ((0, lo), (1, hi)):
-        x = int(side[a]) if level[a] == lv else a
-        y = int(side[b]) if level[b] == lv else b
-        got = _sat_diff(arrays, x, y, memo)
-        if got is not None:
-            got[lv] = bool(bit)
-            return got
-    memo[key] = None
+    stack = [[a, b, -1, 0]]  # [a, b, the pair's top level (-1: not yet seen), next branch]
+    while stack:
+        top = stack[-1]
+        a, b, lv, bit = top
+        if lv < 0:
+            if a == 0 or b == 1 or a == b or (a, b) in memo:
+                stack.pop()
+                continue
+            if a == 1 and b == 0:  # found: each pair on the path took the branch before
+                return {p[2]: bool(p[3] - 1) for p in stack[:-1]}
+            lv = top[2] = min(int(level[a]), int(level[b]))
+        if bit == 2:  # both branches failed
+            memo[(a, b)] = None
+            stack.pop()
+            continue
+        side = hi if bit else lo
+        top[3] = bit + 1
+        stack.append([int(side[a]) if level[a] == lv else a,
+                      int(side[b]) if level[b] == lv else b, -1, 0])
     return None
 
 
@@ -195,7 +199,6 @@ def is_monotone(odd: ODD, *,
     return monotone_counterexample(odd, on=on).monotone
 
 
-@deep
 def theorem3_holds(odd: ODD, instance: Instance, *,
                    on: Mapping[Feature, State | Collection[State]] | None = None) -> bool:
     """Theorem 3 on one decision: MC-explanations match the shortest PI-explanations.

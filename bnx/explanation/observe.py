@@ -130,19 +130,19 @@ def _per_feature(table) -> list:
     """
     rows = table.shape[0]
     out: list = []
-
-    def split(t) -> None:
+    todo = [table]  # the tables left to split, the next one last
+    while todo:
+        t = todo.pop()
         dims = t.shape[1:]
         if len(dims) <= 1:
             out.append(t)
-            return
+            continue
         h = len(dims) // 2
         a, b = math.prod(dims[:h]), math.prod(dims[h:])
         m = t.reshape(rows, a, b)
-        split((m.reshape(-1, b) @ np.ones(b, dtype=t.dtype)).reshape(rows, *dims[:h]))
-        split((np.ones(a, dtype=t.dtype) @ m).reshape(rows, *dims[h:]))
-
-    split(table)
+        second = (np.ones(a, dtype=t.dtype) @ m).reshape(rows, *dims[h:])
+        first = (m.reshape(-1, b) @ np.ones(b, dtype=t.dtype)).reshape(rows, *dims[:h])
+        todo += (second, first)  # the first half's features come out first
     return out
 
 

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagram._passes import recursion_for
 from .layout import DROPPED
-from .nodetable import NodeTable
+from .store import Store
 from .walks import length_counts
 
 __all__ = ["shortest_first"]
 
 
-def shortest_first(g: NodeTable, root: int, layout, rank: list) -> Iterator[dict]:
+def shortest_first(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
     """The members of ``root`` (in ``layout``) as dicts, shortest first, then depth first
     in the diagram's variable order; ``rank[i]`` is feature ``i``'s position among the
     dict's keys (as in :func:`~.walks.members`)."""
@@ -28,14 +27,12 @@ def shortest_first(g: NodeTable, root: int, layout, rank: list) -> Iterator[dict
     n = layout.n
     enc = layout.encoding
     memo: dict = {}
-    with recursion_for(layout.nvars):
-        lengths = length_counts(g, root, 0, layout, memo)
+    lengths = length_counts(g, root, 0, layout, memo)
 
     def below(u: int, i: int) -> dict:
         got = memo.get((u, i)) if i < n else None
         if got is None:
-            with recursion_for(layout.nvars):
-                got = length_counts(g, u, i, layout, memo)
+            got = length_counts(g, u, i, layout, memo)
         return got
 
     choices, weights = layout.choices, layout.weights

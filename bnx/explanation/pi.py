@@ -8,7 +8,7 @@ pi-inst (Algorithm 5), which follows only the instance's branch, or by pi-cover
 followed by restriction to the instance. Both are memoised recursions over the
 ODD, feature by feature: a multi-valued feature is kept or dropped whole, and
 its "dropped" branch is the conjunction of the cofactors of all its states.
-The results are decision diagrams, built in a :class:`~.nodetable.NodeTable` per ODD and
+The results are decision diagrams, built in a :class:`~.store.Store` per ODD and
 layout (:func:`._cache.node_table`) and written into a ``dd`` manager of the ODD's backend
 when a ``dd`` node is asked for.
 """
@@ -23,9 +23,8 @@ from ..diagram._passes import deep, recursion_for
 from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
 from . import _cache
-from ._conj import Store, store_for
 from .explanations import DROPPED, Explanations, Layout, wording_of
-from .nodetable import NodeTable
+from .store import Store, store_for
 
 np = lazy_loader.load("numpy")  # imported on first use
 
@@ -52,7 +51,7 @@ MEMO_LIMIT = 1_000_000
 
 class _State:
     """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
-    :class:`~.nodetable.NodeTable` ``core``: the "all dropped" chain, the recursion's
+    :class:`~.store.Store` ``core``: the "all dropped" chain, the recursion's
     memo (valid across calls: pi-cover's results do not depend on an instance, pi-inst's
     are keyed by the instance's remaining states, named by suffix ids) and the suffix
     table."""
@@ -80,9 +79,9 @@ def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
 
 
 class _PI:
-    """The shared recursion of pi-inst and pi-cover over a :class:`~._conj.Store` (the
+    """The shared recursion of pi-inst and pi-cover over a :class:`~.store.Store` (the
     ODD's nodes, or its negation's, and their stars); the output is built in the
-    :class:`~.nodetable.NodeTable` ``core`` over ``layout``'s variables.
+    :class:`~.store.Store` ``core`` over ``layout``'s variables.
 
     Its memo is kept per ODD (:class:`_State`), keyed by node and feature for pi-cover
     and by node and the instance's remaining states for pi-inst, so later calls (other
@@ -316,10 +315,10 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
                         wording=wording_of(odd))
 
 
-def _project(g: NodeTable, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
+def _project(g: Store, u: int, i: int, src: Layout, dst: Layout, core, x: list[int],
              memo: dict) -> int:
     """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
-    built in the :class:`~.nodetable.NodeTable` ``core`` in the keep layout ``dst``."""
+    built in the :class:`~.store.Store` ``core`` in the keep layout ``dst``."""
     if u == 0:
         return 0
     if i == src.n:

@@ -36,16 +36,17 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 
 from .._types import Manager, Node
 from ..classifier._classifier import Classifier
 from ..classifier._inference import elimination_order
+from ..diagram import _setops as sets
 from ..diagram._memo import detached
-from ..diagram._passes import recursion_for
 from ..diagram.backends import is_cudd, new_manager
-from ..diagram.encoding import Encoding, _select, bits_for
+from ..diagram.encoding import Encoding, bits_for
 from ..errors import ArgumentError, InstanceError
 from ..odd._odd import ODD
 from .instance_set import InstanceSet
@@ -147,25 +148,18 @@ def _compile_support(clf: Classifier, enc: Encoding, bdd: Manager) -> Node:
                    + [(anchor[v], 0, k, v) for k, v in enumerate(others)])
     names = [name for *_, v in slots for name in bits[v]]
     work = new_manager(_backend_of(bdd), names)
-    level = {v: work.level_of_var(bits[v][0]) for v in bits if bits[v]}
-    with recursion_for(len(names)):
-        items = [(_relation(work, scope, table, bits, level, card),
-                  {v for v in scope if v not in feats}) for scope, table in factors]
-        for v in elimination_order([s for s, _ in factors], others, card):
-            inside = [it for it in items if v in it[1]]
-            items = [it for it in items if v not in it[1]]
-            u = work.true
-            scope: set = set()
-            for g, s in inside:
-                u = u & g
-                scope |= s
-            if bits[v]:
-                u = work.exist(bits[v], u)
-            items.append((u, scope - {v}))
-        u = work.true
-        for g, _ in items:
-            u = u & g
-        u = u & enc.domain(work)
+    level = {v: sets.level_of(work, bits[v][0]) for v in bits if bits[v]}
+    items = [(_relation(work, scope, table, bits, level, card),
+              {v for v in scope if v not in feats}) for scope, table in factors]
+    for v in elimination_order([s for s, _ in factors], others, card):
+        inside = [it for it in items if v in it[1]]
+        items = [it for it in items if v not in it[1]]
+        u = sets.intersect_all(work, [g for g, _ in inside])
+        scope: set = set().union(*(s for _, s in inside))
+        if bits[v]:
+            u = sets.exist(bits[v], u)
+        items.append((u, scope - {v}))
+    u = sets.intersect(sets.intersect_all(work, [g for g, _ in items]), enc.domain(work))
     from .instance_set import transfer
     return transfer(u, enc, bdd, enc)
 
@@ -176,23 +170,23 @@ def _backend_of(bdd: Manager) -> str:
 
 def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
               card: dict) -> Node:
-    """The relation ``table > 0`` over the bits of ``scope`` (codes naming no state false)."""
+    """The relation ``table > 0`` over the bits of ``scope`` (codes naming no state false):
+    the leaves (one per combination of the states of the scope's nodes that have bits,
+    taken in level order), then one level of :func:`~bnx.diagram._setops.select` per
+    node, from the deepest up (a loop: no recursion)."""
     axes = sorted((v for v in scope if bits[v]), key=level.get)
     pos = {v: k for k, v in enumerate(scope)}
     index = [0] * len(scope)
-
-    def build(k: int) -> Node:
-        if k == len(axes):
-            return work.true if table[tuple(index)] > 0 else work.false
-        v = axes[k]
-        children = []
-        for j in range(card[v]):
+    yes, no = sets.true(work), sets.false(work)
+    layer = []
+    for states in itertools.product(*(range(card[v]) for v in axes)):
+        for v, j in zip(axes, states):
             index[pos[v]] = j
-            children.append(build(k + 1))
-        index[pos[v]] = 0
-        return _select(work, bits[v], 0, 0, children, work.false)
-
-    return build(0)
+        layer.append(yes if table[tuple(index)] > 0 else no)
+    for v in reversed(axes):  # each run of card[v] nodes branches on v's bits
+        k = card[v]
+        layer = [sets.select(work, bits[v], layer[i:i + k], no) for i in range(0, len(layer), k)]
+    return layer[0]
 
 
 def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSet:
@@ -243,7 +237,7 @@ def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSe
     if isinstance(combinations, Mapping) or not isinstance(combinations, Iterable):
         raise ArgumentError("combinations must be a list of mappings {feature: state}, got "
                             f"{type(combinations).__name__}")
-    bad = bdd.false
+    bad = sets.false(bdd)
     for c in combinations:
         if not isinstance(c, Mapping):
             raise InstanceError(f"a forbidden combination must be a mapping {{feature: "
@@ -252,10 +246,10 @@ def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSe
             raise ArgumentError("an empty combination would forbid every instance: name "
                                 "at least one feature")
         idx = encode(c)
-        cube: dict = {}
+        lits: dict = {}
         for f, j in idx.items():
-            cube.update(enc.code(enc.position(f), j))
-        bad = bad | bdd.cube(cube)
-    root = enc.domain(bdd) & ~bad
+            lits.update(enc.code(enc.position(f), j))
+        bad = sets.union(bad, sets.cube(bdd, lits))
+    root = sets.difference(enc.domain(bdd), bad)
     return InstanceSet(bdd, root, enc, feature_order=order, what="allowed")
 

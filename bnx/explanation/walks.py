@@ -1,13 +1,14 @@
 """Traversals of explanation sets, feature by feature, on the lists of their diagrams.
 
-Each walks a :class:`~bnx.explanation.nodetable.NodeTable` (the store of explanation
+Each walks a :class:`~bnx.explanation.store.Store` (the store of explanation
 sets, or one over an ODD's nodes) from one of its nodes along a
 :class:`~bnx.explanation.layout.Layout`:
 at feature ``i`` it follows each valid choice's bits (so codes that name no state
 never come out), memoised per ``(node, feature)``, so it is linear in the diagram.
-They are module-level recursions with explicit memos over plain integers; the
-minimisation builds its result in a :class:`~bnx.explanation.nodetable.NodeTable` (``1`` true,
-``0`` false) with the layout's :meth:`~bnx.explanation.layout.Layout.build_table`.
+They are module-level loops (no recursion: see the note above :func:`count_members`)
+with explicit memos over plain integers; the minimisation builds its result in a
+:class:`~bnx.explanation.store.Store` (``1`` true, ``0`` false) with the layout's
+:meth:`~bnx.explanation.layout.Layout.build_table`.
 """
 
 from __future__ import annotations
@@ -15,48 +16,104 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from .nodetable import NodeTable
+from .store import Store
 
 __all__ = ["count_members", "feature_uses", "length_counts", "members", "minimum",
            "keep_minimal", "suffix_minimum", "suffix_keep_minimal"]
 
 
-def count_members(g: NodeTable, u: int, i: int, layout, memo: dict) -> int:
+# Each walk is a depth-first recursion run as a loop: a pair ``(node, feature)`` missing
+# from the memo suspends the loop over its parent's choices (the parent's state and
+# iterator go on an explicit stack) and is walked at once; when it is done its value goes
+# back to the parent, whose loop resumes where it stopped. So the memos fill (and the
+# minimisation builds its nodes) in the order of the recursion, and a diagram of any
+# depth is walked under Python's default recursion limit.
+
+def count_members(g: Store, u: int, i: int, layout, memo: dict) -> int:
     """Number of members of ``u`` over features ``i..``."""
     if u == 0:
         return 0
-    if i == layout.n:
+    n = layout.n
+    if i == n:
         return 1
-    key = (u, i)
-    got = memo.get(key)
-    if got is None:
-        restrict = g.restrict
-        got = sum(count_members(g, restrict(u, bits), i + 1, layout, memo)
-                  for _, bits in layout.choices[i])
-        memo[key] = got
-    return got
+    got = memo.get((u, i))
+    if got is not None:
+        return got
+    var, lo, hi, choices = g.var, g.lo, g.hi, layout.choices
+    stack: list = []  # the suspended parents: (node, feature, total so far, iterator)
+    total = 0
+    it = iter(choices[i])
+    while True:
+        i1 = i + 1
+        for _, bits in it:
+            w = u
+            for lvl, value in bits:  # restrict, inlined
+                if var[w] == lvl:
+                    w = hi[w] if value else lo[w]
+            if w == 0:
+                continue
+            if i1 == n:
+                total += 1
+                continue
+            c = memo.get((w, i1))
+            if c is None:  # walk the child first
+                stack.append((u, i, total, it))
+                u, i, total, it = w, i1, 0, iter(choices[i1])
+                break
+            total += c
+        else:
+            memo[(u, i)] = c = total
+            if not stack:
+                return c
+            u, i, total, it = stack.pop()
+            total += c
 
 
-def length_counts(g: NodeTable, u: int, i: int, layout, memo: dict) -> dict[int, int]:
+def length_counts(g: Store, u: int, i: int, layout, memo: dict) -> dict[int, int]:
     """``{length: number of members}`` of ``u`` over features ``i..``."""
     if u == 0:
         return {}
-    if i == layout.n:
+    n = layout.n
+    if i == n:
         return {0: 1}
-    key = (u, i)
-    got = memo.get(key)
-    if got is None:
-        got = {}
-        w = layout.weights[i]
-        for label, bits in layout.choices[i]:
-            shift = 1 if label in w else 0
-            for k, v in length_counts(g, g.restrict(u, bits), i + 1, layout, memo).items():
-                got[k + shift] = got.get(k + shift, 0) + v
-        memo[key] = got
-    return got
+    got = memo.get((u, i))
+    if got is not None:
+        return got
+    restrict, choices, weights = g.restrict, layout.choices, layout.weights
+    stack: list = []  # the suspended parents: (node, feature, counts so far, iterator, shift)
+    got = {}
+    it = iter(choices[i])
+    while True:
+        i1 = i + 1
+        for label, bits in it:
+            w = restrict(u, bits)
+            if w == 0:
+                continue
+            shift = 1 if label in weights[i] else 0
+            if i1 == n:
+                got[shift] = got.get(shift, 0) + 1
+                continue
+            part = memo.get((w, i1))
+            if part is None:  # walk the child first
+                stack.append((u, i, got, it, shift))
+                u, i, got, it = w, i1, {}, iter(choices[i1])
+                break
+            _shifted(got, part, shift)
+        else:
+            memo[(u, i)] = part = got
+            if not stack:
+                return part
+            u, i, got, it, shift = stack.pop()
+            _shifted(got, part, shift)
 
 
-def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool]]:
+def _shifted(into: dict, part: dict, shift: int) -> None:
+    """Add the counts ``part``, each length plus ``shift``, to ``into``."""
+    for k, v in part.items():
+        into[k + shift] = into.get(k + shift, 0) + v
+
+
+def feature_uses(g: Store, root: int, layout) -> tuple[list[bool], list[bool]]:
     """``(kept, dropped)``: per feature of a ``keep`` layout (level ``i`` is feature
     ``i``, high "kept"), whether some member of the set ``root`` of the node table ``g``
     keeps it and whether some member drops it.
@@ -72,7 +129,7 @@ def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool
     >>> from bnx.diagram.encoding import Encoding
     >>> from bnx.explanation.layout import Layout
     >>> lay = Layout("keep", Encoding(("a", "b", "c"), (("0", "1"),) * 3), instance=[1, 1, 1])
-    >>> g = NodeTable.of(3, [3, 3, 0], [0, 1, 0], [0, 1, 1])   # node 2: a kept; b, c anything
+    >>> g = Store.of(3, [3, 3, 0], [0, 1, 0], [0, 1, 1])   # node 2: a kept; b, c anything
     >>> feature_uses(g, 2, lay)
     ([True, True, True], [False, True, True])
     """
@@ -107,15 +164,15 @@ def feature_uses(g: NodeTable, root: int, layout) -> tuple[list[bool], list[bool
     return kept, dropped
 
 
-def minimum(g: NodeTable, u: int, i: int, layout, memo: dict) -> float:
+def minimum(g: Store, u: int, i: int, layout, memo: dict) -> float:
     """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize
     (memoised by ``(node, feature)``)."""
     return suffix_minimum(g, u, i, layout.steps, layout.tail, range(layout.n + 1), memo)
 
 
-def keep_minimal(g: NodeTable, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
+def keep_minimal(g: Store, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
     """Pass two of minimize: the members of ``u`` of minimum length, built in the
-    :class:`~bnx.explanation.nodetable.NodeTable` ``table`` (returns its node)."""
+    :class:`~bnx.explanation.store.Store` ``table`` (returns its node)."""
     return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
                                memo, table, layout.build_table)
 
@@ -126,19 +183,24 @@ def keep_minimal(g: NodeTable, u: int, i: int, layout, mins: dict, memo: dict, t
 # layouts share a suffix (mc_explanations keeps them per ODD; with ``sids[i] == i`` they
 # are minimum and keep_minimal's memos).
 
-def suffix_minimum(g: NodeTable, u: int, i: int, steps: list, tail: list, sids: list,
+def suffix_minimum(g: Store, u: int, i: int, steps: list, tail: list, sids: list,
                    memo: dict) -> float:
     """:func:`minimum` over ``steps`` and ``tail``, memoised by ``(node, sids[i])``."""
     if u <= 1:
         return tail[i] if u else math.inf
-    key = (u, sids[i])
-    got = memo.get(key)
-    if got is None:
-        var, lo, hi = g.var, g.lo, g.hi
-        got = math.inf
+    s = sids[i]
+    got = memo.get((u, s))
+    if got is not None:
+        return got
+    var, lo, hi = g.var, g.lo, g.hi
+    inf = math.inf
+    stack: list = []  # the suspended parents: (node, sid, feature, best, iterator, cost)
+    best = inf
+    it = iter(steps[i])
+    while True:
         i1 = i + 1
-        s1 = sids[i1]
-        for _, cost, bits in steps[i]:
+        s1, t1 = sids[i1], tail[i1]
+        for _, cost, bits in it:
             w = u
             for lvl, value in bits:  # restrict, inlined
                 if var[w] == lvl:
@@ -146,50 +208,79 @@ def suffix_minimum(g: NodeTable, u: int, i: int, steps: list, tail: list, sids: 
             if w == 0:
                 continue
             if w == 1:
-                c = tail[i1]
+                c = t1
             else:
                 c = memo.get((w, s1))
-                if c is None:
-                    c = suffix_minimum(g, w, i1, steps, tail, sids, memo)
+                if c is None:  # walk the child first
+                    stack.append((u, s, i, best, it, cost))
+                    u, s, i, best, it = w, s1, i1, inf, iter(steps[i1])
+                    break
             c += cost
-            if c < got:
-                got = c
-        memo[key] = got
-    return got
+            if c < best:
+                best = c
+        else:
+            memo[(u, s)] = c = best
+            if not stack:
+                return c
+            u, s, i, best, it, cost = stack.pop()
+            c += cost
+            if c < best:
+                best = c
 
 
-def suffix_keep_minimal(g: NodeTable, u: int, i: int, steps: list, tail: list, sids: list,
+def suffix_keep_minimal(g: Store, u: int, i: int, steps: list, tail: list, sids: list,
                         mins: dict, memo: dict, out, build) -> int:
     """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
-    makes the output nodes, in the :class:`~bnx.explanation.nodetable.NodeTable` ``out``),
+    makes the output nodes, in the :class:`~bnx.explanation.store.Store` ``out``),
     memoised by ``(node, sids[i])``."""
     if u == 0:
         return 0
-    if i == len(steps):
+    n = len(steps)
+    if i == n:
         return 1
-    key = (u, sids[i])
-    got = memo.get(key)
-    if got is None:
-        best = suffix_minimum(g, u, i, steps, tail, sids, mins)
-        children = {}
-        restrict = g.restrict
+    s = sids[i]
+    got = memo.get((u, s))
+    if got is not None:
+        return got
+    restrict = g.restrict
+    inf = math.inf
+    stack: list = []  # the suspended parents: (node, sid, feature, best, children, iterator,
+    #                    label)
+    best = suffix_minimum(g, u, i, steps, tail, sids, mins)
+    children: dict = {}
+    it = iter(steps[i])
+    while True:
         i1 = i + 1
-        for label, cost, bits in steps[i]:
+        s1 = sids[i1]
+        for label, cost, bits in it:
             child = restrict(u, bits)
             if child > 1:
-                rest = mins.get((child, sids[i1]))
+                rest = mins.get((child, s1))
                 if rest is None:
                     rest = suffix_minimum(g, child, i1, steps, tail, sids, mins)
             else:
-                rest = tail[i1] if child else math.inf
-            if cost + rest == best:
-                children[label] = suffix_keep_minimal(g, child, i1, steps, tail, sids, mins,
-                                                      memo, out, build)
-        got = memo[key] = build(out, i, children)
-    return got
+                rest = tail[i1] if child else inf
+            if cost + rest != best:
+                continue
+            if child == 0 or i1 == n:
+                children[label] = 1 if child else 0
+                continue
+            got = memo.get((child, s1))
+            if got is None:  # walk the child first
+                stack.append((u, s, i, best, children, it, label))
+                u, s, i, children, it = child, s1, i1, {}, iter(steps[i1])
+                best = suffix_minimum(g, u, i, steps, tail, sids, mins)
+                break
+            children[label] = got
+        else:
+            memo[(u, s)] = got = build(out, i, children)
+            if not stack:
+                return got
+            u, s, i, best, children, it, label = stack.pop()
+            children[label] = got
 
 
-def members(g: NodeTable, root: int, layout, rank: list) -> Iterator[dict]:
+def members(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
     """The members of ``root`` (in ``layout``) as dicts, depth first in the diagram's
     variable order, "dropped" before the states; ``rank[i]`` is feature ``i``'s
     position among the dict's keys. Levels with one choice are followed at once, once
@@ -221,7 +312,7 @@ def members(g: NodeTable, root: int, layout, rank: list) -> Iterator[dict]:
                 push(b)
 
 
-def _chains(g: NodeTable, layout, rank: list):
+def _chains(g: Store, layout, rank: list):
     """The walk of :func:`members` below ``(u, d)``: the levels with one choice are
     followed at once (once per node and depth); returns ``(items set on the way,
     branches at the first level with several choices, whether the path ended at
@@ -252,7 +343,7 @@ def _chains(g: NodeTable, layout, rank: list):
     return run
 
 
-def _chains_keep(g: NodeTable, layout, rank: list):
+def _chains_keep(g: Store, layout, rank: list):
     """:func:`_chains` for the keep layout (PI-explanations): feature ``d`` is the
     one variable at level ``d``, low "dropped" and high "kept", so each step is a
     test of two children; same walk, same order."""

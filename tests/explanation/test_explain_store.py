@@ -1,13 +1,12 @@
 """The explanation code's own diagrams against dd and brute force, on both backends:
-conjunctions on the arrays (bnx.explanation._conj), the node table that stores explanation
-sets (bnx.explanation.nodetable: made node by node, read from and written to dd), and the
-per-ODD managers and caches (bnx.explanation._cache)."""
+the one store (bnx.explanation.store: diagrams made node by node, read from and written to
+dd; conjunctions and stars on an ODD's nodes, in Python or in numpy), and the per-ODD managers
+and caches (bnx.explanation._cache)."""
 
 from __future__ import annotations
 
 import itertools
 
-from dd.bdd import BDD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +15,7 @@ from bnx.diagram._dd import from_dd
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from bnx.explanation import _cache
-from bnx.explanation._conj import Store
-from bnx.explanation.nodetable import NodeTable
+from bnx.explanation.store import Store
 
 NAMES = [f"v{i}" for i in range(5)]
 ROWS = list(itertools.product([False, True], repeat=len(NAMES)))
@@ -57,15 +55,17 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
     bdd = new_manager(backend, NAMES)
     arrays, (ia, ib) = from_dd([_function(bdd, a), _function(bdd, b)], len(NAMES))
     enc = ENCODINGS[which]
-    s = Store(arrays, enc, python=False)  # held in numpy (a small store: in Python)
+    s = Store.from_arrays(arrays, enc, python=False)  # held in numpy (small: in Python)
     size = s.n
-    (c,) = s.conj([ia], [ib]).tolist()
+    (c,) = s.conj_many([ia], [ib]).tolist()
     lv, lo, hi = s.level, s.lo, s.hi
     assert [_value(lv, lo, hi, c, r) for r in ROWS] == [bool(x and y) for x, y in zip(a, b)]
     # canonical: the same conjunction again (either way round) makes no node
-    assert s.conj([ib, ia], [ia, ib]).tolist() == [c, c] and s.n == max(s.n, size)
+    assert s.conj_many([ib, ia], [ia, ib]).tolist() == [c, c] and s.n == max(s.n, size)
     n_after = s.n
-    assert s.conj([c], [ia]).tolist() == [c] and s.n == n_after
+    assert s.conj_many([c], [ia]).tolist() == [c] and s.n == n_after
+    # (every code names a state in both encodings: the count is over all the rows)
+    assert s.conj(ia, ib) == c and s.count(c) == sum(x and y for x, y in zip(a, b))
     # every node's star: the conjunction of its cofactors over its feature's states
     s.close()
     for u in range(2, s.n):
@@ -77,10 +77,11 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
                               r[:first] + tuple(bool((j >> (m - 1 - t)) & 1) for t in range(m))
                               + r[first + m:]) for j in range(k))
             assert _value(s.level, s.lo, s.hi, star, r) == want
-    assert s.py[3] == s.star[:s.n].tolist() and s.py[0] == s.level[:s.n].tolist()  # closed
+    assert s.py is not None and min(s.py[3]) >= 0  # closed: every star made, in Python
     # held in Python: the same stars, as functions (its new nodes may be numbered otherwise)
-    p = Store(arrays, enc)
-    assert p.closed and p.conj([ia], [ib]) == [p.table.conj(ia, ib)]
+    p = Store.from_arrays(arrays, enc)
+    p.close()
+    assert p.closed and p.conj_many([ia], [ib]) == [p.conj(ia, ib)]
     for u in range(2, arrays.size):
         for r in ROWS:
             assert _value(*p.py[:3], p.star_of(u), r) == _value(s.level, s.lo, s.hi,
@@ -92,30 +93,29 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
 def test_set_diagrams_read_and_write_dd(a, backend):
     bdd = new_manager(backend, NAMES)
     f = _function(bdd, a)
-    d = NodeTable(len(NAMES))
+    d = Store(len(NAMES))
     u = d.read_dd(f)
     assert [_value(d.var, d.lo, d.hi, u, r) for r in ROWS] == [bool(x) for x in a]
     assert d.read_dd(f) == u and d.count(u) == sum(a)  # one node per function
     other = new_manager(backend, NAMES)
     assert d.to_dd(other, NAMES, u) == _function(other, a)
     arrays, _ = from_dd([f], len(NAMES))
-    e = NodeTable.from_arrays(arrays)
+    e = Store.from_arrays(arrays)
     assert [_value(e.var, e.lo, e.hi, arrays.root, r) for r in ROWS] == [bool(x) for x in a]
     assert e.node(arrays.level[arrays.root], arrays.lo[arrays.root],
                   arrays.hi[arrays.root]) == arrays.root  # its unique table holds them
-    core = BDD()  # dd's integer-level manager, as under dd.autoref
-    core.declare(*NAMES)
-    g = NodeTable(len(NAMES))
-    v = g.read_core(core, -core.find_or_add(0, -1, 1))  # not v0
-    assert [_value(g.var, g.lo, g.hi, v, r) for r in ROWS] == [not r[0] for r in ROWS]
+    g = Store(len(NAMES))
+    v = g.read_dd(~bdd.var(NAMES[0]) | (bdd.var(NAMES[1]) & ~f))  # negated edges resolved
+    assert [_value(g.var, g.lo, g.hi, v, r) for r in ROWS] == \
+        [not r[0] or (r[1] and not x) for r, x in zip(ROWS, a)]
 
 
 @settings(max_examples=40, deadline=None)
 @given(a=tables, b=tables, levels=st.lists(st.integers(0, len(NAMES) - 1), max_size=3))
 def test_set_store_against_brute_force(a, b, levels):
-    """NodeTable (pi-inst's output, small erosions) makes reduced diagrams, one node per
+    """The store (pi-inst's output, small erosions) makes reduced diagrams, one node per
     function; its ``a and not b`` and ``a and b`` are right on every row, its sizes dd's."""
-    s = NodeTable(len(NAMES))
+    s = Store(len(NAMES))
 
     def build(table):  # the function of ``table`` by Shannon expansion, node by node
         def rec(level, rows):
@@ -147,7 +147,7 @@ def test_explanation_sets_are_dd_diagrams(backend):
     x = dict.fromkeys(odd.features, "+")
     pis = bnx.pi_explanations(odd, x)
     table, u = pis.nodes
-    again = NodeTable(pis.layout.nvars)
+    again = Store(pis.layout.nvars)
     v = again.read_dd(pis.root)  # written into dd, read back
     assert again.nodes_of(v) == table.nodes_of(u) and again.count(v) == table.count(u)
     assert pis.root.bdd is pis.bdd
@@ -176,7 +176,7 @@ def test_sets_sharing_a_table_stay_intact(backend, monkeypatch):
     assert [e.to_set() for e in first] == sets == [e.to_set() for e in again] == \
         [e.to_set() for e in inst]
     assert [len(e) for e in first] == [len(e) for e in again]
-    # the size read from the NodeTable is dd's
+    # the size read from the store is dd's
     assert [e.size for e in first] == [e.size for e in again] == \
         [e.root.dag_size for e in inst]
 
@@ -198,7 +198,8 @@ def test_stars_serve_later_calls(backend):
                tuple(len(s) for s in odd2.encoding.states), _cache.least_states(odd2, d))
         arrays = odd2.arrays if d else bnx.explanation.pi._store(odd2, False) and \
             odd2.arrays.cache.get("negated")
-        made = arrays.cache.put("conj_store", key, Store(arrays, odd2.encoding, python=False))
+        made = arrays.cache.put("conj_store", key, Store.from_arrays(arrays, odd2.encoding,
+                                                                  python=False))
         assert bnx.explanation.pi._store(odd2, d) is made and not made.closed  # the one used
     assert [bnx.pi_explanations(odd2, x).to_set() for x in xs] == first
     assert [bnx.prime_implicants(odd2, decision=d).to_set() for d in (True, False)] == \

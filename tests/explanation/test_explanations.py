@@ -81,7 +81,7 @@ def test_pi_explanations_match_brute_force(case, data, backend):
     assert inst.to_set() == want
     assert cover.to_set() == want
     assert inst.count == cover.count == len(want)
-    assert inst.size == cover.size == inst.root.dag_size  # pi-inst's NodeTable counts as dd
+    assert inst.size == cover.size == inst.root.dag_size  # pi-inst's Store counts as dd
     assert inst.lengths() == _length_histogram(want, len)
     shortest = min((len(e) for e in want), default=None)
     assert inst.shortest().to_set() == {e for e in want if len(e) == shortest}

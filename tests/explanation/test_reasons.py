@@ -100,7 +100,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
 def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
     """Counts of 2**62 instances or more are Python integers (object arrays): the same
     answers as in int64 on a small classifier made to take that path."""
-    from bnx.explanation._erosion import Erosion
+    from bnx.explanation import _store_numpy
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     enc = odd.encoding
     everything = [True] * len(enc.features)
@@ -110,7 +110,7 @@ def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
                 for a in (odd.arrays, negate(odd.arrays))]
 
     want = both()
-    monkeypatch.setattr(Erosion, "BIG", 0)
+    monkeypatch.setattr(_store_numpy, "BIG", 0)
     got = both()
     assert got == want and sum(sum(c.values()) + s for c, s in got) == odd.total()
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import bnx
 from bnx.classifier._unate import least_pair, least_states
 from bnx.diagram._arrays import negate
-from bnx.explanation._conj import Store
+from bnx.explanation.store import Store
 from tests._support import oracle
 from tests._support.legacy_files import resign
 from tests._support.strategies import classifier_of, instances, naive_bayes
@@ -41,9 +41,9 @@ def test_least_state_cofactor_is_the_conjunction_of_all(case, argmax):
     for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
         least = least_states(clf, enc.features, decision)
         assert least == pair[0 if decision else 1]
-        plain = Store(arrays, enc, python=False)  # stars by conjunction (in numpy)
+        plain = Store.from_arrays(arrays, enc, python=False)  # stars by conjunction (in numpy)
         plain.close()
-        fast = Store(arrays, enc, least=least, python=False)
+        fast = Store.from_arrays(arrays, enc, least=least, python=False)
         fast.close()
         # same function at every node pi-inst can meet (reached at a feature boundary; a
         # node inside a multi-bit feature only is no function of whole states)
@@ -58,7 +58,7 @@ def _at_boundaries(store: Store, enc, root: int) -> set:
         end = enc.first_level[i + 1]
         test = {u for u in reached if u > 1 and store.level[u] < end}
         out |= test
-        reached = (reached - test) | {int(store.cofactor([u], i, j)[0]) for u in test
+        reached = (reached - test) | {int(store.cofactor(u, i, j)) for u in test
                                       for j in range(len(enc.states[i]))}
     return out
 

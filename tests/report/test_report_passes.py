@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation.nodetable import NodeTable
+from bnx.explanation.store import Store
 from bnx.explanation.walks import feature_uses
 from bnx.odd._tables import exact_probabilities
 from tests._support import oracle
@@ -40,10 +40,10 @@ def test_feature_uses_on_an_empty_set_and_on_the_empty_reason():
     odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
     pis = bnx.pi_explanations(odd, x)
-    empty = NodeTable.of(4, [4, 4], [0, 1], [0, 1])
+    empty = Store.of(4, [4, 4], [0, 1], [0, 1])
     assert feature_uses(empty, 0, pis.layout) == ([False] * 4, [False] * 4)
     # the one member {} (every feature dropped), tested level by level
-    nothing_kept = NodeTable.of(4, [4, 4, 3, 2, 1, 0], [0, 1, 1, 2, 3, 4], [0, 1, 0, 0, 0, 0])
+    nothing_kept = Store.of(4, [4, 4, 3, 2, 1, 0], [0, 1, 1, 2, 3, 4], [0, 1, 0, 0, 0, 0])
     assert feature_uses(nothing_kept, 5, pis.layout) == ([False] * 4, [True] * 4)
 
 

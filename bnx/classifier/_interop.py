@@ -1,0 +1,116 @@
+"""A classifier read from, or handed to, other formats: network files, pyAgrum, scikit-learn.
+
+:class:`Interop` is the part of :class:`bnx.Classifier` that meets other libraries: the
+constructors from a network file (:mod:`bnx.network.readers`), a ``pyagrum.BayesNet``
+(:mod:`bnx.network.pyagrum`) and a fitted scikit-learn naive Bayes
+(:mod:`bnx.network.sklearn`), and the way back to pyAgrum.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from .._types import Feature, State
+from ._rules import _HALF
+
+if TYPE_CHECKING:
+    from ._classifier import Classifier
+
+__all__ = ["Interop"]
+
+
+class Interop:
+    """The constructors of :class:`bnx.Classifier` from other formats, and its network
+    handed to pyAgrum (a base class: :meth:`to_pyagrum` reads the classifier's network)."""
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike, class_var: Feature, positive: State, *,
+                  threshold: float | Fraction = _HALF,
+                  features: Sequence[Feature] | None = None,
+                  rule: str = "threshold") -> Classifier:
+        """Read a BIF, XMLBIF, Hugin NET or UAI file and wrap it as a classifier.
+
+        UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
+        and their states ``0``, ``1``, ...
+
+        Returns
+        -------
+        'Classifier'
+
+        Examples
+        --------
+        >>> import bnx, os, tempfile
+        >>> from pgmpy.readwrite import BIFWriter
+        >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bif")
+        >>> BIFWriter(bnx.examples.admissions_network()).write_bif(path)
+        >>> clf = bnx.Classifier.from_file(path, "Admit", "+")
+        >>> clf.structure, len(clf.features)
+        ('naive_bayes', 4)
+        """
+        from ..network.readers import read_network
+        return cls(read_network(path), class_var, positive, threshold=threshold,
+                   features=features, rule=rule)
+
+    @classmethod
+    def from_pyagrum(cls, bn: Any, class_var: Feature, positive: State, *,
+                     threshold: float | Fraction = _HALF,
+                     features: Sequence[Feature] | None = None,
+                     rule: str = "threshold") -> Classifier:
+        """The classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: ``bnx[pyagrum]``).
+
+        The network is copied into pgmpy entry for entry (:func:`bnx.network.pyagrum.from_pyagrum`);
+        states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.
+
+        Returns
+        -------
+        'Classifier'
+        """
+        from ..network.pyagrum import from_pyagrum
+        return cls(from_pyagrum(bn), class_var, positive, threshold=threshold,
+                   features=features, rule=rule)
+
+    def to_pyagrum(self) -> Any:
+        """The classifier's network as a ``pyagrum.BayesNet``
+        (:func:`bnx.network.pyagrum.to_pyagrum`), to run pyAgrum's own inference on it; the class,
+        features and rule stay here.
+
+        Returns
+        -------
+        object
+        """
+        from ..network.pyagrum import to_pyagrum
+        return to_pyagrum(self._network)
+
+    @classmethod
+    def from_sklearn(cls, estimator: Any, positive: State = None, *,
+                     feature_names: Sequence[Feature] | None = None) -> Classifier:
+        """The classifier of a fitted sklearn ``CategoricalNB`` or ``BernoulliNB``: it decides as
+        the estimator's ``predict`` (``rule="argmax"``) on every instance; see
+        :mod:`bnx.network.sklearn` for the names and states.
+
+        Parameters
+        ----------
+        estimator : sklearn.naive_bayes.CategoricalNB or BernoulliNB
+            Fitted.
+        positive : one of ``estimator.classes_``, optional
+            The positive class; default ``classes_[1]`` for two classes (required for more).
+        feature_names : sequence, optional
+            The feature names; default ``feature_names_in_`` or ``x0, x1, ...``.
+
+        Returns
+        -------
+        'Classifier'
+
+        Raises
+        ------
+        ArgumentError
+            Not a fitted CategoricalNB/BernoulliNB, an unknown ``positive``, wrong
+            ``feature_names``, or more than two classes and no ``positive``.
+        """
+        from ..network.sklearn import sklearn_parts
+        net, class_var, pos, names = sklearn_parts(estimator, positive,
+                                                   feature_names=feature_names)
+        return cls(net, class_var, pos, features=names, rule="argmax")

@@ -1,0 +1,108 @@
+"""The operations on ``dd`` functions that the questions need, as plain functions.
+
+A question module holds ``dd`` nodes as handles: it passes them around, compares them
+and keeps them in dicts, but never calls a method of a node or of its manager itself.
+Every operation it needs on them is one of the functions below, so that the whole of
+bnx's contact with ``dd`` is in :mod:`bnx.diagram` (this module, :mod:`._dd`,
+:mod:`._passes` and, for ``dd``'s internals, :mod:`.backends`). Each function is one
+``dd`` call (or a short loop of them) and works on both backends.
+
+* constants and sets of assignments: :func:`true`, :func:`false`, :func:`cube`,
+  :func:`select`;
+* Boolean combinations (sets of assignments): :func:`intersect`, :func:`intersect_all`,
+  :func:`union`, :func:`difference`, :func:`complement`;
+* quantification and evaluation: :func:`exist`, :func:`holds`;
+* the manager's order: :func:`level_of`; a function's node count: :func:`dag_size`.
+
+Examples
+--------
+>>> from bnx.diagram.backends import new_manager
+>>> bdd = new_manager("autoref", ["a", "b"])
+>>> a, b = cube(bdd, {"a": True}), cube(bdd, {"b": True})
+>>> union(a, b) == complement(intersect(complement(a), complement(b)))
+True
+>>> exist(["b"], intersect(a, b)) == a, holds(difference(a, b), {"a": True, "b": False})
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from .._types import Manager, Node
+from .encoding import _select
+
+__all__ = ["true", "false", "cube", "select", "intersect", "intersect_all", "union",
+           "difference", "complement", "exist", "holds", "level_of", "dag_size"]
+
+
+def true(bdd: Manager) -> Node:
+    """The constant true of ``bdd`` (every assignment)."""
+    return bdd.true
+
+
+def false(bdd: Manager) -> Node:
+    """The constant false of ``bdd`` (no assignment)."""
+    return bdd.false
+
+
+def cube(bdd: Manager, assignment: Mapping[str, bool]) -> Node:
+    """The conjunction of the literals ``{variable name: value}`` (true when empty)."""
+    return bdd.cube(assignment)
+
+
+def select(bdd: Manager, bits: Sequence[str], children: Sequence[Node], fill: Node) -> Node:
+    """The node that reads the code ``j`` on the variables ``bits`` (most significant
+    first) and leads to ``children[j]``; codes past the children lead to ``fill``.
+    The children must lie below the bits."""
+    return _select(bdd, bits, 0, 0, children, fill)
+
+
+def intersect(u: Node, v: Node) -> Node:
+    """``u ∧ v`` (same manager)."""
+    return u & v
+
+
+def intersect_all(bdd: Manager, nodes: Iterable[Node]) -> Node:
+    """The conjunction of ``nodes`` in the order given (true when there are none)."""
+    out = bdd.true
+    for v in nodes:
+        out = out & v
+    return out
+
+
+def union(u: Node, v: Node) -> Node:
+    """``u ∨ v`` (same manager)."""
+    return u | v
+
+
+def difference(u: Node, v: Node) -> Node:
+    """``u ∧ ¬v`` (same manager)."""
+    return u & ~v
+
+
+def complement(u: Node) -> Node:
+    """``¬u``: every assignment of the manager's variables that ``u`` rejects."""
+    return ~u
+
+
+def exist(names: Iterable[str], u: Node) -> Node:
+    """``u`` with the variables ``names`` existentially quantified."""
+    return u.bdd.exist(names, u)
+
+
+def holds(u: Node, assignment: Mapping[str, bool]) -> bool:
+    """Whether ``u`` is true under ``assignment`` (``{variable name: value}``, covering
+    every variable ``u`` depends on)."""
+    bdd = u.bdd
+    return bdd.let(assignment, u) == bdd.true
+
+
+def level_of(bdd: Manager, name: str) -> int:
+    """The level of the variable ``name`` in ``bdd``'s (fixed) order."""
+    return bdd.level_of_var(name)
+
+
+def dag_size(u: Node) -> int:
+    """The number of nodes of ``u`` in its manager, terminals included (``dd``'s count)."""
+    return u.dag_size
