@@ -83,11 +83,16 @@ def coalition_weights(n: int, kind: str, exact: bool) -> np.ndarray:
     """The weight of a coalition of each size ``0 .. n`` that leaves a player out
     (Shapley: ``k! (n-k-1)! / n!``, size ``n`` weighing 0; Banzhaf: one weight,
     ``2^(1-n)``)."""
-    one = Fraction(1) if exact else 1.0
     if kind == "banzhaf":
-        return np.array([one / (1 << (n - 1))], dtype=object if exact else float)
-    w = [one * math.factorial(k) * math.factorial(n - k - 1) / math.factorial(n)
-         for k in range(n)] + [one * 0]
+        return np.array([Fraction(1, 1 << (n - 1)) if exact else math.ldexp(1.0, 1 - n)],
+                        dtype=object if exact else float)
+    if exact:
+        w = [Fraction(1, n * math.comb(n - 1, k)) for k in range(n)] + [Fraction(0)]
+    elif n <= 170:  # n! fits in a double (the float weights as they always were)
+        w = [1.0 * math.factorial(k) * math.factorial(n - k - 1) / math.factorial(n)
+             for k in range(n)] + [0.0]
+    else:  # correctly rounded from the exact integers (no float overflow)
+        w = [1 / (n * math.comb(n - 1, k)) for k in range(n)] + [0.0]
     return np.array(w, dtype=object if exact else float)
 
 

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from .._types import Feature
 from ..classifier._classifier import Classifier
-from ..diagram._passes import recursion_for
 from ..diagram.backends import resolve_backend
 from ..diagram.encoding import Encoding
 from ..errors import BnxError
@@ -59,9 +58,8 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     name = resolve_backend(backend)
     budget = Budget(max_nodes, timeout=timeout, progress=progress)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
-    with recursion_for(enc.nvars):
-        try:
-            arrays = choose(clf, enc).run(enc, budget, name)
-        finally:
-            budget.close()
+    try:
+        arrays = choose(clf, enc).run(enc, budget, name)
+    finally:
+        budget.close()
     return ODD(clf, enc, backend=name, arrays=arrays)

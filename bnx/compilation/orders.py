@@ -61,33 +61,40 @@ def latent_tree_order(clf: Classifier) -> list:
     """
     feats = set(clf.features)
     size: dict = {}
+    below, stack = [], [clf.class_var]  # the tree's nodes, parents before children
+    while stack:
+        n = stack.pop()
+        below.append(n)
+        if n not in feats:
+            stack.extend(clf.children(n))
+    for n in reversed(below):
+        size[n] = 1 if n in feats else sum(size[ch] for ch in clf.children(n))
+    return _emit(clf, clf.class_var, feats, size)
 
-    def count(n):
-        if n in feats:
-            size[n] = 1
-        else:
-            size[n] = sum(count(ch) for ch in clf.children(n))
-        return size[n]
-    count(clf.class_var)
 
-    def emit(root) -> list:
-        if root in feats:
-            return [root]
-        out: list = []
-        processed: set = set()
-        r = root
-        while True:
-            unprocessed = [ch for ch in clf.children(r) if ch not in processed]
-            if not unprocessed:
-                return out
-            if len(unprocessed) == 1 and unprocessed[0] not in feats:
-                r = unprocessed[0]
-                continue
-            c = min(unprocessed, key=lambda ch: size[ch])
-            out.extend(emit(c))
-            processed.add(c)
-
-    return emit(clf.class_var)
+def _emit(clf: Classifier, root, feats: set, size: dict) -> list:
+    """The leaves below ``root`` in Algorithm 2's order: down a lone unprocessed inner
+    child, else the smallest child subtree first, each subtree's leaves in the same
+    order (a loop over a stack of the subtrees being emitted, however deep the tree)."""
+    out: list = []
+    stack = [(root, set())]  # (the node reached in a subtree, its children processed)
+    while stack:
+        r, processed = stack[-1]
+        if r in feats:
+            out.append(r)
+            stack.pop()
+            continue
+        unprocessed = [ch for ch in clf.children(r) if ch not in processed]
+        if not unprocessed:
+            stack.pop()
+            continue
+        if len(unprocessed) == 1 and unprocessed[0] not in feats:
+            stack[-1] = (unprocessed[0], set())
+            continue
+        c = min(unprocessed, key=lambda ch: size[ch])
+        processed.add(c)
+        stack.append((c, set()))
+    return out
 
 
 def default_order(clf: Classifier) -> list:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import functools
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
 
 from .._types import Node
 from .backends import branches, level
 
-__all__ = ["count", "restrict", "evaluate", "deep", "recursion_for", "ensure_recursion",
-           "FRAMES_PER_LEVEL"]
+__all__ = ["count", "restrict", "evaluate", "unwind", "deep", "recursion_for",
+           "ensure_recursion", "FRAMES_PER_LEVEL"]
 
 
 #: Python frames a traversal may stack per level (bnx's passes and dd.autoref's
@@ -93,9 +94,42 @@ def deep(fn):
     return wrapper
 
 
+def unwind(call: Generator) -> Any:
+    """Run a recursion written as generators on a stack of its own, not Python's.
+
+    A step of the recursion is a generator: where it would call itself, it yields the
+    generator of the call and is sent back its result (``child = yield self.visit(...)``);
+    it returns its own result. The steps run in the order the recursion would run
+    them, so memos fill the same way, but however deep the calls nest, this function's
+    frame is the only one on Python's stack: no pass needs Python's recursion limit
+    raised, whatever the depth of the diagram.
+
+    Examples
+    --------
+    >>> def depth(n):
+    ...     return (1 + (yield depth(n - 1))) if n else 0
+    ...     yield  # (a generator even when n == 0)
+    >>> unwind(depth(5000))
+    5000
+    """
+    stack: list = []
+    value = None
+    while True:
+        try:
+            sub = call.send(value)
+        except StopIteration as stop:
+            if not stack:
+                return stop.value
+            call, value = stack.pop(), stop.value
+            continue
+        stack.append(call)
+        call, value = sub, None
+
+
 # Traversals are module-level functions with an explicit memo: a recursive closure
 # would form a reference cycle holding dd nodes, which the garbage collector may
-# finalise after the manager (dd.autoref then complains about live references).
+# finalise after the manager (dd.autoref then complains about live references). They
+# are loops over a stack of their own, so that no diagram is too deep for them.
 
 def count(u: Node, nvars: int) -> int:
     """Number of assignments to all ``nvars`` variables that satisfy ``u`` (exact)."""
@@ -103,18 +137,30 @@ def count(u: Node, nvars: int) -> int:
 
 
 def _count(w: Node, nvars: int, memo: dict) -> int:
-    """Models of ``w`` over the variables from ``level(w)`` on."""
+    """Models of ``w`` over the variables from ``level(w)`` on (every node below it
+    counted once, children first, into ``memo``)."""
     if w.var is None:
         return 1 if w == w.bdd.true else 0
-    got = memo.get(w)
-    if got is not None:
-        return got
-    lw = w.level
-    lo, hi = branches(w)
-    c = ((_count(lo, nvars, memo) << (level(lo, nvars) - lw - 1))
-         + (_count(hi, nvars, memo) << (level(hi, nvars) - lw - 1)))
-    memo[w] = c
-    return c
+    stack = [(w, None)]
+    while stack:
+        u, kids = stack[-1]
+        if kids is None:  # first visit: its children first
+            if u in memo:
+                stack.pop()
+                continue
+            kids = branches(u)
+            stack[-1] = (u, kids)
+            stack.extend((c, None) for c in kids if c.var is not None and c not in memo)
+            continue
+        stack.pop()
+        lu, c = u.level, 0
+        for kid in kids:
+            if kid.var is None:
+                c += (1 << (nvars - lu - 1)) if kid == kid.bdd.true else 0
+            else:
+                c += memo[kid] << (kid.level - lu - 1)
+        memo[u] = c
+    return memo[w]
 
 
 def restrict(u: Node, bits: Sequence[tuple[int, bool]], nvars: int) -> Node:

@@ -9,7 +9,6 @@ from ..classifier._unate import least_pair
 from ..diagram import _memo
 from ..diagram._arrays import DiagramArrays, dd_size
 from ..diagram._dd import from_dd, to_dd
-from ..diagram._passes import recursion_for
 from ..diagram.backends import available_backends, new_manager, resolve_backend
 from ..diagram.encoding import Encoding
 from ..errors import (
@@ -135,8 +134,7 @@ class ODD(Decisions):
         """The decision function as a ``dd`` node: true exactly on the positive
         instances (made from the arrays on first use, in one bottom-up pass)."""
         if self._root is None:
-            with recursion_for(self.encoding.nvars):
-                self._root = to_dd(self._arrays, self.bdd, self.encoding.variables)
+            self._root = to_dd(self._arrays, self.bdd, self.encoding.variables)
         return self._root
 
     @property
@@ -255,9 +253,7 @@ class ODD(Decisions):
         diagram with the complements resolved (two sinks), which can show a
         different number of nodes.
         """
-        if self._root is not None:
-            return self._root.dag_size
-        return dd_size(self.arrays)
+        return dd_size(self.arrays)  # (dd's dag_size recurses once per level)
 
     def __repr__(self) -> str:
         return (f"ODD(features={len(self.features)}, size={self.size}, "

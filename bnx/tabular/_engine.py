@@ -40,7 +40,6 @@ from typing import Any
 from ..classifier._classifier import Classifier
 from ..compilation import compile as compile_
 from ..diagram._memo import detached
-from ..diagram._passes import recursion_for
 from ..errors import ArgumentError
 from ..explanation._robustness import robustness
 from ..explanation.mc import mc_explanations
@@ -119,27 +118,26 @@ def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mappin
     engines: dict = {}
     clf = odd.classifier if "posterior" in what else None
     out = []
-    with recursion_for(odd.encoding.nvars):
-        for x in rows:
-            keep = tuple(i for i, j in enumerate(x) if j >= 0)
-            post = None
-            if clf is not None:
-                post = clf.posterior({odd.features[i]: odd.encoding.states[i][x[i]]
-                                      for i in keep}, partial=True)
-            engine = engines.get(keep)
-            if engine is None:
-                m = marginal_odd(odd, [odd.features[i] for i in keep])
-                engine = engines[keep] = None if m is None else RowEngine(m, on)
-            if engine is None:
-                decision = odd.classifier.decide({}, partial=True)
-                got = {"decision": decision, "posterior": post, "observed": 0, "mc_count": 1,
-                       "mc_shortest": 0, "pi_count": 1, "pi_shortest": 0,
-                       "pi_shortest_count": 1, "robustness": math.inf}
-                out.append([got[w] for w in what])
-            else:
-                out.append(engine.answers([x[i] for i in keep], what, posterior=post))
-            if bar is not None:
-                bar.update(1)
+    for x in rows:
+        keep = tuple(i for i, j in enumerate(x) if j >= 0)
+        post = None
+        if clf is not None:
+            post = clf.posterior({odd.features[i]: odd.encoding.states[i][x[i]]
+                                  for i in keep}, partial=True)
+        engine = engines.get(keep)
+        if engine is None:
+            m = marginal_odd(odd, [odd.features[i] for i in keep])
+            engine = engines[keep] = None if m is None else RowEngine(m, on)
+        if engine is None:
+            decision = odd.classifier.decide({}, partial=True)
+            got = {"decision": decision, "posterior": post, "observed": 0, "mc_count": 1,
+                   "mc_shortest": 0, "pi_count": 1, "pi_shortest": 0,
+                   "pi_shortest_count": 1, "robustness": math.inf}
+            out.append([got[w] for w in what])
+        else:
+            out.append(engine.answers([x[i] for i in keep], what, posterior=post))
+        if bar is not None:
+            bar.update(1)
     return out
 
 

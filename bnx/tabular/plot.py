@@ -48,7 +48,6 @@ def pi_feature_share(odd: Any, data: Any):
     import numpy as np
     import pandas as pd
 
-    from ..diagram._passes import recursion_for
     from ..explanation.explanations import DROPPED
     from ..explanation.pi import pi_explanations
     from ..explanation.walks import count_members
@@ -65,12 +64,11 @@ def pi_feature_share(odd: Any, data: Any):
         pis = pi_explanations(m, x)
         n = pis.count
         g, u = pis.nodes
-        with recursion_for(pis.layout.nvars):
-            for i, f in enumerate(m.features):
-                kept = copy.copy(pis.layout)  # feature i may only be kept
-                kept.choices = list(kept.choices)
-                kept.choices[i] = [c for c in kept.choices[i] if c[0] is not DROPPED]
-                total[f] += weight * count_members(g, u, 0, kept, {}) / n
+        for i, f in enumerate(m.features):
+            kept = copy.copy(pis.layout)  # feature i may only be kept
+            kept.choices = list(kept.choices)
+            kept.choices[i] = [c for c in kept.choices[i] if c[0] is not DROPPED]
+            total[f] += weight * count_members(g, u, 0, kept, {}) / n
     order = odd.display_order
     return pd.Series([total[f] / len(codes) for f in order], index=list(order),
                      name="PI share")

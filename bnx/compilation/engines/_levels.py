@@ -106,14 +106,29 @@ class Levels:
 
     def prod(self, j: int, k: int) -> Fraction:
         """Exact likelihood ratio ``P`` of breakpoint ``k`` of level ``j`` (``b = -log P``)."""
-        key = (j, k)
-        got = self._prod.get(key)
-        if got is None:
-            _, child, val = self.bps[j]
-            got = Fraction(1) if j == self.n else (
-                self.ratios[j][int(val[k])] * self.prod(j + 1, int(child[k])))
-            self._prod[key] = got
+        memo = self._prod
+        got = memo.get((j, k))
+        if got is not None:
+            return got
+        path = []  # (level, breakpoint) down to a known one or the bottom (a loop, not a
+        while j < self.n and (j, k) not in memo:  # recursion: diagrams may be deep)
+            path.append((j, k))
+            j, k = j + 1, self._below(j, k)
+        got = memo.get((j, k))
+        if got is None:  # level n: its one breakpoint, 0
+            got = memo[(j, k)] = Fraction(1)
+        for lvl, b in reversed(path):
+            got = self._factor(lvl, b) * got
+            memo[(lvl, b)] = got
         return got
+
+    def _below(self, j: int, k: int) -> int:
+        """The breakpoint of level ``j + 1`` that breakpoint ``k`` of level ``j`` extends."""
+        return int(self.bps[j][1][k])
+
+    def _factor(self, j: int, k: int) -> Fraction:
+        """The exact ratio breakpoint ``k`` of level ``j`` multiplies in at its level."""
+        return self.ratios[j][int(self.bps[j][2][k])]
 
     # ------------------------------------------------------------------ helpers
     def _dedupe(self, xs, exact):

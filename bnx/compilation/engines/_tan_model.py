@@ -29,7 +29,6 @@ import math
 from fractions import Fraction
 
 from ...classifier._classifier import Classifier
-from ...diagram._passes import recursion_for
 from ._context_order import narrow_order
 from ._execution import prepare, prepared_scopes
 from ._intervals import INF
@@ -122,17 +121,6 @@ def tan_order(clf: Classifier) -> list:
     rank = {f: j for j, f in enumerate(clf.features)}
     card = {f: len(clf.states(f)) for f in clf.features}
 
-    def plan(f, parent):
-        """(cost, order) of the subtree of ``f`` entered from ``parent``."""
-        kids = [plan(g, f) for g in sorted(nbrs[f] - {parent}, key=rank.get)]
-        kids.sort(key=lambda k: k[0])  # stable: ties in the features' order
-        cost = card[f] if kids else 1
-        out = [f]
-        for j, (kc, ko) in enumerate(kids):
-            cost = max(cost, kc if j == len(kids) - 1 else card[f] * kc)
-            out.extend(ko)
-        return cost, out
-
     seen: set = set()
     order: list = []
     for f in clf.features:
@@ -148,14 +136,37 @@ def tan_order(clf: Classifier) -> list:
         roots = sorted(tree, key=rank.get)
         if len(roots) > _ROOTS:  # large trees: the centres and the first features
             roots = _centres(tree, nbrs) + roots[:_ROOTS // 2]
-        with recursion_for(len(tree)):  # plan() recurses once per feature of a path
-            best = min((plan(r, None) for r in roots), key=lambda p: p[0])
+        best = min((_plan(r, nbrs, rank, card) for r in roots), key=lambda p: p[0])
         order.extend(best[1])
     return order
 
 
 #: Trees with more features try only their centres and this many first features as roots.
 _ROOTS = 128
+
+
+def _plan(root, nbrs, rank, card) -> tuple:
+    """(cost, order) of the tree of ``nbrs`` entered at ``root``: each subtree's features
+    in a row, the subtrees of a feature cheapest first, and the cost the widest context
+    met. A loop over the tree children first (no recursion, whatever its depth)."""
+    done: dict = {}  # feature -> (cost, order) of its subtree
+    stack = [(root, None, None)]
+    while stack:
+        f, parent, below = stack.pop()
+        if below is None:  # first visit: its subtrees go first
+            below = sorted(nbrs[f] - {parent}, key=rank.get)
+            stack.append((f, parent, below))
+            stack.extend((g, f, None) for g in reversed(below))
+            continue
+        kids = [done.pop(g) for g in below]
+        kids.sort(key=lambda k: k[0])  # stable: ties in the features' order
+        cost = card[f] if kids else 1
+        out = [f]
+        for j, (kc, ko) in enumerate(kids):
+            cost = max(cost, kc if j == len(kids) - 1 else card[f] * kc)
+            out.extend(ko)
+        done[f] = (cost, out)
+    return done[root]
 
 
 def _centres(tree: list, nbrs: dict) -> list:

@@ -16,6 +16,7 @@ from typing import Any
 from ...classifier._classifier import Classifier
 from ...classifier._inference import indicator, table_gcd
 from ...classifier._rules import argmax_pairs
+from ...diagram._passes import unwind
 from ...diagram.encoding import Encoding
 from ...errors import CompilationLimitError
 from ..budget import Budget
@@ -183,13 +184,15 @@ class FactorElimination:
             wa, wb = self.w0
             if wb == 0:
                 return self.bdd.true
-            return self.visit2(0, wa / wb, ())[0]
+            return unwind(self.visit2(0, wa / wb, ()))[0]
         g = _vec_gcd(self.w0)
-        return self.visit_k(0, tuple(self.w0) if g == 0 else tuple(x / g for x in self.w0), ())
+        w0 = tuple(self.w0) if g == 0 else tuple(x / g for x in self.w0)
+        return unwind(self.visit_k(0, w0, ()))
 
     # -- a pair of classes: intervals of rho
     def visit2(self, i: int, rho: Fraction, state: tuple):
-        """The node and ``rho`` interval of a two-class state at a level."""
+        """The node and ``rho`` interval of a two-class state at a level (a step of
+        :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         if i == self.n:
             return terminal(bdd, rho)
@@ -220,10 +223,10 @@ class FactorElimination:
                 children.append(bdd.true)
                 continue
             if ra == 0:
-                child = self.visit2(i + 1, Fraction(0), st)
+                child = yield self.visit2(i + 1, Fraction(0), st)
             else:
                 r = Fraction(ra, rb)
-                child = self.visit2(i + 1, rho * r, st)
+                child = yield self.visit2(i + 1, rho * r, st)
                 meet.add(child, None if r == 1 else r)
             children.append(child[0])
         entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
@@ -250,7 +253,8 @@ class FactorElimination:
 
     # -- a threshold over more than two class states: exact weight vectors
     def visit_k(self, i: int, w: tuple, state: tuple):
-        """The node of a state with class weights (three or more classes) at a level."""
+        """The node of a state with class weights (three or more classes) at a level (a
+        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         if i == self.n:
             return bdd.true if sum(w, Fraction(0)) >= 0 else bdd.false
@@ -274,7 +278,7 @@ class FactorElimination:
             w2 = [a * r for a, r in zip(w, ratio)]
             g = _vec_gcd(w2)
             w2 = tuple(w2) if g == 0 else tuple(x / g for x in w2)
-            children.append(self.visit_k(i + 1, w2, st))
+            children.append((yield self.visit_k(i + 1, w2, st)))
         node = self.enc.select(bdd, i, children, bdd.false)
         memo[key] = node
         return node

@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from ...classifier._classifier import Classifier
+from ...diagram._passes import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
 from ._base import Verdict, accept, refuse
@@ -72,7 +73,7 @@ class SplitEngine(TensorEngine):
         """The root of the compiled decision function."""
         if self.rho0 is INF:
             return self.bdd.true
-        return self.visit2(0, self.rho0, self.one)[0]
+        return unwind(self.visit2(0, self.rho0, self.one))[0]
 
     def step(self, i: int, K: np.ndarray, v: int) -> np.ndarray:
         """The integer separator tensor after observing state ``v`` at step ``i``."""
@@ -80,7 +81,8 @@ class SplitEngine(TensorEngine):
         return advance(K, [(paxis, cpt) for _, paxis, cpt in opens], pax, ftable[:, v], closes)
 
     def visit2(self, i: int, rho: Fraction, K: np.ndarray):
-        """(node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``."""
+        """(node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``
+        (a step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         if i == self.n:  # K was folded: the decision is rho >= 1
             return terminal(bdd, rho)
@@ -106,11 +108,11 @@ class SplitEngine(TensorEngine):
                     children.append(bdd.true)
                     continue
                 r = Fraction(kp, kn)
-                child = self.visit2(i + 1, rho * r, self.one)
+                child = yield self.visit2(i + 1, rho * r, self.one)
                 if r != 0:
                     meet.add(child, r)
             else:  # inside a subtree: rho is unchanged
-                child = self.visit2(i + 1, rho, K2)
+                child = yield self.visit2(i + 1, rho, K2)
                 meet.add(child)
             children.append(child[0])
         entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...classifier._classifier import Classifier
+from ...diagram._passes import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
 from ._base import DdEngine, Verdict, accept, refuse
@@ -56,12 +57,14 @@ class RatioEngine(DdEngine):
         """The root of the compiled decision function."""
         if self.start is INF:
             return self.bdd.true
-        return self.visit(0, self.start)[0]
+        return unwind(self.visit(0, self.start))[0]
 
     def visit(self, i: int, rho: Fraction):
         """(node, lo, lo_closed, hi, hi_closed): the function at level ``i`` and its interval.
 
-        ``hi is None`` means +infinity (finite states only reach here).
+        ``hi is None`` means +infinity (finite states only reach here). A step of a
+        recursion run by :func:`~bnx.diagram._passes.unwind` (it yields its children's
+        steps), so that no diagram is too deep for it.
         """
         bdd = self.bdd
         if i == self.n:
@@ -77,7 +80,7 @@ class RatioEngine(DdEngine):
             if r is None:  # Pr(v | not c) = 0: positive whatever comes next
                 children.append(bdd.true)
                 continue
-            child = self.visit(i + 1, rho * r)
+            child = yield self.visit(i + 1, rho * r)
             children.append(child[0])
             if r != 0:  # r == 0: the child state is 0 for every rho, no constraint
                 meet.add(child, r)

@@ -152,17 +152,12 @@ class TanLevels(Levels):
             self._rho[(i, k)] = got
         return got
 
-    def prod(self, j: int, k: int) -> Fraction:
-        """Exact likelihood ratio ``P`` of breakpoint ``k`` of level ``j`` (``b = -log P``)."""
-        got = self._prod.get((j, k))
-        if got is None:
-            if j == self.n:
-                got = Fraction(1)
-            else:
-                _, ctx, child, val = self.bps[j]
-                got = self.m.exact(j, int(ctx[k]), int(val[k])) * self.prod(j + 1, int(child[k]))
-            self._prod[(j, k)] = got
-        return got
+    def _below(self, j: int, k: int) -> int:
+        return int(self.bps[j][2][k])
+
+    def _factor(self, j: int, k: int) -> Fraction:
+        _, ctx, _, val = self.bps[j]
+        return self.m.exact(j, int(ctx[k]), int(val[k]))
 
     # ------------------------------------------------------------------ helpers
     def _dedupe2(self, xs, cx, exact):

@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from ...classifier._classifier import Classifier
+from ...diagram._passes import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
 from ._base import DdEngine, Verdict, accept, refuse
@@ -83,10 +84,8 @@ class TensorEngine(DdEngine):
         feats = set(clf.features)
         remaining: dict = {}
 
-        def count(n):
-            remaining[n] = 1 if n in feats else sum(count(ch) for ch in clf.children(n))
-            return remaining[n]
-        count(root)
+        for n in reversed(self._preorder(clf)):  # children before parents
+            remaining[n] = 1 if n in feats else sum(remaining[ch] for ch in clf.children(n))
         # static bounds of max/min Pr(z_T | parent state) for every subtree T
         ub: dict = {}
         lb: dict = {}
@@ -180,7 +179,7 @@ class TensorEngine(DdEngine):
 
     def root(self):
         """The root of the compiled decision function."""
-        return self.visit(0, self.start)
+        return unwind(self.visit(0, self.start))
 
     def transition(self, i: int, m: np.ndarray, v: int) -> np.ndarray:
         """The state tensor after observing state ``v`` at step ``i``."""
@@ -189,7 +188,8 @@ class TensorEngine(DdEngine):
                         pax, self.tables[("column", i)][:, v], closes)
 
     def visit(self, i: int, m: np.ndarray):
-        """The node of the state ``m`` at level ``i`` (memoised by its normalised tensor)."""
+        """The node of the state ``m`` at level ``i`` (memoised by its normalised tensor; a
+        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         flat = m.reshape(-1)
         if i == self.n:
@@ -213,7 +213,9 @@ class TensorEngine(DdEngine):
             return bdd.false
         self.budget.spend()
         k = self.steps[i][5]
-        children = [self.visit(i + 1, self.transition(i, m, v)) for v in range(k)]
+        children = []
+        for v in range(k):
+            children.append((yield self.visit(i + 1, self.transition(i, m, v))))
         node = self.enc.select(bdd, i, children, bdd.false)
         memo[key] = node
         return node

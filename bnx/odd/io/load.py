@@ -10,9 +10,8 @@ from typing import Any
 
 from ...diagram._arrays import count as count_models
 from ...diagram._arrays import dd_size
+from ...diagram._dd import from_dd
 from ...diagram._feature_view import count_instances
-from ...diagram._passes import count as _count
-from ...diagram._passes import recursion_for
 from ...diagram.backends import new_manager, resolve_backend
 from ...diagram.encoding import Encoding
 from ...errors import ODDFileError
@@ -40,9 +39,7 @@ def loads_odd(data: bytes | str, *, backend: str = "auto", where: str = "<string
     if isinstance(data, str):
         data = data.encode("utf-8")
     doc, payload = _parse_document(data, where)
-    variables = doc.get("variables")
-    with recursion_for(len(variables) if isinstance(variables, list) else 0):
-        return _load_document(where, name, doc, payload)
+    return _load_document(where, name, doc, payload)
 
 
 def load_odd(path: str | os.PathLike, *, backend: str = "auto", resolve: bool = True) -> dict:
@@ -98,9 +95,7 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto", resolve: bool = 
     name = backend if backend == "auto" and not resolve else resolve_backend(backend)
     path = _path_arg(path)
     doc, payload = _read_document(path)
-    variables = doc.get("variables") if isinstance(doc, dict) else None
-    with recursion_for(len(variables) if isinstance(variables, list) else 0):
-        return _load_document(path, name, doc, payload)
+    return _load_document(path, name, doc, payload)
 
 
 def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict:
@@ -156,25 +151,22 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
     parts = {"encoding": enc, "backend": name, "meta": meta, "classifier_doc": stored,
              "where": repr(path)}
     if doc["version"] >= 3:
-        arrays = read_arrays(doc["arrays"], payload, enc.nvars, bad)
-        got, valid = count_models(arrays), count_instances(arrays, enc)
-        if got != valid:
-            raise bad(f"its decision diagram is true on codes that name no state (on "
-                      f"{got} codes, of which only {valid} are instances)")
-        size = dd_size(arrays)
-        parts["arrays"] = arrays
-    else:
+        arrays = parts["arrays"] = read_arrays(doc["arrays"], payload, enc.nvars, bad)
+    else:  # the dd dump rebuilt in a manager, then read into arrays (checked as format 3)
         name = parts["backend"] = resolve_backend(name)
         bdd = new_manager(name, enc.variables)
         roots = _load_diagram(doc["diagram"], bdd, enc.variables, bad)
         root, domain = roots["root"], roots["domain"]
         if domain != enc.domain(bdd):
             raise bad("its domain is not the constraint of valid codes of its features")
-        if (root & ~domain) != bdd.false:
-            raise bad("its decision diagram is true on codes that name no state "
-                      "(the root does not imply the domain)")
-        got, size = _count(root, enc.nvars), root.dag_size
+        arrays = from_dd([root], enc.nvars)[0]
         parts.update(bdd=bdd, root=root)
+    got, valid = count_models(arrays), count_instances(arrays, enc)
+    if got != valid:
+        why = (f"on {got} codes, of which only {valid} are instances" if doc["version"] >= 3
+               else "the root does not imply the domain")
+        raise bad(f"its decision diagram is true on codes that name no state ({why})")
+    size = dd_size(arrays)
     if got != count:
         raise bad(f"its decision diagram has {got} positive instances, "
                   f"but the file records {count}")
