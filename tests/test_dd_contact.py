@@ -34,8 +34,6 @@ DD_PRIVATE = frozenset({"_bdd", "_wrap", "_succ"})
 #: (the test fails on a name no longer used too): remove an entry once its file routes
 #: through ``bnx/diagram/``, until the list is empty.
 ALLOWED: dict[str, frozenset[str]] = {
-    # helper "iterpi" (prime implicants, reasons)
-    "explanation/reasons.py": frozenset({"ite", "var", "let", "true", "false"}),
     # helper "itercompile" (everything outside bnx/explanation and bnx/diagram)
     "odd/io/load.py": frozenset({"ite", "var", "true", "false"}),
     "compilation/engines/_base.py": frozenset({"true"}),

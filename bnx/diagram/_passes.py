@@ -7,91 +7,13 @@ Python integers on both backends (``dd.cudd`` counts in floating point).
 
 from __future__ import annotations
 
-import functools
-import sys
-import threading
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from .._types import Node
 from .backends import branches, level
 
-__all__ = ["count", "restrict", "evaluate", "unwind", "deep", "recursion_for",
-           "ensure_recursion", "FRAMES_PER_LEVEL"]
-
-
-#: Python frames a traversal may stack per level (bnx's passes and dd.autoref's
-#: operations recurse once or a few times per variable).
-FRAMES_PER_LEVEL = 6
-_RAISE = threading.Lock()
-
-
-def _depth() -> int:
-    """The number of Python frames on the calling thread's stack."""
-    f, n = sys._getframe(1), 0
-    while f is not None:
-        f, n = f.f_back, n + 1
-    return n
-
-
-def ensure_recursion(levels: int) -> None:
-    """Make sure the calling thread may recurse through a diagram ``levels`` deep.
-
-    Python's recursion limit (1,000 by default) is one number for the whole process, so
-    it is never lowered here (another thread may be deep in a traversal) and raised only
-    when the frames on this thread's stack plus :data:`FRAMES_PER_LEVEL` per level would
-    exceed it: diagrams of up to about 120 levels never change it; a deeper one raises
-    it once, for the process, to what the deepest diagram asked needs. Cheap when
-    nothing is needed (a comparison, or one walk over the stack's frames).
-    """
-    need = FRAMES_PER_LEVEL * levels
-    limit = sys.getrecursionlimit()
-    if need + 1000 <= limit:
-        return
-    need += _depth() + 250
-    if need <= limit:
-        return
-    with _RAISE:
-        if need > sys.getrecursionlimit():
-            sys.setrecursionlimit(-(-need // 1000) * 1000)
-
-
-class recursion_for:
-    """A context for a traversal ``levels`` variables deep: :func:`ensure_recursion`
-    on entry, nothing on exit (the limit is never lowered, see there)."""
-
-    __slots__ = ("_levels",)
-
-    def __init__(self, levels: int) -> None:
-        self._levels = levels
-
-    def __enter__(self) -> None:
-        ensure_recursion(self._levels)
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-
-def _levels_of(obj) -> int:
-    enc = getattr(obj, "encoding", None)
-    if enc is not None:
-        return enc.nvars
-    layout = getattr(obj, "layout", None)
-    if layout is not None:
-        return layout.nvars
-    feats = getattr(obj, "features", ())
-    return 8 * len(feats)
-
-
-def deep(fn):
-    """Run ``fn(obj, ...)`` where it may recurse through ``obj``'s diagram
-    (:func:`ensure_recursion`). Touches nothing else of the process: the garbage
-    collector is left alone."""
-    @functools.wraps(fn)
-    def wrapper(obj, *args, **kwargs):
-        ensure_recursion(_levels_of(obj))
-        return fn(obj, *args, **kwargs)
-    return wrapper
+__all__ = ["count", "restrict", "evaluate", "unwind"]
 
 
 def unwind(call: Generator) -> Any:

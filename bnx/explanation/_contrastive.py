@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..diagram import _setops as sets
 from ..diagram._feature_view import FeatureView
 from ..diagram._passes import restrict
-from ..diagram.backends import is_cudd, make_node
+from ..diagram.backends import make_node
 from ..odd._odd import ODD
 from . import _cache
 from ._depth_first import depth_first
@@ -72,13 +73,10 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
     node: the nodes of a feature whose children have the same numbers have the same
     ``W``, so ``dd`` makes one node per distinct row of children, not per node.
     """
-    made = [out.false, out.true]  # number -> dd node
-    number = {out.false: FALSE, out.true: TRUE}
+    made = [sets.false(out), sets.true(out)]  # number -> dd node
+    number = {made[0]: FALSE, made[1]: TRUE}
     w = np.zeros(fv.arrays.size, dtype=np.int64)
     w[target] = TRUE
-    cudd = is_cudd(out)
-
-    var: list = [None]  # the variable of the feature at hand, as a CUDD node
 
     def make(row: list[int], i: int) -> int:
         """The number of ``W`` at a node of feature ``i`` whose children's numbers are
@@ -88,13 +86,8 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
             return stay
         stay = free = made[stay]
         for j in set(row[1:]):
-            free = free | made[j]
-        if cudd:
-            if var[0] is None:
-                var[0] = out.var(layout.variables[i])
-            g = out.ite(var[0], free, stay)
-        else:
-            g = make_node(out, layout.variables[i], stay, free)
+            free = sets.union(free, made[j])
+        g = make_node(out, layout.variables[i], stay, free)
         k = number.get(g)
         if k is None:
             k = number[g] = len(made)
@@ -107,7 +100,6 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
             continue
         kids = fv.kids[i]
         xi = x[i]
-        var[0] = None
         # the instance's state first
         wk = w[kids[:, [xi, *(v for v in range(kids.shape[1]) if v != xi)]]]
         if hi - lo <= ROW_BY_ROW:
@@ -134,7 +126,7 @@ def minimal(w, layout: Layout, out):
     ``keep`` layout, as a node of ``out`` (one depth-first pass,
     :func:`._depth_first.depth_first`)."""
     nvars, x, build = layout.nvars, layout.instance, layout.build_dd
-    false, true = out.false, out.true
+    false, true = sets.false(out), sets.true(out)
 
     def kids(v, i: int) -> tuple:  # the cofactors on feature i's variable: dropped, kept
         lvl = layout.first_level[i]
@@ -145,10 +137,10 @@ def minimal(w, layout: Layout, out):
         if w0 == true:  # (dd.autoref's ``&`` would walk all of ``kept`` to say so)
             kept = false
         elif w0 != false:
-            kept = kept & ~w0
+            kept = sets.difference(kept, w0)
         return build(out, i, {DROPPED: outs[0], x[i]: kept})
 
-    return depth_first(w, layout.n, out.false, kids, combine)
+    return depth_first(w, layout.n, false, kids, combine)
 
 
 def roles(root, layout: Layout) -> list[str]:

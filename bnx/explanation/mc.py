@@ -23,7 +23,6 @@ from collections.abc import Collection, Iterable, Mapping
 from .._types import Feature, Instance, State
 from .._wording import affirmative
 from ..classifier._classifier import _resolve_state
-from ..diagram._passes import deep
 from ..errors import (
     ArgumentError,
     OnStatesError,
@@ -133,7 +132,6 @@ def on_states_message(unknown: list) -> str:
             f"ODD is saved), or on the command line with --on '{f}={states[-1]}'")
 
 
-@deep  # until walks.suffix_minimum and suffix_keep_minimal are iterative
 def mc_explanations(odd: ODD, instance: Instance, *,
                     on: Mapping[Feature, State | Collection[State]] | None = None,
                     fixed: Iterable[Feature] = ()) -> Explanations:

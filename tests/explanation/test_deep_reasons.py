@@ -109,13 +109,6 @@ def test_prime_implicants_of_a_deep_majority(deep_odd):
     assert _lengths(neg) == {HALF + 1: comb(N, HALF + 1)}
 
 
-_MC_STILL_DEEP = pytest.mark.xfail(
-    raises=(AssertionError, RecursionError), strict=True,
-    reason="mc_explanations keeps @deep while its two passes (walks.suffix_minimum, "
-           "suffix_keep_minimal) recurse once per feature")
-
-
-@_MC_STILL_DEEP
 @pytest.mark.parametrize("k", [HALF + 5, HALF - 4])
 def test_mc_explanations_of_a_deep_majority(deep_odd, k):
     x = _instance(deep_odd, k)
@@ -192,7 +185,6 @@ def test_one_feature_of_1500_with_the_limit_untouched(backend):
     assert roles["f0"] == "necessary" and set(roles.values()) == {"necessary", "irrelevant"}
 
 
-@_MC_STILL_DEEP
 def test_mc_explanations_of_one_feature_of_1500_with_the_limit_untouched():
     odd, x = _one_of_1500("autoref")
     with limit_untouched():
