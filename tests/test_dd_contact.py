@@ -29,23 +29,6 @@ DD_ATTRIBUTES = frozenset({"true", "false", "dag_size"})
 #: ``dd.autoref``'s private attributes (read on another object than ``self``).
 DD_PRIVATE = frozenset({"_bdd", "_wrap", "_succ"})
 
-#: Files that still touch ``dd`` directly, owned by other branches of issue 29 while this
-#: check was added: ``{path under bnx/: the names it uses}``. Each entry must be exact
-#: (the test fails on a name no longer used too): remove an entry once its file routes
-#: through ``bnx/diagram/``, until the list is empty.
-ALLOWED: dict[str, frozenset[str]] = {
-    # helper "itercompile" (everything outside bnx/explanation and bnx/diagram)
-    "odd/io/load.py": frozenset({"ite", "var", "true", "false"}),
-    "compilation/engines/_base.py": frozenset({"true"}),
-    "compilation/engines/_intervals.py": frozenset({"true", "false"}),
-    "compilation/engines/_tail.py": frozenset({"true", "false"}),
-    "compilation/engines/general.py": frozenset({"true", "false"}),
-    "compilation/engines/latent_tree.py": frozenset({"true", "false"}),
-    "compilation/engines/naive_bayes.py": frozenset({"true", "false"}),
-    "compilation/engines/tensor.py": frozenset({"true", "false"}),
-}
-
-
 def _diagram_aliases(tree: ast.AST) -> set[str]:
     """The names a module binds to modules of ``bnx.diagram`` (``from ..diagram import
     _setops as sets``): calls on them are the diagram layer's, not ``dd``'s."""
@@ -99,18 +82,10 @@ def _outside_diagram() -> dict[str, dict[str, list[int]]]:
 def test_no_module_outside_the_diagram_package_touches_dd():
     found = _outside_diagram()
     bad = [f"bnx/{rel}:{line}: {name}" for rel, names in found.items()
-           for name, lines in sorted(names.items()) if name not in ALLOWED.get(rel, ())
+           for name, lines in sorted(names.items())
            for line in lines]
     assert not bad, ("dd used outside bnx/diagram/ (route it through a function there, "
                      "e.g. bnx/diagram/_setops.py):\n" + "\n".join(bad))
-
-
-def test_the_allow_list_is_exact():
-    found = _outside_diagram()
-    stale = [f"bnx/{rel}: {name}" for rel, names in sorted(ALLOWED.items())
-             for name in sorted(names) if name not in found.get(rel, {})]
-    assert not stale, ("no longer used: remove from ALLOWED in tests/test_dd_contact.py:\n"
-                       + "\n".join(stale))
 
 
 def test_the_check_sees_each_kind_of_contact():

@@ -27,6 +27,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ...classifier._classifier import Classifier
+from ...diagram import _setops as sets
 from ...diagram._arrays import DiagramArrays
 from ...diagram._dd import from_dd
 from ...diagram.backends import new_manager
@@ -107,6 +108,6 @@ class DdEngine(Engine):
     def run(self) -> DiagramArrays:
         root = self.root()
         domain = self.enc.domain(self.bdd)
-        if domain != self.bdd.true:
+        if domain != sets.true(self.bdd):
             root = root & domain
         return from_dd([root], self.enc.nvars)[0]

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...classifier._classifier import Classifier
+from ...diagram import _setops as sets
 
 __all__ = ["INF", "Intervals", "Meet", "prior_odds", "approx", "terminal"]
 
@@ -141,6 +142,6 @@ class Meet:
 def terminal(bdd: Any, rho: Fraction):
     """The last level: the decision is ``rho >= 1``."""
     if rho >= 1:
-        return bdd.true, Fraction(1), True, None, False, 1.0, math.inf
-    return bdd.false, Fraction(0), True, Fraction(1), False, 0.0, 1.0
+        return sets.true(bdd), Fraction(1), True, None, False, 1.0, math.inf
+    return sets.false(bdd), Fraction(0), True, Fraction(1), False, 0.0, 1.0
 

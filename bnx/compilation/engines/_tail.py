@@ -28,6 +28,7 @@ from ...classifier._inference import (
     product,
     table_gcd,
 )
+from ...diagram import _setops as sets
 from ._contraction import contract
 from ._contraction import plan as contraction_plan
 from ._execution import ones
@@ -238,7 +239,7 @@ class Tail:
         if hit is not None:
             return hit
         bdd, memo = self.bdd, self.memo
-        nodes = [bdd.false, bdd.true]
+        nodes = [sets.false(bdd), sets.true(bdd)]
         ids = t.astype(np.int64)
         for j in reversed(range(i, self.n)):
             k = self.card[self.enc.features[j]]
@@ -257,7 +258,7 @@ class Tail:
                 node = memo.get((j, children))
                 if node is None:
                     node = memo[(j, children)] = self.enc.select(bdd, j, list(children),
-                                                                 bdd.false)
+                                                                 sets.false(bdd))
                 level.append(node)
             nodes, ids = level, inv.reshape(-1)
         node = self.nodes[key] = nodes[int(ids[0])]

@@ -16,6 +16,7 @@ from typing import Any
 from ...classifier._classifier import Classifier
 from ...classifier._inference import indicator, table_gcd
 from ...classifier._rules import argmax_pairs
+from ...diagram import _setops as sets
 from ...diagram._passes import unwind
 from ...diagram.encoding import Encoding
 from ...errors import CompilationLimitError
@@ -58,7 +59,7 @@ class FactorEngine(DdEngine):
 
     def root(self):
         """The conjunction of the comparisons, in :attr:`bdd`."""
-        root = self.bdd.true
+        root = sets.true(self.bdd)
         for pair, weights, keep in self.given:
             ge = FactorElimination(self.clf, self.enc, self.bdd, self.budget, pair=pair,
                                    weights=weights).run()
@@ -183,7 +184,7 @@ class FactorElimination:
         if self.pair is not None:
             wa, wb = self.w0
             if wb == 0:
-                return self.bdd.true
+                return sets.true(self.bdd)
             return unwind(self.visit2(0, wa / wb, ()))[0]
         g = _vec_gcd(self.w0)
         w0 = tuple(self.w0) if g == 0 else tuple(x / g for x in self.w0)
@@ -216,11 +217,11 @@ class FactorElimination:
         children = []
         for res in self._transitions(i, key, state):
             if res is TRUE:
-                children.append(bdd.true)
+                children.append(sets.true(bdd))
                 continue
             (ra, rb), st = res
             if rb == 0:
-                children.append(bdd.true)
+                children.append(sets.true(bdd))
                 continue
             if ra == 0:
                 child = yield self.visit2(i + 1, Fraction(0), st)
@@ -229,7 +230,7 @@ class FactorElimination:
                 child = yield self.visit2(i + 1, rho * r, st)
                 meet.add(child, None if r == 1 else r)
             children.append(child[0])
-        entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
+        entry = meet.entry(self.enc.select(bdd, i, children, sets.false(bdd)))
         level.add(entry)
         return entry
 
@@ -244,10 +245,10 @@ class FactorElimination:
                                    self.level_bounds[i])
         if lo is INF or (lo > 0 and rho * lo >= 1):
             lo_end = Fraction(0) if lo is INF else 1 / lo
-            return (self.bdd.true, lo_end, True, None, False, approx(lo_end), math.inf)
+            return (sets.true(self.bdd), lo_end, True, None, False, approx(lo_end), math.inf)
         if positive and hi is not INF and rho * hi < 1:
             hi_end = None if hi == 0 else 1 / hi
-            return (self.bdd.false, Fraction(0), True, hi_end, False, 0.0,
+            return (sets.false(self.bdd), Fraction(0), True, hi_end, False, 0.0,
                     math.inf if hi_end is None else approx(hi_end))
         return None
 
@@ -257,9 +258,9 @@ class FactorElimination:
         step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         if i == self.n:
-            return bdd.true if sum(w, Fraction(0)) >= 0 else bdd.false
+            return sets.true(bdd) if sum(w, Fraction(0)) >= 0 else sets.false(bdd)
         if all(x >= 0 for x in w):
-            return bdd.true  # no negative weight left: sum_c w_c Pr(c, x) >= 0
+            return sets.true(bdd)  # no negative weight left: sum_c w_c Pr(c, x) >= 0
         key = (w, self._key(state))
         memo = self.memo[i]
         hit = memo.get(key)
@@ -272,14 +273,14 @@ class FactorElimination:
         children = []
         for res in self._transitions(i, self._key(state), state):
             if res is TRUE or res[0] == "zero":
-                children.append(bdd.true)
+                children.append(sets.true(bdd))
                 continue
             ratio, st = res
             w2 = [a * r for a, r in zip(w, ratio)]
             g = _vec_gcd(w2)
             w2 = tuple(w2) if g == 0 else tuple(x / g for x in w2)
             children.append((yield self.visit_k(i + 1, w2, st)))
-        node = self.enc.select(bdd, i, children, bdd.false)
+        node = self.enc.select(bdd, i, children, sets.false(bdd))
         memo[key] = node
         return node
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from ...classifier._classifier import Classifier
+from ...diagram import _setops as sets
 from ...diagram._passes import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
@@ -72,7 +73,7 @@ class SplitEngine(TensorEngine):
     def root(self):
         """The root of the compiled decision function."""
         if self.rho0 is INF:
-            return self.bdd.true
+            return sets.true(self.bdd)
         return unwind(self.visit2(0, self.rho0, self.one))[0]
 
     def step(self, i: int, K: np.ndarray, v: int) -> np.ndarray:
@@ -89,7 +90,7 @@ class SplitEngine(TensorEngine):
         flat = K.reshape(-1)
         g = math.gcd(*flat)
         if g == 0:  # K = 0: S = 0 >= 0 whatever rho and whatever comes next
-            return bdd.true, Fraction(0), True, None, False, 0.0, math.inf
+            return sets.true(bdd), Fraction(0), True, None, False, 0.0, math.inf
         key = tuple(x // g for x in flat) if g != 1 else tuple(flat)
         level = self.imemo[i].get(key)
         if level is None:
@@ -105,7 +106,7 @@ class SplitEngine(TensorEngine):
             if K2.ndim == 1:  # only the class is left: fold K into rho
                 kp, kn = K2[self.pos], K2[self.neg]
                 if kn == 0:  # m(neg) = 0: S = rho K(pos) >= 0 for every rho
-                    children.append(bdd.true)
+                    children.append(sets.true(bdd))
                     continue
                 r = Fraction(kp, kn)
                 child = yield self.visit2(i + 1, rho * r, self.one)
@@ -115,6 +116,6 @@ class SplitEngine(TensorEngine):
                 child = yield self.visit2(i + 1, rho, K2)
                 meet.add(child)
             children.append(child[0])
-        entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
+        entry = meet.entry(self.enc.select(bdd, i, children, sets.false(bdd)))
         level.add(entry)
         return entry

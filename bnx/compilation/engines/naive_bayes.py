@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...classifier._classifier import Classifier
+from ...diagram import _setops as sets
 from ...diagram._passes import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
@@ -56,7 +57,7 @@ class RatioEngine(DdEngine):
     def root(self):
         """The root of the compiled decision function."""
         if self.start is INF:
-            return self.bdd.true
+            return sets.true(self.bdd)
         return unwind(self.visit(0, self.start))[0]
 
     def visit(self, i: int, rho: Fraction):
@@ -78,13 +79,13 @@ class RatioEngine(DdEngine):
         children = []
         for r in self.ratios[i]:
             if r is None:  # Pr(v | not c) = 0: positive whatever comes next
-                children.append(bdd.true)
+                children.append(sets.true(bdd))
                 continue
             child = yield self.visit(i + 1, rho * r)
             children.append(child[0])
             if r != 0:  # r == 0: the child state is 0 for every rho, no constraint
                 meet.add(child, r)
-        entry = meet.entry(self.enc.select(bdd, i, children, bdd.false))
+        entry = meet.entry(self.enc.select(bdd, i, children, sets.false(bdd)))
         level.add(entry)
         return entry
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from ...classifier._classifier import Classifier
+from ...diagram import _setops as sets
 from ...diagram._passes import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
@@ -193,10 +194,10 @@ class TensorEngine(DdEngine):
         bdd = self.bdd
         flat = m.reshape(-1)
         if i == self.n:
-            return bdd.true if sum(flat, Fraction(0)) >= 0 else bdd.false
+            return sets.true(bdd) if sum(flat, Fraction(0)) >= 0 else sets.false(bdd)
         scale = max((abs(x) for x in flat), default=Fraction(0))
         if scale == 0:
-            return bdd.true  # 0 >= 0 whatever comes next
+            return sets.true(bdd)  # 0 >= 0 whatever comes next
         key = tuple(x / scale for x in flat)
         memo = self.memo[i]
         hit = memo.get(key)
@@ -205,18 +206,18 @@ class TensorEngine(DdEngine):
         maxg, ming = self.steps[i][0], self.steps[i][1]
         low = sum((x * (ming[j] if x > 0 else maxg[j]) for j, x in enumerate(flat)), Fraction(0))
         if low >= 0:
-            memo[key] = bdd.true
-            return bdd.true
+            memo[key] = sets.true(bdd)
+            return sets.true(bdd)
         high = sum((x * (maxg[j] if x > 0 else ming[j]) for j, x in enumerate(flat)), Fraction(0))
         if high < 0:
-            memo[key] = bdd.false
-            return bdd.false
+            memo[key] = sets.false(bdd)
+            return sets.false(bdd)
         self.budget.spend()
         k = self.steps[i][5]
         children = []
         for v in range(k):
             children.append((yield self.visit(i + 1, self.transition(i, m, v))))
-        node = self.enc.select(bdd, i, children, bdd.false)
+        node = self.enc.select(bdd, i, children, sets.false(bdd))
         memo[key] = node
         return node
 

@@ -8,11 +8,12 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from ...diagram import _setops as sets
 from ...diagram._arrays import count as count_models
 from ...diagram._arrays import dd_size
 from ...diagram._dd import from_dd
 from ...diagram._feature_view import count_instances
-from ...diagram.backends import new_manager, resolve_backend
+from ...diagram.backends import make_node, new_manager, resolve_backend
 from ...diagram.encoding import Encoding
 from ...errors import ODDFileError
 from .._classifier_json import stored_on_states
@@ -320,9 +321,9 @@ def _load_diagram(dump: Any, bdd: Any, variables: tuple, bad) -> dict:
         if type(ref) not in (int, str):
             raise bad(f"its dd dump has an invalid node reference {ref!r} in {where}")
         if ref in ("T", 1):
-            return bdd.true, nvars
+            return sets.true(bdd), nvars
         if ref in ("F", -1):
-            return bdd.false, nvars
+            return sets.false(bdd), nvars
         if type(ref) is not int or abs(ref) < 2:
             raise bad(f"its dd dump has an invalid node reference {ref!r} in {where}")
         u = nodes.get(abs(ref))
@@ -350,7 +351,7 @@ def _load_diagram(dump: Any, bdd: Any, variables: tuple, bad) -> dict:
             raise bad(f"its dd dump's node {k} has a child that does not lie below it")
         if low == high:
             raise bad(f"its dd dump's node {k} is redundant (equal children)")
-        nodes[k] = bdd.ite(bdd.var(variables[lvl]), high, low)
+        nodes[k] = make_node(bdd, variables[lvl], low, high)
         levels[k] = lvl
     out = {name: resolve(roots[name], f"root {name!r}")[0] for name in ("root", "domain")}
     reached = _reachable_ids(dump, [roots["root"], roots["domain"]])
