@@ -10,8 +10,8 @@ of any width without compiling (:mod:`bnx.linear`); whole data sets (:func:`expl
 The data flows one way, and so do the imports (``tests/test_imports.py`` checks that no
 module imports one above it). The packages, from the bottom up:
 
-- helpers: ``errors``, ``_types`` (type aliases), ``_version``, ``_lazy`` (imports on
-  first use);
+- helpers: ``errors``, ``_version`` and ``_util/`` (type aliases, imports on first use,
+  the wording of answers);
 - ``network/`` (files, pyAgrum, scikit-learn, learning from data) and ``diagram/`` (the
   decision diagram's array form, its ``dd`` view and the passes over it), side by side;
 - ``classifier/``: a network with its class and decision rule, decided exactly;
@@ -28,7 +28,7 @@ module imports one above it). The packages, from the bottom up:
 
 import warnings as _warnings
 
-from ._lazy import lazy_attributes
+from ._util.lazy import lazy_attributes
 from ._version import __version__  # noqa: F401
 from .errors import *  # noqa: F403
 from .errors import __all__ as _errors_all
@@ -41,7 +41,7 @@ _warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")
 
 # Every name but the errors is imported with its module on first use: ``import bnx`` stays
 # light, and loading a saved ODD and explaining one decision imports no pandas or pgmpy
-# (nor numpy, on a small diagram: see bnx._lazy). ``__all__`` is these names.
+# (nor numpy, on a small diagram: see bnx._util.lazy). ``__all__`` is these names.
 _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.examples", None),
          "linear": ("bnx.linear", None), "serve": ("bnx.serve", None),
          "Classifier": ("bnx.classifier._classifier", "Classifier"),

@@ -3,7 +3,7 @@
 The data flows network -> classifier -> compiled ODD -> questions -> data and pictures, and
 the imports must too. Every import counts, at module level or inside a function (an import
 inside a function only hides a cycle); so do the modules named in a ``_LAZY`` table of
-:func:`bnx._lazy.lazy_attributes`. Imports under ``if TYPE_CHECKING:`` are exempt. The
+:func:`bnx._util.lazy.lazy_attributes`. Imports under ``if TYPE_CHECKING:`` are exempt. The
 package ``bnx`` itself (its ``__init__``) is the top: it re-exports everything, and no
 module may import it.
 """
@@ -120,7 +120,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 #: The floors of the house, from the bottom up. A module imports its own package, or a
 #: package on a floor below; packages on one floor do not know each other.
 FLOORS = [
-    ["bnx.errors", "bnx._types", "bnx._version", "bnx._lazy", "bnx._wording"],
+    ["bnx.errors", "bnx._version", "bnx._util"],
     ["bnx.network", "bnx.diagram"],
     ["bnx.classifier"],
     ["bnx.odd"],

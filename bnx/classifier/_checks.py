@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from .._types import Feature
+from .._util.types import Feature
 from ..errors import (
     ArgumentError,
     StructureError,

@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from .._types import Feature, State
+from .._util.types import Feature, State
 from ..errors import ArgumentError, NetworkError, StructureError, UnknownFeatureError, closest_first
 from ._checks import check_features, check_on_states
 from ._decisions import Decisions

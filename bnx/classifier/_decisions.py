@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
 
-from .._types import Feature, Instance, State
+from .._util.types import Feature, Instance, State
 from ..errors import (
     ExplanationError,
     MissingFeatureError,

@@ -25,7 +25,7 @@ from typing import Any
 
 import lazy_loader
 
-from .._types import State
+from .._util.types import State
 from ..errors import (
     ArgumentError,
     InstanceError,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .._types import Feature, State
+from .._util.types import Feature, State
 from ._rules import _HALF
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._types import Feature
+from .._util.types import Feature
 from ..classifier._classifier import Classifier
 from ..diagram.encoding import Encoding
 from ..errors import ArgumentError, BnxError

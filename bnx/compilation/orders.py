@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from .._types import Feature
+from .._util.types import Feature
 from ..classifier._classifier import Classifier
 from ..errors import OrderError
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import lazy_loader
 
-from .._types import Manager, Node
+from .._util.types import Manager, Node
 from ._arrays import TRUE, DiagramArrays, canonical
 from .backends import autoref_table, branches, is_cudd, make_node, write_nodes
 

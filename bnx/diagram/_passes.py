@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
-from .._types import Node
+from .._util.types import Node
 from .backends import branches, level
 
 __all__ = ["count", "restrict", "evaluate", "unwind"]

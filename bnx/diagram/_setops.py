@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from .._types import Manager, Node
+from .._util.types import Manager, Node
 from .encoding import _select
 
 __all__ = ["true", "false", "cube", "select", "intersect", "intersect_all", "union",

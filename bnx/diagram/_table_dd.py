@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._types import Manager, Node
+from .._util.types import Manager, Node
 from ._setops import false, true
 from .backends import autoref_table, branches, is_cudd, write_nodes
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._types import Manager, Node
+from .._util.types import Manager, Node
 from ..errors import BackendError
 
 # is_cudd, autoref_table and write_nodes serve bnx's own modules (this module holds all of

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._types import Feature, Manager, Node, State
+from .._util.types import Feature, Manager, Node, State
 from .backends import make_node
 
 __all__ = ["Encoding", "bits_for"]

@@ -19,7 +19,7 @@ Every function takes a compiled :class:`~bnx.ODD`.
 The functions are imported with their module when first read (``import bnx`` stays light).
 """
 
-from .._lazy import lazy_attributes
+from .._util.lazy import lazy_attributes
 
 #: Each public name (``__all__``): the module that defines it, and its name there.
 _LAZY = {

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import lazy_loader
 
-from .._types import Manager
+from .._util.types import Manager
 from ..classifier._unate import least_pair
 from ..diagram._feature_view import decide as decide_instance
 from ..diagram.backends import collect_grown, new_manager

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._types import Instance
+from .._util.types import Instance
 from ..diagram._memo import detached
 from ._cache import indices
 

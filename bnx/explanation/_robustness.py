@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import lazy_loader
 
-from .._types import Instance
+from .._util.types import Instance
 from ..diagram._arrays import negate
 from ..diagram._feature_view import FeatureView
 from ..odd._odd import ODD, check_odd

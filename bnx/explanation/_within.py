@@ -20,7 +20,7 @@ unchanged on it.
 
 from __future__ import annotations
 
-from .._types import Instance
+from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..diagram._memo import detached
 from ..diagram._setops import difference, holds, intersect, union

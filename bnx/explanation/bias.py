@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .._types import Feature, Instance
+from .._util.types import Feature, Instance
 from ..diagram import _setops as sets
 from ..diagram._feature_view import FeatureView
 from ..diagram._passes import count as _count_models

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .._wording import terms
+from .._util.wording import terms
 
 __all__ = ["Bias"]
 

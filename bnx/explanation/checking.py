@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._types import Instance
-from .._wording import terms
+from .._util.types import Instance
+from .._util.wording import terms
 from ..classifier._classifier import _resolve_state
 from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
 from ..odd._odd import ODD, check_odd

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .._types import Feature, Manager, Node
+from .._util.types import Feature, Manager, Node
 from ..diagram import _setops as sets
 from ..diagram.backends import new_manager
 from ..errors import ArgumentError, ExplanationError

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._types import Manager, Node
+from .._util.types import Manager, Node
 from ..diagram._dd import copy_to
 from ..diagram._setops import complement, difference, intersect, union
 from ..diagram.encoding import Encoding

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property, lru_cache
 from typing import Any
 
-from .._types import Manager, Node
+from .._util.types import Manager, Node
 from ..diagram import _setops as sets
 from ..diagram.backends import make_node
 from ..diagram.encoding import Encoding

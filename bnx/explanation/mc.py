@@ -20,8 +20,8 @@ import functools
 import math
 from collections.abc import Collection, Iterable, Mapping
 
-from .._types import Feature, Instance, State
-from .._wording import affirmative
+from .._util.types import Feature, Instance, State
+from .._util.wording import affirmative
 from ..classifier._classifier import _resolve_state
 from ..errors import (
     ArgumentError,

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 
 import numpy as np
 
-from .._types import Feature, Instance, State
+from .._util.types import Feature, Instance, State
 from ..diagram._arrays import DiagramArrays
 from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd

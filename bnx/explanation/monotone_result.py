@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._wording import terms
+from .._util.wording import terms
 
 __all__ = ["MonotoneCounterexample"]
 

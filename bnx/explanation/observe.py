@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._types import Instance
+from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
 from . import under

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import lazy_loader
 
-from .._types import Instance
+from .._util.types import Instance
 from ..diagram._arrays import cofactor, negate
 from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterator
 
-from .._wording import SHOWN, listing, plural, terms
+from .._util.wording import SHOWN, listing, plural, terms
 
 __all__ = ["title", "header", "lines", "text", "to_html"]
 

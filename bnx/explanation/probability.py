@@ -35,7 +35,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._types import Instance
+from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..classifier._rules import decides
 from ..errors import ArgumentError, ExplanationError

@@ -17,7 +17,7 @@ in some contrastive explanation). Checking an explanation produced elsewhere is 
 
 from __future__ import annotations
 
-from .._types import Feature, Instance
+from .._util.types import Feature, Instance
 from ..odd._odd import ODD, check_odd
 from ._contrastive import contrastive, roles
 from ._instances import instance_indices

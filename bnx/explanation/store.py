@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._types import Manager, Node
+from .._util.types import Manager, Node
 from ..diagram import _arrays
 from ..diagram import _table_dd as _dd
 from ..diagram._arrays import DiagramArrays, cofactor, dd_nodes

@@ -40,7 +40,7 @@ import itertools
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 
-from .._types import Manager, Node
+from .._util.types import Manager, Node
 from ..classifier._classifier import Classifier
 from ..classifier._inference import elimination_order
 from ..diagram import _setops as sets

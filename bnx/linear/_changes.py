@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .._wording import decision_state
+from .._util.wording import decision_state
 from ..errors import ExplanationError
 from ._decision import decision_of, flip_moves
 

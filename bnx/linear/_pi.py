@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .._wording import decision_state
+from .._util.wording import decision_state
 from ..explanation.reasons import ExplanationCheck
 from ._decision import decision_of
 from ._plan import Decision, greedy, knapsack, sums

@@ -6,7 +6,7 @@ import itertools
 import math
 from collections.abc import Mapping
 
-from .._wording import decided, decision_state, plural, terms
+from .._util.wording import decided, decision_state, plural, terms
 from ._changes import counterfactual, robustness
 from ._decision import decide
 from ._mc import mc_explanation

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .._types import Instance
+from .._util.types import Instance
 from ..diagram._arrays import count as count_models
 from . import _rows
 

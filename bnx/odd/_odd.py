@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .._types import Feature, Manager, Node
-from .._wording import decision_state
+from .._util.types import Feature, Manager, Node
+from .._util.wording import decision_state
 from ..classifier._classifier import Classifier
 from ..classifier._unate import least_pair
 from ..diagram import _memo

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._types import Instance
+from .._util.types import Instance
 from ..classifier._classifier import Classifier, _resolve_state
 from ..classifier._instances import as_instance, encode_rows
 from ..diagram._feature_view import decide as decide_walk

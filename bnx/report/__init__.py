@@ -19,7 +19,7 @@ This layer sits above the questions (``explain/``, ``linear/``, ``attribution/``
 below the command line.
 """
 
-from .._lazy import lazy_attributes
+from .._util.lazy import lazy_attributes
 from ._build import MAX_SHOWN, decided_text, explain
 from ._report import NextObservation, Report
 

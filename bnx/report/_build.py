@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .._types import Instance
+from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..classifier._rules import decides
 from ..errors import ArgumentError, MissingFeatureError, ODDFileError, StructureError
@@ -113,7 +113,7 @@ def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) ->
     >>> decided_text(odd, {"GPA": "+"}, odd.classifier)
     'So far: Admit = + (Pr(Admit = +) = 0.791, threshold 0.5).'
     """
-    from .._wording import decided
+    from .._util.wording import decided
     meta = odd.meta
     positive_state = meta.get("positive")
     partial = clf is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._types import Instance
+from .._util.types import Instance
 from ..errors import ArgumentError
 from ._build import explain
 from ._plot import REASON, _axes

@@ -13,7 +13,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from .._wording import decided, probability
+from .._util.wording import decided, probability
 
 __all__ = ["report_text", "decimal", "number", "listing", "WIDTH"]
 
@@ -23,7 +23,7 @@ WIDTH = 88
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-#: A probability as people read it (:func:`bnx._wording.probability`): three significant
+#: A probability as people read it (:func:`bnx._util.wording.probability`): three significant
 #: digits, more when fewer would round a value that is not 1 to 1 (or not 0 to 0).
 decimal = probability
 

@@ -61,7 +61,7 @@ Any failure raises :class:`~bnx.errors.ODDFileError` naming the problem, and not
 returned. ``docs/file-format.md`` describes the format in full.
 """
 
-from ..._lazy import lazy_attributes
+from ..._util.lazy import lazy_attributes
 from .document import FORMAT_NAME, FORMAT_VERSION  # noqa: F401
 from .load import load_odd, loads_odd  # noqa: F401  (loads_odd: unpickling)
 
