@@ -31,9 +31,9 @@ from ..odd._odd import ODD, check_odd
 from . import _cache
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
+from ._pi_memo import CORE_LIMIT
 from .costs import Counterfactuals, Paths, cheapest, prices
 from .explanations import DROPPED, Layout, wording_of
-from .pi import CORE_LIMIT
 
 np = lazy_loader.load("numpy")  # imported on first use
 

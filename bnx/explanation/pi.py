@@ -20,65 +20,18 @@ from __future__ import annotations
 import lazy_loader
 
 from .._util.types import Instance
-from ..diagram._arrays import cofactor, negate
+from ..diagram._arrays import cofactor
 from ..errors import ExplanationError
 from ..odd._odd import ODD, check_odd
-from . import _cache
+from . import _cache, _pi_memo
 from ._depth_first import depth_first
+from ._pi_memo import _state, _store
 from .explanations import DROPPED, Explanations, Layout, wording_of
-from .store import Store, store_for
+from .store import Store
 
 np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["pi_explanations", "prime_implicants"]
-
-#: Nodes plus memo entries a shared node table of explanation sets may hold before it is
-#: replaced by a new one.
-CORE_LIMIT = 2_000_000
-
-
-def _store(odd: ODD, decision: bool) -> Store:
-    """The conjunction store of the decision function (``decision``) or its negation
-    (stars by one gather where the function is unate, :mod:`.unate`)."""
-    least = _cache.least_states(odd, decision)
-    if decision:
-        return store_for(odd.arrays, odd.encoding, least)
-    neg = _cache.store(odd, "negated", lambda: negate(odd.arrays))
-    return store_for(neg, odd.encoding, least)
-
-
-#: Memo entries a PI state keeps before it starts afresh.
-MEMO_LIMIT = 1_000_000
-
-
-class _State:
-    """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
-    :class:`~.store.Store` ``core``: the "all dropped" chain, the pass's
-    memo (valid across calls: pi-cover's results do not depend on an instance, pi-inst's
-    are keyed by the instance's remaining states, named by suffix ids) and the suffix
-    table."""
-
-    __slots__ = ("core", "dropped", "memo", "suffixes")
-
-    def __init__(self, core, layout: Layout) -> None:
-        self.core = core
-        self.memo: dict = {}
-        self.suffixes: dict = {}  # (state, next suffix id) -> suffix id (0: no feature)
-        n = layout.n
-        dropped = [1] * (n + 1)  # dropped[i]: features i.. all dropped
-        for i in reversed(range(n)):
-            dropped[i] = layout.build_table(core, i, {DROPPED: dropped[i + 1]})
-        self.dropped = dropped
-
-
-def _state(odd: ODD, layout: Layout, decision: bool) -> _State:
-    core = _cache.node_table(odd, layout.variables, limit=CORE_LIMIT)
-    key = (layout.kind, decision)
-    st = odd.arrays.cache.get("pi_state", key)
-    if st is None or st.core is not core or len(st.memo) > MEMO_LIMIT:
-        st = odd.arrays.cache.put("pi_state", key, _State(core, layout))
-    return st
-
 
 class _PI:
     """The shared pass of pi-inst and pi-cover over a :class:`~.store.Store` (the
@@ -399,7 +352,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
         return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named)
     cover = prime_implicants(odd, decision=decision)
     g, u = cover.nodes
-    core = _cache.node_table(odd, layout.variables, limit=CORE_LIMIT)
+    core = _cache.node_table(odd, layout.variables, limit=_pi_memo.CORE_LIMIT)
     root = _project(g, u, cover.layout, layout, core, x)
     variables = layout.variables
     return Explanations(None, None, layout,

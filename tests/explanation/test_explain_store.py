@@ -168,7 +168,7 @@ def test_sets_sharing_a_table_stay_intact(backend, monkeypatch):
     variables = first[0].layout.variables
     table = _cache.node_table(odd, variables)  # where pi-inst and pi-cover build sets
     cover_table = _cache.node_table(odd, _cache.layout(odd, "partial").variables)
-    monkeypatch.setattr(bnx.explanation.pi, "CORE_LIMIT", 0)  # "large": replaced
+    monkeypatch.setattr(bnx.explanation._pi_memo, "CORE_LIMIT", 0)  # "large": replaced
     again = [bnx.pi_explanations(odd, x, method="cover") for x in xs]
     inst = [bnx.pi_explanations(odd, x) for x in xs]
     assert _cache.node_table(odd, variables) is not table
