@@ -18,8 +18,7 @@ every use of what ``dd.autoref`` keeps private, each for a measured reason:
   manager, and one ``Function`` for the root only (the public ``find_or_add`` takes and
   returns a ``Function`` per node);
 * the manager (:func:`new_manager`): a subclass of ``dd.autoref.BDD`` whose inner manager
-  does not complain at shutdown (:class:`_QuietBDD`);
-* importing ``dd`` without networkx (:func:`_import_dd`).
+  does not complain at shutdown (:class:`_QuietBDD`).
 
 Other modules call the managers' public methods only.
 """
@@ -40,28 +39,8 @@ BACKENDS = ("autoref", "cudd")
 
 
 def _import_dd(name: str):
-    """Import the ``dd`` module ``name`` without letting ``dd`` import networkx.
-
-    ``dd._utils`` imports networkx whenever it is installed (pgmpy installs it), only for
-    its optional conversion of diagrams to networkx graphs, which bnx never uses, and dd
-    has no switch for it: ``import dd.autoref`` takes 0.44 s with networkx and 0.15 s
-    without (measured on the development machine; networkx alone ~0.13-0.3 s), most of
-    a one-shot process's start. When neither ``dd`` nor networkx is loaded yet, ``dd``
-    is imported with ``sys.modules["networkx"] = None`` (Python's documented way to make
-    an import fail: dd then leaves that conversion off), and networkx imports normally
-    afterwards.
-    """
+    """Import the ``dd`` module ``name`` (``"dd.autoref"`` or ``"dd.cudd"``)."""
     import importlib
-    import sys
-    if "dd" not in sys.modules and "networkx" not in sys.modules:
-        sys.modules["networkx"] = None  # makes "import networkx" raise ImportError
-        try:
-            import dd  # noqa: F401
-        except ImportError:
-            pass
-        finally:
-            if sys.modules.get("networkx", 0) is None:
-                del sys.modules["networkx"]
     return importlib.import_module(name)
 
 
