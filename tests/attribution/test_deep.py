@@ -13,8 +13,7 @@ import pytest
 
 import bnx
 from bnx.attribution.shapley import coalition_weights
-from tests._support.deep import limit_untouched, majority
-from tests._support.deep_shapes import majority_count
+from tests._support.deep import limit_untouched, majority, majority_count
 
 BACKENDS = bnx.backends.available_backends()
 

@@ -16,9 +16,10 @@ from bnx.compilation.engines import FactorEngine, SplitEngine, TanEngine, Tensor
 from bnx.diagram._arrays import count as count_models
 from bnx.diagram.encoding import Encoding
 from bnx.odd._odd import ODD
-from tests._support.deep import limit_untouched, majority
-from tests._support.deep_shapes import (
+from tests._support.deep import (
     latent_chain,
+    limit_untouched,
+    majority,
     majority_count,
     majority_decides,
     one_matters,

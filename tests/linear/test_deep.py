@@ -5,8 +5,7 @@ Bayes of 1,500 features and a majority of 300, against answers known in closed f
 from __future__ import annotations
 
 import bnx
-from tests._support.deep import limit_untouched, majority
-from tests._support.deep_shapes import one_matters
+from tests._support.deep import limit_untouched, majority, one_matters
 
 
 def test_deep_networks_without_compiling():

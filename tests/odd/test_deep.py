@@ -11,8 +11,13 @@ import pytest
 
 import bnx
 from bnx.diagram._passes import count as count_dd
-from tests._support.deep import limit_untouched, majority
-from tests._support.deep_shapes import majority_count, majority_decides, one_matters
+from tests._support.deep import (
+    limit_untouched,
+    majority,
+    majority_count,
+    majority_decides,
+    one_matters,
+)
 from tests._support.legacy_files import write_legacy
 
 BACKENDS = bnx.backends.available_backends()
