@@ -27,7 +27,7 @@ from math import comb
 import pytest
 
 import bnx
-from tests._support.deep import limit_untouched, majority
+from tests._support.deep import limit_untouched, majority, one_matters
 
 BACKENDS = [b for b in ("autoref", "cudd") if b in bnx.backends.available_backends()]
 N = 200
@@ -160,17 +160,9 @@ def test_checking_an_explanation_of_a_deep_majority(deep_odd):
 def _one_of_1500(backend: str):
     """The shape of test_deep_diagrams_do_not_hit_the_recursion_limit: 1,500 features of
     which one matters, every feature-by-feature pass 1,500 levels deep."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
     n = 1500
     feats = [f"f{i}" for i in range(n)]
-    net = DiscreteBayesianNetwork([("C", f) for f in feats])
-    cpds = [TabularCPD("C", 2, [[0.5], [0.5]]),
-            TabularCPD("f0", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2])]
-    cpds += [TabularCPD(f, 2, [[0.5, 0.5], [0.5, 0.5]], evidence=["C"], evidence_card=[2])
-             for f in feats[1:]]
-    net.add_cpds(*cpds)
-    return bnx.compile(bnx.Classifier(net, "C", 1), backend=backend), dict.fromkeys(feats, 1)
+    return bnx.compile(one_matters(n), backend=backend), dict.fromkeys(feats, 1)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

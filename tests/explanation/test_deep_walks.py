@@ -20,7 +20,7 @@ import pytest
 import bnx
 from bnx.explanation.explanations import Explanations
 from bnx.explanation.layout import Layout
-from tests._support.deep import limit_untouched, majority
+from tests._support.deep import limit_untouched, majority, one_matters
 
 N = 200
 T = N // 2  # positive exactly when at least T features are on
@@ -185,17 +185,7 @@ def one_of_many(request):
     """1,500 features of which only f0 matters (the shape of test_explanations' deep
     test): a set's walks go 1,500 features deep, the counterfactuals' 3,000 levels, more
     than a recursion of one frame per level could under the limit of 1,000."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
-    n = 1500
-    feats = [f"f{i}" for i in range(n)]
-    net = DiscreteBayesianNetwork([("C", f) for f in feats])
-    cpds = [TabularCPD("C", 2, [[0.5], [0.5]]),
-            TabularCPD("f0", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2])]
-    cpds += [TabularCPD(f, 2, [[0.5, 0.5], [0.5, 0.5]], evidence=["C"], evidence_card=[2])
-             for f in feats[1:]]
-    net.add_cpds(*cpds)
-    odd = bnx.compile(bnx.Classifier(net, "C", 1), backend=request.param)
+    odd = bnx.compile(one_matters(1500), backend=request.param)
     return odd, odd.root  # (both outside the guard: not the questions' passes)
 
 

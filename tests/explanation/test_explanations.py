@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import bnx
 from tests._support import oracle
 from tests._support.builders import compiled_case, oracle_args
+from tests._support.deep import one_matters
 from tests._support.strategies import binary_on_maps, classifiers, instances, on_maps
 
 BACKENDS = bnx.backends.available_backends()
@@ -176,17 +177,9 @@ def test_display():
 def test_deep_diagrams_do_not_hit_the_recursion_limit(backend, tmp_path):
     """1,500 features (one that matters): every feature-by-feature traversal is 1,500
     levels deep, beyond Python's default recursion limit."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
     n = 1500
     feats = [f"f{i}" for i in range(n)]
-    net = DiscreteBayesianNetwork([("C", f) for f in feats])
-    cpds = [TabularCPD("C", 2, [[0.5], [0.5]]),
-            TabularCPD("f0", 2, [[0.75, 0.25], [0.25, 0.75]], evidence=["C"], evidence_card=[2])]
-    cpds += [TabularCPD(f, 2, [[0.5, 0.5], [0.5, 0.5]], evidence=["C"], evidence_card=[2])
-             for f in feats[1:]]
-    net.add_cpds(*cpds)
-    odd = bnx.compile(bnx.Classifier(net, "C", 1), backend=backend)
+    odd = bnx.compile(one_matters(n), backend=backend)
     assert odd.count() == 2 ** (n - 1) and odd.size == 2  # one node, one terminal
     x = dict.fromkeys(feats, 1)
     assert bnx.pi_explanations(odd, x).to_set() == {frozenset({("f0", 1)})}
