@@ -259,19 +259,36 @@ def admissions_bif(tmp_path_factory):
 CLI_X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
 
 
-def test_cli_explains_wide_naive_bayes_without_compiling(capsys, admissions_bif, monkeypatch):
+def test_cli_explains_wide_naive_bayes_without_compiling(capsys, tmp_path):
+    """Past 30 features a naive Bayes is explained from its tables, not compiled."""
+    from pgmpy.readwrite import BIFWriter
+
     from bnx.cli import _main as cli
-    monkeypatch.setattr(cli, "_LINEAR_WIDTH", 3)
-    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
-                     "--instance", CLI_X, "--limit", "2"])
+    from tests._support.deep import one_matters
+    path = str(tmp_path / "wide.bif")
+    BIFWriter(one_matters(31).network).write_bif(path)
+    x = ",".join(f"f{i}=1" for i in range(31))
+    code = cli.main(["explain", path, "--class", "C", "--positive", "1", "--instance", x])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "4 features are too many to compile (more than 3)" in out and "bnx.linear" in out
+    assert "31 features are too many to compile (more than 30)" in out and "bnx.linear" in out
+    assert "Decided: C = 1 (Pr(C = 1) = 0.75, threshold 0.5)." in out
+    assert "f0 = 1" in out  # the one reason: the only informative feature
+
+
+def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bif):
+    """The linear fallback's answers (here after the compilation budget ran out)."""
+    from bnx.cli import _main as cli
+    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+                     "--instance", CLI_X, "--limit", "2", "--max-nodes", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "max_nodes=1" in out and "bnx.linear" in out
     assert "Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5)." in out
     assert "What would change it: at least two features would have to change" in out
     # the options select single answers, in the class's words too
     code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
-                     "--instance", CLI_X, "--limit", "2", "--on", "GPA=yes"])
+                     "--instance", CLI_X, "--limit", "2", "--on", "GPA=yes", "--max-nodes", "1"])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert out.count("Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5).") == 1
