@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 import bnx
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
-from tests._support.api import general_api
 from tests._support.erosion import erosion_engines_agree
 from tests._support.strategies import (
     general_networks,
@@ -33,10 +32,6 @@ from tests._support.strategies import (
 )
 
 CASES = st.one_of(general_networks(), tan_networks())
-
-
-pytestmark = pytest.mark.skipif(not general_api(),
-                                reason="bnx.Classifier does not take rule= yet (issue 11)")
 
 
 def classifier(case):

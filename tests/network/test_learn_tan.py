@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 import bnx
 from bnx.errors import DataError
 from tests._support import oracle
-from tests._support.api import general_api
 
 # --------------------------------------------------------------------------- by hand
 
@@ -190,7 +189,6 @@ def test_missing_class_column_is_a_data_error():
 # --------------------------------------------------------------------------- compiled
 
 
-@pytest.mark.skipif(not general_api(), reason="bnx.Classifier does not take rule= yet")
 @given(seed=st.integers(0, 10_000), rule=st.sampled_from(["threshold", "argmax"]))
 @settings(max_examples=8)
 def test_learned_tan_compiles_to_its_brute_force_decisions(seed, rule, backend):
@@ -208,7 +206,6 @@ def test_learned_tan_compiles_to_its_brute_force_decisions(seed, rule, backend):
     assert odd.count() == sum(table.values())
 
 
-@pytest.mark.skipif(not general_api(), reason="bnx.Classifier does not take rule= yet")
 def test_votes_tan_agrees_with_variable_elimination():
     """Positive count over all 2^16 instances from pgmpy's joint posterior; decisions on 2,000."""
     from pgmpy.inference import VariableElimination
