@@ -184,6 +184,16 @@ def make_node(bdd: Manager, var: str, low: Node, high: Node) -> Node:
     return bdd.find_or_add(var, low, high)
 
 
+def node_maker(bdd: Manager, var: str):
+    """:func:`make_node` for one variable, as a function ``(low, high) -> node``: the
+    variable is looked up once (many nodes of one variable in a row)."""
+    if is_cudd(bdd):
+        v, ite = bdd.var(var), bdd.ite
+        return lambda low, high: low if low == high else ite(v, high, low)
+    find = bdd.find_or_add
+    return lambda low, high: low if low == high else find(var, low, high)
+
+
 def is_cudd(bdd: Manager) -> bool:
     """Whether ``bdd`` is a ``dd.cudd`` manager (else ``dd.autoref``)."""
     return type(bdd).__module__ == "dd.cudd"

@@ -18,7 +18,7 @@ import numpy as np
 from ..diagram import _setops as sets
 from ..diagram._feature_view import FeatureView
 from ..diagram._passes import restrict
-from ..diagram.backends import make_node
+from ..diagram.backends import node_maker
 from ..odd._odd import ODD
 from . import _cache
 from ._depth_first import depth_first
@@ -77,6 +77,7 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
     number = {made[0]: FALSE, made[1]: TRUE}
     w = np.zeros(fv.arrays.size, dtype=np.int64)
     w[target] = TRUE
+    maker: list = [None]  # the node maker of the feature at hand (made on first use)
 
     def make(row: list[int], i: int) -> int:
         """The number of ``W`` at a node of feature ``i`` whose children's numbers are
@@ -87,7 +88,9 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
         stay = free = made[stay]
         for j in set(row[1:]):
             free = sets.union(free, made[j])
-        g = make_node(out, layout.variables[i], stay, free)
+        if maker[0] is None:
+            maker[0] = node_maker(out, layout.variables[i])
+        g = maker[0](stay, free)
         k = number.get(g)
         if k is None:
             k = number[g] = len(made)
@@ -100,6 +103,7 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
             continue
         kids = fv.kids[i]
         xi = x[i]
+        maker[0] = None
         # the instance's state first
         wk = w[kids[:, [xi, *(v for v in range(kids.shape[1]) if v != xi)]]]
         if hi - lo <= ROW_BY_ROW:
