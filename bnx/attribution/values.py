@@ -122,13 +122,23 @@ def _product(odd: ODD, spec: Mapping, exact: bool) -> list:
     return q if exact else [np.array([float(x) for x in row]) for row in q]
 
 
+#: Features past which the float computation overflows (its sums over coalitions grow like
+#: ``2**n``); ``exact=True`` has no limit.
+MAX_FLOAT_FEATURES = 1024
+
+
 def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attributions:
     check_odd(odd)
     if not isinstance(exact, bool):
         raise ArgumentError(f"exact must be True or False, got {exact!r}")
+    n = len(odd.features)
+    if not exact and n > MAX_FLOAT_FEATURES:
+        name = "SHAP" if kind == "shapley" else "Banzhaf"
+        raise ArgumentError(f"{name} values of {n:,} features overflow floating point (the "
+                            f"sums over coalitions pass 2**1024 beyond {MAX_FLOAT_FEATURES:,} "
+                            f"features): ask with exact=True")
     single = not _is_frame(X)
     xs = _rows(odd, X, "X")
-    n = len(odd.features)
     chain = None
     if isinstance(background, Classifier):  # the network's distribution over the features
         got = network_background(odd, background, exact)

@@ -13,7 +13,7 @@ import pytest
 
 import bnx
 from bnx.attribution.shapley import coalition_weights
-from tests._support.deep import limit_untouched, majority, majority_count
+from tests._support.deep import limit_untouched, majority, majority_count, one_matters
 
 BACKENDS = bnx.backends.available_backends()
 
@@ -77,3 +77,18 @@ def test_coalition_weights_past_the_doubles_factorials():
     small = coalition_weights(12, "shapley", exact=False)  # as before: n! fits a double
     assert list(small[:-1]) == [1.0 * factorial(k) * factorial(11 - k) / factorial(12)
                                 for k in range(12)]
+
+
+def test_float_attributions_stop_where_doubles_overflow():
+    """Past 1,024 features the float sums over coalitions overflow: a clear error that
+    points to exact=True, not NaN values (exact=True answers, in about 20 s here)."""
+    for n, fine in ((1024, True), (1025, False)):
+        odd = bnx.compile(one_matters(n), backend="autoref")
+        x = {f"f{i}": 1 for i in range(n)}
+        background = {f"f{i}": {0: 0.5, 1: 0.5} for i in range(n)}
+        for values in (bnx.shap_values, bnx.banzhaf_values):
+            if fine:
+                assert values(odd, x, background).values[0] == 0.5
+            else:
+                with pytest.raises(bnx.ArgumentError, match="exact=True"):
+                    values(odd, x, background)
