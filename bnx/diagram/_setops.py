@@ -27,13 +27,34 @@ True
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 
 from .._util.types import Manager, Node
+from ..errors import BackendError
 from .encoding import _select
 
 __all__ = ["true", "false", "cube", "select", "intersect", "intersect_all", "union",
            "difference", "complement", "exist", "holds", "level_of", "dag_size"]
+
+
+def _recursive(fn):
+    """Mark ``fn`` as one of ``dd``'s operations that recurse in Python (``dd.autoref``:
+    about one frame per level of the diagram; CUDD's run in C). bnx leaves Python's
+    recursion limit alone (it is one number for the whole process), so on a diagram too
+    deep for it the operation raises :class:`~bnx.BackendError`, saying what to do,
+    instead of a ``RecursionError`` from inside ``dd``."""
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except RecursionError:
+            raise BackendError(
+                f"the diagram is too deep for dd.autoref's operations, which recurse in "
+                f"Python, under Python's recursion limit ({sys.getrecursionlimit():,}): use "
+                f"backend='cudd' (CUDD's operations do not recurse in Python)") from None
+    return guarded
 
 
 def true(bdd: Manager) -> Node:
@@ -58,11 +79,13 @@ def select(bdd: Manager, bits: Sequence[str], children: Sequence[Node], fill: No
     return _select(bdd, bits, 0, 0, children, fill)
 
 
+@_recursive
 def intersect(u: Node, v: Node) -> Node:
     """``u ∧ v`` (same manager)."""
     return u & v
 
 
+@_recursive
 def intersect_all(bdd: Manager, nodes: Iterable[Node]) -> Node:
     """The conjunction of ``nodes`` in the order given (true when there are none)."""
     out = bdd.true
@@ -71,11 +94,13 @@ def intersect_all(bdd: Manager, nodes: Iterable[Node]) -> Node:
     return out
 
 
+@_recursive
 def union(u: Node, v: Node) -> Node:
     """``u ∨ v`` (same manager)."""
     return u | v
 
 
+@_recursive
 def difference(u: Node, v: Node) -> Node:
     """``u ∧ ¬v`` (same manager)."""
     return u & ~v
@@ -86,11 +111,13 @@ def complement(u: Node) -> Node:
     return ~u
 
 
+@_recursive
 def exist(names: Iterable[str], u: Node) -> Node:
     """``u`` with the variables ``names`` existentially quantified."""
     return u.bdd.exist(names, u)
 
 
+@_recursive
 def holds(u: Node, assignment: Mapping[str, bool]) -> bool:
     """Whether ``u`` is true under ``assignment`` (``{variable name: value}``, covering
     every variable ``u`` depends on)."""
@@ -103,6 +130,7 @@ def level_of(bdd: Manager, name: str) -> int:
     return bdd.level_of_var(name)
 
 
+@_recursive
 def dag_size(u: Node) -> int:
     """The number of nodes of ``u`` in its manager, terminals included (``dd``'s count)."""
     return u.dag_size

@@ -9,6 +9,7 @@ uses exact arithmetic instead (see :mod:`._dense` for the argument).
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -96,6 +97,10 @@ def _float_sure(a: float, b: float, m: float, strict: bool) -> bool | None:
     return None
 
 
+#: The smallest positive normal double: below it relative rounding bounds fail.
+_NORMAL = sys.float_info.min
+
+
 def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
     """The decision from float class masses (each within ``gamma(depth)`` of the exact
     value) when floating point can tell, without a fraction; ``None`` when too close.
@@ -104,10 +109,16 @@ def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
     of the other classes' masses and two for the product by the threshold (rounded once
     to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float)."""
     f = [float(v) for v in masses]
+    if any(0 < v < _NORMAL for v in f):
+        return None  # a subnormal mass: the relative bounds do not hold
     m = float(_dense.gamma(depth + len(f) + 4)) * (1 + 2.0 ** -50)
     if clf.rule == "threshold":
         t = clf.threshold
-        return _float_sure(float(1 - t) * f[p], float(t) * sum(f[:p] + f[p + 1:]), m, False)
+        a, b = float(1 - t) * f[p], float(t) * sum(f[:p] + f[p + 1:])
+        if any(0 < abs(v) < _NORMAL for v in (a, b, float(t))) or (b == 0 and t and any(
+                f[:p] + f[p + 1:])):
+            return None  # underflow (a tiny threshold, say): exact arithmetic decides
+        return _float_sure(a, b, m, False)
     got = True
     for c in range(len(f)):
         if c != p:

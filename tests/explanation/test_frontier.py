@@ -88,3 +88,24 @@ def test_tan_same_decision_probability_is_the_exact_sum(case, data, backend):
 @given(case=general_networks(max_features=4, max_instances=48), data=st.data())
 def test_general_same_decision_probability_is_the_exact_sum(case, data, backend):
     _check(case, data, backend)
+
+
+def test_a_threshold_below_the_doubles_is_decided_exactly():
+    """A threshold that floats to 0 (or a subnormal) must not decide in floating point:
+    with Pr(positive) = 0 every decision is negative, and the same-decision probability
+    of the empty evidence is 1 (hypothesis found 0.0 here)."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "F"), ("C", "G")])
+    net.add_cpds(TabularCPD("C", 2, [[1], [0]]),
+                 TabularCPD("F", 2, [[0.25, 0.5], [0.75, 0.5]], evidence=["C"],
+                            evidence_card=[2]),
+                 TabularCPD("G", 3, [[0.5, 0.2], [0.25, 0.3], [0.25, 0.5]], evidence=["C"],
+                            evidence_card=[2]))
+    for t in (Fraction(1, 10 ** 400), Fraction(5, 10 ** 320)):
+        clf = bnx.Classifier(net, "C", 1, threshold=t)
+        odd = bnx.compile(clf, backend="autoref")
+        assert odd.count() == 0 and not clf.decide({}, partial=True)
+        for e in ({}, {"F": 0}, {"G": 2}):
+            assert bnx.same_decision_probability(clf, e, odd=odd) == 1.0
+            assert bnx.same_decision_probability(clf, e, odd=odd, exact=True) == 1

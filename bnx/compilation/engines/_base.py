@@ -109,5 +109,5 @@ class DdEngine(Engine):
         root = self.root()
         domain = self.enc.domain(self.bdd)
         if domain != sets.true(self.bdd):
-            root = root & domain
+            root = sets.intersect(root, domain)
         return from_dd([root], self.enc.nvars)[0]

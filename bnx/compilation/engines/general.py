@@ -63,7 +63,7 @@ class FactorEngine(DdEngine):
         for pair, weights, keep in self.given:
             ge = FactorElimination(self.clf, self.enc, self.bdd, self.budget, pair=pair,
                                    weights=weights).run()
-            root = root & (ge if keep else ~ge)
+            root = sets.intersect(root, ge) if keep else sets.difference(root, ge)
         return root
 
 

@@ -161,7 +161,7 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
         if domain != enc.domain(bdd):
             raise bad("its domain is not the constraint of valid codes of its features")
         arrays = from_dd([root], enc.nvars)[0]
-        parts.update(bdd=bdd, root=root)
+        parts.update(bdd=bdd, root=root, arrays=arrays)  # (the arrays read for the checks)
     got, valid = count_models(arrays), count_instances(arrays, enc)
     if got != valid:
         why = (f"on {got} codes, of which only {valid} are instances" if doc["version"] >= 3
