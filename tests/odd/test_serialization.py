@@ -263,8 +263,9 @@ def test_load_odd_returns_the_parts(saved, legacy):
     assert sorted(parts) == ["arrays", "backend", "classifier_doc", "encoding", "meta",
                              "where"]
     old = load_odd(legacy[0], backend="autoref")
-    assert sorted(old) == ["backend", "bdd", "classifier_doc", "encoding", "meta", "root",
-                           "where"]
+    assert sorted(old) == ["arrays", "backend", "bdd", "classifier_doc", "encoding", "meta",
+                           "root", "where"]  # (the arrays read for the file's checks, kept)
+    assert old["arrays"].size == bnx.ODD(None, **old).arrays.size
 
 
 def test_save_replaces_atomically(tmp_path, saved):
