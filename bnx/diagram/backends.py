@@ -25,6 +25,7 @@ Other modules call the managers' public methods only.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 
 from .._util.types import Manager, Node
@@ -38,15 +39,9 @@ __all__ = ["BACKENDS", "available_backends", "resolve_backend", "new_manager",
 BACKENDS = ("autoref", "cudd")
 
 
-def _import_dd(name: str):
-    """Import the ``dd`` module ``name`` (``"dd.autoref"`` or ``"dd.cudd"``)."""
-    import importlib
-    return importlib.import_module(name)
-
-
 def _cudd_available() -> bool:
     try:
-        _import_dd("dd.cudd")
+        importlib.import_module("dd.cudd")
     except ImportError:
         return False
     return True
@@ -94,7 +89,7 @@ def new_manager(backend: str, variables: Sequence[str]) -> Manager:
     """
     name = resolve_backend(backend)
     if name == "cudd":
-        mod = _import_dd("dd.cudd")
+        mod = importlib.import_module("dd.cudd")
         # CUDD's default computed table (262,144 slots) costs ~8 ms to allocate; it
         # grows on demand, so start small: explanation diagrams are small.
         bdd = mod.BDD(initial_cache_size=2 ** 12)
@@ -122,7 +117,7 @@ def _quiet_bdd_class():
     """
     global _QUIET
     if _QUIET is None:
-        autoref = _import_dd("dd.autoref")
+        autoref = importlib.import_module("dd.autoref")
         import dd.bdd
 
         class _QuietCore(dd.bdd.BDD):
@@ -177,11 +172,7 @@ def make_node(bdd: Manager, var: str, low: Node, high: Node) -> Node:
     -------
     dd node
     """
-    if low == high:
-        return low
-    if is_cudd(bdd):
-        return bdd.ite(bdd.var(var), high, low)
-    return bdd.find_or_add(var, low, high)
+    return node_maker(bdd, var)(low, high)
 
 
 def node_maker(bdd: Manager, var: str):
