@@ -228,8 +228,9 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
         a = shap_values(odd, named, background)
         attributions = FrozenMap({f: float(v) for f, v in zip(a.feature_names, a.values)})
         base = float(a.base_values)
-    return Report(**common, reasons=tuple(reasons), reason_count=pis.count,
-                  reason_lengths=FrozenMap(pis.lengths()),
+    lengths = pis.lengths()  # the count is their sum: one walk over the reasons, not two
+    return Report(**common, reasons=tuple(reasons), reason_count=sum(lengths.values()),
+                  reason_lengths=FrozenMap(lengths),
                   necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
                   robustness=rob, attributions=attributions, base_value=base)
