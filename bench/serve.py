@@ -3,7 +3,8 @@ server on 127.0.0.1, and
 
 - 1,000 ``POST /api/explain`` requests for complete instances from 20 clients at once: the
   latency each client sees (50th and 95th percentiles, the slowest), the failures (none
-  expected) and every decision compared with ``odd.decide``; the instances are distinct
+  expected), the server's CPU time per request (from ``/proc``: steadier than latency on a
+  shared machine) and every decision compared with ``odd.decide``; the instances are distinct
   (drawn without repetition from the 65,536 votes instances), so no answer comes from the
   server's cache;
 - the page's first load: ``GET /`` and its two assets, on a server that has answered nothing
