@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
+from bnx.explanation.frontier import most_probable
 from tests._support import oracle
 from tests._support.builders import compiled_case, oracle_args
 from tests._support.strategies import (
@@ -142,13 +143,22 @@ def test_check_rule_matches_brute_force(case, data):
     assert got.instances == len(inside)
     assert got.violations == len(bad)
     assert got.holds == (not bad)
-    assert got.violation_probability == float(sum((p for *_, p in bad), Fraction(0)) / total)
+    exact = sum((p for *_, p in bad), Fraction(0)) / total
+    assert abs(got.violation_probability - exact) <= 1e-9
+    assert bnx.check_rule(odd, condition, decision, exact=True).violation_probability == exact
     assert {f: set(s) for f, s in got.condition.items()} == tests
     if bad:
         x = got.counterexample
         assert all(x[f] in tests[f] for f in tests)
         assert odd.decide(x) != value
         assert max(p for *_, p in bad) == next(p for y, _, p in bad if y == x)
+        # the max-product pass along the diagram (used when the dense joint is out of reach)
+        enc = odd.encoding
+        box = {f: {odd.states(f).index(s) for s in tests[f]} for f in tests}
+        states, mass = most_probable(odd.classifier, odd, box, not value)
+        y = {f: enc.states[i][j] for i, (f, j) in enumerate(zip(enc.features, states))}
+        assert all(y[f] in tests[f] for f in tests) and odd.decide(y) != value
+        assert max(p for *_, p in bad) == next(p for z, _, p in bad if z == y)
         assert got.counterexample_decision == odd.decision_text(not value)
         assert str(got).startswith("Broken:")
     else:
