@@ -56,12 +56,13 @@ class RuleCheck:
         if self.holds:
             return (f"Holds: all {self.instances:,} instances with {self._condition_words()} "
                     f"are decided {self.decision}.")
-        p = ("" if self.violation_probability is None else
-             f" (probability {decimal(self.violation_probability)})")
-        return (f"Broken: {self.violations:,} of the {self.instances:,} instances with "
-                f"{self._condition_words()} are not decided {self.decision}{p}; for "
-                f"example {terms(self.counterexample)} is decided "
-                f"{self.counterexample_decision}.")
+        head = (f"Broken: {self.violations:,} of the {self.instances:,} instances with "
+                f"{self._condition_words()} are not decided {self.decision}")
+        x = terms(self.counterexample)
+        if self.violation_probability is None:  # no distribution: any of them
+            return f"{head}; for example {x} is decided {self.counterexample_decision}."
+        return (f"{head} (probability {decimal(self.violation_probability)} in all); the "
+                f"most probable of them, {x}, is decided {self.counterexample_decision}.")
 
     def _condition_words(self) -> str:
         return self.rule.split(" => ")[0]

@@ -99,8 +99,8 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
     (False, 3, 8)
     >>> print(check)  # doctest: +NORMALIZE_WHITESPACE
     Broken: 3 of the 8 instances with GPA = + are not decided Admit = + (probability
-    0.0756); for example WorkExperience = -, FirstTimeApplicant = -, EntranceExam = -,
-    GPA = + is decided Admit = -.
+    0.0756 in all); the most probable of them, WorkExperience = -, FirstTimeApplicant = -,
+    EntranceExam = -, GPA = +, is decided Admit = -.
     """
     check_odd(odd)
     box = _box(odd, condition)
