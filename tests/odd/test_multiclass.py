@@ -92,7 +92,7 @@ def test_multiclass_misuse_is_refused_by_name(child, child_odd):
     with pytest.raises(bnx.UnknownStateError, match="TGA"):
         child_odd.class_formula("TG")
     with pytest.raises(bnx.ArgumentError, match="class_formula"):
-        child_odd.arrays
+        _ = child_odd.arrays
 
 
 def test_ordinal_features_are_checked_and_kept(child, tmp_path):
