@@ -633,3 +633,47 @@ class MulticlassODD(ODD):
 
     def _repr_svg_(self) -> str | None:
         return None
+
+
+def formula_for(odd: ODD, instance=None, *, rival=None, target=None) -> ODD:
+    """The binary ODD a question about ``instance`` is asked of.
+
+    A binary ODD is its own (``rival=`` and ``target=`` may name the state of the other
+    decision, which says nothing more). On a :class:`MulticlassODD`, the class formula of
+    ``rival`` ("why the decided class and not ``rival``": on it the instance is not
+    decided ``rival``, and the question keeps it so), of ``target`` (the closest instances
+    decided ``target``), or else of the decided class. ``instance`` may be partial (as
+    :meth:`ODD.decide` takes it) and is needed only when neither is given or to check
+    that ``rival``/``target`` is not the decided class.
+
+    Raises
+    ------
+    ArgumentError
+        Both ``rival`` and ``target``, a rival or target that is the decided class, or
+        one that is not the other decision of a binary ODD.
+    UnknownStateError
+        A rival or target that is no class state.
+    """
+    other = rival if target is None else target
+    what = "rival" if target is None else "target"
+    if rival is not None and target is not None:
+        raise ArgumentError("give rival= (why this decision and not that class) or target= "
+                            "(the closest instances decided that class), not both")
+    if not odd.multiclass:
+        if other is not None and instance is not None:
+            want = odd.decision_state(not odd.decide(instance))
+            if other != want and str(other) != str(want):
+                raise ArgumentError(f"{what}={other!r}: this ODD decides yes or no about "
+                                    f"{odd.class_var} = {odd.meta.get('positive')}; the only "
+                                    f"other decision here is {want!r}")
+        return odd
+    if other is None:
+        if instance is None:
+            raise ArgumentError("a question on a multi-class ODD needs the instance, or the "
+                                "class to ask about")
+        return odd.class_formula(odd.decide(instance))
+    formula = odd.class_formula(other)
+    if instance is not None and odd.decide(instance) == odd.classes[odd.class_index(other)]:
+        raise ArgumentError(f"{what}={other!r} is the class this instance is decided: name "
+                            f"another of {', '.join(map(str, odd.classes))}")
+    return formula
