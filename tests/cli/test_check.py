@@ -52,13 +52,14 @@ def test_rules_and_monotonicity(capsys, admissions_bif, tmp_path):
 def test_ordinal_features(capsys, graded_bif):
     code, out, err = run(capsys, "check", graded_bif, "--class", "C", "--positive", "sick",
                          "--ordinal", "level=low<mid<high", "--rule",
-                         "level>=mid, flag=no => sick", "--rule", "level<mid => C=well",
+                         "level>=mid, flag=no => sick", "--rule", "level<=mid => C=well",
                          "--monotone", "level")
     assert code == 0, err
     first, second, third = out.strip().split("\n\n")
-    assert first.startswith("Holds: all 2 instances with level ≥ mid, flag = no ")
-    assert second.startswith("Broken: 1 of the 2 instances with level = low are not decided "
-                             "C = well")
+    assert first == "Holds: all 2 instances with flag = no, level ≥ mid are decided C = sick."
+    assert second.startswith("Broken: 1 of the 4 instances with level ≤ mid are not decided "
+                             "C = well (probability 0.135 in all); the most probable of them, "
+                             "flag = no, level = mid, is decided C = sick.")
     assert third.startswith("Monotone: raising level never lowers the decision (C = well "
                             "below C = sick).")
 

@@ -75,13 +75,7 @@ def ordinal_cases(draw):
 def _compiled(case, ordinal=None):
     net, positive, threshold, rule, feats, _ = case
     kw = {"rule": "argmax"} if rule == "argmax" else {"threshold": threshold}
-    try:
-        clf = bnx.Classifier(net, "C", positive, features=feats, ordinal=ordinal, **kw)
-    except TypeError:  # TODO(rules): until Classifier(ordinal=) is on main
-        clf = bnx.Classifier(net, "C", positive, features=feats, **kw)
-        odd = bnx.compile(clf, backend="autoref")
-        odd.ordinal = dict(ordinal or {})
-        return odd
+    clf = bnx.Classifier(net, "C", positive, features=feats, ordinal=ordinal, **kw)
     return bnx.compile(clf, backend="autoref")
 
 
@@ -172,8 +166,7 @@ def test_check_rule_without_a_classifier(case, data):
     odd = _compiled(case, case[5])
     bare = bnx.ODD(None, odd.encoding, backend="autoref", arrays=odd.arrays,
                    meta={**odd.meta, "ordinal": case[5]})
-    if not bnx.explanation.rules.orders(bare):  # TODO(rules): until odd.ordinal is on main
-        bare.ordinal = case[5]
+    assert bare.ordinal == case[5]
     condition, tests = data.draw(conditions(case))
     if not all(tests.values()):
         return
@@ -187,10 +180,13 @@ def test_check_rule_without_a_classifier(case, data):
         assert all(x[f] in tests[f] for f in tests) and not odd.decide(x)
 
 
-def _monotone_truth(case, features, rank_of):
-    """The pairs (low, high): one feature of ``features`` raised, the decision lowered."""
+def _monotone_truth(case, features, rank_of, *, truth=None, rank=None):
+    """The pairs (low, high): one feature of ``features`` raised, the decision lowered
+    (decisions ranked by ``rank_of``, or ``rank`` on the decisions of ``truth``)."""
     _, _, _, _, feats, ordinal = case
-    table = {tuple(x[f] for f in feats): rank_of(d) for x, d, _ in _truth(case)}
+    if truth is None:
+        truth, rank = _truth(case), rank_of
+    table = {tuple(x[f] for f in feats): rank(d) for x, d, _ in truth}
     pairs = {f: [] for f in features}
     for key, r in table.items():
         for i, f in enumerate(feats):
@@ -313,3 +309,53 @@ def test_features_without_an_order_are_refused(case):
         bnx.check_monotone(odd, [f])
     with pytest.raises(bnx.ArgumentError, match=f"'{f}' is not ordinal"):
         bnx.check_rule(odd, {f: (">", odd.states(f)[0])}, True)
+
+
+def _multiclass_truth(case):
+    """Every instance with its decided class (the first most probable) and probability."""
+    net, _, _, _, feats, _ = case
+    classes = oracle.node_states(net, "C")
+    out = []
+    for x in oracle.all_instances(net, feats):
+        joint = oracle.class_joint(net, "C", x, feats)
+        best = max(joint[c] for c in classes)
+        out.append((x, next(c for c in classes if joint[c] == best),
+                    sum(joint.values(), Fraction(0))))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=ordinal_cases(), data=st.data())
+def test_multiclass_rules_and_monotonicity_match_brute_force(case, data):
+    net, _, _, _, feats, ordinal = case
+    odd = bnx.compile(bnx.Classifier(net, "C", features=feats, ordinal=ordinal),
+                      backend="autoref")
+    assert odd.multiclass
+    truth = _multiclass_truth(case)
+    total = sum(p for *_, p in truth)
+    condition, tests = data.draw(conditions(case))
+    state = data.draw(st.sampled_from(list(odd.classes)))
+    if all(tests.values()):
+        got = bnx.check_rule(odd, condition, state)
+        inside = [t for t in truth if all(t[0][f] in tests[f] for f in tests)]
+        bad = [(x, d, p) for x, d, p in inside if d != state]
+        assert (got.instances, got.violations, got.holds) == (len(inside), len(bad), not bad)
+        exact = sum((p for *_, p in bad), Fraction(0)) / total
+        assert abs(got.violation_probability - exact) <= 1e-9
+        assert got.decision == f"C = {state}"
+        if bad:
+            x = got.counterexample
+            assert max(p for *_, p in bad) == next(p for y, _, p in bad if y == x)
+            assert got.counterexample_decision == f"C = {odd.decide(x)}" != got.decision
+    order = list(data.draw(st.permutations(list(odd.classes))))
+    got = bnx.check_monotone(odd, class_order=order)
+    pairs = _monotone_truth(case, feats, None, truth=truth, rank=order.index)
+    assert got.violations == sum(map(len, pairs.values()))
+    assert got.holds == (not got.violations)
+    assert got.class_order == tuple(f"C = {c}" for c in order)
+    if not got.holds:
+        low, high = got.counterexample
+        f = got.feature
+        assert [g for g in feats if low[g] != high[g]] == [f]
+        assert ordinal[f].index(high[f]) > ordinal[f].index(low[f])
+        assert order.index(odd.decide(low)) > order.index(odd.decide(high))
