@@ -85,16 +85,15 @@ def walks(views: tuple[FeatureView, FeatureView], roots: tuple[int, int], choice
     level_b = np.array([roots[1]], dtype=np.int64)
     steps, sizes = [], [1]
     for k in range(n):
-        nexts = []
-        for sa, sb in choices[k]:
-            nexts.append((_follow(fa, k, level_a, sa), _follow(fb, k, level_b, sb)))
-        if nexts:
-            keys = np.concatenate([a * size_b + b for a, b in nexts])
+        m, c = len(level_a), len(choices[k])
+        if c:
+            sa, sb = (np.array(side, dtype=np.int64) for side in zip(*choices[k]))
+            # one row per choice, one column per pair: the keys of the pairs reached
+            keys = (_follow(fa, k, level_a, sa) * size_b + _follow(fb, k, level_b, sb)).ravel()
             uniq, inv = np.unique(keys, return_inverse=True)
         else:
             uniq, inv = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        m = len(level_a)
-        steps.append([inv[c * m:(c + 1) * m] for c in range(len(nexts))])
+        steps.append([inv[j * m:(j + 1) * m] for j in range(c)])
         level_a, level_b = uniq // size_b, uniq % size_b
         sizes.append(len(uniq))
     last = np.asarray(accept(level_a, level_b), dtype=bool)
@@ -109,12 +108,13 @@ def walks(views: tuple[FeatureView, FeatureView], roots: tuple[int, int], choice
     return Walks(int(counts[0][0]), steps, counts, choices)
 
 
-def _follow(fv: FeatureView, k: int, nodes: np.ndarray, state: int) -> np.ndarray:
-    """Each node's child on ``state`` of feature ``k`` (a node below ``k`` stays)."""
-    out = nodes.copy()
+def _follow(fv: FeatureView, k: int, nodes: np.ndarray, states: np.ndarray) -> np.ndarray:
+    """``out[j, i]``: node ``i``'s child on ``states[j]`` of feature ``k`` (a node below
+    ``k`` stays)."""
+    out = np.broadcast_to(nodes, (len(states), len(nodes))).copy()
     at = np.flatnonzero(fv.feature[nodes] == k)
     if len(at):
-        out[at] = fv.kids[k][nodes[at] - fv.first_node[k], state]
+        out[:, at] = fv.kids[k][nodes[at] - fv.first_node[k]][:, states].T
     return out
 
 
