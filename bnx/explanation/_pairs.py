@@ -51,9 +51,9 @@ class Walks:
             return None
         out, p = [], 0
         for k, nxt in enumerate(self._steps):
-            below = self._counts[k + 1]
-            for c, idx in enumerate(nxt):
-                q = int(idx[p])
+            below, m = self._counts[k + 1], len(self._counts[k])
+            for c in range(len(self._choices[k])):
+                q = int(nxt[c * m + p])
                 if below[q]:
                     out.append(self._choices[k][c])
                     p = q
@@ -86,6 +86,10 @@ def walks(views: tuple[FeatureView, FeatureView], roots: tuple[int, int], choice
     steps, sizes = [], [1]
     for k in range(n):
         m, c = len(level_a), len(choices[k])
+        if c and not ((fa.feature[level_a] == k).any() or (fb.feature[level_b] == k).any()):
+            steps.append(np.tile(np.arange(m), c))  # no node tests feature k: pairs stay
+            sizes.append(m)
+            continue
         if c:
             sa, sb = (np.array(side, dtype=np.int64) for side in zip(*choices[k]))
             # one row per choice, one column per pair: the keys of the pairs reached
@@ -93,29 +97,27 @@ def walks(views: tuple[FeatureView, FeatureView], roots: tuple[int, int], choice
             uniq, inv = np.unique(keys, return_inverse=True)
         else:
             uniq, inv = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        steps.append([inv[j * m:(j + 1) * m] for j in range(c)])
+        steps.append(inv)  # choice j of pair p reaches pair inv[j * m + p] below
         level_a, level_b = uniq // size_b, uniq % size_b
         sizes.append(len(uniq))
     last = np.asarray(accept(level_a, level_b), dtype=bool)
     counts = [None] * (n + 1)
     counts[n] = last.astype(object if exact else np.int64)
     for k in range(n - 1, -1, -1):
-        below = counts[k + 1]
-        here = np.zeros(sizes[k], dtype=below.dtype)
-        for idx in steps[k]:
-            here = here + below[idx]
-        counts[k] = here
+        below, c = counts[k + 1], len(choices[k])
+        counts[k] = (below[steps[k]].reshape(c, sizes[k]).sum(axis=0) if c else
+                     np.zeros(sizes[k], dtype=below.dtype))
     return Walks(int(counts[0][0]), steps, counts, choices)
 
 
 def _follow(fv: FeatureView, k: int, nodes: np.ndarray, states: np.ndarray) -> np.ndarray:
     """``out[j, i]``: node ``i``'s child on ``states[j]`` of feature ``k`` (a node below
     ``k`` stays)."""
-    out = np.broadcast_to(nodes, (len(states), len(nodes))).copy()
-    at = np.flatnonzero(fv.feature[nodes] == k)
-    if len(at):
-        out[:, at] = fv.kids[k][nodes[at] - fv.first_node[k]][:, states].T
-    return out
+    tests = fv.feature[nodes] == k
+    if not tests.any():
+        return np.broadcast_to(nodes, (len(states), len(nodes)))
+    kids = fv.kids[k][np.where(tests, nodes - fv.first_node[k], 0)][:, states].T
+    return np.where(tests, kids, nodes)
 
 
 def accepts(a_value: bool, b_value: bool | None = None):
