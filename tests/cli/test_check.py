@@ -81,3 +81,20 @@ def test_errors_are_one_line(capsys, admissions_bif, argv, words):
                          "yes", *argv)
     assert code == 1 and out == ""
     assert err.startswith("bnx: error: ") and words in err and err.count("\n") == 1
+
+
+def test_a_saved_multiclass_odd(capsys, tmp_path):
+    clf = bnx.Classifier(bnx.examples.asia_network(), "lung",
+                         features=["asia", "smoke", "xray", "dysp"])
+    saved = str(tmp_path / "lung.bnx")
+    bnx.compile(clf).save(saved)
+    code, out, err = run(capsys, "check", saved, "--rule", "xray=yes, smoke=yes => lung=yes",
+                         "--monotone", "--class-order", "no,yes")
+    assert code == 0, err
+    rule, monotone = out.strip().split("\n\n")
+    assert rule.startswith("Broken: 2 of the 4 instances with smoke = yes, xray = yes are not "
+                           "decided lung = yes (probability 0.0203 in all)")
+    assert monotone == ("Monotone: raising asia, smoke, xray or dysp never lowers the decision "
+                        "(lung = no below lung = yes).")
+    code, out, err = run(capsys, "check", saved, "--monotone", "--class-order", "yes,no")
+    assert code == 0 and out.startswith("Not monotone (")

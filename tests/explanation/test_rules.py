@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
+from bnx.explanation import under
 from bnx.explanation.frontier import most_probable
 from tests._support import oracle
 from tests._support.builders import compiled_case, oracle_args
@@ -359,3 +360,29 @@ def test_multiclass_rules_and_monotonicity_match_brute_force(case, data):
         assert [g for g in feats if low[g] != high[g]] == [f]
         assert ordinal[f].index(high[f]) > ordinal[f].index(low[f])
         assert order.index(odd.decide(low)) > order.index(odd.decide(high))
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=ordinal_cases(), data=st.data())
+def test_check_rule_past_the_dense_joint(case, data, monkeypatch_module):
+    # without the dense joint: the probability along the diagram, the max-product pass
+    odd = _compiled(case, case[5])
+    condition, tests = data.draw(conditions(case))
+    if not all(tests.values()):
+        return
+    want = bnx.check_rule(odd, condition, True, exact=True)
+    with monkeypatch_module.context() as m:
+        m.setattr(under, "view", lambda *a, **k: None)
+        got = bnx.check_rule(odd, condition, True)
+    assert (got.violations, got.holds) == (want.violations, want.holds)
+    assert got.violation_probability == float(want.violation_probability)
+    if not got.holds:  # as probable as the one the dense joint gives
+        truth = {tuple(x[f] for f in case[4]): p for x, _, p in _truth(case)}
+        assert truth[tuple(got.counterexample[f] for f in case[4])] == \
+            truth[tuple(want.counterexample[f] for f in case[4])]
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as m:
+        yield m
