@@ -30,10 +30,11 @@ class RuleCheck:
         (exact).
     instances : int
         The number of complete instances that meet the condition.
-    violation_probability : float or None
+    violation_probability : float, Fraction or None
         The probability, under the network, that an instance meets the condition and gets
-        another decision (the float nearest its exact value); ``None`` when the ODD holds
-        no classifier (a file of format version 1).
+        another decision (a float within ``1e-9`` of the exact value, or the exact
+        :class:`~fractions.Fraction` with ``exact=True``); ``None`` when the ODD holds no
+        classifier (a file of format version 1).
     counterexample : dict or None
         A complete instance that meets the condition and gets another decision (``None``
         when the rule holds): the most probable one under the network when the ODD holds

@@ -117,8 +117,8 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
     shown = {f: tuple(odd.states(f)[j] for j in sorted(box[f]))
              for f in odd.display_order if f in box}
     if not found.count:
-        return RuleCheck(rule, shown, words, True, 0, instances,
-                         0.0 if target.classifier is not None else None)
+        none = (Fraction(0) if exact else 0.0) if target.classifier is not None else None
+        return RuleCheck(rule, shown, words, True, 0, instances, none)
     clf = target.classifier
     probability = None
     if clf is None:
