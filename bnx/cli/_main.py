@@ -374,8 +374,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from .check import cmd_check
     from .votes import cmd_votes as _cmd_votes
+    model = argparse.Namespace(saved=lambda a: a.network.endswith(_ODD_SUFFIXES), load=_load,
+                               classifier=_classifier, compile=_compile)
     handler = {"votes": _cmd_votes, "compile": _cmd_compile, "explain": _cmd_explain,
-               "serve": _cmd_serve, "check": cmd_check}
+               "serve": _cmd_serve, "check": lambda a: cmd_check(a, model)}
     try:
         handler[args.command](args)
     except BnxError as exc:

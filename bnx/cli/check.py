@@ -57,22 +57,23 @@ def _ordinal(args):
     return out
 
 
-def _odd(args):
+def _odd(args, model):
     """The ODD the command checks: a saved one, or the network file compiled."""
     from ..errors import BnxError
-    from ._main import _ODD_SUFFIXES, _classifier, _compile, _load
     ordinal = _ordinal(args)
-    if ordinal is None or args.network.endswith(_ODD_SUFFIXES):
+    if ordinal is None or model.saved(args):
         if ordinal is not None:
             raise BnxError("--ordinal cannot change a saved ODD; compile the network again "
                            "with it")
-        return _load(args)[1]
-    args.classifier = _classifier(args, ordinal=ordinal)
-    return _compile(args.classifier, args)
+        return model.load(args)[1]
+    args.classifier = model.classifier(args, ordinal=ordinal)
+    return model.compile(args.classifier, args)
 
 
-def cmd_check(args: argparse.Namespace) -> None:
-    """``bnx check NETWORK --rule ... --monotone ...``: one paragraph per answer."""
+def cmd_check(args: argparse.Namespace, model) -> None:
+    """``bnx check NETWORK --rule ... --monotone ...``: one paragraph per answer. ``model``
+    reads the model as the other commands do (``saved(args)``, ``load(args)``,
+    ``classifier(args, **more)``, ``compile(clf, args)``: the parser's module passes them)."""
     from ..errors import ArgumentError
     from ..explanation.monotone import check_monotone
     from ..explanation.rules import check_rule, parse_rule
@@ -81,7 +82,7 @@ def cmd_check(args: argparse.Namespace) -> None:
     if not args.rules and args.monotone is None:
         raise ArgumentError("nothing to check: give --rule \"CONDITION => DECISION\" "
                             "(repeatable) and/or --monotone")
-    odd = _odd(args)
+    odd = _odd(args, model)
     rules = [parse_rule(text, odd) for text in args.rules]  # every rule read before any check
     answers = [str(check_rule(odd, condition, decision)) for condition, decision in rules]
     if args.monotone is not None:
