@@ -1,0 +1,285 @@
+"""General reasons: the largest boxes of states around an instance that keep its decision.
+
+A PI-explanation names one state per feature it keeps (*"bilirubin = a19_7 is enough"*);
+the network often guarantees more (*"bilirubin ≥ a19_7 is enough"*). A general reason
+allows a set of states per feature: the instance's state and as many others as keep
+the decision, an interval of its order for an ordinal feature (Izza et al., *inflated
+explanations*, AAAI 2024; Ji and Darwiche, JELIA 2023, for set-valued literals).
+The passes are in :mod:`._boxes`.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator, Mapping
+
+from .._util.types import Instance
+from .._util.wording import SHOWN, listing, plural
+from ..diagram._arrays import FALSE, TRUE
+from ..diagram._feature_view import feature_view
+from ..errors import ExplanationError
+from ..odd._odd import ODD, check_odd
+from . import _boxes, _cache
+from .store import Store
+
+__all__ = ["general_reasons", "GeneralReasons", "term"]
+
+
+def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReasons:
+    """The maximal boxes of states around ``instance`` on which every instance gets its
+    decision (or, with ``rival``, none gets ``rival``).
+
+    A *box* allows, per feature, a set of its states, the instance's among them; it
+    holds every complete instance whose state of each feature is allowed. A general
+    reason is a box on which every instance it holds is decided as ``instance`` is,
+    and which is *maximal*: no feature's set can take one more state and keep that (an
+    ordinal feature's set, ``odd.ordinal``, is an interval of its order, and grows by a
+    neighbour). Each reason is a dict from the features it constrains to the tuple of
+    states it allows (an ordinal feature's in increasing order, another's in its state
+    order); a feature allowed every state is left out. Every PI-explanation is a box
+    of one state per kept feature, so each lies in some general reason.
+
+    Computed exactly on the diagram, over the features' states (not the bits that
+    encode them): the valid boxes and then the maximal ones are one decision diagram
+    over "state allowed" choices, built in time that depends on the diagrams' sizes,
+    not on the number of boxes; ``.count`` and :meth:`GeneralReasons.lengths` are read
+    off it. Iterating enumerates the reasons fewest constrained features first, one
+    diagram path per reason listed: only what is read is enumerated.
+
+    Parameters
+    ----------
+    odd : ODD
+    instance : mapping
+        A complete instance.
+    rival : class state, optional
+        "Why this decision and not ``rival``": boxes on which no instance is decided
+        ``rival`` (on a binary ODD, the other decision's state: the same boxes as
+        without it).
+
+    Returns
+    -------
+    GeneralReasons
+        ``print`` lists them fewest constrained features first, as ``feature = state``,
+        ``feature ≥ state``, ``feature ∈ {a, b}`` terms.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+    >>> reasons = bnx.general_reasons(odd, x)
+    >>> reasons.count, reasons.lengths()
+    (3, {2: 1, 3: 2})
+    >>> print(reasons)
+    3 general reasons for Admit = + (sets of states that keep it), fewest features first:
+      WorkExperience = +, GPA = +
+      FirstTimeApplicant = +, EntranceExam = +, GPA = +
+      WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +
+
+    With two-state features, they are the PI-explanations; a feature with more states
+    may allow several (``bilirubin ≥ a19_7``, ``age ∈ {age31_50, age51_65}``).
+    """
+    check_odd(odd)
+    x = _cache.indices(odd, instance)
+    target, this, other = _question(odd, x, rival)
+    enc = target[0].encoding
+    named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
+    return GeneralReasons(target, x, _ranks(odd), named, this, other)
+
+
+def _question(odd: ODD, x: list[int], rival) -> tuple:
+    """``(ODD, terminal)`` whose boxes are asked for, and the decision and rival in
+    words."""
+    decision = _cache.decide(odd, x)
+    this, other = odd.decision_state(decision), odd.decision_state(not decision)
+    if rival is None:
+        return (odd, TRUE if decision else FALSE), this, None
+    if str(rival) == str(this):
+        raise ExplanationError(f"rival {rival!r} is the decision on this instance itself: "
+                               f"name another class state ({other!r})")
+    if str(rival) != str(other):
+        raise ExplanationError(f"rival {rival!r} is not a class state of this ODD's "
+                               f"decisions (expected {other!r})")
+    return (odd, TRUE if decision else FALSE), this, other
+
+
+def _ranks(odd: ODD) -> dict[int, list[int]]:
+    """Per ordinal feature (its position), each state's place in the feature's order."""
+    order = getattr(odd, "ordinal", None) or {}
+    enc = odd.encoding
+    out = {}
+    for f, states in order.items():
+        i = enc.position(f)
+        names = [str(s) for s in states]
+        out[i] = [names.index(str(s)) for s in enc.states[i]]
+    return out
+
+
+def term(feature, allowed, states, order=None) -> str:
+    """A feature's set of states as people read it: ``f = s``; for an ordinal feature
+    (``order``: its states in increasing order) ``f ≥ s``, ``f ≤ s`` or
+    ``f ∈ [a, b]``; for another ``f ≠ s``, ``f ∈ {a, b}`` or ``f ∉ {a, b}``, whichever
+    names fewer states.
+
+    Examples
+    --------
+    >>> levels = ("a1_0", "a6_2", "a19_7", "a88_20")
+    >>> term("bilirubin", ("a19_7", "a88_20"), levels, levels)
+    'bilirubin ≥ a19_7'
+    >>> term("bilirubin", ("a6_2", "a19_7"), levels, levels)
+    'bilirubin ∈ [a6_2, a19_7]'
+    >>> term("age", ("age31_50", "age51_65"), ("age0_30", "age31_50", "age51_65", "age65_100"))
+    'age ∈ {age31_50, age51_65}'
+    >>> term("ascites", ("present",), ("present", "absent"))
+    'ascites = present'
+    """
+    allowed = list(allowed)
+    if len(allowed) == 1:
+        return f"{feature} = {allowed[0]}"
+    if order is not None:
+        order = list(order)
+        lo, hi = allowed[0], allowed[-1]
+        if lo == order[0]:
+            return f"{feature} ≤ {hi}"
+        if hi == order[-1]:
+            return f"{feature} ≥ {lo}"
+        return f"{feature} ∈ [{lo}, {hi}]"
+    left = [s for s in states if s not in allowed]
+    if len(left) == 1:
+        return f"{feature} ≠ {left[0]}"
+    if len(left) < len(allowed):
+        return f"{feature} ∉ {{{', '.join(map(str, left))}}}"
+    return f"{feature} ∈ {{{', '.join(map(str, allowed))}}}"
+
+
+class GeneralReasons:
+    """The general reasons of one decision (:func:`general_reasons`), held as a decision
+    diagram over "state allowed" choices.
+
+    ``len()`` / ``.count`` (exact, on the diagram), iteration (fewest constrained
+    features first; each reason a dict from feature to the tuple of states allowed),
+    ``in`` (a dict of the same shape), :meth:`lengths`, :meth:`text`, ``print`` (the
+    first few, in words) and a Jupyter view.
+
+    Attributes
+    ----------
+    instance : dict
+        The instance explained.
+    decision_text : str
+        The decision in the class's words (``"Cirrhosis = decompensate"``).
+    rival : str or None
+        The class state no instance of a reason gets, when asked.
+    ordinal : dict
+        Per ordinal feature, its states in increasing order.
+    """
+
+    def __init__(self, target: tuple, x: list[int], ranks: dict, instance: dict,
+                 decision: str, rival: str | None) -> None:
+        odd, terminal = target
+        enc = odd.encoding
+        self._enc = enc
+        self._order = tuple(f for f in odd.display_order if f in set(enc.features))
+        self.instance = instance
+        self.decision_text = f"{odd.class_var} = {decision}"
+        self.rival = rival
+        self.ordinal = {enc.features[i]: tuple(enc.states[i][j] for j in sorted(
+            range(len(r)), key=r.__getitem__)) for i, r in ranks.items()}
+        self._ranks = ranks
+        fv = feature_view(odd.arrays, enc)
+        self._boxes = boxes = _boxes.Boxes(x, fv.nstates, _boxes.candidates(fv, x, terminal))
+        self._store = st = Store(boxes.nvars)
+        w = _boxes.valid(fv, boxes, terminal, st)
+        if ranks:
+            w = st.conj(w, _boxes.shapes(boxes, ranks, st))
+        self._root = _boxes.maximal(st, w, boxes.nvars)
+        self._counts = _boxes.fewest(st, self._root, boxes)
+
+    # ------------------------------------------------------------------ the set
+    @property
+    def count(self) -> int:
+        """The number of general reasons (exact)."""
+        return self._store.count(self._root)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def lengths(self) -> dict[int, int]:
+        """The number of reasons per number of constrained features, fewest first."""
+        got = self._counts.get((self._root, True), {})
+        extra = _boxes.always(self._boxes)
+        return {k + extra: c for k, c in sorted(got.items())}
+
+    def __iter__(self) -> Iterator[dict]:
+        for bits in _boxes.by_fewest(self._store, self._root, self._boxes, self._counts):
+            yield self._reason(self._boxes.decode(bits))
+
+    def _reason(self, sets: list[tuple[int, ...]]) -> dict:
+        enc, out = self._enc, {}
+        pos = {f: i for i, f in enumerate(enc.features)}
+        for f in self._order:
+            i = pos[f]
+            allowed = sets[i]
+            if len(allowed) == len(enc.states[i]):
+                continue
+            r = self._ranks.get(i)
+            if r is not None:
+                allowed = sorted(allowed, key=r.__getitem__)
+            out[f] = tuple(enc.states[i][j] for j in allowed)
+        return out
+
+    def __contains__(self, reason) -> bool:
+        if not isinstance(reason, Mapping):
+            return False
+        enc, boxes = self._enc, self._boxes
+        bits = [1] * boxes.nvars
+        for f, allowed in reason.items():
+            try:
+                i = enc.position(f)
+            except (KeyError, TypeError):
+                return False
+            names = [str(s) for s in enc.states[i]]
+            try:
+                idx = {names.index(str(s)) for s in allowed}
+            except ValueError:
+                return False
+            if boxes.x[i] not in idx:
+                return False
+            for j in boxes.states[i]:
+                bits[boxes.level(i, j)] = int(j in idx)
+        return _boxes.member(self._store, self._root, bits)
+
+    # ------------------------------------------------------------------ words
+    def text(self, reason: Mapping) -> str:
+        """One reason as a line of terms (:func:`term`), in the features' order."""
+        if not reason:
+            return "(any instance: the decision is the same everywhere)"
+        enc = self._enc
+        return ", ".join(term(f, s, enc.states[enc.position(f)], self.ordinal.get(f))
+                         for f, s in reason.items())
+
+    def header(self) -> str:
+        """The first printed line: how many, of which decision, what they are."""
+        against = f", not {self.rival}" if self.rival is not None else ""
+        what = "sets of states that keep it"
+        n = self.count
+        s = f"{plural(n, 'general reason')} for {self.decision_text}{against} ({what})"
+        return s + (", fewest features first:" if n > 1 else ":")
+
+    def lines(self, limit: int | None = SHOWN) -> Iterator[str]:
+        """The first ``limit`` reasons as lines (``None``: all)."""
+        for k, reason in enumerate(self):
+            if limit is not None and k >= limit:
+                return
+            yield self.text(reason)
+
+    def __str__(self) -> str:
+        return listing(self.header(), self.lines(SHOWN), self.count, SHOWN)
+
+    def __repr__(self) -> str:
+        return f"<GeneralReasons: {self.count:,} for {self.decision_text}>"
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{html.escape(s)}</li>" for s in self.lines(20))
+        n = self.count
+        more = f"<p>… and {n - 20:,} more</p>" if n > 20 else ""
+        return f"<p><b>{html.escape(self.header())}</b></p><ul>{items}</ul>{more}"
