@@ -249,13 +249,17 @@ class GeneralReasons:
         return _boxes.member(self._store, self._root, bits)
 
     # ------------------------------------------------------------------ words
+    def terms(self, reason: Mapping) -> tuple[str, ...]:
+        """One reason's terms (:func:`term`), one per constrained feature."""
+        enc = self._enc
+        return tuple(term(f, s, enc.states[enc.position(f)], self.ordinal.get(f))
+                     for f, s in reason.items())
+
     def text(self, reason: Mapping) -> str:
         """One reason as a line of terms (:func:`term`), in the features' order."""
         if not reason:
             return "(any instance: the decision is the same everywhere)"
-        enc = self._enc
-        return ", ".join(term(f, s, enc.states[enc.position(f)], self.ordinal.get(f))
-                         for f, s in reason.items())
+        return ", ".join(self.terms(reason))
 
     def header(self) -> str:
         """The first printed line: how many, of which decision, what they are."""
