@@ -106,13 +106,17 @@ def candidates(fv: FeatureView, x: Sequence[int], target: int) -> list[list[int]
     return out
 
 
-def valid(fv: FeatureView, boxes: Boxes, target: int, st: Store) -> int:
+def valid(fv: FeatureView, boxes: Boxes, target: int, st: Store,
+          shape: Sequence[int] | None = None) -> int:
     """The boxes around ``boxes.x`` on which every instance reaches terminal ``target``
-    (``TRUE`` or ``FALSE``) of the diagram ``fv``: their node in ``st``.
+    (``TRUE`` or ``FALSE``) of the diagram ``fv``, within ``shape`` (per feature, the
+    sets of its states allowed, from :func:`shapes`): their node in ``st``.
 
     Memoised per ODD node, children first, on an explicit stack; a node whose child on
     the instance's state is invalid is invalid without visiting its other children, and
-    a state no box allows (not in ``boxes.states``) is not followed."""
+    a state no box allows (not in ``boxes.states``) is not followed. A node's boxes are
+    cut to its feature's shape at once, which keeps the diagrams above it small; a
+    feature that a path skips is not cut there (conjoin the result with every shape)."""
     x, levels = boxes.x, boxes._level
     feature, first, kids = fv.feature, fv.first_node, fv.kids
     memo = {TRUE: int(target == TRUE), FALSE: int(target == FALSE)}
@@ -152,19 +156,20 @@ def valid(fv: FeatureView, boxes: Boxes, target: int, st: Store) -> int:
             for k, lv in enumerate(lvls):
                 term = node(lv, TRUE if k == 0 else term, g)
             acc = conj(acc, term)
+        if shape is not None and acc:
+            acc = conj(acc, shape[i])
         memo[u] = acc
     return memo[fv.root]
 
 
-def shapes(boxes: Boxes, ranks: Mapping[int, Sequence[int]], st: Store) -> int:
-    """The boxes whose ordinal features' sets are intervals (``ranks``: per ordinal
-    feature, each state's place in its order): a chain of one small diagram per ordinal
-    feature, each the union of the intervals that hold the instance's state and only
-    states some box may allow."""
-    below = TRUE
-    for i in range(len(boxes.states) - 1, -1, -1):
-        r = ranks.get(i)
-        if r is None or not boxes.states[i]:
+def shapes(boxes: Boxes, ranks: Mapping[int, Sequence[int]], st: Store) -> list[int]:
+    """Per feature, the boxes whose set of its states is an interval of its order, if it
+    is ordinal (``ranks``: per ordinal feature, each state's place in its order), else
+    ``TRUE``: each a small diagram over the feature's levels, the union of the intervals
+    that hold the instance's state and only states some box may allow."""
+    out = [TRUE] * len(boxes.states)
+    for i, r in ranks.items():
+        if not boxes.states[i]:
             continue
         k, p = boxes.nstates[i], r[boxes.x[i]]
         ok = {r[j] for j in boxes.states[i]} | {p}
@@ -173,8 +178,8 @@ def shapes(boxes: Boxes, ranks: Mapping[int, Sequence[int]], st: Store) -> int:
         levels = [boxes.level(i, j) for j in boxes.states[i]]
         vectors = {tuple(int(a <= r[j] <= b) for j in boxes.states[i])
                    for a in lows for b in highs}
-        below = _from_vectors(st, levels, vectors, below)
-    return below
+        out[i] = _from_vectors(st, levels, vectors, TRUE)
+    return out
 
 
 def _from_vectors(st: Store, levels: Sequence[int], vectors, below: int) -> int:

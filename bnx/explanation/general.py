@@ -188,9 +188,10 @@ class GeneralReasons:
         fv = feature_view(odd.arrays, enc)
         self._boxes = boxes = _boxes.Boxes(x, fv.nstates, _boxes.candidates(fv, x, terminal))
         self._store = st = Store(boxes.nvars)
-        w = _boxes.valid(fv, boxes, terminal, st)
-        if ranks:
-            w = st.conj(w, _boxes.shapes(boxes, ranks, st))
+        shape = _boxes.shapes(boxes, ranks, st) if ranks else None
+        w = _boxes.valid(fv, boxes, terminal, st, shape)
+        for s in shape or ():
+            w = st.conj(w, s)
         self._root = _boxes.maximal(st, w, boxes.nvars)
         self._counts = _boxes.fewest(st, self._root, boxes)
 
