@@ -17,8 +17,7 @@ from .._util.types import Instance
 from .._util.wording import SHOWN, listing, plural
 from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import feature_view
-from ..errors import ExplanationError
-from ..odd._odd import ODD, check_odd
+from ..odd._odd import ODD, check_odd, formula_for
 from . import _boxes, _cache
 from .store import Store
 
@@ -53,8 +52,17 @@ def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReaso
         A complete instance.
     rival : class state, optional
         "Why this decision and not ``rival``": boxes on which no instance is decided
-        ``rival`` (on a binary ODD, the other decision's state: the same boxes as
-        without it).
+        ``rival`` (on a multi-class ODD, asked of ``odd.class_formula(rival)``; on a
+        binary ODD, only the other decision's state, which gives the same boxes as
+        without it). Without it, a multi-class ODD asks ``odd.class_formula`` of the
+        decided class.
+
+    Raises
+    ------
+    ArgumentError
+        ``rival`` is the decided class (or, on a binary ODD, not the other decision).
+    UnknownStateError
+        ``rival`` is no class state.
 
     Returns
     -------
@@ -80,35 +88,27 @@ def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReaso
     may allow several (``bilirubin ≥ a19_7``, ``age ∈ {age31_50, age51_65}``).
     """
     check_odd(odd)
-    x = _cache.indices(odd, instance)
-    target, this, other = _question(odd, x, rival)
-    enc = target[0].encoding
+    formula = formula_for(odd, instance, rival=rival)
+    x = _cache.indices(formula, instance)
+    if odd.multiclass:
+        this = odd.decide(instance)
+        terminal = TRUE if rival is None else FALSE
+        other = None if rival is None else odd.classes[odd.class_index(rival)]
+    else:
+        decision = _cache.decide(odd, x)
+        this, terminal = odd.decision_state(decision), TRUE if decision else FALSE
+        other = None if rival is None else odd.decision_state(not decision)
+    enc = odd.encoding
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
-    return GeneralReasons(target, x, _ranks(odd), named, this, other)
-
-
-def _question(odd: ODD, x: list[int], rival) -> tuple:
-    """``(ODD, terminal)`` whose boxes are asked for, and the decision and rival in
-    words."""
-    decision = _cache.decide(odd, x)
-    this, other = odd.decision_state(decision), odd.decision_state(not decision)
-    if rival is None:
-        return (odd, TRUE if decision else FALSE), this, None
-    if str(rival) == str(this):
-        raise ExplanationError(f"rival {rival!r} is the decision on this instance itself: "
-                               f"name another class state ({other!r})")
-    if str(rival) != str(other):
-        raise ExplanationError(f"rival {rival!r} is not a class state of this ODD's "
-                               f"decisions (expected {other!r})")
-    return (odd, TRUE if decision else FALSE), this, other
+    return GeneralReasons(formula, terminal, x, _ranks(odd), named,
+                          f"{odd.class_var} = {this}", other, odd.display_order)
 
 
 def _ranks(odd: ODD) -> dict[int, list[int]]:
     """Per ordinal feature (its position), each state's place in the feature's order."""
-    order = getattr(odd, "ordinal", None) or {}
     enc = odd.encoding
     out = {}
-    for f, states in order.items():
+    for f, states in odd.ordinal.items():
         i = enc.position(f)
         names = [str(s) for s in states]
         out[i] = [names.index(str(s)) for s in enc.states[i]]
@@ -173,14 +173,13 @@ class GeneralReasons:
         Per ordinal feature, its states in increasing order.
     """
 
-    def __init__(self, target: tuple, x: list[int], ranks: dict, instance: dict,
-                 decision: str, rival: str | None) -> None:
-        odd, terminal = target
+    def __init__(self, odd: ODD, terminal: int, x: list[int], ranks: dict, instance: dict,
+                 decision_text: str, rival, order) -> None:
         enc = odd.encoding
         self._enc = enc
-        self._order = tuple(f for f in odd.display_order if f in set(enc.features))
+        self._order = tuple(f for f in order if f in set(enc.features))
         self.instance = instance
-        self.decision_text = f"{odd.class_var} = {decision}"
+        self.decision_text = decision_text
         self.rival = rival
         self.ordinal = {enc.features[i]: tuple(enc.states[i][j] for j in sorted(
             range(len(r)), key=r.__getitem__)) for i, r in ranks.items()}
@@ -264,7 +263,7 @@ class GeneralReasons:
 
     def header(self) -> str:
         """The first printed line: how many, of which decision, what they are."""
-        against = f", not {self.rival}" if self.rival is not None else ""
+        against = f" rather than {self.rival}" if self.rival is not None else ""
         what = "sets of states that keep it"
         n = self.count
         s = f"{plural(n, 'general reason')} for {self.decision_text}{against} ({what})"

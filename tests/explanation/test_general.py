@@ -73,31 +73,50 @@ def test_general_reasons_match_brute_force(case, data):
         _check(case, odd, data.draw(instances(case)))
 
 
+def _ordinal(case, data) -> dict:
+    """Some features of ``case`` made ordinal, each in a drawn order of its states."""
+    return {f: list(data.draw(st.permutations(case.states(f))))
+            for f in data.draw(st.lists(st.sampled_from(case.features), unique=True))}
+
+
 @FEW
 @given(case=general_networks(max_features=3, max_hidden=1, states=(3, 5)), data=st.data())
-def test_ordinal_general_reasons_are_maximal_intervals(case, data, monkeypatch_ranks):
-    clf = classifier_of(case)
+def test_ordinal_general_reasons_are_maximal_intervals(case, data):
+    ordinal = _ordinal(case, data)
+    kw = {"rule": "argmax"} if case.rule == "argmax" else {"threshold": case.threshold}
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
+                         ordinal=ordinal, **kw)
     odd = bnx.compile(clf, data.draw(st.permutations(case.features)))
-    ordinal = {}
-    for f in data.draw(st.lists(st.sampled_from(case.features), unique=True)):
-        ordinal[f] = list(data.draw(st.permutations(case.states(f))))
-    monkeypatch_ranks(odd, ordinal)
     for _ in range(2):
         got = _check(case, odd, data.draw(instances(case)), ordinal)
         assert got.ordinal == {f: tuple(o) for f, o in ordinal.items()}
 
 
-@pytest.fixture
-def monkeypatch_ranks(monkeypatch):
-    """Until ``odd.ordinal`` is on main: give the ODD its ordinal features."""
-    def give(odd, ordinal):
-        enc = odd.encoding
-
-        def ranks(_):
-            return {enc.position(f): [list(o).index(s) for s in enc.states[enc.position(f)]]
-                    for f, o in ordinal.items()}
-        monkeypatch.setattr(general, "_ranks", ranks)
-    return give
+@FEW
+@given(case=general_networks(max_features=3, max_hidden=1, states=(3, 5)), data=st.data())
+def test_multiclass_general_reasons_for_the_class_and_against_each_rival(case, data):
+    ordinal = _ordinal(case, data) if data.draw(st.booleans()) else None
+    clf = bnx.Classifier(case.net, case.class_var, features=case.features, ordinal=ordinal)
+    odd = bnx.compile(clf, data.draw(st.permutations(case.features)))
+    classes = oracle.node_states(case.net, case.class_var)
+    joints = oracle.class_joint_table(case.net, case.class_var, case.features)
+    table = {c: max(classes, key=lambda s, j=j: (j[s], -classes.index(s)))  # first wins ties
+             for c, j in joints.items()}
+    features = list(case.features)
+    states = {f: case.states(f) for f in features}
+    x = data.draw(instances(case))
+    a = table[tuple(x[f] for f in features)]
+    assert odd.decide(x) == a
+    for rival in [None, *classes]:
+        if rival == a:
+            with pytest.raises(bnx.ArgumentError, match="is the class this instance is decided"):
+                bnx.general_reasons(odd, x, rival=rival)
+            continue
+        keep = (lambda d: d == a) if rival is None else (lambda d, b=rival: d != b)
+        want = brute.general_reasons(table, features, states, x, keep, ordinal)
+        got = bnx.general_reasons(odd, x, rival=rival)
+        assert _as_sets(got) == _as_sets(want) and got.count == len(want)
+        assert got.decision_text == f"{case.class_var} = {a}" and got.rival == rival
 
 
 def test_the_words_of_a_set():
@@ -116,10 +135,9 @@ def test_rival_on_a_binary_odd():
     plain = list(bnx.general_reasons(odd, x))
     against = bnx.general_reasons(odd, x, rival="-")
     assert list(against) == plain
-    assert str(against).startswith("3 general reasons for Admit = +, not -")
-    with pytest.raises(bnx.ExplanationError, match="decision on this instance itself"):
-        bnx.general_reasons(odd, x, rival="+")
-    with pytest.raises(bnx.ExplanationError, match="not a class state"):
-        bnx.general_reasons(odd, x, rival="maybe")
+    assert str(against).startswith("3 general reasons for Admit = + rather than -")
+    for wrong in ("+", "maybe"):
+        with pytest.raises(bnx.ArgumentError, match="the only other decision here is '-'"):
+            bnx.general_reasons(odd, x, rival=wrong)
     with pytest.raises(bnx.ArgumentError):
         bnx.general_reasons(bnx.examples.admissions(), x)
