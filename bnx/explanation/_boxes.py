@@ -197,43 +197,27 @@ def _from_vectors(st: Store, levels: Sequence[int], vectors, below: int) -> int:
 
 
 def maximal(st: Store, w: int, nvars: int) -> int:
-    """The members of ``w`` (a set of boxes closed under going down within its shape)
-    that no one-bit growth keeps in ``w``: ``w`` minus, per level ``l``, the boxes with
-    bit ``l`` unset whose growth on ``l`` is in ``w``."""
-    out = w
-    for lvl in range(nvars):
-        if out == FALSE:
-            break
-        out = st.diff(out, _grown(st, w, lvl))
-    return out
+    """The members of ``w`` (a set of boxes) that no one-bit growth keeps in ``w``.
 
+    One pass over ``w``'s nodes, children first: where ``w`` is ``f0`` on bit ``z``
+    unset and ``f1`` on it set, a box with ``z`` set is maximal iff its rest is maximal
+    in ``f1``, and one with ``z`` unset iff its rest is maximal in ``f0`` and not in
+    ``f1`` (else setting ``z`` grows it). A level ``w`` skips is set in every maximal box.
+    """
+    var, lo, hi, node, diff = st.var, st.lo, st.hi, st.node, st.diff
 
-def _grown(st: Store, w: int, lvl: int) -> int:
-    """``not z_lvl and w|z_lvl=1``: one pass over ``w``'s nodes above ``lvl``, children
-    (lower numbers) first."""
-    var, lo, hi, node = st.var, st.lo, st.hi, st.node
-    done: dict = {}
+    def lift(m: int, top: int, below: int) -> int:  # levels top .. below - 1 set
+        for lvl in range(below - 1, top - 1, -1):
+            m = node(lvl, FALSE, m)
+        return m
 
-    def at(u: int) -> int:
-        if var[u] > lvl:
-            return node(lvl, u, FALSE) if u != FALSE else FALSE
-        if var[u] == lvl:
-            return node(lvl, hi[u], FALSE)
-        return done[u]
-
-    stack, above = [w], []
-    seen = set()
-    while stack:  # the nodes of w above lvl
-        u = stack.pop()
-        if u in seen or var[u] >= lvl:
-            continue
-        seen.add(u)
-        above.append(u)
-        stack.append(lo[u])
-        stack.append(hi[u])
-    for u in sorted(above):
-        done[u] = node(var[u], at(lo[u]), at(hi[u]))
-    return at(w)
+    done = {FALSE: FALSE, TRUE: TRUE}
+    for u in sorted(_dd_below(st, w)):
+        lvl, a, b = var[u], lo[u], hi[u]
+        m0 = lift(done[a], lvl + 1, var[a])
+        m1 = lift(done[b], lvl + 1, var[b])
+        done[u] = node(lvl, diff(m0, b), m1)
+    return lift(done[w], 0, var[w]) if w != FALSE else FALSE
 
 
 def _ends(boxes: Boxes) -> list[int]:
