@@ -120,6 +120,7 @@ def valid(fv: FeatureView, boxes: Boxes, target: int, st: Store,
     x, levels = boxes.x, boxes._level
     feature, first, kids = fv.feature, fv.first_node, fv.kids
     memo = {TRUE: int(target == TRUE), FALSE: int(target == FALSE)}
+    same: dict = {}  # (feature, the children's boxes per group of states) -> boxes
     node, conj = st.node, st.conj
     stack = [fv.root]
     while stack:
@@ -148,7 +149,12 @@ def valid(fv: FeatureView, boxes: Boxes, target: int, st: Store,
             g = memo[row[j]]
             if g != own and g != TRUE:
                 groups.setdefault(g, []).append(at[j])
-        acc = own
+        key = (i, own, *(v for g, lvls in groups.items() for v in (g, *lvls, -1)))
+        got = same.get(key)
+        if got is not None:  # another node of feature i whose children have these boxes
+            memo[u] = got
+            continue
+        acc = own if shape is None else conj(own, shape[i])  # the shape first: fewer cases
         for g, lvls in groups.items():
             if not acc:
                 break
@@ -156,9 +162,7 @@ def valid(fv: FeatureView, boxes: Boxes, target: int, st: Store,
             for k, lv in enumerate(lvls):
                 term = node(lv, TRUE if k == 0 else term, g)
             acc = conj(acc, term)
-        if shape is not None and acc:
-            acc = conj(acc, shape[i])
-        memo[u] = acc
+        memo[u] = same[key] = acc
     return memo[fv.root]
 
 
