@@ -32,7 +32,7 @@ import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _util  # noqa: F401  (sets sys.path for bnx)
+import _util  # (sets sys.path for bnx)
 
 # isort: split
 import bnx
