@@ -16,9 +16,11 @@ each state equally likely), ``bnx.general_reasons(odd, x)``: its ``.count``, its
 time per instance (``time.process_time``: steadier on a loaded machine) as mean, median,
 90th percentile and maximum in milliseconds, per decided class and in all, with the
 number of general reasons and of PI-explanations per instance; ``--rival`` adds the same
-for ``rival=`` the most probable other class. A question keeps nothing for the next but
-each class formula's view per feature (each node's child per state), made by the first
-question on that formula: its time is printed apart (``--instances`` excludes it).
+for ``rival=`` the most probable other class. Each instance starts from an ODD that keeps
+nothing of earlier ones (``odd.clear_caches()``: the times include remaking the class
+formula's view per feature, each node's child per state, whose time is printed). Last,
+each instance then the same with one random feature changed, as on the explorer: the
+second question reuses the valid boxes of the nodes below the changed feature.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ def run(odd, clf, xs, rival: bool) -> None:
     times: dict = {}
     counts, pis = [], []
     for x in xs:
+        odd.clear_caches()  # nothing kept from the instance before
         decided = odd.decide(x)
         against = None
         if rival:
@@ -87,6 +90,26 @@ def run(odd, clf, xs, rival: bool) -> None:
           f"max {max(pis):,}")
 
 
+def neighbours(odd, clf, xs, seed: int) -> None:
+    """Each instance, then the same with one feature changed (as on the explorer): the
+    second question finds the boxes of the nodes below that feature made."""
+    rng = random.Random(seed)
+    first, then = [], []
+    for x in xs:
+        odd.clear_caches()
+        t = time.process_time()
+        _ = bnx.general_reasons(odd, x).count
+        first.append((time.process_time() - t) * 1e3)
+        f = rng.choice(list(clf.features))
+        y = dict(x, **{f: rng.choice([s for s in clf.states(f) if s != x[f]])})
+        t = time.process_time()
+        _ = bnx.general_reasons(odd, y).count
+        then.append((time.process_time() - t) * 1e3)
+    print(f"an instance, then one feature changed: {len(xs)} pairs")
+    print(f"  {'first':>13} ({len(xs):3}): {_summary(first)}")
+    print(f"  {'then':>13} ({len(xs):3}): {_summary(then)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--instances", type=int, default=200)
@@ -100,6 +123,7 @@ def main() -> None:
           f"{dict(zip(odd.classes, (f.size for f in odd.formulas)))} nodes; "
           f"instances decided {odd.count()}")
     from bnx.diagram._feature_view import feature_view
+    odd.clear_caches()
     t = time.process_time()
     for f in odd.formulas:
         feature_view(f.arrays, f.encoding)
@@ -110,6 +134,7 @@ def main() -> None:
     run(odd, clf, xs, False)
     if args.rival:
         run(odd, clf, xs, True)
+    neighbours(odd, clf, xs, SEED + 1)
 
 
 if __name__ == "__main__":

@@ -2,22 +2,25 @@
 
 A *box* around an instance ``x`` allows, per feature ``i``, a set ``S_i`` of its states
 with ``x_i`` among them; it holds every instance whose state of each feature is allowed.
-A box is held as bits: one level per feature ``i`` and state ``j != x_i`` (in the ODD's
-feature order, then state order), set when ``j`` is allowed (:class:`Boxes`). Features
-with one state have no level.
+A box is held as bits: one level per feature ``i`` and state ``j`` (in the ODD's feature
+order, then state order), set when ``j`` is allowed (:class:`Space`).
 
 The boxes on which every instance reaches one terminal of the ODD (its *valid* boxes) are
 one function of these bits, made bottom-up over the ODD's nodes seen per feature
 (:mod:`bnx.diagram._feature_view`): a node ``u`` of feature ``i`` whose child on state
 ``j`` is ``c_j`` has ``V(u) = V(c_{x_i}) and (for every j != x_i) (not z_ij or V(c_j))``.
-Only nodes the box can reach from the root are visited: a node whose child on ``x_i``
-is already invalid is invalid, whatever its other children. An ordinal feature's set
-must be an interval of its order: its bits are conjoined with the intervals that hold
-``x_i``. The maximal valid boxes are then the valid ``z`` on which setting any one unset
-bit gives an invalid box (growing a set by one state, or an interval by one neighbour,
-is enough: a box under a valid box is valid). All of it is built in one
-:class:`~.store.Store` per question, in Python; its size is the size of the valid boxes'
-diagram, not of their number.
+Only what a box can reach is visited: a node whose child on ``x_i`` is invalid is
+invalid, whatever its other children, and a state ``j`` with which ``x`` itself (``x_i``
+changed to ``j``) gets another decision is never allowed (every box allowing it holds
+that instance), so its child is not followed. An ordinal feature's set must be an
+interval of its order: each node's boxes are cut to the intervals that hold ``x_i``. The
+maximal valid boxes are then the valid ones on which setting any one unset bit gives an
+invalid box (growing a set by one state, or an interval by one neighbour, is enough: a box
+under a valid box is valid), in one pass over the valid boxes' nodes (:func:`maximal`).
+All of it is built in one :class:`~.store.Store` per diagram and decision, kept with the
+diagram (:func:`space_for`): the work is the size of the boxes' diagrams, not their
+number, and a node's valid boxes serve every later instance that agrees with this one
+from the node's feature down.
 
 In the maximal boxes no level is skipped on a path to ``true`` (a skipped bit would make
 one member contain another), so each path is one box: the boxes are counted on the
@@ -32,57 +35,193 @@ import heapq
 from collections.abc import Iterator, Mapping, Sequence
 
 from ..diagram._arrays import FALSE, TRUE
-from ..diagram._feature_view import FeatureView, decide_states
+from ..diagram._feature_view import FeatureView, decide_states, feature_view
 from .store import Store
 
-__all__ = ["Boxes", "candidates", "valid", "shapes", "always", "maximal", "fewest", "by_fewest",
-           "member"]
+__all__ = ["Space", "space_for", "candidates", "maximal", "fewest", "by_fewest", "member",
+           "LIMIT"]
 
 _NONE = 1 << 60  # "no path to true": larger than any number of features
 
 
-class Boxes:
-    """The bit levels of the boxes around instance ``x``: one per feature ``i`` and state
-    ``j`` in ``states[i]`` (states other than ``x_i`` that some box may allow).
+#: A space whose store holds more nodes and memo entries than this is replaced by a new one
+#: at the next question (the reasons already returned keep the old one).
+LIMIT = 2_000_000
+
+
+class Space:
+    """The boxes of one diagram and terminal, as bits, and what questions keep.
+
+    One level per feature ``i`` and state ``j`` (``start[i] + j``, in the diagram's
+    feature order, then state order), set when ``j`` is allowed. The boxes are built in
+    :attr:`store`; the valid boxes of a node are kept per node and *suffix* (the
+    instance's states and the states some box may allow, of the node's feature and those
+    below it: all they depend on), so a question whose instance agrees with an earlier
+    one's from some feature down finds those nodes' boxes made.
 
     Attributes
     ----------
-    x : list of int
-        The instance's state per feature (ODD order).
-    nstates : list of int
-    start : list of int
-        Per feature ``i``, its levels are ``start[i] .. start[i + 1] - 1``.
-    states : list of list of int
-        Per feature, the state of each of its levels (in state order).
+    fv : FeatureView
+    target : int
+        ``TRUE`` or ``FALSE``: the terminal every instance of a valid box reaches.
+    ranks : dict
+        Per ordinal feature (position), each state's place in its order.
+    nstates, start : list of int
     nvars : int
     feature_of : list of int
         Per level, its feature.
+    ends : list of bool
+        Per level, whether it is its feature's last.
+    store : Store
     """
 
-    def __init__(self, x: Sequence[int], nstates: Sequence[int],
-                 states: Sequence[Sequence[int]]) -> None:
-        self.x = list(x)
-        self.nstates = list(nstates)
-        self.states = [list(s) for s in states]
+    def __init__(self, fv: FeatureView, target: int, ranks: Mapping[int, Sequence[int]]):
+        self.fv, self.target, self.ranks = fv, target, dict(ranks)
+        self.nstates = list(fv.nstates)
         self.start = [0]
-        for s in self.states:
-            self.start.append(self.start[-1] + len(s))
+        for k in self.nstates:
+            self.start.append(self.start[-1] + k)
         self.nvars = self.start[-1]
-        self.feature_of = [i for i, s in enumerate(self.states) for _ in s]
-        self._level = [{j: a + k for k, j in enumerate(s)}
-                       for a, s in zip(self.start, self.states)]
+        self.feature_of = [i for i, k in enumerate(self.nstates) for _ in range(k)]
+        self.ends = [lvl + 1 == self.start[self.feature_of[lvl] + 1]
+                     for lvl in range(self.nvars)]
+        self.store = Store(self.nvars)
+        self._valid: dict = {}  # (node, suffix) -> its valid boxes
+        self._same: dict = {}  # (suffix, the children's boxes per group of levels) -> boxes
+        self._suffixes: dict = {}  # (x_i, allowed states of i, suffix of i + 1) -> suffix
+        self._cuts: dict = {}  # (i, x_i, allowed states) -> the intervals over their levels
 
-    def level(self, i: int, j: int) -> int:
-        """The level of state ``j`` of feature ``i`` (``None``: no box allows ``j``)."""
-        return self._level[i].get(j)
+    def entries(self) -> int:
+        """What the space holds: its store's entries and its memos'."""
+        return self.store.entries() + len(self._valid) + len(self._same)
 
     def decode(self, bits: Sequence[int]) -> list[tuple[int, ...]]:
         """Per feature, the allowed states (in state order) of the box ``bits``."""
-        out = []
-        for i, s in enumerate(self.states):
-            a = self.start[i]
-            out.append(tuple(sorted([self.x[i]] + [j for k, j in enumerate(s) if bits[a + k]])))
-        return out
+        return [tuple(j for j in range(k) if bits[a + j])
+                for a, k in zip(self.start, self.nstates)]
+
+    def boxes(self, x: Sequence[int]) -> int:
+        """The maximal valid boxes around ``x``: their node in :attr:`store`."""
+        fv, st = self.fv, self.store
+        allowed = candidates(fv, x, self.target)
+        suffix = [0] * (fv.n + 1)
+        for i in range(fv.n - 1, -1, -1):
+            key = (x[i], tuple(allowed[i]), suffix[i + 1])
+            suffix[i] = self._suffixes.setdefault(key, len(self._suffixes) + 1)
+        w = st.conj(self._valid_boxes(x, allowed, suffix), self._fixed(x, allowed))
+        return maximal(st, w, self.nvars)
+
+    def _cut(self, i: int, xi: int, allowed: Sequence[int]) -> int:
+        """The intervals of ordinal feature ``i`` that hold ``xi`` and only ``allowed``
+        states besides, over the levels of ``allowed`` (``TRUE`` for another feature)."""
+        r = self.ranks.get(i)
+        if r is None or not allowed:
+            return TRUE
+        key = (i, xi, tuple(allowed))
+        got = self._cuts.get(key)
+        if got is None:
+            vectors = {tuple(int(j in box) for j in allowed) for box in _intervals(r, xi, allowed)}
+            got = self._cuts[key] = _from_vectors(
+                self.store, [self.start[i] + j for j in allowed], vectors, TRUE)
+        return got
+
+    def _fixed(self, x: Sequence[int], allowed: Sequence[Sequence[int]]) -> int:
+        """The boxes that allow each feature's instance state, none of the states no box
+        may allow, and an interval of each ordinal feature: one chain, last feature up."""
+        st, below = self.store, TRUE
+        for i in range(len(self.nstates) - 1, -1, -1):
+            a, k, r = self.start[i], self.nstates[i], self.ranks.get(i)
+            if r is not None:
+                vectors = {tuple(int(j in box) for j in range(k))
+                           for box in _intervals(r, x[i], allowed[i])}
+                below = _from_vectors(st, list(range(a, a + k)), vectors, below)
+                continue
+            ok = set(allowed[i])
+            for j in range(k - 1, -1, -1):
+                if j == x[i]:
+                    below = st.node(a + j, FALSE, below)
+                elif j not in ok:
+                    below = st.node(a + j, below, FALSE)
+        return below
+
+    def _valid_boxes(self, x: Sequence[int], allowed: Sequence[Sequence[int]],
+                     suffix: Sequence[int]) -> int:
+        """The boxes around ``x`` on which every instance reaches :attr:`target`, over
+        the levels of the ``allowed`` states (the others and the instance's own are left
+        free: :meth:`_fixed` sets them); ordinal features cut to their intervals.
+
+        Memoised per ODD node and suffix, children first, on an explicit stack; a node
+        whose child on the instance's state is invalid is invalid without visiting its
+        other children, and a state no box allows is not followed. A node's boxes are
+        cut to its feature's intervals at once, which keeps the diagrams above it small
+        (a feature that a path skips is cut by :meth:`_fixed`)."""
+        fv, st = self.fv, self.store
+        feature, first, kids, start = fv.feature, fv.first_node, fv.kids, self.start
+        memo, same = self._valid, self._same
+        ends = {TRUE: int(self.target == TRUE), FALSE: int(self.target == FALSE)}
+        node, conj = st.node, st.conj
+
+        def get(c: int):
+            got = ends.get(c)
+            if got is not None:
+                return got
+            return memo.get((c, suffix[feature[c]]))
+
+        root = fv.root
+        if root <= TRUE:
+            return ends[root]
+        stack = [root]
+        while stack:
+            u = stack[-1]
+            i = int(feature[u])
+            key_u = (u, suffix[i])
+            if key_u in memo:
+                stack.pop()
+                continue
+            row = kids[i][u - first[i]].tolist()
+            own = get(row[x[i]])
+            if own is None:
+                stack.append(row[x[i]])
+                continue
+            if own == FALSE:
+                memo[key_u] = FALSE
+                stack.pop()
+                continue
+            todo = [row[j] for j in allowed[i] if get(row[j]) is None]
+            if todo:
+                stack.extend(todo)
+                continue
+            stack.pop()
+            groups: dict = {}  # the allowed states whose children share their boxes
+            for j in reversed(allowed[i]):  # deepest level first
+                g = get(row[j])
+                if g != own and g != TRUE:
+                    groups.setdefault(g, []).append(start[i] + j)
+            key = (suffix[i], own, *(v for g, lvls in groups.items() for v in (g, *lvls, -1)))
+            acc = same.get(key)
+            if acc is None:  # (else another node of feature i whose children have these)
+                acc = conj(own, self._cut(i, x[i], allowed[i]))  # the cut first: fewer cases
+                for g, lvls in groups.items():
+                    if not acc:
+                        break
+                    term = g  # g, or every state of the group left out
+                    for k, lv in enumerate(lvls):
+                        term = node(lv, TRUE if k == 0 else term, g)
+                    acc = conj(acc, term)
+                same[key] = acc
+            memo[key_u] = acc
+        return memo[(root, suffix[int(feature[root])])]
+
+
+def space_for(arrays, enc, target: int, ranks: Mapping[int, Sequence[int]]) -> Space:
+    """The :class:`Space` of ``arrays`` (under ``enc``) and ``target``, kept in the arrays'
+    cache and replaced once it holds more than :data:`LIMIT` entries."""
+    key = (target, tuple(sorted((i, tuple(r)) for i, r in ranks.items())))
+    got = arrays.cache.get("general_boxes", key)
+    if got is None or got.entries() > LIMIT:
+        got = arrays.cache.put("general_boxes", key, Space(feature_view(arrays, enc), target,
+                                                           ranks))
+    return got
 
 
 def candidates(fv: FeatureView, x: Sequence[int], target: int) -> list[list[int]]:
@@ -106,84 +245,15 @@ def candidates(fv: FeatureView, x: Sequence[int], target: int) -> list[list[int]
     return out
 
 
-def valid(fv: FeatureView, boxes: Boxes, target: int, st: Store,
-          shape: Sequence[int] | None = None) -> int:
-    """The boxes around ``boxes.x`` on which every instance reaches terminal ``target``
-    (``TRUE`` or ``FALSE``) of the diagram ``fv``, within ``shape`` (per feature, the
-    sets of its states allowed, from :func:`shapes`): their node in ``st``.
-
-    Memoised per ODD node, children first, on an explicit stack; a node whose child on
-    the instance's state is invalid is invalid without visiting its other children, and
-    a state no box allows (not in ``boxes.states``) is not followed. A node's boxes are
-    cut to its feature's shape at once, which keeps the diagrams above it small; a
-    feature that a path skips is not cut there (conjoin the result with every shape)."""
-    x, levels = boxes.x, boxes._level
-    feature, first, kids = fv.feature, fv.first_node, fv.kids
-    memo = {TRUE: int(target == TRUE), FALSE: int(target == FALSE)}
-    same: dict = {}  # (feature, the children's boxes per group of states) -> boxes
-    node, conj = st.node, st.conj
-    stack = [fv.root]
-    while stack:
-        u = stack[-1]
-        if u in memo:
-            stack.pop()
-            continue
-        i = int(feature[u])
-        row = kids[i][u - first[i]].tolist()
-        own = memo.get(row[x[i]])
-        if own is None:
-            stack.append(row[x[i]])
-            continue
-        if own == 0:
-            memo[u] = 0
-            stack.pop()
-            continue
-        at = levels[i]
-        todo = [row[j] for j in at if row[j] not in memo]
-        if todo:
-            stack.extend(todo)
-            continue
-        stack.pop()
-        groups: dict = {}  # the allowed states whose children share a validity
-        for j in reversed(at):  # deepest level first
-            g = memo[row[j]]
-            if g != own and g != TRUE:
-                groups.setdefault(g, []).append(at[j])
-        key = (i, own, *(v for g, lvls in groups.items() for v in (g, *lvls, -1)))
-        got = same.get(key)
-        if got is not None:  # another node of feature i whose children have these boxes
-            memo[u] = got
-            continue
-        acc = own if shape is None else conj(own, shape[i])  # the shape first: fewer cases
-        for g, lvls in groups.items():
-            if not acc:
-                break
-            term = g  # g, or every state of the group left out
-            for k, lv in enumerate(lvls):
-                term = node(lv, TRUE if k == 0 else term, g)
-            acc = conj(acc, term)
-        memo[u] = same[key] = acc
-    return memo[fv.root]
-
-
-def shapes(boxes: Boxes, ranks: Mapping[int, Sequence[int]], st: Store) -> list[int]:
-    """Per feature, the boxes whose set of its states is an interval of its order, if it
-    is ordinal (``ranks``: per ordinal feature, each state's place in its order), else
-    ``TRUE``: each a small diagram over the feature's levels, the union of the intervals
-    that hold the instance's state and only states some box may allow."""
-    out = [TRUE] * len(boxes.states)
-    for i, r in ranks.items():
-        if not boxes.states[i]:
-            continue
-        k, p = boxes.nstates[i], r[boxes.x[i]]
-        ok = {r[j] for j in boxes.states[i]} | {p}
-        lows = [a for a in range(p, -1, -1) if all(b in ok for b in range(a, p + 1))]
-        highs = [b for b in range(p, k) if all(c in ok for c in range(p, b + 1))]
-        levels = [boxes.level(i, j) for j in boxes.states[i]]
-        vectors = {tuple(int(a <= r[j] <= b) for j in boxes.states[i])
-                   for a in lows for b in highs}
-        out[i] = _from_vectors(st, levels, vectors, TRUE)
-    return out
+def _intervals(r: Sequence[int], xi: int, allowed: Sequence[int]) -> list[set]:
+    """The intervals of the order ``r`` (each state's place) that hold ``xi`` and only
+    ``allowed`` states besides, as sets of states."""
+    at = {p: j for j, p in enumerate(r)}
+    ok = {r[j] for j in allowed} | {r[xi]}
+    p, k = r[xi], len(r)
+    lows = [a for a in range(p, -1, -1) if all(b in ok for b in range(a, p + 1))]
+    highs = [b for b in range(p, k) if all(c in ok for c in range(p, b + 1))]
+    return [{at[q] for q in range(a, b + 1)} for a in lows for b in highs]
 
 
 def _from_vectors(st: Store, levels: Sequence[int], vectors, below: int) -> int:
@@ -224,33 +294,12 @@ def maximal(st: Store, w: int, nvars: int) -> int:
     return lift(done[w], 0, var[w]) if w != FALSE else FALSE
 
 
-def _ends(boxes: Boxes) -> list[int]:
-    """Per level: ``0`` if it is not its feature's last; else ``1`` if the feature is
-    left free when all its levels are set (every state but the instance's has a level),
-    ``2`` if it is constrained whatever they are."""
-    out = []
-    for lvl in range(boxes.nvars):
-        i = boxes.feature_of[lvl]
-        if lvl + 1 < boxes.start[i + 1]:
-            out.append(0)
-        else:
-            out.append(1 if len(boxes.states[i]) == boxes.nstates[i] - 1 else 2)
-    return out
-
-
-def always(boxes: Boxes) -> int:
-    """The number of features every box constrains though they have no level (every
-    state but the instance's is left out)."""
-    return sum(1 for s, k in zip(boxes.states, boxes.nstates) if not s and k > 1)
-
-
-def fewest(st: Store, m: int, boxes: Boxes) -> dict:
+def fewest(st: Store, m: int, space: Space) -> dict:
     """Per node ``u`` of the maximal boxes ``m`` and flag ``a`` (every bit of the current
     feature set so far on the path), how many boxes below constrain each number of the
-    features from ``u``'s down (those with levels: add :func:`always`):
-    ``{(u, a): {constrained: count}}``."""
+    features from ``u``'s down: ``{(u, a): {constrained: count}}``."""
     var, lo, hi = st.var, st.lo, st.hi
-    ends = _ends(boxes)
+    ends = space.ends
     memo: dict = {(TRUE, True): {0: 1}}
     nodes = sorted(_dd_below(st, m))
     for u in nodes:
@@ -262,7 +311,7 @@ def fewest(st: Store, m: int, boxes: Boxes) -> dict:
                     continue
                 on = a and bit == 1
                 if ends[lvl]:
-                    sub, add = memo[(child, True)], 0 if on and ends[lvl] == 1 else 1
+                    sub, add = memo[(child, True)], 0 if on else 1
                 else:
                     sub, add = memo[(child, on)], 0
                 for k, c in sub.items():
@@ -283,7 +332,7 @@ def _dd_below(st: Store, u: int) -> set:
     return seen
 
 
-def by_fewest(st: Store, m: int, boxes: Boxes, counts: dict) -> Iterator[list[int]]:
+def by_fewest(st: Store, m: int, space: Space, counts: dict) -> Iterator[list[int]]:
     """The boxes of ``m`` as bit lists, fewest constrained features first (ties in the
     order of their bits, set bits first: larger sets on the first features first), one
     path each: a best-first walk (deepest first among equals) whose estimate,
@@ -292,7 +341,7 @@ def by_fewest(st: Store, m: int, boxes: Boxes, counts: dict) -> Iterator[list[in
     if m == FALSE:
         return
     var, lo, hi = st.var, st.lo, st.hi
-    ends = _ends(boxes)
+    ends = space.ends
 
     def best(u: int, a: bool) -> int:
         got = counts.get((u, a))
@@ -315,7 +364,7 @@ def by_fewest(st: Store, m: int, boxes: Boxes, counts: dict) -> Iterator[list[in
                 continue
             on = a and bit == 1
             if ends[lvl]:
-                g2, a2 = g + (0 if on and ends[lvl] == 1 else 1), True
+                g2, a2 = g + (0 if on else 1), True
             else:
                 g2, a2 = g, on
             h = best(child, a2)

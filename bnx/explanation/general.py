@@ -16,10 +16,8 @@ from collections.abc import Iterator, Mapping
 from .._util.types import Instance
 from .._util.wording import SHOWN, listing, plural
 from ..diagram._arrays import FALSE, TRUE
-from ..diagram._feature_view import feature_view
 from ..odd._odd import ODD, check_odd, formula_for
 from . import _boxes, _cache
-from .store import Store
 
 __all__ = ["general_reasons", "GeneralReasons", "term"]
 
@@ -184,15 +182,10 @@ class GeneralReasons:
         self.ordinal = {enc.features[i]: tuple(enc.states[i][j] for j in sorted(
             range(len(r)), key=r.__getitem__)) for i, r in ranks.items()}
         self._ranks = ranks
-        fv = feature_view(odd.arrays, enc)
-        self._boxes = boxes = _boxes.Boxes(x, fv.nstates, _boxes.candidates(fv, x, terminal))
-        self._store = st = Store(boxes.nvars)
-        shape = _boxes.shapes(boxes, ranks, st) if ranks else None
-        w = _boxes.valid(fv, boxes, terminal, st, shape)
-        for s in shape or ():
-            w = st.conj(w, s)
-        self._root = _boxes.maximal(st, w, boxes.nvars)
-        self._counts = _boxes.fewest(st, self._root, boxes)
+        self._space = space = _boxes.space_for(odd.arrays, enc, terminal, ranks)
+        self._store = space.store
+        self._root = space.boxes(x)
+        self._counts = _boxes.fewest(space.store, self._root, space)
 
     # ------------------------------------------------------------------ the set
     @property
@@ -205,13 +198,11 @@ class GeneralReasons:
 
     def lengths(self) -> dict[int, int]:
         """The number of reasons per number of constrained features, fewest first."""
-        got = self._counts.get((self._root, True), {})
-        extra = _boxes.always(self._boxes)
-        return {k + extra: c for k, c in sorted(got.items())}
+        return dict(sorted(self._counts.get((self._root, True), {}).items()))
 
     def __iter__(self) -> Iterator[dict]:
-        for bits in _boxes.by_fewest(self._store, self._root, self._boxes, self._counts):
-            yield self._reason(self._boxes.decode(bits))
+        for bits in _boxes.by_fewest(self._store, self._root, self._space, self._counts):
+            yield self._reason(self._space.decode(bits))
 
     def _reason(self, sets: list[tuple[int, ...]]) -> dict:
         enc, out = self._enc, {}
@@ -230,8 +221,8 @@ class GeneralReasons:
     def __contains__(self, reason) -> bool:
         if not isinstance(reason, Mapping):
             return False
-        enc, boxes = self._enc, self._boxes
-        bits = [1] * boxes.nvars
+        enc, space = self._enc, self._space
+        bits = [1] * space.nvars
         for f, allowed in reason.items():
             try:
                 i = enc.position(f)
@@ -242,10 +233,8 @@ class GeneralReasons:
                 idx = {names.index(str(s)) for s in allowed}
             except ValueError:
                 return False
-            if boxes.x[i] not in idx:
-                return False
-            for j in boxes.states[i]:
-                bits[boxes.level(i, j)] = int(j in idx)
+            for j in range(space.nstates[i]):
+                bits[space.start[i] + j] = int(j in idx)
         return _boxes.member(self._store, self._root, bits)
 
     # ------------------------------------------------------------------ words
