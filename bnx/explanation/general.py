@@ -253,7 +253,8 @@ class GeneralReasons:
     def header(self) -> str:
         """The first printed line: how many, of which decision, what they are."""
         against = f" rather than {self.rival}" if self.rival is not None else ""
-        what = "sets of states that keep it"
+        what = ("sets of states that keep it" if self.rival is None
+                else f"sets of states on which it is never {self.rival}")
         n = self.count
         s = f"{plural(n, 'general reason')} for {self.decision_text}{against} ({what})"
         return s + (", fewest features first:" if n > 1 else ":")
