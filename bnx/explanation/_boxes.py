@@ -36,6 +36,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import FeatureView, decide_states, feature_view
+from ..diagram._table_dd import below as inner_nodes
 from .store import Store
 
 __all__ = ["Space", "space_for", "candidates", "maximal", "fewest", "by_fewest", "member",
@@ -286,7 +287,7 @@ def maximal(st: Store, w: int, nvars: int) -> int:
         return m
 
     done = {FALSE: FALSE, TRUE: TRUE}
-    for u in sorted(_dd_below(st, w)):
+    for u in sorted(inner_nodes(st, w)):
         lvl, a, b = var[u], lo[u], hi[u]
         m0 = lift(done[a], lvl + 1, var[a])
         m1 = lift(done[b], lvl + 1, var[b])
@@ -301,7 +302,7 @@ def fewest(st: Store, m: int, space: Space) -> dict:
     var, lo, hi = st.var, st.lo, st.hi
     ends = space.ends
     memo: dict = {(TRUE, True): {0: 1}}
-    nodes = sorted(_dd_below(st, m))
+    nodes = sorted(inner_nodes(st, m))
     for u in nodes:
         lvl = var[u]
         for a in (True, False):
@@ -318,18 +319,6 @@ def fewest(st: Store, m: int, space: Space) -> dict:
                     acc[k + add] = acc.get(k + add, 0) + c
             memo[(u, a)] = acc
     return memo
-
-
-def _dd_below(st: Store, u: int) -> set:
-    lo, hi = st.lo, st.hi
-    seen, stack = set(), [u]
-    while stack:
-        w = stack.pop()
-        if w > TRUE and w not in seen:
-            seen.add(w)
-            stack.append(lo[w])
-            stack.append(hi[w])
-    return seen
 
 
 def by_fewest(st: Store, m: int, space: Space, counts: dict) -> Iterator[list[int]]:
