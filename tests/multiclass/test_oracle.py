@@ -354,3 +354,40 @@ def test_the_oracles_own_dualities(case, data):
     assert sum(brute.robustness_profile().values()) == len(brute.instances())
     assert sum(sum(brute.robustness_profile(decision=c).values())
                for c in brute.classes) == len(brute.instances())
+
+
+@given(case=CASES, data=st.data())
+@settings(max_examples=12, deadline=None)
+def test_more_questions_are_binary_questions_on_one_class(case, data):
+    """Prime implicants, checking an explanation, bias, and what to observe next."""
+    note(repr(case))
+    brute = MultiOracle.of(case)
+    x = data.draw(instances(case), label="x")
+    a = brute.decide(x)
+    b = data.draw(st.sampled_from([c for c in brute.classes if c != a]), label="rival")
+    part = {f: x[f] for f in data.draw(st.sets(st.sampled_from(case.features)),
+                                        label="part")}
+    protected = data.draw(st.sets(st.sampled_from(case.features), min_size=1),
+                          label="protected")
+    for state, rival in ((a, None), (b, b)):
+        odd = bnx.compile(_binary(case, state), backend="autoref")
+        assert bnx.prime_implicants(odd).to_set() == brute.prime_implicants(state)
+        check = bnx.check_explanation(odd, x, part)
+        sufficient, minimal, redundant = brute.check_explanation(x, part, rival)
+        assert (check.sufficient, check.minimal, set(check.redundant)) == (
+            sufficient, minimal, redundant)
+    odd = bnx.compile(_binary(case, a), backend="autoref")
+    assert bnx.decision_bias(odd, x, protected).biased == brute.biased(x, protected)
+    # next observations: flips are the binary ones of the class decided on e; the binary
+    # SDP of an outcome decided another class counts every class but that one, so the
+    # multi-class expectation is at most the binary one, equal when nothing flips
+    e = data.draw(partial_instances(case), label="e")
+    mine = brute.next_observations(e)
+    assume(mine is not None and mine)
+    d = brute.decide(e, partial=True)
+    theirs = bnx.next_observations(_binary(case, d), e, exact=True)
+    for f, (expected, flip) in mine.items():
+        assert theirs.loc[f, "flip_probability"] == flip
+        assert expected <= theirs.loc[f, "expected_sdp"]
+        if flip == 0:
+            assert expected == theirs.loc[f, "expected_sdp"]
