@@ -456,6 +456,8 @@ class MultiOracle:
                      math.prod((dist[f][s] for f, s in zip(self.features, k)),
                                start=Fraction(1)))
                     for k in itertools.product(*(self.states[f] for f in self.features))]
+        if hasattr(background, "to_dict"):  # a pandas DataFrame
+            background = background.to_dict("records")
         rows = list(background)
         if not rows:
             raise ValueError("an empty background")
@@ -494,8 +496,15 @@ class MultiOracle:
     def shap_values(self, x, background):
         """Exact SHAP values per class: ``(values, base)`` with ``values[f][c]`` and
         ``base[c] = v_c(empty)``; ``base[c] + sum_f values[f][c]`` is ``[decide(x) = c]``.
-        ``background``: a list of complete rows (dicts), or a product distribution."""
+        ``background``: complete rows (a list of dicts or a DataFrame), or a product
+        distribution. :meth:`as_array` lays the values out as bnx and shap do."""
         return self._attributions(x, background, "shap")
+
+    def as_array(self, values):
+        """``values[f][c]`` as a list of rows, one per feature (in :attr:`features` order),
+        each with one entry per class (in :attr:`classes` order): the class axis last, as
+        ``Attributions.values`` of one instance and shap's multi-output explanations."""
+        return [[values[f][c] for c in self.classes] for f in self.features]
 
     def banzhaf_values(self, x, background):
         """Exact Banzhaf values per class, ``(values, base)`` as :meth:`shap_values`."""

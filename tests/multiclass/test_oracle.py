@@ -157,6 +157,9 @@ def test_hand_attributions(hand):
     assert values == {"F1": {"a": 0, "b": half, "c": -half},
                       "F2": {"a": 1, "b": -half, "c": -half}}
     assert hand.banzhaf_values(_x("1", "y"), [_x("0", "z")]) == (values, base)  # n = 2
+    assert hand.as_array(values) == [[0, half, -half], [1, -half, -half]]
+    frame = pd.DataFrame([_x("0", "z")], columns=["F2", "F1"])
+    assert hand.shap_values(_x("1", "y"), frame) == (values, base)
     uniform, _ = hand.shap_values(_x("1", "y"), {})
     assert uniform == hand.shap_values(_x("1", "y"), {"F1": {"0": 0.5, "1": 0.5}})[0]
 
