@@ -65,12 +65,24 @@ class Explanations(Shown):
     kind : str
         ``"MC"``, ``"PI"`` or ``"prime implicants"``.
     decision : bool or None
-        The decision explained (or the polarity of the prime implicants).
+        The decision explained (or the polarity of the prime implicants). On a
+        :class:`~bnx.MulticlassODD`, the decision of the class formula asked: ``True`` for
+        the decided class's, ``False`` for a rival's.
     decision_text : str or None
         The decision in the class's words, ``"Admit = +"`` (see
-        :meth:`bnx.ODD.decision_text`).
+        :meth:`bnx.ODD.decision_text`); on a multi-class ODD ``"Disease = PAIVS"``, and
+        ``"Disease = PAIVS and not TGA"`` with ``rival="TGA"``.
     wording : tuple of str or None
-        Both decisions in the class's words, positive first.
+        Both decisions in the class's words, positive first (on a multi-class ODD, those of
+        the class formula asked: ``("Disease = PAIVS", "Disease other than PAIVS")``, or
+        with a rival ``("Disease = TGA", "Disease = PAIVS and not TGA")``).
+    decided : class state or None
+        On a multi-class ODD, the class state decided on the instance (for
+        :func:`bnx.prime_implicants`, the class they imply); ``None``, not applicable, on
+        a binary ODD (its decision is :attr:`decision`).
+    rival : class state or None
+        The rival of a "why this class and not that one" question (``rival=``); ``None``,
+        not applicable, without one or on a binary ODD.
     instance : dict or None
         The instance explained.
     on : dict or None
@@ -84,7 +96,8 @@ class Explanations(Shown):
                  decision: bool | None = None, instance: Mapping | None = None,
                  feature_order: Sequence[Feature] | None = None,
                  core: tuple | None = None,
-                 make_manager=None, on: Mapping | None = None, wording=None) -> None:
+                 make_manager=None, on: Mapping | None = None, wording=None,
+                 decided: Any = None, rival: Any = None) -> None:
         if root is None and core is None:
             raise ArgumentError("an Explanations set needs a dd root or a node table")
         self._core = core  # (Store, node): where the set was built (or read into)
@@ -98,6 +111,8 @@ class Explanations(Shown):
         self.kind = kind
         self.decision = decision
         self.instance = dict(instance) if instance is not None else None
+        self.decided = decided
+        self.rival = rival
         self._on = on  # a mapping, or a function that makes it on first use
         self._wording = wording  # (positive, negative) texts, or a function making them
         self._count: int | None = None
@@ -230,7 +245,8 @@ class Explanations(Shown):
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
-                            core=(table, ref), on=self._on, wording=self._wording)
+                            core=(table, ref), on=self._on, wording=self._wording,
+                            decided=self.decided, rival=self.rival)
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:

@@ -32,7 +32,8 @@ from ..errors import (
 )
 from ..odd._odd import ODD, check_odd
 from . import _cache
-from .explanations import Explanations, wording_of
+from ._classes import ask
+from .explanations import Explanations
 from .store import Store
 from .walks import suffix_keep_minimal, suffix_minimum
 
@@ -132,7 +133,7 @@ def on_states_message(unknown: list) -> str:
             f"ODD is saved), or on the command line with --on '{f}={states[-1]}'")
 
 
-def mc_explanations(odd: ODD, instance: Instance, *,
+def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
                     on: Mapping[Feature, State | Collection[State]] | None = None,
                     fixed: Iterable[Feature] = ()) -> Explanations:
     """Every MC-explanation of the decision on ``instance``, as complete instances.
@@ -168,6 +169,8 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
     """
     check_odd(odd)
+    q = ask(odd, instance, rival)
+    odd = q.formula
     x = _cache.indices(odd, instance)
     g, root, negated = _cache.both(odd)
     cache = _cache.store(odd, "mc", lambda: _Cache(odd))
@@ -228,7 +231,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
                         instance={f: states[i][x[i]] for i, f in enumerate(enc.features)},
                         core=(cache.core, best),
                         make_manager=lambda: _cache.aux_manager(odd, enc.variables),
-                        wording=wording_of(odd),
+                        wording=q.wording, decided=q.decided, rival=q.rival,
                         on=functools.partial(_on_names, enc.features, states, tuple(ons), fixed))
 
 

@@ -21,9 +21,10 @@ import lazy_loader
 
 from .._util.types import Instance
 from ..diagram._arrays import cofactor
-from ..errors import ExplanationError
+from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
 from . import _cache, _pi_memo
+from ._classes import ask, of_class
 from ._depth_first import depth_first
 from ._pi_memo import _state, _store
 from .explanations import DROPPED, Explanations, Layout, wording_of
@@ -251,13 +252,15 @@ class _PI:
             reached = nxt
 
     def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
-        """The explanations of ``decision`` as an :class:`Explanations` set."""
+        """The explanations of ``decision`` as an :class:`Explanations` set (``kwargs``:
+        the set's other attributes; the wording is ``odd``'s unless given)."""
         variables = self.layout.variables
         ref = self.root()
+        kwargs.setdefault("wording", wording_of(odd))
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
                             feature_order=odd.display_order, core=(self.core, ref),
-                            wording=wording_of(odd), **kwargs)
+                            **kwargs)
 
 
 def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
@@ -280,12 +283,21 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     (3, {2: 1, 3: 2})
     """
     check_odd(odd)
+    extra = {}
+    if odd.multiclass:
+        if isinstance(decision, bool):
+            raise ArgumentError(f"this ODD picks one of {len(odd.classes)} class states: name "
+                                f"the class whose prime implicants you want, decision= one of "
+                                f"{', '.join(map(str, odd.classes))}")
+        q = of_class(odd, decision)
+        odd, decision = q.formula, True
+        extra = dict(decided=q.decided, wording=q.wording)
     decision = _check_decision(decision)
     return _PI(odd, _cache.layout(odd, "partial"), None, decision).explain(
-        odd, decision, kind="prime implicants")
+        odd, decision, kind="prime implicants", **extra)
 
 
-def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
+def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "inst",
                     within=None) -> Explanations:
     """Every PI-explanation of the decision on ``instance``, as partial instances.
 
@@ -338,18 +350,22 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     ['GPA', 'WorkExperience']
     """
     check_odd(odd)
+    if method not in ("inst", "cover"):
+        raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")
+    q = ask(odd, instance, rival)
+    odd = q.formula
     if within is not None:
         from ._within import within_odd
         odd = within_odd(odd, instance, within)
-    if method not in ("inst", "cover"):
-        raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")
     x = _cache.indices(odd, instance)
     enc = odd.encoding
     decision = _cache.decide(odd, x)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     layout = Layout("keep", enc, instance=x)
+    asked = dict(wording=q.wording, decided=q.decided, rival=q.rival)
     if method == "inst":
-        return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named)
+        return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named,
+                                                     **asked)
     cover = prime_implicants(odd, decision=decision)
     g, u = cover.nodes
     core = _cache.node_table(odd, layout.variables, limit=_pi_memo.CORE_LIMIT)
@@ -358,8 +374,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     return Explanations(None, None, layout,
                         make_manager=lambda: _cache.aux_manager(odd, variables),
                         kind="PI", decision=decision, instance=named,
-                        feature_order=odd.display_order, core=(core, root),
-                        wording=wording_of(odd))
+                        feature_order=odd.display_order, core=(core, root), **asked)
 
 
 def _project(g: Store, u: int, src: Layout, dst: Layout, core, x: list[int]) -> int:

@@ -19,18 +19,19 @@ from __future__ import annotations
 
 from .._util.types import Feature, Instance
 from ..odd._odd import ODD, check_odd
+from ._classes import ask
 from ._contrastive import contrastive, roles
 from ._instances import instance_indices
 from ._within import within_odd
 from .checking import ExplanationCheck, check_explanation
-from .explanations import Explanations, wording_of
+from .explanations import Explanations
 from .pi import pi_explanations
 
 __all__ = ["sufficient_reasons", "contrastive_explanations", "necessary_reasons",
            "feature_roles", "check_explanation", "ExplanationCheck"]
 
 
-def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst",
+def sufficient_reasons(odd: ODD, instance: Instance, *, rival=None, method: str = "inst",
                        within=None) -> Explanations:
     """Every sufficient reason of the decision on ``instance`` (its PI-explanations).
 
@@ -51,10 +52,11 @@ def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst",
     >>> bnx.sufficient_reasons(odd, x).to_set() == bnx.pi_explanations(odd, x).to_set()
     True
     """
-    return pi_explanations(odd, instance, method=method, within=within)
+    return pi_explanations(odd, instance, rival=rival, method=method, within=within)
 
 
-def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Explanations:
+def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
+                             within=None) -> Explanations:
     """Every contrastive explanation of the decision on ``instance``.
 
     A contrastive explanation is a minimal set of the instance's features whose
@@ -83,6 +85,8 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     ['FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
     """
     check_odd(odd)
+    q = ask(odd, instance, rival)
+    odd = q.formula
     if within is not None:
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
@@ -91,13 +95,14 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     named_x = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Explanations(out, root, layout, kind="contrastive explanation", decision=decision,
                         instance=named_x, feature_order=odd.display_order,
-                        wording=wording_of(odd))
+                        wording=q.wording, decided=q.decided, rival=q.rival)
 
 
 necessary_reasons = contrastive_explanations
 
 
-def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature, str]:
+def feature_roles(odd: ODD, instance: Instance, *, rival=None,
+                  within=None) -> dict[Feature, str]:
     """``{feature: role}`` for the decision on ``instance``.
 
     A feature is ``"necessary"`` when it is in every sufficient reason,
@@ -124,6 +129,7 @@ def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature,
     'GPA': 'irrelevant'}
     """
     check_odd(odd)
+    odd = ask(odd, instance, rival).formula
     if within is not None:
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
