@@ -115,10 +115,41 @@ def check_explanation(odd: ODD, instance: Instance,
     instance's decision, minimal when it is a PI-explanation within ``κ``; the
     counterexample is then in ``κ``.
 
+    On a :class:`~bnx.MulticlassODD`, with the instance decided ``a``: sufficient when
+    every completion is decided ``a``; with ``rival=b``, when no completion is decided
+    ``b``. The counterexample says the class it is decided
+    (``counterexample_decision``).
+
+    Parameters
+    ----------
+    odd : ODD or MulticlassODD
+    instance : mapping
+        A complete instance.
+    partial : mapping
+        The explanation to check: some features of the instance, each with its state.
+    rival : class state, optional
+        On a multi-class ODD, a class other than the one decided on ``instance``; on a
+        binary ODD, its other decision (the same question as without it).
+    within : instance set, classifier or list of mappings, optional
+        See :func:`bnx.pi_explanations`.
+
     Returns
     -------
     ExplanationCheck
         What was found: ``sufficient``, ``minimal``, ``redundant``, ...
+
+    Raises
+    ------
+    ExplanationError
+        ``partial`` gives a feature another state than the instance's.
+    ArgumentError
+        ``rival`` is the decided class (or not the other decision of a binary ODD).
+    UnknownStateError
+        ``rival`` (or a state of ``partial``) is no state of its variable.
+
+    See Also
+    --------
+    pi_explanations : every sufficient reason.
 
     Examples
     --------
@@ -133,6 +164,19 @@ def check_explanation(odd: ODD, instance: Instance,
     >>> print(c)  # doctest: +NORMALIZE_WHITESPACE
     Sufficient, not minimal: WorkExperience = +, EntranceExam = +, GPA = + settles Admit = +, but
     EntranceExam can be dropped; WorkExperience = +, GPA = + is a sufficient reason inside it.
+
+    A multi-class classifier decides an allergy: sneezing without aches does not settle
+    it (with a fever it is a cold), but it rules out the flu:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
+    >>> part = {"Sneezing": "yes", "Aches": "no"}
+    >>> print(bnx.check_explanation(odd, x, part))  # doctest: +NORMALIZE_WHITESPACE
+    Not sufficient: Sneezing = yes, Aches = no does not settle Illness = allergy; for example
+    Season = spring, Fever = yes, Sneezing = yes, Aches = no gives Illness = cold.
+    >>> print(bnx.check_explanation(odd, x, part, rival="flu"))  # doctest: +NORMALIZE_WHITESPACE
+    Sufficient and minimal: Sneezing = yes, Aches = no rules out Illness = flu (a sufficient
+    reason for Illness = allergy and not flu).
     """
     check_odd(odd)
     whole = odd

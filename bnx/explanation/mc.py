@@ -138,11 +138,21 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
                     fixed: Iterable[Feature] = ()) -> Explanations:
     """Every MC-explanation of the decision on ``instance``, as complete instances.
 
+    On a :class:`~bnx.MulticlassODD`, the decision is the class ``a`` decided on the
+    instance: the MC-explanations of the positive decision of ``a``'s class formula (on
+    states turn off while the instance stays decided ``a``, the fewest on states kept).
+    With ``rival=b``, those of the negative decision of ``b``'s class formula ("why ``a``
+    and not ``b``": off states turn on while the instance stays decided other than ``b``,
+    the fewest off states kept).
+
     Parameters
     ----------
-    odd : ODD
+    odd : ODD or MulticlassODD
     instance : mapping
         A complete instance: every feature to one of its states.
+    rival : class state, optional
+        On a multi-class ODD, a class other than the one decided on ``instance``; on a
+        binary ODD, its other decision (the same question as without it).
     on : mapping, optional
         For each feature, its on state or set of on states (see :func:`on_states`):
         needed for a feature whose states are not recognisably affirmative (yes/no,
@@ -159,6 +169,15 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
     ------
     OnStatesError
         A feature's on state is neither given, declared, nor recognisable.
+    ArgumentError
+        ``rival`` is the decided class (or not the other decision of a binary ODD).
+    UnknownStateError
+        ``rival`` is not a class state.
+
+    See Also
+    --------
+    on_states : the on states of each feature.
+    pi_explanations : minimal parts of the instance that settle the decision.
 
     Examples
     --------
@@ -167,6 +186,18 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> [e for e in bnx.mc_explanations(odd, x)]
     [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
+
+    A multi-class classifier (a cold, the flu or an allergy): the flu stays decided with
+    the fever alone, in another season than winter:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "winter", "Fever": "yes", "Sneezing": "yes", "Aches": "yes"}
+    >>> on = {"Season": "winter"}  # Season's states say no "on": winter is
+    >>> print(bnx.mc_explanations(odd, x, on=on))  # doctest: +NORMALIZE_WHITESPACE
+    2 MC-explanations of Illness = flu (the fewest on states that keep it), shortest first:
+      Season = spring, Fever = yes
+      Season = summer, Fever = yes
+    on states: Season = winter, Fever = yes, Sneezing = yes, Aches = yes
     """
     check_odd(odd)
     q = ask(odd, instance, rival)

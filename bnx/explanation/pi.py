@@ -263,16 +263,38 @@ class _PI:
                             **kwargs)
 
 
-def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
+def prime_implicants(odd: ODD, *, decision=True) -> Explanations:
     """All prime implicants of the decision function (pi-cover, Algorithm 4).
 
     With ``decision=False``, those of its complement. Together they are the
-    PI-explanations of all decisions of the classifier.
+    PI-explanations of all decisions of the classifier. On a :class:`~bnx.MulticlassODD`,
+    ``decision`` names a class state: the prime implicants of its class formula, the
+    minimal partial instances every completion of which is decided that class.
+
+    Parameters
+    ----------
+    odd : ODD
+    decision : bool or class state, default True
+        On a binary ODD, ``True`` (the decision function) or ``False`` (its complement);
+        on a multi-class ODD, one of :attr:`~bnx.MulticlassODD.classes` (required).
 
     Returns
     -------
     Explanations
-        Partial instances; ``print`` lists them shortest first.
+        Partial instances; ``print`` lists them shortest first. On a multi-class ODD,
+        :attr:`~bnx.Explanations.decided` is the class.
+
+    Raises
+    ------
+    ArgumentError
+        A multi-class ODD and no class named.
+    UnknownStateError
+        ``decision`` is not a class state.
+
+    See Also
+    --------
+    pi_explanations : those that agree with one instance.
+    bnx.MulticlassODD.class_formula : the binary ODD of one class.
 
     Examples
     --------
@@ -281,6 +303,15 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     >>> pis = bnx.prime_implicants(odd)
     >>> len(pis), pis.lengths()
     (3, {2: 1, 3: 2})
+
+    Of one class of a multi-class classifier (a cold, the flu or an allergy):
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> print(bnx.prime_implicants(odd, decision="allergy"))  # doctest: +NORMALIZE_WHITESPACE
+    2 prime implicants of Illness = allergy (the minimal conditions that settle it),
+    shortest first:
+      Season = spring, Fever = no, Aches = no
+      Season = summer, Fever = no, Sneezing = yes, Aches = no
     """
     check_odd(odd)
     extra = {}
@@ -308,11 +339,20 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
     decision; instances outside ``κ`` (of probability zero, or forbidden) may take
     either, so the explanations are never longer, and often shorter.
 
+    On a :class:`~bnx.MulticlassODD`, the decision is the class ``a`` decided on the
+    instance: every completion of ``S`` is decided ``a``. With ``rival=b``, "why ``a``
+    and not ``b``": minimal parts ``S`` with which no completion is decided ``b`` (they
+    may be decided ``a`` or a third class). They are the PI-explanations of ``x`` on the
+    class formula of ``a`` (of ``b``), asked of it with the same passes.
+
     Parameters
     ----------
-    odd : ODD
+    odd : ODD or MulticlassODD
     instance : mapping
         A complete instance.
+    rival : class state, optional
+        On a multi-class ODD, a class other than the one decided on ``instance``. On a
+        binary ODD, its other decision, which asks the same question as without it.
     method : {"inst", "cover"}
         ``"inst"``: Algorithm 5 (pi-inst). ``"cover"``: Algorithm 4 (pi-cover),
         then the prime implicants that agree with the instance. Same result.
@@ -326,7 +366,23 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
     Returns
     -------
     Explanations
-        Partial instances; ``print`` lists them shortest first.
+        Partial instances; ``print`` lists them shortest first, named by the decision
+        (``"for Illness = allergy and not flu"``); on a multi-class ODD,
+        :attr:`~bnx.Explanations.decided` and :attr:`~bnx.Explanations.rival` say the
+        question.
+
+    Raises
+    ------
+    ArgumentError
+        ``rival`` is the decided class (or not the other decision of a binary ODD).
+    UnknownStateError
+        ``rival`` is not a class state.
+
+    See Also
+    --------
+    sufficient_reasons : the same, by Darwiche and Hirth's name.
+    contrastive_explanations : their minimal hitting sets (what to change).
+    check_explanation : whether a given part is one.
 
     Examples
     --------
@@ -348,6 +404,21 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
     ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience']
     ['FirstTimeApplicant', 'GPA']
     ['GPA', 'WorkExperience']
+
+    A multi-class classifier picks a cold, the flu or an allergy. Why an allergy, and why
+    an allergy rather than the flu:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
+    >>> print(bnx.pi_explanations(odd, x))
+    1 sufficient reason for Illness = allergy (PI-explanations):
+      Season = spring, Fever = no, Aches = no
+    >>> print(bnx.pi_explanations(odd, x, rival="flu"))
+    4 sufficient reasons for Illness = allergy and not flu (PI-explanations), shortest first:
+      Sneezing = yes, Aches = no
+      Fever = no, Aches = no
+      Fever = no, Sneezing = yes
+      Season = spring, Fever = no
     """
     check_odd(odd)
     if method not in ("inst", "cover"):
