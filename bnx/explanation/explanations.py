@@ -303,14 +303,33 @@ def wording_of(odd):
     return lambda: (odd.decision_text(True), odd.decision_text(False))
 
 
-def positives(odd) -> Explanations:
+def positives(odd, decision=None) -> Explanations:
     """The positive instances of an ODD as an :class:`Explanations` set (a diagram):
-    ``len()`` counts them on the diagram, iterating lists them.
+    ``len()`` counts them on the diagram, iterating lists them. On a
+    :class:`~bnx.MulticlassODD`, the instances decided the class ``decision``.
+
+    Parameters
+    ----------
+    odd : ODD or MulticlassODD
+    decision : class state, optional
+        On a multi-class ODD, the class whose instances are wanted (required); on a binary
+        ODD, ``None`` or ``True`` (its positive instances).
 
     Returns
     -------
     Explanations
         Complete instances, counted on the diagram.
+
+    Raises
+    ------
+    ArgumentError
+        A multi-class ODD and no class named, or a binary ODD and another decision.
+    UnknownStateError
+        ``decision`` is not a class state.
+
+    See Also
+    --------
+    bnx.ODD.count : how many there are (per class on a multi-class ODD).
 
     Examples
     --------
@@ -319,7 +338,26 @@ def positives(odd) -> Explanations:
     >>> pos = bnx.positives(odd)
     >>> len(pos), all(odd.decide(x) for x in pos)
     (6, True)
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> print(bnx.positives(odd, "allergy"))  # doctest: +NORMALIZE_WHITESPACE
+    3 instances decided Illness = allergy:
+      Season = spring, Fever = no, Sneezing = yes, Aches = no
+      Season = spring, Fever = no, Sneezing = no, Aches = no
+      Season = summer, Fever = no, Sneezing = yes, Aches = no
     """
     check_odd(odd)
+    extra = {"wording": wording_of(odd)}
+    if odd.multiclass:
+        if decision is None or isinstance(decision, bool):
+            raise ArgumentError(f"this ODD picks one of {len(odd.classes)} class states: name "
+                                f"the class whose instances you want, one of "
+                                f"{', '.join(map(str, odd.classes))}")
+        from ._classes import of_class
+        q = of_class(odd, decision)
+        odd = q.formula
+        extra = {"wording": q.wording, "decided": q.decided}
+    elif decision is not None and decision is not True:
+        raise ArgumentError(f"decision={decision!r}: a binary ODD lists its positive "
+                            f"instances; decision= names a class of a multi-class ODD")
     return Explanations(odd.bdd, odd.root, Layout("complete", odd.encoding), kind="instances",
-                        feature_order=odd.display_order, wording=wording_of(odd))
+                        feature_order=odd.display_order, **extra)

@@ -91,7 +91,7 @@ def test_reasons_for_the_decided_class_and_against_each_rival(case, data):
 
 @given(case=CASES)
 @settings(max_examples=20, deadline=None)
-def test_prime_implicants_of_each_class(case):
+def test_prime_implicants_and_instances_of_each_class(case):
     note(repr(case))
     brute = MultiOracle.of(case)
     odd = bnx.compile(multiclass_classifier_of(case), backend="autoref")
@@ -99,6 +99,10 @@ def test_prime_implicants_of_each_class(case):
         pis = bnx.prime_implicants(odd, decision=c)
         assert pis.to_set() == brute.prime_implicants(c)
         assert (pis.decided, pis.decision) == (c, True)
+        members = bnx.positives(odd, c)
+        assert members.to_set() == {frozenset(x.items()) for x in brute.instances()
+                                    if brute.decide(x) == c}
+        assert len(members) == brute.count()[c] and members.decided == c
 
 
 def _sdp(brute, x, part, keep):
@@ -307,11 +311,17 @@ def test_a_rival_that_is_the_decided_class_or_no_class_is_refused(illness):
         bnx.probable_reasons(illness.classifier, X, rival="allergy")
 
 
-def test_prime_implicants_of_a_multiclass_odd_name_a_class(illness):
-    with pytest.raises(bnx.ArgumentError, match="cold, flu, allergy"):
-        bnx.prime_implicants(illness)
-    with pytest.raises(bnx.UnknownStateError, match="measles"):
-        bnx.prime_implicants(illness, decision="measles")
+def test_prime_implicants_and_instances_of_a_multiclass_odd_name_a_class(illness):
+    for question in (bnx.prime_implicants, bnx.positives):
+        with pytest.raises(bnx.ArgumentError, match="cold, flu, allergy"):
+            question(illness)
+        with pytest.raises(bnx.UnknownStateError, match="measles"):
+            question(illness, decision="measles")
+    assert str(bnx.positives(illness, "allergy")).startswith(
+        "3 instances decided Illness = allergy:")
+    admissions = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    with pytest.raises(bnx.ArgumentError, match="multi-class"):
+        bnx.positives(admissions, "+")
 
 
 def test_a_binary_odd_takes_its_other_decision_as_the_rival():
