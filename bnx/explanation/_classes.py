@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..odd._odd import ODD, formula_for
-from .explanations import wording_of
 
 __all__ = ["Question", "ask", "class_words", "of_class"]
 
@@ -54,8 +53,9 @@ def ask(odd: ODD, instance, rival=None) -> Question:
     is no class state (see :func:`~bnx.odd._odd.formula_for`).
     """
     formula = formula_for(odd, instance, rival=rival)
-    if not odd.multiclass:
-        return Question(odd, None, None, wording_of(odd))
+    if not odd.multiclass:  # as explanations.wording_of (which imports this module)
+        return Question(odd, None, None,
+                        lambda: (odd.decision_text(True), odd.decision_text(False)))
     decided = odd.decide(instance)
     if rival is not None:
         rival = odd.classes[odd.class_index(rival)]
