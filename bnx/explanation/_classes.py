@@ -56,8 +56,10 @@ def ask(odd: ODD, instance, rival=None) -> Question:
     if not odd.multiclass:  # as explanations.wording_of (which imports this module)
         return Question(odd, None, None,
                         lambda: (odd.decision_text(True), odd.decision_text(False)))
-    decided = odd.decide(instance)
-    if rival is not None:
+    if rival is None:  # the decided class's formula: its place names the class
+        decided = odd.classes[odd.formulas.index(formula)]
+    else:
+        decided = odd.decide(instance)
         rival = odd.classes[odd.class_index(rival)]
     words = class_words(odd.class_var, decided, rival)
     return Question(formula, decided, rival, lambda: words)
