@@ -216,6 +216,8 @@ def test_child_reasons_against_its_decision_table(child, child_brute):
         for rival in (None, *(c for c in brute.classes if c != a)):
             pis = bnx.pi_explanations(odd, x, rival=rival)
             assert pis.to_set() == brute.pi_explanations(x, rival), (x, rival)
+            said = f"for Disease = {a}" + (f" and not {rival}" if rival is not None else " (")
+            assert said in pis.title()
             assert (bnx.contrastive_explanations(odd, x, rival=rival).to_set()
                     == brute.contrastive_explanations(x, rival))
             assert bnx.feature_roles(odd, x, rival=rival) == brute.feature_roles(x, rival)
