@@ -83,7 +83,18 @@ def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReaso
       WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +
 
     With two-state features, they are the PI-explanations; a feature with more states
-    may allow several (``bilirubin ≥ a19_7``, ``age ∈ {age31_50, age51_65}``).
+    may allow several. On the shipped three-class network, a cold in winter stays a cold
+    in summer too, given no sneezing:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "winter", "Fever": "no", "Sneezing": "no", "Aches": "no"}
+    >>> print(bnx.general_reasons(odd, x))
+    2 general reasons for Illness = cold (sets of states that keep it), fewest features first:
+      Season = winter, Fever = no, Aches = no
+      Season ≠ spring, Fever = no, Sneezing = no, Aches = no
+    >>> print(bnx.general_reasons(odd, x, rival="flu"))
+    1 general reason for Illness = cold and not flu (sets of states on which it is never flu):
+      Fever = no, Aches = no
     """
     check_odd(odd)
     formula = formula_for(odd, instance, rival=rival)
@@ -252,7 +263,7 @@ class GeneralReasons:
 
     def header(self) -> str:
         """The first printed line: how many, of which decision, what they are."""
-        against = f" rather than {self.rival}" if self.rival is not None else ""
+        against = f" and not {self.rival}" if self.rival is not None else ""
         what = ("sets of states that keep it" if self.rival is None
                 else f"sets of states on which it is never {self.rival}")
         n = self.count

@@ -137,7 +137,7 @@ def test_rival_on_a_binary_odd():
     plain = list(bnx.general_reasons(odd, x))
     against = bnx.general_reasons(odd, x, rival="-")
     assert list(against) == plain
-    assert str(against).startswith("3 general reasons for Admit = + rather than - (sets of "
+    assert str(against).startswith("3 general reasons for Admit = + and not - (sets of "
                                    "states on which it is never -)")
     for wrong in ("+", "maybe"):
         with pytest.raises(bnx.ArgumentError, match="the only other decision here is '-'"):
