@@ -201,3 +201,42 @@ def test_child_bias_by_enumeration(child):
             assert b.biased == biased[k]
             if b.biased:
                 assert clf.predict(b.witness) != clf.predict(xs[k])
+
+
+@given(case=CASES, data=st.data())
+@settings(max_examples=15, deadline=None)
+def test_counterfactuals_within_the_support_reach_instances_of_positive_probability(case,
+                                                                                    data):
+    clf = multiclass_classifier_of(case)
+    odd, brute = bnx.compile(clf, backend="autoref"), MultiOracle.of(case)
+    x = data.draw(instances(case))
+    if brute.probability(x) == 0:
+        with pytest.raises(bnx.ExplanationError, match="not in the set"):
+            bnx.counterfactuals(odd, x, within=clf)
+        return
+    a = brute.decide(x)
+    for target in (None, *(c for c in brute.classes if c != a)):
+        keys = [y for y in brute.instances() if brute.probability(y) > 0
+                and (brute.decide(y) == target if target is not None
+                     else brute.decide(y) != a)]
+        dist = [sum(1 for f in case.features if y[f] != x[f]) for y in keys]
+        r = min(dist, default=math.inf)
+        want = {frozenset((f, y[f]) for f in case.features if y[f] != x[f]): brute.decide(y)
+                for y, k in zip(keys, dist) if k == r}
+        assert bnx.robustness(odd, x, within=clf, target=target) == r
+        assert _as_map(bnx.counterfactuals(odd, x, within=clf, target=target)) == want
+
+
+def test_child_answers_survive_saving(child, tmp_path):
+    clf, odd, codes, xs, decided = child
+    again = bnx.ODD.load(odd.save(tmp_path / "child.bnx"), backend="autoref")
+    for x in xs[::151]:
+        for target in (None, "Fallot"):
+            if clf.predict(x) == target:
+                continue
+            a = bnx.counterfactuals(odd, x, target=target)
+            b = bnx.counterfactuals(again, x, target=target)
+            assert list(zip(a, a.decisions)) == list(zip(b, b.decisions))
+            assert str(a) == str(b)
+    assert bnx.robustness_profile(again) == bnx.robustness_profile(odd)
+    assert bnx.count_biased(again, ["Age"]) == bnx.count_biased(odd, ["Age"])
