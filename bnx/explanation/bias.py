@@ -122,6 +122,15 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> bnx.count_biased(odd, ["WorkExperience"]), bnx.count_biased(odd, [])
     (8, 0)
+
+    A classifier that picks one of several classes: with ``xray = yes``, ``dysp`` decides
+    between ``either = yes`` and ``either = no``, so both instances are biased.
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]),
+    ...                    backend="autoref")
+    >>> bnx.count_biased(many, ["dysp"])
+    2
     """
     check_odd(odd)
     prot = _protected(odd, protected)
