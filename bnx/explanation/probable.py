@@ -95,7 +95,8 @@ class ProbableReasons:
 def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=None,
                      rival=None) -> ProbableReasons:
     """The subset-minimal parts ``S`` of ``instance`` with ``Pr(decision on instance | x_S)
-    >= delta`` under the network, smallest first.
+    >= delta`` under the network, smallest first (on a multi-class classifier, the
+    probability that the class decided on ``instance`` is decided).
 
     Of a multi-class classifier (no positive state), the decision is the class ``a``
     decided on ``instance``: ``S`` qualifies when the complete instance, drawn from the
@@ -167,6 +168,9 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=Non
     if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)) or \
             not 0 < delta <= 1:
         raise ArgumentError(f"delta must be a number in (0, 1], got {delta!r}")
+    if clf.multiclass:  # "decided a" is the positive decision of a's class formula
+        formula = _odd_for(clf, odd).class_formula(clf.predict(instance))
+        return probable_reasons(formula.classifier, instance, delta=delta, odd=formula)
     idx = clf.encode(instance)
     odd = _odd_for(clf, odd)
     if sum(clf._class_joint(idx)) == 0:
