@@ -168,9 +168,6 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=Non
     if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)) or \
             not 0 < delta <= 1:
         raise ArgumentError(f"delta must be a number in (0, 1], got {delta!r}")
-    if clf.multiclass:  # "decided a" is the positive decision of a's class formula
-        formula = _odd_for(clf, odd).class_formula(clf.predict(instance))
-        return probable_reasons(formula.classifier, instance, delta=delta, odd=formula)
     idx = clf.encode(instance)
     odd = _odd_for(clf, odd)
     if sum(clf._class_joint(idx)) == 0:
