@@ -45,7 +45,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     def network_args(q):
         q.add_argument("network", metavar="NETWORK",
-                       help="a .bif, .xmlbif, .net or .uai network file")
+                       help="a .bif, .xmlbif, .net or .uai network file, or one of them "
+                       "gzipped (.bif.gz, ...)")
         q.add_argument("--class", dest="class_var", required=True, metavar="C",
                        help="the class variable")
         q.add_argument("--positive", required=True, metavar="S", help="its positive state")

@@ -269,3 +269,14 @@ def test_argmax_refuses_a_threshold_on_the_command_line(capsys):
     with pytest.raises(SystemExit) as info:
         main(["compile", path, *ASIA, "--rule", "most-probable"])
     assert info.value.code == 2 and "--rule" in capsys.readouterr().err
+
+
+def test_explain_reads_a_gzipped_network(capsys, tmp_path):
+    import gzip
+    plain = bnx.examples.network_path("asia.bif")
+    packed = tmp_path / "asia.bif.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    x = "asia=no,smoke=yes,xray=yes,dysp=yes"
+    want = run(capsys, "explain", str(plain), *ASIA, "--instance", x)
+    got = run(capsys, "explain", str(packed), *ASIA, "--instance", x)
+    assert got == want and want[0] == 0 and want[1].startswith("Decided: lung = ")
