@@ -280,3 +280,17 @@ def test_explain_reads_a_gzipped_network(capsys, tmp_path):
     want = run(capsys, "explain", str(plain), *ASIA, "--instance", x)
     got = run(capsys, "explain", str(packed), *ASIA, "--instance", x)
     assert got == want and want[0] == 0 and want[1].startswith("Decided: lung = ")
+
+
+def test_an_instance_with_the_class_is_refused(capsys, admissions_bif, tmp_path):
+    x = "Admit=yes,WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
+    saved = str(tmp_path / "a.bnx")
+    assert run(capsys, "compile", admissions_bif, "--class", "Admit", "--positive", "yes",
+               "--output", saved)[0] == 0
+    for argv in (["explain", admissions_bif, "--class", "Admit", "--positive", "yes"],
+                 ["explain", saved], ["explain", saved, "--pi"]):
+        for given in (x, "Admit=yes,GPA=yes"):
+            code, out, err = run(capsys, *argv, "--instance", given)
+            assert code == 1 and out == "" and err.count("\n") == 1
+            assert err.startswith("bnx: error: the instance gives the class variable 'Admit' "
+                                  "a state ('yes')")
