@@ -23,20 +23,24 @@ import numpy as np
 
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
-from ..errors import ArgumentError, ExplanationError
+from ..errors import ExplanationError
+from ..odd._odd import ODD
 from . import under
-from .probability import _odd_for, exact_sdp
+from .probability import _odd_for, classifier_and_odd, exact_sdp
 
 __all__ = ["next_observations"]
 
 
-def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: bool = False):
+def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
+                      exact: bool = False):
     """Each unobserved feature, ranked by the expected same-decision probability after
     observing it.
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        The classifier, or an ODD that holds it (``odd.classifier``), whose decision
+        function it then is.
     evidence : mapping
         A partial instance (features left out are unobserved).
     odd : ODD, optional
@@ -54,6 +58,8 @@ def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: b
 
     Raises
     ------
+    ArgumentError
+        ``clf`` is neither a classifier nor an ODD that holds one.
     ExplanationError
         The evidence has probability zero.
 
@@ -69,8 +75,7 @@ def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: b
     EntranceExam              0.7946            0.0000
     """
     import pandas as pd
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     idx = clf.encode(evidence, partial=True)
     odd = _odd_for(clf, odd)
     v = under.view(clf, odd, idx, exact=exact)

@@ -122,6 +122,8 @@ def test_sdp_float_is_within_its_proven_bound(case, data):
         for d in (True, False):
             assert _close(bnx.same_decision_probability(clf, e, decision=d, odd=odd),
                           brute.sdp(e, d))
+        # the ODD, which holds its classifier, answers the same question
+        assert bnx.same_decision_probability(odd, e, exact=True) == want
 
 
 @SOME
@@ -139,6 +141,8 @@ def test_next_observations_is_the_exact_sum(case, data):
     assert sorted(got.index) == sorted(want)
     for f, (same, flip) in want.items():
         assert got.loc[f, "expected_sdp"] == same and got.loc[f, "flip_probability"] == flip
+    by_odd = bnx.next_observations(odd, e, exact=True)  # the ODD holds its classifier
+    assert by_odd.equals(got)
     fast = bnx.next_observations(clf, e, odd=odd)
     assert list(fast.columns) == ["expected_sdp", "flip_probability"]
     ranked = list(fast["expected_sdp"])  # descending (ties, within the bound, in any order)
@@ -248,8 +252,24 @@ def test_bad_input_is_a_typed_error():
         bnx.group_fairness(clf, ["GPA", "GPA"])
     with pytest.raises(bnx.ArgumentError, match="decision"):
         bnx.same_decision_probability(clf, {}, decision="yes")
-    with pytest.raises(bnx.ArgumentError, match="Classifier"):
-        bnx.next_observations(bnx.compile(clf), {})
+    for call in (bnx.next_observations, bnx.same_decision_probability):
+        with pytest.raises(bnx.ArgumentError, match="a bnx.Classifier or an ODD that holds "
+                           "one \\(odd.classifier\\), got str"):
+            call("admissions.bnx", {})
+        odd = bnx.compile(clf)
+        with pytest.raises(bnx.ArgumentError, match="given twice"):
+            call(odd, {}, odd=bnx.compile(clf))
+
+
+def test_an_odd_without_its_classifier_is_named(tmp_path):
+    from tests._support.legacy_files import write_legacy
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    old = bnx.ODD.load(write_legacy(odd, tmp_path / "a.bnx.json", version=1))
+    assert old.classifier is None
+    for call in (bnx.next_observations, bnx.same_decision_probability):
+        with pytest.raises(bnx.ArgumentError, match="does not hold its classifier "
+                           "\\(odd.classifier is None"):
+            call(old, {"GPA": "+"})
 
 
 @SOME
