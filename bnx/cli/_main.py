@@ -105,10 +105,11 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("--what", metavar="A1,A2,...",
                    help="with --data: the answers (default decision,posterior,mc_count,"
                    "mc_shortest,pi_count,pi_shortest; the MC answers are left out, with a "
-                   "note, when a feature with more than two states has no --on)")
+                   "note, when a feature's on state is unknown: see --on)")
     e.add_argument("--on", metavar='"F1=s1|s2,..."',
-                   help="on states for MC-explanations (default: each binary feature's "
-                   "second state)")
+                   help="on states for MC-explanations (default: those declared on the "
+                   "classifier, else a binary feature's affirmative state: yes of yes/no, "
+                   "1 of 1/0, + of +/-, ...; other features need one)")
     kind = e.add_mutually_exclusive_group()
     kind.add_argument("--mc", action="store_true", help="only MC-explanations")
     kind.add_argument("--pi", action="store_true", help="only PI-explanations")
@@ -162,10 +163,28 @@ def _load(args):
             raise BnxError(f"{', '.join(given)} cannot change a saved ODD; compile the network "
                            f"again with them")
         return None, ODD.load(args.network, backend=args.backend)
+    _check_network_path(args.network)
     if args.class_var is None or args.positive is None:
         raise BnxError("--class and --positive are required with a network file")
     clf = getattr(args, "classifier", None) or _classifier(args)
     return clf, _compile(clf, args)
+
+
+def _check_network_path(path: str) -> None:
+    """Refuse a file that is neither a network nor a saved ODD, or that is not there,
+    before asking for the options a network needs."""
+    import os
+
+    from ..errors import NetworkFileError
+    from ..network.readers import network_format
+    ext, found = network_format(path)
+    if ext is None:
+        raise NetworkFileError(
+            f"{path}: neither a network file (.bif, .xml, .xmlbif, .net, .uai, or one of "
+            f"them gzipped: .bif.gz) nor a saved ODD ({', '.join(_ODD_SUFFIXES)}), by its "
+            f"extension {found or '(none)'!r}")
+    if not os.path.isfile(path):
+        raise NetworkFileError(f"{path}: no such file")
 
 
 def _classifier(args):

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import NetworkFileError
 
-__all__ = ["read_network"]
+__all__ = ["network_format", "read_network"]
 
 #: The key under which a network learned by bnx records its class and features in its
 #: graph attributes (``network.graph``, networkx's): ``(class_var, features)``. A
@@ -42,15 +42,10 @@ def read_network(path: str | os.PathLike) -> Any:
     path = os.fspath(path)
     if os.path.isdir(path):
         raise NetworkFileError(f"{path}: is a directory, not a network file")
-    stem, ext = os.path.splitext(path)
-    ext = ext.lower()
-    gzipped = ext == ".gz"
-    if gzipped:
-        ext = os.path.splitext(stem)[1].lower()
-    if ext not in _READERS:
-        found = ext + ".gz" if gzipped else ext
+    ext, gzipped = network_format(path)
+    if ext is None:
         raise NetworkFileError(
-            f"{path}: unknown network format {found or '(no extension)'!r}; "
+            f"{path}: unknown network format {gzipped or '(no extension)'!r}; "
             f"expected one of {', '.join(sorted(_READERS))}, or one of them gzipped "
             f"(.bif.gz, ...)")
     if not os.path.isfile(path):
@@ -85,6 +80,25 @@ def read_network(path: str | os.PathLike) -> Any:
     except Exception as exc:
         raise NetworkFileError(f"{path}: cannot read as {fmt}: {exc}") from exc
     return model
+
+
+def network_format(path: str) -> tuple:
+    """``(extension, gzipped)`` of a network file's name (``(".bif", True)`` for
+    ``x.bif.gz``), or ``(None, extension found)`` when it names no format bnx reads.
+
+    Examples
+    --------
+    >>> network_format("child.BIF.gz"), network_format("notes.txt")
+    (('.bif', True), (None, '.txt'))
+    """
+    stem, ext = os.path.splitext(os.fspath(path))
+    ext = ext.lower()
+    gzipped = ext == ".gz"
+    if gzipped:
+        ext = os.path.splitext(stem)[1].lower()
+    if ext not in _READERS:
+        return None, ext + ".gz" if gzipped else ext
+    return ext, gzipped
 
 
 def _gunzip(path: str) -> str:

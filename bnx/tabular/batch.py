@@ -105,9 +105,10 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str]:
     left out of them (the empty string when they are not).
 
     The first six of :data:`WHAT`, less ``posterior`` when the ODD has no classifier, and
-    less ``mc_count`` and ``mc_shortest`` when a feature with more than two states has no
-    on states in `on` (MC-explanations need them). ``bnx explain --data`` uses the same
-    default and prints the same note.
+    less ``mc_count`` and ``mc_shortest`` when a feature's on states are unknown (neither
+    in ``on``, nor declared on the classifier, nor a binary feature's affirmative state:
+    :func:`bnx.explanation.mc.on_states`; MC-explanations need them). ``bnx explain
+    --data`` uses the same default and prints the same note.
 
     Returns
     -------

@@ -294,3 +294,40 @@ def test_an_instance_with_the_class_is_refused(capsys, admissions_bif, tmp_path)
             assert code == 1 and out == "" and err.count("\n") == 1
             assert err.startswith("bnx: error: the instance gives the class variable 'Admit' "
                                   "a state ('yes')")
+
+
+def test_a_file_that_is_not_a_network_is_named_before_the_options(capsys, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: milk\n")
+    for argv in (["explain", str(notes), "--instance", "A=a"],
+                 ["serve", str(notes), "--port", "0"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and out == "" and err.count("\n") == 1
+        assert "notes.txt: neither a network file" in err and "nor a saved ODD" in err
+        assert "--class" not in err
+
+
+def test_the_help_of_on_states_the_rule_mc_follows(capsys):
+    """--on's help names the default on states that MC-explanations use: a binary
+    feature's affirmative state (not simply its second), others declared."""
+    import re
+
+    import pandas as pd
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    helped = re.search(r"--on \"F1=s1\|s2,...\" (.*?) --mc", text).group(1)
+    assert "second state" not in helped
+    pairs = re.findall(r"(\S+) of (\S+?)/(\S+?)[,;:)]", helped)
+    assert pairs and all(on in (a, b) for on, a, b in pairs)
+    for on, a, b in pairs:
+        for states in ((a, b), (b, a)):  # either order: the affirmative one
+            net = bnx.learn_naive_bayes(pd.DataFrame({"C": ["p", "q"], "F": list(states)}), "C")
+            odd = bnx.compile(bnx.Classifier(net, "C", "p"), backend="autoref")
+            got = bnx.explanation.mc.on_states(odd)[0]
+            assert got == {odd.states("F").index(on)}, (on, states)
+    net = bnx.learn_naive_bayes(pd.DataFrame({"C": ["p", "q"], "F": ["<7.5", ">=7.5"]}),
+                                "C")  # two states that do not say which is on: declared
+    with pytest.raises(bnx.OnStatesError, match="'F'"):
+        bnx.explanation.mc.on_states(bnx.compile(bnx.Classifier(net, "C", "p"),
+                                                 backend="autoref"))
