@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 
 from ..errors import OnStatesError
-from ._options import add_model_options, positive_int
+from ._options import add_model_options, positive_int, shows_progress
 from .text import _legend, _names, _pairs, _show
 
 __all__ = ["main"]
@@ -41,7 +41,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help=_BACKEND_HELP)
     v.add_argument("--quick", action="store_true",
                    help="skip the MC-explanations of all positive instances")
-    v.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (drawn only when stderr is a terminal)")
 
     def network_args(q):
         q.add_argument("network", metavar="NETWORK",
@@ -144,7 +145,7 @@ def _compile(clf, args):
     from ..compilation import compile as compile_
     from ..compilation import estimate_size
     order = _names(args.order)
-    progress = not args.no_progress and estimate_size(clf, order) >= PROGRESS_FROM
+    progress = shows_progress(args) and estimate_size(clf, order) >= PROGRESS_FROM
     return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
                     timeout=args.timeout, progress=progress)
 
@@ -303,7 +304,7 @@ def _explain_rows(args, odd) -> None:
     if args.sensitivity:
         what = [*what, "sensitivity"]
     answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
-                           progress=sys.stderr.isatty() and not args.no_progress,
+                           progress=shows_progress(args),
                            background=background)
     if args.output is None:
         print(answers.to_csv(index_label="row"), end="")
