@@ -29,7 +29,8 @@ __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 #: The answers :func:`explain_data` can give, one column each: name -> meaning.
 WHAT: dict[str, str] = {
     "decision": "the decision (bool)",
-    "posterior": "Pr(class = positive | observed features), a float (needs the classifier)",
+    "posterior": ("Pr(class = positive | observed features), a float (needs the classifier; "
+                  "NaN for a row of probability zero, where it is undefined)"),
     "mc_count": "number of MC-explanations",
     "mc_shortest": "cardinality of the MC-explanations (all have the minimum one)",
     "pi_count": "number of PI-explanations",
