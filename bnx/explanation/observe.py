@@ -25,7 +25,7 @@ from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ExplanationError
 from ..odd._odd import ODD
-from . import under
+from . import _dense, under
 from .probability import _odd_for, classifier_and_odd, exact_sdp
 
 __all__ = ["next_observations"]
@@ -51,10 +51,12 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     Returns
     -------
     pandas.DataFrame
-        Indexed by feature (the unobserved ones), sorted by ``expected_sdp`` descending,
-        with columns ``expected_sdp`` (``sum_v Pr(F = v | e) SDP(e + {F = v})``, each SDP
-        of the decision on ``e + {F = v}``) and ``flip_probability`` (``sum_v Pr(F = v |
-        e) [decision on e + {F = v} != decision on e]``).
+        Indexed by feature (the unobserved ones), sorted by ``expected_sdp`` descending
+        (equal values in the classifier's feature order; a feature that cannot flip the
+        decision has the SDP of ``evidence`` itself, exactly), with columns
+        ``expected_sdp`` (``sum_v Pr(F = v | e) SDP(e + {F = v})``, each SDP of the
+        decision on ``e + {F = v}``) and ``flip_probability`` (``sum_v Pr(F = v | e)
+        [decision on e + {F = v} != decision on e]``), floats in ``[0, 1]``.
 
     Raises
     ------
@@ -84,15 +86,15 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     if not exact:
         frame = frame.astype({"expected_sdp": float, "flip_probability": float})
     frame = frame.set_index("feature")
-    # ties (within the floats' bound) in the classifier's feature order
+    # by the values given, descending; equal values in the classifier's feature order
     pos = {f: i for i, f in enumerate(clf.features)}
-    order = sorted(range(len(frame)), key=lambda i: (-round(float(frame["expected_sdp"].iloc[i]),
-                                                            9), pos[frame.index[i]]))
+    values = frame["expected_sdp"].tolist()
+    order = sorted(range(len(frame)), key=lambda i: (-values[i], pos[frame.index[i]]))
     return frame.iloc[order]
 
 
 def _ratio(num, den, exact: bool):
-    return Fraction(int(num), int(den)) if exact else float(num / den)
+    return Fraction(int(num), int(den)) if exact else _dense.probability(num / den)
 
 
 def _dense_rows(clf, idx: dict, v: under.View) -> list:
@@ -104,6 +106,10 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
     pos = np.where(v.decided, pr, 0)
     neg = np.where(v.decided, 0, pr)
     total = pr.sum()
+    # a feature whose observation cannot flip the decision keeps the SDP on average:
+    # E[SDP(e + F)] = SDP(e) exactly, so all such features get this one sum (equal values
+    # as equal floats, within the same bound as the per-feature sums)
+    kept = (pos if own else neg).sum()
     # one array, then one sum per feature over the other features' axes: rows
     # 0..classes-1 the class masses, then the positive and negative completions' masses
     ncls = v.table.shape[0]
@@ -118,6 +124,8 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
             same = same + (p_v[s] if d else n_v[s])
             if d != own:
                 flip = flip + p_v[s] + n_v[s]
+        if flip == 0:
+            same = kept
         rows.append((f, _ratio(same, total, v.exact), _ratio(flip, total, v.exact)))
     return rows
 
@@ -173,4 +181,5 @@ def _rows_by_sdp(clf, odd, idx: dict, exact: bool) -> list:
             same += p * exact_sdp(clf, more, d, odd)
             flip += p if d != own else 0
         rows.append((f, same if exact else float(same), flip if exact else float(flip)))
+    # (floats rounded once from exact values: in [0, 1], equal values equal)
     return rows
