@@ -9,7 +9,7 @@ from ..classifier._classifier import Classifier
 from ..diagram.backends import resolve_backend
 from ..diagram.encoding import Encoding
 from ..errors import BnxError
-from ..odd._odd import ODD
+from ..odd._odd import ODD, MulticlassODD
 from ._choose import choose
 from .budget import Budget
 from .orders import check_order
@@ -43,7 +43,12 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     Returns
     -------
     ODD
-        The classifier's decision function as a decision diagram.
+        The classifier's decision function as a decision diagram; for a classifier
+        without a positive state (it picks one of the class states), a
+        :class:`~bnx.MulticlassODD` holding one class formula per state, compiled
+        in one go: the argmax rule's pairwise comparisons, ``k (k - 1) / 2`` of them for
+        ``k`` states, are each compiled once and shared by the formulas (compiling the
+        formulas one by one compiles each comparison twice).
 
     Examples
     --------
@@ -51,6 +56,10 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> odd.count(), odd.size
     (6, 6)
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]))
+    >>> many.classes, many.count()
+    (('yes', 'no'), {'yes': 1, 'no': 3})
     """
     if not isinstance(clf, Classifier):
         raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
@@ -59,6 +68,11 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     budget = Budget(max_nodes, timeout=timeout, progress=progress)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     try:
+        if clf.multiclass:
+            memo: dict = {}  # the comparisons compiled so far, shared by the formulas
+            arrays = [choose(one, enc).run(enc, budget, name, memo)
+                      for one in map(clf.class_classifier, clf.classes)]
+            return MulticlassODD(clf, enc, backend=name, arrays=arrays)
         arrays = choose(clf, enc).run(enc, budget, name)
     finally:
         budget.close()
