@@ -4,6 +4,8 @@
   decision diagram, counted and minimised on the diagram, and its layouts;
 - :mod:`.mc`: MC-explanations (Algorithm 3 and Section 5's generalisation);
 - :mod:`.pi`: PI-explanations and prime implicants (Algorithms 4 and 5);
+- :mod:`.general`: general reasons, the largest boxes of states that keep a decision
+  (their passes in :mod:`._boxes`);
 - :mod:`.monotone`: monotonicity and Theorem 3 (:mod:`.monotone_result`: its answer);
 - :mod:`.reasons`: sufficient and contrastive reasons, feature roles (the passes in
   :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
@@ -14,7 +16,9 @@
 - :mod:`.observe`, :mod:`.probable`, :mod:`.fairness`: what to observe next, probable
   reasons, group fairness, under the network's distribution (take the classifier).
 
-Every function takes a compiled :class:`~bnx.ODD`.
+Every function takes a compiled :class:`~bnx.ODD`; the reasons take a
+:class:`~bnx.MulticlassODD` too, each asked of one class formula (:mod:`._classes`: the
+decided class's, or a rival's with ``rival=``).
 
 The functions are imported with their module when first read (``import bnx`` stays light).
 """
@@ -33,6 +37,8 @@ _LAZY = {
     "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
+    "general_reasons": ("bnx.explanation.general", "general_reasons"),
+    "GeneralReasons": ("bnx.explanation.general", "GeneralReasons"),
     "Bias": ("bnx.explanation.bias_result", "Bias"),
     "count_biased": ("bnx.explanation.bias", "count_biased"),
     "decision_bias": ("bnx.explanation.bias", "decision_bias"),

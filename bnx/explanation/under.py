@@ -14,6 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..classifier._decisions import _argmax
 from ..classifier._rules import decides
 from ..errors import ExplanationError
 from . import _dense
@@ -130,11 +131,25 @@ def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
     return got
 
 
-def decide_masses(clf, idx: dict, masses, depth: int) -> bool:
+def decide_masses(clf, idx: dict, masses, depth: int) -> bool | int:
     """``clf``'s exact decision on the partial instance ``idx`` from its computed class
     masses ``[Pr(c, e) for c]`` (floats with at most ``depth`` roundings each, or exact);
-    floating point decides unless it is too close to call, exact arithmetic then."""
-    p = clf.class_states.index(clf.positive)
+    floating point decides unless it is too close to call, exact arithmetic then. A
+    multi-class classifier's decision is the index of its class: the first largest mass,
+    when the argmax rule with that class as the positive one holds exactly."""
+    multi = clf.positive is None
+    if multi:  # the candidate: the first largest computed mass
+        p = max(range(len(masses)), key=lambda c: (masses[c], -c))
+    else:
+        p = clf.class_states.index(clf.positive)
+    got = _decides(clf, idx, p, masses, depth)
+    if multi:
+        return p if got else _argmax(clf._decision_joint(idx))
+    return got
+
+
+def _decides(clf, idx: dict, p: int, masses, depth: int) -> bool:
+    """Whether the rule decides for the class ``p`` (see :func:`decide_masses`)."""
     if depth and not isinstance(masses[0], (int, Fraction)):
         got = _decide_floats(clf, p, masses, depth)
         if got is not None:
