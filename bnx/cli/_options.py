@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-__all__ = ["add_model_options", "positive_int"]
+__all__ = ["add_model_options", "positive_int", "shows_progress"]
+
+
+def shows_progress(args: argparse.Namespace) -> bool:
+    """Whether to draw progress bars: not ``--no-progress``, and stderr is a terminal (a
+    bar's carriage-return frames would litter a file or a pipe)."""
+    import sys
+    return not args.no_progress and sys.stderr.isatty()
 
 
 def positive_int(text: str) -> int:
