@@ -81,12 +81,16 @@ def _complete_rows(r) -> list[str]:
         rows.append(_row("Necessary", _e(listing([str(f) for f in r.necessary])),
                          "in every sufficient reason"))
     if r.irrelevant:
-        note = "in no sufficient reason: whatever its state, this decision stands"
+        one = len(r.irrelevant) == 1
+        note = ("in no sufficient reason: with the other features as they are, no state of "
+                + ("it" if one else "one of them") + " changes this decision")
         if r.attributions is not None and any(r.attributions.get(f, 0.0)
                                               for f in r.irrelevant):
-            note += (". Its SHAP value below measures something else: what it contributes "
-                     "on average over the background instances, where other features "
-                     "differ from this instance's")
+            note += (". " + ("Its SHAP value below measures" if one else
+                             "Their SHAP values below measure")
+                     + " something else: what a feature contributes on average over the "
+                     "background instances, where other features differ from this "
+                     "instance's")
         rows.append(_row("Does not matter", _e(listing([str(f) for f in r.irrelevant])),
                          _e(note)))
     return rows
