@@ -47,6 +47,7 @@ _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.e
          "Classifier": ("bnx.classifier._classifier", "Classifier"),
          "read_network": ("bnx.network.readers", "read_network"),
          "ODD": ("bnx.odd._odd", "ODD"),
+         "MulticlassODD": ("bnx.odd._odd", "MulticlassODD"),
          "compile": ("bnx.compilation", "compile"),
          "default_order": ("bnx.compilation", "default_order"),
          "estimate_size": ("bnx.compilation", "estimate_size"),

@@ -1,5 +1,5 @@
-"""The checks of a classifier's features and declared on states, with messages that name
-the problem (:class:`~bnx.Classifier` calls them when it is made)."""
+"""The checks of a classifier's features, declared on states and ordinal features, with
+messages that name the problem (:class:`~bnx.Classifier` calls them when it is made)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ..errors import (
 )
 from ._instances import resolve_state as _resolve_state
 
-__all__ = ["check_features", "check_on_states"]
+__all__ = ["check_features", "check_on_states", "check_ordinal", "numeric_order"]
 
 
 def check_features(net: Any, c: Feature, states: dict,
@@ -83,4 +83,70 @@ def check_on_states(on: Any, features: tuple, states: dict) -> dict:
             if own[j] not in got:
                 got.append(own[j])
         out[f] = tuple(sorted(got, key=own.index))
+    return {f: out[f] for f in features if f in out}
+
+
+def _number_in(state: Any) -> float | None:
+    """The first number written in a state's name (``"a19_7"``: 19), or ``None``."""
+    if isinstance(state, bool):
+        return None
+    if isinstance(state, (int, float)):
+        return float(state)
+    import re
+    found = re.search(r"[-+]?\d+(?:\.\d+)?", str(state))
+    return None if found is None else float(found.group())
+
+
+def numeric_order(states: tuple) -> tuple | None:
+    """The states ordered by the numbers their names carry, or ``None`` when some name
+    carries none or two names carry the same number.
+
+    >>> numeric_order(("a6_2", "a1_0", "a88_20", "a19_7"))
+    ('a1_0', 'a6_2', 'a19_7', 'a88_20')
+    >>> numeric_order(("yes", "no")) is None
+    True
+    """
+    numbers = [_number_in(s) for s in states]
+    if None in numbers or len(set(numbers)) != len(numbers):
+        return None
+    return tuple(s for _, s in sorted(zip(numbers, states), key=lambda p: p[0]))
+
+
+def check_ordinal(ordinal: Any, features: tuple, states: dict) -> dict:
+    """``ordinal`` as ``{feature: its states in increasing order}``, checked: ``None`` or
+    ``False`` (none), ``True`` (every feature whose state names carry distinct numbers,
+    ordered by them) or a mapping from features to the list of all their states in order."""
+    if ordinal is None or ordinal is False:
+        return {}
+    if ordinal is True:
+        out = {f: numeric_order(states[f]) for f in features}
+        return {f: order for f, order in out.items() if order is not None}
+    if not isinstance(ordinal, Mapping):
+        raise ArgumentError(f"ordinal must be True or map features to their states in "
+                            f"increasing order, got {ordinal!r}")
+    out = {}
+    for f, given in ordinal.items():
+        if f not in features:
+            raise UnknownFeatureError(
+                f"ordinal names {f!r}, which is not a feature (features, closest "
+                f"first: {closest_first(f, features)})")
+        own = states[f]
+        if isinstance(given, (str, bytes)) or not isinstance(given, Collection):
+            raise ArgumentError(f"ordinal[{f!r}] must list the states of {f!r} in increasing "
+                                f"order, got {given!r}")
+        got = []
+        for s in given:
+            j = _resolve_state(own, s)
+            if j is None:
+                raise UnknownStateError(
+                    f"ordinal[{f!r}] names {s!r}, which is not a state of {f!r} (states, "
+                    f"closest first: {closest_first(s, own)})")
+            if own[j] in got:
+                raise ArgumentError(f"ordinal[{f!r}] lists the state {own[j]!r} twice")
+            got.append(own[j])
+        if len(got) != len(own):
+            missing = [s for s in own if s not in got]
+            raise ArgumentError(f"ordinal[{f!r}] must list every state of {f!r} once; it "
+                                f"leaves out {', '.join(map(repr, missing))}")
+        out[f] = tuple(got)
     return {f: out[f] for f in features if f in out}

@@ -1,13 +1,15 @@
 """Bayesian network classifiers over any discrete pgmpy network, with exact decisions.
 
 A :class:`Classifier` wraps a pgmpy ``DiscreteBayesianNetwork`` whose CPDs are set,
-names the class variable, its positive state and the observed features, and decides
-an instance ``x`` by one of two rules:
+names the class variable and the observed features, and decides an instance ``x``:
 
-* ``rule="threshold"`` (default): positive iff ``Pr(class = positive | x) >= T``;
-* ``rule="argmax"``: positive iff the positive state is ``numpy.argmax`` of the class
-  posterior in the class's state order (the first state wins a tie), which is what
-  ``predict`` of pgmpy and scikit-learn returns.
+* with no positive state (a *multi-class* classifier): the decision is the most probable
+  class state, ``numpy.argmax`` of the exact class posterior in the class's state order
+  (the first state wins a tie), which is what ``predict`` of pgmpy and scikit-learn
+  returns;
+* with a positive state, yes or no about it, by one of two rules:
+  ``rule="threshold"`` (default): positive iff ``Pr(class = positive | x) >= T``;
+  ``rule="argmax"``: positive iff the positive state is the most probable class state.
 
 Every other node is unobserved and summed out exactly, after pruning what cannot
 affect the decision (:mod:`bnx.classifier._relevance`).
@@ -30,7 +32,7 @@ from typing import Any
 
 from .._util.types import Feature, State
 from ..errors import ArgumentError, NetworkError, StructureError, UnknownFeatureError, closest_first
-from ._checks import check_features, check_on_states
+from ._checks import check_features, check_on_states, check_ordinal
 from ._decisions import Decisions
 from ._instances import resolve_state as _resolve_state
 from ._interop import Interop
@@ -49,8 +51,10 @@ class Classifier(Decisions, Interop):
         Any discrete network with a CPD for every node.
     class_var : node name
         The class variable (anywhere in the network: it may have parents).
-    positive : state name
-        The positive state of the class; every other state is negative.
+    positive : state name, optional
+        The positive state of the class; every other state is negative. Left out (or
+        ``None``), the classifier picks one of the class's states, the most probable one
+        (a *multi-class* classifier: :attr:`multiclass`, :meth:`predict`).
     threshold : real, default 0.5
         With ``rule="threshold"``: decide positive iff ``Pr(class_var = positive | x) >=
         threshold``. Not allowed with ``rule="argmax"``.
@@ -60,15 +64,22 @@ class Classifier(Decisions, Interop):
         from), else to every leaf of the network (the convention of Shih, Choi and
         Darwiche); other models whose features are inner nodes must name them. Every
         other node is unobserved and summed out.
-    rule : {"threshold", "argmax"}, keyword-only
+    rule : {"threshold", "argmax"}, keyword-only, optional
         ``"argmax"``: positive iff the positive state is the most probable class state,
-        the first state in the class's order winning ties.
+        the first state in the class's order winning ties. Default: ``"threshold"`` with a
+        positive state; a multi-class classifier decides by ``"argmax"`` only.
     on_states : mapping, keyword-only, optional
         ``{feature: its "on" state (or states)}``, for MC-explanations: declared once
         here, kept in a saved ODD's file, and used wherever no ``on=`` is given. A
         binary feature whose states are recognisably affirmative (yes/no, y/n,
         true/false, 1/0, +/-, present/absent, positive/negative, on/off, any case)
         needs none. It does not change any decision.
+    ordinal : mapping or bool, keyword-only, optional
+        The features whose states are ordered: ``{feature: every state of it, in
+        increasing order}``, or ``True`` for every feature whose state names carry
+        distinct numbers (``"a1_0" < "a6_2" < "a19_7"``), ordered by them. Kept in a
+        saved ODD's file, read by :func:`bnx.general_reasons`, rules and monotonicity
+        checks. It does not change any decision.
 
     Raises
     ------
@@ -96,12 +107,19 @@ class Classifier(Decisions, Interop):
     ('argmax', None, True)
     >>> bnx.Classifier(clf.network, "Admit", "+", on_states={"GPA": "+"}).on_states
     {'GPA': ('+',)}
+
+    A multi-class classifier names no positive state:
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+    >>> many.multiclass, many.classes, many.predict({"xray": "yes", "dysp": "yes"})
+    (True, ('yes', 'no'), 'yes')
     """
 
-    def __init__(self, network: Any, class_var: Feature, positive: State,
+    def __init__(self, network: Any, class_var: Feature, positive: State | None = None,
                  threshold: float | Fraction = _HALF,
                  features: Sequence[Feature] | None = None, *,
-                 rule: str = "threshold", on_states: Any = None) -> None:
+                 rule: str | None = None, on_states: Any = None, ordinal: Any = None) -> None:
         from pgmpy.models import DiscreteBayesianNetwork
         if not isinstance(network, DiscreteBayesianNetwork):
             raise NetworkError(
@@ -112,6 +130,12 @@ class Classifier(Decisions, Interop):
             raise NetworkError(f"class variable {class_var!r} is not a node of the network "
                                f"(nodes, closest first: {closest_first(class_var, nodes)})")
         self._class_var = class_var
+        if positive is None and (threshold is not _HALF or rule == "threshold"):
+            raise ArgumentError("a threshold decides about one positive state: name it "
+                                "(positive=...), or leave both out for a classifier that "
+                                "picks the most probable class state")
+        if rule is None:
+            rule = "threshold" if positive is not None else "argmax"
         if not isinstance(rule, str) or rule not in RULES:
             raise ArgumentError(f"rule must be 'threshold' or 'argmax', got {rule!r}")
         self._rule = rule
@@ -129,12 +153,16 @@ class Classifier(Decisions, Interop):
             raise NetworkError(f"class variable {class_var!r} has a single state "
                                f"({', '.join(map(repr, cstates)) or 'none'}): it decides "
                                f"nothing; a classifier's class needs two states or more")
-        j = _resolve_state(cstates, positive)
-        if j is None:
-            raise NetworkError(f"positive state {positive!r} is not a state of {class_var!r} "
-                               f"(states, closest first: {closest_first(positive, cstates)})")
-        self._positive_index = j
-        self._positive = cstates[j]
+        if positive is None:  # multi-class: the most probable state
+            self._positive_index = self._positive = None
+        else:
+            j = _resolve_state(cstates, positive)
+            if j is None:
+                raise NetworkError(
+                    f"positive state {positive!r} is not a state of {class_var!r} "
+                    f"(states, closest first: {closest_first(positive, cstates)})")
+            self._positive_index = j
+            self._positive = cstates[j]
         self._features = check_features(self._network, self._class_var, self._states,
                                         features)
         self._main, self._aside, self._barren = prune(
@@ -144,6 +172,56 @@ class Classifier(Decisions, Interop):
         self._card = {n: len(s) for n, s in self._states.items()}
         self._orders: dict = {}
         self._on_states = check_on_states(on_states, self._features, self._states)
+        self._ordinal = check_ordinal(ordinal, self._features, self._states)
+
+    @property
+    def ordinal(self) -> dict:
+        """The ordered features, ``{feature: its states in increasing order}`` (empty when
+        none were declared)."""
+        return dict(self._ordinal)
+
+    @property
+    def multiclass(self) -> bool:
+        """True when the classifier picks one of the class's states (no positive state)."""
+        return self._positive is None
+
+    @property
+    def classes(self) -> tuple:
+        """The class states, in order (the states a multi-class classifier picks from)."""
+        return self._states[self._class_var]
+
+    def class_classifier(self, state: State) -> Classifier:
+        """The binary classifier "is the decision ``state``?": ``Classifier(network,
+        class_var, state, rule="argmax", features=...)``, sharing this one's exact tables.
+
+        Parameters
+        ----------
+        state : state name
+            A state of the class.
+
+        Returns
+        -------
+        Classifier
+            Positive exactly where this classifier's most probable class is ``state``.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> asia = bnx.examples.asia()
+        >>> many = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+        >>> many.class_classifier("no")
+        Classifier(general, class_var='either', positive='no', rule='argmax', features=2)
+        """
+        import copy
+        j = _resolve_state(self.classes, state)
+        if j is None:
+            raise NetworkError(f"{state!r} is not a state of {self._class_var!r} (states, "
+                               f"closest first: {closest_first(state, self.classes)})")
+        out = copy.copy(self)
+        out.__dict__.pop("fingerprint", None)
+        out._positive_index, out._positive = j, self.classes[j]
+        out._rule, out._threshold = "argmax", None
+        return out
 
     @property
     def on_states(self) -> dict:
@@ -293,6 +371,8 @@ class Classifier(Decisions, Interop):
         h = hashlib.sha256()
         parts = [repr(self._class_var), repr(self._positive), repr(self._threshold),
                  repr(self._features)]
+        if self._positive is None:
+            parts.append("multiclass")
         if self._rule != "threshold":
             parts.append(repr(self._rule))
         if self._tree is not None:
@@ -307,6 +387,9 @@ class Classifier(Decisions, Interop):
         return h.hexdigest()
 
     def __repr__(self) -> str:
+        if self._positive is None:
+            return (f"Classifier({self.structure}, class_var={self._class_var!r}, "
+                    f"classes={len(self.classes)}, features={len(self._features)})")
         rule = (f"threshold={float(self._threshold)!r}" if self._rule == "threshold"
                 else "rule='argmax'")
         return (f"Classifier({self.structure}, class_var={self._class_var!r}, "

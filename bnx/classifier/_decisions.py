@@ -166,6 +166,7 @@ class Decisions:
         >>> clf.posterior_exact({"GPA": "+"}, partial=True) > 0.5
         True
         """
+        self._one_state("posterior_exact")
         joint = self._decision_joint(self.encode(instance, partial=partial))
         total = sum(joint, 0)
         if total == 0:
@@ -184,21 +185,114 @@ class Decisions:
             The posterior; NaN (undefined, as ``0/0`` is for floats) for an instance of
             probability zero, where :meth:`posterior_exact` raises.
         """
+        self._one_state("posterior")
         joint = self._decision_joint(self.encode(instance, partial=partial))
         total = sum(joint, 0)
         return math.nan if total == 0 else float(Fraction(joint[self._positive_index]) / total)
 
-    def decide(self, instance: Instance, *, partial: bool = False) -> bool:
+    def decide(self, instance: Instance, *, partial: bool = False):
         """The exact decision under :attr:`rule`.
 
         ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
-        state beats every earlier state strictly and every later one weakly.
+        state beats every earlier state strictly and every later one weakly; a
+        multi-class classifier: the most probable class state (:meth:`predict`).
         ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
 
         Returns
         -------
-        bool
-            True for a positive decision.
+        bool or state
+            True for a positive decision; the decided class state of a multi-class
+            classifier.
         """
-        return decides(self._decision_joint(self.encode(instance, partial=partial)),
-                       self._rule, self._positive_index, self._threshold)
+        joint = self._decision_joint(self.encode(instance, partial=partial))
+        if self._positive_index is None:
+            return self.classes[_argmax(joint)]
+        return decides(joint, self._rule, self._positive_index, self._threshold)
+
+    def predict(self, instance: Instance, *, partial: bool = False):
+        """The decided class state, by name: the most probable class state of a multi-class
+        classifier (the first state in the class's order winning a tie); for a binary
+        classifier the state its decision stands for (``"not <positive>"`` for a negative
+        decision about one of several states).
+
+        Parameters
+        ----------
+        instance : mapping, pandas.Series or one-row DataFrame
+            ``{feature: state}``.
+        partial : bool
+            Allow features to be left out (summed out).
+
+        Returns
+        -------
+        state
+            A state of the class (or ``"not <positive>"``).
+
+        See Also
+        --------
+        class_probabilities : every class state's posterior.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> asia = bnx.examples.asia()
+        >>> clf = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+        >>> clf.predict({"xray": "no"}, partial=True)
+        'no'
+        """
+        decision = self.decide(instance, partial=partial)
+        if self._positive_index is None:
+            return decision
+        from .._util.wording import decision_state
+        return decision_state(self.classes, self._positive, bool(decision))
+
+    def class_probabilities(self, instance: Instance, *, partial: bool = False) -> dict:
+        """``{state: Pr(class = state | instance)}`` for every class state, in order, each
+        rounded once from its exact value.
+
+        Parameters
+        ----------
+        instance : mapping, pandas.Series or one-row DataFrame
+            ``{feature: state}``.
+        partial : bool
+            Allow features to be left out (summed out).
+
+        Returns
+        -------
+        dict
+            Floats in [0, 1], one per class state in the class's order.
+
+        Raises
+        ------
+        ExplanationError
+            The instance has probability zero: no posterior is defined.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> clf = bnx.examples.admissions()
+        >>> {s: round(p, 3) for s, p in clf.class_probabilities({"GPA": "+"},
+        ...                                                   partial=True).items()}
+        {'-': 0.209, '+': 0.791}
+        """
+        joint = self._decision_joint(self.encode(instance, partial=partial))
+        total = sum(joint, 0)
+        if total == 0:
+            raise ExplanationError("the instance has probability zero under the network: "
+                                   "its class probabilities are undefined")
+        return {s: float(Fraction(v) / total) for s, v in zip(self.classes, joint)}
+
+    def _one_state(self, what: str) -> None:
+        if self._positive_index is None:
+            from ..errors import ArgumentError
+            raise ArgumentError(f"{what} is the probability of the positive state; this "
+                                f"classifier picks one of {len(self.classes)} class states: "
+                                f"use class_probabilities(x)")
+
+
+def _argmax(joint) -> int:
+    """The index of the largest entry, the first on ties (``numpy.argmax``)."""
+    best = 0
+    for i in range(1, len(joint)):
+        if joint[i] > joint[best]:
+            best = i
+    return best

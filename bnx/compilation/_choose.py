@@ -53,9 +53,17 @@ class Choice:
     negated: bool
     refused: tuple
 
-    def run(self, enc: Encoding, budget: Budget, backend: str) -> DiagramArrays:
-        """The decision function as arrays, false on codes that name no state."""
-        out = self.engine(self.clf, enc, budget, self.given, backend=backend).run()
+    def run(self, enc: Encoding, budget: Budget, backend: str, memo: dict | None = None
+            ) -> DiagramArrays:
+        """The decision function as arrays, false on codes that name no state. ``memo``:
+        shared by the class formulas of one multi-class compile (what one compiled, the
+        others reuse: a two-state class's second formula is the first one negated)."""
+        memo = {} if memo is None else memo
+        key = ("choice", self.engine.__name__, self.clf.fingerprint)
+        out = memo.get(key)
+        if out is None:
+            out = memo[key] = self.engine(self.clf, enc, budget, self.given, backend=backend,
+                                          memo=memo).run()
         if self.negated:
             out = conjoin(domain(enc), negate(out), budget=budget)
         return out

@@ -10,10 +10,9 @@ from ..classifier._classifier import Classifier
 from ..diagram.backends import resolve_backend
 from ..diagram.encoding import Encoding
 from ..errors import BnxError
-from ..odd._odd import ODD
-from ._choose import choose
+from ..odd._odd import ODD, MulticlassODD
 from .budget import Budget
-from .estimate import refuse_past
+from .estimate import choices, refuse_past
 from .orders import check_order
 
 __all__ = ["compile", "DEFAULT_MAX_NODES"]
@@ -53,7 +52,12 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     Returns
     -------
     ODD
-        The classifier's decision function as a decision diagram.
+        The classifier's decision function as a decision diagram; for a classifier
+        without a positive state (it picks one of the class states), a
+        :class:`~bnx.MulticlassODD` holding one class formula per state, compiled
+        in one go: the argmax rule's pairwise comparisons, ``k (k - 1) / 2`` of them for
+        ``k`` states, are each compiled once and shared by the formulas (compiling the
+        formulas one by one compiles each comparison twice).
 
     Examples
     --------
@@ -61,6 +65,10 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> odd.count(), odd.size
     (6, 6)
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]))
+    >>> many.classes, many.count()
+    (('yes', 'no'), {'yes': 1, 'no': 3})
     """
     if not isinstance(clf, Classifier):
         raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
@@ -69,12 +77,16 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     Budget(max_nodes)  # max_nodes checked before anything is estimated
     limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
-    choice = choose(clf, enc)
+    chosen = choices(clf, enc)  # one per class formula of a multi-class classifier
     if limit != math.inf:
-        refuse_past(choice, enc, limit, default=max_nodes is None)
+        refuse_past(clf, chosen, enc, limit, default=max_nodes is None)
     budget = Budget(limit, timeout=timeout, progress=progress)
     try:
-        arrays = choice.run(enc, budget, name)
+        if clf.multiclass:
+            memo: dict = {}  # the comparisons compiled so far, shared by the formulas
+            arrays = [choice.run(enc, budget, name, memo) for choice in chosen]
+            return MulticlassODD(clf, enc, backend=name, arrays=arrays)
+        arrays = chosen[0].run(enc, budget, name)
     finally:
         budget.close()
     return ODD(clf, enc, backend=name, arrays=arrays)

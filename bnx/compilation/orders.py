@@ -102,12 +102,15 @@ def default_order(clf: Classifier) -> list:
     latent trees, :func:`~bnx.compilation.tan_order` for TANs and for other
     classifiers without hidden variables (k-dependence, BAN: its greedy order when the
     open contexts fit the TAN engine), :func:`~bnx.compilation.general_order`
-    otherwise.
+    otherwise. A multi-class classifier takes the order of its first class formula (its
+    formulas compare the same class states, along one order).
 
     Returns
     -------
     list
     """
+    if clf.multiclass:
+        clf = clf.class_classifier(clf.classes[0])
     if clf.structure == "naive_bayes":
         return naive_bayes_order(clf)
     if clf.structure == "latent_tree":

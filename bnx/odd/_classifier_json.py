@@ -12,7 +12,7 @@ same float, so the rebuilt classifier is exactly the original (its
 key                     value
 ======================  ==================================================
 ``class_var``           the class variable
-``positive``            the positive class state
+``positive``            the positive class state (``null``: a multi-class classifier)
 ``threshold``           the exact threshold as ``"p/q"`` (``null`` under the argmax rule)
 ``features``            the features, in the classifier's order
 ``rule``                the decision rule, ``"threshold"`` or ``"argmax"``
@@ -26,6 +26,9 @@ key                     value
 ``on_states``           optional: the declared on states of MC-explanations,
                         ``[[feature, [state, ...]], ...]`` (absent when none
                         were declared)
+``ordinal``             optional: the ordered features, ``[[feature, [state,
+                        ...]], ...]``, states in increasing order (absent when
+                        none were declared)
 ======================  ==================================================
 
 pgmpy is imported only when a classifier is rebuilt, so loading an ODD file stays
@@ -64,6 +67,10 @@ def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
     on = getattr(clf, "on_states", None) or {}
     extra = {"on_states": [[scalar(f, "feature"), [scalar(s, f"state of {f!r}") for s in ss]]
                            for f, ss in on.items()]} if on else {}
+    ordinal = getattr(clf, "ordinal", None) or {}
+    if ordinal:
+        extra["ordinal"] = [[scalar(f, "feature"), [scalar(s, f"state of {f!r}") for s in ss]]
+                            for f, ss in ordinal.items()]
     return {
         "class_var": scalar(clf.class_var, "class variable"),
         "positive": scalar(clf.positive, "positive state"),
@@ -77,16 +84,17 @@ def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
     }
 
 
-def stored_on_states(doc: dict) -> dict:
-    """The declared on states a classifier document holds, ``{feature: tuple of states}``
-    (empty when it holds none); raises ``TypeError`` or ``ValueError`` when malformed."""
-    pairs = doc.get("on_states") or []
+def stored_on_states(doc: dict, key: str = "on_states") -> dict:
+    """The declared on states (or with ``key="ordinal"``, the ordered features) a
+    classifier document holds, ``{feature: tuple of states}`` (empty when it holds none);
+    raises ``TypeError`` or ``ValueError`` when malformed."""
+    pairs = doc.get(key) or []
     if not isinstance(pairs, list):
-        raise TypeError("on_states")
+        raise TypeError(key)
     out = {}
     for f, states in pairs:
         if not isinstance(states, list):
-            raise TypeError("on_states")
+            raise TypeError(key)
         out[f] = tuple(states)
     return out
 
@@ -108,12 +116,14 @@ def classifier_from_document(doc: Any, *, fingerprint: str | None, where: str) -
         return ODDFileError(f"{where} holds an invalid classifier: {problem}")
 
     keys = {"class_var", "positive", "threshold", "features", "rule", "nodes", "edges", "cpds"}
-    if not isinstance(doc, dict) or not keys <= set(doc) <= keys | {"on_states"}:
-        raise bad(f"expected the keys {sorted(keys)} (and optionally 'on_states')")
+    if not isinstance(doc, dict) or not keys <= set(doc) <= keys | {"on_states", "ordinal"}:
+        raise bad(f"expected the keys {sorted(keys)} (and optionally 'on_states', 'ordinal')")
     try:
         on = stored_on_states(doc)
+        ordinal = stored_on_states(doc, "ordinal")
     except (TypeError, ValueError):
-        raise bad("its 'on_states' is not a list of [feature, [states]] pairs") from None
+        raise bad("its 'on_states' or 'ordinal' is not a list of [feature, [states]] "
+                  "pairs") from None
     try:
         net = DiscreteBayesianNetwork()
         net.add_nodes_from(doc["nodes"])
@@ -142,7 +152,7 @@ def classifier_from_document(doc: Any, *, fingerprint: str | None, where: str) -
     kwargs = {"threshold": t} if t is not None else {"rule": "argmax"}
     try:
         clf = Classifier(net, doc["class_var"], doc["positive"], features=doc["features"],
-                         on_states=on or None, **kwargs)
+                         on_states=on or None, ordinal=ordinal or None, **kwargs)
     except (BnxError, TypeError) as exc:
         raise bad(str(exc)) from None
     if fingerprint is not None and clf.fingerprint != fingerprint:

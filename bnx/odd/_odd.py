@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._util.types import Feature, Manager, Node
 from .._util.wording import decision_state
 from ..classifier._classifier import Classifier
@@ -48,10 +50,14 @@ class ODD(Decisions):
         ``"autoref"`` or ``"cudd"``.
     """
 
+    #: False: a yes/no decision about one class state (see :class:`MulticlassODD`).
+    multiclass = False
+
     def __init__(self, classifier: Classifier | None, encoding: Encoding, *, backend: str,
                  arrays: DiagramArrays | None = None, bdd: Manager | None = None,
                  root: Node | None = None, meta: dict | None = None,
-                 classifier_doc: dict | None = None, where: str = "") -> None:
+                 classifier_doc: dict | None = None, where: str = "",
+                 manager_of: Any = None) -> None:
         if arrays is None and root is None:
             raise ValueError("an ODD needs its arrays or its dd root")
         self._classifier = classifier
@@ -63,6 +69,7 @@ class ODD(Decisions):
         self._bdd = bdd
         self._root = root
         self._domain = None
+        self._manager_of = manager_of  # the multi-class ODD whose dd manager this one shares
         meta = dict(meta or {})
         if classifier is not None:
             meta.setdefault("class_var", classifier.class_var)
@@ -71,6 +78,7 @@ class ODD(Decisions):
             meta.setdefault("rule", classifier.rule)
             meta.setdefault("fingerprint", classifier.fingerprint)
             meta.setdefault("on_states", classifier.on_states)
+            meta.setdefault("ordinal", classifier.ordinal)
             if "least_states" not in meta:
                 meta["least_states"] = least_pair(classifier, encoding.features)
         self.meta = meta
@@ -126,7 +134,8 @@ class ODD(Decisions):
         the arrays on first use, with the encoding's variables in order and reordering
         off)."""
         if self._bdd is None:
-            self._bdd = new_manager(self.backend, self.encoding.variables)
+            self._bdd = (self._manager_of.bdd if self._manager_of is not None
+                         else new_manager(self.backend, self.encoding.variables))
         return self._bdd
 
     @property
@@ -179,6 +188,17 @@ class ODD(Decisions):
     def class_var(self):
         """The class variable of the classifier it was compiled from."""
         return self.meta.get("class_var")
+
+    @property
+    def classes(self) -> tuple | None:
+        """The class states, in order (as :attr:`class_states`)."""
+        return self.class_states
+
+    @property
+    def ordinal(self) -> dict:
+        """The ordered features, ``{feature: its states in increasing order}``
+        (:attr:`bnx.Classifier.ordinal`; kept in saved files)."""
+        return dict(self.meta.get("ordinal") or {})
 
     @property
     def class_states(self) -> tuple | None:
@@ -301,7 +321,7 @@ class ODD(Decisions):
         'ODD'
             The loaded ODD.
         """
-        return cls(None, **load_odd(path, backend=backend, resolve=False))
+        return _from_parts(load_odd(path, backend=backend, resolve=False))
 
     # ------------------------------------------------------------------ drawing
     def to_dot(self) -> str:
@@ -345,7 +365,23 @@ class ODD(Decisions):
 def _unpickle(data, backend: str) -> ODD:
     if backend not in available_backends():  # unpickled where CUDD is missing
         backend = "auto"
-    return ODD(None, **loads_odd(data, backend=backend, where="<pickled ODD>"))
+    return _from_parts(loads_odd(data, backend=backend, where="<pickled ODD>"))
+
+
+def _from_parts(parts: dict) -> ODD:
+    """The ODD of a file's parts (:func:`bnx.odd.io.load_odd`): a :class:`MulticlassODD`
+    when they hold one formula per class."""
+    formulas = parts.pop("formulas", None)
+    if formulas is None:
+        return ODD(None, **parts)
+    odd = MulticlassODD(None, **parts, formulas=formulas)
+    recorded = odd.meta.pop("size", None)
+    if recorded != odd.size:
+        from ..errors import ODDFileError
+        raise ODDFileError(f"{parts['where']} is not a valid ODD file: its class formulas have "
+                           f"{odd.size} nodes together, but the file records {recorded}")
+    return odd
+
 
 
 def check_odd(odd) -> None:
@@ -354,3 +390,290 @@ def check_odd(odd) -> None:
         hint = " (compile it first: bnx.compile(clf))" if isinstance(odd, Classifier) else ""
         raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
 
+
+
+class MulticlassODD(ODD):
+    """The decision function of a classifier that picks one of several class states: one
+    *class formula* per state, each a binary :class:`ODD` true exactly on the instances
+    decided that state (the instances of one class are disjoint from the others', and
+    together they cover every instance).
+
+    Made by :func:`bnx.compile` from a classifier without a positive state (the argmax
+    rule's pairwise comparisons compiled once and shared by the formulas); their ``dd``
+    views share one manager, so common sub-diagrams are one node. Every question on a
+    decision takes it: a question about the decided class ``a`` is asked of
+    ``class_formula(a)``, and "why ``a`` and not ``b``" (``rival=b``) of
+    ``class_formula(b)``, on which the instance is not decided ``b``.
+
+    Attributes
+    ----------
+    classes : tuple
+        The class states, in order.
+    classifier : Classifier
+        The multi-class classifier it was compiled from (rebuilt from a loaded file on
+        first use).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> asia = bnx.examples.asia()
+    >>> clf = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+    >>> odd = bnx.compile(clf, backend="autoref")
+    >>> odd.classes, odd.count()
+    (('yes', 'no'), {'yes': 1, 'no': 3})
+    >>> odd.decide({"xray": "yes", "dysp": "yes"}), odd.class_formula("yes").count()
+    ('yes', 1)
+    """
+
+    multiclass = True
+
+    def __init__(self, classifier: Classifier | None, encoding: Encoding, *, backend: str,
+                 arrays=None, formulas=None, meta: dict | None = None,
+                 classifier_doc: dict | None = None, where: str = "") -> None:
+        if classifier is not None and not classifier.multiclass:
+            raise ArgumentError("a MulticlassODD needs a classifier without a positive state")
+        self._classifier = classifier
+        self._classifier_doc = classifier_doc
+        self._classifier_where = where
+        self.encoding = encoding
+        self._backend = backend
+        self._bdd = None
+        self._domain = None
+        self._manager_of = None
+        self._by_text = None
+        meta = dict(meta or {})
+        if classifier is not None:
+            meta.setdefault("class_var", classifier.class_var)
+            meta.setdefault("fingerprint", classifier.fingerprint)
+            meta.setdefault("on_states", classifier.on_states)
+            meta.setdefault("ordinal", classifier.ordinal)
+            meta.setdefault("classes", tuple(classifier.classes))
+        meta.update(positive=None, threshold=None, rule="argmax", least_states=None)
+        self.meta = meta
+        if formulas is None:  # compiled: one array form per class state
+            formulas = [ODD(classifier.class_classifier(s), encoding, backend=backend,
+                            arrays=a, manager_of=self)
+                        for s, a in zip(classifier.classes, arrays)]
+        else:  # loaded: each formula's parts, its classifier rebuilt from ours on first use
+            formulas = [f if isinstance(f, ODD) else ODD(None, **f, manager_of=self)
+                        for f in formulas]
+        self._formulas = tuple(formulas)
+        if len(self._formulas) != len(self.classes):
+            raise ValueError("a MulticlassODD needs one formula per class state")
+
+    # ------------------------------------------------------------------ the classes
+    @property
+    def classes(self) -> tuple:
+        """The class states, in order."""
+        return tuple(self.meta["classes"])
+
+    class_states = classes
+
+    def class_formula(self, state) -> ODD:
+        """The binary ODD of one class state: true exactly on the instances decided
+        ``state``; it decides as ``bnx.compile(clf.class_classifier(state))`` and takes
+        every question of a binary ODD.
+
+        Parameters
+        ----------
+        state : state name
+            A class state.
+
+        Returns
+        -------
+        ODD
+            Its :attr:`~ODD.classifier` is ``Classifier(network, class_var, state,
+            rule="argmax")``.
+
+        Raises
+        ------
+        UnknownStateError
+            ``state`` is not a class state.
+        """
+        return self._formulas[self.class_index(state)]
+
+    def class_index(self, state) -> int:
+        """The position of a class state in :attr:`classes` (matching by text too).
+
+        Returns
+        -------
+        int
+        """
+        from ..classifier._instances import resolve_state
+        from ..errors import UnknownStateError
+        j = resolve_state(self.classes, state)
+        if j is None:
+            raise UnknownStateError(f"{state!r} is not a state of the class {self.class_var!r} "
+                                    f"(states, closest first: "
+                                    f"{closest_first(state, self.classes)})")
+        return j
+
+    @property
+    def formulas(self) -> tuple:
+        """The class formulas, one binary :class:`ODD` per class state, in order."""
+        return self._formulas
+
+    # ------------------------------------------------------------------ decisions
+    def decide(self, instance):
+        """The decided class state: the most probable one, the first in the class's
+        order on ties (a missing value leaves its feature unobserved, as in
+        :meth:`ODD.decide`).
+
+        Returns
+        -------
+        state
+            One of :attr:`classes`.
+        """
+        for state, formula in zip(self.classes, self._formulas):
+            if formula.decide(instance):
+                return state
+        raise AssertionError("no class formula holds: the formulas do not cover the instance")
+
+    def decide_many(self, data):
+        """The decided class states of many rows, as a numpy object array in row order
+        (rows with missing values decided on their observed features).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
+        import numpy as np
+        hits = np.stack([f.decide_many(data) for f in self._formulas], axis=1)
+        out = np.empty(hits.shape[0], dtype=object)
+        out[:] = [self.classes[j] for j in hits.argmax(axis=1).tolist()]
+        return out
+
+    def count(self) -> dict:
+        """The number of complete instances decided each class state, ``{state: int}``.
+
+        Returns
+        -------
+        dict
+        """
+        return {s: f.count() for s, f in zip(self.classes, self._formulas)}
+
+    def decision_state(self, decision) -> str:
+        """The class state of a decision (a multi-class decision is its state)."""
+        return self.classes[self.class_index(decision)]
+
+    def decision_text(self, decision) -> str:
+        """``"class = state"`` for a decided state.
+
+        Returns
+        -------
+        str
+        """
+        return f"{self.class_var} = {self.decision_state(decision)}"
+
+    # ------------------------------------------------------------------ the diagram
+    @property
+    def arrays(self) -> DiagramArrays:
+        raise ArgumentError(f"this ODD picks one of {len(self.classes)} class states and holds "
+                            f"one diagram per class: ask odd.class_formula(state)")
+
+    @property
+    def root(self) -> Node:
+        raise ArgumentError(f"this ODD picks one of {len(self.classes)} class states and holds "
+                            f"one diagram per class: odd.class_formula(state).root")
+
+    @property
+    def shared(self) -> tuple[DiagramArrays, list[int]]:
+        """The class formulas as one reduced diagram: the arrays and each class's root."""
+        got = self.__dict__.get("_shared")
+        if got is None:
+            import numpy as np
+
+            from ..diagram._arrays import canonical
+            n = self.encoding.nvars
+            cols = [[np.array([n, n])], [np.array([0, 1])], [np.array([0, 1])]]
+            roots, base = [], 2
+            for f in self._formulas:  # node i >= 2 of a formula: base + i - 2
+                a = f.arrays
+                level, lo, hi = (np.asarray(c, dtype=np.int64) for c in a.columns)
+                cols[0].append(level[2:])
+                for col, c in ((cols[1], lo), (cols[2], hi)):
+                    col.append(np.where(c[2:] < 2, c[2:], c[2:] + base - 2))
+                roots.append(a.root if a.root < 2 else a.root + base - 2)
+                base += a.size - 2
+            got = canonical(n, *(np.concatenate(c) for c in cols), roots)
+            self.__dict__["_shared"] = got
+        return got
+
+    @property
+    def size(self) -> int:
+        """The nodes of the class formulas together, as ``dd`` counts them in one manager:
+        nodes the formulas share, and a node and its negation, are one node."""
+        arrays, _ = self.shared
+        if arrays.size <= 2:
+            return 1
+        import numpy as np
+
+        from ..diagram._arrays import negations
+        paired = int(np.count_nonzero(negations(arrays)[2:] >= 0))
+        return 1 + arrays.size - 2 - paired // 2
+
+    def clear_caches(self) -> None:
+        """Drop what questions keep between calls, on every class formula too."""
+        _memo.clear(self)
+        for f in self._formulas:
+            f.clear_caches()
+
+    def __repr__(self) -> str:
+        return (f"MulticlassODD(classes={len(self.classes)}, features={len(self.features)}, "
+                f"size={self.size}, backend={self.backend!r})")
+
+    def to_dot(self) -> str:
+        raise ArgumentError("draw one class formula: odd.class_formula(state).to_dot()")
+
+    def draw(self, path: str, *, format: str | None = None) -> str:
+        raise ArgumentError("draw one class formula: odd.class_formula(state).draw(path)")
+
+    def plot(self, ax=None, **options):
+        raise ArgumentError("plot one class formula: odd.class_formula(state).plot()")
+
+    def _repr_svg_(self) -> str | None:
+        return None
+
+
+def formula_for(odd: ODD, instance=None, *, rival=None, target=None) -> ODD:
+    """The binary ODD a question about ``instance`` is asked of.
+
+    A binary ODD is its own (``rival=`` and ``target=`` may name the state of the other
+    decision, which says nothing more). On a :class:`MulticlassODD`, the class formula of
+    ``rival`` ("why the decided class and not ``rival``": on it the instance is not
+    decided ``rival``, and the question keeps it so), of ``target`` (the closest instances
+    decided ``target``), or else of the decided class. ``instance`` may be partial (as
+    :meth:`ODD.decide` takes it) and is needed only when neither is given or to check
+    that ``rival``/``target`` is not the decided class.
+
+    Raises
+    ------
+    ArgumentError
+        Both ``rival`` and ``target``, a rival or target that is the decided class, or
+        one that is not the other decision of a binary ODD.
+    UnknownStateError
+        A rival or target that is no class state.
+    """
+    other = rival if target is None else target
+    what = "rival" if target is None else "target"
+    if rival is not None and target is not None:
+        raise ArgumentError("give rival= (why this decision and not that class) or target= "
+                            "(the closest instances decided that class), not both")
+    if not odd.multiclass:
+        if other is not None and instance is not None:
+            want = odd.decision_state(not odd.decide(instance))
+            if other != want and str(other) != str(want):
+                raise ArgumentError(f"{what}={other!r}: this ODD decides yes or no about "
+                                    f"{odd.class_var} = {odd.meta.get('positive')}; the only "
+                                    f"other decision here is {want!r}")
+        return odd
+    if other is None:
+        if instance is None:
+            raise ArgumentError("a question on a multi-class ODD needs the instance, or the "
+                                "class to ask about")
+        return odd.class_formula(odd.decide(instance))
+    formula = odd.class_formula(other)
+    if instance is not None and odd.decide(instance) == odd.classes[odd.class_index(other)]:
+        raise ArgumentError(f"{what}={other!r} is the class this instance is decided: name "
+                            f"another of {', '.join(map(str, odd.classes))}")
+    return formula

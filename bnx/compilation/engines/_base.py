@@ -7,8 +7,11 @@ An engine is a class with
   when it does not. Deciding may compute what the engine needs to run (the naive Bayes
   log-weights, the TAN models, the comparisons of the argmax rule): the verdict holds it
   as ``given``, so that nothing is computed twice;
-* a constructor ``Engine(clf, enc, budget, given, *, backend)``: ``given`` the verdict's,
-  ``backend`` the ``dd`` backend of the engines that build ``dd`` nodes (:class:`DdEngine`);
+* a constructor ``Engine(clf, enc, budget, given, *, backend, memo)``: ``given`` the
+  verdict's, ``backend`` the ``dd`` backend of the engines that build ``dd`` nodes
+  (:class:`DdEngine`), ``memo`` a dict shared by the engines of one multi-class compile
+  (its class formulas share the argmax rule's pairwise comparisons: each is compiled once,
+  and the ``dd`` engines build in one manager);
 * ``run()``: the decision function as canonical
   :class:`~bnx.diagram._arrays.DiagramArrays`, false on every code that names no state
   (the ODD's form);
@@ -70,9 +73,21 @@ class Engine(ABC):
     name: ClassVar[str] = ""
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given: Any = None, *,
-                 backend: str = "autoref") -> None:
+                 backend: str = "autoref", memo: dict | None = None) -> None:
         self.clf, self.enc, self.budget, self.given = clf, enc, budget, given
         self.backend = backend
+        self.memo = {} if memo is None else memo
+
+    def compared(self, pair: tuple | None, make) -> Any:
+        """``make()``, the compiled comparison of the class states ``pair``, made once per
+        compile (``pair=None``: not shared)."""
+        if pair is None:
+            return make()
+        key = (type(self).__name__, pair)
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = make()
+        return got
 
     @classmethod
     @abstractmethod
@@ -96,9 +111,12 @@ class DdEngine(Engine):
     encoding's domain and reads the result into arrays."""
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given: Any = None, *,
-                 backend: str = "autoref") -> None:
-        super().__init__(clf, enc, budget, given, backend=backend)
-        self.bdd = new_manager(backend, enc.variables)
+                 backend: str = "autoref", memo: dict | None = None) -> None:
+        super().__init__(clf, enc, budget, given, backend=backend, memo=memo)
+        key = ("bdd", backend)
+        if key not in self.memo:
+            self.memo[key] = new_manager(backend, enc.variables)
+        self.bdd = self.memo[key]
 
     @abstractmethod
     def root(self) -> Any:

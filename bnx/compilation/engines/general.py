@@ -61,8 +61,10 @@ class FactorEngine(DdEngine):
         """The conjunction of the comparisons, in :attr:`bdd`."""
         root = sets.true(self.bdd)
         for pair, weights, keep in self.given:
-            ge = FactorElimination(self.clf, self.enc, self.bdd, self.budget, pair=pair,
-                                   weights=weights).run()
+            ge = self.compared(
+                pair if weights == (1, 1) else None,
+                lambda p=pair, w=weights: FactorElimination(
+                    self.clf, self.enc, self.bdd, self.budget, pair=p, weights=w).run())
             root = sets.intersect(root, ge) if keep else sets.difference(root, ge)
         return root
 

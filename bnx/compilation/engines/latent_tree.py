@@ -59,8 +59,8 @@ class SplitEngine(TensorEngine):
         return refuse(why) if why else accept("a binary-class latent tree threshold")
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given=None, *,
-                 backend: str = "autoref"):
-        super().__init__(clf, enc, budget, given, backend=backend)
+                 backend: str = "autoref", memo: dict | None = None):
+        super().__init__(clf, enc, budget, given, backend=backend, memo=memo)
         self.pos, self.neg, self.rho0 = prior_odds(clf)
         self.one = np.array([1, 1], dtype=object)
         # integer versions of the plan's tables

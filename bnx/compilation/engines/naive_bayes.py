@@ -42,8 +42,8 @@ class RatioEngine(DdEngine):
         return refuse(why) if why else accept("a binary-class naive Bayes threshold")
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given=None, *,
-                 backend: str = "autoref"):
-        super().__init__(clf, enc, budget, given, backend=backend)
+                 backend: str = "autoref", memo: dict | None = None):
+        super().__init__(clf, enc, budget, given, backend=backend, memo=memo)
         pos, neg, self.start = prior_odds(clf)
         # per position: per state, the ratio p/q (None: q == 0, the state forces positive)
         self.ratios = []

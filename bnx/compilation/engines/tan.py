@@ -95,7 +95,11 @@ class TanEngine(Engine):
         """The comparisons (``>=`` as is, ``>`` the negation of the reversed one),
         conjoined without dd; the domain joins the conjunction when every comparison is
         negated (a negation is true on unused codes)."""
-        ge = [TanLevels(self.enc, self.budget, model).run() for model, _ in self.given]
+        pairs = ([None] if self.clf.rule == "threshold" else
+                 argmax_pairs(len(self.clf.class_states),
+                              self.clf.class_states.index(self.clf.positive)))
+        ge = [self.compared(pair, lambda m=model: TanLevels(self.enc, self.budget, m).run())
+              for pair, (model, _) in zip(pairs, self.given)]
         keep = [g for g, (_, k) in zip(ge, self.given) if k]
         flip = [negate(g) for g, (_, k) in zip(ge, self.given) if not k]
         out = keep[0] if keep else domain(self.enc)

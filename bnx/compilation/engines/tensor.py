@@ -68,8 +68,8 @@ class TensorEngine(DdEngine):
         return accept(f"a {clf.structure} threshold")
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given=None, *,
-                 backend: str = "autoref"):
-        super().__init__(clf, enc, budget, given, backend=backend)
+                 backend: str = "autoref", memo: dict | None = None):
+        super().__init__(clf, enc, budget, given, backend=backend, memo=memo)
         self.n = len(enc.features)
         root = clf.class_var
         pos = clf.class_states.index(clf.positive)

@@ -17,7 +17,7 @@ FORMAT_VERSION = 3
 _KEYS = ("format", "version", "bnx_version", "backend", "features", "states", "variables",
          "class_var", "positive", "threshold", "fingerprint", "count", "size", "diagram",
          "checksum")  # in version 3, "arrays" stands for "diagram"
-_OPTIONAL = ("classifier", "rule", "least_states")
+_OPTIONAL = ("classifier", "rule", "least_states", "classes")
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)/([1-9][0-9]*)")
 _NODE_ID = re.compile(r"[1-9][0-9]*")
 _HEX64 = re.compile(r"[0-9a-f]{64}")

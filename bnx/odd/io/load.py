@@ -105,6 +105,8 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
     def bad(problem: str) -> ODDFileError:
         return ODDFileError(f"{path!r} is not a valid ODD file: {problem}")
 
+    if "classes" in doc:
+        return _load_multiclass(path, name, doc, payload, bad)
     features, states, variables = _check_encoding(doc, bad)
     enc = Encoding(features, states)
     if tuple(variables) != enc.variables:
@@ -144,9 +146,10 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
         meta["display_order"] = tuple(_scalar(f, "feature", bad) for f in stored["features"])
         try:
             meta["on_states"] = stored_on_states(stored)
+            meta["ordinal"] = stored_on_states(stored, "ordinal")
         except (TypeError, ValueError):
-            raise bad("its classifier's 'on_states' is not a list of [feature, [states]] "
-                      "pairs") from None
+            raise bad("its classifier's 'on_states' or 'ordinal' is not a list of "
+                      "[feature, [states]] pairs") from None
     if "least_states" in doc:
         meta["least_states"] = _least_states(doc["least_states"], enc, bad)
     parts = {"encoding": enc, "backend": name, "meta": meta, "classifier_doc": stored,
@@ -175,6 +178,65 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
         raise bad(f"its decision diagram has {size} nodes, "
                   f"but the file records {doc['size']}")
     return parts
+
+
+def _load_multiclass(path: str, name: str, doc: dict, payload: memoryview, bad) -> dict:
+    """The parts of a multi-class ODD: each class formula checked as a file of its own
+    (its header made from the shared keys and its class's entry), and the counts adding
+    up to every instance."""
+    entries, headers, counts = doc["classes"], doc["arrays"], doc["count"]
+    if doc.get("version", 0) < 3 or not all(isinstance(v, list) for v in (entries, headers,
+                                                                            counts)):
+        raise bad("its 'classes', 'arrays' and 'count' must be lists (format version 3)")
+    if not len(entries) == len(headers) == len(counts) or len(entries) < 2:
+        raise bad(f"it has {len(entries)} classes, {len(headers)} arrays and {len(counts)} "
+                  f"counts: expected as many of each, at least two")
+    if doc["positive"] is not None or doc.get("rule") != "argmax":
+        raise bad("a multi-class file has no positive state and the rule 'argmax'")
+    stored = doc.get("classifier")
+    offset, formulas = 0, []
+    for entry, header, count in zip(entries, headers, counts):
+        if not isinstance(entry, dict) or not {"state", "fingerprint", "size"} <= set(entry) \
+                <= {"state", "fingerprint", "size", "least_states"}:
+            raise bad("each of its 'classes' must be an object with 'state', 'fingerprint' "
+                      "and 'size' (and optionally 'least_states')")
+        nodes = header.get("nodes") if isinstance(header, dict) else None
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 2:
+            raise bad("each of its 'arrays' must say how many nodes it has")
+        sub = {k: v for k, v in doc.items() if k not in ("classes", "least_states")}
+        sub.update(positive=entry["state"], fingerprint=entry["fingerprint"], count=count,
+                   size=entry["size"], arrays=header)
+        if "least_states" in entry:
+            sub["least_states"] = entry["least_states"]
+        if stored is not None:
+            if not isinstance(stored, dict):
+                raise bad("its 'classifier' is not an object")
+            sub["classifier"] = {**stored, "positive": entry["state"], "threshold": None,
+                                 "rule": "argmax"}
+        part = payload[offset:offset + 12 * nodes]
+        offset += 12 * nodes
+        formulas.append(_load_document(path, name, sub, part))
+    if offset != len(payload):
+        raise bad(f"{len(payload) - offset} bytes follow its class formulas' arrays")
+    enc = formulas[0]["encoding"]
+    total = 1
+    for states in enc.states:
+        total *= len(states)
+    if sum(int(c) for c in counts) != total:
+        raise bad(f"its class formulas decide {sum(int(c) for c in counts)} instances, not "
+                  f"the {total} instances of its features")
+    states = [f["meta"]["positive"] for f in formulas]
+    if len(set(map(repr, states))) != len(states):
+        raise bad("a class state is listed twice")
+    fingerprint = doc["fingerprint"]
+    if not isinstance(fingerprint, str) or not _HEX64.fullmatch(fingerprint):
+        raise bad(f"its fingerprint {fingerprint!r} is not a hex SHA-256 digest")
+    meta = {k: formulas[0]["meta"][k] for k in ("class_var", "display_order", "on_states",
+                                                "ordinal") if k in formulas[0]["meta"]}
+    meta.update(positive=None, threshold=None, rule="argmax", fingerprint=fingerprint,
+                classes=tuple(states), size=doc["size"])
+    return {"encoding": enc, "backend": formulas[0]["backend"], "meta": meta,
+            "classifier_doc": stored, "where": repr(path), "formulas": formulas}
 
 
 def _read_document(path: str) -> tuple[dict, memoryview]:

@@ -68,11 +68,43 @@ def save_odd(odd: Any, path: str | os.PathLike) -> str:
 
 def dumps_odd(odd: Any) -> bytes:
     """The bytes of the file that :func:`save_odd` writes (used to pickle ODDs)."""
+    if getattr(odd, "multiclass", False):
+        return _dumps_multiclass(odd)
     payload = arrays_bytes(odd.arrays)
     return _render(_document(odd, payload)).encode("utf-8") + payload
 
 
-def _document(odd: Any, payload: bytes) -> dict:
+def _dumps_multiclass(odd: Any) -> bytes:
+    """A multi-class ODD: one header, then each class formula's arrays in class order.
+    The header holds per class its state, its formula's fingerprint, count and size (the
+    lists ``count`` and ``arrays``, the objects of ``classes``), and the classifier once."""
+    payloads = [arrays_bytes(f.arrays) for f in odd.formulas]
+    docs = [_document(f, p, with_classifier=False) for f, p in zip(odd.formulas, payloads)]
+    doc = {k: docs[0][k] for k in ("format", "version", "bnx_version", "backend", "features",
+                                   "states", "variables", "class_var")}
+    fingerprint = (odd.meta or {}).get("fingerprint")
+    if not isinstance(fingerprint, str):
+        raise BnxError("cannot save this ODD: its metadata has no fingerprint")
+    classes = []
+    for state, d in zip(odd.classes, docs):
+        entry = {"state": _json_scalar(state, "class state"), "fingerprint": d["fingerprint"],
+                 "size": d["size"]}
+        if "least_states" in d:
+            entry["least_states"] = d["least_states"]
+        classes.append(entry)
+    doc.update({"positive": None, "threshold": None, "fingerprint": fingerprint,
+                "count": [d["count"] for d in docs], "size": int(odd.size),
+                "arrays": [d["arrays"] for d in docs], "rule": "argmax", "classes": classes})
+    stored = odd._classifier_doc
+    if stored is None and odd._classifier is not None:
+        stored = classifier_document(odd._classifier, _json_scalar)
+    if stored is not None:
+        doc["classifier"] = stored
+    doc["checksum"] = _checksum(doc)
+    return _render(doc).encode("utf-8") + b"".join(payloads)
+
+
+def _document(odd: Any, payload: bytes, with_classifier: bool = True) -> dict:
     """The file's header, checksum included, as JSON-ready values."""
 
     enc = odd.encoding
@@ -112,8 +144,8 @@ def _document(odd: Any, payload: bytes) -> dict:
         "size": int(odd.size),
         "arrays": arrays_header(odd.arrays, payload),
     }
-    stored = odd._classifier_doc
-    if stored is None and odd._classifier is not None:
+    stored = odd._classifier_doc if with_classifier else None
+    if stored is None and odd._classifier is not None and with_classifier:
         stored = classifier_document(odd._classifier, _json_scalar)
     if stored is not None:
         doc["classifier"] = stored
