@@ -23,12 +23,14 @@ def _conf_value(name: str):
 
 
 def _rules(css: str) -> dict[str, str]:
-    """``{selector: declarations}`` of a flat stylesheet (comments dropped)."""
+    """``{selector: declarations}`` of a flat stylesheet (comments dropped; a selector's
+    rules joined in order)."""
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
-    out = {}
+    out: dict[str, str] = {}
     for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
         for selector in selectors.split(","):
-            out[" ".join(selector.split())] = body
+            key = " ".join(selector.split())
+            out[key] = out.get(key, "") + body
     return out
 
 
