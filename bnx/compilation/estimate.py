@@ -36,12 +36,12 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     each level's breakpoints counted once per open context (on k-dependence classifiers
     the estimate is 4 to 10 times too low), and so are the comparisons of the argmax rule
     over more than two classes on them (their conjunction's widths bounded by the
-    products of theirs; 3 to 10 times the real size on ``bench/tan.py``'s). A multi-class
-    classifier (no positive state) gets the sum of its class formulas' estimates. For latent
+    products of theirs; 3 to 10 times the real size on ``bench/tan.py``'s). For latent
     trees, multi-class classifiers under the threshold rule and networks with hidden
     variables it is the cruder ``sum_i min(prefixes, completions)``. Under the argmax rule
     over two classes, as for the threshold 1/2 it compiles as. The estimate follows the
-    engine :func:`compile` chooses.
+    engine :func:`compile` chooses. A multi-class classifier's is the sum of its class
+    formulas' estimates (their shared nodes counted once per formula).
 
     Returns
     -------
