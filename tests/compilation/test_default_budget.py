@@ -14,7 +14,6 @@ from bnx.compilation import _compile
 from bnx.compilation.budget import Budget
 from tests._support import oracle
 from tests._support.bundled import bundled_bif
-from tests.compilation.test_speed_compile import _wide
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +56,7 @@ def test_an_explicit_budget_refuses_by_the_estimate_too(hepar2):
 
 
 def test_a_wide_naive_bayes_is_pointed_to_bnx_linear():
-    clf = _wide(60)
+    clf = bnx.linear.read_xlc(bnx.examples.network_path("promoters.xlc"))  # 58 features
     with pytest.raises(bnx.CompilationLimitError) as refused:
         bnx.compile(clf)
     assert "To explain one instance without compiling: bnx.explain(clf, x) takes this naive " \
