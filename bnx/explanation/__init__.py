@@ -4,7 +4,12 @@
   decision diagram, counted and minimised on the diagram, and its layouts;
 - :mod:`.mc`: MC-explanations (Algorithm 3 and Section 5's generalisation);
 - :mod:`.pi`: PI-explanations and prime implicants (Algorithms 4 and 5);
-- :mod:`.monotone`: monotonicity and Theorem 3 (:mod:`.monotone_result`: its answer);
+- :mod:`.general`: general reasons, the largest boxes of states that keep a decision
+  (their passes in :mod:`._boxes`);
+- :mod:`.monotone`: monotonicity in ordinal features and Theorem 3
+  (:mod:`.monotone_result`: its answer);
+- :mod:`.rules`: rules an expert states, checked (:mod:`.rule_result`: the answer; the
+  counting pass in :mod:`._pairs`);
 - :mod:`.reasons`: sufficient and contrastive reasons, feature roles (the passes in
   :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
 - :mod:`._robustness`: robustness, counterfactuals, the robustness profile;
@@ -14,7 +19,9 @@
 - :mod:`.observe`, :mod:`.probable`, :mod:`.fairness`: what to observe next, probable
   reasons, group fairness, under the network's distribution (take the classifier).
 
-Every function takes a compiled :class:`~bnx.ODD`.
+Every function takes a compiled :class:`~bnx.ODD`; the reasons take a
+:class:`~bnx.MulticlassODD` too, each asked of one class formula (:mod:`._classes`: the
+decided class's, or a rival's with ``rival=``).
 
 The functions are imported with their module when first read (``import bnx`` stays light).
 """
@@ -27,12 +34,16 @@ _LAZY = {
     "positives": ("bnx.explanation.explanations", "positives"),
     "mc_explanations": ("bnx.explanation.mc", "mc_explanations"),
     "on_states": ("bnx.explanation.mc", "on_states"),
-    "is_monotone": ("bnx.explanation.monotone", "is_monotone"),
-    "monotone_counterexample": ("bnx.explanation.monotone", "monotone_counterexample"),
-    "MonotoneCounterexample": ("bnx.explanation.monotone_result", "MonotoneCounterexample"),
+    "check_monotone": ("bnx.explanation.monotone", "check_monotone"),
+    "MonotoneCheck": ("bnx.explanation.monotone_result", "MonotoneCheck"),
+    "check_rule": ("bnx.explanation.rules", "check_rule"),
+    "check_rules": ("bnx.explanation.rules", "check_rules"),
+    "RuleCheck": ("bnx.explanation.rule_result", "RuleCheck"),
     "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
+    "general_reasons": ("bnx.explanation.general", "general_reasons"),
+    "GeneralReasons": ("bnx.explanation.general", "GeneralReasons"),
     "Bias": ("bnx.explanation.bias_result", "Bias"),
     "count_biased": ("bnx.explanation.bias", "count_biased"),
     "decision_bias": ("bnx.explanation.bias", "decision_bias"),

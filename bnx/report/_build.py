@@ -230,10 +230,34 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
         base = float(a.base_values)
     lengths = pis.lengths()  # the count is their sum: one walk over the reasons, not two
     return Report(**common, reasons=tuple(reasons), reason_count=sum(lengths.values()),
-                  reason_lengths=FrozenMap(lengths),
+                  reason_lengths=FrozenMap(lengths), **_general(odd, named),
                   necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
                   robustness=rob, attributions=attributions, base_value=base)
+
+
+#: How many general reasons (fewest features first) the report reads to find those that
+#: say more than the sufficient reasons.
+GENERAL_READ = 4 * MAX_SHOWN
+
+
+def _general(odd: ODD, named: dict) -> dict:
+    """The report's general reasons: the first that allow several states of a feature
+    (none to compute where every feature has at most two states: they are then the
+    sufficient reasons)."""
+    from ..explanation.general import general_reasons
+    if all(len(s) <= 2 for s in odd.encoding.states):
+        return {}
+    found = general_reasons(odd, named)
+    shown, words = [], []
+    for k, reason in enumerate(found):
+        if k >= GENERAL_READ or len(shown) >= MAX_SHOWN:
+            break
+        if any(len(s) > 1 for s in reason.values()):
+            shown.append(FrozenMap(reason))
+            words.append(found.terms(reason))
+    return dict(general_reasons=tuple(shown), general_words=tuple(words),
+                general_count=found.count)
 
 
 def _sdp(clf: Classifier, named: dict, odd: ODD) -> Fraction | None:

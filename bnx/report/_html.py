@@ -64,6 +64,14 @@ def _complete_rows(r) -> list[str]:
         rows.append(_row("Why", _items(shown) + f'<small style="color:#666">{_e(note)}</small>',
                          "enough to settle the decision, whatever the other features say "
                          "(shortest PI-explanations)"))
+    if r.general_words:
+        shown = [", ".join(_e(w) for w in words) for words in r.general_words]
+        note = (f"{len(shown)} of {r.general_count:,} in all"
+                if r.general_count is not None else "")
+        rows.append(_row("More generally", _items(shown)
+                         + f'<small style="color:#666">{_e(note)}</small>',
+                         "sets of states that keep the decision, larger than one state "
+                         "(general reasons)"))
     if r.robustness == math.inf:
         body = "nothing: no change of the features gives another decision"
     else:
