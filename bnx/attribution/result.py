@@ -206,8 +206,8 @@ class Attributions:
             import shap
         except ImportError:  # pragma: no cover - depends on the environment
             from ..errors import ArgumentError
-            raise ArgumentError("to_shap() needs the shap package: pip install 'bnx[shap]'"
-                                ) from None
+            raise ArgumentError("to_shap() needs the shap package: pip install shap (or, "
+                                "in bnx's clone, pip install -e '.[shap]')") from None
         values = np.asarray(self.values, dtype=float)
         if self.multiclass:
             return shap.Explanation(values=values,

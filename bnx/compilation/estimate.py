@@ -7,16 +7,20 @@ from collections.abc import Sequence
 from .._util.types import Feature
 from ..classifier._classifier import Classifier
 from ..diagram.encoding import Encoding
-from ..errors import ArgumentError, BnxError
-from ._choose import choose
+from ..errors import ArgumentError, BnxError, CompilationLimitError
+from ._choose import Choice, choose
+from .engines import FactorEngine
 from .engines._estimates import crude_estimate
 from .orders import check_order
 
-__all__ = ["estimate_size"]
+__all__ = ["estimate_size", "choices", "refuse_past"]
+
+#: The samples and seed of :func:`estimate_size`'s defaults, which :func:`refuse_past` uses.
+SAMPLES, SEED = 4000, 0
 
 
 def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
-                  samples: int = 4000, seed: int = 0) -> int:
+                  samples: int = SAMPLES, seed: int = SEED) -> int:
     """Estimate the number of nodes of ``bnx.compile(clf, order)`` in milliseconds.
 
     The width of the diagram at feature ``i`` is at most the number of prefixes of
@@ -58,8 +62,77 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
         raise ArgumentError(f"samples must be a positive integer, got {samples!r}")
     order = check_order(clf, order)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
-    total = 0
-    for one in (map(clf.class_classifier, clf.classes) if clf.multiclass else [clf]):
-        got = choose(one, enc).estimate(enc, samples, seed)
-        total += crude_estimate(enc) if got is None else got
+    return _estimate(choices(clf, enc), enc, samples, seed)
+
+
+def choices(clf: Classifier, enc: Encoding) -> list[Choice]:
+    """The engines' choices that compile ``clf`` along ``enc``: one, or one per class
+    formula of a multi-class classifier (each an argmax classifier of its state)."""
+    if clf.multiclass:
+        return [choose(one, enc) for one in map(clf.class_classifier, clf.classes)]
+    return [choose(clf, enc)]
+
+
+def _estimate(chosen: Sequence[Choice], enc: Encoding, samples: int, seed: int) -> int:
+    """The estimates of the choices, summed (a multi-class ODD holds every formula)."""
+    size = 0
+    for choice in chosen:
+        got = choice.estimate(enc, samples, seed)
+        size += crude_estimate(enc) if got is None else got
+    return size
+
+
+def _ceiling(enc: Encoding) -> int:
+    """A bound on every engine's estimate (each level's term is at most its prefixes times
+    its states less one): below the budget, no sampling is needed."""
+    total, prefixes = 2, 1
+    for states in enc.states:
+        total += max(1, len(states) - 1) * prefixes
+        prefixes *= len(states)
+        if total > 2 ** 62:
+            break
     return total
+
+
+#: The classifiers' structures in words.
+_KINDS = {"naive_bayes": "naive Bayes", "tan": "TAN", "latent_tree": "latent tree"}
+
+
+def refuse_past(clf: Classifier, chosen: Sequence[Choice], enc: Encoding, limit: int, *,
+                default: bool) -> None:
+    """Raise :class:`~bnx.CompilationLimitError` when the ODD of ``clf`` (compiled by
+    the ``chosen`` engines along ``enc``: one choice, or one per class formula of a multi-class
+    classifier, their estimates summed) is estimated past ``limit`` nodes (``default``:
+    the limit is :func:`~bnx.compile`'s default), with the estimate and the ways
+    forward."""
+    if _ceiling(enc) * len(chosen) <= limit:
+        return
+    size = 0
+    for choice in chosen:
+        got = choice.estimate(enc, SAMPLES, SEED)
+        if got is None and choice.engine is not FactorEngine:
+            # latent trees and the tensor engine have no estimate of their own, and the
+            # crude bound is far above what they build (a latent chain of 200 features:
+            # 2**100 for about 400 nodes): only max_nodes while building stops them
+            return
+        size += crude_estimate(enc) if got is None else got
+    if size <= limit:
+        return
+    kind = _KINDS.get(clf.structure, clf.structure.replace("_", " "))
+    budget = f"max_nodes={limit}" + (" (the default budget)" if default else "")
+    if clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2 \
+            and not clf.multiclass:
+        way = (f"To explain one instance without compiling: bnx.explain(clf, x) takes "
+               f"this {kind} classifier (bnx.linear, as bnx explain does)")
+    else:
+        answers = ("clf.predict(x) and clf.class_probabilities(x)" if clf.multiclass
+                   else "clf.decide(x) and clf.posterior(x)")
+        way = (f"Without compiling, bnx.linear explains naive Bayes and TAN classifiers with "
+               f"a two-state class only; on this {kind} network {answers} answer one "
+               f"instance exactly without compiling, and fewer features (features=) make a "
+               f"smaller ODD")
+    raise CompilationLimitError(
+        f"the ODD is estimated at {size:,} nodes ({len(enc.features)} features), past "
+        f"{budget}: refused before compiling. {way}; to compile anyway, "
+        f"raise max_nodes (max_nodes=math.inf, or --max-nodes inf on the command line, "
+        f"lifts the budget) or try another order")
