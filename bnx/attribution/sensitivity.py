@@ -151,9 +151,31 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
     >>> r = s[(s.variable == "Admit") & (s.state == "+")].iloc[0]
     >>> float(r.value), round(float(r.low), 3), float(r.high), clf.decide(x)
     (0.3, 0.249, 1.0, True)
+
+    A multi-class classifier keeps the decided class as long as that class's binary
+    classifier (:meth:`~bnx.Classifier.class_classifier`) keeps its decision; without an
+    instance, every class's decisions are kept where every class formula's are (the
+    intervals intersected).
+
+    >>> many = bnx.examples.illness()
+    >>> y = {"Season": "winter", "Fever": "yes", "Sneezing": "no", "Aches": "yes"}
+    >>> t = bnx.parameter_sensitivity(many, y)
+    >>> t.equals(bnx.parameter_sensitivity(many.class_classifier(many.predict(y)), y))
+    True
     """
     if not isinstance(classifier, Classifier):
         raise ArgumentError(f"expected a bnx.Classifier, got {type(classifier).__name__}")
+    if classifier.multiclass:
+        if instance is not None:  # the decided class's binary classifier keeps it
+            one = classifier.class_classifier(classifier.predict(instance))
+            return parameter_sensitivity(one, instance, exact=exact)
+        frames = [parameter_sensitivity(classifier.class_classifier(s), exact=exact)
+                  for s in classifier.classes]
+        out = frames[0].copy()
+        for f in frames[1:]:
+            out["low"] = [max(a, b) for a, b in zip(out["low"], f["low"])]
+            out["high"] = [min(a, b) for a, b in zip(out["high"], f["high"])]
+        return out
     if instance is None:
         from .sensitivity_all import whole_sensitivity
         return whole_sensitivity(classifier, exact=exact)

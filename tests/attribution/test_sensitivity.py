@@ -342,3 +342,50 @@ def test_explain_data_sensitivity_names_the_row_of_a_bad_state():
     with pytest.raises(bnx.UnknownStateError, match=r"row 1: 'zz' is not a state of feature 'GPA'"):
         bnx.explain_data(odd, [good, {**good, "GPA": "zz"}], what=["sensitivity"],
                          progress=False)
+
+
+def _decided_classes(case, row):
+    """Every instance's decided class (argmax, the first state on ties), recomputed by the
+    oracle with ``row``'s entry at ``t``."""
+    xs = oracle.all_instances(case.net, case.features)
+
+    def at(t):
+        n = changed(case, row, t)
+        out = []
+        for x in xs:
+            cj = oracle._class_joint(n, case.class_var, x, case.features)
+            best = None
+            for c, p in cj.items():
+                if best is None or p > cj[best]:
+                    best = c
+            out.append(best)
+        return tuple(out)
+    return at
+
+
+@given(case=WHOLE, data=st.data())
+@settings(max_examples=25, deadline=None)
+def test_multiclass_intervals_keep_the_decided_classes(case, data):
+    """A multi-class classifier (no positive state): with an instance, inside each interval
+    the instance keeps its decided class and at an end inside (0, 1) it does not; without
+    one, no instance's decided class changes inside and some does at an end."""
+    assume(all((c.values <= 1).all() for c in case.net.get_cpds()))
+    assume(len(oracle.node_states(case.net, case.class_var)) > 2)
+    many = bnx.Classifier(case.net, case.class_var, features=case.features)
+    assume(many.structure in ("naive_bayes", "tan"))
+    x = data.draw(instances(case), label="x")
+    for row in bnx.parameter_sensitivity(many, x, exact=True).itertuples():
+        check_row(case, row, lambda t, row=row: _decided_classes_of(case, row, x)(t))
+    for row in bnx.parameter_sensitivity(many, exact=True).itertuples():
+        check_row(case, row, _decided_classes(case, row))
+
+
+def _decided_classes_of(case, row, x):
+    def at(t):
+        cj = oracle._class_joint(changed(case, row, t), case.class_var, x, case.features)
+        best = None
+        for c, p in cj.items():
+            if best is None or p > cj[best]:
+                best = c
+        return best
+    return at
