@@ -54,6 +54,9 @@ __all__ = [
     "binary_on_maps",
     "general_networks",
     "tan_networks",
+    "multiclass_networks",
+    "partial_instances",
+    "multiclass_classifier_of",
 ]
 
 
@@ -710,3 +713,177 @@ def classifier_of(case: Case):
     import bnx
     kw = {"rule": "argmax"} if case.rule == "argmax" else {"threshold": case.threshold}
     return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features, **kw)
+
+
+# ---------------------------------------------------------------------------
+# Multi-class networks (issue 33)
+# ---------------------------------------------------------------------------
+
+_CLASS_POOLS = {
+    2: [["no", "yes"], ["b", "a"], ["neg", "pos"]],
+    3: [["lo", "mid", "hi"], ["PAIVS", "TGA", "Fallot"], ["c", "a", "b"]],
+    4: [["s0", "s1", "s2", "s3"], ["d", "c", "b", "a"], ["none", "mild", "moderate", "severe"]],
+    5: [["a", "b", "c", "d", "e"], ["v", "w", "x", "y", "z"], ["e", "d", "c", "b", "a"]],
+    6: [["PAIVS", "TGA", "Fallot", "PFC", "TAPVD", "Lung"], ["s0", "s1", "s2", "s3", "s4", "s5"],
+        ["f", "e", "d", "c", "b", "a"]],
+}
+
+
+@st.composite
+def _friendly_column(draw, k, zeros):
+    """A distribution over ``k`` states of rational-friendly floats: dyadic entries such as
+    0.5, 0.25 and 0 (exact, summing to exactly 1), a uniform column (equal entries: exact
+    ties), a deterministic column, or, now and then, random floats."""
+    kind = draw(st.sampled_from(["dyadic", "dyadic", "dyadic", "uniform", "one", "float"]))
+    if kind == "uniform":
+        return [1 / k] * k
+    if kind == "one":
+        column = [0.0] * k
+        column[draw(st.integers(0, k - 1))] = 1.0
+        return column
+    if kind == "float":
+        weights = [draw(st.floats(0.05, 1.0)) for _ in range(k)]
+        total = math.fsum(weights)
+        return [w / total for w in weights]
+    pool = [0, 0, 1, 1, 2, 3, 4] if zeros else [1, 1, 2, 3, 4]
+    weights = [draw(st.sampled_from(pool)) for _ in range(k)]
+    if sum(weights) == 0:
+        weights[draw(st.integers(0, k - 1))] = 1
+    total = 1 << (sum(weights) - 1).bit_length()  # a power of two: the entries are exact
+    weights[draw(st.integers(0, k - 1))] += total - sum(weights)
+    return [w / total for w in weights]
+
+
+def _equalise(column, a, b):
+    """``column`` with entries ``a`` and ``b`` made equal floats, still a distribution."""
+    exact = [Fraction(v) for v in column]
+    if sum(exact) == 1:  # dyadic or deterministic: halve their total, still exact
+        half = (exact[a] + exact[b]) / 2
+        if Fraction(float(half)) == half:
+            out = list(column)
+            out[a] = out[b] = float(half)
+            return out
+    weights = list(column)
+    weights[b] = weights[a]
+    total = math.fsum(weights)
+    if total == 0:
+        return [1 / len(column)] * len(column)
+    return [w / total for w in weights]
+
+
+@st.composite
+def multiclass_networks(draw, min_classes=3, max_classes=6, min_features=2, max_features=5,
+                        max_instances=72, max_parents=3):
+    """A multi-class classifier (issue 33): 3-6 class states, 2-5 features of 2-4 states.
+
+    The features are children of the class (naive Bayes) with, drawn each time: a hidden
+    node (a latent child of the class between it and some features, a root parent of the
+    class and of a feature, or a barren leaf), a feature that is the class's parent, and
+    edges between features. CPT columns are rational-friendly floats (0.5, 0.25, 0: exact
+    ties and all-zero joints), uniform or deterministic, now and then random floats. Some
+    draws tie two class states on every instance (every table symmetric under swapping
+    them: the first one wins). Every node other than the class and the features is hidden.
+
+    Parameters
+    ----------
+    min_classes, max_classes : int, optional
+        Range of the number of class states.
+    min_features, max_features : int, optional
+        Range of the number of features.
+    max_instances : int, optional
+        Cap on the product of the feature cardinalities.
+    max_parents : int, optional
+        Most parents of a node.
+
+    Returns
+    -------
+    Case
+        ``positive`` and ``threshold`` None, ``rule`` ``"argmax"``; the features in a random
+        order. :func:`multiclass_classifier_of` makes its :class:`bnx.Classifier`.
+    """
+    int_states = draw(st.integers(0, 7)) == 0
+    class_var = draw(st.sampled_from(_CLASS_NAMES))
+    k = draw(st.integers(min_classes, max_classes))
+    class_states = list(range(k)) if int_states else list(draw(st.sampled_from(_CLASS_POOLS[k])))
+    n = draw(st.integers(min_features, max_features))
+    names, fstates = draw(_feature_spec(n, max_instances, int_states))
+    states = {class_var: class_states, **dict(zip(names, fstates))}
+    parents = {f: [class_var] for f in names}
+    parents[class_var] = []
+    before = []  # nodes placed before the class (its parents)
+    after = list(names)
+    if draw(st.integers(0, 3)) == 0:  # a feature is the class's parent
+        f = draw(st.sampled_from(names))
+        parents[f] = []
+        parents[class_var].append(f)
+        before.append(f)
+        after.remove(f)
+    hidden = None
+    if draw(st.integers(0, 2)) == 0:
+        hidden = draw(st.sampled_from(_LATENT_NAMES))
+        states[hidden] = _state_names(draw, draw(st.sampled_from([2, 3])), int_states)
+        role = draw(st.sampled_from(["latent", "latent", "root", "barren"]))
+        if role == "latent" and after:
+            parents[hidden] = [class_var]
+            below = draw(st.sets(st.sampled_from(after), min_size=1))
+            for f in below:
+                parents[f] = ([class_var, hidden] if draw(st.booleans()) else [hidden])
+            after.insert(0, hidden)
+        elif role == "root":
+            parents[hidden] = []
+            parents[class_var].append(hidden)
+            if after and draw(st.booleans()):
+                parents[draw(st.sampled_from(after))].append(hidden)
+            before.insert(0, hidden)
+        else:  # a barren leaf: pruned, never observed
+            parents[hidden] = [draw(st.sampled_from([class_var] + names))]
+            after.append(hidden)
+    order = before + [class_var] + after
+    for j, node in enumerate(order):  # edges between features, earlier to later
+        if node in names and draw(st.integers(0, 3)) == 0:
+            earlier = [g for g in order[:j] if g in names and g not in parents[node]]
+            if earlier and len(parents[node]) < max_parents:
+                parents[node].append(draw(st.sampled_from(earlier)))
+    tie = None
+    if draw(st.integers(0, 3)) == 0:
+        tie = tuple(sorted(draw(st.permutations(range(k)))[:2]))
+    zeros = draw(st.booleans())
+    cpds = []
+    for node in order:
+        ps = parents[node]
+        pstates = [states[p] for p in ps]
+        columns, by_config = [], {}
+        for config in itertools.product(*(range(len(s)) for s in pstates)):
+            if tie is not None and class_var in ps:  # symmetric under swapping the tie
+                ci = ps.index(class_var)
+                if config[ci] == tie[1]:
+                    columns.append(by_config[config[:ci] + (tie[0],) + config[ci + 1:]])
+                    continue
+            column = draw(_friendly_column(len(states[node]), zeros))
+            if node == class_var and tie is not None:
+                column = _equalise(column, *tie)
+            by_config[config] = column
+            columns.append(column)
+        cpds.append(_general_cpd(node, states[node], columns, ps, pstates))
+    edges = [(p, node) for node in order for p in parents[node]]
+    net = DiscreteBayesianNetwork(edges)
+    net.add_nodes_from(order)
+    net.add_cpds(*cpds)
+    assert net.check_model()
+    features = list(draw(st.permutations(names)))
+    return Case(net, class_var, None, None, features, "argmax")
+
+
+@st.composite
+def partial_instances(draw, case, min_size=0):
+    """A partial instance of ``case``: some of its features (at least ``min_size``), each
+    with a state."""
+    kept = draw(st.sets(st.sampled_from(case.features), min_size=min_size))
+    return {f: draw(st.sampled_from(case.states(f))) for f in case.features if f in kept}
+
+
+def multiclass_classifier_of(case: Case):
+    """The multi-class :class:`bnx.Classifier` of a :func:`multiclass_networks` case (no
+    positive state: the most probable class decides)."""
+    import bnx
+    return bnx.Classifier(case.net, case.class_var, features=case.features)
