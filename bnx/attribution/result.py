@@ -105,8 +105,8 @@ class Attributions:
             import shap
         except ImportError:  # pragma: no cover - depends on the environment
             from ..errors import ArgumentError
-            raise ArgumentError("to_shap() needs the shap package: pip install 'bnx[shap]'"
-                                ) from None
+            raise ArgumentError("to_shap() needs the shap package: pip install shap (or, "
+                                "in bnx's clone, pip install -e '.[shap]')") from None
         values = np.asarray(self.values, dtype=float)
         # one instance: shap takes its base value as a number (a 0-d array has no len())
         base = (float(np.asarray(self.base_values, dtype=float)) if self.single

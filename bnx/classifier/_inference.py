@@ -25,7 +25,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import lazy_loader
@@ -58,8 +58,11 @@ def align(table: np.ndarray, scope: Sequence, out: Sequence) -> np.ndarray:
     return table.reshape(shape)
 
 
-def product(factors: Iterable[Factor], scope: Sequence | None = None) -> Factor:
-    """The exact product of factors, over the union of their scopes (first-seen order)."""
+def product(factors: Iterable[Factor], scope: Sequence | None = None, *,
+            tick: Callable[[], None] | None = None) -> Factor:
+    """The exact product of factors, over the union of their scopes (first-seen order);
+    ``tick`` (optional) is called after each multiplication (a compilation's budget check:
+    one product of large exact tables can take seconds)."""
     factors = list(factors)
     if scope is None:
         seen: dict = {}
@@ -76,6 +79,8 @@ def product(factors: Iterable[Factor], scope: Sequence | None = None) -> Factor:
     for s, t in factors:
         a = align(t, s, scope)
         out = a if out is None else out * a
+        if tick is not None:
+            tick()
     full = tuple(out.shape)
     if any(d == 1 for d in full) and len(scope):
         # broadcast to the full shape (a variable met only in size-1 form keeps its size)
@@ -171,8 +176,10 @@ def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Map
     return order
 
 
-def eliminate(factors: Iterable[Factor], order: Iterable) -> list:
-    """Sum the variables of ``order`` out of the product of ``factors``, one at a time.
+def eliminate(factors: Iterable[Factor], order: Iterable, *,
+              tick: Callable[[], None] | None = None) -> list:
+    """Sum the variables of ``order`` out of the product of ``factors``, one at a time
+    (``tick``, optional: called as :func:`product` calls it).
 
     Returns the remaining factors (their product is the result).
     """
@@ -182,7 +189,7 @@ def eliminate(factors: Iterable[Factor], order: Iterable) -> list:
         if not hit:
             continue
         pool = [f for f in pool if v not in f[0]]
-        pool.append(sum_out(product(hit), v))
+        pool.append(sum_out(product(hit, tick=tick), v))
     return pool
 
 

@@ -59,7 +59,7 @@ class Interop:
                      threshold: float | Fraction = _HALF,
                      features: Sequence[Feature] | None = None,
                      rule: str = "threshold") -> Classifier:
-        """The classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: ``bnx[pyagrum]``).
+        """The classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: the ``pyagrum`` extra).
 
         The network is copied into pgmpy entry for entry (:func:`bnx.network.pyagrum.from_pyagrum`);
         states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.

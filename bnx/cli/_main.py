@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 
 from ..errors import OnStatesError
-from ._options import add_model_options, positive_int
+from ._options import MAX_NODES_HELP, add_model_options, max_nodes, positive_int
 from .text import _legend, _names, _pairs, _show
 
 __all__ = ["main"]
@@ -60,8 +60,7 @@ def _build_parser() -> argparse.ArgumentParser:
         q.add_argument("--order", metavar="F1,F2,...", help="the ODD's variable order")
         q.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
                        help=_BACKEND_HELP)
-        q.add_argument("--max-nodes", type=int, metavar="N",
-                       help="stop compiling past N nodes")
+        q.add_argument("--max-nodes", type=max_nodes, metavar="N", help=MAX_NODES_HELP)
         q.add_argument("--timeout", type=_positive_float, metavar="S",
                        help="stop compiling after S seconds")
         q.add_argument("--no-progress", action="store_true",
@@ -84,8 +83,8 @@ def _build_parser() -> argparse.ArgumentParser:
                        "print those answers instead. NETWORK may also be an ODD saved by "
                        "'bnx compile --output' (then --class and --positive are not needed).")
     add_model_options(e, backend_help=_BACKEND_HELP, seconds=_positive_float,
-                      max_nodes_help="stop compiling past N nodes (a naive Bayes classifier is "
-                      "then explained by bnx.linear without compiling)",
+                      max_nodes_help=MAX_NODES_HELP + " (a naive Bayes or TAN classifier "
+                      "is then explained by bnx.linear without compiling)",
                       progress_help="no progress bar (shown when the ODD is estimated to be "
                       "large, and for --data on a terminal)")
     source = e.add_mutually_exclusive_group(required=True)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
-__all__ = ["add_model_options", "positive_int"]
+__all__ = ["add_model_options", "max_nodes", "positive_int"]
 
 
 def positive_int(text: str) -> int:
@@ -19,9 +20,22 @@ def positive_int(text: str) -> int:
     return n
 
 
+#: The help of ``--max-nodes``.
+MAX_NODES_HELP = ("the node budget (default 20,000,000; inf: none): refuse at once when the "
+                  "ODD is estimated past it, and stop compiling past it")
+
+
+def max_nodes(text: str) -> int | float:
+    """An argparse type: ``--max-nodes``, a whole number of at least 1 or ``inf`` (no
+    budget)."""
+    if text.strip().lower() in ("inf", "infinity"):
+        return math.inf
+    return positive_int(text)
+
+
 def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
                       seconds: Callable, metavar: str = "NETWORK",
-                      max_nodes_help: str = "stop compiling past N nodes",
+                      max_nodes_help: str = MAX_NODES_HELP,
                       progress_help: str = "no progress bar (shown when the ODD is "
                       "estimated to be large)") -> None:
     """Add the positional ``metavar`` (a network file or a saved ODD) and the options that make a
@@ -44,7 +58,7 @@ def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
                    help="the ODD's variable order (default: chosen by bnx)")
     p.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
                    help=backend_help)
-    p.add_argument("--max-nodes", type=int, metavar="N", help=max_nodes_help)
+    p.add_argument("--max-nodes", type=max_nodes, metavar="N", help=max_nodes_help)
     p.add_argument("--timeout", type=seconds, metavar="S",
                    help="stop compiling after S seconds")
     p.add_argument("--no-progress", action="store_true", help=progress_help)

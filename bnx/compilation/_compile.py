@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from .._util.types import Feature
@@ -12,13 +13,18 @@ from ..errors import BnxError
 from ..odd._odd import ODD, MulticlassODD
 from ._choose import choose
 from .budget import Budget
+from .estimate import refuse_past
 from .orders import check_order
 
-__all__ = ["compile"]
+__all__ = ["compile", "DEFAULT_MAX_NODES"]
+
+#: The node budget of :func:`compile` when ``max_nodes`` is not given (20 million: an ODD
+#: of this size takes minutes and gigabytes to build).
+DEFAULT_MAX_NODES = 20_000_000
 
 
 def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
-            backend: str = "auto", max_nodes: int | None = None,
+            backend: str = "auto", max_nodes: int | float | None = None,
             timeout: float | None = None, progress: bool = False) -> ODD:
     """Compile a classifier into its decision function, an :class:`~bnx.ODD`.
 
@@ -29,10 +35,14 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         The ODD's variable order. Default: :func:`default_order`.
     backend : {"auto", "autoref", "cudd"}
         The ``dd`` backend; ``"auto"`` takes CUDD when it imports.
-    max_nodes : int, optional
-        Stop with :class:`~bnx.CompilationLimitError` once more than this many
-        nodes have been expanded (for naive Bayes: once it holds more than
-        this many states, about 1.3 times the ODD's nodes).
+    max_nodes : int or math.inf, optional
+        The node budget (default ``None``: 20 million, :data:`DEFAULT_MAX_NODES`;
+        ``math.inf``: none). When :func:`estimate_size` puts the ODD past it, compile
+        refuses at once, before building anything, with
+        :class:`~bnx.CompilationLimitError` (its message gives the estimate and what
+        explains one instance without compiling); otherwise it stops with the same error
+        once more than this many nodes have been expanded (for naive Bayes: once it holds
+        more than this many states, about 1.3 times the ODD's nodes).
     timeout : float, optional
         Stop with :class:`~bnx.CompilationLimitError` once this many seconds
         have passed (checked between batches of work, a fraction of a second
@@ -65,15 +75,22 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
     order = check_order(clf, order)
     name = resolve_backend(backend)
-    budget = Budget(max_nodes, timeout=timeout, progress=progress)
+    Budget(max_nodes)  # max_nodes checked before anything is estimated
+    limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
+    # one choice per class formula for a classifier without a positive state
+    ones = list(map(clf.class_classifier, clf.classes)) if clf.multiclass else [clf]
+    choices = [choose(one, enc) for one in ones]
+    if limit != math.inf:
+        for choice in choices:
+            refuse_past(choice, enc, limit, default=max_nodes is None)
+    budget = Budget(limit, timeout=timeout, progress=progress)
     try:
         if clf.multiclass:
             memo: dict = {}  # the comparisons compiled so far, shared by the formulas
-            arrays = [choose(one, enc).run(enc, budget, name, memo)
-                      for one in map(clf.class_classifier, clf.classes)]
+            arrays = [choice.run(enc, budget, name, memo) for choice in choices]
             return MulticlassODD(clf, enc, backend=name, arrays=arrays)
-        arrays = choose(clf, enc).run(enc, budget, name)
+        arrays = choices[0].run(enc, budget, name)
     finally:
         budget.close()
     return ODD(clf, enc, backend=name, arrays=arrays)

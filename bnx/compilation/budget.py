@@ -4,11 +4,14 @@ Every engine calls :meth:`Budget.spend` for what it creates (an expanded node, o
 states kept at one level), and :meth:`Budget.check` before it allocates a batch or
 during long loops; the budget raises
 :class:`~bnx.CompilationLimitError` once more than ``max_nodes`` were spent or the
-``timeout`` has passed, and advances the progress bar.
+``timeout`` has passed, and advances the progress bar. Work that makes no node for a
+while (the general engine's tail table) names itself with :meth:`Budget.stage`, so the bar
+and a timeout say what is being built, and calls :meth:`Budget.check` between its steps.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from ..errors import ArgumentError, CompilationLimitError
@@ -22,7 +25,8 @@ class Budget:
     Parameters
     ----------
     limit : int, optional
-        Most units (nodes, states) the compilation may spend.
+        Most units (nodes, states) the compilation may spend; ``None`` or ``math.inf``:
+        no limit.
     timeout : float, optional
         Seconds after which :meth:`spend` raises.
     progress : bool
@@ -42,13 +46,16 @@ class Budget:
     budget or try another variable order
     """
 
-    __slots__ = ("limit", "used", "timeout", "deadline", "bar")
+    __slots__ = ("limit", "used", "timeout", "deadline", "bar", "what", "shown")
 
-    def __init__(self, limit: int | None = None, *, timeout: float | None = None,
+    def __init__(self, limit: int | float | None = None, *, timeout: float | None = None,
                  progress: bool = False, total: int | None = None):
+        if isinstance(limit, float) and limit == math.inf:
+            limit = None
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or limit < 1):
-            raise ArgumentError(f"max_nodes must be a positive integer, got {limit!r}")
+            raise ArgumentError(f"max_nodes must be a positive integer or math.inf, "
+                                f"got {limit!r}")
         if timeout is not None and (isinstance(timeout, bool)
                                     or not isinstance(timeout, (int, float))
                                     or not timeout > 0):
@@ -60,6 +67,8 @@ class Budget:
         self.timeout = timeout
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.bar = None
+        self.what = None  # what is being built when it is not nodes (see stage)
+        self.shown = time.monotonic()
         if progress:
             from tqdm.auto import tqdm
             self.bar = tqdm(total=total, unit=" nodes", desc="compiling", leave=False,
@@ -75,9 +84,11 @@ class Budget:
                 f"budget or try another variable order")
         if self.deadline is not None and time.monotonic() > self.deadline:
             self.close()
+            during = "" if self.what is None else f", while building {self.what}"
             raise CompilationLimitError(
                 f"compilation ran out of time (timeout={self.timeout:g} s) after "
-                f"{self.used:,} nodes; raise the timeout or try another variable order")
+                f"{self.used:,} nodes{during}; raise the timeout or try another variable "
+                f"order")
         if self.bar is not None:
             self.bar.update(n)
 
@@ -89,6 +100,17 @@ class Budget:
             self.spend(0)
         if self.deadline is not None and time.monotonic() > self.deadline:
             self.spend(0)
+        if self.bar is not None and time.monotonic() - self.shown > 0.5:
+            self.shown = time.monotonic()
+            self.bar.refresh()  # the elapsed time moves while no node is made
+
+    def stage(self, what: str | None) -> None:
+        """Name what is being built while no node is (``None``: nodes again): the
+        progress bar shows it, and a timeout says it ran out while building it."""
+        self.what = what
+        if self.bar is not None:
+            self.bar.set_description_str("compiling" if what is None else f"compiling {what}")
+        self.check()
 
     def close(self) -> None:
         """Close the progress bar (if any)."""

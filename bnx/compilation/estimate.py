@@ -7,16 +7,19 @@ from collections.abc import Sequence
 from .._util.types import Feature
 from ..classifier._classifier import Classifier
 from ..diagram.encoding import Encoding
-from ..errors import ArgumentError, BnxError
-from ._choose import choose
+from ..errors import ArgumentError, BnxError, CompilationLimitError
+from ._choose import Choice, choose
 from .engines._estimates import crude_estimate
 from .orders import check_order
 
-__all__ = ["estimate_size"]
+__all__ = ["estimate_size", "refuse_past"]
+
+#: The samples and seed of :func:`estimate_size`'s defaults, which :func:`refuse_past` uses.
+SAMPLES, SEED = 4000, 0
 
 
 def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
-                  samples: int = 4000, seed: int = 0) -> int:
+                  samples: int = SAMPLES, seed: int = SEED) -> int:
     """Estimate the number of nodes of ``bnx.compile(clf, order)`` in milliseconds.
 
     The width of the diagram at feature ``i`` is at most the number of prefixes of
@@ -59,3 +62,48 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     got = choose(clf, enc).estimate(enc, samples, seed)
     return crude_estimate(enc) if got is None else got
+
+
+def _ceiling(enc: Encoding) -> int:
+    """A bound on every engine's estimate (each level's term is at most its prefixes times
+    its states less one): below the budget, no sampling is needed."""
+    total, prefixes = 2, 1
+    for states in enc.states:
+        total += max(1, len(states) - 1) * prefixes
+        prefixes *= len(states)
+        if total > 2 ** 62:
+            break
+    return total
+
+
+#: The classifiers' structures in words.
+_KINDS = {"naive_bayes": "naive Bayes", "tan": "TAN", "latent_tree": "latent tree"}
+
+
+def refuse_past(choice: Choice, enc: Encoding, limit: int, *, default: bool) -> None:
+    """Raise :class:`~bnx.CompilationLimitError` when the ODD :func:`estimate_size` would
+    estimate for ``choice`` along ``enc`` is past ``limit`` nodes (``default``: the limit
+    is :func:`~bnx.compile`'s default), with the estimate and the ways forward."""
+    if _ceiling(enc) <= limit:
+        return
+    got = choice.estimate(enc, SAMPLES, SEED)
+    size = crude_estimate(enc) if got is None else got
+    if size <= limit:
+        return
+    clf = choice.clf
+    kind = _KINDS.get(clf.structure, clf.structure.replace("_", " "))
+    budget = f"max_nodes={limit}" + (" (the default budget)" if default else "")
+    if clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2:
+        way = (f"To explain one instance without compiling: bnx.explain(clf, x) takes "
+               f"this {kind} classifier "
+               f"(bnx.linear, as bnx explain does)")
+    else:
+        way = (f"Without compiling, bnx.linear explains naive Bayes and TAN classifiers with "
+               f"a two-state class only; on this {kind} network "
+               f"clf.decide(x) and clf.posterior(x) answer one instance exactly without "
+               f"compiling, and fewer features (features=) make a smaller ODD")
+    raise CompilationLimitError(
+        f"the ODD is estimated at {size:,} nodes ({len(enc.features)} features), past "
+        f"{budget}: refused before compiling. {way}; to compile anyway, "
+        f"raise max_nodes (max_nodes=math.inf, or --max-nodes inf on the command line, "
+        f"lifts the budget) or try another order")

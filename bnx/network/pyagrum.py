@@ -1,4 +1,5 @@
-"""Networks from and to pyAgrum (an optional dependency: ``pip install "bnx[pyagrum]"``).
+"""Networks from and to pyAgrum (an optional dependency: ``pip install -e ".[pyagrum]"``
+in the clone).
 
 :func:`from_pyagrum` turns a ``pyagrum.BayesNet`` into a pgmpy
 ``DiscreteBayesianNetwork`` with the same variables, state labels (in the same order), arcs
@@ -23,8 +24,8 @@ def _pyagrum():
     try:
         import pyagrum
     except ImportError:
-        raise ArgumentError("pyAgrum is not installed: pip install pyagrum "
-                            "(or bnx[pyagrum])") from None
+        raise ArgumentError("pyAgrum is not installed: pip install pyagrum (or, in bnx's "
+                            "clone, pip install -e '.[pyagrum]')") from None
     return pyagrum
 
 

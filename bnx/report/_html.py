@@ -81,8 +81,14 @@ def _complete_rows(r) -> list[str]:
         rows.append(_row("Necessary", _e(listing([str(f) for f in r.necessary])),
                          "in every sufficient reason"))
     if r.irrelevant:
+        note = "in no sufficient reason: whatever its state, this decision stands"
+        if r.attributions is not None and any(r.attributions.get(f, 0.0)
+                                              for f in r.irrelevant):
+            note += (". Its SHAP value below measures something else: what it contributes "
+                     "on average over the background instances, where other features "
+                     "differ from this instance's")
         rows.append(_row("Does not matter", _e(listing([str(f) for f in r.irrelevant])),
-                         "in no sufficient reason"))
+                         _e(note)))
     return rows
 
 
@@ -112,24 +118,29 @@ def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
     if r.attributions is None:
         return ""
     items = sorted(r.attributions.items(), key=lambda kv: -abs(kv[1]))
-    label_w, pad = 190, 6
-    span = max((abs(v) for _, v in items), default=0) or 1.0
-    half = (width - label_w - 2 * pad) / 2
-    mid = label_w + pad + half
-    top = 2 * row
-    height = top + row * len(items) + pad
     other = (r.decision if not r.positive else
              f"not {r.positive_state}" if not r.class_probabilities
              or len(r.class_probabilities) != 2 else
              next(s for s in r.class_probabilities if s != r.positive_state))
+    legend = [f"toward {r.class_var} = {r.positive_state}", f"toward {r.class_var} = {other}"]
+    labels = [f"{f} = {r.instance.get(f, '')}" for f, _ in items]
+    # every text inside the canvas: widths from a generous 7 px per character (11 px
+    # sans-serif averages under 6.5)
+    label_w = max(120, 7 * max((len(t) for t in labels), default=0) + 8)
+    width = max(width, label_w + 200, 14 + 7 * max(len(t) for t in legend) + 8)
+    pad = 6
+    span = max((abs(v) for _, v in items), default=0) or 1.0
+    half = (width - label_w - 2 * pad) / 2
+    mid = label_w + pad + half
+    top = 3 * row
+    height = top + row * len(items) + pad
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="11" role="img">',
-           f'<title>SHAP values of the decision, base value {decimal(r.base_value)}</title>',
-           f'<rect x="{label_w}" y="4" width="10" height="10" fill="{TOWARD}"/>'
-           f'<text x="{label_w + 14}" y="13">toward {_e(r.class_var)} = '
-           f'{_e(r.positive_state)}</text>',
-           f'<rect x="{mid + 10}" y="4" width="10" height="10" fill="{AGAINST}"/>'
-           f'<text x="{mid + 24}" y="13">toward {_e(r.class_var)} = {_e(other)}</text>']
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11" '
+           f'role="img">',
+           f'<title>SHAP values of the decision, base value {decimal(r.base_value)}</title>']
+    for k, (text, colour) in enumerate(zip(legend, (TOWARD, AGAINST))):
+        out.append(f'<rect x="0" y="{4 + k * row}" width="10" height="10" fill="{colour}"/>'
+                   f'<text x="14" y="{13 + k * row}">{_e(text)}</text>')
     for k, (f, v) in enumerate(items):
         y = top + k * row
         w = abs(v) / span * half
@@ -165,6 +176,9 @@ def render_report(r) -> str:
     chart = attribution_svg(r)
     if chart:
         chart = (f'<p style="margin:0.4em 0 0.1em"><b>Attributions</b> <small>(exact SHAP '
-                 f'values, base value {decimal(r.base_value)})</small></p>{chart}')
+                 f'values, base value {decimal(r.base_value)}: how much each feature moves '
+                 f'the decision on average over the background instances; a feature that '
+                 f'does not matter to this decision can still move it there)</small></p>'
+                 f'{chart}')
     return (f'<div class="bnx-report">{head}<table style="border-collapse:collapse">'
             + "".join(rows) + f"</table>{chart}</div>")

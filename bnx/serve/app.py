@@ -42,8 +42,9 @@ def _starlette():
     try:
         import starlette  # noqa: F401
     except ImportError:
-        raise ArgumentError("bnx serve needs Starlette and uvicorn: pip install "
-                            "'bnx[serve]'") from None
+        raise ArgumentError("bnx serve needs Starlette and uvicorn: pip install starlette "
+                            "uvicorn httptools (or, in bnx's clone, pip install -e "
+                            "'.[serve]')") from None
 
 
 def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):

@@ -96,7 +96,22 @@ def _decision(data: dict) -> str:
             f'<div class="verdict">Decision: <span id="decision">{_e(data["decision"])}'
             f'</span></div><div class="detail">Pr({_e(data["class_var"])} = '
             f'{_e(data["positive_state"])} | {given}) = <span id="posterior">{_e(shown)}'
-            f'</span></div></div>')
+            f'</span></div>{_classes(data, given)}</div>')
+
+
+def _classes(data: dict, given: str) -> str:
+    """Every class state's probability given the instance, as bars (the report's
+    ``class_probabilities``: the classifier's exact class joint, normalised)."""
+    probs = data.get("class_probabilities")
+    if not probs:
+        return ""
+    rows = "".join(
+        f'<tr{" class=decided" if str(s) == str(data["decision"]) else ""}>'
+        f'<th scope="row">{_e(s)}</th><td class="num">{p:.3f}</td>'
+        f'<td><span class="bar" style="width:{max(p * 100, 0.5):.1f}%"></span></td></tr>'
+        for s, p in probs.items() if p is not None)
+    return (f'<table class="classes" id="class-probabilities"><caption>Pr('
+            f'{_e(data["class_var"])} = &hellip; | {given})</caption>{rows}</table>')
 
 
 def fragment(explorer: Explorer, answer) -> str:

@@ -100,8 +100,9 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
     try:
         import uvicorn
     except ImportError:
-        raise ArgumentError("bnx serve needs Starlette and uvicorn: pip install "
-                            "'bnx[serve]'") from None
+        raise ArgumentError("bnx serve needs Starlette and uvicorn: pip install starlette "
+                            "uvicorn httptools (or, in bnx's clone, pip install -e "
+                            "'.[serve]')") from None
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ArgumentError(f"workers must be a positive integer, got {workers!r}")
     if workers > 1 and not hasattr(os, "fork"):

@@ -126,7 +126,7 @@ class Tail:
     weights), whose node is built once per table."""
 
     def __init__(self, plan, level: int, static: dict, before: list, card: dict, c, k: int,
-                 enc, bdd, contraction=None):
+                 enc, bdd, contraction=None, budget=None):
         self.plan, self.level, self.card, self.c, self.k = plan, level, card, c, k
         self.enc, self.bdd, self.n = enc, bdd, len(enc.features)
         opened, rest = _tail_keep(plan, level, enc.features, c)  # opened: summed per state
@@ -139,6 +139,13 @@ class Tail:
         self.nodes: dict = {}  # (level, packed truth table) -> node
         self.memo: dict = {}  # (level, children) -> node
         self.err = 0.0
+        self.budget = budget
+        # building the table makes no node, and can take seconds: the budget's bar and
+        # timeout name it, and its time is checked between the steps
+        tick = None if budget is None else budget.check
+        if budget is not None:
+            budget.stage(f"the table of the last {len(rest)} features "
+                         f"({math.prod(self.shape):,} entries)")
         floated = None
         if contraction is not None:
             floated = contract(contraction, factors)
@@ -161,15 +168,21 @@ class Tail:
         else:
             hidden = {v for sc, _ in factors for v in sc} - set(keep)
             order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), card)
-            _, table = product(eliminate(factors, order), scope=keep)
+            _, table = product(eliminate(factors, order, tick=tick), scope=keep, tick=tick)
             g = table_gcd(table)
+            if tick is not None:
+                tick()
             if g > 1:  # a positive constant: it cancels
                 table = table // g
             # (class, opened, completions), laid out once: reshaping a transposed object
             # array copies (and later frees) every entry
             self.exact = np.ascontiguousarray(table.reshape(k, self.o, -1))
+            if tick is not None:
+                tick()
             self.floats = rf = floats(self.exact)
         self.min = float(rf[rf > 0].min()) if rf is not None and (rf > 0).any() else 1.0
+        if budget is not None:
+            budget.stage(None)
 
     def entry(self, rho: Fraction, state: tuple) -> tuple:
         """The node and ``rho`` interval of a state at the tail level: for each
@@ -241,6 +254,7 @@ class Tail:
         bdd, memo = self.bdd, self.memo
         nodes = [sets.false(bdd), sets.true(bdd)]
         ids = t.astype(np.int64)
+        made = 0
         for j in reversed(range(i, self.n)):
             k = self.card[self.enc.features[j]]
             rows = ids.reshape(-1, k)
@@ -259,9 +273,12 @@ class Tail:
                 if node is None:
                     node = memo[(j, children)] = self.enc.select(bdd, j, list(children),
                                                                  sets.false(bdd))
+                    made += 1
                 level.append(node)
             nodes, ids = level, inv.reshape(-1)
         node = self.nodes[key] = nodes[int(ids[0])]
+        if self.budget is not None and made:
+            self.budget.spend(made)  # the nodes the tail makes count as the engine's
         return node
 
 

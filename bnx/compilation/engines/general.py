@@ -108,8 +108,10 @@ class FactorElimination:
             if i == self.tail:
                 try:
                     self.tail_table = Tail(plan, i, self.static, [j for j, _ in before],
-                                           self.card, self.c, k, enc, bdd, contraction)
+                                           self.card, self.c, k, enc, bdd, contraction,
+                                           budget)
                 except FloatRangeError:
+                    budget.stage(None)
                     self.tail = self.n  # no tail: expand-then-merge to the end
             self.level_bounds.append(bounds([self.static[j] for j, _ in before], self.c)
                                      if pair is not None else None)
