@@ -75,9 +75,9 @@ class Report:
         How many closest instances there are, 0 when none (``None``, not applicable:
         not counted, as with :mod:`bnx.linear`, or a partial instance).
     robustness : int, float or None
-        How many features must change for another decision (the rival, with one); ``math.inf`` when no
-        change does (as :func:`bnx.robustness` says). ``None``, not applicable, for a
-        partial instance.
+        How many features must change for another decision (the rival, with one);
+        ``math.inf`` when no change does (as :func:`bnx.robustness` says). ``None``, not
+        applicable, for a partial instance.
     attributions : mapping or None
         With a background: the exact SHAP value of each feature for the decision
         (1 positive, 0 negative; for a multi-class classifier, 1 decided the decided
