@@ -129,6 +129,9 @@ MAX_FLOAT_FEATURES = 1024
 
 def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attributions:
     check_odd(odd)
+    if odd.multiclass:  # one game per class, [decision = c]: the class is the last axis
+        return Attributions.stack([_values(f, X, background, kind, exact) for f in odd.formulas],
+                                  odd.classes, odd.class_var)
     if not isinstance(exact, bool):
         raise ArgumentError(f"exact must be True or False, got {exact!r}")
     n = len(odd.features)
@@ -206,6 +209,12 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
 def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
     """Exact SHAP values of the decision on ``X`` (1 for positive, 0 for negative).
 
+    On a :class:`~bnx.MulticlassODD` the game of class ``c`` pays ``[decision = c]``: one
+    attribution per feature and class, the class the last axis of ``values`` and
+    ``base_values`` (in ``odd.classes`` order), as shap's multi-output explanations; for
+    each class, ``base_values + values.sum(features)`` is 1 on the decided class and 0 on
+    the others.
+
     Parameters
     ----------
     odd : ODD
@@ -235,7 +244,8 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     -------
     Attributions
         One value per feature (in the classifier's order) for one instance; rows by
-        features for a DataFrame. ``base_values + values.sum()`` is the decision.
+        features for a DataFrame (then by class, for a multi-class ODD).
+        ``base_values + values.sum()`` is the decision.
 
     Raises
     ------
@@ -267,6 +277,16 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     >>> n = bnx.shap_values(odd, x, clf)  # the network's own distribution
     >>> round(float(n.base_values), 4), [round(float(v), 4) for v in n.values]
     (0.2967, [0.2785, 0.2499, 0.3164, -0.1414])
+
+    Many classes: the class is the last axis.
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]))
+    >>> m = bnx.shap_values(many, {"xray": "yes", "dysp": "yes"}, {}, exact=True)
+    >>> m.output_names, m.values.shape, [str(b) for b in m.base_values]
+    (('yes', 'no'), (2, 2), ['1/4', '3/4'])
+    >>> [str(v) for v in m.values[:, 0]], m.decided
+    (['3/8', '3/8'], 'yes')
     """
     return _values(odd, X, background, "shapley", exact)
 
@@ -297,7 +317,8 @@ def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) ->
 def attribution_columns(odd: ODD, frame: Any, kinds: Any, background: Any):
     """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with a column
     ``"<kind>:<feature>"`` per kind (``"shap"``, ``"banzhaf"``) and feature, NaN on
-    rows with missing values (attributions need complete rows)."""
+    rows with missing values (attributions need complete rows). On a multi-class ODD each
+    row's values are those of its decided class (:meth:`Attributions.toward_decided`)."""
     import pandas as pd
     if background is None:
         raise ArgumentError(f"what={list(kinds)!r} needs a background: explain_data(..., "
@@ -309,7 +330,7 @@ def attribution_columns(odd: ODD, frame: Any, kinds: Any, background: Any):
         fn = shap_values if kind == "shap" else banzhaf_values
         values = np.full((len(frame), len(feats)), np.nan)
         if complete.any():
-            values[complete] = fn(odd, frame[complete], background).values
+            values[complete] = fn(odd, frame[complete], background).toward_decided()
         for j, f in enumerate(feats):
             out[f"{kind}:{f}"] = values[:, j]
     return pd.DataFrame(out, index=frame.index)

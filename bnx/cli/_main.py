@@ -149,10 +149,7 @@ def _compile(clf, args):
     from ..compilation import compile as compile_
     from ..compilation import estimate_size
     order = _names(args.order)
-    # a multi-class classifier: its class formulas together
-    ones = map(clf.class_classifier, clf.classes) if clf.multiclass else (clf,)
-    progress = not args.no_progress and sum(
-        estimate_size(one, order) for one in ones) >= PROGRESS_FROM
+    progress = not args.no_progress and estimate_size(clf, order) >= PROGRESS_FROM
     return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
                     timeout=args.timeout, progress=progress)
 

@@ -40,7 +40,8 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     trees, multi-class classifiers under the threshold rule and networks with hidden
     variables it is the cruder ``sum_i min(prefixes, completions)``. Under the argmax rule
     over two classes, as for the threshold 1/2 it compiles as. The estimate follows the
-    engine :func:`compile` chooses.
+    engine :func:`compile` chooses. A multi-class classifier's is the sum of its class
+    formulas' estimates (their shared nodes counted once per formula).
 
     Returns
     -------
@@ -60,8 +61,12 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
         raise ArgumentError(f"samples must be a positive integer, got {samples!r}")
     order = check_order(clf, order)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
-    got = choose(clf, enc).estimate(enc, samples, seed)
-    return crude_estimate(enc) if got is None else got
+    total = 0
+    for one in (map(clf.class_classifier, clf.classes) if clf.multiclass else [clf]):
+        got = choose(one, enc).estimate(enc, samples, seed)
+        total += crude_estimate(enc) if got is None else got
+    return total
+
 
 
 def _ceiling(enc: Encoding) -> int:

@@ -102,8 +102,9 @@ class TanEngine(Engine):
               for pair, (model, _) in zip(pairs, self.given)]
         keep = [g for g, (_, k) in zip(ge, self.given) if k]
         flip = [negate(g) for g, (_, k) in zip(ge, self.given) if not k]
+        keep.sort(key=lambda g: g.size)  # the smallest first keeps the products small
         out = keep[0] if keep else domain(self.enc)
-        for g in keep[1:] + flip:
+        for g in sorted(keep[1:] + flip, key=lambda g: g.size):
             out = conjoin(out, g, budget=self.budget)
         return out
 

@@ -50,6 +50,11 @@ checksum, the digest, every part of the header, that the arrays are such a diagr
 (vectorised passes), that it is false on the codes that name no state, and the exact
 count and the size; the ``dd`` nodes are made from the arrays when first needed.
 
+A multi-class ODD (:class:`bnx.MulticlassODD`) is one such file whose ``count`` and
+``arrays`` are lists, one entry per class state, with the extra key ``classes`` (per
+state its formula's fingerprint and size); each class formula's arrays follow the header
+in class order (``docs/file-format.md``).
+
 Files of versions 1 and 2 still load: they are all JSON, with ``diagram`` (``dd``'s
 JSON dump of the function and of the domain, nodes numbered in post-order from 2)
 instead of ``arrays``; version 1 has no ``classifier`` and no ``rule``. Their diagram is
