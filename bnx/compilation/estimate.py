@@ -68,7 +68,6 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     return total
 
 
-
 def _ceiling(enc: Encoding) -> int:
     """A bound on every engine's estimate (each level's term is at most its prefixes times
     its states less one): below the budget, no sampling is needed."""
