@@ -259,3 +259,24 @@ def test_threshold_on_one_of_many_states_keeps_its_words():
     assert r.decision == "not TGA" and not r.multiclass
     assert r.text().startswith("Decided: Disease = not TGA (Pr(Disease = TGA) = 0.28")
     assert all(c.decision == "TGA" for c in r.counterfactuals)
+
+
+def test_child_pictures_and_html_name_the_decided_class(child):
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+    _, odd, _ = child
+    r = bnx.explain(odd, X, background={})
+    ax = r.plot()
+    assert ax.get_title() == "Decided: Disease = PAIVS  (Pr(Disease = PAIVS) = 0.589)"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "toward Disease = PAIVS", "toward another class"]
+    ax = bnx.plot_network(odd, X, r)
+    assert any("decided: PAIVS" in t.get_text() and "Pr(PAIVS) = 0.589" in t.get_text()
+               for t in ax.texts)
+    plt.close("all")
+    html = bnx.report.render_report(r)
+    assert "Pr(Disease&nbsp;=&nbsp;PAIVS) = 0.589; next TGA 0.280" in html
+    assert "&rArr; Disease&nbsp;=&nbsp;TGA" in html and "toward another class" in html
+    rival = bnx.report.render_report(bnx.explain(odd, X, rival="TGA"))
+    assert "Why not TGA" in rival and "What would make it TGA" in rival

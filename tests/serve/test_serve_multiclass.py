@@ -136,3 +136,18 @@ def test_child(tmp_path):
     again = TestClient(bnx.serve.create_app(saved))
     assert again.post("/api/explain", json={"instance": X}).json() == bnx.explain(
         odd, X).to_dict()
+
+
+def test_attributions_against_each_background(small):
+    """The attributions of the decided class, as bnx.shap_values of the multi-class ODD
+    gives them for that class, against every background the page offers."""
+    odd, brute, client = small
+    explorer = client.app.state.explorer
+    assert set(explorer.backgrounds()) == {"none", "network", "uniform", "marginals"}
+    x = {"A": "a1", "B": "b0"}
+    for name in ("network", "uniform", "marginals"):
+        data = client.post("/api/explain", json={"instance": x, "background": name}).json()
+        want = bnx.shap_values(odd, x, explorer.background(name)).for_class(brute.decide(x))
+        assert data["attributions"] == pytest.approx(dict(zip(want.feature_names,
+                                                              want.values.tolist())))
+        assert data["base_value"] == pytest.approx(float(want.base_values))
