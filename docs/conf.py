@@ -104,3 +104,5 @@ html_theme_options = {
     "show_toc_level": 2,
 }
 html_static_path: list[str] = ["_static"]
+# the report's 88-column text wraps within the page (docs/_static/bnx.css)
+html_css_files = ["bnx.css"]

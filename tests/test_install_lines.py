@@ -87,8 +87,8 @@ def test_pip_accepts_each_install_line_in_the_clone(line, where):
     pytest.importorskip("setuptools")  # --no-build-isolation builds with this environment's
     words = shlex.split(line)
     assert words[:2] == ["pip", "install"]
-    env = {**os.environ, "PIP_CONFIG_FILE": os.devnull, "PIP_NO_INPUT": "1",
-           "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}  # no local index
+    env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
     run = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-index",
                           "--no-deps", "--no-build-isolation", "--ignore-installed",
                           *words[2:]], cwd=ROOT, env=env, capture_output=True, text=True,

@@ -11,9 +11,8 @@ from ..diagram.backends import resolve_backend
 from ..diagram.encoding import Encoding
 from ..errors import BnxError
 from ..odd._odd import ODD, MulticlassODD
-from ._choose import choose
 from .budget import Budget
-from .estimate import refuse_past
+from .estimate import choices, refuse_past
 from .orders import check_order
 
 __all__ = ["compile", "DEFAULT_MAX_NODES"]
@@ -78,19 +77,16 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     Budget(max_nodes)  # max_nodes checked before anything is estimated
     limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
-    # one choice per class formula for a classifier without a positive state
-    ones = list(map(clf.class_classifier, clf.classes)) if clf.multiclass else [clf]
-    choices = [choose(one, enc) for one in ones]
+    chosen = choices(clf, enc)  # one per class formula of a multi-class classifier
     if limit != math.inf:
-        for choice in choices:
-            refuse_past(choice, enc, limit, default=max_nodes is None)
+        refuse_past(clf, chosen, enc, limit, default=max_nodes is None)
     budget = Budget(limit, timeout=timeout, progress=progress)
     try:
         if clf.multiclass:
             memo: dict = {}  # the comparisons compiled so far, shared by the formulas
-            arrays = [choice.run(enc, budget, name, memo) for choice in choices]
+            arrays = [choice.run(enc, budget, name, memo) for choice in chosen]
             return MulticlassODD(clf, enc, backend=name, arrays=arrays)
-        arrays = choices[0].run(enc, budget, name)
+        arrays = chosen[0].run(enc, budget, name)
     finally:
         budget.close()
     return ODD(clf, enc, backend=name, arrays=arrays)

@@ -12,7 +12,7 @@ from ._choose import Choice, choose
 from .engines._estimates import crude_estimate
 from .orders import check_order
 
-__all__ = ["estimate_size", "refuse_past"]
+__all__ = ["estimate_size", "choices", "refuse_past"]
 
 #: The samples and seed of :func:`estimate_size`'s defaults, which :func:`refuse_past` uses.
 SAMPLES, SEED = 4000, 0
@@ -61,11 +61,24 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
         raise ArgumentError(f"samples must be a positive integer, got {samples!r}")
     order = check_order(clf, order)
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
-    total = 0
-    for one in (map(clf.class_classifier, clf.classes) if clf.multiclass else [clf]):
-        got = choose(one, enc).estimate(enc, samples, seed)
-        total += crude_estimate(enc) if got is None else got
-    return total
+    return _estimate(choices(clf, enc), enc, samples, seed)
+
+
+def choices(clf: Classifier, enc: Encoding) -> list[Choice]:
+    """The engines' choices that compile ``clf`` along ``enc``: one, or one per class
+    formula of a multi-class classifier (each an argmax classifier of its state)."""
+    if clf.multiclass:
+        return [choose(one, enc) for one in map(clf.class_classifier, clf.classes)]
+    return [choose(clf, enc)]
+
+
+def _estimate(chosen: Sequence[Choice], enc: Encoding, samples: int, seed: int) -> int:
+    """The estimates of the choices, summed (a multi-class ODD holds every formula)."""
+    size = 0
+    for choice in chosen:
+        got = choice.estimate(enc, samples, seed)
+        size += crude_estimate(enc) if got is None else got
+    return size
 
 
 def _ceiling(enc: Encoding) -> int:
@@ -84,28 +97,31 @@ def _ceiling(enc: Encoding) -> int:
 _KINDS = {"naive_bayes": "naive Bayes", "tan": "TAN", "latent_tree": "latent tree"}
 
 
-def refuse_past(choice: Choice, enc: Encoding, limit: int, *, default: bool) -> None:
-    """Raise :class:`~bnx.CompilationLimitError` when the ODD :func:`estimate_size` would
-    estimate for ``choice`` along ``enc`` is past ``limit`` nodes (``default``: the limit
-    is :func:`~bnx.compile`'s default), with the estimate and the ways forward."""
-    if _ceiling(enc) <= limit:
+def refuse_past(clf: Classifier, chosen: Sequence[Choice], enc: Encoding, limit: int, *,
+                default: bool) -> None:
+    """Raise :class:`~bnx.CompilationLimitError` when the ODD of ``clf`` (compiled by
+    the ``chosen`` engines along ``enc``: one choice, or one per class formula of a multi-class
+    classifier, their estimates summed) is estimated past ``limit`` nodes (``default``:
+    the limit is :func:`~bnx.compile`'s default), with the estimate and the ways
+    forward."""
+    if _ceiling(enc) * len(chosen) <= limit:
         return
-    got = choice.estimate(enc, SAMPLES, SEED)
-    size = crude_estimate(enc) if got is None else got
+    size = _estimate(chosen, enc, SAMPLES, SEED)
     if size <= limit:
         return
-    clf = choice.clf
     kind = _KINDS.get(clf.structure, clf.structure.replace("_", " "))
     budget = f"max_nodes={limit}" + (" (the default budget)" if default else "")
-    if clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2:
+    if clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2 \
+            and not clf.multiclass:
         way = (f"To explain one instance without compiling: bnx.explain(clf, x) takes "
-               f"this {kind} classifier "
-               f"(bnx.linear, as bnx explain does)")
+               f"this {kind} classifier (bnx.linear, as bnx explain does)")
     else:
+        answers = ("clf.predict(x) and clf.class_probabilities(x)" if clf.multiclass
+                   else "clf.decide(x) and clf.posterior(x)")
         way = (f"Without compiling, bnx.linear explains naive Bayes and TAN classifiers with "
-               f"a two-state class only; on this {kind} network "
-               f"clf.decide(x) and clf.posterior(x) answer one instance exactly without "
-               f"compiling, and fewer features (features=) make a smaller ODD")
+               f"a two-state class only; on this {kind} network {answers} answer one "
+               f"instance exactly without compiling, and fewer features (features=) make a "
+               f"smaller ODD")
     raise CompilationLimitError(
         f"the ODD is estimated at {size:,} nodes ({len(enc.features)} features), past "
         f"{budget}: refused before compiling. {way}; to compile anyway, "

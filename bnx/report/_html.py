@@ -98,14 +98,19 @@ def _complete_rows(r) -> list[str]:
         rows.append(_row("Necessary", _e(listing([str(f) for f in r.necessary])),
                          "in every sufficient reason"))
     if r.irrelevant:
-        note = (f"in no reason ruling out {r.rival}: whatever its state, it is not "
-                f"{r.rival}" if r.rival is not None else
-                "in no sufficient reason: whatever its state, this decision stands")
+        one = len(r.irrelevant) == 1
+        note = (f"in no reason ruling out {r.rival}: with the other features as they are, "
+                f"no state of {'it' if one else 'one of them'} makes it {r.rival}"
+                if r.rival is not None else
+                "in no sufficient reason: with the other features as they are, no state of "
+                + ("it" if one else "one of them") + " changes this decision")
         if r.attributions is not None and any(r.attributions.get(f, 0.0)
                                               for f in r.irrelevant):
-            note += (". Its SHAP value below measures something else: what it contributes "
-                     "on average over the background instances, where other features "
-                     "differ from this instance's")
+            note += (". " + ("Its SHAP value below measures" if one else
+                             "Their SHAP values below measure")
+                     + " something else: what a feature contributes on average over the "
+                     "background instances, where other features differ from this "
+                     "instance's")
         rows.append(_row("Does not matter", _e(listing([str(f) for f in r.irrelevant])),
                          _e(note)))
     return rows

@@ -113,3 +113,19 @@ def test_the_general_engine_counts_the_nodes_its_tail_makes(child, monkeypatch):
 def test_only_math_inf_lifts_it(bad):
     with pytest.raises(bnx.ArgumentError, match="positive integer or math.inf"):
         bnx.compile(bnx.examples.admissions(), max_nodes=bad)
+
+
+def test_a_multi_class_classifier_is_estimated_and_refused_by_its_formulas(hepar2):
+    """Without a positive state the ODD holds one formula per class state: the estimate
+    is their sum, and the way forward names predict and class_probabilities."""
+    asia = bnx.examples.asia()
+    small = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+    each = [bnx.estimate_size(small.class_classifier(s)) for s in small.classes]
+    assert bnx.estimate_size(small) == sum(each)
+    assert bnx.compile(small, max_nodes=100).multiclass
+    many = bnx.Classifier(hepar2.network, "Cirrhosis")
+    with pytest.raises(bnx.CompilationLimitError) as refused:
+        bnx.compile(many)
+    message = str(refused.value)
+    assert f"estimated at {bnx.estimate_size(many):,} nodes" in message
+    assert "clf.predict(x) and clf.class_probabilities(x)" in message
