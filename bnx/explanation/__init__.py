@@ -14,7 +14,9 @@
 - :mod:`.observe`, :mod:`.probable`, :mod:`.fairness`: what to observe next, probable
   reasons, group fairness, under the network's distribution (take the classifier).
 
-Every function takes a compiled :class:`~bnx.ODD`.
+Every function takes a compiled :class:`~bnx.ODD`; the reasons take a
+:class:`~bnx.MulticlassODD` too, each asked of one class formula (:mod:`._classes`: the
+decided class's, or a rival's with ``rival=``).
 
 The functions are imported with their module when first read (``import bnx`` stays light).
 """

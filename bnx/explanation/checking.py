@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from .._util.wording import terms
 from ..classifier._classifier import _resolve_state
 from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
 from ..odd._odd import ODD, check_odd
+from ._classes import ask
 from ._instances import instance_indices, named
 from ._passes import FALSE, TRUE, any_child, closest_flip, decide, reaches, view
 from ._within import within_odd
@@ -52,7 +54,17 @@ class ExplanationCheck:
         The explanation checked.
     wording : tuple of str
         Both decisions in the class's words, positive first (``("Admit = +",
-        "Admit = -")``); ``print`` names the decision with them.
+        "Admit = -")``); ``print`` names the decision with them. On a multi-class ODD, those
+        of the class formula checked (see :attr:`bnx.Explanations.wording`), the other
+        class being the counterexample's when there is one.
+    decided : class state or None
+        On a multi-class ODD, the class decided on the instance (``None``, not applicable,
+        on a binary ODD: see ``decision``).
+    rival : class state or None
+        The rival checked against (``rival=``): the partial instance is sufficient when
+        no completion is decided the rival. ``None`` without one or on a binary ODD.
+    counterexample_decision : class state or None
+        On a multi-class ODD, the class decided on the counterexample.
     """
 
     sufficient: bool
@@ -63,6 +75,9 @@ class ExplanationCheck:
     reason: dict | None = field(default=None)
     partial: dict = field(default_factory=dict)
     wording: tuple = field(default=("a positive decision", "a negative decision"))
+    decided: Any = field(default=None)
+    rival: Any = field(default=None)
+    counterexample_decision: Any = field(default=None)
 
     def __bool__(self) -> bool:  # "is it a valid explanation?"
         return self.sufficient
@@ -70,19 +85,24 @@ class ExplanationCheck:
     def __str__(self) -> str:
         this, other = self.wording if self.decision else self.wording[::-1]
         given = terms(self.partial) if self.partial else "nothing"
+        if self.rival is None:
+            settle, settles, what = f"settle {this}", f"settles {this}", "a sufficient reason"
+        else:  # against a rival, the part settles only that the rival is not decided
+            settle, settles = f"rule out {other}", f"rules out {other}"
+            what = f"a sufficient reason for {this}"
         if not self.sufficient:
-            return (f"Not sufficient: {given} does not settle {this}; for example "
+            return (f"Not sufficient: {given} does not {settle}; for example "
                     f"{terms(self.counterexample or {})} gives {other}.")
         if self.minimal:
-            return f"Sufficient and minimal: {given} settles {this} (a sufficient reason)."
+            return f"Sufficient and minimal: {given} {settles} ({what})."
         drop = ", ".join(map(str, self.redundant))
         drop += " can be dropped" if len(self.redundant) == 1 else " can each be dropped"
-        return (f"Sufficient, not minimal: {given} settles {this}, but {drop}; "
+        return (f"Sufficient, not minimal: {given} {settles}, but {drop}; "
                 f"{terms(self.reason or {})} is a sufficient reason inside it.")
 
 
 def check_explanation(odd: ODD, instance: Instance,
-                      partial: Mapping, *, within=None) -> ExplanationCheck:
+                      partial: Mapping, *, rival=None, within=None) -> ExplanationCheck:
     """Whether ``partial`` (a part of ``instance``) explains the decision on ``instance``.
 
     Checks an explanation produced elsewhere (LIME, Anchors, a person): it is
@@ -95,10 +115,41 @@ def check_explanation(odd: ODD, instance: Instance,
     instance's decision, minimal when it is a PI-explanation within ``κ``; the
     counterexample is then in ``κ``.
 
+    On a :class:`~bnx.MulticlassODD`, with the instance decided ``a``: sufficient when
+    every completion is decided ``a``; with ``rival=b``, when no completion is decided
+    ``b``. The counterexample says the class it is decided
+    (``counterexample_decision``).
+
+    Parameters
+    ----------
+    odd : ODD or MulticlassODD
+    instance : mapping
+        A complete instance.
+    partial : mapping
+        The explanation to check: some features of the instance, each with its state.
+    rival : class state, optional
+        On a multi-class ODD, a class other than the one decided on ``instance``; on a
+        binary ODD, its other decision (the same question as without it).
+    within : instance set, classifier or list of mappings, optional
+        See :func:`bnx.pi_explanations`.
+
     Returns
     -------
     ExplanationCheck
         What was found: ``sufficient``, ``minimal``, ``redundant``, ...
+
+    Raises
+    ------
+    ExplanationError
+        ``partial`` gives a feature another state than the instance's.
+    ArgumentError
+        ``rival`` is the decided class (or not the other decision of a binary ODD).
+    UnknownStateError
+        ``rival`` (or a state of ``partial``) is no state of its variable.
+
+    See Also
+    --------
+    pi_explanations : every sufficient reason.
 
     Examples
     --------
@@ -113,8 +164,24 @@ def check_explanation(odd: ODD, instance: Instance,
     >>> print(c)  # doctest: +NORMALIZE_WHITESPACE
     Sufficient, not minimal: WorkExperience = +, EntranceExam = +, GPA = + settles Admit = +, but
     EntranceExam can be dropped; WorkExperience = +, GPA = + is a sufficient reason inside it.
+
+    A multi-class classifier decides an allergy: sneezing without aches does not settle
+    it (with a fever it is a cold), but it rules out the flu:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
+    >>> part = {"Sneezing": "yes", "Aches": "no"}
+    >>> print(bnx.check_explanation(odd, x, part))  # doctest: +NORMALIZE_WHITESPACE
+    Not sufficient: Sneezing = yes, Aches = no does not settle Illness = allergy; for example
+    Season = spring, Fever = yes, Sneezing = yes, Aches = no gives Illness = cold.
+    >>> print(bnx.check_explanation(odd, x, part, rival="flu"))  # doctest: +NORMALIZE_WHITESPACE
+    Sufficient and minimal: Sneezing = yes, Aches = no rules out Illness = flu (a sufficient
+    reason for Illness = allergy and not flu).
     """
     check_odd(odd)
+    whole = odd
+    q = ask(odd, instance, rival)
+    odd = q.formula
     if within is not None:
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
@@ -139,12 +206,17 @@ def check_explanation(odd: ODD, instance: Instance,
     shown = {f: enc.states[i][kept[i]] for i, f in enumerate(enc.features)
              if kept[i] is not None}
     shown = {f: shown[f] for f in odd.display_order if f in shown}
-    wording = (odd.decision_text(True), odd.decision_text(False))
+    wording = tuple(q.wording())
+    asked = dict(decided=q.decided, rival=q.rival)
     below = reaches(fv, kept, other)
     if below[fv.root]:  # not sufficient: the closest completion with the other decision
-        witness = closest_flip(fv, x, [k is None for k in kept])
-        return ExplanationCheck(False, False, (), decision, counterexample=named(odd, witness),
-                                partial=shown, wording=wording)
+        witness = named(odd, closest_flip(fv, x, [k is None for k in kept]))
+        if whole.multiclass:  # the class it gets (the rival's, with a rival)
+            got = asked["counterexample_decision"] = whole.decide(witness)
+            if q.rival is None:
+                wording = (wording[0], f"{whole.class_var} = {got}")
+        return ExplanationCheck(False, False, (), decision, counterexample=witness,
+                                partial=shown, wording=wording, **asked)
     # One top-down pass. A kept feature i is redundant when no node of feature i that
     # the partial instance reaches has a child from which the other decision can be
     # reached (features after i keep their states). The reason drops the redundant
@@ -170,4 +242,4 @@ def check_explanation(odd: ODD, instance: Instance,
     order = {f: k for k, f in enumerate(odd.display_order)}
     return ExplanationCheck(True, not redundant, tuple(sorted(redundant, key=order.get)),
                             decision, reason=named(odd, reason), partial=shown,
-                            wording=wording)
+                            wording=wording, **asked)

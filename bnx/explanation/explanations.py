@@ -65,12 +65,24 @@ class Explanations(Shown):
     kind : str
         ``"MC"``, ``"PI"`` or ``"prime implicants"``.
     decision : bool or None
-        The decision explained (or the polarity of the prime implicants).
+        The decision explained (or the polarity of the prime implicants). On a
+        :class:`~bnx.MulticlassODD`, the decision of the class formula asked: ``True`` for
+        the decided class's, ``False`` for a rival's.
     decision_text : str or None
         The decision in the class's words, ``"Admit = +"`` (see
-        :meth:`bnx.ODD.decision_text`).
+        :meth:`bnx.ODD.decision_text`); on a multi-class ODD ``"Disease = PAIVS"``, and
+        ``"Disease = PAIVS and not TGA"`` with ``rival="TGA"``.
     wording : tuple of str or None
-        Both decisions in the class's words, positive first.
+        Both decisions in the class's words, positive first (on a multi-class ODD, those of
+        the class formula asked: ``("Disease = PAIVS", "Disease other than PAIVS")``, or
+        with a rival ``("Disease = TGA", "Disease = PAIVS and not TGA")``).
+    decided : class state or None
+        On a multi-class ODD, the class state decided on the instance (for
+        :func:`bnx.prime_implicants`, the class they imply); ``None``, not applicable, on
+        a binary ODD (its decision is :attr:`decision`).
+    rival : class state or None
+        The rival of a "why this class and not that one" question (``rival=``); ``None``,
+        not applicable, without one or on a binary ODD.
     instance : dict or None
         The instance explained.
     on : dict or None
@@ -84,7 +96,8 @@ class Explanations(Shown):
                  decision: bool | None = None, instance: Mapping | None = None,
                  feature_order: Sequence[Feature] | None = None,
                  core: tuple | None = None,
-                 make_manager=None, on: Mapping | None = None, wording=None) -> None:
+                 make_manager=None, on: Mapping | None = None, wording=None,
+                 decided: Any = None, rival: Any = None) -> None:
         if root is None and core is None:
             raise ArgumentError("an Explanations set needs a dd root or a node table")
         self._core = core  # (Store, node): where the set was built (or read into)
@@ -98,6 +111,8 @@ class Explanations(Shown):
         self.kind = kind
         self.decision = decision
         self.instance = dict(instance) if instance is not None else None
+        self.decided = decided
+        self.rival = rival
         self._on = on  # a mapping, or a function that makes it on first use
         self._wording = wording  # (positive, negative) texts, or a function making them
         self._count: int | None = None
@@ -230,7 +245,8 @@ class Explanations(Shown):
         return Explanations(self._bdd, None, self.layout, kind=self.kind,
                             decision=self.decision, make_manager=self._make_manager,
                             instance=self.instance, feature_order=self.features,
-                            core=(table, ref), on=self._on, wording=self._wording)
+                            core=(table, ref), on=self._on, wording=self._wording,
+                            decided=self.decided, rival=self.rival)
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
@@ -287,14 +303,33 @@ def wording_of(odd):
     return lambda: (odd.decision_text(True), odd.decision_text(False))
 
 
-def positives(odd) -> Explanations:
+def positives(odd, decision=None) -> Explanations:
     """The positive instances of an ODD as an :class:`Explanations` set (a diagram):
-    ``len()`` counts them on the diagram, iterating lists them.
+    ``len()`` counts them on the diagram, iterating lists them. On a
+    :class:`~bnx.MulticlassODD`, the instances decided the class ``decision``.
+
+    Parameters
+    ----------
+    odd : ODD or MulticlassODD
+    decision : class state, optional
+        On a multi-class ODD, the class whose instances are wanted (required); on a binary
+        ODD, ``None`` or ``True`` (its positive instances).
 
     Returns
     -------
     Explanations
         Complete instances, counted on the diagram.
+
+    Raises
+    ------
+    ArgumentError
+        A multi-class ODD and no class named, or a binary ODD and another decision.
+    UnknownStateError
+        ``decision`` is not a class state.
+
+    See Also
+    --------
+    bnx.ODD.count : how many there are (per class on a multi-class ODD).
 
     Examples
     --------
@@ -303,7 +338,26 @@ def positives(odd) -> Explanations:
     >>> pos = bnx.positives(odd)
     >>> len(pos), all(odd.decide(x) for x in pos)
     (6, True)
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> print(bnx.positives(odd, "allergy"))  # doctest: +NORMALIZE_WHITESPACE
+    3 instances decided Illness = allergy:
+      Season = spring, Fever = no, Sneezing = yes, Aches = no
+      Season = spring, Fever = no, Sneezing = no, Aches = no
+      Season = summer, Fever = no, Sneezing = yes, Aches = no
     """
     check_odd(odd)
+    extra = {"wording": wording_of(odd)}
+    if odd.multiclass:
+        if decision is None or isinstance(decision, bool):
+            raise ArgumentError(f"this ODD picks one of {len(odd.classes)} class states: name "
+                                f"the class whose instances you want, one of "
+                                f"{', '.join(map(str, odd.classes))}")
+        from ._classes import of_class
+        q = of_class(odd, decision)
+        odd = q.formula
+        extra = {"wording": q.wording, "decided": q.decided}
+    elif decision is not None and decision is not True:
+        raise ArgumentError(f"decision={decision!r}: a binary ODD lists its positive "
+                            f"instances; decision= names a class of a multi-class ODD")
     return Explanations(odd.bdd, odd.root, Layout("complete", odd.encoding), kind="instances",
-                        feature_order=odd.display_order, wording=wording_of(odd))
+                        feature_order=odd.display_order, **extra)

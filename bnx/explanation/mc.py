@@ -32,7 +32,8 @@ from ..errors import (
 )
 from ..odd._odd import ODD, check_odd
 from . import _cache
-from .explanations import Explanations, wording_of
+from ._classes import ask
+from .explanations import Explanations
 from .store import Store
 from .walks import suffix_keep_minimal, suffix_minimum
 
@@ -132,16 +133,26 @@ def on_states_message(unknown: list) -> str:
             f"ODD is saved), or on the command line with --on '{f}={states[-1]}'")
 
 
-def mc_explanations(odd: ODD, instance: Instance, *,
+def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
                     on: Mapping[Feature, State | Collection[State]] | None = None,
                     fixed: Iterable[Feature] = ()) -> Explanations:
     """Every MC-explanation of the decision on ``instance``, as complete instances.
 
+    On a :class:`~bnx.MulticlassODD`, the decision is the class ``a`` decided on the
+    instance: the MC-explanations of the positive decision of ``a``'s class formula (on
+    states turn off while the instance stays decided ``a``, the fewest on states kept).
+    With ``rival=b``, those of the negative decision of ``b``'s class formula ("why ``a``
+    and not ``b``": off states turn on while the instance stays decided other than ``b``,
+    the fewest off states kept).
+
     Parameters
     ----------
-    odd : ODD
+    odd : ODD or MulticlassODD
     instance : mapping
         A complete instance: every feature to one of its states.
+    rival : class state, optional
+        On a multi-class ODD, a class other than the one decided on ``instance``; on a
+        binary ODD, its other decision (the same question as without it).
     on : mapping, optional
         For each feature, its on state or set of on states (see :func:`on_states`):
         needed for a feature whose states are not recognisably affirmative (yes/no,
@@ -158,6 +169,15 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     ------
     OnStatesError
         A feature's on state is neither given, declared, nor recognisable.
+    ArgumentError
+        ``rival`` is the decided class (or not the other decision of a binary ODD).
+    UnknownStateError
+        ``rival`` is not a class state.
+
+    See Also
+    --------
+    on_states : the on states of each feature.
+    pi_explanations : minimal parts of the instance that settle the decision.
 
     Examples
     --------
@@ -166,8 +186,22 @@ def mc_explanations(odd: ODD, instance: Instance, *,
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> [e for e in bnx.mc_explanations(odd, x)]
     [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
+
+    A multi-class classifier (a cold, the flu or an allergy): the flu stays decided with
+    the fever alone, in another season than winter:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "winter", "Fever": "yes", "Sneezing": "yes", "Aches": "yes"}
+    >>> on = {"Season": "winter"}  # Season's states say no "on": winter is
+    >>> print(bnx.mc_explanations(odd, x, on=on))  # doctest: +NORMALIZE_WHITESPACE
+    2 MC-explanations of Illness = flu (the fewest on states that keep it), shortest first:
+      Season = spring, Fever = yes
+      Season = summer, Fever = yes
+    on states: Season = winter, Fever = yes, Sneezing = yes, Aches = yes
     """
     check_odd(odd)
+    q = ask(odd, instance, rival)
+    odd = q.formula
     x = _cache.indices(odd, instance)
     g, root, negated = _cache.both(odd)
     cache = _cache.store(odd, "mc", lambda: _Cache(odd))
@@ -228,7 +262,7 @@ def mc_explanations(odd: ODD, instance: Instance, *,
                         instance={f: states[i][x[i]] for i, f in enumerate(enc.features)},
                         core=(cache.core, best),
                         make_manager=lambda: _cache.aux_manager(odd, enc.variables),
-                        wording=wording_of(odd),
+                        wording=q.wording, decided=q.decided, rival=q.rival,
                         on=functools.partial(_on_names, enc.features, states, tuple(ons), fixed))
 
 

@@ -21,9 +21,10 @@ import lazy_loader
 
 from .._util.types import Instance
 from ..diagram._arrays import cofactor
-from ..errors import ExplanationError
+from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
 from . import _cache, _pi_memo
+from ._classes import ask, of_class
 from ._depth_first import depth_first
 from ._pi_memo import _state, _store
 from .explanations import DROPPED, Explanations, Layout, wording_of
@@ -251,25 +252,49 @@ class _PI:
             reached = nxt
 
     def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
-        """The explanations of ``decision`` as an :class:`Explanations` set."""
+        """The explanations of ``decision`` as an :class:`Explanations` set (``kwargs``:
+        the set's other attributes; the wording is ``odd``'s unless given)."""
         variables = self.layout.variables
         ref = self.root()
+        kwargs.setdefault("wording", wording_of(odd))
         return Explanations(None, None, self.layout, decision=decision,
                             make_manager=lambda: _cache.aux_manager(odd, variables),
                             feature_order=odd.display_order, core=(self.core, ref),
-                            wording=wording_of(odd), **kwargs)
+                            **kwargs)
 
 
-def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
+def prime_implicants(odd: ODD, *, decision=True) -> Explanations:
     """All prime implicants of the decision function (pi-cover, Algorithm 4).
 
     With ``decision=False``, those of its complement. Together they are the
-    PI-explanations of all decisions of the classifier.
+    PI-explanations of all decisions of the classifier. On a :class:`~bnx.MulticlassODD`,
+    ``decision`` names a class state: the prime implicants of its class formula, the
+    minimal partial instances every completion of which is decided that class.
+
+    Parameters
+    ----------
+    odd : ODD
+    decision : bool or class state, default True
+        On a binary ODD, ``True`` (the decision function) or ``False`` (its complement);
+        on a multi-class ODD, one of :attr:`~bnx.MulticlassODD.classes` (required).
 
     Returns
     -------
     Explanations
-        Partial instances; ``print`` lists them shortest first.
+        Partial instances; ``print`` lists them shortest first. On a multi-class ODD,
+        :attr:`~bnx.Explanations.decided` is the class.
+
+    Raises
+    ------
+    ArgumentError
+        A multi-class ODD and no class named.
+    UnknownStateError
+        ``decision`` is not a class state.
+
+    See Also
+    --------
+    pi_explanations : those that agree with one instance.
+    bnx.MulticlassODD.class_formula : the binary ODD of one class.
 
     Examples
     --------
@@ -278,14 +303,32 @@ def prime_implicants(odd: ODD, *, decision: bool = True) -> Explanations:
     >>> pis = bnx.prime_implicants(odd)
     >>> len(pis), pis.lengths()
     (3, {2: 1, 3: 2})
+
+    Of one class of a multi-class classifier (a cold, the flu or an allergy):
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> print(bnx.prime_implicants(odd, decision="allergy"))  # doctest: +NORMALIZE_WHITESPACE
+    2 prime implicants of Illness = allergy (the minimal conditions that settle it),
+    shortest first:
+      Season = spring, Fever = no, Aches = no
+      Season = summer, Fever = no, Sneezing = yes, Aches = no
     """
     check_odd(odd)
+    extra = {}
+    if odd.multiclass:
+        if isinstance(decision, bool):
+            raise ArgumentError(f"this ODD picks one of {len(odd.classes)} class states: name "
+                                f"the class whose prime implicants you want, decision= one of "
+                                f"{', '.join(map(str, odd.classes))}")
+        q = of_class(odd, decision)
+        odd, decision = q.formula, True
+        extra = dict(decided=q.decided, wording=q.wording)
     decision = _check_decision(decision)
     return _PI(odd, _cache.layout(odd, "partial"), None, decision).explain(
-        odd, decision, kind="prime implicants")
+        odd, decision, kind="prime implicants", **extra)
 
 
-def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
+def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "inst",
                     within=None) -> Explanations:
     """Every PI-explanation of the decision on ``instance``, as partial instances.
 
@@ -296,11 +339,20 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     decision; instances outside ``κ`` (of probability zero, or forbidden) may take
     either, so the explanations are never longer, and often shorter.
 
+    On a :class:`~bnx.MulticlassODD`, the decision is the class ``a`` decided on the
+    instance: every completion of ``S`` is decided ``a``. With ``rival=b``, "why ``a``
+    and not ``b``": minimal parts ``S`` with which no completion is decided ``b`` (they
+    may be decided ``a`` or a third class). They are the PI-explanations of ``x`` on the
+    class formula of ``a`` (of ``b``), asked of it with the same passes.
+
     Parameters
     ----------
-    odd : ODD
+    odd : ODD or MulticlassODD
     instance : mapping
         A complete instance.
+    rival : class state, optional
+        On a multi-class ODD, a class other than the one decided on ``instance``. On a
+        binary ODD, its other decision, which asks the same question as without it.
     method : {"inst", "cover"}
         ``"inst"``: Algorithm 5 (pi-inst). ``"cover"``: Algorithm 4 (pi-cover),
         then the prime implicants that agree with the instance. Same result.
@@ -314,7 +366,23 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     Returns
     -------
     Explanations
-        Partial instances; ``print`` lists them shortest first.
+        Partial instances; ``print`` lists them shortest first, named by the decision
+        (``"for Illness = allergy and not flu"``); on a multi-class ODD,
+        :attr:`~bnx.Explanations.decided` and :attr:`~bnx.Explanations.rival` say the
+        question.
+
+    Raises
+    ------
+    ArgumentError
+        ``rival`` is the decided class (or not the other decision of a binary ODD).
+    UnknownStateError
+        ``rival`` is not a class state.
+
+    See Also
+    --------
+    sufficient_reasons : the same, by Darwiche and Hirth's name.
+    contrastive_explanations : their minimal hitting sets (what to change).
+    check_explanation : whether a given part is one.
 
     Examples
     --------
@@ -336,20 +404,39 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     ['EntranceExam', 'FirstTimeApplicant', 'WorkExperience']
     ['FirstTimeApplicant', 'GPA']
     ['GPA', 'WorkExperience']
+
+    A multi-class classifier picks a cold, the flu or an allergy. Why an allergy, and why
+    an allergy rather than the flu:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
+    >>> print(bnx.pi_explanations(odd, x))
+    1 sufficient reason for Illness = allergy (PI-explanations):
+      Season = spring, Fever = no, Aches = no
+    >>> print(bnx.pi_explanations(odd, x, rival="flu"))
+    4 sufficient reasons for Illness = allergy and not flu (PI-explanations), shortest first:
+      Sneezing = yes, Aches = no
+      Fever = no, Aches = no
+      Fever = no, Sneezing = yes
+      Season = spring, Fever = no
     """
     check_odd(odd)
+    if method not in ("inst", "cover"):
+        raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")
+    q = ask(odd, instance, rival)
+    odd = q.formula
     if within is not None:
         from ._within import within_odd
         odd = within_odd(odd, instance, within)
-    if method not in ("inst", "cover"):
-        raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")
     x = _cache.indices(odd, instance)
     enc = odd.encoding
     decision = _cache.decide(odd, x)
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     layout = Layout("keep", enc, instance=x)
+    asked = dict(wording=q.wording, decided=q.decided, rival=q.rival)
     if method == "inst":
-        return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named)
+        return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named,
+                                                     **asked)
     cover = prime_implicants(odd, decision=decision)
     g, u = cover.nodes
     core = _cache.node_table(odd, layout.variables, limit=_pi_memo.CORE_LIMIT)
@@ -358,8 +445,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, method: str = "inst",
     return Explanations(None, None, layout,
                         make_manager=lambda: _cache.aux_manager(odd, variables),
                         kind="PI", decision=decision, instance=named,
-                        feature_order=odd.display_order, core=(core, root),
-                        wording=wording_of(odd))
+                        feature_order=odd.display_order, core=(core, root), **asked)
 
 
 def _project(g: Store, u: int, src: Layout, dst: Layout, core, x: list[int]) -> int:

@@ -28,6 +28,7 @@ from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
 from . import _dense, under
+from ._classes import ask
 from .probability import _odd_for, exact_sdp
 
 __all__ = ["EXACT_FEATURES", "ProbableReasons", "probable_reasons"]
@@ -45,17 +46,26 @@ class ProbableReasons:
     ----------
     reasons : list of dict
     decision : bool
-        The decision on the instance.
+        The decision on the instance (of a multi-class classifier: of the class formula
+        asked, ``True`` for the decided class's, ``False`` for a rival's).
     delta : float
     exact : bool
         ``True``: every subset-minimal reason is listed. ``False``: one reason, locally
         minimal (no single feature can be dropped), found by greedy deletions.
     minimality : str
         ``"subset"`` or ``"local"``.
+    decision_text : str or None
+        The decision in the class's words (``"Admit = +"``, ``"Disease = PAIVS"``,
+        ``"Disease = PAIVS and not TGA"``); ``None`` when not known.
+    decided, rival : class state or None
+        Of a multi-class classifier: the class decided on the instance and the rival
+        (``rival=``); ``None``, not applicable, otherwise.
     """
 
-    def __init__(self, reasons: list, decision: bool, delta, exact: bool) -> None:
+    def __init__(self, reasons: list, decision: bool, delta, exact: bool, *,
+                 decision_text: str | None = None, decided=None, rival=None) -> None:
         self.reasons, self.decision, self.delta, self.exact = reasons, decision, delta, exact
+        self.decision_text, self.decided, self.rival = decision_text, decided, rival
 
     @property
     def minimality(self) -> str:
@@ -71,9 +81,10 @@ class ProbableReasons:
         return self.reasons[i]
 
     def __str__(self) -> str:
+        what = self.decision_text or \
+            f"a {'positive' if self.decision else 'negative'} decision"
         head = (f"{len(self.reasons)} probable reason{'s' if len(self.reasons) != 1 else ''}"
-                f" of a {'positive' if self.decision else 'negative'} decision (Pr >= "
-                f"{float(self.delta):g}; {self.minimality}-minimal)")
+                f" for {what} (Pr >= {float(self.delta):g}; {self.minimality}-minimal)")
         blocks = ["\n".join(f"  {f} = {s}" for f, s in r.items()) or "  (empty)"
                   for r in self.reasons]
         return "\n".join([head, *(f"reason {i + 1}:\n{b}" for i, b in enumerate(blocks))])
@@ -81,10 +92,16 @@ class ProbableReasons:
     __repr__ = __str__
 
 
-def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95,
-                     odd=None) -> ProbableReasons:
+def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=None,
+                     rival=None) -> ProbableReasons:
     """The subset-minimal parts ``S`` of ``instance`` with ``Pr(decision on instance | x_S)
     >= delta`` under the network, smallest first.
+
+    Of a multi-class classifier (no positive state), the decision is the class ``a``
+    decided on ``instance``: ``S`` qualifies when the complete instance, drawn from the
+    network given ``x_S``, is decided ``a`` with probability at least ``delta``; with
+    ``rival=b``, when it is decided other than ``b`` with that probability ("why ``a`` and
+    not ``b``").
 
     Parameters
     ----------
@@ -94,6 +111,9 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95,
     delta : real in (0, 1], default 0.95
     odd : ODD, optional
         ``clf``'s compiled decision function (compiled once per classifier when not given).
+    rival : class state, optional
+        Of a multi-class classifier, a class other than the decided one; of a binary one,
+        its other decision (the same question).
 
     Returns
     -------
@@ -104,7 +124,7 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95,
     Raises
     ------
     ArgumentError
-        ``delta`` is not in (0, 1].
+        ``delta`` is not in (0, 1], or ``rival`` is the decided class.
     ExplanationError
         The instance has probability zero under the network.
 
@@ -116,7 +136,7 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95,
     ...      "GPA": "-"}
     >>> r = bnx.probable_reasons(clf, x, delta=0.9)
     >>> print(r)
-    2 probable reasons of a positive decision (Pr >= 0.9; subset-minimal)
+    2 probable reasons for Admit = + (Pr >= 0.9; subset-minimal)
     reason 1:
       WorkExperience = +
       FirstTimeApplicant = +
@@ -125,6 +145,22 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95,
       EntranceExam = +
     >>> r.exact
     True
+
+    A multi-class classifier: two symptoms of three make the flu probable; winter alone,
+    or one symptom, makes an allergy improbable:
+
+    >>> clf = bnx.examples.illness()
+    >>> x = {"Season": "winter", "Fever": "yes", "Sneezing": "no", "Aches": "yes"}
+    >>> [list(r) for r in bnx.probable_reasons(clf, x, delta=0.9)]
+    [['Fever', 'Sneezing'], ['Fever', 'Aches'], ['Sneezing', 'Aches']]
+    >>> print(bnx.probable_reasons(clf, x, delta=0.99, rival="allergy"))
+    3 probable reasons for Illness = flu and not allergy (Pr >= 0.99; subset-minimal)
+    reason 1:
+      Season = winter
+    reason 2:
+      Fever = yes
+    reason 3:
+      Aches = yes
     """
     if not isinstance(clf, Classifier):
         raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
@@ -136,6 +172,10 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95,
     if sum(clf._class_joint(idx)) == 0:
         raise ExplanationError("the instance has probability zero under the network: "
                                "no part of it makes its decision probable")
+    q = ask(odd, instance, rival)
+    if odd.multiclass:  # the class formula asked, and its binary classifier
+        odd = q.formula
+        clf = odd.classifier
     d = odd.decide(instance)
     dx = Fraction(delta)
     feats = list(odd.encoding.features)
@@ -149,7 +189,9 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95,
         exact = False
     found.sort(key=lambda s: (len(s), [feats.index(f) for f in s]))
     reasons = [{f: clf.states(f)[idx[f]] for f in s} for s in found]
-    return ProbableReasons(reasons, d, delta, exact)
+    words = q.wording()
+    return ProbableReasons(reasons, d, delta, exact, decision_text=words[0] if d else words[1],
+                           decided=q.decided, rival=q.rival)
 
 
 def _qualifies(clf, odd, idx: dict, part, d: bool, delta: Fraction) -> bool:

@@ -19,29 +19,46 @@ from __future__ import annotations
 
 from .._util.types import Feature, Instance
 from ..odd._odd import ODD, check_odd
+from ._classes import ask
 from ._contrastive import contrastive, roles
 from ._instances import instance_indices
 from ._within import within_odd
 from .checking import ExplanationCheck, check_explanation
-from .explanations import Explanations, wording_of
+from .explanations import Explanations
 from .pi import pi_explanations
 
 __all__ = ["sufficient_reasons", "contrastive_explanations", "necessary_reasons",
            "feature_roles", "check_explanation", "ExplanationCheck"]
 
 
-def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst",
+def sufficient_reasons(odd: ODD, instance: Instance, *, rival=None, method: str = "inst",
                        within=None) -> Explanations:
     """Every sufficient reason of the decision on ``instance`` (its PI-explanations).
 
     The name of Darwiche and Hirth (ECAI 2020) and of PyXAI for
-    :func:`bnx.pi_explanations`, which it calls; ``method`` and ``within`` (the
-    sufficient reasons within a set of instances) are passed on.
+    :func:`bnx.pi_explanations`, which it calls; ``rival`` (on a multi-class ODD: why the
+    decided class and not that one), ``method`` and ``within`` (the sufficient reasons
+    within a set of instances) are passed on.
+
+    Parameters
+    ----------
+    odd : ODD or MulticlassODD
+    instance : mapping
+        A complete instance.
+    rival : class state, optional
+        See :func:`bnx.pi_explanations`.
+    method, within
+        See :func:`bnx.pi_explanations`.
 
     Returns
     -------
     Explanations
         The PI-explanations (partial instances).
+
+    See Also
+    --------
+    pi_explanations : the same question.
+    necessary_reasons : their minimal hitting sets.
 
     Examples
     --------
@@ -50,11 +67,20 @@ def sufficient_reasons(odd: ODD, instance: Instance, *, method: str = "inst",
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> bnx.sufficient_reasons(odd, x).to_set() == bnx.pi_explanations(odd, x).to_set()
     True
+
+    Why a multi-class classifier picks an allergy and not a cold:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
+    >>> print(bnx.sufficient_reasons(odd, x, rival="cold"))
+    1 sufficient reason for Illness = allergy and not cold (PI-explanations):
+      Season = spring, Fever = no, Aches = no
     """
-    return pi_explanations(odd, instance, method=method, within=within)
+    return pi_explanations(odd, instance, rival=rival, method=method, within=within)
 
 
-def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Explanations:
+def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
+                             within=None) -> Explanations:
     """Every contrastive explanation of the decision on ``instance``.
 
     A contrastive explanation is a minimal set of the instance's features whose
@@ -62,15 +88,43 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     returned as the partial instance ``{feature: the instance's state}``. Empty when
     no change flips the decision.
 
+    On a :class:`~bnx.MulticlassODD`, with the instance decided ``a``: minimal sets of
+    features whose change can make it decided any class but ``a``; with ``rival=b``,
+    whose change can make it decided ``b``. They are the minimal hitting sets of the
+    PI-explanations with the same ``rival``.
+
     Within a set ``κ`` of instances (``within=``, see :func:`bnx.pi_explanations`):
     a minimal set ``C`` of features such that some instance of ``κ`` that agrees with
     the instance outside ``C`` gets the other decision. These are the minimal hitting
     sets of the PI-explanations within ``κ``, as without it.
 
+    Parameters
+    ----------
+    odd : ODD or MulticlassODD
+    instance : mapping
+        A complete instance.
+    rival : class state, optional
+        On a multi-class ODD, a class other than the one decided on ``instance``; on a
+        binary ODD, its other decision (the same question as without it).
+    within : instance set, classifier or list of mappings, optional
+        See :func:`bnx.pi_explanations`.
+
     Returns
     -------
     Explanations
         Partial instances ``{feature: the instance's state}``.
+
+    Raises
+    ------
+    ArgumentError
+        ``rival`` is the decided class (or not the other decision of a binary ODD).
+    UnknownStateError
+        ``rival`` is not a class state.
+
+    See Also
+    --------
+    pi_explanations : the sufficient reasons, whose minimal hitting sets these are.
+    counterfactuals : the closest instances with another decision.
 
     Examples
     --------
@@ -81,8 +135,28 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     >>> sorted(sorted(e) for e in ces)  # doctest: +NORMALIZE_WHITESPACE
     [['EntranceExam', 'GPA'], ['EntranceExam', 'WorkExperience'], ['FirstTimeApplicant', 'GPA'],
     ['FirstTimeApplicant', 'WorkExperience'], ['GPA', 'WorkExperience']]
+
+    A multi-class classifier decides an allergy: one feature changed can give another
+    class; it takes two to give the flu:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
+    >>> print(bnx.contrastive_explanations(odd, x))  # doctest: +NORMALIZE_WHITESPACE
+    3 contrastive explanations of Illness = allergy (minimal sets of features whose change
+    can give Illness other than allergy), shortest first:
+      Aches = no
+      Fever = no
+      Season = spring
+    >>> print(bnx.contrastive_explanations(odd, x, rival="flu"))  # doctest: +NORMALIZE_WHITESPACE
+    3 contrastive explanations of Illness = allergy and not flu (minimal sets of features
+    whose change can give Illness = flu), shortest first:
+      Fever = no, Aches = no
+      Fever = no, Sneezing = yes
+      Season = spring, Sneezing = yes, Aches = no
     """
     check_odd(odd)
+    q = ask(odd, instance, rival)
+    odd = q.formula
     if within is not None:
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
@@ -91,28 +165,45 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, within=None) -> Ex
     named_x = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
     return Explanations(out, root, layout, kind="contrastive explanation", decision=decision,
                         instance=named_x, feature_order=odd.display_order,
-                        wording=wording_of(odd))
+                        wording=q.wording, decided=q.decided, rival=q.rival)
 
 
 necessary_reasons = contrastive_explanations
 
 
-def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature, str]:
+def feature_roles(odd: ODD, instance: Instance, *, rival=None,
+                  within=None) -> dict[Feature, str]:
     """``{feature: role}`` for the decision on ``instance``.
 
     A feature is ``"necessary"`` when it is in every sufficient reason,
     ``"relevant"`` when it is in some but not all, ``"irrelevant"`` when in none.
     With ``within=`` (a set ``κ`` of instances, see :func:`bnx.pi_explanations`), the
-    sufficient reasons are those within ``κ``.
+    sufficient reasons are those within ``κ``; with ``rival=`` (a multi-class ODD),
+    those of "why the decided class and not ``rival``".
     Keys follow the classifier's order. Read off the contrastive explanations (the
     minimal hitting sets of the sufficient reasons): a feature is in some sufficient
     reason exactly when it is in some contrastive explanation, and in all of them
     exactly when it is a contrastive explanation on its own.
 
+    Parameters
+    ----------
+    odd : ODD or MulticlassODD
+    instance : mapping
+        A complete instance.
+    rival : class state, optional
+        On a multi-class ODD, a class other than the one decided on ``instance``; on a
+        binary ODD, its other decision (the same question as without it).
+    within : instance set, classifier or list of mappings, optional
+        See :func:`bnx.pi_explanations`.
+
     Returns
     -------
     dict
         ``{feature: "necessary", "relevant" or "irrelevant"}``.
+
+    See Also
+    --------
+    pi_explanations, contrastive_explanations
 
     Examples
     --------
@@ -122,8 +213,17 @@ def feature_roles(odd: ODD, instance: Instance, *, within=None) -> dict[Feature,
     >>> bnx.feature_roles(odd, x)  # doctest: +NORMALIZE_WHITESPACE
     {'WorkExperience': 'necessary', 'FirstTimeApplicant': 'necessary', 'EntranceExam': 'necessary',
     'GPA': 'irrelevant'}
+
+    A multi-class classifier decides an allergy: sneezing does not matter to the allergy,
+    but it is one reason among others why it is not the flu:
+
+    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
+    >>> x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
+    >>> bnx.feature_roles(odd, x)["Sneezing"], bnx.feature_roles(odd, x, rival="flu")["Sneezing"]
+    ('irrelevant', 'relevant')
     """
     check_odd(odd)
+    odd = ask(odd, instance, rival).formula
     if within is not None:
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)

@@ -1,12 +1,13 @@
 """Example classifiers and network files shipped with bnx (no network access or ``../shared``).
 
-Two network files are shipped in ``bnx/data`` and built by the functions here with
+Three network files are shipped in ``bnx/data`` and built by the functions here with
 pgmpy's own writers (:func:`write_example_networks`): ``admission.net``, the paper's
-admissions classifier in Hugin NET format (states ``state0``, ``state1``), and
+admissions classifier in Hugin NET format (states ``state0``, ``state1``),
 ``asia.bif``, the textbook chest-clinic network of Lauritzen and Spiegelhalter (1988)
-in BIF format. A third, ``promoters.xlc``, is a 58-feature naive Bayes classifier of
-xpxlc (MIT licence, ``bnx/data/promoters.xlc.LICENSE``) for :func:`bnx.linear.read_xlc`.
-:func:`network_path` returns their paths.
+in BIF format, and ``illness.bif``, a small made-up network whose class has three states
+(:func:`illness`, a multi-class classifier). A fourth, ``promoters.xlc``, is a 58-feature
+naive Bayes classifier of xpxlc (MIT licence, ``bnx/data/promoters.xlc.LICENSE``) for
+:func:`bnx.linear.read_xlc`. :func:`network_path` returns their paths.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from ..classifier._classifier import Classifier
 from ..errors import ArgumentError
 
 __all__ = ["admissions", "admissions_network", "ADMISSIONS_RATES", "asia", "asia_network",
-           "ASIA_FEATURES", "NETWORKS", "XLC_FILES", "network_path", "write_example_networks"]
+           "ASIA_FEATURES", "illness", "illness_network", "NETWORKS", "XLC_FILES", "network_path",
+           "write_example_networks"]
 
 #: The network files shipped in ``bnx/data`` (see :func:`network_path`).
-NETWORKS = ("admission.net", "asia.bif")
+NETWORKS = ("admission.net", "asia.bif", "illness.bif")
 
 #: The naive Bayes classifiers in xpxlc's XLC format shipped in ``bnx/data``, read by
 #: :func:`bnx.linear.read_xlc`: ``promoters.xlc`` (58 features, one with 106 values), the
@@ -173,6 +175,68 @@ def asia(positive: str = "yes", *, rule: str = "threshold", threshold: float = 0
                       features=list(features), rule=rule)
 
 
+def illness_network():
+    """A small made-up network whose class has three states: which of a cold, the flu or an
+    allergy (``Illness``) explains a patient's symptoms.
+
+    ``Season`` (``winter``, ``spring``, ``summer``) is the class's parent; ``Fever``,
+    ``Sneezing`` and ``Aches`` (``yes``/``no``) its children. The numbers are invented
+    for the examples, not taken from any study.
+
+    Returns
+    -------
+    pgmpy.models.DiscreteBayesianNetwork
+
+    Examples
+    --------
+    >>> net = illness_network()
+    >>> net.get_cpds("Illness").state_names["Illness"]
+    ['cold', 'flu', 'allergy']
+    """
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    seasons, illnesses, yn = ["winter", "spring", "summer"], ["cold", "flu", "allergy"], \
+        ["yes", "no"]
+    net = DiscreteBayesianNetwork([("Season", "Illness"), ("Illness", "Fever"),
+                                   ("Illness", "Sneezing"), ("Illness", "Aches")])
+    cpds = [TabularCPD("Season", 3, [[0.4], [0.3], [0.3]], state_names={"Season": seasons}),
+            # columns: Season = winter, spring, summer; rows: cold, flu, allergy
+            TabularCPD("Illness", 3, [[0.5, 0.3, 0.4], [0.4, 0.1, 0.1], [0.1, 0.6, 0.5]],
+                       evidence=["Season"], evidence_card=[3],
+                       state_names={"Illness": illnesses, "Season": seasons})]
+    for symptom, yes in (("Fever", (0.1, 0.9, 0.01)), ("Sneezing", (0.8, 0.3, 0.9)),
+                         ("Aches", (0.2, 0.85, 0.05))):
+        # columns: Illness = cold, flu, allergy; rows: yes, no
+        cpds.append(TabularCPD(symptom, 2, [list(yes), [1 - p for p in yes]],
+                               evidence=["Illness"], evidence_card=[3],
+                               state_names={symptom: yn, "Illness": illnesses}))
+    net.add_cpds(*cpds)
+    net.check_model()
+    return net
+
+
+def illness() -> Classifier:
+    """A multi-class classifier: the most probable of a cold, the flu or an allergy
+    (``Illness``) given the season and three symptoms (:func:`illness_network`).
+
+    Returns
+    -------
+    Classifier
+        No positive state: it decides the most probable class state.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> clf = bnx.examples.illness()
+    >>> x = {"Season": "winter", "Fever": "yes", "Sneezing": "no", "Aches": "yes"}
+    >>> clf.classes, clf.predict(x)
+    (('cold', 'flu', 'allergy'), 'flu')
+    """
+    return Classifier(illness_network(), "Illness",
+                      features=["Season", "Fever", "Sneezing", "Aches"])
+
+
 def network_path(name: str) -> pathlib.Path:
     """The path of a network or classifier file shipped with bnx.
 
@@ -210,7 +274,8 @@ def network_path(name: str) -> pathlib.Path:
 def write_example_networks(directory: str | os.PathLike) -> list[pathlib.Path]:
     """Write the shipped network files (:data:`NETWORKS`) with pgmpy's writers.
 
-    This is how ``bnx/data/admission.net`` and ``bnx/data/asia.bif`` were made;
+    This is how ``bnx/data/admission.net``, ``bnx/data/asia.bif`` and
+    ``bnx/data/illness.bif`` were made;
     the test suite checks that the shipped files hold these networks.
 
     Parameters
@@ -230,4 +295,6 @@ def write_example_networks(directory: str | os.PathLike) -> list[pathlib.Path]:
     NETWriter(admissions_network(("state0", "state1"))).write_net(str(admission))
     asia_file = directory / "asia.bif"
     BIFWriter(asia_network()).write_bif(str(asia_file))
-    return [admission, asia_file]
+    illness_file = directory / "illness.bif"
+    BIFWriter(illness_network()).write_bif(str(illness_file))
+    return [admission, asia_file, illness_file]

@@ -827,7 +827,8 @@ def multiclass_networks(draw, min_classes=3, max_classes=6, min_features=2, max_
             parents[hidden] = [class_var]
             below = draw(st.sets(st.sampled_from(after), min_size=1))
             for f in below:
-                parents[f] = ([class_var, hidden] if draw(st.booleans()) else [hidden])
+                parents[f] = ([class_var, hidden] if draw(st.integers(0, 3)) == 0
+                              else [hidden])
             after.insert(0, hidden)
         elif role == "root":
             parents[hidden] = []

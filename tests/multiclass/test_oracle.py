@@ -189,13 +189,16 @@ def test_posteriors_match_pgmpy(case, data):
 
 
 def test_the_strategy_draws_ties_zeros_and_hidden_nodes():
-    """Over a fixed run of draws, each hard case turns up."""
+    """Over a fixed run of draws, each hard case and each structure bnx compiles turns
+    up."""
     seen = {"tie": 0, "zero": 0, "hidden": 0, "class parent": 0}
+    structures = {"naive_bayes": 0, "latent_tree": 0, "tan": 0, "general": 0}
 
     @given(case=multiclass_networks())
-    @settings(max_examples=60, deadline=None, derandomize=True, database=None)
+    @settings(max_examples=80, deadline=None, derandomize=True, database=None)
     def draw(case):
         brute = MultiOracle.of(case)
+        structures[_binary(case, brute.classes[0]).structure] += 1
         joints = [j for j in brute._joint.values()]
         seen["zero"] += any(sum(j.values()) == 0 for j in joints)
         seen["tie"] += any(sum(1 for p in j.values() if p == max(j.values())) > 1
@@ -205,6 +208,7 @@ def test_the_strategy_draws_ties_zeros_and_hidden_nodes():
 
     draw()
     assert all(seen.values()), seen
+    assert all(structures.values()), structures
 
 
 # ---------------------------------------------------------------------------

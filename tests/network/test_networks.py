@@ -33,6 +33,7 @@ def exact_tables(net):
 @pytest.mark.parametrize("name, build", [
     ("admission.net", lambda: bnx.examples.admissions_network(("state0", "state1"))),
     ("asia.bif", bnx.examples.asia_network),
+    ("illness.bif", bnx.examples.illness_network),
 ])
 def test_shipped_files_hold_the_networks_built_in_code(name, build, tmp_path):
     path = bnx.examples.network_path(name)
