@@ -265,7 +265,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
         nxt = _multi_next(odd, named) if multi else _next(clf, named, odd)
         return Report(**common, sdp=None if sdp is None else float(sdp), sdp_exact=sdp,
                       next=nxt)
-    pis = pi_explanations(formula, named)
+    pis = pi_explanations(odd, named, rival=rival)  # "why a" or "why a and not rival"
     reasons = []
     for e in pis.shortest():
         reasons.append(FrozenMap(e))
