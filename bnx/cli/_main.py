@@ -350,7 +350,7 @@ def _cmd_explain(args) -> None:
         background = read_background(args) if args.background is not None else None
         print(explain(odd, x, rival=args.rival, background=background).text())
         return
-    head = None
+    head, whole, rival = None, odd, None
     if odd.multiclass:  # the questions are asked of one class formula, named as the report's
         if set(x) < set(odd.features):  # evidence: the report says how sure and what next
             from ..report import explain
@@ -359,7 +359,7 @@ def _cmd_explain(args) -> None:
         from ..odd._odd import formula_for
         from ..report import decided_text
         head = decided_text(odd, x)  # the decided class, before the formula stands in
-        odd = formula_for(odd, x, rival=args.rival)
+        odd, rival = formula_for(odd, x, rival=args.rival), args.rival
         clf = None if clf is None else odd.classifier  # a file's: rebuilt when needed
     elif args.rival is not None:
         from ..odd._odd import formula_for
@@ -384,10 +384,10 @@ def _cmd_explain(args) -> None:
         raise OnStatesError(refused)
     elif not args.pi and not only_questions:
         from ..explanation.mc import mc_explanations
-        mc = mc_explanations(odd, x, on=on)
+        mc = mc_explanations(whole, x, rival=rival, on=on)  # titled in the class's words
         print("\n" + _show(mc.shortest() if args.shortest else mc, args.limit, feats))
     if not args.mc and not only_questions:
-        pi = pi_explanations(odd, x)
+        pi = pi_explanations(whole, x, rival=rival)
         print("\n" + _show(pi.shortest() if args.shortest else pi, args.limit, feats))
     answer_questions(args, clf, odd, x, feats)
 

@@ -65,8 +65,9 @@ def test_explain_a_saved_odd_with_a_rival(capsys, child, tmp_path):
     code, out, err = run(capsys, "explain", saved, "--pi", "--rival", "TGA", "--instance", XS)
     assert code == 0, err
     assert "Decided: Disease = PAIVS (0.589; next TGA 0.280)." in out
-    pis = bnx.pi_explanations(odd.class_formula("TGA"), X)
+    pis = bnx.pi_explanations(odd, X, rival="TGA")
     assert f"{pis.count} sufficient reason" in out
+    assert "for Disease = PAIVS and not TGA" in out
 
 
 def test_partial_instance_gets_the_report(capsys, child):
