@@ -78,6 +78,9 @@ KINDS: dict[str, Kind] = {
     "both": Kind(1, False, "the function and its negation in one node space"),
     "mc": Kind(1, False, "the MC-explanation memos (bnx.explanation.mc)"),
     "pi_state": Kind(4, False, "the PI-explanation memos per layout and decision"),
+    "general_boxes": Kind(4, False, "the general reasons' boxes per decision and ordinal "
+                                    "features: their store and memos "
+                                    "(bnx.explanation._boxes)"),
     "conj_store": Kind(4, False, "the store of conjunction sets per encoding and unate "
                                  "states (bnx.explanation.store)"),
     "dense_decisions": Kind(1, False, "the decision on every complete instance, dense"),

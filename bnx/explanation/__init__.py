@@ -4,6 +4,8 @@
   decision diagram, counted and minimised on the diagram, and its layouts;
 - :mod:`.mc`: MC-explanations (Algorithm 3 and Section 5's generalisation);
 - :mod:`.pi`: PI-explanations and prime implicants (Algorithms 4 and 5);
+- :mod:`.general`: general reasons, the largest boxes of states that keep a decision
+  (their passes in :mod:`._boxes`);
 - :mod:`.monotone`: monotonicity and Theorem 3 (:mod:`.monotone_result`: its answer);
 - :mod:`.reasons`: sufficient and contrastive reasons, feature roles (the passes in
   :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
@@ -35,6 +37,8 @@ _LAZY = {
     "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
+    "general_reasons": ("bnx.explanation.general", "general_reasons"),
+    "GeneralReasons": ("bnx.explanation.general", "GeneralReasons"),
     "Bias": ("bnx.explanation.bias_result", "Bias"),
     "count_biased": ("bnx.explanation.bias", "count_biased"),
     "decision_bias": ("bnx.explanation.bias", "decision_bias"),

@@ -298,7 +298,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
         base = float(a.base_values)
     lengths = pis.lengths()  # the count is their sum: one walk over the reasons, not two
     return Report(**common, reasons=tuple(reasons), reason_count=sum(lengths.values()),
-                  reason_lengths=FrozenMap(lengths),
+                  reason_lengths=FrozenMap(lengths), **_general(odd, named, rival),
                   necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
                   robustness=rob, attributions=attributions, base_value=base)
@@ -338,6 +338,30 @@ def same_decision(formula: ODD, evidence: dict) -> Fraction:
     """The exact same-decision probability of a binary ODD's decision on ``evidence``."""
     from ..explanation.probability import same_decision_probability
     return same_decision_probability(formula.classifier, evidence, odd=formula, exact=True)
+
+
+#: How many general reasons (fewest features first) the report reads to find those that
+#: say more than the sufficient reasons.
+GENERAL_READ = 4 * MAX_SHOWN
+
+
+def _general(odd: ODD, named: dict, rival: Any = None) -> dict:
+    """The report's general reasons (with ``rival``: ruling it out): the first that allow
+    several states of a feature (none to compute where every feature has at most two
+    states: they are then the sufficient reasons)."""
+    from ..explanation.general import general_reasons
+    if all(len(s) <= 2 for s in odd.encoding.states):
+        return {}
+    found = general_reasons(odd, named, rival=rival)
+    shown, words = [], []
+    for k, reason in enumerate(found):
+        if k >= GENERAL_READ or len(shown) >= MAX_SHOWN:
+            break
+        if any(len(s) > 1 for s in reason.values()):
+            shown.append(FrozenMap(reason))
+            words.append(found.terms(reason))
+    return dict(general_reasons=tuple(shown), general_words=tuple(words),
+                general_count=found.count)
 
 
 def _sdp(clf: Classifier, named: dict, odd: ODD) -> Fraction | None:

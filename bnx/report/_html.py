@@ -74,6 +74,16 @@ def _complete_rows(r) -> list[str]:
                          f"instance on that class's formula)" if rival else
                          "enough to settle the decision, whatever the other features say "
                          "(shortest PI-explanations)"))
+    if r.general_words:
+        shown = [", ".join(_e(w) for w in words) for words in r.general_words]
+        note = (f"{len(shown)} of {r.general_count:,} in all"
+                if r.general_count is not None else "")
+        rows.append(_row("More generally", _items(shown)
+                         + f'<small style="color:#666">{_e(note)}</small>',
+                         f"sets of states that rule out {_e(r.rival)}, larger than one "
+                         f"state (general reasons)" if rival else
+                         "sets of states that keep the decision, larger than one state "
+                         "(general reasons)"))
     if r.robustness == math.inf:
         body = (f"nothing: no change of the features makes it {_e(r.rival)}" if rival else
                 "nothing: no change of the features gives another decision")

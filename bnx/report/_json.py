@@ -43,6 +43,10 @@ def to_dict(r, fields: tuple) -> dict:
         "reasons": [_names(e) for e in r.reasons], "reason_count": r.reason_count,
         "reason_lengths": None if r.reason_lengths is None else {
             str(k): v for k, v in r.reason_lengths.items()},
+        "general_reasons": [{str(f): [_scalar(v) for v in s] for f, s in e.items()}
+                            for e in r.general_reasons],
+        "general_words": [list(w) for w in r.general_words],
+        "general_count": r.general_count,
         "necessary": [_scalar(f) for f in r.necessary],
         "irrelevant": None if r.irrelevant is None else [_scalar(f) for f in r.irrelevant],
         "counterfactuals": [{"changes": {str(f): {"from": _scalar(old), "to": _scalar(new)}
@@ -100,6 +104,10 @@ def from_dict(cls, d: Mapping, fields: tuple):
             reason_count=d["reason_count"],
             reason_lengths=None if d["reason_lengths"] is None else FrozenMap(
                 {int(k): v for k, v in d["reason_lengths"].items()}),
+            general_reasons=tuple(FrozenMap({f: tuple(s) for f, s in e.items()})
+                                  for e in d["general_reasons"]),
+            general_words=tuple(tuple(w) for w in d["general_words"]),
+            general_count=d["general_count"],
             necessary=tuple(d["necessary"]),
             irrelevant=None if d["irrelevant"] is None else tuple(d["irrelevant"]),
             counterfactuals=tuple(Counterfactual({f: (c["from"], c["to"])

@@ -61,6 +61,19 @@ class Report:
     reason_lengths : mapping or None
         ``{length: number of sufficient reasons of that length}`` (``None`` where
         ``reason_count`` is).
+    general_reasons : tuple of mappings
+        The first general reasons (:func:`bnx.general_reasons`, fewest constrained
+        features first) that say more than the sufficient reasons, each ``{feature:
+        tuple of states allowed}``: only those allowing several states of some feature,
+        at most :data:`~bnx.report.MAX_SHOWN` (empty when none does, as with two-state
+        features).
+    general_words : tuple of tuples of str
+        Each of ``general_reasons`` in words, one term per feature (``"bilirubin ≥
+        a19_7"``).
+    general_count : int or None
+        How many general reasons there are in all (``None``, not applicable: not
+        computed, as with :mod:`bnx.linear`, a partial instance, or two-state features
+        only, where they are the sufficient reasons).
     necessary : tuple
         The features in every sufficient reason.
     irrelevant : tuple or None
@@ -116,6 +129,9 @@ class Report:
     reasons: tuple = ()
     reason_count: int | None = None
     reason_lengths: Mapping | None = None
+    general_reasons: tuple = ()
+    general_words: tuple = ()
+    general_count: int | None = None
     necessary: tuple = ()
     irrelevant: tuple | None = None
     counterfactuals: tuple = ()

@@ -106,6 +106,19 @@ def _why(r) -> str:
     return text
 
 
+def _general(r) -> str | None:
+    """The first general reason that says more than the sufficient reasons, in words."""
+    if not r.general_words:
+        return None
+    terms = [w.replace(" ", _GLUE) for w in r.general_words[0]]
+    n = r.general_count
+    more = f" ({n:,} such sets of states in all.)" if n is not None and n > 1 else ""
+    goal = (f"to rule out {r.rival}" if r.rival is not None
+            else f"for {_term(r.class_var, r.decision)}")
+    return (f"More generally: {listing(terms)} {'is' if len(terms) == 1 else 'are'} "
+            f"enough {goal}.{more}")
+
+
 def _change(f: Any, change: tuple) -> str:
     return _GLUE.join((str(f), "from", str(change[0]), "to", str(change[1])))
 
@@ -206,7 +219,8 @@ def _next(r) -> str | None:
 def report_text(r) -> str:
     """The report's paragraphs, each wrapped to :data:`WIDTH` columns."""
     if r.complete:
-        paragraphs = [_decided(r), _why(r), _what_changes(r), _roles(r), _attributions(r)]
+        paragraphs = [_decided(r), _why(r), _general(r), _what_changes(r), _roles(r),
+                      _attributions(r)]
     else:
         paragraphs = [_decided(r), _how_sure(r), _next(r)]
     return "\n".join(textwrap.fill(p, WIDTH, subsequent_indent="  ", break_long_words=False,

@@ -155,6 +155,8 @@ _STATE_POOLS = {
         ["red", "green", "blue"], ["hi", "lo", "mid"]],
     4: [["s0", "s1", "s2", "s3"], ["a", "b", "c", "d"], ["lo", "mid", "hi", "max"],
         ["d", "c", "b", "a"], ["0", "1", "2", "3"]],
+    5: [["s0", "s1", "s2", "s3", "s4"], ["e", "d", "c", "b", "a"],
+        ["lo", "low", "mid", "high", "hi"], ["0", "1", "2", "3", "4"]],
 }
 
 _FEATURE_NAMES = ["W", "F", "E", "G", "gpa", "work-experience", "x_1", "Exam",
@@ -295,11 +297,16 @@ def _threshold(draw, net, class_var, positive, features, symmetric=False):
 
 
 @st.composite
-def _feature_spec(draw, n, max_instances, int_states, binary=False):
+def _feature_spec(draw, n, max_instances, int_states, binary=False, states=None):
+    """``n`` feature names and their state names; ``states=(lo, hi)``: every feature
+    with ``lo`` to ``hi`` states (``max_instances`` then caps nothing)."""
     names = draw(st.permutations(_FEATURE_NAMES))[:n]
     cards = []
     size = 1
     for _ in range(n):
+        if states is not None:
+            cards.append(draw(st.integers(*states)))
+            continue
         k = 2 if binary else draw(_cardinality())
         while k > 2 and size * k > max_instances:
             k -= 1
@@ -549,7 +556,8 @@ def _tied_column(draw, k, mode, zeros, a, b):
 
 @st.composite
 def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instances=64,
-                     max_parents=2, tan=False, rule=None, binary_class=False, kdb=1):
+                     max_parents=2, tan=False, rule=None, binary_class=False, kdb=1,
+                     states=None):
     """A classifier over a random DAG, or a TAN, with its features and rule.
 
     The nodes are put in a random topological order: the class may have parents
@@ -579,6 +587,9 @@ def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instan
         The decision rule; ``None`` draws one.
     binary_class : bool, optional
         Give the class exactly two states.
+    states : (int, int), optional
+        Give every feature ``lo`` to ``hi`` states (e.g. ``(3, 5)``; keep
+        ``max_features`` small: ``max_instances`` does not cap them then).
 
     Returns
     -------
@@ -598,7 +609,8 @@ def general_networks(draw, max_nodes=7, max_features=5, max_hidden=3, max_instan
         tie = (a, b)
 
     n_features = draw(st.integers(1, max_features))
-    feat_names, feat_states = draw(_feature_spec(n_features, max_instances, int_states))
+    feat_names, feat_states = draw(_feature_spec(n_features, max_instances, int_states,
+                                                 states=states))
     states = {class_var: class_states}
     states.update(zip(feat_names, feat_states))
     if tan:

@@ -5,6 +5,7 @@ line on a saved ODD (without pgmpy)."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import subprocess
@@ -336,3 +337,24 @@ def test_the_command_options_still_select_single_answers(admissions, tmp_path, c
     assert out.startswith("Decided: Admit = + (Pr(Admit = +) = 0.906, threshold 0.5).\n")
     assert main(["explain", path, "--instance", "GPA=+"]) == 0
     assert capsys.readouterr().out.startswith("So far: Admit = +")
+
+
+def test_the_report_shows_the_general_reasons_that_say_more():
+    from tests._support.builders import multivalued_classifier
+    odd = bnx.compile(multivalued_classifier())
+    shown = 0
+    for states in itertools.product(*(odd.states(f) for f in odd.display_order)):
+        x = dict(zip(odd.display_order, states))
+        r = explain(odd, x)
+        found = bnx.general_reasons(odd, x)
+        more = [e for e in found if any(len(s) > 1 for s in e.values())][:MAX_SHOWN]
+        assert r.general_count == found.count
+        assert [dict(e) for e in r.general_reasons] == more
+        assert r.general_words == tuple(found.terms(e) for e in more)
+        assert ("More generally: " in r.text()) == bool(more)
+        assert ("More generally" in render_report(r)) == bool(more)
+        assert Report.from_dict(json.loads(json.dumps(r.to_dict()))) == r
+        shown += bool(more)
+    assert shown
+    plain = explain(bnx.compile(bnx.examples.admissions()), ADMIT)  # two states each
+    assert plain.general_count is None and plain.general_reasons == ()

@@ -382,3 +382,15 @@ def test_an_answer_is_encoded_once_and_without_nan(odd):
     assert json.loads(sent.body) == sent.data == json.loads(json.dumps(report.to_dict()))
     odd_one = Answer(dataclasses.replace(report, posterior=float("nan")))
     assert json.loads(odd_one.body)["posterior"] is None and odd_one.data["posterior"] is None
+
+
+def test_a_general_reason_beside_the_shortest_sufficient_reason():
+    from tests._support.builders import multivalued_classifier
+    odd = bnx.compile(multivalued_classifier())
+    x = {"A": "hi", "B": 2, "D": 1}
+    page = TestClient(bnx.serve.create_app(odd)).post("/explain.html", json={"instance": x})
+    assert page.status_code == 200
+    why, more = page.text.index("Why"), page.text.index("More generally")
+    assert why < more and "A ≠ lo, D = 1" in page.text[more:]
+    data = TestClient(bnx.serve.create_app(odd)).post("/api/explain", json={"instance": x})
+    assert data.json()["general_words"][0] == ["A ≠ lo", "D = 1"]
