@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["affirmative", "decision_state", "decimal", "terms", "listing", "plural",
-           "probability", "share", "decided", "decided_class"]
+__all__ = ["affirmative", "changes", "decision_state", "decimal", "terms", "listing",
+           "plural", "probability", "share", "decided", "decided_class"]
 
 #: How many explanations a printed set shows before "… and N more".
 SHOWN = 5
@@ -75,6 +75,27 @@ def terms(mapping: Mapping, *, was: Mapping | None = None) -> str:
         return ", ".join(f"{f} = {s}" for f, s in mapping.items())
     return ", ".join(f"{f} = {s} (was {was[f]})" if f in was else f"{f} = {s}"
                      for f, s in mapping.items())
+
+
+def changes(mapping: Mapping, was: Mapping, gives: Any = None) -> str:
+    """The changes of an instance as a sentence part, ``"GPA from + to -"``, joined by
+    commas and a last "and"; with ``gives`` (the class state they lead to), ``"... makes
+    it TGA"``.
+
+    >>> changes({"XrayReport": "Plethoric"}, {"XrayReport": "Normal"}, "TGA")
+    'XrayReport from Normal to Plethoric makes it TGA'
+    >>> changes({"a": 1, "b": 0, "c": 2}, {"a": 0, "b": 1, "c": 1}, "x")
+    'a from 0 to 1, b from 1 to 0 and c from 1 to 2 make it x'
+    """
+    parts = [f"{f} from {was[f]} to {s}" if f in was else f"{f} to {s}"
+             for f, s in mapping.items()]
+    if not parts:
+        text = "no change"
+    else:
+        text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    if gives is None:
+        return text
+    return f"{text} {'makes' if len(parts) <= 1 else 'make'} it {gives}"
 
 
 def decimal(p: Any, digits: int = 3) -> str:

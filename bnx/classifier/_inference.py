@@ -105,14 +105,17 @@ def sum_out(factor: Factor, var: Any) -> Factor:
     return rest, out
 
 
-def indicator(card: int, state: int | None) -> np.ndarray:
-    """The evidence vector of a variable with ``card`` states: one-hot at ``state``, or all
-    ones when ``state`` is ``None`` (unobserved)."""
+def indicator(card: int, state) -> np.ndarray:
+    """The evidence vector of a variable with ``card`` states: one-hot at ``state``, all
+    ones when ``state`` is ``None`` (unobserved), or ones at the states of a collection
+    (the variable known to be one of them)."""
     vec = np.zeros(card, dtype=object)
     if state is None:
         vec[:] = 1
-    else:
+    elif isinstance(state, (int, np.integer)):
         vec[state] = 1
+    else:
+        vec[list(state)] = 1
     return vec
 
 

@@ -30,11 +30,12 @@ class Interop:
     def from_file(cls, path: str | os.PathLike, class_var: Feature, positive: State, *,
                   threshold: float | Fraction = _HALF,
                   features: Sequence[Feature] | None = None,
-                  rule: str = "threshold") -> Classifier:
+                  rule: str = "threshold", ordinal: Any = None) -> Classifier:
         """Read a BIF, XMLBIF, Hugin NET or UAI file and wrap it as a classifier.
 
         UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
-        and their states ``0``, ``1``, ...
+        and their states ``0``, ``1``, ... The other arguments are as for
+        :class:`Classifier`.
 
         Returns
         -------
@@ -52,7 +53,7 @@ class Interop:
         """
         from ..network.readers import read_network
         return cls(read_network(path), class_var, positive, threshold=threshold,
-                   features=features, rule=rule)
+                   features=features, rule=rule, ordinal=ordinal)
 
     @classmethod
     def from_pyagrum(cls, bn: Any, class_var: Feature, positive: State, *,

@@ -126,6 +126,8 @@ def _build_parser() -> argparse.ArgumentParser:
     question_args(e)
     from .serve import add_serve_parser
     add_serve_parser(sub, backend_help=_BACKEND_HELP, seconds=_positive_float)
+    from .check import add_check_parser
+    add_check_parser(sub, backend_help=_BACKEND_HELP, seconds=_positive_float)
     return p
 
 
@@ -175,9 +177,10 @@ def _load(args):
     return clf, _compile(clf, args)
 
 
-def _classifier(args):
-    """The classifier that --class, --positive, --threshold, --rule and --features name;
-    without --positive, the multi-class classifier (the most probable class state)."""
+def _classifier(args, **more):
+    """The classifier that --class, --positive, --threshold, --rule and --features name
+    (``more``: other arguments of the classifier, as ``ordinal=``); without --positive,
+    the multi-class classifier (the most probable class state)."""
     from ..classifier._classifier import Classifier
     from ..errors import BnxError
     if args.positive is None:
@@ -186,16 +189,16 @@ def _classifier(args):
                            "without it the most probable class state is decided")
         from ..network.readers import read_network
         return Classifier(read_network(args.network), args.class_var,
-                          features=_names(args.features))
+                          features=_names(args.features), **more)
     if args.rule == "argmax":
         if args.threshold is not None:
             raise BnxError("--threshold cannot be used with --rule argmax: the most probable "
                            "state decides")
         return Classifier.from_file(args.network, args.class_var, args.positive,
-                                    features=_names(args.features), rule="argmax")
+                                    features=_names(args.features), rule="argmax", **more)
     threshold = 0.5 if args.threshold is None else args.threshold
     return Classifier.from_file(args.network, args.class_var, args.positive,
-                                threshold=threshold, features=_names(args.features))
+                                threshold=threshold, features=_names(args.features), **more)
 
 
 def _rule_text(clf) -> str:
@@ -407,9 +410,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    from .check import cmd_check
     from .votes import cmd_votes as _cmd_votes
+    model = argparse.Namespace(saved=lambda a: a.network.endswith(_ODD_SUFFIXES), load=_load,
+                               classifier=_classifier, compile=_compile)
     handler = {"votes": _cmd_votes, "compile": _cmd_compile, "explain": _cmd_explain,
-               "serve": _cmd_serve}
+               "serve": _cmd_serve, "check": lambda a: cmd_check(a, model)}
     try:
         handler[args.command](args)
     except BnxError as exc:

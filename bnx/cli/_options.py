@@ -37,11 +37,12 @@ def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
                       seconds: Callable, metavar: str = "NETWORK",
                       max_nodes_help: str = MAX_NODES_HELP,
                       progress_help: str = "no progress bar (shown when the ODD is "
-                      "estimated to be large)") -> None:
+                      "estimated to be large)", rule_flag: str = "--rule") -> None:
     """Add the positional ``metavar`` (a network file or a saved ODD) and the options that make a
     classifier of a network file (``--class``, ``--positive``, ``--threshold``, ``--rule``,
     ``--features``, ``--order``) and compile it (``--backend``, ``--max-nodes``,
-    ``--timeout``, ``--no-progress``); ``seconds`` parses ``--timeout``."""
+    ``--timeout``, ``--no-progress``); ``seconds`` parses ``--timeout``; ``rule_flag`` names
+    the decision rule's option (``args.rule`` whatever its name)."""
     p.add_argument("network", metavar=metavar, help="a network file or a saved ODD (.bnx)")
     p.add_argument("--class", dest="class_var", metavar="C",
                    help="the class variable (not needed for a saved ODD)")
@@ -49,7 +50,7 @@ def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
                    help="its positive state (not needed for a saved ODD)")
     p.add_argument("--threshold", type=float, metavar="T",
                    help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
-    p.add_argument("--rule", choices=["threshold", "argmax"], default=None,
+    p.add_argument(rule_flag, dest="rule", choices=["threshold", "argmax"], default=None,
                    help="threshold (default) or argmax (S is the most probable state of C)")
     p.add_argument("--features", metavar="F1,F2,...",
                    help="the observed features, any nodes but the class (default: the "

@@ -9,6 +9,7 @@ from ..classifier._classifier import Classifier
 from ..diagram.encoding import Encoding
 from ..errors import ArgumentError, BnxError, CompilationLimitError
 from ._choose import Choice, choose
+from .engines import FactorEngine
 from .engines._estimates import crude_estimate
 from .orders import check_order
 
@@ -106,7 +107,15 @@ def refuse_past(clf: Classifier, chosen: Sequence[Choice], enc: Encoding, limit:
     forward."""
     if _ceiling(enc) * len(chosen) <= limit:
         return
-    size = _estimate(chosen, enc, SAMPLES, SEED)
+    size = 0
+    for choice in chosen:
+        got = choice.estimate(enc, SAMPLES, SEED)
+        if got is None and choice.engine is not FactorEngine:
+            # latent trees and the tensor engine have no estimate of their own, and the
+            # crude bound is far above what they build (a latent chain of 200 features:
+            # 2**100 for about 400 nodes): only max_nodes while building stops them
+            return
+        size += crude_estimate(enc) if got is None else got
     if size <= limit:
         return
     kind = _KINDS.get(clf.structure, clf.structure.replace("_", " "))

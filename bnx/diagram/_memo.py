@@ -85,6 +85,10 @@ KINDS: dict[str, Kind] = {
                                  "states (bnx.explanation.store)"),
     "dense_decisions": Kind(1, False, "the decision on every complete instance, dense"),
     "feature_graph": Kind(1, False, "the diagram layer by feature (bnx.attribution)"),
+    "rule_total": Kind(1, False, "the masses of both decisions under the network, no "
+                                 "evidence (bnx.explanation.rules)"),
+    "dense_marginal": Kind(1, False, "Pr(x) of every complete instance, dense, and its sum "
+                                     "(bnx.explanation.under)"),
     # detached (keyed by the arrays or the ODD in this module's weak dictionary)
     "instance_memo": Kind(1, True, "what the questions computed for the last instance"),
     "support": Kind(1, True, "the classifier's support as an instance set of the ODD"),

@@ -6,7 +6,10 @@
 - :mod:`.pi`: PI-explanations and prime implicants (Algorithms 4 and 5);
 - :mod:`.general`: general reasons, the largest boxes of states that keep a decision
   (their passes in :mod:`._boxes`);
-- :mod:`.monotone`: monotonicity and Theorem 3 (:mod:`.monotone_result`: its answer);
+- :mod:`.monotone`: monotonicity in ordinal features and Theorem 3
+  (:mod:`.monotone_result`: its answer);
+- :mod:`.rules`: rules an expert states, checked (:mod:`.rule_result`: the answer; the
+  counting pass in :mod:`._pairs`);
 - :mod:`.reasons`: sufficient and contrastive reasons, feature roles (the passes in
   :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
 - :mod:`._robustness`: robustness, counterfactuals, the robustness profile;
@@ -31,9 +34,11 @@ _LAZY = {
     "positives": ("bnx.explanation.explanations", "positives"),
     "mc_explanations": ("bnx.explanation.mc", "mc_explanations"),
     "on_states": ("bnx.explanation.mc", "on_states"),
-    "is_monotone": ("bnx.explanation.monotone", "is_monotone"),
-    "monotone_counterexample": ("bnx.explanation.monotone", "monotone_counterexample"),
-    "MonotoneCounterexample": ("bnx.explanation.monotone_result", "MonotoneCounterexample"),
+    "check_monotone": ("bnx.explanation.monotone", "check_monotone"),
+    "MonotoneCheck": ("bnx.explanation.monotone_result", "MonotoneCheck"),
+    "check_rule": ("bnx.explanation.rules", "check_rule"),
+    "check_rules": ("bnx.explanation.rules", "check_rules"),
+    "RuleCheck": ("bnx.explanation.rule_result", "RuleCheck"),
     "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),

@@ -14,6 +14,14 @@ without visiting them: the positive instances whose every neighbour within ``k``
 changes is positive form a function ``F_k``, each one an erosion of the one before,
 made and counted on the arrays (:mod:`._erosion`); ``|F_{k-1}| - |F_k|`` positive
 instances have robustness ``k``. Likewise with the roles swapped.
+
+A multi-class ODD (:class:`~bnx.MulticlassODD`) asks each question of one class formula
+(:func:`~bnx.odd._odd.formula_for`): an instance decided ``a`` is positive on ``a``'s
+formula and negative exactly where another class is decided, so its robustness there is
+its distance to any other class; with ``target=b`` it is negative on ``b``'s formula,
+and the counterfactuals there are the closest instances decided ``b``. Its profile is
+the sum over the classes of the positive part of each class formula's profile (each
+instance is positive on exactly one formula).
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ import lazy_loader
 from .._util.types import Instance
 from ..diagram._arrays import negate
 from ..diagram._feature_view import FeatureView
-from ..odd._odd import ODD, check_odd
+from ..odd._odd import ODD, check_odd, formula_for
 from . import _cache
 from ._instances import instance_indices
 from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
@@ -40,9 +48,11 @@ np = lazy_loader.load("numpy")  # imported on first use
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 
 
-def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None) -> tuple:
+def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None,
+           target=None) -> tuple:
     from .mc import _features_arg
     check_odd(odd)
+    odd = formula_for(odd, instance, target=target)
     if within is not None:
         from ._within import within_odd
         odd = within_odd(odd, instance, within)
@@ -54,13 +64,14 @@ def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None) -> tu
 
 
 def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
-               within=None) -> int | float:
+               within=None, target=None) -> int | float:
     """The fewest features of ``instance`` to change for the other decision.
 
     Changing a feature means giving it any other of its states; ``immutable``
-    features keep theirs. ``math.inf`` when no such change flips the decision (no
-    finite number of changes does: the decision function is constant on the
-    instances those changes reach). With
+    features keep theirs. On a multi-class ODD, the fewest changes for any other class
+    than the one decided, or (``target=``) for that class. ``math.inf`` when no such
+    change flips the decision (no finite number of changes does: the decision function
+    is constant on the instances those changes reach). With
     ``within=`` (a set ``κ`` of instances, see :func:`bnx.pi_explanations`), only the
     instances of ``κ`` count: the fewest changes that reach an instance of ``κ`` with
     the other decision.
@@ -75,11 +86,22 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     within : instance set, classifier or list of mappings, optional
         The set ``κ`` (:func:`bnx.support`, :func:`bnx.forbid`, ...); the instance
         must be in it.
+    target : class state, optional
+        The class to reach (a multi-class ODD; on a binary one it may only name the
+        other decision's state). By default any other class than the one decided.
 
     Returns
     -------
     int or float
         The fewest features to change; ``math.inf`` (a float) when no change flips it.
+
+    Raises
+    ------
+    ArgumentError
+        ``target`` is the class decided on ``instance`` (or, on a binary ODD, not the
+        other decision).
+    UnknownStateError
+        ``target`` is not a class state.
 
     Examples
     --------
@@ -88,14 +110,23 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> bnx.robustness(odd, x), bnx.robustness(odd, x, immutable=["GPA", "WorkExperience"])
     (2, inf)
+
+    A classifier that picks one of several classes (asia's ``either``, two features):
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]),
+    ...                    backend="autoref")
+    >>> y = {"xray": "yes", "dysp": "yes"}
+    >>> many.decide(y), bnx.robustness(many, y), bnx.robustness(many, y, target="no")
+    ('yes', 1, 1)
     """
-    odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within)
+    odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within, target)
     d = int(instance_distances(odd, fv, x, FALSE if decision else TRUE, mutable)[fv.root])
     return math.inf if d >= INF else d
 
 
 def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
-                    within=None, cost=None) -> Counterfactuals:
+                    within=None, cost=None, target=None) -> Counterfactuals:
     """Every cheapest instance with the other decision, as the changes that lead to it.
 
     Each member is a partial instance ``{feature: new state}`` naming the features
@@ -104,7 +135,12 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     ``cost`` is ``math.inf``) when no change flips the decision. Members are listed
     most probable first (the probability of the counterfactual instance under the
     network) when the ODD has its classifier (see
-    :class:`~bnx.explanation.costs.Counterfactuals`); ``.cost`` is their price.
+    :class:`~bnx.explanation.costs.Counterfactuals`); ``.cost`` is their price, and
+    ``.decisions`` the class state each one leads to, in the same order.
+
+    On a multi-class ODD (:class:`~bnx.MulticlassODD`) the other decision is any other
+    class than the one decided on ``instance`` (each counterfactual may lead to a
+    different one: ``.decisions`` says which), or with ``target=`` that class.
 
     Parameters
     ----------
@@ -124,11 +160,23 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
         numbers (exact: a float as stored); ``math.inf`` forbids a move. The result
         holds the counterfactuals of least total price (computed by one min-cost pass
         over the diagram, exact).
+    target : class state, optional
+        The class the counterfactuals must be decided (a multi-class ODD; on a binary
+        one it may only name the other decision's state). By default any other class
+        than the one decided.
 
     Returns
     -------
-    Explanations
+    Counterfactuals
         Partial instances ``{feature: new state}`` (the changes).
+
+    Raises
+    ------
+    ArgumentError
+        ``target`` is the class decided on ``instance`` (or, on a binary ODD, not the
+        other decision).
+    UnknownStateError
+        ``target`` is not a class state.
 
     Examples
     --------
@@ -136,8 +184,8 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
     >>> cfs = bnx.counterfactuals(odd, x)
-    >>> cfs.count, cfs.lengths()
-    (5, {2: 5})
+    >>> cfs.count, cfs.lengths(), set(cfs.decisions)
+    (5, {2: 5}, {'-'})
     >>> sorted(sorted(c.items()) for c in cfs)[0]
     [('EntranceExam', '-'), ('GPA', '-')]
 
@@ -146,23 +194,35 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     >>> cheap = bnx.counterfactuals(odd, x, cost={"GPA": 5}, immutable=["WorkExperience"])
     >>> cheap.cost, [dict(c) for c in cheap]
     (6, [{'EntranceExam': '-', 'GPA': '-'}, {'FirstTimeApplicant': '-', 'GPA': '-'}])
+
+    A classifier that picks one of several classes: each change says the class it gives.
+
+    >>> asia = bnx.examples.asia()
+    >>> clf = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+    >>> many = bnx.compile(clf, backend="autoref")
+    >>> print(bnx.counterfactuals(many, {"xray": "yes", "dysp": "yes"}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    2 closest counterfactuals of either = yes (the fewest changes that give another class
+    than yes):
+      dysp from yes to no makes it no
+      xray from yes to no makes it no
     """
     source = odd if isinstance(odd, ODD) else None
-    odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within)
-    target = FALSE if decision else TRUE
+    odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within, target)
+    goal = FALSE if decision else TRUE
     enc = odd.encoding
     layout = _cache.layout(odd, "partial")
     variables = layout.variables
     core = _cache.node_table(odd, variables, limit=CORE_LIMIT)
     if cost is None:
-        d = instance_distances(odd, fv, x, target, mutable)
+        d = instance_distances(odd, fv, x, goal, mutable)
         price = None if d[fv.root] >= INF else int(d[fv.root])
         if price is None:
             root = 0
         else:
             root = _Paths(fv, x, mutable, d, layout, core).run(fv.root, price, 0)
     else:
-        d, inf, den, scaled = cheapest(fv, target, prices(odd, cost, x, mutable))
+        d, inf, den, scaled = cheapest(fv, goal, prices(odd, cost, x, mutable))
         best = d[fv.root]
         price = None if best >= inf else Fraction(int(best), den)
         if price is None:
@@ -174,10 +234,27 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     if price is None:
         price = math.inf  # no counterfactual: no finite price reaches the other decision
     named = {f: enc.states[i][x[i]] for i, f in enumerate(enc.features)}
+    wording, lead = _leads(source, odd, named, decision, target)
     return Counterfactuals(None, None, layout, kind="counterfactual", decision=decision,
                            instance=named, feature_order=odd.display_order, cost=price,
-                           odd=source, core=(core, root), wording=wording_of(odd),
+                           odd=source, core=(core, root), wording=wording, lead=lead,
                            make_manager=lambda: _cache.aux_manager(odd, variables))
+
+
+def _leads(source, formula: ODD, named: dict, decision: bool, target) -> tuple:
+    """``(wording, lead)`` of the counterfactuals of ``named`` on ``formula`` (the binary
+    ODD asked): both decisions in the class's words (see :class:`Explanations`), and the
+    class state the counterfactual instance of given changes is decided, or that state
+    itself when all of them lead to one."""
+    if source is None or not source.multiclass:
+        return wording_of(formula), formula.decision_state(not decision)
+    c = source.class_var
+    if target is not None:  # negative on the target's formula: every one leads there
+        state = source.decision_state(target)
+        return (f"{c} = {state}", f"{c} = {source.decide(named)}"), state
+    here = source.decision_state(source.decide(named))
+    return ((f"{c} = {here}", f"another class than {here}"),
+            lambda changes: source.decide({**named, **changes}))
 
 
 class _Paths(Paths):
@@ -225,7 +302,10 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     robustness values that occur, in increasing order; instances that no change of
     the mutable features can flip have robustness ``math.inf`` (as
     :func:`robustness` says) and are counted under that key, last. The answer does not
-    depend on the backend.
+    depend on the backend. On a multi-class ODD an instance's robustness is its
+    distance to the nearest instance decided another class (as :func:`robustness`
+    without ``target``): the instances decided each class are counted on that class's
+    formula, and the counts added.
 
     Returns
     -------
@@ -238,19 +318,25 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> bnx.robustness_profile(odd)
     {1: 12, 2: 4}
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]),
+    ...                    backend="autoref")
+    >>> bnx.robustness_profile(many)
+    {1: 3, 2: 1}
     """
-    from ._erosion import eroded_counts
     from .mc import _features_arg
     check_odd(odd)
     fixed = _features_arg(odd, immutable, "immutable")
     enc = odd.encoding
     mutable = [f not in fixed for f in enc.features]
+    # each instance once: positive on its own class's formula, or on a binary ODD on
+    # the function or its negation
+    parts = ([(f, True) for f in odd.formulas] if odd.multiclass
+             else [(odd, True), (odd, False)])
     counts: dict = {}
     stuck = 0
-    for decision in (True, False):
-        arrays = odd.arrays if decision else _cache.store(odd, "negated",
-                                                          lambda: negate(odd.arrays))
-        got, left = eroded_counts(arrays, enc, mutable, _cache.least_states(odd, decision))
+    for formula, decision in parts:
+        got, left = _eroded(formula, decision, mutable)
         for k, c in got.items():
             counts[k] = counts.get(k, 0) + c
         stuck += left
@@ -258,3 +344,12 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     if stuck:
         out[math.inf] = stuck
     return out
+
+
+def _eroded(odd: ODD, decision: bool, mutable: list) -> tuple[dict, int]:
+    """The instances ``odd`` decides ``decision`` by robustness, and those never flipped
+    (:func:`~._erosion.eroded_counts`)."""
+    from ._erosion import eroded_counts
+    arrays = odd.arrays if decision else _cache.store(odd, "negated",
+                                                      lambda: negate(odd.arrays))
+    return eroded_counts(arrays, odd.encoding, mutable, _cache.least_states(odd, decision))

@@ -39,8 +39,9 @@ def within_root(odd: ODD, within):
     from .support import forbid, support
     if isinstance(within, InstanceSet):
         return within.root_in(odd.bdd, odd.encoding)
-    if isinstance(within, Classifier):
-        return support(within, odd=odd).root
+    if isinstance(within, Classifier):  # a class formula: the multi-class ODD's support
+        owner = getattr(odd, "_manager_of", None) or odd  # (one manager, one classifier)
+        return support(within, odd=owner).root
     if isinstance(within, (list, tuple)):
         return forbid(odd, within).root
     raise ArgumentError(f"within must be a set of instances (bnx.support, bnx.forbid), a "

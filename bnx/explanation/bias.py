@@ -11,6 +11,16 @@ top-down pass over the array form carries the *frontiers* of the unprotected pre
 (:func:`_count_by_frontiers`); with many joint protected states, the count of
 ``EXISTS p. f  AND  EXISTS p. NOT f`` on the ``dd`` diagram (``p``: the protected
 features' bits, both sides restricted to valid codes) is used instead.
+
+A multi-class ODD (:class:`~bnx.MulticlassODD`): the decision on ``x``, decided ``a``, is
+biased when a change of protected features gives another class, which is the binary
+question on ``a``'s class formula (:func:`~bnx.odd._odd.formula_for`). Its instances are
+biased exactly when the instances that agree with them off the protected features are
+decided more than one class, that is when one class formula takes both values among
+them: the frontier pass carries the frontiers of every class formula side by side (in
+the formulas' one shared diagram, :attr:`~bnx.MulticlassODD.shared`) and counts a
+prefix out when one of them holds both terminals; the quantified count takes the union
+of the formulas' ``EXISTS p. f  AND  EXISTS p. NOT f``.
 """
 
 from __future__ import annotations
@@ -22,10 +32,10 @@ import numpy as np
 
 from .._util.types import Feature, Instance
 from ..diagram import _setops as sets
-from ..diagram._feature_view import FeatureView
+from ..diagram._feature_view import FeatureView, feature_view
 from ..diagram._passes import count as _count_models
 from ..errors import ArgumentError
-from ..odd._odd import ODD, check_odd
+from ..odd._odd import ODD, check_odd, formula_for
 from . import _cache
 from ._instances import instance_indices, named
 from ._passes import FALSE, TRUE, closest_flip, decide, distinct_rows, view
@@ -45,8 +55,8 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     """Whether the decision on ``instance`` depends on the ``protected`` features.
 
     The decision is biased when some instance that differs from ``instance`` only on
-    ``protected`` features gets the other decision; the answer's witness is one that
-    changes the fewest protected features.
+    ``protected`` features gets the other decision (on a multi-class ODD: another
+    class); the answer's witness is one that changes the fewest protected features.
 
     Returns
     -------
@@ -67,15 +77,28 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     >>> print(b)  # doctest: +NORMALIZE_WHITESPACE
     Biased: the decision Admit = + depends on WorkExperience; changing WorkExperience = - gives
     Admit = -.
+
+    On a classifier that picks one of several classes, the witness's class is named:
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]),
+    ...                    backend="autoref")
+    >>> print(bnx.decision_bias(many, {"xray": "yes", "dysp": "yes"}, ["dysp"]))
+    Biased: the decision either = yes depends on dysp; changing dysp = no gives either = no.
     """
     check_odd(odd)
+    source, odd = odd, formula_for(odd, instance)
     x = instance_indices(odd, instance)
     prot = _protected(odd, protected)
     fv = view(odd)
     y = closest_flip(fv, x, [f in prot for f in odd.encoding.features])
     decision = decide(fv, x)
     shown = tuple(f for f in odd.display_order if f in prot)
-    this, other = odd.decision_text(decision), odd.decision_text(not decision)
+    if source.multiclass:  # the decided class, and the witness's
+        this = source.decision_text(source.decide(instance))
+        other = "" if y is None else source.decision_text(source.decide(named(odd, y)))
+    else:
+        this, other = odd.decision_text(decision), odd.decision_text(not decision)
     if y is None:
         return Bias(False, shown, this, other=other)
     witness = named(odd, y)
@@ -99,6 +122,15 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> bnx.count_biased(odd, ["WorkExperience"]), bnx.count_biased(odd, [])
     (8, 0)
+
+    A classifier that picks one of several classes: with ``xray = yes``, ``dysp`` decides
+    between ``either = yes`` and ``either = no``, so both instances are biased.
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]),
+    ...                    backend="autoref")
+    >>> bnx.count_biased(many, ["dysp"])
+    2
     """
     check_odd(odd)
     prot = _protected(odd, protected)
@@ -108,13 +140,20 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
         return 0
     protected_mask = [f in prot for f in enc.features]
     width = math.prod(len(s) for s, p in zip(enc.states, protected_mask) if p)
+    formulas = odd.formulas if odd.multiclass else (odd,)
     if width <= MAX_FRONTIER:
+        if odd.multiclass:  # every class formula's frontier, in their one diagram
+            arrays, roots = odd.shared
+            return _count_by_frontiers(feature_view(arrays, enc), protected_mask, roots)
         return _count_by_frontiers(view(odd), protected_mask)
     dom = odd.domain
-    pos = sets.exist(bits, sets.intersect(odd.root, dom))
-    neg = sets.exist(bits, sets.difference(dom, odd.root))
-    n = _count_models(sets.intersect_all(odd.bdd, (pos, neg, dom)), enc.nvars)
-    _cache.tidy(odd, odd.bdd)
+    mixed = sets.false(odd.bdd)  # the instances where some formula takes both values
+    for f in formulas:
+        pos = sets.exist(bits, sets.intersect(f.root, dom))
+        neg = sets.exist(bits, sets.difference(dom, f.root))
+        mixed = sets.union(mixed, sets.intersect(pos, neg))
+    n = _count_models(sets.intersect(mixed, dom), enc.nvars)
+    _cache.tidy(formulas[0], odd.bdd)
     return n
 
 
@@ -123,8 +162,13 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
 MAX_FRONTIER = 64
 
 
-def _count_by_frontiers(fv: FeatureView, protected: list[bool]) -> int:
+def _count_by_frontiers(fv: FeatureView, protected: list[bool], roots=None) -> int:
     """:func:`count_biased` by one top-down pass over the features.
+
+    ``roots``: the roots of several functions in ``fv``'s diagram that partition the
+    instances (the class formulas of a multi-class ODD; default ``fv``'s root alone).
+    Each row then holds one frontier per function side by side, and the instances of a
+    prefix are biased when one of them reaches both terminals.
 
     An assignment ``y`` of the unprotected features leads from the root to a *frontier*:
     the nodes reached by following ``y`` and every state of the protected features (at
@@ -142,7 +186,8 @@ def _count_by_frontiers(fv: FeatureView, protected: list[bool]) -> int:
     for i in range(n - 1, -1, -1):
         after[i] = after[i + 1] * (1 if protected[i] else states[i])
     exact = after[0] * width >= 1 << 62
-    rows = np.full((1, 1), fv.root, dtype=np.int64)
+    rows = np.array([[fv.root] if roots is None else list(roots)], dtype=np.int64)
+    parts = rows.shape[1]  # the frontiers side by side, each a contiguous block
     count = np.ones(1, dtype=object if exact else np.int64)
     biased = 0
     for i in range(n):
@@ -160,11 +205,12 @@ def _count_by_frontiers(fv: FeatureView, protected: list[bool]) -> int:
             rows = np.concatenate([np.where(tests, kids[at, v], rows)
                                    for v in range(states[i])])
             count = np.tile(count, states[i])
-        rows.sort(axis=1)
-        both = (rows[:, 0] == FALSE) & (rows == TRUE).any(axis=1)
+        blocks = np.sort(rows.reshape(len(rows), parts, -1), axis=2)
+        rows = blocks.reshape(len(rows), -1)
+        both = ((blocks[:, :, 0] == FALSE) & (blocks == TRUE).any(axis=2)).any(axis=1)
         if both.any():
             biased += int(count[both].sum()) * after[i + 1]
-        keep = ~both & (rows[:, -1] > TRUE)  # a row of terminals has one decision
+        keep = ~both & (rows.max(axis=1) > TRUE)  # a row of terminals has one decision
         rows, count = rows[keep], count[keep]
         if len(rows):
             rows, inverse = distinct_rows(rows, fv.arrays.size)

@@ -218,6 +218,9 @@ class Counterfactuals(Explanations):
     counterfactual instance under the network) when the ODD has its classifier and
     there are at most :data:`ORDER_LIMIT` of them, else in the diagram's order.
 
+    Printed, each member says the changes and, on a multi-class ODD, the class they give
+    (``XrayReport from Normal to Plethoric makes it TGA``).
+
     Attributes
     ----------
     cost : int, Fraction or float
@@ -225,11 +228,37 @@ class Counterfactuals(Explanations):
         ``math.inf`` when there is none (no finite price reaches the other decision).
     """
 
-    def __init__(self, *args, cost=None, odd=None, **kwargs) -> None:
+    def __init__(self, *args, cost=None, odd=None, lead=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.cost = cost
         self._odd = odd
+        self._lead = lead  # the state every member leads to, or a function of a member
         self._by_probability: tuple | bool | None = None  # made on first use
+
+    @property
+    def multiclass(self) -> bool:
+        """Whether the counterfactuals are of a multi-class decision (each may lead to a
+        different class)."""
+        return bool(getattr(self._odd, "multiclass", False))
+
+    def leads_to(self, changes) -> object:
+        """The class state the instance changed by ``changes`` (a member) is decided.
+
+        Returns
+        -------
+        state
+            On a binary ODD the other decision's state (``"not <positive>"`` for a
+            threshold on one of several states).
+        """
+        lead = self._lead
+        return lead(dict(changes)) if callable(lead) else lead
+
+    @property
+    def decisions(self) -> list:
+        """The class state each counterfactual leads to, in the order of iteration (the
+        other decision's state for all of them on a binary ODD; on a multi-class ODD
+        without ``target=`` each its own class, which is never the one decided)."""
+        return [self.leads_to(c) for c in self]
 
     def _ordered(self) -> tuple[list, list, int] | None:
         """The members most probable first, their probabilities' numerators and common

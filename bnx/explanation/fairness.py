@@ -7,6 +7,10 @@ For each joint state ``g`` of the protected features, ``Pr(positive decision | g
 features follow the network's own distribution: every probability is a ratio of sums
 of the dense joint ``Pr(class, x)`` (:mod:`.under`) over the instances the diagram decides
 positive, so floats are within ``1e-9`` of the exact values (``exact=True`` gives them).
+
+A multi-class classifier decides one of several class states: each group gets one column
+per decided class ``d``, ``Pr(decision = d | g)`` (the row sums to 1), the same sums over
+the instances the diagram decides ``d``.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
         several), columns ``"all"`` (``Pr(positive decision | group)``) and one per class
         state ``c`` (``Pr(positive decision | group, class = c)``). A group or class of
         probability zero has NaN, the table's mark of an undefined rate (exact or not).
+        A multi-class classifier: one column per class state ``d`` instead, ``Pr(decided d
+        | group)``.
 
     Raises
     ------
@@ -64,6 +70,16 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
     WorkExperience
     -               0.0083  0.0033  0.2716
     +               0.8138  0.1367  0.9784
+
+    A classifier that picks one of several classes: the rate of each decided class.
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+    >>> bnx.group_fairness(many, "dysp").round(4)  # doctest: +NORMALIZE_WHITESPACE
+             yes     no
+    dysp
+    yes   0.1621  0.8379
+    no    0.0000  1.0000
     """
     import pandas as pd
     if not isinstance(clf, Classifier):
@@ -91,22 +107,29 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
     kept = sorted(axes)
     table = v.table
     # (classes, protected in ODD order)
-    pos = _dense.sum_over(np.where(v.decided, table, 0), rest)
-    every = _dense.sum_over(table, rest)
     order = [0, *(1 + kept.index(a) for a in axes)]  # to the order of ``names``
-    pos, every = np.transpose(pos, order), np.transpose(every, order)
+    # the instances of each decision asked about: the positive ones, or each class's
+    masks = ([v.decided == j for j in range(len(clf.classes))] if clf.multiclass
+             else [v.decided])
+    pos = [np.transpose(_dense.sum_over(np.where(m, table, 0), rest), order) for m in masks]
+    every = np.transpose(_dense.sum_over(table, rest), order)
     rows = []
     for combo in itertools.product(*(range(len(clf.states(f))) for f in names)):
-        p, t = pos[(slice(None), *combo)], every[(slice(None), *combo)]
-        rows.append([_ratio(p.sum(), t.sum(), exact),
-                     *(_ratio(p[c], t[c], exact) for c in range(len(p)))])
+        ps, t = [p[(slice(None), *combo)] for p in pos], every[(slice(None), *combo)]
+        if clf.multiclass:
+            rows.append([_ratio(p.sum(), t.sum(), exact) for p in ps])
+        else:
+            p = ps[0]
+            rows.append([_ratio(p.sum(), t.sum(), exact),
+                         *(_ratio(p[c], t[c], exact) for c in range(len(p)))])
     labels = [tuple(clf.states(f)[j] for f, j in zip(names, combo)) for combo in
               itertools.product(*(range(len(clf.states(f))) for f in names))]
     if len(names) == 1:
         index = pd.Index([lab[0] for lab in labels], name=names[0])
     else:
         index = pd.MultiIndex.from_tuples(labels, names=names)
-    frame = pd.DataFrame(rows, index=index, columns=["all", *clf.class_states])
+    columns = list(clf.classes) if clf.multiclass else ["all", *clf.class_states]
+    frame = pd.DataFrame(rows, index=index, columns=columns)
     return frame if exact else frame.astype(float)
 
 

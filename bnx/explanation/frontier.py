@@ -39,7 +39,7 @@ from ..classifier._inference import (
 from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import feature_view
 
-__all__ = ["decision_masses", "same_decision_fraction"]
+__all__ = ["decision_masses", "most_probable", "same_decision_fraction"]
 
 
 class _Plan:
@@ -116,9 +116,10 @@ def _step(plan: _Plan, i: int, feature, P, state: int | None):
 
 
 def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
-    """``(negative, positive)``: the masses of the evidence ``idx`` (``{feature: state}``)
-    whose completions the diagram decides negative and positive, each in the same
-    positive units (their ratio to their sum is exact).
+    """``(negative, positive)``: the masses of the evidence ``idx`` (``{feature: state}``,
+    or ``{feature: collection of states}`` for a feature known to be one of them) whose
+    completions the diagram decides negative and positive, each in the same positive
+    units (their ratio to their sum, and to the masses of other evidence, is exact).
 
     Examples
     --------
@@ -150,14 +151,95 @@ def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
             P = _times([(scope, table)] + plan.at[k]) if plan.at[k] else (scope, table)
             if fl.feature[node] == k:
                 kids = fl.kids[k][node - fl.first_node[k]].tolist()
-                states = range(len(kids)) if observed[k] is None else (observed[k],)
-                for v in states:
+                for v in _states(observed[k], len(kids)):
                     arrive(k + 1, kids[v], _step(plan, k, f, P, v))
             else:  # the node is further down: feature k is skipped
                 arrive(k + 1, node, _step(plan, k, f, P, observed[k]))
     end = arrivals[n]
     return tuple(int(as_table(end[t]).reshape(-1)[0]) if t in end else 0
                  for t in (FALSE, TRUE))
+
+
+def _states(observed, card: int):
+    """The states a feature may take: all (``None``), one, or those of a collection."""
+    if observed is None:
+        return range(card)
+    if isinstance(observed, (int, np.integer)):
+        return (observed,)
+    return sorted(observed)
+
+
+def most_probable(clf, odd, allowed: dict, decision: bool):
+    """The most probable complete instance within ``allowed`` (``{feature: collection of
+    state indices}``; a feature left out may take any state) that the diagram decides
+    ``decision``: ``(states, mass)``, its state index per feature in the ODD's order and
+    its probability in the units of :func:`decision_masses`; ``None`` when there is none.
+
+    A max-product pass along the diagram, top-down as :func:`decision_masses`, but over
+    single instances: a path chooses a state for every feature, skipped ones included,
+    and carries the factor over its frontier (the hidden nodes and the observed features
+    later factors need). An instance's probability sums its frontier out at the end, so
+    paths that meet at a node cannot be reduced to one maximum; a node keeps every factor
+    no other one dominates (entry by entry at least as large), which is exact: what lies
+    below a node is linear in its factor with nonnegative coefficients. The cost is the
+    diagram's size times the number of factors kept per node: one when the frontier is a
+    single entry (no hidden node left to sum: then it is the Viterbi pass), and otherwise
+    up to the number of paths, since the most probable instance with the class summed out
+    is a marginal MAP problem, NP-hard already on naive Bayes (de Campos 2011).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.explanation.frontier import most_probable
+    >>> clf = bnx.examples.asia()
+    >>> odd = bnx.compile(clf, backend="autoref")
+    >>> states, mass = most_probable(clf, odd, {}, True)
+    >>> clf.decide(dict(zip(odd.features, (odd.states(f)[j] for f, j in
+    ...                                        zip(odd.features, states)))))
+    True
+    """
+    fl = feature_view(odd.arrays, odd.encoding)
+    features = odd.encoding.features
+    n = len(features)
+    plan = _Plan(clf, features)
+    wanted, other = (TRUE, FALSE) if decision else (FALSE, TRUE)
+    arrivals: list[dict] = [dict() for _ in range(n + 1)]
+    arrivals[0][int(fl.root)] = [(plan.start, ())]
+    for k in range(n):
+        here, arrivals[k] = arrivals[k], {}
+        f = features[k]
+        scope = plan.scope[k]
+        states = _states(allowed.get(f), fl.nstates[k])
+        for node, kept in here.items():
+            tests = fl.feature[node] == k
+            kids = fl.kids[k][node - fl.first_node[k]].tolist() if tests else None
+            for table, path in _undominated(kept):
+                P = _times([(scope, table)] + plan.at[k]) if plan.at[k] else (scope, table)
+                for v in states:
+                    child = kids[v] if tests else node
+                    if child != other:
+                        arrivals[k + 1].setdefault(child, []).append(
+                            (_step(plan, k, f, P, v), (*path, v)))
+    best = None
+    for table, path in arrivals[n].get(wanted, ()):
+        mass = int(as_table(table).reshape(-1)[0])
+        if best is None or mass > best[1]:
+            best = (list(path), mass)
+    return best
+
+
+def _undominated(kept: list) -> list:
+    """The factors of ``kept`` (``(table, path)``, one frontier) that no other one
+    dominates (every entry at least as large; of equal ones, the first)."""
+    if len(kept) < 2:
+        return kept
+    flat = [np.asarray(t, dtype=object).reshape(-1) for t, _ in kept]
+    out = []
+    for i, a in enumerate(flat):
+        if not any(j != i and (b >= a).all() and (j < i or (b != a).any())
+                   for j, b in enumerate(flat)):
+            out.append(kept[i])
+    return out
 
 
 def same_decision_fraction(clf, odd, idx: dict, decision: bool) -> Fraction:

@@ -1,30 +1,34 @@
-"""Monotone decision functions (Section 2.2) and Theorem 3.
+"""Monotonicity in ordinal features, and Theorem 3 (Section 2.2).
 
-A decision function over binary features is monotone when turning a feature on
-never turns a positive decision negative. On an OBDD it is decided feature by
-feature: ``f`` is monotone iff ``f|X=off`` implies ``f|X=on`` for every feature ``X``;
-that fails exactly when some node ``u`` testing ``X`` has a satisfiable
-``off(u) and not on(u)`` (its two children; every node lies below the root). On the
-ODD's arrays, the pairs of children of all of ``X``'s nodes are expanded together, level
-by level (numpy), until one pair is found satisfiable or none is left; a witness is then
-read off one such node by a depth-first search (a loop).
+A decision function is monotone in an ordinal feature when raising the feature (keeping
+every other feature) never lowers the decision: on a binary classifier, never turns the
+positive decision negative; on a multi-class one, never moves it down ``class_order``. A
+two-state feature is ordinal with its off state below its on state, which is the paper's
+monotonicity over binary features.
+
+It is counted on the diagram, feature by feature: the pairs of instances that differ in
+feature ``X`` only, raised from state ``i`` to ``j``, are the walks down two copies of the
+diagram that follow ``i`` and ``j`` at ``X`` and the same state elsewhere
+(:mod:`._pairs`); a walk is a violation when the first copy ends at a higher decision
+than the second. On a multi-class ODD the copies are two class formulas, for each pair of
+classes in ``class_order``. A witness is read off the counts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-
-import numpy as np
+from collections.abc import Collection, Mapping, Sequence
 
 from .._util.types import Feature, Instance, State
-from ..diagram._arrays import DiagramArrays
-from ..errors import ExplanationError
+from ..diagram._feature_view import feature_view
+from ..errors import ArgumentError, ExplanationError, OnStatesError
 from ..odd._odd import ODD, check_odd
+from ._pairs import accepts, walks
 from .mc import mc_explanations, on_states
-from .monotone_result import MonotoneCounterexample
+from .monotone_result import MonotoneCheck
 from .pi import pi_explanations
+from .rules import orders
 
-__all__ = ["is_monotone", "monotone_counterexample", "theorem3_holds"]
+__all__ = ["check_monotone", "theorem3_holds"]
 
 
 def _binary_on(odd: ODD, on) -> list[int]:
@@ -34,169 +38,172 @@ def _binary_on(odd: ODD, on) -> list[int]:
     for i, f in enumerate(odd.features):
         if len(odd.encoding.states[i]) != 2 or len(ons[i]) != 1:
             raise ExplanationError(
-                f"monotonicity is defined for binary features with one on state; "
+                f"Theorem 3 is stated for binary features with one on state; "
                 f"feature {f!r} has states {list(odd.encoding.states[i])}")
         out.append(next(iter(ons[i])))
     return out
 
 
-def monotone_counterexample(odd: ODD, *,
-                            on: Mapping[Feature, State | Collection[State]] | None = None
-                            ) -> MonotoneCounterexample:
-    """A pair of instances that breaks monotonicity, or the answer that none does.
+def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = None, *,
+                   class_order: Sequence | None = None) -> MonotoneCheck:
+    """Whether raising an ordinal feature ever lowers the decision.
 
-    A counterexample is two complete instances ``low`` and ``high``, ``high`` being
-    ``low`` with one more feature on, yet ``low`` is decided positive and ``high``
-    negative.
+    A feature's order is the one ``odd.ordinal`` declares; a two-state feature not
+    declared is ordered off state below on state (its on state as
+    :func:`bnx.on_states` finds it). The decisions are ordered by ``class_order``.
+
+    Parameters
+    ----------
+    odd : ODD
+    features : feature or collection of features, optional
+        The features raised; by default every ordinal feature and every two-state
+        feature whose on state is known.
+    class_order : sequence of class states, optional
+        The decisions from lowest to highest. By default the class's states in order on
+        a multi-class ODD; on a binary one the negative decision below the positive one
+        (``class_order`` then lists the two decisions as :meth:`ODD.decision_state`
+        names them).
 
     Returns
     -------
-    MonotoneCounterexample
-        ``.found`` (``bool()`` of it) says whether there is one, ``.low``, ``.high`` and
-        ``.feature`` give it; when the function is monotone, ``found`` is ``False``
-        (``.monotone`` ``True``) and the pair does not apply.
+    MonotoneCheck
+        ``holds``; ``violations``, the number of pairs of complete instances that differ
+        in one checked feature, raised in the second by any number of steps, whose
+        decision goes down (per feature in ``by_feature``), counted on the diagram: one
+        pass down two copies of it per feature (and per pair of classes on a multi-class
+        ODD), costing at most the product of their widths per level; ``low``, ``high``
+        and ``feature``, one such pair.
 
     Raises
     ------
     ExplanationError
-        A feature is not binary with one on state.
+        A feature named is neither ordinal nor two-state with a known on state, or no
+        feature is.
+    ArgumentError
+        ``class_order`` does not list every decision once.
 
     Examples
     --------
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> bnx.monotone_counterexample(odd).monotone
+    >>> bnx.check_monotone(odd, "GPA").holds
     True
+    >>> check = bnx.check_monotone(odd, class_order=["+", "-"])
+    >>> check.holds, check.violations, check.feature
+    (False, 12, 'GPA')
     """
-    onv = _binary_on(odd, on)
+    check_odd(odd)
+    ordered = _orders(odd, features)
     enc = odd.encoding
-    arrays = odd.arrays
-    words = dict(positive=odd.decision_text(True), negative=odd.decision_text(False))
-    for i, feat in enumerate(enc.features):
-        lvl = enc.first_level[i]
-        s = arrays.block(lvl)
-        us = np.arange(s.start, s.stop, dtype=np.int64)
-        off, on_ = (arrays.lo, arrays.hi) if onv[i] == 1 else (arrays.hi, arrays.lo)
-        if not len(us) or not _any_sat_diff(arrays, off[us], on_[us]):
+    decisions, words = _ranked(odd, class_order)
+    by_feature, first = {}, None
+    for f, order in ordered.items():
+        i = enc.features.index(f)
+        states = enc.states[i]
+        rank = [order.index(s) for s in states]
+        raised = sorted(((a, b) for a in range(len(states)) for b in range(len(states))
+                         if rank[a] < rank[b]), key=lambda ab: (rank[ab[0]], rank[ab[1]]))
+        choices = [[(s, s) for s in range(len(enc.states[k]))] if k != i else raised
+                   for k in range(len(enc.features))]
+        total = 0
+        for hi_rank, (top, top_value) in enumerate(decisions):
+            fa = feature_view(top.arrays, top.encoding)
+            for lo_rank in range(hi_rank):
+                low, low_value = decisions[lo_rank]
+                fb = feature_view(low.arrays, low.encoding)
+                got = walks((fa, fb), (fa.root, fb.root), choices,
+                            accepts(top_value, low_value))
+                total += got.count
+                if got.count and first is None:
+                    first = (f, got.witness(), words[hi_rank], words[lo_rank])
+        by_feature[f] = total
+    shown = {f: ordered[f] for f in odd.display_order if f in ordered}
+    by_feature = {f: by_feature[f] for f in shown}
+    if first is None:
+        return MonotoneCheck(True, shown, tuple(words), 0, by_feature)
+    f, path, low_words, high_words = first
+    low = {g: enc.states[k][path[k][0]] for k, g in enumerate(enc.features)}
+    high = {g: enc.states[k][path[k][1]] for k, g in enumerate(enc.features)}
+    return MonotoneCheck(False, shown, tuple(words), sum(by_feature.values()), by_feature,
+                         f, {g: low[g] for g in odd.display_order},
+                         {g: high[g] for g in odd.display_order}, low_words, high_words)
+
+
+def _orders(odd: ODD, features) -> dict:
+    """``{feature: its states, lowest first}`` for the features checked, in the ODD's
+    order."""
+    declared = orders(odd)
+    named = features is not None
+    if features is None:
+        features = odd.features
+    elif isinstance(features, (str, int)) or not isinstance(features, Collection):
+        features = [features]
+    wanted = {odd.features[odd._position(f)] for f in features}
+    if named and not wanted:
+        raise ExplanationError("no feature named to check monotonicity in")
+    out, bad = {}, []
+    for i, f in enumerate(odd.features):
+        if f not in wanted:
             continue
-        for u in us.tolist():
-            model = _sat_diff(arrays, int(off[u]), int(on_[u]), {})
-            if model is not None:
-                break
-        model.update(_path_to(arrays, u))
-        x = {}
-        for j, g in enumerate(enc.features):
-            if j != i:
-                x[g] = enc.states[j][int(model.get(enc.first_level[j], False))]
-        x_low = {**x, feat: enc.states[i][1 - onv[i]]}
-        x_high = {**x, feat: enc.states[i][onv[i]]}
-        return MonotoneCounterexample(True, feature=feat, **words,
-                                      low={g: x_low[g] for g in enc.features},
-                                      high={g: x_high[g] for g in enc.features})
-    return MonotoneCounterexample(False, **words)
-
-
-def _any_sat_diff(arrays: DiagramArrays, a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether ``a[k] and not b[k]`` is satisfiable for some ``k`` (node numbers of
-    ``arrays``): the pairs are expanded breadth first, level by level, each distinct pair
-    once, until a satisfiable one shows."""
-    level, lo, hi = arrays.level, arrays.lo, arrays.hi
-    big = np.int64(arrays.size)
-    pending: dict = {}
-
-    def step(a, b) -> bool:
-        live = (a != 0) & (b != 1) & (a != b)
-        a, b = a[live], b[live]
-        if ((a == 1) | (b == 0)).any():  # a true and b not, or b false and a not
-            return True
-        if len(a):
-            top = np.minimum(level[a], level[b])
-            keys = a * big + b
-            for lv in np.unique(top).tolist():
-                pending.setdefault(lv, []).append(keys[top == lv])
-        return False
-
-    if step(np.asarray(a), np.asarray(b)):
-        return True
-    while pending:
-        lv = min(pending)
-        keys = np.unique(np.concatenate(pending.pop(lv)))
-        p, q = keys // big, keys % big
-        tp, tq = level[p] == lv, level[q] == lv
-        for side in (lo, hi):
-            if step(np.where(tp, side[p], p), np.where(tq, side[q], q)):
-                return True
-    return False
-
-
-def _sat_diff(arrays: DiagramArrays, a: int, b: int, memo: dict) -> dict | None:
-    """``{level: bit}`` under which ``a`` holds and ``b`` does not, or ``None``.
-
-    Depth first, the low branch before the high one, as a loop: the stack holds the pairs
-    on the current path, each with the branch it is trying; a pair found unsatisfiable is
-    kept in ``memo`` (across calls)."""
-    level, lo, hi = arrays.level, arrays.lo, arrays.hi
-    stack = [[a, b, -1, 0]]  # [a, b, the pair's top level (-1: not yet seen), next branch]
-    while stack:
-        top = stack[-1]
-        a, b, lv, bit = top
-        if lv < 0:
-            if a == 0 or b == 1 or a == b or (a, b) in memo:
-                stack.pop()
-                continue
-            if a == 1 and b == 0:  # found: each pair on the path took the branch before
-                return {p[2]: bool(p[3] - 1) for p in stack[:-1]}
-            lv = top[2] = min(int(level[a]), int(level[b]))
-        if bit == 2:  # both branches failed
-            memo[(a, b)] = None
-            stack.pop()
+        if f in declared:
+            out[f] = tuple(declared[f])
             continue
-        side = hi if bit else lo
-        top[3] = bit + 1
-        stack.append([int(side[a]) if level[a] == lv else a,
-                      int(side[b]) if level[b] == lv else b, -1, 0])
-    return None
+        states = odd.encoding.states[i]
+        on = _on_or_none(odd, i) if len(states) == 2 else None
+        if on is not None and len(on) == 1:
+            j = next(iter(on))
+            out[f] = (states[1 - j], states[j])
+        elif named:
+            bad.append((f, states))
+    if bad:
+        f, states = bad[0]
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise ExplanationError(
+            f"monotonicity needs an order of each feature's states; {f!r} "
+            f"({' / '.join(map(str, states))}) has none{more}: declare it with "
+            f"bnx.Classifier(..., ordinal={{{f!r}: [...lowest first]}})")
+    if not out:
+        raise ExplanationError("no feature is ordinal or two-state with a known on state: "
+                               "declare the order of the features to check with "
+                               "bnx.Classifier(..., ordinal={...})")
+    return out
 
 
-def _path_to(arrays: DiagramArrays, u: int) -> dict:
-    """``{level: bit}`` along one path from the root to node ``u``."""
-    parent = np.full(arrays.size, -1, dtype=np.int64)
-    lo, hi, level = arrays.lo, arrays.hi, arrays.level
-    for lvl in range(int(level[arrays.root]), int(level[u])):
-        s = arrays.block(lvl)
-        nodes = np.arange(s.start, s.stop, dtype=np.int64)
-        nodes = nodes[(parent[nodes] >= 0) | (nodes == arrays.root)]
-        for side in (lo, hi):
-            kids = side[nodes]
-            fresh = parent[kids] < 0
-            parent[kids[fresh]] = nodes[fresh]
-    path = {}
-    w = u
-    while w != arrays.root:
-        p = int(parent[w])
-        path[int(level[p])] = bool(hi[p] == w and lo[p] != w)
-        w = p
-    return path
+def _on_or_none(odd: ODD, i: int):
+    """Feature ``i``'s on states, or ``None`` when none is known."""
+    f = odd.features[i]
+    try:
+        return on_states(odd, None, skip=[g for g in odd.features if g != f])[i]
+    except OnStatesError:
+        return None
 
 
-def is_monotone(odd: ODD, *,
-                on: Mapping[Feature, State | Collection[State]] | None = None) -> bool:
-    """Whether the decision function is monotone (binary features, their on states).
+def _ranked(odd: ODD, class_order) -> tuple[list, list]:
+    """The decisions from lowest to highest: ``[(binary ODD, value)]`` ("decided this"
+    is the binary ODD being ``value``) and their words."""
+    if getattr(odd, "multiclass", False):
+        classes = tuple(odd.classes)
+        order = classes if class_order is None else _check_order(class_order, classes)
+        return ([(odd.class_formula(c), True) for c in order],
+                [f"{odd.class_var} = {c}" for c in order])
+    names = (odd.decision_state(False), odd.decision_state(True))
+    if class_order is None:
+        values = (False, True)
+    else:
+        values = tuple(names.index(g) == 1 for g in _check_order(class_order, names))
+    return [(odd, v) for v in values], [odd.decision_text(v) for v in values]
 
-    See :func:`monotone_counterexample` for a witness when it is not.
 
-    Returns
-    -------
-    bool
-        Whether the decision function is monotone.
-
-    Examples
-    --------
-    >>> import bnx
-    >>> bnx.is_monotone(bnx.compile(bnx.examples.admissions(), backend="autoref"))
-    True
-    """
-    return monotone_counterexample(odd, on=on).monotone
+def _check_order(class_order, names: tuple) -> tuple:
+    if isinstance(class_order, str) or not isinstance(class_order, Sequence):
+        raise ArgumentError(f"class_order lists the decisions from lowest to highest, got "
+                            f"{class_order!r}")
+    by_text = {str(c): c for c in names}
+    got = tuple(by_text.get(str(c), c) for c in class_order)
+    if sorted(map(str, got)) != sorted(map(str, names)) or len(set(got)) != len(got):
+        raise ArgumentError(f"class_order must list each of {list(names)} once, lowest "
+                            f"first; got {list(class_order)}")
+    return got
 
 
 def theorem3_holds(odd: ODD, instance: Instance, *,

@@ -1,5 +1,5 @@
-"""The answer of :func:`bnx.monotone_counterexample`: :class:`MonotoneCounterexample`,
-found or not (the function is then monotone)."""
+"""The answer of :func:`bnx.check_monotone`: :class:`MonotoneCheck`, monotone or not, with
+how many pairs of instances break it and one of them."""
 
 from __future__ import annotations
 
@@ -8,58 +8,72 @@ from typing import Any
 
 from .._util.wording import terms
 
-__all__ = ["MonotoneCounterexample"]
+__all__ = ["MonotoneCheck"]
 
 
 @dataclass(frozen=True)
-class MonotoneCounterexample:
-    """A pair of instances that breaks monotonicity, or the word that none does.
+class MonotoneCheck:
+    """Whether raising an ordinal feature ever lowers the decision.
 
     Attributes
     ----------
-    found : bool
-        Whether a counterexample exists: ``False`` exactly when the decision function
-        is monotone. ``bool(result)`` is this.
+    holds : bool
+        No pair of complete instances that differ in one checked feature, raised, has its
+        decision lowered (the decision function is monotone in those features).
+    features : tuple
+        The features checked, each with its order of states (``{feature: states}``,
+        lowest first).
+    class_order : tuple
+        The decisions from lowest to highest, in the class's words.
+    violations : int
+        The number of such pairs ``(low, high)``: ``high`` is ``low`` with one checked
+        feature raised (by any number of steps), and its decision is lower (exact).
+    by_feature : dict
+        The violations per checked feature.
     feature : feature or None
-        When found: the feature that ``high`` turns on (``None``, not applicable, when
-        monotone).
+        The feature raised in the counterexample (``None`` when monotone).
     low, high : dict or None
-        When found: two complete instances that differ only on ``feature``, off in
-        ``low`` and on in ``high``, yet ``low`` is decided positive and ``high``
-        negative (``None``, not applicable, when monotone).
-    positive, negative : str
-        The two decisions in the class's words (``"Admit = +"``).
+        The counterexample: two complete instances that differ only in ``feature``,
+        raised in ``high``, whose decisions ``low_decision`` and ``high_decision`` go
+        down (``None`` when monotone).
+    low_decision, high_decision : str or None
+        Their decisions in the class's words.
 
     Examples
     --------
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> ce = bnx.monotone_counterexample(odd)
-    >>> ce.found, ce.monotone, bool(ce)
-    (False, True, False)
-    >>> print(ce)
-    Monotone: turning a feature on never changes Admit = + into Admit = -.
+    >>> check = bnx.check_monotone(odd)
+    >>> check.holds, check.violations, check.counterexample
+    (True, 0, None)
+    >>> print(check)  # doctest: +NORMALIZE_WHITESPACE
+    Monotone: raising WorkExperience, FirstTimeApplicant, EntranceExam or GPA never lowers
+    the decision (Admit = - below Admit = +).
     """
 
-    found: bool
-    positive: str = "positive"
-    negative: str = "negative"
-    feature: Any = field(default=None)
-    low: dict | None = field(default=None)
-    high: dict | None = field(default=None)
+    holds: bool
+    features: dict
+    class_order: tuple
+    violations: int = 0
+    by_feature: dict = field(default_factory=dict)
+    feature: Any = None
+    low: dict | None = None
+    high: dict | None = None
+    low_decision: str | None = None
+    high_decision: str | None = None
 
     @property
-    def monotone(self) -> bool:
-        """Whether the decision function is monotone (no counterexample exists)."""
-        return not self.found
-
-    def __bool__(self) -> bool:
-        return self.found
+    def counterexample(self) -> tuple[dict, dict] | None:
+        """``(low, high)``, or ``None`` when monotone."""
+        return None if self.holds else (self.low, self.high)
 
     def __str__(self) -> str:
-        if not self.found:
-            return (f"Monotone: turning a feature on never changes {self.positive} into "
-                    f"{self.negative}.")
+        order = " below ".join(self.class_order)
+        if self.holds:
+            names = list(map(str, self.features))
+            said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+            return f"Monotone: raising {said} never lowers the decision ({order})."
         f = self.feature
-        return (f"Not monotone: {terms(self.low)} is decided {self.positive}, but turning "
-                f"{f} on ({f} = {self.high[f]}) gives {self.negative}.")
+        return (f"Not monotone ({self.violations:,} pairs of instances; {order}): "
+                f"{terms(self.low)} is decided {self.low_decision}, but raising {f} from "
+                f"{self.low[f]} to {self.high[f]} gives {self.high_decision}.")

@@ -6,10 +6,12 @@ For evidence ``e`` and a missing feature ``F``::
     expected_sdp(F)     = sum_v Pr(F = v | e) SDP(e + {F = v})
     flip_probability(F) = sum_v Pr(F = v | e) [decision(e + {F = v}) != decision(e)]
 
-each SDP taken for the decision on ``e + {F = v}``. Both are sums of the network's joint
+each SDP taken for the decision on ``e + {F = v}`` (on a multi-class classifier, the
+class decided there: each outcome is decided by its own class). Both are sums of the network's joint
 over the completions of ``e``: with ``m_d(v)`` the mass of the completions with ``F = v``
 that the diagram decides ``d``, ``expected_sdp = sum_v m_{d_v}(v) / Pr(e)``. One pass over
-the dense joint (:mod:`.under`) gives every ``m_d(v)`` of every feature; the decisions on
+the dense joint (:mod:`.under`) gives every ``m_d(v)`` of every feature and every decision
+``d`` (both of a binary classifier, every class of a multi-class one); the decisions on
 ``e + {F = v}`` are exact (floats decide unless too close to call). Floats are within
 ``1e-9`` of the exact values (``exact=True`` returns them as fractions).
 """
@@ -50,7 +52,9 @@ def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: b
         Indexed by feature (the unobserved ones), sorted by ``expected_sdp`` descending,
         with columns ``expected_sdp`` (``sum_v Pr(F = v | e) SDP(e + {F = v})``, each SDP
         of the decision on ``e + {F = v}``) and ``flip_probability`` (``sum_v Pr(F = v |
-        e) [decision on e + {F = v} != decision on e]``).
+        e) [decision on e + {F = v} != decision on e]``). On a multi-class classifier each
+        decision is the class decided (``clf.predict(..., partial=True)``), and each SDP
+        that of the class decided on ``e + {F = v}``.
 
     Raises
     ------
@@ -67,6 +71,15 @@ def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: b
     WorkExperience            0.9855            0.2199
     FirstTimeApplicant        0.7946            0.0000
     EntranceExam              0.7946            0.0000
+
+    A classifier that picks one of several classes:
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+    >>> bnx.next_observations(many, {"dysp": "yes"}).round(4)  # doctest: +NORMALIZE_WHITESPACE
+             expected_sdp  flip_probability
+    feature
+    xray              1.0            0.1621
     """
     import pandas as pd
     if not isinstance(clf, Classifier):
@@ -96,23 +109,25 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
         raise ExplanationError("the evidence has probability zero: nothing to observe")
     own = under.decide_masses(clf, idx, masses, depth)
     pr = v.marginal()
-    pos = np.where(v.decided, pr, 0)
-    neg = np.where(v.decided, 0, pr)
+    # the decisions the diagram takes: True and False, or every class's index
+    labels = list(range(len(clf.classes))) if clf.multiclass else [True, False]
+    at = {d: k for k, d in enumerate(labels)}
+    by = [np.where(v.decided == d, pr, 0) for d in labels]
     total = pr.sum()
     # one array, then one sum per feature over the other features' axes: rows
-    # 0..classes-1 the class masses, then the positive and negative completions' masses
+    # 0..classes-1 the class masses, then the completions' masses per decision
     ncls = v.table.shape[0]
-    sums = _per_feature(np.concatenate([v.table, pos[None], neg[None]]))
+    sums = _per_feature(np.concatenate([v.table, *(b[None] for b in by)]))
     rows = []
-    for f, both in zip(v.free, sums):  # both: (classes + 2, states of f)
-        per, p_v, n_v = both[:ncls], both[ncls], both[ncls + 1]
+    for f, both in zip(v.free, sums):  # both: (classes + decisions, states of f)
+        per, mass = both[:ncls], both[ncls:]
         sub = depth - (per.shape[1] - 1) if not v.exact else 0
         same = flip = 0
         for s in range(per.shape[1]):
             d = under.decide_masses(clf, {**idx, f: s}, per[:, s], sub)
-            same = same + (p_v[s] if d else n_v[s])
+            same = same + mass[at[d], s]
             if d != own:
-                flip = flip + p_v[s] + n_v[s]
+                flip = flip + mass[:, s].sum()
         rows.append((f, _ratio(same, total, v.exact), _ratio(flip, total, v.exact)))
     return rows
 

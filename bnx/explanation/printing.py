@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterator
 
-from .._util.wording import SHOWN, listing, plural, terms
+from .._util.wording import SHOWN, changes, listing, plural, terms
 
 __all__ = ["title", "header", "lines", "text", "to_html"]
 
@@ -88,6 +88,8 @@ def _counted(e) -> list[frozenset] | None:
 
 def _line(e, member: dict, counted, index: dict) -> str:
     if e.kind == "counterfactual":
+        if getattr(e, "multiclass", False):  # each member says the class it gives
+            return changes(member, e.instance, e.leads_to(member))
         return terms(member, was=e.instance)
     if counted is not None:  # MC: the counted states, and any other state a feature moved to
         enc, x = e.layout.encoding, e.instance or {}

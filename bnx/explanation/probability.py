@@ -37,12 +37,13 @@ import numpy as np
 
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
+from ..classifier._decisions import _argmax
 from ..classifier._rules import decides
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
 from ._passes import FALSE, TRUE, reached, view
 
-__all__ = ["exact_sdp", "same_decision_probability"]
+__all__ = ["class_index", "exact_sdp", "same_decision_probability"]
 
 _ODDS: weakref.WeakKeyDictionary[Classifier, ODD] = weakref.WeakKeyDictionary()
 
@@ -74,8 +75,21 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
 
     Raises
     ------
+    ArgumentError
+        ``decision`` is not a decision of ``clf`` (a bool, or a class state of a
+        multi-class classifier).
+    UnknownStateError
+        ``decision`` names no class state (a multi-class classifier).
     ExplanationError
         ``evidence`` has probability zero (the probability is undefined).
+
+    Notes
+    -----
+    A multi-class classifier (no positive state): the probability that the complete
+    instance is decided the class decided on ``evidence`` (``clf.predict(evidence,
+    partial=True)``), or ``decision=`` (a class state). It is the binary probability of
+    that class's argmax classifier, ``clf.class_classifier(state)``, which decides
+    ``evidence`` positive exactly when that class is decided on it.
 
     Examples
     --------
@@ -89,10 +103,21 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
     True
     >>> round(bnx.same_decision_probability(clf, {"GPA": "+"}), 4)
     0.7946
+
+    A classifier that picks one of several classes:
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+    >>> many.predict({"dysp": "yes"}, partial=True)
+    'no'
+    >>> round(bnx.same_decision_probability(many, {"dysp": "yes"}), 4)
+    0.8379
     """
     if not isinstance(clf, Classifier):
         raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
-    if decision is not None and not isinstance(decision, bool):
+    if clf.multiclass:
+        decision = None if decision is None else class_index(clf, decision)
+    elif decision is not None and not isinstance(decision, bool):
         raise ArgumentError(f"decision must be True, False or None, got {decision!r}")
     idx = clf.encode(evidence, partial=True)
     if not exact:
@@ -104,8 +129,26 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
     return p if exact else float(p)
 
 
-def exact_sdp(clf: Classifier, idx: dict, decision: bool | None, odd: ODD | None) -> Fraction:
-    """The exact same-decision probability of the encoded evidence ``idx``."""
+def class_index(clf: Classifier, state) -> int:
+    """The index of the class state ``state`` of a multi-class classifier (a decision of
+    it), refused with a typed error naming it."""
+    from ..classifier._classifier import _resolve_state
+    from ..errors import UnknownStateError, closest_first
+    if isinstance(state, bool):
+        raise ArgumentError(f"decision={state!r}: this classifier picks one of "
+                            f"{len(clf.classes)} class states; name one of them")
+    j = _resolve_state(clf.classes, state)
+    if j is None:
+        raise UnknownStateError(f"decision={state!r} is not a state of the class "
+                                f"{clf.class_var!r} (states, closest first: "
+                                f"{closest_first(state, clf.classes)})")
+    return j
+
+
+def exact_sdp(clf: Classifier, idx: dict, decision: bool | int | None,
+              odd: ODD | None) -> Fraction:
+    """The exact same-decision probability of the encoded evidence ``idx`` (``decision``:
+    the index of a class of a multi-class classifier)."""
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
@@ -113,6 +156,9 @@ def exact_sdp(clf: Classifier, idx: dict, decision: bool | None, odd: ODD | None
                                "probability is undefined")
     if decision is None:
         decision = _decide(clf, joint)
+    if clf.multiclass:  # the binary question on the class's formula: does it hold?
+        odd = _odd_for(clf, odd).class_formula(clf.classes[decision])
+        clf, decision = odd.classifier, True
     if clf.structure not in ("naive_bayes", "latent_tree"):  # TAN, general: along the ODD
         from .frontier import same_decision_fraction  # numpy: only when needed
         return same_decision_fraction(clf, _odd_for(clf, odd), idx, decision)
@@ -133,7 +179,10 @@ def exact_sdp(clf: Classifier, idx: dict, decision: bool | None, odd: ODD | None
 MAX_CONFIGURATIONS = 4096
 
 
-def _decide(clf: Classifier, joint: list[Fraction]) -> bool:
+def _decide(clf: Classifier, joint: list[Fraction]) -> bool | int:
+    """The decision on a class joint: a bool, or a multi-class classifier's class index."""
+    if clf.multiclass:
+        return _argmax(joint)
     return decides(joint, clf.rule, clf.class_states.index(clf.positive), clf.threshold)
 
 

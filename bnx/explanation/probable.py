@@ -95,7 +95,8 @@ class ProbableReasons:
 def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=None,
                      rival=None) -> ProbableReasons:
     """The subset-minimal parts ``S`` of ``instance`` with ``Pr(decision on instance | x_S)
-    >= delta`` under the network, smallest first.
+    >= delta`` under the network, smallest first (on a multi-class classifier, the
+    probability that the class decided on ``instance`` is decided).
 
     Of a multi-class classifier (no positive state), the decision is the class ``a``
     decided on ``instance``: ``S`` qualifies when the complete instance, drawn from the

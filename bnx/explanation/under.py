@@ -14,11 +14,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..classifier._decisions import _argmax
 from ..classifier._rules import decides
 from ..errors import ExplanationError
 from . import _dense
 
-__all__ = ["BOUND", "View", "decide_masses", "sdp_float", "sdp_with_bound", "view"]
+__all__ = ["BOUND", "View", "box_violations", "decide_masses", "sdp_float", "sdp_with_bound",
+           "view"]
 
 #: The bound promised on every float answer.
 BOUND = Fraction(1, 10 ** 9)
@@ -130,11 +132,25 @@ def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
     return got
 
 
-def decide_masses(clf, idx: dict, masses, depth: int) -> bool:
+def decide_masses(clf, idx: dict, masses, depth: int) -> bool | int:
     """``clf``'s exact decision on the partial instance ``idx`` from its computed class
     masses ``[Pr(c, e) for c]`` (floats with at most ``depth`` roundings each, or exact);
-    floating point decides unless it is too close to call, exact arithmetic then."""
-    p = clf.class_states.index(clf.positive)
+    floating point decides unless it is too close to call, exact arithmetic then. A
+    multi-class classifier's decision is the index of its class: the first largest mass,
+    when the argmax rule with that class as the positive one holds exactly."""
+    multi = clf.positive is None
+    if multi:  # the candidate: the first largest computed mass
+        p = max(range(len(masses)), key=lambda c: (masses[c], -c))
+    else:
+        p = clf.class_states.index(clf.positive)
+    got = _decides(clf, idx, p, masses, depth)
+    if multi:
+        return p if got else _argmax(clf._decision_joint(idx))
+    return got
+
+
+def _decides(clf, idx: dict, p: int, masses, depth: int) -> bool:
+    """Whether the rule decides for the class ``p`` (see :func:`decide_masses`)."""
     if depth and not isinstance(masses[0], (int, Fraction)):
         got = _decide_floats(clf, p, masses, depth)
         if got is not None:
@@ -196,3 +212,50 @@ def sdp_float(clf, odd, idx: dict, decision: bool | None) -> float | None:
     arithmetic (see :func:`sdp_with_bound`)."""
     got = sdp_with_bound(clf, odd, idx, decision)
     return None if got is None else got[0]
+
+
+def box_violations(clf, odd, box: list, value: bool):
+    """``(probability, states)`` for the complete instances in ``box`` (per feature in the
+    ODD's order, the list of its state indices allowed) that ``odd`` does not decide
+    ``value``, of which there is at least one: their probability under the network (a
+    float within :data:`BOUND` of the exact value) and the state indices of the most
+    probable of them (exact: floats pick it unless others come within their rounding
+    bound, which exact arithmetic then compares). ``None`` when the dense joint is out of
+    reach or the bound would exceed :data:`BOUND`."""
+    v = view(clf, odd, {})
+    if v is None:
+        return None
+    ncls = v.table.shape[0]
+    # the two sums: at most size entries of Pr(x) (ncls - 1 roundings each), then a division
+    if _dense.gamma(2 * (v.depth + ncls - 1 + v.size - 1) + 1) > BOUND:
+        return None
+    cache = odd.arrays.cache
+    key = (id(clf), clf.fingerprint)
+    got = cache.get("dense_marginal", key)
+    if got is None:
+        whole = v.marginal()
+        got = cache.put("dense_marginal", key, (whole, float(whole.sum())))
+    pr, total = got
+    decided = v.decided
+    for i, states in enumerate(box):  # the box, one axis at a time
+        if len(states) < pr.shape[i]:
+            pr = np.take(pr, states, axis=i)
+            decided = np.take(decided, states, axis=i)
+    bad = np.where(decided, 0.0, pr) if value else np.where(decided, pr, 0.0)
+    probability = float(bad.sum() / total)
+    k = int(bad.argmax())
+    best = float(bad.reshape(-1)[k])
+    if best == 0:  # every violation has probability zero: the first one
+        k = int(np.flatnonzero((decided != value).reshape(-1))[0])
+        near = [k]
+    else:
+        g = float(_dense.gamma(v.depth + ncls + 1))
+        near = [k]
+        if np.count_nonzero(bad >= best * (1 - g) / (1 + g)) > 1:
+            near = np.flatnonzero(bad.reshape(-1) >= best * (1 - g) / (1 + g)).tolist()
+    states = [[box[i][j] for i, j in enumerate(np.unravel_index(q, pr.shape))]
+              for q in near]
+    if len(states) > 1:  # too close for floats: exact, the first of equals
+        mass = [sum(clf._class_joint(dict(zip(v.features, s))), Fraction(0)) for s in states]
+        states = [states[mass.index(max(mass))]]
+    return probability, states[0]

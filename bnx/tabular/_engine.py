@@ -44,7 +44,7 @@ from ..errors import ArgumentError
 from ..explanation._robustness import robustness
 from ..explanation.mc import mc_explanations
 from ..explanation.pi import pi_explanations
-from ..odd._odd import _unpickle
+from ..odd._odd import _unpickle, formula_for
 from ..odd.io import dumps_odd
 
 __all__ = ["RowEngine", "answer_rows", "marginal_odd", "run_chunks"]
@@ -72,9 +72,14 @@ def marginal_odd(odd: Any, observed: Sequence) -> Any:
         extra = {} if rule == "threshold" else {"rule": rule}
         declared = {f: s for f, s in (odd.meta.get("on_states") or {}).items()
                     if f in observed}
-        sub = Classifier(clf.network, clf.class_var, clf.positive, threshold=clf.threshold,
-                         features=[f for f in clf.features if f in observed],
-                         on_states=declared or None, **extra)
+        kept = [f for f in clf.features if f in observed]
+        if clf.multiclass:  # the most probable class, on the observed features
+            sub = Classifier(clf.network, clf.class_var, features=kept,
+                             on_states=declared or None)
+        else:
+            sub = Classifier(clf.network, clf.class_var, clf.positive,
+                             threshold=clf.threshold, features=kept,
+                             on_states=declared or None, **extra)
         got = cache.put("marginal_odd", observed,
                         compile_(sub, list(observed), backend=odd.backend))
     return got
@@ -94,9 +99,12 @@ class RowEngine:
         return {f: enc.states[i][j] for i, (f, j) in enumerate(zip(enc.features, x))}
 
     def answers(self, x: Sequence[int], what: Sequence[str], *, posterior=None) -> list:
-        """The answers ``what`` (see :data:`bnx.batch.WHAT`) about the complete row ``x``."""
+        """The answers ``what`` (see :data:`bnx.batch.WHAT`) about the complete row ``x``
+        (on a multi-class ODD, the explanations of the decided class: asked of its class
+        formula, as the questions do without ``rival=``)."""
         odd, inst = self.odd, self._instance(x)
         got: dict = {"decision": odd.decide(inst), "observed": self.n}
+        odd = formula_for(odd, inst)  # a multi-class ODD: the decided class's formula
         if any(w.startswith("mc_") for w in what):
             mcs = mc_explanations(odd, inst, on=self._on or None)
             got["mc_count"], got["mc_shortest"] = mcs.count, min(mcs.lengths(), default=0)
@@ -106,7 +114,7 @@ class RowEngine:
             got["pi_count"] = sum(lengths.values())
             got["pi_shortest"], got["pi_shortest_count"] = best, lengths.get(best, 0)
         if "robustness" in what:
-            got["robustness"] = robustness(odd, inst)
+            got["robustness"] = robustness(self.odd, inst)  # to any other class
         if "posterior" in what:
             got["posterior"] = posterior
         return [got[w] for w in what]

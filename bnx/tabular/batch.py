@@ -28,8 +28,9 @@ __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 
 #: The answers :func:`explain_data` can give, one column each: name -> meaning.
 WHAT: dict[str, str] = {
-    "decision": "the decision (bool)",
-    "posterior": "Pr(class = positive | observed features), a float (needs the classifier)",
+    "decision": "the decision (bool; the decided class state on a multi-class ODD)",
+    "posterior": ("Pr(class = positive | observed features), a float (needs the classifier "
+                  "and a positive state: not on a multi-class ODD)"),
     "mc_count": "number of MC-explanations",
     "mc_shortest": "cardinality of the MC-explanations (all have the minimum one)",
     "pi_count": "number of PI-explanations",
@@ -42,7 +43,8 @@ WHAT: dict[str, str] = {
     "banzhaf": "exact Banzhaf values, a column 'banzhaf:<feature>' per feature (needs background=)",
     "sensitivity": ("how far the CPT entry closest to flipping the decision may move (its "
                     "column co-varied; inf: no single entry flips it), with a column "
-                    "'sensitivity_entry' naming it (needs the classifier; complete rows)"),
+                    "'sensitivity_entry' naming it (needs the classifier; complete rows; "
+                    "not on a multi-class ODD)"),
 }
 _ATTRIBUTIONS = ("shap", "banzhaf")  # many columns each, from bnx.attribution
 _DEFAULT_WHAT = ("decision", "posterior", "mc_count", "mc_shortest", "pi_count", "pi_shortest")
@@ -51,12 +53,20 @@ _DTYPES = {"decision": bool, "posterior": float, "robustness": float}
 
 # ---------------------------------------------------------------------- deciding
 def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
-    """Decisions on complete rows of state indices: one vectorised walk of the arrays."""
+    """Decisions on complete rows of state indices: one vectorised walk of the arrays (of
+    each class formula of a multi-class ODD, whose one formula that holds names the
+    row's class state)."""
+    if odd.multiclass:
+        hits = np.stack([_decide_codes(f, codes) for f in odd.formulas], axis=1)
+        out = np.empty(len(codes), dtype=object)
+        out[:] = [odd.classes[j] for j in hits.argmax(axis=1).tolist()]
+        return out
     return decide_states(feature_view(odd.arrays, odd.encoding), codes)
 
 
 def decide_many(odd: Any, data: Any) -> np.ndarray:
-    """The decisions on many rows at once, as a numpy ``bool`` array in row order.
+    """The decisions on many rows at once, as a numpy ``bool`` array in row order (on a
+    multi-class ODD, an object array of the decided class states).
 
     ``data`` is a DataFrame (or a list of mappings) with one column per feature; a
     class column is ignored. Complete rows are decided by walking the diagram with
@@ -80,7 +90,7 @@ def decide_many(odd: Any, data: Any) -> np.ndarray:
     """
     from ._engine import marginal_odd
     codes = encode_rows(odd, data)
-    out = np.empty(codes.shape[0], dtype=bool)
+    out = np.empty(codes.shape[0], dtype=object if odd.multiclass else bool)
     missing = codes < 0
     full = ~missing.any(axis=1)
     if full.any():
@@ -104,7 +114,8 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str]:
     """The answers :func:`explain_data` gives without ``what=``, and why MC answers are
     left out of them (the empty string when they are not).
 
-    The first six of :data:`WHAT`, less ``posterior`` when the ODD has no classifier, and
+    The first six of :data:`WHAT`, less ``posterior`` when the ODD has no classifier or
+    picks one of several class states (a multi-class ODD), and
     less ``mc_count`` and ``mc_shortest`` when a feature with more than two states has no
     on states in `on` (MC-explanations need them). ``bnx explain --data`` uses the same
     default and prints the same note.
@@ -121,7 +132,7 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str]:
     >>> bnx.batch.default_what(odd)
     (('decision', 'posterior', 'mc_count', 'mc_shortest', 'pi_count', 'pi_shortest'), '')
     """
-    what = _DEFAULT_WHAT if odd.classifier is not None else \
+    what = _DEFAULT_WHAT if odd.classifier is not None and not odd.multiclass else \
         tuple(w for w in _DEFAULT_WHAT if w != "posterior")
     from ..explanation.mc import on_states
     try:
@@ -151,6 +162,12 @@ def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
         raise ArgumentError(f"what={[w for w in what if w in ('posterior', 'sensitivity')]!r} "
                             "needs the classifier, which this ODD does not "
                             "have (a file of format version 1): compile it again")
+    refused = [w for w in what if w in ("posterior", "sensitivity")]
+    if odd.multiclass and refused:
+        raise ArgumentError(f"what={refused!r}: this ODD picks one of {len(odd.classes)} "
+                            f"class states; the posterior and the sensitivity of a decision "
+                            f"are about one positive state (ask them of a binary classifier, "
+                            f"e.g. clf.class_classifier(state))")
     if any(w.startswith("mc_") for w in what):  # refused up front, in the same words
         from ..explanation.mc import on_states
         on_states(odd, on if isinstance(on, Mapping) else None)
@@ -196,7 +213,11 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         The input's index; the columns of ``what`` in that order. Equal rows are
         computed once. Each answer equals the one-row function's: ``decision`` is
         :meth:`ODD.decide`, ``mc_count`` is ``mc_explanations(odd, x, on=on).count``,
-        ``pi_shortest`` is ``min(pi_explanations(odd, x).lengths())``, ...
+        ``pi_shortest`` is ``min(pi_explanations(odd, x).lengths())``, ... On a
+        multi-class ODD the ``decision`` column holds the decided class states, and the
+        explanations are those of the decided class (its class formula's, as
+        :func:`bnx.pi_explanations` and :func:`bnx.robustness` give them without
+        ``rival=`` or ``target=``); ``posterior`` and ``sensitivity`` are refused.
 
     Examples
     --------
@@ -208,6 +229,17 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     >>> frame.to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
     [{'decision': True, 'posterior': 0.9970555168906259, 'mc_count': 1, 'mc_shortest': 2,
     'pi_count': 3, 'pi_shortest': 2}]
+
+    A classifier that picks one of several classes (a missing value: summed out):
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "either", features=["xray", "dysp"]),
+    ...                    backend="autoref")
+    >>> rows = [{"xray": "yes", "dysp": "yes"}, {"xray": "no", "dysp": None}]
+    >>> bnx.explain_data(many, rows, what=["decision", "pi_shortest", "robustness"],
+    ...                  progress=False).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'decision': 'yes', 'pi_shortest': 2, 'robustness': 1.0},
+     {'decision': 'no', 'pi_shortest': 1, 'robustness': 1.0}]
     """
     import pandas as pd
 
@@ -240,8 +272,9 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         return explain_data(odd, frame, what=rest, on=on, n_jobs=n_jobs, progress=progress,
                             client=client).join(extra)
     codes = encode_rows(odd, frame)
+    dtypes = {**_DTYPES, "decision": object} if odd.multiclass else _DTYPES
     if len(codes) == 0:
-        return pd.DataFrame({w: pd.Series([], dtype=_DTYPES.get(w, "int64")) for w in what},
+        return pd.DataFrame({w: pd.Series([], dtype=dtypes.get(w, "int64")) for w in what},
                             index=frame.index)
     unique, inverse = np.unique(codes, axis=0, return_inverse=True)
     # rows sharing their last states side by side: the engine's memos are keyed by the
@@ -254,5 +287,5 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     table = table[inverse.reshape(-1)]
     out = pd.DataFrame(table, index=frame.index, columns=list(what))
     for w in what:
-        out[w] = out[w].astype(_DTYPES.get(w, "int64"))
+        out[w] = out[w].astype(dtypes.get(w, "int64"))
     return out

@@ -14,7 +14,6 @@ from bnx.compilation import _compile
 from bnx.compilation.budget import Budget
 from tests._support import oracle
 from tests._support.bundled import bundled_bif
-from tests.compilation.test_speed_compile import _wide
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +56,7 @@ def test_an_explicit_budget_refuses_by_the_estimate_too(hepar2):
 
 
 def test_a_wide_naive_bayes_is_pointed_to_bnx_linear():
-    clf = _wide(60)
+    clf = bnx.linear.read_xlc(bnx.examples.network_path("promoters.xlc"))  # 58 features
     with pytest.raises(bnx.CompilationLimitError) as refused:
         bnx.compile(clf)
     assert "To explain one instance without compiling: bnx.explain(clf, x) takes this naive " \
@@ -129,3 +128,17 @@ def test_a_multi_class_classifier_is_estimated_and_refused_by_its_formulas(hepar
     message = str(refused.value)
     assert f"estimated at {bnx.estimate_size(many):,} nodes" in message
     assert "clf.predict(x) and clf.class_probabilities(x)" in message
+
+
+def test_structured_classifiers_compile_under_the_default_budget():
+    """Equal weights (majority(200), about 10,000 nodes) were estimated at 2**62 by counting
+    samples; the distinct log-odds give the right order. A latent tree's crude bound
+    (2**62 here) refuses nothing: it builds a handful of nodes."""
+    from tests._support.deep import majority, one_matters
+    clf = majority(200)
+    odd = bnx.compile(clf)
+    assert odd.size / 4 <= bnx.estimate_size(clf) <= odd.size * 4
+    latent = one_matters(300, "latent_tree")
+    assert bnx.estimate_size(latent) > _compile.DEFAULT_MAX_NODES
+    assert bnx.compile(latent, backend="cudd" if "cudd" in bnx.backends.available_backends()
+                       else "autoref").size <= 10

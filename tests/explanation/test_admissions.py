@@ -90,7 +90,7 @@ def test_table2(odd, code, method):
 
 
 def test_monotone_and_theorem3(odd):
-    assert bnx.is_monotone(odd) and bnx.monotone_counterexample(odd).monotone
+    assert bnx.check_monotone(odd).holds
     for code, *_ in TABLE1:
         assert bnx.theorem3_holds(odd, _instance(code))
 

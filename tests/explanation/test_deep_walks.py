@@ -127,15 +127,16 @@ def test_mc_explanation_sets(deep, k):
 
 def test_monotonicity(deep):
     clf, odd = deep
-    on = dict.fromkeys(clf.features, 1)
     with limit_untouched():
-        assert bnx.is_monotone(odd, on=on)
-        # "on" for f0 is its state 0: turning it "on" can lose the decision
-        got = bnx.monotone_counterexample(odd, on={**on, "f0": 0})
-    assert got.found and got.feature == "f0"
-    assert (got.low["f0"], got.high["f0"]) == (1, 0)
+        assert bnx.check_monotone(odd).holds  # every feature 0 below 1
+        # with the positive decision below the negative one, raising f0 can lower it
+        got = bnx.check_monotone(odd, ["f0"], class_order=[1, odd.decision_state(False)])
+    assert not got.holds and got.feature == "f0"
+    assert (got.low["f0"], got.high["f0"]) == (0, 1)
     assert {f for f in clf.features if got.low[f] != got.high[f]} == {"f0"}
-    assert sum(got.low.values()) == T and sum(got.high.values()) == T - 1
+    assert sum(got.low.values()) == T - 1 and sum(got.high.values()) == T
+    # the pairs: the other 199 features with T - 1 on
+    assert got.violations == comb(N - 1, T - 1)
 
 
 def test_bias(deep):
@@ -209,5 +210,5 @@ def test_walks_on_1500_features(one_of_many):
         assert next(shortest.shortest_first()) == {"f0": 1, **dict.fromkeys(odd.features[1:], 0)}
         assert bnx.count_biased(odd, ["f0"]) == 2 ** n
         assert bnx.count_biased(odd, ["f1", "f2"]) == 0
-        got = bnx.monotone_counterexample(odd, on={**x, "f0": 0})
-    assert got.found and got.feature == "f0"
+        got = bnx.check_monotone(odd, ["f0"], class_order=[1, odd.decision_state(False)])
+    assert not got.holds and got.feature == "f0" and got.violations == 2 ** (n - 1)

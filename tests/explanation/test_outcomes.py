@@ -94,20 +94,22 @@ def test_explain_data_robustness_is_a_float_column_with_inf(constant):
     assert bnx.batch.default_what(admit)[1] == ""
 
 
-def test_monotone_counterexample_is_a_value(constant):
-    _, odd = constant
-    none = bnx.monotone_counterexample(odd, on={"F": "b", "G": "v"})
-    assert isinstance(none, bnx.MonotoneCounterexample)
-    assert (none.found, none.monotone, bool(none)) == (False, True, False)
+def test_monotone_check_is_a_value(constant):
+    clf, _ = constant  # F and G ordered by their on states: a below b, u below v
+    odd = bnx.compile(bnx.Classifier(clf.network, "C", "yes", on_states={"F": "b", "G": "v"}),
+                      backend="autoref")
+    none = bnx.check_monotone(odd, ["F", "G"])
+    assert isinstance(none, bnx.MonotoneCheck)
+    assert (none.holds, none.violations, none.counterexample) == (True, 0, None)
     assert none.low is None and none.high is None and none.feature is None
-    assert str(none) == "Monotone: turning a feature on never changes C = yes into C = no."
+    assert str(none) == "Monotone: raising F or G never lowers the decision (C = no below C = yes)."
     votes = bnx.compile(bnx.case_study.votes_classifier(), backend="autoref")
-    got = bnx.monotone_counterexample(votes)
-    assert got and got.found and not got.monotone and not bnx.is_monotone(votes)
+    got = bnx.check_monotone(votes)
+    assert not got.holds and got.violations == sum(got.by_feature.values()) > 0
     f = got.feature
     assert {g for g in votes.features if got.low[g] != got.high[g]} == {f}
     assert got.high[f] == "y" and votes.decide(got.low) and not votes.decide(got.high)
-    assert str(got).startswith("Not monotone: ") and f"turning {f} on ({f} = y)" in str(got)
+    assert str(got).startswith("Not monotone (") and f"raising {f} from n to y" in str(got)
 
 
 @pytest.fixture(scope="module")

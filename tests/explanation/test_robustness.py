@@ -35,7 +35,7 @@ def test_numpy_thresholds_are_taken_exactly():
     (lambda o: bnx.mc_explanations(o.classifier, X), bnx.ArgumentError, "compile it first"),
     (lambda o: bnx.pi_explanations(None, X), bnx.ArgumentError, "expected a bnx.ODD"),
     (lambda o: bnx.prime_implicants(o.classifier), bnx.ArgumentError, "expected a bnx.ODD"),
-    (lambda o: bnx.is_monotone(o.classifier), bnx.ArgumentError, "expected a bnx.ODD"),
+    (lambda o: bnx.check_monotone(o.classifier), bnx.ArgumentError, "expected a bnx.ODD"),
     (lambda o: bnx.prime_implicants(o, decision=1), bnx.ExplanationError, "True or False"),
     (lambda o: o.classifier.parent("zzz"), bnx.UnknownFeatureError, "'zzz'"),
     (lambda o: o.classifier.table("zzz"), bnx.UnknownFeatureError, "'zzz'"),

@@ -14,11 +14,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+from urllib.parse import urlencode
 
 import pytest
 
 import bnx
 from bnx.report import explain
+from tests._support.bundled import bundled_bif
 
 pytest.importorskip("starlette")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
@@ -153,8 +155,64 @@ def test_set_states_and_see_the_decision_and_the_next_observation_change(browser
         browser.save_screenshot(shot)
 
 
+# ------------------------------------------------------------------ the answer's layout
+# On pgmpy's child network with its six-state class Disease: every text of the SHAP chart
+# inside the chart (its legend "toward Disease = not TGA" was clipped), the class
+# probabilities shown, and nothing wider than the page at 1280 px. Set
+# BNX_SCREENSHOT_LAYOUT=path.png to keep a screenshot of the chart.
+
+CHILD_X = {"LowerBodyO2": "5-12", "RUQO2": "12+", "CO2Report": "<7.5", "XrayReport": "Normal",
+           "GruntingReport": "no", "LVHreport": "no", "Age": "0-3_days"}
+
+
 @pytest.fixture(scope="module")
 def child_server(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("child")
+    clf = bnx.Classifier(bnx.read_network(bundled_bif("child", directory)), "Disease", "TGA")
+    path = directory / "child.bnx"
+    bnx.compile(clf).save(path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-m", "bnx", "serve", str(path), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    line = proc.stdout.readline()
+    assert " at http://127.0.0.1:" in line, proc.stderr.read()
+    yield clf, line.split(" at ")[1].split()[0]
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+
+
+def test_the_shap_chart_keeps_its_texts_and_the_page_shows_the_class_probabilities(
+        browser, child_server):
+    from selenium.webdriver.common.by import By
+    clf, address = child_server
+    states = {f: CHILD_X[f] for f in clf.features}
+    browser.get(f"{address}?{urlencode({**states, 'background': 'marginals'})}")
+    _shown(browser)
+    svg = browser.find_element(By.CSS_SELECTOR, ".bnx-report svg")
+    clipped = browser.execute_script("""
+        const svg = arguments[0], width = svg.viewBox.baseVal.width || svg.width.baseVal.value;
+        const out = [];
+        for (const t of svg.querySelectorAll("text")) {
+            const b = t.getBBox();
+            if (b.x < 0 || b.x + b.width > width) out.push(t.textContent);
+        }
+        return out;""", svg)
+    assert clipped == []
+    legend = [t.text for t in svg.find_elements(By.TAG_NAME, "text")][:2]
+    assert legend == ["toward Disease = TGA", "toward Disease = not TGA"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "#class-probabilities th")
+    assert [r.text for r in rows] == list(clf.class_states)
+    # nothing scrolls sideways at 1280 px
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth")
+    shot = os.environ.get("BNX_SCREENSHOT_LAYOUT")
+    if shot:
+        browser.execute_script("arguments[0].scrollIntoView()", svg)
+        browser.save_screenshot(shot)
+
+
+@pytest.fixture(scope="module")
+def child_multiclass_server(tmp_path_factory):
     """``bnx serve child.bnx --port 0`` on pgmpy's child, a multi-class ODD."""
     import warnings
     with warnings.catch_warnings():
@@ -176,12 +234,12 @@ def child_server(tmp_path_factory):
     assert proc.returncode == 0
 
 
-def test_multiclass_page_shows_every_class_and_answers_a_rival(browser, child_server):
+def test_multiclass_page_shows_every_class_and_answers_a_rival(browser, child_multiclass_server):
     """Set child's features one by one: the banner shows the decided disease and a bar per
     disease; picking a rival turns the report into 'why not' that disease."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
-    odd, address = child_server
+    odd, address = child_multiclass_server
     x = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5",
          "XrayReport": "Normal", "GruntingReport": "yes", "Age": "0-3_days"}
     browser.get(address)

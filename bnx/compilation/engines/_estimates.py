@@ -29,9 +29,15 @@ def widths(enc) -> tuple[list, list, list]:
     return pre, post, [min(pre[i], post[i]) for i in range(n)]
 
 
+def _pow2(x: float) -> float:
+    """``2 ** x`` in a double, capped at ``2 ** 1000`` (every estimate is capped at
+    ``2 ** 62``; a diagram thousands of levels deep would overflow the double)."""
+    return 2.0 ** min(x, 1000.0)
+
+
 def crude_estimate(enc) -> int:
     """``sum_i min(prefixes, completions)``: the estimate of the engines without one."""
-    return int(min(sum(2.0 ** c for c in widths(enc)[2]) + 2, 2.0 ** 62))
+    return int(min(sum(_pow2(c) for c in widths(enc)[2]) + 2, 2.0 ** 62))
 
 
 def nb_estimate(weights, samples: int, seed: int, enc) -> int:
@@ -57,13 +63,26 @@ def nb_estimate(weights, samples: int, seed: int, enc) -> int:
         rest_hi = hi_w[i:].sum()
         rest_lo = lo_w[i:].sum()
         s = prefix[:, i]
-        unsettled = np.mean((s >= -rest_hi) & (s < -rest_lo))
+        open_ = (s >= -rest_hi) & (s < -rest_lo)
         reach_lo = s0 + lo_w[:i].sum()
         reach_hi = s0 + hi_w[:i].sum()
         b = -suffix[:, i]
-        inside = np.mean(np.isfinite(b) & (b >= reach_lo) & (b <= reach_hi))
-        total += min(2.0 ** pre[i] * unsettled, 2.0 ** post[i] * inside + 1, 2.0 ** crude[i])
+        reached = np.isfinite(b) & (b >= reach_lo) & (b <= reach_hi)
+        total += min(_seen(s, open_, _pow2(pre[i])), _seen(b, reached, _pow2(post[i])) + 1,
+                     _pow2(crude[i]))
     return int(min(max(total, 1.0), 2.0 ** 62))
+
+
+def _seen(values, mask, space: float) -> float:
+    """How many of ``space`` items have the property ``mask`` marks on the samples
+    ``values``: ``space`` times the share marked, or, when the marked samples repeat their
+    log-odds values (fewer than half are distinct: the items collapse onto few values, as
+    with equal weights), the distinct values seen (nodes are per value, not per item)."""
+    hits = values[mask]
+    if not len(hits):
+        return 0.0
+    distinct = len(np.unique(np.round(hits, 9)))
+    return float(distinct) if 2 * distinct <= len(hits) else space * len(hits) / len(values)
 
 
 def tan_estimate(models, samples: int, seed: int, enc) -> int:
@@ -101,13 +120,13 @@ def tan_estimate(models, samples: int, seed: int, enc) -> int:
             reach_hi = model.s0 + sum(model.hi_w[:i])
             b = -suffix[:, i]
             inside = np.mean(np.isfinite(b) & (b >= reach_lo) & (b <= reach_hi))
-            width[i] *= model.nctx[i] * (2.0 ** post[i] * inside + 1)
+            width[i] *= model.nctx[i] * (_pow2(post[i]) * inside + 1)
     total = 2.0
     for i in range(n):
         unsettled = np.mean(open_[:, i] & some[:, i])
         # (a conjunction is not a threshold of one sum: its functions are not bounded by
         # the completions, only by the products of the comparisons')
-        cap = 2.0 ** crude[i] if len(models) == 1 else math.inf
+        cap = _pow2(crude[i]) if len(models) == 1 else math.inf
         # a node of a feature with k states is up to k - 1 nodes of its bits
-        total += max(1, models[0].card[i] - 1) * min(2.0 ** pre[i] * unsettled, width[i], cap)
+        total += max(1, models[0].card[i] - 1) * min(_pow2(pre[i]) * unsettled, width[i], cap)
     return int(min(max(total, 1.0), 2.0 ** 62))
