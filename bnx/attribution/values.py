@@ -219,8 +219,8 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     ----------
     odd : ODD
     X : mapping, pandas Series or DataFrame
-        One complete instance, or a DataFrame of complete rows (a class column is
-        ignored).
+        One complete instance (without the class), or a DataFrame of complete rows
+        (a class column is ignored).
     background : DataFrame or mapping
         A data set of complete rows: interventional SHAP, the mean over its rows ``b``
         of the values of the game ``v(S) = f(x_S, b_rest)``, exactly what

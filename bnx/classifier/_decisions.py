@@ -157,7 +157,7 @@ class Decisions:
         ------
         ExplanationError
             ``Pr(instance) = 0``: the posterior is undefined (``0/0``), and no fraction
-            stands for it. :meth:`posterior` answers NaN instead, as floats do.
+            stands for it (:meth:`posterior` raises the same error).
 
         Examples
         --------
@@ -175,20 +175,23 @@ class Decisions:
         return Fraction(joint[self._positive_index]) / total
 
     def posterior(self, instance: Instance, *, partial: bool = False) -> float:
-        """``Pr(class = positive | instance)``, rounded once from the exact value.
+        """``Pr(class = positive | instance)``, rounded once from the exact value (so it
+        is in ``[0, 1]``, and equal posteriors are equal floats).
 
         ``partial`` as in :meth:`posterior_exact`.
 
         Returns
         -------
         float
-            The posterior; NaN (undefined, as ``0/0`` is for floats) for an instance of
-            probability zero, where :meth:`posterior_exact` raises.
+
+        Raises
+        ------
+        ExplanationError
+            ``Pr(instance) = 0``: the posterior is undefined, as in
+            :meth:`posterior_exact`.
         """
         self._one_state("posterior")
-        joint = self._decision_joint(self.encode(instance, partial=partial))
-        total = sum(joint, 0)
-        return math.nan if total == 0 else float(Fraction(joint[self._positive_index]) / total)
+        return float(self.posterior_exact(instance, partial=partial))
 
     def decide(self, instance: Instance, *, partial: bool = False):
         """The exact decision under :attr:`rule`.

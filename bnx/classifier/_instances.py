@@ -7,8 +7,11 @@ first, so an instance may be
 - a pandas ``Series`` indexed by feature names (a row of a DataFrame);
 - a pandas ``DataFrame`` with exactly one row.
 
-The class column, when present, is ignored (a labelled row explains as it is);
-any other column that is not a feature is still an error naming it. A missing
+An instance holds the features' states only: one that gives the class variable a
+state (a labelled row) is refused with an :class:`~bnx.InstanceError` naming it, rather
+than explained as if that state were not there (a data set's class column is ignored
+by :func:`encode_rows`, as ``decide_many`` and ``explain_data`` read it). Any other key
+that is not a feature is an error naming it too. A missing
 value in a pandas row (``NaN``, ``None``, ``pd.NA``) or a ``NaN``/``pd.NA`` in a
 mapping leaves its feature out: such an instance is *partial*, which
 :meth:`bnx.Classifier.decide` accepts with ``partial=True`` and
@@ -37,7 +40,7 @@ from ..errors import (
 
 np = lazy_loader.load("numpy")  # imported on first use
 
-__all__ = ["as_instance", "encode_rows", "is_missing", "resolve_state"]
+__all__ = ["as_instance", "class_given", "encode_rows", "is_missing", "resolve_state"]
 
 
 def is_missing(value: Any) -> bool:
@@ -65,28 +68,36 @@ def _is_pandas(obj: Any, name: str) -> bool:
 
 
 def as_instance(instance: Any, *, class_var: Any = None) -> dict:
-    """The instance as a ``dict`` from features to states, without the class or missing values.
+    """The instance as a ``dict`` from features to states, without its missing values.
 
     Parameters
     ----------
     instance : mapping, pandas.Series or one-row pandas.DataFrame
     class_var : hashable, optional
-        The class column, dropped when present.
+        The class variable, refused when the instance gives it a state.
 
     Raises
     ------
     InstanceError
-        ``instance`` is none of the above, or a DataFrame with other than one row.
+        ``instance`` is none of the above, a DataFrame with other than one row, or it
+        gives ``class_var`` a state (:func:`class_given`).
 
     Examples
     --------
     >>> import pandas as pd
     >>> from bnx.classifier._instances import as_instance
-    >>> row = pd.Series({"party": "democrat", "crime": "y", "immigration": float("nan")})
+    >>> row = pd.Series({"crime": "y", "immigration": float("nan")})
     >>> as_instance(row, class_var="party")
     {'crime': 'y'}
     >>> as_instance(pd.DataFrame([{"crime": "n"}]))
     {'crime': 'n'}
+    >>> as_instance({"party": "democrat", "crime": "y"}, class_var="party")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    bnx.errors.InstanceError: the instance gives the class variable 'party' a state
+    ('democrat'): an instance holds the features' states only, so leave 'party' out (a
+    data set's class column is ignored by odd.decide_many and bnx.explain_data)
     """
     pandas_row = False
     if _is_pandas(instance, "DataFrame"):
@@ -106,11 +117,19 @@ def as_instance(instance: Any, *, class_var: Any = None) -> dict:
     out = {}
     for f, v in items:
         if class_var is not None and _same(f, class_var):
-            continue
+            raise class_given(class_var, v)
         if is_missing(v) or (pandas_row and v is None):
             continue
         out[f] = v
     return out
+
+
+def class_given(class_var: Any, state: Any) -> InstanceError:
+    """The error for an instance that gives the class variable ``class_var`` a state."""
+    return InstanceError(
+        f"the instance gives the class variable {class_var!r} a state ({state!r}): an "
+        f"instance holds the features' states only, so leave {class_var!r} out (a data "
+        f"set's class column is ignored by odd.decide_many and bnx.explain_data)")
 
 
 def _same(a: Any, b: Any) -> bool:

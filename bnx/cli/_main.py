@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 
 from ..errors import OnStatesError
-from ._options import MAX_NODES_HELP, add_model_options, max_nodes, positive_int
+from ._options import MAX_NODES_HELP, add_model_options, max_nodes, positive_int, shows_progress
 from .text import _legend, _names, _pairs, _show
 
 __all__ = ["main"]
@@ -41,11 +41,13 @@ def _build_parser() -> argparse.ArgumentParser:
                    help=_BACKEND_HELP)
     v.add_argument("--quick", action="store_true",
                    help="skip the MC-explanations of all positive instances")
-    v.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (drawn only when stderr is a terminal)")
 
     def network_args(q):
         q.add_argument("network", metavar="NETWORK",
-                       help="a .bif, .xmlbif, .net or .uai network file")
+                       help="a .bif, .xmlbif, .net or .uai network file, or one of them "
+                       "gzipped (.bif.gz, ...)")
         q.add_argument("--class", dest="class_var", required=True, metavar="C",
                        help="the class variable")
         q.add_argument("--positive", metavar="S",
@@ -108,13 +110,14 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("--what", metavar="A1,A2,...",
                    help="with --data: the answers (default decision,posterior,mc_count,"
                    "mc_shortest,pi_count,pi_shortest; the MC answers are left out, with a "
-                   "note, when a feature with more than two states has no --on)")
+                   "note, when a feature's on state is unknown: see --on)")
     e.add_argument("--rival", metavar="S",
                    help="a multi-class classifier (no --positive): why the decided class and "
                    "not the class S (the reasons rule S out, the changes make it S)")
     e.add_argument("--on", metavar='"F1=s1|s2,..."',
-                   help="on states for MC-explanations (default: each binary feature's "
-                   "second state)")
+                   help="on states for MC-explanations (default: those declared on the "
+                   "classifier, else a binary feature's affirmative state: yes of yes/no, "
+                   "1 of 1/0, + of +/-, ...; other features need one)")
     kind = e.add_mutually_exclusive_group()
     kind.add_argument("--mc", action="store_true", help="only MC-explanations")
     kind.add_argument("--pi", action="store_true", help="only PI-explanations")
@@ -151,7 +154,7 @@ def _compile(clf, args):
     from ..compilation import compile as compile_
     from ..compilation import estimate_size
     order = _names(args.order)
-    progress = not args.no_progress and estimate_size(clf, order) >= PROGRESS_FROM
+    progress = shows_progress(args) and estimate_size(clf, order) >= PROGRESS_FROM
     return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
                     timeout=args.timeout, progress=progress)
 
@@ -170,11 +173,29 @@ def _load(args):
             raise BnxError(f"{', '.join(given)} cannot change a saved ODD; compile the network "
                            f"again with them")
         return None, ODD.load(args.network, backend=args.backend)
+    _check_network_path(args.network)
     if args.class_var is None:
         raise BnxError("--class is required with a network file (and --positive for a "
                        "yes-or-no decision about one state)")
     clf = getattr(args, "classifier", None) or _classifier(args)
     return clf, _compile(clf, args)
+
+
+def _check_network_path(path: str) -> None:
+    """Refuse a file that is neither a network nor a saved ODD, or that is not there,
+    before asking for the options a network needs."""
+    import os
+
+    from ..errors import NetworkFileError
+    from ..network.readers import network_format
+    ext, found = network_format(path)
+    if ext is None:
+        raise NetworkFileError(
+            f"{path}: neither a network file (.bif, .xml, .xmlbif, .net, .uai, or one of "
+            f"them gzipped: .bif.gz) nor a saved ODD ({', '.join(_ODD_SUFFIXES)}), by its "
+            f"extension {found or '(none)'!r}")
+    if not os.path.isfile(path):
+        raise NetworkFileError(f"{path}: no such file")
 
 
 def _classifier(args, **more):
@@ -310,7 +331,7 @@ def _explain_rows(args, odd) -> None:
     if args.sensitivity:
         what = [*what, "sensitivity"]
     answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
-                           progress=sys.stderr.isatty() and not args.no_progress,
+                           progress=shows_progress(args),
                            background=background)
     if args.output is None:
         print(answers.to_csv(index_label="row"), end="")

@@ -6,7 +6,14 @@ import argparse
 import math
 from collections.abc import Callable
 
-__all__ = ["add_model_options", "max_nodes", "positive_int"]
+__all__ = ["add_model_options", "max_nodes", "positive_int", "shows_progress"]
+
+
+def shows_progress(args: argparse.Namespace) -> bool:
+    """Whether to draw progress bars: not ``--no-progress``, and stderr is a terminal (a
+    bar's carriage-return frames would litter a file or a pipe)."""
+    import sys
+    return not args.no_progress and sys.stderr.isatty()
 
 
 def positive_int(text: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from ._options import shows_progress
 from .text import _legend, _show, _table
 
 __all__: list[str] = []
@@ -51,7 +52,7 @@ def cmd_votes(args) -> None:
     out("")
     if not args.quick:
         from ..tabular.case_study import mc_frequency
-        study.mc_frequency = mc_frequency(odd, progress=not args.no_progress)
+        study.mc_frequency = mc_frequency(odd, progress=shows_progress(args))
     top = study.most_frequent_mc
     if top is not None:
         e, n = top

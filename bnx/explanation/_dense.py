@@ -36,7 +36,20 @@ from ..classifier._inference import elimination_order, integer_factor
 from ..diagram._arrays import TRUE
 from ..diagram._feature_view import feature_view
 
-__all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint", "sum_over"]
+__all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint", "probability", "sum_over"]
+
+
+def probability(value) -> float:
+    """A probability computed in floats (within its bound of the exact value), clipped
+    into ``[0, 1]``: a ratio of sums that are each rounded may step just outside (the
+    exact value is within the bound of the clipped float too).
+
+    Examples
+    --------
+    >>> probability(1.0000000000000002), probability(-0.0), probability(0.25)
+    (1.0, 0.0, 0.25)
+    """
+    return min(1.0, max(0.0, float(value)))
 
 #: The most entries of any table (joint or intermediate) made for the dense joint.
 LIMIT = 1 << 23

@@ -136,4 +136,4 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
 def _ratio(num, den, exact: bool):
     if den == 0:
         return float("nan")  # undefined: pandas' missing value, in Fraction columns too
-    return Fraction(int(num), int(den)) if exact else float(num / den)
+    return Fraction(int(num), int(den)) if exact else _dense.probability(num / den)

@@ -25,20 +25,24 @@ import numpy as np
 
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
-from ..errors import ArgumentError, ExplanationError
-from . import under
-from .probability import _odd_for, exact_sdp
+from ..errors import ExplanationError
+from ..odd._odd import ODD
+from . import _dense, under
+from .probability import _odd_for, classifier_and_odd, exact_sdp
 
 __all__ = ["next_observations"]
 
 
-def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: bool = False):
+def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
+                      exact: bool = False):
     """Each unobserved feature, ranked by the expected same-decision probability after
     observing it.
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        The classifier, or an ODD that holds it (``odd.classifier``), whose decision
+        function it then is.
     evidence : mapping
         A partial instance (features left out are unobserved).
     odd : ODD, optional
@@ -49,15 +53,19 @@ def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: b
     Returns
     -------
     pandas.DataFrame
-        Indexed by feature (the unobserved ones), sorted by ``expected_sdp`` descending,
-        with columns ``expected_sdp`` (``sum_v Pr(F = v | e) SDP(e + {F = v})``, each SDP
-        of the decision on ``e + {F = v}``) and ``flip_probability`` (``sum_v Pr(F = v |
-        e) [decision on e + {F = v} != decision on e]``). On a multi-class classifier each
-        decision is the class decided (``clf.predict(..., partial=True)``), and each SDP
-        that of the class decided on ``e + {F = v}``.
+        Indexed by feature (the unobserved ones), sorted by ``expected_sdp`` descending
+        (equal values in the classifier's feature order; a feature that cannot flip the
+        decision has the SDP of ``evidence`` itself, exactly), with columns
+        ``expected_sdp`` (``sum_v Pr(F = v | e) SDP(e + {F = v})``, each SDP of the
+        decision on ``e + {F = v}``) and ``flip_probability`` (``sum_v Pr(F = v | e)
+        [decision on e + {F = v} != decision on e]``), floats in ``[0, 1]``. On a
+        multi-class classifier each decision is the class decided (``clf.predict(...,
+        partial=True)``), and each SDP that of the class decided on ``e + {F = v}``.
 
     Raises
     ------
+    ArgumentError
+        ``clf`` is neither a classifier nor an ODD that holds one.
     ExplanationError
         The evidence has probability zero.
 
@@ -82,8 +90,7 @@ def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: b
     xray              1.0            0.1621
     """
     import pandas as pd
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     idx = clf.encode(evidence, partial=True)
     odd = _odd_for(clf, odd)
     v = under.view(clf, odd, idx, exact=exact)
@@ -92,15 +99,15 @@ def next_observations(clf: Classifier, evidence: Instance, *, odd=None, exact: b
     if not exact:
         frame = frame.astype({"expected_sdp": float, "flip_probability": float})
     frame = frame.set_index("feature")
-    # ties (within the floats' bound) in the classifier's feature order
+    # by the values given, descending; equal values in the classifier's feature order
     pos = {f: i for i, f in enumerate(clf.features)}
-    order = sorted(range(len(frame)), key=lambda i: (-round(float(frame["expected_sdp"].iloc[i]),
-                                                            9), pos[frame.index[i]]))
+    values = frame["expected_sdp"].tolist()
+    order = sorted(range(len(frame)), key=lambda i: (-values[i], pos[frame.index[i]]))
     return frame.iloc[order]
 
 
 def _ratio(num, den, exact: bool):
-    return Fraction(int(num), int(den)) if exact else float(num / den)
+    return Fraction(int(num), int(den)) if exact else _dense.probability(num / den)
 
 
 def _dense_rows(clf, idx: dict, v: under.View) -> list:
@@ -114,6 +121,10 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
     at = {d: k for k, d in enumerate(labels)}
     by = [np.where(v.decided == d, pr, 0) for d in labels]
     total = pr.sum()
+    # a feature whose observation cannot flip the decision keeps the SDP on average:
+    # E[SDP(e + F)] = SDP(e) exactly, so all such features get this one sum (equal values
+    # as equal floats, within the same bound as the per-feature sums)
+    kept = by[at[own]].sum()
     # one array, then one sum per feature over the other features' axes: rows
     # 0..classes-1 the class masses, then the completions' masses per decision
     ncls = v.table.shape[0]
@@ -128,6 +139,8 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
             same = same + mass[at[d], s]
             if d != own:
                 flip = flip + mass[:, s].sum()
+        if flip == 0:
+            same = kept
         rows.append((f, _ratio(same, total, v.exact), _ratio(flip, total, v.exact)))
     return rows
 
@@ -183,4 +196,5 @@ def _rows_by_sdp(clf, odd, idx: dict, exact: bool) -> list:
             same += p * exact_sdp(clf, more, d, odd)
             flip += p if d != own else 0
         rows.append((f, same if exact else float(same), flip if exact else float(flip)))
+    # (floats rounded once from exact values: in [0, 1], equal values equal)
     return rows

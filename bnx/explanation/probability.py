@@ -43,19 +43,21 @@ from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
 from ._passes import FALSE, TRUE, reached, view
 
-__all__ = ["class_index", "exact_sdp", "same_decision_probability"]
+__all__ = ["class_index", "classifier_and_odd", "exact_sdp", "same_decision_probability"]
 
 _ODDS: weakref.WeakKeyDictionary[Classifier, ODD] = weakref.WeakKeyDictionary()
 
 
-def same_decision_probability(clf: Classifier, evidence: Instance, *,
+def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
                               decision: bool | None = None,
                               odd: ODD | None = None, exact: bool = False) -> float | Fraction:
     """The probability that the decision on ``evidence`` survives the missing features.
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        The classifier, or an ODD that holds it (``odd.classifier``: compiled here or
+        loaded from a file of format 2 or later), whose decision function it then is.
     evidence : mapping
         A partial instance (features left out are unobserved).
     decision : bool, optional
@@ -76,8 +78,8 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
     Raises
     ------
     ArgumentError
-        ``decision`` is not a decision of ``clf`` (a bool, or a class state of a
-        multi-class classifier).
+        ``clf`` is neither a classifier nor an ODD that holds one, or ``decision`` is
+        not a decision of ``clf`` (a bool, or a class state of a multi-class classifier).
     UnknownStateError
         ``decision`` names no class state (a multi-class classifier).
     ExplanationError
@@ -103,6 +105,8 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
     True
     >>> round(bnx.same_decision_probability(clf, {"GPA": "+"}), 4)
     0.7946
+    >>> round(bnx.same_decision_probability(bnx.compile(clf), {"GPA": "+"}), 4)
+    0.7946
 
     A classifier that picks one of several classes:
 
@@ -113,8 +117,7 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
     >>> round(bnx.same_decision_probability(many, {"dysp": "yes"}), 4)
     0.8379
     """
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     if clf.multiclass:
         decision = None if decision is None else class_index(clf, decision)
     elif decision is not None and not isinstance(decision, bool):
@@ -127,6 +130,26 @@ def same_decision_probability(clf: Classifier, evidence: Instance, *,
             return got
     p = exact_sdp(clf, idx, decision, odd)
     return p if exact else float(p)
+
+
+def classifier_and_odd(model: Classifier | ODD, odd: ODD | None) -> tuple[Classifier, ODD | None]:
+    """``(classifier, its ODD or None)`` of a question's first argument: a classifier (with
+    ``odd=`` as given) or an ODD that holds its classifier (refused with an
+    :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not)."""
+    if isinstance(model, Classifier):
+        return model, odd
+    if isinstance(model, ODD):
+        if odd is not None and odd is not model:
+            raise ArgumentError("an ODD was given twice (as the first argument and as odd=): "
+                                "give it once")
+        clf = model.classifier
+        if clf is None:
+            raise ArgumentError("this ODD does not hold its classifier (odd.classifier is "
+                                "None: a file of format version 1); pass the bnx.Classifier, "
+                                "or compile it again")
+        return clf, model
+    raise ArgumentError(f"expected a bnx.Classifier or an ODD that holds one "
+                        f"(odd.classifier), got {type(model).__name__}")
 
 
 def class_index(clf: Classifier, state) -> int:

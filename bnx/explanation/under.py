@@ -203,7 +203,7 @@ def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
     bound = _dense.gamma(k)
     if bound > BOUND:
         return None
-    value = float(same / total)
+    value = _dense.probability(same / total)  # clipped: still within the bound
     return value, bound * Fraction(value) / (1 - bound)  # |theta| <= bound of the exact
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ..classifier._classifier import _resolve_state
+from ..classifier._instances import class_given
 from ..errors import (
     ExplanationError,
     InstanceError,
@@ -71,6 +72,8 @@ class Decision:
             try:
                 i = w.index[f]
             except (KeyError, TypeError):
+                if f == self.clf.class_var:
+                    raise class_given(f, s) from None
                 raise UnknownFeatureError(f"{f!r} is not a feature of this classifier "
                                           f"(features, closest first: "
                                           f"{closest_first(f, w.features)})") from None

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import NetworkFileError
 
-__all__ = ["read_network"]
+__all__ = ["network_format", "read_network"]
 
 #: The key under which a network learned by bnx records its class and features in its
 #: graph attributes (``network.graph``, networkx's): ``(class_var, features)``. A
@@ -27,8 +27,10 @@ def read_network(path: str | os.PathLike) -> Any:
     """Read a network file with pgmpy's reader for its format.
 
     The format follows the extension: ``.bif`` (BIF), ``.xml``/``.xmlbif`` (XMLBIF),
-    ``.net`` (Hugin NET), ``.uai`` (UAI). Any failure becomes a
-    :class:`~bnx.NetworkFileError` that names the file.
+    ``.net`` (Hugin NET), ``.uai`` (UAI), each also gzipped (``.bif.gz``, the form
+    pgmpy ships its networks in, ``.xml.gz``, ``.xmlbif.gz``, ``.net.gz``, ``.uai.gz``:
+    decompressed in memory). Any failure becomes a :class:`~bnx.NetworkFileError` that
+    names the file.
 
     Returns
     -------
@@ -40,19 +42,24 @@ def read_network(path: str | os.PathLike) -> Any:
     path = os.fspath(path)
     if os.path.isdir(path):
         raise NetworkFileError(f"{path}: is a directory, not a network file")
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in _READERS:
+    ext, gzipped = network_format(path)
+    if ext is None:
         raise NetworkFileError(
-            f"{path}: unknown network format {ext or '(no extension)'!r}; "
-            f"expected one of {', '.join(sorted(_READERS))}")
+            f"{path}: unknown network format {gzipped or '(no extension)'!r}; "
+            f"expected one of {', '.join(sorted(_READERS))}, or one of them gzipped "
+            f"(.bif.gz, ...)")
     if not os.path.isfile(path):
         raise NetworkFileError(f"{path}: no such file")
+    text = _gunzip(path) if gzipped else None
     from pgmpy import readwrite
     reader_cls = _net_reader() if ext == ".net" else getattr(readwrite, _READERS[ext])
     try:
-        with open(path, "rb") as fh:
-            fh.read(1)
-        reader = reader_cls(path)
+        if text is None:
+            with open(path, "rb") as fh:
+                fh.read(1)
+            reader = reader_cls(path)
+        else:
+            reader = reader_cls(string=text)
         reader._bnx_path = path
         model = _uai_model(reader) if ext == ".uai" else reader.get_model()
     except NetworkFileError:
@@ -73,6 +80,43 @@ def read_network(path: str | os.PathLike) -> Any:
     except Exception as exc:
         raise NetworkFileError(f"{path}: cannot read as {fmt}: {exc}") from exc
     return model
+
+
+def network_format(path: str) -> tuple:
+    """``(extension, gzipped)`` of a network file's name (``(".bif", True)`` for
+    ``x.bif.gz``), or ``(None, extension found)`` when it names no format bnx reads.
+
+    Examples
+    --------
+    >>> network_format("child.BIF.gz"), network_format("notes.txt")
+    (('.bif', True), (None, '.txt'))
+    """
+    stem, ext = os.path.splitext(os.fspath(path))
+    ext = ext.lower()
+    gzipped = ext == ".gz"
+    if gzipped:
+        ext = os.path.splitext(stem)[1].lower()
+    if ext not in _READERS:
+        return None, ext + ".gz" if gzipped else ext
+    return ext, gzipped
+
+
+def _gunzip(path: str) -> str:
+    """The text of a gzipped network file (UTF-8, else Latin-1), refused with a
+    :class:`~bnx.NetworkFileError` when it is not gzip or holds nothing."""
+    import gzip
+    import zlib
+    try:
+        with gzip.open(path, "rb") as fh:
+            data = fh.read()
+    except (OSError, EOFError, zlib.error) as exc:
+        raise NetworkFileError(f"{path}: cannot decompress as gzip: {exc}") from None
+    if not data.strip():
+        raise NetworkFileError(f"{path}: the decompressed file is empty")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def _net_reader() -> type:

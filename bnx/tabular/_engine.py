@@ -40,7 +40,7 @@ from typing import Any
 from ..classifier._classifier import Classifier
 from ..compilation import compile as compile_
 from ..diagram._memo import detached
-from ..errors import ArgumentError
+from ..errors import ArgumentError, ExplanationError
 from ..explanation._robustness import robustness
 from ..explanation.mc import mc_explanations
 from ..explanation.pi import pi_explanations
@@ -130,8 +130,11 @@ def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mappin
         keep = tuple(i for i, j in enumerate(x) if j >= 0)
         post = None
         if clf is not None:
-            post = clf.posterior({odd.features[i]: odd.encoding.states[i][x[i]]
-                                  for i in keep}, partial=True)
+            try:
+                post = clf.posterior({odd.features[i]: odd.encoding.states[i][x[i]]
+                                      for i in keep}, partial=True)
+            except ExplanationError:  # a row of probability zero: undefined, a NaN cell
+                post = math.nan
         engine = engines.get(keep)
         if engine is None:
             m = marginal_odd(odd, [odd.features[i] for i in keep])

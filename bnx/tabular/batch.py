@@ -30,7 +30,8 @@ __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 WHAT: dict[str, str] = {
     "decision": "the decision (bool; the decided class state on a multi-class ODD)",
     "posterior": ("Pr(class = positive | observed features), a float (needs the classifier "
-                  "and a positive state: not on a multi-class ODD)"),
+                  "and a positive state: not on a multi-class ODD; NaN for a row of "
+                  "probability zero, where it is undefined)"),
     "mc_count": "number of MC-explanations",
     "mc_shortest": "cardinality of the MC-explanations (all have the minimum one)",
     "pi_count": "number of PI-explanations",
@@ -115,10 +116,11 @@ def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str]:
     left out of them (the empty string when they are not).
 
     The first six of :data:`WHAT`, less ``posterior`` when the ODD has no classifier or
-    picks one of several class states (a multi-class ODD), and
-    less ``mc_count`` and ``mc_shortest`` when a feature with more than two states has no
-    on states in `on` (MC-explanations need them). ``bnx explain --data`` uses the same
-    default and prints the same note.
+    picks one of several class states (a multi-class ODD), and less ``mc_count`` and
+    ``mc_shortest`` when a feature's on states are unknown (neither in ``on``, nor declared
+    on the classifier, nor a binary feature's affirmative state:
+    :func:`bnx.explanation.mc.on_states`; MC-explanations need them). ``bnx explain
+    --data`` uses the same default and prints the same note.
 
     Returns
     -------

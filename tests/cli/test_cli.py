@@ -269,3 +269,84 @@ def test_argmax_refuses_a_threshold_on_the_command_line(capsys):
     with pytest.raises(SystemExit) as info:
         main(["compile", path, *ASIA, "--rule", "most-probable"])
     assert info.value.code == 2 and "--rule" in capsys.readouterr().err
+
+
+def test_explain_reads_a_gzipped_network(capsys, tmp_path):
+    import gzip
+    plain = bnx.examples.network_path("asia.bif")
+    packed = tmp_path / "asia.bif.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    x = "asia=no,smoke=yes,xray=yes,dysp=yes"
+    want = run(capsys, "explain", str(plain), *ASIA, "--instance", x)
+    got = run(capsys, "explain", str(packed), *ASIA, "--instance", x)
+    assert got == want and want[0] == 0 and want[1].startswith("Decided: lung = ")
+
+
+def test_an_instance_with_the_class_is_refused(capsys, admissions_bif, tmp_path):
+    x = "Admit=yes,WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
+    saved = str(tmp_path / "a.bnx")
+    assert run(capsys, "compile", admissions_bif, "--class", "Admit", "--positive", "yes",
+               "--output", saved)[0] == 0
+    for argv in (["explain", admissions_bif, "--class", "Admit", "--positive", "yes"],
+                 ["explain", saved], ["explain", saved, "--pi"]):
+        for given in (x, "Admit=yes,GPA=yes"):
+            code, out, err = run(capsys, *argv, "--instance", given)
+            assert code == 1 and out == "" and err.count("\n") == 1
+            assert err.startswith("bnx: error: the instance gives the class variable 'Admit' "
+                                  "a state ('yes')")
+
+
+def test_a_file_that_is_not_a_network_is_named_before_the_options(capsys, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: milk\n")
+    for argv in (["explain", str(notes), "--instance", "A=a"],
+                 ["serve", str(notes), "--port", "0"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and out == "" and err.count("\n") == 1
+        assert "notes.txt: neither a network file" in err and "nor a saved ODD" in err
+        assert "--class" not in err
+
+
+def test_the_help_of_on_states_the_rule_mc_follows(capsys):
+    """--on's help names the default on states that MC-explanations use: a binary
+    feature's affirmative state (not simply its second), others declared."""
+    import re
+
+    import pandas as pd
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    helped = re.search(r"--on \"F1=s1\|s2,...\" (.*?) --mc", text).group(1)
+    assert "second state" not in helped
+    pairs = re.findall(r"(\S+) of (\S+?)/(\S+?)[,;:)]", helped)
+    assert pairs and all(on in (a, b) for on, a, b in pairs)
+    for on, a, b in pairs:
+        for states in ((a, b), (b, a)):  # either order: the affirmative one
+            net = bnx.learn_naive_bayes(pd.DataFrame({"C": ["p", "q"], "F": list(states)}), "C")
+            odd = bnx.compile(bnx.Classifier(net, "C", "p"), backend="autoref")
+            got = bnx.explanation.mc.on_states(odd)[0]
+            assert got == {odd.states("F").index(on)}, (on, states)
+    net = bnx.learn_naive_bayes(pd.DataFrame({"C": ["p", "q"], "F": ["<7.5", ">=7.5"]}),
+                                "C")  # two states that do not say which is on: declared
+    with pytest.raises(bnx.OnStatesError, match="'F'"):
+        bnx.explanation.mc.on_states(bnx.compile(bnx.Classifier(net, "C", "p"),
+                                                 backend="autoref"))
+
+
+def test_no_progress_frames_where_stderr_is_not_a_terminal(capsys, admissions_bif,
+                                                           monkeypatch):
+    """`bnx votes > file 2>&1` must not fill the file with a bar's carriage-return frames;
+    on a terminal the bar is drawn."""
+    import bnx.cli._main as cli_main
+    code, out, err = run(capsys, "votes", "--backend", "autoref")  # captured: no terminal
+    assert code == 0 and "Most frequent MC-explanation" in out
+    assert "\r" not in out + err
+    monkeypatch.setattr(cli_main, "PROGRESS_FROM", 0)  # a bar for every compile
+    argv = ["compile", admissions_bif, "--class", "Admit", "--positive", "yes"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and "\r" not in out + err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and "compiling" in err and "\r" not in out
+    code, out, err = run(capsys, *argv, "--no-progress")
+    assert code == 0 and err == ""

@@ -193,7 +193,7 @@ def test_decide_agrees_with_decide_many_on_the_votes_rows():
     votes = bnx.datasets.load_votes()
     many = odd.decide_many(votes)
     assert votes.isna().any(axis=1).sum() > 100
-    assert [odd.decide(row) for _, row in votes.iterrows()] == many.tolist()
+    assert [odd.decide(row) for _, row in votes.drop(columns="party").iterrows()] == many.tolist()
     with pytest.raises(bnx.MissingFeatureError):  # a feature left out altogether
         odd.decide({f: "y" for f in odd.features[1:]})
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import pathlib
 from fractions import Fraction
 
 import numpy as np
@@ -160,3 +161,64 @@ def test_explanations_on_child_match_brute_force(class_var, positive, threshold,
             *args, x, table=table)
         assert bnx.mc_explanations(odd, x, on=on).to_set() == oracle.mc_explanations(
             *args, x, on, table=table)
+
+
+# ---------------------------------------------------------------------- gzipped files
+_UAI = "BAYES\n2\n2 2\n2\n1 0\n2 0 1\n2\n 0.4 0.6\n4\n 0.1 0.9 0.7 0.3\n"
+
+
+def _plain_files(tmp_path):
+    """One plain file per format: the shipped asia.bif and admission.net, asia written as
+    XMLBIF by pgmpy, and a small UAI network."""
+    from pgmpy.readwrite import XMLBIFWriter
+    xml = tmp_path / "asia.xml"
+    XMLBIFWriter(bnx.examples.asia_network()).write_xmlbif(str(xml))
+    uai = tmp_path / "two.uai"
+    uai.write_text(_UAI)
+    return {".bif": bnx.examples.network_path("asia.bif"), ".xml": xml, ".xmlbif": xml,
+            ".net": bnx.examples.network_path("admission.net"), ".uai": uai}
+
+
+@pytest.mark.parametrize("ext", [".bif", ".xml", ".xmlbif", ".net", ".uai"])
+def test_gzipped_network_files_read_as_the_plain_ones(ext, tmp_path):
+    import gzip
+    plain = _plain_files(tmp_path)[ext]
+    packed = tmp_path / f"net{ext}.GZ"  # any case, as the plain extensions
+    packed.write_bytes(gzip.compress(pathlib.Path(plain).read_bytes()))
+    want, got = bnx.read_network(plain), bnx.read_network(packed)
+    assert sorted(got.nodes()) == sorted(want.nodes())
+    assert sorted(got.edges()) == sorted(want.edges())
+    assert exact_tables(got) == exact_tables(want)
+    cls = next(n for n in sorted(want.nodes()) if list(want.successors(n)))
+    state = want.get_cpds(cls).state_names[cls][0]
+    assert bnx.Classifier.from_file(packed, cls, state).fingerprint == \
+        bnx.Classifier(want, cls, state).fingerprint
+
+
+def test_pgmpys_bundled_networks_load_gzipped(tmp_path):
+    import gzip
+    import os
+
+    import pgmpy
+    path = pathlib.Path(os.path.dirname(pgmpy.__file__), "utils", "example_models",
+                        "child.bif.gz")
+    if not path.exists():
+        pytest.skip(f"{path} is not in this pgmpy")
+    plain = tmp_path / "child.bif"
+    plain.write_bytes(gzip.decompress(path.read_bytes()))
+    a = bnx.Classifier.from_file(path, "Disease", "TGA", rule="argmax")
+    b = bnx.Classifier.from_file(plain, "Disease", "TGA", rule="argmax")
+    assert a.fingerprint == b.fingerprint and len(a.features) == 7
+
+
+def test_gzipped_files_that_are_not_networks_are_named(tmp_path):
+    import gzip
+    (tmp_path / "x.csv.gz").write_bytes(gzip.compress(b"a,b\n"))
+    with pytest.raises(bnx.NetworkFileError, match="unknown network format '.csv.gz'"):
+        bnx.read_network(tmp_path / "x.csv.gz")
+    (tmp_path / "x.bif.gz").write_text("network x {}\n")  # not gzip
+    with pytest.raises(bnx.NetworkFileError, match="x.bif.gz: cannot decompress as gzip"):
+        bnx.read_network(tmp_path / "x.bif.gz")
+    (tmp_path / "e.bif.gz").write_bytes(gzip.compress(b"  \n"))
+    with pytest.raises(bnx.NetworkFileError, match="e.bif.gz: the decompressed file is empty"):
+        bnx.read_network(tmp_path / "e.bif.gz")

@@ -327,6 +327,20 @@ def test_the_command_explains_a_saved_odd_without_pgmpy(admissions, tmp_path):
     assert out.stderr.split() == ["False", "False"]
 
 
+def test_the_command_explains_a_general_networks_saved_odd_without_pgmpy(tmp_path):
+    # the file records that its decision is not unate (least_states null), so pi-inst
+    # does not rebuild the classifier (pgmpy) to find out
+    odd = bnx.compile(bnx.examples.asia())
+    path = odd.save(str(tmp_path / "asia.bnx"))
+    x = {"asia": "no", "smoke": "yes", "xray": "yes", "dysp": "yes"}
+    out = subprocess.run([sys.executable, "-c", SCRIPT, path,
+                          ",".join(f"{k}={v}" for k, v in x.items())],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == explain(odd, x).text()
+    assert out.stderr.split() == ["False", "False"]
+
+
 def test_the_command_options_still_select_single_answers(admissions, tmp_path, capsys):
     from bnx.cli import main
     path = admissions.save(str(tmp_path / "admissions.bnx"))

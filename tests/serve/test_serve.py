@@ -214,6 +214,15 @@ def test_bad_instances_get_bnx_s_own_message(client, odd, instance):
     _healthy(client)
 
 
+@pytest.mark.parametrize("instance", [{"Admit": "+"}, {"GPA": "+", "Admit": "-"}])
+def test_an_instance_with_the_class_is_a_bad_request(client, odd, instance):
+    r = client.post("/api/explain", json={"instance": instance})
+    assert r.status_code == 400
+    assert r.json() == {"error": _error(odd, instance)}
+    assert r.json()["error"].startswith("the instance gives the class variable 'Admit' a state")
+    _healthy(client)
+
+
 @pytest.mark.parametrize("body, message", [
     (b"{", ("the request body is not JSON: Expecting property name enclosed in double "
            "quotes: line 1 column 2 (char 1)")),

@@ -32,7 +32,7 @@ def test_odd_graph_is_to_dot(backend):
 
 def test_explanations_plot_shows_each_kept_state():
     odd = bnx.compile(bnx.case_study.votes_classifier(), backend="autoref")
-    x = bnx.datasets.load_votes().loc[369]
+    x = bnx.datasets.load_votes().loc[369].drop("party")
     pis = bnx.pi_explanations(odd, x)
     ax = pis.plot(limit=5)
     kept = sum(len(e) for e, _ in zip(pis, range(5)))

@@ -37,7 +37,9 @@ key                value
                    (see :mod:`bnx.odd._classifier_json`)
 ``least_states``   (optional) for a binary-class naive Bayes, per feature the state
                    whose cofactor is least for the decision and for its
-                   complement (:mod:`bnx.classifier._unate`), as two lists of state indices
+                   complement (:mod:`bnx.classifier._unate`), as two lists of state indices;
+                   ``null`` where they do not hold (absent: the loaded ODD asks its
+                   classifier)
 ``checksum``       ``"sha256:<hex>"`` over the canonical JSON of all other keys
                    (the arrays' digest included: it covers the whole file)
 =================  ==========================================================

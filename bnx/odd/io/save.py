@@ -151,9 +151,10 @@ def _document(odd: Any, payload: bytes, with_classifier: bool = True) -> dict:
         doc["classifier"] = stored
     if rule != "threshold":
         doc["rule"] = rule
-    least = meta.get("least_states")
-    if least is not None:
-        doc["least_states"] = [[int(j) for j in states] for states in least]
+    if "least_states" in meta:  # null too: the loaded ODD need not rebuild its classifier
+        least = meta["least_states"]
+        doc["least_states"] = (None if least is None
+                               else [[int(j) for j in states] for states in least])
     doc["checksum"] = _checksum(doc)
     return doc
 
