@@ -241,10 +241,8 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
             positive = clf.decide(named, partial=True)
         decision = decision_name(states, positive_state, positive)
         positive = bool(positive)
-    # the one binary ODD the questions are asked of (formula_for checks the rival): the
-    # decided class's formula, or the rival's ("why the decision and not the rival")
-    formula = formula_for(odd, named if complete else None, rival=rival) if (
-        complete or not multi) else odd.class_formula(decision)
+    if complete and rival is not None:  # a rival that is no class, or the decided one
+        formula_for(odd, named, rival=rival)
     if multi and rival is not None:
         rival = odd.classes[odd.class_index(rival)]
     else:
@@ -258,11 +256,9 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
         threshold_exact=None if threshold is None else Fraction(threshold),
         posterior=posterior, posterior_exact=posterior_exact, class_probabilities=probs,
         method="diagram", multiclass=multi, rival=rival)
-    if not complete:
-        if multi:  # the decided class's binary classifier decides True on the evidence
-            clf = formula.classifier
-        sdp = _sdp(clf, named, formula)
-        nxt = _multi_next(odd, named) if multi else _next(clf, named, odd)
+    if not complete:  # a multi-class classifier: the SDP of the class decided, and so on
+        sdp = _sdp(clf, named, odd)
+        nxt = _next(clf, named, odd)
         return Report(**common, sdp=None if sdp is None else float(sdp), sdp_exact=sdp,
                       next=nxt)
     pis = pi_explanations(odd, named, rival=rival)  # "why a" or "why a and not rival"
@@ -271,13 +267,10 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
         reasons.append(FrozenMap(e))
         if len(reasons) >= MAX_SHOWN:
             break
-    cfs = counterfactuals(formula, named)
+    cfs = counterfactuals(odd, named, target=rival)  # to any other class, or the rival
     rob = cfs.cost  # the fewest changes (math.inf: no change flips the decision)
-    other = None if multi else decision_name(states, positive_state, not positive)
     changes = []
-    for c in cfs:
-        # the class each change leads to: on a multi-class ODD, the one its formulas decide
-        to = odd.decide({**named, **c}) if multi else other
+    for c, to in zip(cfs, cfs.decisions):  # each with the class it leads to
         changes.append(Counterfactual({f: (named[f], s) for f, s in c.items()}, to))
         if len(changes) >= MAX_SHOWN:
             break
@@ -302,42 +295,6 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
                   necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
                   robustness=rob, attributions=attributions, base_value=base)
-
-
-def _multi_next(odd: ODD, named: dict) -> tuple:
-    """What to observe next about a multi-class decision on the evidence ``named``: for
-    each unobserved feature ``F``, ``sum_v Pr(F = v | e) SDP(e + {F = v})``, each SDP that
-    of the class decided on ``e + {F = v}`` (the same-decision probability of its class
-    formula's binary classifier), and the probability that the decided class changes;
-    best first, ties in the features' order."""
-    clf = odd.classifier
-    total = sum(clf.class_joint(named, partial=True))
-    if total == 0:
-        return ()
-    decided = clf.decide(named, partial=True)
-    rows = []
-    for f in odd.display_order:
-        if f in named:
-            continue
-        expected = flip = Fraction(0)
-        for v in odd.states(f):
-            e = {**named, f: v}
-            mass = sum(clf.class_joint(e, partial=True))
-            if mass == 0:
-                continue
-            d = clf.decide(e, partial=True)
-            formula = odd.class_formula(d)
-            expected += Fraction(mass) * same_decision(formula, e)
-            if d != decided:
-                flip += Fraction(mass)
-        rows.append(NextObservation(f, float(expected / total), float(flip / total)))
-    return tuple(sorted(rows, key=lambda n: -n.expected_sdp))
-
-
-def same_decision(formula: ODD, evidence: dict) -> Fraction:
-    """The exact same-decision probability of a binary ODD's decision on ``evidence``."""
-    from ..explanation.probability import same_decision_probability
-    return same_decision_probability(formula.classifier, evidence, odd=formula, exact=True)
 
 
 #: How many general reasons (fewest features first) the report reads to find those that
