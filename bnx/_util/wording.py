@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = ["affirmative", "changes", "decision_state", "decimal", "terms", "listing",
-           "plural", "probability", "decided"]
+           "plural", "probability", "share", "decided", "decided_class"]
 
 #: How many explanations a printed set shows before "… and N more".
 SHOWN = 5
@@ -123,6 +123,53 @@ def probability(v: float) -> str:
         if (float(text) == 1) == (v == 1) and (float(text) == 0) == (v == 0):
             return text
     return repr(v)
+
+
+def share(v: float) -> str:
+    """A class state's probability beside the others': three significant digits, zeros
+    kept (``0.280``), more when fewer would round a value that is not 1 to 1 (or not 0
+    to 0); ``"0"`` and ``"1"`` exactly.
+
+    >>> share(0.2800270985), share(0.588799), share(1.5042e-11), share(1.0)
+    ('0.280', '0.589', '1.50e-11', '1')
+    """
+    if v == 0 or v == 1:
+        return str(int(v))
+    for digits in range(3, 18):
+        text = f"{v:#.{digits}g}"
+        if float(text) != 1 and float(text) != 0:
+            return text
+    return repr(v)
+
+
+def decided_class(class_var: Any, decision: Any, class_probabilities: Mapping | None, *,
+                  rival: Any = None, complete: bool = True, glue: str = " ") -> str:
+    """The sentence that leads every answer of a classifier picking one of several class
+    states: the decided state, its probability and the runner-up's (the rival's too when
+    it is another state).
+
+    >>> probs = {"PFC": 0.025, "TGA": 0.28, "Fallot": 0.0597, "PAIVS": 0.589}
+    >>> decided_class("Disease", "PAIVS", probs)
+    'Decided: Disease = PAIVS (0.589; next TGA 0.280).'
+    >>> decided_class("Disease", "PAIVS", probs, rival="Fallot", complete=False)
+    'So far: Disease = PAIVS (0.589; next TGA 0.280; Fallot 0.0597).'
+    >>> decided_class("C", "a", {"a": 0.5, "b": 0.5})
+    'Decided: C = a (0.500; tied with b, the first state decides).'
+    """
+    head = f"{'Decided' if complete else 'So far'}: {class_var}{glue}={glue}{decision}"
+    if not class_probabilities:
+        return head + "."
+    probs = class_probabilities
+    p = probs[decision]
+    others = [s for s in probs if s != decision]
+    runner = max(others, key=probs.get)  # the first of equals
+    if probs[runner] == p:
+        text = f"{share(p)}; tied with {runner}, the first state decides"
+    else:
+        text = f"{share(p)}; next {runner} {share(probs[runner])}"
+    if rival is not None and rival != runner and rival in probs:
+        text += f"; {rival} {share(probs[rival])}"
+    return f"{head} ({text})."
 
 
 def decided(class_var: Any, decision: Any, positive_state: Any, posterior: float | None, *,

@@ -56,7 +56,9 @@ def _build_parser() -> argparse.ArgumentParser:
                        "gzipped (.bif.gz, ...)")
         q.add_argument("--class", dest="class_var", required=True, metavar="C",
                        help="the class variable")
-        q.add_argument("--positive", required=True, metavar="S", help="its positive state")
+        q.add_argument("--positive", metavar="S",
+                       help="its positive state (without it: the most probable of the "
+                       "class's states is decided, one ODD for every class)")
         q.add_argument("--threshold", type=float, metavar="T",
                        help="decide positive iff Pr(C=S | x) >= T (default 0.5)")
         q.add_argument("--rule", choices=["threshold", "argmax"], default=None,
@@ -76,7 +78,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compile", help="compile a network file into its decision function",
                        description="Compile a classifier and print its ODD's size, its number "
-                       "of positive instances and the compile time.")
+                       "of positive instances (without --positive, of instances decided each "
+                       "class state) and the compile time.")
     network_args(c)
     c.add_argument("--output", metavar="FILE.bnx",
                    help="save the compiled ODD (load it with bnx.ODD.load or bnx explain)")
@@ -89,7 +92,9 @@ def _build_parser() -> argparse.ArgumentParser:
                        "values too; an instance that leaves features out gets how sure its "
                        "decision is). --mc, --pi, --shortest, --on and the question flags "
                        "print those answers instead. NETWORK may also be an ODD saved by "
-                       "'bnx compile --output' (then --class and --positive are not needed).")
+                       "'bnx compile --output' (then --class and --positive are not needed). "
+                       "Without --positive the classifier picks the most probable class state, "
+                       "and --rival S asks why it and not S.")
     add_model_options(e, backend_help=_BACKEND_HELP, seconds=_positive_float,
                       max_nodes_help=MAX_NODES_HELP + " (a naive Bayes or TAN classifier "
                       "is then explained by bnx.linear without compiling)",
@@ -112,6 +117,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="with --data: the answers (default decision,posterior,mc_count,"
                    "mc_shortest,pi_count,pi_shortest; the MC answers are left out, with a "
                    "note, when a feature's on state is unknown: see --on)")
+    e.add_argument("--rival", metavar="S",
+                   help="a multi-class classifier (no --positive): why the decided class and "
+                   "not the class S (the reasons rule S out, the changes make it S)")
     e.add_argument("--on", metavar='"F1=s1|s2,..."',
                    help="on states for MC-explanations (default: those declared on the "
                    "classifier, else a binary feature's affirmative state: yes of yes/no, "
@@ -172,8 +180,9 @@ def _load(args):
                            f"again with them")
         return None, ODD.load(args.network, backend=args.backend)
     _check_network_path(args.network)
-    if args.class_var is None or args.positive is None:
-        raise BnxError("--class and --positive are required with a network file")
+    if args.class_var is None:
+        raise BnxError("--class is required with a network file (and --positive for a "
+                       "yes-or-no decision about one state)")
     clf = getattr(args, "classifier", None) or _classifier(args)
     return clf, _compile(clf, args)
 
@@ -197,9 +206,17 @@ def _check_network_path(path: str) -> None:
 
 def _classifier(args, **more):
     """The classifier that --class, --positive, --threshold, --rule and --features name
-    (``more``: other arguments of the classifier, as ``ordinal=``)."""
+    (``more``: other arguments of the classifier, as ``ordinal=``); without --positive,
+    the multi-class classifier (the most probable class state)."""
     from ..classifier._classifier import Classifier
     from ..errors import BnxError
+    if args.positive is None:
+        if args.threshold is not None:
+            raise BnxError("--threshold needs --positive (the state it is a threshold on); "
+                           "without it the most probable class state is decided")
+        from ..network.readers import read_network
+        return Classifier(read_network(args.network), args.class_var,
+                          features=_names(args.features), **more)
     if args.rule == "argmax":
         if args.threshold is not None:
             raise BnxError("--threshold cannot be used with --rule argmax: the most probable "
@@ -212,6 +229,9 @@ def _classifier(args, **more):
 
 
 def _rule_text(clf) -> str:
+    if clf.multiclass:
+        return (f"the most probable state of {clf.class_var} (argmax, the first one wins a "
+                f"tie): {', '.join(map(str, clf.classes))}")
     if clf.rule == "argmax":
         return f"{clf.class_var}={clf.positive} is the most probable state (argmax)"
     return f"Pr({clf.class_var}={clf.positive} | x) >= {float(clf.threshold):g}"
@@ -228,7 +248,12 @@ def _cmd_compile(args) -> None:
     print(f"decision:   {_rule_text(clf)}")
     print(f"order:      {', '.join(map(str, odd.features))}")
     print(f"ODD size:   {odd.size} nodes ({odd.backend})")
-    print(f"positive:   {odd.count():,} of {odd.total():,} instances")
+    if clf.multiclass:
+        counts = odd.count()
+        print("decided:    " + ", ".join(f"{s} {n:,}" for s, n in counts.items())
+              + f" of {sum(counts.values()):,} instances")
+    else:
+        print(f"positive:   {odd.count():,} of {odd.total():,} instances")
     print(f"compiled:   {dt * 1000:.1f} ms")
     if args.output:
         odd.save(args.output)
@@ -353,8 +378,22 @@ def _cmd_explain(args) -> None:
         from ..report import explain
         from .questions import read_background
         background = read_background(args) if args.background is not None else None
-        print(explain(odd, x, background=background).text())
+        print(explain(odd, x, rival=args.rival, background=background).text())
         return
+    head, whole, rival = None, odd, None
+    if odd.multiclass:  # the questions are asked of one class formula, named as the report's
+        if set(x) < set(odd.features):  # evidence: the report says how sure and what next
+            from ..report import explain
+            print(explain(odd, x).text())
+            return
+        from ..odd._odd import formula_for
+        from ..report import decided_text
+        head = decided_text(odd, x)  # the decided class, before the formula stands in
+        odd, rival = formula_for(odd, x, rival=args.rival), args.rival
+        clf = None if clf is None else odd.classifier  # a file's: rebuilt when needed
+    elif args.rival is not None:
+        from ..odd._odd import formula_for
+        formula_for(odd, x, rival=args.rival)  # a binary ODD: only its other decision
     if clf is None and (args.sdp or args.sensitivity or set(x) < set(odd.features)):
         clf = odd.classifier  # a saved ODD's classifier (None for old files)
     from .observe import explain_partial, is_partial
@@ -365,7 +404,7 @@ def _cmd_explain(args) -> None:
     if len(feats) > 6:
         print(_legend(feats))
     from ..report import decided_text  # the report's first sentence; no pgmpy for a file
-    print(decided_text(odd, x))
+    print(decided_text(odd, x) if head is None else head)
     from .questions import answer_questions, questions_asked
     only_questions = questions_asked(args) and not (args.mc or args.pi)
     refused = None if args.pi or only_questions else _on_refused(odd, on)
@@ -375,10 +414,10 @@ def _cmd_explain(args) -> None:
         raise OnStatesError(refused)
     elif not args.pi and not only_questions:
         from ..explanation.mc import mc_explanations
-        mc = mc_explanations(odd, x, on=on)
+        mc = mc_explanations(whole, x, rival=rival, on=on)  # titled in the class's words
         print("\n" + _show(mc.shortest() if args.shortest else mc, args.limit, feats))
     if not args.mc and not only_questions:
-        pi = pi_explanations(odd, x)
+        pi = pi_explanations(whole, x, rival=rival)
         print("\n" + _show(pi.shortest() if args.shortest else pi, args.limit, feats))
     answer_questions(args, clf, odd, x, feats)
 

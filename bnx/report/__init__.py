@@ -7,8 +7,8 @@ paragraphs, shows as a table in Jupyter and converts to JSON.
 - :mod:`._build`: :func:`explain` (the questions it asks of a compiled ODD or, for a
   classifier too wide to compile, of :mod:`bnx.linear`), and :func:`decided_text`, the
   report's first sentence alone;
-- :mod:`._report`: :class:`Report`; :mod:`._values`: its parts; :mod:`._json`: to and
-  from JSON data;
+- :mod:`._report`: :class:`Report`; :mod:`._values`: its parts (:class:`Counterfactual`:
+  one closest change and the class it gives); :mod:`._json`: to and from JSON data;
 - :mod:`._text`: the paragraphs of :meth:`Report.text`;
 - :mod:`._html`: :func:`render_report`, the HTML fragment (plain Python, inline SVG), which
   the notebook display and the web page share;
@@ -22,10 +22,11 @@ below the command line.
 from .._util.lazy import lazy_attributes
 from ._build import MAX_SHOWN, decided_text, explain
 from ._report import NextObservation, Report
+from ._values import Counterfactual
 
 # the HTML and the pictures are imported when first used (``bnx explain`` prints text)
 __getattr__ = lazy_attributes(globals(), {"render_report": ("._html", "render_report"),
                                           "plot_network": ("._network", "plot_network")})
 
-__all__ = ["MAX_SHOWN", "NextObservation", "Report", "decided_text", "explain",
+__all__ = ["MAX_SHOWN", "Counterfactual", "NextObservation", "Report", "decided_text", "explain",
            "plot_network", "render_report"]

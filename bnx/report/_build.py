@@ -13,13 +13,15 @@ from ..errors import ArgumentError, MissingFeatureError, ODDFileError, Structure
 from ..odd._odd import ODD
 from ..odd._tables import document_class_states, document_joint
 from ._report import FrozenMap, NextObservation, Report
+from ._values import Counterfactual
 
 __all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_frame"]
 
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
 
-def explain(model: ODD | Classifier, instance: Instance, *, background: Any = None) -> Report:
+def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
+            background: Any = None) -> Report:
     """The report on one decision: what was decided, why, and what would change it.
 
     Parameters
@@ -35,14 +37,23 @@ def explain(model: ODD | Classifier, instance: Instance, *, background: Any = No
         on such a partial instance says how sure its decision is (the same-decision
         probability) instead of giving reasons and counterfactuals, which need a
         complete instance.
+    rival : class state, optional
+        For a multi-class ODD (:class:`~bnx.MulticlassODD`): the class the decision is
+        contrasted with, "why this class and not ``rival``": the reasons are then the
+        minimal parts of the instance with which no completion is decided ``rival``,
+        the counterfactuals the closest instances decided ``rival`` and the roles
+        theirs (complete instances only). On a binary ODD it may only name the other
+        decision, which changes nothing.
     background : DataFrame or mapping, optional
         A background data set (or product distribution) for the exact SHAP values of
-        the decision (:func:`bnx.shap_values`), complete instances only.
+        the decision (:func:`bnx.shap_values`; of the decided class's formula on a
+        multi-class ODD), complete instances only.
 
     Returns
     -------
     Report
-        The decision in the class's words, its posterior, the shortest sufficient
+        The decision in the class's words (on a multi-class ODD, the decided class state
+        with every state's probability), its posterior, the shortest sufficient
         reasons, the necessary features, the closest counterfactuals and the
         robustness (and attributions with a background); for a partial instance, the
         same-decision probability.
@@ -50,8 +61,11 @@ def explain(model: ODD | Classifier, instance: Instance, *, background: Any = No
     Raises
     ------
     ArgumentError
-        ``model`` is neither an ODD nor a classifier :mod:`bnx.linear` explains, or a
-        background is given for a partial instance or with a classifier.
+        ``model`` is neither an ODD nor a classifier :mod:`bnx.linear` explains, a
+        background or a rival is given for a partial instance or with a classifier, or
+        the rival is the decided class (or, on a binary ODD, not its other decision).
+    UnknownStateError
+        The rival is not a class state.
     InstanceError
         The instance names an unknown feature or state (its subclasses say which).
 
@@ -66,10 +80,22 @@ def explain(model: ODD | Classifier, instance: Instance, *, background: Any = No
     ('+', 0.906, 1, ('WorkExperience', 'GPA'))
     >>> r.reasons
     ({'WorkExperience': '+', 'GPA': '+'},)
+
+    A classifier without a positive state decides the most probable class:
+
+    >>> asia = bnx.examples.asia()
+    >>> clf = bnx.Classifier(asia.network, "lung", features=["smoke", "xray", "dysp"])
+    >>> many = bnx.compile(clf, backend="autoref")
+    >>> r = explain(many, {"smoke": "yes", "xray": "yes", "dysp": "yes"})
+    >>> r.decision, r.multiclass, r.counterfactuals[0].decision
+    ('yes', True, 'no')
     """
     if isinstance(model, ODD):
-        return _from_diagram(model, instance, background)
+        return _from_diagram(model, instance, background, rival)
     if isinstance(model, Classifier):
+        if rival is not None:
+            raise ArgumentError("rival= needs the compiled multi-class diagram: "
+                                "bnx.explain(bnx.compile(clf), x, rival=...)")
         return _from_linear(model, instance, background)
     raise ArgumentError(f"bnx.explain takes a compiled bnx.ODD (or a naive Bayes or TAN "
                         f"bnx.Classifier, explained without compiling), got "
@@ -112,8 +138,15 @@ def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) ->
     'Decided: Admit = - (Pr(Admit = +) = 0.00017, threshold 0.5).'
     >>> decided_text(odd, {"GPA": "+"}, odd.classifier)
     'So far: Admit = + (Pr(Admit = +) = 0.791, threshold 0.5).'
+
+    A multi-class ODD's decision is its class state, beside the runner-up:
+
+    >>> asia = bnx.examples.asia()
+    >>> many = bnx.compile(bnx.Classifier(asia.network, "lung", features=["xray", "dysp"]))
+    >>> decided_text(many, {"xray": "yes", "dysp": "yes"})
+    'Decided: lung = yes (0.621; next no 0.379).'
     """
-    from .._util.wording import decided
+    from .._util.wording import decided, decided_class
     meta = odd.meta
     positive_state = meta.get("positive")
     partial = clf is not None
@@ -128,6 +161,9 @@ def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) ->
     else:
         states, joint = document_class_states(odd), document_joint(odd, idx)
         positive = odd.decide(named)
+    if odd.multiclass:  # ``positive`` is the decided class state
+        probs = _probabilities(joint, states, list(states).index(positive))[2]
+        return decided_class(meta.get("class_var"), positive, probs, complete=complete)
     p = None if states is None else list(states).index(positive_state)
     posterior, _, probs = _probabilities(joint, states, p)
     threshold = meta.get("threshold")
@@ -153,11 +189,13 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
                                            for s, v in zip(states, joint)})
 
 
-def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
+def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = None) -> Report:
     from ..explanation._robustness import counterfactuals
     from ..explanation.pi import pi_explanations
     from ..explanation.walks import feature_uses
+    from ..odd._odd import formula_for
     meta = odd.meta
+    multi = odd.multiclass
     class_var, positive_state = meta.get("class_var"), meta.get("positive")
     rule, threshold = meta.get("rule", "threshold"), meta.get("threshold")
     idx = odd.encode(instance, partial=True)
@@ -178,40 +216,62 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
     else:
         states = document_class_states(odd)
         joint = document_joint(odd, idx)
-    p = None if states is None else list(states).index(positive_state)
-    if complete:
-        positive = odd.decide(named)
-        if joint is not None and sum(joint) > 0 and decides(joint, rule, p, threshold) != positive:
-            raise ODDFileError("the classifier stored with this ODD does not decide as its "
-                               "diagram does: the file is inconsistent")
-    else:
-        positive = clf.decide(named, partial=True)
     if background is not None and not complete:
         raise ArgumentError("attributions (background=) need a complete instance")
+    if rival is not None and not complete:
+        raise ArgumentError("rival= asks why the decision is not that class, which needs a "
+                            "complete instance")
+    if multi:  # the decision is a class state: every question asks its class formula
+        decision = odd.decide(named) if complete else clf.decide(named, partial=True)
+        p = list(states).index(decision) if states is not None else None
+        if (complete and joint is not None and sum(joint) > 0
+                and max(range(len(joint)), key=joint.__getitem__) != p):
+            raise ODDFileError("the classifier stored with this ODD does not decide as its "
+                               "diagram does: the file is inconsistent")
+        positive = None
+    else:
+        p = None if states is None else list(states).index(positive_state)
+        if complete:
+            positive = odd.decide(named)
+            if (joint is not None and sum(joint) > 0
+                    and decides(joint, rule, p, threshold) != positive):
+                raise ODDFileError("the classifier stored with this ODD does not decide as "
+                                   "its diagram does: the file is inconsistent")
+        else:
+            positive = clf.decide(named, partial=True)
+        decision = decision_name(states, positive_state, positive)
+        positive = bool(positive)
+    if complete and rival is not None:  # a rival that is no class, or the decided one
+        formula_for(odd, named, rival=rival)
+    if multi and rival is not None:
+        rival = odd.classes[odd.class_index(rival)]
+    else:
+        rival = None  # a binary ODD's rival can only be its other decision: nothing more
     posterior, posterior_exact, probs = _probabilities(joint, states, p)
     common = dict(
-        class_var=class_var, decision=decision_name(states, positive_state, positive),
-        positive=bool(positive), positive_state=positive_state, instance=FrozenMap(named),
+        class_var=class_var, decision=decision, positive=positive,
+        positive_state=positive_state, instance=FrozenMap(named),
         features=tuple(odd.display_order), complete=complete, rule=rule,
         threshold=None if threshold is None else float(threshold),
         threshold_exact=None if threshold is None else Fraction(threshold),
         posterior=posterior, posterior_exact=posterior_exact, class_probabilities=probs,
-        method="diagram")
-    if not complete:
+        method="diagram", multiclass=multi, rival=rival)
+    if not complete:  # a multi-class classifier: the SDP of the class decided, and so on
         sdp = _sdp(clf, named, odd)
+        nxt = _next(clf, named, odd)
         return Report(**common, sdp=None if sdp is None else float(sdp), sdp_exact=sdp,
-                      next=_next(clf, named, odd))
-    pis = pi_explanations(odd, named)
+                      next=nxt)
+    pis = pi_explanations(odd, named, rival=rival)  # "why a" or "why a and not rival"
     reasons = []
     for e in pis.shortest():
         reasons.append(FrozenMap(e))
         if len(reasons) >= MAX_SHOWN:
             break
-    cfs = counterfactuals(odd, named)
+    cfs = counterfactuals(odd, named, target=rival)  # to any other class, or the rival
     rob = cfs.cost  # the fewest changes (math.inf: no change flips the decision)
     changes = []
-    for c in cfs:
-        changes.append(FrozenMap({f: (named[f], s) for f, s in c.items()}))
+    for c, to in zip(cfs, cfs.decisions):  # each with the class it leads to
+        changes.append(Counterfactual({f: (named[f], s) for f, s in c.items()}, to))
         if len(changes) >= MAX_SHOWN:
             break
     # A feature is necessary when every sufficient reason keeps it, irrelevant when none
@@ -225,12 +285,13 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
     attributions = base = None
     if background is not None:
         from ..attribution import shap_values
-        a = shap_values(odd, named, background)
+        # the decided class's formula: SHAP values toward the decision (1 decided, 0 not)
+        a = shap_values(odd.class_formula(decision) if multi else odd, named, background)
         attributions = FrozenMap({f: float(v) for f, v in zip(a.feature_names, a.values)})
         base = float(a.base_values)
     lengths = pis.lengths()  # the count is their sum: one walk over the reasons, not two
     return Report(**common, reasons=tuple(reasons), reason_count=sum(lengths.values()),
-                  reason_lengths=FrozenMap(lengths), **_general(odd, named),
+                  reason_lengths=FrozenMap(lengths), **_general(odd, named, rival),
                   necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
                   robustness=rob, attributions=attributions, base_value=base)
@@ -241,14 +302,14 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any) -> Report:
 GENERAL_READ = 4 * MAX_SHOWN
 
 
-def _general(odd: ODD, named: dict) -> dict:
-    """The report's general reasons: the first that allow several states of a feature
-    (none to compute where every feature has at most two states: they are then the
-    sufficient reasons)."""
+def _general(odd: ODD, named: dict, rival: Any = None) -> dict:
+    """The report's general reasons (with ``rival``: ruling it out): the first that allow
+    several states of a feature (none to compute where every feature has at most two
+    states: they are then the sufficient reasons)."""
     from ..explanation.general import general_reasons
     if all(len(s) <= 2 for s in odd.encoding.states):
         return {}
-    found = general_reasons(odd, named)
+    found = general_reasons(odd, named, rival=rival)
     shown, words = [], []
     for k, reason in enumerate(found):
         if k >= GENERAL_READ or len(shown) >= MAX_SHOWN:
@@ -287,6 +348,10 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
     from ..linear import check_explanation, counterfactual, decide, shortest_pi_explanation
     from ..linear import robustness as linear_robustness
     from ..linear.report import explainable
+    if clf.multiclass:
+        raise ArgumentError("bnx.explain explains a classifier without a positive state (it "
+                            "picks one of the class states) through its compiled diagram: "
+                            "bnx.explain(bnx.compile(clf), x)")
     if not explainable(clf):
         raise ArgumentError(f"bnx.explain explains a {clf.structure.replace('_', ' ')} "
                             f"classifier with {len(clf.class_states)} class states through "
@@ -316,8 +381,9 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
         clf, named, {g: s for g, s in named.items() if g != f}).sufficient)
     rob = linear_robustness(clf, named)
     change = None if rob == math.inf else counterfactual(clf, named)  # none: it would raise
-    changes = () if change is None else (FrozenMap(
-        {f: (named[f], change[f]) for f in sorted(change, key=order.get)}),)
+    changes = () if change is None else (Counterfactual(
+        {f: (named[f], change[f]) for f in sorted(change, key=order.get)},
+        decision_name(states, clf.positive, not positive)),)
     threshold = clf.threshold
     return Report(
         class_var=clf.class_var, decision=decision_name(states, clf.positive, positive),

@@ -42,6 +42,11 @@ def _items(rows: list[str]) -> str:
 def _probability(r) -> str:
     if r.posterior is None:
         return "not known (the model holds no probabilities)"
+    if r.multiclass:  # the decided state's probability, then the runner-up's (and rival's)
+        from .._util.wording import decided_class
+        said = decided_class(r.class_var, r.decision, r.class_probabilities, rival=r.rival)
+        return (f"Pr({_term(r.class_var, r.decision)}) = "
+                f"{_e(said[said.index('(') + 1:-2])}; the most probable state decides")
     text = f"Pr({_term(r.class_var, r.positive_state)}) = {decimal(r.posterior)}"
     exact = r.posterior_exact
     if exact is not None and len(str(exact)) <= 60:
@@ -53,6 +58,7 @@ def _probability(r) -> str:
 
 def _complete_rows(r) -> list[str]:
     rows = []
+    rival = r.rival is not None
     if r.reasons:
         shown = [", ".join(_term(f, s) for f, s in e.items()) or "(nothing: the decision "
                  "is the same for every instance)" for e in r.reasons]
@@ -61,7 +67,11 @@ def _complete_rows(r) -> list[str]:
         else:
             note = (f"{len(r.reasons)} shortest of {r.reason_count:,} in all; lengths "
                     + ", ".join(f"{k}: {v:,}" for k, v in (r.reason_lengths or {}).items()))
-        rows.append(_row("Why", _items(shown) + f'<small style="color:#666">{_e(note)}</small>',
+        rows.append(_row(f"Why not {_e(r.rival)}" if rival else "Why",
+                         _items(shown) + f'<small style="color:#666">{_e(note)}</small>',
+                         f"enough to rule out {_e(r.class_var)} = {_e(r.rival)}, whatever "
+                         f"the other features say (shortest PI-explanations of the "
+                         f"instance on that class's formula)" if rival else
                          "enough to settle the decision, whatever the other features say "
                          "(shortest PI-explanations)"))
     if r.general_words:
@@ -70,27 +80,39 @@ def _complete_rows(r) -> list[str]:
                 if r.general_count is not None else "")
         rows.append(_row("More generally", _items(shown)
                          + f'<small style="color:#666">{_e(note)}</small>',
+                         f"sets of states that rule out {_e(r.rival)}, larger than one "
+                         f"state (general reasons)" if rival else
                          "sets of states that keep the decision, larger than one state "
                          "(general reasons)"))
     if r.robustness == math.inf:
-        body = "nothing: no change of the features gives another decision"
+        body = (f"nothing: no change of the features makes it {_e(r.rival)}" if rival else
+                "nothing: no change of the features gives another decision")
     else:
+        # on a multi-class report each change says the class it leads to
+        makes = r.multiclass and not rival
         changes = [", ".join(f"{_e(f)}: {_e(old)} &rarr; {_e(new)}" for f, (old, new)
-                             in c.items()) for c in r.counterfactuals]
+                             in c.items())
+                   + (f" <b>&rArr; {_term(r.class_var, c.decision)}</b>" if makes else "")
+                   for c in r.counterfactuals]
         count = ("" if r.counterfactual_count is None else
                  f'<small style="color:#666">{len(changes)} of '
                  f'{r.counterfactual_count:,} closest</small>')
         body = (f"{number(r.robustness)} change{'s' * (r.robustness != 1)} at least"
                 + _items(changes) + count)
-    rows.append(_row("What would change it", body,
-                     "the closest instances with the other decision (robustness "
+    closest = (f"decided {_e(r.rival)}" if rival else "with another decision" if r.multiclass
+               else "with the other decision")
+    rows.append(_row(f"What would make it {_e(r.rival)}" if rival else "What would change it",
+                     body, f"the closest instances {closest} (robustness "
                      f"{_e(r.robustness if r.robustness != math.inf else 'infinite')})"))
     if r.necessary:
         rows.append(_row("Necessary", _e(listing([str(f) for f in r.necessary])),
                          "in every sufficient reason"))
     if r.irrelevant:
         one = len(r.irrelevant) == 1
-        note = ("in no sufficient reason: with the other features as they are, no state of "
+        note = (f"in no reason ruling out {r.rival}: with the other features as they are, "
+                f"no state of {'it' if one else 'one of them'} makes it {r.rival}"
+                if r.rival is not None else
+                "in no sufficient reason: with the other features as they are, no state of "
                 + ("it" if one else "one of them") + " changes this decision")
         if r.attributions is not None and any(r.attributions.get(f, 0.0)
                                               for f in r.irrelevant):
@@ -130,11 +152,13 @@ def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
     if r.attributions is None:
         return ""
     items = sorted(r.attributions.items(), key=lambda kv: -abs(kv[1]))
-    other = (r.decision if not r.positive else
+    toward = r.decision if r.multiclass else r.positive_state
+    other = ("another class" if r.multiclass else r.decision if not r.positive else
              f"not {r.positive_state}" if not r.class_probabilities
              or len(r.class_probabilities) != 2 else
              next(s for s in r.class_probabilities if s != r.positive_state))
-    legend = [f"toward {r.class_var} = {r.positive_state}", f"toward {r.class_var} = {other}"]
+    legend = [f"toward {r.class_var} = {toward}",
+              f"toward {other}" if r.multiclass else f"toward {r.class_var} = {other}"]
     labels = [f"{f} = {r.instance.get(f, '')}" for f, _ in items]
     # every text inside the canvas: widths from a generous 7 px per character (11 px
     # sans-serif averages under 6.5)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import ArgumentError
-from ._values import FrozenMap, NextObservation
+from ._values import Counterfactual, FrozenMap, NextObservation
 
 __all__ = ["to_dict", "from_dict"]
 
@@ -49,8 +49,9 @@ def to_dict(r, fields: tuple) -> dict:
         "general_count": r.general_count,
         "necessary": [_scalar(f) for f in r.necessary],
         "irrelevant": None if r.irrelevant is None else [_scalar(f) for f in r.irrelevant],
-        "counterfactuals": [{str(f): {"from": _scalar(old), "to": _scalar(new)}
-                             for f, (old, new) in c.items()} for c in r.counterfactuals],
+        "counterfactuals": [{"changes": {str(f): {"from": _scalar(old), "to": _scalar(new)}
+                                         for f, (old, new) in c.items()},
+                             "decision": _scalar(c.decision)} for c in r.counterfactuals],
         "counterfactual_count": r.counterfactual_count, "robustness": _count(r.robustness),
         "attributions": None if r.attributions is None else {
             str(f): v for f, v in r.attributions.items()},
@@ -58,7 +59,7 @@ def to_dict(r, fields: tuple) -> dict:
         "next": None if r.next is None else [
             {"feature": _scalar(n.feature), "expected_sdp": n.expected_sdp,
              "flip_probability": n.flip_probability} for n in r.next],
-        "method": r.method,
+        "method": r.method, "multiclass": r.multiclass, "rival": _scalar(r.rival),
     }
     assert tuple(out) == fields, "a field of Report is not written"
     return out
@@ -109,7 +110,9 @@ def from_dict(cls, d: Mapping, fields: tuple):
             general_count=d["general_count"],
             necessary=tuple(d["necessary"]),
             irrelevant=None if d["irrelevant"] is None else tuple(d["irrelevant"]),
-            counterfactuals=tuple(FrozenMap({f: (c["from"], c["to"]) for f, c in e.items()})
+            counterfactuals=tuple(Counterfactual({f: (c["from"], c["to"])
+                                                  for f, c in e["changes"].items()},
+                                                 e["decision"])
                                   for e in d["counterfactuals"]),
             counterfactual_count=d["counterfactual_count"],
             robustness=_uncount(d["robustness"]),
@@ -118,6 +121,6 @@ def from_dict(cls, d: Mapping, fields: tuple):
             next=None if d["next"] is None else tuple(
                 NextObservation(n["feature"], n["expected_sdp"], n["flip_probability"])
                 for n in d["next"]),
-            method=d["method"])
+            method=d["method"], multiclass=d["multiclass"], rival=d["rival"])
     except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
         raise ArgumentError(f"not a Report.to_dict() mapping: {exc}") from None

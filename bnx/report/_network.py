@@ -87,7 +87,7 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
         raise ArgumentError("report must be the bnx.Report of this instance "
                             "(bnx.explain(odd, instance))")
     if report is None and len(named) == len(clf.features) and clf.structure in (
-            "naive_bayes", "tan") and len(clf.class_states) == 2:
+            "naive_bayes", "tan") and len(clf.class_states) == 2 and not clf.multiclass:
         report = explain(clf, named)
     reason = report.reasons[0] if report is not None and report.reasons else {}
     shap = report.attributions if report is not None else None
@@ -111,8 +111,10 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
     for n in graph.nodes():
         face, edge, width, weight = "#f2f2f2", "#999", 1.0, "normal"
         if n == c:
-            pos_p = joint[clf.class_states.index(clf.positive)] / total if total else None
-            label = f"{n}\nPr({clf.positive}) = {decimal(float(pos_p))}" if pos_p is not None \
+            # a multi-class classifier's posterior: the decided state's
+            shown = clf.positive if not clf.multiclass else clf.decide(named, partial=True)
+            pos_p = joint[clf.class_states.index(shown)] / total if total else None
+            label = f"{n}\nPr({shown}) = {decimal(float(pos_p))}" if pos_p is not None \
                 else f"{n}"
             if report is not None:
                 label += f"\ndecided: {report.decision}"
@@ -136,8 +138,9 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
     if reason:
         notes.append("gold edge: in the shortest sufficient reason")
     if shap is not None:
+        toward = clf.decide(named, partial=True) if clf.multiclass else clf.positive
         notes.append("colour: SHAP value (blue toward "
-                     f"{c} = {clf.positive}, red against)")
+                     f"{c} = {toward}, red against)")
     if ax is None:
         import matplotlib.pyplot as plt
         head = 0.25 * len(notes) + 0.1

@@ -37,13 +37,17 @@ def _legend_below(ax, handles) -> None:
 def _title(r) -> str:
     head = f"{'Decided' if r.complete else 'So far'}: {r.class_var} = {r.decision}"
     if r.posterior is not None:
-        pr = f"Pr({r.class_var} = {r.positive_state}) = {decimal(r.posterior)}"
+        # a multi-class decision's posterior is its own state's
+        pr = (f"Pr({r.class_var} = {r.decision if r.multiclass else r.positive_state}) = "
+              f"{decimal(r.posterior)}")
         # on a line of its own when both would not fit the figure's width
         head += f"\n{pr}" if len(head) + len(pr) > 70 else f"  ({pr})"
     return head
 
 
 def _other_state(r) -> Any:
+    if r.multiclass:
+        return "another class"
     probs = r.class_probabilities or {}
     if len(probs) == 2:
         return next(s for s in probs if s != r.positive_state)
@@ -84,8 +88,11 @@ def _shap_bars(ax, r, feats, ys) -> None:
     ax.barh(ys, values, color=[TOWARD if v >= 0 else AGAINST for v in values])
     ax.axvline(0, color="#333", linewidth=0.8)
     ax.set_xlabel(f"SHAP value of the decision (base value {decimal(r.base_value)})")
-    _legend_below(ax, [Patch(color=TOWARD, label=f"toward {r.class_var} = {r.positive_state}"),
-                       Patch(color=AGAINST, label=f"toward {r.class_var} = {_other_state(r)}")])
+    toward = r.decision if r.multiclass else r.positive_state
+    against = ("toward another class" if r.multiclass
+               else f"toward {r.class_var} = {_other_state(r)}")
+    _legend_below(ax, [Patch(color=TOWARD, label=f"toward {r.class_var} = {toward}"),
+                       Patch(color=AGAINST, label=against)])
     ax.xaxis.tick_top()  # the legend takes the space below
     ax.xaxis.set_label_position("top")
 

@@ -25,11 +25,12 @@ class Report:
     ----------
     class_var : the class variable.
     decision : str
-        The decision in the class's words: the positive state when positive; else the
-        other state of a two-state class, ``"not <positive>"`` for more states.
-    positive : bool
-        Whether the decision is positive.
-    positive_state : the class's positive state.
+        The decision in the class's words: the decided class state of a multi-class
+        classifier; for a binary one the positive state when positive, else the other
+        state of a two-state class, ``"not <positive>"`` for more states.
+    positive : bool or None
+        Whether the decision is positive (``None`` for a multi-class classifier).
+    positive_state : the class's positive state (``None`` for a multi-class classifier).
     instance : mapping
         The observed features and their states (every feature for a complete instance).
     features : tuple
@@ -41,7 +42,8 @@ class Report:
     threshold, threshold_exact : float and Fraction, or None
         The threshold on ``Pr(class = positive | x)`` (``None`` under argmax).
     posterior, posterior_exact : float and Fraction, or None
-        ``Pr(class = positive | x)`` (``None``, not applicable, when the model holds no
+        ``Pr(class = positive | x)``, for a multi-class classifier ``Pr(class = decision
+        | x)`` (``None``, not applicable, when the model holds no
         probabilities, a saved ODD of format version 1, or when ``Pr(x) = 0``: the
         posterior is then undefined; the decision is still made, by the rule on the
         joint probabilities, all zero).
@@ -50,7 +52,9 @@ class Report:
         is).
     reasons : tuple of mappings
         The shortest sufficient reasons (PI-explanations), each ``{feature: state}``,
-        at most :data:`~bnx.report.MAX_SHOWN`, in the classifier's feature order.
+        at most :data:`~bnx.report.MAX_SHOWN`, in the classifier's feature order. With
+        a :attr:`rival`, the shortest parts of the instance with which no completion is
+        decided the rival.
     reason_count : int or None
         How many sufficient reasons there are in all (``None``, not applicable: not
         counted, as with :mod:`bnx.linear`, or a partial instance).
@@ -75,19 +79,22 @@ class Report:
     irrelevant : tuple or None
         The features in no sufficient reason (``None``, not applicable: not computed, as
         with :mod:`bnx.linear`, or a partial instance).
-    counterfactuals : tuple of mappings
-        Closest instances with the other decision, each ``{feature: (old, new)}`` for
-        the features that change; at most :data:`~bnx.report.MAX_SHOWN`.
+    counterfactuals : tuple of Counterfactual
+        Closest instances with another decision (with a :attr:`rival`, decided the
+        rival), each a mapping ``{feature: (old, new)}`` for the features that change
+        whose ``decision`` is the class state the changed instance is decided; at most
+        :data:`~bnx.report.MAX_SHOWN`.
     counterfactual_count : int or None
         How many closest instances there are, 0 when none (``None``, not applicable:
         not counted, as with :mod:`bnx.linear`, or a partial instance).
     robustness : int, float or None
-        How many features must change for the other decision; ``math.inf`` when no
-        change does (as :func:`bnx.robustness` says). ``None``, not applicable, for a
-        partial instance.
+        How many features must change for another decision (the rival, with one);
+        ``math.inf`` when no change does (as :func:`bnx.robustness` says). ``None``, not
+        applicable, for a partial instance.
     attributions : mapping or None
         With a background: the exact SHAP value of each feature for the decision
-        (1 positive, 0 negative); ``base_value`` is the expected decision. ``None``, not
+        (1 positive, 0 negative; for a multi-class classifier, 1 decided the decided
+        class, 0 another); ``base_value`` is the expected decision. ``None``, not
         applicable, without a background.
     base_value : float or None
     sdp, sdp_exact : float and Fraction, or None
@@ -99,11 +106,16 @@ class Report:
         first (``None`` for a complete instance).
     method : str
         ``"diagram"`` (a compiled ODD) or ``"linear"`` (:mod:`bnx.linear`).
+    multiclass : bool
+        Whether the classifier picks one of several class states (no positive state).
+    rival : class state or None
+        The class the decision is contrasted with (``bnx.explain(..., rival=)``): the
+        reasons, counterfactuals and roles answer "why this class and not the rival".
     """
 
     class_var: Any
     decision: str
-    positive: bool
+    positive: bool | None
     positive_state: Any
     instance: Mapping
     features: tuple
@@ -131,6 +143,8 @@ class Report:
     sdp_exact: Fraction | None = None
     next: tuple | None = None
     method: str = "diagram"
+    multiclass: bool = False
+    rival: Any = None
 
     # ------------------------------------------------------------------ output
     def text(self) -> str:

@@ -13,7 +13,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from .._util.wording import decided, probability
+from .._util.wording import decided, decided_class, probability
 
 __all__ = ["report_text", "decimal", "number", "listing", "WIDTH"]
 
@@ -63,6 +63,9 @@ def _term(f: Any, s: Any) -> str:
 
 
 def _decided(r) -> str:
+    if r.multiclass:
+        return decided_class(r.class_var, r.decision, r.class_probabilities, rival=r.rival,
+                             complete=r.complete, glue=_GLUE)
     return decided(r.class_var, r.decision, r.positive_state, r.posterior, rule=r.rule,
                    threshold=r.threshold, positive=r.positive, complete=r.complete,
                    class_probabilities=r.class_probabilities, glue=_GLUE)
@@ -70,22 +73,26 @@ def _decided(r) -> str:
 
 def _why(r) -> str:
     decided = _term(r.class_var, r.decision)
+    # "why a and not b": the reasons keep every completion from being decided b
+    why, stays = ((f"Why {decided} and not {r.rival}", f"the decision is not {r.rival}")
+                  if r.rival is not None else ("Why", f"the decision stays {decided}"))
     if not r.reasons or not r.reasons[0]:
-        return f"Why: the classifier decides {decided} whatever the features say."
+        return (f"{why}: no instance is decided {r.rival}, whatever the features say."
+                if r.rival is not None else
+                f"Why: the classifier decides {decided} whatever the features say.")
     reason = r.reasons[0]
     k, others = len(reason), [f for f in r.features if f not in reason]
     terms = [_term(f, s) for f, s in reason.items()]
     if not others:
-        text = (f"Why: it takes all of {listing(terms)} together to settle it; "
+        text = (f"{why}: it takes all of {listing(terms)} together to settle it; "
                 f"no feature can be left out.")
     elif k <= 3:
         whatever = (listing([str(f) for f in others]) if len(others) <= 3
                     else f"the other {number(len(others))}")
-        text = (f"Why: {listing(terms)} {'is' if k == 1 else 'are'} enough: whatever "
-                f"{whatever} {'says' if len(others) == 1 else 'say'}, the decision stays "
-                f"{decided}.")
+        text = (f"{why}: {listing(terms)} {'is' if k == 1 else 'are'} enough: whatever "
+                f"{whatever} {'says' if len(others) == 1 else 'say'}, {stays}.")
     else:
-        text = (f"Why: these {number(k)} features are enough, whatever the other "
+        text = (f"{why}: these {number(k)} features are enough, whatever the other "
                 f"{number(len(others))} say: {listing(terms)}.")
     if r.reason_count is None:
         text += " (Other reasons may exist; this is a shortest one.)"
@@ -106,49 +113,66 @@ def _general(r) -> str | None:
     terms = [w.replace(" ", _GLUE) for w in r.general_words[0]]
     n = r.general_count
     more = f" ({n:,} such sets of states in all.)" if n is not None and n > 1 else ""
+    goal = (f"to rule out {r.rival}" if r.rival is not None
+            else f"for {_term(r.class_var, r.decision)}")
     return (f"More generally: {listing(terms)} {'is' if len(terms) == 1 else 'are'} "
-            f"enough for {_term(r.class_var, r.decision)}.{more}")
+            f"enough {goal}.{more}")
 
 
 def _change(f: Any, change: tuple) -> str:
     return _GLUE.join((str(f), "from", str(change[0]), "to", str(change[1])))
 
 
+def _makes(r, cf) -> str:
+    """What a change leads to, said on a multi-class report without a rival (on a binary
+    one there is only the other decision; with a rival, the heading names it)."""
+    if not r.multiclass or r.rival is not None:
+        return ""
+    return f"{_GLUE}makes{_GLUE}it{_GLUE}{cf.decision}"
+
+
 def _what_changes(r) -> str:
+    head = (f"What would make it {r.rival}" if r.rival is not None
+            else "What would change it")
     if r.robustness == math.inf:
-        return "What would change it: nothing; no change of the features gives another decision."
+        return (f"{head}: nothing; no change of the features makes it {r.rival}."
+                if r.rival is not None else
+                f"{head}: nothing; no change of the features gives another decision.")
     k, cfs, n = r.robustness, r.counterfactuals, r.counterfactual_count
     if k == 1:
-        changes = [_change(f, c) for e in cfs for f, c in e.items()]
+        changes = [_change(f, c) + _makes(r, e) for e in cfs for f, c in e.items()]
         if n is not None and n <= len(cfs):
-            return f"What would change it: one change is enough: {', or '.join(changes)}."
+            return f"{head}: one change is enough: {', or '.join(changes)}."
         more = f" ({n:,} such changes in all)" if n is not None else ""
-        return (f"What would change it: one change is enough, for example "
+        return (f"{head}: one change is enough, for example "
                 f"{', or '.join(changes)}{more}.")
     example = listing([_change(f, c) for f, c in cfs[0].items()]) if cfs else ""
+    if cfs and _makes(r, cfs[0]):
+        example += f", which makes it {cfs[0].decision}"
     more = (f" ({n:,} such sets of {number(k)})" if n is not None and n > 1 else
             " (the only such set)" if n == 1 else "")
-    return (f"What would change it: at least {number(k)} features would have to change, "
+    return (f"{head}: at least {number(k)} features would have to change, "
             f"for example {example}{more}.")
 
 
 def _roles(r) -> str | None:
     need = [str(f) for f in r.necessary]
     idle = [str(f) for f in r.irrelevant or ()]
+    goal = (f"for ruling out {r.rival}" if r.rival is not None else "to this decision")
     if not need and not idle:
         return None
     if need:
         verb = "is" if len(need) == 1 else "are"
         head = ({1: f"{need[0]} {verb}", 2: f"Both {listing(need)} {verb}"}.get(len(need))
                 or f"{listing(need)} are all")
-        text = f"{head} necessary to this decision"
+        text = f"{head} necessary {goal}"
         if idle:
             rest = len(r.features) - len(need)
             who = (f"the other {number(len(idle))}" if len(idle) == rest and len(idle) > 1
                    else "the other one" if len(idle) == rest else listing(idle))
             text += f"; {who} {'does' if len(idle) == 1 else 'do'} not matter"
         return text + "."
-    return f"{listing(idle)} {'does' if len(idle) == 1 else 'do'} not matter to this decision."
+    return f"{listing(idle)} {'does' if len(idle) == 1 else 'do'} not matter {goal}."
 
 
 def _attributions(r) -> str | None:
@@ -157,7 +181,8 @@ def _attributions(r) -> str | None:
     top = sorted(r.attributions.items(), key=lambda kv: -abs(kv[1]))
     shown = [f"{f} {v:+.3g}" for f, v in top[:5]]
     more = f", and {number(len(top) - 5)} more" if len(top) > 5 else ""
-    return (f"Attributions (SHAP values toward {_term(r.class_var, r.positive_state)}, from "
+    toward = r.decision if r.multiclass else r.positive_state
+    return (f"Attributions (SHAP values toward {_term(r.class_var, toward)}, from "
             f"a base value of {decimal(r.base_value)}): {', '.join(shown)}{more}.")
 
 

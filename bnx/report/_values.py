@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FrozenMap", "NextObservation"]
+__all__ = ["Counterfactual", "FrozenMap", "NextObservation"]
 
 
 class FrozenMap(Mapping):
@@ -64,6 +64,40 @@ class FrozenMap(Mapping):
 
     def __reduce__(self):
         return (FrozenMap, (self._data,))
+
+
+class Counterfactual(FrozenMap):
+    """One closest change of a report: ``{feature: (old state, new state)}`` for the
+    features that change, and :attr:`decision`, the class state the changed instance is
+    decided (a multi-class classifier: the class it leads to; a binary one: the other
+    decision).
+
+    Examples
+    --------
+    >>> c = Counterfactual({"XrayReport": ("Normal", "Plethoric")}, "TGA")
+    >>> c["XrayReport"], c.decision, c == {"XrayReport": ("Normal", "Plethoric")}
+    (('Normal', 'Plethoric'), 'TGA', True)
+    """
+
+    __slots__ = ("decision",)
+
+    def __init__(self, changes: Mapping | None = None, decision: Any = None) -> None:
+        super().__init__(changes)
+        self.decision = decision
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Counterfactual):
+            return self._data == other._data and self.decision == other.decision
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash((tuple(self._data.items()), self.decision))
+
+    def __repr__(self) -> str:
+        return f"{self._data!r} -> {self.decision!r}"
+
+    def __reduce__(self):
+        return (Counterfactual, (self._data, self.decision))
 
 
 @dataclass(frozen=True)

@@ -45,12 +45,18 @@ class Answer:
         return self._html
 
 
-def answer(explorer: Explorer, instance: dict, background: str = "none") -> Answer:
+def answer(explorer: Explorer, instance: dict, background: str = "none",
+           rival=None) -> Answer:
     """The answer on ``instance`` (checked by :meth:`Explorer.read`), from the cache when
-    it was asked before. The background applies to complete instances (attributions need
-    one); a partial instance is answered without."""
+    it was asked before. The background and the rival apply to complete instances
+    (attributions, reasons and counterfactuals need one); a partial instance is answered
+    without. A rival that is the decided class itself asks nothing more: the answer is
+    the one without a rival (its report's ``rival`` is ``null``)."""
     if not explorer.complete(instance):
-        background = "none"
-    key = (frozenset(instance.items()), background)
+        background, rival = "none", None
+    elif rival is not None and explorer.odd.decide(instance) == rival:
+        rival = None
+    key = (frozenset(instance.items()), background, rival)
     return explorer.cached(key, lambda: Answer(
-        explain(explorer.odd, instance, background=explorer.background(background))))
+        explain(explorer.odd, instance, rival=rival,
+                background=explorer.background(background))))

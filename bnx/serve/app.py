@@ -7,9 +7,10 @@ is ever served):
   the answer on that instance rendered in it, so it reads without JavaScript;
 - ``GET /static/explorer.js``, ``GET /static/explorer.css``: the page's script and style,
   read once from the package;
-- ``GET /api/model``: ``{"class", "positive", "features": {feature: [states]}}``;
-- ``POST /api/explain``: ``{"instance": {feature: state}, "background": name}`` → the answer
-  as JSON (:func:`bnx.serve.answers.answer`);
+- ``GET /api/model``: ``{"class", "positive", "classes", "multiclass", "features":
+  {feature: [states]}}``;
+- ``POST /api/explain``: ``{"instance": {feature: state}, "background": name, "rival":
+  state}`` → the answer as JSON (:func:`bnx.serve.answers.answer`);
 - ``POST /explain.html``: the same request → the answer as the HTML the page shows.
 
 A bad request is answered with status 400 and ``{"error": message}`` (the message bnx
@@ -113,26 +114,29 @@ def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
     # threads, 29-33 ms here). Several workers (``--workers``) answer in parallel.
     async def asked(request):
         data = await body(request)
-        instance, background = explorer.read(data, limit=max_body)
-        return answer(explorer, instance, background)
+        instance, background, rival = explorer.read(data, limit=max_body)
+        return answer(explorer, instance, background, rival)
 
     async def get_page(request):
         query = request.query_params
-        given = {k: v for k, v in query.multi_items() if k != "background" and v != ""}
+        given = {k: v for k, v in query.multi_items()
+                 if k not in ("background", "rival") and v != ""}
         background = query.get("background") or "none"
+        rival = None
         try:
-            if len(query) > len(explorer.features) + 1:
+            rival = explorer.rival(query.get("rival"))
+            if len(query) > len(explorer.features) + 2:
                 raise ArgumentError("the query names more fields than the model has features")
             instance = explorer.instance(given)
             if background not in explorer.backgrounds():
                 raise ArgumentError(f"background must be one of "
                                     f"{', '.join(explorer.backgrounds())}, got {background!r}")
-            result = answer(explorer, instance, background)
+            result = answer(explorer, instance, background, rival)
             status, inner = 200, fragment(explorer, result)
         except BnxError as exc:
             instance, status, inner = {}, 400, error_html(str(exc))
-        return HTMLResponse(page(explorer, instance, background, inner), status_code=status,
-                            headers=_HEADERS)
+        return HTMLResponse(page(explorer, instance, background, inner, rival),
+                            status_code=status, headers=_HEADERS)
 
     def asset(name: str):
         async def get(request):

@@ -1,9 +1,11 @@
 """What the explorer answers, without the web: the model's description, requests read and
 checked, and the answers on an instance (the web layer in :mod:`.app` only moves bytes).
 
-A request is JSON: ``{"instance": {feature: state}, "background": name}``. Features left
-out (or given as ``null``) are unknown. Every check on the instance is the ODD's own
-(:meth:`bnx.ODD.encode`), so a bad request fails with the very message bnx raises.
+A request is JSON: ``{"instance": {feature: state}, "background": name, "rival": state}``.
+Features left out (or given as ``null``) are unknown; ``rival`` (a multi-class model's
+class state, or ``null``) asks why the decided class and not that one. Every check on the
+instance is the ODD's own (:meth:`bnx.ODD.encode`), so a bad request fails with the very
+message bnx raises.
 Nothing from a request is evaluated or unpickled: it is parsed by :func:`json.loads` and
 only ever compared with the model's feature and state names.
 """
@@ -34,7 +36,7 @@ BACKGROUNDS = {
     "marginals": "the network's marginals (each feature apart)",
 }
 
-_KEYS = ("instance", "background")
+_KEYS = ("instance", "background", "rival")
 
 
 def _json_scalar(state: Any) -> Any:
@@ -69,7 +71,7 @@ class Explorer:
     >>> model["class"], model["positive"], model["features"]["GPA"]
     ('Admit', '+', ['-', '+'])
     >>> explorer.read(b'{"instance": {"GPA": "+", "EntranceExam": null}}')
-    ({'GPA': '+'}, 'none')
+    ({'GPA': '+'}, 'none', None)
     >>> explorer.read(b'{"instance": {"GPA": "A"}}')
     Traceback (most recent call last):
     ...
@@ -94,26 +96,33 @@ class Explorer:
 
     # ------------------------------------------------------------------ the model
     def model(self) -> dict:
-        """``{"class", "positive", "features": {feature: [states]}}``, JSON-ready, the
-        features in the classifier's order."""
+        """``{"class", "positive", "classes", "multiclass", "features": {feature:
+        [states]}}``, JSON-ready, the features in the classifier's order (``positive``
+        is ``null`` for a multi-class model, which decides the most probable of
+        ``classes``)."""
         clf = self.classifier
         return {"class": _json_scalar(clf.class_var), "positive": _json_scalar(clf.positive),
+                "classes": [_json_scalar(s) for s in clf.class_states],
+                "multiclass": clf.multiclass,
                 "features": {_json_scalar(f): [_json_scalar(s) for s in self.odd.states(f)]
                              for f in self.features}}
 
     # ------------------------------------------------------------------ requests
-    def read(self, body: bytes, *, limit: int = MAX_BODY) -> tuple[dict, str]:
+    def read(self, body: bytes, *, limit: int = MAX_BODY) -> tuple[dict, str, Any]:
         """The instance ``{feature: state}`` (the model's own state values, unknown
-        features left out) and the background name that a request body asks for.
+        features left out), the background name and the rival class state (``None``:
+        none) that a request body asks for.
 
         Raises
         ------
         ArgumentError
             A body over ``limit`` bytes, not JSON, not a JSON object, with a key other
-            than ``instance`` and ``background``, or an unknown background.
+            than ``instance``, ``background`` and ``rival``, an unknown background, or a
+            rival on a model that decides yes or no.
         InstanceError
             The instance is not an object, or names an unknown feature
-            (:class:`~bnx.UnknownFeatureError`) or state (:class:`~bnx.UnknownStateError`).
+            (:class:`~bnx.UnknownFeatureError`) or state (:class:`~bnx.UnknownStateError`),
+            or the rival is not a class state (:class:`~bnx.UnknownStateError`).
         """
         if len(body) > limit:
             raise ArgumentError(f"the request body has more than {limit:,} bytes")
@@ -134,7 +143,19 @@ class Explorer:
         if not isinstance(background, str) or background not in self.backgrounds():
             raise ArgumentError(f"background must be one of {', '.join(self.backgrounds())}, "
                                 f"got {background!r}")
-        return self.instance(request.get("instance", {})), background
+        return (self.instance(request.get("instance", {})), background,
+                self.rival(request.get("rival")))
+
+    def rival(self, given: Any) -> Any:
+        """The class state ``given`` names (``None`` and ``""``: no rival), as the model's
+        own value."""
+        if given is None or given == "":
+            return None
+        if not self.odd.multiclass:
+            raise ArgumentError(f"rival names one of the classes a multi-class model picks "
+                                f"from; this one decides yes or no about "
+                                f"{self.classifier.class_var} = {self.classifier.positive}")
+        return self.odd.classes[self.odd.class_index(given)]
 
     def instance(self, given: Any) -> dict:
         """``given`` checked by the ODD (:meth:`bnx.ODD.encode`), as ``{feature: state}``

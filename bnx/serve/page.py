@@ -17,17 +17,24 @@ def _e(value) -> str:
     return escape(str(value), quote=True)
 
 
-def page(explorer: Explorer, instance: dict, background: str, inner: str) -> str:
-    """The whole page: the controls (set from ``instance``), and ``inner`` as the answer."""
+def page(explorer: Explorer, instance: dict, background: str, inner: str,
+         rival=None) -> str:
+    """The whole page: the controls (set from ``instance`` and ``rival``), and ``inner``
+    as the answer."""
     model = explorer.model()
     clf = explorer.classifier
     others = [s for s in clf.class_states if s != clf.positive]
     negative = others[0] if len(others) == 1 else f"not {clf.positive}"
-    if clf.rule == "argmax":
-        rule = f"when {clf.positive} is the most probable {clf.class_var}"
+    if clf.multiclass:
+        decides = (f"<p>Decides the most probable <b>{_e(clf.class_var)}</b> of "
+                   f"{_e(', '.join(map(str, clf.classes)))} (the first one on a tie).")
     else:
-        rule = (f"when Pr({clf.class_var} = {clf.positive} | what is known) ≥ "
-                f"{float(clf.threshold):g}")
+        if clf.rule == "argmax":
+            rule = f"when {clf.positive} is the most probable {clf.class_var}"
+        else:
+            rule = (f"when Pr({clf.class_var} = {clf.positive} | what is known) ≥ "
+                    f"{float(clf.threshold):g}")
+        decides = f"<p>Decides <b>{_e(clf.positive)}</b> {_e(rule)}, else <b>{_e(negative)}</b>."
     controls = []
     for i, (feature, states) in enumerate(model["features"].items()):
         chosen = instance.get(explorer.features[i])
@@ -40,6 +47,16 @@ def page(explorer: Explorer, instance: dict, background: str, inner: str) -> str
             f'<label for="f{i}">{_e(feature)}</label>'
             f'<select id="f{i}" name="{_e(feature)}" data-feature="{_e(feature)}">'
             f'{"".join(options)}</select></div>')
+    rivals = ""
+    if clf.multiclass:  # "why the decided class and not this one?"
+        options = ['<option value="">none: why the decided class</option>'] + [
+            f'<option value="{_e(s)}"'
+            f'{" selected" if rival is not None and str(s) == str(rival) else ""}>'
+            f'{_e(s)}</option>' for s in clf.classes]
+        rivals = (f'<fieldset><legend>Why not</legend><select id="rival" name="rival" '
+                  f'aria-label="rival class">{"".join(options)}</select>'
+                  f'<p class="note">a class to compare the decision with: what rules it '
+                  f'out, and what would make it</p></fieldset>\n')
     backgrounds = "".join(
         f'<option value="{_e(name)}"{" selected" if name == background else ""}>{_e(label)}'
         f'</option>' for name, label in explorer.backgrounds().items())
@@ -55,7 +72,7 @@ def page(explorer: Explorer, instance: dict, background: str, inner: str) -> str
 <body>
 <header>
 <h1>Explorer: {_e(clf.class_var)}</h1>
-<p>Decides <b>{_e(clf.positive)}</b> {_e(rule)}, else <b>{_e(negative)}</b>.
+{decides}
 Set the states you know; the others stay unknown.</p>
 </header>
 <main>
@@ -63,7 +80,7 @@ Set the states you know; the others stay unknown.</p>
 <fieldset><legend>Features ({len(explorer.features)})</legend>
 {"".join(controls)}
 </fieldset>
-<fieldset><legend>Attributions against</legend>
+{rivals}<fieldset><legend>Attributions against</legend>
 <select id="background" name="background" aria-label="background">{backgrounds}</select>
 </fieldset>
 <div class="buttons">
@@ -87,15 +104,19 @@ def error_html(message: str) -> str:
 
 
 def _decision(data: dict) -> str:
-    """The decision in the class's words, large, with its posterior."""
+    """The decision in the class's words, large, with its posterior (a multi-class
+    decision's: its own state's)."""
     posterior = data.get("posterior")
     shown = ("not defined (this evidence has probability 0)" if posterior is None
              else f"{posterior:.4g}")
     given = "this instance" if data["complete"] else "what is known"
-    return (f'<div class="decision {"positive" if data["positive"] else "negative"}">'
+    kind = ("decided" if data.get("multiclass") else
+            "positive" if data["positive"] else "negative")
+    of = data["decision"] if data.get("multiclass") else data["positive_state"]
+    return (f'<div class="decision {kind}">'
             f'<div class="verdict">Decision: <span id="decision">{_e(data["decision"])}'
             f'</span></div><div class="detail">Pr({_e(data["class_var"])} = '
-            f'{_e(data["positive_state"])} | {given}) = <span id="posterior">{_e(shown)}'
+            f'{_e(of)} | {given}) = <span id="posterior">{_e(shown)}'
             f'</span></div>{_classes(data, given)}</div>')
 
 
@@ -105,8 +126,12 @@ def _classes(data: dict, given: str) -> str:
     probs = data.get("class_probabilities")
     if not probs:
         return ""
+
+    def rival(s) -> str:  # the class the decision is compared with (rival=)
+        return " class=rival" if data.get("rival") is not None and str(s) == str(
+            data["rival"]) else ""
     rows = "".join(
-        f'<tr{" class=decided" if str(s) == str(data["decision"]) else ""}>'
+        f'<tr{" class=decided" if str(s) == str(data["decision"]) else rival(s)}>'
         f'<th scope="row">{_e(s)}</th><td class="num">{p:.3f}</td>'
         f'<td><span class="bar" style="width:{max(p * 100, 0.5):.1f}%"></span></td></tr>'
         for s, p in probs.items() if p is not None)

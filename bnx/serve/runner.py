@@ -116,7 +116,9 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
     port = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     clf = odd.classifier
-    print(f"bnx explorer of {clf.class_var} (positive: {clf.positive}) at "
+    which = (f"classes: {', '.join(map(str, clf.classes))}" if clf.multiclass
+             else f"positive: {clf.positive}")
+    print(f"bnx explorer of {clf.class_var} ({which}) at "
           f"http://{shown}:{port}/  (Ctrl-C stops it)", file=out, flush=True)
     if not loopback:
         print(f"warning: listening on {host}, not on loopback: anyone who can reach this "

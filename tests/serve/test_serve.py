@@ -76,7 +76,8 @@ def _healthy(client):
 # ---------------------------------------------------------------------- routes
 def test_model(client, odd):
     model = client.get("/api/model").json()
-    assert model == {"class": CLASS, "positive": POSITIVE,
+    assert model == {"class": CLASS, "positive": POSITIVE, "classes": ["-", "+"],
+                     "multiclass": False,
                      "features": {f: list(odd.states(f)) for f in odd.display_order}}
     assert list(model["features"]) == list(odd.display_order)
 
@@ -234,7 +235,10 @@ def test_an_instance_with_the_class_is_a_bad_request(client, odd, instance):
     (b'"x"', ('the request body must be a JSON object such as {"instance": {"feature": '
              '"state"}}, got str')),
     (b'{"instance": {}, "code": "import os"}',
-     "unknown key 'code' in the request (keys: instance, background)"),
+     "unknown key 'code' in the request (keys: instance, background, rival)"),
+    (b'{"instance": {}, "rival": "-"}',
+     "rival names one of the classes a multi-class model picks from; this one decides yes "
+     "or no about Admit = +"),
     (b'{"instance": {}, "background": "data.csv"}',
      "background must be one of none, network, uniform, marginals, got 'data.csv'"),
     (b"[" * 100_000 + b"]" * 100_000, ("the request body is not JSON: maximum recursion "

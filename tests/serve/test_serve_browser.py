@@ -209,3 +209,51 @@ def test_the_shap_chart_keeps_its_texts_and_the_page_shows_the_class_probabiliti
     if shot:
         browser.execute_script("arguments[0].scrollIntoView()", svg)
         browser.save_screenshot(shot)
+
+
+@pytest.fixture(scope="module")
+def child_multiclass_server(tmp_path_factory):
+    """``bnx serve child.bnx --port 0`` on pgmpy's child, a multi-class ODD."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pgmpy.utils import get_example_model
+        net = get_example_model("child")
+    odd = bnx.compile(bnx.Classifier(net, "Disease"))
+    path = tmp_path_factory.mktemp("serve") / "child.bnx"
+    odd.save(path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-m", "bnx", "serve", str(path), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    line = proc.stdout.readline()
+    assert " at http://127.0.0.1:" in line, proc.stderr.read()
+    assert "(classes: PFC, TGA, Fallot, PAIVS, TAPVD, Lung)" in line
+    yield odd, line.split(" at ")[1].split()[0]
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 0
+
+
+def test_multiclass_page_shows_every_class_and_answers_a_rival(browser, child_multiclass_server):
+    """Set child's features one by one: the banner shows the decided disease and a bar per
+    disease; picking a rival turns the report into 'why not' that disease."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    odd, address = child_multiclass_server
+    x = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5",
+         "XrayReport": "Normal", "GruntingReport": "yes", "Age": "0-3_days"}
+    browser.get(address)
+    for feature, state in x.items():
+        _set(browser, feature, state)
+    decision, _ = _shown(browser)
+    assert decision == "PAIVS" == explain(odd, x).decision
+    bars = browser.find_elements(By.CSS_SELECTOR, "#class-probabilities tr")
+    assert [b.find_element(By.TAG_NAME, "th").text for b in bars] == list(odd.classes)
+    before = browser.find_element(By.ID, "result").get_attribute("innerHTML")
+    Select(browser.find_element(By.ID, "rival")).select_by_value("TGA")
+    WebDriverWait(browser, 20).until(
+        lambda s: s.find_element(By.ID, "result").get_attribute("innerHTML") != before)
+    _shown(browser)
+    text = browser.find_element(By.ID, "result").text
+    assert "Why not TGA" in text and "What would make it TGA" in text
+    assert "rival=TGA" in browser.current_url

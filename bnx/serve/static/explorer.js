@@ -14,13 +14,16 @@
       if (select.value !== "") instance[select.dataset.feature] = select.value;
       select.closest(".feature").classList.toggle("set", select.value !== "");
     }
-    return { instance: instance, background: form.elements.background.value };
+    const body = { instance: instance, background: form.elements.background.value };
+    if (form.elements.rival && form.elements.rival.value !== "") body.rival = form.elements.rival.value;
+    return body;
   }
 
   function address(body) {  // the page's own address for this instance: bookmarkable
     const query = new URLSearchParams();
     for (const [feature, state] of Object.entries(body.instance)) query.append(feature, state);
     if (body.background !== "none") query.append("background", body.background);
+    if (body.rival) query.append("rival", body.rival);
     const text = query.toString();
     return text ? "?" + text : location.pathname;
   }
