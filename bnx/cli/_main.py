@@ -387,10 +387,8 @@ def _cmd_explain(args) -> None:
             print(explain(odd, x).text())
             return
         from ..odd._odd import formula_for
-        from ..report import decided_text
-        head = decided_text(odd, x)  # the decided class, before the formula stands in
-        odd, rival = formula_for(odd, x, rival=args.rival), args.rival
-        clf = None if clf is None else odd.classifier  # a file's: rebuilt when needed
+        formula_for(odd, x, rival=args.rival)  # the rival checked before anything prints
+        rival = args.rival  # every question takes the multi-class ODD and the rival
     elif args.rival is not None:
         from ..odd._odd import formula_for
         formula_for(odd, x, rival=args.rival)  # a binary ODD: only its other decision
@@ -419,7 +417,7 @@ def _cmd_explain(args) -> None:
     if not args.mc and not only_questions:
         pi = pi_explanations(whole, x, rival=rival)
         print("\n" + _show(pi.shortest() if args.shortest else pi, args.limit, feats))
-    answer_questions(args, clf, odd, x, feats)
+    answer_questions(args, clf, odd, x, feats, rival=rival)
 
 
 def _cmd_serve(args) -> None:

@@ -75,8 +75,9 @@ def questions_asked(args) -> bool:
     return any(getattr(args, k) for k in _QUESTIONS)
 
 
-def answer_questions(args, clf, odd, x, feats) -> None:
-    """Print the answers to the question flags given (``--cxp``, ``--roles``, ...)."""
+def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
+    """Print the answers to the question flags given (``--cxp``, ``--roles``, ...); on a
+    multi-class ODD each is asked about the decided class, or against ``rival``."""
     from .. import explanation as explain
     from ..errors import BnxError
     if args.immutable is not None and not args.robustness:
@@ -84,6 +85,10 @@ def answer_questions(args, clf, odd, x, feats) -> None:
     if args.shap:
         from ..attribution import shap_values
         a = shap_values(odd, x, read_background(args))
+        if a.multiclass:  # the game of the decided class
+            print(f"\nSHAP values toward {odd.decision_text(a.decided)} (the game "
+                  f"[decision = {a.decided}]):")
+            a = a.for_class(a.decided)
         rows = sorted(zip(a.feature_names, a.data, a.values), key=lambda r: -abs(r[2]))
         print(f"\nSHAP values (base value {float(a.base_values):.6f}, decision "
               f"{int(a.decisions)}):")
@@ -104,33 +109,38 @@ def answer_questions(args, clf, odd, x, feats) -> None:
                        f"{r.value:.6g}", f"{r.low:.6g}", f"{r.high:.6g}"]
                       for r in top.itertuples()], ["entry", "value", "low", "high"]))
     if args.cxp:
-        cxp = explain.contrastive_explanations(odd, x)
+        cxp = explain.contrastive_explanations(odd, x, rival=rival)
         print("\n" + _show(cxp.shortest() if args.shortest else cxp, args.limit, feats))
     if args.roles:
-        roles = explain.feature_roles(odd, x)
+        roles = explain.feature_roles(odd, x, rival=rival)
         print("\nfeature roles (in every / some / no sufficient reason)")
         print("\n".join("  " + ln for ln in _table(
             [[str(f), r] for f, r in roles.items()], ["feature", "role"]).splitlines()))
     if args.robustness:
         immutable = _names(args.immutable) or []
-        r = explain.robustness(odd, x, immutable=immutable)
+        r = explain.robustness(odd, x, immutable=immutable, target=rival)
         fixed = f" keeping {', '.join(immutable)}" if immutable else ""
+        other = ("the other decision" if not odd.multiclass else
+                 f"{odd.class_var} = {rival}" if rival is not None else
+                 f"another class than {odd.decide(x)}")
         if r == math.inf:
-            print(f"\nrobustness: infinite (no change{fixed} flips the decision)")
+            print(f"\nrobustness: infinite (no change{fixed} gives {other})")
         else:
-            print(f"\nrobustness: {r} (the fewest features to change{fixed} for the other "
-                  f"decision)")
-            cfs = explain.counterfactuals(odd, x, immutable=immutable)
+            print(f"\nrobustness: {r} (the fewest features to change{fixed} for {other})")
+            cfs = explain.counterfactuals(odd, x, immutable=immutable, target=rival)
             print(_show(cfs, args.limit, feats, title=f"{cfs.count:,} closest "
                         f"counterfactual{'s' if cfs.count != 1 else ''} (the changes; * "
                         f"keeps the instance's state)"))
+            if odd.multiclass:
+                shown = list(cfs.decisions)[:args.limit]
+                print(f"  each makes it, in order: {', '.join(map(str, shown))}")
     if args.bias:
         protected = _names(args.bias)
         print(f"\nbias: {explain.decision_bias(odd, x, protected)}")
         n = explain.count_biased(odd, protected)
         print(f"biased instances: {n:,} of {odd.total():,}")
     if args.check:
-        c = explain.check_explanation(odd, x, _pairs(args.check, "--check"))
+        c = explain.check_explanation(odd, x, _pairs(args.check, "--check"), rival=rival)
         print(f"\ncheck: {'sufficient' if c.sufficient else 'NOT sufficient'}, "
               f"{'minimal' if c.minimal else 'not minimal'}")
         if c.redundant:

@@ -101,3 +101,27 @@ def test_binary_rival_is_only_the_other_decision(capsys, admissions_bif):
     assert code == code2 == 0 and out == plain
     code, out, err = run(capsys, *base, "--rival", "yes")
     assert code == 1 and "the only other decision here is 'no'" in err
+
+
+@pytest.mark.parametrize("rival", [None, "TGA"])
+def test_the_question_flags_speak_of_classes(capsys, child, tmp_path, rival):
+    """--cxp, --roles, --robustness, --check and --bias take the multi-class ODD (and the
+    rival): their answers are the Python API's, worded by classes, never "not PAIVS"."""
+    path, odd = child
+    saved = odd.save(str(tmp_path / "child.bnx"))
+    more = ["--rival", rival] if rival else []
+    code, out, err = run(capsys, "explain", saved, "--instance", XS, "--cxp", "--roles",
+                         "--robustness", "--check", "LVHreport=yes", "--bias", "Age", *more)
+    assert code == 0, err
+    assert "not PAIVS" not in out and "other decision" not in out
+    cfs = bnx.counterfactuals(odd, X, target=rival)
+    assert f"each makes it, in order: {', '.join(map(str, cfs.decisions))}" in out
+    want = f"Disease = {rival}" if rival else "another class than PAIVS"
+    assert f"robustness: {bnx.robustness(odd, X, target=rival)} (the fewest features to " \
+           f"change for {want})" in out
+    cxp = bnx.contrastive_explanations(odd, X, rival=rival)
+    assert f"{cxp.count} contrastive explanations" in out
+    roles = bnx.feature_roles(odd, X, rival=rival)
+    assert all(f"{f:<14}  {r}" in out for f, r in roles.items())
+    c = bnx.check_explanation(odd, X, {"LVHreport": "yes"}, rival=rival)
+    assert ("check: sufficient" in out) == c.sufficient
