@@ -208,7 +208,13 @@ class GeneralReasons:
         return self.count
 
     def lengths(self) -> dict[int, int]:
-        """The number of reasons per number of constrained features, fewest first."""
+        """The number of reasons per number of constrained features, fewest first.
+
+        Returns
+        -------
+        dict
+            ``{number of constrained features: number of reasons}``.
+        """
         return dict(sorted(self._counts.get((self._root, True), {}).items()))
 
     def __iter__(self) -> Iterator[dict]:
@@ -250,19 +256,34 @@ class GeneralReasons:
 
     # ------------------------------------------------------------------ words
     def terms(self, reason: Mapping) -> tuple[str, ...]:
-        """One reason's terms (:func:`term`), one per constrained feature."""
+        """One reason's terms (:func:`term`), one per constrained feature.
+
+        Returns
+        -------
+        tuple of str
+        """
         enc = self._enc
         return tuple(term(f, s, enc.states[enc.position(f)], self.ordinal.get(f))
                      for f, s in reason.items())
 
     def text(self, reason: Mapping) -> str:
-        """One reason as a line of terms (:func:`term`), in the features' order."""
+        """One reason as a line of terms (:func:`term`), in the features' order.
+
+        Returns
+        -------
+        str
+        """
         if not reason:
             return "(any instance: the decision is the same everywhere)"
         return ", ".join(self.terms(reason))
 
     def header(self) -> str:
-        """The first printed line: how many, of which decision, what they are."""
+        """The first printed line: how many, of which decision, what they are.
+
+        Returns
+        -------
+        str
+        """
         against = f" and not {self.rival}" if self.rival is not None else ""
         what = ("sets of states that keep it" if self.rival is None
                 else f"sets of states on which it is never {self.rival}")

@@ -553,7 +553,12 @@ class MulticlassODD(ODD):
         return {s: f.count() for s, f in zip(self.classes, self._formulas)}
 
     def decision_state(self, decision) -> str:
-        """The class state of a decision (a multi-class decision is its state)."""
+        """The class state of a decision (a multi-class decision is its state).
+
+        Returns
+        -------
+        str
+        """
         return self.classes[self.class_index(decision)]
 
     def decision_text(self, decision) -> str:
