@@ -11,8 +11,9 @@ multi-class ODD: the argmax rule's pairwise comparisons compiled once and shared
 class formulas) and then the ``k`` compiles of ``Classifier(net, class_var, state,
 rule="argmax")``, one per class state, in the same process and order; the table gives the
 best round of each (``max_nodes=math.inf``: the default budget's estimate refuses nb5x30,
-whose estimate runs about 9 times its size; CPU time of the process, which other load on a shared machine
-disturbs less than wall time), the multi-class ODD's shared size, and checks that every
+whose estimate runs about 13 times its size; CPU time of the process, which other load on
+a shared machine disturbs less than wall time), the multi-class ODD's shared size, and
+checks that every
 class formula counts as many instances as its per-class compile.
 
 Configurations: pgmpy's bundled child (``Disease``, 6 states, its 7 leaves), insurance
