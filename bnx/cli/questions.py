@@ -124,7 +124,8 @@ def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
                  f"{odd.class_var} = {rival}" if rival is not None else
                  f"another class than {odd.decide(x)}")
         if r == math.inf:
-            print(f"\nrobustness: infinite (no change{fixed} gives {other})")
+            print(f"\nrobustness: infinite (no change{fixed} "
+                  + (f"gives {other})" if odd.multiclass else "flips the decision)"))
         else:
             print(f"\nrobustness: {r} (the fewest features to change{fixed} for {other})")
             cfs = explain.counterfactuals(odd, x, immutable=immutable, target=rival)
