@@ -60,29 +60,37 @@ class ODD(Decisions):
                  manager_of: Any = None) -> None:
         if arrays is None and root is None:
             raise ValueError("an ODD needs its arrays or its dd root")
+        meta = self._hold(classifier, encoding, backend, meta, classifier_doc, where, bdd)
+        self._arrays = arrays
+        self._root = root
+        self._manager_of = manager_of  # the multi-class ODD whose dd manager this one shares
+        if classifier is not None:
+            meta.setdefault("positive", classifier.positive)
+            meta.setdefault("threshold", classifier.threshold)
+            meta.setdefault("rule", classifier.rule)
+            if "least_states" not in meta:
+                meta["least_states"] = least_pair(classifier, encoding.features)
+        self.meta = meta
+
+    def _hold(self, classifier, encoding: Encoding, backend: str, meta: dict | None,
+              classifier_doc: dict | None, where: str, bdd: Manager | None = None) -> dict:
+        """Keep the parts every ODD has (binary or multi-class); returns its metadata so
+        far: the given one, with what the classifier says of itself."""
         self._classifier = classifier
         self._classifier_doc = classifier_doc  # a loaded classifier, rebuilt on first use
         self._classifier_where = where
         self.encoding = encoding
         self._backend = backend
-        self._arrays = arrays
         self._bdd = bdd
-        self._root = root
         self._domain = None
-        self._manager_of = manager_of  # the multi-class ODD whose dd manager this one shares
+        self._by_text: list | None = None  # see encode()
         meta = dict(meta or {})
         if classifier is not None:
             meta.setdefault("class_var", classifier.class_var)
-            meta.setdefault("positive", classifier.positive)
-            meta.setdefault("threshold", classifier.threshold)
-            meta.setdefault("rule", classifier.rule)
             meta.setdefault("fingerprint", classifier.fingerprint)
             meta.setdefault("on_states", classifier.on_states)
             meta.setdefault("ordinal", classifier.ordinal)
-            if "least_states" not in meta:
-                meta["least_states"] = least_pair(classifier, encoding.features)
-        self.meta = meta
-        self._by_text: list | None = None  # see encode()
+        return meta
 
     @property
     def backend(self) -> str:
@@ -432,21 +440,9 @@ class MulticlassODD(ODD):
                  classifier_doc: dict | None = None, where: str = "") -> None:
         if classifier is not None and not classifier.multiclass:
             raise ArgumentError("a MulticlassODD needs a classifier without a positive state")
-        self._classifier = classifier
-        self._classifier_doc = classifier_doc
-        self._classifier_where = where
-        self.encoding = encoding
-        self._backend = backend
-        self._bdd = None
-        self._domain = None
+        meta = self._hold(classifier, encoding, backend, meta, classifier_doc, where)
         self._manager_of = None
-        self._by_text = None
-        meta = dict(meta or {})
         if classifier is not None:
-            meta.setdefault("class_var", classifier.class_var)
-            meta.setdefault("fingerprint", classifier.fingerprint)
-            meta.setdefault("on_states", classifier.on_states)
-            meta.setdefault("ordinal", classifier.ordinal)
             meta.setdefault("classes", tuple(classifier.classes))
         meta.update(positive=None, threshold=None, rule="argmax", least_states=None)
         self.meta = meta
