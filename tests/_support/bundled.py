@@ -19,3 +19,13 @@ def bundled_bif(name: str, directory: Path) -> Path:
     path = Path(directory) / f"{name}.bif"
     path.write_text(gzip.decompress(source.read_bytes()).decode("utf-8"), encoding="utf-8")
     return path
+
+
+def bundled_network(name: str):
+    """pgmpy's bundled network ``name`` as a ``DiscreteBayesianNetwork`` (a new one each
+    call), read without pgmpy's deprecation warning for ``get_example_model``."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pgmpy.utils import get_example_model
+        return get_example_model(name)

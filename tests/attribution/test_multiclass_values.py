@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -15,14 +14,12 @@ import pandas as pd
 import pytest
 
 import bnx
+from tests._support.bundled import bundled_network
 
 
 @pytest.fixture(scope="module")
 def child():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     clf = bnx.Classifier(net, "Disease")
     return clf, bnx.compile(clf, backend="autoref")
 

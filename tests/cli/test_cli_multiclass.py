@@ -4,11 +4,10 @@ multi-class ODD, and ``--rival``."""
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
 import bnx
+from tests._support.bundled import bundled_network
 from tests._support.cli import run
 
 X = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5",
@@ -20,10 +19,7 @@ XS = ",".join(f"{f}={s}" for f, s in X.items())
 def child(tmp_path_factory):
     """Child as a BIF file, and its multi-class ODD compiled in Python."""
     from pgmpy.readwrite import BIFWriter
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     path = tmp_path_factory.mktemp("nets") / "child.bif"
     BIFWriter(net).write_bif(str(path))
     clf = bnx.Classifier(bnx.read_network(str(path)), "Disease")

@@ -8,7 +8,6 @@ against enumeration with the classifier's exact class joints on pgmpy's child.""
 from __future__ import annotations
 
 import itertools
-import warnings
 from fractions import Fraction
 
 import pytest
@@ -17,6 +16,7 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.explanation import _dense
+from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import (
     multiclass_classifier_of,
@@ -114,10 +114,7 @@ def test_a_multiclass_decision_is_a_class_state():
 # ---------------------------------------------------------------------- child
 @pytest.fixture(scope="module")
 def child():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     return bnx.Classifier(net, "Disease")
 
 

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import itertools
-import warnings
 from fractions import Fraction
 
 import pytest
@@ -23,6 +22,7 @@ from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 import bnx
+from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import (
     instances,
@@ -181,10 +181,7 @@ def test_reasons_within_a_set_of_instances(case, data):
 
 @pytest.fixture(scope="module")
 def child():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     return bnx.Classifier(net, "Disease")
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.explanation import bias as bias_module
+from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import instances, multiclass_classifier_of, multiclass_networks
 
@@ -140,10 +140,7 @@ def test_binary_counterfactuals_lead_to_the_other_decision():
 # ---------------------------------------------------------------------- child
 @pytest.fixture(scope="module")
 def child():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     clf = bnx.Classifier(net, "Disease")
     odd = bnx.compile(clf, backend="autoref")
     states = [clf.states(f) for f in odd.features]

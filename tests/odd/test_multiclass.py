@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import itertools
 import pickle
-import warnings
 
 import pytest
 
 import bnx
+from tests._support.bundled import bundled_network
 
 
 @pytest.fixture(scope="module")
 def child():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     return bnx.Classifier(net, "Disease")
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import warnings
 from fractions import Fraction
 
 import pytest
@@ -26,6 +25,7 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.errors import ArgumentError, UnknownStateError
+from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import (
     instances,
@@ -132,10 +132,7 @@ def test_attributions_of_the_decided_class(case, data):
 
 @pytest.fixture(scope="module")
 def child():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     clf = bnx.Classifier(net, "Disease")
     odd = bnx.compile(clf)
     keys = list(itertools.product(*(clf.states(f) for f in clf.features)))
@@ -252,10 +249,7 @@ def test_binary_counterfactuals_say_the_other_decision():
 
 
 def test_threshold_on_one_of_many_states_keeps_its_words():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     odd = bnx.compile(bnx.Classifier(net, "Disease", "TGA"))
     r = bnx.explain(odd, X)
     assert r.decision == "not TGA" and not r.multiclass

@@ -20,7 +20,7 @@ import pytest
 
 import bnx
 from bnx.report import explain
-from tests._support.bundled import bundled_bif
+from tests._support.bundled import bundled_bif, bundled_network
 
 pytest.importorskip("starlette")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
@@ -214,11 +214,7 @@ def test_the_shap_chart_keeps_its_texts_and_the_page_shows_the_class_probabiliti
 @pytest.fixture(scope="module")
 def child_multiclass_server(tmp_path_factory):
     """``bnx serve child.bnx --port 0`` on pgmpy's child, a multi-class ODD."""
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     odd = bnx.compile(bnx.Classifier(net, "Disease"))
     path = tmp_path_factory.mktemp("serve") / "child.bnx"
     odd.save(path)

@@ -8,12 +8,12 @@ small network with three classes, and against ``bnx.explain`` on child."""
 from __future__ import annotations
 
 import itertools
-import warnings
 from fractions import Fraction
 
 import pytest
 
 import bnx
+from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 
 pytest.importorskip("starlette")
@@ -123,10 +123,7 @@ X = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5"
 
 
 def test_child(tmp_path):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pgmpy.utils import get_example_model
-        net = get_example_model("child")
+    net = bundled_network("child")
     odd = bnx.compile(bnx.Classifier(net, "Disease"))
     client = TestClient(bnx.serve.create_app(odd))
     data = client.post("/api/explain", json={"instance": X, "rival": "TGA"}).json()
