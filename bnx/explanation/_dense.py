@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import math
 import weakref
-from fractions import Fraction
 
 import numpy as np
 
+from .._util.rounding import UNIT, gamma
 from ..classifier._inference import elimination_order, integer_factor
 from ..diagram._arrays import TRUE
 from ..diagram._feature_view import feature_view
@@ -53,16 +53,8 @@ def probability(value) -> float:
 
 #: The most entries of any table (joint or intermediate) made for the dense joint.
 LIMIT = 1 << 23
-#: The unit roundoff of binary64.
-UNIT = Fraction(1, 1 << 53)
-
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-
-def gamma(k: int) -> Fraction:
-    """``k u / (1 - k u)``: the bound on ``|theta|`` after ``k`` roundings (``k u < 1``)."""
-    ku = k * UNIT
-    return ku / (1 - ku)
 
 
 class Joint:
