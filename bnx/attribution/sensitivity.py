@@ -142,6 +142,12 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
         entry at 1 moved to ``t`` gives each other entry of its column ``(1 - t) / (k - 1)``;
         the other zero entries of a column stay 0.
 
+    See Also
+    --------
+    bnx.plot_sensitivity : The entries closest to flipping the decision, drawn.
+    bnx.robustness : How many features, not parameters, must change to flip it.
+    bnx.shap_values : How much each feature contributes to the decision.
+
     Examples
     --------
     >>> import bnx
@@ -247,9 +253,32 @@ def plot_sensitivity(frame, ax=None, *, top: int = 15):
     """Draw the ``top`` CPT entries of a :func:`parameter_sensitivity` frame closest to
     flipping the decision (matplotlib), each as its interval around its value.
 
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        What :func:`~bnx.parameter_sensitivity` answers, with an instance.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+    top : int, default 15
+        The number of entries drawn.
+
     Returns
     -------
     matplotlib.axes.Axes
+
+    See Also
+    --------
+    bnx.parameter_sensitivity : The frame drawn.
+
+    Examples
+    --------
+    >>> import bnx, matplotlib
+    >>> matplotlib.use("Agg")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    >>> frame = bnx.parameter_sensitivity(bnx.examples.admissions(), x)
+    >>> ax = bnx.plot_sensitivity(frame, top=5)
+    >>> len(ax.get_yticklabels())
+    5
     """
     from ._draw import draw_sensitivity
     return draw_sensitivity(frame, ax, top=top)

@@ -257,6 +257,12 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     StructureError
         A classifier background with hidden nodes other than a latent tree's.
 
+    See Also
+    --------
+    bnx.banzhaf_values : Each coalition weighed alike instead of by its size.
+    bnx.parameter_sensitivity : How far each CPT entry is from flipping the decision.
+    bnx.explain : The report, with these values given ``background=``.
+
     Examples
     --------
     >>> import bnx
@@ -298,9 +304,24 @@ def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) ->
     The game, ``X``, ``background`` and ``exact`` are as for :func:`shap_values`
     (Banzhaf values need not add up to the decision minus ``base_values``).
 
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    X : mapping, list of mappings or pandas.DataFrame
+        The instance or instances to explain, as for :func:`~bnx.shap_values`.
+    background : mapping, list of mappings, pandas.DataFrame or Classifier
+        What an absent feature's value is drawn from, as for :func:`~bnx.shap_values`.
+    exact : bool, default False
+        Fractions instead of floats.
+
     Returns
     -------
     Attributions
+
+    See Also
+    --------
+    bnx.shap_values : Each coalition weighed by its size: the values add up to the decision.
 
     Examples
     --------

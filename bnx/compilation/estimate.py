@@ -44,9 +44,25 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     engine :func:`compile` chooses. A multi-class classifier's is the sum of its class
     formulas' estimates (their shared nodes counted once per formula).
 
+    Parameters
+    ----------
+    clf : Classifier
+        The classifier to compile.
+    order : sequence of features, optional
+        The feature order (default: :func:`~bnx.default_order`).
+    samples : int, default 4000
+        The random instances sampled per estimate.
+    seed : int, default 0
+        The seed of the sampling: the same seed gives the same estimate.
+
     Returns
     -------
     int
+
+    See Also
+    --------
+    bnx.compile : The diagram itself.
+    bnx.default_order : The order estimated when none is given.
 
     Examples
     --------

@@ -31,9 +31,25 @@ def naive_bayes_order(clf: Classifier) -> list:
     class formulas take 4.0 M nodes together in this order against 5.0 M in the first
     class's).
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes classifier.
+
     Returns
     -------
     list
+
+    See Also
+    --------
+    bnx.default_order : The order compile uses, this one for naive Bayes.
+    bnx.estimate_size : How large the diagram in an order will be.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> bnx.naive_bayes_order(bnx.examples.admissions())
+    ['GPA', 'WorkExperience', 'FirstTimeApplicant', 'EntranceExam']
     """
     prior = clf.table(clf.class_var)[0]
 
@@ -73,9 +89,35 @@ def latent_tree_order(clf: Classifier) -> list:
     the child subtree with the fewest features and emit its leaves (recursively
     in the same order).
 
+    Parameters
+    ----------
+    clf : Classifier
+        A latent-tree classifier: the class at the root of a tree whose leaves are the
+        features and whose inner nodes are hidden.
+
     Returns
     -------
     list
+
+    See Also
+    --------
+    bnx.default_order : The order compile uses, this one for latent trees.
+
+    Examples
+    --------
+    The class ``C`` has a hidden child ``H`` above ``a`` and ``b``, and ``c`` below itself:
+    the subtree with the fewest features (``c``) comes first.
+
+    >>> import bnx
+    >>> from pgmpy.models import DiscreteBayesianNetwork
+    >>> from pgmpy.factors.discrete import TabularCPD
+    >>> edges = [("C", "H"), ("H", "a"), ("H", "b"), ("C", "c")]
+    >>> net = DiscreteBayesianNetwork(edges)
+    >>> net.add_cpds(TabularCPD("C", 2, [[0.4], [0.6]]), *(
+    ...     TabularCPD(v, 2, [[0.3, 0.8], [0.7, 0.2]], evidence=[u], evidence_card=[2])
+    ...     for u, v in edges))
+    >>> bnx.latent_tree_order(bnx.Classifier(net, "C", 1, features=["a", "b", "c"]))
+    ['c', 'a', 'b']
     """
     feats = set(clf.features)
     size: dict = {}
@@ -124,9 +166,30 @@ def default_order(clf: Classifier) -> list:
     :func:`naive_bayes_order`'s spread summed over every two class states; otherwise the
     order of its first class formula.
 
+    Parameters
+    ----------
+    clf : Classifier
+        Any classifier.
+
     Returns
     -------
     list
+
+    See Also
+    --------
+    bnx.naive_bayes_order : The order for naive Bayes.
+    bnx.latent_tree_order : The order for latent trees (Algorithm 2).
+    bnx.tan_order : The order for TANs and other classifiers without hidden variables.
+    bnx.general_order : The order for every other network.
+    bnx.compile : Compiles in this order unless given another.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> bnx.default_order(bnx.examples.admissions())
+    ['GPA', 'WorkExperience', 'FirstTimeApplicant', 'EntranceExam']
+    >>> bnx.default_order(bnx.examples.asia())
+    ['asia', 'xray', 'smoke', 'dysp']
     """
     if clf.multiclass and clf.structure != "naive_bayes":
         clf = clf.class_classifier(clf.classes[0])

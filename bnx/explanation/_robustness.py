@@ -103,6 +103,12 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     UnknownStateError
         ``target`` is not a class state.
 
+    See Also
+    --------
+    bnx.counterfactuals : The closest instances with the other decision.
+    bnx.robustness_profile : Every instance counted by its robustness.
+    bnx.contrastive_explanations : The features whose change can flip the decision.
+
     Examples
     --------
     >>> import bnx
@@ -177,6 +183,12 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
         other decision).
     UnknownStateError
         ``target`` is not a class state.
+
+    See Also
+    --------
+    bnx.robustness : Their number of changes.
+    bnx.contrastive_explanations : Which features to free, not which states to take.
+    bnx.decision_bias : The closest change of the protected features alone.
 
     Examples
     --------
@@ -307,10 +319,21 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     without ``target``): the instances decided each class are counted on that class's
     formula, and the counts added.
 
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    immutable : iterable of features
+        Features that may not change.
+
     Returns
     -------
     dict
         ``{robustness: number of instances}``, the keys ints and possibly ``math.inf``.
+
+    See Also
+    --------
+    bnx.robustness : One instance's robustness.
 
     Examples
     --------

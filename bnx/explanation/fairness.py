@@ -61,6 +61,11 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
         The network's features have too many joint states for the dense joint
         (``bnx.explanation._dense.LIMIT``).
 
+    See Also
+    --------
+    bnx.decision_bias : Whether one decision depends on the protected features.
+    bnx.count_biased : How many instances are decided with bias.
+
     Examples
     --------
     >>> import bnx

@@ -68,6 +68,11 @@ def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReaso
         ``print`` lists them fewest constrained features first, as ``feature = state``,
         ``feature ≥ state``, ``feature ∈ {a, b}`` terms.
 
+    See Also
+    --------
+    bnx.pi_explanations : The reasons made of the instance's own states.
+    bnx.check_rule : Whether a condition on states keeps a decision everywhere.
+
     Examples
     --------
     >>> import bnx

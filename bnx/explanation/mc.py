@@ -52,6 +52,16 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
     and so do the features in ``skip`` (fixed features, whose on states do not
     matter).
 
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    on : mapping, optional
+        ``{feature: on state or states}`` for the features whose on states are not declared
+        or recognisable.
+    skip : iterable of features
+        Features whose on states do not matter (they get none).
+
     Returns
     -------
     list of frozenset of int
@@ -62,6 +72,11 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
     OnStatesError
         Some feature's on states are none of the above; the message names the
         features and how to declare them.
+
+    See Also
+    --------
+    bnx.mc_explanations : The question that needs on states.
+    bnx.check_monotone : Whether raising a feature's state never lowers the decision.
 
     Examples
     --------

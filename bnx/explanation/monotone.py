@@ -82,6 +82,11 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
     ArgumentError
         ``class_order`` does not list every decision once.
 
+    See Also
+    --------
+    bnx.theorem3_holds : On one decision, whether MC- and shortest PI-explanations match.
+    bnx.check_rule : Whether a rule an expert states holds.
+
     Examples
     --------
     >>> import bnx
@@ -216,10 +221,25 @@ def theorem3_holds(odd: ODD, instance: Instance, *,
     functions; may fail otherwise. The two sets are enumerated to be compared,
     so this is a check for sets of moderate size.
 
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    instance : mapping
+        A complete instance.
+    on : mapping, optional
+        The features' on states, as for :func:`~bnx.mc_explanations`.
+
     Returns
     -------
     bool
         Whether Theorem 3 of the paper holds for this classifier.
+
+    See Also
+    --------
+    bnx.mc_explanations : One side of the comparison.
+    bnx.pi_explanations : The other side, the shortest ones.
+    bnx.check_monotone : When the theorem is guaranteed to hold.
 
     Examples
     --------

@@ -69,6 +69,10 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     ExplanationError
         The evidence has probability zero.
 
+    See Also
+    --------
+    bnx.same_decision_probability : How sure the decision is before the rest is observed.
+
     Examples
     --------
     >>> import bnx

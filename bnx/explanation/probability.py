@@ -85,6 +85,11 @@ def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
     ExplanationError
         ``evidence`` has probability zero (the probability is undefined).
 
+    See Also
+    --------
+    bnx.next_observations : Which feature to observe next to be surer of the decision.
+    bnx.probable_reasons : Reasons that keep the decision with a given probability.
+
     Notes
     -----
     A multi-class classifier (no positive state): the probability that the complete

@@ -129,6 +129,11 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=Non
     ExplanationError
         The instance has probability zero under the network.
 
+    See Also
+    --------
+    bnx.pi_explanations : The reasons that keep the decision whatever the rest is.
+    bnx.same_decision_probability : How likely the decision stays, given a partial instance.
+
     Examples
     --------
     >>> import bnx

@@ -87,6 +87,12 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
         no state of which meets its part of the condition, or a decision that is not one
         of the class's.
 
+    See Also
+    --------
+    bnx.check_rules : Many rules at once, written as text, as a table.
+    bnx.check_monotone : Whether raising a feature's state never lowers the decision.
+    bnx.check_explanation : Whether a partial instance explains one decision.
+
     Examples
     --------
     >>> import bnx
@@ -172,6 +178,10 @@ def check_rules(odd: ODD, rules):
         Columns ``rule`` (in words), ``holds``, ``violations``, ``instances``,
         ``violation_probability`` and ``counterexample`` (``feature = state, ...``; a
         missing value when the rule holds).
+
+    See Also
+    --------
+    bnx.check_rule : One rule, its counterexamples and their probability.
 
     Examples
     --------

@@ -79,6 +79,11 @@ def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
         ``.count`` is the number of instances of positive probability; ``x in s``
         tests one; pass it as ``within=`` to the explanation functions.
 
+    See Also
+    --------
+    bnx.forbid : The instances left after removing some.
+    bnx.pi_explanations : Explanations within such a set (``within=``).
+
     Examples
     --------
     >>> import bnx
@@ -215,6 +220,11 @@ def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSe
         A combination names a feature or a state that does not exist.
     ArgumentError
         ``combinations`` is not an iterable of non-empty mappings.
+
+    See Also
+    --------
+    bnx.support : The instances a network gives a positive probability.
+    bnx.pi_explanations : Explanations within such a set (``within=``).
 
     Examples
     --------

@@ -23,11 +23,23 @@ def robustness(clf: Any, instance: Mapping) -> int | float:
     the changes with the largest losses come first, and ``k`` changes can do no more
     than the ``k`` largest losses.
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     int or float
         The fewest features to change; ``math.inf`` (a float) when no change flips the
         decision.
+
+    See Also
+    --------
+    bnx.linear.counterfactual : One closest instance with the other decision.
+    bnx.robustness : The same on the compiled ODD.
 
     Examples
     --------
@@ -46,6 +58,13 @@ def counterfactual(clf: Any, instance: Mapping) -> dict:
 
     Closest counts changed features (:func:`robustness` of them).
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     dict
@@ -57,6 +76,11 @@ def counterfactual(clf: Any, instance: Mapping) -> dict:
         No instance has the other decision (the classifier is constant; the
         :func:`robustness` is ``math.inf``). On the compiled ODD,
         :func:`bnx.counterfactuals` answers an empty set instead.
+
+    See Also
+    --------
+    bnx.linear.robustness : Its number of changes.
+    bnx.counterfactuals : On the compiled ODD: every closest one.
 
     Examples
     --------
@@ -80,6 +104,13 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
     :func:`robustness`. Every contrastive explanation shares a feature with every
     PI-explanation.
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     dict
@@ -91,6 +122,11 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
         No change flips the decision (the classifier is constant; the
         :func:`robustness` is ``math.inf``). On the compiled ODD,
         :func:`bnx.contrastive_explanations` answers an empty set instead.
+
+    See Also
+    --------
+    bnx.linear.robustness : Its size.
+    bnx.contrastive_explanations : On the compiled ODD: every minimal one.
 
     Examples
     --------

@@ -21,9 +21,21 @@ __all__ = ["decide", "decision_of", "flip_moves", "position", "positions"]
 def decide(clf: Any, instance: Mapping) -> bool:
     """The exact decision on a complete instance (the same as ``clf.decide``).
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     bool
+
+    See Also
+    --------
+    bnx.Classifier.decide : The same decision, by the classifier.
+    bnx.ODD.decide : The same decision, read off the compiled diagram.
 
     Examples
     --------

@@ -30,9 +30,21 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     the set yielded is exactly that of :func:`bnx.pi_explanations` on the compiled ODD.
     Counting them has no polynomial answer: compile the classifier for that.
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     Iterator
+
+    See Also
+    --------
+    bnx.linear.shortest_pi_explanation : One with the fewest features.
+    bnx.pi_explanations : On the compiled ODD: all of them as a set, counted.
 
     Examples
     --------
@@ -73,9 +85,21 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     why and between which sizes a shortest one lies, and whose ``best`` attribute is the
     shortest PI-explanation found (``docs/explanations.md``, "What a TAN costs").
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     dict
+
+    See Also
+    --------
+    bnx.linear.pi_explanations : Every PI-explanation, one after the other.
+    bnx.linear.mc_explanation : The fewest active features that keep the decision.
 
     Examples
     --------
@@ -113,6 +137,15 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     sufficient, is the completion with every other feature at its worst state for the
     decision (the diagram version gives one closest to the instance instead).
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+    partial : mapping
+        Some of the instance's ``feature: state`` pairs.
+
     Returns
     -------
     ExplanationCheck
@@ -121,6 +154,11 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     ------
     ExplanationError
         ``partial`` gives a feature another state than the instance has.
+
+    See Also
+    --------
+    bnx.check_explanation : The same check on the compiled ODD.
+    bnx.linear.pi_explanations : Every PI-explanation.
 
     Examples
     --------

@@ -114,9 +114,21 @@ def read_xlc(path: str | os.PathLike, *, class_var: str = "class"):
     Raises :class:`~bnx.NetworkFileError` for a missing or malformed file, or one with
     real-valued features.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The XLC file (xpxlc's text format of naive Bayes classifiers).
+    class_var : str, default "class"
+        The name given to the class.
+
     Returns
     -------
     Classifier
+
+    See Also
+    --------
+    bnx.read_network : A network file (BIF, XMLBIF, NET, UAI) instead.
+    bnx.linear.pi_explanations : The classifier's explanations, without compiling it.
 
     Examples
     --------

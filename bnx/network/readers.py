@@ -32,9 +32,26 @@ def read_network(path: str | os.PathLike) -> Any:
     decompressed in memory). Any failure becomes a :class:`~bnx.NetworkFileError` that
     names the file.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The network file.
+
     Returns
     -------
     object
+
+    See Also
+    --------
+    bnx.Classifier.from_file : A classifier straight from a network file.
+    bnx.learn_naive_bayes : A network learned from data instead.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> net = bnx.read_network(bnx.examples.network_path("admission.net"))
+    >>> sorted(net.nodes())
+    ['Admit', 'EntranceExam', 'FirstTimeApplicant', 'GPA', 'WorkExperience']
     """
     if not isinstance(path, (str, os.PathLike)):
         from ..errors import ArgumentError

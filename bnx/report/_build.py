@@ -69,6 +69,14 @@ def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
     InstanceError
         The instance names an unknown feature or state (its subclasses say which).
 
+    See Also
+    --------
+    bnx.explain_data : The same questions on every row of a data set.
+    bnx.plot_network : The report drawn on the network.
+    bnx.pi_explanations : Every reason the decision has, as a set.
+    bnx.contrastive_explanations : Every minimal set of features whose change can flip it.
+    bnx.counterfactuals : The closest instances with another decision.
+
     Examples
     --------
     >>> import bnx
@@ -129,6 +137,24 @@ def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) ->
     or from the classifier the ODD was compiled from, else from a saved ODD's tables
     (without pgmpy); the sentence leaves it out when none holds probabilities or
     ``Pr(x) = 0`` (undefined).
+
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    instance : mapping
+        A complete or partial instance.
+    clf : Classifier, optional
+        The classifier whose posterior is given (default: the ODD's).
+
+    Returns
+    -------
+    str
+        One sentence.
+
+    See Also
+    --------
+    bnx.explain : The whole report, of which this is the first sentence.
 
     Examples
     --------

@@ -195,6 +195,21 @@ def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
 def render_report(r) -> str:
     """The report as an HTML fragment (a ``div``), for notebooks and web pages.
 
+    Parameters
+    ----------
+    r : Report
+        What :func:`~bnx.explain` answers.
+
+    Returns
+    -------
+    str
+        The HTML fragment, a ``div`` of class ``bnx-report``.
+
+    See Also
+    --------
+    bnx.explain : The report rendered.
+    bnx.Report.to_dict : The same content as JSON.
+
     Examples
     --------
     >>> import bnx

@@ -59,6 +59,11 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
         ``classifier`` is not a classifier (or an ODD holding none), or ``report`` is
         not a :class:`~bnx.Report` of this instance.
 
+    See Also
+    --------
+    bnx.explain : The report drawn on the network.
+    bnx.Report.plot : The report's own picture.
+
     Examples
     --------
     >>> import bnx, matplotlib

@@ -73,6 +73,11 @@ def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
     ArgumentError
         Starlette is not installed, or ``odd`` is not an ODD with its classifier.
 
+    See Also
+    --------
+    bnx.serve.run : Serve the app with uvicorn.
+    bnx.explain : The report each page shows.
+
     Examples
     --------
     >>> import bnx

@@ -21,10 +21,19 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 def is_loopback(host: str) -> bool:
     """Whether ``host`` is a loopback address (or ``localhost``).
 
+    Parameters
+    ----------
+    host : str
+        A host name or an IP address.
+
     Returns
     -------
     bool
         True for a loopback address or ``localhost``.
+
+    See Also
+    --------
+    bnx.serve.run : Warns when it listens on another address than a loopback one.
 
     Examples
     --------
@@ -90,11 +99,28 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
     out : file, optional
         Where the address and the warning go (default ``sys.stdout``).
 
+    Returns
+    -------
+    None
+        Once the server has stopped.
+
     Raises
     ------
     ArgumentError
         The address cannot be listened on (in use, not this machine's, a bad port), a bad
         number of workers, or Starlette or uvicorn is not installed.
+
+    See Also
+    --------
+    bnx.serve.create_app : The Starlette app served, to serve another way.
+
+    Examples
+    --------
+    Serve the explorer of the admissions classifier on this machine (it runs until Ctrl-C):
+
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions())
+    >>> bnx.serve.run(odd, port=8765)  # doctest: +SKIP
     """
     out = sys.stdout if out is None else out
     try:

@@ -221,6 +221,11 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         :func:`bnx.pi_explanations` and :func:`bnx.robustness` give them without
         ``rival=`` or ``target=``); ``posterior`` and ``sensitivity`` are refused.
 
+    See Also
+    --------
+    bnx.explain : One decision, in the class's own words.
+    bnx.ODD.decide_many : The decisions alone.
+
     Examples
     --------
     >>> import bnx

@@ -94,9 +94,20 @@ def tan_order(clf: Classifier) -> list:
     compile (more than two classes under a threshold),
     :func:`~bnx.compilation.engines.general.general_order`.
 
+    Parameters
+    ----------
+    clf : Classifier
+        Any classifier; a TAN, k-dependence or BAN classifier gets its own order.
+
     Returns
     -------
     list
+
+    See Also
+    --------
+    bnx.default_order : The order compile uses, this one for TANs.
+    bnx.general_order : The order for networks with hidden variables.
+    bnx.learn_tan : Learns a TAN from data.
 
     Examples
     --------

@@ -300,9 +300,28 @@ def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
     smallest state (touched factors' size after its level, see :mod:`._plan`), ties in
     the features' order.
 
+    Parameters
+    ----------
+    clf : Classifier
+        Any classifier.
+    classes : tuple of class states, optional
+        The class states whose formulas the order is for (a multi-class classifier; by
+        default the classifier's own).
+
     Returns
     -------
     list
+
+    See Also
+    --------
+    bnx.default_order : The order compile uses, this one for general networks.
+    bnx.tan_order : The order for networks without hidden variables.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> bnx.general_order(bnx.examples.asia())
+    ['asia', 'xray', 'smoke', 'dysp']
     """
     c = clf.class_var
     if classes is None and len(clf.class_states) == 2:

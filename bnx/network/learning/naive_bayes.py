@@ -103,6 +103,11 @@ def learn_naive_bayes(
         has more than `max_states` distinct values or a binned column is not
         numeric. The message names the offending column or argument.
 
+    See Also
+    --------
+    bnx.learn_tan : A TAN from the same data, each feature with one more parent.
+    bnx.Classifier : The classifier of the network learned.
+
     Notes
     -----
     A missing value is skipped for the table of its own variable only: the

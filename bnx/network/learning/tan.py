@@ -70,6 +70,11 @@ def learn_tan(
         As :func:`learn_naive_bayes` does, and if `root` is not one of the
         features.
 
+    See Also
+    --------
+    bnx.learn_naive_bayes : A naive Bayes from the same data.
+    bnx.tan_order : The order a TAN is compiled in.
+
     Notes
     -----
     Missing values. The weight of two features ``F`` and ``G`` is
