@@ -48,7 +48,8 @@ class ArgumentError(BnxError, ValueError):
 
 class StructureError(BnxError, ValueError):
     """A classifier structure bnx cannot use (no feature, the class as a feature, a
-    repeated feature, or a tree-only question asked of a general network)."""
+    repeated feature, or a tree-only question asked of a general network).
+    """
 
 
 class NetworkError(BnxError, ValueError):
@@ -98,7 +99,8 @@ class ExplanationError(BnxError, ValueError):
 class OnStatesError(ExplanationError):
     """MC-explanations were asked for a feature whose "on" state is unknown: its states
     are not recognisably affirmative (yes/no, y/n, true/false, 1/0, +/-, ...) and none
-    was declared (``on=`` or the classifier's ``on_states``)."""
+    was declared (``on=`` or the classifier's ``on_states``).
+    """
 
 
 class DataError(BnxError, ValueError):

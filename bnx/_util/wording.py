@@ -56,7 +56,8 @@ def affirmative(states: Sequence) -> int | None:
 def decision_state(class_states: Sequence | None, positive: Any, decision: bool) -> str:
     """The class state a decision stands for, as text: the positive state for a
     positive decision; for a negative one the other state of a two-state class, or
-    ``"not <positive>"`` (a class of more states, or unknown states)."""
+    ``"not <positive>"`` (a class of more states, or unknown states).
+    """
     if decision:
         return str(positive)
     if class_states is not None and len(class_states) == 2:
@@ -68,7 +69,8 @@ def decision_state(class_states: Sequence | None, positive: Any, decision: bool)
 
 def terms(mapping: Mapping, *, was: Mapping | None = None) -> str:
     """``"feature = state, ..."`` in the mapping's order; with ``was`` (the instance),
-    each term says the state it changes from: ``"GPA = - (was +)"``."""
+    each term says the state it changes from: ``"GPA = - (was +)"``.
+    """
     if not mapping:
         return "(nothing)"
     if was is None:
@@ -100,7 +102,8 @@ def changes(mapping: Mapping, was: Mapping, gives: Any = None) -> str:
 
 def decimal(p: Any, digits: int = 3) -> str:
     """A probability as people read it: ``digits`` significant digits, scientific
-    notation below 0.001, ``"0"`` and ``"1"`` exactly."""
+    notation below 0.001, ``"0"`` and ``"1"`` exactly.
+    """
     x = float(p)
     if x == 0 or x == 1:
         return str(int(x))
@@ -218,7 +221,8 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 def listing(header: str, lines: Iterable[str], total: int, shown: int = SHOWN) -> str:
     """``header`` then up to ``shown`` indented lines, then ``"… and N more"`` when
-    ``total`` is larger (``lines`` is read only as far as needed)."""
+    ``total`` is larger (``lines`` is read only as far as needed).
+    """
     out = [header]
     k = 0
     for line in lines:

@@ -27,7 +27,8 @@ def _label(attr) -> str:
 
 def draw(attr, ax: Any = None, *, kind: str | None = None, max_features: int = 20) -> Any:
     """:meth:`bnx.Attributions.plot`: a bar or waterfall chart for one instance, a
-    beeswarm-like summary for many rows."""
+    beeswarm-like summary for many rows.
+    """
     from ..errors import ArgumentError
     kinds = ("bar", "waterfall") if attr.single else ("beeswarm", "bar")
     kind = kind or kinds[0]
@@ -126,7 +127,8 @@ def _left(attr, values: np.ndarray, order: np.ndarray) -> np.ndarray:
 
 def draw_sensitivity(frame, ax: Any = None, *, top: int = 15) -> Any:
     """:func:`bnx.plot_sensitivity`: the CPT entries closest to flipping the
-    decision, each as its interval around its value (on a log scale of distance)."""
+    decision, each as its interval around its value (on a log scale of distance).
+    """
     f = frame.copy()
     f["room"] = flip_room(f)
     f = f.sort_values("room", kind="stable").head(top).iloc[::-1]

@@ -16,7 +16,8 @@ __all__ = ["entries", "sensitivity_frame", "flip_room", "entry_label"]
 
 def entries(states: dict, parents: dict, cpds: dict, var: Any):
     """``(column index tuple, parent states dict, state index, theta, column)`` of every
-    entry of ``var``'s table, parents' configurations in product order."""
+    entry of ``var``'s table, parents' configurations in product order.
+    """
     table = cpds[var][1]
     pa = parents[var]
     for u in itertools.product(*(range(len(states[q])) for q in pa)):
@@ -43,7 +44,8 @@ def flip_room(frame, *, exact: bool = False):
     when ``low > 0``, ``high`` when ``high < 1``), ``inf`` when neither end is one;
     computed in the frame's own numbers (exact for fractions). A Series named ``room``:
     floats, or with ``exact`` the frame's own numbers (so that rooms which differ by
-    less than a float's precision are still ranked right)."""
+    less than a float's precision are still ranked right).
+    """
     import pandas as pd
     out = []
     for v, lo, hi in zip(frame["value"], frame["low"], frame["high"]):

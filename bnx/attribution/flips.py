@@ -17,7 +17,8 @@ __all__ = ["flip_interval"]
 
 def _constraints(a: list, b: list, rule: str, p: int, threshold) -> list:
     """The decision on ``joint(t) = a + b t`` as ``[(h0, h1, strict)]``: positive iff
-    ``h0 + h1 t > 0`` (strict) or ``>= 0`` for every item."""
+    ``h0 + h1 t > 0`` (strict) or ``>= 0`` for every item.
+    """
     if rule == "argmax":
         return [(a[p] - a[c], b[p] - b[c], c < p) for c in range(len(a)) if c != p]
     t = threshold

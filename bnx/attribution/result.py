@@ -46,7 +46,8 @@ class Attributions:
     @classmethod
     def stack(cls, parts: list, classes: tuple, class_var) -> Attributions:
         """The attributions of one game per class, the class the last axis (each part
-        the binary attributions of one class formula)."""
+        the binary attributions of one class formula).
+        """
         out = cls(np.stack([p.values for p in parts], axis=-1),
                   np.stack([np.asarray(p.base_values) for p in parts], axis=-1),
                   parts[0].data, parts[0].feature_names, kind=parts[0].kind,
@@ -59,13 +60,15 @@ class Attributions:
     @property
     def output_names(self) -> tuple:
         """The outputs of the last axis of a multi-class result (its class states); the
-        positive decision alone for a binary one."""
+        positive decision alone for a binary one.
+        """
         return self.classes if self.multiclass else self.classes[:1]
 
     @property
     def decided(self):
         """The decided class state (one per row for many rows) of a multi-class result;
-        the decision's words (``"Admit = +"``) of a binary one."""
+        the decision's words (``"Admit = +"``) of a binary one.
+        """
         d = np.asarray(self.decisions)
         if self.multiclass:
             which = np.argmax(d, axis=-1)
@@ -127,7 +130,8 @@ class Attributions:
     @property
     def single(self) -> bool:
         """Whether this holds one instance (``values`` is one-dimensional, or features by
-        classes)."""
+        classes).
+        """
         return np.ndim(self.values) == 1 + self.multiclass
 
     def __len__(self) -> int:
@@ -139,7 +143,8 @@ class Attributions:
 
     def __str__(self) -> str:
         """The values in words: for one instance, the decision, the base value and each
-        feature's push, largest first; for many rows, the mean absolute values."""
+        feature's push, largest first; for many rows, the mean absolute values.
+        """
         name = "SHAP" if self.kind == "shap" else "Banzhaf"
         if self.multiclass:
             if self.single:

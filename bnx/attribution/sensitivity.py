@@ -52,7 +52,8 @@ def family_derivatives(states: dict, parents: dict, factors: dict, class_var: An
     ``(class, var, *parents)`` without repeats), up to one positive constant.
 
     ``order``: an elimination order of all unobserved variables to follow (the ones
-    kept are skipped); by default a greedy one is made for ``var``."""
+    kept are skipped); by default a greedy one is made for ``var``.
+    """
     keep = tuple(dict.fromkeys((class_var, var, *parents[var])))
     card = {n: len(s) for n, s in states.items()}
     pool = [((*keep,), _ones([card[v] for v in keep]))]
@@ -84,7 +85,8 @@ def _ones(shape):
 def derivative(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: tuple,
                c: int, j: int):
     """``dPr(c, e) / dtheta`` for the entry ``j`` of column ``u`` of ``var``'s table
-    (0 when the class state ``c`` contradicts the entry's own states)."""
+    (0 when the class state ``c`` contradicts the entry's own states).
+    """
     w = {class_var: c}
     for v, k in ((*zip(pa, u), (var, j))):
         if w.setdefault(v, k) != k:
@@ -96,7 +98,8 @@ def linear_joint(d: list, j: int, column: list, total: list) -> tuple[list, list
     """``(a, b)`` with ``Pr(c, e)(t) = a[c] + b[c] t`` for the entry ``j`` of a column of
     a table: ``d[c][jj]`` is the derivative of ``Pr(c, e)`` with respect to the column's
     entry ``jj`` (:func:`derivative`), ``total`` the class joints at the table's values,
-    on the same scale."""
+    on the same scale.
+    """
     k = len(column)
     theta = column[j]
     a, b = [], []
@@ -224,7 +227,8 @@ def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
     move, :func:`~.entries.flip_room`; ``inf`` when no single entry can flip it) and
     ``sensitivity_entry`` (that entry, ``"Pr(V=s | ...)"``; ``None`` when no entry can
     flip it), each distinct complete row computed once; NaN on rows with missing
-    values. The closest entry is found on the exact rooms."""
+    values. The closest entry is found on the exact rooms.
+    """
     import pandas as pd
     if classifier is None:
         raise ArgumentError("what='sensitivity' needs the classifier, which this ODD does "

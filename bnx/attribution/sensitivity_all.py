@@ -105,7 +105,8 @@ def _check(clf, parents, cpds) -> tuple[dict, set]:
 
 class _Model:
     """The classifier's tables, its diagram's schedule and, per class ``o``, the
-    frontiers of the vectors ``y`` normalised by ``o`` (made on first use)."""
+    frontiers of the vectors ``y`` normalised by ``o`` (made on first use).
+    """
 
     def __init__(self, clf, states, parents, cpds, sched, parent):
         self.clf, self.states, self.parents, self.cpds = clf, states, parents, cpds
@@ -159,7 +160,8 @@ class _Model:
 
     def extremes(self, ys: list, o: int, side: int) -> list:
         """The vectors among ``ys`` (over the classes but ``o``, decided ``side``) whose
-        intervals intersect to that of all of them."""
+        intervals intersect to that of all of them.
+        """
         if len(ys) <= 1:
             return ys
         coords, p, clf = self.coords(o), self.p, self.clf
@@ -190,7 +192,8 @@ class _Model:
 
     def keep(self, lines, theta, lo, hi):
         """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)`` (the
-        class joints ``a + b t``)."""
+        class joints ``a + b t``).
+        """
         clf = self.clf
         for a, b in lines:
             low, high, _ = flip_interval(a, b, theta, clf.rule, self.p, clf.threshold)
@@ -261,7 +264,8 @@ class _Model:
 
     def _impossible_changes(self, v: int) -> bool:
         """Whether an instance with ``L_v(x) = 0`` (every joint 0 when ``Pr(v) = 1``,
-        decided by the tie rule) is decided otherwise by the other classes (``t < 1``)."""
+        decided by the tie rule) is decided otherwise by the other classes (``t < 1``).
+        """
         clf, K, p = self.clf, self.nclass, self.p
         tie = decides([0] * K, clf.rule, p, clf.threshold)
         # the other decision is monotone: for ``tie`` positive, look for a negative one

@@ -74,7 +74,8 @@ class Schedule:
 
     def layer(self, m: int) -> list:
         """``(key, known states, next key, the states the layer's factors read)`` of every
-        edge of layer ``m``, grouped by key (made once)."""
+        edge of layer ``m``, grouped by key (made once).
+        """
         got = self._layers.get(m)
         if got is None:
             reads = self.reads[m]
@@ -85,7 +86,8 @@ class Schedule:
 
     def steps(self, m: int, key: tuple):
         """``(state, known states, next key)`` of every edge leaving ``key`` on layer ``m``
-        (the known states a dict the caller must not keep)."""
+        (the known states a dict the caller must not keep).
+        """
         u, a = key
         h, kids, after = self.feats[m], self.kids[m], self.open_after[m]
         known = dict(zip(self.before(m), a))
@@ -102,7 +104,8 @@ class Schedule:
     def factor(self, m: int, known: dict, mult: Callable, override=None):
         """The product of the factors applied on layer ``m`` (``override``: ``(feature,
         function of the known states)`` replacing that feature's factor), ``()`` when none
-        is, or None when one drops the edge."""
+        is, or None when one drops the edge.
+        """
         g: tuple = ()
         for f in self.due[m]:
             if override is not None and f == override[0]:
@@ -143,7 +146,8 @@ def unit(d: int) -> Front:
 
 def _survivors(logs, sigma) -> np.ndarray:
     """The rows of ``logs`` that no other row beats by ``TAU`` in every coordinate in
-    direction ``sigma``."""
+    direction ``sigma``.
+    """
     x = np.clip(logs, -_FAR, _FAR) * np.asarray(sigma, dtype=float)
     n, d = x.shape
     if n <= 1:
@@ -176,7 +180,8 @@ def _mul(p: tuple, g: tuple) -> tuple:
 
 def pareto(points: list, sigma: tuple) -> list:
     """The points that no other point dominates in direction ``sigma`` (``q`` dominates
-    ``p`` when ``sigma[c] * q[c] >= sigma[c] * p[c]`` for every ``c``), equal points once."""
+    ``p`` when ``sigma[c] * q[c] >= sigma[c] * p[c]`` for every ``c``), equal points once.
+    """
     if len(points) <= 1:
         return list(points)
     if len(sigma) == 1:
@@ -191,7 +196,8 @@ def pareto(points: list, sigma: tuple) -> list:
 
 def _best(cands: list, sigma: tuple) -> Front:
     """One coordinate: the exact extreme of the products over ``cands = [(log, *parts)]``,
-    multiplied exactly only where the log is within ``TAU`` of the best."""
+    multiplied exactly only where the log is within ``TAU`` of the best.
+    """
     if not cands:
         return Front([], [])
     s = sigma[0]
@@ -212,7 +218,8 @@ def _best(cands: list, sigma: tuple) -> Front:
 
 def _merge(sources: list, sigma: tuple, d: int) -> Front:
     """The frontier of the union of ``front * g`` over ``sources = [(front, (g, glog))]``
-    (one coordinate: the exact extreme, its log a float in a list)."""
+    (one coordinate: the exact extreme, its log a float in a list).
+    """
     if d == 1:
         return _best([(lg + gl, p, g) for f, (g, gl) in sources
                       for p, lg in zip(f.pts, f.logs)], sigma)
@@ -240,7 +247,8 @@ class _Edges:
 def forward(sched: Schedule, mult: Callable, sigma: tuple, d: int) -> list:
     """``fwd[m][key]``: the :class:`Front` of the products from the root to each walk
     state of layer ``m`` (``mult(f, s, w)``: the factor of feature ``f``'s state ``s``
-    given its parent's state ``w``, a ``d``-vector, or None to drop the edge)."""
+    given its parent's state ``w``, a ``d``-vector, or None to drop the edge).
+    """
     fwd = [{(0, ()): unit(d)}]
     for m in range(len(sched.feats)):
         fwd.append(_step(sched, m, mult, sigma, d, fwd[m], down=True))
@@ -249,7 +257,8 @@ def forward(sched: Schedule, mult: Callable, sigma: tuple, d: int) -> list:
 
 def backward(sched: Schedule, mult: Callable, sigma: tuple, d: int, terminal: int) -> list:
     """``bwd[m][key]``: the :class:`Front` of the products from each walk state of layer
-    ``m`` to the terminal ``terminal`` (see :func:`forward`)."""
+    ``m`` to the terminal ``terminal`` (see :func:`forward`).
+    """
     n = len(sched.feats)
     bwd: list = [None] * (n + 1)
     bwd[n] = {k: unit(d) for k in sched.keys[n] if int(sched.value[k[0]]) == terminal}
@@ -262,7 +271,8 @@ def _step(sched: Schedule, m: int, mult: Callable, sigma: tuple, d: int, fronts:
           down: bool) -> dict:
     """One layer of :func:`forward` (``down``: ``fronts`` are layer ``m``'s, the result
     layer ``m + 1``'s) or of :func:`backward` (the other way): each walk edge of layer
-    ``m`` extends the front at its one end by its factor into the front at its other."""
+    ``m`` extends the front at its one end by its factor into the front at its other.
+    """
     edges = _Edges(sched, m, mult)
     into: dict = {}
     for key, known, to, reads in sched.layer(m):
@@ -279,7 +289,8 @@ def through(sched: Schedule, fwd: list, bwd: list, mult: Callable, sigma: tuple,
             feature, accept: Callable, override: Callable) -> list:
     """The frontier of the products of the paths whose known states at the layer where
     ``feature``'s factor is applied pass ``accept``, that factor being ``override(known)``
-    (a vector, or None to drop the path) instead of its own."""
+    (a vector, or None to drop the path) instead of its own.
+    """
     m = sched.at[feature]
     edges = _Edges(sched, m, mult, (feature, override))
     blocks, where = [], []

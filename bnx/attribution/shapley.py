@@ -82,7 +82,8 @@ def feature_graph(odd) -> tuple[list, np.ndarray]:
 def coalition_weights(n: int, kind: str, exact: bool) -> np.ndarray:
     """The weight of a coalition of each size ``0 .. n`` that leaves a player out
     (Shapley: ``k! (n-k-1)! / n!``, size ``n`` weighing 0; Banzhaf: one weight,
-    ``2^(1-n)``)."""
+    ``2^(1-n)``).
+    """
     if kind == "banzhaf":
         return np.array([Fraction(1, 1 << (n - 1)) if exact else math.ldexp(1.0, 1 - n)],
                         dtype=object if exact else float)
@@ -98,7 +99,8 @@ def coalition_weights(n: int, kind: str, exact: bool) -> np.ndarray:
 
 def _unique(keys: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(keys, return_inverse=True)`` for keys in ``0 .. bound - 1``: by
-    marking a table when it is not much longer than the keys, else by sorting."""
+    marking a table when it is not much longer than the keys, else by sorting.
+    """
     if bound > 8 * len(keys):
         nxt, inv = np.unique(keys, return_inverse=True)
         return nxt, inv.reshape(-1)

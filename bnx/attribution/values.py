@@ -339,7 +339,8 @@ def attribution_columns(odd: ODD, frame: Any, kinds: Any, background: Any):
     """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with a column
     ``"<kind>:<feature>"`` per kind (``"shap"``, ``"banzhaf"``) and feature, NaN on
     rows with missing values (attributions need complete rows). On a multi-class ODD each
-    row's values are those of its decided class (:meth:`Attributions.toward_decided`)."""
+    row's values are those of its decided class (:meth:`Attributions.toward_decided`).
+    """
     import pandas as pd
     if background is None:
         raise ArgumentError(f"what={list(kinds)!r} needs a background: explain_data(..., "

@@ -1,5 +1,6 @@
 """The checks of a classifier's features, declared on states and ordinal features, with
-messages that name the problem (:class:`~bnx.Classifier` calls them when it is made)."""
+messages that name the problem (:class:`~bnx.Classifier` calls them when it is made).
+"""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ def check_features(net: Any, c: Feature, states: dict,
                    features: Sequence[Feature] | None) -> tuple:
     """The features of a classifier of network ``net`` with class ``c`` (``states``: each
     node's states): ``features`` checked, or by default the features a learned TAN
-    recorded, else the network's leaves other than the class."""
+    recorded, else the network's leaves other than the class.
+    """
     from ..network.readers import FEATURES_KEY
     if features is None:
         learned = getattr(net, "graph", {}).get(FEATURES_KEY)
@@ -115,7 +117,8 @@ def numeric_order(states: tuple) -> tuple | None:
 def check_ordinal(ordinal: Any, features: tuple, states: dict) -> dict:
     """``ordinal`` as ``{feature: its states in increasing order}``, checked: ``None`` or
     ``False`` (none), ``True`` (every feature whose state names carry distinct numbers,
-    ordered by them) or a mapping from features to the list of all their states in order."""
+    ordered by them) or a mapping from features to the list of all their states in order.
+    """
     if ordinal is None or ordinal is False:
         return {}
     if ordinal is True:

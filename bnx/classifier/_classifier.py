@@ -177,7 +177,8 @@ class Classifier(Decisions, Interop):
     @property
     def ordinal(self) -> dict:
         """The ordered features, ``{feature: its states in increasing order}`` (empty when
-        none were declared)."""
+        none were declared).
+        """
         return dict(self._ordinal)
 
     @property
@@ -226,7 +227,8 @@ class Classifier(Decisions, Interop):
     @property
     def on_states(self) -> dict:
         """The declared on states of MC-explanations, ``{feature: tuple of states}``
-        (empty when none were declared)."""
+        (empty when none were declared).
+        """
         return dict(self._on_states)
 
     # ------------------------------------------------------------------ properties
@@ -253,13 +255,15 @@ class Classifier(Decisions, Interop):
     @property
     def threshold(self) -> Fraction | None:
         """The decision threshold, as the exact rational it was given as (``None`` under
-        ``rule="argmax"``)."""
+        ``rule="argmax"``).
+        """
         return self._threshold
 
     @property
     def features(self) -> tuple:
         """The features: as given by ``features=``, else those a learned TAN records, else
-        the leaves in the network's order."""
+        the leaves in the network's order.
+        """
         return self._features
 
     @property
@@ -279,7 +283,8 @@ class Classifier(Decisions, Interop):
     def structure(self) -> str:
         """What is left after pruning: ``"naive_bayes"``, ``"latent_tree"``, ``"tan"``
         (the class a root, each feature's parents the class and at most one feature, no
-        other node) or ``"general"``."""
+        other node) or ``"general"``.
+        """
         if self._tree is not None:
             return "latent_tree" if self._tree.latent else "naive_bayes"
         c, feats = self._class_var, set(self._features)

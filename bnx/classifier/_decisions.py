@@ -32,7 +32,8 @@ __all__ = ["Decisions"]
 
 class Decisions:
     """The instance-taking methods of :class:`bnx.Classifier` (a base class: it reads the
-    classifier's states, features, factors and rule)."""
+    classifier's states, features, factors and rule).
+    """
 
     def state_index(self, feature: Feature, state: State) -> int:
         """Index of ``state`` among the states of ``feature`` (matching by text too).
@@ -91,7 +92,8 @@ class Decisions:
 
     def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
         """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
-        to decide. Complete instances skip the aside groups (positive factors)."""
+        to decide. Complete instances skip the aside groups (positive factors).
+        """
         if self._tree is not None:
             return self._tree.scaled_joint(idx)[0]
         if len(idx) == len(self._features) or not self._aside:
@@ -111,7 +113,8 @@ class Decisions:
     def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
         """``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers
         (features absent from ``idx`` summed out); ``den`` is the same for every ``x``
-        of a tree classifier."""
+        of a tree classifier.
+        """
         if self._tree is not None:
             return self._tree.scaled_joint(idx)
         joint = self._class_joint(idx)

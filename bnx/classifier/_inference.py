@@ -62,7 +62,8 @@ def product(factors: Iterable[Factor], scope: Sequence | None = None, *,
             tick: Callable[[], None] | None = None) -> Factor:
     """The exact product of factors, over the union of their scopes (first-seen order);
     ``tick`` (optional) is called after each multiplication (a compilation's budget check:
-    one product of large exact tables can take seconds)."""
+    one product of large exact tables can take seconds).
+    """
     factors = list(factors)
     if scope is None:
         seen: dict = {}
@@ -108,7 +109,8 @@ def sum_out(factor: Factor, var: Any) -> Factor:
 def indicator(card: int, state) -> np.ndarray:
     """The evidence vector of a variable with ``card`` states: one-hot at ``state``, all
     ones when ``state`` is ``None`` (unobserved), or ones at the states of a collection
-    (the variable known to be one of them)."""
+    (the variable known to be one of them).
+    """
     vec = np.zeros(card, dtype=object)
     if state is None:
         vec[:] = 1

@@ -24,7 +24,8 @@ __all__ = ["Interop"]
 
 class Interop:
     """The constructors of :class:`bnx.Classifier` from other formats, and its network
-    handed to pyAgrum (a base class: :meth:`to_pyagrum` reads the classifier's network)."""
+    handed to pyAgrum (a base class: :meth:`to_pyagrum` reads the classifier's network).
+    """
 
     @classmethod
     def from_file(cls, path: str | os.PathLike, class_var: Feature, positive: State, *,

@@ -40,7 +40,8 @@ def _fraction(v: Any, node: Any) -> Fraction:
 def exact_cpds(network: Any) -> tuple[dict, dict, dict]:
     """``(states, parents, factors)`` of every node, read through ``cpd.variables`` and
     ``state_names``: ``factors[n] = ((n, *parents), table)`` with exact Fraction entries,
-    each parent's axis in the order of that parent's own states."""
+    each parent's axis in the order of that parent's own states.
+    """
     nodes = list(network.nodes())
     cpds = {cpd.variable: cpd for cpd in network.get_cpds()}
     missing = [n for n in nodes if n not in cpds]

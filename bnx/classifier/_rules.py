@@ -71,7 +71,8 @@ def check_threshold(threshold: Any) -> Fraction:
 
 def decides(joint: Sequence, rule: str, p: int, threshold: Fraction | None) -> bool:
     """The decision on ``joint = [Pr(c, x) for c]`` (up to a positive factor) for the
-    positive state index ``p``."""
+    positive state index ``p``.
+    """
     if rule == "argmax":
         return (all(joint[p] > joint[c] for c in range(p))
                 and all(joint[p] >= joint[c] for c in range(p + 1, len(joint))))

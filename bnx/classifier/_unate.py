@@ -51,7 +51,8 @@ def least_states(clf, features: Sequence, decision: bool) -> tuple[int, ...] | N
     """Per feature (in ``features``' order), the index of the state whose cofactor
     implies every other cofactor of the function ``decision`` (the decision function,
     or its complement for ``False``); ``None`` when the classifier is not a
-    binary-class naive Bayes, where this does not hold in general."""
+    binary-class naive Bayes, where this does not hold in general.
+    """
     if clf.structure != "naive_bayes" or len(clf.class_states) != 2:
         return None
     states = list(clf.class_states)
@@ -75,6 +76,7 @@ def least_states(clf, features: Sequence, decision: bool) -> tuple[int, ...] | N
 
 def least_pair(clf, features: Sequence) -> tuple | None:
     """``(least_states(..., True), least_states(..., False))``, or ``None`` where they do
-    not hold."""
+    not hold.
+    """
     true = least_states(clf, features, True)
     return None if true is None else (true, least_states(clf, features, False))

@@ -1,5 +1,6 @@
 """The ``bnx`` command's parser and its ``compile``, ``explain`` and ``serve`` commands;
-:func:`main` runs one command line."""
+:func:`main` runs one command line.
+"""
 
 from __future__ import annotations
 
@@ -189,7 +190,8 @@ def _load(args):
 
 def _check_network_path(path: str) -> None:
     """Refuse a file that is neither a network nor a saved ODD, or that is not there,
-    before asking for the options a network needs."""
+    before asking for the options a network needs.
+    """
     import os
 
     from ..errors import NetworkFileError
@@ -207,7 +209,8 @@ def _check_network_path(path: str) -> None:
 def _classifier(args, **more):
     """The classifier that --class, --positive, --threshold, --rule and --features name
     (``more``: other arguments of the classifier, as ``ordinal=``); without --positive,
-    the multi-class classifier (the most probable class state)."""
+    the multi-class classifier (the most probable class state).
+    """
     from ..classifier._classifier import Classifier
     from ..errors import BnxError
     if args.positive is None:

@@ -11,7 +11,8 @@ __all__ = ["add_model_options", "max_nodes", "positive_int", "shows_progress"]
 
 def shows_progress(args: argparse.Namespace) -> bool:
     """Whether to draw progress bars: not ``--no-progress``, and stderr is a terminal (a
-    bar's carriage-return frames would litter a file or a pipe)."""
+    bar's carriage-return frames would litter a file or a pipe).
+    """
     import sys
     return not args.no_progress and sys.stderr.isatty()
 
@@ -34,7 +35,8 @@ MAX_NODES_HELP = ("the node budget (default 20,000,000; inf: none): refuse at on
 
 def max_nodes(text: str) -> int | float:
     """An argparse type: ``--max-nodes``, a whole number of at least 1 or ``inf`` (no
-    budget)."""
+    budget).
+    """
     if text.strip().lower() in ("inf", "infinity"):
         return math.inf
     return positive_int(text)
@@ -49,7 +51,8 @@ def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
     classifier of a network file (``--class``, ``--positive``, ``--threshold``, ``--rule``,
     ``--features``, ``--order``) and compile it (``--backend``, ``--max-nodes``,
     ``--timeout``, ``--no-progress``); ``seconds`` parses ``--timeout``; ``rule_flag`` names
-    the decision rule's option (``args.rule`` whatever its name)."""
+    the decision rule's option (``args.rule`` whatever its name).
+    """
     p.add_argument("network", metavar=metavar, help="a network file or a saved ODD (.bnx)")
     p.add_argument("--class", dest="class_var", metavar="C",
                    help="the class variable (not needed for a saved ODD)")

@@ -1,5 +1,6 @@
 """``bnx check``: rules an expert states and monotonicity, checked on a classifier's
-decision function (:func:`bnx.check_rule`, :func:`bnx.check_monotone`)."""
+decision function (:func:`bnx.check_rule`, :func:`bnx.check_monotone`).
+"""
 
 from __future__ import annotations
 
@@ -73,7 +74,8 @@ def _odd(args, model):
 def cmd_check(args: argparse.Namespace, model) -> None:
     """``bnx check NETWORK --rule ... --monotone ...``: one paragraph per answer. ``model``
     reads the model as the other commands do (``saved(args)``, ``load(args)``,
-    ``classifier(args, **more)``, ``compile(clf, args)``: the parser's module passes them)."""
+    ``classifier(args, **more)``, ``compile(clf, args)``: the parser's module passes them).
+    """
     from ..errors import ArgumentError
     from ..explanation.monotone import check_monotone
     from ..explanation.rules import check_rule, parse_rule

@@ -21,7 +21,8 @@ def question_args(e) -> None:
     """The flags of ``bnx explain`` that ask the questions of :mod:`bnx.explanation.reasons`,
     :mod:`~bnx.explanation._robustness`, :mod:`~bnx.explanation.bias` and
     :mod:`~bnx.explanation.probability` (given any of them, MC- and PI-explanations are
-    printed only with ``--mc`` or ``--pi``)."""
+    printed only with ``--mc`` or ``--pi``).
+    """
     q = e.add_argument_group("questions about the decision")
     q.add_argument("--cxp", action="store_true",
                    help="contrastive explanations: minimal sets of features whose change "
@@ -77,7 +78,8 @@ def questions_asked(args) -> bool:
 
 def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
     """Print the answers to the question flags given (``--cxp``, ``--roles``, ...); on a
-    multi-class ODD each is asked about the decided class, or against ``rival``."""
+    multi-class ODD each is asked about the decided class, or against ``rival``.
+    """
     from .. import explanation as explain
     from ..errors import BnxError
     if args.immutable is not None and not args.robustness:

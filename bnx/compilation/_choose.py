@@ -45,7 +45,8 @@ class Choice:
     """The engine chosen for a classifier: it compiles ``clf`` (the classifier itself, or
     the threshold form of a two-class argmax) with ``given`` (its verdict's), and the
     decision is its result, negated within the domain when ``negated``. ``refused`` holds
-    the engines asked before it and their reasons."""
+    the engines asked before it and their reasons.
+    """
 
     engine: type[Engine]
     clf: Classifier
@@ -57,7 +58,8 @@ class Choice:
             ) -> DiagramArrays:
         """The decision function as arrays, false on codes that name no state. ``memo``:
         shared by the class formulas of one multi-class compile (what one compiled, the
-        others reuse: a two-state class's second formula is the first one negated)."""
+        others reuse: a two-state class's second formula is the first one negated).
+        """
         memo = {} if memo is None else memo
         key = ("choice", self.engine.__name__, self.clf.fingerprint)
         out = memo.get(key)

@@ -94,7 +94,8 @@ class Budget:
 
     def check(self, n: int = 0) -> None:
         """Raise when ``n`` more units would exceed the node budget (without spending
-        them: for memory about to be allocated), or when the time is up."""
+        them: for memory about to be allocated), or when the time is up.
+        """
         if self.limit is not None and self.used + n > self.limit:
             self.used += n
             self.spend(0)
@@ -106,7 +107,8 @@ class Budget:
 
     def stage(self, what: str | None) -> None:
         """Name what is being built while no node is (``None``: nodes again): the
-        progress bar shows it, and a timeout says it ran out while building it."""
+        progress bar shows it, and a timeout says it ran out while building it.
+        """
         self.what = what
         if self.bar is not None:
             self.bar.set_description_str("compiling" if what is None else f"compiling {what}")

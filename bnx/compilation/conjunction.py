@@ -36,7 +36,8 @@ __all__ = ["conjoin", "domain", "valid_chain"]
 
 def valid_chain(b: Builder, enc) -> list[int]:
     """``valid[i]``: the node of builder ``b`` true exactly on the codes of features
-    ``i..`` that name states (``valid[n]`` is true)."""
+    ``i..`` that name states (``valid[n]`` is true).
+    """
     valid = [TRUE] * (len(enc.features) + 1)
     for i in reversed(range(len(enc.features))):
         valid[i] = int(b.select(enc.first_level[i], len(enc.bits[i]),
@@ -46,7 +47,8 @@ def valid_chain(b: Builder, enc) -> list[int]:
 
 def domain(enc) -> DiagramArrays:
     """The arrays of the constraint that every feature's code names one of its states
-    (:meth:`bnx.Encoding.domain`)."""
+    (:meth:`bnx.Encoding.domain`).
+    """
     b = Builder(enc.nvars)
     return b.finish(valid_chain(b, enc)[0])
 
@@ -54,7 +56,8 @@ def domain(enc) -> DiagramArrays:
 def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays:
     """The conjunction of two functions over the same levels, as canonical arrays.
     ``budget`` (a compiler's :class:`~.budget.Budget`, optional) is checked for each
-    level's pairs before they are expanded and charged one unit per node made."""
+    level's pairs before they are expanded and charged one unit per node made.
+    """
     if a.nvars != b.nvars:
         raise ValueError("conjoin needs two diagrams over the same levels")
     n, nb = a.nvars, b.size
@@ -77,7 +80,8 @@ def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays
 
     def by_level(x, y, lvl):
         """The pairs ``(x, y)`` (inner) grouped by their level below ``lvl``: yields the
-        level, the positions and the keys of each group."""
+        level, the positions and the keys of each group.
+        """
         where = np.minimum(a.level[x], b.level[y])
         order = np.argsort(where.astype(np.int16) if n < 1 << 15 else where, kind="stable")
         cut = np.searchsorted(where[order], np.arange(lvl + 1, n + 1), "left").tolist()

@@ -83,7 +83,8 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
 
 def choices(clf: Classifier, enc: Encoding) -> list[Choice]:
     """The engines' choices that compile ``clf`` along ``enc``: one, or one per class
-    formula of a multi-class classifier (each an argmax classifier of its state)."""
+    formula of a multi-class classifier (each an argmax classifier of its state).
+    """
     if clf.multiclass:
         return [choose(one, enc) for one in map(clf.class_classifier, clf.classes)]
     return [choose(clf, enc)]
@@ -100,7 +101,8 @@ def _estimate(chosen: Sequence[Choice], enc: Encoding, samples: int, seed: int) 
 
 def _ceiling(enc: Encoding) -> int:
     """A bound on every engine's estimate (each level's term is at most its prefixes times
-    its states less one): below the budget, no sampling is needed."""
+    its states less one): below the budget, no sampling is needed.
+    """
     total, prefixes = 2, 1
     for states in enc.states:
         total += max(1, len(states) - 1) * prefixes
@@ -120,7 +122,8 @@ def refuse_past(clf: Classifier, chosen: Sequence[Choice], enc: Encoding, limit:
     the ``chosen`` engines along ``enc``: one choice, or one per class formula of a multi-class
     classifier, their estimates summed) is estimated past ``limit`` nodes (``default``:
     the limit is :func:`~bnx.compile`'s default), with the estimate and the ways
-    forward."""
+    forward.
+    """
     if _ceiling(enc) * len(chosen) <= limit:
         return
     size = 0

@@ -135,7 +135,8 @@ def latent_tree_order(clf: Classifier) -> list:
 def _emit(clf: Classifier, root, feats: set, size: dict) -> list:
     """The leaves below ``root`` in Algorithm 2's order: down a lone unprocessed inner
     child, else the smallest child subtree first, each subtree's leaves in the same
-    order (a loop over a stack of the subtrees being emitted, however deep the tree)."""
+    order (a loop over a stack of the subtrees being emitted, however deep the tree).
+    """
     out: list = []
     stack = [(root, set())]  # (the node reached in a subtree, its children processed)
     while stack:
@@ -206,7 +207,8 @@ def default_order(clf: Classifier) -> list:
 
 def check_order(clf: Classifier, order: Sequence[Feature] | None) -> list:
     """The order to compile with: ``order`` checked to be a permutation of the features, or the
-    default."""
+    default.
+    """
     if order is None:
         return default_order(clf)
     if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):

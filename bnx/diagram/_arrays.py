@@ -232,7 +232,8 @@ class Builder:
 
     def nodes(self, lvl: int, lo, hi) -> np.ndarray:
         """New nodes testing level ``lvl`` with children ``lo`` and ``hi`` (arrays of node
-        numbers); returns their numbers."""
+        numbers); returns their numbers.
+        """
         lo = np.asarray(lo, dtype=_INT)
         hi = np.asarray(hi, dtype=_INT)
         k = len(lo)
@@ -246,7 +247,8 @@ class Builder:
     def select(self, first: int, nbits: int, kids) -> np.ndarray:
         """Nodes that branch on a log-encoded feature: ``kids`` has one row per node and
         one column per state (state ``j`` has the ``nbits``-bit code ``j``, most
-        significant bit at level ``first``); codes that name no state lead to false."""
+        significant bit at level ``first``); codes that name no state lead to false.
+        """
         kids = np.asarray(kids, dtype=_INT)
         if nbits == 0:
             return kids[:, 0].copy()
@@ -260,7 +262,8 @@ class Builder:
 
     def finish(self, root: int, *more: int):
         """The canonical arrays below ``root`` (and the new numbers of ``more`` roots,
-        when given: then ``(arrays, [root, *more])`` is returned)."""
+        when given: then ``(arrays, [root, *more])`` is returned).
+        """
         parts = [np.concatenate(p) for p in (self._lv, self._lo, self._hi)]
         self._lv = self._lo = self._hi = []  # freed before the reduction (peak memory)
         arrays, ids = canonical(self.nvars, *parts, [root, *more])
@@ -305,7 +308,8 @@ def negations(arrays: DiagramArrays) -> np.ndarray:
 
 def dd_size(arrays: DiagramArrays) -> int:
     """The number of nodes ``dd`` counts for the function (``dag_size``): a node and
-    its negation are one node there (complemented edges), and there is one terminal."""
+    its negation are one node there (complemented edges), and there is one terminal.
+    """
     if arrays.root <= TRUE:
         return 1
     if arrays.small:

@@ -75,7 +75,8 @@ def cofactor(level, lo, hi, u, first: int, nbits: int, j: int):
     the feature whose ``nbits`` bits start at level ``first`` (state ``j`` coded most
     significant bit first): ``u`` follows the code's bits that it tests, and stays where
     it skips one. ``level``, ``lo`` and ``hi`` are the columns of any diagram in the
-    array form (a :class:`~bnx.diagram._arrays.DiagramArrays`' or a store's)."""
+    array form (a :class:`~bnx.diagram._arrays.DiagramArrays`' or a store's).
+    """
     scalar = isinstance(u, int)
     for bit in range(nbits):
         take = hi if (j >> (nbits - 1 - bit)) & 1 else lo

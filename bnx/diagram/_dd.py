@@ -149,7 +149,8 @@ def _header(head: bytes, key: bytes) -> list[str]:
 def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str],
           root: int | None = None) -> Node:
     """Write the function below ``root`` (default: the arrays' root) into ``bdd``, whose
-    variable at level ``l`` is ``names[l]``: one node made per node, bottom-up."""
+    variable at level ``l`` is ``names[l]``: one node made per node, bottom-up.
+    """
     root = arrays.root if root is None else int(root)
     if root <= TRUE:
         return bdd.true if root == TRUE else bdd.false

@@ -222,7 +222,8 @@ def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = Non
 
 def _count_vectorised(fv: FeatureView, skip: list[int], root: int) -> int:
     """The instances of node ``root`` over the features from its own, by one pass over
-    the feature view."""
+    the feature view.
+    """
     n = fv.n
     exact = skip[0] >= 1 << 62
     c = np.zeros(fv.arrays.size, dtype=object if exact else _INT)

@@ -202,7 +202,8 @@ def detached(owner: Any) -> Caches:
 
 def clear(owner: Any) -> None:
     """Drop everything cached for ``owner``: its attached cache (if it has one) and its
-    detached one."""
+    detached one.
+    """
     attached = getattr(owner, "cache", None)
     if isinstance(attached, Caches):
         attached.clear()

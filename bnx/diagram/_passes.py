@@ -60,7 +60,8 @@ def count(u: Node, nvars: int) -> int:
 
 def _count(w: Node, nvars: int, memo: dict) -> int:
     """Models of ``w`` over the variables from ``level(w)`` on (every node below it
-    counted once, children first, into ``memo``)."""
+    counted once, children first, into ``memo``).
+    """
     if w.var is None:
         return 1 if w == w.bdd.true else 0
     stack = [(w, None)]

@@ -34,7 +34,8 @@ def problem(arrays: DiagramArrays) -> tuple | None:
     node, ...)``, or ``None`` when they are a valid array form; ``what`` is one of
     ``root``, ``terminals``, ``level``, ``children``, ``below``, ``redundant``,
     ``grouped``, ``duplicate`` (two nodes) and ``unreached`` (the first node and how
-    many)."""
+    many).
+    """
     nvars, root = arrays.nvars, arrays.root
     level, lo, hi = arrays.columns
     if not 0 <= root < len(level):

@@ -44,7 +44,8 @@ def _recursive(fn):
     about one frame per level of the diagram; CUDD's run in C). bnx leaves Python's
     recursion limit alone (it is one number for the whole process), so on a diagram too
     deep for it the operation raises :class:`~bnx.BackendError`, saying what to do,
-    instead of a ``RecursionError`` from inside ``dd``."""
+    instead of a ``RecursionError`` from inside ``dd``.
+    """
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
         try:
@@ -75,7 +76,8 @@ def cube(bdd: Manager, assignment: Mapping[str, bool]) -> Node:
 def select(bdd: Manager, bits: Sequence[str], children: Sequence[Node], fill: Node) -> Node:
     """The node that reads the code ``j`` on the variables ``bits`` (most significant
     first) and leads to ``children[j]``; codes past the children lead to ``fill``.
-    The children must lie below the bits."""
+    The children must lie below the bits.
+    """
     return _select(bdd, bits, 0, 0, children, fill)
 
 
@@ -120,7 +122,8 @@ def exist(names: Iterable[str], u: Node) -> Node:
 @_recursive
 def holds(u: Node, assignment: Mapping[str, bool]) -> bool:
     """Whether ``u`` is true under ``assignment`` (``{variable name: value}``, covering
-    every variable ``u`` depends on)."""
+    every variable ``u`` depends on).
+    """
     bdd = u.bdd
     return bdd.let(assignment, u) == bdd.true
 

@@ -4,7 +4,8 @@ node (a loop over an explicit stack, however deep the diagram).
 A node table is any object with the columns ``var``, ``lo``, ``hi`` (node ``0`` false,
 ``1`` true) and a method ``node(level, lo, hi) -> int`` that makes or finds a node: the
 explanation code's :class:`~bnx.explanation.store.Store` is one. What ``dd`` keeps private
-is reached through :mod:`.backends` only."""
+is reached through :mod:`.backends` only.
+"""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def below(st, u: int) -> set:
 def read(st, root, false, true, node) -> int:
     """Add to ``st`` the function ``root`` of another diagram, read depth first,
     children before parents (``node(u)`` is ``(level, low, high)`` with negations
-    resolved; ``false`` and ``true`` its terminals); returns its node."""
+    resolved; ``false`` and ``true`` its terminals); returns its node.
+    """
     ids = {false: 0, true: 1}
     make = st.node
     stack = [root]
@@ -57,7 +59,8 @@ def read(st, root, false, true, node) -> int:
 
 def read_dd(st, root: Node) -> int:
     """Add to ``st`` the function ``root`` of a ``dd.autoref`` or ``dd.cudd`` manager
-    whose level ``l`` is the store's level ``l``; returns its node."""
+    whose level ``l`` is the store's level ``l``; returns its node.
+    """
     bdd = root.bdd
     if is_cudd(bdd):
         return read(st, root, false(bdd), true(bdd), lambda u: (u.level, *branches(u)))
@@ -73,7 +76,8 @@ def read_dd(st, root: Node) -> int:
 def to_dd(st, bdd: Manager, names: Sequence[str], root: int) -> Node:
     """Write the function ``root`` of ``st`` into ``bdd``, whose variable at level ``l``
     is ``names[l]``: its nodes renumbered ``2 ..`` children first, one ``dd`` node
-    each (:func:`bnx.diagram.backends.write_nodes`)."""
+    each (:func:`bnx.diagram.backends.write_nodes`).
+    """
     if root <= 1:
         return true(bdd) if root else false(bdd)
     nodes = sorted(below(st, root))

@@ -126,7 +126,8 @@ def _quiet_bdd_class():
 
         class _QuietBDD(autoref.BDD):
             """``dd.autoref.BDD`` (whose ``__init__`` makes a ``dd.bdd.BDD`` and takes
-            its ``vars``) over a :class:`_QuietCore`."""
+            its ``vars``) over a :class:`_QuietCore`.
+            """
 
             def __init__(self, levels=None) -> None:
                 self._bdd = _QuietCore(levels)
@@ -177,7 +178,8 @@ def make_node(bdd: Manager, var: str, low: Node, high: Node) -> Node:
 
 def node_maker(bdd: Manager, var: str):
     """:func:`make_node` for one variable, as a function ``(low, high) -> node``: the
-    variable is looked up once (many nodes of one variable in a row)."""
+    variable is looked up once (many nodes of one variable in a row).
+    """
     if is_cudd(bdd):
         v, ite = bdd.var(var), bdd.ite
         return lambda low, high: low if low == high else ite(v, high, low)
@@ -193,7 +195,8 @@ def is_cudd(bdd: Manager) -> bool:
 def autoref_table(root: Node) -> tuple[int, dict]:
     """``(ref, table)`` of a ``dd.autoref`` node: its signed integer reference (negative:
     negated; ``1`` true, ``-1`` false) and the manager's table ``{node: (level, low,
-    high)}`` (signed references; read only). See the module docstring for why."""
+    high)}`` (signed references; read only). See the module docstring for why.
+    """
     return root.node, root.bdd._bdd._succ
 
 
@@ -201,7 +204,8 @@ def write_nodes(bdd: Manager, names: Sequence[str], var, lo, hi, root: int) -> N
     """Write nodes ``2 .. root`` into ``bdd`` and return ``root``'s: node ``0`` is false,
     ``1`` true, node ``u`` tests the variable ``names[var[u]]`` with children ``lo[u]``
     and ``hi[u]`` (made before ``u``). One ``ite`` (CUDD) or one integer ``find_or_add``
-    (autoref) per node."""
+    (autoref) per node.
+    """
     root = int(root)
     if root <= 1:
         return bdd.true if root else bdd.false
@@ -225,7 +229,8 @@ def collect_grown(bdd: Manager, live: int, slack: int) -> int | None:
     """Collect the dead nodes of a ``dd.autoref`` manager once it holds more than
     ``2 * live + slack`` nodes (``live``: its size after the last collection); returns
     its size after collecting, or ``None`` when nothing was done (CUDD collects by
-    itself)."""
+    itself).
+    """
     if is_cudd(bdd) or len(bdd) <= 2 * live + slack:
         return None
     bdd.collect_garbage()

@@ -31,7 +31,8 @@ __all__ = ["to_dot", "draw", "svg", "odd_graph", "plot_odd", "plot_explanations"
 def to_dot(odd: Any) -> str:
     """The diagram of ``odd`` in Graphviz DOT, features and states named on nodes and
     edges (:meth:`bnx.ODD.to_dot`); complemented edges are resolved, so the picture
-    shows plain 0/1 sinks."""
+    shows plain 0/1 sinks.
+    """
     enc = odd.encoding
     names = {}
     for i, f in enumerate(enc.features):
@@ -97,7 +98,8 @@ def draw(odd: Any, path: str, *, format: str | None = None) -> str:
 
 def svg(odd: Any) -> str | None:
     """The SVG of a small diagram for Jupyter, or ``None`` (no ``dot``, or over 400
-    nodes)."""
+    nodes).
+    """
     import shutil
     import subprocess  # (imported here: a drawing is rare, bnx starts fast)
     exe = shutil.which("dot")

@@ -85,7 +85,8 @@ class Encoding:
 
     def positions(self, order: Sequence[Feature]) -> tuple[int, ...]:
         """The position of each feature of ``order`` (kept per order: explanation sets
-        ask for it on every call)."""
+        ask for it on every call).
+        """
         order = tuple(order)
         known = self.__dict__.setdefault("_positions", {})
         got = known.get(order)

@@ -114,7 +114,8 @@ class Space:
 
     def _cut(self, i: int, xi: int, allowed: Sequence[int]) -> int:
         """The intervals of ordinal feature ``i`` that hold ``xi`` and only ``allowed``
-        states besides, over the levels of ``allowed`` (``TRUE`` for another feature)."""
+        states besides, over the levels of ``allowed`` (``TRUE`` for another feature).
+        """
         r = self.ranks.get(i)
         if r is None or not allowed:
             return TRUE
@@ -128,7 +129,8 @@ class Space:
 
     def _fixed(self, x: Sequence[int], allowed: Sequence[Sequence[int]]) -> int:
         """The boxes that allow each feature's instance state, none of the states no box
-        may allow, and an interval of each ordinal feature: one chain, last feature up."""
+        may allow, and an interval of each ordinal feature: one chain, last feature up.
+        """
         st, below = self.store, TRUE
         for i in range(len(self.nstates) - 1, -1, -1):
             a, k, r = self.start[i], self.nstates[i], self.ranks.get(i)
@@ -155,7 +157,8 @@ class Space:
         whose child on the instance's state is invalid is invalid without visiting its
         other children, and a state no box allows is not followed. A node's boxes are
         cut to its feature's intervals at once, which keeps the diagrams above it small
-        (a feature that a path skips is cut by :meth:`_fixed`)."""
+        (a feature that a path skips is cut by :meth:`_fixed`).
+        """
         fv, st = self.fv, self.store
         feature, first, kids, start = fv.feature, fv.first_node, fv.kids, self.start
         memo, same = self._valid, self._same
@@ -216,7 +219,8 @@ class Space:
 
 def space_for(arrays, enc, target: int, ranks: Mapping[int, Sequence[int]]) -> Space:
     """The :class:`Space` of ``arrays`` (under ``enc``) and ``target``, kept in the arrays'
-    cache and replaced once it holds more than :data:`LIMIT` entries."""
+    cache and replaced once it holds more than :data:`LIMIT` entries.
+    """
     key = (target, tuple(sorted((i, tuple(r)) for i, r in ranks.items())))
     got = arrays.cache.get("general_boxes", key)
     if got is None or got.entries() > LIMIT:
@@ -228,7 +232,8 @@ def space_for(arrays, enc, target: int, ranks: Mapping[int, Sequence[int]]) -> S
 def candidates(fv: FeatureView, x: Sequence[int], target: int) -> list[list[int]]:
     """Per feature ``i``, the states ``j != x_i`` some valid box may allow: those with
     which ``x`` (``x_i`` changed to ``j``) reaches ``target`` (every box around ``x``
-    that allows ``j`` holds that instance)."""
+    that allows ``j`` holds that instance).
+    """
     rows, where = [], []
     for i, k in enumerate(fv.nstates):
         for j in range(k):
@@ -248,7 +253,8 @@ def candidates(fv: FeatureView, x: Sequence[int], target: int) -> list[list[int]
 
 def _intervals(r: Sequence[int], xi: int, allowed: Sequence[int]) -> list[set]:
     """The intervals of the order ``r`` (each state's place) that hold ``xi`` and only
-    ``allowed`` states besides, as sets of states."""
+    ``allowed`` states besides, as sets of states.
+    """
     at = {p: j for j, p in enumerate(r)}
     ok = {r[j] for j in allowed} | {r[xi]}
     p, k = r[xi], len(r)
@@ -259,7 +265,8 @@ def _intervals(r: Sequence[int], xi: int, allowed: Sequence[int]) -> list[set]:
 
 def _from_vectors(st: Store, levels: Sequence[int], vectors, below: int) -> int:
     """The function true on exactly ``vectors`` (bit tuples over ``levels``), continued
-    by ``below`` after the last level: built from the longest prefixes up."""
+    by ``below`` after the last level: built from the longest prefixes up.
+    """
     made = {v: below for v in vectors}
     for d in range(len(levels) - 1, -1, -1):
         up: dict = {}
@@ -298,7 +305,8 @@ def maximal(st: Store, w: int, nvars: int) -> int:
 def fewest(st: Store, m: int, space: Space) -> dict:
     """Per node ``u`` of the maximal boxes ``m`` and flag ``a`` (every bit of the current
     feature set so far on the path), how many boxes below constrain each number of the
-    features from ``u``'s down: ``{(u, a): {constrained: count}}``."""
+    features from ``u``'s down: ``{(u, a): {constrained: count}}``.
+    """
     var, lo, hi = st.var, st.lo, st.hi
     ends = space.ends
     memo: dict = {(TRUE, True): {0: 1}}
@@ -326,7 +334,8 @@ def by_fewest(st: Store, m: int, space: Space, counts: dict) -> Iterator[list[in
     order of their bits, set bits first: larger sets on the first features first), one
     path each: a best-first walk (deepest first among equals) whose estimate,
     the fewest features constrained below a node (``counts`` from :func:`fewest`), is
-    exact."""
+    exact.
+    """
     if m == FALSE:
         return
     var, lo, hi = st.var, st.lo, st.hi

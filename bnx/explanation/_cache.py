@@ -37,7 +37,8 @@ __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indi
 
 def store(odd, kind: str, make, key=()):
     """The entry of ``kind`` (:data:`bnx.diagram._memo.KINDS`) under ``key`` in
-    ``odd.arrays.cache``, made by ``make()`` on first use."""
+    ``odd.arrays.cache``, made by ``make()`` on first use.
+    """
     cache = odd.arrays.cache
     got = cache.get(kind, key)
     if got is None:
@@ -48,7 +49,8 @@ def store(odd, kind: str, make, key=()):
 def least_states(odd, decision: bool) -> tuple | None:
     """Per feature, the state whose cofactor of the function ``decision`` implies all its
     other cofactors (:mod:`bnx.classifier._unate`), or ``None``: from the ODD's metadata (set by
-    the compiler and kept in its file), else from its classifier (an older file)."""
+    the compiler and kept in its file), else from its classifier (an older file).
+    """
     pair = odd.meta.get("least_states", store)  # (store: "not recorded")
     if pair is store:
         pair = store(odd, "least_pair", lambda: (
@@ -82,7 +84,8 @@ def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> St
     algorithms build their sets node by node, kept per ODD and layout so that nodes and
     memos serve later calls; sets are written into :func:`aux_manager` only when a ``dd``
     node is asked for. Once it holds more than ``limit`` nodes and memo entries it is
-    replaced by a new one (sets already returned keep the old one)."""
+    replaced by a new one (sets already returned keep the old one).
+    """
     key = tuple(variables)
     got = store(odd, "node_table", lambda: Store(len(key)), key)
     if limit is not None and got.entries() > limit:
@@ -92,7 +95,8 @@ def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> St
 
 def layout(odd, kind: str):
     """The instance-independent :class:`~bnx.explanation.layout.Layout` of ``kind``
-    (``"complete"`` or ``"partial"``) over the ODD's features, made once."""
+    (``"complete"`` or ``"partial"``) over the ODD's features, made once.
+    """
     return store(odd, "layout", lambda: Layout(kind, odd.encoding), kind)
 
 
@@ -136,7 +140,8 @@ def both(odd) -> tuple:
     """``(diagram, root, negated root)``: the decision function and its negation in one
     node space (a :class:`~bnx.explanation.store.Store` over the ODD's levels,
     array columns): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
-    memos keyed by node serve both decisions."""
+    memos keyed by node serve both decisions.
+    """
     def make():
         a = odd.arrays
         n = a.size
@@ -157,13 +162,15 @@ def both(odd) -> tuple:
 
 def tidy(odd, bdd: Manager) -> None:
     """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into, once it
-    has grown well past its size after the last collection (CUDD collects by itself)."""
+    has grown well past its size after the last collection (CUDD collects by itself).
+    """
     _collect(odd, bdd, id(bdd))
 
 
 def _collect(odd, bdd: Manager, key) -> None:
     """Collect ``bdd`` once grown well past its size after its last collection (kept in
-    the ODD's cache under ``key``)."""
+    the ODD's cache under ``key``).
+    """
     cache = odd.arrays.cache
     size = collect_grown(bdd, cache.get("aux_live", key, 0), GC_SLACK)
     if size is not None:

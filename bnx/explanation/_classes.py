@@ -22,7 +22,8 @@ __all__ = ["Question", "ask", "class_words", "of_class"]
 class Question(NamedTuple):
     """What :func:`ask` found: the binary ODD to ask, the class state decided and the
     rival (both ``None`` on a binary ODD), and both decisions of the formula in the class's
-    words, positive first (a function giving them, as ``Explanations`` takes it)."""
+    words, positive first (a function giving them, as ``Explanations`` takes it).
+    """
 
     formula: ODD
     decided: Any
@@ -67,7 +68,8 @@ def ask(odd: ODD, instance, rival=None) -> Question:
 
 def of_class(odd: ODD, state) -> Question:
     """The class formula of ``state`` on a multi-class ODD, named in the class's words
-    (``decided`` is the state: e.g. the class whose prime implicants are asked)."""
+    (``decided`` is the state: e.g. the class whose prime implicants are asked).
+    """
     state = odd.classes[odd.class_index(state)]
     words = class_words(odd.class_var, state)
     return Question(odd.class_formula(state), state, None, lambda: words)

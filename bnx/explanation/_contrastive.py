@@ -33,7 +33,8 @@ __all__ = ["contrastive", "flippable", "minimal", "roles", "ROW_BY_ROW"]
 
 def contrastive(odd: ODD, x: list[int]) -> tuple:
     """``(manager, root, layout, decision)`` of the contrastive explanations of ``x``
-    (kept in the instance's memo)."""
+    (kept in the instance's memo).
+    """
     m = memo(odd, x)
     got = m.get("contrastive")
     if got is None:
@@ -81,7 +82,8 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
 
     def make(row: list[int], i: int) -> int:
         """The number of ``W`` at a node of feature ``i`` whose children's numbers are
-        ``row`` (the instance's state first)."""
+        ``row`` (the instance's state first).
+        """
         stay = row[0]
         if stay == TRUE or row.count(stay) == len(row):
             return stay
@@ -128,7 +130,8 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
 def minimal(w, layout: Layout, out):
     """The minimal members of the upward-closed set ``w`` (a node of ``out``) in the
     ``keep`` layout, as a node of ``out`` (one depth-first pass,
-    :func:`._depth_first.depth_first`)."""
+    :func:`._depth_first.depth_first`).
+    """
     nvars, x, build = layout.nvars, layout.instance, layout.build_dd
     false, true = sets.false(out), sets.true(out)
 
@@ -151,7 +154,8 @@ def roles(root, layout: Layout) -> list[str]:
     """Per feature, ``"necessary"``, ``"relevant"`` or ``"irrelevant"``, read off the
     contrastive explanations ``root`` (a ``dd`` node in the ``keep`` layout) in one pass
     over its nodes: a feature is irrelevant when no explanation keeps it, necessary when it
-    is an explanation on its own (the path that keeps it alone reaches true)."""
+    is an explanation on its own (the path that keeps it alone reaches true).
+    """
     n = layout.n
     g = Store(layout.nvars)
     r = g.read_dd(root)

@@ -190,7 +190,8 @@ def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:
 def decisions(odd) -> np.ndarray:
     """The diagram's decision on every complete instance: a bool array with one axis per
     feature in the ODD's order (cached with the diagram); on a multi-class ODD, the index
-    of the decided class (the one class formula that holds there)."""
+    of the decided class (the one class formula that holds there).
+    """
     if odd.multiclass:
         return np.argmax(np.stack([decisions(f) for f in odd.formulas]), axis=0)
     cache = odd.arrays.cache

@@ -121,7 +121,8 @@ class Erosion:
 
     def _select(self, i: int, rows: np.ndarray) -> np.ndarray:
         """The nodes of feature ``i`` going to ``rows[:, s]`` on state ``s`` (codes that
-        name no state lead to false)."""
+        name no state lead to false).
+        """
         m, a = self.st.nbits[i], self.st.first[i]
         cur = np.zeros((len(rows), 1 << m), dtype=_INT)
         cur[:, :rows.shape[1]] = rows
@@ -135,7 +136,8 @@ class SmallErosion:
     """:class:`Erosion` on a :class:`~.store.Store` held in Python, one node at a time
     (a loop over an explicit stack, memoised per node): for small diagrams, where a numpy
     call per level and feature costs more than the nodes. Stars and counts are the
-    store's."""
+    store's.
+    """
 
     def __init__(self, arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
                  least: tuple | None = None) -> None:
@@ -149,7 +151,8 @@ class SmallErosion:
 
     def erode(self, root: int) -> int:
         """The node of ``E(root)``: a node is made once the erosions of its cofactors
-        are."""
+        are.
+        """
         st = self.st
         nbits, first = st.nbits, st.first
 
@@ -175,7 +178,8 @@ def eroded_counts(arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
     fewest changes of ``mutable`` features that make it false; ``least``: per feature,
     the state whose cofactor implies the others, where the function is unate. Diagrams
     that :func:`~.store.in_python` keeps in Python (or, given, of at most ``small`` nodes)
-    go through :class:`SmallErosion`."""
+    go through :class:`SmallErosion`.
+    """
     if in_python(arrays.size, False) if small is None else arrays.size <= small:
         return _rounds(SmallErosion(arrays, enc, mutable, least), arrays.root)
     st = Store.from_arrays(arrays, enc, least=least, python=False)

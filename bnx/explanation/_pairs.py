@@ -46,7 +46,8 @@ class Walks:
     def witness(self) -> list | None:
         """One accepted walk: per feature the choice ``(a, b)`` it takes (the first choice,
         in ``choices`` order, with accepted walks below, at every feature), or ``None``
-        when there is none."""
+        when there is none.
+        """
         if not self.count:
             return None
         out, p = [], 0
@@ -112,7 +113,8 @@ def walks(views: tuple[FeatureView, FeatureView], roots: tuple[int, int], choice
 
 def _follow(fv: FeatureView, k: int, nodes: np.ndarray, states: np.ndarray) -> np.ndarray:
     """``out[j, i]``: node ``i``'s child on ``states[j]`` of feature ``k`` (a node below
-    ``k`` stays)."""
+    ``k`` stays).
+    """
     tests = fv.feature[nodes] == k
     if not tests.any():
         return np.broadcast_to(nodes, (len(states), len(nodes)))
@@ -122,7 +124,8 @@ def _follow(fv: FeatureView, k: int, nodes: np.ndarray, states: np.ndarray) -> n
 
 def accepts(a_value: bool, b_value: bool | None = None):
     """An ``accept`` for :func:`walks`: the first diagram ends at ``a_value`` and (unless
-    ``None``) the second at ``b_value``."""
+    ``None``) the second at ``b_value``.
+    """
     ta = TRUE if a_value else 0
 
     if b_value is None:

@@ -62,7 +62,8 @@ def distances(fv: FeatureView, x: Sequence[int], target: int,
               mutable: Sequence[bool]) -> np.ndarray:
     """Per node, the fewest features of ``x`` to change to reach the terminal ``target``
     (``INF``: none): following ``x``'s state costs 0, another state of a mutable
-    feature costs 1, a feature the diagram skips costs nothing."""
+    feature costs 1, a feature the diagram skips costs nothing.
+    """
     d = np.full(fv.arrays.size, INF, dtype=np.int64)
     d[target] = 0
     for i in range(fv.n - 1, -1, -1):
@@ -85,7 +86,8 @@ def distances(fv: FeatureView, x: Sequence[int], target: int,
 def instance_distances(odd, fv: FeatureView, x: Sequence[int], target: int,
                        mutable: Sequence[bool]) -> np.ndarray:
     """:func:`distances`, kept in the instance's memo (:func:`~._instances.memo`) for the
-    next question on ``x``."""
+    next question on ``x``.
+    """
     m = memo(odd, x)
     key = ("distances", target, tuple(mutable))
     d = m.get(key)
@@ -98,7 +100,8 @@ def closest_flip(fv: FeatureView, x: Sequence[int],
                  mutable: Sequence[bool]) -> list[int] | None:
     """One closest instance (state indices) with the other decision than ``x``'s, or
     ``None``; along a shortest path, the instance's state is kept whenever that is as
-    short, else the first other state that is."""
+    short, else the first other state that is.
+    """
     target = FALSE if decide(fv, x) else TRUE
     d = distances(fv, x, target, mutable)
     u = fv.root
@@ -118,7 +121,8 @@ def closest_flip(fv: FeatureView, x: Sequence[int],
 
 def reaches(fv: FeatureView, fixed: Sequence[int | None], target: int) -> np.ndarray:
     """Per node, whether some completion of ``fixed`` (a state index per feature,
-    ``None``: free) leads from it to the terminal ``target``."""
+    ``None``: free) leads from it to the terminal ``target``.
+    """
     r = np.zeros(fv.arrays.size, dtype=bool)
     r[target] = True
     for i in range(fv.n - 1, -1, -1):

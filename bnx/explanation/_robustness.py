@@ -257,7 +257,8 @@ def _leads(source, formula: ODD, named: dict, decision: bool, target) -> tuple:
     """``(wording, lead)`` of the counterfactuals of ``named`` on ``formula`` (the binary
     ODD asked): both decisions in the class's words (see :class:`Explanations`), and the
     class state the counterfactual instance of given changes is decided, or that state
-    itself when all of them lead to one."""
+    itself when all of them lead to one.
+    """
     if source is None or not source.multiclass:
         return wording_of(formula), formula.decision_state(not decision)
     c = source.class_var
@@ -371,7 +372,8 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
 
 def _eroded(odd: ODD, decision: bool, mutable: list) -> tuple[dict, int]:
     """The instances ``odd`` decides ``decision`` by robustness, and those never flipped
-    (:func:`~._erosion.eroded_counts`)."""
+    (:func:`~._erosion.eroded_counts`).
+    """
     from ._erosion import eroded_counts
     arrays = odd.arrays if decision else _cache.store(odd, "negated",
                                                       lambda: negate(odd.arrays))

@@ -21,7 +21,8 @@ __all__ = ["Shown"]
 
 class Shown:
     """The display methods of an explanation set (see
-    :class:`~bnx.explanation.explanations.Explanations`)."""
+    :class:`~bnx.explanation.explanations.Explanations`).
+    """
 
     __slots__ = ()
 

@@ -231,7 +231,8 @@ def conj(st, a, b) -> np.ndarray:
 # ---------------------------------------------------------------------- stars
 def cofactors(st, us, i: int) -> np.ndarray:
     """The cofactors of nodes ``us`` (all testing feature ``i``) over each state of
-    ``i``: one row per node, one column per state."""
+    ``i``: one row per node, one column per state.
+    """
     us = np.asarray(us, dtype=_INT)
     out = np.empty((len(us), st.nstates[i]), dtype=_INT)
     for j in range(st.nstates[i]):
@@ -269,7 +270,8 @@ def star_of(st, u: int) -> int:
 def close(st) -> None:
     """Make the star of every node: the stars of all the nodes without one in one
     breadth-first conjunction (one per further state), then those of the nodes that
-    made, until none is left."""
+    made, until none is left.
+    """
     while True:
         us = np.flatnonzero(st.star[:st._n] < 0)
         if not len(us):
@@ -300,7 +302,8 @@ def _feature(st, us: np.ndarray) -> np.ndarray:
 def reached(st, root: int, known: np.ndarray) -> list:
     """The nodes below ``root`` (reached at feature boundaries) that ``known`` does not
     mark, top-down: a list of ``(feature, nodes, cofactors)``, the cofactors one row per
-    node and one column per state."""
+    node and one column per state.
+    """
     out = []
     if known[root]:
         return out
@@ -323,7 +326,8 @@ def reached(st, root: int, known: np.ndarray) -> list:
 
 def count(st, root: int) -> int:
     """The number of complete instances (valid codes) on which ``root`` is true: one
-    feature's nodes at a time, bottom-up (memoised per node)."""
+    feature's nodes at a time, bottom-up (memoised per node).
+    """
     have = len(st._nc)
     if st._n > have:
         more = max(st._n, 2 * have) - have

@@ -35,7 +35,8 @@ __all__ = ["within_odd", "within_root"]
 def within_root(odd: ODD, within):
     """``κ`` as a node of ``odd.bdd``: ``within`` is an instance set (from
     :func:`bnx.support`, :func:`bnx.forbid`, or a combination), a classifier (its
-    support) or a list of forbidden combinations (as for :func:`bnx.forbid`)."""
+    support) or a list of forbidden combinations (as for :func:`bnx.forbid`).
+    """
     from .support import forbid, support
     if isinstance(within, InstanceSet):
         return within.root_in(odd.bdd, odd.encoding)

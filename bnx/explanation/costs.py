@@ -65,7 +65,8 @@ def _price(value, where: str) -> Fraction | None:
 def prices(odd, cost, x: list[int], mutable: list[bool]) -> list[list[Fraction | None]]:
     """Per feature (the ODD's order) and state, the price of moving ``x`` there (``0``
     for ``x``'s own state, ``None`` for a forbidden move); ``cost`` as documented in
-    :func:`bnx.counterfactuals` (``None``: 1 per change)."""
+    :func:`bnx.counterfactuals` (``None``: 1 per change).
+    """
     enc = odd.encoding
     out = [[None if not mutable[i] else Fraction(1) for _ in s]
            for i, s in enumerate(enc.states)]
@@ -107,7 +108,8 @@ def _scaled(price: list[list[Fraction | None]]) -> tuple[list[list[int | None]],
 def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -> tuple:
     """``(d, inf, den, scaled)``: per node, the cheapest price (scaled by ``den``) of a
     path to the terminal ``target`` (``inf`` where there is none), and the scaled
-    prices."""
+    prices.
+    """
     scaled, den = _scaled(price)
     bound = sum(max((p for p in row if p is not None), default=0) for row in scaled)
     inf = bound + 1
@@ -133,7 +135,8 @@ class Paths:
     """The cheapest paths from the root to the other decision as a diagram of changes in
     the node table ``out`` (:class:`~.store.Store`; the ``partial`` layout:
     "unchanged", or a change to state ``v``); memoised per node and feature, one node
-    per node of the result."""
+    per node of the result.
+    """
 
     def __init__(self, fv: FeatureView, x: list[int], scaled: list, d, layout: Layout,
                  out) -> None:
@@ -161,7 +164,8 @@ class Paths:
 
     def _settled(self, u: int, du: int, i: int):
         """The node below ``u`` at feature ``i`` (``du`` left to pay) when it needs no
-        walk: the target, the "all unchanged" chain, or a pair in the memo; else None."""
+        walk: the target, the "all unchanged" chain, or a pair in the memo; else None.
+        """
         if i == self.fv.n:  # u is the target: only edges that keep d finite are followed
             return 1
         if du == 0 and not self.free[i]:
@@ -170,7 +174,8 @@ class Paths:
 
     def _edges(self, u: int, du: int, i: int) -> list:
         """The edges of ``u`` at feature ``i`` on cheapest paths: ``[(label, child, left
-        to pay), ...]``, ``label`` ``DROPPED`` for keeping the instance's state."""
+        to pay), ...]``, ``label`` ``DROPPED`` for keeping the instance's state.
+        """
         fv, xi = self.fv, self.x[i]
         if int(fv.feature[u]) > i:  # feature i is skipped: every state leads to u
             row = [u] * len(self.scaled[i])
@@ -184,7 +189,8 @@ class Paths:
     def run(self, u: int, du: int, i: int):
         """The diagram of the cheapest changes from node ``u`` at feature ``i``, ``du``
         left to pay: depth first over the edges on cheapest paths, as a loop (a child to
-        walk suspends its parent's loop on a stack), memoised per node and feature."""
+        walk suspends its parent's loop on a stack), memoised per node and feature.
+        """
         got = self._settled(u, du, i)
         if got is not None:
             return got
@@ -238,7 +244,8 @@ class Counterfactuals(Explanations):
     @property
     def multiclass(self) -> bool:
         """Whether the counterfactuals are of a multi-class decision (each may lead to a
-        different class)."""
+        different class).
+        """
         return bool(getattr(self._odd, "multiclass", False))
 
     def leads_to(self, changes) -> object:
@@ -257,13 +264,15 @@ class Counterfactuals(Explanations):
     def decisions(self) -> list:
         """The class state each counterfactual leads to, in the order of iteration (the
         other decision's state for all of them on a binary ODD; on a multi-class ODD
-        without ``target=`` each its own class, which is never the one decided)."""
+        without ``target=`` each its own class, which is never the one decided).
+        """
         return [self.leads_to(c) for c in self]
 
     def _ordered(self) -> tuple[list, list, int] | None:
         """The members most probable first, their probabilities' numerators and common
         denominator (made once), or ``None`` when they are listed in the diagram's
-        order. Listing them (at most :data:`ORDER_LIMIT` and one) counts them too."""
+        order. Listing them (at most :data:`ORDER_LIMIT` and one) counts them too.
+        """
         if self._by_probability is None:
             got = False
             if self._odd is not None and (self._count is None or self._count <= ORDER_LIMIT):
@@ -286,7 +295,8 @@ class Counterfactuals(Explanations):
     def probabilities(self) -> list:
         """``[(changes, Pr(counterfactual instance))]`` in the order of iteration, the
         probabilities as exact fractions (``None``, not applicable, without the
-        classifier)."""
+        classifier).
+        """
         got = self._ordered()
         if got is not None:
             rows, nums, den = got

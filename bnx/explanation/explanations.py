@@ -121,7 +121,8 @@ class Explanations(Shown):
     @property
     def on(self) -> dict | None:
         """The on states of MC-explanations (see the class docstring); ``None``, not
-        applicable, for other kinds."""
+        applicable, for other kinds.
+        """
         on = self._on
         if on is not None and not isinstance(on, dict):
             on = self._on = dict(on()) if callable(on) else dict(on)
@@ -130,7 +131,8 @@ class Explanations(Shown):
     @property
     def wording(self) -> tuple | None:
         """Both decisions in the class's words, positive first (``None``, not applicable,
-        when the set was made without them, e.g. from bare arrays)."""
+        when the set was made without them, e.g. from bare arrays).
+        """
         w = self._wording
         if callable(w):
             w = self._wording = tuple(w())
@@ -140,7 +142,8 @@ class Explanations(Shown):
     def decision_text(self) -> str | None:
         """The decision explained in the class's words, ``"Admit = +"`` (``None``, not
         applicable, where :attr:`wording` is, or for a set that explains no decision,
-        such as prime implicants); for :func:`bnx.positives`, the positive decision."""
+        such as prime implicants); for :func:`bnx.positives`, the positive decision.
+        """
         w = self.wording
         decision = True if self.kind == "instances" else self.decision
         if w is None or decision is None:
@@ -167,7 +170,8 @@ class Explanations(Shown):
     @property
     def nodes(self) -> tuple[Store, int]:
         """``(table, node)``: the :class:`~bnx.explanation.store.Store` that holds
-        the diagram, and its node there (a set given as a ``dd`` node is read once)."""
+        the diagram, and its node there (a set given as a ``dd`` node is read once).
+        """
         if self._core is None:
             table = Store(self.layout.nvars)
             self._core = (table, table.read_dd(self._root))
@@ -252,7 +256,8 @@ class Explanations(Shown):
     def __iter__(self) -> Iterator[dict]:
         """Explanations in a stable order: depth first in the diagram's variable
         order, "dropped" before the states, states in pgmpy's order. Each is a dict
-        whose keys follow :attr:`features` (the classifier's order)."""
+        whose keys follow :attr:`features` (the classifier's order).
+        """
         table, ref = self.nodes
         rank = [0] * self.layout.n  # feature -> its position in the display order
         for r, j in enumerate(self._display):
@@ -299,7 +304,8 @@ class Explanations(Shown):
 
 def wording_of(odd):
     """A function giving both decisions of ``odd`` in the class's words, positive first
-    (an :class:`Explanations` set calls it when it first prints)."""
+    (an :class:`Explanations` set calls it when it first prints).
+    """
     return lambda: (odd.decision_text(True), odd.decision_text(False))
 
 

@@ -102,7 +102,8 @@ def _canonical(factor, scope: tuple):
 
 def _step(plan: _Plan, i: int, feature, P, state: int | None):
     """The product ``P`` (over the frontier and level ``i``'s factors) with feature ``i`` set
-    to ``state`` (``None``: any state), reduced to the frontier of level ``i + 1``."""
+    to ``state`` (``None``: any state), reduced to the frontier of level ``i + 1``.
+    """
     s, t = P
     out_scope = plan.scope[i + 1]
     vec = indicator(plan.card[feature], state)
@@ -230,7 +231,8 @@ def most_probable(clf, odd, allowed: dict, decision: bool):
 
 def _undominated(kept: list) -> list:
     """The factors of ``kept`` (``(table, path)``, one frontier) that no other one
-    dominates (every entry at least as large; of equal ones, the first)."""
+    dominates (every entry at least as large; of equal ones, the first).
+    """
     if len(kept) < 2:
         return kept
     flat = [np.asarray(t, dtype=object).reshape(-1) for t, _ in kept]

@@ -93,7 +93,8 @@ def on_state_sets(features, all_states, on, skip, position, *,
                   declared: Mapping | None = None) -> list[frozenset[int]]:
     """:func:`on_states` over ``features`` and their ``all_states`` (shared with bnx.linear);
     ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a name that is not a
-    feature; ``declared`` holds the classifier's declared on states."""
+    feature; ``declared`` holds the classifier's declared on states.
+    """
     if on is None:
         on = {}
     if not isinstance(on, Mapping):
@@ -135,7 +136,8 @@ def on_state_sets(features, all_states, on, skip, position, *,
 def on_states_message(unknown: list) -> str:
     """Why MC-explanations are refused for ``unknown`` (``[(feature, states), ...]``), and
     how to declare their on states (the same words in Python, ``explain_data`` and the
-    command line)."""
+    command line).
+    """
     shown = unknown[:5]
     names = "; ".join(f"{f!r} ({' / '.join(map(str, states))})" for f, states in shown)
     if len(unknown) > len(shown):
@@ -283,7 +285,8 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
 
 def _on_names(features, states, ons, fixed) -> dict:
     """``Explanations.on`` of MC-explanations: the on states, by name, of every counted
-    feature (made when first read: most calls never print them)."""
+    feature (made when first read: most calls never print them).
+    """
     return {f: tuple(states[i][j] for j in sorted(ons[i]))
             for i, f in enumerate(features) if f not in fixed and ons[i]}
 
@@ -296,7 +299,8 @@ _MEMO_LIMIT = 1_000_000
 class _Cache:
     """What :func:`mc_explanations` keeps per ODD (in its arrays' cache): pattern and
     suffix tables, the two passes' memos and the node table the results are built in
-    (``core``, a :class:`~.store.Store`)."""
+    (``core``, a :class:`~.store.Store`).
+    """
 
     # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)
     __slots__ = ("core", "variables", "build", "choices", "ons", "keys", "pattern_of", "steps",
@@ -312,7 +316,8 @@ class _Cache:
 
     def clear(self) -> None:
         """Drop the pattern and suffix ids, the memos keyed by them and the node table
-        the memoised results live in."""
+        the memoised results live in.
+        """
         self.core = Store(len(self.variables))
         self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
         self.pattern_of: dict = {}  # (i, allowed, weights) -> pattern id

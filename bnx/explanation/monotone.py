@@ -136,7 +136,8 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
 
 def _orders(odd: ODD, features) -> dict:
     """``{feature: its states, lowest first}`` for the features checked, in the ODD's
-    order."""
+    order.
+    """
     declared = orders(odd)
     named = features is not None
     if features is None:
@@ -185,7 +186,8 @@ def _on_or_none(odd: ODD, i: int):
 
 def _ranked(odd: ODD, class_order) -> tuple[list, list]:
     """The decisions from lowest to highest: ``[(binary ODD, value)]`` ("decided this"
-    is the binary ODD being ``value``) and their words."""
+    is the binary ODD being ``value``) and their words.
+    """
     if getattr(odd, "multiclass", False):
         classes = tuple(odd.classes)
         order = classes if class_order is None else _check_order(class_order, classes)

@@ -109,7 +109,8 @@ class _PI:
         and the memo's are read at once), leaving a frame ``(u, i, g)`` per node on the
         way: ``g`` is ``-2`` while the node skips feature ``i`` and its rest is explained,
         ``-1`` while its cofactor is, else (the cofactor's output) while its star is. When a
-        node's output is made, the frames are taken back up until one needs its star."""
+        node's output is made, the frames are taken back up until one needs its star.
+        """
         memo, sfx, dropped = self.memo, self.suffix, self.dropped
         node, diff, x = self._node, self._diff, self.instance
         first, nbits = self.first, self.nbits
@@ -177,7 +178,8 @@ class _PI:
         feature): a node's output over features ``i..`` drops feature ``i`` with its star's
         output and keeps each state ``j`` with its cofactor's minus the star's. Down the
         features, the nodes reached that the memo lacks, each with its children (its star
-        and cofactors; itself when it skips the feature); then up, their outputs."""
+        and cofactors; itself when it skips the feature); then up, their outputs.
+        """
         memo, dropped, stride = self.memo, self.dropped, self.stride
         build, core, diff = self.layout.build_table, self.core, self._diff
         first, cof, star = self.first, self._cof, self._star
@@ -230,7 +232,8 @@ class _PI:
         """Make the stars the pass will reach, one feature at a time and all of a
         feature's at once (one breadth-first conjunction per feature, not one per node):
         the nodes reached at feature ``i`` are those reached at ``i - 1`` that skip it,
-        and the stars and followed cofactors of those that test it."""
+        and the stars and followed cofactors of those that test it.
+        """
         st = self.store
         reached = {st.root}
         for i in range(self.n):
@@ -253,7 +256,8 @@ class _PI:
 
     def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
         """The explanations of ``decision`` as an :class:`Explanations` set (``kwargs``:
-        the set's other attributes; the wording is ``odd``'s unless given)."""
+        the set's other attributes; the wording is ``odd``'s unless given).
+        """
         variables = self.layout.variables
         ref = self.root()
         kwargs.setdefault("wording", wording_of(odd))
@@ -451,7 +455,8 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
 def _project(g: Store, u: int, src: Layout, dst: Layout, core, x: list[int]) -> int:
     """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
     built in the :class:`~.store.Store` ``core`` in the keep layout ``dst``
-    (one depth-first pass, :func:`._depth_first.depth_first`)."""
+    (one depth-first pass, :func:`._depth_first.depth_first`).
+    """
     choices, restrict, build = src.choice_map, g.restrict, dst.build_table
 
     def kids(w: int, i: int) -> tuple:  # dropped, the instance's state

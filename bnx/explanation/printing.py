@@ -104,7 +104,8 @@ def _line(e, member: dict, counted, index: dict) -> str:
 
 def lines(e, limit: int | None = SHOWN) -> Iterator[str]:
     """The members as lines of ``feature = state`` terms, shortest first (at most
-    ``limit``; ``None``: all)."""
+    ``limit``; ``None``: all).
+    """
     counted = _counted(e)
     index = {f: i for i, f in enumerate(e.layout.encoding.features)}
     for k, member in enumerate(e.shortest_first()):

@@ -140,7 +140,8 @@ def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
 def classifier_and_odd(model: Classifier | ODD, odd: ODD | None) -> tuple[Classifier, ODD | None]:
     """``(classifier, its ODD or None)`` of a question's first argument: a classifier (with
     ``odd=`` as given) or an ODD that holds its classifier (refused with an
-    :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not)."""
+    :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not).
+    """
     if isinstance(model, Classifier):
         return model, odd
     if isinstance(model, ODD):
@@ -159,7 +160,8 @@ def classifier_and_odd(model: Classifier | ODD, odd: ODD | None) -> tuple[Classi
 
 def class_index(clf: Classifier, state) -> int:
     """The index of the class state ``state`` of a multi-class classifier (a decision of
-    it), refused with a typed error naming it."""
+    it), refused with a typed error naming it.
+    """
     from ..classifier._classifier import _resolve_state
     from ..errors import UnknownStateError, closest_first
     if isinstance(state, bool):
@@ -176,7 +178,8 @@ def class_index(clf: Classifier, state) -> int:
 def exact_sdp(clf: Classifier, idx: dict, decision: bool | int | None,
               odd: ODD | None) -> Fraction:
     """The exact same-decision probability of the encoded evidence ``idx`` (``decision``:
-    the index of a class of a multi-class classifier)."""
+    the index of a class of a multi-class classifier).
+    """
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
@@ -257,7 +260,8 @@ def _configurations(clf: Classifier) -> tuple[list[Fraction], dict]:
 def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
                    prior: list[Fraction], parents: dict) -> Fraction:
     """``sum_z Pr(e, z) [f(e, z) = decision]`` by one weighted count over the ODD per joint
-    state of the class and the latent variables (per class state on naive Bayes)."""
+    state of the class and the latent variables (per class state on naive Bayes).
+    """
     fv = view(odd)
     enc = odd.encoding
     n = fv.n

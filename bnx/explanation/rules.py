@@ -32,7 +32,8 @@ COMPARISONS = (">=", ">", "<=", "<", "==", "!=")
 
 def orders(odd: ODD) -> dict:
     """``{feature: tuple of its states in increasing order}`` for the ODD's ordinal
-    features (``odd.ordinal``; empty when it declares none)."""
+    features (``odd.ordinal``; empty when it declares none).
+    """
     return dict(getattr(odd, "ordinal", None) or {})
 
 
@@ -308,7 +309,8 @@ def condition_words(odd: ODD, box: dict) -> str:
 # ---------------------------------------------------------------------- decisions
 def _decided(odd: ODD, decision):
     """``(binary ODD, value, words)``: "decided ``decision``" is the binary ODD being
-    ``value``; ``words`` says it in the class's words."""
+    ``value``; ``words`` says it in the class's words.
+    """
     if getattr(odd, "multiclass", False):
         classes = tuple(odd.classes)
         state = _class_state(odd, classes, decision)

@@ -73,7 +73,8 @@ def _and_leaf(a: int, b: int):
 def in_python(size: int, unate: bool) -> bool:
     """Whether work over a diagram of ``size`` nodes is done in Python (one node at a
     time) rather than by numpy: its Python steps (one per node, :data:`CONJ_STEPS` where
-    stars are conjunctions) within the one limit :data:`bnx.diagram._arrays.SMALL`."""
+    stars are conjunctions) within the one limit :data:`bnx.diagram._arrays.SMALL`.
+    """
     return size * (1 if unate else CONJ_STEPS) <= _arrays.SMALL
 
 
@@ -115,7 +116,8 @@ class Store:
     def of(cls, nvars: int, var, lo, hi) -> Store:
         """A store that starts with the given nodes (a reduced ordered diagram numbered
         children first: nodes ``0`` and ``1`` the terminals; sequences of int, lists to
-        grow); their unique table is made when a node is first added."""
+        grow); their unique table is made when a node is first added.
+        """
         t = cls(nvars)
         t._columns(var, lo, hi)
         return t
@@ -132,7 +134,8 @@ class Store:
                     least: tuple | None = None, python: bool | None = None) -> Store:
         """A store that starts with the nodes of ``arrays`` (same numbers), whose features
         are ``enc``'s; held in Python or in numpy as :func:`in_python` says (or as
-        ``python`` says: a caller that conjoins many nodes at once asks for numpy)."""
+        ``python`` says: a caller that conjoins many nodes at once asks for numpy).
+        """
         t = cls(arrays.nvars, enc, least=least)
         t.root = arrays.root
         if python if python is not None else in_python(arrays.size, least is not None):
@@ -150,14 +153,16 @@ class Store:
 
     def entries(self) -> int:
         """Nodes plus memo entries: what the store holds (bounded by its owner, who
-        replaces a store grown too large)."""
+        replaces a store grown too large).
+        """
         return (self.n + len(self._diffs) + len(self._ands) + len(self._counts)
                 + sum(len(m) for _, m in self._memos.values()))
 
     # ------------------------------------------------------------------ nodes
     def node(self, level: int, lo: int, hi: int) -> int:
         """The node testing ``level`` with children ``lo`` (false branch) and ``hi``
-        (both at deeper levels): an existing one if the store holds it."""
+        (both at deeper levels): an existing one if the store holds it.
+        """
         if lo == hi:
             return lo
         key = (level, lo, hi)
@@ -171,14 +176,16 @@ class Store:
 
     def nodes(self, level: int, lo, hi):
         """:meth:`node` for each pair ``lo[k], hi[k]`` (a numpy array in a store held in
-        numpy, else a list)."""
+        numpy, else a list).
+        """
         if self.py is None:
             return _wide.nodes(self, level, lo, hi)
         return [self.node(level, a, b) for a, b in zip(lo, hi)]
 
     def restrict(self, u: int, bits: Sequence[tuple[int, bool]]) -> int:
         """Follow ``u`` along ``(level, value)`` pairs in increasing level order (a level
-        that ``u`` skips is stepped over)."""
+        that ``u`` skips is stepped over).
+        """
         var = self.var
         for lvl, value in bits:
             if var[u] == lvl:
@@ -187,13 +194,15 @@ class Store:
 
     def cofactor(self, u, i: int, j: int):
         """The cofactor of node ``u`` (an int, or in a store held in numpy a numpy array
-        of nodes) on state ``j`` of feature ``i`` (which ``u`` tests or skips)."""
+        of nodes) on state ``j`` of feature ``i`` (which ``u`` tests or skips).
+        """
         return cofactor(self.var, self.lo, self.hi, u, self.first[i], self.nbits[i], j)
 
     # ------------------------------------------------------------------ operations
     def diff(self, a: int, b: int) -> int:
         """``a and not b`` (memoised across calls), on an explicit stack: a pair is
-        expanded, its open subpairs pushed, and made once both are in the memo."""
+        expanded, its open subpairs pushed, and made once both are in the memo.
+        """
         if a == 0 or a == b or b == 1:
             return 0
         if b == 0:
@@ -250,7 +259,8 @@ class Store:
 
     def _split(self, a: int, b: int) -> tuple:
         """``(level, ((a0, b0), (a1, b1)))``: the top level of ``a`` and ``b`` and their
-        cofactors on it, paired."""
+        cofactors on it, paired.
+        """
         var, lo, hi = self.var, self.lo, self.hi
         va, vb = var[a], var[b]
         v = min(vb, va)
@@ -260,7 +270,8 @@ class Store:
 
     def conj_many(self, a, b):
         """``a[k] and b[k]`` for every ``k`` (a numpy array in a store held in numpy,
-        where many pairs are conjoined breadth first at once; else a list)."""
+        where many pairs are conjoined breadth first at once; else a list).
+        """
         if self.py is None:
             return _wide.conj(self, a, b)
         return [self.conj(x, y) for x, y in zip(a, b)]
@@ -268,7 +279,8 @@ class Store:
     def count(self, u: int) -> int:
         """Number of complete assignments on which ``u`` is true, each feature taking
         one of its states (valid codes only; without an encoding, every level is a
-        two-state feature): exact, memoised across calls, as nodes never change."""
+        two-state feature): exact, memoised across calls, as nodes never change.
+        """
         if self.py is None:
             return _wide.count(self, u)
         var, memo = self.var, self._counts
@@ -298,14 +310,16 @@ class Store:
 
     def upward(self, root: int, memo: dict, make) -> int:
         """``memo[root]``, computed bottom-up over whole features
-        (:func:`._store_features.upward`)."""
+        (:func:`._store_features.upward`).
+        """
         return _feat.upward(self, root, memo, make)
 
     def memo(self, owner) -> dict:
         """A memo kept with the store for a walk over its nodes whose results depend only
         on the node and ``owner`` (e.g. the choices of a layout: the walks of
         :mod:`.walks`), so that later sets of the store reuse it; ``owner`` is kept alive
-        with it."""
+        with it.
+        """
         got = self._memos.get(id(owner))
         if got is None:
             got = self._memos[id(owner)] = (owner, {})
@@ -315,7 +329,8 @@ class Store:
     def star_of(self, u: int) -> int:
         """The star of node ``u``: the conjunction of its cofactors over the states of the
         feature it tests (made on first use; where the function is unate, ``least``,
-        the cofactor on that feature's least state)."""
+        the cofactor on that feature's least state).
+        """
         if self.py is None:
             return _wide.star_of(self, u)
         star = self.star
@@ -323,7 +338,8 @@ class Store:
 
     def make_stars(self, us, i: int) -> None:
         """Make the stars of nodes ``us`` of feature ``i`` (at once, in numpy, in a store
-        held there)."""
+        held there).
+        """
         if self.py is None:
             _wide.make_stars(self, us, i)
             return
@@ -333,7 +349,8 @@ class Store:
     def close(self) -> None:
         """Make the star of every node (the nodes the conjunctions make get theirs in
         turn); a store held in numpy with at most :data:`~bnx.diagram._arrays.SMALL`
-        nodes then moves to Python lists, read one node at a time."""
+        nodes then moves to Python lists, read one node at a time.
+        """
         if self.py is None:
             _wide.close(self)
             n = self._n
@@ -353,7 +370,8 @@ class Store:
     def size(self, u: int) -> int:
         """Number of nodes of the function ``u`` as ``dd`` counts them: with complemented
         edges, a function and its negation share one node, and the one terminal is
-        counted once."""
+        counted once.
+        """
         return dd_nodes(self.var, self.lo, self.hi, sorted(_dd.below(self, u)))
 
     def nodes_of(self, u: int) -> int:
@@ -362,12 +380,14 @@ class Store:
 
     def read_dd(self, root: Node) -> int:
         """Add the function ``root`` of a ``dd.autoref`` or ``dd.cudd`` manager whose level
-        ``l`` is the store's level ``l``; returns its node."""
+        ``l`` is the store's level ``l``; returns its node.
+        """
         return _dd.read_dd(self, root)
 
     def to_dd(self, bdd: Manager, names: Sequence[str], root: int) -> Node:
         """Write the function ``root`` into ``bdd``, whose variable at level ``l`` is
-        ``names[l]``: one node per node of ``root``, children first."""
+        ``names[l]``: one node per node of ``root``, children first.
+        """
         return _dd.to_dd(self, bdd, names, root)
 
 
@@ -389,7 +409,8 @@ def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) 
     """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``), with
     every star made when the diagram has at most :data:`bnx.diagram._arrays.SMALL` nodes;
     ``least``: per feature, the state whose cofactor is the star, where the function is
-    known to be unate (:func:`bnx.explanation._cache.least_states`)."""
+    known to be unate (:func:`bnx.explanation._cache.least_states`).
+    """
     key = (enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get("conj_store", key)
     if got is None:

@@ -178,7 +178,8 @@ def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
     """The relation ``table > 0`` over the bits of ``scope`` (codes naming no state false):
     the leaves (one per combination of the states of the scope's nodes that have bits,
     taken in level order), then one level of :func:`~bnx.diagram._setops.select` per
-    node, from the deepest up (a loop: no recursion)."""
+    node, from the deepest up (a loop: no recursion).
+    """
     axes = sorted((v for v in scope if bits[v]), key=level.get)
     pos = {v: k for k, v in enumerate(scope)}
     index = [0] * len(scope)

@@ -63,7 +63,8 @@ class View:
 def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
     """The :class:`View` of ``clf`` (compiled as ``odd``) on ``idx``; ``None`` when the
     dense joint is out of reach (too many instances, floats could underflow, or the
-    bound on a ratio of its sums would exceed :data:`BOUND`)."""
+    bound on a ratio of its sums would exceed :data:`BOUND`).
+    """
     try:
         joint = _dense.joint(clf, odd.encoding.features, exact=exact)
     except _dense.TooLarge:
@@ -76,7 +77,8 @@ def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
 
 def _sure(a: Fraction, b: Fraction, g: Fraction, strict: bool) -> bool | None:
     """Whether ``A >= B`` (``A > B`` when ``strict``) for the exact values of the
-    computed ``a``, ``b`` (each within a relative ``g`` of it); ``None``: too close."""
+    computed ``a``, ``b`` (each within a relative ``g`` of it); ``None``: too close.
+    """
     lo, hi = 1 - g, 1 + g
     if (a * lo > b * hi) if strict else (a * lo >= b * hi):
         return True
@@ -90,7 +92,8 @@ def _float_sure(a: float, b: float, m: float, strict: bool) -> bool | None:
     exact values (``m`` at least four unit roundoffs). The margins are doubled: the
     comparison's own roundings (at most three per side, of ``1 -+ 2m`` and the two
     products) are each one unit roundoff, so a sure answer here is one of :func:`_sure`
-    with the bound ``m``."""
+    with the bound ``m``.
+    """
     lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
     if (a * lo > b * hi) if strict else (a * lo >= b * hi):
         return True
@@ -109,7 +112,8 @@ def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
 
     The sides compared carry ``depth`` roundings, up to ``classes - 2`` more for the sum
     of the other classes' masses and two for the product by the threshold (rounded once
-    to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float)."""
+    to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float).
+    """
     f = [float(v) for v in masses]
     if any(0 < v < _NORMAL for v in f):
         return None  # a subnormal mass: the relative bounds do not hold
@@ -137,7 +141,8 @@ def decide_masses(clf, idx: dict, masses, depth: int) -> bool | int:
     masses ``[Pr(c, e) for c]`` (floats with at most ``depth`` roundings each, or exact);
     floating point decides unless it is too close to call, exact arithmetic then. A
     multi-class classifier's decision is the index of its class: the first largest mass,
-    when the argmax rule with that class as the positive one holds exactly."""
+    when the argmax rule with that class as the positive one holds exactly.
+    """
     multi = clf.positive is None
     if multi:  # the candidate: the first largest computed mass
         p = max(range(len(masses)), key=lambda c: (masses[c], -c))
@@ -184,7 +189,8 @@ def class_masses(v: View):
 def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
     """``(sdp, bound)``: the same-decision probability in floats and a proven bound on its
     distance to the exact value; ``None`` when the dense joint is out of reach or the bound
-    would exceed :data:`BOUND`."""
+    would exceed :data:`BOUND`.
+    """
     v = view(clf, odd, idx)
     if v is None:
         return None
@@ -209,7 +215,8 @@ def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
 
 def sdp_float(clf, odd, idx: dict, decision: bool | None) -> float | None:
     """The same-decision probability within ``1e-9``; ``None`` when it needs exact
-    arithmetic (see :func:`sdp_with_bound`)."""
+    arithmetic (see :func:`sdp_with_bound`).
+    """
     got = sdp_with_bound(clf, odd, idx, decision)
     return None if got is None else got[0]
 
@@ -221,7 +228,8 @@ def box_violations(clf, odd, box: list, value: bool):
     float within :data:`BOUND` of the exact value) and the state indices of the most
     probable of them (exact: floats pick it unless others come within their rounding
     bound, which exact arithmetic then compares). ``None`` when the dense joint is out of
-    reach or the bound would exceed :data:`BOUND`."""
+    reach or the bound would exceed :data:`BOUND`.
+    """
     v = view(clf, odd, {})
     if v is None:
         return None

@@ -166,13 +166,15 @@ def feature_uses(g: Store, root: int, layout) -> tuple[list[bool], list[bool]]:
 
 def minimum(g: Store, u: int, i: int, layout, memo: dict) -> float:
     """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize
-    (memoised by ``(node, feature)``)."""
+    (memoised by ``(node, feature)``).
+    """
     return suffix_minimum(g, u, i, layout.steps, layout.tail, range(layout.n + 1), memo)
 
 
 def keep_minimal(g: Store, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
     """Pass two of minimize: the members of ``u`` of minimum length, built in the
-    :class:`~bnx.explanation.store.Store` ``table`` (returns its node)."""
+    :class:`~bnx.explanation.store.Store` ``table`` (returns its node).
+    """
     return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
                                memo, table, layout.build_table)
 
@@ -232,7 +234,8 @@ def suffix_keep_minimal(g: Store, u: int, i: int, steps: list, tail: list, sids:
                         mins: dict, memo: dict, out, build) -> int:
     """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
     makes the output nodes, in the :class:`~bnx.explanation.store.Store` ``out``),
-    memoised by ``(node, sids[i])``."""
+    memoised by ``(node, sids[i])``.
+    """
     if u == 0:
         return 0
     n = len(steps)
@@ -284,7 +287,8 @@ def members(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
     """The members of ``root`` (in ``layout``) as dicts, depth first in the diagram's
     variable order, "dropped" before the states; ``rank[i]`` is feature ``i``'s
     position among the dict's keys. Levels with one choice are followed at once, once
-    per node and depth (:func:`_chains`), so a member costs about a microsecond."""
+    per node and depth (:func:`_chains`), so a member costs about a microsecond.
+    """
     n = layout.n
     stride = n + 1
     memo: dict = {}
@@ -316,7 +320,8 @@ def _chains(g: Store, layout, rank: list):
     """The walk of :func:`members` below ``(u, d)``: the levels with one choice are
     followed at once (once per node and depth); returns ``(items set on the way,
     branches at the first level with several choices, whether the path ended at
-    an explanation)``."""
+    an explanation)``.
+    """
     var, lo, hi, restrict = g.var, g.lo, g.hi, g.restrict
     n = layout.n
     choices = layout.items  # per feature, last first (popped first)
@@ -346,7 +351,8 @@ def _chains(g: Store, layout, rank: list):
 def _chains_keep(g: Store, layout, rank: list):
     """:func:`_chains` for the keep layout (PI-explanations): feature ``d`` is the
     one variable at level ``d``, low "dropped" and high "kept", so each step is a
-    test of two children; same walk, same order."""
+    test of two children; same walk, same order.
+    """
     var, lo, hi = g.var, g.lo, g.hi
     n = layout.n
     enc = layout.encoding

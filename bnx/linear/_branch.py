@@ -32,7 +32,8 @@ MAX_NODES = 10_000
 
 class OutOfBudget(Exception):
     """A shortest search ran out of its budget (turned into a StructureError by the
-    caller); ``best`` the shortest sufficient set met."""
+    caller); ``best`` the shortest sufficient set met.
+    """
 
     def __init__(self, best: list[int] | None = None) -> None:
         super().__init__(best)
@@ -52,7 +53,8 @@ def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]], list[int]]:
     PI-explanation of the TAN decision ``d``, the best of 43 multipliers; for the
     ``guides`` best, how many parent states make each feature worth fixing (a guide for a
     deletion order), and those multipliers. ``(0, [], [])`` for a race with an infinite
-    term."""
+    term.
+    """
     T = _terms(d)
     if T is None:
         return 0, [], []
@@ -73,7 +75,8 @@ def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]], list[int]]:
 
 class _Relaxed:
     """The relaxation at one multiplier, kept up to date as features are forced fixed,
-    forced free or released one at a time (only the path to the root is recomputed)."""
+    forced free or released one at a time (only the path to the root is recomputed).
+    """
 
     def __init__(self, d, T, lam: int, score: list | None = None) -> None:
         self.fr, self.T, self.x, self.lam, self.n = d.w, T, d.x, lam, d.n
@@ -89,7 +92,8 @@ class _Relaxed:
 
     def _w(self, i: int, score: list | None = None) -> list:
         """Feature ``i``'s term per parent state (``forced[i]``: ``True`` fixed, ``False``
-        free, ``None`` either); ``score[i]`` counts the parent states where fixing wins."""
+        free, ``None`` either); ``score[i]`` counts the parent states where fixing wins.
+        """
         Ti, xi, h, f, lam = self.T[i], self.x[i], self.csum[i], self.forced[i], self.lam
         out = []
         for u in range(len(Ti[0])):
@@ -125,7 +129,8 @@ def branch_and_bound(d, best: list[int], score: list[int], lams: list[int]) -> l
 
     Depth first; every oracle is kept up to date one feature at a time: ``big`` (the
     largest set allowed: all but the features decided free), ``small`` (the features
-    decided fixed) and the relaxation at each multiplier."""
+    decided fixed) and the relaxation at each multiplier.
+    """
     from ._treedp import Sufficiency
     (fr, side), = d.races
     T, n = _terms(d), d.n

@@ -1,6 +1,7 @@
 """The fewest changes that flip a decision, without compiling: how many
 (:func:`robustness`), which features (:func:`contrastive_explanation`) and to which
-states (:func:`counterfactual`)."""
+states (:func:`counterfactual`).
+"""
 
 from __future__ import annotations
 

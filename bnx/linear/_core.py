@@ -181,7 +181,8 @@ class Race:
     # -------------------------------------------------------------- terms
     def term_of(self, a: Fraction, b: Fraction, lg: int) -> tuple[int, int]:
         """``(flag, log)`` of a factor pair: flag +1 / -1 for +inf / -inf, else 0 and the
-        log in units of ``1 / SCALE``."""
+        log in units of ``1 / SCALE``.
+        """
         p, q = (a.numerator, b.numerator) if self.side else (b.numerator, a.numerator)
         if self.strict:
             flag = -1 if p == 0 else (1 if q == 0 else 0)
@@ -207,7 +208,8 @@ class Race:
 
     def extreme(self, i: int, values, *, best: bool) -> int | None:
         """The worst (or best) of ``values`` of feature ``i`` in the term order, exactly
-        (the first of equal ones)."""
+        (the first of equal ones).
+        """
         values = list(values)
         if not values:
             return None

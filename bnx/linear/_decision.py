@@ -2,7 +2,8 @@
 :mod:`bnx.linear` read it: :func:`decision_of` (a :class:`~._plan.Decision`, or a
 :class:`~._tan.TanDecision` on a TAN), the decision itself (:func:`decide`), the fewest
 changes that flip it (:func:`flip_moves`) and features named by the user
-(:func:`position`)."""
+(:func:`position`).
+"""
 
 from __future__ import annotations
 
@@ -57,13 +58,15 @@ def decision_of(clf: Any, instance: Mapping) -> Decision:
 
 def flip_moves(d: Decision) -> dict[int, int] | None:
     """The fewest changes that flip ``d`` (position: new state index), ``None`` when none
-    does."""
+    does.
+    """
     return d.flip() if isinstance(d, TanDecision) else flip(d)
 
 
 def position(w: Weights, f: Any, what: str) -> int:
     """The position of feature ``f`` (an :class:`~bnx.UnknownFeatureError` naming the
-    closest features when it is none; ``what`` names the argument)."""
+    closest features when it is none; ``what`` names the argument).
+    """
     try:
         return w.index[f]
     except (KeyError, TypeError):

@@ -49,7 +49,8 @@ def _flatten(rep) -> list[int]:
 
 def _beats(a: tuple, b: tuple, plus, minus, margin: int) -> bool:
     """Is profile ``a`` at least profile ``b`` in every component, by more than ``margin``
-    where both are finite (so that the true values are too)?"""
+    where both are finite (so that the true values are too)?
+    """
     for x, y in zip(a, b):
         if x == y and (x == plus or x == minus):
             continue
@@ -76,7 +77,8 @@ def _front(items: list, kept: list, plus, minus, margin: int) -> list:
 def fewest_fixed(d, cap: int, exact_holds) -> list[int] | None:
     """The positions of a smallest set whose fixing keeps the decision ``d`` (a
     :class:`~bnx.linear._tan.TanDecision`), of at most ``cap`` features; ``None`` if none
-    is that small. ``exact_holds(S)`` settles a near tie."""
+    is that small. ``exact_holds(S)`` settles a near tie.
+    """
     fr, x, n = d.w, d.x, d.n
     T, unit, add, judge, plus, minus = scalars(fr, d.decision, False)
     margin = 2 * fr.tol + 1

@@ -163,7 +163,8 @@ class Forest:
         """``(strict, c, T)``: the race keeping decision ``side`` (True: positive wins), its
         constant term ``c`` and ``T[i][v][u]``, each term a triple ``(plus, minus, value)``
         (one +inf, one -inf, or a finite value: the rounded log, or with ``exact`` the
-        exact ratio ``p / q``). ``T[n] = [[c]]``."""
+        exact ratio ``p / q``). ``T[n] = [[c]]``.
+        """
         got = self._terms.get((side, exact))
         if got is None:
             strict = self.strict if side else not self.strict
@@ -199,7 +200,8 @@ def _pair_forests(clf) -> list[Forest]:
 def pair_forests(clf) -> list[Forest]:
     """The races a positive decision must win: one :class:`Forest` for a two-state class;
     under ``rule="argmax"`` with more states, one per other class state (the positive
-    state beats it, strictly if it comes first)."""
+    state beats it, strictly if it comes first).
+    """
     return remembered(clf, _pair_forests)
 
 

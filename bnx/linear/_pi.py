@@ -1,7 +1,8 @@
 """Sufficient reasons without compiling: every PI-explanation (:func:`pi_explanations`),
 a shortest one (:func:`shortest_pi_explanation`) and the check of a partial instance
 (:func:`check_explanation`), on naive Bayes by the race's sums (:mod:`._plan`), on a TAN
-by min-sums over its feature tree (:mod:`._tan`)."""
+by min-sums over its feature tree (:mod:`._tan`).
+"""
 
 from __future__ import annotations
 

@@ -129,7 +129,8 @@ class Decision:
         """``(specials, base, items, delta, start)``: the PI-explanations are the sets in
         ``specials`` and ``base + T`` for every minimal ``T`` among ``items`` whose gains
         ``delta`` lift the finite sum ``start`` to the race's threshold (``None``: no such
-        sets). ``([[]], ...)`` when nothing needs fixing."""
+        sets). ``([[]], ...)`` when nothing needs fixing.
+        """
         g, F, W, n = self.race, self.F, self.W, self.n
         everyone = range(n)
         if self.sufficient(()):
@@ -225,7 +226,8 @@ def greedy(d: Decision, items: list[int], delta: dict, start: int, members, *,
     make the race hold (``until=True``) or fail (``until=False``: gains are subtracted);
     ``members(prefix)`` is the complete assignment for an exact check. ``None`` if no
     prefix does. The empty prefix is one: ``[]`` when ``start`` alone settles it (in
-    particular when ``items`` is empty)."""
+    particular when ``items`` is empty).
+    """
     g = d.race
     s = start
     taken: list[int] = []

@@ -30,7 +30,8 @@ __all__ = ["AllOf", "TanDecision"]
 
 class AllOf:
     """Sufficiency oracles of several races over the same features, asked together: the
-    decision is kept iff every race is."""
+    decision is kept iff every race is.
+    """
 
     def __init__(self, oracles: list[Sufficiency]) -> None:
         self.oracles = oracles
@@ -112,7 +113,8 @@ class TanDecision(Decision):
     def _deletion_order(self) -> list[int]:
         """Features in an order to try freeing them: those whose own term gains least over
         their worst state (their parent at the instance) first, so that what is kept is
-        short."""
+        short.
+        """
         _, _, T = self.w.terms(self.races[0][1])
         x, parent, n = self.x, self.w.parent, self.n
 
@@ -136,7 +138,8 @@ class TanDecision(Decision):
         leaves out one more feature), so between two answers it searches at most
         ``n (n + 1 + D)`` nodes, ``D`` the dead ones among them; no polynomial bound on
         ``D`` can be proven without settling monotone dualization (docs/explanations.md,
-        "What a TAN costs")."""
+        "What a TAN costs").
+        """
         ora = self.oracle()
         order = self._deletion_order()
         nodes = self.nodes = {"answer": 0, "empty": 0, "dead": 0}
@@ -165,7 +168,8 @@ class TanDecision(Decision):
         """A PI-explanation with the fewest features: a bound and guided deletions
         (:func:`~bnx.linear._branch.relaxation`), the profile programme
         (:mod:`~bnx.linear._fewest`), then a branch-and-bound (:mod:`~bnx.linear._branch`);
-        :class:`~bnx.StructureError` with the best one found (``best``) if all give up."""
+        :class:`~bnx.StructureError` with the best one found (``best``) if all give up.
+        """
         self._one_race("a shortest PI-explanation")
         best = next(self.pi_sets())
         lower, guides, lams = relaxation(self)
@@ -195,7 +199,8 @@ class TanDecision(Decision):
     def _search(self, ora: AllOf, order: list[int], A: frozenset, B: frozenset):
         """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal
         outside ``A`` (deletion), and whether it is minimal; ``(None, False)`` if all but
-        ``B`` is not sufficient."""
+        ``B`` is not sufficient.
+        """
         for i in range(self.n):
             ora.set(i, i not in B)
         if not ora.holds():
@@ -228,7 +233,8 @@ class TanDecision(Decision):
 
     def shrink(self, members: list[int]) -> set[int]:
         """A PI-explanation inside the sufficient ``members``: each dropped in turn if the rest
-        stays sufficient."""
+        stays sufficient.
+        """
         ora = self.fixed_only(members)
         mem = set(members)
         for i in members:
@@ -242,7 +248,8 @@ class TanDecision(Decision):
     # ------------------------------------------------------------ changes
     def fewest(self, fr, side: bool, cost: list) -> tuple[int, list[int]] | None:
         """The least budget at which the race of ``fr`` keeping ``side`` fails, with the
-        assignment (budgets tried 1, 4, 16, ... up to ``n``)."""
+        assignment (budgets tried 1, 4, 16, ... up to ``n``).
+        """
         K = 1
         while True:
             got = first_failure(fr, side, cost, min(K, self.n))
@@ -252,7 +259,8 @@ class TanDecision(Decision):
 
     def flip(self) -> dict[int, int] | None:
         """The fewest feature changes that flip the decision: ``{position: new state}`` (with
-        several races, the fewest that make any of them fail)."""
+        several races, the fewest that make any of them fail).
+        """
         cost = [[0 if v == xi else 1 for v in range(len(st))]
                 for xi, st in zip(self.x, self.w.states)]
         found = [got for fr, side in self.races
@@ -264,7 +272,8 @@ class TanDecision(Decision):
 
     def keep_fewest(self, counted: list[frozenset], fixed: set) -> list[int]:
         """An MC-explanation as a complete assignment: counted features of the instance may
-        move to uncounted states; the fewest counted ones stay, keeping the decision."""
+        move to uncounted states; the fewest counted ones stay, keeping the decision.
+        """
         cost = []
         for i, (xi, st) in enumerate(zip(self.x, self.w.states)):
             row: list = [None] * len(st)

@@ -39,7 +39,8 @@ def order_key(strict: bool):
 
 def verdict(strict: bool, v: tuple, tol: int | None) -> bool | None:
     """Does the race hold on the total ``v``? ``tol`` is the rounding bound of a rounded
-    ``v`` (``None``: ``v`` is exact); ``None`` when the rounded sum cannot tell."""
+    ``v`` (``None``: ``v`` is exact); ``None`` when the rounded sum cannot tell.
+    """
     if strict and v[1] or not strict and v[0]:
         return not strict
     if v[0] or v[1]:
@@ -105,7 +106,8 @@ def scalars(fr, side: bool, exact: bool) -> tuple:
 def solve(fr, side: bool, cost: list, K: int, exact: bool = False):
     """``(totals, assignment)``: ``totals[j]`` the least value of the race keeping ``side``
     over assignments of cost at most ``j`` (``None`` if none), and ``assignment(j)`` one
-    that attains it (values as :func:`scalars` makes them)."""
+    that attains it (values as :func:`scalars` makes them).
+    """
     T, unit, add = scalars(fr, side, exact)[:3]
     n = fr.n
     M: list = [None] * (n + 1)
@@ -195,7 +197,8 @@ def solve(fr, side: bool, cost: list, K: int, exact: bool = False):
 
 def first_failure(fr, side: bool, cost: list, K: int) -> tuple[int, list[int]] | None:
     """``(j, y)``: the least budget ``j <= K`` at which some assignment ``y`` of cost at most
-    ``j`` makes the race keeping ``side`` fail, exactly; ``None`` if none does."""
+    ``j`` makes the race keeping ``side`` fail, exactly; ``None`` if none does.
+    """
     judge = scalars(fr, side, False)[3]
     totals, assignment = solve(fr, side, cost, K)
     for j, v in enumerate(totals):
@@ -213,7 +216,8 @@ def first_failure(fr, side: bool, cost: list, K: int) -> tuple[int, list[int]] |
 
 class Sufficiency:
     """Does fixing the features marked fixed (at ``x``) keep the race ``side`` whatever the
-    others are? Kept up to date under :meth:`set`, one feature at a time."""
+    others are? Kept up to date under :meth:`set`, one feature at a time.
+    """
 
     def __init__(self, fr, side: bool, x: list[int]) -> None:
         self.fr, self.side, self.x = fr, side, x

@@ -120,7 +120,8 @@ def network_format(path: str) -> tuple:
 
 def _gunzip(path: str) -> str:
     """The text of a gzipped network file (UTF-8, else Latin-1), refused with a
-    :class:`~bnx.NetworkFileError` when it is not gzip or holds nothing."""
+    :class:`~bnx.NetworkFileError` when it is not gzip or holds nothing.
+    """
     import gzip
     import zlib
     try:
@@ -138,7 +139,8 @@ def _gunzip(path: str) -> str:
 
 def _net_reader() -> type:
     """pgmpy's ``NETReader``, with a table of the wrong size named (pgmpy's own reader ends in
-    numpy's "cannot reshape array of size 2 into shape (2,2)")."""
+    numpy's "cannot reshape array of size 2 into shape (2,2)").
+    """
     import math
 
     import numpy as np

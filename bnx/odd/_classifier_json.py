@@ -87,7 +87,8 @@ def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
 def stored_on_states(doc: dict, key: str = "on_states") -> dict:
     """The declared on states (or with ``key="ordinal"``, the ordered features) a
     classifier document holds, ``{feature: tuple of states}`` (empty when it holds none);
-    raises ``TypeError`` or ``ValueError`` when malformed."""
+    raises ``TypeError`` or ``ValueError`` when malformed.
+    """
     pairs = doc.get(key) or []
     if not isinstance(pairs, list):
         raise TypeError(key)

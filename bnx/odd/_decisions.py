@@ -19,7 +19,8 @@ __all__ = ["Decisions"]
 
 class Decisions:
     """The instance-taking methods of :class:`bnx.ODD` (a base class: it reads the ODD's
-    encoding and arrays)."""
+    encoding and arrays).
+    """
 
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
         """Validate an instance and return ``{feature: state index}``.

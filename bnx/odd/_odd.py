@@ -75,7 +75,8 @@ class ODD(Decisions):
     def _hold(self, classifier, encoding: Encoding, backend: str, meta: dict | None,
               classifier_doc: dict | None, where: str, bdd: Manager | None = None) -> dict:
         """Keep the parts every ODD has (binary or multi-class); returns its metadata so
-        far: the given one, with what the classifier says of itself."""
+        far: the given one, with what the classifier says of itself.
+        """
         self._classifier = classifier
         self._classifier_doc = classifier_doc  # a loaded classifier, rebuilt on first use
         self._classifier_where = where
@@ -95,7 +96,8 @@ class ODD(Decisions):
     @property
     def backend(self) -> str:
         """``"autoref"`` or ``"cudd"`` (an ODD loaded with ``backend="auto"`` picks it
-        when first asked, which imports ``dd``)."""
+        when first asked, which imports ``dd``).
+        """
         if self._backend == "auto":
             self._backend = resolve_backend("auto")
         return self._backend
@@ -106,7 +108,8 @@ class ODD(Decisions):
         """The decision function in array form (:class:`bnx.diagram._arrays.DiagramArrays`): per
         node its level and two children, complemented edges resolved. Every question
         is a pass over it; made once (by the compiler or the loader, or read from
-        :attr:`root` on first use)."""
+        :attr:`root` on first use).
+        """
         a = self._arrays
         if a is None:
             a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
@@ -140,7 +143,8 @@ class ODD(Decisions):
     def bdd(self) -> Manager:
         """The ``dd.autoref.BDD`` or ``dd.cudd.BDD`` that holds :attr:`root` (made from
         the arrays on first use, with the encoding's variables in order and reordering
-        off)."""
+        off).
+        """
         if self._bdd is None:
             self._bdd = (self._manager_of.bdd if self._manager_of is not None
                          else new_manager(self.backend, self.encoding.variables))
@@ -149,7 +153,8 @@ class ODD(Decisions):
     @property
     def root(self) -> Node:
         """The decision function as a ``dd`` node: true exactly on the positive
-        instances (made from the arrays on first use, in one bottom-up pass)."""
+        instances (made from the arrays on first use, in one bottom-up pass).
+        """
         if self._root is None:
             self._root = to_dd(self._arrays, self.bdd, self.encoding.variables)
         return self._root
@@ -165,7 +170,8 @@ class ODD(Decisions):
     @property
     def classifier(self) -> Classifier | None:
         """The classifier it was compiled from (rebuilt from the file on first use
-        for a loaded ODD; ``None`` when the file holds none)."""
+        for a loaded ODD; ``None`` when the file holds none).
+        """
         if self._classifier is None and self._classifier_doc is not None:
             self._classifier = classifier_from_document(
                 self._classifier_doc, fingerprint=self.meta.get("fingerprint"),
@@ -187,7 +193,8 @@ class ODD(Decisions):
     @property
     def display_order(self) -> tuple:
         """The features in the classifier's order (the ODD's order for a loaded ODD);
-        explanations list features in this order."""
+        explanations list features in this order.
+        """
         if self._classifier is not None:
             return tuple(self._classifier.features)
         return tuple(self.meta.get("display_order") or self.features)
@@ -205,13 +212,15 @@ class ODD(Decisions):
     @property
     def ordinal(self) -> dict:
         """The ordered features, ``{feature: its states in increasing order}``
-        (:attr:`bnx.Classifier.ordinal`; kept in saved files)."""
+        (:attr:`bnx.Classifier.ordinal`; kept in saved files).
+        """
         return dict(self.meta.get("ordinal") or {})
 
     @property
     def class_states(self) -> tuple | None:
         """The states of the class variable (read from the saved classifier of a
-        loaded ODD without rebuilding it; ``None`` for files of format version 1)."""
+        loaded ODD without rebuilding it; ``None`` for files of format version 1).
+        """
         if self._classifier is not None:
             return tuple(self._classifier.class_states)
         doc, c = self._classifier_doc, self.meta.get("class_var")
@@ -378,7 +387,8 @@ def _unpickle(data, backend: str) -> ODD:
 
 def _from_parts(parts: dict) -> ODD:
     """The ODD of a file's parts (:func:`bnx.odd.io.load_odd`): a :class:`MulticlassODD`
-    when they hold one formula per class."""
+    when they hold one formula per class.
+    """
     formulas = parts.pop("formulas", None)
     if formulas is None:
         return ODD(None, **parts)
@@ -603,7 +613,8 @@ class MulticlassODD(ODD):
     @property
     def size(self) -> int:
         """The nodes of the class formulas together, as ``dd`` counts them in one manager:
-        nodes the formulas share, and a node and its negation, are one node."""
+        nodes the formulas share, and a node and its negation, are one node.
+        """
         arrays, _ = self.shared
         if arrays.size <= 2:
             return 1

@@ -94,7 +94,8 @@ def decide_many(odd: Any, data) -> Any:
 
 def partial_classifier(odd: Any) -> Classifier:
     """The classifier, which decides rows with missing values (refused with an
-    :class:`~bnx.ArgumentError` for an ODD without one)."""
+    :class:`~bnx.ArgumentError` for an ODD without one).
+    """
     clf = odd.classifier
     if clf is None:
         raise ArgumentError("rows with missing values need the classifier, which this "

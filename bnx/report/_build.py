@@ -331,7 +331,8 @@ GENERAL_READ = 4 * MAX_SHOWN
 def _general(odd: ODD, named: dict, rival: Any = None) -> dict:
     """The report's general reasons (with ``rival``: ruling it out): the first that allow
     several states of a feature (none to compute where every feature has at most two
-    states: they are then the sufficient reasons)."""
+    states: they are then the sufficient reasons).
+    """
     from ..explanation.general import general_reasons
     if all(len(s) <= 2 for s in odd.encoding.states):
         return {}
@@ -365,7 +366,8 @@ def _next(clf: Classifier, named: dict, odd: ODD) -> tuple:
 
 def next_from_frame(frame: Any) -> tuple:
     """The rows of a next-observation frame (index: features; columns ``expected_sdp``
-    and ``flip_probability``; best first) as :class:`NextObservation` values."""
+    and ``flip_probability``; best first) as :class:`NextObservation` values.
+    """
     return tuple(NextObservation(f, float(row["expected_sdp"]), float(row["flip_probability"]))
                  for f, row in frame.iterrows())
 

@@ -148,7 +148,8 @@ def _partial_rows(r) -> list[str]:
 def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
     """The report's attributions as a horizontal bar chart in inline SVG (``""`` when the
     report has none): one bar per feature, largest first, with a legend naming the class
-    states each colour pushes toward."""
+    states each colour pushes toward.
+    """
     if r.attributions is None:
         return ""
     items = sorted(r.attributions.items(), key=lambda kv: -abs(kv[1]))

@@ -30,7 +30,8 @@ def _names(m: Mapping | None) -> dict | None:
 
 def to_dict(r, fields: tuple) -> dict:
     """``r`` as a dict of JSON values (see :meth:`bnx.Report.to_dict`); ``fields``: the
-    report's fields, every one of which is written."""
+    report's fields, every one of which is written.
+    """
     out = {
         "class_var": _scalar(r.class_var), "decision": r.decision, "positive": r.positive,
         "positive_state": _scalar(r.positive_state), "instance": _names(r.instance),

@@ -1,5 +1,6 @@
 """:func:`plot_network`: the classifier's network with a decision on it (matplotlib and
-networkx, imported on use)."""
+networkx, imported on use).
+"""
 
 from __future__ import annotations
 
@@ -175,7 +176,8 @@ def _layout(graph, labels: dict) -> tuple[dict, tuple[float, float]]:
     apart (the tallest box and a gap), centred, ordered by their parents' rows (fewer
     crossing edges). A box's size comes from its text: at most ``0.66`` of the font size
     per character (DejaVu Sans averages under 0.6, bold under 0.66) and ``1.25`` per
-    line."""
+    line.
+    """
     import networkx as nx
     pt = FONT / 72
     pad = 0.4 * pt  # the box's pad on each side

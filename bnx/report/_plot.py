@@ -1,5 +1,6 @@
 """The picture of a report with matplotlib (imported on use): :func:`plot_report`, what
-:meth:`bnx.Report.plot` draws."""
+:meth:`bnx.Report.plot` draws.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ def _axes(ax, size):
 
 def _fit(ax, made: bool) -> None:
     """Lay out a figure made here so that its title, labels and legend (drawn below the
-    axes) are inside the canvas; a figure the caller gave is left to the caller."""
+    axes) are inside the canvas; a figure the caller gave is left to the caller.
+    """
     if made:
         ax.figure.tight_layout()
 
@@ -99,7 +101,8 @@ def _shap_bars(ax, r, feats, ys) -> None:
 
 def _reason_bars(ax, r, feats, ys) -> None:
     """A complete instance without attributions: the shortest reason as bars, the closest
-    change beside them under a heading of its own (inside the axes, clear of the title)."""
+    change beside them under a heading of its own (inside the axes, clear of the title).
+    """
     from matplotlib.patches import Patch
     from matplotlib.transforms import blended_transform_factory
     reason = r.reasons[0] if r.reasons else {}
@@ -129,7 +132,8 @@ def _reason_bars(ax, r, feats, ys) -> None:
 
 def _observation_bars(ax, r, feats, ys) -> None:
     """A partial instance: how sure the decision is now, and for each unknown feature how
-    sure it would be on average once that feature is known (what to observe next)."""
+    sure it would be on average once that feature is known (what to observe next).
+    """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     ranked = {n.feature: n for n in (r.next or ())}

@@ -125,7 +125,8 @@ def _change(f: Any, change: tuple) -> str:
 
 def _makes(r, cf) -> str:
     """What a change leads to, said on a multi-class report without a rival (on a binary
-    one there is only the other decision; with a rival, the heading names it)."""
+    one there is only the other decision; with a rival, the heading names it).
+    """
     if not r.multiclass or r.rival is not None:
         return ""
     return f"{_GLUE}makes{_GLUE}it{_GLUE}{cf.decision}"

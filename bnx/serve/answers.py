@@ -1,6 +1,7 @@
 """The explorer's answer on one instance: the report (:func:`bnx.explain`), which for a
 partial instance holds the same-decision probability and the ranking of what to observe
-next, as JSON data and as the HTML the page and ``Report._repr_html_`` share."""
+next, as JSON data and as the HTML the page and ``Report._repr_html_`` share.
+"""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ def answer(explorer: Explorer, instance: dict, background: str = "none",
     it was asked before. The background and the rival apply to complete instances
     (attributions, reasons and counterfactuals need one); a partial instance is answered
     without. A rival that is the decided class itself asks nothing more: the answer is
-    the one without a rival (its report's ``rival`` is ``null``)."""
+    the one without a rival (its report's ``rival`` is ``null``).
+    """
     if not explorer.complete(instance):
         background, rival = "none", None
     elif rival is not None and explorer.odd.decide(instance) == rival:

@@ -99,7 +99,8 @@ class Explorer:
         """``{"class", "positive", "classes", "multiclass", "features": {feature:
         [states]}}``, JSON-ready, the features in the classifier's order (``positive``
         is ``null`` for a multi-class model, which decides the most probable of
-        ``classes``)."""
+        ``classes``).
+        """
         clf = self.classifier
         return {"class": _json_scalar(clf.class_var), "positive": _json_scalar(clf.positive),
                 "classes": [_json_scalar(s) for s in clf.class_states],
@@ -148,7 +149,8 @@ class Explorer:
 
     def rival(self, given: Any) -> Any:
         """The class state ``given`` names (``None`` and ``""``: no rival), as the model's
-        own value."""
+        own value.
+        """
         if given is None or given == "":
             return None
         if not self.odd.multiclass:
@@ -159,7 +161,8 @@ class Explorer:
 
     def instance(self, given: Any) -> dict:
         """``given`` checked by the ODD (:meth:`bnx.ODD.encode`), as ``{feature: state}``
-        with the model's state values; ``None`` values are unknown features."""
+        with the model's state values; ``None`` values are unknown features.
+        """
         if isinstance(given, dict):
             given = {f: s for f, s in given.items() if s is not None}
         idx = self.odd.encode(given, partial=True)
@@ -172,7 +175,8 @@ class Explorer:
 
     def marginals(self) -> dict:
         """``{feature: {state: Pr(feature = state)}}`` in the network, exactly summed and
-        rounded once (the product background the page offers)."""
+        rounded once (the product background the page offers).
+        """
         if self._marginals is None:
             clf, out = self.classifier, {}
             for f in self.features:
@@ -185,7 +189,8 @@ class Explorer:
 
     def backgrounds(self) -> dict:
         """The backgrounds offered for the attributions: ``{name: label}``; the network
-        itself where :func:`bnx.shap_values` supports it as the background."""
+        itself where :func:`bnx.shap_values` supports it as the background.
+        """
         if self._backgrounds is None:
             try:
                 network_background(self.odd, self.classifier, False)

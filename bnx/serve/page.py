@@ -20,7 +20,8 @@ def _e(value) -> str:
 def page(explorer: Explorer, instance: dict, background: str, inner: str,
          rival=None) -> str:
     """The whole page: the controls (set from ``instance`` and ``rival``), and ``inner``
-    as the answer."""
+    as the answer.
+    """
     model = explorer.model()
     clf = explorer.classifier
     others = [s for s in clf.class_states if s != clf.positive]
@@ -105,7 +106,8 @@ def error_html(message: str) -> str:
 
 def _decision(data: dict) -> str:
     """The decision in the class's words, large, with its posterior (a multi-class
-    decision's: its own state's)."""
+    decision's: its own state's).
+    """
     posterior = data.get("posterior")
     shown = ("not defined (this evidence has probability 0)" if posterior is None
              else f"{posterior:.4g}")
@@ -122,7 +124,8 @@ def _decision(data: dict) -> str:
 
 def _classes(data: dict, given: str) -> str:
     """Every class state's probability given the instance, as bars (the report's
-    ``class_probabilities``: the classifier's exact class joint, normalised)."""
+    ``class_probabilities``: the classifier's exact class joint, normalised).
+    """
     probs = data.get("class_probabilities")
     if not probs:
         return ""
@@ -142,5 +145,6 @@ def _classes(data: dict, given: str) -> str:
 def fragment(explorer: Explorer, answer) -> str:
     """The answer part of the page: the decision, then the report as
     ``Report._repr_html_`` shows it (for a partial instance: how sure the decision is and
-    what to observe next)."""
+    what to observe next).
+    """
     return _decision(answer.data) + answer.report_html()

@@ -164,7 +164,8 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
 
 def _warm(explorer) -> None:
     """Answer the page's first question and one complete instance: the caches every
-    answer uses are then built (and, with workers, built once, before forking)."""
+    answer uses are then built (and, with workers, built once, before forking).
+    """
     from .answers import answer
     answer(explorer, {})
     answer(explorer, {f: explorer.odd.states(f)[0] for f in explorer.features})
@@ -179,7 +180,8 @@ def _serve(server, sock) -> None:
 
 def _fork(serve, workers: int) -> None:
     """``serve()`` in ``workers`` forked processes; Ctrl-C (or SIGTERM) to this one is
-    passed on to them, and this returns once they have all stopped."""
+    passed on to them, and this returns once they have all stopped.
+    """
     children = []
     for _ in range(workers):
         pid = os.fork()

@@ -54,7 +54,8 @@ __all__ = ["RowEngine", "answer_rows", "marginal_odd", "run_chunks"]
 def marginal_odd(odd: Any, observed: Sequence) -> Any:
     """The ODD of ``odd.classifier`` restricted to the features ``observed``
     (compiled once per set, in ``odd``'s order); ``odd`` itself when nothing is
-    missing, ``None`` when nothing is observed."""
+    missing, ``None`` when nothing is observed.
+    """
     observed = tuple(f for f in odd.features if f in set(observed))
     if len(observed) == len(odd.features):
         return odd
@@ -87,7 +88,8 @@ def marginal_odd(odd: Any, observed: Sequence) -> Any:
 
 class RowEngine:
     """Answers about complete rows of state indices of one ODD (in its order), by the
-    questions of :mod:`bnx.explanation` on the ODD's arrays."""
+    questions of :mod:`bnx.explanation` on the ODD's arrays.
+    """
 
     def __init__(self, odd: Any, on: Mapping | None = None) -> None:
         self.odd = odd
@@ -101,7 +103,8 @@ class RowEngine:
     def answers(self, x: Sequence[int], what: Sequence[str], *, posterior=None) -> list:
         """The answers ``what`` (see :data:`bnx.batch.WHAT`) about the complete row ``x``
         (on a multi-class ODD, the explanations of the decided class: asked of its class
-        formula, as the questions do without ``rival=``)."""
+        formula, as the questions do without ``rival=``).
+        """
         odd, inst = self.odd, self._instance(x)
         got: dict = {"decision": odd.decide(inst), "observed": self.n}
         odd = formula_for(odd, inst)  # a multi-class ODD: the decided class's formula

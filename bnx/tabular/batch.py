@@ -56,7 +56,8 @@ _DTYPES = {"decision": bool, "posterior": float, "robustness": float}
 def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
     """Decisions on complete rows of state indices: one vectorised walk of the arrays (of
     each class formula of a multi-class ODD, whose one formula that holds names the
-    row's class state)."""
+    row's class state).
+    """
     if odd.multiclass:
         hits = np.stack([_decide_codes(f, codes) for f in odd.formulas], axis=1)
         out = np.empty(len(codes), dtype=object)

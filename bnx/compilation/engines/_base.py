@@ -42,7 +42,8 @@ __all__ = ["DdEngine", "Engine", "Verdict", "accept", "refuse"]
 
 class Verdict:
     """An engine's answer to a classifier: ``bool(verdict)`` says whether it compiles it,
-    ``reason`` why (or why not), ``given`` what the engine computed while deciding."""
+    ``reason`` why (or why not), ``given`` what the engine computed while deciding.
+    """
 
     __slots__ = ("accepted", "reason", "given")
 
@@ -80,7 +81,8 @@ class Engine(ABC):
 
     def compared(self, pair: tuple | None, make) -> Any:
         """``make()``, the compiled comparison of the class states ``pair``, made once per
-        compile (``pair=None``: not shared)."""
+        compile (``pair=None``: not shared).
+        """
         if pair is None:
             return make()
         key = (type(self).__name__, pair)
@@ -108,7 +110,8 @@ class Engine(ABC):
 class DdEngine(Engine):
     """An engine that builds the decision function as a ``dd`` node (in a manager of its
     own, over the encoding's variables): :meth:`run` conjoins :meth:`root` with the
-    encoding's domain and reads the result into arrays."""
+    encoding's domain and reads the result into arrays.
+    """
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given: Any = None, *,
                  backend: str = "autoref", memo: dict | None = None) -> None:
@@ -121,7 +124,8 @@ class DdEngine(Engine):
     @abstractmethod
     def root(self) -> Any:
         """The decision function as a node of :attr:`bdd` (it may be true on codes that
-        name no state)."""
+        name no state).
+        """
 
     def run(self) -> DiagramArrays:
         root = self.root()

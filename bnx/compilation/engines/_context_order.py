@@ -47,7 +47,8 @@ def narrow_order(clf: Classifier, nbrs: dict, *, limit: int) -> list | None:
     BAN classifiers) that keeps the open contexts small: the best (least largest level,
     then least total) of the features' order and greedy orders (:func:`_greedy`) started
     from each of the first features; ``None`` when every such order has a level beyond
-    ``limit`` contexts times states."""
+    ``limit`` contexts times states.
+    """
     card = {f: len(clf.states(f)) for f in clf.features}
     rank = {f: j for j, f in enumerate(clf.features)}
     best, best_key = None, None
@@ -77,7 +78,8 @@ def _greedy(first, feats, nbrs: dict, card: dict, rank: dict, closing: bool,
     neighbour), among the neighbours of observed features while there are any; ties go
     to the fewest unobserved neighbours (``closing``: minus the observed ones), then to
     the features' order. (On random 2-dependence classifiers of 24-30 features the two
-    tie rules each win some; preferring the most observed neighbours first was worse.)"""
+    tie rules each win some; preferring the most observed neighbours first was worse.)
+    """
     todo = {f: len(nbrs[f]) for f in feats}  # unobserved neighbours
     seen = {f: 0 for f in feats}  # observed neighbours
     opened: set = set()

@@ -17,7 +17,8 @@ __all__ = ["crude_estimate", "nb_estimate", "tan_estimate", "widths"]
 
 def widths(enc) -> tuple[list, list, list]:
     """``(pre, post, crude)`` along the encoding's order: per level ``i`` the log2 of the
-    number of prefixes before it, of completions from it, and the smaller of the two."""
+    number of prefixes before it, of completions from it, and the smaller of the two.
+    """
     ks = [len(s) for s in enc.states]
     n = len(ks)
     pre = [0.0]
@@ -31,7 +32,8 @@ def widths(enc) -> tuple[list, list, list]:
 
 def _pow2(x: float) -> float:
     """``2 ** x`` in a double, capped at ``2 ** 1000`` (every estimate is capped at
-    ``2 ** 62``; a diagram thousands of levels deep would overflow the double)."""
+    ``2 ** 62``; a diagram thousands of levels deep would overflow the double).
+    """
     return 2.0 ** min(x, 1000.0)
 
 
@@ -44,7 +46,8 @@ def nb_estimate(weights, samples: int, seed: int, enc) -> int:
     """The binary-class naive Bayes estimate from the level engine's log-weights
     ``(s0, w, err)`` (``s0`` finite): a prefix is unsettled when its log-odds lies between
     the extreme completions, and the functions at a level are the intervals between the
-    log-likelihood ratios of completions that fall in the range the prefixes reach."""
+    log-likelihood ratios of completions that fall in the range the prefixes reach.
+    """
     pre, post, crude = widths(enc)
     n = len(pre) - 1
     s0, w, _ = weights
@@ -77,7 +80,8 @@ def _seen(values, mask, space: float) -> float:
     """How many of ``space`` items have the property ``mask`` marks on the samples
     ``values``: ``space`` times the share marked, or, when the marked samples repeat their
     log-odds values (fewer than half are distinct: the items collapse onto few values, as
-    with equal weights), the distinct values seen (nodes are per value, not per item)."""
+    with equal weights), the distinct values seen (nodes are per value, not per item).
+    """
     hits = values[mask]
     if not len(hits):
         return 0.0
@@ -90,7 +94,8 @@ def tan_estimate(models, samples: int, seed: int, enc) -> int:
     the smaller of the sampled unsettled prefixes and, per open context, the sampled
     breakpoints within the states' reach. Several models (the comparisons of the argmax
     rule, conjoined): a prefix is unsettled when no comparison settles it false and some
-    leaves it open, and the functions are at most the products of the comparisons'."""
+    leaves it open, and the functions are at most the products of the comparisons'.
+    """
     pre, post, crude = widths(enc)
     n = models[0].n
     open_ = np.ones((samples, n), dtype=bool)  # no comparison settled false

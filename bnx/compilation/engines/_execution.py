@@ -37,7 +37,8 @@ def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, s
     class axis first (restricted to the class states ``classes`` when given), free
     hidden variables summed out ahead of any observation; ``const`` lists the
     class-only and empty factors (the prior part of the class weights); ``largest`` is
-    the largest table made."""
+    the largest table made.
+    """
     c = clf.class_var
     feats = set(clf.features)
     static: dict = {}
@@ -60,7 +61,8 @@ def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, s
 
 def _sum_free_hidden(plan: Plan, run) -> None:
     """Sum out the hidden variables that make no bigger factor than they consume
-    (``run(ops)`` executes each elimination)."""
+    (``run(ops)`` executes each elimination).
+    """
     while True:
         best, best_key = None, None
         for h in sorted(plan.hidden, key=str):
@@ -80,7 +82,8 @@ def _sum_free_hidden(plan: Plan, run) -> None:
 
 def prepared_scopes(clf: Classifier) -> tuple[list, set]:
     """``(scopes, hidden)`` that :func:`prepare` leaves (class-only scopes included), found
-    on the scopes alone: a cheap look before any table is made."""
+    on the scopes alone: a cheap look before any table is made.
+    """
     c = clf.class_var
     feats = set(clf.features)
     scopes = {j: (c, *[v for v in scope if v != c]) if c in scope else tuple(scope)

@@ -24,7 +24,8 @@ INF = None  # the state "rho = infinity": positive whatever comes next
 
 def prior_odds(clf: Classifier) -> tuple[int, int, Fraction | None]:
     """``(pos, neg, rho)`` for a binary class: the state before any feature,
-    ``rho = (1 - T) Pr(c) / (T Pr(not c))`` (``INF`` when the denominator is 0)."""
+    ``rho = (1 - T) Pr(c) / (T Pr(not c))`` (``INF`` when the denominator is 0).
+    """
     pos = clf.class_states.index(clf.positive)
     neg = 1 - pos
     t = clf.threshold
@@ -114,7 +115,8 @@ class Meet:
 
     def add(self, child, factor: Fraction | None = None) -> None:
         """Constrain by a child reached with ``rho * factor`` (``factor > 0``; ``None``:
-        the child's state is ``rho`` itself)."""
+        the child's state is ``rho`` itself).
+        """
         _, clo, clc, chi, chc, cflo, cfhi = child
         if factor is None:
             plo, phi, fplo, fphi = clo, chi, cflo, cfhi

@@ -46,7 +46,8 @@ __all__ = ["Levels", "log_weights"]  # log_weights: from ._weights
 
 class Levels(Ranks):
     """Binary-class naive Bayes compiled level by level (see the module docstring), on
-    the log-weights ``(s0, w, err)`` of :func:`log_weights`."""
+    the log-weights ``(s0, w, err)`` of :func:`log_weights`.
+    """
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, weights: tuple):
         import numpy as np
@@ -147,7 +148,8 @@ class Levels(Ranks):
         """Meet in the middle: extend the states from the top (``_top``) or the
         breakpoints from the bottom (``_bottom``), whichever frontier costs less
         (``up(t)`` against ``down(b)``), until they meet at a level ``t``; returns ``t``
-        and the child matrices of the levels above it."""
+        and the child matrices of the levels above it.
+        """
         mats = []
         t, b = 0, n
         while t < b:
@@ -162,7 +164,8 @@ class Levels(Ranks):
     def _settle(self, j: int, lo, hi, amb, exact) -> None:
         """For each ambiguous entry ``a`` of ``amb`` (its float value within a gap of
         breakpoints ``lo[a] .. hi[a] - 1``), set ``lo[a]`` to its exact position among
-        them: the first breakpoint ``k`` with ``exact(a) * prod(j, k) < 1``."""
+        them: the first breakpoint ``k`` with ``exact(a) * prod(j, k) < 1``.
+        """
         if not len(amb):
             return
         self.budget.check()
@@ -190,7 +193,8 @@ class Levels(Ranks):
     def _child_matrix(self, i: int, res):
         """The children of level ``i``'s states, one row per state of feature ``i``:
         an index into level ``i + 1``, or -1 true (``q_v = 0``), -2 false, -3 the state
-        ``rho = 0``, -4 a state that is positive on every completion."""
+        ``rho = 0``, -4 a state that is positive on every completion.
+        """
         np = self.np
         fin = self.finite[i]
         m = len(self.states[i][0])
@@ -202,7 +206,8 @@ class Levels(Ranks):
 
     def _top(self, i: int):
         """Expand level ``i`` to level ``i + 1`` without breakpoints: settled states
-        become terminals, exactly equal ones merge. Returns level ``i``'s child matrix."""
+        become terminals, exactly equal ones merge. Returns level ``i``'s child matrix.
+        """
         np = self.np
         xs, par, val = self._children(i)
         n1 = i + 1
@@ -259,7 +264,8 @@ class Levels(Ranks):
     def _reduce(self, i: int, cls):
         """Keep one state of level ``i`` per class (any member: they have the same function);
         returns ``(classes, inverse)`` as ``numpy.unique``, in linear time (the class ids
-        are bounded by the breakpoints)."""
+        are bounded by the breakpoints).
+        """
         np = self.np
         seen = np.zeros(int(cls.max(initial=-1)) + 1, dtype=bool)
         seen[cls] = True
@@ -278,7 +284,8 @@ class Levels(Ranks):
     # ------------------------------------------------------------------ driver
     def run(self):
         """The decision function as :class:`~bnx.diagram._arrays.DiagramArrays` (false on the codes
-        that name no state, as :meth:`bnx.Encoding.domain` requires)."""
+        that name no state, as :meth:`bnx.Encoding.domain` requires).
+        """
         np = self.np
         n, enc = self.n, self.enc
         b = self.builder = Builder(enc.nvars)
@@ -327,7 +334,8 @@ class Levels(Ranks):
 
     def _remap(self, mat, inv, classes=None):
         """Point ``mat``'s entries at the kept states: through ``inv`` (old state
-        index -> new) or ``classes`` (the sorted classes of the new states)."""
+        index -> new) or ``classes`` (the sorted classes of the new states).
+        """
         out = mat.copy()
         pos = mat >= 0
         out[pos] = inv[mat[pos]] if classes is None else \

@@ -1,6 +1,7 @@
 """Exact ranks of nearly equal floats, for :class:`~._levels.Levels`: values sorted by
 their floats, and wherever two neighbours are closer than the proven rounding bound
-(``gap``) ordered and merged by their exact rationals."""
+(``gap``) ordered and merged by their exact rationals.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ __all__ = ["Ranks"]
 
 class Ranks:
     """Sorting with exact ties (a base of :class:`~._levels.Levels`). Needs ``np``
-    (numpy), ``gap`` (the rounding bound) and ``budget`` (its ``check()``) on ``self``."""
+    (numpy), ``gap`` (the rounding bound) and ``budget`` (its ``check()``) on ``self``.
+    """
 
     def _dedupe(self, xs, exact):
         """Sort ``xs`` exactly and merge exactly equal entries.
@@ -31,7 +33,8 @@ class Ranks:
         """Class ids of the entries in ``order`` (sorted by their floats): a new class at
         every gap that is not ``near``; within a run of near entries, the exact values
         ``exact(idx)`` order them (``order`` is rearranged in place) and equal ones share a
-        class. ``skip(start)`` says a run whose entries are all equal anyway."""
+        class. ``skip(start)`` says a run whose entries are all equal anyway.
+        """
         np = self.np
         newgrp = np.concatenate(([True], ~near))
         sub = np.zeros(len(order), dtype=np.int64)

@@ -45,7 +45,8 @@ def _forest(clf: Classifier, pair: tuple):
     hidden variable, else ``None`` (tables restricted to the class states ``pair``):
     ``nbrs`` the interaction graph of the features (two are neighbours when a factor
     mentions both), ``forest`` whether every factor mentions at most two features and
-    those pairs form a forest (a TAN: :func:`tan_order`'s depth-first order)."""
+    those pairs form a forest (a TAN: :func:`tan_order`'s depth-first order).
+    """
     c = clf.class_var
     feats = set(clf.features)
     scopes, hidden = prepared_scopes(clf)  # a look at the scopes before making tables
@@ -159,7 +160,8 @@ _ROOTS = 128
 def _plan(root, nbrs, rank, card) -> tuple:
     """(cost, order) of the tree of ``nbrs`` entered at ``root``: each subtree's features
     in a row, the subtrees of a feature cheapest first, and the cost the widest context
-    met. A loop over the tree children first (no recursion, whatever its depth)."""
+    met. A loop over the tree children first (no recursion, whatever its depth).
+    """
     done: dict = {}  # feature -> (cost, order) of its subtree
     stack = [(root, None, None)]
     while stack:
@@ -307,7 +309,8 @@ class TanModel:
     def _rest(self) -> None:
         """Per level and context, over the completions that are not forced positive:
         ``min_rest`` / ``max_rest`` of their log-likelihood ratio (``+inf`` / ``-inf`` when
-        there is none), and ``true_later``: some completion is forced positive."""
+        there is none), and ``true_later``: some completion is forced positive.
+        """
         import numpy as np
         n = self.n
         self.min_rest = [None] * (n + 1)
@@ -327,7 +330,8 @@ class TanModel:
 
     def exact(self, i: int, k: int, v: int):
         """The exact ratio of state ``v`` of feature ``i`` in context ``k`` (``None``: forced
-        positive)."""
+        positive).
+        """
         return self.ratio[i][int(self.nb[i][k])][v]
 
 

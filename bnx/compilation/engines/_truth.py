@@ -28,7 +28,8 @@ _SUB = Fraction(1, 1 << 1070)
 
 def floats(x: np.ndarray):
     """``x / 2**e`` in float64, correctly rounded (``e`` the largest entry's bit length),
-    or ``None`` if a nonzero entry would fall under ``2**-900`` (no filter then)."""
+    or ``None`` if a nonzero entry would fall under ``2**-900`` (no filter then).
+    """
     flat = [int(v) for v in x.reshape(-1)]
     e = max((v.bit_length() for v in flat), default=0)
     if e <= 1000:  # float(v) is correctly rounded and finite; scaling by 2**-e is exact
@@ -45,7 +46,8 @@ def floats(x: np.ndarray):
 def exact_sums(kcols, r: np.ndarray, zs) -> np.ndarray:
     """The exact ``A_c(z) = sum_o k[c, o, z] r[c, o, z]`` of the completions ``zs``,
     an object array ``(classes, len(zs))``; ``kcols(zs)`` gives ``k[:, :, zs]`` (or an
-    array that broadcasts to it)."""
+    array that broadcasts to it).
+    """
     return (kcols(zs) * r[:, :, zs]).sum(axis=1)
 
 
@@ -126,7 +128,8 @@ def _safe_interval(rho: Fraction, ratio: np.ndarray, met, missed, exact_at: dict
                    rel: float) -> tuple:
     """``(lo, hi, hi_closed)``: a sound interval of ``rho`` from float ratios ``B/A``
     within a relative ``rel`` per sum (so within ``4 rel`` per ratio, division included)
-    and the exact ratios ``exact_at`` of the completions settled exactly."""
+    and the exact ratios ``exact_at`` of the completions settled exactly.
+    """
     slack = Fraction(4 * rel + _EPS)
     settled = list(exact_at)
     lo = Fraction(0)
@@ -153,7 +156,8 @@ def _safe_interval(rho: Fraction, ratio: np.ndarray, met, missed, exact_at: dict
 
 def _extreme(e: np.ndarray, *, largest: bool) -> Fraction:
     """The largest (or smallest) ``b / a`` over the columns ``(a, b)`` of ``e``
-    (every ``a`` positive), compared by cross-multiplication, equal pairs once."""
+    (every ``a`` positive), compared by cross-multiplication, equal pairs once.
+    """
     pairs = set(zip(e[0].tolist(), e[1].tolist()))
     a0, b0 = pairs.pop()
     for a, b in pairs:

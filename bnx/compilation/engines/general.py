@@ -40,7 +40,8 @@ class FactorEngine(DdEngine):
     conjunction is the decision, each kept or negated: one for a threshold (on two class
     states a pair, on more a weight vector with ``pair=None``), the pairwise comparisons
     of the positive state for the argmax rule (``>=`` kept, ``>`` the negation of the
-    reversed one)."""
+    reversed one).
+    """
 
     name = "any network, elimination"
 
@@ -72,7 +73,8 @@ class FactorEngine(DdEngine):
 class FactorElimination:
     """One comparison on any network. ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with
     states ``(rho, touched factors)`` and exact intervals of ``rho``; ``pair=None``: decide
-    ``sum_c w[c] Pr(c, x) >= 0`` with states ``(weights, touched factors)``."""
+    ``sum_c w[c] Pr(c, x) >= 0`` with states ``(weights, touched factors)``.
+    """
 
     def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget, *,
                  pair: tuple | None, weights: tuple):
@@ -137,7 +139,8 @@ class FactorElimination:
     # -- one level on concrete factors
     def step(self, i: int, state: tuple, v: int):
         """``None`` (every completion positive) or ``(ratios, new state)``; ``ratios`` is
-        the per-class factor taken out by normalisation (a list of ints)."""
+        the per-class factor taken out by normalisation (a list of ints).
+        """
         _, folds, out, _ = self.plan.levels[i]
         prev = self.plan.levels[i - 1][2] if i else ()
         regs = {j: (scope, t) for (j, scope), t in zip(prev, state)}
@@ -197,7 +200,8 @@ class FactorElimination:
     # -- a pair of classes: intervals of rho
     def visit2(self, i: int, rho: Fraction, state: tuple):
         """The node and ``rho`` interval of a two-class state at a level (a step of
-        :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        :func:`~bnx.diagram._passes.unwind`: it yields its children's steps).
+        """
         bdd = self.bdd
         if i == self.n:
             return terminal(bdd, rho)
@@ -259,7 +263,8 @@ class FactorElimination:
     # -- a threshold over more than two class states: exact weight vectors
     def visit_k(self, i: int, w: tuple, state: tuple):
         """The node of a state with class weights (three or more classes) at a level (a
-        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps).
+        """
         bdd = self.bdd
         if i == self.n:
             return sets.true(bdd) if sum(w, Fraction(0)) >= 0 else sets.false(bdd)

@@ -83,7 +83,8 @@ class SplitEngine(TensorEngine):
 
     def visit2(self, i: int, rho: Fraction, K: np.ndarray):
         """(node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``
-        (a step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        (a step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps).
+        """
         bdd = self.bdd
         if i == self.n:  # K was folded: the decision is rho >= 1
             return terminal(bdd, rho)

@@ -1,5 +1,6 @@
 """Engine 1 (fast path): binary-class naive Bayes, a whole level at a time in floating
-point with exact ties (:class:`~._levels.Levels`, whose module explains the algorithm)."""
+point with exact ties (:class:`~._levels.Levels`, whose module explains the algorithm).
+"""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ __all__ = ["LevelEngine"]
 
 class LevelEngine(Engine):
     """Binary-class naive Bayes, a level at a time in floating point with exact ties
-    (:class:`Levels`); refuses a classifier whose probabilities a double cannot hold."""
+    (:class:`Levels`); refuses a classifier whose probabilities a double cannot hold.
+    """
 
     name = "naive Bayes, levels"
 

@@ -68,7 +68,8 @@ class TanEngine(Engine):
     or the argmax rule as the conjunction of its pairwise comparisons (all or none: the
     contexts are the network's, not the pair's), each compiled by :class:`TanLevels` and
     conjoined as arrays. ``given``: the models, each with whether it is kept (``>=``) or
-    negated (``>``, the reversed comparison)."""
+    negated (``>``, the reversed comparison).
+    """
 
     name = "TAN, levels"
 
@@ -94,7 +95,8 @@ class TanEngine(Engine):
     def run(self) -> DiagramArrays:
         """The comparisons (``>=`` as is, ``>`` the negation of the reversed one),
         conjoined without dd; the domain joins the conjunction when every comparison is
-        negated (a negation is true on unused codes)."""
+        negated (a negation is true on unused codes).
+        """
         pairs = ([None] if self.clf.rule == "threshold" else
                  argmax_pairs(len(self.clf.class_states),
                               self.clf.class_states.index(self.clf.positive)))
@@ -167,7 +169,8 @@ class TanLevels(Levels):
     # ------------------------------------------------------------------ helpers
     def _dedupe2(self, xs, cx, exact):
         """Sort by ``(context, value)`` exactly and number the distinct pairs: returns
-        ``(order, ids)`` as :meth:`Levels._dedupe` (``-inf`` values are equal)."""
+        ``(order, ids)`` as :meth:`Levels._dedupe` (``-inf`` values are equal).
+        """
         np = self.np
         # The entries come as sorted runs (a context's states plus one weight), which a
         # stable sort (timsort) merges: grouped by context first (a radix sort) when the
@@ -197,7 +200,8 @@ class TanLevels(Levels):
     def _classes(self, j: int, xs, cx, exact):
         """The class of each state ``(xs, cx)`` at level ``j``: per context ``k`` the ids
         ``start[k] + 2k`` (the bottom state) and ``start[k] + 2k + 1 + r`` (above ``r``
-        breakpoints of ``k``)."""
+        breakpoints of ``k``).
+        """
         np = self.np
         start = self.start[j]
         out = start[cx] + 2 * cx
@@ -228,7 +232,8 @@ class TanLevels(Levels):
 
     def _search(self, j: int, x, c, side: str):
         """Positions of the values ``x`` among the breakpoints of their contexts ``c`` at
-        level ``j`` (``numpy.searchsorted`` per context, or over the complex keys)."""
+        level ``j`` (``numpy.searchsorted`` per context, or over the complex keys).
+        """
         np = self.np
         nctx = self.m.nctx[j]
         if nctx > _FEW:
@@ -249,7 +254,8 @@ class TanLevels(Levels):
 
     def _children(self, i: int):
         """Every child of level ``i``'s states: ``(values, contexts, forced)`` of shape
-        ``(states of feature i, states)``; ``forced`` marks the children forced positive."""
+        ``(states of feature i, states)``; ``forced`` marks the children forced positive.
+        """
         np = self.np
         vals, ctx = self.states[i][0], self.states[i][1]
         self.budget.check()
@@ -262,7 +268,8 @@ class TanLevels(Levels):
     # ------------------------------------------------------------------ passes
     def _top(self, i: int):
         """Expand level ``i`` to level ``i + 1``: settled states become terminals, exactly
-        equal ones merge. Returns level ``i``'s child matrix."""
+        equal ones merge. Returns level ``i``'s child matrix.
+        """
         np = self.np
         m = self.m
         xs, cx, forced = self._children(i)
@@ -345,7 +352,8 @@ class TanLevels(Levels):
     # ------------------------------------------------------------------ driver
     def run(self):
         """The decision function as :class:`~bnx.diagram._arrays.DiagramArrays` (false on the codes
-        that name no state)."""
+        that name no state).
+        """
         np = self.np
         n, m, enc = self.n, self.m, self.enc
         b = self.builder = Builder(enc.nvars)

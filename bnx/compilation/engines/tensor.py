@@ -40,7 +40,8 @@ def _table_array(table) -> np.ndarray:
 def advance(m: np.ndarray, opens, pax: int, column: np.ndarray, closes) -> np.ndarray:
     """One observation on a separator tensor: open latent nodes (a new last axis times
     their CPT along the parent's axis), multiply in the feature's column along its
-    parent's axis, then sum out the nodes that are now fully observed."""
+    parent's axis, then sum out the nodes that are now fully observed.
+    """
     for paxis, cpt in opens:
         shape = [1] * m.ndim + [cpt.shape[1]]
         shape[paxis] = cpt.shape[0]
@@ -190,7 +191,8 @@ class TensorEngine(DdEngine):
 
     def visit(self, i: int, m: np.ndarray):
         """The node of the state ``m`` at level ``i`` (memoised by its normalised tensor; a
-        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps).
+        """
         bdd = self.bdd
         flat = m.reshape(-1)
         if i == self.n:

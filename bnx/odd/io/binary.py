@@ -49,7 +49,8 @@ def arrays_header(arrays: DiagramArrays, payload: bytes) -> dict:
 
 def split_file(data: bytes) -> tuple[bytes, memoryview]:
     """``(header, payload)``: the JSON document ends at the first line ``}``; the payload
-    is a view of ``data`` (not a copy of its megabytes)."""
+    is a view of ``data`` (not a copy of its megabytes).
+    """
     end = data.find(b"\n}\n")
     if end < 0:
         return data, memoryview(b"")
@@ -58,7 +59,8 @@ def split_file(data: bytes) -> tuple[bytes, memoryview]:
 
 def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramArrays:
     """The arrays in ``payload`` as described by the header's ``arrays`` object ``meta``,
-    checked; ``bad(problem)`` makes the error to raise."""
+    checked; ``bad(problem)`` makes the error to raise.
+    """
     if not isinstance(meta, dict) or set(meta) != {"nodes", "root", "dtype", "sha256"}:
         raise bad("its 'arrays' must be an object with 'nodes', 'root', 'dtype' and 'sha256'")
     n, root = meta["nodes"], meta["root"]
@@ -84,7 +86,8 @@ def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramAr
 
 def _ints(data: memoryview):
     """Little-endian int32 bytes as integers for :class:`DiagramArrays`: an
-    ``array('q')``, converted in Python when small (no numpy), by numpy when large."""
+    ``array('q')``, converted in Python when small (no numpy), by numpy when large.
+    """
     if len(data) > 4 * SMALL:
         return np.frombuffer(data, dtype=_DTYPE).astype(np.int64)
     a = array.array("i")

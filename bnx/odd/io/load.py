@@ -35,7 +35,8 @@ __all__ = ["load_odd", "loads_odd"]
 
 def loads_odd(data: bytes | str, *, backend: str = "auto", where: str = "<string>") -> dict:
     """The parts of the ODD in ``data``, as :func:`load_odd` reads a file (used to
-    unpickle ODDs)."""
+    unpickle ODDs).
+    """
     name = resolve_backend(backend)
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -183,7 +184,8 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
 def _load_multiclass(path: str, name: str, doc: dict, payload: memoryview, bad) -> dict:
     """The parts of a multi-class ODD: each class formula checked as a file of its own
     (its header made from the shared keys and its class's entry), and the counts adding
-    up to every instance."""
+    up to every instance.
+    """
     entries, headers, counts = doc["classes"], doc["arrays"], doc["count"]
     if doc.get("version", 0) < 3 or not all(isinstance(v, list) for v in (entries, headers,
                                                                             counts)):
@@ -255,7 +257,8 @@ def _read_document(path: str) -> tuple[dict, memoryview]:
 
 def _parse_document(data: bytes, path: str) -> tuple[dict, memoryview]:
     """The JSON header in ``data`` after the format, version and checksum checks, and
-    the bytes that follow it; messages name ``path``."""
+    the bytes that follow it; messages name ``path``.
+    """
     if not data.strip():
         raise ODDFileError(f"{path!r} is empty, not an ODD file")
     data, payload = split_file(data)
@@ -438,7 +441,8 @@ def _reachable_ids(dump: dict, refs: list) -> set:
 
 def _least_states(value, enc: Encoding, bad) -> tuple | None:
     """The header's ``least_states``: ``null`` or two lists of state indices, one per
-    feature (:mod:`bnx.classifier._unate`)."""
+    feature (:mod:`bnx.classifier._unate`).
+    """
     if value is None:
         return None
     n = len(enc.features)

@@ -77,7 +77,8 @@ def dumps_odd(odd: Any) -> bytes:
 def _dumps_multiclass(odd: Any) -> bytes:
     """A multi-class ODD: one header, then each class formula's arrays in class order.
     The header holds per class its state, its formula's fingerprint, count and size (the
-    lists ``count`` and ``arrays``, the objects of ``classes``), and the classifier once."""
+    lists ``count`` and ``arrays``, the objects of ``classes``), and the classifier once.
+    """
     payloads = [arrays_bytes(f.arrays) for f in odd.formulas]
     docs = [_document(f, p, with_classifier=False) for f, p in zip(odd.formulas, payloads)]
     doc = {k: docs[0][k] for k in ("format", "version", "bnx_version", "backend", "features",
@@ -106,7 +107,6 @@ def _dumps_multiclass(odd: Any) -> bytes:
 
 def _document(odd: Any, payload: bytes, with_classifier: bool = True) -> dict:
     """The file's header, checksum included, as JSON-ready values."""
-
     enc = odd.encoding
     meta = odd.meta or {}
     rule = meta.get("rule", "threshold")
