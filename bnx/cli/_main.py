@@ -1,4 +1,5 @@
-"""The ``bnx`` command's parser and its ``compile``, ``explain`` and ``serve`` commands;
+"""The ``bnx`` command's parser and its ``compile``, ``explain`` and ``serve`` commands.
+
 :func:`main` runs one command line.
 """
 
@@ -189,8 +190,9 @@ def _load(args):
 
 
 def _check_network_path(path: str) -> None:
-    """Refuse a file that is neither a network nor a saved ODD, or that is not there,
-    before asking for the options a network needs.
+    """Refuse a file that is neither a network nor a saved ODD, or that is not there.
+
+    This is checked before asking for the options a network needs.
     """
     import os
 
@@ -207,9 +209,10 @@ def _check_network_path(path: str) -> None:
 
 
 def _classifier(args, **more):
-    """The classifier that --class, --positive, --threshold, --rule and --features name
-    (``more``: other arguments of the classifier, as ``ordinal=``); without --positive,
-    the multi-class classifier (the most probable class state).
+    """Make the classifier that --class, --positive, --threshold, --rule and --features name.
+
+    ``more``: other arguments of the classifier, as ``ordinal=``. Without --positive, the
+    multi-class classifier (the most probable class state).
     """
     from ..classifier._classifier import Classifier
     from ..errors import BnxError
@@ -271,8 +274,9 @@ _LINEAR_WIDTH = 30
 
 
 def _explain_linear(args, reason: str | None = None) -> bool:
-    """Explain a naive Bayes or TAN classifier too wide to compile with bnx.linear; True if
-    done.
+    """Explain a naive Bayes or TAN classifier too wide to compile, with bnx.linear.
+
+    True if done.
 
     Too wide: more than ``_LINEAR_WIDTH`` features, or ``reason`` (compilation failed).
     """

@@ -100,8 +100,10 @@ def read_network(path: str | os.PathLike) -> Any:
 
 
 def network_format(path: str) -> tuple:
-    """``(extension, gzipped)`` of a network file's name (``(".bif", True)`` for
-    ``x.bif.gz``), or ``(None, extension found)`` when it names no format bnx reads.
+    """Return ``(extension, gzipped)`` of a network file's name.
+
+    For example ``(".bif", True)`` for ``x.bif.gz``; ``(None, extension found)`` when it names no
+    format bnx reads.
 
     Examples
     --------
@@ -119,8 +121,9 @@ def network_format(path: str) -> tuple:
 
 
 def _gunzip(path: str) -> str:
-    """The text of a gzipped network file (UTF-8, else Latin-1), refused with a
-    :class:`~bnx.NetworkFileError` when it is not gzip or holds nothing.
+    """Read the text of a gzipped network file (UTF-8, else Latin-1).
+
+    A :class:`~bnx.NetworkFileError` refuses it when it is not gzip or holds nothing.
     """
     import gzip
     import zlib
@@ -138,8 +141,9 @@ def _gunzip(path: str) -> str:
 
 
 def _net_reader() -> type:
-    """pgmpy's ``NETReader``, with a table of the wrong size named (pgmpy's own reader ends in
-    numpy's "cannot reshape array of size 2 into shape (2,2)").
+    """Make pgmpy's ``NETReader``, with a table of the wrong size named.
+
+    pgmpy's own reader ends in numpy's "cannot reshape array of size 2 into shape (2,2)".
     """
     import math
 
@@ -167,12 +171,12 @@ def _net_reader() -> type:
 
 
 def reader_path(reader: Any) -> str:
-    """The file a pgmpy reader was given (for messages)."""
+    """Return the file a pgmpy reader was given (for messages)."""
     return str(getattr(reader, "_bnx_path", "UAI file"))
 
 
 def _uai_model(reader: Any) -> Any:
-    """A Bayesian network from pgmpy's UAI parser, with tables laid out as UAI defines.
+    """Build a Bayesian network from pgmpy's UAI parser, with tables laid out as UAI defines.
 
     In a UAI ``BAYES`` file the child is the last variable of each function's scope
     and the last variable changes fastest. pgmpy 1.1's ``UAIReader.get_model`` reads
@@ -217,7 +221,7 @@ def _uai_model(reader: Any) -> Any:
 
 
 def _check_uai_length(reader: Any, parsed: Any, card: dict) -> None:
-    """pgmpy's grammar stops after the declared entries: refuse a file with more."""
+    """Refuse a UAI file with more entries than declared (pgmpy's grammar stops after them)."""
     tokens = reader.network.split()
     n = len(card)
     expected = 3 + n  # type, number of variables, cardinalities, number of functions

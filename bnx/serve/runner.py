@@ -50,7 +50,7 @@ def is_loopback(host: str) -> bool:
 
 
 def _bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host:port`` (port 0: a free one), or a one-line error."""
+    """Open a listening socket on ``host:port`` (port 0: a free one), or return a one-line error."""
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         raise ArgumentError(f"port must be an integer from 0 to 65535, got {port!r}")
     try:
@@ -163,8 +163,10 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
 
 
 def _warm(explorer) -> None:
-    """Answer the page's first question and one complete instance: the caches every
-    answer uses are then built (and, with workers, built once, before forking).
+    """Answer the page's first question and one complete instance.
+
+    The caches every answer uses are then built (and, with workers, built once, before
+    forking).
     """
     from .answers import answer
     answer(explorer, {})
@@ -179,8 +181,10 @@ def _serve(server, sock) -> None:
 
 
 def _fork(serve, workers: int) -> None:
-    """``serve()`` in ``workers`` forked processes; Ctrl-C (or SIGTERM) to this one is
-    passed on to them, and this returns once they have all stopped.
+    """Run ``serve()`` in ``workers`` forked processes.
+
+    Ctrl-C (or SIGTERM) to this one is passed on to them, and this returns once they have
+    all stopped.
     """
     children = []
     for _ in range(workers):

@@ -1,5 +1,6 @@
-"""Learning a naive Bayes classifier from data, and the parameter estimation (priors,
-equivalent sample size) that the TAN learner shares.
+"""Learning a naive Bayes classifier from data.
+
+And the parameter estimation (priors, equivalent sample size) that the TAN learner shares.
 """
 
 from __future__ import annotations
