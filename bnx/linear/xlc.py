@@ -109,7 +109,7 @@ def xlc_network(w0: float, weights: list[list[float]], *, class_var: str = "clas
 
 
 def read_xlc(path: str | os.PathLike, *, class_var: str = "class"):
-    """The naive Bayes :class:`~bnx.Classifier` of an XLC file (positive class ``"1"``).
+    r"""The naive Bayes :class:`~bnx.Classifier` of an XLC file (positive class ``"1"``).
 
     Raises :class:`~bnx.NetworkFileError` for a missing or malformed file, or one with
     real-valued features.
@@ -135,7 +135,7 @@ def read_xlc(path: str | os.PathLike, *, class_var: str = "class"):
     >>> import bnx, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.txt")
     >>> with open(path, "w") as fh:
-    ...     _ = fh.write("2\\n0.5\\n0\\n2\\n2 -1.0 1.0\\n3 0.25 -2.0 0.0\\n")
+    ...     _ = fh.write("2\n0.5\n0\n2\n2 -1.0 1.0\n3 0.25 -2.0 0.0\n")
     >>> clf = bnx.linear.read_xlc(path)
     >>> clf.features, clf.decide({"v0": "0", "v1": "1"}), clf.decide({"v0": "1", "v1": "0"})
     (('v0', 'v1'), True, False)

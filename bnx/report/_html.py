@@ -146,9 +146,10 @@ def _partial_rows(r) -> list[str]:
 
 
 def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
-    """The report's attributions as a horizontal bar chart in inline SVG (``""`` when the
-    report has none): one bar per feature, largest first, with a legend naming the class
-    states each colour pushes toward.
+    """Draw the report's attributions as a horizontal bar chart in inline SVG.
+
+    ``""`` when the report has none: one bar per feature, largest first, with a legend
+    naming the class states each colour pushes toward.
     """
     if r.attributions is None:
         return ""
@@ -194,7 +195,7 @@ def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
 
 
 def render_report(r) -> str:
-    """The report as an HTML fragment (a ``div``), for notebooks and web pages.
+    """Render the report as an HTML fragment (a ``div``), for notebooks and web pages.
 
     Parameters
     ----------
