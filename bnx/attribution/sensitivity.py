@@ -47,9 +47,10 @@ __all__ = ["parameter_sensitivity", "plot_sensitivity", "family_derivatives", "d
 
 def family_derivatives(states: dict, parents: dict, factors: dict, class_var: Any,
                        evidence: dict, var: Any, order: list | None = None) -> tuple[tuple, Any]:
-    """``(scope, table)``: the product of every factor but ``var``'s, the evidence
-    applied, summed over everything but the class, ``var`` and its parents (scope
-    ``(class, var, *parents)`` without repeats), up to one positive constant.
+    """Return ``(scope, table)``: every factor but ``var``'s multiplied, the evidence applied.
+
+    Summed over everything but the class, ``var`` and its parents (scope ``(class, var,
+    *parents)`` without repeats), up to one positive constant.
 
     ``order``: an elimination order of all unobserved variables to follow (the ones
     kept are skipped); by default a greedy one is made for ``var``.
@@ -84,8 +85,9 @@ def _ones(shape):
 
 def derivative(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: tuple,
                c: int, j: int):
-    """``dPr(c, e) / dtheta`` for the entry ``j`` of column ``u`` of ``var``'s table
-    (0 when the class state ``c`` contradicts the entry's own states).
+    """Return ``dPr(c, e) / dtheta`` for the entry ``j`` of column ``u`` of ``var``'s table.
+
+    0 when the class state ``c`` contradicts the entry's own states.
     """
     w = {class_var: c}
     for v, k in ((*zip(pa, u), (var, j))):
@@ -95,10 +97,11 @@ def derivative(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: t
 
 
 def linear_joint(d: list, j: int, column: list, total: list) -> tuple[list, list]:
-    """``(a, b)`` with ``Pr(c, e)(t) = a[c] + b[c] t`` for the entry ``j`` of a column of
-    a table: ``d[c][jj]`` is the derivative of ``Pr(c, e)`` with respect to the column's
-    entry ``jj`` (:func:`derivative`), ``total`` the class joints at the table's values,
-    on the same scale.
+    """Return ``(a, b)`` with ``Pr(c, e)(t) = a[c] + b[c] t`` for the entry ``j`` of a column.
+
+    ``d[c][jj]`` is the derivative of ``Pr(c, e)`` with respect to the column's entry ``jj``
+    (:func:`derivative`), ``total`` the class joints at the table's values, on the same
+    scale.
     """
     k = len(column)
     theta = column[j]
@@ -222,12 +225,13 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
 
 
 def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
-    """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with the columns
-    ``sensitivity`` (how far the CPT entry closest to flipping the row's decision may
-    move, :func:`~.entries.flip_room`; ``inf`` when no single entry can flip it) and
-    ``sensitivity_entry`` (that entry, ``"Pr(V=s | ...)"``; ``None`` when no entry can
-    flip it), each distinct complete row computed once; NaN on rows with missing
-    values. The closest entry is found on the exact rooms.
+    """Compute the sensitivity columns of :func:`bnx.explain_data`.
+
+    A DataFrame on ``frame``'s index with the columns ``sensitivity`` (how far the CPT entry
+    closest to flipping the row's decision may move, :func:`~.entries.flip_room`; ``inf``
+    when no single entry can flip it) and ``sensitivity_entry`` (that entry, ``"Pr(V=s |
+    ...)"``; ``None`` when no entry can flip it), each distinct complete row computed once;
+    NaN on rows with missing values. The closest entry is found on the exact rooms.
     """
     import pandas as pd
     if classifier is None:
@@ -254,8 +258,10 @@ def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
 
 
 def plot_sensitivity(frame, ax=None, *, top: int = 15):
-    """Draw the ``top`` CPT entries of a :func:`parameter_sensitivity` frame closest to
-    flipping the decision (matplotlib), each as its interval around its value.
+    """Draw the CPT entries of a :func:`parameter_sensitivity` frame closest to flipping it.
+
+    The ``top`` entries closest to flipping the decision (matplotlib), each as its interval
+    around its value.
 
     Parameters
     ----------

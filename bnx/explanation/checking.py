@@ -80,9 +80,11 @@ class ExplanationCheck:
     counterexample_decision: Any = field(default=None)
 
     def __bool__(self) -> bool:  # "is it a valid explanation?"
+        """Tell whether the partial instance is sufficient (is it a valid explanation?)."""
         return self.sufficient
 
     def __str__(self) -> str:
+        """Say what the check found, in sentences."""
         this, other = self.wording if self.decision else self.wording[::-1]
         given = terms(self.partial) if self.partial else "nothing"
         if self.rival is None:

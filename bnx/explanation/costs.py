@@ -289,6 +289,7 @@ class Counterfactuals(Explanations):
         return self._by_probability or None
 
     def __iter__(self):
+        """Iterate over the counterfactuals, most probable first when the ODD has its classifier."""
         got = self._ordered()
         return super().__iter__() if got is None else (dict(r) for r in got[0])
 

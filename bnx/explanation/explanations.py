@@ -204,12 +204,14 @@ class Explanations(Shown):
         return self._count
 
     def __len__(self) -> int:
+        """Count the explanations (:attr:`count`; too many for ``len()`` past ``sys.maxsize``)."""
         n = self.count
         if n > sys.maxsize:
             raise ExplanationError(f"{n} explanations are too many for len(); use .count")
         return n
 
     def __bool__(self) -> bool:
+        """Tell whether there is any explanation."""
         if self._core is not None:
             return self._core[1] != 0
         return self.root != sets.false(self.bdd)

@@ -210,6 +210,7 @@ class GeneralReasons:
         return self._store.count(self._root)
 
     def __len__(self) -> int:
+        """Count the general reasons (:attr:`count`)."""
         return self.count
 
     def lengths(self) -> dict[int, int]:
@@ -223,6 +224,7 @@ class GeneralReasons:
         return dict(sorted(self._counts.get((self._root, True), {}).items()))
 
     def __iter__(self) -> Iterator[dict]:
+        """Iterate over the general reasons, fewest features first."""
         for bits in _boxes.by_fewest(self._store, self._root, self._space, self._counts):
             yield self._reason(self._space.decode(bits))
 
@@ -241,6 +243,7 @@ class GeneralReasons:
         return out
 
     def __contains__(self, reason) -> bool:
+        """Tell whether ``reason`` (a mapping) is one of the general reasons."""
         if not isinstance(reason, Mapping):
             return False
         enc, space = self._enc, self._space
@@ -304,9 +307,11 @@ class GeneralReasons:
             yield self.text(reason)
 
     def __str__(self) -> str:
+        """List the reasons under a header, the first :data:`SHOWN` of them."""
         return listing(self.header(), self.lines(SHOWN), self.count, SHOWN)
 
     def __repr__(self) -> str:
+        """Name the number of reasons and the decision."""
         return f"<GeneralReasons: {self.count:,} for {self.decision_text}>"
 
     def _repr_html_(self) -> str:

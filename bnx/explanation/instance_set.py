@@ -73,21 +73,26 @@ class InstanceSet(Explanations):
                            what=what)
 
     def __and__(self, other) -> InstanceSet:
+        """Intersect two sets of instances."""
         return self._made(intersect(self.root, self._other(other)),
                           f"{self.what} and {other.what}")
 
     def __or__(self, other) -> InstanceSet:
+        """Unite two sets of instances."""
         return self._made(union(self.root, self._other(other)), f"{self.what} or {other.what}")
 
     def __sub__(self, other) -> InstanceSet:
+        """Return the instances of this set that are not in ``other``."""
         return self._made(difference(self.root, self._other(other)),
                           f"{self.what} but not {other.what}")
 
     def __invert__(self) -> InstanceSet:
+        """Return the instances not in this set."""
         return self._made(intersect(complement(self.root), self.encoding.domain(self.bdd)),
                           f"not {self.what}")
 
     def __eq__(self, other) -> bool:
+        """Tell whether two sets hold the same instances."""
         if not isinstance(other, InstanceSet):
             return NotImplemented
         try:

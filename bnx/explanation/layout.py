@@ -101,6 +101,7 @@ class Layout:
         self.weights = [frozenset(w) for w in weights]
 
     def __getattr__(self, name: str):
+        """Make a keep layout's ``choices`` and ``weights`` when first asked for."""
         # a keep layout makes its choices and weights when first asked for
         if name in ("choices", "weights") and self.__dict__.get("kind") == "keep":
             x, n, weights = self.instance, self.n, self.__dict__.pop("_keep_weights", None)

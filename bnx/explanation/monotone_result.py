@@ -69,6 +69,7 @@ class MonotoneCheck:
         return None if self.holds else (self.low, self.high)
 
     def __str__(self) -> str:
+        """Say whether monotonicity holds, and where not, in sentences."""
         order = " below ".join(self.class_order)
         if self.holds:
             names = list(map(str, self.features))

@@ -69,18 +69,23 @@ class ProbableReasons:
 
     @property
     def minimality(self) -> str:
+        """How the reasons are minimal: ``"subset"`` when exact, else ``"local"``."""
         return "subset" if self.exact else "local"
 
     def __iter__(self):
+        """Iterate over the reasons."""
         return iter(self.reasons)
 
     def __len__(self) -> int:
+        """Count the reasons."""
         return len(self.reasons)
 
     def __getitem__(self, i):
+        """Return the ``i``-th reason."""
         return self.reasons[i]
 
     def __str__(self) -> str:
+        """List the reasons in sentences."""
         what = self.decision_text or \
             f"a {'positive' if self.decision else 'negative'} decision"
         head = (f"{len(self.reasons)} probable reason{'s' if len(self.reasons) != 1 else ''}"

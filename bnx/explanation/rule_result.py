@@ -55,6 +55,7 @@ class RuleCheck:
     counterexample_decision: str | None = None
 
     def __str__(self) -> str:
+        """Say whether the rule holds, and what breaks it, in sentences."""
         if self.holds:
             return (f"Holds: all {self.instances:,} instances with {self._condition_words()} "
                     f"are decided {self.decision}.")

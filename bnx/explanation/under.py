@@ -53,6 +53,7 @@ class View:
 
     @property
     def size(self) -> int:
+        """The number of completions."""
         return int(self.decided.size)
 
     def marginal(self) -> np.ndarray:

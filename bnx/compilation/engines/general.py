@@ -47,6 +47,7 @@ class FactorEngine(DdEngine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         pos = clf.class_states.index(clf.positive)
         if clf.rule == "argmax":  # positive iff Pr(pos) > Pr(c) for earlier c, >= for later
             return accept("the argmax rule, by its pairwise comparisons",

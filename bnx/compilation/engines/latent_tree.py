@@ -53,6 +53,7 @@ class SplitEngine(TensorEngine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         why = binary_threshold(clf)
         if why is None and clf.structure != "latent_tree":
             why = f"a {clf.structure} network, not a latent tree"

@@ -27,6 +27,7 @@ class LevelEngine(Engine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         why = binary_threshold(clf)
         if why is None and clf.structure != "naive_bayes":
             why = f"a {clf.structure} network, not naive Bayes"
@@ -38,11 +39,13 @@ class LevelEngine(Engine):
         return accept("a binary-class naive Bayes threshold in doubles", weights)
 
     def run(self) -> DiagramArrays:
+        """Compile the decision function as canonical arrays (the contract of :mod:`._base`)."""
         return Levels(self.clf, self.enc, self.budget, self.given).run()
 
     @classmethod
     def estimate(cls, clf: Classifier, enc: Encoding, given, samples: int,
                  seed: int) -> int | None:
+        """Estimate the ODD's nodes by sampling, or return ``None`` (see :mod:`._base`)."""
         if not math.isfinite(given[0]):
             return None
         return nb_estimate(given, samples, seed, enc)

@@ -36,6 +36,7 @@ class RatioEngine(DdEngine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         why = binary_threshold(clf)
         if why is None and clf.structure != "naive_bayes":
             why = f"a {clf.structure} network, not naive Bayes"

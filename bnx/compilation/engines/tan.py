@@ -75,6 +75,7 @@ class TanEngine(Engine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         if clf.rule == "threshold":
             if len(clf.class_states) != 2:
                 return refuse(f"a threshold over {len(clf.class_states)} class states")
@@ -113,6 +114,7 @@ class TanEngine(Engine):
     @classmethod
     def estimate(cls, clf: Classifier, enc: Encoding, given, samples: int,
                  seed: int) -> int | None:
+        """Estimate the ODD's nodes by sampling, or return ``None`` (see :mod:`._base`)."""
         models = [model for model, _ in given]
         if not all(math.isfinite(m.s0) for m in models):
             return None

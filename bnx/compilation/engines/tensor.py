@@ -62,6 +62,7 @@ class TensorEngine(DdEngine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         if clf.rule != "threshold":
             return refuse(f"the {clf.rule} rule, not a threshold")
         if clf.structure not in ("naive_bayes", "latent_tree"):
