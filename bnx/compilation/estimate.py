@@ -82,8 +82,10 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
 
 
 def choices(clf: Classifier, enc: Encoding) -> list[Choice]:
-    """The engines' choices that compile ``clf`` along ``enc``: one, or one per class
-    formula of a multi-class classifier (each an argmax classifier of its state).
+    """Return the engines' choices that compile ``clf`` along ``enc``.
+
+    One, or one per class formula of a multi-class classifier (each an argmax classifier of
+    its state).
     """
     if clf.multiclass:
         return [choose(one, enc) for one in map(clf.class_classifier, clf.classes)]
@@ -91,7 +93,7 @@ def choices(clf: Classifier, enc: Encoding) -> list[Choice]:
 
 
 def _estimate(chosen: Sequence[Choice], enc: Encoding, samples: int, seed: int) -> int:
-    """The estimates of the choices, summed (a multi-class ODD holds every formula)."""
+    """Sum the estimates of the choices (a multi-class ODD holds every formula)."""
     size = 0
     for choice in chosen:
         got = choice.estimate(enc, samples, seed)
@@ -100,8 +102,9 @@ def _estimate(chosen: Sequence[Choice], enc: Encoding, samples: int, seed: int) 
 
 
 def _ceiling(enc: Encoding) -> int:
-    """A bound on every engine's estimate (each level's term is at most its prefixes times
-    its states less one): below the budget, no sampling is needed.
+    """Bound every engine's estimate: below the budget, no sampling is needed.
+
+    Each level's term is at most its prefixes times its states less one.
     """
     total, prefixes = 2, 1
     for states in enc.states:
@@ -118,10 +121,11 @@ _KINDS = {"naive_bayes": "naive Bayes", "tan": "TAN", "latent_tree": "latent tre
 
 def refuse_past(clf: Classifier, chosen: Sequence[Choice], enc: Encoding, limit: int, *,
                 default: bool) -> None:
-    """Raise :class:`~bnx.CompilationLimitError` when the ODD of ``clf`` (compiled by
-    the ``chosen`` engines along ``enc``: one choice, or one per class formula of a multi-class
-    classifier, their estimates summed) is estimated past ``limit`` nodes (``default``:
-    the limit is :func:`~bnx.compile`'s default), with the estimate and the ways
+    """Raise :class:`~bnx.CompilationLimitError` when ``clf``'s ODD is estimated past ``limit``.
+
+    Compiled by the ``chosen`` engines along ``enc`` (one choice, or one per class formula
+    of a multi-class classifier, their estimates summed), past ``limit`` nodes (``default``:
+    the limit is :func:`~bnx.compile`'s default); the error gives the estimate and the ways
     forward.
     """
     if _ceiling(enc) * len(chosen) <= limit:

@@ -85,9 +85,10 @@ def naive_bayes_order(clf: Classifier) -> list:
 
 
 def latent_tree_order(clf: Classifier) -> list:
-    """Algorithm 2's order: descend into a lone unprocessed inner child, else take
-    the child subtree with the fewest features and emit its leaves (recursively
-    in the same order).
+    """Order the features by Algorithm 2.
+
+    Descend into a lone unprocessed inner child, else take the child subtree with the fewest
+    features and emit its leaves (recursively in the same order).
 
     Parameters
     ----------
@@ -133,9 +134,11 @@ def latent_tree_order(clf: Classifier) -> list:
 
 
 def _emit(clf: Classifier, root, feats: set, size: dict) -> list:
-    """The leaves below ``root`` in Algorithm 2's order: down a lone unprocessed inner
-    child, else the smallest child subtree first, each subtree's leaves in the same
-    order (a loop over a stack of the subtrees being emitted, however deep the tree).
+    """Emit the leaves below ``root`` in Algorithm 2's order.
+
+    Down a lone unprocessed inner child, else the smallest child subtree first, each
+    subtree's leaves in the same order (a loop over a stack of the subtrees being emitted,
+    however deep the tree).
     """
     out: list = []
     stack = [(root, set())]  # (the node reached in a subtree, its children processed)
@@ -159,13 +162,14 @@ def _emit(clf: Classifier, root, feats: set, size: dict) -> list:
 
 
 def default_order(clf: Classifier) -> list:
-    """The default order: :func:`naive_bayes_order` for naive Bayes, Algorithm 2 for
-    latent trees, :func:`~bnx.compilation.tan_order` for TANs and for other
-    classifiers without hidden variables (k-dependence, BAN: its greedy order when the
-    open contexts fit the TAN engine), :func:`~bnx.compilation.general_order`
-    otherwise. A multi-class classifier's class formulas share one order: for naive Bayes,
-    :func:`naive_bayes_order`'s spread summed over every two class states; otherwise the
-    order of its first class formula.
+    """Return the order :func:`~bnx.compile` uses by default.
+
+    :func:`naive_bayes_order` for naive Bayes, Algorithm 2 for latent trees,
+    :func:`~bnx.compilation.tan_order` for TANs and for other classifiers without hidden
+    variables (k-dependence, BAN: its greedy order when the open contexts fit the TAN
+    engine), :func:`~bnx.compilation.general_order` otherwise. A multi-class classifier's
+    class formulas share one order: for naive Bayes, :func:`naive_bayes_order`'s spread
+    summed over every two class states; otherwise the order of its first class formula.
 
     Parameters
     ----------
@@ -206,8 +210,9 @@ def default_order(clf: Classifier) -> list:
 
 
 def check_order(clf: Classifier, order: Sequence[Feature] | None) -> list:
-    """The order to compile with: ``order`` checked to be a permutation of the features, or the
-    default.
+    """Return the order to compile with: ``order`` checked, or the default.
+
+    ``order`` must be a permutation of the features.
     """
     if order is None:
         return default_order(clf)

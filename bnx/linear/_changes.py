@@ -1,5 +1,6 @@
-"""The fewest changes that flip a decision, without compiling: how many
-(:func:`robustness`), which features (:func:`contrastive_explanation`) and to which
+"""The fewest changes that flip a decision, without compiling.
+
+How many (:func:`robustness`), which features (:func:`contrastive_explanation`) and to which
 states (:func:`counterfactual`).
 """
 
@@ -17,7 +18,7 @@ __all__ = ["contrastive_explanation", "counterfactual", "robustness"]
 
 
 def robustness(clf: Any, instance: Mapping) -> int | float:
-    """The fewest features whose change flips the decision on ``instance``.
+    """Count the fewest features whose change flips the decision on ``instance``.
 
     ``math.inf`` when no change of any features flips it (no finite number does: the
     classifier is constant). Each feature's most damaging other state is found exactly;
@@ -55,7 +56,7 @@ def robustness(clf: Any, instance: Mapping) -> int | float:
 
 
 def counterfactual(clf: Any, instance: Mapping) -> dict:
-    """The changes of one closest instance with the other decision: ``{feature: new state}``.
+    """Find one closest instance with the other decision, as its changes ``{feature: new state}``.
 
     Closest counts changed features (:func:`robustness` of them).
 
@@ -98,8 +99,9 @@ def counterfactual(clf: Any, instance: Mapping) -> dict:
 
 
 def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
-    """One smallest set of the instance's ``feature: state`` pairs whose change can flip
-    the decision (a shortest contrastive explanation).
+    """Find one smallest set of the instance's ``feature: state`` pairs whose change can flip it.
+
+    A shortest contrastive explanation of the decision.
 
     Freeing these features allows the other decision; its size is the
     :func:`robustness`. Every contrastive explanation shares a feature with every
@@ -142,7 +144,7 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
 
 
 def _flip_or_raise(d, clf: Any, what: str) -> dict[int, int]:
-    """The moves of one closest flip, or :class:`~bnx.ExplanationError` when none exists."""
+    """Return the moves of one closest flip, or raise :class:`~bnx.ExplanationError` if none."""
     moves = flip_moves(d)
     if moves is None:
         state = decision_state(getattr(clf, "class_states", None),

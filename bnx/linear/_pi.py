@@ -1,7 +1,9 @@
-"""Sufficient reasons without compiling: every PI-explanation (:func:`pi_explanations`),
-a shortest one (:func:`shortest_pi_explanation`) and the check of a partial instance
-(:func:`check_explanation`), on naive Bayes by the race's sums (:mod:`._plan`), on a TAN
-by min-sums over its feature tree (:mod:`._tan`).
+"""Sufficient reasons without compiling.
+
+Every PI-explanation (:func:`pi_explanations`), a shortest one
+(:func:`shortest_pi_explanation`) and the check of a partial instance
+(:func:`check_explanation`), on naive Bayes by the race's sums (:mod:`._plan`), on a TAN by
+min-sums over its feature tree (:mod:`._tan`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ __all__ = ["check_explanation", "pi_explanations", "shortest_pi_explanation"]
 
 
 def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
-    """The PI-explanations of the decision on ``instance``, one after the other.
+    """Enumerate the PI-explanations of the decision on ``instance``, one after the other.
 
     A PI-explanation is a minimal set of the instance's ``feature: state`` pairs
     that fixes the decision whatever the other features are. Each is yielded once,
@@ -74,7 +76,7 @@ def _pis(d: Decision) -> Iterator[dict]:
 
 
 def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
-    """A PI-explanation with the fewest features.
+    """Find a PI-explanation with the fewest features.
 
     The features are sorted by how much fixing each to its state guarantees (its
     log-likelihood ratio minus that of its worst state); the shortest prefix that
@@ -125,7 +127,7 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
 
 
 def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> ExplanationCheck:
-    """Is ``partial`` (some of the instance's pairs) an explanation of its decision?
+    """Check whether ``partial`` (some of the instance's pairs) explains its decision.
 
     Sufficient: every completion gets the instance's decision (the other features
     at their worst). Redundant: the features whose removal alone keeps it

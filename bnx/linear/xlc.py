@@ -76,7 +76,7 @@ def parse_xlc(path: str | os.PathLike) -> tuple[float, list[list[float]]]:
 
 def xlc_network(w0: float, weights: list[list[float]], *, class_var: str = "class",
                 names: list[str] | None = None):
-    """A pgmpy naive Bayes network deciding class ``"1"`` iff ``w0 + sum w <= 0``.
+    """Make a pgmpy naive Bayes network deciding class ``"1"`` iff ``w0 + sum w <= 0``.
 
     Features are ``v0, v1, ...`` (xpxlc's default names) unless ``names`` is given;
     their states are ``"0", "1", ...``, the value indices of the XLC file.
@@ -109,7 +109,7 @@ def xlc_network(w0: float, weights: list[list[float]], *, class_var: str = "clas
 
 
 def read_xlc(path: str | os.PathLike, *, class_var: str = "class"):
-    r"""The naive Bayes :class:`~bnx.Classifier` of an XLC file (positive class ``"1"``).
+    r"""Read the naive Bayes :class:`~bnx.Classifier` of an XLC file (positive class ``"1"``).
 
     Raises :class:`~bnx.NetworkFileError` for a missing or malformed file, or one with
     real-valued features.

@@ -1,5 +1,7 @@
-"""Engine 1 (fast path): binary-class naive Bayes, a whole level at a time in floating
-point with exact ties (:class:`~._levels.Levels`, whose module explains the algorithm).
+"""The level engine: binary-class naive Bayes, a whole level at a time.
+
+In floating point with exact ties (:class:`~._levels.Levels`, whose module explains the
+algorithm); the fast path.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ __all__ = ["LevelEngine"]
 
 
 class LevelEngine(Engine):
-    """Binary-class naive Bayes, a level at a time in floating point with exact ties
-    (:class:`Levels`); refuses a classifier whose probabilities a double cannot hold.
+    """Binary-class naive Bayes, a level at a time in floating point with exact ties.
+
+    By :class:`Levels`; refuses a classifier whose probabilities a double cannot hold.
     """
 
     name = "naive Bayes, levels"

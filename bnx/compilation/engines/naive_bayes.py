@@ -56,7 +56,7 @@ class RatioEngine(DdEngine):
         self.levels = [Intervals() for _ in range(self.n)]
 
     def root(self):
-        """The root of the compiled decision function."""
+        """Compile the decision function and return its root."""
         if self.start is INF:
             return sets.true(self.bdd)
         return unwind(self.visit(0, self.start))[0]
