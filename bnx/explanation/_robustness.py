@@ -65,7 +65,7 @@ def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None,
 
 def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
                within=None, target=None) -> int | float:
-    """The fewest features of ``instance`` to change for the other decision.
+    """Count the fewest features of ``instance`` to change for the other decision.
 
     Changing a feature means giving it any other of its states; ``immutable``
     features keep theirs. On a multi-class ODD, the fewest changes for any other class
@@ -254,10 +254,11 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
 
 
 def _leads(source, formula: ODD, named: dict, decision: bool, target) -> tuple:
-    """``(wording, lead)`` of the counterfactuals of ``named`` on ``formula`` (the binary
-    ODD asked): both decisions in the class's words (see :class:`Explanations`), and the
-    class state the counterfactual instance of given changes is decided, or that state
-    itself when all of them lead to one.
+    """Return ``(wording, lead)`` of the counterfactuals of ``named`` on ``formula``.
+
+    ``formula`` is the binary ODD asked: both decisions in the class's words (see
+    :class:`Explanations`), and the class state the counterfactual instance of given changes
+    is decided, or that state itself when all of them lead to one.
     """
     if source is None or not source.multiclass:
         return wording_of(formula), formula.decision_state(not decision)
@@ -271,10 +272,11 @@ def _leads(source, formula: ODD, named: dict, decision: bool, target) -> tuple:
 
 
 class _Paths(Paths):
-    """The shortest paths from the root to the other decision, as a diagram of changes
-    in the node table ``out`` (:class:`~.store.Store`), in the ``partial``
-    layout ("unchanged": the kept bit and the value bits 0; a change to state ``v``: the
-    kept bit 1 and ``v``'s code).
+    """The shortest paths from the root to the other decision, as a diagram of changes.
+
+    In the node table ``out`` (:class:`~.store.Store`), in the ``partial`` layout
+    ("unchanged": the kept bit and the value bits 0; a change to state ``v``: the kept bit 1
+    and ``v``'s code).
 
     :class:`~.costs.Paths`' walk with unit costs: from the root over the edges on
     shortest paths only (those whose distance drops by their cost), memoised per node
@@ -371,8 +373,9 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
 
 
 def _eroded(odd: ODD, decision: bool, mutable: list) -> tuple[dict, int]:
-    """The instances ``odd`` decides ``decision`` by robustness, and those never flipped
-    (:func:`~._erosion.eroded_counts`).
+    """Count the instances ``odd`` decides ``decision`` by robustness, and those never flipped.
+
+    By :func:`~._erosion.eroded_counts`.
     """
     from ._erosion import eroded_counts
     arrays = odd.arrays if decision else _cache.store(odd, "negated",

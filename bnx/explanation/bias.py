@@ -1,4 +1,4 @@
-"""Decision bias: does a decision depend on protected features?
+"""Decision bias: whether a decision depends on protected features.
 
 A decision on ``x`` is *biased* (Darwiche and Hirth, ECAI 2020) when some instance
 that differs from ``x`` only on the protected features gets the other decision.
@@ -124,7 +124,7 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
 
 
 def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
-    """The exact number of complete instances whose decision is biased on ``protected``.
+    """Count the complete instances whose decision is biased on ``protected``, exactly.
 
     Parameters
     ----------

@@ -1,6 +1,7 @@
-"""Checking an explanation produced elsewhere: whether a part of an instance is a
-sufficient reason of its decision (:func:`check_explanation`), and what was found
-(:class:`ExplanationCheck`).
+"""Checking an explanation produced elsewhere.
+
+Whether a part of an instance is a sufficient reason of its decision
+(:func:`check_explanation`), and what was found (:class:`ExplanationCheck`).
 
 Sufficient when no completion of the part reaches the other decision (one bottom-up
 pass over the ODD's array form); minimal when, moreover, no kept feature can be dropped

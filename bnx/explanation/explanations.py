@@ -120,8 +120,9 @@ class Explanations(Shown):
 
     @property
     def on(self) -> dict | None:
-        """The on states of MC-explanations (see the class docstring); ``None``, not
-        applicable, for other kinds.
+        """The on states of MC-explanations (see the class docstring).
+
+        ``None``, not applicable, for other kinds.
         """
         on = self._on
         if on is not None and not isinstance(on, dict):
@@ -130,8 +131,9 @@ class Explanations(Shown):
 
     @property
     def wording(self) -> tuple | None:
-        """Both decisions in the class's words, positive first (``None``, not applicable,
-        when the set was made without them, e.g. from bare arrays).
+        """Both decisions in the class's words, positive first.
+
+        ``None``, not applicable, when the set was made without them, e.g. from bare arrays.
         """
         w = self._wording
         if callable(w):
@@ -140,9 +142,11 @@ class Explanations(Shown):
 
     @property
     def decision_text(self) -> str | None:
-        """The decision explained in the class's words, ``"Admit = +"`` (``None``, not
-        applicable, where :attr:`wording` is, or for a set that explains no decision,
-        such as prime implicants); for :func:`bnx.positives`, the positive decision.
+        """The decision explained in the class's words, ``"Admit = +"``.
+
+        ``None``, not applicable, where :attr:`wording` is, or for a set that explains no
+        decision, such as prime implicants; for :func:`bnx.positives`, the positive
+        decision.
         """
         w = self.wording
         decision = True if self.kind == "instances" else self.decision
@@ -169,8 +173,9 @@ class Explanations(Shown):
 
     @property
     def nodes(self) -> tuple[Store, int]:
-        """``(table, node)``: the :class:`~bnx.explanation.store.Store` that holds
-        the diagram, and its node there (a set given as a ``dd`` node is read once).
+        """``(table, node)``: the :class:`~bnx.explanation.store.Store` that holds the diagram.
+
+        And its node there (a set given as a ``dd`` node is read once).
         """
         if self._core is None:
             table = Store(self.layout.nvars)
@@ -256,9 +261,11 @@ class Explanations(Shown):
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
-        """Explanations in a stable order: depth first in the diagram's variable
-        order, "dropped" before the states, states in pgmpy's order. Each is a dict
-        whose keys follow :attr:`features` (the classifier's order).
+        """Iterate over the explanations in a stable order.
+
+        Depth first in the diagram's variable order, "dropped" before the states, states in
+        pgmpy's order. Each is a dict whose keys follow :attr:`features` (the classifier's
+        order).
         """
         table, ref = self.nodes
         rank = [0] * self.layout.n  # feature -> its position in the display order
@@ -267,7 +274,7 @@ class Explanations(Shown):
         return members(table, ref, self.layout, rank)
 
     def to_set(self) -> set[frozenset]:
-        """The explanations as a set of ``frozenset(dict.items())``.
+        """Return the explanations as a set of ``frozenset(dict.items())``.
 
         Returns
         -------
@@ -305,14 +312,16 @@ class Explanations(Shown):
 
 
 def wording_of(odd):
-    """A function giving both decisions of ``odd`` in the class's words, positive first
-    (an :class:`Explanations` set calls it when it first prints).
+    """Make a function giving both decisions of ``odd`` in the class's words, positive first.
+
+    An :class:`Explanations` set calls it when it first prints.
     """
     return lambda: (odd.decision_text(True), odd.decision_text(False))
 
 
 def positives(odd, decision=None) -> Explanations:
-    """The positive instances of an ODD as an :class:`Explanations` set (a diagram):
+    """Return the positive instances of an ODD as an :class:`Explanations` set (a diagram).
+
     ``len()`` counts them on the diagram, iterating lists them. On a
     :class:`~bnx.MulticlassODD`, the instances decided the class ``decision``.
 

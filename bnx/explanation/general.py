@@ -23,8 +23,10 @@ __all__ = ["general_reasons", "GeneralReasons", "term"]
 
 
 def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReasons:
-    """The maximal boxes of states around ``instance`` on which every instance gets its
-    decision (or, with ``rival``, none gets ``rival``).
+    """Find the maximal boxes of states around ``instance`` that keep its decision.
+
+    On every instance of such a box the decision is the instance's (or, with ``rival``, none
+    gets ``rival``).
 
     A *box* allows, per feature, a set of its states, the instance's among them; it
     holds every complete instance whose state of each feature is allowed. A general
@@ -130,10 +132,11 @@ def _ranks(odd: ODD) -> dict[int, list[int]]:
 
 
 def term(feature, allowed, states, order=None) -> str:
-    """A feature's set of states as people read it: ``f = s``; for an ordinal feature
-    (``order``: its states in increasing order) ``f ≥ s``, ``f ≤ s`` or
-    ``f ∈ [a, b]``; for another ``f ≠ s``, ``f ∈ {a, b}`` or ``f ∉ {a, b}``, whichever
-    names fewer states.
+    """Write a feature's set of states as people read it.
+
+    ``f = s``; for an ordinal feature (``order``: its states in increasing order) ``f ≥ s``,
+    ``f ≤ s`` or ``f ∈ [a, b]``; for another ``f ≠ s``, ``f ∈ {a, b}`` or ``f ∉ {a, b}``,
+    whichever names fewer states.
 
     Examples
     --------
@@ -167,8 +170,9 @@ def term(feature, allowed, states, order=None) -> str:
 
 
 class GeneralReasons:
-    """The general reasons of one decision (:func:`general_reasons`), held as a decision
-    diagram over "state allowed" choices.
+    """The general reasons of one decision (:func:`general_reasons`).
+
+    Held as a decision diagram over "state allowed" choices.
 
     ``len()`` / ``.count`` (exact, on the diagram), iteration (fewest constrained
     features first; each reason a dict from feature to the tuple of states allowed),
@@ -214,7 +218,7 @@ class GeneralReasons:
         return self.count
 
     def lengths(self) -> dict[int, int]:
-        """The number of reasons per number of constrained features, fewest first.
+        """Count the reasons per number of constrained features, fewest first.
 
         Returns
         -------
@@ -286,7 +290,7 @@ class GeneralReasons:
         return ", ".join(self.terms(reason))
 
     def header(self) -> str:
-        """The first printed line: how many, of which decision, what they are.
+        """Write the first printed line: how many, of which decision, what they are.
 
         Returns
         -------
@@ -300,7 +304,7 @@ class GeneralReasons:
         return s + (", fewest features first:" if n > 1 else ":")
 
     def lines(self, limit: int | None = SHOWN) -> Iterator[str]:
-        """The first ``limit`` reasons as lines (``None``: all)."""
+        """Write the first ``limit`` reasons as lines (``None``: all)."""
         for k, reason in enumerate(self):
             if limit is not None and k >= limit:
                 return

@@ -103,8 +103,9 @@ class InstanceSet(Explanations):
     __hash__ = Explanations.__hash__
 
     def root_in(self, bdd: Manager, encoding: Encoding) -> Node:
-        """The set's ``dd`` node in ``bdd``, whose variables are ``encoding``'s: the
-        same node when ``bdd`` is the set's own manager, else copied (once per manager).
+        """Return the set's ``dd`` node in ``bdd``, whose variables are ``encoding``'s.
+
+        The same node when ``bdd`` is the set's own manager, else copied (once per manager).
 
         ``encoding`` must have the set's features and states (its order may differ).
         """
@@ -120,8 +121,9 @@ class InstanceSet(Explanations):
 
 
 def transfer(root: Node, src: Encoding, bdd: Manager, dst: Encoding) -> Node:
-    """The function ``root`` (over ``src``'s variables) written into ``bdd`` over
-    ``dst``'s: one node per node of ``root``, children first.
+    """Write the function ``root`` (over ``src``'s variables) into ``bdd`` over ``dst``'s.
+
+    One node per node of ``root``, children first.
 
     ``dst`` must have the same features with the same states as ``src`` (in any
     order); else :class:`~bnx.ArgumentError`.

@@ -42,7 +42,7 @@ __all__ = ["mc_explanations", "on_states", "on_states_message"]
 
 def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None = None,
               skip: Iterable[Feature] = ()) -> list[frozenset[int]]:
-    """The on-state indices of every feature of ``odd``, in order.
+    """Return the on-state indices of every feature of ``odd``, in order.
 
     A feature's on states are, first found: those ``on`` gives it, those declared on
     the classifier (``Classifier(..., on_states=...)``, kept in a saved ODD), or, for a
@@ -91,9 +91,10 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
 
 def on_state_sets(features, all_states, on, skip, position, *,
                   declared: Mapping | None = None) -> list[frozenset[int]]:
-    """:func:`on_states` over ``features`` and their ``all_states`` (shared with bnx.linear);
-    ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a name that is not a
-    feature; ``declared`` holds the classifier's declared on states.
+    """Compute :func:`on_states` over ``features`` and their ``all_states``.
+
+    Shared with bnx.linear: ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a
+    name that is not a feature; ``declared`` holds the classifier's declared on states.
     """
     if on is None:
         on = {}
