@@ -135,9 +135,10 @@ def on_state_sets(features, all_states, on, skip, position, *,
 
 
 def on_states_message(unknown: list) -> str:
-    """Why MC-explanations are refused for ``unknown`` (``[(feature, states), ...]``), and
-    how to declare their on states (the same words in Python, ``explain_data`` and the
-    command line).
+    """Say why MC-explanations are refused for ``unknown``, and how to declare their on states.
+
+    ``unknown`` is ``[(feature, states), ...]``; the same words in Python, ``explain_data``
+    and the command line.
     """
     shown = unknown[:5]
     names = "; ".join(f"{f!r} ({' / '.join(map(str, states))})" for f, states in shown)
@@ -285,8 +286,9 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
 
 
 def _on_names(features, states, ons, fixed) -> dict:
-    """``Explanations.on`` of MC-explanations: the on states, by name, of every counted
-    feature (made when first read: most calls never print them).
+    """Name ``Explanations.on`` of MC-explanations: the on states of every counted feature.
+
+    Made when first read: most calls never print them.
     """
     return {f: tuple(states[i][j] for j in sorted(ons[i]))
             for i, f in enumerate(features) if f not in fixed and ons[i]}
@@ -298,9 +300,10 @@ _MEMO_LIMIT = 1_000_000
 
 
 class _Cache:
-    """What :func:`mc_explanations` keeps per ODD (in its arrays' cache): pattern and
-    suffix tables, the two passes' memos and the node table the results are built in
-    (``core``, a :class:`~.store.Store`).
+    """What :func:`mc_explanations` keeps per ODD (in its arrays' cache).
+
+    Pattern and suffix tables, the two passes' memos and the node table the results are
+    built in (``core``, a :class:`~.store.Store`).
     """
 
     # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)
@@ -316,8 +319,9 @@ class _Cache:
         self.clear()
 
     def clear(self) -> None:
-        """Drop the pattern and suffix ids, the memos keyed by them and the node table
-        the memoised results live in.
+        """Drop the pattern and suffix ids, the memos keyed by them and the results' node table.
+
+        The node table is the one the memoised results live in.
         """
         self.core = Store(len(self.variables))
         self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
@@ -332,7 +336,10 @@ class _Cache:
 
 
 def _pattern(cache: _Cache, enc, i: int, key: tuple) -> int:
-    """The pattern id of feature ``i`` for ``key`` = (i, state, decision, fixed, on states)."""
+    """Return the pattern id of feature ``i`` for ``key``.
+
+    ``key`` = (i, state, decision, fixed, on states).
+    """
     _, x, decision, is_fixed, ons_i = key
     k = len(enc.states[i])
     counted = ons_i if decision else frozenset(range(k)) - ons_i

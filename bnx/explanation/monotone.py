@@ -135,8 +135,9 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
 
 
 def _orders(odd: ODD, features) -> dict:
-    """``{feature: its states, lowest first}`` for the features checked, in the ODD's
-    order.
+    """Return ``{feature: its states, lowest first}`` for the features checked.
+
+    In the ODD's order.
     """
     declared = orders(odd)
     named = features is not None
@@ -185,8 +186,9 @@ def _on_or_none(odd: ODD, i: int):
 
 
 def _ranked(odd: ODD, class_order) -> tuple[list, list]:
-    """The decisions from lowest to highest: ``[(binary ODD, value)]`` ("decided this"
-    is the binary ODD being ``value``) and their words.
+    """Rank the decisions from lowest to highest: ``[(binary ODD, value)]`` and their words.
+
+    "Decided this" is the binary ODD being ``value``.
     """
     if getattr(odd, "multiclass", False):
         classes = tuple(odd.classes)

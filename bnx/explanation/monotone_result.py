@@ -1,5 +1,6 @@
-"""The answer of :func:`bnx.check_monotone`: :class:`MonotoneCheck`, monotone or not, with
-how many pairs of instances break it and one of them.
+"""The answer of :func:`bnx.check_monotone`: :class:`MonotoneCheck`, monotone or not.
+
+With how many pairs of instances break it and one of them.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Probable reasons (Wäldchen et al. 2021; Izza et al. 2023): the smallest parts of an
-instance that make its decision probable enough under the network.
+"""Probable reasons (Wäldchen et al. 2021; Izza et al. 2023).
+
+The smallest parts of an instance that make its decision probable enough under the network.
 
 A part ``S`` of the instance ``x`` *qualifies* when ``Pr(decision = d | x_S) >= delta``,
 ``d`` the decision on ``x``: the same-decision probability of ``d`` given ``x_S``. That is
@@ -99,9 +100,11 @@ class ProbableReasons:
 
 def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=None,
                      rival=None) -> ProbableReasons:
-    """The subset-minimal parts ``S`` of ``instance`` with ``Pr(decision on instance | x_S)
-    >= delta`` under the network, smallest first (on a multi-class classifier, the
-    probability that the class decided on ``instance`` is decided).
+    """Find the subset-minimal parts of ``instance`` that make its decision probable enough.
+
+    The parts ``S`` with ``Pr(decision on instance | x_S) >= delta`` under the network,
+    smallest first (on a multi-class classifier, the probability that the class decided on
+    ``instance`` is decided).
 
     Of a multi-class classifier (no positive state), the decision is the class ``a``
     decided on ``instance``: ``S`` qualifies when the complete instance, drawn from the

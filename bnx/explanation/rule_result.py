@@ -1,5 +1,6 @@
-"""The answer of :func:`bnx.check_rule`: :class:`RuleCheck`, holding or broken, with how
-often and how likely it is broken, and its most probable counterexample.
+"""The answer of :func:`bnx.check_rule`: :class:`RuleCheck`, holding or broken.
+
+With how often and how likely it is broken, and its most probable counterexample.
 """
 
 from __future__ import annotations
