@@ -39,6 +39,7 @@ def naive_bayes_order(clf: Classifier) -> list:
     Returns
     -------
     list
+        The features, in the order to compile them.
 
     See Also
     --------
@@ -99,6 +100,7 @@ def latent_tree_order(clf: Classifier) -> list:
     Returns
     -------
     list
+        The features, in the order to compile them.
 
     See Also
     --------
@@ -179,6 +181,7 @@ def default_order(clf: Classifier) -> list:
     Returns
     -------
     list
+        The features, in the order to compile them.
 
     See Also
     --------

@@ -39,7 +39,15 @@ def read_network(path: str | os.PathLike) -> Any:
 
     Returns
     -------
-    object
+    pgmpy.models.DiscreteBayesianNetwork
+        The network, as pgmpy's reader makes it.
+
+    Raises
+    ------
+    ArgumentError
+        ``path`` is not a str or path-like.
+    NetworkFileError
+        The file is missing, of no format bnx reads, or malformed.
 
     See Also
     --------

@@ -104,6 +104,7 @@ def tan_order(clf: Classifier) -> list:
     Returns
     -------
     list
+        The features, in the order to compile them.
 
     See Also
     --------

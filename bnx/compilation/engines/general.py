@@ -323,6 +323,7 @@ def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
     Returns
     -------
     list
+        The features, in the order to compile them.
 
     See Also
     --------
