@@ -184,7 +184,7 @@ def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarr
 def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = None) -> int:
     """Count the complete instances on which the function ``arrays`` is true, under ``enc``.
 
-    Or its node ``root``; one state per feature; exact. Equal to
+    Or those on which its node ``root`` is; one state per feature; exact. Equal to
     :func:`bnx.diagram._arrays.count` exactly when the function is false on every code that
     names no state. In Python on a small diagram, by the feature view on a large one.
 

@@ -1,6 +1,6 @@
 """Counting the instances, or pairs of instances, that one or two diagrams accept.
 
-On the diagrams: no instance is enumerated.
+They are counted on the diagrams: no instance is enumerated.
 
 A *walk* goes down one or two diagrams (their feature views, over the same features in the
 same order) together, feature by feature. At feature ``k`` it takes one of ``choices[k]``:
@@ -127,9 +127,9 @@ def _follow(fv: FeatureView, k: int, nodes: np.ndarray, states: np.ndarray) -> n
 
 
 def accepts(a_value: bool, b_value: bool | None = None):
-    """Make an ``accept`` for :func:`walks`: the diagrams end at ``a_value`` and ``b_value``.
+    """Make an ``accept`` for :func:`walks`: the first diagram ends at ``a_value``.
 
-    The second only unless ``b_value`` is ``None``.
+    And the second at ``b_value``, unless ``b_value`` is ``None``.
     """
     ta = TRUE if a_value else 0
 

@@ -173,9 +173,9 @@ class Explanations(Shown):
 
     @property
     def nodes(self) -> tuple[Store, int]:
-        """``(table, node)``: the :class:`~bnx.explanation.store.Store` that holds the diagram.
+        """``(table, node)``: the :class:`~bnx.explanation.store.Store` of the diagram, its node.
 
-        And its node there (a set given as a ``dd`` node is read once).
+        A set given as a ``dd`` node is read once.
         """
         if self._core is None:
             table = Store(self.layout.nvars)

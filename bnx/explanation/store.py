@@ -168,7 +168,8 @@ class Store:
     def node(self, level: int, lo: int, hi: int) -> int:
         """Make the node testing ``level`` with children ``lo`` (false branch) and ``hi``.
 
-        Both at deeper levels: an existing one if the store holds it.
+        Both children are at deeper levels; the node is an existing one if the store holds
+        it.
         """
         if lo == hi:
             return lo

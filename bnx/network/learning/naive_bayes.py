@@ -1,6 +1,6 @@
 """Learning a naive Bayes classifier from data.
 
-And the parameter estimation (priors, equivalent sample size) that the TAN learner shares.
+The parameter estimation (priors, equivalent sample size) is shared with the TAN learner.
 """
 
 from __future__ import annotations
