@@ -14,10 +14,9 @@ import importlib
 import inspect
 
 import pytest
+from numpydoc import docscrape
 
 import bnx
-
-docscrape = pytest.importorskip("numpydoc.docscrape")
 
 MODULES = ("bnx", "bnx.linear", "bnx.compilation", "bnx.report", "bnx.serve")
 SECTIONS = ("Parameters", "Returns", "See Also", "Examples")
