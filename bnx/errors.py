@@ -32,6 +32,7 @@ __all__ = [
     "DataError",
     "ODDFileError",
     "OutputError",
+    "BnxWarning",
 ]
 
 
@@ -138,3 +139,13 @@ def closest_first(name, valid, *, limit: int = 20) -> str:
         -SequenceMatcher(None, text, str(valid[i]).lower()).ratio(), i))
     shown = ", ".join(str(valid[i]) for i in ranked[:limit])
     return shown + (f", ... ({len(valid) - limit} more)" if len(valid) > limit else "")
+
+
+class BnxWarning(UserWarning):
+    """Base class of every warning bnx issues.
+
+    A warning says that an answer was given, but not quite the one asked for (an answer
+    left out of a table, say), and why. The test suite turns every one of them into an
+    error, so none is issued where it should not be; filter them with
+    ``warnings.filterwarnings("ignore", category=bnx.BnxWarning)``.
+    """

@@ -48,7 +48,7 @@ class Interop:
         >>> import bnx, os, tempfile
         >>> from pgmpy.readwrite import BIFWriter
         >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bif")
-        >>> BIFWriter(bnx.examples.admissions_network()).write_bif(path)
+        >>> BIFWriter(bnx.examples.admissions_network()).write(path)
         >>> clf = bnx.Classifier.from_file(path, "Admit", "+")
         >>> clf.structure, len(clf.features)
         ('naive_bayes', 4)

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..classifier._instances import _frame, encode_rows
 from ..diagram._feature_view import decide_states, feature_view
-from ..errors import ArgumentError, OnStatesError
+from ..errors import ArgumentError, BnxWarning, OnStatesError
 
 __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 
@@ -155,7 +155,7 @@ def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
         what, note = default_what(odd, on)
         if note:
             import warnings
-            warnings.warn(note, UserWarning, stacklevel=3)
+            warnings.warn(note, BnxWarning, stacklevel=3)
         return what
     if isinstance(what, str):
         what = (what,)

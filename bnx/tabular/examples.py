@@ -294,9 +294,9 @@ def write_example_networks(directory: str | os.PathLike) -> list[pathlib.Path]:
 
     directory = pathlib.Path(directory)
     admission = directory / "admission.net"
-    NETWriter(admissions_network(("state0", "state1"))).write_net(str(admission))
+    NETWriter(admissions_network(("state0", "state1"))).write(str(admission))
     asia_file = directory / "asia.bif"
-    BIFWriter(asia_network()).write_bif(str(asia_file))
+    BIFWriter(asia_network()).write(str(asia_file))
     illness_file = directory / "illness.bif"
-    BIFWriter(illness_network()).write_bif(str(illness_file))
+    BIFWriter(illness_network()).write(str(illness_file))
     return [admission, asia_file, illness_file]

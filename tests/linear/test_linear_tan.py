@@ -172,7 +172,7 @@ def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
 
     from bnx.cli import _main as cli
     path = str(tmp_path / "tan.bif")
-    BIFWriter(_small_tan()).write_bif(path)
+    BIFWriter(_small_tan()).write(path)
     x = "A=yes,B=yes,C=no,D=yes"
     code = cli.main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
                      "A,B,C,D", "--instance", x, "--on", "A=yes,B=yes,C=yes,D=yes",
