@@ -10,7 +10,7 @@
   (:mod:`.monotone_result`: its answer);
 - :mod:`.rules`: rules an expert states, checked (:mod:`.rule_result`: the answer; the
   counting pass in :mod:`._pairs`);
-- :mod:`.reasons`: sufficient and contrastive reasons, feature roles (the passes in
+- :mod:`.reasons`: contrastive explanations, feature roles (the passes in
   :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
 - :mod:`._robustness`: robustness, counterfactuals, the robustness profile;
 - :mod:`.bias`: decision bias on protected features;
@@ -56,8 +56,6 @@ _LAZY = {
     "check_explanation": ("bnx.explanation.checking", "check_explanation"),
     "contrastive_explanations": ("bnx.explanation.reasons", "contrastive_explanations"),
     "feature_roles": ("bnx.explanation.reasons", "feature_roles"),
-    "necessary_reasons": ("bnx.explanation.reasons", "necessary_reasons"),
-    "sufficient_reasons": ("bnx.explanation.reasons", "sufficient_reasons"),
     "counterfactuals": ("bnx.explanation._robustness", "counterfactuals"),
     "robustness": ("bnx.explanation._robustness", "robustness"),
     "robustness_profile": ("bnx.explanation._robustness", "robustness_profile"),

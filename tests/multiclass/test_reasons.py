@@ -64,12 +64,10 @@ def test_reasons_for_the_decided_class_and_against_each_rival(case, data):
         pis = bnx.pi_explanations(odd, x, rival=rival)
         assert pis.to_set() == want
         assert bnx.pi_explanations(odd, x, rival=rival, method="cover").to_set() == want
-        assert bnx.sufficient_reasons(odd, x, rival=rival).to_set() == want
         assert (pis.decided, pis.rival, pis.decision) == (a, rival, rival is None)
         assert pis.shortest().rival == rival
         ces = brute.contrastive_explanations(x, rival)
         assert bnx.contrastive_explanations(odd, x, rival=rival).to_set() == ces
-        assert bnx.necessary_reasons(odd, x, rival=rival).to_set() == ces
         assert bnx.feature_roles(odd, x, rival=rival) == brute.feature_roles(x, rival)
         mcs = bnx.mc_explanations(odd, x, rival=rival, on=on, fixed=fixed)
         assert mcs.to_set() == brute.mc_explanations(x, on, fixed, rival=rival)
@@ -296,8 +294,7 @@ def test_checks_say_the_class_of_the_counterexample(illness):
 
 
 def test_a_rival_that_is_the_decided_class_or_no_class_is_refused(illness):
-    for question in (bnx.pi_explanations, bnx.contrastive_explanations, bnx.feature_roles,
-                     bnx.necessary_reasons, bnx.sufficient_reasons):
+    for question in (bnx.pi_explanations, bnx.contrastive_explanations, bnx.feature_roles):
         with pytest.raises(bnx.ArgumentError, match="allergy"):
             question(illness, X, rival="allergy")
         with pytest.raises(bnx.UnknownStateError, match="measles"):
