@@ -10,7 +10,7 @@ from typing import Any
 
 from .._util.wording import decision_state
 from ..errors import ExplanationError
-from ._decision import decision_of, flip_moves
+from ._decision import decision_of, flip_moves, network_of
 
 __all__ = ["contrastive_explanation", "counterfactual", "robustness"]
 
@@ -37,7 +37,7 @@ def robustness(clf: Any, instance: Mapping) -> int | float:
     >>> bnx.linear.robustness(clf, x)
     2
     """
-    moves = flip_moves(decision_of(clf, instance))
+    moves = flip_moves(decision_of(network_of(clf), instance))
     return math.inf if moves is None else len(moves)
 
 
@@ -67,6 +67,7 @@ def counterfactual(clf: Any, instance: Mapping) -> dict:
     >>> len(changes), clf.decide({**x, **changes})
     (2, False)
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     moves = _flip_or_raise(d, clf, "counterfactual")
     return {d.w.features[i]: d.w.states[i][v] for i, v in sorted(moves.items())}
@@ -100,6 +101,7 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
     >>> sorted(bnx.linear.contrastive_explanation(clf, x))
     ['GPA', 'WorkExperience']
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     return d.named(_flip_or_raise(d, clf, "contrastive explanation"))
 

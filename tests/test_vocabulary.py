@@ -1,0 +1,86 @@
+"""One public vocabulary: each question's first argument is named for what it reads (``odd``
+for the diagram, ``clf`` for the network, which takes an ODD that holds its classifier
+too), each concept has one public name, and every type a public function returns is
+reachable from ``bnx``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+
+import pytest
+
+import bnx
+
+#: the modules whose ``__all__`` is public API, besides ``bnx`` itself
+MODULES = ("bnx", "bnx.linear", "bnx.compilation", "bnx.report")
+
+X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
+
+
+def _public_functions():
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for attr in module.__all__:
+            value = getattr(module, attr)
+            if inspect.isfunction(value):
+                yield f"{name}.{attr}", value
+
+
+def test_a_question_names_its_first_argument_odd_or_clf():
+    bad = []
+    for name, function in _public_functions():
+        params = list(inspect.signature(function).parameters.values())
+        if not params:
+            continue
+        first = params[0]
+        reads = str(first.annotation)
+        if first.name in ("classifier", "model") or (
+                ("ODD" in reads or "Classifier" in reads) and first.name not in ("odd", "clf")):
+            bad.append(f"{name}({first.name}: {reads})")
+    assert not bad, f"first arguments outside the vocabulary: {bad}"
+
+
+def test_the_check_sees_a_first_argument_outside_the_vocabulary():
+    def question(model: bnx.ODD, instance):  # what the rule above refuses
+        return model, instance
+    first = next(iter(inspect.signature(question).parameters.values()))
+    assert first.name == "model" and "ODD" in str(first.annotation)
+
+
+@pytest.fixture(scope="module")
+def admissions():
+    clf = bnx.examples.admissions()
+    return clf, bnx.compile(clf, backend="autoref")
+
+
+NETWORK_QUESTIONS = {
+    "same_decision_probability": lambda m: bnx.same_decision_probability(m, {"GPA": "+"},
+                                                                         exact=True),
+    "next_observations": lambda m: bnx.next_observations(m, {"GPA": "+"}, exact=True).to_dict(),
+    "probable_reasons": lambda m: [dict(r) for r in bnx.probable_reasons(m, X, delta=0.9)],
+    "group_fairness": lambda m: bnx.group_fairness(m, ["GPA"], exact=True).to_dict(),
+    "support": lambda m: bnx.support(m).count,
+    "parameter_sensitivity": lambda m: bnx.parameter_sensitivity(m, X, exact=True).to_dict(),
+    "parameter_sensitivity (all)": lambda m: bnx.parameter_sensitivity(m, exact=True).to_dict(),
+    "linear.decide": lambda m: bnx.linear.decide(m, X),
+    "linear.pi_explanations": lambda m: list(bnx.linear.pi_explanations(m, X)),
+    "linear.shortest_pi_explanation": lambda m: bnx.linear.shortest_pi_explanation(m, X),
+    "linear.check_explanation": lambda m: bnx.linear.check_explanation(m, X, {"GPA": "+"}),
+}
+
+
+@pytest.mark.parametrize("question", NETWORK_QUESTIONS)
+def test_a_network_question_takes_an_odd_that_holds_its_classifier(admissions, question):
+    clf, odd = admissions
+    ask = NETWORK_QUESTIONS[question]
+    assert ask(odd) == ask(clf)
+
+
+@pytest.mark.parametrize("question", NETWORK_QUESTIONS)
+def test_an_odd_without_its_classifier_is_refused_by_name(admissions, tmp_path, question):
+    from tests._support.legacy_files import write_legacy
+    old = bnx.ODD.load(write_legacy(admissions[1], tmp_path / "a.bnx.json", version=1))
+    assert old.classifier is None
+    with pytest.raises(bnx.ArgumentError, match=r"odd\.classifier is None"):
+        NETWORK_QUESTIONS[question](old)
