@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 
 import pytest
 
@@ -67,6 +68,11 @@ NETWORK_QUESTIONS = {
     "linear.pi_explanations": lambda m: list(bnx.linear.pi_explanations(m, X)),
     "linear.shortest_pi_explanation": lambda m: bnx.linear.shortest_pi_explanation(m, X),
     "linear.check_explanation": lambda m: bnx.linear.check_explanation(m, X, {"GPA": "+"}),
+    "linear.mc_explanation": lambda m: bnx.linear.mc_explanation(m, X),
+    "linear.robustness": lambda m: bnx.linear.robustness(m, X),
+    "linear.counterfactual": lambda m: bnx.linear.counterfactual(m, X),
+    "linear.shortest_contrastive_explanation":
+        lambda m: bnx.linear.shortest_contrastive_explanation(m, X),
 }
 
 
@@ -84,3 +90,69 @@ def test_an_odd_without_its_classifier_is_refused_by_name(admissions, tmp_path, 
     assert old.classifier is None
     with pytest.raises(bnx.ArgumentError, match=r"odd\.classifier is None"):
         NETWORK_QUESTIONS[question](old)
+
+
+#: names that left the top level, and where they are now (None: gone, see CHANGES.md)
+MOVED = {"sufficient_reasons": None, "necessary_reasons": None,
+         "default_order": "bnx.compilation", "general_order": "bnx.compilation",
+         "tan_order": "bnx.compilation", "latent_tree_order": "bnx.compilation",
+         "naive_bayes_order": "bnx.compilation",
+         "theorem3_holds": "bnx.explanation.monotone", "on_states": "bnx.explanation.mc",
+         "positives": "bnx.explanation.explanations"}
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_one_public_name_per_concept(name):
+    assert name not in bnx.__all__
+    with pytest.raises(AttributeError):
+        getattr(bnx, name)
+    home = MOVED[name]
+    if home is not None:
+        module = importlib.import_module(home)
+        assert name in module.__all__ and callable(getattr(module, name))
+
+
+#: types from outside bnx that public functions return
+OUTSIDE = {"Any", "Iterator", "Fraction", "DataFrame", "Series", "DiscreteBayesianNetwork",
+           "Path", "Counter", "None", "Feature", "State"}
+
+
+def test_every_type_a_public_function_returns_is_public():
+    public = set(bnx.__all__) | {f"report.{n}" for n in bnx.report.__all__}
+    missing = {}
+    for name, function in _public_functions():
+        returns = inspect.signature(function).return_annotation
+        text = returns if isinstance(returns, str) else getattr(returns, "__name__", "")
+        for word in re.findall(r"\b[A-Z]\w*", text):
+            if word not in OUTSIDE and word not in public:
+                missing.setdefault(word, []).append(name)
+    assert not missing, f"returned but not reachable from bnx: {missing}"
+    assert {"Counterfactuals", "InstanceSet", "ExplanationCheck"} <= set(bnx.__all__)
+    assert isinstance(bnx.support(bnx.examples.admissions()), bnx.InstanceSet)
+
+
+def test_bnx_linear_speaks_the_diagram_s_words(admissions):
+    """Each answer of bnx.linear is the diagram question's answer or one of its members."""
+    clf, odd = admissions
+    for gone in ("contrastive_explanation", "ExplanationCheck"):
+        assert gone not in bnx.linear.__all__ and not hasattr(bnx.linear, gone)
+    linear = bnx.linear
+    for x in _instances(clf):
+        assert {frozenset(p.items()) for p in linear.pi_explanations(clf, x)} == \
+            bnx.pi_explanations(odd, x).to_set()
+        assert linear.mc_explanation(clf, x) in list(bnx.mc_explanations(odd, x))
+        assert linear.robustness(clf, x) == bnx.robustness(odd, x)
+        assert linear.counterfactual(clf, x) in list(bnx.counterfactuals(odd, x))
+        shortest = [dict(c) for c in bnx.contrastive_explanations(odd, x).shortest()]
+        assert linear.shortest_contrastive_explanation(clf, x) in shortest
+        check = linear.check_explanation(clf, x, x)
+        assert type(check) is bnx.ExplanationCheck
+        on_diagram = bnx.check_explanation(odd, x, x)
+        assert (check.sufficient, check.minimal, check.redundant) == \
+            (on_diagram.sufficient, on_diagram.minimal, on_diagram.redundant)
+
+
+def _instances(clf):
+    import itertools
+    for states in itertools.product(*(clf.states(f) for f in clf.features)):
+        yield dict(zip(clf.features, states))

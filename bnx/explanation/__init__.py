@@ -24,6 +24,9 @@ Every function takes a compiled :class:`~bnx.ODD`; the reasons take a
 decided class's, or a rival's with ``rival=``).
 
 The functions are imported with their module when first read (``import bnx`` stays light).
+Tools for experts stay in their modules, not in ``bnx``: :func:`.mc.on_states` (the on states
+an MC-explanation counts), :func:`.explanations.positives` (the instances of one decision),
+:func:`.monotone.theorem3_holds` (the paper's Theorem 3 on one decision).
 """
 
 from .._util.lazy import lazy_attributes
@@ -31,15 +34,14 @@ from .._util.lazy import lazy_attributes
 #: Each public name (``__all__``): the module that defines it, and its name there.
 _LAZY = {
     "Explanations": ("bnx.explanation.explanations", "Explanations"),
-    "positives": ("bnx.explanation.explanations", "positives"),
+    "Counterfactuals": ("bnx.explanation.costs", "Counterfactuals"),
+    "InstanceSet": ("bnx.explanation.instance_set", "InstanceSet"),
     "mc_explanations": ("bnx.explanation.mc", "mc_explanations"),
-    "on_states": ("bnx.explanation.mc", "on_states"),
     "check_monotone": ("bnx.explanation.monotone", "check_monotone"),
     "MonotoneCheck": ("bnx.explanation.monotone_result", "MonotoneCheck"),
     "check_rule": ("bnx.explanation.rules", "check_rule"),
     "check_rules": ("bnx.explanation.rules", "check_rules"),
     "RuleCheck": ("bnx.explanation.rule_result", "RuleCheck"),
-    "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
     "general_reasons": ("bnx.explanation.general", "general_reasons"),

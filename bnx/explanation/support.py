@@ -71,7 +71,7 @@ def support(clf: Classifier | ODD, *, odd: ODD | None = None) -> InstanceSet:
     odd : ODD, optional
         ``clf``'s compiled decision function: the set is then over its encoding and in
         its manager (ready to conjoin with :attr:`ODD.root`). Without it, over the
-        features in :func:`bnx.default_order` (the order :func:`bnx.compile` uses by
+        features in :func:`bnx.compilation.default_order` (the order :func:`bnx.compile` uses by
         default), in a manager of its own; it is copied into an ODD's manager when used
         with one.
 

@@ -1,5 +1,5 @@
 """The fewest changes that flip a decision, without compiling: how many
-(:func:`robustness`), which features (:func:`contrastive_explanation`) and to which
+(:func:`robustness`), which features (:func:`shortest_contrastive_explanation`) and to which
 states (:func:`counterfactual`)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .._util.wording import decision_state
 from ..errors import ExplanationError
 from ._decision import decision_of, flip_moves, network_of
 
-__all__ = ["contrastive_explanation", "counterfactual", "robustness"]
+__all__ = ["counterfactual", "robustness", "shortest_contrastive_explanation"]
 
 
 def robustness(clf: Any, instance: Mapping) -> int | float:
@@ -73,9 +73,10 @@ def counterfactual(clf: Any, instance: Mapping) -> dict:
     return {d.w.features[i]: d.w.states[i][v] for i, v in sorted(moves.items())}
 
 
-def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
+def shortest_contrastive_explanation(clf: Any, instance: Mapping) -> dict:
     """One smallest set of the instance's ``feature: state`` pairs whose change can flip
-    the decision (a shortest contrastive explanation).
+    the decision (a shortest contrastive explanation: one of the shortest members of
+    :func:`bnx.contrastive_explanations`).
 
     Freeing these features allows the other decision; its size is the
     :func:`robustness`. Every contrastive explanation shares a feature with every
@@ -98,7 +99,7 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> sorted(bnx.linear.contrastive_explanation(clf, x))
+    >>> sorted(bnx.linear.shortest_contrastive_explanation(clf, x))
     ['GPA', 'WorkExperience']
     """
     clf = network_of(clf)

@@ -22,6 +22,7 @@ from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.explanation.explanations import positives
 from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import (
@@ -97,7 +98,7 @@ def test_prime_implicants_and_instances_of_each_class(case):
         pis = bnx.prime_implicants(odd, decision=c)
         assert pis.to_set() == brute.prime_implicants(c)
         assert (pis.decided, pis.decision) == (c, True)
-        members = bnx.positives(odd, c)
+        members = positives(odd, c)
         assert members.to_set() == {frozenset(x.items()) for x in brute.instances()
                                     if brute.decide(x) == c}
         assert len(members) == brute.count()[c] and members.decided == c
@@ -308,16 +309,16 @@ def test_a_rival_that_is_the_decided_class_or_no_class_is_refused(illness):
 
 
 def test_prime_implicants_and_instances_of_a_multiclass_odd_name_a_class(illness):
-    for question in (bnx.prime_implicants, bnx.positives):
+    for question in (bnx.prime_implicants, positives):
         with pytest.raises(bnx.ArgumentError, match="cold, flu, allergy"):
             question(illness)
         with pytest.raises(bnx.UnknownStateError, match="measles"):
             question(illness, decision="measles")
-    assert str(bnx.positives(illness, "allergy")).startswith(
+    assert str(positives(illness, "allergy")).startswith(
         "3 instances decided Illness = allergy:")
     admissions = bnx.compile(bnx.examples.admissions(), backend="autoref")
     with pytest.raises(bnx.ArgumentError, match="multi-class"):
-        bnx.positives(admissions, "+")
+        positives(admissions, "+")
 
 
 def test_a_binary_odd_takes_its_other_decision_as_the_rival():

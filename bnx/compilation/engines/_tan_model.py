@@ -103,7 +103,7 @@ def tan_order(clf: Classifier) -> list:
     >>> import bnx
     >>> from bnx.tabular.case_study import votes_tan_classifier
     >>> clf = votes_tan_classifier()
-    >>> order = bnx.tan_order(clf)
+    >>> order = bnx.compilation.tan_order(clf)
     >>> tree = {f: [p for p in clf.parents(f) if p != "party"] for f in clf.features}
     >>> all(order.index(p[0]) < order.index(f) for f, p in tree.items() if p)
     True
