@@ -37,6 +37,7 @@ from ..classifier._inference import (
 )
 from ..classifier._relevance import exact_cpds
 from ..errors import ArgumentError
+from ..odd._odd import ODD, classifier_and_odd
 from .entries import entries, entry_label, flip_room, sensitivity_frame
 from .flips import flip_interval
 
@@ -118,14 +119,15 @@ def linear_joint(d: list, j: int, column: list, total: list) -> tuple[list, list
     return a, b
 
 
-def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
+def parameter_sensitivity(clf: Classifier | ODD, instance: Any = None, *,
                           exact: bool = False):
     """How far each CPT entry may move before a decision changes.
 
     Parameters
     ----------
-    classifier : Classifier
-        Any classifier (latent and hidden nodes included).
+    clf : Classifier or ODD
+        Any classifier (latent and hidden nodes included), or an ODD that holds its
+        classifier (``odd.classifier``).
     instance : mapping or pandas Series, optional
         The instance whose decision is kept. Without one: every decision of the
         classifier is kept (the whole decision function), for naive Bayes and TAN
@@ -175,14 +177,13 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
     >>> t.equals(bnx.parameter_sensitivity(many.class_classifier(many.predict(y)), y))
     True
     """
-    if not isinstance(classifier, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(classifier).__name__}")
-    if classifier.multiclass:
+    clf, _ = classifier_and_odd(clf)
+    if clf.multiclass:
         if instance is not None:  # the decided class's binary classifier keeps it
-            one = classifier.class_classifier(classifier.predict(instance))
+            one = clf.class_classifier(clf.predict(instance))
             return parameter_sensitivity(one, instance, exact=exact)
-        frames = [parameter_sensitivity(classifier.class_classifier(s), exact=exact)
-                  for s in classifier.classes]
+        frames = [parameter_sensitivity(clf.class_classifier(s), exact=exact)
+                  for s in clf.classes]
         out = frames[0].copy()
         for f in frames[1:]:
             out["low"] = [max(a, b) for a, b in zip(out["low"], f["low"])]
@@ -190,8 +191,7 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
         return out
     if instance is None:
         from .sensitivity_all import whole_sensitivity
-        return whole_sensitivity(classifier, exact=exact)
-    clf = classifier
+        return whole_sensitivity(clf, exact=exact)
     evidence = clf.encode(instance)
     states, parents, cpds = exact_cpds(clf.network)
     ints = {n: integer_factor(f)[0] for n, f in cpds.items()}

@@ -90,7 +90,7 @@ def choose(clf: Classifier, enc: Encoding, engines: Sequence[type[Engine]] | Non
     >>> import bnx
     >>> from bnx.diagram.encoding import Encoding
     >>> clf = bnx.examples.admissions()
-    >>> order = bnx.default_order(clf)
+    >>> order = bnx.compilation.default_order(clf)
     >>> choice = choose(clf, Encoding(tuple(order), tuple(clf.states(f) for f in order)))
     >>> choice.engine.__name__, choice.negated
     ('LevelEngine', False)

@@ -62,7 +62,7 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     See Also
     --------
     bnx.estimate_size : The number of nodes to expect, without compiling.
-    bnx.default_order : The feature order compile uses unless given one.
+    bnx.compilation.default_order : The feature order compile uses unless given one.
     bnx.explain : One decision of the compiled classifier in the class's own words.
 
     Examples

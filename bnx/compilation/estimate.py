@@ -49,7 +49,7 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     clf : Classifier
         The classifier to compile.
     order : sequence of features, optional
-        The feature order (default: :func:`~bnx.default_order`).
+        The feature order (default: :func:`~bnx.compilation.default_order`).
     samples : int, default 4000
         The random instances sampled per estimate.
     seed : int, default 0
@@ -62,7 +62,7 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     See Also
     --------
     bnx.compile : The diagram itself.
-    bnx.default_order : The order estimated when none is given.
+    bnx.compilation.default_order : The order estimated when none is given.
 
     Examples
     --------

@@ -43,13 +43,13 @@ def naive_bayes_order(clf: Classifier) -> list:
 
     See Also
     --------
-    bnx.default_order : The order compile uses, this one for naive Bayes.
+    bnx.compilation.default_order : The order compile uses, this one for naive Bayes.
     bnx.estimate_size : How large the diagram in an order will be.
 
     Examples
     --------
     >>> import bnx
-    >>> bnx.naive_bayes_order(bnx.examples.admissions())
+    >>> bnx.compilation.naive_bayes_order(bnx.examples.admissions())
     ['GPA', 'WorkExperience', 'FirstTimeApplicant', 'EntranceExam']
     """
     prior = clf.table(clf.class_var)[0]
@@ -104,7 +104,7 @@ def latent_tree_order(clf: Classifier) -> list:
 
     See Also
     --------
-    bnx.default_order : The order compile uses, this one for latent trees.
+    bnx.compilation.default_order : The order compile uses, this one for latent trees.
 
     Examples
     --------
@@ -119,7 +119,7 @@ def latent_tree_order(clf: Classifier) -> list:
     >>> net.add_cpds(TabularCPD("C", 2, [[0.4], [0.6]]), *(
     ...     TabularCPD(v, 2, [[0.3, 0.8], [0.7, 0.2]], evidence=[u], evidence_card=[2])
     ...     for u, v in edges))
-    >>> bnx.latent_tree_order(bnx.Classifier(net, "C", 1, features=["a", "b", "c"]))
+    >>> bnx.compilation.latent_tree_order(bnx.Classifier(net, "C", 1, features=["a", "b", "c"]))
     ['c', 'a', 'b']
     """
     feats = set(clf.features)
@@ -185,18 +185,18 @@ def default_order(clf: Classifier) -> list:
 
     See Also
     --------
-    bnx.naive_bayes_order : The order for naive Bayes.
-    bnx.latent_tree_order : The order for latent trees (Algorithm 2).
-    bnx.tan_order : The order for TANs and other classifiers without hidden variables.
-    bnx.general_order : The order for every other network.
+    bnx.compilation.naive_bayes_order : The order for naive Bayes.
+    bnx.compilation.latent_tree_order : The order for latent trees (Algorithm 2).
+    bnx.compilation.tan_order : The order for TANs and other classifiers without hidden variables.
+    bnx.compilation.general_order : The order for every other network.
     bnx.compile : Compiles in this order unless given another.
 
     Examples
     --------
     >>> import bnx
-    >>> bnx.default_order(bnx.examples.admissions())
+    >>> bnx.compilation.default_order(bnx.examples.admissions())
     ['GPA', 'WorkExperience', 'FirstTimeApplicant', 'EntranceExam']
-    >>> bnx.default_order(bnx.examples.asia())
+    >>> bnx.compilation.default_order(bnx.examples.asia())
     ['asia', 'xray', 'smoke', 'dysp']
     """
     if clf.multiclass and clf.structure != "naive_bayes":

@@ -145,7 +145,7 @@ class Explanations(Shown):
         """The decision explained in the class's words, ``"Admit = +"``.
 
         ``None``, not applicable, where :attr:`wording` is, or for a set that explains no
-        decision, such as prime implicants; for :func:`bnx.positives`, the positive
+        decision, such as prime implicants; for :func:`positives`, the positive
         decision.
         """
         w = self.wording
@@ -352,11 +352,12 @@ def positives(odd, decision=None) -> Explanations:
     --------
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> pos = bnx.positives(odd)
+    >>> from bnx.explanation.explanations import positives
+    >>> pos = positives(odd)
     >>> len(pos), all(odd.decide(x) for x in pos)
     (6, True)
     >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
-    >>> print(bnx.positives(odd, "allergy"))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(positives(odd, "allergy"))  # doctest: +NORMALIZE_WHITESPACE
     3 instances decided Illness = allergy:
       Season = spring, Fever = no, Sneezing = yes, Aches = no
       Season = spring, Fever = no, Sneezing = no, Aches = no

@@ -25,18 +25,21 @@ import numpy as np
 
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, closest_first
+from ..odd._odd import ODD, classifier_and_odd
 from . import _dense, under
 from .probability import _odd_for
 
 __all__ = ["group_fairness"]
 
 
-def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False):
+def group_fairness(clf: Classifier | ODD, protected, *, odd=None, exact: bool = False):
     """Compute the positive rate of each group of ``protected``, overall and per class state.
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        A classifier, or an ODD that holds its classifier (``odd.classifier``; the ODD is
+        then ``odd=`` too).
     protected : feature or sequence of features
     odd : ODD, optional
         ``clf``'s compiled decision function (compiled once per classifier when not given).
@@ -89,8 +92,7 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
     no    0.0000  1.0000
     """
     import pandas as pd
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     names = [protected] if isinstance(protected, str) or not isinstance(
         protected, Sequence) else list(protected)
     if not names:

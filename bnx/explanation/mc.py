@@ -173,9 +173,10 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
         On a multi-class ODD, a class other than the one decided on ``instance``; on a
         binary ODD, its other decision (the same question as without it).
     on : mapping, optional
-        For each feature, its on state or set of on states (see :func:`on_states`):
-        needed for a feature whose states are not recognisably affirmative (yes/no,
-        +/-, ...) unless the classifier declares them (``on_states=``).
+        For each feature, its on state or set of on states (see
+        :func:`bnx.explanation.mc.on_states`): needed for a feature whose states are not
+        recognisably affirmative (yes/no, +/-, ...) unless the classifier declares them
+        (``on_states=``).
     fixed : iterable of features
         Features that keep their state (the paper's ``Y``).
 

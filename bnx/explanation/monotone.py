@@ -50,7 +50,7 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
 
     A feature's order is the one ``odd.ordinal`` declares; a two-state feature not
     declared is ordered off state below on state (its on state as
-    :func:`bnx.on_states` finds it). The decisions are ordered by ``class_order``.
+    :func:`bnx.explanation.mc.on_states` finds it). The decisions are ordered by ``class_order``.
 
     Parameters
     ----------
@@ -84,7 +84,7 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
 
     See Also
     --------
-    bnx.theorem3_holds : On one decision, whether MC- and shortest PI-explanations match.
+    theorem3_holds : On one decision, whether MC- and shortest PI-explanations match.
     bnx.check_rule : Whether a rule an expert states holds.
 
     Examples
@@ -250,7 +250,8 @@ def theorem3_holds(odd: ODD, instance: Instance, *,
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> bnx.theorem3_holds(odd, x)
+    >>> from bnx.explanation.monotone import theorem3_holds
+    >>> theorem3_holds(odd, x)
     True
     """
     onv = _binary_on(odd, on)

@@ -389,7 +389,6 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
 
     See Also
     --------
-    sufficient_reasons : the same, by Darwiche and Hirth's name.
     contrastive_explanations : their minimal hitting sets (what to change).
     check_explanation : whether a given part is one.
 

@@ -40,7 +40,7 @@ from ..classifier._classifier import Classifier
 from ..classifier._decisions import _argmax
 from ..classifier._rules import decides
 from ..errors import ArgumentError, ExplanationError
-from ..odd._odd import ODD, check_odd
+from ..odd._odd import ODD, check_odd, classifier_and_odd
 from ._passes import FALSE, TRUE, reached, view
 
 __all__ = ["class_index", "classifier_and_odd", "exact_sdp", "same_decision_probability"]
@@ -135,28 +135,6 @@ def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
             return got
     p = exact_sdp(clf, idx, decision, odd)
     return p if exact else float(p)
-
-
-def classifier_and_odd(model: Classifier | ODD, odd: ODD | None) -> tuple[Classifier, ODD | None]:
-    """Return ``(classifier, its ODD or None)`` of a question's first argument.
-
-    A classifier (with ``odd=`` as given) or an ODD that holds its classifier (refused with
-    an :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not).
-    """
-    if isinstance(model, Classifier):
-        return model, odd
-    if isinstance(model, ODD):
-        if odd is not None and odd is not model:
-            raise ArgumentError("an ODD was given twice (as the first argument and as odd=): "
-                                "give it once")
-        clf = model.classifier
-        if clf is None:
-            raise ArgumentError("this ODD does not hold its classifier (odd.classifier is "
-                                "None: a file of format version 1); pass the bnx.Classifier, "
-                                "or compile it again")
-        return clf, model
-    raise ArgumentError(f"expected a bnx.Classifier or an ODD that holds one "
-                        f"(odd.classifier), got {type(model).__name__}")
 
 
 def class_index(clf: Classifier, state) -> int:

@@ -28,6 +28,7 @@ import numpy as np
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
+from ..odd._odd import ODD, classifier_and_odd
 from . import _dense, under
 from ._classes import ask
 from .probability import _odd_for, exact_sdp
@@ -98,7 +99,7 @@ class ProbableReasons:
     __repr__ = __str__
 
 
-def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=None,
+def probable_reasons(clf: Classifier | ODD, instance: Instance, *, delta=0.95, odd=None,
                      rival=None) -> ProbableReasons:
     """Find the subset-minimal parts of ``instance`` that make its decision probable enough.
 
@@ -114,7 +115,9 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=Non
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        A classifier, or an ODD that holds its classifier (``odd.classifier``; the ODD is
+        then ``odd=`` too).
     instance : mapping
         A complete instance.
     delta : real in (0, 1], default 0.95
@@ -176,8 +179,7 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=Non
     reason 3:
       Aches = yes
     """
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)) or \
             not 0 < delta <= 1:
         raise ArgumentError(f"delta must be a number in (0, 1], got {delta!r}")

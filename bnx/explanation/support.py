@@ -48,7 +48,7 @@ from ..diagram._memo import detached
 from ..diagram.backends import is_cudd, new_manager
 from ..diagram.encoding import Encoding, bits_for
 from ..errors import ArgumentError, InstanceError
-from ..odd._odd import ODD
+from ..odd._odd import ODD, classifier_and_odd
 from .instance_set import InstanceSet
 
 __all__ = ["forbid", "support"]
@@ -57,7 +57,7 @@ __all__ = ["forbid", "support"]
 _BY_CLF: weakref.WeakKeyDictionary[Classifier, InstanceSet] = weakref.WeakKeyDictionary()
 
 
-def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
+def support(clf: Classifier | ODD, *, odd: ODD | None = None) -> InstanceSet:
     """Return the complete instances ``x`` with ``Pr(x) > 0`` under the classifier's network.
 
     Exact: compiled from which table entries are zero (see the module docstring), never
@@ -65,11 +65,13 @@ def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        A classifier, or an ODD that holds its classifier (``odd.classifier``; the ODD is
+        then ``odd=`` too).
     odd : ODD, optional
         ``clf``'s compiled decision function: the set is then over its encoding and in
         its manager (ready to conjoin with :attr:`ODD.root`). Without it, over the
-        features in :func:`bnx.default_order` (the order :func:`bnx.compile` uses by
+        features in :func:`bnx.compilation.default_order` (the order :func:`bnx.compile` uses by
         default), in a manager of its own; it is copied into an ODD's manager when used
         with one.
 
@@ -92,8 +94,7 @@ def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
     >>> s.count, s.layout.encoding.features == clf.features or sorted(s.features)
     (16, ['asia', 'dysp', 'smoke', 'xray'])
     """
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     if odd is not None:
         _check_match(clf, odd)
         return detached(odd).make("support", (), lambda: _support(

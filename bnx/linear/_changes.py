@@ -1,7 +1,7 @@
 """The fewest changes that flip a decision, without compiling.
 
-How many (:func:`robustness`), which features (:func:`contrastive_explanation`) and to which
-states (:func:`counterfactual`).
+How many (:func:`robustness`), which features
+(:func:`shortest_contrastive_explanation`) and to which states (:func:`counterfactual`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 from .._util.wording import decision_state
 from ..errors import ExplanationError
-from ._decision import decision_of, flip_moves
+from ._decision import decision_of, flip_moves, network_of
 
-__all__ = ["contrastive_explanation", "counterfactual", "robustness"]
+__all__ = ["counterfactual", "robustness", "shortest_contrastive_explanation"]
 
 
 def robustness(clf: Any, instance: Mapping) -> int | float:
@@ -51,7 +51,7 @@ def robustness(clf: Any, instance: Mapping) -> int | float:
     >>> bnx.linear.robustness(clf, x)
     2
     """
-    moves = flip_moves(decision_of(clf, instance))
+    moves = flip_moves(decision_of(network_of(clf), instance))
     return math.inf if moves is None else len(moves)
 
 
@@ -93,15 +93,17 @@ def counterfactual(clf: Any, instance: Mapping) -> dict:
     >>> len(changes), clf.decide({**x, **changes})
     (2, False)
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     moves = _flip_or_raise(d, clf, "counterfactual")
     return {d.w.features[i]: d.w.states[i][v] for i, v in sorted(moves.items())}
 
 
-def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
+def shortest_contrastive_explanation(clf: Any, instance: Mapping) -> dict:
     """Find one smallest set of the instance's ``feature: state`` pairs whose change can flip it.
 
-    A shortest contrastive explanation of the decision.
+    A shortest contrastive explanation of the decision: one of the shortest members of
+    :func:`bnx.contrastive_explanations`.
 
     Freeing these features allows the other decision; its size is the
     :func:`robustness`. Every contrastive explanation shares a feature with every
@@ -136,9 +138,10 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> sorted(bnx.linear.contrastive_explanation(clf, x))
+    >>> sorted(bnx.linear.shortest_contrastive_explanation(clf, x))
     ['GPA', 'WorkExperience']
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     return d.named(_flip_or_raise(d, clf, "contrastive explanation"))
 

@@ -16,7 +16,7 @@ from ._moves import flip
 from ._plan import Decision
 from ._tan import TanDecision
 
-__all__ = ["decide", "decision_of", "flip_moves", "position", "positions"]
+__all__ = ["decide", "decision_of", "flip_moves", "network_of", "position", "positions"]
 
 
 def decide(clf: Any, instance: Mapping) -> bool:
@@ -46,7 +46,17 @@ def decide(clf: Any, instance: Mapping) -> bool:
     >>> bnx.linear.decide(clf, x) == clf.decide(x)
     True
     """
-    return decision_of(clf, instance).decision
+    return decision_of(network_of(clf), instance).decision
+
+
+def network_of(clf: Any) -> Any:
+    """Return the classifier a question of :mod:`bnx.linear` reads.
+
+    ``clf`` itself, or the one an ODD holds (``odd.classifier``; an
+    :class:`~bnx.ArgumentError` when it holds none).
+    """
+    from ..odd._odd import ODD, classifier_and_odd
+    return classifier_and_odd(clf)[0] if isinstance(clf, ODD) else clf
 
 
 def decision_of(clf: Any, instance: Mapping) -> Decision:

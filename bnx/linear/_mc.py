@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from ..explanation.mc import on_state_sets
-from ._decision import decision_of, position, positions
+from ._decision import decision_of, network_of, position, positions
 from ._moves import keep_fewest
 from ._tan import TanDecision
 
@@ -57,6 +57,7 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     >>> bnx.linear.mc_explanation(clf, x)
     {'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     w = d.w
     fixed_pos = positions(w, fixed, "fixed")

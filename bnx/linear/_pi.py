@@ -13,7 +13,7 @@ from typing import Any
 
 from .._util.wording import decision_state
 from ..explanation.reasons import ExplanationCheck
-from ._decision import decision_of
+from ._decision import decision_of, network_of
 from ._plan import Decision, greedy, knapsack, sums
 from ._tan import TanDecision
 
@@ -59,6 +59,7 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant',
     'WorkExperience'], ['GPA', 'WorkExperience']]
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     return _pis(d)
 
@@ -112,6 +113,7 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     >>> bnx.linear.shortest_pi_explanation(clf, x)
     {'WorkExperience': '-', 'GPA': '-'}
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     if isinstance(d, TanDecision):
         return d.named(d.shortest())
@@ -173,6 +175,7 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     >>> check.sufficient, check.minimal, check.redundant, sorted(check.reason)
     (True, False, ('EntranceExam',), ['GPA', 'WorkExperience'])
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     members = sorted(set(d.positions(partial)))
     words = dict(partial=d.named(members), wording=_wording(clf))

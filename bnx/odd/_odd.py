@@ -423,6 +423,28 @@ def check_odd(odd) -> None:
         raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
 
 
+def classifier_and_odd(clf: Classifier | ODD, odd: ODD | None = None
+                       ) -> tuple[Classifier, ODD | None]:
+    """Return ``(classifier, its ODD or None)`` of a network question's first argument.
+
+    A classifier (with ``odd=`` as given) or an ODD that holds its classifier (refused with
+    an :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not).
+    """
+    if isinstance(clf, Classifier):
+        return clf, odd
+    if isinstance(clf, ODD):
+        if odd is not None and odd is not clf:
+            raise ArgumentError("an ODD was given twice (as the first argument and as odd=): "
+                                "give it once")
+        if clf.classifier is None:
+            raise ArgumentError("this ODD does not hold its classifier (odd.classifier is "
+                                "None: a file of format version 1); pass the bnx.Classifier, "
+                                "or compile it again")
+        return clf.classifier, clf
+    raise ArgumentError(f"expected a bnx.Classifier or an ODD that holds one "
+                        f"(odd.classifier), got {type(clf).__name__}")
+
+
 
 class MulticlassODD(ODD):
     """The decision function of a classifier that picks one of several class states.

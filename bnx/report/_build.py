@@ -20,13 +20,13 @@ __all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_f
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
 
-def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
+def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
             background: Any = None) -> Report:
     """Explain one decision: what was decided, why, and what would change it.
 
     Parameters
     ----------
-    model : ODD or Classifier
+    odd : ODD or Classifier
         A compiled :class:`~bnx.ODD` (with its classifier, or loaded from a file: the
         posterior is then computed from the file's tables, without pgmpy). Or a naive
         Bayes or TAN :class:`~bnx.Classifier` with a two-state class, too wide to
@@ -61,7 +61,7 @@ def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
     Raises
     ------
     ArgumentError
-        ``model`` is neither an ODD nor a classifier :mod:`bnx.linear` explains, a
+        ``odd`` is neither an ODD nor a classifier :mod:`bnx.linear` explains, a
         background or a rival is given for a partial instance or with a classifier, or
         the rival is the decided class (or, on a binary ODD, not its other decision).
     UnknownStateError
@@ -98,16 +98,16 @@ def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
     >>> r.decision, r.multiclass, r.counterfactuals[0].decision
     ('yes', True, 'no')
     """
-    if isinstance(model, ODD):
-        return _from_diagram(model, instance, background, rival)
-    if isinstance(model, Classifier):
+    if isinstance(odd, ODD):
+        return _from_diagram(odd, instance, background, rival)
+    if isinstance(odd, Classifier):
         if rival is not None:
             raise ArgumentError("rival= needs the compiled multi-class diagram: "
                                 "bnx.explain(bnx.compile(clf), x, rival=...)")
-        return _from_linear(model, instance, background)
+        return _from_linear(odd, instance, background)
     raise ArgumentError(f"bnx.explain takes a compiled bnx.ODD (or a naive Bayes or TAN "
                         f"bnx.Classifier, explained without compiling), got "
-                        f"{type(model).__name__}")
+                        f"{type(odd).__name__}")
 
 
 def decision_name(states: tuple | None, positive_state: Any, positive: bool) -> Any:

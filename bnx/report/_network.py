@@ -23,7 +23,7 @@ WHOLE_UP_TO = 30
 FONT, COLUMN_GAP, ROW_GAP = 8.0, 0.55, 0.22
 
 
-def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=None, *,
+def plot_network(clf: Any, instance: Instance, report: Any = None, ax=None, *,
                  neighbourhood: bool | None = None):
     r"""Draw the classifier's network with a decision on it (matplotlib).
 
@@ -36,8 +36,8 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
 
     Parameters
     ----------
-    classifier : Classifier or ODD
-        The classifier (an ODD gives its own).
+    clf : Classifier or ODD
+        The classifier, or an ODD that holds its classifier (``odd.classifier``).
     instance : mapping
         The instance (features left out are unobserved).
     report : Report, optional
@@ -58,7 +58,7 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
     Raises
     ------
     ArgumentError
-        ``classifier`` is not a classifier (or an ODD holding none), or ``report`` is
+        ``clf`` is not a classifier (or an ODD holding none), or ``report`` is
         not a :class:`~bnx.Report` of this instance.
 
     See Also
@@ -78,12 +78,8 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
     """
     import networkx as nx
 
-    from ..classifier._classifier import Classifier
-    from ..odd._odd import ODD
-    clf = classifier.classifier if isinstance(classifier, ODD) else classifier
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"plot_network takes a bnx.Classifier (or an ODD that holds "
-                            f"one), got {type(classifier).__name__}")
+    from ..odd._odd import classifier_and_odd
+    clf, _ = classifier_and_odd(clf)
     if neighbourhood not in (None, True, False):
         raise ArgumentError(f"neighbourhood must be True, False or None, got "
                             f"{neighbourhood!r}")

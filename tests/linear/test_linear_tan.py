@@ -120,7 +120,7 @@ def test_positive_decisions_of_more_than_two_classes(case, data):
     else:
         cf = linear.counterfactual(clf, x)
         assert len(cf) == r and not brute.decide({**x, **cf})
-        assert set(linear.contrastive_explanation(clf, x)) == set(cf)
+        assert set(linear.shortest_contrastive_explanation(clf, x)) == set(cf)
     subset = data.draw(st.sets(st.sampled_from(case.features)))
     partial = {f: x[f] for f in subset}
     chk = linear.check_explanation(clf, x, partial)

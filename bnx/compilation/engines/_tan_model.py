@@ -108,8 +108,8 @@ def tan_order(clf: Classifier) -> list:
 
     See Also
     --------
-    bnx.default_order : The order compile uses, this one for TANs.
-    bnx.general_order : The order for networks with hidden variables.
+    bnx.compilation.default_order : The order compile uses, this one for TANs.
+    bnx.compilation.general_order : The order for networks with hidden variables.
     bnx.learn_tan : Learns a TAN from data.
 
     Examples
@@ -117,7 +117,7 @@ def tan_order(clf: Classifier) -> list:
     >>> import bnx
     >>> from bnx.tabular.case_study import votes_tan_classifier
     >>> clf = votes_tan_classifier()
-    >>> order = bnx.tan_order(clf)
+    >>> order = bnx.compilation.tan_order(clf)
     >>> tree = {f: [p for p in clf.parents(f) if p != "party"] for f in clf.features}
     >>> all(order.index(p[0]) < order.index(f) for f, p in tree.items() if p)
     True

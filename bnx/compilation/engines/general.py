@@ -327,13 +327,13 @@ def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
 
     See Also
     --------
-    bnx.default_order : The order compile uses, this one for general networks.
-    bnx.tan_order : The order for networks without hidden variables.
+    bnx.compilation.default_order : The order compile uses, this one for general networks.
+    bnx.compilation.tan_order : The order for networks without hidden variables.
 
     Examples
     --------
     >>> import bnx
-    >>> bnx.general_order(bnx.examples.asia())
+    >>> bnx.compilation.general_order(bnx.examples.asia())
     ['asia', 'xray', 'smoke', 'dysp']
     """
     c = clf.class_var

@@ -73,7 +73,7 @@ def learn_tan(
     See Also
     --------
     bnx.learn_naive_bayes : A naive Bayes from the same data.
-    bnx.tan_order : The order a TAN is compiled in.
+    bnx.compilation.tan_order : The order a TAN is compiled in.
 
     Notes
     -----
