@@ -21,8 +21,8 @@ Two places hold a :class:`Caches`:
   refer to their owner (it would then never go).
 
 Other per-object memos in bnx are not per ODD and stay where they are: the dense joint
-(``bnx.explanation._dense``), a classifier's ODD for the same-decision probability
-(``bnx.explanation.probability``), a classifier's support (``bnx.explanation.support``)
+(``bnx.probability._dense``), a classifier's ODD for the same-decision probability
+(``bnx.probability.same_decision``), a classifier's support (``bnx.explanation.support``)
 and the linear views (``bnx.linear._core``) are kept per *classifier*, on the floor
 below this one's users, in weak dictionaries that drop them with their classifier.
 
@@ -82,13 +82,13 @@ KINDS: dict[str, Kind] = {
                                     "features: their store and memos "
                                     "(bnx.explanation._boxes)"),
     "conj_store": Kind(4, False, "the store of conjunction sets per encoding and unate "
-                                 "states (bnx.explanation.store)"),
+                                 "states (bnx.diagram.store)"),
     "dense_decisions": Kind(1, False, "the decision on every complete instance, dense"),
     "feature_graph": Kind(1, False, "the diagram layer by feature (bnx.attribution)"),
     "rule_total": Kind(1, False, "the masses of both decisions under the network, no "
                                  "evidence (bnx.explanation.rules)"),
     "dense_marginal": Kind(1, False, "Pr(x) of every complete instance, dense, and its sum "
-                                     "(bnx.explanation.under)"),
+                                     "(bnx.probability.under)"),
     # detached (keyed by the arrays or the ODD in this module's weak dictionary)
     "instance_memo": Kind(1, True, "what the questions computed for the last instance"),
     "support": Kind(1, True, "the classifier's support as an instance set of the ODD"),

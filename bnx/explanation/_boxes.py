@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import FeatureView, decide_states, feature_view
 from ..diagram._table_dd import below as inner_nodes
-from .store import Store
+from ..diagram.store import Store
 
 __all__ = ["Space", "space_for", "candidates", "maximal", "fewest", "by_fewest", "member",
            "LIMIT"]

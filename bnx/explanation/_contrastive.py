@@ -16,17 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..diagram import _setops as sets
+from ..diagram._depth_first import depth_first
 from ..diagram._feature_view import FeatureView
-from ..diagram._passes import restrict
+from ..diagram._traversals import restrict
 from ..diagram.backends import node_maker
+from ..diagram.store import Store
+from ..diagram.walks import feature_uses
 from ..odd._odd import ODD
-from . import _cache
-from ._depth_first import depth_first
-from ._instances import memo
-from ._passes import FALSE, TRUE, decide, distinct_rows, view
+from ..question import _cache
+from ..question._indices import memo
+from ..question._reach import FALSE, TRUE, decide, distinct_rows, view
 from .explanations import DROPPED, Layout
-from .store import Store
-from .walks import feature_uses
 
 __all__ = ["contrastive", "flippable", "minimal", "roles", "ROW_BY_ROW"]
 

@@ -5,10 +5,10 @@ decision the pass's memo with the output store it builds into."""
 from __future__ import annotations
 
 from ..diagram._arrays import negate
+from ..diagram.layout import DROPPED, Layout
+from ..diagram.store import Store, store_for
 from ..odd._odd import ODD
-from . import _cache
-from .layout import DROPPED, Layout
-from .store import Store, store_for
+from ..question import _cache
 
 __all__ = ["CORE_LIMIT", "MEMO_LIMIT"]
 

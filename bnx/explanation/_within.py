@@ -26,7 +26,7 @@ from ..diagram._memo import detached
 from ..diagram._setops import difference, holds, intersect, union
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD
-from . import _cache
+from ..question import _cache
 from .instance_set import InstanceSet
 
 __all__ = ["within_odd", "within_root"]

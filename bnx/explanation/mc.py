@@ -23,6 +23,8 @@ from collections.abc import Collection, Iterable, Mapping
 from .._util.types import Feature, Instance, State
 from .._util.wording import affirmative
 from ..classifier._classifier import _resolve_state
+from ..diagram.store import Store
+from ..diagram.walks import suffix_keep_minimal, suffix_minimum
 from ..errors import (
     ArgumentError,
     OnStatesError,
@@ -31,11 +33,9 @@ from ..errors import (
     closest_first,
 )
 from ..odd._odd import ODD, check_odd
-from . import _cache
-from ._classes import ask
+from ..question import _cache
+from ..question._classes import ask
 from .explanations import Explanations
-from .store import Store
-from .walks import suffix_keep_minimal, suffix_minimum
 
 __all__ = ["mc_explanations", "on_states", "on_states_message"]
 

@@ -20,9 +20,9 @@ from collections.abc import Collection, Mapping, Sequence
 
 from .._util.types import Feature, Instance, State
 from ..diagram._feature_view import feature_view
+from ..diagram._pairs import accepts, walks
 from ..errors import ArgumentError, ExplanationError, OnStatesError
 from ..odd._odd import ODD, check_odd
-from ._pairs import accepts, walks
 from .mc import mc_explanations, on_states
 from .monotone_result import MonotoneCheck
 from .pi import pi_explanations

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .layout import DROPPED
-from .store import Store
-from .walks import length_counts
+from ..diagram.layout import DROPPED
+from ..diagram.store import Store
+from ..diagram.walks import length_counts
 
 __all__ = ["shortest_first"]
 

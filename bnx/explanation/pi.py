@@ -21,14 +21,15 @@ import lazy_loader
 
 from .._util.types import Instance
 from ..diagram._arrays import cofactor
+from ..diagram._depth_first import depth_first
+from ..diagram.store import Store
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
-from . import _cache, _pi_memo
-from ._classes import ask, of_class
-from ._depth_first import depth_first
+from ..question import _cache
+from ..question._classes import ask, of_class
+from . import _pi_memo
 from ._pi_memo import _state, _store
 from .explanations import DROPPED, Explanations, Layout, wording_of
-from .store import Store
 
 np = lazy_loader.load("numpy")  # imported on first use
 

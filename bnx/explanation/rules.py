@@ -19,9 +19,9 @@ from fractions import Fraction
 
 from .._util.types import Feature
 from ..diagram._feature_view import feature_view
+from ..diagram._pairs import accepts, walks
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..odd._odd import ODD, check_odd
-from ._pairs import accepts, walks
 from .rule_result import RuleCheck
 
 __all__ = ["check_rule", "check_rules", "orders", "parse_rule"]
@@ -63,13 +63,13 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
         condition's box); ``violation_probability``, their probability under the
         network, a float within ``1e-9`` of the exact value (proven, as
         :func:`bnx.same_decision_probability`'s): a sum over the network's dense joint
-        (``bnx.explanation._dense``) when it is within reach, otherwise (and with
+        (``bnx.probability._dense``) when it is within reach, otherwise (and with
         ``exact=True``) a weighted count along the diagram in exact integers
-        (:func:`bnx.explanation.frontier.decision_masses`, costing the diagram's size
+        (:func:`bnx.probability.frontier.decision_masses`, costing the diagram's size
         times the largest table over the hidden nodes it carries); ``counterexample``,
         the most probable of them under the network, exactly: the dense joint's largest
         entry (entries within rounding of it compared exactly), or else a max-product
-        pass along the diagram (:func:`bnx.explanation.frontier.most_probable`: linear
+        pass along the diagram (:func:`bnx.probability.frontier.most_probable`: linear
         in the diagram when no hidden node is left to sum, exponential in the worst
         case, since it is a marginal MAP problem).
         When the ODD holds no classifier (a saved file of format version 1), there is no
@@ -124,13 +124,13 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
     if clf is None:
         states = [a for a, _ in found.witness()]
     else:
-        from . import under  # numpy: only when needed
+        from ..probability import under  # numpy: only when needed
         got = under.box_violations(clf, target, [sorted(c[0] for c in cs) for cs in choices],
                                    value)
         if got is not None and not exact:
             probability, states = got
         else:
-            from .frontier import decision_masses, most_probable
+            from ..probability.frontier import decision_masses, most_probable
             masses = decision_masses(clf, target, box)
             probability = Fraction(masses[1] if not value else masses[0],
                                    sum(_total(clf, target)))
@@ -146,7 +146,7 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
 
 def _total(clf, odd) -> tuple:
     """The masses of both decisions with no evidence (kept with the diagram)."""
-    from .frontier import decision_masses
+    from ..probability.frontier import decision_masses
     cache = odd.arrays.cache
     key = (id(clf), clf.fingerprint)
     got = cache.get("rule_total", key)

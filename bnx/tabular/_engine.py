@@ -37,11 +37,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..changes._robustness import robustness
 from ..classifier._classifier import Classifier
 from ..compilation import compile as compile_
 from ..diagram._memo import detached
 from ..errors import ArgumentError, ExplanationError
-from ..explanation._robustness import robustness
 from ..explanation.mc import mc_explanations
 from ..explanation.pi import pi_explanations
 from ..odd._odd import _unpickle, formula_for

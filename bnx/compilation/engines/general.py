@@ -17,7 +17,7 @@ from ...classifier._classifier import Classifier
 from ...classifier._inference import indicator, table_gcd
 from ...classifier._rules import argmax_pairs
 from ...diagram import _setops as sets
-from ...diagram._passes import unwind
+from ...diagram._traversals import unwind
 from ...diagram.encoding import Encoding
 from ...errors import CompilationLimitError
 from ..budget import Budget
@@ -197,7 +197,7 @@ class FactorElimination:
     # -- a pair of classes: intervals of rho
     def visit2(self, i: int, rho: Fraction, state: tuple):
         """The node and ``rho`` interval of a two-class state at a level (a step of
-        :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        :func:`~bnx.diagram._traversals.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         if i == self.n:
             return terminal(bdd, rho)
@@ -259,7 +259,7 @@ class FactorElimination:
     # -- a threshold over more than two class states: exact weight vectors
     def visit_k(self, i: int, w: tuple, state: tuple):
         """The node of a state with class weights (three or more classes) at a level (a
-        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        step of :func:`~bnx.diagram._traversals.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         if i == self.n:
             return sets.true(bdd) if sum(w, Fraction(0)) >= 0 else sets.false(bdd)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...classifier._classifier import Classifier
 from ...diagram import _setops as sets
-from ...diagram._passes import unwind
+from ...diagram._traversals import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
 from ._base import Verdict, accept, refuse
@@ -83,7 +83,7 @@ class SplitEngine(TensorEngine):
 
     def visit2(self, i: int, rho: Fraction, K: np.ndarray):
         """(node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``
-        (a step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        (a step of :func:`~bnx.diagram._traversals.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         if i == self.n:  # K was folded: the decision is rho >= 1
             return terminal(bdd, rho)

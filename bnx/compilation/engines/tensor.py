@@ -15,7 +15,7 @@ import numpy as np
 
 from ...classifier._classifier import Classifier
 from ...diagram import _setops as sets
-from ...diagram._passes import unwind
+from ...diagram._traversals import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
 from ._base import DdEngine, Verdict, accept, refuse
@@ -190,7 +190,7 @@ class TensorEngine(DdEngine):
 
     def visit(self, i: int, m: np.ndarray):
         """The node of the state ``m`` at level ``i`` (memoised by its normalised tensor; a
-        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        step of :func:`~bnx.diagram._traversals.unwind`: it yields its children's steps)."""
         bdd = self.bdd
         flat = m.reshape(-1)
         if i == self.n:

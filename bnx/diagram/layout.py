@@ -25,11 +25,11 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from .._util.types import Manager, Node
-from ..diagram import _setops as sets
-from ..diagram.backends import make_node
-from ..diagram.encoding import Encoding
-from ..diagram.encoding import _select as encoding_select
 from ..errors import ArgumentError
+from . import _setops as sets
+from .backends import make_node
+from .encoding import Encoding
+from .encoding import _select as encoding_select
 
 __all__ = ["DROPPED", "Layout"]
 
@@ -168,9 +168,9 @@ class Layout:
         return make_node(bdd, kvar, drop, keep)
 
     def build_table(self, table, i: int, children: Mapping[Any, int]) -> int:
-        """:meth:`build_dd` in a :class:`~bnx.explanation.store.Store` whose level
+        """:meth:`build_dd` in a :class:`~bnx.diagram.store.Store` whose level
         ``l`` is this layout's variable ``l`` (``1`` true, ``0`` false): the tables in
-        which bnx builds explanation sets (:func:`bnx.explanation._cache.node_table`)."""
+        which bnx builds explanation sets (:func:`bnx.question._cache.node_table`)."""
         node = table.node
         lvl = self.first_level[i]
         if self.kind == "keep":

@@ -124,7 +124,7 @@ def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
     Examples
     --------
     >>> import bnx
-    >>> from bnx.explanation.frontier import decision_masses
+    >>> from bnx.probability.frontier import decision_masses
     >>> clf = bnx.examples.asia()
     >>> odd = bnx.compile(clf, backend="autoref")
     >>> neg, pos = decision_masses(clf, odd, clf.encode({"smoke": "yes"}, partial=True))
@@ -190,7 +190,7 @@ def most_probable(clf, odd, allowed: dict, decision: bool):
     Examples
     --------
     >>> import bnx
-    >>> from bnx.explanation.frontier import most_probable
+    >>> from bnx.probability.frontier import most_probable
     >>> clf = bnx.examples.asia()
     >>> odd = bnx.compile(clf, backend="autoref")
     >>> states, mass = most_probable(clf, odd, {}, True)
@@ -248,7 +248,7 @@ def same_decision_fraction(clf, odd, idx: dict, decision: bool) -> Fraction:
     Examples
     --------
     >>> import bnx
-    >>> from bnx.explanation.frontier import same_decision_fraction
+    >>> from bnx.probability.frontier import same_decision_fraction
     >>> clf = bnx.examples.asia()
     >>> odd = bnx.compile(clf, backend="autoref")
     >>> e = {"smoke": "yes", "xray": "yes"}

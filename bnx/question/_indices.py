@@ -28,7 +28,7 @@ __all__ = ["instance_indices", "named", "memo"]
 
 def instance_indices(odd, instance: Instance) -> list[int]:
     """The state index of each feature of a complete instance, in the ODD's order
-    (:func:`bnx.explanation._cache.indices`: a fast path for the ODD's own state values,
+    (:func:`bnx.question._cache.indices`: a fast path for the ODD's own state values,
     else :meth:`ODD.encode`, with its errors)."""
     return indices(odd, instance)
 

@@ -1,4 +1,4 @@
-"""The one store (bnx.explanation.store) on a deep diagram, with Python's recursion limit
+"""The one store (bnx.diagram.store) on a deep diagram, with Python's recursion limit
 untouched: the majority of 200 features (200 levels, ~10,000 nodes) on both backends, its
 operations (conj, diff, count, dd size, stars, to dd and back, erosion) checked against
 closed forms and against dd's own operations on the same functions."""
@@ -10,9 +10,9 @@ from math import comb, isclose
 import pytest
 
 import bnx
-from bnx.explanation import _cache
-from bnx.explanation._erosion import eroded_counts
-from bnx.explanation.store import Store
+from bnx.changes._erosion import eroded_counts
+from bnx.diagram.store import Store
+from bnx.question import _cache
 from tests._support.deep import limit_untouched, majority
 
 N = 200

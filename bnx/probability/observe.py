@@ -28,7 +28,7 @@ from ..classifier._classifier import Classifier
 from ..errors import ExplanationError
 from ..odd._odd import ODD
 from . import _dense, under
-from .probability import _odd_for, classifier_and_odd, exact_sdp
+from .same_decision import _odd_for, classifier_and_odd, exact_sdp
 
 __all__ = ["next_observations"]
 

@@ -35,10 +35,10 @@ import lazy_loader
 
 from ..classifier._classifier import _resolve_state
 from ..diagram._feature_view import FeatureView
+from ..diagram.layout import Layout
 from ..errors import ArgumentError, UnknownStateError, closest_first
+from ..explanation.explanations import DROPPED, Explanations
 from ..odd._tables import exact_probabilities, scaled_probabilities
-from .explanations import DROPPED, Explanations
-from .layout import Layout
 
 np = lazy_loader.load("numpy")  # imported on first use
 

@@ -27,8 +27,8 @@ from .._util.types import Manager
 from ..classifier._unate import least_pair
 from ..diagram._feature_view import decide as decide_instance
 from ..diagram.backends import collect_grown, new_manager
-from .layout import Layout
-from .store import Store
+from ..diagram.layout import Layout
+from ..diagram.store import Store
 
 np = lazy_loader.load("numpy")  # imported on first use
 
@@ -91,7 +91,7 @@ def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> St
 
 
 def layout(odd, kind: str):
-    """The instance-independent :class:`~bnx.explanation.layout.Layout` of ``kind``
+    """The instance-independent :class:`~bnx.diagram.layout.Layout` of ``kind``
     (``"complete"`` or ``"partial"``) over the ODD's features, made once."""
     return store(odd, "layout", lambda: Layout(kind, odd.encoding), kind)
 
@@ -134,7 +134,7 @@ def decide(odd, x: Sequence[int]) -> bool:
 
 def both(odd) -> tuple:
     """``(diagram, root, negated root)``: the decision function and its negation in one
-    node space (a :class:`~bnx.explanation.store.Store` over the ODD's levels,
+    node space (a :class:`~bnx.diagram.store.Store` over the ODD's levels,
     array columns): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
     memos keyed by node serve both decisions."""
     def make():

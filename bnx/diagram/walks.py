@@ -1,14 +1,14 @@
 """Traversals of explanation sets, feature by feature, on the lists of their diagrams.
 
-Each walks a :class:`~bnx.explanation.store.Store` (the store of explanation
+Each walks a :class:`~bnx.diagram.store.Store` (the store of explanation
 sets, or one over an ODD's nodes) from one of its nodes along a
-:class:`~bnx.explanation.layout.Layout`:
+:class:`~bnx.diagram.layout.Layout`:
 at feature ``i`` it follows each valid choice's bits (so codes that name no state
 never come out), memoised per ``(node, feature)``, so it is linear in the diagram.
 They are module-level loops (no recursion: see the note above :func:`count_members`)
 with explicit memos over plain integers; the minimisation builds its result in a
-:class:`~bnx.explanation.store.Store` (``1`` true, ``0`` false) with the layout's
-:meth:`~bnx.explanation.layout.Layout.build_table`.
+:class:`~bnx.diagram.store.Store` (``1`` true, ``0`` false) with the layout's
+:meth:`~bnx.diagram.layout.Layout.build_table`.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def feature_uses(g: Store, root: int, layout) -> tuple[list[bool], list[bool]]:
     Examples
     --------
     >>> from bnx.diagram.encoding import Encoding
-    >>> from bnx.explanation.layout import Layout
+    >>> from bnx.diagram.layout import Layout
     >>> lay = Layout("keep", Encoding(("a", "b", "c"), (("0", "1"),) * 3), instance=[1, 1, 1])
     >>> g = Store.of(3, [3, 3, 0], [0, 1, 0], [0, 1, 1])   # node 2: a kept; b, c anything
     >>> feature_uses(g, 2, lay)
@@ -172,7 +172,7 @@ def minimum(g: Store, u: int, i: int, layout, memo: dict) -> float:
 
 def keep_minimal(g: Store, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
     """Pass two of minimize: the members of ``u`` of minimum length, built in the
-    :class:`~bnx.explanation.store.Store` ``table`` (returns its node)."""
+    :class:`~bnx.diagram.store.Store` ``table`` (returns its node)."""
     return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
                                memo, table, layout.build_table)
 
@@ -231,7 +231,7 @@ def suffix_minimum(g: Store, u: int, i: int, steps: list, tail: list, sids: list
 def suffix_keep_minimal(g: Store, u: int, i: int, steps: list, tail: list, sids: list,
                         mins: dict, memo: dict, out, build) -> int:
     """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
-    makes the output nodes, in the :class:`~bnx.explanation.store.Store` ``out``),
+    makes the output nodes, in the :class:`~bnx.diagram.store.Store` ``out``),
     memoised by ``(node, sids[i])``."""
     if u == 0:
         return 0

@@ -54,9 +54,9 @@ from collections.abc import Sequence
 import lazy_loader
 
 from ..diagram._arrays import DiagramArrays
+from ..diagram._store_numpy import reached
 from ..diagram.encoding import Encoding
-from ._store_numpy import reached
-from .store import Store, in_python
+from ..diagram.store import Store, in_python
 
 np = lazy_loader.load("numpy")  # imported on first use
 

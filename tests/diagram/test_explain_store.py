@@ -1,7 +1,7 @@
 """The explanation code's own diagrams against dd and brute force, on both backends:
-the one store (bnx.explanation.store: diagrams made node by node, read from and written to
+the one store (bnx.diagram.store: diagrams made node by node, read from and written to
 dd; conjunctions and stars on an ODD's nodes, in Python or in numpy), and the per-ODD managers
-and caches (bnx.explanation._cache)."""
+and caches (bnx.question._cache)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import bnx
 from bnx.diagram._dd import from_dd
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
-from bnx.explanation import _cache
-from bnx.explanation.store import Store
+from bnx.diagram.store import Store
+from bnx.question import _cache
 
 NAMES = [f"v{i}" for i in range(5)]
 ROWS = list(itertools.product([False, True], repeat=len(NAMES)))

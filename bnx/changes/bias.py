@@ -33,14 +33,14 @@ import numpy as np
 from .._util.types import Feature, Instance
 from ..diagram import _setops as sets
 from ..diagram._feature_view import FeatureView, feature_view
-from ..diagram._passes import count as _count_models
+from ..diagram._traversals import count as _count_models
 from ..errors import ArgumentError
+from ..explanation.mc import _features_arg
 from ..odd._odd import ODD, check_odd, formula_for
-from . import _cache
-from ._instances import instance_indices, named
-from ._passes import FALSE, TRUE, closest_flip, decide, distinct_rows, view
+from ..question import _cache
+from ..question._indices import instance_indices, named
+from ..question._reach import FALSE, TRUE, closest_flip, decide, distinct_rows, view
 from .bias_result import Bias
-from .mc import _features_arg
 
 __all__ = ["Bias", "decision_bias", "count_biased"]
 

@@ -17,8 +17,8 @@ import math
 
 import lazy_loader
 
-from ..diagram import _arrays
-from ..diagram._arrays import DiagramArrays, cofactor, unique
+from . import _arrays
+from ._arrays import DiagramArrays, cofactor, unique
 
 np = lazy_loader.load("numpy")  # imported on first use
 

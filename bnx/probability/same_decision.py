@@ -41,7 +41,7 @@ from ..classifier._decisions import _argmax
 from ..classifier._rules import decides
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
-from ._passes import FALSE, TRUE, reached, view
+from ..question._reach import FALSE, TRUE, reached, view
 
 __all__ = ["class_index", "classifier_and_odd", "exact_sdp", "same_decision_probability"]
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation import frontier
+from bnx.probability import frontier
 from tests._support import oracle
 from tests._support.strategies import classifier_of as _classifier
 from tests._support.strategies import general_networks, instances, tan_networks

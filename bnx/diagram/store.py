@@ -45,12 +45,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._util.types import Manager, Node
-from ..diagram import _arrays
-from ..diagram import _table_dd as _dd
-from ..diagram._arrays import DiagramArrays, cofactor, dd_nodes
-from ..diagram.encoding import Encoding
+from . import _arrays
 from . import _store_features as _feat
 from . import _store_numpy as _wide
+from . import _table_dd as _dd
+from ._arrays import DiagramArrays, cofactor, dd_nodes
+from .encoding import Encoding
 
 __all__ = ["Store", "in_python", "store_for"]
 
@@ -389,7 +389,7 @@ def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) 
     """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``), with
     every star made when the diagram has at most :data:`bnx.diagram._arrays.SMALL` nodes;
     ``least``: per feature, the state whose cofactor is the star, where the function is
-    known to be unate (:func:`bnx.explanation._cache.least_states`)."""
+    known to be unate (:func:`bnx.question._cache.least_states`)."""
     key = (enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get("conj_store", key)
     if got is None:

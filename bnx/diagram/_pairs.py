@@ -24,8 +24,8 @@ import math
 
 import numpy as np
 
-from ..diagram._arrays import TRUE
-from ..diagram._feature_view import FeatureView
+from ._arrays import TRUE
+from ._feature_view import FeatureView
 
 __all__ = ["Walks", "accepts", "walks"]
 

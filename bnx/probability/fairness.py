@@ -24,7 +24,7 @@ import numpy as np
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, closest_first
 from . import _dense, under
-from .probability import _odd_for
+from .same_decision import _odd_for
 
 __all__ = ["group_fairness"]
 
@@ -59,7 +59,7 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
         No protected feature, or one named twice.
     ExplanationError
         The network's features have too many joint states for the dense joint
-        (``bnx.explanation._dense.LIMIT``).
+        (``bnx.probability._dense.LIMIT``).
 
     Examples
     --------

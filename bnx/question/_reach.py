@@ -31,7 +31,7 @@ import lazy_loader
 
 from ..diagram._feature_view import FeatureView, feature_view
 from ..diagram._feature_view import decide as decide_instance
-from ._instances import memo
+from ._indices import memo
 
 np = lazy_loader.load("numpy")  # imported on first use
 

@@ -35,13 +35,13 @@ import lazy_loader
 from .._util.types import Instance
 from ..diagram._arrays import negate
 from ..diagram._feature_view import FeatureView
+from ..explanation._pi_memo import CORE_LIMIT
+from ..explanation.explanations import DROPPED, Layout, wording_of
 from ..odd._odd import ODD, check_odd, formula_for
-from . import _cache
-from ._instances import instance_indices
-from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
-from ._pi_memo import CORE_LIMIT
+from ..question import _cache
+from ..question._indices import instance_indices
+from ..question._reach import FALSE, INF, TRUE, decide, instance_distances, view
 from .costs import Counterfactuals, Paths, cheapest, prices
-from .explanations import DROPPED, Layout, wording_of
 
 np = lazy_loader.load("numpy")  # imported on first use
 
@@ -50,11 +50,11 @@ __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 
 def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None,
            target=None) -> tuple:
-    from .mc import _features_arg
+    from ..explanation.mc import _features_arg
     check_odd(odd)
     odd = formula_for(odd, instance, target=target)
     if within is not None:
-        from ._within import within_odd
+        from ..explanation._within import within_odd
         odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     fixed = _features_arg(odd, immutable, "immutable")
@@ -135,7 +135,7 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     ``cost`` is ``math.inf``) when no change flips the decision. Members are listed
     most probable first (the probability of the counterfactual instance under the
     network) when the ODD has its classifier (see
-    :class:`~bnx.explanation.costs.Counterfactuals`); ``.cost`` is their price, and
+    :class:`~bnx.changes.costs.Counterfactuals`); ``.cost`` is their price, and
     ``.decisions`` the class state each one leads to, in the same order.
 
     On a multi-class ODD (:class:`~bnx.MulticlassODD`) the other decision is any other
@@ -324,7 +324,7 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     >>> bnx.robustness_profile(many)
     {1: 3, 2: 1}
     """
-    from .mc import _features_arg
+    from ..explanation.mc import _features_arg
     check_odd(odd)
     fixed = _features_arg(odd, immutable, "immutable")
     enc = odd.encoding

@@ -5,7 +5,7 @@ loop over an explicit stack, however deep the diagram."""
 
 from __future__ import annotations
 
-from ..diagram.encoding import Encoding
+from .encoding import Encoding
 
 __all__ = ["setup", "upward", "count", "star"]
 

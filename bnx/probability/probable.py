@@ -27,9 +27,9 @@ import numpy as np
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
+from ..question._classes import ask
 from . import _dense, under
-from ._classes import ask
-from .probability import _odd_for, exact_sdp
+from .same_decision import _odd_for, exact_sdp
 
 __all__ = ["EXACT_FEATURES", "ProbableReasons", "probable_reasons"]
 
