@@ -50,7 +50,10 @@ from . import _store_features as _feat
 from . import _store_numpy as _wide
 from . import _table_dd as _dd
 from ._arrays import DiagramArrays, cofactor, dd_nodes
+from ._memo import register
 from .encoding import Encoding
+
+register("conj_store", 4, "the store of conjunction sets per encoding and unate states")
 
 __all__ = ["Store", "in_python", "store_for"]
 

@@ -36,8 +36,12 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import FeatureView, decide_states, feature_view
+from ..diagram._memo import register
 from ..diagram._table_dd import below as inner_nodes
 from ..diagram.store import Store
+
+register("general_boxes", 4, "the general reasons' boxes per decision "
+         "and ordinal features: their store and memos")
 
 __all__ = ["Space", "space_for", "candidates", "maximal", "fewest", "by_fewest", "member",
            "LIMIT"]

@@ -5,10 +5,13 @@ decision the pass's memo with the output store it builds into."""
 from __future__ import annotations
 
 from ..diagram._arrays import negate
+from ..diagram._memo import register
 from ..diagram.layout import DROPPED, Layout
 from ..diagram.store import Store, store_for
 from ..odd._odd import ODD
 from ..question import _cache
+
+register("pi_state", 4, "the PI-explanation memos per layout and decision")
 
 __all__ = ["CORE_LIMIT", "MEMO_LIMIT"]
 

@@ -23,6 +23,7 @@ from collections.abc import Collection, Iterable, Mapping
 from .._util.types import Feature, Instance, State
 from .._util.wording import affirmative
 from ..classifier._classifier import _resolve_state
+from ..diagram._memo import register
 from ..diagram.store import Store
 from ..diagram.walks import suffix_keep_minimal, suffix_minimum
 from ..errors import (
@@ -36,6 +37,8 @@ from ..odd._odd import ODD, check_odd
 from ..question import _cache
 from ..question._classes import ask
 from .explanations import Explanations
+
+register("mc", 1, "the MC-explanation memos")
 
 __all__ = ["mc_explanations", "on_states", "on_states_message"]
 

@@ -19,10 +19,13 @@ from fractions import Fraction
 
 from .._util.types import Feature
 from ..diagram._feature_view import feature_view
+from ..diagram._memo import register
 from ..diagram._pairs import accepts, walks
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..odd._odd import ODD, check_odd
 from .rule_result import RuleCheck
+
+register("rule_total", 1, "the masses of both decisions under the network, no evidence")
 
 __all__ = ["check_rule", "check_rules", "orders", "parse_rule"]
 

@@ -35,6 +35,9 @@ from .._util.rounding import UNIT, gamma
 from ..classifier._inference import elimination_order, integer_factor
 from ..diagram._arrays import TRUE
 from ..diagram._feature_view import feature_view
+from ..diagram._memo import register
+
+register("dense_decisions", 1, "the decision on every complete instance, dense")
 
 __all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint", "probability", "sum_over"]
 

@@ -16,8 +16,11 @@ import numpy as np
 
 from ..classifier._decisions import _argmax
 from ..classifier._rules import decides
+from ..diagram._memo import register
 from ..errors import ExplanationError
 from . import _dense
+
+register("dense_marginal", 1, "Pr(x) of every complete instance, dense, and its sum")
 
 __all__ = ["BOUND", "View", "box_violations", "decide_masses", "sdp_float", "sdp_with_bound",
            "view"]

@@ -26,9 +26,21 @@ import lazy_loader
 from .._util.types import Manager
 from ..classifier._unate import least_pair
 from ..diagram._feature_view import decide as decide_instance
+from ..diagram._memo import register
 from ..diagram.backends import collect_grown, new_manager
 from ..diagram.layout import Layout
 from ..diagram.store import Store
+
+register("layout", 4, "the explanation layout per kind: complete or partial")
+register("aux_manager", 4, "a dd manager per layout that explanation "
+         "sets are written into (no node held here)")
+register("aux_live", 16, "a dd.autoref manager's size after its last collection")
+register("node_table", 4, "the node table explanation sets are built in, per layout")
+register("least_pair", 1, "the unate features' least states from the classifier")
+register("state_maps", 1, "per feature, state value -> index (decoding instances)")
+register("both", 1, "the function and its negation in one node space")
+register("negated", 1, "the arrays of the negated function (PI-explanations, the "
+         "robustness profile)")
 
 np = lazy_loader.load("numpy")  # imported on first use
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._util.types import Instance
-from ..diagram._memo import detached
+from ..diagram._memo import detached, register
 from ._cache import indices
+
+register("instance_memo", 1, "what the questions computed for the last instance", detached=True)
 
 __all__ = ["instance_indices", "named", "memo"]
 
