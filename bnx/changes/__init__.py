@@ -5,7 +5,7 @@
   :mod:`._erosion`);
 - :mod:`.costs`: counterfactuals with costs and immutable features
   (:class:`~bnx.changes.costs.Counterfactuals`);
-- :mod:`.bias`: decision bias on protected features (:mod:`.bias_result`: its answer).
+- :mod:`.bias`: decision bias on protected features, and its answer :class:`Bias`.
 
 Every function takes a compiled :class:`~bnx.ODD`; the passes are those of
 :mod:`bnx.question._reach` over the diagram seen per feature, and the sets they return are
@@ -17,7 +17,7 @@ from .._util.lazy import lazy_attributes
 
 #: Each public name (``__all__``): the module that defines it, and its name there.
 _LAZY = {
-    "Bias": ("bnx.changes.bias_result", "Bias"),
+    "Bias": ("bnx.changes.bias", "Bias"),
     "count_biased": ("bnx.changes.bias", "count_biased"),
     "decision_bias": ("bnx.changes.bias", "decision_bias"),
     "counterfactuals": ("bnx.changes._robustness", "counterfactuals"),

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .._util.types import Feature, Instance
+from .._util.wording import terms
 from ..diagram import _setops as sets
 from ..diagram._feature_view import FeatureView, feature_view
 from ..diagram._traversals import count as _count_models
@@ -40,9 +42,50 @@ from ..odd._odd import ODD, check_odd, formula_for
 from ..question import _cache
 from ..question._indices import instance_indices, named
 from ..question._reach import FALSE, TRUE, closest_flip, decide, distinct_rows, view
-from .bias_result import Bias
 
 __all__ = ["Bias", "decision_bias", "count_biased"]
+
+
+@dataclass(frozen=True)
+class Bias:
+    """Whether a decision depends on protected features, and how.
+
+    Attributes
+    ----------
+    biased : bool
+        Some instance that differs from the instance only on the protected features
+        gets the other decision. ``bool(bias)`` is this.
+    protected : tuple
+        The protected features, in the classifier's order.
+    decision : str
+        The decision on the instance in the class's words (``"Admit = +"``).
+    witness : dict or None
+        When biased: such an instance, one that changes the fewest protected features
+        (``None`` when the decision is unbiased: no such instance exists).
+    changes : dict
+        When biased: the protected features the witness changes, with their new states
+        (empty when unbiased).
+    other : str
+        The other decision in the class's words.
+    """
+
+    biased: bool
+    protected: tuple
+    decision: str
+    witness: dict | None = field(default=None)
+    changes: dict = field(default_factory=dict)
+    other: str = ""
+
+    def __bool__(self) -> bool:
+        return self.biased
+
+    def __str__(self) -> str:
+        on = ", ".join(map(str, self.protected)) or "no feature"
+        if not self.biased:
+            return (f"Unbiased: no change of {on} alone changes the decision "
+                    f"{self.decision}.")
+        return (f"Biased: the decision {self.decision} depends on {on}; changing "
+                f"{terms(self.changes)} gives {self.other}.")
 
 
 def _protected(odd: ODD, protected: Iterable[Feature]) -> set:

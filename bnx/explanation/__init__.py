@@ -6,10 +6,10 @@
 - :mod:`.pi`: PI-explanations and prime implicants (Algorithms 4 and 5);
 - :mod:`.general`: general reasons, the largest boxes of states that keep a decision
   (their passes in :mod:`._boxes`);
-- :mod:`.monotone`: monotonicity in ordinal features and Theorem 3
-  (:mod:`.monotone_result`: its answer);
-- :mod:`.rules`: rules an expert states, checked (:mod:`.rule_result`: the answer; the
-  counting pass in :mod:`._pairs`);
+- :mod:`.monotone`: monotonicity in ordinal features and Theorem 3, and the answer
+  :class:`MonotoneCheck`;
+- :mod:`.rules`: rules an expert states, checked, and the answer :class:`RuleCheck` (the
+  counting pass in :mod:`bnx.diagram._pairs`);
 - :mod:`.reasons`: sufficient and contrastive reasons, feature roles (the passes in
   :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
 - :mod:`.support`: the instances a network or a user allows (``within=``), as an
@@ -34,10 +34,10 @@ _LAZY = {
     "mc_explanations": ("bnx.explanation.mc", "mc_explanations"),
     "on_states": ("bnx.explanation.mc", "on_states"),
     "check_monotone": ("bnx.explanation.monotone", "check_monotone"),
-    "MonotoneCheck": ("bnx.explanation.monotone_result", "MonotoneCheck"),
+    "MonotoneCheck": ("bnx.explanation.monotone", "MonotoneCheck"),
     "check_rule": ("bnx.explanation.rules", "check_rule"),
     "check_rules": ("bnx.explanation.rules", "check_rules"),
-    "RuleCheck": ("bnx.explanation.rule_result", "RuleCheck"),
+    "RuleCheck": ("bnx.explanation.rules", "RuleCheck"),
     "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
