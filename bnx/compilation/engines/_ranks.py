@@ -1,4 +1,4 @@
-"""Exact ranks of nearly equal floats, for :class:`~._levels.Levels`: values sorted by
+"""Exact ranks of nearly equal floats, for :class:`~.naive_bayes_levels.Levels`: values sorted by
 their floats, and wherever two neighbours are closer than the proven rounding bound
 (``gap``) ordered and merged by their exact rationals."""
 
@@ -8,7 +8,7 @@ __all__ = ["Ranks"]
 
 
 class Ranks:
-    """Sorting with exact ties (a base of :class:`~._levels.Levels`). Needs ``np``
+    """Sorting with exact ties (a base of :class:`~.naive_bayes_levels.Levels`). Needs ``np``
     (numpy), ``gap`` (the rounding bound) and ``budget`` (its ``check()``) on ``self``."""
 
     def _dedupe(self, xs, exact):

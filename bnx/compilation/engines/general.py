@@ -1,4 +1,4 @@
-"""Engine 4: any network, by variable elimination along the order (exact).
+"""The general engine: any network, by variable elimination along the order (exact).
 
 The state after a prefix ``y`` is the list of *touched* factors of the elimination
 (:mod:`._plan`), each normalised, plus class weights: for a comparison of two class

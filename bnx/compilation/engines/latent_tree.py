@@ -1,4 +1,5 @@
-"""Engine 3: binary-class latent trees, states ``(rho, K)`` with exact intervals of ``rho``."""
+"""The latent tree engine: binary-class latent trees, states ``(rho, K)`` with exact
+intervals of ``rho``."""
 
 from __future__ import annotations
 

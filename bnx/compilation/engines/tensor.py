@@ -1,4 +1,4 @@
-"""Engine 2: any class, exact tensors over the separator (sufficient merge test).
+"""The tensor engine: any class, exact tensors over the separator (sufficient merge test).
 
 The state after a prefix ``y`` is the exact tensor ``Pr(c, y, s) * w(c)`` over the class
 and the separator ``s`` (``w(positive) = 1 - T``, ``w(other) = -T``). States equal up to a

@@ -1,4 +1,6 @@
-"""Binary-class naive Bayes, a whole level at a time with numpy (:mod:`.levels`).
+"""The naive Bayes level engine: binary-class naive Bayes, a whole level at a time with
+numpy, in floating point with exact ties (:class:`LevelEngine`; the algorithm,
+:class:`Levels`, is explained here).
 
 The same decision function as :class:`~bnx.compilation.engines.naive_bayes.RatioEngine`
 (and hence, dd's unique table being canonical, the identical diagram), computed in
@@ -34,14 +36,17 @@ import math
 from fractions import Fraction
 
 from ...classifier._classifier import Classifier
-from ...diagram._arrays import FALSE, TRUE, Builder
+from ...diagram._arrays import FALSE, TRUE, Builder, DiagramArrays
 from ...diagram.encoding import Encoding
 from ..budget import Budget
+from ._base import Engine, Verdict, accept, refuse
+from ._estimates import nb_estimate
 from ._intervals import INF, prior_odds
 from ._ranks import Ranks
 from ._weights import _U, log_weights
+from .naive_bayes import binary_threshold
 
-__all__ = ["Levels", "log_weights"]  # log_weights: from ._weights
+__all__ = ["LevelEngine", "Levels", "log_weights"]  # log_weights: from ._weights
 
 
 class Levels(Ranks):
@@ -362,3 +367,32 @@ class Levels(Ranks):
             built = b.select(enc.first_level[i], len(enc.bits[i]), below[rows])
             nodes = built[inv]
         return b.finish(int(nodes[0]))
+
+
+class LevelEngine(Engine):
+    """Binary-class naive Bayes, a level at a time in floating point with exact ties
+    (:class:`Levels`); refuses a classifier whose probabilities a double cannot hold."""
+
+    name = "naive Bayes, levels"
+
+    @classmethod
+    def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        why = binary_threshold(clf)
+        if why is None and clf.structure != "naive_bayes":
+            why = f"a {clf.structure} network, not naive Bayes"
+        if why:
+            return refuse(why)
+        weights = log_weights(clf, enc.features)
+        if weights is None:
+            return refuse("a probability that is not a normal double")
+        return accept("a binary-class naive Bayes threshold in doubles", weights)
+
+    def run(self) -> DiagramArrays:
+        return Levels(self.clf, self.enc, self.budget, self.given).run()
+
+    @classmethod
+    def estimate(cls, clf: Classifier, enc: Encoding, given, samples: int,
+                 seed: int) -> int | None:
+        if not math.isfinite(given[0]):
+            return None
+        return nb_estimate(given, samples, seed, enc)
