@@ -36,8 +36,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._util.types import Instance
-from ..classifier._classifier import Classifier
-from ..classifier._decisions import _argmax
+from ..classifier._classifier import Classifier, _argmax
 from ..classifier._rules import decides
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..classifier._decisions import _argmax
+from ..classifier._classifier import _argmax
 from ..classifier._rules import decides
 from ..diagram._memo import register
 from ..errors import ExplanationError
