@@ -14,12 +14,12 @@ instances are counted the same way on the negation.
 The erosion is one bottom-up pass over the nodes of ``f``, feature by feature. At a node
 ``u`` whose feature is ``i``, with cofactors ``f_s`` over ``i``'s states: for a later
 feature ``j``, ``FORALL_j`` commutes with the cofactor; ``FORALL_i f`` is the *star* of
-``u``, the conjunction of its cofactors (:meth:`~.store.Store.star_of`), which does not
+``u``, the conjunction of its cofactors (:meth:`~bnx.diagram.store.Store.star_of`), which does not
 test ``i``; an earlier feature is not tested at all. So ``E(u)`` is the node of feature
 ``i`` whose child on ``s`` is ``E(f_s) AND star(u)`` (``E(f_s)`` alone when ``i`` is
 immutable). ``E`` is memoised per node, and so is the number of instances (over the node's
 features, valid state codes only) that a node accepts (the store's
-:meth:`~.store.Store.count`): each round only visits the nodes it has not met.
+:meth:`~bnx.diagram.store.Store.count`): each round only visits the nodes it has not met.
 
 Where the decision is unate (every binary-class naive Bayes, :mod:`bnx.classifier._unate`) the star
 of ``u`` is its cofactor on the least state ``l`` of ``i``, one gather, and the child on
@@ -35,7 +35,8 @@ negatives are upward closed in the reversed orders, and so are their erosions.
 
 Multi-valued features are log-encoded: a node may sit inside its feature's bits (a parent
 skipped the first ones); its cofactors follow each state's code from there
-(:meth:`~.store.Store.cofactor`). Only valid codes are ever followed or counted, so what a node
+(:meth:`~bnx.diagram.store.Store.cofactor`). Only valid codes are ever followed or counted, so what
+a node
 says about the codes that name no state does not matter.
 
 Examples
@@ -71,7 +72,7 @@ def _mutable(enc: Encoding, mutable: Sequence[bool]) -> list[bool]:
 
 
 class Erosion:
-    """Erosions of the functions of a :class:`~.store.Store` held in numpy, memoised per
+    """Erosions of the functions of a :class:`~bnx.diagram.store.Store` held in numpy, memoised per
     node, a feature's nodes at a time; counts are the store's.
 
     Parameters
@@ -132,7 +133,7 @@ class Erosion:
 
 
 class SmallErosion:
-    """:class:`Erosion` on a :class:`~.store.Store` held in Python, one node at a time
+    """:class:`Erosion` on a :class:`~bnx.diagram.store.Store` held in Python, one node at a time
     (a loop over an explicit stack, memoised per node): for small diagrams, where a numpy
     call per level and feature costs more than the nodes. Stars and counts are the
     store's."""
@@ -174,7 +175,8 @@ def eroded_counts(arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
     the instances on which ``arrays``' function is true (valid codes only), by the
     fewest changes of ``mutable`` features that make it false; ``least``: per feature,
     the state whose cofactor implies the others, where the function is unate. Diagrams
-    that :func:`~.store.in_python` keeps in Python (or, given, of at most ``small`` nodes)
+    that :func:`~bnx.diagram.store.in_python` keeps in Python (or, given, of at most ``small``
+    nodes)
     go through :class:`SmallErosion`."""
     if in_python(arrays.size, False) if small is None else arrays.size <= small:
         return _rounds(SmallErosion(arrays, enc, mutable, least), arrays.root)

@@ -259,7 +259,7 @@ def _leads(source, formula: ODD, named: dict, decision: bool, target) -> tuple:
 
 class _Paths(Paths):
     """The shortest paths from the root to the other decision, as a diagram of changes
-    in the node table ``out`` (:class:`~.store.Store`), in the ``partial``
+    in the node table ``out`` (:class:`~bnx.diagram.store.Store`), in the ``partial``
     layout ("unchanged": the kept bit and the value bits 0; a change to state ``v``: the
     kept bit 1 and ``v``'s code).
 

@@ -131,7 +131,7 @@ def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -
 
 class Paths:
     """The cheapest paths from the root to the other decision as a diagram of changes in
-    the node table ``out`` (:class:`~.store.Store`; the ``partial`` layout:
+    the node table ``out`` (:class:`~bnx.diagram.store.Store`; the ``partial`` layout:
     "unchanged", or a change to state ``v``); memoised per node and feature, one node
     per node of the result."""
 

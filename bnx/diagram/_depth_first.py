@@ -4,7 +4,8 @@ Python's recursion limit alone.
 
 It serves the passes that make a node's output at feature ``i`` from its children's at
 feature ``i + 1`` (the projection of a prime-implicant cover onto an instance,
-:mod:`.pi`; the minimal members of an upward-closed set, :mod:`._contrastive`).
+:mod:`bnx.explanation.pi`; the minimal members of an upward-closed set,
+:mod:`bnx.explanation._contrastive`).
 
 Examples
 --------

@@ -1,6 +1,7 @@
 """A :class:`~.store.Store` held in Python, seen feature by feature: its features (each
 level a two-state feature, or an encoding's log-encoded ones), values computed bottom-up
-over whole features (counts over valid codes, erosions: :mod:`._erosion`) and stars, each a
+over whole features (counts over valid codes, erosions: :mod:`bnx.changes._erosion`) and stars,
+each a
 loop over an explicit stack, however deep the diagram."""
 
 from __future__ import annotations

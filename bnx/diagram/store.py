@@ -1,10 +1,11 @@
 """The one store of the explanation code: reduced ordered diagrams made node by node, with a
 unique table and memoised operations.
 
-The explanation algorithms build a set bottom-up, one node per feature: pi-inst (:mod:`.pi`)
+The explanation algorithms build a set bottom-up, one node per feature: pi-inst
+(:mod:`bnx.explanation.pi`)
 builds each PI-explanation set ("dropped" low, "kept" high) and takes set differences of
-the sets it has built (``a and not b``); MC (:mod:`.mc`) keeps the minimal ones; the
-robustness profile (:mod:`._erosion`) conjoins the ODD's functions. pi-inst and pi-cover
+the sets it has built (``a and not b``); MC (:mod:`bnx.explanation.mc`) keeps the minimal ones; the
+robustness profile (:mod:`bnx.changes._erosion`) conjoins the ODD's functions. pi-inst and pi-cover
 also follow, below a node that tests feature ``i``, its *star*: the conjunction of its
 cofactors over the states of ``i`` (the function left when ``i`` is dropped), a function
 the ODD may not hold. A :class:`Store` holds all of these: per node its level and two

@@ -17,7 +17,7 @@ interval of its order: each node's boxes are cut to the intervals that hold ``x_
 maximal valid boxes are then the valid ones on which setting any one unset bit gives an
 invalid box (growing a set by one state, or an interval by one neighbour, is enough: a box
 under a valid box is valid), in one pass over the valid boxes' nodes (:func:`maximal`).
-All of it is built in one :class:`~.store.Store` per diagram and decision, kept with the
+All of it is built in one :class:`~bnx.diagram.store.Store` per diagram and decision, kept with the
 diagram (:func:`space_for`): the work is the size of the boxes' diagrams, not their
 number, and a node's valid boxes serve every later instance that agrees with this one
 from the node's feature down.

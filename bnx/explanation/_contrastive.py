@@ -55,7 +55,7 @@ def _make(odd: ODD, x: list[int]) -> tuple:
 
 #: The widest block of one feature's nodes whose rows of children :func:`flippable` tells
 #: apart row by row in Python (a tuple and a dict look-up a row, about half a microsecond);
-#: a wider block is told apart by one vectorised :func:`~._passes.distinct_rows` (tens of
+#: a wider block is told apart by one vectorised :func:`~bnx.question._reach.distinct_rows` (tens of
 #: microseconds a call, whatever the width). Not a second diagram-size limit: the pass works
 #: on numpy arrays whatever the diagram's size (:data:`bnx.diagram._arrays.SMALL` chooses
 #: whether a diagram's passes run in Python at all); this is the break-even width of one
@@ -128,7 +128,7 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
 def minimal(w, layout: Layout, out):
     """The minimal members of the upward-closed set ``w`` (a node of ``out``) in the
     ``keep`` layout, as a node of ``out`` (one depth-first pass,
-    :func:`._depth_first.depth_first`)."""
+    :func:`bnx.diagram._depth_first.depth_first`)."""
     nvars, x, build = layout.nvars, layout.instance, layout.build_dd
     false, true = sets.false(out), sets.true(out)
 

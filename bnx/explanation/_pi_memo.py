@@ -1,4 +1,4 @@
-"""What the PI passes (:mod:`.pi`) keep per ODD, in its cache (:mod:`._cache`): the
+"""What the PI passes (:mod:`.pi`) keep per ODD, in its cache (:mod:`bnx.question._cache`): the
 conjunction store of the decision function or its negation, and per layout kind and
 decision the pass's memo with the output store it builds into."""
 
@@ -36,7 +36,7 @@ MEMO_LIMIT = 1_000_000
 
 class _State:
     """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
-    :class:`~.store.Store` ``core``: the "all dropped" chain, the pass's
+    :class:`~bnx.diagram.store.Store` ``core``: the "all dropped" chain, the pass's
     memo (valid across calls: pi-cover's results do not depend on an instance, pi-inst's
     are keyed by the instance's remaining states, named by suffix ids) and the suffix
     table."""

@@ -284,7 +284,7 @@ _MEMO_LIMIT = 1_000_000
 class _Cache:
     """What :func:`mc_explanations` keeps per ODD (in its arrays' cache): pattern and
     suffix tables, the two passes' memos and the node table the results are built in
-    (``core``, a :class:`~.store.Store`)."""
+    (``core``, a :class:`~bnx.diagram.store.Store`)."""
 
     # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)
     __slots__ = ("core", "variables", "build", "choices", "ons", "keys", "pattern_of", "steps",

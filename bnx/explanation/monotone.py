@@ -9,7 +9,7 @@ monotonicity over binary features.
 It is counted on the diagram, feature by feature: the pairs of instances that differ in
 feature ``X`` only, raised from state ``i`` to ``j``, are the walks down two copies of the
 diagram that follow ``i`` and ``j`` at ``X`` and the same state elsewhere
-(:mod:`._pairs`); a walk is a violation when the first copy ends at a higher decision
+(:mod:`bnx.diagram._pairs`); a walk is a violation when the first copy ends at a higher decision
 than the second. On a multi-class ODD the copies are two class formulas, for each pair of
 classes in ``class_order``. A witness is read off the counts.
 """

@@ -2,7 +2,7 @@
 
 :func:`shortest_first` lists the members length by length: for a length ``k`` it walks the
 diagram depth first and follows a choice only when members of the remaining length lie
-below it, read off the per-node length counts of :func:`~.walks.length_counts`. Every
+below it, read off the per-node length counts of :func:`~bnx.diagram.walks.length_counts`. Every
 path it starts ends in a member, so the first few members cost a few walks down the
 diagram, whatever the size of the set.
 """
@@ -21,7 +21,7 @@ __all__ = ["shortest_first"]
 def shortest_first(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
     """The members of ``root`` (in ``layout``) as dicts, shortest first, then depth first
     in the diagram's variable order; ``rank[i]`` is feature ``i``'s position among the
-    dict's keys (as in :func:`~.walks.members`)."""
+    dict's keys (as in :func:`~bnx.diagram.walks.members`)."""
     if root == 0:
         return
     n = layout.n

@@ -4,10 +4,11 @@ this condition gets this decision".
 A condition is a *box*: per feature the set of states it allows (one state, a collection
 of states, or for an ordinal feature a comparison with one of its states). The rule holds
 when the diagram of the other decisions has no instance in the box. Everything is counted
-on the diagram (:mod:`._pairs`: the box's walks down it), the probability of a violation
-is a weighted count under the network (:func:`.frontier.decision_masses` with each
+on the diagram (:mod:`bnx.diagram._pairs`: the box's walks down it), the probability of a violation
+is a weighted count under the network (:func:`bnx.probability.frontier.decision_masses` with each
 feature known to lie in its set), and the most probable counterexample is a max-product
-pass along the diagram (:func:`.frontier.most_probable`). On a multi-class ODD "decided
+pass along the diagram (:func:`bnx.probability.frontier.most_probable`). On a multi-class ODD
+"decided
 ``c``" is its class formula ``odd.class_formula(c)``.
 """
 

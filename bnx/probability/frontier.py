@@ -1,7 +1,7 @@
 """Probability mass of each decision, by variable elimination along the decision diagram.
 
 On a TAN or any other network the features are not independent given the class, so
-the weighted count of :mod:`.probability` does not apply. This is the general
+the weighted count of :mod:`bnx.probability.same_decision` does not apply. This is the general
 method. The diagram's order observes the features one at a time; walk it top-down,
 carrying to each node the sum, over the paths that reach it, of the product of the
 network's factors that are complete by then (every factor joins at the level of its

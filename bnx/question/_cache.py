@@ -90,7 +90,7 @@ def aux_manager(odd, variables: Sequence[str]) -> Manager:
 
 
 def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> Store:
-    """The :class:`~.store.Store` over ``variables`` in which the explanation
+    """The :class:`~bnx.diagram.store.Store` over ``variables`` in which the explanation
     algorithms build their sets node by node, kept per ODD and layout so that nodes and
     memos serve later calls; sets are written into :func:`aux_manager` only when a ``dd``
     node is asked for. Once it holds more than ``limit`` nodes and memo entries it is

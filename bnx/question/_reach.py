@@ -84,7 +84,7 @@ def distances(fv: FeatureView, x: Sequence[int], target: int,
 
 def instance_distances(odd, fv: FeatureView, x: Sequence[int], target: int,
                        mutable: Sequence[bool]) -> np.ndarray:
-    """:func:`distances`, kept in the instance's memo (:func:`~._instances.memo`) for the
+    """:func:`distances`, kept in the instance's memo (:func:`~bnx.question._indices.memo`) for the
     next question on ``x``."""
     m = memo(odd, x)
     key = ("distances", target, tuple(mutable))
