@@ -89,7 +89,7 @@ def latent_sdp(sizes=(12, 16), seen=(2, 8), k: int = 10) -> list[list[str]]:
     completions (both exact and compared), CPU ms per evidence, ``k`` random evidences."""
     import random
 
-    from bnx.explanation import probability as P
+    from bnx.probability import same_decision as P
     rows = []
     for n in sizes:
         clf = _data.synthetic_lt(n).clf

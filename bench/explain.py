@@ -24,10 +24,10 @@ sample; votes: rows with no missing vote only), the script measures per instance
 * MC: ``bnx.mc_explanations(odd, x)`` (Algorithm 3).
 
 bnx builds explanation diagrams in one auxiliary ``dd`` manager per layout, shared by
-all the calls on the same ODD (``bnx.explanation._cache.aux_manager``). The main table is measured
+all the calls on the same ODD (``bnx.question._cache.aux_manager``). The main table is measured
 that way ("warm": nodes made by earlier calls stay in the manager's unique table and, with
 CUDD, its computed table). A second table ("cold") drops those managers before every
-call (the managers and memos kept in the ODD's arrays cache, ``bnx.explanation._cache``:
+call (the managers and memos kept in the ODD's arrays cache, ``bnx.question._cache``:
 every entry but the ODD's own derived forms), so every call starts from a new
 manager, as a one-off explanation would.
 

@@ -7,7 +7,7 @@ Per classifier (votes; the random naive Bayes ``synthetic_nb(30)`` and ``synthet
 of ``bench/_data.py``), one compiled ODD per method (so neither finds the other's caches):
 
 * **arrays**: ``bnx.robustness_profile`` (erosions counted on the arrays,
-  ``bnx/explanation/_erosion.py``);
+  ``bnx/changes/_erosion.py``);
 * **dd balls**: the implementation it replaced (kept below, verbatim but for the names): Hamming
   balls grown on the ``dd`` diagram by existential quantification, ``|P AND B_k|`` counted.
 
@@ -27,7 +27,7 @@ import _data
 import _util
 
 import bnx
-from bnx.diagram._passes import count as _count_models
+from bnx.diagram._traversals import count as _count_models
 
 
 def dd_balls(odd, immutable=()) -> dict:

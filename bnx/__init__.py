@@ -13,13 +13,18 @@ module imports one above it). The packages, from the bottom up:
 - helpers: ``errors``, ``_version`` and ``_util/`` (type aliases, imports on first use,
   the wording of answers);
 - ``network/`` (files, pyAgrum, scikit-learn, learning from data) and ``diagram/`` (the
-  decision diagram's array form, its ``dd`` view and the passes over it), side by side;
+  decision diagram's array form, its ``dd`` view, the passes over it, and the store and
+  walks of the sets built on it), side by side;
 - ``classifier/``: a network with its class and decision rule, decided exactly;
 - ``odd/``: the compiled value and its file;
 - ``compilation/``: :func:`compile` and its engines;
-- the questions: ``explanation/`` (explanations and every question on a decision),
-  ``attribution/`` (SHAP and Banzhaf values, parameter sensitivity), ``linear/`` (naive
-  Bayes and TANs too wide to compile);
+- ``question/``: what every question on an ODD shares (caches, instance indices, the
+  passes over the diagram seen per feature);
+- the questions: ``probability/`` (under the network's distribution: the same-decision
+  probability, what to observe next), ``explanation/`` (reasons on the ODD: MC-, PI- and
+  contrastive explanations, general reasons, rules and monotonicity), ``changes/``
+  (robustness, counterfactuals and their costs, bias), ``attribution/`` (SHAP and Banzhaf
+  values, parameter sensitivity), ``linear/`` (naive Bayes and TANs too wide to compile);
 - data and pictures: ``tabular/`` (whole data sets, plots, shipped data and examples);
 - ``report/`` (one decision in the class's own words: text, HTML, JSON, pictures);
 - ``serve/`` (the explorer, a web page for people who do not write Python);
@@ -30,10 +35,11 @@ import warnings as _warnings
 
 from ._util.lazy import lazy_attributes
 from ._version import __version__  # noqa: F401
+from .changes import _LAZY as _CHANGES_LAZY
 from .errors import *  # noqa: F403
 from .errors import __all__ as _errors_all
 from .explanation import _LAZY as _EXPLAIN_LAZY
-from .explanation import __all__ as _explain_all
+from .probability import _LAZY as _PROBABILITY_LAZY
 
 # pgmpy and bnx's progress bars import tqdm.auto, which in a notebook without ipywidgets warns
 # (with the path of the machine's tqdm) and then draws a text bar: the warning is noise.
@@ -68,10 +74,11 @@ _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.e
          "explain": ("bnx.report", "explain")}
 
 
-__getattr__ = lazy_attributes(globals(), {**_LAZY, **_EXPLAIN_LAZY})
+__getattr__ = lazy_attributes(
+    globals(), {**_LAZY, **_EXPLAIN_LAZY, **_PROBABILITY_LAZY, **_CHANGES_LAZY})
 
 #: every public name, each listed once: in the tables above and the errors' ``__all__``
-__all__ = [*_LAZY, *_explain_all, *_errors_all]
+__all__ = [*_LAZY, *_EXPLAIN_LAZY, *_PROBABILITY_LAZY, *_CHANGES_LAZY, *_errors_all]
 
 
 def __dir__() -> list[str]:

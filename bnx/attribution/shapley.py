@@ -36,6 +36,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..diagram._arrays import TRUE
+from ..diagram._memo import register
+
+register("feature_graph", 1, "the diagram layer by feature")
 
 __all__ = ["feature_graph", "game_values", "coalition_weights"]
 

@@ -1,12 +1,12 @@
 """The classifier: a network, its class node, its features and its decision rule.
 
-- :mod:`._classifier`: :class:`~bnx.Classifier` (a network with a class and a rule);
+- :mod:`._classifier`: :class:`~bnx.Classifier` (a network with a class and a rule), with
+  its exact decisions and posteriors on instances;
 - :mod:`._interop`: its constructors from network files, pyAgrum and scikit-learn, and
   its network handed to pyAgrum;
 - :mod:`._checks`: its features and declared on states, checked;
 - :mod:`._rules`: the threshold and argmax rules, decided exactly (and the default
   threshold);
-- :mod:`._decisions`: exact decisions and posteriors on instances;
 - :mod:`._inference`: exact inference on the network (variable elimination);
 - :mod:`._relevance`: which nodes matter to the class;
 - :mod:`._tree`: latent-tree structure;

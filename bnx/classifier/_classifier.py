@@ -25,24 +25,35 @@ Compiled ODDs and explanations follow these rules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from .._util.types import Feature, State
-from ..errors import ArgumentError, NetworkError, StructureError, UnknownFeatureError, closest_first
+from .._util.types import Feature, Instance, State
+from ..errors import (
+    ArgumentError,
+    ExplanationError,
+    MissingFeatureError,
+    NetworkError,
+    StructureError,
+    UnknownFeatureError,
+    UnknownStateError,
+    closest_first,
+)
 from ._checks import check_features, check_on_states, check_ordinal
-from ._decisions import Decisions
+from ._inference import class_marginal, integer_factor
+from ._instances import as_instance
 from ._instances import resolve_state as _resolve_state
 from ._interop import Interop
-from ._rules import _HALF, RULES, check_threshold
+from ._rules import _HALF, RULES, check_threshold, decides
 from ._tree import as_tree
 
 __all__ = ["Classifier"]
 
 
-class Classifier(Decisions, Interop):
+class Classifier(Interop):
     """A Bayesian network classifier with an exact decision rule.
 
     Parameters
@@ -377,6 +388,270 @@ class Classifier(Decisions, Interop):
         node = self._node(node)
         return self._tree_only("table()").tables[node]
 
+    # ---------------------------------------------------------- answers on instances
+    # (validated, and decided exactly: Pr(c, x) through the tree of a naive Bayes or
+    # latent tree, or by variable elimination over the network's exact integer factors,
+    # bnx.classifier._inference; then the rule, bnx.classifier._rules)
+
+    def state_index(self, feature: Feature, state: State) -> int:
+        """Index of ``state`` among the states of ``feature`` (matching by text too).
+
+        Returns
+        -------
+        int
+        """
+        try:
+            known = feature in self._states and feature in set(self._features)
+        except TypeError:
+            known = False
+        if not known:
+            raise UnknownFeatureError(f"{feature!r} is not a feature of this classifier "
+                                      f"(features, closest first: "
+                                      f"{closest_first(feature, self._features)})")
+        j = _resolve_state(self._states[feature], state)
+        if j is None:
+            raise UnknownStateError(
+                f"{state!r} is not a state of feature {feature!r} "
+                f"(states, closest first: {closest_first(state, self._states[feature])})")
+        return j
+
+    def encode(self, instance: Instance, features: Sequence[Feature] | None = None,
+               *, partial: bool = False) -> dict:
+        """Validate ``instance`` and return ``{feature: state index}``.
+
+        Raises :class:`~bnx.UnknownFeatureError`, :class:`~bnx.MissingFeatureError`
+        or :class:`~bnx.UnknownStateError` naming the offending feature or state.
+
+        Returns
+        -------
+        dict
+        """
+        instance = as_instance(instance, class_var=self._class_var)
+        feats = self._features if features is None else features
+        fset = set(feats)
+        for f in instance:
+            if f not in fset:
+                raise UnknownFeatureError(f"{f!r} is not a feature of this classifier "
+                                          f"(features, closest first: "
+                                          f"{closest_first(f, feats)})")
+        out = {}
+        for f in feats:
+            if f not in instance:
+                if partial:
+                    continue
+                raise MissingFeatureError(f"the instance has no state for feature {f!r}")
+            out[f] = self.state_index(f, instance[f])
+        return out
+
+    @cached_property
+    def _int_main(self) -> list:
+        """The main factors in exact integers (each scaled by a positive constant)."""
+        return [integer_factor(f)[0] for f in self._main]
+
+    def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
+        """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
+        to decide. Complete instances skip the aside groups (positive factors).
+        """
+        if self._tree is not None:
+            return self._tree.scaled_joint(idx)[0]
+        if len(idx) == len(self._features) or not self._aside:
+            return class_marginal(self._int_main, idx, self._class_var, self._card,
+                                  self._orders, "main")
+        return self._class_joint(idx)
+
+    def _class_joint(self, idx: Mapping[Feature, int]) -> list[Fraction]:
+        """``[Pr(class = c, x) for c]`` exactly (features absent from ``idx`` summed out)."""
+        if self._tree is not None:
+            return self._tree.class_joint(idx)
+        factors = [f for group in self._aside for f in group] + self._main
+        joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
+        k = len(self.class_states)
+        return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
+
+    def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
+        """``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers
+        (features absent from ``idx`` summed out); ``den`` is the same for every ``x``
+        of a tree classifier.
+        """
+        if self._tree is not None:
+            return self._tree.scaled_joint(idx)
+        joint = self._class_joint(idx)
+        den = math.lcm(*(v.denominator for v in joint))
+        return [v.numerator * (den // v.denominator) for v in joint], den
+
+    def _scaled_probability(self, idx: Mapping[Feature, int]) -> tuple[int, int]:
+        """``(num, den)`` with ``Pr(x) = num / den`` exactly (see :meth:`_scaled_joint`)."""
+        joint, den = self._scaled_joint(idx)
+        return sum(joint), den
+
+    def class_joint(self, instance: Instance, *, partial: bool = False) -> list[Fraction]:
+        """``[Pr(class = c, instance) for c in class_states]``, exact fractions.
+
+        With ``partial=True`` the instance may leave features out: they are summed out.
+
+        Returns
+        -------
+        list of fractions.Fraction
+            One joint per class state, in the class's state order.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> clf = bnx.examples.admissions()
+        >>> joint = clf.class_joint({"GPA": "+"}, partial=True)
+        >>> len(joint), round(float(sum(joint)), 3)  # Pr(GPA = +)
+        (2, 0.368)
+        """
+        return self._class_joint(self.encode(instance, partial=partial))
+
+    def posterior_exact(self, instance: Instance, *, partial: bool = False) -> Fraction:
+        """``Pr(class = positive | instance)`` as an exact fraction.
+
+        With ``partial=True`` the instance may leave features out: they are
+        unobserved and summed out (e.g. missing votes).
+
+        Returns
+        -------
+        Fraction
+
+        Raises
+        ------
+        ExplanationError
+            ``Pr(instance) = 0``: the posterior is undefined (``0/0``), and no fraction
+            stands for it (:meth:`posterior` raises the same error).
+
+        Examples
+        --------
+        >>> import bnx
+        >>> clf = bnx.examples.admissions()
+        >>> clf.posterior_exact({"GPA": "+"}, partial=True) > 0.5
+        True
+        """
+        self._one_state("posterior_exact")
+        joint = self._decision_joint(self.encode(instance, partial=partial))
+        total = sum(joint, 0)
+        if total == 0:
+            raise ExplanationError("the instance has probability zero under the network: "
+                                   "its posterior Pr(class | instance) is undefined")
+        return Fraction(joint[self._positive_index]) / total
+
+    def posterior(self, instance: Instance, *, partial: bool = False) -> float:
+        """``Pr(class = positive | instance)``, rounded once from the exact value (so it
+        is in ``[0, 1]``, and equal posteriors are equal floats).
+
+        ``partial`` as in :meth:`posterior_exact`.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        ExplanationError
+            ``Pr(instance) = 0``: the posterior is undefined, as in
+            :meth:`posterior_exact`.
+        """
+        self._one_state("posterior")
+        return float(self.posterior_exact(instance, partial=partial))
+
+    def decide(self, instance: Instance, *, partial: bool = False):
+        """The exact decision under :attr:`rule`.
+
+        ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
+        state beats every earlier state strictly and every later one weakly; a
+        multi-class classifier: the most probable class state (:meth:`predict`).
+        ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
+
+        Returns
+        -------
+        bool or state
+            True for a positive decision; the decided class state of a multi-class
+            classifier.
+        """
+        joint = self._decision_joint(self.encode(instance, partial=partial))
+        if self._positive_index is None:
+            return self.classes[_argmax(joint)]
+        return decides(joint, self._rule, self._positive_index, self._threshold)
+
+    def predict(self, instance: Instance, *, partial: bool = False):
+        """The decided class state, by name: the most probable class state of a multi-class
+        classifier (the first state in the class's order winning a tie); for a binary
+        classifier the state its decision stands for (``"not <positive>"`` for a negative
+        decision about one of several states).
+
+        Parameters
+        ----------
+        instance : mapping, pandas.Series or one-row DataFrame
+            ``{feature: state}``.
+        partial : bool
+            Allow features to be left out (summed out).
+
+        Returns
+        -------
+        state
+            A state of the class (or ``"not <positive>"``).
+
+        See Also
+        --------
+        class_probabilities : every class state's posterior.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> asia = bnx.examples.asia()
+        >>> clf = bnx.Classifier(asia.network, "either", features=["xray", "dysp"])
+        >>> clf.predict({"xray": "no"}, partial=True)
+        'no'
+        """
+        decision = self.decide(instance, partial=partial)
+        if self._positive_index is None:
+            return decision
+        from .._util.wording import decision_state
+        return decision_state(self.classes, self._positive, bool(decision))
+
+    def class_probabilities(self, instance: Instance, *, partial: bool = False) -> dict:
+        """``{state: Pr(class = state | instance)}`` for every class state, in order, each
+        rounded once from its exact value.
+
+        Parameters
+        ----------
+        instance : mapping, pandas.Series or one-row DataFrame
+            ``{feature: state}``.
+        partial : bool
+            Allow features to be left out (summed out).
+
+        Returns
+        -------
+        dict
+            Floats in [0, 1], one per class state in the class's order.
+
+        Raises
+        ------
+        ExplanationError
+            The instance has probability zero: no posterior is defined.
+
+        Examples
+        --------
+        >>> import bnx
+        >>> clf = bnx.examples.admissions()
+        >>> {s: round(p, 3) for s, p in clf.class_probabilities({"GPA": "+"},
+        ...                                                   partial=True).items()}
+        {'-': 0.209, '+': 0.791}
+        """
+        joint = self._decision_joint(self.encode(instance, partial=partial))
+        total = sum(joint, 0)
+        if total == 0:
+            raise ExplanationError("the instance has probability zero under the network: "
+                                   "its class probabilities are undefined")
+        return {s: float(Fraction(v) / total) for s, v in zip(self.classes, joint)}
+
+    def _one_state(self, what: str) -> None:
+        if self._positive_index is None:
+            from ..errors import ArgumentError
+            raise ArgumentError(f"{what} is the probability of the positive state; this "
+                                f"classifier picks one of {len(self.classes)} class states: "
+                                f"use class_probabilities(x)")
+
     @cached_property
     def fingerprint(self) -> str:
         """A SHA-256 digest of everything the decision depends on."""
@@ -407,3 +682,12 @@ class Classifier(Decisions, Interop):
                 else "rule='argmax'")
         return (f"Classifier({self.structure}, class_var={self._class_var!r}, "
                 f"positive={self._positive!r}, {rule}, features={len(self._features)})")
+
+
+def _argmax(joint) -> int:
+    """The index of the largest entry, the first on ties (``numpy.argmax``)."""
+    best = 0
+    for i in range(1, len(joint)):
+        if joint[i] > joint[best]:
+            best = i
+    return best

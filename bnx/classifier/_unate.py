@@ -14,7 +14,7 @@ the decision function on ``s`` implies its cofactor on ``t``, in every context:
 
 So the decision function is unate in every feature, and the conjunction of a node's
 cofactors over all the states of its feature (the "star" of pi-inst,
-:mod:`bnx.explanation.store`) is its cofactor on the state of least key: a node the ODD
+:mod:`bnx.diagram.store`) is its cofactor on the state of least key: a node the ODD
 already holds, found by one gather instead of a product of diagrams. For the complement
 of the decision, it is the cofactor on the state of greatest key. The keys are compared
 in exact fractions. An ODD keeps both lists in its ``meta`` (``"least_states"``) and its

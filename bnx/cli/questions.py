@@ -23,8 +23,8 @@ def question_args(e) -> None:
     """Return the flags of ``bnx explain`` that ask questions other than MC and PI.
 
     They ask the questions of :mod:`bnx.explanation.reasons`,
-    :mod:`~bnx.explanation._robustness`, :mod:`~bnx.explanation.bias` and
-    :mod:`~bnx.explanation.probability`; given any of them, MC- and PI-explanations are
+    :mod:`~bnx.changes._robustness`, :mod:`~bnx.changes.bias` and
+    :mod:`~bnx.probability.same_decision`; given any of them, MC- and PI-explanations are
     printed only with ``--mc`` or ``--pi``.
     """
     q = e.add_argument_group("questions about the decision")
@@ -85,6 +85,7 @@ def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
 
     On a multi-class ODD each is asked about the decided class, or against ``rival``.
     """
+    from .. import changes, probability
     from .. import explanation as explain
     from ..errors import BnxError
     if args.immutable is not None and not args.robustness:
@@ -125,7 +126,7 @@ def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
             [[str(f), r] for f, r in roles.items()], ["feature", "role"]).splitlines()))
     if args.robustness:
         immutable = _names(args.immutable) or []
-        r = explain.robustness(odd, x, immutable=immutable, target=rival)
+        r = changes.robustness(odd, x, immutable=immutable, target=rival)
         fixed = f" keeping {', '.join(immutable)}" if immutable else ""
         other = ("the other decision" if not odd.multiclass else
                  f"{odd.class_var} = {rival}" if rival is not None else
@@ -135,7 +136,7 @@ def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
                   + (f"gives {other})" if odd.multiclass else "flips the decision)"))
         else:
             print(f"\nrobustness: {r} (the fewest features to change{fixed} for {other})")
-            cfs = explain.counterfactuals(odd, x, immutable=immutable, target=rival)
+            cfs = changes.counterfactuals(odd, x, immutable=immutable, target=rival)
             print(_show(cfs, args.limit, feats, title=f"{cfs.count:,} closest "
                         f"counterfactual{'s' if cfs.count != 1 else ''} (the changes; * "
                         f"keeps the instance's state)"))
@@ -144,8 +145,8 @@ def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
                 print(f"  each makes it, in order: {', '.join(map(str, shown))}")
     if args.bias:
         protected = _names(args.bias)
-        print(f"\nbias: {explain.decision_bias(odd, x, protected)}")
-        n = explain.count_biased(odd, protected)
+        print(f"\nbias: {changes.decision_bias(odd, x, protected)}")
+        n = changes.count_biased(odd, protected)
         print(f"biased instances: {n:,} of {odd.total():,}")
     if args.check:
         c = explain.check_explanation(odd, x, _pairs(args.check, "--check"), rival=rival)
@@ -169,12 +170,12 @@ def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
         if unknown:
             raise BnxError(f"--sdp: {', '.join(unknown)} not in the instance")
         d = clf.decide(evidence, partial=True)
-        p = explain.same_decision_probability(clf, evidence, odd=odd)
+        p = probability.same_decision_probability(clf, evidence, odd=odd)
         print(f"\nsame-decision probability (that the decision on "
               f"{', '.join(seen) or 'nothing'} alone, {odd.decision_text(d)}, "
               f"stays when the rest is observed): {p:.6f}")
     if args.profile:
-        prof = explain.robustness_profile(odd)
+        prof = changes.robustness_profile(odd)
         print("\nrobustness profile of the classifier (instances per robustness)")
         print("\n".join("  " + ln for ln in _table(
             [["infinite (never flips)" if k == math.inf else str(k), f"{v:,}"]

@@ -2,7 +2,7 @@
 
 The engines live in :mod:`.engines`, one module each, all keeping one contract
 (:class:`~.engines.Engine`: what it accepts, with the reason when it does not, and the
-decision function as arrays): :mod:`.engines.levels` and :mod:`.engines.naive_bayes`
+decision function as arrays): :mod:`.engines.naive_bayes_levels` and :mod:`.engines.naive_bayes`
 (binary-class naive Bayes), :mod:`.engines.latent_tree` (binary-class latent trees),
 :mod:`.engines.tan` (TANs, k-dependence and BAN classifiers with small open contexts, on
 two class states or the argmax rule's comparisons, conjoined by :mod:`.conjunction`),

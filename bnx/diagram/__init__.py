@@ -11,7 +11,16 @@
 - :mod:`._setops`: the operations the questions need on ``dd`` functions (``∧``, ``∨``,
   ``∃``, ...): no module outside this package calls ``dd`` itself;
 - :mod:`._feature_view`: each node's child per feature state (deciding instances);
-- :mod:`._passes`: walks over ``dd`` nodes;
+- :mod:`._traversals`: walks over ``dd`` nodes (and ``unwind``, a recursion run on a stack
+  of its own);
+- :mod:`.store`: the store that sets on the diagram (explanation sets, erosions) are built
+  in, node by node (its parts :mod:`._store_features` and :mod:`._store_numpy`);
+  :mod:`.walks`: the depth-first walks that count, list and minimise those sets;
+  :mod:`._depth_first`: the memoised depth-first pass over (node, feature) pairs;
+- :mod:`.layout`: how a set's choices (a state kept, or the feature dropped) are laid out
+  as variables;
+- :mod:`._pairs`: walks down one or two diagrams that count a box's instances and pairs
+  of instances;
 - :mod:`.backends`: the ``dd`` managers (pure Python ``autoref`` and CUDD), and bnx's one
   contact with ``dd``'s internals;
 - :mod:`._memo`: what is kept per diagram between questions (bounded, clearable);

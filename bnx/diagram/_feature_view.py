@@ -33,7 +33,11 @@ from collections.abc import Sequence
 import lazy_loader
 
 from ._arrays import TRUE, DiagramArrays, cofactor
+from ._memo import register
 from .encoding import Encoding
+
+register("feature_view", 4, "each node's child per feature state, per encoding")
+register("level_bits", 1, "per level, its feature and bit (deciding instances)")
 
 np = lazy_loader.load("numpy")  # imported on first use
 

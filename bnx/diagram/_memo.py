@@ -3,10 +3,12 @@
 A compiled ODD and its array form (:class:`~bnx.diagram._arrays.DiagramArrays`) never
 change, so what a question derives from them (per-feature views, layouts, the stores and
 node tables that explanation sets are built in, memos of earlier questions) is kept for
-the next question. All of it lives here, in one :class:`Caches` per owner, under the
-named *kinds* of :data:`KINDS`: each kind says what it holds, who makes it, and how many
-entries it keeps (the least recently used goes first). :meth:`bnx.ODD.clear_caches`
-empties everything an ODD holds; nothing else is kept anywhere per ODD.
+the next question. All of it lives here, in one :class:`Caches` per owner, under named
+*kinds*: each module that keeps something registers its kind (:func:`register`: how many
+entries it keeps, the least recently used going first, and what it holds) when it is
+imported, so this module names no module of the floors above it. :data:`KINDS` is what is
+registered. :meth:`bnx.ODD.clear_caches` empties everything an ODD holds; nothing else is
+kept anywhere per ODD.
 
 Two places hold a :class:`Caches`:
 
@@ -20,22 +22,22 @@ Two places hold a :class:`Caches`:
   ``dd.cudd`` manager before the nodes on a cycle with it. Detached entries must not
   refer to their owner (it would then never go).
 
-Other per-object memos in bnx are not per ODD and stay where they are: the dense joint
-(``bnx.explanation._dense``), a classifier's ODD for the same-decision probability
-(``bnx.explanation.probability``), a classifier's support (``bnx.explanation.support``)
-and the linear views (``bnx.linear._core``) are kept per *classifier*, on the floor
-below this one's users, in weak dictionaries that drop them with their classifier.
+Other per-object memos in bnx are not per ODD and stay with the modules that make them:
+what is derived from a classifier alone (its dense joint, its ODD for the same-decision
+probability, its support, its linear views) is kept per *classifier*, in weak
+dictionaries that drop it with its classifier.
 
 Examples
 --------
+>>> from bnx.diagram import _feature_view  # registers the kind "feature_view"
 >>> c = Caches()
->>> c.make("layout", "partial", lambda: "made once")
+>>> c.make("feature_view", "partial", lambda: "made once")
 'made once'
->>> c.make("layout", "partial", lambda: "not made again")
+>>> c.make("feature_view", "partial", lambda: "not made again")
 'made once'
->>> for k in range(KINDS["layout"].bound + 1):
-...     _ = c.put("layout", k, k)
->>> len(c) == KINDS["layout"].bound, c.get("layout", "partial")  # the oldest went
+>>> for k in range(KINDS["feature_view"].bound + 1):
+...     _ = c.put("feature_view", k, k)
+>>> len(c) == KINDS["feature_view"].bound, c.get("feature_view", "partial")  # the oldest went
 (True, None)
 >>> c.clear(); len(c)
 0
@@ -49,7 +51,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-__all__ = ["KINDS", "Caches", "Kind", "clear", "detached"]
+__all__ = ["KINDS", "Caches", "Kind", "clear", "detached", "register"]
 
 
 class Kind(NamedTuple):
@@ -60,43 +62,26 @@ class Kind(NamedTuple):
     what: str
 
 
-#: Every kind of entry kept per diagram: its bound, whether it is :func:`detached`, and
-#: what it holds (made by which module). An unknown kind is an error.
-KINDS: dict[str, Kind] = {
-    # attached to the arrays (``arrays.cache``)
-    "feature_view": Kind(4, False, "each node's child per feature state, per encoding "
-                                   "(bnx.diagram._feature_view)"),
-    "negated": Kind(1, False, "the arrays of the negated function (explanation)"),
-    "layout": Kind(4, False, "the explanation layout per kind: complete or partial"),
-    "aux_manager": Kind(4, False, "a dd manager per layout that explanation sets are "
-                                  "written into (no node held here)"),
-    "aux_live": Kind(16, False, "a dd.autoref manager's size after its last collection"),
-    "node_table": Kind(4, False, "the node table explanation sets are built in, per layout"),
-    "least_pair": Kind(1, False, "the unate features' least states from the classifier"),
-    "state_maps": Kind(1, False, "per feature, state value -> index (decoding instances)"),
-    "level_bits": Kind(1, False, "per level, its feature and bit (deciding instances)"),
-    "both": Kind(1, False, "the function and its negation in one node space"),
-    "mc": Kind(1, False, "the MC-explanation memos (bnx.explanation.mc)"),
-    "pi_state": Kind(4, False, "the PI-explanation memos per layout and decision"),
-    "general_boxes": Kind(4, False, "the general reasons' boxes per decision and ordinal "
-                                    "features: their store and memos "
-                                    "(bnx.explanation._boxes)"),
-    "conj_store": Kind(4, False, "the store of conjunction sets per encoding and unate "
-                                 "states (bnx.explanation.store)"),
-    "dense_decisions": Kind(1, False, "the decision on every complete instance, dense"),
-    "feature_graph": Kind(1, False, "the diagram layer by feature (bnx.attribution)"),
-    "rule_total": Kind(1, False, "the masses of both decisions under the network, no "
-                                 "evidence (bnx.explanation.rules)"),
-    "dense_marginal": Kind(1, False, "Pr(x) of every complete instance, dense, and its sum "
-                                     "(bnx.explanation.under)"),
-    # detached (keyed by the arrays or the ODD in this module's weak dictionary)
-    "instance_memo": Kind(1, True, "what the questions computed for the last instance"),
-    "support": Kind(1, True, "the classifier's support as an instance set of the ODD"),
-    "within": Kind(8, True, "the ODDs of questions asked within an instance set"),
-    "marginal_odd": Kind(16, True, "the ODDs of the classifier restricted to observed "
-                                   "features (rows with missing values)"),
-    "document_network": Kind(1, True, "a loaded ODD's network, read from its file once"),
-}
+#: Every kind of entry kept per diagram, as its module registered it (:func:`register`):
+#: its bound, whether it is :func:`detached`, and what it holds. An unknown kind is an error.
+KINDS: dict[str, Kind] = {}
+
+_KINDS_LOCK = threading.Lock()
+
+
+def register(name: str, bound: int, what: str, *, detached: bool = False) -> None:
+    """Register the kind ``name``: at most ``bound`` entries, holding ``what``;
+    ``detached=True`` keeps them in :func:`detached` caches (kinds that hold ``dd``
+    nodes). The module that makes the entries calls this once, when it is imported;
+    registering one name twice with another spec is an error (two owners of one kind).
+    """
+    spec = Kind(bound, detached, what)
+    with _KINDS_LOCK:
+        got = KINDS.setdefault(name, spec)
+    if got != spec:
+        raise ValueError(f"cache kind {name!r} is registered already as {got}, "
+                         f"not {spec}: one kind has one owner")
+
 
 _MISSING = object()
 
@@ -133,7 +118,8 @@ class Caches:
         """Keep ``value`` as the entry of ``kind`` under ``key``; returns ``value``."""
         spec = KINDS.get(kind)
         if spec is None:
-            raise KeyError(f"unknown cache kind {kind!r}: add it to bnx.diagram._memo.KINDS")
+            raise KeyError(f"unknown cache kind {kind!r}: register it "
+                           "(bnx.diagram._memo.register) in the module that makes it")
         with self._lock:
             table = self._tables.get(kind)
             if table is None:

@@ -4,7 +4,7 @@ A question module holds ``dd`` nodes as handles: it passes them around, compares
 and keeps them in dicts, but never calls a method of a node or of its manager itself.
 Every operation it needs on them is one of the functions below, so that the whole of
 bnx's contact with ``dd`` is in :mod:`bnx.diagram` (this module, :mod:`._dd`,
-:mod:`._passes` and, for ``dd``'s internals, :mod:`.backends`). Each function is one
+:mod:`bnx.diagram._traversals` and, for ``dd``'s internals, :mod:`.backends`). Each function is one
 ``dd`` call (or a short loop of them) and works on both backends.
 
 * constants and sets of assignments: :func:`true`, :func:`false`, :func:`cube`,

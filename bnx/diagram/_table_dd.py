@@ -4,7 +4,7 @@ Children first, one step per node (a loop over an explicit stack, however deep t
 
 A node table is any object with the columns ``var``, ``lo``, ``hi`` (node ``0`` false,
 ``1`` true) and a method ``node(level, lo, hi) -> int`` that makes or finds a node: the
-explanation code's :class:`~bnx.explanation.store.Store` is one. What ``dd`` keeps private
+explanation code's :class:`~bnx.diagram.store.Store` is one. What ``dd`` keeps private
 is reached through :mod:`.backends` only.
 """
 

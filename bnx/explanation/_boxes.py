@@ -17,7 +17,7 @@ interval of its order: each node's boxes are cut to the intervals that hold ``x_
 maximal valid boxes are then the valid ones on which setting any one unset bit gives an
 invalid box (growing a set by one state, or an interval by one neighbour, is enough: a box
 under a valid box is valid), in one pass over the valid boxes' nodes (:func:`maximal`).
-All of it is built in one :class:`~.store.Store` per diagram and decision, kept with the
+All of it is built in one :class:`~bnx.diagram.store.Store` per diagram and decision, kept with the
 diagram (:func:`space_for`): the work is the size of the boxes' diagrams, not their
 number, and a node's valid boxes serve every later instance that agrees with this one
 from the node's feature down.
@@ -36,8 +36,12 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import FeatureView, decide_states, feature_view
+from ..diagram._memo import register
 from ..diagram._table_dd import below as inner_nodes
-from .store import Store
+from ..diagram.store import Store
+
+register("general_boxes", 4, "the general reasons' boxes per decision "
+         "and ordinal features: their store and memos")
 
 __all__ = ["Space", "space_for", "candidates", "maximal", "fewest", "by_fewest", "member",
            "LIMIT"]

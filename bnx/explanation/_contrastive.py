@@ -16,17 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..diagram import _setops as sets
+from ..diagram._depth_first import depth_first
 from ..diagram._feature_view import FeatureView
-from ..diagram._passes import restrict
+from ..diagram._traversals import restrict
 from ..diagram.backends import node_maker
+from ..diagram.store import Store
+from ..diagram.walks import feature_uses
 from ..odd._odd import ODD
-from . import _cache
-from ._depth_first import depth_first
-from ._instances import memo
-from ._passes import FALSE, TRUE, decide, distinct_rows, view
+from ..question import _cache
+from ..question._indices import memo
+from ..question._reach import FALSE, TRUE, decide, distinct_rows, view
 from .explanations import DROPPED, Layout
-from .store import Store
-from .walks import feature_uses
 
 __all__ = ["contrastive", "flippable", "minimal", "roles", "ROW_BY_ROW"]
 
@@ -57,7 +57,7 @@ def _make(odd: ODD, x: list[int]) -> tuple:
 
 #: The widest block of one feature's nodes whose rows of children :func:`flippable` tells
 #: apart row by row in Python (a tuple and a dict look-up a row, about half a microsecond);
-#: a wider block is told apart by one vectorised :func:`~._passes.distinct_rows` (tens of
+#: a wider block is told apart by one vectorised :func:`~bnx.question._reach.distinct_rows` (tens of
 #: microseconds a call, whatever the width). Not a second diagram-size limit: the pass works
 #: on numpy arrays whatever the diagram's size (:data:`bnx.diagram._arrays.SMALL` chooses
 #: whether a diagram's passes run in Python at all); this is the break-even width of one
@@ -133,7 +133,7 @@ def minimal(w, layout: Layout, out):
     """Return the minimal members of the upward-closed set ``w`` in the ``keep`` layout.
 
     ``w`` and the answer are nodes of ``out`` (one depth-first pass,
-    :func:`._depth_first.depth_first`).
+    :func:`bnx.diagram._depth_first.depth_first`).
     """
     nvars, x, build = layout.nvars, layout.instance, layout.build_dd
     false, true = sets.false(out), sets.true(out)

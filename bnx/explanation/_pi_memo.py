@@ -1,4 +1,4 @@
-"""What the PI passes (:mod:`.pi`) keep per ODD, in its cache (:mod:`._cache`).
+"""What the PI passes (:mod:`.pi`) keep per ODD, in its cache (:mod:`bnx.question._cache`).
 
 The conjunction store of the decision function or its negation, and per layout kind and
 decision the pass's memo with the output store it builds into.
@@ -7,10 +7,13 @@ decision the pass's memo with the output store it builds into.
 from __future__ import annotations
 
 from ..diagram._arrays import negate
+from ..diagram._memo import register
+from ..diagram.layout import DROPPED, Layout
+from ..diagram.store import Store, store_for
 from ..odd._odd import ODD
-from . import _cache
-from .layout import DROPPED, Layout
-from .store import Store, store_for
+from ..question import _cache
+
+register("pi_state", 4, "the PI-explanation memos per layout and decision")
 
 __all__ = ["CORE_LIMIT", "MEMO_LIMIT"]
 
@@ -38,7 +41,7 @@ MEMO_LIMIT = 1_000_000
 class _State:
     """What pi-inst or pi-cover keeps per ODD, layout kind and decision.
 
-    For one output :class:`~.store.Store` ``core``: the "all dropped" chain, the pass's memo
+    For one output :class:`~bnx.diagram.store.Store` ``core``: the "all dropped" chain, the pass's memo
     (valid across calls: pi-cover's results do not depend on an instance, pi-inst's are
     keyed by the instance's remaining states, named by suffix ids) and the suffix table.
     """

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
-from ..diagram._memo import detached
+from ..diagram._memo import detached, register
 from ..diagram._setops import difference, holds, intersect, union
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD
-from . import _cache
+from ..question import _cache
 from .instance_set import InstanceSet
+
+register("within", 8, "the ODDs of questions asked within an instance set", detached=True)
 
 __all__ = ["within_odd", "within_root"]
 

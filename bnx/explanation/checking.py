@@ -21,9 +21,9 @@ from .._util.wording import terms
 from ..classifier._classifier import _resolve_state
 from ..errors import ExplanationError, InstanceError, UnknownStateError, closest_first
 from ..odd._odd import ODD, check_odd
-from ._classes import ask
-from ._instances import instance_indices, named
-from ._passes import FALSE, TRUE, any_child, closest_flip, decide, reaches, view
+from ..question._classes import ask
+from ..question._indices import instance_indices, named
+from ..question._reach import FALSE, TRUE, any_child, closest_flip, decide, reaches, view
 from ._within import within_odd
 
 __all__ = ["check_explanation", "ExplanationCheck"]

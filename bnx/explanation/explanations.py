@@ -2,11 +2,11 @@
 
 An :class:`Explanations` object is a set of (partial) instances encoded as a BDD,
 as in the paper: it is counted, measured and minimised on the diagram, never by
-enumerating it. Its :class:`~bnx.explanation.layout.Layout` says how each feature's
+enumerating it. Its :class:`~bnx.diagram.layout.Layout` says how each feature's
 choices are written as BDD variables.
 
-The algorithms build a set node by node in a :class:`~bnx.explanation.store.Store`
-(Python lists with a unique table); the set is counted and walked (:mod:`.walks`) there,
+The algorithms build a set node by node in a :class:`~bnx.diagram.store.Store`
+(Python lists with a unique table); the set is counted and walked (:mod:`bnx.diagram.walks`) there,
 and written into a ``dd`` manager of the ODD's backend only when :attr:`Explanations.root`
 is asked for (a set given as a ``dd`` function is read into a table once). Every
 traversal walks the diagram feature by feature, following only the codes of valid
@@ -23,12 +23,12 @@ from typing import Any
 from .._util.types import Feature, Manager, Node
 from ..diagram import _setops as sets
 from ..diagram.backends import new_manager
+from ..diagram.layout import DROPPED, Layout
+from ..diagram.store import Store
+from ..diagram.walks import count_members, keep_minimal, length_counts, members, minimum
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import check_odd
 from ._shown import Shown
-from .layout import DROPPED, Layout
-from .store import Store
-from .walks import count_members, keep_minimal, length_counts, members, minimum
 
 __all__ = ["DROPPED", "Explanations", "Layout", "positives", "wording_of"]
 
@@ -173,7 +173,7 @@ class Explanations(Shown):
 
     @property
     def nodes(self) -> tuple[Store, int]:
-        """``(table, node)``: the :class:`~bnx.explanation.store.Store` of the diagram, its node.
+        """``(table, node)``: the :class:`~bnx.diagram.store.Store` of the diagram, its node.
 
         A set given as a ``dd`` node is read once.
         """
@@ -370,7 +370,7 @@ def positives(odd, decision=None) -> Explanations:
             raise ArgumentError(f"this ODD picks one of {len(odd.classes)} class states: name "
                                 f"the class whose instances you want, one of "
                                 f"{', '.join(map(str, odd.classes))}")
-        from ._classes import of_class
+        from ..question._classes import of_class
         q = of_class(odd, decision)
         odd = q.formula
         extra = {"wording": q.wording, "decided": q.decided}

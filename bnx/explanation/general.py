@@ -17,7 +17,8 @@ from .._util.types import Instance
 from .._util.wording import SHOWN, listing, plural
 from ..diagram._arrays import FALSE, TRUE
 from ..odd._odd import ODD, check_odd, formula_for
-from . import _boxes, _cache
+from ..question import _cache
+from . import _boxes
 
 __all__ = ["general_reasons", "GeneralReasons", "term"]
 

@@ -27,9 +27,9 @@ from .._util.types import Manager, Node
 from ..diagram._dd import copy_to
 from ..diagram._setops import complement, difference, intersect, union
 from ..diagram.encoding import Encoding
+from ..diagram.layout import Layout
 from ..errors import ArgumentError
 from .explanations import Explanations
-from .layout import Layout
 
 __all__ = ["InstanceSet", "transfer"]
 

@@ -23,6 +23,9 @@ from collections.abc import Collection, Iterable, Mapping
 from .._util.types import Feature, Instance, State
 from .._util.wording import affirmative
 from ..classifier._classifier import _resolve_state
+from ..diagram._memo import register
+from ..diagram.store import Store
+from ..diagram.walks import suffix_keep_minimal, suffix_minimum
 from ..errors import (
     ArgumentError,
     OnStatesError,
@@ -31,11 +34,11 @@ from ..errors import (
     closest_first,
 )
 from ..odd._odd import ODD, check_odd
-from . import _cache
-from ._classes import ask
+from ..question import _cache
+from ..question._classes import ask
 from .explanations import Explanations
-from .store import Store
-from .walks import suffix_keep_minimal, suffix_minimum
+
+register("mc", 1, "the MC-explanation memos")
 
 __all__ = ["mc_explanations", "on_states", "on_states_message"]
 
@@ -304,7 +307,7 @@ class _Cache:
     """What :func:`mc_explanations` keeps per ODD (in its arrays' cache).
 
     Pattern and suffix tables, the two passes' memos and the node table the results are
-    built in (``core``, a :class:`~.store.Store`).
+    built in (``core``, a :class:`~bnx.diagram.store.Store`).
     """
 
     # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)

@@ -2,7 +2,7 @@
 
 :func:`shortest_first` lists the members length by length: for a length ``k`` it walks the
 diagram depth first and follows a choice only when members of the remaining length lie
-below it, read off the per-node length counts of :func:`~.walks.length_counts`. Every
+below it, read off the per-node length counts of :func:`~bnx.diagram.walks.length_counts`. Every
 path it starts ends in a member, so the first few members cost a few walks down the
 diagram, whatever the size of the set.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .layout import DROPPED
-from .store import Store
-from .walks import length_counts
+from ..diagram.layout import DROPPED
+from ..diagram.store import Store
+from ..diagram.walks import length_counts
 
 __all__ = ["shortest_first"]
 
@@ -22,7 +22,7 @@ def shortest_first(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
     """List the members of ``root`` (in ``layout``) as dicts, shortest first.
 
     Then depth first in the diagram's variable order; ``rank[i]`` is feature ``i``'s
-    position among the dict's keys (as in :func:`~.walks.members`).
+    position among the dict's keys (as in :func:`~bnx.diagram.walks.members`).
     """
     if root == 0:
         return

@@ -10,8 +10,9 @@ feature by feature, with explicit stacks or feature by feature (never a Python r
 per feature, so a diagram of any depth leaves Python's recursion limit alone): a
 multi-valued feature is kept or dropped whole, and its "dropped" branch is the
 conjunction of the cofactors of all its states.
-The results are decision diagrams, built in a :class:`~.store.Store` per ODD and
-layout (:func:`._cache.node_table`) and written into a ``dd`` manager of the ODD's backend
+The results are decision diagrams, built in a :class:`~bnx.diagram.store.Store` per ODD and
+layout (:func:`bnx.question._cache.node_table`) and written into a ``dd`` manager of the ODD's
+backend
 when a ``dd`` node is asked for.
 """
 
@@ -21,24 +22,25 @@ import lazy_loader
 
 from .._util.types import Instance
 from ..diagram._arrays import cofactor
+from ..diagram._depth_first import depth_first
+from ..diagram.store import Store
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
-from . import _cache, _pi_memo
-from ._classes import ask, of_class
-from ._depth_first import depth_first
+from ..question import _cache
+from ..question._classes import ask, of_class
+from . import _pi_memo
 from ._pi_memo import _state, _store
 from .explanations import DROPPED, Explanations, Layout, wording_of
-from .store import Store
 
 np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["pi_explanations", "prime_implicants"]
 
 class _PI:
-    """The shared pass of pi-inst and pi-cover over a :class:`~.store.Store`.
+    """The shared pass of pi-inst and pi-cover over a :class:`~bnx.diagram.store.Store`.
 
     The store holds the ODD's nodes, or its negation's, and their stars; the output is built
-    in the :class:`~.store.Store` ``core`` over ``layout``'s variables.
+    in the :class:`~bnx.diagram.store.Store` ``core`` over ``layout``'s variables.
 
     Its memo is kept per ODD (:class:`_State`), keyed by node and feature for pi-cover
     and by node and the instance's remaining states for pi-inst, so later calls (other
@@ -459,8 +461,8 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
 def _project(g: Store, u: int, src: Layout, dst: Layout, core, x: list[int]) -> int:
     """Keep the members of ``u`` (in layout ``src``) that are subsets of instance ``x``.
 
-    Built in the :class:`~.store.Store` ``core`` in the keep layout ``dst`` (one depth-first
-    pass, :func:`._depth_first.depth_first`).
+    Built in the :class:`~bnx.diagram.store.Store` ``core`` in the keep layout ``dst`` (one depth-first
+    pass, :func:`bnx.diagram._depth_first.depth_first`).
     """
     choices, restrict, build = src.choice_map, g.restrict, dst.build_table
 

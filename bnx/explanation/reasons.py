@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from .._util.types import Feature, Instance
 from ..odd._odd import ODD, check_odd
-from ._classes import ask
+from ..question._classes import ask
+from ..question._indices import instance_indices
 from ._contrastive import contrastive, roles
-from ._instances import instance_indices
 from ._within import within_odd
 from .checking import ExplanationCheck, check_explanation
 from .explanations import Explanations

@@ -5,10 +5,11 @@
 A condition is a *box*: per feature the set of states it allows (one state, a collection
 of states, or for an ordinal feature a comparison with one of its states). The rule holds
 when the diagram of the other decisions has no instance in the box. Everything is counted
-on the diagram (:mod:`._pairs`: the box's walks down it), the probability of a violation
-is a weighted count under the network (:func:`.frontier.decision_masses` with each
+on the diagram (:mod:`bnx.diagram._pairs`: the box's walks down it), the probability of a violation
+is a weighted count under the network (:func:`bnx.probability.frontier.decision_masses` with each
 feature known to lie in its set), and the most probable counterexample is a max-product
-pass along the diagram (:func:`.frontier.most_probable`). On a multi-class ODD "decided
+pass along the diagram (:func:`bnx.probability.frontier.most_probable`). On a multi-class ODD
+"decided
 ``c``" is its class formula ``odd.class_formula(c)``.
 """
 
@@ -16,16 +17,79 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .._util.types import Feature
+from .._util.wording import decimal, terms
 from ..diagram._feature_view import feature_view
+from ..diagram._memo import register
+from ..diagram._pairs import accepts, walks
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..odd._odd import ODD, check_odd
-from ._pairs import accepts, walks
-from .rule_result import RuleCheck
 
-__all__ = ["check_rule", "check_rules", "orders", "parse_rule"]
+register("rule_total", 1, "the masses of both decisions under the network, no evidence")
+
+__all__ = ["RuleCheck", "check_rule", "check_rules", "orders", "parse_rule"]
+
+
+@dataclass(frozen=True)
+class RuleCheck:
+    """Whether every instance that meets a condition gets one decision.
+
+    Attributes
+    ----------
+    rule : str
+        The rule in words (``"bilirubin ≥ a19_7 => Cirrhosis = decompensate"``).
+    condition : dict
+        Per feature the condition constrains, the tuple of its states it allows (in the
+        feature's order of states).
+    decision : str
+        The decision the rule asks for, in the class's words (``"Cirrhosis = decompensate"``).
+    holds : bool
+        No complete instance that meets the condition gets another decision.
+    violations : int
+        The number of complete instances that meet the condition and get another decision
+        (exact).
+    instances : int
+        The number of complete instances that meet the condition.
+    violation_probability : float, Fraction or None
+        The probability, under the network, that an instance meets the condition and gets
+        another decision (a float within ``1e-9`` of the exact value, or the exact
+        :class:`~fractions.Fraction` with ``exact=True``); ``None`` when the ODD holds no
+        classifier (a file of format version 1).
+    counterexample : dict or None
+        A complete instance that meets the condition and gets another decision (``None``
+        when the rule holds): the most probable one under the network when the ODD holds
+        its classifier, otherwise the first one in the diagram's order.
+    counterexample_decision : str or None
+        The decision on the counterexample, in the class's words.
+    """
+
+    rule: str
+    condition: dict
+    decision: str
+    holds: bool
+    violations: int
+    instances: int
+    violation_probability: float | None = None
+    counterexample: dict | None = field(default=None)
+    counterexample_decision: str | None = None
+
+    def __str__(self) -> str:
+        if self.holds:
+            return (f"Holds: all {self.instances:,} instances with {self._condition_words()} "
+                    f"are decided {self.decision}.")
+        head = (f"Broken: {self.violations:,} of the {self.instances:,} instances with "
+                f"{self._condition_words()} are not decided {self.decision}")
+        x = terms(self.counterexample)
+        if self.violation_probability is None:  # no distribution: any of them
+            return f"{head}; for example {x} is decided {self.counterexample_decision}."
+        return (f"{head} (probability {decimal(self.violation_probability)} in all); the "
+                f"most probable of them, {x}, is decided {self.counterexample_decision}.")
+
+    def _condition_words(self) -> str:
+        return self.rule.split(" => ")[0]
 
 #: The comparisons a condition may make with a state of an ordinal feature.
 COMPARISONS = (">=", ">", "<=", "<", "==", "!=")
@@ -66,13 +130,13 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
         condition's box); ``violation_probability``, their probability under the
         network, a float within ``1e-9`` of the exact value (proven, as
         :func:`bnx.same_decision_probability`'s): a sum over the network's dense joint
-        (``bnx.explanation._dense``) when it is within reach, otherwise (and with
+        (``bnx.probability._dense``) when it is within reach, otherwise (and with
         ``exact=True``) a weighted count along the diagram in exact integers
-        (:func:`bnx.explanation.frontier.decision_masses`, costing the diagram's size
+        (:func:`bnx.probability.frontier.decision_masses`, costing the diagram's size
         times the largest table over the hidden nodes it carries); ``counterexample``,
         the most probable of them under the network, exactly: the dense joint's largest
         entry (entries within rounding of it compared exactly), or else a max-product
-        pass along the diagram (:func:`bnx.explanation.frontier.most_probable`: linear
+        pass along the diagram (:func:`bnx.probability.frontier.most_probable`: linear
         in the diagram when no hidden node is left to sum, exponential in the worst
         case, since it is a marginal MAP problem).
         When the ODD holds no classifier (a saved file of format version 1), there is no
@@ -133,13 +197,13 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
     if clf is None:
         states = [a for a, _ in found.witness()]
     else:
-        from . import under  # numpy: only when needed
+        from ..probability import under  # numpy: only when needed
         got = under.box_violations(clf, target, [sorted(c[0] for c in cs) for cs in choices],
                                    value)
         if got is not None and not exact:
             probability, states = got
         else:
-            from .frontier import decision_masses, most_probable
+            from ..probability.frontier import decision_masses, most_probable
             masses = decision_masses(clf, target, box)
             probability = Fraction(masses[1] if not value else masses[0],
                                    sum(_total(clf, target)))
@@ -155,7 +219,7 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
 
 def _total(clf, odd) -> tuple:
     """Return the masses of both decisions with no evidence (kept with the diagram)."""
-    from .frontier import decision_masses
+    from ..probability.frontier import decision_masses
     cache = odd.arrays.cache
     key = (id(clf), clf.fingerprint)
     got = cache.get("rule_total", key)

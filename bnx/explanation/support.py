@@ -44,12 +44,14 @@ from .._util.types import Manager, Node
 from ..classifier._classifier import Classifier
 from ..classifier._inference import elimination_order
 from ..diagram import _setops as sets
-from ..diagram._memo import detached
+from ..diagram._memo import detached, register
 from ..diagram.backends import is_cudd, new_manager
 from ..diagram.encoding import Encoding, bits_for
 from ..errors import ArgumentError, InstanceError
 from ..odd._odd import ODD, classifier_and_odd
 from .instance_set import InstanceSet
+
+register("support", 1, "the classifier's support as an instance set of the ODD", detached=True)
 
 __all__ = ["forbid", "support"]
 

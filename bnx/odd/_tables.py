@@ -17,8 +17,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..classifier._inference import as_table, class_marginal
-from ..diagram._memo import detached
+from ..diagram._memo import detached, register
 from ..errors import ODDFileError
+
+register("document_network", 1, "a loaded ODD's network, read from its file once", detached=True)
 
 __all__ = ["document_class_states", "document_joint", "exact_joint", "exact_probabilities",
            "scaled_probabilities"]

@@ -219,9 +219,9 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
 
 
 def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = None) -> Report:
-    from ..explanation._robustness import counterfactuals
+    from ..changes._robustness import counterfactuals
+    from ..diagram.walks import feature_uses
     from ..explanation.pi import pi_explanations
-    from ..explanation.walks import feature_uses
     from ..odd._odd import formula_for
     meta = odd.meta
     multi = odd.multiclass
@@ -354,15 +354,15 @@ def _general(odd: ODD, named: dict, rival: Any = None) -> dict:
 
 def _sdp(clf: Classifier, named: dict, odd: ODD) -> Fraction | None:
     """Compute the exact same-decision probability of the decision on the evidence ``named``."""
-    from ..explanation.probability import same_decision_probability
+    from ..probability.same_decision import same_decision_probability
     if sum(clf.class_joint(named, partial=True)) == 0:
         return None  # evidence of probability zero: no same-decision probability
     return same_decision_probability(clf, named, odd=odd, exact=True)
 
 
 def _next(clf: Classifier, named: dict, odd: ODD) -> tuple:
-    """Rank the unobserved features, best to observe first (:mod:`bnx.explanation.observe`)."""
-    from ..explanation.observe import next_observations
+    """Rank the unobserved features, best to observe first (:mod:`bnx.probability.observe`)."""
+    from ..probability.observe import next_observations
     if sum(clf.class_joint(named, partial=True)) == 0:
         return ()  # evidence of probability zero: nothing to observe
     return next_from_frame(next_observations(clf, named, odd=odd))

@@ -37,15 +37,18 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..changes._robustness import robustness
 from ..classifier._classifier import Classifier
 from ..compilation import compile as compile_
-from ..diagram._memo import detached
+from ..diagram._memo import detached, register
 from ..errors import ArgumentError, ExplanationError
-from ..explanation._robustness import robustness
 from ..explanation.mc import mc_explanations
 from ..explanation.pi import pi_explanations
 from ..odd._odd import _unpickle, formula_for
 from ..odd.io import dumps_odd
+
+register("marginal_odd", 16, "the ODDs of the classifier restricted "
+         "to observed features (rows with missing values)", detached=True)
 
 __all__ = ["RowEngine", "answer_rows", "marginal_odd", "run_chunks"]
 

@@ -48,9 +48,9 @@ def pi_feature_share(odd: Any, data: Any):
     import numpy as np
     import pandas as pd
 
+    from ..diagram.walks import count_members
     from ..explanation.explanations import DROPPED
     from ..explanation.pi import pi_explanations
-    from ..explanation.walks import count_members
     from ._engine import marginal_odd
     from .batch import encode_rows
     codes = encode_rows(odd, data)

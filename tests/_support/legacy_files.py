@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from bnx.diagram._passes import count as dd_count
+from bnx.diagram._traversals import count as dd_count
 from bnx.odd._classifier_json import classifier_document
 from bnx.odd.io.document import FORMAT_NAME, _checksum
 from bnx.odd.io.save import _json_scalar

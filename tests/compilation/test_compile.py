@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-import bnx.diagram._passes
+import bnx.diagram._traversals
 from tests._support import oracle
 from tests._support.strategies import classifiers, latent_tree
 
@@ -185,7 +185,7 @@ def test_multivalued_domain_constraint(backend):
     clf = bnx.Classifier(net, "C", "n", threshold=0.5)
     odd = bnx.compile(clf, backend=backend)
     assert odd.count() == 1  # only A=c: Pr(n|c) = 0.8/1.05
-    assert bnx.diagram._passes.count(odd.domain, odd.encoding.nvars) == 3
+    assert bnx.diagram._traversals.count(odd.domain, odd.encoding.nvars) == 3
     assert odd.total() == 3
 
 

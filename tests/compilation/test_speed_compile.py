@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.compilation.budget import Budget
-from bnx.compilation.engines._levels import Levels, log_weights
 from bnx.compilation.engines.naive_bayes import RatioEngine
+from bnx.compilation.engines.naive_bayes_levels import Levels, log_weights
 from bnx.compilation.orders import check_order
 from bnx.diagram._dd import to_dd
 from bnx.diagram.encoding import Encoding

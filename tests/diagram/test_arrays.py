@@ -105,7 +105,7 @@ def test_compiled_arrays_and_their_dd_form_agree(data, backend):
     """An ODD made as arrays (the level engine) has dd's node count and model count once
     its dd root is made, and saving and loading keeps the arrays as they are."""
     import bnx
-    from bnx.diagram._passes import count as dd_count
+    from bnx.diagram._traversals import count as dd_count
     from tests._support.strategies import naive_bayes
     case = data.draw(naive_bayes(max_features=5, max_instances=128))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
@@ -136,7 +136,7 @@ def test_python_and_vectorised_passes_agree(data):
     the same answer walked in Python (a small diagram) and vectorised (a large one); the
     store of a small unate function has the same stars held in Python and in numpy."""
     import bnx
-    from bnx.explanation.store import Store
+    from bnx.diagram.store import Store
     from tests._support.strategies import classifiers
     case = data.draw(classifiers(max_features=4, max_instances=64))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
@@ -177,7 +177,7 @@ def test_both_decisions_in_one_node_space_from_lists_and_from_numpy(example, mon
     """``_cache.both`` (the function and its negation in one node space) is the same made
     in Python (small diagrams) and by numpy (large ones)."""
     import bnx
-    from bnx.explanation import _cache
+    from bnx.question import _cache
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     g, root, neg = _cache.both(odd)
     odd.arrays.cache.pop("both")

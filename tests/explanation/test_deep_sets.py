@@ -20,7 +20,7 @@ from pgmpy.models import DiscreteBayesianNetwork
 import bnx
 from bnx.diagram._arrays import count as array_count
 from bnx.diagram._dd import from_dd
-from bnx.diagram._passes import evaluate
+from bnx.diagram._traversals import evaluate
 from bnx.diagram.backends import is_cudd
 from bnx.explanation._within import within_odd
 from tests._support.deep import limit_untouched, majority

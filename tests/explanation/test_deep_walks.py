@@ -18,8 +18,8 @@ from math import comb
 import pytest
 
 import bnx
+from bnx.diagram.layout import Layout
 from bnx.explanation.explanations import Explanations
-from bnx.explanation.layout import Layout
 from tests._support.deep import limit_untouched, majority, one_matters
 
 N = 200

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation import _contrastive, _passes
+from bnx.explanation import _contrastive
+from bnx.question import _reach
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
 from tests._support.builders import compiled_case, oracle_args
@@ -77,7 +78,7 @@ def test_reaches_and_reached_match_completions(case, data, backend):
     """``reaches`` at the root is "some completion of the partial instance gets the
     terminal's decision"; ``reached`` marks the nodes of the paths of its completions."""
     clf, odd = compiled_case(case, backend, data)
-    fv = _passes.view(odd)
+    fv = _reach.view(odd)
     enc = odd.encoding
     x = data.draw(instances(case))
     kept = data.draw(st.sets(st.sampled_from(case.features)))
@@ -87,16 +88,16 @@ def test_reaches_and_reached_match_completions(case, data, backend):
         [fixed[i]] if fixed[i] is not None else range(len(enc.states[i]))
         for i in range(len(enc.features)))))
     decisions = {bool(d) for d in bnx.diagram._feature_view.decide_states(fv, completions)}
-    for target in (_passes.FALSE, _passes.TRUE):
-        assert bool(_passes.reaches(fv, fixed, target)[fv.root]) == (bool(target) in decisions)
+    for target in (_reach.FALSE, _reach.TRUE):
+        assert bool(_reach.reaches(fv, fixed, target)[fv.root]) == (bool(target) in decisions)
     on_paths = np.zeros(fv.arrays.size, dtype=bool)
     for y in completions:  # walk each completion down
         u = fv.root
         on_paths[u] = True
-        while u > _passes.TRUE:
+        while u > _reach.TRUE:
             u = fv.child(u, y[int(fv.feature[u])])
             on_paths[u] = True
-    assert (_passes.reached(fv, fixed) == on_paths).all()
+    assert (_reach.reached(fv, fixed) == on_paths).all()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -105,7 +106,7 @@ def test_distances_are_hamming_distances_from_the_root(case, data, backend):
     """The root's distance to each terminal is the fewest mutable features to change,
     by enumeration of all instances; the closest flip is one such instance."""
     clf, odd = compiled_case(case, backend, data)
-    fv = _passes.view(odd)
+    fv = _reach.view(odd)
     enc = odd.encoding
     x = data.draw(instances(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
@@ -116,18 +117,18 @@ def test_distances_are_hamming_distances_from_the_root(case, data, backend):
     table = oracle.decision_table(*oracle_args(case))  # by states in the classifier's order
     pos = [enc.position(f) for f in case.features]
     decided = [table[tuple(enc.states[i][y[i]] for i in pos)] for y in everything]
-    for target in (_passes.FALSE, _passes.TRUE):
+    for target in (_reach.FALSE, _reach.TRUE):
         best = min((sum(a != b for a, b in zip(y, xs)) for y, d in zip(everything, decided)
                     if d == bool(target)
                     and all(m or a == b for m, a, b in zip(mutable, y, xs))), default=None)
-        d = int(_passes.distances(fv, xs, target, mutable)[fv.root])
-        assert (None if d >= _passes.INF else d) == best
-    y = _passes.closest_flip(fv, xs, mutable)
+        d = int(_reach.distances(fv, xs, target, mutable)[fv.root])
+        assert (None if d >= _reach.INF else d) == best
+    y = _reach.closest_flip(fv, xs, mutable)
     r = bnx.robustness(odd, x, immutable=fixed)
     if y is None:
         assert r == math.inf
     else:
-        assert _passes.decide(fv, y) != _passes.decide(fv, xs)
+        assert _reach.decide(fv, y) != _reach.decide(fv, xs)
         assert sum(a != b for a, b in zip(y, xs)) == r
         assert all(m or a == b for m, a, b in zip(mutable, y, xs))
 
@@ -137,7 +138,7 @@ def test_distinct_rows_past_the_integer_keys():
     rng = np.random.default_rng(0)
     a = rng.integers(0, 3, size=(200, 5))
     for bound in (3, 1 << 20):
-        rows, inverse = _passes.distinct_rows(a, bound)
+        rows, inverse = _reach.distinct_rows(a, bound)
         assert len({tuple(r) for r in a.tolist()}) == len(rows)
         assert (rows[inverse] == a).all()
 
@@ -171,7 +172,7 @@ def test_check_explanation_reason_is_the_greedy_one(case, data, backend):
 @given(case=classifiers(), data=st.data())
 def test_count_biased_by_frontiers_and_by_quantification(case, data, backend):
     """Both ways of counting the biased instances match the brute force."""
-    from bnx.explanation import bias
+    from bnx.changes import bias
     clf, odd = compiled_case(case, backend, data)
     protected = data.draw(st.sets(st.sampled_from(case.features)))
     want = brute.count_biased(oracle_args(case), protected)

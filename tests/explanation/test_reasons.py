@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.changes._erosion import eroded_counts
 from bnx.diagram._arrays import negate
-from bnx.explanation import probability
-from bnx.explanation._erosion import eroded_counts
+from bnx.probability import same_decision
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
 from tests._support.builders import compiled_case, oracle_args
@@ -99,7 +99,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
 def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
     """Counts of 2**62 instances or more are Python integers (object arrays): the same
     answers as in int64 on a small classifier made to take that path."""
-    from bnx.explanation import _store_numpy
+    from bnx.diagram import _store_numpy
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     enc = odd.encoding
     everything = [True] * len(enc.features)
@@ -183,9 +183,9 @@ def test_same_decision_probability_is_the_exact_sum(case, data, backend):
         # ODD per joint state of the class and latent variables, and the sum over completions
         idx = clf.encode(e, partial=True)
         total = sum(clf._class_joint(idx))
-        priors, parents = probability._configurations(clf)
-        assert probability._weighted_mass(clf, odd, idx, True, priors, parents) / total == pos
-        assert probability._enumerated_mass(clf, idx, True) / total == pos
+        priors, parents = same_decision._configurations(clf)
+        assert same_decision._weighted_mass(clf, odd, idx, True, priors, parents) / total == pos
+        assert same_decision._enumerated_mass(clf, idx, True) / total == pos
 
 
 def test_same_decision_probability_compiles_once_without_odd():

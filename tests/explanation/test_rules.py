@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.explanation import under
-from bnx.explanation.frontier import most_probable
+from bnx.probability import under
+from bnx.probability.frontier import most_probable
 from tests._support import oracle
 from tests._support.builders import compiled_case, oracle_args
 from tests._support.strategies import (

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import bnx
 from bnx.classifier._unate import least_pair, least_states
 from bnx.diagram._arrays import negate
-from bnx.explanation.store import Store
+from bnx.diagram.store import Store
 from tests._support import oracle
 from tests._support.legacy_files import resign
 from tests._support.strategies import classifier_of, instances, naive_bayes
@@ -104,7 +104,7 @@ def test_a_file_without_least_states_still_uses_them(tmp_path):
     del meta["least_states"]
     bare = bnx.ODD(odd.classifier, odd.encoding, backend="autoref", arrays=odd.arrays,
                    meta=meta)
-    from bnx.explanation import _cache
+    from bnx.question import _cache
     assert _cache.least_states(bare, True) == (0, 0, 0, 0)
     assert np.array_equal(bare.arrays.lo, odd.arrays.lo)
     # a file without the key: the loaded ODD's metadata lacks it, so _cache takes the

@@ -16,7 +16,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation import bias as bias_module
+from bnx.changes import bias as bias_module
 from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import instances, multiclass_classifier_of, multiclass_networks

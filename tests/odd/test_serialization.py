@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 import bnx
 from bnx.diagram import _arrays
 from bnx.diagram._arrays import count as count_arrays
-from bnx.diagram._passes import count
 from bnx.diagram._problem import problem
+from bnx.diagram._traversals import count
 from bnx.diagram.encoding import Encoding
 from bnx.odd.io import FORMAT_VERSION, load, load_odd, save_odd
 from bnx.odd.io.document import _checksum

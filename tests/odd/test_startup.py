@@ -70,10 +70,10 @@ def test_a_small_saved_odd_explains_without_numpy_or_dd(tmp_path):
 
 def test_submodules_are_attributes_after_import_bnx():
     """``import bnx`` then ``bnx.compilation`` or ``bnx.explanation.pi`` works as when the
-    package imported them eagerly; ``bnx.explanation.robustness`` stays the function."""
+    package imported them eagerly; ``bnx.changes.robustness`` stays the function."""
     code = ("import bnx, inspect; print(bnx.compilation.general_order.__name__, "
             "bnx.explanation.pi.pi_explanations.__name__, "
-            "inspect.isfunction(bnx.explanation.robustness), hasattr(bnx, 'no_such_name'))")
+            "inspect.isfunction(bnx.changes.robustness), hasattr(bnx, 'no_such_name'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["general_order", "pi_explanations", "True", "False"], \

@@ -162,7 +162,7 @@ def test_a_partial_admissions_report_says_how_sure(admissions):
         "and\n  it changes the decision with probability 0.22. FirstTimeApplicant and "
         "EntranceExam\n  cannot change it.")
     assert r.next == tuple(NextObservation(f, row.expected_sdp, row.flip_probability)
-                           for f, row in bnx.explanation.observe.next_observations(
+                           for f, row in bnx.probability.observe.next_observations(
                                admissions.classifier, {"GPA": "+"}).iterrows())
     ranked = dataclasses.replace(r, next=(NextObservation("WorkExperience", 0.986, 0.22),
                                           NextObservation("FirstTimeApplicant", 0.795, 0.0),

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation.store import Store
-from bnx.explanation.walks import feature_uses
+from bnx.diagram.store import Store
+from bnx.diagram.walks import feature_uses
 from bnx.odd._tables import exact_probabilities
 from tests._support import oracle
 from tests._support.strategies import classifier_of, classifiers, general_networks, instances

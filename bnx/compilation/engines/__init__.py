@@ -5,7 +5,7 @@ reason) and returns the decision function as
 :class:`~bnx.diagram._arrays.DiagramArrays` (:meth:`Engine.run`). In the order in which
 :func:`bnx.compilation._choose.choose` asks them:
 
-* :mod:`.levels`: binary-class naive Bayes, a level at a time in floating point with
+* :mod:`.naive_bayes_levels`: binary-class naive Bayes, a level at a time in floating point with
   exact ties (probabilities that doubles hold);
 * :mod:`.naive_bayes`: binary-class naive Bayes, exact odds ratios merged by intervals;
 * :mod:`.latent_tree`: binary-class latent trees, ``(rho, K)`` with exact intervals;
@@ -15,9 +15,9 @@ reason) and returns the decision function as
 * :mod:`.general`: every network and rule, by variable elimination along the order.
 
 The modules whose names start with ``_`` support them: exact intervals of the odds
-(:mod:`._intervals`), the naive Bayes levels and log-weights (:mod:`._levels`,
-:mod:`._weights`), the TAN models and orders (:mod:`._tan_model`,
-:mod:`._context_order`), the elimination plan and its execution (:mod:`._plan`, :mod:`._execution`,
+(:mod:`._intervals`), the naive Bayes log-weights (:mod:`._weights`), the TAN models
+and orders (:mod:`._tan_model`, :mod:`._context_order`), the elimination plan and its
+execution (:mod:`._plan`, :mod:`._execution`,
 :mod:`._bounds`), the bounded tail of truth tables (:mod:`._tail`, :mod:`._truth`,
 :mod:`._contraction`) and the size estimates (:mod:`._estimates`).
 """
@@ -26,8 +26,8 @@ from ._base import DdEngine, Engine, Verdict
 from ._tan_model import tan_order
 from .general import FactorEngine, general_order
 from .latent_tree import SplitEngine
-from .levels import LevelEngine
 from .naive_bayes import RatioEngine
+from .naive_bayes_levels import LevelEngine
 from .tan import TanEngine
 from .tensor import TensorEngine
 

@@ -1,4 +1,4 @@
-"""Exact ranks of nearly equal floats, for :class:`~._levels.Levels`.
+"""Exact ranks of nearly equal floats, for :class:`~.naive_bayes_levels.Levels`.
 
 Values are sorted by their floats, and wherever two neighbours are closer than the proven
 rounding bound (``gap``) ordered and merged by their exact rationals.
@@ -10,7 +10,7 @@ __all__ = ["Ranks"]
 
 
 class Ranks:
-    """Sorting with exact ties (a base of :class:`~._levels.Levels`).
+    """Sorting with exact ties (a base of :class:`~.naive_bayes_levels.Levels`).
 
     Needs ``np`` (numpy), ``gap`` (the rounding bound) and ``budget`` (its ``check()``) on
     ``self``.

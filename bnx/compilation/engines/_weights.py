@@ -1,6 +1,6 @@
 """The naive Bayes level engine's weights: log-likelihood ratios with a bound on their error.
 
-A state of the level engine (:mod:`._levels`) is a log-odds ``s``; observing state ``v``
+A state of the level engine (:mod:`.naive_bayes_levels`) is a log-odds ``s``; observing state ``v``
 of feature ``i`` adds ``w_i(v) = log p_v - log q_v``. :func:`log_weights` computes the
 prior log-odds and every ``w_i(v)`` in floating point, with a proven bound on the error
 of each term, or refuses (``None``) when some probability is not a normal double, in

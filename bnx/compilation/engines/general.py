@@ -1,4 +1,4 @@
-"""Engine 4: any network, by variable elimination along the order (exact).
+"""The general engine: any network, by variable elimination along the order (exact).
 
 The state after a prefix ``y`` is the list of *touched* factors of the elimination
 (:mod:`._plan`), each normalised, plus class weights: for a comparison of two class
@@ -17,7 +17,7 @@ from ...classifier._classifier import Classifier
 from ...classifier._inference import indicator, table_gcd
 from ...classifier._rules import argmax_pairs
 from ...diagram import _setops as sets
-from ...diagram._passes import unwind
+from ...diagram._traversals import unwind
 from ...diagram.encoding import Encoding
 from ...errors import CompilationLimitError
 from ..budget import Budget
@@ -205,7 +205,7 @@ class FactorElimination:
     def visit2(self, i: int, rho: Fraction, state: tuple):
         """Return the node and ``rho`` interval of a two-class state at a level.
 
-        A step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps.
+        A step of :func:`~bnx.diagram._traversals.unwind`: it yields its children's steps.
         """
         bdd = self.bdd
         if i == self.n:
@@ -269,7 +269,7 @@ class FactorElimination:
     def visit_k(self, i: int, w: tuple, state: tuple):
         """Return the node of a state with class weights (three or more classes) at a level.
 
-        A step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps.
+        A step of :func:`~bnx.diagram._traversals.unwind`: it yields its children's steps.
         """
         bdd = self.bdd
         if i == self.n:

@@ -1,4 +1,6 @@
-"""Engine 3: binary-class latent trees, states ``(rho, K)`` with exact intervals of ``rho``."""
+"""The latent tree engine: binary-class latent trees, states ``(rho, K)`` with exact
+intervals of ``rho``.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import numpy as np
 
 from ...classifier._classifier import Classifier
 from ...diagram import _setops as sets
-from ...diagram._passes import unwind
+from ...diagram._traversals import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
 from ._base import Verdict, accept, refuse
@@ -85,7 +87,7 @@ class SplitEngine(TensorEngine):
     def visit2(self, i: int, rho: Fraction, K: np.ndarray):
         """Return (node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``.
 
-        A step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps.
+        A step of :func:`~bnx.diagram._traversals.unwind`: it yields its children's steps.
         """
         bdd = self.bdd
         if i == self.n:  # K was folded: the decision is rho >= 1

@@ -1,4 +1,5 @@
-"""Engine 1: binary-class naive Bayes, states are odds ratios merged by exact intervals.
+"""The exact naive Bayes engine: binary-class naive Bayes, states are odds ratios merged by
+exact intervals.
 
 Algorithm 1 of Shih, Choi and Darwiche with a complete merge test: the states with
 the same remaining decision function form an interval of ``rho``, computed exactly
@@ -11,7 +12,7 @@ from fractions import Fraction
 
 from ...classifier._classifier import Classifier
 from ...diagram import _setops as sets
-from ...diagram._passes import unwind
+from ...diagram._traversals import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
 from ._base import DdEngine, Verdict, accept, refuse
@@ -65,7 +66,7 @@ class RatioEngine(DdEngine):
         """(node, lo, lo_closed, hi, hi_closed): the function at level ``i`` and its interval.
 
         ``hi is None`` means +infinity (finite states only reach here). A step of a
-        recursion run by :func:`~bnx.diagram._passes.unwind` (it yields its children's
+        recursion run by :func:`~bnx.diagram._traversals.unwind` (it yields its children's
         steps), so that no diagram is too deep for it.
         """
         bdd = self.bdd

@@ -2,8 +2,8 @@
 
 Any classifier whose pruned factors mention no hidden variable (pairwise factors over a
 feature forest for a TAN; wider scopes for KDB and BAN, ordered by
-:mod:`._context_order`). The naive Bayes level engine (:mod:`._levels`) with open contexts
-(:mod:`._tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
+:mod:`._context_order`). The naive Bayes level engine (:mod:`.naive_bayes_levels`) with
+open contexts (:mod:`._tan_model`): a state of level ``i`` is ``(s, k)``, ``s`` the log-odds of the
 observed prefix and ``k`` the states of the open features (observed, with a neighbour
 still to come). Its child through state ``v`` of feature ``i`` is
 ``(s + w_i(k, v), nxt_i(k, v))`` (``w = +inf``: the child is positive on every valid
@@ -43,8 +43,8 @@ from ..conjunction import conjoin, domain, valid_chain
 from ._base import Engine, Verdict, accept, refuse
 from ._estimates import tan_estimate
 from ._intervals import INF
-from ._levels import Levels
 from ._tan_model import TanModel, tan_model
+from .naive_bayes_levels import Levels
 
 __all__ = ["TanEngine", "TanLevels"]
 
@@ -128,7 +128,7 @@ class TanLevels(Levels):
 
     Shares the per-level reduction and the construction of the arrays (``_reduce``,
     ``_build``, ``_rows``, ``_remap``) with
-    :class:`~bnx.compilation.engines._levels.Levels`.
+    :class:`~bnx.compilation.engines.naive_bayes_levels.Levels`.
     """
 
     def __init__(self, enc: Encoding, budget: Budget, model: TanModel):

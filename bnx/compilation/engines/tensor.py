@@ -1,4 +1,4 @@
-"""Engine 2: any class, exact tensors over the separator (sufficient merge test).
+"""The tensor engine: any class, exact tensors over the separator (sufficient merge test).
 
 The state after a prefix ``y`` is the exact tensor ``Pr(c, y, s) * w(c)`` over the class
 and the separator ``s`` (``w(positive) = 1 - T``, ``w(other) = -T``). States equal up to a
@@ -15,7 +15,7 @@ import numpy as np
 
 from ...classifier._classifier import Classifier
 from ...diagram import _setops as sets
-from ...diagram._passes import unwind
+from ...diagram._traversals import unwind
 from ...diagram.encoding import Encoding
 from ..budget import Budget
 from ._base import DdEngine, Verdict, accept, refuse
@@ -195,7 +195,7 @@ class TensorEngine(DdEngine):
     def visit(self, i: int, m: np.ndarray):
         """Return the node of the state ``m`` at level ``i`` (memoised by its normalised tensor).
 
-        A step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps.
+        A step of :func:`~bnx.diagram._traversals.unwind`: it yields its children's steps.
         """
         bdd = self.bdd
         flat = m.reshape(-1)
