@@ -25,17 +25,15 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-import lazy_loader
+import numpy as np
 
 from .._util.types import Manager, Node
 from ._arrays import TRUE, DiagramArrays, canonical
 from .backends import autoref_table, branches, is_cudd, make_node, write_nodes
 
-np = lazy_loader.load("numpy")  # imported on first use
-
 __all__ = ["from_dd", "to_dd", "copy_to"]
 
-_INT = "int64"  # (a dtype name: numpy is imported on first use)
+_INT = np.int64
 
 # The readers below return tables of the nodes below some roots: index 0 is dd's one
 # terminal (true), and a reference to node ``i`` is the *slot* ``2 i`` (as is) or

@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 
-import lazy_loader
+import numpy as np
 
 from .._util.types import Manager
 from ..classifier._unate import least_pair
@@ -29,8 +29,6 @@ from ..diagram._feature_view import decide as decide_instance
 from ..diagram.backends import collect_grown, new_manager
 from .layout import Layout
 from .store import Store
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
            "both", "tidy", "GC_SLACK"]
@@ -140,13 +138,6 @@ def both(odd) -> tuple:
     def make():
         a = odd.arrays
         n = a.size
-        if a.small:  # lists, made in Python (a loaded small ODD imports no numpy)
-            level, lo, hi = a.lists()
-            shift = [1, 0, *range(n, 2 * n - 2)]  # the terminals swap
-            level = level + level[2:]
-            lo = lo + [shift[c] for c in lo[2:]]
-            hi = hi + [shift[c] for c in hi[2:]]
-            return (Store.of(a.nvars, level, lo, hi), a.root, shift[a.root])
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
         level, lo, hi = (array("q", np.concatenate(c).tobytes()) for c in (

@@ -30,7 +30,7 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
-import lazy_loader
+import numpy as np
 
 from .._util.types import Instance
 from ..diagram._arrays import negate
@@ -42,8 +42,6 @@ from ._passes import FALSE, INF, TRUE, decide, instance_distances, view
 from ._pi_memo import CORE_LIMIT
 from .costs import Counterfactuals, Paths, cheapest, prices
 from .explanations import DROPPED, Layout, wording_of
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 

@@ -7,23 +7,25 @@ the sets it has built (``a and not b``); MC (:mod:`.mc`) keeps the minimal ones;
 robustness profile (:mod:`._erosion`) conjoins the ODD's functions. pi-inst and pi-cover
 also follow, below a node that tests feature ``i``, its *star*: the conjunction of its
 cofactors over the states of ``i`` (the function left when ``i`` is dropped), a function
-the ODD may not hold. A :class:`Store` holds all of these: per node its level and two
-children, a unique table so that a node number names one function, and the memos of its
+the ODD may not hold. A :class:`Store` holds all of these: per node its level, two
+children and star, a unique table so that a node number names one function, and the memos of its
 operations (:meth:`~Store.conj`, :meth:`~Store.diff`, :meth:`~Store.count`,
 :meth:`~Store.star_of`; :meth:`~Store.size` is the size ``dd`` reports), all kept across
 calls, so that what one instance built serves the next. It does what a ``dd.bdd.BDD``
 would do, without its bookkeeping (reference counts, complemented edges, a general
 ``ite``). A set is counted, sized, restricted and walked (:mod:`.walks`) where it was
 built, and becomes a ``dd`` diagram only when asked (:meth:`~Store.to_dd`); a set given as
-a ``dd`` function is read in once (:meth:`~Store.read_dd`). Every operation is a loop over
-an explicit stack (no recursion, however deep the diagram).
+a ``dd`` function is read in once (:meth:`~Store.read_dd`). No operation recurses (however
+deep the diagram): a set difference is a loop over an explicit stack, a conjunction is
+computed breadth first, level by level (:meth:`~Store.conj_many`, the one conjunction: one
+pair or millions), stars and counts a whole feature at a time.
 
+One representation, whatever the size: the columns are ``array('q')`` (read and grown one
+node at a time in Python by the passes that go node by node) and the passes over many
+nodes at once read them through numpy views of the same memory (:meth:`~Store.view`).
 A store made from an ODD's arrays (:meth:`Store.from_arrays`) knows its encoding's
-features (:mod:`._store_features`: cofactors follow state codes, counts are over valid
-codes). Its strategy is chosen by the one size limit of the diagram's passes
-(:data:`bnx.diagram._arrays.SMALL`, in Python steps: :func:`in_python`): up to it, Python
-lists, one node at a time (a small saved naive Bayes explains a decision with no numpy
-import); past it, numpy buffers and conjunctions breadth first (:mod:`._store_numpy`).
+features (:class:`bnx.diagram._feature_view.Features`: cofactors follow state codes,
+counts are over valid codes).
 
 Node ``0`` is false (the empty set), node ``1`` true, both at level ``nvars``; diagrams are
 reduced, ordered (children at deeper levels) and numbered children first.
@@ -42,21 +44,26 @@ True
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
+import numpy as np
+
 from .._util.types import Manager, Node
-from ..diagram import _arrays
 from ..diagram import _table_dd as _dd
-from ..diagram._arrays import DiagramArrays, cofactor, dd_nodes
+from ..diagram._arrays import DiagramArrays, cofactor, dd_nodes, unique
 from ..diagram.encoding import Encoding
 from . import _store_features as _feat
-from . import _store_numpy as _wide
 
-__all__ = ["Store", "in_python", "store_for"]
+__all__ = ["Store", "store_for"]
 
-#: About how many Python steps a node's star costs where it is a conjunction (in Python,
-#: one pair at a time), against one where it is a cofactor (a unate feature).
-CONJ_STEPS = 8
+_INT = np.int64
+_B = 1 << 31  # pair keys: a * _B + b, a < b (node numbers stay below 2 ** 31)
+
+#: :func:`store_for` makes every star of a diagram of at most this many nodes at once
+#: (breadth first, a few numpy calls per level); a larger one's stars are made as the
+#: questions reach them.
+CLOSE_ALL = 1 << 14
 
 
 def _and_leaf(a: int, b: int):
@@ -70,11 +77,23 @@ def _and_leaf(a: int, b: int):
     return (a, b) if a < b else (b, a)
 
 
-def in_python(size: int, unate: bool) -> bool:
-    """Whether work over a diagram of ``size`` nodes is done in Python (one node at a
-    time) rather than by numpy: its Python steps (one per node, :data:`CONJ_STEPS` where
-    stars are conjunctions) within the one limit :data:`bnx.diagram._arrays.SMALL`."""
-    return size * (1 if unate else CONJ_STEPS) <= _arrays.SMALL
+def _terminal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`_and_leaf` on arrays: the conjunction where a terminal case decides it,
+    else ``-1``."""
+    r = np.full(len(a), -1, dtype=_INT)
+    r = np.where((a == 1) & (r < 0), b, r)
+    r = np.where(((b == 1) | (a == b)) & (r < 0), a, r)
+    return np.where((a == 0) | (b == 0), 0, r)
+
+
+def _column(values) -> array:
+    """``values`` (ints, an ``array('q')`` or an integer numpy array) as a new
+    ``array('q')``."""
+    if isinstance(values, np.ndarray):
+        out = array("q")
+        out.frombytes(np.ascontiguousarray(values, dtype=_INT).tobytes())
+        return out
+    return array("q", values)
 
 
 class Store:
@@ -82,14 +101,10 @@ class Store:
 
     Attributes
     ----------
-    var, lo, hi : list of int, or numpy.ndarray
-        Per node: its level and children (nodes ``0`` and ``1`` are the terminals); numpy
-        buffers in a store held in numpy (only the first :attr:`n` entries in use).
-        ``level`` is ``var``.
-    py : tuple of list or None
-        ``(level, lo, hi, star)`` in a store held in Python; ``None`` in one held in numpy.
-    star : list of int or numpy.ndarray
-        Per node whose star is made, its star (``-1``: not made yet).
+    var, lo, hi, star : array.array
+        Per node: its level, its children (nodes ``0`` and ``1`` are the terminals) and
+        its star (``-1``: not made yet); ``level`` is ``var``. Numpy views of the same
+        memory: :meth:`view`.
     closed : bool
         Whether every node's star is made.
     root : int or None
@@ -99,54 +114,54 @@ class Store:
     def __init__(self, nvars: int, enc: Encoding | None = None, *,
                  least: tuple | None = None) -> None:
         self.nvars = nvars
-        self.var = self.level = [nvars, nvars]
-        self.lo, self.hi, self.star = [0, 1], [0, 1], [0, 1]
-        self.py = (self.var, self.lo, self.hi, self.star)
         self.root = None
         self.closed = False
-        self._unique: dict | _Index = {}  # (level, low, high) -> node
+        self._columns([nvars, nvars], [0, 1], [0, 1])
+        self._unique = {}  # (level, low, high) -> node
         self._diffs: dict = {}  # (a, b) -> a and not b
-        self._ands: dict = {}  # (a, b), a < b -> a and b
-        self._counts: dict = {0: 0, 1: 1}  # node -> models (see count)
+        self._ands: dict = {}  # a * _B + b, a < b -> a and b
         self._memos: dict = {}  # id(owner) -> (owner, memo of a walk keyed by node)
         _feat.setup(self, enc, least)
 
     @classmethod
     def of(cls, nvars: int, var, lo, hi) -> Store:
         """A store that starts with the given nodes (a reduced ordered diagram numbered
-        children first: nodes ``0`` and ``1`` the terminals; sequences of int, lists to
-        grow); their unique table is made when a node is first added."""
+        children first: nodes ``0`` and ``1`` the terminals; sequences of int or numpy
+        arrays); their unique table is made when a node is first added."""
         t = cls(nvars)
         t._columns(var, lo, hi)
+        t._unique = _Index(t)
         return t
 
     def _columns(self, var, lo, hi) -> None:
-        self.var = self.level = var
-        self.lo, self.hi = lo, hi
-        self.star = [0, 1] + [-1] * (len(var) - 2)
-        self.py = (var, lo, hi, self.star)
-        self._unique = _Index(self)
+        self.var = self.level = _column(var)
+        self.lo, self.hi = _column(lo), _column(hi)
+        self.star = array("q", [0, 1])
+        self.star.extend([-1] * (len(self.var) - 2))
 
     @classmethod
     def from_arrays(cls, arrays: DiagramArrays, enc: Encoding | None = None, *,
-                    least: tuple | None = None, python: bool | None = None) -> Store:
+                    least: tuple | None = None) -> Store:
         """A store that starts with the nodes of ``arrays`` (same numbers), whose features
-        are ``enc``'s; held in Python or in numpy as :func:`in_python` says (or as
-        ``python`` says: a caller that conjoins many nodes at once asks for numpy)."""
+        are ``enc``'s."""
         t = cls(arrays.nvars, enc, least=least)
         t.root = arrays.root
-        if python if python is not None else in_python(arrays.size, least is not None):
-            t._columns(*arrays.lists())
-        else:
-            _wide.start(t, arrays)
+        t._columns(*arrays.columns)
+        t._unique = _Index(t)
         return t
 
     @property
     def n(self) -> int:
         """The number of nodes."""
-        return len(self.var) if self.py is not None else self._n
+        return len(self.var)
 
     __len__ = n.fget
+
+    def view(self, name: str) -> np.ndarray:
+        """The column ``name`` (``"var"``, ``"lo"``, ``"hi"`` or ``"star"``) as a numpy
+        view of its memory, for a pass over many nodes at once. A column cannot grow while
+        a view of it lives: a pass drops its views before it makes nodes."""
+        return np.frombuffer(getattr(self, name), dtype=_INT)
 
     def entries(self) -> int:
         """Nodes plus memo entries: what the store holds (bounded by its owner, who
@@ -167,14 +182,15 @@ class Store:
             self.var.append(level)
             self.lo.append(lo)
             self.hi.append(hi)
+            self.star.append(-1)
         return u
 
-    def nodes(self, level: int, lo, hi):
-        """:meth:`node` for each pair ``lo[k], hi[k]`` (a numpy array in a store held in
-        numpy, else a list)."""
-        if self.py is None:
-            return _wide.nodes(self, level, lo, hi)
-        return [self.node(level, a, b) for a, b in zip(lo, hi)]
+    def nodes(self, level: int, lo, hi) -> np.ndarray:
+        """:meth:`node` for each pair ``lo[k], hi[k]`` (arrays of nodes)."""
+        node = self.node
+        lo, hi = np.asarray(lo, dtype=_INT), np.asarray(hi, dtype=_INT)
+        return np.fromiter((node(level, a, b) for a, b in zip(lo.tolist(), hi.tolist())),
+                           dtype=_INT, count=len(lo))
 
     def restrict(self, u: int, bits: Sequence[tuple[int, bool]]) -> int:
         """Follow ``u`` along ``(level, value)`` pairs in increasing level order (a level
@@ -186,8 +202,11 @@ class Store:
         return u
 
     def cofactor(self, u, i: int, j: int):
-        """The cofactor of node ``u`` (an int, or in a store held in numpy a numpy array
-        of nodes) on state ``j`` of feature ``i`` (which ``u`` tests or skips)."""
+        """The cofactor of node ``u`` (an int, or a numpy array of nodes) on state ``j``
+        of feature ``i`` (which ``u`` tests or skips)."""
+        if isinstance(u, np.ndarray):
+            return cofactor(self.view("var"), self.view("lo"), self.view("hi"), u,
+                            self.first[i], self.nbits[i], j)
         return cofactor(self.var, self.lo, self.hi, u, self.first[i], self.nbits[i], j)
 
     # ------------------------------------------------------------------ operations
@@ -224,82 +243,114 @@ class Store:
         return memo[(a, b)]
 
     def conj(self, a: int, b: int) -> int:
-        """``a and b`` (memoised across calls), on an explicit stack as :meth:`diff`."""
+        """``a and b`` (memoised across calls): :meth:`conj_many` of one pair."""
         key = _and_leaf(a, b)
         if type(key) is not tuple:
             return key
-        if self.py is None:
-            return int(_wide.conj(self, [a], [b])[0])
+        got = self._ands.get(key[0] * _B + key[1])
+        return got if got is not None else int(self.conj_many([a], [b])[0])
+
+    def conj_many(self, a, b) -> np.ndarray:
+        """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed),
+        breadth first: the pairs of operands are expanded level by level top-down (numpy
+        gathers, one sort per level; pairs conjoined before are read from the memo), then
+        the results are made bottom-up, one level at a time."""
+        a = np.asarray(a, dtype=_INT)
+        b = np.asarray(b, dtype=_INT)
+        res = _terminal(a, b)
+        todo = res < 0
+        if not todo.any():
+            return res
         memo = self._ands
-        a, b = key
-        got = memo.get(key)
-        if got is not None:
-            return got
-        stack = [(a, b)]
-        while stack:
-            key = stack[-1]
-            v, kids = self._split(*key)
-            leaves = [_and_leaf(p, q) for p, q in kids]
-            r = [memo.get(k) if type(k) is tuple else k for k in leaves]
-            if None in r:
-                stack.extend(k for k, got in zip(leaves, r) if got is None)
-                continue
-            stack.pop()
-            memo[key] = self.node(v, r[0], r[1])
-        return memo[(a, b)]
+        level, lo, hi = self.view("var"), self.view("lo"), self.view("hi")
+        x, y = np.minimum(a[todo], b[todo]), np.maximum(a[todo], b[todo])
+        # Every distinct pair gets a number (its index in ``made``, level by level top-down
+        # in the order met); a pair's children refer to their pairs by -2 - that number,
+        # written in when their level is reached, so no search is needed to resolve them.
+        buckets: dict = {}  # level -> [(pair keys, parent entry or -1, side, positions)]
 
-    def _split(self, a: int, b: int) -> tuple:
-        """``(level, ((a0, b0), (a1, b1)))``: the top level of ``a`` and ``b`` and their
-        cofactors on it, paired."""
-        var, lo, hi = self.var, self.lo, self.hi
-        va, vb = var[a], var[b]
-        v = min(vb, va)
-        a0, a1 = (lo[a], hi[a]) if va == v else (a, a)
-        b0, b1 = (lo[b], hi[b]) if vb == v else (b, b)
-        return v, ((a0, b0), (a1, b1))
+        def push(keys, x, y, parent, side, pos):
+            top = np.minimum(level[x], level[y])
+            t0, t1 = int(top.min()), int(top.max())
+            if t0 == t1:
+                buckets.setdefault(t0, []).append((keys, parent, side, pos))
+                return
+            order = np.argsort(top, kind="stable")
+            top, keys, pos = top[order], keys[order], pos[order]
+            cuts = np.flatnonzero(np.diff(top)) + 1
+            for s0, s1 in zip(np.r_[0, cuts].tolist(), np.r_[cuts, len(top)].tolist()):
+                buckets.setdefault(int(top[s0]), []).append(
+                    (keys[s0:s1], parent, side, pos[s0:s1]))
 
-    def conj_many(self, a, b):
-        """``a[k] and b[k]`` for every ``k`` (a numpy array in a store held in numpy,
-        where many pairs are conjoined breadth first at once; else a list)."""
-        if self.py is None:
-            return _wide.conj(self, a, b)
-        return [self.conj(x, y) for x, y in zip(a, b)]
+        first = np.empty(len(x), dtype=_INT)  # the number of each first pair
+        push(x * _B + y, x, y, -1, 0, np.arange(len(x)))
+        done = []  # per level top-down: (level, numbers, keys, child 0, child 1)
+        hits = []  # (numbers, results) of the pairs the memo answers
+        numbered = 0
+        while buckets:
+            lv = min(buckets)
+            parts = buckets.pop(lv)
+            keys, inv = unique(np.concatenate([p[0] for p in parts]) if len(parts) > 1
+                               else parts[0][0], inverse=True)
+            inv += numbered
+            at = 0
+            for k, parent, side, pos in parts:
+                ids = inv[at:at + len(k)]
+                at += len(k)
+                if parent < 0:
+                    first[pos] = ids
+                else:
+                    done[parent][3 + side][pos] = -2 - ids
+            ids = np.arange(numbered, numbered + len(keys), dtype=_INT)
+            numbered += len(keys)
+            if memo:
+                got = np.fromiter((memo.get(k, -1) for k in keys.tolist()), dtype=_INT,
+                                  count=len(keys))
+                hit = got >= 0
+                if hit.any():
+                    hits.append((ids[hit], got[hit]))
+                    keys, ids = keys[~hit], ids[~hit]
+                    if not len(keys):
+                        continue
+            p, q = keys // _B, keys % _B
+            lp, lq = level[p] == lv, level[q] == lv
+            entry = [lv, ids, keys]
+            for side, arr in enumerate((lo, hi)):
+                u = np.where(lp, arr[p], p)
+                v = np.where(lq, arr[q], q)
+                r = _terminal(u, v)
+                pend = np.flatnonzero(r < 0)
+                if len(pend):
+                    u2, v2 = np.minimum(u[pend], v[pend]), np.maximum(u[pend], v[pend])
+                    push(u2 * _B + v2, u2, v2, len(done), side, pend)
+                entry.append(r)
+            done.append(entry)
+        level = lo = hi = arr = None  # (the views go: the columns grow below)
+        made = np.empty(numbered, dtype=_INT)
+        for ids, r in hits:
+            made[ids] = r
+
+        def resolve(v):
+            pend = v < 0
+            if pend.any():
+                v = v.copy()
+                v[pend] = made[-2 - v[pend]]
+            return v
+
+        for lv, ids, keys, c0, c1 in reversed(done):
+            out = made[ids] = self.nodes(lv, resolve(c0), resolve(c1))
+            memo.update(zip(keys.tolist(), out.tolist()))
+        res[todo] = made[first]
+        return res
 
     def count(self, u: int) -> int:
         """Number of complete assignments on which ``u`` is true, each feature taking
         one of its states (valid codes only; without an encoding, every level is a
-        two-state feature): exact, memoised across calls, as nodes never change."""
-        if self.py is None:
-            return _wide.count(self, u)
-        var, memo = self.var, self._counts
-        if not self.plain:
-            return _feat.count(self, u)
-        got = memo.get(u)
-        if got is None:
-            lo, hi = self.lo, self.hi
-            stack = [u]
-            while stack:
-                w = stack[-1]
-                if w in memo:
-                    stack.pop()
-                    continue
-                a, b = lo[w], hi[w]
-                ca, cb = memo.get(a), memo.get(b)
-                if ca is None:
-                    stack.append(a)
-                elif cb is None:
-                    stack.append(b)
-                else:
-                    stack.pop()
-                    v = var[w]
-                    memo[w] = (ca << (var[a] - v - 1)) + (cb << (var[b] - v - 1))
-            got = memo[u]
-        return got << var[u]
-
-    def upward(self, root: int, memo: dict, make) -> int:
-        """``memo[root]``, computed bottom-up over whole features
-        (:func:`._store_features.upward`)."""
-        return _feat.upward(self, root, memo, make)
+        two-state feature): exact, memoised across calls, as nodes never change
+        (:meth:`bnx.diagram._feature_view.Features.count`, the one count over valid
+        codes)."""
+        return self.features.count(self.view("var"), self.view("lo"), self.view("hi"),
+                                   int(u), self._counts)
 
     def memo(self, owner) -> dict:
         """A memo kept with the store for a walk over its nodes whose results depend only
@@ -316,37 +367,24 @@ class Store:
         """The star of node ``u``: the conjunction of its cofactors over the states of the
         feature it tests (made on first use; where the function is unate, ``least``,
         the cofactor on that feature's least state)."""
-        if self.py is None:
-            return _wide.star_of(self, u)
-        star = self.star
-        return star[u] if u < len(star) and star[u] >= 0 else _feat.star(self, u)
+        s = self.star[u]
+        if s < 0:
+            self.make_stars(np.array([u], dtype=_INT), int(self.feature_of[self.var[u]]))
+            s = self.star[u]
+        return s
 
     def make_stars(self, us, i: int) -> None:
-        """Make the stars of nodes ``us`` of feature ``i`` (at once, in numpy, in a store
-        held there)."""
-        if self.py is None:
-            _wide.make_stars(self, us, i)
-            return
-        for u in us:
-            self.star_of(int(u))
+        """Make the stars of nodes ``us`` of feature ``i``, all at once."""
+        us = np.asarray(us, dtype=_INT)
+        if len(us):
+            s = _feat.stars(self, us, i)
+            self.view("star")[us] = s
 
     def close(self) -> None:
-        """Make the star of every node (the nodes the conjunctions make get theirs in
-        turn); a store held in numpy with at most :data:`~bnx.diagram._arrays.SMALL`
-        nodes then moves to Python lists, read one node at a time."""
-        if self.py is None:
-            _wide.close(self)
-            n = self._n
-            if n <= _arrays.SMALL:
-                star = self.star[:n].tolist()
-                self._columns(*(x[:n].tolist() for x in (self.level, self.lo, self.hi)))
-                self.star[:] = star
-                self.feature_of = self.feature_of.tolist()
-        else:
-            u = 2
-            while u < len(self.var):  # grows while conjunctions make nodes
-                self.star_of(u)
-                u += 1
+        """Make the star of every node: the stars of all the nodes without one in one
+        breadth-first conjunction (one per further state), then those of the nodes that
+        made, until none is left."""
+        _feat.close(self)
         self.closed = True
 
     # ------------------------------------------------------------------ size and dd
@@ -387,13 +425,13 @@ class _Index:
 
 def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) -> Store:
     """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``), with
-    every star made when the diagram has at most :data:`bnx.diagram._arrays.SMALL` nodes;
-    ``least``: per feature, the state whose cofactor is the star, where the function is
-    known to be unate (:func:`bnx.explanation._cache.least_states`)."""
+    every star made when the diagram has at most :data:`CLOSE_ALL` nodes; ``least``: per
+    feature, the state whose cofactor is the star, where the function is known to be
+    unate (:func:`bnx.explanation._cache.least_states`)."""
     key = (enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get("conj_store", key)
     if got is None:
         got = arrays.cache.put("conj_store", key, Store.from_arrays(arrays, enc, least=least))
-        if arrays.size <= _arrays.SMALL:
+        if arrays.size <= CLOSE_ALL:
             got.close()
     return got
