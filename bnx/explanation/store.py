@@ -51,7 +51,8 @@ import numpy as np
 
 from .._util.types import Manager, Node
 from ..diagram import _table_dd as _dd
-from ..diagram._arrays import DiagramArrays, cofactor, dd_nodes, unique
+from ..diagram._arrays import DiagramArrays, cofactor, dd_nodes
+from ..diagram._conjunction import conjoin_pairs
 from ..diagram.encoding import Encoding
 from . import _store_features as _feat
 
@@ -75,15 +76,6 @@ def _and_leaf(a: int, b: int):
     if b == 1:
         return a
     return (a, b) if a < b else (b, a)
-
-
-def _terminal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """:func:`_and_leaf` on arrays: the conjunction where a terminal case decides it,
-    else ``-1``."""
-    r = np.full(len(a), -1, dtype=_INT)
-    r = np.where((a == 1) & (r < 0), b, r)
-    r = np.where(((b == 1) | (a == b)) & (r < 0), a, r)
-    return np.where((a == 0) | (b == 0), 0, r)
 
 
 def _column(values) -> array:
@@ -252,96 +244,9 @@ class Store:
 
     def conj_many(self, a, b) -> np.ndarray:
         """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed),
-        breadth first: the pairs of operands are expanded level by level top-down (numpy
-        gathers, one sort per level; pairs conjoined before are read from the memo), then
-        the results are made bottom-up, one level at a time."""
-        a = np.asarray(a, dtype=_INT)
-        b = np.asarray(b, dtype=_INT)
-        res = _terminal(a, b)
-        todo = res < 0
-        if not todo.any():
-            return res
-        memo = self._ands
-        level, lo, hi = self.view("var"), self.view("lo"), self.view("hi")
-        x, y = np.minimum(a[todo], b[todo]), np.maximum(a[todo], b[todo])
-        # Every distinct pair gets a number (its index in ``made``, level by level top-down
-        # in the order met); a pair's children refer to their pairs by -2 - that number,
-        # written in when their level is reached, so no search is needed to resolve them.
-        buckets: dict = {}  # level -> [(pair keys, parent entry or -1, side, positions)]
-
-        def push(keys, x, y, parent, side, pos):
-            top = np.minimum(level[x], level[y])
-            t0, t1 = int(top.min()), int(top.max())
-            if t0 == t1:
-                buckets.setdefault(t0, []).append((keys, parent, side, pos))
-                return
-            order = np.argsort(top, kind="stable")
-            top, keys, pos = top[order], keys[order], pos[order]
-            cuts = np.flatnonzero(np.diff(top)) + 1
-            for s0, s1 in zip(np.r_[0, cuts].tolist(), np.r_[cuts, len(top)].tolist()):
-                buckets.setdefault(int(top[s0]), []).append(
-                    (keys[s0:s1], parent, side, pos[s0:s1]))
-
-        first = np.empty(len(x), dtype=_INT)  # the number of each first pair
-        push(x * _B + y, x, y, -1, 0, np.arange(len(x)))
-        done = []  # per level top-down: (level, numbers, keys, child 0, child 1)
-        hits = []  # (numbers, results) of the pairs the memo answers
-        numbered = 0
-        while buckets:
-            lv = min(buckets)
-            parts = buckets.pop(lv)
-            keys, inv = unique(np.concatenate([p[0] for p in parts]) if len(parts) > 1
-                               else parts[0][0], inverse=True)
-            inv += numbered
-            at = 0
-            for k, parent, side, pos in parts:
-                ids = inv[at:at + len(k)]
-                at += len(k)
-                if parent < 0:
-                    first[pos] = ids
-                else:
-                    done[parent][3 + side][pos] = -2 - ids
-            ids = np.arange(numbered, numbered + len(keys), dtype=_INT)
-            numbered += len(keys)
-            if memo:
-                got = np.fromiter((memo.get(k, -1) for k in keys.tolist()), dtype=_INT,
-                                  count=len(keys))
-                hit = got >= 0
-                if hit.any():
-                    hits.append((ids[hit], got[hit]))
-                    keys, ids = keys[~hit], ids[~hit]
-                    if not len(keys):
-                        continue
-            p, q = keys // _B, keys % _B
-            lp, lq = level[p] == lv, level[q] == lv
-            entry = [lv, ids, keys]
-            for side, arr in enumerate((lo, hi)):
-                u = np.where(lp, arr[p], p)
-                v = np.where(lq, arr[q], q)
-                r = _terminal(u, v)
-                pend = np.flatnonzero(r < 0)
-                if len(pend):
-                    u2, v2 = np.minimum(u[pend], v[pend]), np.maximum(u[pend], v[pend])
-                    push(u2 * _B + v2, u2, v2, len(done), side, pend)
-                entry.append(r)
-            done.append(entry)
-        level = lo = hi = arr = None  # (the views go: the columns grow below)
-        made = np.empty(numbered, dtype=_INT)
-        for ids, r in hits:
-            made[ids] = r
-
-        def resolve(v):
-            pend = v < 0
-            if pend.any():
-                v = v.copy()
-                v[pend] = made[-2 - v[pend]]
-            return v
-
-        for lv, ids, keys, c0, c1 in reversed(done):
-            out = made[ids] = self.nodes(lv, resolve(c0), resolve(c1))
-            memo.update(zip(keys.tolist(), out.tolist()))
-        res[todo] = made[first]
-        return res
+        breadth first (:func:`bnx.diagram._conjunction.conjoin_pairs`, the one
+        conjunction; pairs conjoined before are read from the store's memo)."""
+        return conjoin_pairs(self, a, b, self._ands)
 
     def count(self, u: int) -> int:
         """Number of complete assignments on which ``u`` is true, each feature taking
