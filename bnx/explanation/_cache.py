@@ -2,7 +2,7 @@
 
 An ODD is immutable, and so is its array form (:class:`bnx.diagram._arrays.DiagramArrays`): what
 a question derives from the diagram and may reuse (managers for explanation sets, layouts,
-the lists of small diagrams, memos that outlive one call) lives in ``odd.arrays.cache``
+the stores of the ODD's nodes, memos that outlive one call) lives in ``odd.arrays.cache``
 under the named kinds of :mod:`bnx.diagram._memo` (bounded, emptied by
 :meth:`bnx.ODD.clear_caches`), so it goes when the ODD goes and never sits in an ODD method.
 
