@@ -136,7 +136,6 @@ def conjoin_pairs(table, a, b, memo: dict | None = None, budget=None) -> np.ndar
                 push(u2 * _B + v2, u2, v2, len(done), side, pend)
             entry.append(r)
         done.append(entry)
-    level = lo = hi = arr = None  # (the views go: the table grows below)
     made = np.empty(numbered, dtype=_INT)
     for ids, r in hits:
         made[ids] = r

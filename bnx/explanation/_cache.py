@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 
 import numpy as np
@@ -140,7 +139,7 @@ def both(odd) -> tuple:
         n = a.size
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
-        level, lo, hi = (array("q", np.concatenate(c).tobytes()) for c in (
+        level, lo, hi = (np.concatenate(c) for c in (
             (a.level, a.level[2:]), (a.lo, shift[a.lo[2:]]), (a.hi, shift[a.hi[2:]])))
         return (Store.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
     return store(odd, "both", make)

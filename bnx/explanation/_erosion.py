@@ -107,10 +107,10 @@ class Erosion:
         for i, us, kids in reversed(found):
             rows = self.eroded[kids]
             if self.mutable[i]:
-                todo = np.flatnonzero(st.view("star")[us] < 0)
+                todo = np.flatnonzero(st.stars(us) < 0)
                 if len(todo):
                     st.make_stars(us[todo], i)
-                star = st.view("star")[us]
+                star = st.stars(us)
                 cols = [s for s in range(st.nstates[i]) if least is None or s != least[i]]
                 got = st.conj_many(rows[:, cols].ravel(), np.repeat(star, len(cols)))
                 rows[:, cols] = got.reshape(len(us), len(cols))

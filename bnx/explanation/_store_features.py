@@ -44,7 +44,7 @@ def close(st) -> None:
     made, until none is left."""
     f = st.features
     while True:
-        us = np.flatnonzero(st.view("star") < 0)
+        us = np.array([u for u, s in enumerate(st.star) if s < 0], dtype=np.int64)
         if not len(us):
             return
         feats = st.feature_of[st.view("var")[us]]
@@ -58,10 +58,11 @@ def close(st) -> None:
         for i in np.unique(feats).tolist():
             sel = feats == i
             cof[sel, :st.nstates[i]] = f.cofactors(level, lo, hi, us[sel], i)
-        del level, lo, hi  # (views: conjunctions make nodes)
         s = cof[:, 0].copy()
         for j in range(1, width):
             more = cof[:, j] >= 0
             if more.any():
                 s[more] = st.conj_many(s[more], cof[more, j])
-        st.view("star")[us] = s
+        star = st.star
+        for u, t in zip(us.tolist(), s.tolist()):
+            star[u] = t

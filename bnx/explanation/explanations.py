@@ -6,7 +6,7 @@ enumerating it. Its :class:`~bnx.explanation.layout.Layout` says how each featur
 choices are written as BDD variables.
 
 The algorithms build a set node by node in a :class:`~bnx.explanation.store.Store`
-(``array('q')`` columns with a unique table); the set is counted and walked (:mod:`.walks`) there,
+(Python lists with a unique table); the set is counted and walked (:mod:`.walks`) there,
 and written into a ``dd`` manager of the ODD's backend only when :attr:`Explanations.root`
 is asked for (a set given as a ``dd`` function is read into a table once). Every
 traversal walks the diagram feature by feature, following only the codes of valid
