@@ -47,7 +47,7 @@ _warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")
 
 # Every name but the errors is imported with its module on first use: ``import bnx`` stays
 # light, and loading a saved ODD and explaining one decision imports no pandas or pgmpy
-# (nor numpy, on a small diagram: see bnx._util.lazy). ``__all__`` is these names.
+# (see bnx._util.lazy). ``__all__`` is these names.
 _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.examples", None),
          "linear": ("bnx.linear", None), "serve": ("bnx.serve", None),
          "Classifier": ("bnx.classifier._classifier", "Classifier"),

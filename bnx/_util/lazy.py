@@ -1,12 +1,9 @@
 """Imports made on first use, so that ``import bnx`` stays light.
 
-Loading a saved ODD and explaining one decision on it never needs pandas or pgmpy. Loading
-a small one and asking its MC-explanations, or the PI-explanations of a function unate in
-every feature (every binary-class naive Bayes), does not even need numpy, whose import
-alone takes longer than the question. :func:`lazy_attributes` is a module ``__getattr__``
-(PEP 562) that imports the module behind a public name when the name is first read; the
-modules that use numpy bind ``np = lazy_loader.load("numpy")`` (the ecosystem's lazy
-import, SPEC 1), which imports numpy on the first ``np.<name>``.
+Loading a saved ODD and explaining one decision on it never needs pandas or pgmpy.
+:func:`lazy_attributes` is a module ``__getattr__`` (PEP 562) that imports the module
+behind a public name when the name is first read. numpy is a dependency of every pass
+and is imported where it is used, like any other module.
 """
 
 from __future__ import annotations

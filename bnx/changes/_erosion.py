@@ -52,18 +52,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import lazy_loader
+import numpy as np
 
 from ..diagram._arrays import DiagramArrays
-from ..diagram._store_numpy import reached
 from ..diagram.encoding import Encoding
-from ..diagram.store import Store, in_python
+from ..diagram.store import Store
 
-np = lazy_loader.load("numpy")  # imported on first use
+__all__ = ["Erosion", "eroded_counts"]
 
-__all__ = ["Erosion", "SmallErosion", "eroded_counts"]
-
-_INT = "int64"  # (a dtype name: numpy is imported on first use)
+_INT = np.int64
 
 
 def _mutable(enc: Encoding, mutable: Sequence[bool]) -> list[bool]:
@@ -72,9 +69,9 @@ def _mutable(enc: Encoding, mutable: Sequence[bool]) -> list[bool]:
 
 
 class Erosion:
-    """Erosions of the functions of a :class:`~bnx.diagram.store.Store` held in numpy.
-
-    Memoised per node, a feature's nodes at a time; counts are the store's.
+    """Erosions of the functions of a :class:`~.store.Store`, memoised per node, a
+    feature's nodes at a time (each step a few numpy calls over all of them); counts are
+    the store's.
 
     Parameters
     ----------
@@ -106,13 +103,15 @@ class Erosion:
         self._fit()
         st = self.st
         least = st.least
-        for i, us, kids in reversed(reached(st, root, self.eroded >= 0)):
+        found = st.features.reached(st.view("var"), st.view("lo"), st.view("hi"), root,
+                                    self.eroded >= 0)
+        for i, us, kids in reversed(found):
             rows = self.eroded[kids]
             if self.mutable[i]:
-                todo = np.flatnonzero(st.star[us] < 0)
+                todo = np.flatnonzero(st.stars(us) < 0)
                 if len(todo):
                     st.make_stars(us[todo], i)
-                star = st.star[us]
+                star = st.stars(us)
                 cols = [s for s in range(st.nstates[i]) if least is None or s != least[i]]
                 got = st.conj_many(rows[:, cols].ravel(), np.repeat(star, len(cols)))
                 rows[:, cols] = got.reshape(len(us), len(cols))
@@ -135,56 +134,14 @@ class Erosion:
         return cur[:, 0]
 
 
-class SmallErosion:
-    """:class:`Erosion` on a :class:`~bnx.diagram.store.Store` held in Python, one node at a time.
-
-    A loop over an explicit stack, memoised per node: for small diagrams, where a numpy call
-    per level and feature costs more than the nodes. Stars and counts are the store's.
-    """
-
-    def __init__(self, arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
-                 least: tuple | None = None) -> None:
-        self.st = Store.from_arrays(arrays, enc, least=least, python=True)
-        self.mutable = _mutable(enc, mutable)
-        self.eroded = {0: 0, 1: 1}
-
-    def count(self, u: int) -> int:
-        """Count the complete instances (valid codes) on which ``u`` is true."""
-        return self.st.count(u)
-
-    def erode(self, root: int) -> int:
-        """Return the node of ``E(root)``: a node is made once the erosions of its cofactors are."""
-        st = self.st
-        nbits, first = st.nbits, st.first
-
-        def make(u: int, i: int, kids: list, memo: dict) -> int:
-            rows = [memo[k] for k in kids]
-            if self.mutable[i]:
-                least = None if st.least is None else st.least[i]
-                star = st.star_of(u)
-                rows = [r if j == least else st.conj(r, star) for j, r in enumerate(rows)]
-            rows += [0] * ((1 << nbits[i]) - len(rows))
-            for b in range(nbits[i] - 1, -1, -1):
-                rows = [st.node(first[i] + b, rows[k], rows[k + 1])
-                        for k in range(0, len(rows), 2)]
-            return rows[0]
-
-        return st.upward(root, self.eroded, make)
-
-
 def eroded_counts(arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
-                  least: tuple | None = None, *, small: int | None = None) -> tuple[dict, int]:
-    """Count the instances on which ``arrays``' function is true by their robustness.
-
-    ``({k: instances of the function at robustness k}, instances never flipped)``: the
-    instances on which it is true (valid codes only), by the fewest changes of ``mutable``
-    features that make it false; ``least``: per feature, the state whose cofactor implies
-    the others, where the function is unate. Diagrams that :func:`~bnx.diagram.store.in_python` keeps
-    in Python (or, given, of at most ``small`` nodes) go through :class:`SmallErosion`.
+                  least: tuple | None = None) -> tuple[dict, int]:
+    """``({k: instances of the function at robustness k}, instances never flipped)``:
+    the instances on which ``arrays``' function is true (valid codes only), by the
+    fewest changes of ``mutable`` features that make it false; ``least``: per feature,
+    the state whose cofactor implies the others, where the function is unate.
     """
-    if in_python(arrays.size, False) if small is None else arrays.size <= small:
-        return _rounds(SmallErosion(arrays, enc, mutable, least), arrays.root)
-    st = Store.from_arrays(arrays, enc, least=least, python=False)
+    st = Store.from_arrays(arrays, enc, least=least)
     return _rounds(Erosion(st, enc, mutable), arrays.root)
 
 

@@ -30,7 +30,7 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
-import lazy_loader
+import numpy as np
 
 from .._util.types import Instance
 from ..diagram._arrays import negate
@@ -42,8 +42,6 @@ from ..question import _cache
 from ..question._indices import instance_indices
 from ..question._reach import FALSE, INF, TRUE, decide, instance_distances, view
 from .costs import Counterfactuals, Paths, cheapest, prices
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 

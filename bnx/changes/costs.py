@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from numbers import Real
 
-import lazy_loader
+import numpy as np
 
 from ..classifier._classifier import _resolve_state
 from ..diagram._feature_view import FeatureView
@@ -39,8 +39,6 @@ from ..diagram.layout import Layout
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..explanation.explanations import DROPPED, Explanations
 from ..odd._tables import exact_probabilities, scaled_probabilities
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["ORDER_LIMIT", "Counterfactuals", "cheapest", "prices"]
 

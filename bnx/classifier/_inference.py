@@ -28,9 +28,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-import lazy_loader
-
-np = lazy_loader.load("numpy")  # imported on first use
+import numpy as np
 
 __all__ = ["as_table", "align", "product", "sum_out", "indicator", "observe",
            "elimination_order", "eliminate", "integer_factor", "table_gcd", "class_marginal"]

@@ -26,7 +26,7 @@ import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import lazy_loader
+import numpy as np
 
 from .._util.types import State
 from ..errors import (
@@ -37,8 +37,6 @@ from ..errors import (
     UnknownStateError,
     closest_first,
 )
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["as_instance", "class_given", "encode_rows", "is_missing", "resolve_state"]
 

@@ -7,11 +7,10 @@ TAN each comparison compiles to :class:`~bnx.diagram._arrays.DiagramArrays` (:mo
 no ``dd`` node at compile time.
 
 :func:`conjoin` is the product construction of two ordered diagrams over the same
-levels, a level at a time with numpy: top-down the reachable pairs ``(u, v)`` (a pair
-sits at the shallower of its nodes' levels; a node deeper than the pair's level is its
-own child on both branches), bottom-up one node per pair, then one reduction
-(:func:`bnx.diagram._arrays.canonical`). Pairs with a false node are false and ``(true, true)`` is
-true; a pair ``(true, v)`` copies ``v``. The work is linear in the reachable pairs (times
+levels: the one conjunction of the array form
+(:func:`bnx.diagram._conjunction.conjoin_pairs`, which the explanation code's store uses
+too) on the two roots, in one node space that holds both diagrams, then one reduction
+(:func:`bnx.diagram._arrays.canonical`). The work is linear in the reachable pairs (times
 a sort per level), at most the product of the two sizes.
 
 Examples
@@ -29,7 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..diagram._arrays import FALSE, TRUE, Builder, DiagramArrays, unique
+from ..diagram._arrays import FALSE, TRUE, Builder, DiagramArrays, canonical
+from ..diagram._conjunction import conjoin_pairs
 
 __all__ = ["conjoin", "domain", "valid_chain"]
 
@@ -55,74 +55,54 @@ def domain(enc) -> DiagramArrays:
     return b.finish(valid_chain(b, enc)[0])
 
 
-def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays:
-    """Conjoin two functions over the same levels, as canonical arrays.
+class _Pair:
+    """The node space of one conjunction of two diagrams: ``a``'s nodes, then ``b``'s
+    inner nodes renumbered after them, then the nodes the conjunction makes (appended,
+    reduced once at the end by :func:`bnx.diagram._arrays.canonical`).
+    """
 
-    ``budget`` (a compiler's :class:`~.budget.Budget`, optional) is checked for each level's
-    pairs before they are expanded and charged one unit per node made.
+    def __init__(self, a: DiagramArrays, b: DiagramArrays) -> None:
+        shift = np.arange(b.size, dtype=np.int64) + (a.size - 2)
+        shift[:2] = (FALSE, TRUE)
+        self.offset = a.size - 2
+        self.nvars = a.nvars
+        self.cols = {"var": np.concatenate([a.level, b.level[2:]]),
+                     "lo": np.concatenate([a.lo, shift[b.lo[2:]]]),
+                     "hi": np.concatenate([a.hi, shift[b.hi[2:]]])}
+        self.made: list = []  # (level, lo, hi) of the nodes made, in order
+        self.n = len(self.cols["var"])
+
+    def view(self, name: str) -> np.ndarray:
+        return self.cols[name]
+
+    def nodes(self, lvl: int, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        ids = np.arange(self.n, self.n + len(lo), dtype=np.int64)
+        self.made.append((np.full(len(lo), lvl, dtype=np.int64), lo, hi))
+        self.n += len(lo)
+        return ids
+
+    def finish(self, root: int) -> DiagramArrays:
+        cols = [np.concatenate([self.cols[name], *(m[k] for m in self.made)])
+                for k, name in enumerate(("var", "lo", "hi"))]
+        return canonical(self.nvars, *cols, [root])[0]
+
+
+def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays:
+    """The conjunction of two functions over the same levels, as canonical arrays: the
+    one conjunction (:func:`bnx.diagram._conjunction.conjoin_pairs`) on the pair of roots
+    in one node space, then reduced. ``budget`` (a compiler's :class:`~.budget.Budget`,
+    optional) is checked for each level's pairs before they are expanded and charged one
+    unit per pair made.
     """
     if a.nvars != b.nvars:
         raise ValueError("conjoin needs two diagrams over the same levels")
-    n, nb = a.nvars, b.size
-    out = Builder(n)
     if a.root == FALSE or b.root == FALSE:
-        return out.finish(FALSE)
+        return Builder(a.nvars).finish(FALSE)
     if a.root == TRUE or b.root == TRUE:  # (arrays are reduced: the other one as it is)
         return b if a.root == TRUE else a
-
-    def children(keys, lvl):
-        """Return the low and high child pairs ``(x, y)`` of the pairs ``keys`` at level ``lvl``."""
-        u, v = keys // nb, keys % nb
-        on_a, on_b = a.level[u] == lvl, b.level[v] == lvl
-        return [(np.where(on_a, side_a[u], u), np.where(on_b, side_b[v], v))
-                for side_a, side_b in ((a.lo, b.lo), (a.hi, b.hi))]
-
-    def inner(x, y):
-        """Which pairs are neither false nor ``(true, true)``."""
-        return (x != FALSE) & (y != FALSE) & ((x != TRUE) | (y != TRUE))
-
-    def by_level(x, y, lvl):
-        """Group the inner pairs ``(x, y)`` by their level below ``lvl``.
-
-        Yields the level, the positions and the keys of each group.
-        """
-        where = np.minimum(a.level[x], b.level[y])
-        order = np.argsort(where.astype(np.int16) if n < 1 << 15 else where, kind="stable")
-        cut = np.searchsorted(where[order], np.arange(lvl + 1, n + 1), "left").tolist()
-        keys = x * nb + y
-        for d, (s, e) in enumerate(zip(cut, cut[1:])):
-            if s < e:
-                yield lvl + 1 + d, order[s:e], keys[order[s:e]]
-
-    # top-down: the reachable pairs, one sorted array of keys u * nb + v per level
-    todo: list = [[] for _ in range(n)]
-    todo[min(a.level[a.root], b.level[b.root])].append(np.array([a.root * nb + b.root]))
-    pairs: list = [None] * n
-    for lvl in range(n):
-        if not todo[lvl]:
-            continue
-        keys = pairs[lvl] = unique(np.concatenate(todo[lvl]))
-        if budget is not None:
-            budget.check(len(keys))
-        todo[lvl] = None
-        for x, y in children(keys, lvl):
-            live = inner(x, y)
-            for d, _, ck in by_level(x[live], y[live], lvl):
-                todo[d].append(ck)
-    # bottom-up: one node per pair, its children looked up among their level's pairs
-    node: list = [None] * n
-    for lvl in reversed(range(n)):
-        if pairs[lvl] is None:
-            continue
-        kids = []
-        for x, y in children(pairs[lvl], lvl):
-            live = np.flatnonzero(inner(x, y))
-            got = np.where((x == TRUE) & (y == TRUE), TRUE, FALSE)
-            for d, at, ck in by_level(x[live], y[live], lvl):
-                got[live[at]] = node[d][np.searchsorted(pairs[d], ck)]
-            kids.append(got)
-        node[lvl] = out.nodes(lvl, kids[0], kids[1])
-        if budget is not None:
-            budget.spend(len(pairs[lvl]))
-    root_level = min(a.level[a.root], b.level[b.root])
-    return out.finish(int(node[root_level][0]))
+    space = _Pair(a, b)
+    broot = b.root + space.offset
+    root = int(conjoin_pairs(space, [a.root], [broot], budget=budget)[0])
+    if root <= TRUE:
+        return Builder(a.nvars).finish(root)
+    return space.finish(root)

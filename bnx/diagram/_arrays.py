@@ -12,10 +12,10 @@ with vectorised gathers:
   nodes of level ``L`` are one contiguous block (:meth:`DiagramArrays.block`): a bottom-up
   pass visits the blocks in increasing node order, a top-down pass in decreasing order.
 
-The three columns are held once, as ``array('q')``: a small diagram's passes read them
-in Python (no numpy import), a large one's through numpy views of the same memory, and
-each pass (count, dd size, negation, cofactor) chooses between the two inside itself,
-by the one limit :data:`SMALL`. The arrays are made once per diagram: by a compiler from the
+The three columns are held once, as ``array('q')`` (Python reads a node's entries
+there, as the passes that go one node at a time do), and every pass over whole levels
+(count, dd size, negation) is one numpy body over views of the same memory, whatever the
+diagram's size. The arrays are made once per diagram: by a compiler from the
 levels it builds
 (:class:`Builder`), by the file loader from its stored arrays, or from any ``dd``
 function by one walk (:func:`bnx.diagram._dd.from_dd`); :func:`bnx.diagram._dd.to_dd` writes
@@ -45,31 +45,22 @@ import operator
 from array import array
 from collections.abc import Sequence
 
-import lazy_loader
+import numpy as np
 
 from ._columns import _INT, cofactor, dd_nodes, unique
 from ._memo import Caches
 
-np = lazy_loader.load("numpy")  # imported on first use
-
-
-__all__ = ["FALSE", "TRUE", "SMALL", "DiagramArrays", "Builder", "canonical", "cofactor",
+__all__ = ["FALSE", "TRUE", "DiagramArrays", "Builder", "canonical", "cofactor",
            "count", "dd_nodes", "dd_size", "negate", "negations", "unique"]
 
 FALSE, TRUE = 0, 1
-
-#: The one size limit of the passes: a diagram of at most this many nodes is walked in
-#: Python over its columns (loading a small saved ODD and explaining a decision then
-#: imports no numpy, whose import takes longer than the question); a larger one by
-#: vectorised numpy passes.
-SMALL = 1 << 14
 
 
 def _column(x) -> array:
     """``x`` (a sequence of ints, or an integer numpy array) as an ``array('q')``."""
     if isinstance(x, array) and x.typecode == "q":
         return x
-    if type(x).__module__ == "numpy":  # (numpy is imported: x is one of its arrays)
+    if isinstance(x, np.ndarray):
         out = array("q")
         out.frombytes(memoryview(np.ascontiguousarray(x, dtype=_INT)).cast("B"))
         return out
@@ -79,9 +70,9 @@ def _column(x) -> array:
 class DiagramArrays:
     """A reduced ordered BDD over ``nvars`` levels: per node its level and two children.
 
-    The three columns are held once, as ``array('q')`` (:attr:`columns`: Python indexes
-    them without numpy); :attr:`level`, :attr:`lo` and :attr:`hi` are read-only numpy
-    views of the same memory, made on first use.
+    The three columns are held once, as ``array('q')`` (:attr:`columns`: what a pass that
+    goes one node at a time indexes); :attr:`level`, :attr:`lo` and :attr:`hi` are
+    read-only numpy views of the same memory, made on first use.
 
     Attributes
     ----------
@@ -129,11 +120,6 @@ class DiagramArrays:
     level = property(lambda self: self._view(0), doc="Per node, its level (numpy view).")
     lo = property(lambda self: self._view(1), doc="Per node, its low child (numpy view).")
     hi = property(lambda self: self._view(2), doc="Per node, its high child (numpy view).")
-
-    @property
-    def small(self) -> bool:
-        """Whether the passes walk this diagram in Python (at most :data:`SMALL` nodes)."""
-        return len(self.columns[0]) <= SMALL
 
     def lists(self) -> tuple[list[int], list[int], list[int]]:
         """``(level, lo, hi)`` as new Python lists (to grow, e.g. a node table)."""
@@ -281,11 +267,6 @@ class Builder:
 def negate(arrays: DiagramArrays) -> DiagramArrays:
     """Negate the function: the same nodes with the terminals' roles swapped."""
     root = arrays.root if arrays.root > TRUE else 1 - arrays.root
-    if arrays.small:
-        level, lo, hi = arrays.columns
-        swap = (lambda c: 1 - c if c <= TRUE else c)
-        return DiagramArrays(arrays.nvars, level, [0, 1, *map(swap, lo[2:])],
-                             [0, 1, *map(swap, hi[2:])], root)
     swap = np.array([TRUE, FALSE], dtype=_INT)
     lo = np.where(arrays.lo <= TRUE, swap[np.minimum(arrays.lo, 1)], arrays.lo)
     hi = np.where(arrays.hi <= TRUE, swap[np.minimum(arrays.hi, 1)], arrays.hi)
@@ -321,8 +302,6 @@ def dd_size(arrays: DiagramArrays) -> int:
     """
     if arrays.root <= TRUE:
         return 1
-    if arrays.small:
-        return dd_nodes(*arrays.columns, range(2, arrays.size))
     paired = int(np.count_nonzero(negations(arrays)[2:] >= 0))
     return 1 + arrays.size - 2 - paired // 2
 
@@ -333,13 +312,6 @@ def count(arrays: DiagramArrays, root: int | None = None) -> int:
     n = arrays.nvars
     if root <= TRUE:
         return (1 << n) if root == TRUE else 0
-    if arrays.small:
-        level, lo, hi = arrays.columns
-        c = [0, 1]
-        for u in range(2, root + 1):
-            a, b, lv = lo[u], hi[u], level[u]
-            c.append((c[a] << (level[a] - lv - 1)) + (c[b] << (level[b] - lv - 1)))
-        return c[root] << level[root]
     exact = n >= 62
     dtype = object if exact else _INT
     c = np.zeros(root + 1, dtype=dtype)

@@ -9,14 +9,11 @@ that passes over diagrams make. All three are imported from :mod:`bnx.diagram._a
 
 from __future__ import annotations
 
-import lazy_loader
-
-np = lazy_loader.load("numpy")  # imported on first use
-
+import numpy as np
 
 __all__ = ["cofactor", "dd_nodes", "unique"]
 
-_INT = "int64"  # (a dtype name: numpy is imported on first use)
+_INT = np.int64
 
 
 def unique(x: np.ndarray, inverse: bool = False):

@@ -27,17 +27,16 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-import lazy_loader
+import numpy as np
 
 from .._util.types import Manager, Node
 from ._arrays import TRUE, DiagramArrays, canonical
+from ._traversals import post_order
 from .backends import autoref_table, branches, is_cudd, make_node, write_nodes
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["from_dd", "to_dd", "copy_to"]
 
-_INT = "int64"  # (a dtype name: numpy is imported on first use)
+_INT = np.int64
 
 # The readers below return tables of the nodes below some roots: index 0 is dd's one
 # terminal (true), and a reference to node ``i`` is the *slot* ``2 i`` (as is) or
@@ -75,24 +74,16 @@ def _autoref_tables(roots: list, nvars: int):
     succ = autoref_table(roots[0])[1]
     ids = {1: 0}
     lv, lo, hi = [nvars], [0], [0]
-    stack = [abs(r) for r in refs]
-    while stack:
-        u = stack[-1]
-        if u in ids:
-            stack.pop()
-            continue
+
+    def make(u: int, kids) -> int:
         i, v, w = succ[u]
-        av, aw = abs(v), abs(w)
-        if av not in ids:
-            stack.append(av)
-        elif aw not in ids:
-            stack.append(aw)
-        else:
-            stack.pop()
-            ids[u] = len(lv)
-            lv.append(i)
-            lo.append(2 * ids[av] + (v < 0))
-            hi.append(2 * ids[aw] + (w < 0))
+        lv.append(i)
+        lo.append(2 * ids[kids[0]] + (v < 0))
+        hi.append(2 * ids[kids[1]] + (w < 0))
+        return len(lv) - 1
+
+    for r in refs:
+        post_order(abs(r), lambda u: (abs(succ[u][1]), abs(succ[u][2])), make, ids)
     out = [2 * ids[abs(r)] + (r < 0) for r in refs]
     return (np.array(lv, dtype=_INT), np.array(lo, dtype=_INT), np.array(hi, dtype=_INT), out)
 
@@ -174,20 +165,9 @@ def copy_to(root: Node, bdd: Manager, rename: dict, same_order: bool = False) ->
     """
     src = root.bdd
     memo = {src.true: bdd.true, src.false: bdd.false}
-    kids: dict = {}  # a node whose children are on the stack above it -> its children
-    stack = [root]
-    while stack:
-        u = stack.pop()
-        if u in memo:
-            continue
-        got = kids.pop(u, None)
-        if got is None:
-            got = branches(u)
-            if got[0] not in memo or got[1] not in memo:
-                kids[u] = got
-                stack += (u, *got)
-                continue
-        lo, hi = got
-        var, a, b = rename[u.var], memo[lo], memo[hi]
-        memo[u] = make_node(bdd, var, a, b) if same_order else bdd.ite(bdd.var(var), b, a)
-    return memo[root]
+
+    def make(u: Node, kids) -> Node:
+        var, a, b = rename[u.var], memo[kids[0]], memo[kids[1]]
+        return make_node(bdd, var, a, b) if same_order else bdd.ite(bdd.var(var), b, a)
+
+    return post_order(root, branches, make, memo)

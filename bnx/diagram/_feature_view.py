@@ -30,21 +30,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import lazy_loader
+import numpy as np
 
-from ._arrays import TRUE, DiagramArrays, cofactor
+from ._arrays import TRUE, DiagramArrays, cofactor, unique
 from ._memo import register
 from .encoding import Encoding
 
 register("feature_view", 4, "each node's child per feature state, per encoding")
 register("level_bits", 1, "per level, its feature and bit (deciding instances)")
 
-np = lazy_loader.load("numpy")  # imported on first use
+__all__ = ["BIG", "Counts", "Features", "FeatureView", "feature_view", "count_instances",
+           "decide", "decide_states", "state_bits"]
 
-__all__ = ["FeatureView", "feature_view", "count_instances", "decide", "decide_states",
-           "state_bits"]
-
-_INT = "int64"  # (a dtype name: numpy is imported on first use)
+_INT = np.int64
 
 
 class FeatureView:
@@ -116,11 +114,9 @@ def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
 
 def decide(arrays: DiagramArrays, enc: Encoding, x: Sequence[int],
            root: int | None = None) -> bool:
-    """Evaluate the function on one complete instance given as state indices.
-
-    One index per feature, in the ODD's order; by one walk down the diagram: over its
-    columns in Python on a small diagram (no numpy), feature by feature on the feature view
-    of a large one. Many instances at once: :func:`decide_states`.
+    """The function's value on one complete instance given as state indices (one per
+    feature, in the ODD's order), by one walk down the feature view, a feature per
+    step. Many instances at once: :func:`decide_states`.
 
     Examples
     --------
@@ -130,22 +126,6 @@ def decide(arrays: DiagramArrays, enc: Encoding, x: Sequence[int],
     [True, False, True]
     """
     u = arrays.root if root is None else int(root)
-    if arrays.small:
-        key = enc.first_level
-        got = arrays.cache.get("level_bits", key)
-        if got is None:  # per level, its feature and the shift of its bit in the code
-            feat, shift = [], []
-            for i, bs in enumerate(enc.bits):
-                for b in range(len(bs)):
-                    feat.append(i)
-                    shift.append(len(bs) - 1 - b)
-            got = arrays.cache.put("level_bits", key, (feat, shift))
-        feat, shift = got
-        level, lo, hi = arrays.columns
-        while u > TRUE:
-            lv = level[u]
-            u = hi[u] if (x[feat[lv]] >> shift[lv]) & 1 else lo[u]
-        return u == TRUE
     fv = feature_view(arrays, enc)
     feature, first, kids = fv.feature, fv.first_node, fv.kids
     while u > TRUE:
@@ -186,11 +166,11 @@ def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarr
 
 
 def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = None) -> int:
-    """Count the complete instances on which the function ``arrays`` is true, under ``enc``.
-
-    Or those on which its node ``root`` is; one state per feature; exact. Equal to
-    :func:`bnx.diagram._arrays.count` exactly when the function is false on every code that
-    names no state. In Python on a small diagram, by the feature view on a large one.
+    """Number of complete instances (one state per feature) on which the function
+    ``arrays`` (or its node ``root``) is true, under ``enc``, exact. Equal to
+    :func:`bnx.diagram._arrays.count` exactly when the function is false on every code
+    that names no state. One pass a feature at a time bottom-up (:meth:`Features.count`,
+    the one count over valid codes, a store's too).
 
     Examples
     --------
@@ -202,50 +182,7 @@ def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = Non
     (3, 2)
     """
     root = arrays.root if root is None else int(root)
-    n = len(enc.features)
-    nstates = [len(s) for s in enc.states]
-    skip = [1] * (n + 1)  # skip[i]: the number of instances of features i .. n - 1
-    for i in range(n - 1, -1, -1):
-        skip[i] = skip[i + 1] * nstates[i]
-    if root <= TRUE:
-        return skip[0] if root == TRUE else 0
-    first = enc.first_level
-    if not arrays.small:
-        fv = feature_view(arrays, enc)
-        return _count_vectorised(fv, skip, root) * (skip[0] // skip[int(fv.feature[root])])
-    level, lo, hi = arrays.columns
-    feature_of = [i for i in range(n) for _ in range(first[i + 1] - first[i])] + [n]
-    c = [0, 1]
-    for u in range(2, root + 1):
-        i = feature_of[level[u]]
-        a, m = first[i], first[i + 1] - first[i]
-        total = 0
-        for j in range(nstates[i]):
-            v = cofactor(level, lo, hi, u, a, m, j)
-            total += c[v] * (skip[i + 1] // skip[feature_of[level[v]]])
-        c.append(total)
-    return c[root] * (skip[0] // skip[feature_of[level[root]]])
-
-
-def _count_vectorised(fv: FeatureView, skip: list[int], root: int) -> int:
-    """Count the instances of node ``root`` over the features from its own.
-
-    By one pass over the feature view.
-    """
-    n = fv.n
-    exact = skip[0] >= 1 << 62
-    c = np.zeros(fv.arrays.size, dtype=object if exact else _INT)
-    skip = np.array(skip, dtype=object if exact else _INT)
-    c[TRUE] = 1
-    for i in range(n - 1, -1, -1):
-        s0, s1 = int(fv.first_node[i]), int(fv.last_node[i])
-        if s0 == s1:
-            continue
-        kids = fv.kids[i]
-        f = fv.feature[kids]  # the feature each child tests (n for the terminals)
-        # a child testing feature k leaves features i + 1 .. k - 1 free
-        c[s0:s1] = (c[kids] * (skip[i + 1] // skip[f])).sum(axis=1)
-    return int(c[root])
+    return Features(arrays.nvars, enc).count(arrays.level, arrays.lo, arrays.hi, root)
 
 
 def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:
@@ -261,3 +198,115 @@ def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:
     return out
 
 
+
+
+class Features:
+    """The features of a diagram's levels, for the passes that go a whole feature at a
+    time over any diagram in the array form (a :class:`DiagramArrays`' columns or a
+    store's): per feature its first level, bits and states, per level its feature, and
+    ``skip[i]``, the number of joint states of the features from ``i`` on. Without an
+    encoding, each level is a two-state feature of its own.
+
+    Examples
+    --------
+    >>> f = Features(2, Encoding(("a",), (("x", "y", "z"),)))
+    >>> a = DiagramArrays(2, [2, 2, 1, 0], [0, 1, 1, 2], [0, 1, 0, 1], 3)   # x or z
+    >>> f.count(a.level, a.lo, a.hi, a.root), f.skip
+    (2, [3, 1])
+    """
+
+    __slots__ = ("first", "nbits", "nstates", "level_feature", "skip")
+
+    def __init__(self, nvars: int, enc: Encoding | None = None) -> None:
+        if enc is None:
+            self.first, self.nbits, self.nstates = tuple(range(nvars + 1)), [1] * nvars, \
+                [2] * nvars
+        else:
+            self.first = enc.first_level
+            self.nbits = [len(b) for b in enc.bits]
+            self.nstates = [len(s) for s in enc.states]
+        n = len(self.nbits)
+        self.level_feature = np.array(
+            [i for i in range(n) for _ in range(self.first[i + 1] - self.first[i])] + [n],
+            dtype=_INT)
+        skip = [1] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            skip[i] = skip[i + 1] * self.nstates[i]
+        self.skip = skip
+
+    def cofactors(self, level, lo, hi, us: np.ndarray, i: int) -> np.ndarray:
+        """The cofactors of nodes ``us`` (each testing or skipping feature ``i``) over the
+        states of ``i``: one row per node, one column per state.
+        """
+        out = np.empty((len(us), self.nstates[i]), dtype=_INT)
+        for j in range(self.nstates[i]):
+            out[:, j] = cofactor(level, lo, hi, us, self.first[i], self.nbits[i], j)
+        return out
+
+    def reached(self, level, lo, hi, root: int, known: np.ndarray) -> list:
+        """The nodes below ``root`` (reached at feature boundaries, valid codes only) that
+        ``known`` does not mark, top-down: a list of ``(feature, nodes, cofactors)``, the
+        cofactors one row per node and one column per state.
+        """
+        out = []
+        if known[root]:
+            return out
+        of = self.level_feature
+        pending: dict = {int(of[level[root]]): [np.array([root], dtype=_INT)]}
+        while pending:
+            i = min(pending)
+            parts = pending.pop(i)
+            us = unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
+            kids = self.cofactors(level, lo, hi, us, i)
+            out.append((i, us, kids))
+            nxt = unique(kids.ravel())
+            nxt = nxt[~known[nxt]]
+            if not len(nxt):
+                continue
+            feats = of[level[nxt]]
+            for j in np.unique(feats).tolist():
+                pending.setdefault(j, []).append(nxt[feats == j])
+        return out
+
+    def count(self, level, lo, hi, root: int, memo: Counts | None = None) -> int:
+        """The number of complete instances (one state per feature, valid codes only) on
+        which node ``root`` is true: one feature's nodes at a time, bottom-up; ``memo``
+        keeps each node's count across calls (the nodes never change).
+        """
+        if memo is None:
+            memo = Counts(self)
+        memo.fit(len(level))
+        counts, skip, of = memo.counts, memo.skip, self.level_feature
+        for i, us, kids in reversed(self.reached(level, lo, hi, root, memo.known)):
+            counts[us] = (counts[kids] * (skip[i + 1] // skip[of[level[kids]]])).sum(axis=1)
+            memo.known[us] = True
+        return int(counts[root]) * int(skip[0] // skip[int(of[level[root]])])
+
+
+#: Counts reach this (a number of instances) and are then kept as Python integers.
+BIG = 1 << 62
+
+
+class Counts:
+    """Per node, the number of joint states of the features from its own on where it is
+    true (:meth:`Features.count`), and whether it is counted yet.
+    """
+
+    __slots__ = ("counts", "known", "skip")
+
+    def __init__(self, features: Features) -> None:
+        dtype = object if features.skip[0] >= BIG else _INT
+        self.skip = np.array(features.skip, dtype=dtype)
+        self.counts = np.array([0, 1], dtype=dtype)
+        self.known = np.array([True, True])
+
+    def fit(self, n: int) -> None:
+        """Room for ``n`` nodes."""
+        have = len(self.counts)
+        if n > have:
+            more = max(n, 2 * have) - have
+            self.counts = np.concatenate([self.counts, np.zeros(more, dtype=self.counts.dtype)])
+            self.known = np.concatenate([self.known, np.zeros(more, dtype=bool)])
+
+    def __len__(self) -> int:
+        return int(np.count_nonzero(self.known))

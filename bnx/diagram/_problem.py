@@ -6,9 +6,8 @@ Is it a reduced ordered diagram in bnx's numbering?
 two children, read from a file) from being a :class:`~bnx.diagram._arrays.DiagramArrays`:
 terminals ``0`` and ``1`` first, children before parents and below them, nodes grouped by
 level deepest first, no redundant test, no duplicate node, every node reached from the
-root. It names it as ``(what, node, ...)``; :mod:`bnx.odd.io.binary` words it. A diagram of
-at most :data:`~bnx.diagram._arrays.SMALL` nodes is checked in Python (loading a small file
-needs no numpy), a larger one by vectorised passes.
+root. It names it as ``(what, node, ...)``; :mod:`bnx.odd.io.binary` words it. Each check
+is one vectorised pass over the columns (a level at a time where the check is per level).
 
 Examples
 --------
@@ -20,13 +19,9 @@ True
 
 from __future__ import annotations
 
-from itertools import pairwise
-
-import lazy_loader
+import numpy as np
 
 from ._arrays import DiagramArrays
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["problem"]
 
@@ -45,50 +40,10 @@ def problem(arrays: DiagramArrays) -> tuple | None:
     if level[0] != nvars or level[1] != nvars or tuple(lo[:2]) != (0, 1) or \
             tuple(hi[:2]) != (0, 1):
         return ("terminals", 0)
-    return _in_python(arrays) if arrays.small else _vectorised(arrays)
+    return _checked(arrays)
 
 
-def _in_python(arrays: DiagramArrays) -> tuple | None:
-    nvars, root = arrays.nvars, arrays.root
-    level, lo, hi = arrays.columns
-    n = len(level)
-    for u in range(2, n):
-        if not 0 <= level[u] < nvars:
-            return ("level", u)
-    for u in range(2, n):
-        if not (0 <= lo[u] < u and 0 <= hi[u] < u):
-            return ("children", u)
-    for u in range(2, n):
-        if level[lo[u]] <= level[u] or level[hi[u]] <= level[u]:
-            return ("below", u)
-    for u in range(2, n):
-        if lo[u] == hi[u]:
-            return ("redundant", u)
-    for u in range(2, n - 1):
-        if level[u + 1] > level[u]:
-            return ("grouped", u)
-    st = arrays.starts
-    for lv in range(nvars):
-        s0, s1 = st[lv + 1], st[lv]
-        keys = [lo[u] * n + hi[u] for u in range(s0, s1)]
-        if all(a < b for a, b in pairwise(keys)):
-            continue
-        order = sorted(range(len(keys)), key=keys.__getitem__)
-        for a, b in pairwise(order):
-            if keys[a] == keys[b]:
-                return ("duplicate", s0 + a, s0 + b)
-    seen = [False] * n
-    seen[0] = seen[1] = seen[root] = True
-    for u in range(n - 1, 1, -1):  # parents before children
-        if seen[u]:
-            seen[lo[u]] = seen[hi[u]] = True
-    missed = [u for u in range(n) if not seen[u]]
-    if missed:
-        return ("unreached", missed[0], len(missed))
-    return None
-
-
-def _vectorised(arrays: DiagramArrays) -> tuple | None:
+def _checked(arrays: DiagramArrays) -> tuple | None:
     nvars, level, lo, hi = arrays.nvars, arrays.level, arrays.lo, arrays.hi
     n = len(level)
     inner = np.arange(2, n)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from .._util.types import Manager, Node
 from ._setops import false, true
+from ._traversals import post_order
 from .backends import autoref_table, branches, is_cudd, write_nodes
 
 __all__ = ["below", "read", "read_dd", "to_dd"]
@@ -40,23 +41,15 @@ def read(st, root, false, true, node) -> int:
     with negations resolved; ``false`` and ``true`` its terminals).
     """
     ids = {false: 0, true: 1}
-    make = st.node
-    stack = [root]
-    while stack:
-        u = stack[-1]
-        if u in ids:
-            stack.pop()
-            continue
+    made: dict = {}  # node -> its level (read once)
+
+    def children(u):
         lvl, a, b = node(u)
-        ia, ib = ids.get(a), ids.get(b)
-        if ia is None:
-            stack.append(a)
-        elif ib is None:
-            stack.append(b)
-        else:
-            stack.pop()
-            ids[u] = make(lvl, ia, ib)
-    return ids[root]
+        made[u] = lvl
+        return a, b
+
+    return post_order(root, children,
+                      lambda u, kids: st.node(made.pop(u), ids[kids[0]], ids[kids[1]]), ids)
 
 
 def read_dd(st, root: Node) -> int:

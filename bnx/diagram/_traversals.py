@@ -7,13 +7,48 @@ Python integers on both backends (``dd.cudd`` counts in floating point).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
 from typing import Any
 
 from .._util.types import Node
 from .backends import branches, level
 
-__all__ = ["count", "restrict", "evaluate", "unwind"]
+__all__ = ["count", "restrict", "evaluate", "post_order", "unwind"]
+
+
+def post_order(root: Hashable, children: Callable, make: Callable, memo: dict) -> Any:
+    """``memo[root]``, each node's value made after its children's: the one post-order
+    walk of a diagram, on a stack of its own (any depth, Python's recursion limit never
+    touched).
+
+    ``children(u)`` gives the nodes ``u``'s value is made from; ``make(u, kids)`` makes it
+    (``kids`` as ``children`` gave them, each in ``memo`` by then). A node already in
+    ``memo`` (the terminals, seeded by the caller, or a node of an earlier walk) is not
+    visited again.
+
+    Examples
+    --------
+    >>> lo, hi = {2: 0, 3: 2}, {2: 1, 3: 1}          # node 3 = x or y, node 2 = y
+    >>> post_order(3, lambda u: (lo[u], hi[u]), lambda u, k: memo[k[0]] + memo[k[1]],
+    ...            memo := {0: 0, 1: 1})              # paths to true
+    2
+    """
+    if root in memo:
+        return memo[root]
+    stack = [(root, None)]
+    while stack:
+        u, kids = stack[-1]
+        if kids is None:  # first visit: its children first
+            if u in memo:
+                stack.pop()
+                continue
+            kids = children(u)
+            stack[-1] = (u, kids)
+            stack.extend((c, None) for c in kids if c not in memo)
+            continue
+        stack.pop()
+        memo[u] = make(u, kids)
+    return memo[root]
 
 
 def unwind(call: Generator) -> Any:
@@ -65,26 +100,20 @@ def _count(w: Node, nvars: int, memo: dict) -> int:
     """
     if w.var is None:
         return 1 if w == w.bdd.true else 0
-    stack = [(w, None)]
-    while stack:
-        u, kids = stack[-1]
-        if kids is None:  # first visit: its children first
-            if u in memo:
-                stack.pop()
-                continue
-            kids = branches(u)
-            stack[-1] = (u, kids)
-            stack.extend((c, None) for c in kids if c.var is not None and c not in memo)
-            continue
-        stack.pop()
+    true = w.bdd.true
+    memo.setdefault(true, None)  # (the terminals: counted by their parents)
+    memo.setdefault(w.bdd.false, None)
+
+    def make(u: Node, kids) -> int:
         lu, c = u.level, 0
         for kid in kids:
             if kid.var is None:
-                c += (1 << (nvars - lu - 1)) if kid == kid.bdd.true else 0
+                c += (1 << (nvars - lu - 1)) if kid == true else 0
             else:
                 c += memo[kid] << (kid.level - lu - 1)
-        memo[u] = c
-    return memo[w]
+        return c
+
+    return post_order(w, branches, make, memo)
 
 
 def restrict(u: Node, bits: Sequence[tuple[int, bool]], nvars: int) -> Node:

@@ -9,23 +9,27 @@ the sets it has built (``a and not b``); MC (:mod:`bnx.explanation.mc`) keeps th
 robustness profile (:mod:`bnx.changes._erosion`) conjoins the ODD's functions. pi-inst and pi-cover
 also follow, below a node that tests feature ``i``, its *star*: the conjunction of its
 cofactors over the states of ``i`` (the function left when ``i`` is dropped), a function
-the ODD may not hold. A :class:`Store` holds all of these: per node its level and two
-children, a unique table so that a node number names one function, and the memos of its
+the ODD may not hold. A :class:`Store` holds all of these: per node its level, two
+children and star, a unique table so that a node number names one function, and the memos of its
 operations (:meth:`~Store.conj`, :meth:`~Store.diff`, :meth:`~Store.count`,
 :meth:`~Store.star_of`; :meth:`~Store.size` is the size ``dd`` reports), all kept across
 calls, so that what one instance built serves the next. It does what a ``dd.bdd.BDD``
 would do, without its bookkeeping (reference counts, complemented edges, a general
 ``ite``). A set is counted, sized, restricted and walked (:mod:`.walks`) where it was
 built, and becomes a ``dd`` diagram only when asked (:meth:`~Store.to_dd`); a set given as
-a ``dd`` function is read in once (:meth:`~Store.read_dd`). Every operation is a loop over
-an explicit stack (no recursion, however deep the diagram).
+a ``dd`` function is read in once (:meth:`~Store.read_dd`). No operation recurses (however
+deep the diagram): a set difference is a loop over an explicit stack, a conjunction is
+computed breadth first, level by level (:meth:`~Store.conj_many`, the one conjunction: one
+pair or millions), stars and counts a whole feature at a time.
 
+One representation, whatever the size: the columns are Python lists, read and grown one
+node at a time by the passes that go node by node (a list is read about twice as fast as
+an ``array('q')``, and appended to four times as fast); the passes over many nodes at once
+read the level and children columns through :meth:`~Store.view`, a numpy copy kept up to
+date as nodes are added (nodes never change, so only the new ones are copied).
 A store made from an ODD's arrays (:meth:`Store.from_arrays`) knows its encoding's
-features (:mod:`._store_features`: cofactors follow state codes, counts are over valid
-codes). Its strategy is chosen by the one size limit of the diagram's passes
-(:data:`bnx.diagram._arrays.SMALL`, in Python steps: :func:`in_python`): up to it, Python
-lists, one node at a time (a small saved naive Bayes explains a decision with no numpy
-import); past it, numpy buffers and conjunctions breadth first (:mod:`._store_numpy`).
+features (:class:`bnx.diagram._feature_view.Features`: cofactors follow state codes,
+counts are over valid codes).
 
 Node ``0`` is false (the empty set), node ``1`` true, both at level ``nvars``; diagrams are
 reduced, ordered (children at deeper levels) and numbered children first.
@@ -46,22 +50,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from .._util.types import Manager, Node
-from . import _arrays
 from . import _store_features as _feat
-from . import _store_numpy as _wide
 from . import _table_dd as _dd
 from ._arrays import DiagramArrays, cofactor, dd_nodes
+from ._conjunction import conjoin_pairs
 from ._memo import register
 from .encoding import Encoding
 
+__all__ = ["Store", "store_for"]
+
 register("conj_store", 4, "the store of conjunction sets per encoding and unate states")
 
-__all__ = ["Store", "in_python", "store_for"]
+_INT = np.int64
+_B = 1 << 31  # pair keys: a * _B + b, a < b (node numbers stay below 2 ** 31)
 
-#: About how many Python steps a node's star costs where it is a conjunction (in Python,
-#: one pair at a time), against one where it is a cofactor (a unate feature).
-CONJ_STEPS = 8
+#: :func:`store_for` makes every star of a diagram of at most this many nodes at once
+#: (breadth first, a few numpy calls per level); a larger one's stars are made as the
+#: questions reach them.
+CLOSE_ALL = 1 << 14
 
 
 def _and_leaf(a: int, b: int):
@@ -75,13 +84,9 @@ def _and_leaf(a: int, b: int):
     return (a, b) if a < b else (b, a)
 
 
-def in_python(size: int, unate: bool) -> bool:
-    """Tell whether work over a diagram of ``size`` nodes is done in Python rather than by numpy.
-
-    One node at a time: its Python steps (one per node, :data:`CONJ_STEPS` where stars are
-    conjunctions) within the one limit :data:`bnx.diagram._arrays.SMALL`.
-    """
-    return size * (1 if unate else CONJ_STEPS) <= _arrays.SMALL
+def _column(values) -> list:
+    """``values`` (ints, an ``array('q')`` or an integer numpy array) as a new list."""
+    return values.tolist() if hasattr(values, "tolist") else list(values)
 
 
 class Store:
@@ -89,14 +94,10 @@ class Store:
 
     Attributes
     ----------
-    var, lo, hi : list of int, or numpy.ndarray
-        Per node: its level and children (nodes ``0`` and ``1`` are the terminals); numpy
-        buffers in a store held in numpy (only the first :attr:`n` entries in use).
-        ``level`` is ``var``.
-    py : tuple of list or None
-        ``(level, lo, hi, star)`` in a store held in Python; ``None`` in one held in numpy.
-    star : list of int or numpy.ndarray
-        Per node whose star is made, its star (``-1``: not made yet).
+    var, lo, hi, star : list of int
+        Per node: its level, its children (nodes ``0`` and ``1`` are the terminals) and
+        its star (``-1``: not made yet); ``level`` is ``var``. As numpy arrays:
+        :meth:`view` and :meth:`stars`.
     closed : bool
         Whether every node's star is made.
     root : int or None
@@ -106,59 +107,77 @@ class Store:
     def __init__(self, nvars: int, enc: Encoding | None = None, *,
                  least: tuple | None = None) -> None:
         self.nvars = nvars
-        self.var = self.level = [nvars, nvars]
-        self.lo, self.hi, self.star = [0, 1], [0, 1], [0, 1]
-        self.py = (self.var, self.lo, self.hi, self.star)
         self.root = None
         self.closed = False
-        self._unique: dict | _Index = {}  # (level, low, high) -> node
+        self._columns([nvars, nvars], [0, 1], [0, 1])
+        self._unique = {}  # (level, low, high) -> node
         self._diffs: dict = {}  # (a, b) -> a and not b
-        self._ands: dict = {}  # (a, b), a < b -> a and b
-        self._counts: dict = {0: 0, 1: 1}  # node -> models (see count)
+        self._ands: dict = {}  # a * _B + b, a < b -> a and b
         self._memos: dict = {}  # id(owner) -> (owner, memo of a walk keyed by node)
         _feat.setup(self, enc, least)
 
     @classmethod
     def of(cls, nvars: int, var, lo, hi) -> Store:
-        """Make a store that starts with the given nodes.
-
-        A reduced ordered diagram numbered children first: nodes ``0`` and ``1`` the
-        terminals; sequences of int, lists to grow; their unique table is made when a node
-        is first added.
+        """A store that starts with the given nodes (a reduced ordered diagram numbered
+        children first: nodes ``0`` and ``1`` the terminals; sequences of int or numpy
+        arrays); their unique table is made when a node is first added.
         """
         t = cls(nvars)
         t._columns(var, lo, hi)
+        t._unique = _Index(t)
         return t
 
     def _columns(self, var, lo, hi) -> None:
-        self.var = self.level = var
-        self.lo, self.hi = lo, hi
-        self.star = [0, 1] + [-1] * (len(var) - 2)
-        self.py = (var, lo, hi, self.star)
-        self._unique = _Index(self)
+        self.var = self.level = _column(var)
+        self.lo, self.hi = _column(lo), _column(hi)
+        self.star = [0, 1] + [-1] * (len(self.var) - 2)
+        self._copies: dict = {}  # column name -> (numpy buffer, nodes copied)
 
     @classmethod
     def from_arrays(cls, arrays: DiagramArrays, enc: Encoding | None = None, *,
-                    least: tuple | None = None, python: bool | None = None) -> Store:
-        """Make a store that starts with the nodes of ``arrays`` (same numbers).
-
-        Its features are ``enc``'s; held in Python or in numpy as :func:`in_python` says (or
-        as ``python`` says: a caller that conjoins many nodes at once asks for numpy).
+                    least: tuple | None = None) -> Store:
+        """A store that starts with the nodes of ``arrays`` (same numbers), whose features
+        are ``enc``'s.
         """
         t = cls(arrays.nvars, enc, least=least)
         t.root = arrays.root
-        if python if python is not None else in_python(arrays.size, least is not None):
-            t._columns(*arrays.lists())
-        else:
-            _wide.start(t, arrays)
+        t._columns(*arrays.columns)
+        t._copies = {name: (col.copy(), arrays.size)
+                     for name, col in (("var", arrays.level), ("lo", arrays.lo),
+                                       ("hi", arrays.hi))}
+        t._unique = _Index(t)
         return t
 
     @property
     def n(self) -> int:
         """The number of nodes."""
-        return len(self.var) if self.py is not None else self._n
+        return len(self.var)
 
     __len__ = n.fget
+
+    def view(self, name: str) -> np.ndarray:
+        """The column ``name`` (``"var"``, ``"lo"`` or ``"hi"``) as a numpy array, for a
+        pass over many nodes at once: a copy kept with the store, to which only the nodes
+        added since the last call are copied (a node never changes); read-only.
+        """
+        col = getattr(self, name)
+        n = len(col)
+        buf, done = self._copies.get(name, (None, 0))
+        if done < n:
+            if buf is None or len(buf) < n:
+                new = np.empty(max(n, 2 * done), dtype=_INT)
+                new[:done] = buf[:done] if buf is not None else ()
+                buf = new
+            buf[done:n] = col[done:n]
+            self._copies[name] = (buf, n)
+        out = buf[:n]
+        out.flags.writeable = False
+        return out
+
+    def stars(self, us: np.ndarray) -> np.ndarray:
+        """The stars of nodes ``us`` (``-1`` where not made yet), as a numpy array."""
+        star = self.star
+        return np.fromiter((star[u] for u in us.tolist()), dtype=_INT, count=len(us))
 
     def entries(self) -> int:
         """Count nodes plus memo entries: what the store holds.
@@ -184,16 +203,15 @@ class Store:
             self.var.append(level)
             self.lo.append(lo)
             self.hi.append(hi)
+            self.star.append(-1)
         return u
 
-    def nodes(self, level: int, lo, hi):
-        """Do :meth:`node` for each pair ``lo[k], hi[k]``.
-
-        A numpy array in a store held in numpy, else a list.
-        """
-        if self.py is None:
-            return _wide.nodes(self, level, lo, hi)
-        return [self.node(level, a, b) for a, b in zip(lo, hi)]
+    def nodes(self, level: int, lo, hi) -> np.ndarray:
+        """:meth:`node` for each pair ``lo[k], hi[k]`` (arrays of nodes)."""
+        node = self.node
+        lo, hi = np.asarray(lo, dtype=_INT), np.asarray(hi, dtype=_INT)
+        return np.fromiter((node(level, a, b) for a, b in zip(lo.tolist(), hi.tolist())),
+                           dtype=_INT, count=len(lo))
 
     def restrict(self, u: int, bits: Sequence[tuple[int, bool]]) -> int:
         """Follow ``u`` along ``(level, value)`` pairs in increasing level order.
@@ -207,11 +225,12 @@ class Store:
         return u
 
     def cofactor(self, u, i: int, j: int):
-        """Return the cofactor of node ``u`` on state ``j`` of feature ``i``.
-
-        ``u`` tests or skips feature ``i``; ``u`` is an int, or in a store held in numpy a
-        numpy array of nodes.
+        """The cofactor of node ``u`` (an int, or a numpy array of nodes) on state ``j``
+        of feature ``i`` (which ``u`` tests or skips).
         """
+        if isinstance(u, np.ndarray):
+            return cofactor(self.view("var"), self.view("lo"), self.view("hi"), u,
+                            self.first[i], self.nbits[i], j)
         return cofactor(self.var, self.lo, self.hi, u, self.first[i], self.nbits[i], j)
 
     # ------------------------------------------------------------------ operations
@@ -250,91 +269,29 @@ class Store:
         return memo[(a, b)]
 
     def conj(self, a: int, b: int) -> int:
-        """Return ``a and b`` (memoised across calls), on an explicit stack as :meth:`diff`."""
+        """``a and b`` (memoised across calls): :meth:`conj_many` of one pair."""
         key = _and_leaf(a, b)
         if type(key) is not tuple:
             return key
-        if self.py is None:
-            return int(_wide.conj(self, [a], [b])[0])
-        memo = self._ands
-        a, b = key
-        got = memo.get(key)
-        if got is not None:
-            return got
-        stack = [(a, b)]
-        while stack:
-            key = stack[-1]
-            v, kids = self._split(*key)
-            leaves = [_and_leaf(p, q) for p, q in kids]
-            r = [memo.get(k) if type(k) is tuple else k for k in leaves]
-            if None in r:
-                stack.extend(k for k, got in zip(leaves, r) if got is None)
-                continue
-            stack.pop()
-            memo[key] = self.node(v, r[0], r[1])
-        return memo[(a, b)]
+        got = self._ands.get(key[0] * _B + key[1])
+        return got if got is not None else int(self.conj_many([a], [b])[0])
 
-    def _split(self, a: int, b: int) -> tuple:
-        """Split ``a`` and ``b`` on their top level: ``(level, ((a0, b0), (a1, b1)))``.
-
-        Their cofactors on it, paired.
+    def conj_many(self, a, b) -> np.ndarray:
+        """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed),
+        breadth first (:func:`bnx.diagram._conjunction.conjoin_pairs`, the one
+        conjunction; pairs conjoined before are read from the store's memo).
         """
-        var, lo, hi = self.var, self.lo, self.hi
-        va, vb = var[a], var[b]
-        v = min(vb, va)
-        a0, a1 = (lo[a], hi[a]) if va == v else (a, a)
-        b0, b1 = (lo[b], hi[b]) if vb == v else (b, b)
-        return v, ((a0, b0), (a1, b1))
-
-    def conj_many(self, a, b):
-        """Conjoin ``a[k] and b[k]`` for every ``k``.
-
-        A numpy array in a store held in numpy, where many pairs are conjoined breadth first
-        at once; else a list.
-        """
-        if self.py is None:
-            return _wide.conj(self, a, b)
-        return [self.conj(x, y) for x, y in zip(a, b)]
+        return conjoin_pairs(self, a, b, self._ands)
 
     def count(self, u: int) -> int:
-        """Count the complete assignments on which ``u`` is true.
-
-        Each feature takes one of its states (valid codes only; without an encoding, every
-        level is a two-state feature): exact, memoised across calls, as nodes never change.
+        """Number of complete assignments on which ``u`` is true, each feature taking
+        one of its states (valid codes only; without an encoding, every level is a
+        two-state feature): exact, memoised across calls, as nodes never change
+        (:meth:`bnx.diagram._feature_view.Features.count`, the one count over valid
+        codes).
         """
-        if self.py is None:
-            return _wide.count(self, u)
-        var, memo = self.var, self._counts
-        if not self.plain:
-            return _feat.count(self, u)
-        got = memo.get(u)
-        if got is None:
-            lo, hi = self.lo, self.hi
-            stack = [u]
-            while stack:
-                w = stack[-1]
-                if w in memo:
-                    stack.pop()
-                    continue
-                a, b = lo[w], hi[w]
-                ca, cb = memo.get(a), memo.get(b)
-                if ca is None:
-                    stack.append(a)
-                elif cb is None:
-                    stack.append(b)
-                else:
-                    stack.pop()
-                    v = var[w]
-                    memo[w] = (ca << (var[a] - v - 1)) + (cb << (var[b] - v - 1))
-            got = memo[u]
-        return got << var[u]
-
-    def upward(self, root: int, memo: dict, make) -> int:
-        """Compute ``memo[root]`` bottom-up over whole features.
-
-        By :func:`._store_features.upward`.
-        """
-        return _feat.upward(self, root, memo, make)
+        return self.features.count(self.view("var"), self.view("lo"), self.view("hi"),
+                                   int(u), self._counts)
 
     def memo(self, owner) -> dict:
         """Return a memo kept with the store for a walk over its nodes.
@@ -350,46 +307,30 @@ class Store:
 
     # ------------------------------------------------------------------ stars
     def star_of(self, u: int) -> int:
-        """Return the star of node ``u``: the conjunction of its cofactors over its states.
-
-        Its cofactors over the states of the feature it tests, made on first use; where the
-        function is unate (``least``), the cofactor on that feature's least state.
+        """The star of node ``u``: the conjunction of its cofactors over the states of the
+        feature it tests (made on first use; where the function is unate, ``least``,
+        the cofactor on that feature's least state).
         """
-        if self.py is None:
-            return _wide.star_of(self, u)
-        star = self.star
-        return star[u] if u < len(star) and star[u] >= 0 else _feat.star(self, u)
+        s = self.star[u]
+        if s < 0:
+            self.make_stars(np.array([u], dtype=_INT), int(self.feature_of[self.var[u]]))
+            s = self.star[u]
+        return s
 
     def make_stars(self, us, i: int) -> None:
-        """Make the stars of nodes ``us`` of feature ``i``.
-
-        At once, in numpy, in a store held there.
-        """
-        if self.py is None:
-            _wide.make_stars(self, us, i)
-            return
-        for u in us:
-            self.star_of(int(u))
+        """Make the stars of nodes ``us`` of feature ``i``, all at once."""
+        us = np.asarray(us, dtype=_INT)
+        if len(us):
+            star = self.star
+            for u, s in zip(us.tolist(), _feat.stars(self, us, i).tolist()):
+                star[u] = s
 
     def close(self) -> None:
-        """Make the star of every node (the nodes the conjunctions make get theirs in turn).
-
-        A store held in numpy with at most :data:`~bnx.diagram._arrays.SMALL` nodes then
-        moves to Python lists, read one node at a time.
+        """Make the star of every node: the stars of all the nodes without one in one
+        breadth-first conjunction (one per further state), then those of the nodes that
+        made, until none is left.
         """
-        if self.py is None:
-            _wide.close(self)
-            n = self._n
-            if n <= _arrays.SMALL:
-                star = self.star[:n].tolist()
-                self._columns(*(x[:n].tolist() for x in (self.level, self.lo, self.hi)))
-                self.star[:] = star
-                self.feature_of = self.feature_of.tolist()
-        else:
-            u = 2
-            while u < len(self.var):  # grows while conjunctions make nodes
-                self.star_of(u)
-                u += 1
+        _feat.close(self)
         self.closed = True
 
     # ------------------------------------------------------------------ size and dd
@@ -436,16 +377,15 @@ class _Index:
 
 
 def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) -> Store:
-    """Return the :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``).
-
-    With every star made when the diagram has at most :data:`bnx.diagram._arrays.SMALL`
-    nodes; ``least``: per feature, the state whose cofactor is the star, where the function
-    is known to be unate (:func:`bnx.question._cache.least_states`).
+    """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``), with
+    every star made when the diagram has at most :data:`CLOSE_ALL` nodes; ``least``: per
+    feature, the state whose cofactor is the star, where the function is known to be
+    unate (:func:`bnx.question._cache.least_states`).
     """
     key = (enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get("conj_store", key)
     if got is None:
         got = arrays.cache.put("conj_store", key, Store.from_arrays(arrays, enc, least=least))
-        if arrays.size <= _arrays.SMALL:
+        if arrays.size <= CLOSE_ALL:
             got.close()
     return got

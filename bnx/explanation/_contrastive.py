@@ -58,10 +58,9 @@ def _make(odd: ODD, x: list[int]) -> tuple:
 #: The widest block of one feature's nodes whose rows of children :func:`flippable` tells
 #: apart row by row in Python (a tuple and a dict look-up a row, about half a microsecond);
 #: a wider block is told apart by one vectorised :func:`~bnx.question._reach.distinct_rows` (tens of
-#: microseconds a call, whatever the width). Not a second diagram-size limit: the pass works
-#: on numpy arrays whatever the diagram's size (:data:`bnx.diagram._arrays.SMALL` chooses
-#: whether a diagram's passes run in Python at all); this is the break-even width of one
-#: numpy call, chosen per feature. Measured (contrastive explanations per instance): on
+#: microseconds a call, whatever the width). Not a second body: the pass works on numpy
+#: arrays whatever the diagram's size; this is the break-even width of one numpy call,
+#: chosen per feature inside the one body. Measured (contrastive explanations per instance): on
 #: votes and SPECT (363 and 533 nodes, blocks of up to 64 rows) row by row throughout is
 #: as fast, numpy throughout 1.3 to 1.6 times slower; on a 30-feature naive Bayes of 50,018
 #: nodes (blocks of up to 9,145 rows) row by row throughout is 4.5 times slower.

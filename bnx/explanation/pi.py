@@ -18,7 +18,7 @@ when a ``dd`` node is asked for.
 
 from __future__ import annotations
 
-import lazy_loader
+import numpy as np
 
 from .._util.types import Instance
 from ..diagram._arrays import cofactor
@@ -31,8 +31,6 @@ from ..question._classes import ask, of_class
 from . import _pi_memo
 from ._pi_memo import _state, _store
 from .explanations import DROPPED, Explanations, Layout, wording_of
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["pi_explanations", "prime_implicants"]
 
@@ -82,14 +80,12 @@ class _PI:
     def _cof(self, u: int, i: int, j: int) -> int:
         """Return the cofactor of store node ``u`` (testing feature ``i``) on state ``j``."""
         st = self.store
-        level, lo, hi = (st.py[0], st.py[1], st.py[2]) if st.py is not None else \
-            (st.level, st.lo, st.hi)
-        return int(cofactor(level, lo, hi, u, self.first[i], self.nbits[i], j))
+        return cofactor(st.var, st.lo, st.hi, u, self.first[i], self.nbits[i], j)
 
     def _star(self, u: int) -> int:
         """Return the star of store node ``u`` (made on first use)."""
         st = self.store
-        star = st.py[3][u] if st.py is not None else -1
+        star = st.star[u]
         return star if star >= 0 else st.star_of(u)
 
     def run(self, u: int, i: int) -> int:
@@ -119,11 +115,7 @@ class _PI:
         node, diff, x = self._node, self._diff, self.instance
         first, nbits = self.first, self.nbits
         st = self.store
-        py = st.py
-        if py is not None:
-            level, plo, phi, pstar = py
-        else:
-            level = st.level
+        level, plo, phi, pstar = st.var, st.lo, st.hi, st.star
         todo: list = []
         push, pop = todo.append, todo.pop
         g = None  # the cofactor's output of (u, i), None while not asked for
@@ -139,7 +131,7 @@ class _PI:
                             continue
                         got = node(i, got, 0)
                         break
-                    if py is not None and nbits[i] == 1:
+                    if nbits[i] == 1:
                         c = phi[u] if x[i] else plo[u]
                     else:
                         c = self._cof(u, i, x[i])
@@ -154,7 +146,7 @@ class _PI:
                 if g == 0:  # the instance's cofactor is false: so is the star, which
                     got = 0  # implies it (no need to make or follow the star)
                     break
-                s = pstar[u] if py is not None else -1
+                s = pstar[u]
                 if s < 0:
                     s = st.star_of(u)
                 g_s = (dropped[i1] if s else 0) if s <= 1 else memo.get((s, sfx[i1]))
@@ -189,7 +181,7 @@ class _PI:
         build, core, diff = self.layout.build_table, self.core, self._diff
         first, cof, star = self.first, self._cof, self._star
         st = self.store
-        level, nstates = (st.py[0] if st.py is not None else st.level), st.nstates
+        level, nstates = st.var, st.nstates
         rows = []  # per feature from i: [(node, its children's keys), ...]
         reached = [u] if u * stride + i not in memo else []
         k = i

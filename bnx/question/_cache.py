@@ -2,7 +2,7 @@
 
 An ODD is immutable, and so is its array form (:class:`bnx.diagram._arrays.DiagramArrays`): what
 a question derives from the diagram and may reuse (managers for explanation sets, layouts,
-the lists of small diagrams, memos that outlive one call) lives in ``odd.arrays.cache``
+the stores of the ODD's nodes, memos that outlive one call) lives in ``odd.arrays.cache``
 under the named kinds of :mod:`bnx.diagram._memo` (bounded, emptied by
 :meth:`bnx.ODD.clear_caches`), so it goes when the ODD goes and never sits in an ODD method.
 
@@ -18,10 +18,9 @@ True
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 
-import lazy_loader
+import numpy as np
 
 from .._util.types import Manager
 from ..classifier._unate import least_pair
@@ -41,8 +40,6 @@ register("state_maps", 1, "per feature, state value -> index (decoding instances
 register("both", 1, "the function and its negation in one node space")
 register("negated", 1, "the arrays of the negated function (PI-explanations, the "
          "robustness profile)")
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
            "both", "tidy", "GC_SLACK"]
@@ -163,16 +160,9 @@ def both(odd) -> tuple:
     def make():
         a = odd.arrays
         n = a.size
-        if a.small:  # lists, made in Python (a loaded small ODD imports no numpy)
-            level, lo, hi = a.lists()
-            shift = [1, 0, *range(n, 2 * n - 2)]  # the terminals swap
-            level = level + level[2:]
-            lo = lo + [shift[c] for c in lo[2:]]
-            hi = hi + [shift[c] for c in hi[2:]]
-            return (Store.of(a.nvars, level, lo, hi), a.root, shift[a.root])
         shift = np.arange(n, dtype=np.int64) + (n - 2)
         shift[:2] = (1, 0)  # the terminals swap
-        level, lo, hi = (array("q", np.concatenate(c).tobytes()) for c in (
+        level, lo, hi = (np.concatenate(c) for c in (
             (a.level, a.level[2:]), (a.lo, shift[a.lo[2:]]), (a.hi, shift[a.hi[2:]])))
         return (Store.of(a.nvars, level, lo, hi), a.root, int(shift[a.root]))
     return store(odd, "both", make)

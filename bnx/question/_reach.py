@@ -27,13 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import lazy_loader
+import numpy as np
 
 from ..diagram._feature_view import FeatureView, feature_view
 from ..diagram._feature_view import decide as decide_instance
 from ._indices import memo
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["FALSE", "TRUE", "INF", "view", "decide", "distances", "closest_flip",
            "instance_distances",

@@ -69,15 +69,13 @@ def test_builder_select_encodes_states_msb_first():
 
 def test_grouped_by_level_is_checked():
     """Columns whose nodes are not grouped by level, deepest first, are no valid diagram
-    (the file loader refuses them), in Python and vectorised alike."""
+    (the file loader refuses them), as the node-by-node reference finds too."""
     from bnx.diagram._problem import problem
+    from tests._support.oracle_arrays import problem_by_nodes
     bad = A.DiagramArrays(2, [2, 2, 0, 1], [0, 1, 0, 0], [0, 1, 1, 1], 2)
     assert problem(bad) == ("grouped", 2)
     bad = A.DiagramArrays(3, [3, 3, 1, 2, 0], [0, 1, 0, 0, 2], [0, 1, 1, 1, 3], 4)
-    assert problem(bad) == ("grouped", 2)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(A, "SMALL", 0)
-        assert problem(bad) == ("grouped", 2)
+    assert problem(bad) == problem_by_nodes(bad) == ("grouped", 2)
 
 
 @settings(max_examples=40, deadline=None)
@@ -121,22 +119,26 @@ def test_compiled_arrays_and_their_dd_form_agree(data, backend):
         [x.tolist() for x in (odd.arrays.level, odd.arrays.lo, odd.arrays.hi)]
 
 
-def _passes(f, enc):
-    from bnx.diagram._feature_view import count_instances
-    from bnx.diagram._problem import problem
-    neg = A.negate(f)
-    return (A.count(f), A.dd_size(f), count_instances(f, enc), neg.lists(), neg.root,
-            problem(f))
+def _value(f, bits) -> bool:
+    """The function ``f`` on one assignment of its levels, by a walk down its columns."""
+    level, lo, hi = f.columns
+    u = f.root
+    while u > A.TRUE:
+        u = hi[u] if bits[level[u]] else lo[u]
+    return u == A.TRUE
 
 
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_python_and_vectorised_passes_agree(data):
-    """Each pass over the arrays (count, dd size, instances, negation, validation) gives
-    the same answer walked in Python (a small diagram) and vectorised (a large one); the
-    store of a small unate function has the same stars held in Python and in numpy."""
+def test_passes_against_every_assignment(data):
+    """Each pass over the arrays (count, dd size, instances over valid codes, negation,
+    validation) against the function's value on every assignment of its levels, and dd's
+    own node count; on the function, its negation and the two constants."""
     import bnx
-    from bnx.diagram.store import Store
+    from bnx.diagram._feature_view import count_instances
+    from bnx.diagram._problem import problem
+    from bnx.diagram.backends import new_manager
+    from tests._support.oracle_arrays import problem_by_nodes
     from tests._support.strategies import classifiers
     case = data.draw(classifiers(max_features=4, max_instances=64))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
@@ -145,23 +147,22 @@ def test_python_and_vectorised_passes_agree(data):
     a, enc = odd.arrays, odd.encoding
     fs = [a, A.negate(a), *(A.DiagramArrays(a.nvars, [a.nvars] * 2, [0, 1], [0, 1], root)
                             for root in (0, 1))]
-    small = [_passes(f, enc) for f in fs]
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(A, "SMALL", 0)  # every diagram is "large"
-        assert not a.small
-        large = [_passes(A.DiagramArrays(f.nvars, f.level, f.lo, f.hi, f.root), enc)
-                 for f in fs]
-    assert small == large
-    assert small[0][4] == (a.root if a.root > 1 else 1 - a.root) and small[0][5] is None
-    assert small[2][4] == 1  # the negation of false
-    least = odd.meta.get("least_states")
-    if least is not None and least[0] is not None:
-        stars = []
-        for python in (False, True):
-            store = Store.from_arrays(a, enc, least=least[0], python=python)
-            store.close()  # (then held in Python)
-            stars.append(store.py[3][:a.size])
-        assert stars[0] == stars[1]
+    assignments = list(itertools.product([0, 1], repeat=a.nvars))
+    valid = [[(j >> (len(bs) - 1 - b)) & 1 for i, bs in enumerate(enc.bits)
+              for b in range(len(bs)) for j in [x[i]]]
+             for x in itertools.product(*(range(len(s)) for s in enc.states))]
+    names = [f"v{k}" for k in range(a.nvars)]
+    bdd = new_manager("autoref", names)
+    for f in fs:
+        values = [_value(f, bits) for bits in assignments]
+        assert A.count(f) == sum(values)
+        assert count_instances(f, enc) == sum(_value(f, bits) for bits in valid)
+        neg = A.negate(f)
+        assert [_value(neg, bits) for bits in assignments] == [not v for v in values]
+        assert A.dd_size(f) == D.to_dd(f, bdd, names, f.root).dag_size
+        assert problem(f) is None and problem_by_nodes(f) is None
+    assert fs[1].root == (a.root if a.root > 1 else 1 - a.root)
+    assert fs[2 + 0].root == 0 and A.negate(fs[2]).root == 1  # the negation of false
 
 
 def test_columns_are_held_once():
@@ -173,20 +174,17 @@ def test_columns_are_held_once():
 
 
 @pytest.mark.parametrize("example", ["admissions", "asia"])
-def test_both_decisions_in_one_node_space_from_lists_and_from_numpy(example, monkeypatch):
-    """``_cache.both`` (the function and its negation in one node space) is the same made
-    in Python (small diagrams) and by numpy (large ones)."""
+def test_both_decisions_in_one_node_space(example):
+    """``_cache.both`` holds the function and its negation in one node space: node ``u``
+    of the arrays, and its negation at ``u + size - 2`` (the terminals swapped)."""
     import bnx
     from bnx.question import _cache
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     g, root, neg = _cache.both(odd)
-    odd.arrays.cache.pop("both")
-    monkeypatch.setattr(A, "SMALL", 0)
-    h, root2, neg2 = _cache.both(odd)
-    assert not isinstance(h.var, list)  # the numpy branch
-    assert (root, neg) == (root2, neg2)
-    assert [list(g.var), list(g.lo), list(g.hi)] == [list(h.var), list(h.lo), list(h.hi)]
+    n = odd.arrays.size
+    assert neg == (root + n - 2 if root > 1 else 1 - root)
     level, lo, hi = odd.arrays.lists()
+    assert [list(g.var[:n]), list(g.lo[:n]), list(g.hi[:n])] == [level, lo, hi]
     for u in range(2, len(level)):  # the negation of node u is node u + size - 2
         v = u + len(level) - 2
         assert g.var[v] == level[u]

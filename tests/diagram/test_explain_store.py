@@ -55,7 +55,7 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
     bdd = new_manager(backend, NAMES)
     arrays, (ia, ib) = from_dd([_function(bdd, a), _function(bdd, b)], len(NAMES))
     enc = ENCODINGS[which]
-    s = Store.from_arrays(arrays, enc, python=False)  # held in numpy (small: in Python)
+    s = Store.from_arrays(arrays, enc)
     size = s.n
     (c,) = s.conj_many([ia], [ib]).tolist()
     lv, lo, hi = s.level, s.lo, s.hi
@@ -77,15 +77,15 @@ def test_conjunctions_and_stars_against_brute_force(a, b, which, backend):
                               r[:first] + tuple(bool((j >> (m - 1 - t)) & 1) for t in range(m))
                               + r[first + m:]) for j in range(k))
             assert _value(s.level, s.lo, s.hi, star, r) == want
-    assert s.py is not None and min(s.py[3]) >= 0  # closed: every star made, in Python
-    # held in Python: the same stars, as functions (its new nodes may be numbered otherwise)
+    assert s.closed and min(s.star) >= 0  # closed: every star made
+    # made one node at a time: the same stars, as functions (its new nodes may be
+    # numbered otherwise)
     p = Store.from_arrays(arrays, enc)
-    p.close()
-    assert p.closed and p.conj_many([ia], [ib]) == [p.conj(ia, ib)]
+    assert p.conj_many([ia], [ib]).tolist() == [p.conj(ia, ib)]
     for u in range(2, arrays.size):
         for r in ROWS:
-            assert _value(*p.py[:3], p.star_of(u), r) == _value(s.level, s.lo, s.hi,
-                                                                 star_of(s, u), r)
+            assert _value(p.var, p.lo, p.hi, p.star_of(u), r) == _value(s.level, s.lo, s.hi,
+                                                                        star_of(s, u), r)
 
 
 @settings(max_examples=30, deadline=None)
@@ -189,7 +189,7 @@ def test_stars_serve_later_calls(backend):
           for combo in itertools.product(*(odd.states(f) for f in odd.features))]
     first = [bnx.pi_explanations(odd, x).to_set() for x in xs]
     s = bnx.explanation.pi._store(odd, True)
-    assert s.closed and min(s.py[3]) >= 0
+    assert s.closed and min(s.star) >= 0
     assert [bnx.pi_explanations(odd, x, method="cover").to_set() for x in xs] == first
     # a store whose stars are made on demand only gives the same sets
     odd2 = bnx.compile(bnx.examples.asia(), backend=backend)
@@ -198,8 +198,7 @@ def test_stars_serve_later_calls(backend):
                tuple(len(s) for s in odd2.encoding.states), _cache.least_states(odd2, d))
         arrays = odd2.arrays if d else bnx.explanation.pi._store(odd2, False) and \
             odd2.arrays.cache.get("negated")
-        made = arrays.cache.put("conj_store", key, Store.from_arrays(arrays, odd2.encoding,
-                                                                  python=False))
+        made = arrays.cache.put("conj_store", key, Store.from_arrays(arrays, odd2.encoding))
         assert bnx.explanation.pi._store(odd2, d) is made and not made.closed  # the one used
     assert [bnx.pi_explanations(odd2, x).to_set() for x in xs] == first
     assert [bnx.prime_implicants(odd2, decision=d).to_set() for d in (True, False)] == \

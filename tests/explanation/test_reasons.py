@@ -99,17 +99,17 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
 def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
     """Counts of 2**62 instances or more are Python integers (object arrays): the same
     answers as in int64 on a small classifier made to take that path."""
-    from bnx.diagram import _store_numpy
+    from bnx.diagram import _feature_view
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     enc = odd.encoding
     everything = [True] * len(enc.features)
 
     def both():
-        return [eroded_counts(a, enc, everything, small=0)
+        return [eroded_counts(a, enc, everything)
                 for a in (odd.arrays, negate(odd.arrays))]
 
     want = both()
-    monkeypatch.setattr(_store_numpy, "BIG", 0)
+    monkeypatch.setattr(_feature_view, "BIG", 0)
     got = both()
     assert got == want and sum(sum(c.values()) + s for c, s in got) == odd.total()
 

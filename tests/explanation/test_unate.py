@@ -41,9 +41,9 @@ def test_least_state_cofactor_is_the_conjunction_of_all(case, argmax):
     for decision, arrays in ((True, odd.arrays), (False, negate(odd.arrays))):
         least = least_states(clf, enc.features, decision)
         assert least == pair[0 if decision else 1]
-        plain = Store.from_arrays(arrays, enc, python=False)  # stars by conjunction (in numpy)
+        plain = Store.from_arrays(arrays, enc)  # stars by conjunction
         plain.close()
-        fast = Store.from_arrays(arrays, enc, least=least, python=False)
+        fast = Store.from_arrays(arrays, enc, least=least)
         fast.close()
         # same function at every node pi-inst can meet (reached at a feature boundary; a
         # node inside a multi-bit feature only is no function of whole states)

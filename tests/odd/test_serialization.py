@@ -38,6 +38,7 @@ from tests._support.legacy_files import (
     split,
     write_legacy,
 )
+from tests._support.oracle_arrays import problem_by_nodes
 
 BACKENDS = bnx.backends.available_backends()
 PAIRS = list(itertools.product(BACKENDS, BACKENDS))
@@ -108,19 +109,10 @@ def either(request, saved, legacy):
     return saved if request.param == "v3" else legacy
 
 
-@pytest.fixture(params=["lists", "numpy"])
-def reader(request, monkeypatch):
-    """Both ways of reading a file's arrays: a small file checked in Python, and (every
-    file, here) through numpy, checked by vectorised passes."""
-    if request.param == "numpy":
-        monkeypatch.setattr(_arrays, "SMALL", 0)
-    return request.param
-
-
 # ---------------------------------------------------------------------- round trips
 @pytest.mark.parametrize("name", sorted(CLASSIFIERS))
 @pytest.mark.parametrize("source,target", PAIRS)
-def test_round_trip(tmp_path, name, source, target, reader):
+def test_round_trip(tmp_path, name, source, target):
     odd = _compile(name, source)
     path = tmp_path / f"{name}.bnx"
     assert save_odd(odd, path) == str(path)
@@ -624,7 +616,7 @@ BROKEN = {
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN))
-def test_broken_arrays(saved, case, reader):
+def test_broken_arrays(saved, case):
     path, _ = saved
     level, lo, hi, root, words = BROKEN[case]
     resign_arrays(path, level, lo, hi, root)
@@ -632,7 +624,7 @@ def test_broken_arrays(saved, case, reader):
         bnx.ODD.load(path, backend="autoref")
 
 
-def test_arrays_of_another_function(saved, reader):
+def test_arrays_of_another_function(saved):
     """Well-formed arrays of a different function: the stored count catches it."""
     path, _ = saved
     resign_arrays(path, [T, T, 3], [0, 1, 0], [0, 1, 1], 2)  # "the last feature's second state"
@@ -642,7 +634,7 @@ def test_arrays_of_another_function(saved, reader):
 
 
 @pytest.mark.parametrize("name", ["true", "a code"])
-def test_arrays_true_on_codes_that_name_no_state(tmp_path, name, reader):
+def test_arrays_true_on_codes_that_name_no_state(tmp_path, name):
     """A diagram true on a code of a 3-state feature's unused 4th code is refused."""
     odd = _compile("multivalued")
     path = tmp_path / "m.bnx"
@@ -657,7 +649,7 @@ def test_arrays_true_on_codes_that_name_no_state(tmp_path, name, reader):
         bnx.ODD.load(path, backend="autoref")
 
 
-def test_nodes_of_a_level_in_any_order_load(tmp_path, reader):
+def test_nodes_of_a_level_in_any_order_load(tmp_path):
     """bnx writes each level's nodes sorted by their children, but the format does not
     require it: a level in another order loads, as the same function."""
     odd = _compile("multivalued")
@@ -677,7 +669,7 @@ def test_nodes_of_a_level_in_any_order_load(tmp_path, reader):
     assert all(back.decide(x) == odd.decide(x) for x in instances(odd))
 
 
-def test_count_and_size_mismatch(saved, reader):
+def test_count_and_size_mismatch(saved):
     path, _ = saved
     resign(path, lambda d: d.update(count="5"))
     with pytest.raises(bnx.ODDFileError, match="has 6 positive instances, but the file "
@@ -714,7 +706,7 @@ def test_argmax_odds_save_load_and_pickle(backend, tmp_path):
 @given(rows=st.lists(st.tuples(st.integers(-1, 5), st.integers(-1, 8), st.integers(-1, 8)),
                      min_size=0, max_size=7),
        root=st.integers(-1, 9), terminals=st.booleans())
-def test_any_arrays_load_or_are_refused(tmp_path_factory, rows, root, terminals, reader):
+def test_any_arrays_load_or_are_refused(tmp_path_factory, rows, root, terminals):
     """Arbitrary small arrays under a valid digest and checksum: the loader either
     refuses them with an ODDFileError or returns an ODD with the stored count."""
     path = tmp_path_factory.mktemp("fuzz") / "a.bnx"
@@ -733,16 +725,15 @@ def test_any_arrays_load_or_are_refused(tmp_path_factory, rows, root, terminals,
 @given(rows=st.lists(st.tuples(st.integers(-1, 4), st.integers(-1, 9), st.integers(-1, 9)),
                      min_size=0, max_size=8),
        root=st.integers(-1, 10), terminals=st.booleans(), nvars=st.integers(1, 4))
-def test_both_checkers_find_the_same_problem(rows, root, terminals, nvars):
-    """The Python checker of small files and the numpy one of large files find the same
-    first problem in any arrays (they share its wording), or accept the same arrays."""
+def test_the_checker_finds_what_a_node_by_node_walk_finds(rows, root, terminals, nvars):
+    """The vectorised checker of a file's arrays finds the same first problem in any
+    arrays as the same checks made node by node in Python (tests/_support/oracle_arrays),
+    or accepts the same arrays."""
     head = [(nvars, 0, 0), (nvars, 1, 1)] if terminals else [(nvars, 1, 0), (0, 0, 1)]
     level, lo, hi = (list(c) for c in zip(*(head + rows)))
     arrays = _arrays.DiagramArrays(nvars, level, lo, hi, root)
-    want = problem(arrays)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_arrays, "SMALL", 0)
-        got = problem(arrays)
+    want = problem_by_nodes(arrays)
+    got = problem(arrays)
     assert (got if got is None else (got[0], *(int(v) for v in got[1:]))) == want
 
 

@@ -17,16 +17,12 @@ loading a small diagram needs no numpy).
 
 from __future__ import annotations
 
-import array
 import hashlib
-import sys
 
-import lazy_loader
+import numpy as np
 
-from ...diagram._arrays import SMALL, DiagramArrays
+from ...diagram._arrays import DiagramArrays
 from ...diagram._problem import problem
-
-np = lazy_loader.load("numpy")  # imported on first use
 
 __all__ = ["arrays_header", "arrays_bytes", "read_arrays", "split_file"]
 
@@ -87,17 +83,8 @@ def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramAr
 
 
 def _ints(data: memoryview):
-    """Read little-endian int32 bytes as integers for :class:`DiagramArrays`.
-
-    An ``array('q')``, converted in Python when small (no numpy), by numpy when large.
-    """
-    if len(data) > 4 * SMALL:
-        return np.frombuffer(data, dtype=_DTYPE).astype(np.int64)
-    a = array.array("i")
-    a.frombytes(data)
-    if sys.byteorder != "little":
-        a.byteswap()
-    return array.array("q", a)
+    """Little-endian int32 bytes as the int64 integers of :class:`DiagramArrays`."""
+    return np.frombuffer(data, dtype=_DTYPE).astype(np.int64)
 
 
 #: The wording of each problem that :func:`bnx.diagram._problem.problem` finds, from the
