@@ -21,14 +21,23 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numpy as np
-
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ExplanationError
 from ..odd._odd import ODD
-from . import _dense, under
-from .probability import _odd_for, classifier_and_odd, exact_sdp
+from . import under
+from .probability import (
+    FALSE,
+    MAX_CONFIGURATIONS,
+    TRUE,
+    Flow,
+    Unsafe,
+    _configurations,
+    _odd_for,
+    classifier_and_odd,
+    exact_sdp,
+    outcome,
+)
 
 __all__ = ["next_observations"]
 
@@ -93,8 +102,11 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     clf, odd = classifier_and_odd(clf, odd)
     idx = clf.encode(evidence, partial=True)
     odd = _odd_for(clf, odd)
-    v = under.view(clf, odd, idx, exact=exact)
-    rows = _dense_rows(clf, idx, v) if v is not None else _rows_by_sdp(clf, odd, idx, exact)
+    rows = None if exact else _float_rows(clf, odd, idx)
+    if rows is None:
+        rows = _exact_rows(clf, odd, idx)
+        if not exact:  # (floats rounded once from exact values: equal values equal)
+            rows = [(f, float(a), float(b)) for f, a, b in rows]
     frame = pd.DataFrame(rows, columns=["feature", "expected_sdp", "flip_probability"])
     if not exact:
         frame = frame.astype({"expected_sdp": float, "flip_probability": float})
@@ -106,76 +118,125 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     return frame.iloc[order]
 
 
-def _ratio(num, den, exact: bool):
-    return Fraction(int(num), int(den)) if exact else _dense.probability(num / den)
+def _flows(clf, odd, idx: dict, exact: bool) -> dict | None:
+    """Per decision label, the :class:`~.probability.Flow` (with the masses per feature
+    and state) whose ``TRUE`` end is that decision: one for a binary classifier (its
+    ``FALSE`` end the other decision), one per class formula of a multi-class one (made
+    when first asked: a dict that makes them). ``None`` when the weighted count does not
+    apply (a TAN or general network, a latent tree answered by enumeration) or floats
+    could underflow."""
+    if clf.structure not in ("naive_bayes", "latent_tree"):
+        return None
+    priors, _ = _configurations(clf)
+    if clf.structure != "naive_bayes" and len(priors) > MAX_CONFIGURATIONS:
+        return None
+
+    class Made(dict):
+        def __missing__(self, d):
+            target = odd.class_formula(clf.classes[d]) if clf.multiclass else odd
+            got = self[d] = Flow(target.classifier if clf.multiclass else clf, target, idx,
+                                 (FALSE, TRUE), exact=exact, per_feature=True)
+            return got
+
+    made = Made()
+    try:
+        made[0 if clf.multiclass else True]
+    except Unsafe:
+        return None
+    return made
 
 
-def _dense_rows(clf, idx: dict, v: under.View) -> list:
-    masses, depth = under.class_masses(v)
-    if not masses.any():
+def _by_flows(clf, idx: dict, flows, exact: bool):
+    """The rows from the flows: per unobserved feature and state, the decision there
+    (from its class masses: floats unless too close, exact then) and the mass decided
+    so; in floats ``None`` when a bound exceeds ``1e-9``."""
+    from .._util import rounding
+    first = flows[0 if clf.multiclass else True]
+    neg, pos = first.mass()
+    total = neg + pos
+    if not total:
         raise ExplanationError("the evidence has probability zero: nothing to observe")
-    own = under.decide_masses(clf, idx, masses, depth)
-    pr = v.marginal()
-    # the decisions the diagram takes: True and False, or every class's index
-    labels = list(range(len(clf.classes))) if clf.multiclass else [True, False]
-    at = {d: k for k, d in enumerate(labels)}
-    by = [np.where(v.decided == d, pr, 0) for d in labels]
-    total = pr.sum()
+    depth = 0 if exact else first.depth + 1  # the total and the class masses
+    own = under.decide_masses(clf, idx, first.class_masses(), depth)
     # a feature whose observation cannot flip the decision keeps the SDP on average:
-    # E[SDP(e + F)] = SDP(e) exactly, so all such features get this one sum (equal values
-    # as equal floats, within the same bound as the per-feature sums)
-    kept = by[at[own]].sum()
-    # one array, then one sum per feature over the other features' axes: rows
-    # 0..classes-1 the class masses, then the completions' masses per decision
-    ncls = v.table.shape[0]
-    sums = _per_feature(np.concatenate([v.table, *(b[None] for b in by)]))
+    # E[SDP(e + F)] = SDP(e) exactly, so all such features get this one value
+    kept = flows[own].mass()[1] if clf.multiclass else (pos if own else neg)
     rows = []
-    for f, both in zip(v.free, sums):  # both: (classes + decisions, states of f)
-        per, mass = both[:ncls], both[ncls:]
-        sub = depth - (per.shape[1] - 1) if not v.exact else 0
+    for i, f in enumerate(first.fv.enc.features):
+        if f in idx:
+            continue
+        per_end, per_class = first.feature_masses(i)
+        fdepth = 0 if exact else first.feature_depth + 1
         same = flip = 0
-        for s in range(per.shape[1]):
-            d = under.decide_masses(clf, {**idx, f: s}, per[:, s], sub)
-            same = same + mass[at[d], s]
+        for v, (ends, masses) in enumerate(zip(per_end, per_class)):
+            d = under.decide_masses(clf, {**idx, f: v}, masses, fdepth)
+            if clf.multiclass:
+                same += flows[d].feature_masses(i)[0][v][1]
+                fdepth = 0 if exact else max(fdepth, flows[d].feature_depth + 1)
+            else:
+                same += ends[1] if d else ends[0]
             if d != own:
-                flip = flip + mass[:, s].sum()
-        if flip == 0:
-            same = kept
-        rows.append((f, _ratio(same, total, v.exact), _ratio(flip, total, v.exact)))
+                flip += ends[0] + ends[1]
+        k = len(per_end)
+        if exact:
+            rows.append((f, kept / total if flip == 0 else same / total, flip / total))
+            continue
+        a = rounding.probability(kept if flip == 0 else same, total,
+                                 2 * depth if flip == 0 else fdepth + k + depth)
+        b = rounding.probability(flip, total, fdepth + k + depth)
+        if a is None or b is None:
+            return None
+        rows.append((f, a[0], b[0]))
     return rows
 
 
-def _per_feature(table) -> list:
-    """For each free feature (the axes of ``table`` after its first), ``table`` summed over
-    every other free feature: a list of arrays of shape ``(rows, states)``.
-
-    Divide and conquer: the table summed over the second half of the features gives the
-    first half's sums, and over the first half the second's, each by a product with a
-    vector of ones (BLAS for floats, exact for Python integers); then each half on its
-    own. Two passes over the table in all, not one per feature. Multiplying by one is
-    exact, and the order of the additions does not change the floats' bound
-    (:mod:`._dense`: a sum of ``m`` terms adds ``m - 1`` roundings, in any order).
-    """
-    rows = table.shape[0]
-    out: list = []
-    todo = [table]  # the tables left to split, the next one last
-    while todo:
-        t = todo.pop()
-        dims = t.shape[1:]
-        if len(dims) <= 1:
-            out.append(t)
+def _float_rows(clf, odd, idx: dict):
+    """The rows in float64 by the passes of the exact ones (``None``: exact needed)."""
+    from .._util import rounding
+    flows = _flows(clf, odd, idx, False)
+    if flows is not None:
+        return _by_flows(clf, idx, flows, False)
+    base = outcome(clf, odd, idx, None)
+    if base is None:
+        return None
+    own, kept, total, depth = base
+    if not total:
+        raise ExplanationError("the evidence has probability zero: nothing to observe")
+    rows = []
+    for f in clf.features:
+        if f in idx:
             continue
-        h = len(dims) // 2
-        a, b = math.prod(dims[:h]), math.prod(dims[h:])
-        m = t.reshape(rows, a, b)
-        second = (np.ones(a, dtype=t.dtype) @ m).reshape(rows, *dims[h:])
-        first = (m.reshape(-1, b) @ np.ones(b, dtype=t.dtype)).reshape(rows, *dims[:h])
-        todo += (second, first)  # the first half's features come out first
-    return out
+        same = flip = 0.0
+        most = 0
+        k = len(clf.states(f))
+        for v in range(k):
+            got = outcome(clf, odd, {**idx, f: v}, None)
+            if got is None:
+                return None
+            d, m, every, dv = got
+            most = max(most, dv)
+            same += m
+            if d != own:
+                flip += every
+        a = rounding.probability(kept if flip == 0 else same, total,
+                                 2 * depth if flip == 0 else most + k + depth)
+        b = rounding.probability(flip, total, most + k + depth)
+        if a is None or b is None:
+            return None
+        rows.append((f, a[0], b[0]))
+    return rows
 
 
-def _rows_by_sdp(clf, odd, idx: dict, exact: bool) -> list:
-    """Without the dense joint: one exact class joint and SDP per state of each feature."""
+def _exact_rows(clf, odd, idx: dict) -> list:
+    """The rows in exact fractions: the flows, or one exact SDP per feature and state."""
+    flows = _flows(clf, odd, idx, True)
+    if flows is not None:
+        return _by_flows(clf, idx, flows, True)
+    return _rows_by_sdp(clf, odd, idx)
+
+
+def _rows_by_sdp(clf, odd, idx: dict) -> list:
+    """One exact class joint and SDP per state of each unobserved feature."""
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
@@ -195,6 +256,5 @@ def _rows_by_sdp(clf, odd, idx: dict, exact: bool) -> list:
             d = under.decide_masses(clf, more, pj, 0)
             same += p * exact_sdp(clf, more, d, odd)
             flip += p if d != own else 0
-        rows.append((f, same if exact else float(same), flip if exact else float(flip)))
-    # (floats rounded once from exact values: in [0, 1], equal values equal)
+        rows.append((f, same, flip))
     return rows
