@@ -84,6 +84,8 @@ KINDS: dict[str, Kind] = {
     "conj_store": Kind(4, False, "the store of conjunction sets per encoding and unate "
                                  "states (bnx.explanation.store)"),
     "dense_decisions": Kind(1, False, "the decision on every complete instance, dense"),
+    "flow_edges": Kind(1, False, "per feature, its nodes' children and the edges that skip "
+                       "features (bnx.explanation.probability's flows)"),
     "feature_graph": Kind(1, False, "the diagram layer by feature (bnx.attribution)"),
     "rule_total": Kind(1, False, "the masses of both decisions under the network, no "
                                  "evidence (bnx.explanation.rules)"),

@@ -18,7 +18,6 @@ the dense joint (:mod:`.under`) gives every ``m_d(v)`` of every feature and ever
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from .._util.types import Instance

@@ -476,49 +476,40 @@ class Flow:
         counts of the completions with feature ``i`` at each state, per end and joint
         state (before the prior), and the roundings on their chains."""
         fv, n, rows, dtype = self.fv, self.n, self.rows, self.dtype
-        feature, bwd, seen = fv.feature, self.bwd, self.seen
-        fwd = np.zeros((rows, fv.arrays.size), dtype=dtype)
-        fwd[:, fv.root] = self.first
+        feature, bwd = fv.feature, self.bwd
+        ncls, ends = self.ncls, len(self.ends)
+        # the top-down flow is the same for every end: one row per joint state
+        fwd = np.zeros((ncls, fv.arrays.size), dtype=dtype)
+        fwd[:, fv.root] = self.first[:ncls]
         # pair[a + 1, b]: the flow along the edges from feature a (a = -1: the top) to
         # feature b that skip the features between
         pair = np.zeros((n + 1, n + 1, rows), dtype=dtype)
         pair[0, feature[fv.root]] = self.top
         tested = [None] * n
-        indeg = np.zeros(fv.arrays.size, dtype=np.int64)
+        edges = _edges(fv)
         extra = 0
         for i in range(n):
-            lo = int(fv.first_node[i])
-            here = np.flatnonzero(seen[lo:int(fv.last_node[i])])
+            lo, hi = int(fv.first_node[i]), int(fv.last_node[i])
             k = fv.nstates[i]
-            mass = np.zeros((rows, k), dtype=dtype)
-            if len(here):
-                kids = fv.kids[i][here]
-                into = fwd[:, lo + here]
-                skip = self.skips[i]
-                ws, ts = [], []
-                for v in self._allowed(i, k):
-                    w = kids[:, v]
-                    b = feature[w]
-                    t = into * self.weights[i][:, v:v + 1] * skip[:, b]
-                    ws.append(w)
-                    ts.append(t)
-                    flow = t * bwd[:, w]
-                    mass[:, v], x = _total(flow)
+            if hi == lo:
+                tested[i] = np.zeros((rows, k), dtype=dtype)
+                continue
+            nodes, at, b, far, groups = edges[i]
+            kids = fv.kids[i].reshape(-1)
+            # the flow along every edge of the level (node-major, state-minor); edges off
+            # the evidence, or from nodes no completion reaches, carry 0
+            t = (fwd[:, lo:hi, None] * self.weights[i][:ncls, None, :]).reshape(ncls, -1)
+            t *= self.skips[i][:ncls, b]
+            fwd[:, nodes] += _gather(t, at, len(nodes))
+            flow = (bwd[:, kids].reshape(ends, ncls, -1) * t).reshape(rows, -1)
+            tested[i], x = _total(flow.reshape(rows, hi - lo, k).transpose(0, 2, 1))
+            extra = max(extra, x)
+            if len(far):
+                flow = flow[:, far]
+                for bj, a, z in groups:
+                    got, x = _total(flow[:, a:z])
+                    pair[i + 1, bj] += got
                     extra = max(extra, x)
-                    far = np.flatnonzero(b > i + 1)
-                    if len(far):
-                        order = far[np.argsort(b[far], kind="stable")]
-                        bs, starts = np.unique(b[order], return_index=True)
-                        stops = [*starts[1:].tolist(), len(order)]
-                        for bj, a, z in zip(bs.tolist(), starts.tolist(), stops):
-                            got, x = _total(flow[:, order[a:z]])
-                            pair[i + 1, bj] += got
-                            extra = max(extra, x)
-                w, t = np.concatenate(ws), np.concatenate(ts, axis=1)
-                nodes, at = np.unique(w, return_inverse=True)
-                indeg[nodes] += np.bincount(at.reshape(-1), minlength=len(nodes))
-                fwd[:, nodes] += _gather(t, at.reshape(-1), len(nodes))
-            tested[i] = mass
         # the flow along edges that skip feature i (a < i < b), whose share of F = v is
         # Pr(F = v | c) over the sum of its weights (1 in exact arithmetic)
         out = {}
@@ -539,10 +530,7 @@ class Flow:
         else:
             # the top-down flow into a node: its parents' flows times a weight and a skip,
             # summed (in-degree - 1 roundings), per feature on a path
-            level_in = [int(indeg[int(fv.first_node[i]):int(fv.last_node[i])].max(initial=0))
-                        for i in range(n)]
-            level_in.append(int(indeg[:2].max()))
-            down = self.path + sum(d + 4 for d in level_in)
+            down = self.path + sum(d + 4 for d in edges[n])
             self.feature_depth = (down + self.path + 2 * n + 8 + extra + (n + 1) ** 2
                                   + max(fv.nstates, default=1) + len(self.prior) + 4)
         return out
@@ -563,6 +551,42 @@ class Flow:
 
 class Unsafe(Exception):
     """A float pass whose values could underflow: the exact pass answers instead."""
+
+
+def _edges(fv) -> list:
+    """Per feature ``i``, the edges of its nodes (``kids[i]`` flattened, node-major):
+    ``(nodes, at, b, far, groups)``: the distinct children and each edge's position among
+    them, each child's feature, the edges that skip a feature (sorted by the child's
+    feature) and their runs ``(feature, start, stop)`` in that order; last, per feature
+    and for the terminals, the largest in-degree of a node (made once per diagram)."""
+    cache = fv.arrays.cache
+    key = fv.enc.first_level
+    got = cache.get("flow_edges", key)
+    if got is not None:
+        return got
+    indeg = np.zeros(fv.arrays.size, dtype=np.int64)
+    out = []
+    for i in range(fv.n):
+        kids = fv.kids[i].reshape(-1)
+        bound = int(fv.first_node[i])  # children come first: every child is below it
+        if bound > 8 * len(kids):
+            nodes, at = np.unique(kids, return_inverse=True)
+            at = at.reshape(-1)
+        else:  # by marking: linear in the nodes below
+            flag = np.zeros(bound, dtype=bool)
+            flag[kids] = True
+            nodes, at = np.flatnonzero(flag), (np.cumsum(flag) - 1)[kids]
+        indeg[nodes] += np.bincount(at, minlength=len(nodes))
+        b = fv.feature[kids]
+        far = np.flatnonzero(b > i + 1)
+        far = far[np.argsort(b[far], kind="stable")]
+        bs, starts = np.unique(b[far], return_index=True)
+        stops = [*starts[1:].tolist(), len(far)]
+        out.append((nodes, at, b, far, list(zip(bs.tolist(), starts.tolist(), stops))))
+    most = [int(indeg[int(fv.first_node[i]):int(fv.last_node[i])].max(initial=0))
+            for i in range(fv.n)]
+    out.append([*most, int(indeg[:2].max())])
+    return cache.put("flow_edges", key, out)
 
 
 def _gather(vals, at, size: int):
