@@ -41,8 +41,8 @@ import math
 import sys
 from fractions import Fraction
 
-__all__ = ["BOUND", "EPS", "NORMAL", "U", "UNIT", "compare", "float_gamma", "gamma", "log_ratio",
-           "probability", "total"]
+__all__ = ["BOUND", "EPS", "NORMAL", "U", "UNIT", "Unsafe", "compare", "float_gamma", "gamma",
+           "log_ratio", "probability", "total"]
 
 #: The unit roundoff of binary64.
 UNIT = Fraction(1, 1 << 53)
@@ -58,6 +58,11 @@ NORMAL = sys.float_info.min
 
 #: The bound promised on every float probability a question returns (``1e-9``).
 BOUND = Fraction(1, 10 ** 9)
+
+
+class Unsafe(Exception):
+    """A float pass whose values could underflow (or overflow): its caller answers in
+    exact arithmetic instead."""
 
 
 def gamma(k: int) -> Fraction:

@@ -27,6 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._util.rounding import Unsafe
 from ..classifier._inference import (
     as_table,
     eliminate,
@@ -102,10 +103,6 @@ class _Plan:
         self.depth = 0 if exact else 2 * len(start) + sum(self.card[v] for v in gone)
 
 
-class Unsafe(Exception):
-    """A float pass whose values could underflow: the exact pass answers instead."""
-
-
 def _times(factors: list, exact: bool = True):
     """The product of ``factors``, numbers (empty scopes) included."""
     c = 1
@@ -178,51 +175,86 @@ def decision_masses(clf, odd, idx: dict, *, exact: bool = True):
     >>> abs(fpos / (fneg + fpos) - pos / (neg + pos)) < 1e-12
     True
     """
-    fl = feature_view(odd.arrays, odd.encoding)
-    features = odd.encoding.features
-    n = len(features)
     try:
-        plan = _Plan(clf, features, exact=exact, keep=() if exact else (clf.class_var,))
+        walk = Walk(clf, odd, idx, exact=exact)
     except Unsafe:
         return None
-    observed = [idx.get(f) for f in features]
-    arrivals: list[dict] = [dict() for _ in range(n + 1)]
-    arrivals[0][int(fl.root)] = (plan.start, plan.depth)
+    return walk.masses()
 
-    def arrive(k: int, node: int, table, depth: int) -> None:
-        got = arrivals[k].get(node)
-        if got is None:
-            arrivals[k][node] = (table, depth)
-        else:  # paths that meet add their factors: one more rounding
-            arrivals[k][node] = (got[0] + table if not exact else as_table(got[0] + table),
-                                 max(got[1], depth) + 1)
 
-    for k in range(n):
-        here, arrivals[k] = arrivals[k], {}
-        f = features[k]
-        scope = plan.scope[k]
-        for node, (table, depth) in here.items():
-            if plan.at[k]:
-                P = _times([(scope, table)] + plan.at[k], exact)
-                depth += 2 * len(plan.at[k])  # each factor's rounding and its product
-            else:
-                P = (scope, table)
-            if fl.feature[node] == k:
-                kids = fl.kids[k][node - fl.first_node[k]].tolist()
-                for v in _states(observed[k], len(kids)):
-                    arrive(k + 1, kids[v], *_stepped(plan, k, f, P, v, depth))
-            else:  # the node is further down: feature k is skipped
-                arrive(k + 1, node, *_stepped(plan, k, f, P, observed[k], depth))
-    end = arrivals[n]
-    if exact:
-        return tuple(int(as_table(end[t][0]).reshape(-1)[0]) if t in end else 0
-                     for t in (FALSE, TRUE))
-    ncls = len(clf.class_states)
-    zero = np.zeros(ncls)
-    per = [np.asarray(end[t][0], dtype=np.float64).reshape(ncls) if t in end else zero
-           for t in (FALSE, TRUE)]
-    depth = max((end[t][1] for t in end), default=0) + ncls - 1
-    return (float(per[0].sum()), float(per[1].sum())), (per[0] + per[1]).tolist(), depth
+class Walk:
+    """The pass of :func:`decision_masses` on the evidence ``idx``; with ``record``, the
+    factors arriving at each level are kept, so that :meth:`with_state` answers the
+    evidence with one more feature observed by resuming at that feature's level (the
+    levels above it are the same). Raises :class:`Unsafe` when floats could underflow."""
+
+    def __init__(self, clf, odd, idx: dict, *, exact: bool = True, record: bool = False) -> None:
+        self.clf, self.exact = clf, exact
+        self.fl = feature_view(odd.arrays, odd.encoding)
+        self.features = odd.encoding.features
+        self.plan = _Plan(clf, self.features, exact=exact,
+                          keep=() if exact else (clf.class_var,))
+        self.observed = [idx.get(f) for f in self.features]
+        self.levels: list | None = [] if record else None
+        self.end = self._run(0, {int(self.fl.root): (self.plan.start, self.plan.depth)},
+                             self.observed)
+
+    def _run(self, k0: int, start: dict, observed: list) -> dict:
+        """The factors arriving at the terminals from ``start`` (the arrivals at level
+        ``k0``), each ``(table, depth)``."""
+        fl, plan, exact, features = self.fl, self.plan, self.exact, self.features
+        n = len(features)
+        here = start
+        for k in range(k0, n):
+            if self.levels is not None and k0 == 0:
+                self.levels.append(here)
+            nxt: dict = {}
+            f = features[k]
+            scope = plan.scope[k]
+            for node, (table, depth) in here.items():
+                if plan.at[k]:
+                    P = _times([(scope, table)] + plan.at[k], exact)
+                    depth += 2 * len(plan.at[k])  # each factor's rounding and its product
+                else:
+                    P = (scope, table)
+                if fl.feature[node] == k:
+                    kids = fl.kids[k][node - fl.first_node[k]].tolist()
+                    for v in _states(observed[k], len(kids)):
+                        _arrive(nxt, kids[v], *_stepped(plan, k, f, P, v, depth), exact)
+                else:  # the node is further down: feature k is skipped
+                    _arrive(nxt, node, *_stepped(plan, k, f, P, observed[k], depth), exact)
+            here = nxt
+        return here
+
+    def masses(self, end: dict | None = None):
+        """What :func:`decision_masses` returns, from the terminals' factors."""
+        end = self.end if end is None else end
+        if self.exact:
+            return tuple(int(as_table(end[t][0]).reshape(-1)[0]) if t in end else 0
+                         for t in (FALSE, TRUE))
+        ncls = len(self.clf.class_states)
+        zero = np.zeros(ncls)
+        per = [np.asarray(end[t][0], dtype=np.float64).reshape(ncls) if t in end else zero
+               for t in (FALSE, TRUE)]
+        depth = max((end[t][1] for t in end), default=0) + ncls - 1
+        return (float(per[0].sum()), float(per[1].sum())), (per[0] + per[1]).tolist(), depth
+
+    def with_state(self, feature, state: int):
+        """:meth:`masses` on the evidence with ``feature`` (unobserved) at ``state``."""
+        k = self.features.index(feature)
+        observed = list(self.observed)
+        observed[k] = state
+        return self.masses(self._run(k, self.levels[k], observed))
+
+
+def _arrive(nxt: dict, node: int, table, depth: int, exact: bool) -> None:
+    """Add a factor arriving at ``node``: paths that meet add (one more rounding)."""
+    got = nxt.get(node)
+    if got is None:
+        nxt[node] = (table, depth)
+    else:
+        nxt[node] = (got[0] + table if not exact else as_table(got[0] + table),
+                     max(got[1], depth) + 1)
 
 
 def _stepped(plan: _Plan, k: int, f, P, state, depth: int):

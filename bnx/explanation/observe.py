@@ -20,21 +20,23 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .._util.rounding import Unsafe
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ExplanationError
 from ..odd._odd import ODD
 from . import under
+from .frontier import Walk
 from .probability import (
     FALSE,
     MAX_CONFIGURATIONS,
     TRUE,
     Flow,
-    Unsafe,
     _configurations,
     _odd_for,
     classifier_and_odd,
     exact_sdp,
+    float_masses,
     outcome,
 )
 
@@ -195,7 +197,26 @@ def _float_rows(clf, odd, idx: dict):
     flows = _flows(clf, odd, idx, False)
     if flows is not None:
         return _by_flows(clf, idx, flows, False)
-    base = outcome(clf, odd, idx, None)
+    walks: dict = {}
+
+    def masses(binary, target, more: dict):
+        """:func:`~.probability.float_masses`, resuming one recorded pass per diagram
+        (along it, the evidence ``idx``) at the level of the one feature ``more`` adds."""
+        if binary.structure in ("naive_bayes", "latent_tree"):
+            return float_masses(binary, target, more)
+        if id(target) not in walks:
+            try:
+                walks[id(target)] = (target, Walk(binary, target, idx, exact=False,
+                                                  record=True))
+            except Unsafe:
+                walks[id(target)] = (target, None)
+        walk = walks[id(target)][1]
+        if walk is None:
+            return None
+        extra = [f for f in more if f not in idx]
+        return walk.with_state(extra[0], more[extra[0]]) if extra else walk.masses()
+
+    base = outcome(clf, odd, idx, None, masses)
     if base is None:
         return None
     own, kept, total, depth = base
@@ -209,7 +230,7 @@ def _float_rows(clf, odd, idx: dict):
         most = 0
         k = len(clf.states(f))
         for v in range(k):
-            got = outcome(clf, odd, {**idx, f: v}, None)
+            got = outcome(clf, odd, {**idx, f: v}, None, masses)
             if got is None:
                 return None
             d, m, every, dv = got

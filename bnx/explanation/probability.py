@@ -35,6 +35,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._util.rounding import Unsafe
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..classifier._decisions import _argmax
@@ -218,16 +219,19 @@ def sdp_with_bound(clf: Classifier, idx: dict, decision: bool | int | None,
     return rounding.probability(same, total, 2 * depth)
 
 
-def outcome(clf: Classifier, odd: ODD, idx: dict, decision: bool | int | None):
+def outcome(clf: Classifier, odd: ODD, idx: dict, decision: bool | int | None,
+            masses=None):
     """``(decision, same, total, depth)`` on the evidence ``idx`` in float64, by the
     passes of :func:`exact_sdp`: the decision (given, or decided from the float class
     masses, exactly when they are too close), the mass of the completions decided so and
-    that of all, each within ``gamma(depth)``; ``None`` as :func:`float_masses`."""
+    that of all, each within ``gamma(depth)``; ``None`` as :func:`float_masses`.
+    ``masses``: :func:`float_masses` or a function like it (one that resumes passes)."""
+    float_masses_ = float_masses if masses is None else masses
     binary, target = clf, odd
     if clf.multiclass:  # the class decided, then its formula's binary question
         if decision is None:
             first = odd.class_formula(clf.classes[0])
-            got = float_masses(first.classifier, first, idx)
+            got = float_masses_(first.classifier, first, idx)
             if got is None:
                 return None
             if not any(got[1]):  # the evidence has probability zero
@@ -235,7 +239,7 @@ def outcome(clf: Classifier, odd: ODD, idx: dict, decision: bool | int | None):
             decision = decide_masses(clf, idx, got[1], got[2] + 1)
         target = odd.class_formula(clf.classes[decision])
         binary = target.classifier
-    got = float_masses(binary, target, idx)
+    got = float_masses_(binary, target, idx)
     if got is None:
         return None
     (neg, pos), masses, depth = got
@@ -547,10 +551,6 @@ class Flow:
             per_end.append([self._combine(col[e * ncls:(e + 1) * ncls]) for e in range(ends)])
             per_class.append(self._by_class(col.reshape(ends, ncls).sum(axis=0)))
         return per_end, per_class
-
-
-class Unsafe(Exception):
-    """A float pass whose values could underflow: the exact pass answers instead."""
 
 
 def _edges(fv) -> list:
