@@ -78,11 +78,6 @@ class Joint:
     def __init__(self, features, table, depth, exact):
         self.features, self.table, self.depth, self.exact = features, table, depth, exact
 
-    @property
-    def marginal(self) -> np.ndarray:
-        """``Pr(x)`` (the class summed out: ``classes - 1`` more roundings)."""
-        return self.table.sum(axis=0)
-
 
 class TooLarge(Exception):
     """The dense joint would exceed :data:`LIMIT` entries, or risk underflow."""
