@@ -9,11 +9,15 @@ For evidence ``e`` and a missing feature ``F``::
 each SDP taken for the decision on ``e + {F = v}`` (on a multi-class classifier, the
 class decided there: each outcome is decided by its own class). Both are sums of the network's joint
 over the completions of ``e``: with ``m_d(v)`` the mass of the completions with ``F = v``
-that the diagram decides ``d``, ``expected_sdp = sum_v m_{d_v}(v) / Pr(e)``. One pass over
-the dense joint (:mod:`.under`) gives every ``m_d(v)`` of every feature and every decision
-``d`` (both of a binary classifier, every class of a multi-class one); the decisions on
-``e + {F = v}`` are exact (floats decide unless too close to call). Floats are within
-``1e-9`` of the exact values (``exact=True`` returns them as fractions).
+that the diagram decides ``d``, ``expected_sdp = sum_v m_{d_v}(v) / Pr(e)``. On naive
+Bayes and latent trees, the weighted counts of :class:`~.probability.Flow` down and up the
+diagram give every ``m_d(v)`` of every feature at once (per class formula of a
+multi-class classifier); on a TAN or any other network, one elimination pass along the
+diagram (:class:`~.frontier.Walk`), recorded level by level, is resumed at each feature's
+level for each of its states. The same passes run in float64 or, with ``exact=True``, in
+exact integers (answers as fractions). The decisions on ``e + {F = v}`` are exact (floats
+decide unless too close to call), and floats are within ``1e-9`` of the exact values, with
+a proven bound (:mod:`bnx._util.rounding`; exact arithmetic when the bound is larger).
 """
 
 from __future__ import annotations

@@ -24,6 +24,11 @@ over the completions of ``e``, each with the classifier's exact joint, whose cos
 with the product of the missing features' numbers of states. On a TAN or any other
 network, where the features are not independent given the hidden nodes, the masses come
 from variable elimination along the diagram (:mod:`.frontier`).
+
+The float answer (the default) runs the same passes in float64 (:class:`Flow`,
+:func:`.frontier.decision_masses` with ``exact=False``), counting the roundings on the
+longest chain to each mass as it goes, and returns the ratio when its proven bound
+(:mod:`bnx._util.rounding`) is at most ``1e-9``; exact arithmetic answers otherwise.
 """
 
 from __future__ import annotations
@@ -206,8 +211,9 @@ def sdp_with_bound(clf: Classifier, idx: dict, decision: bool | int | None,
                    odd: ODD | None) -> tuple[float, Fraction] | None:
     """``(sdp, bound)``: the same-decision probability of :func:`exact_sdp` by the same
     passes in float64, and a proven bound (at most ``1e-9``) on its distance to the exact
-    value; ``None`` when the bound would exceed ``1e-9``, floats could underflow or
-    :func:`exact_sdp` would enumerate completions: the caller then asks it."""
+    value; ``None`` when the bound would exceed ``1e-9``, floats could underflow or a
+    latent tree has more than :data:`MAX_CONFIGURATIONS` joint states: the caller then
+    asks :func:`exact_sdp`."""
     from .._util import rounding
     got = outcome(clf, _odd_for(clf, odd), idx, decision)
     if got is None:
