@@ -1,5 +1,7 @@
-"""Floating point with a proven bound, written once: the unit roundoff, ``gamma(k)``, the
-comparison that defers to exact arithmetic, blocked sums and logs of ratios.
+"""Floating point with a proven bound, written once.
+
+The unit roundoff, ``gamma(k)``, the comparison that defers to exact arithmetic, blocked
+sums and logs of ratios.
 
 Every float answer bnx gives comes with an argument that it is close enough to the
 exact value, or is redone in exact arithmetic. The argument is always the same
@@ -61,8 +63,10 @@ BOUND = Fraction(1, 10 ** 9)
 
 
 class Unsafe(Exception):
-    """A float pass whose values could underflow (or overflow): its caller answers in
-    exact arithmetic instead."""
+    """A float pass whose values could underflow (or overflow).
+
+    Its caller answers in exact arithmetic instead.
+    """
 
 
 def gamma(k: int) -> Fraction:

@@ -1,5 +1,7 @@
-"""The ``bnx`` command's parser and its ``compile``, ``explain`` and ``serve`` commands;
-:func:`main` runs one command line."""
+"""The ``bnx`` command's parser and its ``compile``, ``explain`` and ``serve`` commands.
+
+:func:`main` runs one command line.
+"""
 
 from __future__ import annotations
 
@@ -188,8 +190,10 @@ def _load(args):
 
 
 def _check_network_path(path: str) -> None:
-    """Refuse a file that is neither a network nor a saved ODD, or that is not there,
-    before asking for the options a network needs."""
+    """Refuse a file that is neither a network nor a saved ODD, or that is not there.
+
+    This is checked before asking for the options a network needs.
+    """
     import os
 
     from ..errors import NetworkFileError
@@ -205,9 +209,11 @@ def _check_network_path(path: str) -> None:
 
 
 def _classifier(args, **more):
-    """The classifier that --class, --positive, --threshold, --rule and --features name
-    (``more``: other arguments of the classifier, as ``ordinal=``); without --positive,
-    the multi-class classifier (the most probable class state)."""
+    """Make the classifier that --class, --positive, --threshold, --rule and --features name.
+
+    ``more``: other arguments of the classifier, as ``ordinal=``. Without --positive, the
+    multi-class classifier (the most probable class state).
+    """
     from ..classifier._classifier import Classifier
     from ..errors import BnxError
     if args.positive is None:
@@ -268,8 +274,9 @@ _LINEAR_WIDTH = 30
 
 
 def _explain_linear(args, reason: str | None = None) -> bool:
-    """Explain a naive Bayes or TAN classifier too wide to compile with bnx.linear; True if
-    done.
+    """Explain a naive Bayes or TAN classifier too wide to compile, with bnx.linear.
+
+    True if done.
 
     Too wide: more than ``_LINEAR_WIDTH`` features, or ``reason`` (compilation failed).
     """

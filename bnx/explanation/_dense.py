@@ -1,6 +1,7 @@
-"""The network's joint over the class and the features as one dense table, with the
-decision of every instance beside it: the arithmetic of probable reasons, group fairness
-and the violations of a rule, when the features have few enough joint states (the
+"""The network's joint over the class and the features as one dense table.
+
+With the decision of every instance beside it: the arithmetic of probable reasons, group
+fairness and the violations of a rule, when the features have few enough joint states (the
 same-decision probability and what to observe next walk the diagram instead,
 :mod:`.probability`).
 
@@ -41,9 +42,10 @@ __all__ = ["LIMIT", "Joint", "decisions", "joint", "probability", "sum_over"]
 
 
 def probability(value) -> float:
-    """A probability computed in floats (within its bound of the exact value), clipped
-    into ``[0, 1]``: a ratio of sums that are each rounded may step just outside (the
-    exact value is within the bound of the clipped float too).
+    """Clip a probability computed in floats (within its bound of the exact value) into ``[0, 1]``.
+
+    A ratio of sums that are each rounded may step just outside (the exact value is within
+    the bound of the clipped float too).
 
     Examples
     --------
@@ -84,7 +86,7 @@ class TooLarge(Exception):
 
 
 def joint(clf, features: tuple, *, exact: bool = False) -> Joint:
-    """The dense joint of ``clf`` with its feature axes in ``features`` order (cached).
+    """Return the dense joint of ``clf`` with its feature axes in ``features`` order (cached).
 
     Raises :class:`TooLarge` when it cannot be made within :data:`LIMIT` entries (or, in
     floats, without risk of underflow).
@@ -137,7 +139,7 @@ def _make(clf, features: tuple, exact: bool) -> Joint:
 
 
 def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
-    """The product of ``factors`` over ``out`` (plus ``var``, summed out)."""
+    """Multiply ``factors`` over ``out`` (plus ``var``, summed out)."""
     full = out if var is None else (*out, var)
     size = math.prod(card[v] for v in full)
     if size > LIMIT:
@@ -163,10 +165,12 @@ def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
 
 
 def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:
-    """``table.sum(axis=axes)`` with the summed axes moved last and merged into one, summed
-    by a product with a vector of ones (BLAS for floats, exact for Python integers): numpy's
-    reduction over many small axes at once is several times slower. Multiplying by one is
-    exact, and the order of the additions does not change the floats' bound.
+    """Compute ``table.sum(axis=axes)`` by a product with a vector of ones.
+
+    The summed axes are moved last and merged into one, summed by a product with a vector of
+    ones (BLAS for floats, exact for Python integers): numpy's reduction over many small
+    axes at once is several times slower. Multiplying by one is exact, and the order of the
+    additions does not change the floats' bound.
 
     Examples
     --------
@@ -184,9 +188,11 @@ def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:
 
 
 def decisions(odd) -> np.ndarray:
-    """The diagram's decision on every complete instance: a bool array with one axis per
-    feature in the ODD's order (cached with the diagram); on a multi-class ODD, the index
-    of the decided class (the one class formula that holds there)."""
+    """Decide every complete instance: a bool array with one axis per feature in the ODD's order.
+
+    Cached with the diagram; on a multi-class ODD, the index of the decided class (the one
+    class formula that holds there).
+    """
     if odd.multiclass:
         return np.argmax(np.stack([decisions(f) for f in odd.formulas]), axis=0)
     cache = odd.arrays.cache

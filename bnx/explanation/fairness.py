@@ -1,5 +1,7 @@
-"""Group fairness under the network (Ghosh, Basu and Meel 2021): how often each group of
-the protected features gets the positive decision, overall and per class state.
+"""Group fairness under the network (Ghosh, Basu and Meel 2021).
+
+How often each group of the protected features gets the positive decision, overall and per
+class state.
 
 For each joint state ``g`` of the protected features, ``Pr(positive decision | g)``
 (statistical parity compares these across groups) and, per class state ``c``,
@@ -30,7 +32,7 @@ __all__ = ["group_fairness"]
 
 
 def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False):
-    """The positive rate of each group of ``protected``, overall and per class state.
+    """Compute the positive rate of each group of ``protected``, overall and per class state.
 
     Parameters
     ----------
@@ -60,6 +62,11 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
     ExplanationError
         The network's features have too many joint states for the dense joint
         (``bnx.explanation._dense.LIMIT``).
+
+    See Also
+    --------
+    bnx.decision_bias : Whether one decision depends on the protected features.
+    bnx.count_biased : How many instances are decided with bias.
 
     Examples
     --------

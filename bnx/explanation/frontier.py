@@ -50,7 +50,8 @@ class _Plan:
     ``keep``: variables kept in every frontier to the end (the class, so that the
     terminals' factors give the class masses). Exact (integer factors), or in float64
     (``exact=False``: each CPT entry rounded once) with :attr:`depth`, the roundings on
-    the longest chain to an entry of :attr:`start`."""
+    the longest chain to an entry of :attr:`start`.
+    """
 
     def __init__(self, clf, features: tuple, *, exact: bool = True, keep: tuple = ()) -> None:
         if exact:
@@ -104,7 +105,7 @@ class _Plan:
 
 
 def _times(factors: list, exact: bool = True):
-    """The product of ``factors``, numbers (empty scopes) included."""
+    """Multiply ``factors`` (exactly, or in floats), numbers (empty scopes) included."""
     c = 1
     for s, t in factors:
         if not s:
@@ -117,7 +118,7 @@ def _times(factors: list, exact: bool = True):
 
 
 def _canonical(factor, scope: tuple):
-    """The table of ``factor`` with its axes in ``scope`` order (same variables)."""
+    """Return the table of ``factor`` with its axes in ``scope`` order (same variables)."""
     s, t = factor
     if tuple(s) != scope:
         t = np.transpose(t, [s.index(v) for v in scope])
@@ -125,9 +126,11 @@ def _canonical(factor, scope: tuple):
 
 
 def _step(plan: _Plan, i: int, feature, P, state: int | None):
-    """The product ``P`` (over the frontier and level ``i``'s factors) with feature ``i`` set
-    to ``state`` (``None``: any state), reduced to the frontier of level ``i + 1``; in
-    floats, ``(table, roundings added)``."""
+    """Set feature ``i`` to ``state`` in the product ``P`` and reduce it to the next frontier.
+
+    ``P`` is over the frontier and level ``i``'s factors; ``state`` ``None``: any state;
+    reduced to the frontier of level ``i + 1``. In floats, ``(table, roundings added)``.
+    """
     s, t = P
     out_scope = plan.scope[i + 1]
     vec = indicator(plan.card[feature], state)
@@ -150,10 +153,12 @@ def _step(plan: _Plan, i: int, feature, P, state: int | None):
 
 
 def decision_masses(clf, odd, idx: dict, *, exact: bool = True):
-    """``(negative, positive)``: the masses of the evidence ``idx`` (``{feature: state}``,
-    or ``{feature: collection of states}`` for a feature known to be one of them) whose
-    completions the diagram decides negative and positive, each in the same positive
-    units (their ratio to their sum, and to the masses of other evidence, is exact).
+    """Return ``(negative, positive)``: the masses of the evidence ``idx`` decided each way.
+
+    ``idx`` is ``{feature: state}``, or ``{feature: collection of states}`` for a feature
+    known to be one of them; the masses of its completions the diagram decides negative and
+    positive, each in the same positive units (their ratio to their sum, and to the masses
+    of other evidence, is exact).
 
     With ``exact=False`` the same pass runs in float64 with the class kept to the end:
     ``((negative, positive), class masses, depth)``, probabilities each within
@@ -183,10 +188,13 @@ def decision_masses(clf, odd, idx: dict, *, exact: bool = True):
 
 
 class Walk:
-    """The pass of :func:`decision_masses` on the evidence ``idx``; with ``record``, the
-    factors arriving at each level are kept, so that :meth:`with_state` answers the
-    evidence with one more feature observed by resuming at that feature's level (the
-    levels above it are the same). Raises :class:`Unsafe` when floats could underflow."""
+    """The pass of :func:`decision_masses` on the evidence ``idx``.
+
+    With ``record``, the factors arriving at each level are kept, so that
+    :meth:`with_state` answers the evidence with one more feature observed by resuming at
+    that feature's level (the levels above it are the same). Raises :class:`Unsafe` when
+    floats could underflow.
+    """
 
     def __init__(self, clf, odd, idx: dict, *, exact: bool = True, record: bool = False) -> None:
         self.clf, self.exact = clf, exact
@@ -200,8 +208,10 @@ class Walk:
                              self.observed)
 
     def _run(self, k0: int, start: dict, observed: list) -> dict:
-        """The factors arriving at the terminals from ``start`` (the arrivals at level
-        ``k0``), each ``(table, depth)``."""
+        """Return the factors arriving at the terminals, each ``(table, depth)``.
+
+        ``start`` holds the arrivals at level ``k0``.
+        """
         fl, plan, exact, features = self.fl, self.plan, self.exact, self.features
         n = len(features)
         here = start
@@ -227,7 +237,7 @@ class Walk:
         return here
 
     def masses(self, end: dict | None = None):
-        """What :func:`decision_masses` returns, from the terminals' factors."""
+        """Return what :func:`decision_masses` returns, from the terminals' factors."""
         end = self.end if end is None else end
         if self.exact:
             return tuple(int(as_table(end[t][0]).reshape(-1)[0]) if t in end else 0
@@ -266,7 +276,7 @@ def _stepped(plan: _Plan, k: int, f, P, state, depth: int):
 
 
 def _states(observed, card: int):
-    """The states a feature may take: all (``None``), one, or those of a collection."""
+    """Return the states a feature may take: all (``None``), one, or those of a collection."""
     if observed is None:
         return range(card)
     if isinstance(observed, (int, np.integer)):
@@ -275,10 +285,12 @@ def _states(observed, card: int):
 
 
 def most_probable(clf, odd, allowed: dict, decision: bool):
-    """The most probable complete instance within ``allowed`` (``{feature: collection of
-    state indices}``; a feature left out may take any state) that the diagram decides
-    ``decision``: ``(states, mass)``, its state index per feature in the ODD's order and
-    its probability in the units of :func:`decision_masses`; ``None`` when there is none.
+    """Find the most probable complete instance within ``allowed`` that is decided ``decision``.
+
+    ``allowed`` is ``{feature: collection of state indices}``; a feature left out may take
+    any state. The answer is ``(states, mass)``, its state index per feature in the ODD's
+    order and its probability in the units of :func:`decision_masses`; ``None`` when there
+    is none.
 
     A max-product pass along the diagram, top-down as :func:`decision_masses`, but over
     single instances: a path chooses a state for every feature, skipped ones included,
@@ -334,8 +346,11 @@ def most_probable(clf, odd, allowed: dict, decision: bool):
 
 
 def _undominated(kept: list) -> list:
-    """The factors of ``kept`` (``(table, path)``, one frontier) that no other one
-    dominates (every entry at least as large; of equal ones, the first)."""
+    """Keep the factors of ``kept`` that no other one dominates.
+
+    ``kept`` holds ``(table, path)``, one frontier; one dominates another when every entry
+    is at least as large; of equal ones, the first is kept.
+    """
     if len(kept) < 2:
         return kept
     flat = [np.asarray(t, dtype=object).reshape(-1) for t, _ in kept]

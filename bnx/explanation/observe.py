@@ -1,5 +1,7 @@
-"""What to observe next: the expected same-decision probability of each missing feature
-(Chen, Choi and Darwiche 2014) and the probability that observing it flips the decision.
+"""What to observe next.
+
+The expected same-decision probability of each missing feature (Chen, Choi and Darwiche
+2014) and the probability that observing it flips the decision.
 
 For evidence ``e`` and a missing feature ``F``::
 
@@ -49,8 +51,7 @@ __all__ = ["next_observations"]
 
 def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
                       exact: bool = False):
-    """Each unobserved feature, ranked by the expected same-decision probability after
-    observing it.
+    """Rank each unobserved feature by the expected same-decision probability after observing it.
 
     Parameters
     ----------
@@ -82,6 +83,10 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
         ``clf`` is neither a classifier nor an ODD that holds one.
     ExplanationError
         The evidence has probability zero.
+
+    See Also
+    --------
+    bnx.same_decision_probability : How sure the decision is before the rest is observed.
 
     Examples
     --------
@@ -124,12 +129,15 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
 
 
 def _flows(clf, odd, idx: dict, exact: bool) -> dict | None:
-    """Per decision label, the :class:`~.probability.Flow` (with the masses per feature
-    and state) whose ``TRUE`` end is that decision: one for a binary classifier (its
+    """Return per decision label the :class:`~.probability.Flow` that ends in it.
+
+    Each flow has the masses per feature and state, and its ``TRUE`` end is that decision:
+    one for a binary classifier (its
     ``FALSE`` end the other decision), one per class formula of a multi-class one (made
     when first asked: a dict that makes them). ``None`` when the weighted count does not
     apply (a TAN or general network, a latent tree answered by enumeration) or floats
-    could underflow."""
+    could underflow.
+    """
     if clf.structure not in ("naive_bayes", "latent_tree"):
         return None
     priors, _ = _configurations(clf)
@@ -152,9 +160,12 @@ def _flows(clf, odd, idx: dict, exact: bool) -> dict | None:
 
 
 def _by_flows(clf, idx: dict, flows, exact: bool):
-    """The rows from the flows: per unobserved feature and state, the decision there
-    (from its class masses: floats unless too close, exact then) and the mass decided
-    so; in floats ``None`` when a bound exceeds ``1e-9``."""
+    """Return the rows from the flows.
+
+    Per unobserved feature and state, the decision there (from its class masses: floats
+    unless too close, exact then) and the mass decided so; in floats ``None`` when a bound
+    exceeds ``1e-9``.
+    """
     from .._util import rounding
     first = flows[0 if clf.multiclass else True]
     neg, pos = first.mass()
@@ -196,7 +207,7 @@ def _by_flows(clf, idx: dict, flows, exact: bool):
 
 
 def _float_rows(clf, odd, idx: dict):
-    """The rows in float64 by the passes of the exact ones (``None``: exact needed)."""
+    """Return the rows in float64 by the passes of the exact ones (``None``: exact needed)."""
     from .._util import rounding
     flows = _flows(clf, odd, idx, False)
     if flows is not None:
@@ -204,8 +215,11 @@ def _float_rows(clf, odd, idx: dict):
     walks: dict = {}
 
     def masses(binary, target, more: dict):
-        """:func:`~.probability.float_masses`, resuming one recorded pass per diagram
-        (along it, the evidence ``idx``) at the level of the one feature ``more`` adds."""
+        """Return :func:`~.probability.float_masses` by resuming a recorded pass.
+
+        One pass per diagram (along it, the evidence ``idx``), resumed at the level of the
+        one feature ``more`` adds.
+        """
         if binary.structure in ("naive_bayes", "latent_tree"):
             return float_masses(binary, target, more)
         if id(target) not in walks:
@@ -252,7 +266,7 @@ def _float_rows(clf, odd, idx: dict):
 
 
 def _exact_rows(clf, odd, idx: dict) -> list:
-    """The rows in exact fractions: the flows, or one exact SDP per feature and state."""
+    """Return the rows in exact fractions: the flows, or one exact SDP per feature and state."""
     flows = _flows(clf, odd, idx, True)
     if flows is not None:
         return _by_flows(clf, idx, flows, True)

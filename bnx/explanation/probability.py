@@ -57,7 +57,7 @@ _ODDS: weakref.WeakKeyDictionary[Classifier, ODD] = weakref.WeakKeyDictionary()
 def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
                               decision: bool | None = None,
                               odd: ODD | None = None, exact: bool = False) -> float | Fraction:
-    """The probability that the decision on ``evidence`` survives the missing features.
+    """Compute the probability that the decision on ``evidence`` survives the missing features.
 
     Parameters
     ----------
@@ -90,6 +90,11 @@ def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
         ``decision`` names no class state (a multi-class classifier).
     ExplanationError
         ``evidence`` has probability zero (the probability is undefined).
+
+    See Also
+    --------
+    bnx.next_observations : Which feature to observe next to be surer of the decision.
+    bnx.probable_reasons : Reasons that keep the decision with a given probability.
 
     Notes
     -----
@@ -138,9 +143,11 @@ def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
 
 
 def classifier_and_odd(model: Classifier | ODD, odd: ODD | None) -> tuple[Classifier, ODD | None]:
-    """``(classifier, its ODD or None)`` of a question's first argument: a classifier (with
-    ``odd=`` as given) or an ODD that holds its classifier (refused with an
-    :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not)."""
+    """Return ``(classifier, its ODD or None)`` of a question's first argument.
+
+    A classifier (with ``odd=`` as given) or an ODD that holds its classifier (refused with
+    an :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not).
+    """
     if isinstance(model, Classifier):
         return model, odd
     if isinstance(model, ODD):
@@ -158,8 +165,10 @@ def classifier_and_odd(model: Classifier | ODD, odd: ODD | None) -> tuple[Classi
 
 
 def class_index(clf: Classifier, state) -> int:
-    """The index of the class state ``state`` of a multi-class classifier (a decision of
-    it), refused with a typed error naming it."""
+    """Return the index of the class state ``state`` of a multi-class classifier.
+
+    ``state`` is a decision of it; refused with a typed error naming it.
+    """
     from ..classifier._classifier import _resolve_state
     from ..errors import UnknownStateError, closest_first
     if isinstance(state, bool):
@@ -175,8 +184,10 @@ def class_index(clf: Classifier, state) -> int:
 
 def exact_sdp(clf: Classifier, idx: dict, decision: bool | int | None,
               odd: ODD | None) -> Fraction:
-    """The exact same-decision probability of the encoded evidence ``idx`` (``decision``:
-    the index of a class of a multi-class classifier)."""
+    """Compute the exact same-decision probability of the encoded evidence ``idx``.
+
+    ``decision``: the index of a class of a multi-class classifier.
+    """
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
@@ -209,11 +220,13 @@ MAX_CONFIGURATIONS = 4096
 
 def sdp_with_bound(clf: Classifier, idx: dict, decision: bool | int | None,
                    odd: ODD | None) -> tuple[float, Fraction] | None:
-    """``(sdp, bound)``: the same-decision probability of :func:`exact_sdp` by the same
-    passes in float64, and a proven bound (at most ``1e-9``) on its distance to the exact
-    value; ``None`` when the bound would exceed ``1e-9``, floats could underflow or a
-    latent tree has more than :data:`MAX_CONFIGURATIONS` joint states: the caller then
-    asks :func:`exact_sdp`."""
+    """Return ``(sdp, bound)``: the same-decision probability in float64 and its bound.
+
+    The same passes as :func:`exact_sdp`, in float64, and a proven bound (at most
+    ``1e-9``) on the distance to the exact value; ``None`` when the bound would exceed
+    ``1e-9``, floats could underflow or a latent tree has more than
+    :data:`MAX_CONFIGURATIONS` joint states: the caller then asks :func:`exact_sdp`.
+    """
     from .._util import rounding
     got = outcome(clf, _odd_for(clf, odd), idx, decision)
     if got is None:
@@ -227,11 +240,13 @@ def sdp_with_bound(clf: Classifier, idx: dict, decision: bool | int | None,
 
 def outcome(clf: Classifier, odd: ODD, idx: dict, decision: bool | int | None,
             masses=None):
-    """``(decision, same, total, depth)`` on the evidence ``idx`` in float64, by the
-    passes of :func:`exact_sdp`: the decision (given, or decided from the float class
+    """Return ``(decision, same, total, depth)`` on the evidence ``idx`` in float64.
+
+    By the passes of :func:`exact_sdp`: the decision (given, or decided from the float class
     masses, exactly when they are too close), the mass of the completions decided so and
     that of all, each within ``gamma(depth)``; ``None`` as :func:`float_masses`.
-    ``masses``: :func:`float_masses` or a function like it (one that resumes passes)."""
+    ``masses``: :func:`float_masses` or a function like it (one that resumes passes).
+    """
     float_masses_ = float_masses if masses is None else masses
     binary, target = clf, odd
     if clf.multiclass:  # the class decided, then its formula's binary question
@@ -256,11 +271,13 @@ def outcome(clf: Classifier, odd: ODD, idx: dict, decision: bool | int | None,
 
 
 def float_masses(clf: Classifier, odd: ODD, idx: dict):
-    """``((negative, positive), class masses, depth)`` of a binary classifier's ODD on the
-    evidence ``idx`` in float64, by the pass :func:`exact_sdp` takes (each within
+    """Return ``((negative, positive), class masses, depth)`` of a binary ODD in float64.
+
+    On the evidence ``idx``, by the pass :func:`exact_sdp` takes (each within
     ``gamma(depth)`` of the exact value, the class masses within ``gamma(depth + 1)``);
     ``None`` when floats could underflow or a latent tree has more than
-    :data:`MAX_CONFIGURATIONS` joint states (then :func:`exact_sdp` enumerates)."""
+    :data:`MAX_CONFIGURATIONS` joint states (then :func:`exact_sdp` enumerates).
+    """
     if clf.structure not in ("naive_bayes", "latent_tree"):
         from .frontier import decision_masses  # numpy: only when needed
         got = decision_masses(clf, odd, idx, exact=False)
@@ -280,13 +297,13 @@ def float_masses(clf: Classifier, odd: ODD, idx: dict):
 
 
 def decide_masses(clf, idx: dict, masses, depth: int):
-    """The decision on ``idx`` from class masses (:func:`bnx.explanation.under.decide_masses`)."""
+    """Decide ``idx`` from class masses (:func:`bnx.explanation.under.decide_masses`)."""
     from .under import decide_masses as decide
     return decide(clf, idx, masses, depth)
 
 
 def _decide(clf: Classifier, joint: list[Fraction]) -> bool | int:
-    """The decision on a class joint: a bool, or a multi-class classifier's class index."""
+    """Decide on a class joint: a bool, or a multi-class classifier's class index."""
     if clf.multiclass:
         return _argmax(joint)
     return decides(joint, clf.rule, clf.class_states.index(clf.positive), clf.threshold)
@@ -311,8 +328,9 @@ def _odd_for(clf: Classifier, odd: ODD | None) -> ODD:
 
 
 def _configurations(clf: Classifier) -> tuple[list[Fraction], dict]:
-    """The joint states ``k`` of the class and the latent variables: their probabilities
-    ``Pr(k)`` and, per feature, its parent's state in each ``k``.
+    """Enumerate the joint states ``k`` of the class and the latent variables.
+
+    Their probabilities ``Pr(k)`` and, per feature, its parent's state in each ``k``.
 
     Given ``k``, the features are independent: ``Pr(k, x) = Pr(k) prod_f Pr(x_f | k)``.
     On naive Bayes the joint states are the class states.
@@ -334,8 +352,11 @@ def _configurations(clf: Classifier) -> tuple[list[Fraction], dict]:
 
 def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
                    prior: list[Fraction], parents: dict) -> Fraction:
-    """``sum_z Pr(e, z) [f(e, z) = decision]`` by one weighted count over the ODD per joint
-    state of the class and the latent variables (per class state on naive Bayes)."""
+    """Compute ``sum_z Pr(e, z) [f(e, z) = decision]`` by weighted counts over the ODD.
+
+    One weighted count per joint state of the class and the latent variables (per class
+    state on naive Bayes), by :class:`Flow`.
+    """
     flow = Flow(clf, odd, idx, (TRUE if decision else FALSE,), exact=True,
                 configurations=(prior, parents))
     return flow.mass()[0]
@@ -452,14 +473,19 @@ class Flow:
         return [self.observed[i]] if self.observed[i] is not None else range(k)
 
     def mass(self) -> list:
-        """Per end, ``sum_z Pr(e, z) [f(e, z) reaches it]`` (a fraction, or a float
-        within ``gamma(depth)`` of it)."""
+        """Return per end ``sum_z Pr(e, z) [f(e, z) reaches it]``.
+
+        A fraction, or a float within ``gamma(depth)`` of it.
+        """
         return [self._combine(self.top[e * self.ncls:(e + 1) * self.ncls])
                 for e in range(len(self.ends))]
 
     def class_masses(self) -> list:
-        """``Pr(class = y, e)`` per class state ``y`` (every end summed: ``ends`` must be
-        both terminals), within ``gamma(depth + 1)`` in floats."""
+        """Return ``Pr(class = y, e)`` per class state ``y``.
+
+        Every end summed (``ends`` must be both terminals), within ``gamma(depth + 1)`` in
+        floats.
+        """
         return self._by_class(self.top.reshape(len(self.ends), self.ncls).sum(axis=0))
 
     def _combine(self, per_c):
@@ -482,9 +508,12 @@ class Flow:
         return float(sum(float(self.prior[c]) * float(per_c[c]) for c in cs))
 
     def _top_down(self) -> dict:
-        """Per unobserved feature ``i``: an array ``(rows, states)`` of the weighted
-        counts of the completions with feature ``i`` at each state, per end and joint
-        state (before the prior), and the roundings on their chains."""
+        """Return per unobserved feature ``i`` the weighted counts per state.
+
+        An array ``(rows, states)`` of the weighted counts of the completions with feature
+        ``i`` at each state, per end and joint state (before the prior); the roundings on
+        their chains go to :attr:`feature_depth`.
+        """
         fv, n, rows, dtype = self.fv, self.n, self.rows, self.dtype
         feature, bwd = fv.feature, self.bwd
         ncls, ends = self.ncls, len(self.ends)
@@ -546,9 +575,12 @@ class Flow:
         return out
 
     def feature_masses(self, i: int) -> tuple[list, list]:
-        """For unobserved feature ``i``, per state ``v``: the masses per end of the
-        completions with ``F = v`` and the class masses ``Pr(class = y, e, F = v)``
-        (in floats within ``gamma(feature_depth)`` and ``gamma(feature_depth + 1)``)."""
+        """Return for unobserved feature ``i``, per state ``v``, the masses per end and class.
+
+        The masses per end of the completions with ``F = v`` and the class masses
+        ``Pr(class = y, e, F = v)`` (in floats within ``gamma(feature_depth)`` and
+        ``gamma(feature_depth + 1)``).
+        """
         m = self.per[i]
         ncls, ends = self.ncls, len(self.ends)
         per_end, per_class = [], []
@@ -560,11 +592,13 @@ class Flow:
 
 
 def _edges(fv) -> list:
-    """Per feature ``i``, the edges of its nodes (``kids[i]`` flattened, node-major):
-    ``(nodes, at, b, far, groups)``: the distinct children and each edge's position among
+    """Return per feature ``i`` the edges of its nodes (``kids[i]`` flattened, node-major).
+
+    Each is ``(nodes, at, b, far, groups)``: the distinct children and each edge's position among
     them, each child's feature, the edges that skip a feature (sorted by the child's
     feature) and their runs ``(feature, start, stop)`` in that order; last, per feature
-    and for the terminals, the largest in-degree of a node (made once per diagram)."""
+    and for the terminals, the largest in-degree of a node (made once per diagram).
+    """
     cache = fv.arrays.cache
     key = fv.enc.first_level
     got = cache.get("flow_edges", key)
@@ -613,13 +647,16 @@ def _log2(x) -> float:
 
 
 def _total(x):
-    """A sum over the last axis and its roundings (:func:`bnx._util.rounding.total`)."""
+    """Sum over the last axis, with its roundings (:func:`bnx._util.rounding.total`)."""
     from .._util.rounding import total
     return total(x)
 
 
 def _enumerated_mass(clf: Classifier, idx: dict, decision: bool) -> Fraction:
-    """The fallback: ``sum_z Pr(e, z) [decision(e, z) = decision]`` over every completion."""
+    """Compute ``sum_z Pr(e, z) [decision(e, z) = decision]`` over every completion.
+
+    The fallback.
+    """
     missing = [f for f in clf.features if f not in idx]
     same = Fraction(0)
     for states in itertools.product(*(range(len(clf.states(f))) for f in missing)):

@@ -58,7 +58,7 @@ _BY_CLF: weakref.WeakKeyDictionary[Classifier, InstanceSet] = weakref.WeakKeyDic
 
 
 def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
-    """The complete instances ``x`` with ``Pr(x) > 0`` under the classifier's network.
+    """Return the complete instances ``x`` with ``Pr(x) > 0`` under the classifier's network.
 
     Exact: compiled from which table entries are zero (see the module docstring), never
     by visiting instances. Kept per classifier (or per ODD), so a second call is free.
@@ -78,6 +78,11 @@ def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
     InstanceSet
         ``.count`` is the number of instances of positive probability; ``x in s``
         tests one; pass it as ``within=`` to the explanation functions.
+
+    See Also
+    --------
+    bnx.forbid : The instances left after removing some.
+    bnx.pi_explanations : Explanations within such a set (``within=``).
 
     Examples
     --------
@@ -170,10 +175,12 @@ def _backend_of(bdd: Manager) -> str:
 
 def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
               card: dict) -> Node:
-    """The relation ``table > 0`` over the bits of ``scope`` (codes naming no state false):
-    the leaves (one per combination of the states of the scope's nodes that have bits,
-    taken in level order), then one level of :func:`~bnx.diagram._setops.select` per
-    node, from the deepest up (a loop: no recursion)."""
+    """Build the relation ``table > 0`` over the bits of ``scope`` (codes naming no state false).
+
+    The leaves (one per combination of the states of the scope's nodes that have bits, taken
+    in level order), then one level of :func:`~bnx.diagram._setops.select` per node, from
+    the deepest up (a loop: no recursion).
+    """
     axes = sorted((v for v in scope if bits[v]), key=level.get)
     pos = {v: k for k, v in enumerate(scope)}
     index = [0] * len(scope)
@@ -190,7 +197,7 @@ def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
 
 
 def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSet:
-    """The complete instances that match none of the forbidden ``combinations``.
+    """Return the complete instances that match none of the forbidden ``combinations``.
 
     Each combination is a partial instance ``{feature: state}``: an instance that agrees
     with it on every feature it names is forbidden. Pass the result (or its ``&`` with
@@ -215,6 +222,11 @@ def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSe
         A combination names a feature or a state that does not exist.
     ArgumentError
         ``combinations`` is not an iterable of non-empty mappings.
+
+    See Also
+    --------
+    bnx.support : The instances a network gives a positive probability.
+    bnx.pi_explanations : Explanations within such a set (``within=``).
 
     Examples
     --------

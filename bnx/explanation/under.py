@@ -50,6 +50,7 @@ class View:
 
     @property
     def size(self) -> int:
+        """The number of completions."""
         return int(self.decided.size)
 
     def marginal(self) -> np.ndarray:
@@ -58,9 +59,11 @@ class View:
 
 
 def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
-    """The :class:`View` of ``clf`` (compiled as ``odd``) on ``idx``; ``None`` when the
-    dense joint is out of reach (too many instances, floats could underflow, or the
-    bound on a ratio of its sums would exceed :data:`BOUND`)."""
+    """Return the :class:`View` of ``clf`` (compiled as ``odd``) on ``idx``.
+
+    ``None`` when the dense joint is out of reach (too many instances, floats could
+    underflow, or the bound on a ratio of its sums would exceed :data:`BOUND`).
+    """
     try:
         joint = _dense.joint(clf, odd.encoding.features, exact=exact)
     except _dense.TooLarge:
@@ -72,12 +75,14 @@ def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
 
 
 def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
-    """The decision from float class masses (each within ``gamma(depth)`` of the exact
-    value) when floating point can tell, without a fraction; ``None`` when too close.
+    """Decide from float class masses when floating point can tell, without a fraction.
+
+    Each mass is within ``gamma(depth)`` of the exact value; ``None`` when too close.
 
     The sides compared carry ``depth`` roundings, up to ``classes - 2`` more for the sum
     of the other classes' masses and two for the product by the threshold (rounded once
-    to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float)."""
+    to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float).
+    """
     f = [float(v) for v in masses]
     if any(0 < v < NORMAL for v in f):
         return None  # a subnormal mass: the relative bounds do not hold
@@ -101,11 +106,13 @@ def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
 
 
 def decide_masses(clf, idx: dict, masses, depth: int) -> bool | int:
-    """``clf``'s exact decision on the partial instance ``idx`` from its computed class
-    masses ``[Pr(c, e) for c]`` (floats with at most ``depth`` roundings each, or exact);
-    floating point decides unless it is too close to call, exact arithmetic then. A
+    """Decide ``clf`` exactly on the partial instance ``idx`` from its computed class masses.
+
+    The masses ``[Pr(c, e) for c]`` are floats with at most ``depth`` roundings each, or
+    exact; floating point decides unless it is too close to call, exact arithmetic then. A
     multi-class classifier's decision is the index of its class: the first largest mass,
-    when the argmax rule with that class as the positive one holds exactly."""
+    when the argmax rule with that class as the positive one holds exactly.
+    """
     multi = clf.positive is None
     if multi:  # the candidate: the first largest computed mass
         p = max(range(len(masses)), key=lambda c: (masses[c], -c))
@@ -144,13 +151,15 @@ def _decides(clf, idx: dict, p: int, masses, depth: int) -> bool:
 
 
 def box_violations(clf, odd, box: list, value: bool):
-    """``(probability, states)`` for the complete instances in ``box`` (per feature in the
-    ODD's order, the list of its state indices allowed) that ``odd`` does not decide
-    ``value``, of which there is at least one: their probability under the network (a
-    float within :data:`BOUND` of the exact value) and the state indices of the most
-    probable of them (exact: floats pick it unless others come within their rounding
-    bound, which exact arithmetic then compares). ``None`` when the dense joint is out of
-    reach or the bound would exceed :data:`BOUND`."""
+    """Return ``(probability, states)`` of the instances in ``box`` not decided ``value``.
+
+    ``box`` holds per feature in the ODD's order the list of its state indices allowed; of
+    the complete instances in it that ``odd`` does not decide ``value``, of which there is
+    at least one: their probability under the network (a float within :data:`BOUND` of the
+    exact value) and the state indices of the most probable of them (exact: floats pick it
+    unless others come within their rounding bound, which exact arithmetic then compares).
+    ``None`` when the dense joint is out of reach or the bound would exceed :data:`BOUND`.
+    """
     v = view(clf, odd, {})
     if v is None:
         return None

@@ -29,9 +29,25 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     whose replacement would cost the most. All MC-explanations (there may be
     exponentially many) need the compiled ODD.
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+    on : mapping, optional
+        ``{feature: on state or states}``, as for :func:`~bnx.mc_explanations`.
+    fixed : iterable of features
+        Features that keep their state.
+
     Returns
     -------
     dict
+
+    See Also
+    --------
+    bnx.mc_explanations : On the compiled ODD: every MC-explanation.
+    bnx.linear.shortest_pi_explanation : The fewest features that fix the decision.
 
     Examples
     --------

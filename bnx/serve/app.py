@@ -49,7 +49,7 @@ def _starlette():
 
 
 def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
-    """The explorer of one compiled classifier, as an ASGI application.
+    """Make the explorer of one compiled classifier, as an ASGI application.
 
     Parameters
     ----------
@@ -72,6 +72,11 @@ def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
     ------
     ArgumentError
         Starlette is not installed, or ``odd`` is not an ODD with its classifier.
+
+    See Also
+    --------
+    bnx.serve.run : Serve the app with uvicorn.
+    bnx.explain : The report each page shows.
 
     Examples
     --------
@@ -96,7 +101,7 @@ def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
     assets = {name: files.joinpath(name).read_bytes() for name in _ASSETS}
 
     async def body(request) -> bytes:
-        """The request's body, refused once it passes ``max_body`` bytes."""
+        """Read the request's body, refused once it passes ``max_body`` bytes."""
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > max_body:
             raise ArgumentError(f"the request body has more than {max_body:,} bytes")

@@ -54,9 +54,11 @@ _DTYPES = {"decision": bool, "posterior": float, "robustness": float}
 
 # ---------------------------------------------------------------------- deciding
 def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
-    """Decisions on complete rows of state indices: one vectorised walk of the arrays (of
-    each class formula of a multi-class ODD, whose one formula that holds names the
-    row's class state)."""
+    """Decide complete rows of state indices in one vectorised walk of the arrays.
+
+    On a multi-class ODD, one walk of each class formula, whose one formula that holds names
+    the row's class state.
+    """
     if odd.multiclass:
         hits = np.stack([_decide_codes(f, codes) for f in odd.formulas], axis=1)
         out = np.empty(len(codes), dtype=object)
@@ -66,8 +68,9 @@ def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
 
 
 def decide_many(odd: Any, data: Any) -> np.ndarray:
-    """The decisions on many rows at once, as a numpy ``bool`` array in row order (on a
-    multi-class ODD, an object array of the decided class states).
+    """Decide many rows at once, as a numpy ``bool`` array in row order.
+
+    On a multi-class ODD, an object array of the decided class states.
 
     ``data`` is a DataFrame (or a list of mappings) with one column per feature; a
     class column is ignored. Complete rows are decided by walking the diagram with
@@ -112,8 +115,9 @@ def decide_many(odd: Any, data: Any) -> np.ndarray:
 
 # ---------------------------------------------------------------------- explaining
 def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str]:
-    """The answers :func:`explain_data` gives without ``what=``, and why MC answers are
-    left out of them (the empty string when they are not).
+    """Return the answers :func:`explain_data` gives without ``what=``, and why MC is left out.
+
+    The reason is the empty string when MC answers are not left out.
 
     The first six of :data:`WHAT`, less ``posterior`` when the ODD has no classifier or
     picks one of several class states (a multi-class ODD), and less ``mc_count`` and
@@ -220,6 +224,11 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         explanations are those of the decided class (its class formula's, as
         :func:`bnx.pi_explanations` and :func:`bnx.robustness` give them without
         ``rival=`` or ``target=``); ``posterior`` and ``sensitivity`` are refused.
+
+    See Also
+    --------
+    bnx.explain : One decision, in the class's own words.
+    bnx.ODD.decide_many : The decisions alone.
 
     Examples
     --------
