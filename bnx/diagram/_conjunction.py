@@ -11,7 +11,7 @@ table. The work is linear in the reachable pairs (times a sort per level).
 A table is any object with ``view(name)`` (the columns ``"var"``, ``"lo"`` and ``"hi"`` as
 numpy arrays) and ``nodes(level, lo, hi)`` (the nodes with those children, made where
 needed: numbers in the same space). Two tables use it: the explanation code's store
-(:class:`bnx.explanation.store.Store`, reduced as it goes, with a memo of the pairs
+(:class:`bnx.diagram.store.Store`, reduced as it goes, with a memo of the pairs
 conjoined before) and the compiler's conjunction of two diagrams
 (:func:`bnx.compilation.conjunction.conjoin`, reduced once at the end).
 

@@ -1,16 +1,18 @@
 """The network's joint over the class and the features as one dense table.
 
-With the decision of every instance beside it: the arithmetic of the questions asked *under
-the network* (the same-decision probability, what to observe next, probable reasons, group
-fairness) when the features have few enough joint states.
+With the decision of every instance beside it: the arithmetic of probable reasons, group
+fairness and the violations of a rule, when the features have few enough joint states (the
+same-decision probability and what to observe next walk the diagram instead,
+:mod:`.probability`).
 
 ``Joint.table[c, x]`` is ``Pr(class = c, x)`` for every complete instance ``x`` (axes in the
 ODD's feature order), made once per classifier by variable elimination of the hidden
 nodes, and ``decisions(odd)[x]`` the diagram's decision on ``x``, made once per diagram by
 one top-down pass. A question is then sums of slices of the table.
 
-Floating point, with a proven bound. Every entry of the table is a sum of products of the
-network's CPT entries, and every answer a ratio of sums of entries. All numbers are
+Floating point, with a proven bound (:mod:`bnx._util.rounding`). Every entry of the
+table is a sum of products of the network's CPT entries, and every answer a ratio of
+sums of entries. All numbers are
 nonnegative, so each computed value is ``v (1 + theta)`` with ``|theta| <= gamma(k) =
 k u / (1 - k u)`` (``u = 2**-53``; Higham, *Accuracy and Stability of Numerical Algorithms*,
 Lemma 3.1 and 3.3), where ``k`` counts the roundings on the longest chain from the inputs
@@ -32,7 +34,6 @@ import weakref
 
 import numpy as np
 
-from .._util.rounding import UNIT, gamma
 from ..classifier._inference import elimination_order, integer_factor
 from ..diagram._arrays import TRUE
 from ..diagram._feature_view import feature_view
@@ -40,7 +41,7 @@ from ..diagram._memo import register
 
 register("dense_decisions", 1, "the decision on every complete instance, dense")
 
-__all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint", "probability", "sum_over"]
+__all__ = ["LIMIT", "Joint", "decisions", "joint", "probability", "sum_over"]
 
 
 def probability(value) -> float:
@@ -81,11 +82,6 @@ class Joint:
 
     def __init__(self, features, table, depth, exact):
         self.features, self.table, self.depth, self.exact = features, table, depth, exact
-
-    @property
-    def marginal(self) -> np.ndarray:
-        """``Pr(x)`` (the class summed out: ``classes - 1`` more roundings)."""
-        return self.table.sum(axis=0)
 
 
 class TooLarge(Exception):

@@ -18,7 +18,8 @@ cancellation), provided no operation underflows or overflows. The plan guarantee
 every factor's largest entry lies in ``[1/2, 1)``, the product of the smallest nonzero
 entries is at least ``2**-1000`` and the number of terms at most ``2**1000``, so every
 nonzero partial result is a normal float. With ``N`` roundings in all, the relative error
-is at most ``N u / (1 - N u)``, and an entry is 0 exactly when the exact sum is 0.
+is at most ``gamma(N) = N u / (1 - N u)`` (:mod:`bnx._util.rounding`), and an entry is 0
+exactly when the exact sum is 0.
 
 Examples
 --------
@@ -43,9 +44,9 @@ from typing import Any
 import numpy as np
 import opt_einsum
 
-__all__ = ["Contraction", "plan", "contract"]
+from ..._util.rounding import U, float_gamma
 
-_U = 2.0 ** -53
+__all__ = ["Contraction", "plan", "contract"]
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def contract(p: Contraction, factors: Sequence[tuple[Sequence, Any]]) -> tuple |
             arr = np.array([x / (1 << e) for x in flat], dtype=np.float64)
         low += math.log2(arr[arr > 0].min())
         live.append((want, arr.reshape(table.shape)))
-    if low < -1000 or terms > 1000 or p.roundings * _U > 2.0 ** -30:
+    if low < -1000 or terms > 1000 or p.roundings * U > 2.0 ** -30:
         return None
     for pos in p.steps:
         taken = [live[j] for j in pos]
@@ -182,7 +183,7 @@ def contract(p: Contraction, factors: Sequence[tuple[Sequence, Any]]) -> tuple |
     scope, table = _sum_to(live[0], set(p.keep)) if live else ((), np.ones(()))
     table = table.transpose([scope.index(v) for v in p.keep])
     n = p.roundings
-    return np.array(table, dtype=np.float64, order="C"), scale, n * _U / (1 - n * _U)
+    return np.array(table, dtype=np.float64, order="C"), scale, float_gamma(n)
 
 
 def _sum_to(f: tuple, need: set) -> tuple:

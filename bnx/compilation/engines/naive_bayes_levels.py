@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..._util.rounding import U
 from ...classifier._classifier import Classifier
 from ...diagram._arrays import FALSE, TRUE, Builder, DiagramArrays
 from ...diagram.encoding import Encoding
@@ -43,7 +44,7 @@ from ._base import Engine, Verdict, accept, refuse
 from ._estimates import nb_estimate
 from ._intervals import INF, prior_odds
 from ._ranks import Ranks
-from ._weights import _U, log_weights
+from ._weights import log_weights
 from .naive_bayes import binary_threshold
 
 __all__ = ["LevelEngine", "Levels", "log_weights"]  # log_weights: from ._weights
@@ -87,7 +88,7 @@ class Levels(Ranks):
             self.min_rest[i] = self.min_rest[i + 1] + mn[i]
         a = (abs(self.s0) if math.isfinite(self.s0) else 0.0) + sum(
             max(abs(lo_w[i]), abs(hi_w[i])) for i in range(n))
-        tol = err + 4 * (n + 2) * _U * (a + 1)
+        tol = err + 4 * (n + 2) * U * (a + 1)
         self.gap = 4 * tol  # a float gap above this settles the exact comparison
         self.states: list = []  # per level: (values, parent, value index)
         self.bps: list = [None] * (n + 1)  # per level: (values, child, value index)
