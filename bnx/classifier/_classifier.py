@@ -449,8 +449,9 @@ class Classifier(Interop):
         return [integer_factor(f)[0] for f in self._main]
 
     def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
-        """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
-        to decide. Complete instances skip the aside groups (positive factors).
+        """Return ``Pr(c, x)`` up to one positive factor that does not depend on ``c``.
+
+        That is enough to decide. Complete instances skip the aside groups (positive factors).
         """
         if self._tree is not None:
             return self._tree.scaled_joint(idx)[0]
@@ -469,8 +470,9 @@ class Classifier(Interop):
         return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
 
     def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
-        """``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers
-        (features absent from ``idx`` summed out); ``den`` is the same for every ``x``
+        """Return ``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers.
+
+        Features absent from ``idx`` are summed out; ``den`` is the same for every ``x``
         of a tree classifier.
         """
         if self._tree is not None:
@@ -536,8 +538,9 @@ class Classifier(Interop):
         return Fraction(joint[self._positive_index]) / total
 
     def posterior(self, instance: Instance, *, partial: bool = False) -> float:
-        """``Pr(class = positive | instance)``, rounded once from the exact value (so it
-        is in ``[0, 1]``, and equal posteriors are equal floats).
+        """Return ``Pr(class = positive | instance)``, rounded once from the exact value.
+
+        Rounding once keeps it in ``[0, 1]`` and makes equal posteriors equal floats.
 
         ``partial`` as in :meth:`posterior_exact`.
 
@@ -555,7 +558,7 @@ class Classifier(Interop):
         return float(self.posterior_exact(instance, partial=partial))
 
     def decide(self, instance: Instance, *, partial: bool = False):
-        """The exact decision under :attr:`rule`.
+        """Decide an instance exactly under :attr:`rule`.
 
         ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
         state beats every earlier state strictly and every later one weakly; a
@@ -574,10 +577,11 @@ class Classifier(Interop):
         return decides(joint, self._rule, self._positive_index, self._threshold)
 
     def predict(self, instance: Instance, *, partial: bool = False):
-        """The decided class state, by name: the most probable class state of a multi-class
-        classifier (the first state in the class's order winning a tie); for a binary
-        classifier the state its decision stands for (``"not <positive>"`` for a negative
-        decision about one of several states).
+        """Return the decided class state, by name.
+
+        That is the most probable class state of a multi-class classifier (the first state
+        in the class's order winning a tie); for a binary classifier the state its decision
+        stands for (``"not <positive>"`` for a negative decision about one of several states).
 
         Parameters
         ----------
@@ -610,8 +614,9 @@ class Classifier(Interop):
         return decision_state(self.classes, self._positive, bool(decision))
 
     def class_probabilities(self, instance: Instance, *, partial: bool = False) -> dict:
-        """``{state: Pr(class = state | instance)}`` for every class state, in order, each
-        rounded once from its exact value.
+        """Return ``{state: Pr(class = state | instance)}`` for every class state, in order.
+
+        Each is rounded once from its exact value.
 
         Parameters
         ----------
@@ -685,7 +690,7 @@ class Classifier(Interop):
 
 
 def _argmax(joint) -> int:
-    """The index of the largest entry, the first on ties (``numpy.argmax``)."""
+    """Return the index of the largest entry, the first on ties (``numpy.argmax``)."""
     best = 0
     for i in range(1, len(joint)):
         if joint[i] > joint[best]:

@@ -1,6 +1,7 @@
-"""The naive Bayes level engine: binary-class naive Bayes, a whole level at a time with
-numpy, in floating point with exact ties (:class:`LevelEngine`; the algorithm,
-:class:`Levels`, is explained here).
+"""The naive Bayes level engine: binary-class naive Bayes, a whole level at a time.
+
+It works with numpy, in floating point with exact ties (:class:`LevelEngine`; the
+algorithm, :class:`Levels`, is explained here).
 
 The same decision function as :class:`~bnx.compilation.engines.naive_bayes.RatioEngine`
 (and hence, dd's unique table being canonical, the identical diagram), computed in
@@ -389,14 +390,17 @@ class Levels(Ranks):
 
 
 class LevelEngine(Engine):
-    """Binary-class naive Bayes, a level at a time in floating point with exact ties
-    (:class:`Levels`); refuses a classifier whose probabilities a double cannot hold.
+    """Binary-class naive Bayes, a level at a time in floating point with exact ties.
+
+    The algorithm is :class:`Levels`; the engine refuses a classifier whose probabilities
+    a double cannot hold.
     """
 
     name = "naive Bayes, levels"
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         why = binary_threshold(clf)
         if why is None and clf.structure != "naive_bayes":
             why = f"a {clf.structure} network, not naive Bayes"
@@ -408,11 +412,13 @@ class LevelEngine(Engine):
         return accept("a binary-class naive Bayes threshold in doubles", weights)
 
     def run(self) -> DiagramArrays:
+        """Compile the decision function by :class:`Levels`, false on codes that name no state."""
         return Levels(self.clf, self.enc, self.budget, self.given).run()
 
     @classmethod
     def estimate(cls, clf: Classifier, enc: Encoding, given, samples: int,
                  seed: int) -> int | None:
+        """Estimate the ODD's nodes by sampling, or return ``None`` (see :mod:`._base`)."""
         if not math.isfinite(given[0]):
             return None
         return nb_estimate(given, samples, seed, enc)
