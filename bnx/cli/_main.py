@@ -502,6 +502,12 @@ def _cmd_explain(args) -> None:
     except CompilationLimitError as exc:
         if args.data is None and linear and _explain_linear(args, reason=str(exc)):
             return
+        asks = _diagram_asks(args)
+        if asks and args.compile == "auto":  # what the user can do on this command line
+            raise CompilationLimitError(
+                f"{exc}. {', '.join(asks)} {'needs' if len(asks) == 1 else 'need'} the "
+                f"whole decision function; without {'it' if len(asks) == 1 else 'them'}, "
+                f"bnx explain reports on this one decision without compiling") from None
         raise
     if args.data is not None:
         return _explain_rows(args, odd)

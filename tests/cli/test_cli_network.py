@@ -101,6 +101,17 @@ def test_hepar2_is_not_compiled(capsys, tmp_path, monkeypatch):
     assert model.multiclass and kwargs["timeout"] == 4
 
 
+def test_a_question_past_the_budget_says_the_report_needs_no_diagram(capsys):
+    asia = str(bnx.examples.network_path("asia.bif"))
+    code, out, err = run(capsys, "explain", asia, "--class", "lung", "--positive", "yes",
+                         "--features", "asia,smoke,xray,dysp", "--instance",
+                         "asia=no,smoke=yes,xray=yes,dysp=yes", "--cxp", "--max-nodes", "2")
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert "past max_nodes=2" in err
+    assert ("--cxp, --max-nodes need the whole decision function; without them, bnx explain "
+            "reports on this one decision without compiling") in err
+
+
 def test_rows_without_compiling(capsys, admissions_bif, tmp_path, calls):
     clf = bnx.Classifier.from_file(admissions_bif, "Admit", "yes")
     rows = pd.DataFrame([_x(), {**_x(), "GPA": "no"}, {**_x(), "EntranceExam": "no"}])
