@@ -28,7 +28,9 @@ node reached and on the states of features ``i, i+1, ...``, so they are keyed by
 that suffix and rows sharing suffixes share work. :func:`run_chunks` runs it in
 this process, on joblib workers or on a Dask cluster; workers receive the ODD as
 the text of its saved file and load a private copy (dd managers are not shared
-between threads).
+between threads). :func:`spread` is that one way of sharing rows among workers under
+one progress bar, which the rows of a classifier explained without compiling
+(:mod:`bnx.tabular._reports`) take too.
 """
 
 from __future__ import annotations
