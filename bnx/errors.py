@@ -32,6 +32,7 @@ __all__ = [
     "DataError",
     "ODDFileError",
     "OutputError",
+    "BnxWarning",
 ]
 
 
@@ -39,6 +40,7 @@ class BnxError(Exception):
     """Base class of every error raised by bnx."""
 
     def __str__(self) -> str:  # KeyError quotes its message; we want it plain
+        """Return the message as given (KeyError would quote it)."""
         return str(self.args[0]) if self.args else ""
 
 
@@ -47,8 +49,11 @@ class ArgumentError(BnxError, ValueError):
 
 
 class StructureError(BnxError, ValueError):
-    """A classifier structure bnx cannot use (no feature, the class as a feature, a
-    repeated feature, or a tree-only question asked of a general network)."""
+    """A classifier structure bnx cannot use.
+
+    No feature, the class as a feature, a repeated feature, or a tree-only question asked of a
+    general network.
+    """
 
 
 class NetworkError(BnxError, ValueError):
@@ -96,9 +101,11 @@ class ExplanationError(BnxError, ValueError):
 
 
 class OnStatesError(ExplanationError):
-    """MC-explanations were asked for a feature whose "on" state is unknown: its states
-    are not recognisably affirmative (yes/no, y/n, true/false, 1/0, +/-, ...) and none
-    was declared (``on=`` or the classifier's ``on_states``)."""
+    """MC-explanations were asked for a feature whose "on" state is unknown.
+
+    Its states are not recognisably affirmative (yes/no, y/n, true/false, 1/0, +/-, ...) and none
+    was declared (``on=`` or the classifier's ``on_states``).
+    """
 
 
 class DataError(BnxError, ValueError):
@@ -114,7 +121,7 @@ class OutputError(BnxError, OSError):
 
 
 def closest_first(name, valid, *, limit: int = 20) -> str:
-    """The names in `valid`, those closest in spelling to `name` first, for a message.
+    """Return the names in `valid`, those closest in spelling to `name` first, for a message.
 
     Closeness is :class:`difflib.SequenceMatcher`'s ratio of the names' texts, ignoring
     case; ties keep the order of `valid`. At most `limit` names are listed.
@@ -132,3 +139,13 @@ def closest_first(name, valid, *, limit: int = 20) -> str:
         -SequenceMatcher(None, text, str(valid[i]).lower()).ratio(), i))
     shown = ", ".join(str(valid[i]) for i in ranked[:limit])
     return shown + (f", ... ({len(valid) - limit} more)" if len(valid) > limit else "")
+
+
+class BnxWarning(UserWarning):
+    """Base class of every warning bnx issues.
+
+    A warning says that an answer was given, but not quite the one asked for (an answer
+    left out of a table, say), and why. The test suite turns every one of them into an
+    error, so none is issued where it should not be; filter them with
+    ``warnings.filterwarnings("ignore", category=bnx.BnxWarning)``.
+    """

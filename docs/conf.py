@@ -85,14 +85,18 @@ numpydoc_xref_aliases = {
 
 
 def _skip_reexport(app, what, name, obj, skip, options):
-    """Document a name re-exported by a module of ``bnx.__all__`` (``bnx.linear``'s
-    ``ExplanationCheck``) once, at the top level where it is listed."""
+    """Document a name re-exported by a module of ``bnx.__all__`` once.
+
+    For example ``bnx.linear``'s ``ExplanationCheck``: it is documented at the top level,
+    where it is listed.
+    """
     if what == "module" and name in bnx.__all__ and getattr(bnx, name, None) is obj:
         return True
     return None
 
 
 def setup(app):
+    """Connect :func:`_skip_reexport` to autodoc."""
     app.connect("autodoc-skip-member", _skip_reexport)
 
 

@@ -1,3 +1,5 @@
-"""Helpers below everything else in bnx (no bnx imports): the type aliases
-(:mod:`.types`), imports made on first use (:mod:`.lazy`) and how answers are worded
-for people (:mod:`.wording`)."""
+"""Helpers below everything else in bnx (no bnx imports).
+
+The type aliases (:mod:`.types`), imports made on first use (:mod:`.lazy`) and how answers are
+worded for people (:mod:`.wording`).
+"""

@@ -21,7 +21,7 @@ __all__ = ["lazy_attributes"]
 
 def lazy_attributes(namespace: dict, table: Mapping[str, tuple[str, str | None]]
                     ) -> Callable[[str], Any]:
-    """A module ``__getattr__`` for ``namespace`` (the module's ``globals()``).
+    """Make a module ``__getattr__`` for ``namespace`` (the module's ``globals()``).
 
     ``table`` maps an attribute to ``(module, name)``: the module (relative names are
     resolved against the package of ``namespace``) or, with ``name``, one of its

@@ -1,5 +1,7 @@
-"""How answers are worded for people: decisions by the class's states, explanations as
-``feature = state`` terms, probabilities as decimals.
+"""How answers are worded for people.
+
+Decisions by the class's states, explanations as ``feature = state`` terms, probabilities as
+decimals.
 
 Helpers only (no bnx imports): the ODD names its decisions with :func:`decision_state`,
 and every printed result writes its explanations with :func:`terms` and its numbers with
@@ -38,9 +40,10 @@ _ON = {(a, b): 0 for a, b in AFFIRMATIVE} | {(b, a): 1 for a, b in AFFIRMATIVE}
 
 
 def affirmative(states: Sequence) -> int | None:
-    """The index of the affirmative state of a two-state feature (``"yes"`` of
-    yes/no, ``"+"`` of +/-, ``1`` of 0/1, ... in any case), or ``None`` when its states
-    are not such a pair.
+    """Return the index of the affirmative state of a two-state feature, if it has one.
+
+    The affirmative state is ``"yes"`` of yes/no, ``"+"`` of +/-, ``1`` of 0/1, ... in any case;
+    ``None`` when the states are not such a pair.
 
     >>> affirmative(("n", "y")), affirmative(("Present", "Absent")), affirmative((0, 1))
     (1, 0, 1)
@@ -54,9 +57,11 @@ def affirmative(states: Sequence) -> int | None:
 
 
 def decision_state(class_states: Sequence | None, positive: Any, decision: bool) -> str:
-    """The class state a decision stands for, as text: the positive state for a
-    positive decision; for a negative one the other state of a two-state class, or
-    ``"not <positive>"`` (a class of more states, or unknown states)."""
+    """Name the class state a decision stands for, as text.
+
+    The positive state for a positive decision; for a negative one the other state of a two-state
+    class, or ``"not <positive>"`` (a class of more states, or unknown states).
+    """
     if decision:
         return str(positive)
     if class_states is not None and len(class_states) == 2:
@@ -67,8 +72,10 @@ def decision_state(class_states: Sequence | None, positive: Any, decision: bool)
 
 
 def terms(mapping: Mapping, *, was: Mapping | None = None) -> str:
-    """``"feature = state, ..."`` in the mapping's order; with ``was`` (the instance),
-    each term says the state it changes from: ``"GPA = - (was +)"``."""
+    """Write ``"feature = state, ..."`` in the mapping's order.
+
+    With ``was`` (the instance), each term says the state it changes from: ``"GPA = - (was +)"``.
+    """
     if not mapping:
         return "(nothing)"
     if was is None:
@@ -78,9 +85,10 @@ def terms(mapping: Mapping, *, was: Mapping | None = None) -> str:
 
 
 def changes(mapping: Mapping, was: Mapping, gives: Any = None) -> str:
-    """The changes of an instance as a sentence part, ``"GPA from + to -"``, joined by
-    commas and a last "and"; with ``gives`` (the class state they lead to), ``"... makes
-    it TGA"``.
+    """Write the changes of an instance as a sentence part, ``"GPA from + to -"``.
+
+    The changes are joined by commas and a last "and"; with ``gives`` (the class state they lead
+    to), ``"... makes it TGA"``.
 
     >>> changes({"XrayReport": "Plethoric"}, {"XrayReport": "Normal"}, "TGA")
     'XrayReport from Normal to Plethoric makes it TGA'
@@ -99,8 +107,10 @@ def changes(mapping: Mapping, was: Mapping, gives: Any = None) -> str:
 
 
 def decimal(p: Any, digits: int = 3) -> str:
-    """A probability as people read it: ``digits`` significant digits, scientific
-    notation below 0.001, ``"0"`` and ``"1"`` exactly."""
+    """Write a probability as people read it.
+
+    ``digits`` significant digits, scientific notation below 0.001, ``"0"`` and ``"1"`` exactly.
+    """
     x = float(p)
     if x == 0 or x == 1:
         return str(int(x))
@@ -110,8 +120,10 @@ def decimal(p: Any, digits: int = 3) -> str:
 
 
 def probability(v: float) -> str:
-    """A probability beside a threshold, as the report writes it: three significant
-    digits, more when fewer would round a value that is not 1 to 1 (or not 0 to 0).
+    """Write a probability beside a threshold, as the report writes it.
+
+    Three significant digits, more when fewer would round a value that is not 1 to 1 (or not 0 to
+    0).
 
     >>> probability(0.9056930015), probability(1.5042e-11), probability(0.5)
     ('0.906', '1.5e-11', '0.5')
@@ -126,9 +138,10 @@ def probability(v: float) -> str:
 
 
 def share(v: float) -> str:
-    """A class state's probability beside the others': three significant digits, zeros
-    kept (``0.280``), more when fewer would round a value that is not 1 to 1 (or not 0
-    to 0); ``"0"`` and ``"1"`` exactly.
+    """Write a class state's probability beside the others'.
+
+    Three significant digits, zeros kept (``0.280``), more when fewer would round a value that is
+    not 1 to 1 (or not 0 to 0); ``"0"`` and ``"1"`` exactly.
 
     >>> share(0.2800270985), share(0.588799), share(1.5042e-11), share(1.0)
     ('0.280', '0.589', '1.50e-11', '1')
@@ -144,9 +157,10 @@ def share(v: float) -> str:
 
 def decided_class(class_var: Any, decision: Any, class_probabilities: Mapping | None, *,
                   rival: Any = None, complete: bool = True, glue: str = " ") -> str:
-    """The sentence that leads every answer of a classifier picking one of several class
-    states: the decided state, its probability and the runner-up's (the rival's too when
-    it is another state).
+    """Write the sentence that leads every answer of a classifier picking one of several classes.
+
+    It names the decided state, its probability and the runner-up's (the rival's too when it is
+    another state).
 
     >>> probs = {"PFC": 0.025, "TGA": 0.28, "Fallot": 0.0597, "PAIVS": 0.589}
     >>> decided_class("Disease", "PAIVS", probs)
@@ -176,8 +190,10 @@ def decided(class_var: Any, decision: Any, positive_state: Any, posterior: float
             rule: str = "threshold", threshold: Any = None, positive: bool = True,
             class_probabilities: Mapping | None = None, complete: bool = True,
             glue: str = " ") -> str:
-    """The sentence that leads every answer: the decision in the class's words, and the
-    posterior beside the threshold (or the rule) it was compared with.
+    """Write the sentence that leads every answer.
+
+    The decision in the class's words, and the posterior beside the threshold (or the rule) it was
+    compared with.
 
     ``decision`` is the class state decided (:func:`decision_state`); ``posterior`` is
     ``Pr(class = positive_state | x)`` (``None`` when not known: then the sentence ends
@@ -217,8 +233,10 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def listing(header: str, lines: Iterable[str], total: int, shown: int = SHOWN) -> str:
-    """``header`` then up to ``shown`` indented lines, then ``"… and N more"`` when
-    ``total`` is larger (``lines`` is read only as far as needed)."""
+    """Write ``header`` then up to ``shown`` indented lines.
+
+    Then ``"… and N more"`` when ``total`` is larger (``lines`` is read only as far as needed).
+    """
     out = [header]
     k = 0
     for line in lines:

@@ -26,8 +26,10 @@ def _label(attr) -> str:
 
 
 def draw(attr, ax: Any = None, *, kind: str | None = None, max_features: int = 20) -> Any:
-    """:meth:`bnx.Attributions.plot`: a bar or waterfall chart for one instance, a
-    beeswarm-like summary for many rows."""
+    """Draw :meth:`bnx.Attributions.plot`.
+
+    A bar or waterfall chart for one instance, a beeswarm-like summary for many rows.
+    """
     from ..errors import ArgumentError
     kinds = ("bar", "waterfall") if attr.single else ("beeswarm", "bar")
     kind = kind or kinds[0]
@@ -96,7 +98,7 @@ def draw(attr, ax: Any = None, *, kind: str | None = None, max_features: int = 2
 
 
 def _classes(attr) -> tuple[str, str]:
-    """The two decisions in the class's words, positive first."""
+    """Name the two decisions in the class's words, positive first."""
     return tuple(getattr(attr, "classes", ("positive", "negative")))
 
 
@@ -125,8 +127,10 @@ def _left(attr, values: np.ndarray, order: np.ndarray) -> np.ndarray:
 
 
 def draw_sensitivity(frame, ax: Any = None, *, top: int = 15) -> Any:
-    """:func:`bnx.plot_sensitivity`: the CPT entries closest to flipping the
-    decision, each as its interval around its value (on a log scale of distance)."""
+    """Draw :func:`bnx.plot_sensitivity`: the CPT entries closest to flipping the decision.
+
+    Each as its interval around its value (on a log scale of distance).
+    """
     f = frame.copy()
     f["room"] = flip_room(f)
     f = f.sort_values("room", kind="stable").head(top).iloc[::-1]

@@ -34,10 +34,13 @@ MAX_CONTEXTS = 1 << 12
 
 @dataclass
 class Chain:
-    """Per layer ``m``: ``P[m][t, s]``, the factor of drawing state ``s`` in context ``t``,
-    and ``tau[m][t, s]``, the next context; ``pi[t]`` weighs the first layer's contexts,
+    """A network over the features as a chain of layers of contexts.
+
+    Per layer ``m``: ``P[m][t, s]``, the factor of drawing state ``s`` in context ``t``, and
+    ``tau[m][t, s]``, the next context; ``pi[t]`` weighs the first layer's contexts,
     ``sizes[m]`` is the number of contexts of layer ``m`` (``0 .. n``), ``carries[m]``
-    whether a later factor reads feature ``m``, ``total`` the sum of all paths' weights."""
+    whether a later factor reads feature ``m``, ``total`` the sum of all paths' weights.
+    """
 
     pi: np.ndarray
     P: list
@@ -48,8 +51,10 @@ class Chain:
 
 
 def network_chain(odd, clf, maps: list, exact: bool) -> Chain:
-    """The :class:`Chain` of ``clf``'s network over the ODD's features (ODD order);
-    ``maps[i][j]`` is the classifier's index of the ODD's state ``j`` of feature ``i``."""
+    """Make the :class:`Chain` of ``clf``'s network over the ODD's features (ODD order).
+
+    ``maps[i][j]`` is the classifier's index of the ODD's state ``j`` of feature ``i``.
+    """
     feats = list(odd.features)
     pos = {f: m for m, f in enumerate(feats)}
     c = clf.class_var

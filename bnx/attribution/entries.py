@@ -15,8 +15,10 @@ __all__ = ["entries", "sensitivity_frame", "flip_room", "entry_label"]
 
 
 def entries(states: dict, parents: dict, cpds: dict, var: Any):
-    """``(column index tuple, parent states dict, state index, theta, column)`` of every
-    entry of ``var``'s table, parents' configurations in product order."""
+    """List every entry of ``var``'s table, parents' configurations in product order.
+
+    Each as ``(column index tuple, parent states dict, state index, theta, column)``.
+    """
     table = cpds[var][1]
     pa = parents[var]
     for u in itertools.product(*(range(len(states[q])) for q in pa)):
@@ -27,7 +29,7 @@ def entries(states: dict, parents: dict, cpds: dict, var: Any):
 
 
 def sensitivity_frame(rows: list, exact: bool):
-    """The rows ``(variable, state, parents, value, low, high)`` as a DataFrame."""
+    """Make the rows ``(variable, state, parents, value, low, high)`` a DataFrame."""
     import pandas as pd
     cols = ["variable", "state", "parents", "value", "low", "high"]
     frame = pd.DataFrame(rows, columns=cols)
@@ -38,12 +40,14 @@ def sensitivity_frame(rows: list, exact: bool):
 
 
 def flip_room(frame, *, exact: bool = False):
-    """Per row of a :func:`sensitivity_frame`, how far its entry may move before the
-    decision changes: the distance from ``value`` to the nearer flip point (``low``
-    when ``low > 0``, ``high`` when ``high < 1``), ``inf`` when neither end is one;
-    computed in the frame's own numbers (exact for fractions). A Series named ``room``:
-    floats, or with ``exact`` the frame's own numbers (so that rooms which differ by
-    less than a float's precision are still ranked right)."""
+    """Measure per row of a :func:`sensitivity_frame` how far its entry may move.
+
+    That is, before the decision changes: the distance from ``value`` to the nearer flip
+    point (``low`` when ``low > 0``, ``high`` when ``high < 1``), ``inf`` when neither end
+    is one; computed in the frame's own numbers (exact for fractions). A Series named
+    ``room``: floats, or with ``exact`` the frame's own numbers (so that rooms which differ
+    by less than a float's precision are still ranked right).
+    """
     import pandas as pd
     out = []
     for v, lo, hi in zip(frame["value"], frame["low"], frame["high"]):

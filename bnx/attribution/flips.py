@@ -16,8 +16,10 @@ __all__ = ["flip_interval"]
 
 
 def _constraints(a: list, b: list, rule: str, p: int, threshold) -> list:
-    """The decision on ``joint(t) = a + b t`` as ``[(h0, h1, strict)]``: positive iff
-    ``h0 + h1 t > 0`` (strict) or ``>= 0`` for every item."""
+    """Write the decision on ``joint(t) = a + b t`` as ``[(h0, h1, strict)]``.
+
+    Positive iff ``h0 + h1 t > 0`` (strict) or ``>= 0`` for every item.
+    """
     if rule == "argmax":
         return [(a[p] - a[c], b[p] - b[c], c < p) for c in range(len(a)) if c != p]
     t = threshold
@@ -28,8 +30,10 @@ def _constraints(a: list, b: list, rule: str, p: int, threshold) -> list:
 
 def flip_interval(a: list, b: list, theta: Fraction, rule: str, p: int,
                   threshold) -> tuple[Fraction, Fraction, bool]:
-    """``(low, high, positive)``: the interval of ``t`` in ``[0, 1]`` around ``theta``
-    in which the decision on ``joint(t) = a + b t`` stays what it is at ``theta``.
+    """Return ``(low, high, positive)``: where the decision stays what it is at ``theta``.
+
+    The interval of ``t`` in ``[0, 1]`` around ``theta`` in which the decision on ``joint(t)
+    = a + b t`` stays what it is at ``theta``.
 
     Every ``t`` strictly between ``low`` and ``high`` keeps the decision; an endpoint
     inside ``(0, 1)`` is a flip point, where the decision may already be the other one.

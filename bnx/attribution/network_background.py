@@ -36,8 +36,11 @@ SUPPORTED = ("naive Bayes and latent trees (the class the root, the features the
 
 
 def _check_match(odd, clf: Classifier) -> list:
-    """Per feature of the ODD (its order), the index in ``clf.states(f)`` of each of the
-    ODD's states."""
+    """Match the ODD's states to the classifier's.
+
+    Per feature of the ODD (its order), the index in ``clf.states(f)`` of each of the ODD's
+    states.
+    """
     if set(clf.features) != set(odd.features):
         extra = [f for f in clf.features if f not in set(odd.features)]
         absent = [f for f in odd.features if f not in set(clf.features)]
@@ -60,9 +63,12 @@ def _check_match(odd, clf: Classifier) -> list:
 
 
 def network_background(odd, clf: Classifier, exact: bool) -> tuple:
-    """``("mixture", weights, q)`` (:func:`network_mixture`) for naive Bayes and latent
-    trees, ``("chain", Chain)`` (:func:`bnx.attribution.chain.network_chain`) for TANs and
-    other networks with no hidden node once pruned; :class:`StructureError` otherwise."""
+    """Return the network as a background: a mixture or a chain.
+
+    ``("mixture", weights, q)`` (:func:`network_mixture`) for naive Bayes and latent trees,
+    ``("chain", Chain)`` (:func:`bnx.attribution.chain.network_chain`) for TANs and other
+    networks with no hidden node once pruned; :class:`StructureError` otherwise.
+    """
     if clf.structure in ("naive_bayes", "latent_tree"):
         return ("mixture", *network_mixture(odd, clf, exact))
     maps = _check_match(odd, clf)
@@ -75,7 +81,7 @@ def network_background(odd, clf: Classifier, exact: bool) -> tuple:
 
 
 def network_mixture(odd, clf: Classifier, exact: bool) -> tuple[np.ndarray, list]:
-    """The network's marginal over the ODD's features as a mixture of products.
+    """Return the network's marginal over the ODD's features as a mixture of products.
 
     Returns
     -------

@@ -45,8 +45,10 @@ class Attributions:
 
     @classmethod
     def stack(cls, parts: list, classes: tuple, class_var) -> Attributions:
-        """The attributions of one game per class, the class the last axis (each part
-        the binary attributions of one class formula)."""
+        """Stack the attributions of one game per class, the class the last axis.
+
+        Each part is the binary attributions of one class formula.
+        """
         out = cls(np.stack([p.values for p in parts], axis=-1),
                   np.stack([np.asarray(p.base_values) for p in parts], axis=-1),
                   parts[0].data, parts[0].feature_names, kind=parts[0].kind,
@@ -58,14 +60,18 @@ class Attributions:
 
     @property
     def output_names(self) -> tuple:
-        """The outputs of the last axis of a multi-class result (its class states); the
-        positive decision alone for a binary one."""
+        """The outputs of the last axis of a multi-class result (its class states).
+
+        The positive decision alone for a binary one.
+        """
         return self.classes if self.multiclass else self.classes[:1]
 
     @property
     def decided(self):
-        """The decided class state (one per row for many rows) of a multi-class result;
-        the decision's words (``"Admit = +"``) of a binary one."""
+        """The decided class state of a multi-class result (one per row for many rows).
+
+        The decision's words (``"Admit = +"``) of a binary one.
+        """
         d = np.asarray(self.decisions)
         if self.multiclass:
             which = np.argmax(d, axis=-1)
@@ -75,8 +81,9 @@ class Attributions:
         return words if words.ndim else words.item()
 
     def for_class(self, state) -> Attributions:
-        """The attributions of one class's game ``[decision = state]``, as a binary
-        result (a multi-class result only).
+        """Return the attributions of one class's game ``[decision = state]``, as a binary result.
+
+        A multi-class result only.
 
         Returns
         -------
@@ -98,9 +105,10 @@ class Attributions:
                             classes=(name, f"{self.class_var} \u2260 {self.classes[j]}"))
 
     def toward_decided(self):
-        """The values toward each row's own decision: a binary result's values as they
-        are; a multi-class result's column of the decided class (features, or rows by
-        features).
+        """Return the values toward each row's own decision.
+
+        A binary result's values as they are; a multi-class result's column of the decided
+        class (features, or rows by features).
 
         Returns
         -------
@@ -126,20 +134,27 @@ class Attributions:
 
     @property
     def single(self) -> bool:
-        """Whether this holds one instance (``values`` is one-dimensional, or features by
-        classes)."""
+        """Whether this holds one instance.
+
+        ``values`` is one-dimensional, or features by classes.
+        """
         return np.ndim(self.values) == 1 + self.multiclass
 
     def __len__(self) -> int:
+        """Count the instances: 1 for one instance, else the rows."""
         return 1 if self.single else len(self.values)
 
     def __repr__(self) -> str:
+        """Name the kind, the instances and the number of features."""
         what = "1 instance" if self.single else f"{len(self)} rows"
         return f"Attributions({self.kind}, {what}, {len(self.feature_names)} features)"
 
     def __str__(self) -> str:
-        """The values in words: for one instance, the decision, the base value and each
-        feature's push, largest first; for many rows, the mean absolute values."""
+        """Say the values in words.
+
+        For one instance, the decision, the base value and each feature's push, largest
+        first; for many rows, the mean absolute values.
+        """
         name = "SHAP" if self.kind == "shap" else "Banzhaf"
         if self.multiclass:
             if self.single:
@@ -172,8 +187,9 @@ class Attributions:
         return "\n".join(lines)
 
     def to_frame(self):
-        """The values as a pandas DataFrame: one column per feature; one row per
-        instance (the input's index for a DataFrame).
+        """Return the values as a pandas DataFrame: one column per feature.
+
+        One row per instance (the input's index for a DataFrame).
 
         Returns
         -------
@@ -191,8 +207,9 @@ class Attributions:
                             index=self._index)
 
     def to_shap(self):
-        """A ``shap.Explanation`` (floats), so that shap's plots work (needs shap,
-        the ``[shap]`` extra).
+        """Return a ``shap.Explanation`` (floats), so that shap's plots work.
+
+        Needs shap, the ``[shap]`` extra.
 
         Returns
         -------

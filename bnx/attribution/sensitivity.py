@@ -37,6 +37,7 @@ from ..classifier._inference import (
 )
 from ..classifier._relevance import exact_cpds
 from ..errors import ArgumentError
+from ..odd._odd import ODD, classifier_and_odd
 from .entries import entries, entry_label, flip_room, sensitivity_frame
 from .flips import flip_interval
 
@@ -47,12 +48,14 @@ __all__ = ["parameter_sensitivity", "plot_sensitivity", "family_derivatives", "d
 
 def family_derivatives(states: dict, parents: dict, factors: dict, class_var: Any,
                        evidence: dict, var: Any, order: list | None = None) -> tuple[tuple, Any]:
-    """``(scope, table)``: the product of every factor but ``var``'s, the evidence
-    applied, summed over everything but the class, ``var`` and its parents (scope
-    ``(class, var, *parents)`` without repeats), up to one positive constant.
+    """Return ``(scope, table)``: every factor but ``var``'s multiplied, the evidence applied.
+
+    Summed over everything but the class, ``var`` and its parents (scope ``(class, var,
+    *parents)`` without repeats), up to one positive constant.
 
     ``order``: an elimination order of all unobserved variables to follow (the ones
-    kept are skipped); by default a greedy one is made for ``var``."""
+    kept are skipped); by default a greedy one is made for ``var``.
+    """
     keep = tuple(dict.fromkeys((class_var, var, *parents[var])))
     card = {n: len(s) for n, s in states.items()}
     pool = [((*keep,), _ones([card[v] for v in keep]))]
@@ -83,8 +86,10 @@ def _ones(shape):
 
 def derivative(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: tuple,
                c: int, j: int):
-    """``dPr(c, e) / dtheta`` for the entry ``j`` of column ``u`` of ``var``'s table
-    (0 when the class state ``c`` contradicts the entry's own states)."""
+    """Return ``dPr(c, e) / dtheta`` for the entry ``j`` of column ``u`` of ``var``'s table.
+
+    0 when the class state ``c`` contradicts the entry's own states.
+    """
     w = {class_var: c}
     for v, k in ((*zip(pa, u), (var, j))):
         if w.setdefault(v, k) != k:
@@ -93,10 +98,12 @@ def derivative(scope: tuple, phi: Any, class_var: Any, var: Any, pa: tuple, u: t
 
 
 def linear_joint(d: list, j: int, column: list, total: list) -> tuple[list, list]:
-    """``(a, b)`` with ``Pr(c, e)(t) = a[c] + b[c] t`` for the entry ``j`` of a column of
-    a table: ``d[c][jj]`` is the derivative of ``Pr(c, e)`` with respect to the column's
-    entry ``jj`` (:func:`derivative`), ``total`` the class joints at the table's values,
-    on the same scale."""
+    """Return ``(a, b)`` with ``Pr(c, e)(t) = a[c] + b[c] t`` for the entry ``j`` of a column.
+
+    ``d[c][jj]`` is the derivative of ``Pr(c, e)`` with respect to the column's entry ``jj``
+    (:func:`derivative`), ``total`` the class joints at the table's values, on the same
+    scale.
+    """
     k = len(column)
     theta = column[j]
     a, b = [], []
@@ -112,14 +119,15 @@ def linear_joint(d: list, j: int, column: list, total: list) -> tuple[list, list
     return a, b
 
 
-def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
+def parameter_sensitivity(clf: Classifier | ODD, instance: Any = None, *,
                           exact: bool = False):
     """How far each CPT entry may move before a decision changes.
 
     Parameters
     ----------
-    classifier : Classifier
-        Any classifier (latent and hidden nodes included).
+    clf : Classifier or ODD
+        Any classifier (latent and hidden nodes included), or an ODD that holds its
+        classifier (``odd.classifier``).
     instance : mapping or pandas Series, optional
         The instance whose decision is kept. Without one: every decision of the
         classifier is kept (the whole decision function), for naive Bayes and TAN
@@ -142,6 +150,12 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
         entry at 1 moved to ``t`` gives each other entry of its column ``(1 - t) / (k - 1)``;
         the other zero entries of a column stay 0.
 
+    See Also
+    --------
+    bnx.plot_sensitivity : The entries closest to flipping the decision, drawn.
+    bnx.robustness : How many features, not parameters, must change to flip it.
+    bnx.shap_values : How much each feature contributes to the decision.
+
     Examples
     --------
     >>> import bnx
@@ -163,14 +177,13 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
     >>> t.equals(bnx.parameter_sensitivity(many.class_classifier(many.predict(y)), y))
     True
     """
-    if not isinstance(classifier, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(classifier).__name__}")
-    if classifier.multiclass:
+    clf, _ = classifier_and_odd(clf)
+    if clf.multiclass:
         if instance is not None:  # the decided class's binary classifier keeps it
-            one = classifier.class_classifier(classifier.predict(instance))
+            one = clf.class_classifier(clf.predict(instance))
             return parameter_sensitivity(one, instance, exact=exact)
-        frames = [parameter_sensitivity(classifier.class_classifier(s), exact=exact)
-                  for s in classifier.classes]
+        frames = [parameter_sensitivity(clf.class_classifier(s), exact=exact)
+                  for s in clf.classes]
         out = frames[0].copy()
         for f in frames[1:]:
             out["low"] = [max(a, b) for a, b in zip(out["low"], f["low"])]
@@ -178,8 +191,7 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
         return out
     if instance is None:
         from .sensitivity_all import whole_sensitivity
-        return whole_sensitivity(classifier, exact=exact)
-    clf = classifier
+        return whole_sensitivity(clf, exact=exact)
     evidence = clf.encode(instance)
     states, parents, cpds = exact_cpds(clf.network)
     ints = {n: integer_factor(f)[0] for n, f in cpds.items()}
@@ -213,12 +225,14 @@ def parameter_sensitivity(classifier: Classifier, instance: Any = None, *,
 
 
 def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
-    """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with the columns
-    ``sensitivity`` (how far the CPT entry closest to flipping the row's decision may
-    move, :func:`~.entries.flip_room`; ``inf`` when no single entry can flip it) and
-    ``sensitivity_entry`` (that entry, ``"Pr(V=s | ...)"``; ``None`` when no entry can
-    flip it), each distinct complete row computed once; NaN on rows with missing
-    values. The closest entry is found on the exact rooms."""
+    """Compute the sensitivity columns of :func:`bnx.explain_data`.
+
+    A DataFrame on ``frame``'s index with the columns ``sensitivity`` (how far the CPT entry
+    closest to flipping the row's decision may move, :func:`~.entries.flip_room`; ``inf``
+    when no single entry can flip it) and ``sensitivity_entry`` (that entry, ``"Pr(V=s |
+    ...)"``; ``None`` when no entry can flip it), each distinct complete row computed once;
+    NaN on rows with missing values. The closest entry is found on the exact rooms.
+    """
     import pandas as pd
     if classifier is None:
         raise ArgumentError("what='sensitivity' needs the classifier, which this ODD does "
@@ -244,12 +258,37 @@ def sensitivity_columns(classifier: Classifier | None, features, frame: Any):
 
 
 def plot_sensitivity(frame, ax=None, *, top: int = 15):
-    """Draw the ``top`` CPT entries of a :func:`parameter_sensitivity` frame closest to
-    flipping the decision (matplotlib), each as its interval around its value.
+    """Draw the CPT entries of a :func:`parameter_sensitivity` frame closest to flipping it.
+
+    The ``top`` entries closest to flipping the decision (matplotlib), each as its interval
+    around its value.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        What :func:`~bnx.parameter_sensitivity` answers, with an instance.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+    top : int, default 15
+        The number of entries drawn.
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    See Also
+    --------
+    bnx.parameter_sensitivity : The frame drawn.
+
+    Examples
+    --------
+    >>> import bnx, matplotlib
+    >>> matplotlib.use("Agg")
+    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
+    >>> frame = bnx.parameter_sensitivity(bnx.examples.admissions(), x)
+    >>> ax = bnx.plot_sensitivity(frame, top=5)
+    >>> len(ax.get_yticklabels())
+    5
     """
     from ._draw import draw_sensitivity
     return draw_sensitivity(frame, ax, top=top)

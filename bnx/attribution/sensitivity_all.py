@@ -1,5 +1,7 @@
-"""Sensitivity of the whole decision function: the interval of each CPT entry in which
-no decision of a naive Bayes or TAN classifier changes.
+"""Sensitivity of the whole decision function.
+
+The interval of each CPT entry in which no decision of a naive Bayes or TAN classifier
+changes.
 
 Change the entry ``theta = Pr(V = v | u)`` to ``t``, its column co-varied
 proportionally (the other entries scaled by ``(1 - t) / (1 - theta)``; when
@@ -104,8 +106,11 @@ def _check(clf, parents, cpds) -> tuple[dict, set]:
 
 
 class _Model:
-    """The classifier's tables, its diagram's schedule and, per class ``o``, the
-    frontiers of the vectors ``y`` normalised by ``o`` (made on first use)."""
+    """The classifier's tables, its diagram's schedule and the frontiers per class.
+
+    Per class ``o``, the frontiers of the vectors ``y`` normalised by ``o`` (made on first
+    use).
+    """
 
     def __init__(self, clf, states, parents, cpds, sched, parent):
         self.clf, self.states, self.parents, self.cpds = clf, states, parents, cpds
@@ -131,7 +136,7 @@ class _Model:
         return [k for k in range(self.nclass) if k != o]
 
     def sigma(self, o, side: int) -> tuple:
-        """The direction in which ``K(x)`` shrinks, for the instances decided ``side``."""
+        """Return the direction in which ``K(x)`` shrinks, for the instances decided ``side``."""
         up = tuple(-1 if k == self.p else 1 for k in self.coords(o))
         return up if side else tuple(-x for x in up)
 
@@ -158,8 +163,10 @@ class _Model:
         return got
 
     def extremes(self, ys: list, o: int, side: int) -> list:
-        """The vectors among ``ys`` (over the classes but ``o``, decided ``side``) whose
-        intervals intersect to that of all of them."""
+        """Find the vectors among ``ys`` whose intervals intersect to that of all of them.
+
+        ``ys`` are over the classes but ``o``, decided ``side``.
+        """
         if len(ys) <= 1:
             return ys
         coords, p, clf = self.coords(o), self.p, self.clf
@@ -189,8 +196,10 @@ class _Model:
         return [max(runner_up, key=lambda y: y[i])] if runner_up else []
 
     def keep(self, lines, theta, lo, hi):
-        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)`` (the
-        class joints ``a + b t``)."""
+        """Intersect ``(lo, hi)`` with the interval of each instance line ``(a, b)``.
+
+        The lines are the class joints ``a + b t``.
+        """
         clf = self.clf
         for a, b in lines:
             low, high, _ = flip_interval(a, b, theta, clf.rule, self.p, clf.threshold)
@@ -260,8 +269,11 @@ class _Model:
         return lo, hi
 
     def _impossible_changes(self, v: int) -> bool:
-        """Whether an instance with ``L_v(x) = 0`` (every joint 0 when ``Pr(v) = 1``,
-        decided by the tie rule) is decided otherwise by the other classes (``t < 1``)."""
+        """Tell whether an instance with ``L_v(x) = 0`` is decided otherwise by the other classes.
+
+        ``L_v(x) = 0``: every joint 0 when ``Pr(v) = 1``, decided by the tie rule; the other
+        classes decide where ``t < 1``.
+        """
         clf, K, p = self.clf, self.nclass, self.p
         tie = decides([0] * K, clf.rule, p, clf.threshold)
         # the other decision is monotone: for ``tie`` positive, look for a negative one
@@ -283,7 +295,7 @@ class _Model:
 
 
 def whole_sensitivity(clf, *, exact: bool = False):
-    """The rows of :func:`bnx.parameter_sensitivity` with no instance (see the module)."""
+    """Compute the rows of :func:`bnx.parameter_sensitivity` with no instance (see the module)."""
     from ..compilation import compile
     from .shapley import feature_graph
     states, parents, cpds = exact_cpds(clf.network)

@@ -69,12 +69,14 @@ class Schedule:
         self.keys = self._reachable()
 
     def before(self, m: int) -> tuple:
-        """The features open when layer ``m`` is read."""
+        """Return the features open when layer ``m`` is read."""
         return self.open_after[m - 1] if m else ()
 
     def layer(self, m: int) -> list:
-        """``(key, known states, next key, the states the layer's factors read)`` of every
-        edge of layer ``m``, grouped by key (made once)."""
+        """List every edge of layer ``m``, grouped by key (made once).
+
+        Each as ``(key, known states, next key, the states the layer's factors read)``.
+        """
         got = self._layers.get(m)
         if got is None:
             reads = self.reads[m]
@@ -84,8 +86,11 @@ class Schedule:
         return got
 
     def steps(self, m: int, key: tuple):
-        """``(state, known states, next key)`` of every edge leaving ``key`` on layer ``m``
-        (the known states a dict the caller must not keep)."""
+        """List every edge leaving ``key`` on layer ``m``.
+
+        Each as ``(state, known states, next key)`` (the known states a dict the caller must
+        not keep).
+        """
         u, a = key
         h, kids, after = self.feats[m], self.kids[m], self.open_after[m]
         known = dict(zip(self.before(m), a))
@@ -100,9 +105,11 @@ class Schedule:
         return keys
 
     def factor(self, m: int, known: dict, mult: Callable, override=None):
-        """The product of the factors applied on layer ``m`` (``override``: ``(feature,
-        function of the known states)`` replacing that feature's factor), ``()`` when none
-        is, or None when one drops the edge."""
+        """Multiply the factors applied on layer ``m``.
+
+        ``override``: ``(feature, function of the known states)`` replacing that feature's
+        factor; ``()`` when none is, or None when one drops the edge.
+        """
         g: tuple = ()
         for f in self.due[m]:
             if override is not None and f == override[0]:
@@ -137,13 +144,15 @@ def _log(x) -> float:
 
 
 def unit(d: int) -> Front:
-    """The frontier of the empty product in ``d`` coordinates."""
+    """Return the frontier of the empty product in ``d`` coordinates."""
     return Front([tuple(Fraction(1) for _ in range(d))], np.zeros((1, d)) if d > 1 else [0.0])
 
 
 def _survivors(logs, sigma) -> np.ndarray:
-    """The rows of ``logs`` that no other row beats by ``TAU`` in every coordinate in
-    direction ``sigma``."""
+    """Keep the rows of ``logs`` that no other row beats by ``TAU`` in every coordinate.
+
+    In direction ``sigma``.
+    """
     x = np.clip(logs, -_FAR, _FAR) * np.asarray(sigma, dtype=float)
     n, d = x.shape
     if n <= 1:
@@ -175,8 +184,10 @@ def _mul(p: tuple, g: tuple) -> tuple:
 
 
 def pareto(points: list, sigma: tuple) -> list:
-    """The points that no other point dominates in direction ``sigma`` (``q`` dominates
-    ``p`` when ``sigma[c] * q[c] >= sigma[c] * p[c]`` for every ``c``), equal points once."""
+    """Keep the points that no other point dominates in direction ``sigma``, equal points once.
+
+    ``q`` dominates ``p`` when ``sigma[c] * q[c] >= sigma[c] * p[c]`` for every ``c``.
+    """
     if len(points) <= 1:
         return list(points)
     if len(sigma) == 1:
@@ -190,8 +201,10 @@ def pareto(points: list, sigma: tuple) -> list:
 
 
 def _best(cands: list, sigma: tuple) -> Front:
-    """One coordinate: the exact extreme of the products over ``cands = [(log, *parts)]``,
-    multiplied exactly only where the log is within ``TAU`` of the best."""
+    """Find the exact extreme of the products over ``cands = [(log, *parts)]`` (one coordinate).
+
+    Multiplied exactly only where the log is within ``TAU`` of the best.
+    """
     if not cands:
         return Front([], [])
     s = sigma[0]
@@ -211,8 +224,10 @@ def _best(cands: list, sigma: tuple) -> Front:
 
 
 def _merge(sources: list, sigma: tuple, d: int) -> Front:
-    """The frontier of the union of ``front * g`` over ``sources = [(front, (g, glog))]``
-    (one coordinate: the exact extreme, its log a float in a list)."""
+    """Return the frontier of the union of ``front * g`` over ``sources = [(front, (g, glog))]``.
+
+    One coordinate: the exact extreme, its log a float in a list.
+    """
     if d == 1:
         return _best([(lg + gl, p, g) for f, (g, gl) in sources
                       for p, lg in zip(f.pts, f.logs)], sigma)
@@ -238,9 +253,11 @@ class _Edges:
 
 
 def forward(sched: Schedule, mult: Callable, sigma: tuple, d: int) -> list:
-    """``fwd[m][key]``: the :class:`Front` of the products from the root to each walk
-    state of layer ``m`` (``mult(f, s, w)``: the factor of feature ``f``'s state ``s``
-    given its parent's state ``w``, a ``d``-vector, or None to drop the edge)."""
+    """Compute ``fwd[m][key]``, the :class:`Front` of the products from the root.
+
+    To each walk state of layer ``m`` (``mult(f, s, w)``: the factor of feature ``f``'s
+    state ``s`` given its parent's state ``w``, a ``d``-vector, or None to drop the edge).
+    """
     fwd = [{(0, ()): unit(d)}]
     for m in range(len(sched.feats)):
         fwd.append(_step(sched, m, mult, sigma, d, fwd[m], down=True))
@@ -248,8 +265,10 @@ def forward(sched: Schedule, mult: Callable, sigma: tuple, d: int) -> list:
 
 
 def backward(sched: Schedule, mult: Callable, sigma: tuple, d: int, terminal: int) -> list:
-    """``bwd[m][key]``: the :class:`Front` of the products from each walk state of layer
-    ``m`` to the terminal ``terminal`` (see :func:`forward`)."""
+    """Compute ``bwd[m][key]``, the :class:`Front` of the products to the terminal.
+
+    From each walk state of layer ``m`` to the terminal ``terminal`` (see :func:`forward`).
+    """
     n = len(sched.feats)
     bwd: list = [None] * (n + 1)
     bwd[n] = {k: unit(d) for k in sched.keys[n] if int(sched.value[k[0]]) == terminal}
@@ -260,9 +279,12 @@ def backward(sched: Schedule, mult: Callable, sigma: tuple, d: int, terminal: in
 
 def _step(sched: Schedule, m: int, mult: Callable, sigma: tuple, d: int, fronts: dict, *,
           down: bool) -> dict:
-    """One layer of :func:`forward` (``down``: ``fronts`` are layer ``m``'s, the result
-    layer ``m + 1``'s) or of :func:`backward` (the other way): each walk edge of layer
-    ``m`` extends the front at its one end by its factor into the front at its other."""
+    """Compute one layer of :func:`forward` or of :func:`backward`.
+
+    ``down``: ``fronts`` are layer ``m``'s, the result layer ``m + 1``'s (else the other
+    way): each walk edge of layer ``m`` extends the front at its one end by its factor into
+    the front at its other.
+    """
     edges = _Edges(sched, m, mult)
     into: dict = {}
     for key, known, to, reads in sched.layer(m):
@@ -277,9 +299,12 @@ def _step(sched: Schedule, m: int, mult: Callable, sigma: tuple, d: int, fronts:
 
 def through(sched: Schedule, fwd: list, bwd: list, mult: Callable, sigma: tuple,
             feature, accept: Callable, override: Callable) -> list:
-    """The frontier of the products of the paths whose known states at the layer where
-    ``feature``'s factor is applied pass ``accept``, that factor being ``override(known)``
-    (a vector, or None to drop the path) instead of its own."""
+    """Return the frontier of the products of the paths that pass ``accept``, one factor replaced.
+
+    The paths whose known states at the layer where ``feature``'s factor is applied pass
+    ``accept``, that factor being ``override(known)`` (a vector, or None to drop the path)
+    instead of its own.
+    """
     m = sched.at[feature]
     edges = _Edges(sched, m, mult, (feature, override))
     blocks, where = [], []

@@ -41,7 +41,7 @@ __all__ = ["feature_graph", "game_values", "coalition_weights"]
 
 
 def feature_graph(odd) -> tuple[list, np.ndarray]:
-    """The ODD's diagram with one layer per feature (made once per ODD).
+    """Return the ODD's diagram with one layer per feature (made once per ODD).
 
     Returns ``(kids, value)``: ``kids[m]`` is an int array with one row per node of
     layer ``m`` and one column per state of feature ``m``, the child's index on layer
@@ -80,9 +80,10 @@ def feature_graph(odd) -> tuple[list, np.ndarray]:
 
 
 def coalition_weights(n: int, kind: str, exact: bool) -> np.ndarray:
-    """The weight of a coalition of each size ``0 .. n`` that leaves a player out
-    (Shapley: ``k! (n-k-1)! / n!``, size ``n`` weighing 0; Banzhaf: one weight,
-    ``2^(1-n)``)."""
+    """Weigh a coalition of each size ``0 .. n`` that leaves a player out.
+
+    Shapley: ``k! (n-k-1)! / n!``, size ``n`` weighing 0; Banzhaf: one weight, ``2^(1-n)``.
+    """
     if kind == "banzhaf":
         return np.array([Fraction(1, 1 << (n - 1)) if exact else math.ldexp(1.0, 1 - n)],
                         dtype=object if exact else float)
@@ -97,8 +98,10 @@ def coalition_weights(n: int, kind: str, exact: bool) -> np.ndarray:
 
 
 def _unique(keys: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(keys, return_inverse=True)`` for keys in ``0 .. bound - 1``: by
-    marking a table when it is not much longer than the keys, else by sorting."""
+    """Compute ``np.unique(keys, return_inverse=True)`` for keys in ``0 .. bound - 1``.
+
+    By marking a table when it is not much longer than the keys, else by sorting.
+    """
     if bound > 8 * len(keys):
         nxt, inv = np.unique(keys, return_inverse=True)
         return nxt, inv.reshape(-1)

@@ -82,7 +82,7 @@ def _incomplete(what: str, row: int, missing: list):
 
 
 def _decisions(odd: ODD, xs: np.ndarray) -> np.ndarray:
-    """The decision (0 or 1) on each row of state indices, by one walk of the arrays."""
+    """Decide each row of state indices (0 or 1), by one walk of the arrays."""
     return decide_states(feature_view(odd.arrays, odd.encoding), xs).astype(np.int64)
 
 
@@ -257,6 +257,12 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     StructureError
         A classifier background with hidden nodes other than a latent tree's.
 
+    See Also
+    --------
+    bnx.banzhaf_values : Each coalition weighed alike instead of by its size.
+    bnx.parameter_sensitivity : How far each CPT entry is from flipping the decision.
+    bnx.explain : The report, with these values given ``background=``.
+
     Examples
     --------
     >>> import bnx
@@ -292,15 +298,32 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
 
 
 def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
-    """Exact Banzhaf values of the decision on ``X``: the mean marginal contribution of
-    each feature over all coalitions of the others, each weighing ``2^(1-n)``.
+    """Compute the exact Banzhaf values of the decision on ``X``.
+
+    The mean marginal contribution of each feature over all coalitions of the others, each
+    weighing ``2^(1-n)``.
 
     The game, ``X``, ``background`` and ``exact`` are as for :func:`shap_values`
     (Banzhaf values need not add up to the decision minus ``base_values``).
 
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    X : mapping, list of mappings or pandas.DataFrame
+        The instance or instances to explain, as for :func:`~bnx.shap_values`.
+    background : mapping, list of mappings, pandas.DataFrame or Classifier
+        What an absent feature's value is drawn from, as for :func:`~bnx.shap_values`.
+    exact : bool, default False
+        Fractions instead of floats.
+
     Returns
     -------
     Attributions
+
+    See Also
+    --------
+    bnx.shap_values : Each coalition weighed by its size: the values add up to the decision.
 
     Examples
     --------
@@ -315,10 +338,13 @@ def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) ->
 
 
 def attribution_columns(odd: ODD, frame: Any, kinds: Any, background: Any):
-    """For :func:`bnx.explain_data`: a DataFrame on ``frame``'s index with a column
-    ``"<kind>:<feature>"`` per kind (``"shap"``, ``"banzhaf"``) and feature, NaN on
-    rows with missing values (attributions need complete rows). On a multi-class ODD each
-    row's values are those of its decided class (:meth:`Attributions.toward_decided`)."""
+    """Compute the attribution columns of :func:`bnx.explain_data`.
+
+    A DataFrame on ``frame``'s index with a column ``"<kind>:<feature>"`` per kind
+    (``"shap"``, ``"banzhaf"``) and feature, NaN on rows with missing values (attributions
+    need complete rows). On a multi-class ODD each row's values are those of its decided
+    class (:meth:`Attributions.toward_decided`).
+    """
     import pandas as pd
     if background is None:
         raise ArgumentError(f"what={list(kinds)!r} needs a background: explain_data(..., "

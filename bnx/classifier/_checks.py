@@ -1,5 +1,7 @@
-"""The checks of a classifier's features, declared on states and ordinal features, with
-messages that name the problem (:class:`~bnx.Classifier` calls them when it is made)."""
+"""The checks of a classifier's features, declared on states and ordinal features.
+
+Their messages name the problem; :class:`~bnx.Classifier` calls them when it is made.
+"""
 
 from __future__ import annotations
 
@@ -21,9 +23,11 @@ __all__ = ["check_features", "check_on_states", "check_ordinal", "numeric_order"
 
 def check_features(net: Any, c: Feature, states: dict,
                    features: Sequence[Feature] | None) -> tuple:
-    """The features of a classifier of network ``net`` with class ``c`` (``states``: each
-    node's states): ``features`` checked, or by default the features a learned TAN
-    recorded, else the network's leaves other than the class."""
+    """Check the features of a classifier of network ``net`` with class ``c``.
+
+    ``states``: each node's states. ``features`` checked, or by default the features a
+    learned TAN recorded, else the network's leaves other than the class.
+    """
     from ..network.readers import FEATURES_KEY
     if features is None:
         learned = getattr(net, "graph", {}).get(FEATURES_KEY)
@@ -87,7 +91,7 @@ def check_on_states(on: Any, features: tuple, states: dict) -> dict:
 
 
 def _number_in(state: Any) -> float | None:
-    """The first number written in a state's name (``"a19_7"``: 19), or ``None``."""
+    """Find the first number written in a state's name (``"a19_7"``: 19), or ``None``."""
     if isinstance(state, bool):
         return None
     if isinstance(state, (int, float)):
@@ -98,8 +102,9 @@ def _number_in(state: Any) -> float | None:
 
 
 def numeric_order(states: tuple) -> tuple | None:
-    """The states ordered by the numbers their names carry, or ``None`` when some name
-    carries none or two names carry the same number.
+    """Order the states by the numbers their names carry.
+
+    ``None`` when some name carries none or two names carry the same number.
 
     >>> numeric_order(("a6_2", "a1_0", "a88_20", "a19_7"))
     ('a1_0', 'a6_2', 'a19_7', 'a88_20')
@@ -113,9 +118,12 @@ def numeric_order(states: tuple) -> tuple | None:
 
 
 def check_ordinal(ordinal: Any, features: tuple, states: dict) -> dict:
-    """``ordinal`` as ``{feature: its states in increasing order}``, checked: ``None`` or
-    ``False`` (none), ``True`` (every feature whose state names carry distinct numbers,
-    ordered by them) or a mapping from features to the list of all their states in order."""
+    """Check ``ordinal`` and return it as ``{feature: its states in increasing order}``.
+
+    ``ordinal`` is ``None`` or ``False`` (none), ``True`` (every feature whose state names
+    carry distinct numbers, ordered by them) or a mapping from features to the list of all
+    their states in order.
+    """
     if ordinal is None or ordinal is False:
         return {}
     if ordinal is True:

@@ -176,8 +176,10 @@ class Classifier(Decisions, Interop):
 
     @property
     def ordinal(self) -> dict:
-        """The ordered features, ``{feature: its states in increasing order}`` (empty when
-        none were declared)."""
+        """The ordered features, ``{feature: its states in increasing order}``.
+
+        Empty when none were declared.
+        """
         return dict(self._ordinal)
 
     @property
@@ -191,8 +193,10 @@ class Classifier(Decisions, Interop):
         return self._states[self._class_var]
 
     def class_classifier(self, state: State) -> Classifier:
-        """The binary classifier "is the decision ``state``?": ``Classifier(network,
-        class_var, state, rule="argmax", features=...)``, sharing this one's exact tables.
+        """Return the binary classifier "is the decision ``state``?".
+
+        ``Classifier(network, class_var, state, rule="argmax", features=...)``, sharing this
+        one's exact tables.
 
         Parameters
         ----------
@@ -225,8 +229,10 @@ class Classifier(Decisions, Interop):
 
     @property
     def on_states(self) -> dict:
-        """The declared on states of MC-explanations, ``{feature: tuple of states}``
-        (empty when none were declared)."""
+        """The declared on states of MC-explanations, ``{feature: tuple of states}``.
+
+        Empty when none were declared.
+        """
         return dict(self._on_states)
 
     # ------------------------------------------------------------------ properties
@@ -252,14 +258,19 @@ class Classifier(Decisions, Interop):
 
     @property
     def threshold(self) -> Fraction | None:
-        """The decision threshold, as the exact rational it was given as (``None`` under
-        ``rule="argmax"``)."""
+        """The decision threshold, as the exact rational it was given as.
+
+        ``None`` under ``rule="argmax"``.
+        """
         return self._threshold
 
     @property
     def features(self) -> tuple:
-        """The features: as given by ``features=``, else those a learned TAN records, else
-        the leaves in the network's order."""
+        """The features.
+
+        As given by ``features=``, else those a learned TAN records, else the leaves in the
+        network's order.
+        """
         return self._features
 
     @property
@@ -277,9 +288,11 @@ class Classifier(Decisions, Interop):
 
     @cached_property
     def structure(self) -> str:
-        """What is left after pruning: ``"naive_bayes"``, ``"latent_tree"``, ``"tan"``
-        (the class a root, each feature's parents the class and at most one feature, no
-        other node) or ``"general"``."""
+        """What is left after pruning.
+
+        ``"naive_bayes"``, ``"latent_tree"``, ``"tan"`` (the class a root, each feature's
+        parents the class and at most one feature, no other node) or ``"general"``.
+        """
         if self._tree is not None:
             return "latent_tree" if self._tree.latent else "naive_bayes"
         c, feats = self._class_var, set(self._features)
@@ -295,7 +308,7 @@ class Classifier(Decisions, Interop):
         return self._states[self._class_var]
 
     def states(self, node: Feature) -> tuple:
-        """The state names of a feature (or of any node), in pgmpy's order.
+        """Return the state names of a feature (or of any node), in pgmpy's order.
 
         Returns
         -------
@@ -323,7 +336,7 @@ class Classifier(Decisions, Interop):
         return self._tree
 
     def parents(self, node: Feature) -> tuple:
-        """The parents of ``node`` in the network.
+        """Return the parents of ``node`` in the network.
 
         Returns
         -------
@@ -332,7 +345,7 @@ class Classifier(Decisions, Interop):
         return self._parents[self._node(node)]
 
     def children(self, node: Feature) -> tuple:
-        """The children of ``node`` that lead to features (naive Bayes and latent trees).
+        """Return the children of ``node`` that lead to features (naive Bayes and latent trees).
 
         Returns
         -------
@@ -342,7 +355,7 @@ class Classifier(Decisions, Interop):
         return tuple(self._tree_only("children()").tree.get(node, ()))
 
     def parent(self, node: Feature) -> Feature:
-        """The parent of a non-class node (``None`` for the class), in a tree.
+        """Return the parent of a non-class node (``None`` for the class), in a tree.
 
         Returns
         -------

@@ -31,8 +31,10 @@ __all__ = ["Decisions"]
 
 
 class Decisions:
-    """The instance-taking methods of :class:`bnx.Classifier` (a base class: it reads the
-    classifier's states, features, factors and rule)."""
+    """The instance-taking methods of :class:`bnx.Classifier`.
+
+    A base class: it reads the classifier's states, features, factors and rule.
+    """
 
     def state_index(self, feature: Feature, state: State) -> int:
         """Index of ``state`` among the states of ``feature`` (matching by text too).
@@ -90,8 +92,11 @@ class Decisions:
         return [integer_factor(f)[0] for f in self._main]
 
     def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
-        """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
-        to decide. Complete instances skip the aside groups (positive factors)."""
+        """Compute ``Pr(c, x)`` up to one positive factor that does not depend on ``c``.
+
+        That is enough to decide. Complete instances skip the aside groups (positive
+        factors).
+        """
         if self._tree is not None:
             return self._tree.scaled_joint(idx)[0]
         if len(idx) == len(self._features) or not self._aside:
@@ -109,9 +114,11 @@ class Decisions:
         return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
 
     def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
-        """``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers
-        (features absent from ``idx`` summed out); ``den`` is the same for every ``x``
-        of a tree classifier."""
+        """Return ``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers.
+
+        Features absent from ``idx`` are summed out; ``den`` is the same for every ``x`` of
+        a tree classifier.
+        """
         if self._tree is not None:
             return self._tree.scaled_joint(idx)
         joint = self._class_joint(idx)
@@ -175,8 +182,9 @@ class Decisions:
         return Fraction(joint[self._positive_index]) / total
 
     def posterior(self, instance: Instance, *, partial: bool = False) -> float:
-        """``Pr(class = positive | instance)``, rounded once from the exact value (so it
-        is in ``[0, 1]``, and equal posteriors are equal floats).
+        """Return ``Pr(class = positive | instance)``, rounded once from the exact value.
+
+        So it is in ``[0, 1]``, and equal posteriors are equal floats.
 
         ``partial`` as in :meth:`posterior_exact`.
 
@@ -194,7 +202,7 @@ class Decisions:
         return float(self.posterior_exact(instance, partial=partial))
 
     def decide(self, instance: Instance, *, partial: bool = False):
-        """The exact decision under :attr:`rule`.
+        """Decide an instance exactly under :attr:`rule`.
 
         ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
         state beats every earlier state strictly and every later one weakly; a
@@ -213,10 +221,11 @@ class Decisions:
         return decides(joint, self._rule, self._positive_index, self._threshold)
 
     def predict(self, instance: Instance, *, partial: bool = False):
-        """The decided class state, by name: the most probable class state of a multi-class
-        classifier (the first state in the class's order winning a tie); for a binary
-        classifier the state its decision stands for (``"not <positive>"`` for a negative
-        decision about one of several states).
+        """Return the decided class state, by name.
+
+        The most probable class state of a multi-class classifier (the first state in the
+        class's order winning a tie); for a binary classifier the state its decision stands
+        for (``"not <positive>"`` for a negative decision about one of several states).
 
         Parameters
         ----------
@@ -249,8 +258,9 @@ class Decisions:
         return decision_state(self.classes, self._positive, bool(decision))
 
     def class_probabilities(self, instance: Instance, *, partial: bool = False) -> dict:
-        """``{state: Pr(class = state | instance)}`` for every class state, in order, each
-        rounded once from its exact value.
+        """Return ``{state: Pr(class = state | instance)}`` for every class state, in order.
+
+        Each is rounded once from its exact value.
 
         Parameters
         ----------
@@ -293,7 +303,7 @@ class Decisions:
 
 
 def _argmax(joint) -> int:
-    """The index of the largest entry, the first on ties (``numpy.argmax``)."""
+    """Return the index of the largest entry, the first on ties (``numpy.argmax``)."""
     best = 0
     for i in range(1, len(joint)):
         if joint[i] > joint[best]:

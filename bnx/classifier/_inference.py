@@ -39,7 +39,7 @@ Factor = tuple  # (scope: tuple, table: numpy object array)
 
 
 def as_table(values: Any) -> np.ndarray:
-    """A numpy object array of exact numbers from nested lists (or an array)."""
+    """Make a numpy object array of exact numbers from nested lists (or an array)."""
     arr = np.asarray(values, dtype=object)
     if arr.ndim == 0:
         out = np.empty((), dtype=object)
@@ -60,9 +60,11 @@ def align(table: np.ndarray, scope: Sequence, out: Sequence) -> np.ndarray:
 
 def product(factors: Iterable[Factor], scope: Sequence | None = None, *,
             tick: Callable[[], None] | None = None) -> Factor:
-    """The exact product of factors, over the union of their scopes (first-seen order);
+    """Multiply factors exactly, over the union of their scopes (first-seen order).
+
     ``tick`` (optional) is called after each multiplication (a compilation's budget check:
-    one product of large exact tables can take seconds)."""
+    one product of large exact tables can take seconds).
+    """
     factors = list(factors)
     if scope is None:
         seen: dict = {}
@@ -106,9 +108,11 @@ def sum_out(factor: Factor, var: Any) -> Factor:
 
 
 def indicator(card: int, state) -> np.ndarray:
-    """The evidence vector of a variable with ``card`` states: one-hot at ``state``, all
-    ones when ``state`` is ``None`` (unobserved), or ones at the states of a collection
-    (the variable known to be one of them)."""
+    """Make the evidence vector of a variable with ``card`` states.
+
+    One-hot at ``state``, all ones when ``state`` is ``None`` (unobserved), or ones at the
+    states of a collection (the variable known to be one of them).
+    """
     vec = np.zeros(card, dtype=object)
     if state is None:
         vec[:] = 1
@@ -141,7 +145,7 @@ def observe(factor: Factor, var: Any, vec: np.ndarray) -> Factor:
 
 
 def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Mapping) -> list:
-    """A greedy order to eliminate ``variables`` from factors with these ``scopes``.
+    """Choose a greedy order to eliminate ``variables`` from factors with these ``scopes``.
 
     At each step, the variable whose elimination makes the smallest table (product of
     its neighbours' cardinalities), fewest fill-in edges breaking ties, then the
@@ -181,8 +185,9 @@ def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Map
 
 def eliminate(factors: Iterable[Factor], order: Iterable, *,
               tick: Callable[[], None] | None = None) -> list:
-    """Sum the variables of ``order`` out of the product of ``factors``, one at a time
-    (``tick``, optional: called as :func:`product` calls it).
+    """Sum the variables of ``order`` out of the product of ``factors``, one at a time.
+
+    ``tick``, optional: called as :func:`product` calls it.
 
     Returns the remaining factors (their product is the result).
     """
@@ -197,7 +202,7 @@ def eliminate(factors: Iterable[Factor], order: Iterable, *,
 
 
 def table_gcd(table: np.ndarray) -> int:
-    """The gcd of an integer table's entries (0 for an all-zero table)."""
+    """Return the gcd of an integer table's entries (0 for an all-zero table)."""
     return math.gcd(*(int(x) for x in table.reshape(-1)))
 
 
@@ -218,9 +223,11 @@ def integer_factor(factor: Factor) -> tuple[Factor, int]:
 
 def class_marginal(factors: list, idx: Mapping, class_var: Any, card: Mapping, cache: dict,
                    key: Any) -> list:
-    """The product of ``factors`` with evidence ``idx`` (``{variable: state index}``),
-    everything but ``class_var`` summed out: a list over the class states (one item if
-    the class is in no factor). Orders are cached in ``cache`` under ``(key, observed)``.
+    """Multiply ``factors`` with evidence ``idx`` and sum out everything but ``class_var``.
+
+    ``idx`` is ``{variable: state index}``; the answer is a list over the class states (one
+    item if the class is in no factor). Orders are cached in ``cache`` under ``(key,
+    observed)``.
     """
     pool = []
     for f in factors:

@@ -68,7 +68,7 @@ def _is_pandas(obj: Any, name: str) -> bool:
 
 
 def as_instance(instance: Any, *, class_var: Any = None) -> dict:
-    """The instance as a ``dict`` from features to states, without its missing values.
+    """Return the instance as a ``dict`` from features to states, without its missing values.
 
     Parameters
     ----------
@@ -125,7 +125,7 @@ def as_instance(instance: Any, *, class_var: Any = None) -> dict:
 
 
 def class_given(class_var: Any, state: Any) -> InstanceError:
-    """The error for an instance that gives the class variable ``class_var`` a state."""
+    """Make the error for an instance that gives the class variable ``class_var`` a state."""
     return InstanceError(
         f"the instance gives the class variable {class_var!r} a state ({state!r}): an "
         f"instance holds the features' states only, so leave {class_var!r} out (a data "
@@ -150,7 +150,7 @@ def resolve_state(names: Sequence[State], state: Any) -> int | None:
 
 
 def _frame(odd: Any, data: Any):
-    """``data`` as a DataFrame with exactly the ODD's features as columns (ODD order)."""
+    """Return ``data`` as a DataFrame with exactly the ODD's features as columns (ODD order)."""
     import pandas as pd
     if isinstance(data, pd.Series):
         data = data.to_frame().T
@@ -176,8 +176,9 @@ def _frame(odd: Any, data: Any):
 
 
 def encode_rows(odd: Any, data: Any) -> np.ndarray:
-    """The rows of ``data`` as state indices, shape ``(rows, features)`` in the ODD's
-    feature order; ``-1`` marks a missing value.
+    """Encode the rows of ``data`` as state indices, shape ``(rows, features)``.
+
+    In the ODD's feature order; ``-1`` marks a missing value.
 
     Raises :class:`~bnx.UnknownStateError` for a state the feature does not have,
     naming the row and listing the known states.

@@ -23,8 +23,10 @@ __all__ = ["Interop"]
 
 
 class Interop:
-    """The constructors of :class:`bnx.Classifier` from other formats, and its network
-    handed to pyAgrum (a base class: :meth:`to_pyagrum` reads the classifier's network)."""
+    """The constructors of :class:`bnx.Classifier` from other formats, and its network to pyAgrum.
+
+    A base class: :meth:`to_pyagrum` reads the classifier's network.
+    """
 
     @classmethod
     def from_file(cls, path: str | os.PathLike, class_var: Feature, positive: State, *,
@@ -46,7 +48,7 @@ class Interop:
         >>> import bnx, os, tempfile
         >>> from pgmpy.readwrite import BIFWriter
         >>> path = os.path.join(tempfile.mkdtemp(), "admissions.bif")
-        >>> BIFWriter(bnx.examples.admissions_network()).write_bif(path)
+        >>> BIFWriter(bnx.examples.admissions_network()).write(path)
         >>> clf = bnx.Classifier.from_file(path, "Admit", "+")
         >>> clf.structure, len(clf.features)
         ('naive_bayes', 4)
@@ -60,7 +62,7 @@ class Interop:
                      threshold: float | Fraction = _HALF,
                      features: Sequence[Feature] | None = None,
                      rule: str = "threshold") -> Classifier:
-        """The classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: the ``pyagrum`` extra).
+        """Make the classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: the ``pyagrum`` extra).
 
         The network is copied into pgmpy entry for entry (:func:`bnx.network.pyagrum.from_pyagrum`);
         states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.
@@ -74,9 +76,10 @@ class Interop:
                    features=features, rule=rule)
 
     def to_pyagrum(self) -> Any:
-        """The classifier's network as a ``pyagrum.BayesNet``
-        (:func:`bnx.network.pyagrum.to_pyagrum`), to run pyAgrum's own inference on it; the class,
-        features and rule stay here.
+        """Return the classifier's network as a ``pyagrum.BayesNet``.
+
+        By :func:`bnx.network.pyagrum.to_pyagrum`, to run pyAgrum's own inference on it; the
+        class, features and rule stay here.
 
         Returns
         -------
@@ -88,8 +91,9 @@ class Interop:
     @classmethod
     def from_sklearn(cls, estimator: Any, positive: State = None, *,
                      feature_names: Sequence[Feature] | None = None) -> Classifier:
-        """The classifier of a fitted sklearn ``CategoricalNB`` or ``BernoulliNB``: it decides as
-        the estimator's ``predict`` (``rule="argmax"``) on every instance; see
+        """Make the classifier of a fitted sklearn ``CategoricalNB`` or ``BernoulliNB``.
+
+        It decides as the estimator's ``predict`` (``rule="argmax"``) on every instance; see
         :mod:`bnx.network.sklearn` for the names and states.
 
         Parameters

@@ -38,9 +38,12 @@ def _fraction(v: Any, node: Any) -> Fraction:
 
 
 def exact_cpds(network: Any) -> tuple[dict, dict, dict]:
-    """``(states, parents, factors)`` of every node, read through ``cpd.variables`` and
-    ``state_names``: ``factors[n] = ((n, *parents), table)`` with exact Fraction entries,
-    each parent's axis in the order of that parent's own states."""
+    """Read ``(states, parents, factors)`` of every node, exactly.
+
+    Read through ``cpd.variables`` and ``state_names``: ``factors[n] = ((n, *parents),
+    table)`` with exact Fraction entries, each parent's axis in the order of that parent's
+    own states.
+    """
     nodes = list(network.nodes())
     cpds = {cpd.variable: cpd for cpd in network.get_cpds()}
     missing = [n for n in nodes if n not in cpds]
@@ -93,7 +96,7 @@ def _ancestral(parents: dict, roots) -> set:
 
 def prune(network: Any, parents: dict, factors: dict, class_var: Any,
           features: tuple) -> tuple[list, list, list]:
-    """``(main, aside, barren)``: see the module docstring.
+    """Split the factors into ``(main, aside, barren)``: see the module docstring.
 
     ``main`` and each group of ``aside`` are lists of exact factors; ``barren`` names the
     nodes summed out as barren.

@@ -39,9 +39,11 @@ _HALF = _Half(0.5)
 
 
 def argmax_pairs(nclasses: int, p: int) -> list[tuple[int, int]]:
-    """The argmax rule as comparisons ``Pr(a, x) >= Pr(b, x)``, one per other state ``c``,
-    the earlier state first: the positive state ``p`` wins iff every pair ``(p, c)``
-    holds and no pair ``(c, p)`` does (so the earlier state wins ties).
+    """Write the argmax rule as comparisons ``Pr(a, x) >= Pr(b, x)``.
+
+    One per other state ``c``, the earlier state first: the positive state ``p`` wins iff
+    every pair ``(p, c)`` holds and no pair ``(c, p)`` does (so the earlier state wins
+    ties).
 
     Examples
     --------
@@ -52,7 +54,7 @@ def argmax_pairs(nclasses: int, p: int) -> list[tuple[int, int]]:
 
 
 def check_threshold(threshold: Any) -> Fraction:
-    """The exact threshold (a float is the rational it denotes) or a ThresholdError."""
+    """Return the exact threshold (a float is the rational it denotes), or raise ThresholdError."""
     if isinstance(threshold, bool) or not isinstance(threshold, (numbers.Real, Fraction)):
         raise ThresholdError(f"threshold must be a real number in [0, 1], got {threshold!r}")
     if isinstance(threshold, float) and not math.isfinite(threshold):
@@ -70,8 +72,10 @@ def check_threshold(threshold: Any) -> Fraction:
 
 
 def decides(joint: Sequence, rule: str, p: int, threshold: Fraction | None) -> bool:
-    """The decision on ``joint = [Pr(c, x) for c]`` (up to a positive factor) for the
-    positive state index ``p``."""
+    """Decide on ``joint = [Pr(c, x) for c]`` (up to a positive factor).
+
+    ``p`` is the positive state's index.
+    """
     if rule == "argmax":
         return (all(joint[p] > joint[c] for c in range(p))
                 and all(joint[p] >= joint[c] for c in range(p + 1, len(joint))))

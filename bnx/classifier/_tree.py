@@ -42,12 +42,14 @@ class Tree:
         self.postorder = tuple(post)
 
     def _integers(self) -> tuple:
-        """``(tables, columns, den)``: each table scaled to integers by the least common
-        denominator of its entries, its columns (``columns[n][s]``: the messages of node
-        ``n`` observed in state ``s``), and the product of those denominators (made once).
-        Every node's table enters the class joint exactly once, so the joint of the
-        integer tables over ``den`` is the exact joint, computed without a gcd per
-        product."""
+        """Return ``(tables, columns, den)``: each table scaled to integers.
+
+        Each table is scaled by the least common denominator of its entries; its columns
+        (``columns[n][s]``: the messages of node ``n`` observed in state ``s``), and the
+        product of those denominators (made once). Every node's table enters the class joint
+        exactly once, so the joint of the integer tables over ``den`` is the exact joint,
+        computed without a gcd per product.
+        """
         got = getattr(self, "_int", None)
         if got is None:
             tables, columns, den = {}, {}, 1
@@ -63,8 +65,10 @@ class Tree:
         return got
 
     def scaled_joint(self, idx: Mapping) -> tuple[list[int], int]:
-        """``(joint, den)``: ``[Pr(class = c, x) * den for c]`` in integers, by exact
-        message passing over the integer tables (absent features summed out)."""
+        """Return ``(joint, den)``: ``[Pr(class = c, x) * den for c]`` in integers.
+
+        By exact message passing over the integer tables (absent features summed out).
+        """
         tables, columns, den = self._integers()
         msg: dict = {}
         for n in self.postorder:
@@ -88,10 +92,12 @@ class Tree:
 
 def as_tree(class_var: Any, features: tuple, states: dict, cpds: dict, main: list,
             aside: list) -> Tree | None:
-    """The :class:`Tree` of the pruned factors ``main``, or ``None`` if they are no tree
-    rooted at the class with every feature a leaf (``cpds[n]`` is the factor of
-    ``n``'s CPT; other factors, of ``main`` or ``aside``, must be over one node of the
-    tree and are multiplied into its table)."""
+    """Make the :class:`Tree` of the pruned factors ``main``, if they are one.
+
+    ``None`` if they are no tree rooted at the class with every feature a leaf (``cpds[n]``
+    is the factor of ``n``'s CPT; other factors, of ``main`` or ``aside``, must be over one
+    node of the tree and are multiplied into its table).
+    """
     ids = {id(f): n for n, f in cpds.items()}
     nodes = {ids[id(f)]: f for f in main if id(f) in ids}
     if class_var not in nodes or nodes[class_var][0] != (class_var,):

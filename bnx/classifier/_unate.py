@@ -48,10 +48,12 @@ def _key(p: Fraction, q: Fraction) -> tuple:
 
 
 def least_states(clf, features: Sequence, decision: bool) -> tuple[int, ...] | None:
-    """Per feature (in ``features``' order), the index of the state whose cofactor
-    implies every other cofactor of the function ``decision`` (the decision function,
-    or its complement for ``False``); ``None`` when the classifier is not a
-    binary-class naive Bayes, where this does not hold in general."""
+    """Find per feature the index of the state whose cofactor implies every other cofactor.
+
+    The features in ``features``' order; the function is ``decision`` (the decision
+    function, or its complement for ``False``); ``None`` when the classifier is not a
+    binary-class naive Bayes, where this does not hold in general.
+    """
     if clf.structure != "naive_bayes" or len(clf.class_states) != 2:
         return None
     states = list(clf.class_states)
@@ -74,7 +76,9 @@ def least_states(clf, features: Sequence, decision: bool) -> tuple[int, ...] | N
 
 
 def least_pair(clf, features: Sequence) -> tuple | None:
-    """``(least_states(..., True), least_states(..., False))``, or ``None`` where they do
-    not hold."""
+    """Return ``(least_states(..., True), least_states(..., False))``.
+
+    ``None`` where they do not hold.
+    """
     true = least_states(clf, features, True)
     return None if true is None else (true, least_states(clf, features, False))

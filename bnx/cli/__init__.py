@@ -1,5 +1,6 @@
-"""The ``bnx`` command: the votes case study, compiling and explaining classifiers, and the
-explorer page.
+"""The ``bnx`` command.
+
+The votes case study, compiling and explaining classifiers, and the explorer page.
 
 The package: :mod:`._main` (the parser, and the ``compile``, ``explain`` and ``serve``
 commands), :mod:`.votes` (``bnx votes``), :mod:`.questions` (the question flags of

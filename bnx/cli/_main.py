@@ -1,5 +1,7 @@
-"""The ``bnx`` command's parser and its ``compile``, ``explain`` and ``serve`` commands;
-:func:`main` runs one command line."""
+"""The ``bnx`` command's parser and its ``compile``, ``explain`` and ``serve`` commands.
+
+:func:`main` runs one command line.
+"""
 
 from __future__ import annotations
 
@@ -197,8 +199,10 @@ def _load(args):
 
 
 def _check_network_path(path: str) -> None:
-    """Refuse a file that is neither a network nor a saved ODD, or that is not there,
-    before asking for the options a network needs."""
+    """Refuse a file that is neither a network nor a saved ODD, or that is not there.
+
+    This is checked before asking for the options a network needs.
+    """
     import os
 
     from ..errors import NetworkFileError
@@ -214,9 +218,11 @@ def _check_network_path(path: str) -> None:
 
 
 def _classifier(args, **more):
-    """The classifier that --class, --positive, --threshold, --rule and --features name
-    (``more``: other arguments of the classifier, as ``ordinal=``); without --positive,
-    the multi-class classifier (the most probable class state)."""
+    """Make the classifier that --class, --positive, --threshold, --rule and --features name.
+
+    ``more``: other arguments of the classifier, as ``ordinal=``. Without --positive, the
+    multi-class classifier (the most probable class state).
+    """
     from ..classifier._classifier import Classifier
     from ..errors import BnxError
     if args.positive is None:
@@ -277,8 +283,9 @@ _LINEAR_WIDTH = 30
 
 
 def _explain_linear(args, reason: str | None = None) -> bool:
-    """Explain a naive Bayes or TAN classifier too wide to compile with bnx.linear; True if
-    done.
+    """Explain a naive Bayes or TAN classifier too wide to compile, with bnx.linear.
+
+    True if done.
 
     Too wide: more than ``_LINEAR_WIDTH`` features, or ``reason`` (compilation failed).
     """
@@ -321,8 +328,10 @@ def _on_refused(odd, on: dict | None) -> str | None:
 
 
 def _explain_rows(args, odd) -> None:
-    """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file
-    (``odd``: the compiled ODD, or a classifier explained without compiling)."""
+    """Run ``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file.
+
+    ``odd`` is the compiled ODD, or a classifier explained without compiling.
+    """
     import pandas as pd
 
     from ..classifier._classifier import Classifier
@@ -389,8 +398,10 @@ _DIAGRAM_FLAGS = ("mc", "pi", "shortest", "on", "immutable")
 
 
 def _diagram_asks(args) -> list[str]:
-    """The options given that need the compiled decision function (``--compile auto``
-    then compiles; ``--compile no`` refuses them)."""
+    """Return the options given that need the compiled decision function.
+
+    ``--compile auto`` then compiles; ``--compile no`` refuses them.
+    """
     from ..tabular._reports import REPORT_WHAT
     from ..tabular.batch import WHAT
     from .questions import _QUESTIONS
@@ -407,7 +418,7 @@ def _diagram_asks(args) -> list[str]:
 
 
 def _report_only(args) -> list[str]:
-    """The answers of ``--data --what`` that only a report without compiling gives."""
+    """Return the answers of ``--data --what`` that only a report without compiling gives."""
     from ..tabular._reports import REPORT_WHAT
     from ..tabular.batch import WHAT
     if getattr(args, "data", None) is None:
@@ -416,8 +427,9 @@ def _report_only(args) -> list[str]:
 
 
 def _uncompiled(args, asks: list[str]):
-    """The network file's classifier when ``--compile`` says to explain it without
-    compiling, else ``None`` (compile it, or a saved ODD).
+    """Return the network file's classifier when ``--compile`` says not to compile it.
+
+    ``None``: compile it (or it is a saved ODD).
 
     ``--compile auto`` compiles when an option needs the whole decision function (``asks``)
     or when it is estimated at most :data:`COMPILE_UP_TO` nodes (a note on stderr says when
@@ -453,9 +465,12 @@ def _uncompiled(args, asks: list[str]):
 
 
 def _without_compiling(args) -> bool:
-    """``bnx explain NETWORK``, when ``--compile`` says so (:func:`_uncompiled`): the report
-    on the instance by :func:`bnx.explain` on the classifier (with ``--data``,
-    :func:`bnx.explain_data` on it, each row's report), nothing compiled; True if done."""
+    """Explain a network file without compiling when ``--compile`` says so; True if done.
+
+    ``bnx explain NETWORK`` (:func:`_uncompiled`): the report on the instance by
+    :func:`bnx.explain` on the classifier (with ``--data``, :func:`bnx.explain_data` on
+    it, each row's report), nothing compiled.
+    """
     from ..errors import ArgumentError
     asks, only = _diagram_asks(args), _report_only(args)
     if asks and only:
@@ -560,8 +575,11 @@ def _cmd_explain(args) -> None:
 
 
 def _cmd_serve(args) -> None:
-    """``bnx serve``: the explorer page of the model, until Ctrl-C (a network file's
-    classifier compiled or not as ``--compile`` says, as for ``bnx explain``)."""
+    """Serve the explorer page of the model until Ctrl-C (``bnx serve``).
+
+    A network file's classifier is compiled or not as ``--compile`` says, as for ``bnx
+    explain``.
+    """
     from ..serve import run
     asks = [opt for opt, value in (("--order", args.order), ("--max-nodes", args.max_nodes))
             if value is not None]

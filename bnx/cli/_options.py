@@ -11,14 +11,17 @@ __all__ = ["COMPILE_HELP", "COMPILE_UP_TO", "add_model_options", "max_nodes", "p
 
 
 def shows_progress(args: argparse.Namespace) -> bool:
-    """Whether to draw progress bars: not ``--no-progress``, and stderr is a terminal (a
-    bar's carriage-return frames would litter a file or a pipe)."""
+    """Tell whether to draw progress bars.
+
+    Not ``--no-progress``, and stderr is a terminal (a bar's carriage-return frames would
+    litter a file or a pipe).
+    """
     import sys
     return not args.no_progress and sys.stderr.isatty()
 
 
 def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
+    """Read a whole number of at least 1 (an argparse type)."""
     try:
         n = int(text)
     except ValueError:
@@ -34,8 +37,10 @@ MAX_NODES_HELP = ("the node budget (default 20,000,000; inf: none): refuse at on
 
 
 def max_nodes(text: str) -> int | float:
-    """An argparse type: ``--max-nodes``, a whole number of at least 1 or ``inf`` (no
-    budget)."""
+    """Read ``--max-nodes``: a whole number of at least 1 or ``inf`` (an argparse type).
+
+    ``inf``: no budget.
+    """
     if text.strip().lower() in ("inf", "infinity"):
         return math.inf
     return positive_int(text)
@@ -64,13 +69,16 @@ def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
                       "estimated to be large)", rule_flag: str = "--rule",
                       compile_help: str | None = None,
                       timeout_help: str = "stop compiling after S seconds") -> None:
-    """Add the positional ``metavar`` (a network file or a saved ODD) and the options that make a
-    classifier of a network file (``--class``, ``--positive``, ``--threshold``, ``--rule``,
-    ``--features``, ``--order``) and compile it (``--backend``, ``--max-nodes``,
-    ``--timeout``, ``--no-progress``); ``seconds`` parses ``--timeout``; ``rule_flag`` names
-    the decision rule's option (``args.rule`` whatever its name); with ``compile_help``,
-    ``--compile auto|yes|no`` too (whether a network is compiled or explained without
-    compiling: :data:`COMPILE_HELP`)."""
+    """Add the positional ``metavar`` and the options that make and compile a classifier.
+
+    The positional is a network file or a saved ODD; the options make a classifier of a
+    network file (``--class``, ``--positive``, ``--threshold``, ``--rule``, ``--features``,
+    ``--order``) and compile it (``--backend``, ``--max-nodes``, ``--timeout``,
+    ``--no-progress``); ``seconds`` parses ``--timeout``; ``rule_flag`` names the decision
+    rule's option (``args.rule`` whatever its name); with ``compile_help``, ``--compile
+    auto|yes|no`` too (whether a network is compiled or explained without compiling:
+    :data:`COMPILE_HELP`).
+    """
     p.add_argument("network", metavar=metavar, help="a network file or a saved ODD (.bnx)")
     p.add_argument("--class", dest="class_var", metavar="C",
                    help="the class variable (not needed for a saved ODD)")

@@ -1,5 +1,8 @@
-"""``bnx check``: rules an expert states and monotonicity, checked on a classifier's
-decision function (:func:`bnx.check_rule`, :func:`bnx.check_monotone`)."""
+"""``bnx check``: rules an expert states and monotonicity.
+
+Both are checked on a classifier's decision function (:func:`bnx.check_rule`,
+:func:`bnx.check_monotone`).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ __all__ = ["add_check_parser", "cmd_check"]
 
 
 def add_check_parser(sub, *, backend_help: str, seconds: Callable) -> None:
-    """The ``check`` command's parser, under ``sub``."""
+    """Add the ``check`` command's parser under ``sub``."""
     c = sub.add_parser(
         "check", help="check rules and monotonicity on a classifier",
         description="Check rules an expert states ('every instance that meets this condition "
@@ -58,7 +61,7 @@ def _ordinal(args):
 
 
 def _odd(args, model):
-    """The ODD the command checks: a saved one, or the network file compiled."""
+    """Return the ODD the command checks: a saved one, or the network file compiled."""
     from ..errors import BnxError
     ordinal = _ordinal(args)
     if ordinal is None or model.saved(args):
@@ -71,9 +74,11 @@ def _odd(args, model):
 
 
 def cmd_check(args: argparse.Namespace, model) -> None:
-    """``bnx check NETWORK --rule ... --monotone ...``: one paragraph per answer. ``model``
-    reads the model as the other commands do (``saved(args)``, ``load(args)``,
-    ``classifier(args, **more)``, ``compile(clf, args)``: the parser's module passes them)."""
+    """Run ``bnx check NETWORK --rule ... --monotone ...``: one paragraph per answer.
+
+    ``model`` reads the model as the other commands do (``saved(args)``, ``load(args)``,
+    ``classifier(args, **more)``, ``compile(clf, args)``: the parser's module passes them).
+    """
     from ..errors import ArgumentError
     from ..explanation.monotone import check_monotone
     from ..explanation.rules import check_rule, parse_rule

@@ -1,5 +1,8 @@
-"""``bnx explain --instance`` with a partial instance: the decision on the evidence, its
-same-decision probability, and what to observe next (:func:`bnx.next_observations`)."""
+"""``bnx explain --instance`` with a partial instance.
+
+The decision on the evidence, its same-decision probability, and what to observe next
+(:func:`bnx.next_observations`).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The question flags of ``bnx explain`` (issue 8): ``--cxp``, ``--roles``,
-``--robustness``/``--immutable``, ``--bias``, ``--check``, ``--sdp`` and ``--profile``.
+"""The question flags of ``bnx explain`` (issue 8).
+
+``--cxp``, ``--roles``, ``--robustness``/``--immutable``, ``--bias``, ``--check``, ``--sdp``
+and ``--profile``.
 
 Kept apart from the parser and commands (:mod:`bnx.cli`), which call the three
 functions below.
@@ -18,10 +20,13 @@ _QUESTIONS = ("cxp", "roles", "robustness", "bias", "check", "sdp", "profile", "
 
 
 def question_args(e) -> None:
-    """The flags of ``bnx explain`` that ask the questions of :mod:`bnx.explanation.reasons`,
+    """Return the flags of ``bnx explain`` that ask questions other than MC and PI.
+
+    They ask the questions of :mod:`bnx.explanation.reasons`,
     :mod:`~bnx.explanation._robustness`, :mod:`~bnx.explanation.bias` and
-    :mod:`~bnx.explanation.probability` (given any of them, MC- and PI-explanations are
-    printed only with ``--mc`` or ``--pi``)."""
+    :mod:`~bnx.explanation.probability`; given any of them, MC- and PI-explanations are
+    printed only with ``--mc`` or ``--pi``.
+    """
     q = e.add_argument_group("questions about the decision")
     q.add_argument("--cxp", action="store_true",
                    help="contrastive explanations: minimal sets of features whose change "
@@ -57,7 +62,7 @@ def question_args(e) -> None:
 
 
 def read_background(args):
-    """The rows of ``--background`` (``--shap`` needs it)."""
+    """Read the rows of ``--background`` (``--shap`` needs it)."""
     import pandas as pd
 
     from ..errors import ArgumentError, DataError
@@ -76,8 +81,10 @@ def questions_asked(args) -> bool:
 
 
 def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
-    """Print the answers to the question flags given (``--cxp``, ``--roles``, ...); on a
-    multi-class ODD each is asked about the decided class, or against ``rival``."""
+    """Print the answers to the question flags given (``--cxp``, ``--roles``, ...).
+
+    On a multi-class ODD each is asked about the decided class, or against ``rival``.
+    """
     from .. import explanation as explain
     from ..errors import BnxError
     if args.immutable is not None and not args.robustness:

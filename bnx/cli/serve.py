@@ -14,7 +14,7 @@ __all__ = ["add_serve_parser", "port_number"]
 
 
 def port_number(text: str) -> int:
-    """A TCP port from the command line: 0 (any free port) to 65535."""
+    """Read a TCP port from the command line: 0 (any free port) to 65535."""
     try:
         port = int(text)
     except ValueError:

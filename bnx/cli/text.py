@@ -1,5 +1,8 @@
-"""The ``bnx`` command's text output: tables, the feature legend, and explanation sets
-laid out as rows (compactly in the paper's style when there are many features)."""
+"""The ``bnx`` command's text output.
+
+Tables, the feature legend, and explanation sets laid out as rows (compactly in the paper's
+style when there are many features).
+"""
 
 from __future__ import annotations
 
@@ -22,8 +25,11 @@ def _legend(features: Sequence) -> str:
 
 
 def _show(expl, limit: int, features: Sequence | None = None, title: str | None = None) -> str:
-    """Explanations as a table; with many features, compactly in the paper's style:
-    one column per feature (numbered as in the legend), ``*`` for a dropped one."""
+    """Show explanations as a table.
+
+    With many features, compactly in the paper's style: one column per feature (numbered as
+    in the legend), ``*`` for a dropped one.
+    """
     features = list(features or expl.features)
     head = title or expl.title()
     if getattr(expl, "on", None) is not None:  # MC-explanations: which states count

@@ -1,5 +1,7 @@
-"""``bnx votes``: the case study of Shih, Choi and Darwiche (IJCAI 2018) on the command
-line (:mod:`bnx.case_study` computes it)."""
+"""``bnx votes``: the case study of Shih, Choi and Darwiche (IJCAI 2018) on the command line.
+
+:mod:`bnx.case_study` computes it.
+"""
 
 from __future__ import annotations
 

@@ -42,10 +42,13 @@ ENGINES: tuple[type[Engine], ...] = (LevelEngine, RatioEngine, SplitEngine, TanE
 
 @dataclass(frozen=True)
 class Choice:
-    """The engine chosen for a classifier: it compiles ``clf`` (the classifier itself, or
-    the threshold form of a two-class argmax) with ``given`` (its verdict's), and the
-    decision is its result, negated within the domain when ``negated``. ``refused`` holds
-    the engines asked before it and their reasons."""
+    """The engine chosen for a classifier.
+
+    It compiles ``clf`` (the classifier itself, or the threshold form of a two-class argmax)
+    with ``given`` (its verdict's), and the decision is its result, negated within the
+    domain when ``negated``. ``refused`` holds the engines asked before it and their
+    reasons.
+    """
 
     engine: type[Engine]
     clf: Classifier
@@ -55,9 +58,12 @@ class Choice:
 
     def run(self, enc: Encoding, budget: Budget, backend: str, memo: dict | None = None
             ) -> DiagramArrays:
-        """The decision function as arrays, false on codes that name no state. ``memo``:
-        shared by the class formulas of one multi-class compile (what one compiled, the
-        others reuse: a two-state class's second formula is the first one negated)."""
+        """Compile the decision function as arrays, false on codes that name no state.
+
+        ``memo``: shared by the class formulas of one multi-class compile (what one
+        compiled, the others reuse: a two-state class's second formula is the first one
+        negated).
+        """
         memo = {} if memo is None else memo
         key = ("choice", self.engine.__name__, self.clf.fingerprint)
         out = memo.get(key)
@@ -69,20 +75,22 @@ class Choice:
         return out
 
     def estimate(self, enc: Encoding, samples: int, seed: int) -> int | None:
-        """The engine's sampled estimate of the ODD's nodes, or ``None``."""
+        """Return the engine's sampled estimate of the ODD's nodes, or ``None``."""
         return self.engine.estimate(self.clf, enc, self.given, samples, seed)
 
 
 def choose(clf: Classifier, enc: Encoding, engines: Sequence[type[Engine]] | None = None
            ) -> Choice:
-    """The first of ``engines`` (default: :data:`ENGINES`) that accepts ``clf`` along ``enc``.
+    """Choose the first of ``engines`` (default: :data:`ENGINES`) that accepts ``clf``.
+
+    Accepts it along ``enc``.
 
     Examples
     --------
     >>> import bnx
     >>> from bnx.diagram.encoding import Encoding
     >>> clf = bnx.examples.admissions()
-    >>> order = bnx.default_order(clf)
+    >>> order = bnx.compilation.default_order(clf)
     >>> choice = choose(clf, Encoding(tuple(order), tuple(clf.states(f) for f in order)))
     >>> choice.engine.__name__, choice.negated
     ('LevelEngine', False)

@@ -59,6 +59,12 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         ``k`` states, are each compiled once and shared by the formulas (compiling the
         formulas one by one compiles each comparison twice).
 
+    See Also
+    --------
+    bnx.estimate_size : The number of nodes to expect, without compiling.
+    bnx.compilation.default_order : The feature order compile uses unless given one.
+    bnx.explain : One decision of the compiled classifier in the class's own words.
+
     Examples
     --------
     >>> import bnx

@@ -93,8 +93,10 @@ class Budget:
             self.bar.update(n)
 
     def check(self, n: int = 0) -> None:
-        """Raise when ``n`` more units would exceed the node budget (without spending
-        them: for memory about to be allocated), or when the time is up."""
+        """Raise when ``n`` more units would exceed the node budget, or when the time is up.
+
+        The units are not spent: for memory about to be allocated.
+        """
         if self.limit is not None and self.used + n > self.limit:
             self.used += n
             self.spend(0)
@@ -105,8 +107,10 @@ class Budget:
             self.bar.refresh()  # the elapsed time moves while no node is made
 
     def stage(self, what: str | None) -> None:
-        """Name what is being built while no node is (``None``: nodes again): the
-        progress bar shows it, and a timeout says it ran out while building it."""
+        """Name what is being built while no node is (``None``: nodes again).
+
+        The progress bar shows it, and a timeout says it ran out while building it.
+        """
         self.what = what
         if self.bar is not None:
             self.bar.set_description_str("compiling" if what is None else f"compiling {what}")

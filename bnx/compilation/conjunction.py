@@ -35,8 +35,10 @@ __all__ = ["conjoin", "domain", "valid_chain"]
 
 
 def valid_chain(b: Builder, enc) -> list[int]:
-    """``valid[i]``: the node of builder ``b`` true exactly on the codes of features
-    ``i..`` that name states (``valid[n]`` is true)."""
+    """Make ``valid[i]``: the node of builder ``b`` true on the valid codes of features ``i..``.
+
+    The valid codes are those that name states; ``valid[n]`` is true.
+    """
     valid = [TRUE] * (len(enc.features) + 1)
     for i in reversed(range(len(enc.features))):
         valid[i] = int(b.select(enc.first_level[i], len(enc.bits[i]),
@@ -45,16 +47,20 @@ def valid_chain(b: Builder, enc) -> list[int]:
 
 
 def domain(enc) -> DiagramArrays:
-    """The arrays of the constraint that every feature's code names one of its states
-    (:meth:`bnx.Encoding.domain`)."""
+    """Make the arrays of the constraint that every feature's code names one of its states.
+
+    As :meth:`bnx.Encoding.domain`.
+    """
     b = Builder(enc.nvars)
     return b.finish(valid_chain(b, enc)[0])
 
 
 def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays:
-    """The conjunction of two functions over the same levels, as canonical arrays.
-    ``budget`` (a compiler's :class:`~.budget.Budget`, optional) is checked for each
-    level's pairs before they are expanded and charged one unit per node made."""
+    """Conjoin two functions over the same levels, as canonical arrays.
+
+    ``budget`` (a compiler's :class:`~.budget.Budget`, optional) is checked for each level's
+    pairs before they are expanded and charged one unit per node made.
+    """
     if a.nvars != b.nvars:
         raise ValueError("conjoin needs two diagrams over the same levels")
     n, nb = a.nvars, b.size
@@ -65,7 +71,7 @@ def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays
         return b if a.root == TRUE else a
 
     def children(keys, lvl):
-        """The low and high child pairs ``(x, y)`` of the pairs ``keys`` at level ``lvl``."""
+        """Return the low and high child pairs ``(x, y)`` of the pairs ``keys`` at level ``lvl``."""
         u, v = keys // nb, keys % nb
         on_a, on_b = a.level[u] == lvl, b.level[v] == lvl
         return [(np.where(on_a, side_a[u], u), np.where(on_b, side_b[v], v))
@@ -76,8 +82,10 @@ def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays
         return (x != FALSE) & (y != FALSE) & ((x != TRUE) | (y != TRUE))
 
     def by_level(x, y, lvl):
-        """The pairs ``(x, y)`` (inner) grouped by their level below ``lvl``: yields the
-        level, the positions and the keys of each group."""
+        """Group the inner pairs ``(x, y)`` by their level below ``lvl``.
+
+        Yields the level, the positions and the keys of each group.
+        """
         where = np.minimum(a.level[x], b.level[y])
         order = np.argsort(where.astype(np.int16) if n < 1 << 15 else where, kind="stable")
         cut = np.searchsorted(where[order], np.arange(lvl + 1, n + 1), "left").tolist()

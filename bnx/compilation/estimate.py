@@ -44,9 +44,25 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
     engine :func:`compile` chooses. A multi-class classifier's is the sum of its class
     formulas' estimates (their shared nodes counted once per formula).
 
+    Parameters
+    ----------
+    clf : Classifier
+        The classifier to compile.
+    order : sequence of features, optional
+        The feature order (default: :func:`~bnx.compilation.default_order`).
+    samples : int, default 4000
+        The random instances sampled per estimate.
+    seed : int, default 0
+        The seed of the sampling: the same seed gives the same estimate.
+
     Returns
     -------
     int
+
+    See Also
+    --------
+    bnx.compile : The diagram itself.
+    bnx.compilation.default_order : The order estimated when none is given.
 
     Examples
     --------
@@ -66,15 +82,18 @@ def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
 
 
 def choices(clf: Classifier, enc: Encoding) -> list[Choice]:
-    """The engines' choices that compile ``clf`` along ``enc``: one, or one per class
-    formula of a multi-class classifier (each an argmax classifier of its state)."""
+    """Return the engines' choices that compile ``clf`` along ``enc``.
+
+    One, or one per class formula of a multi-class classifier (each an argmax classifier of
+    its state).
+    """
     if clf.multiclass:
         return [choose(one, enc) for one in map(clf.class_classifier, clf.classes)]
     return [choose(clf, enc)]
 
 
 def _estimate(chosen: Sequence[Choice], enc: Encoding, samples: int, seed: int) -> int:
-    """The estimates of the choices, summed (a multi-class ODD holds every formula)."""
+    """Sum the estimates of the choices (a multi-class ODD holds every formula)."""
     size = 0
     for choice in chosen:
         got = choice.estimate(enc, samples, seed)
@@ -83,8 +102,10 @@ def _estimate(chosen: Sequence[Choice], enc: Encoding, samples: int, seed: int) 
 
 
 def _ceiling(enc: Encoding) -> int:
-    """A bound on every engine's estimate (each level's term is at most its prefixes times
-    its states less one): below the budget, no sampling is needed."""
+    """Bound every engine's estimate: below the budget, no sampling is needed.
+
+    Each level's term is at most its prefixes times its states less one.
+    """
     total, prefixes = 2, 1
     for states in enc.states:
         total += max(1, len(states) - 1) * prefixes
@@ -100,11 +121,13 @@ _KINDS = {"naive_bayes": "naive Bayes", "tan": "TAN", "latent_tree": "latent tre
 
 def refuse_past(clf: Classifier, chosen: Sequence[Choice], enc: Encoding, limit: int, *,
                 default: bool) -> None:
-    """Raise :class:`~bnx.CompilationLimitError` when the ODD of ``clf`` (compiled by
-    the ``chosen`` engines along ``enc``: one choice, or one per class formula of a multi-class
-    classifier, their estimates summed) is estimated past ``limit`` nodes (``default``:
-    the limit is :func:`~bnx.compile`'s default), with the estimate and the ways
-    forward."""
+    """Raise :class:`~bnx.CompilationLimitError` when ``clf``'s ODD is estimated past ``limit``.
+
+    Compiled by the ``chosen`` engines along ``enc`` (one choice, or one per class formula
+    of a multi-class classifier, their estimates summed), past ``limit`` nodes (``default``:
+    the limit is :func:`~bnx.compile`'s default); the error gives the estimate and the ways
+    forward.
+    """
     if _ceiling(enc) * len(chosen) <= limit:
         return
     size = 0

@@ -31,9 +31,26 @@ def naive_bayes_order(clf: Classifier) -> list:
     class formulas take 4.0 M nodes together in this order against 5.0 M in the first
     class's).
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes classifier.
+
     Returns
     -------
     list
+        The features, in the order to compile them.
+
+    See Also
+    --------
+    bnx.compilation.default_order : The order compile uses, this one for naive Bayes.
+    bnx.estimate_size : How large the diagram in an order will be.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> bnx.compilation.naive_bayes_order(bnx.examples.admissions())
+    ['GPA', 'WorkExperience', 'FirstTimeApplicant', 'EntranceExam']
     """
     prior = clf.table(clf.class_var)[0]
 
@@ -69,13 +86,41 @@ def naive_bayes_order(clf: Classifier) -> list:
 
 
 def latent_tree_order(clf: Classifier) -> list:
-    """Algorithm 2's order: descend into a lone unprocessed inner child, else take
-    the child subtree with the fewest features and emit its leaves (recursively
-    in the same order).
+    """Order the features by Algorithm 2.
+
+    Descend into a lone unprocessed inner child, else take the child subtree with the fewest
+    features and emit its leaves (recursively in the same order).
+
+    Parameters
+    ----------
+    clf : Classifier
+        A latent-tree classifier: the class at the root of a tree whose leaves are the
+        features and whose inner nodes are hidden.
 
     Returns
     -------
     list
+        The features, in the order to compile them.
+
+    See Also
+    --------
+    bnx.compilation.default_order : The order compile uses, this one for latent trees.
+
+    Examples
+    --------
+    The class ``C`` has a hidden child ``H`` above ``a`` and ``b``, and ``c`` below itself:
+    the subtree with the fewest features (``c``) comes first.
+
+    >>> import bnx
+    >>> from pgmpy.models import DiscreteBayesianNetwork
+    >>> from pgmpy.factors.discrete import TabularCPD
+    >>> edges = [("C", "H"), ("H", "a"), ("H", "b"), ("C", "c")]
+    >>> net = DiscreteBayesianNetwork(edges)
+    >>> net.add_cpds(TabularCPD("C", 2, [[0.4], [0.6]]), *(
+    ...     TabularCPD(v, 2, [[0.3, 0.8], [0.7, 0.2]], evidence=[u], evidence_card=[2])
+    ...     for u, v in edges))
+    >>> bnx.compilation.latent_tree_order(bnx.Classifier(net, "C", 1, features=["a", "b", "c"]))
+    ['c', 'a', 'b']
     """
     feats = set(clf.features)
     size: dict = {}
@@ -91,9 +136,12 @@ def latent_tree_order(clf: Classifier) -> list:
 
 
 def _emit(clf: Classifier, root, feats: set, size: dict) -> list:
-    """The leaves below ``root`` in Algorithm 2's order: down a lone unprocessed inner
-    child, else the smallest child subtree first, each subtree's leaves in the same
-    order (a loop over a stack of the subtrees being emitted, however deep the tree)."""
+    """Emit the leaves below ``root`` in Algorithm 2's order.
+
+    Down a lone unprocessed inner child, else the smallest child subtree first, each
+    subtree's leaves in the same order (a loop over a stack of the subtrees being emitted,
+    however deep the tree).
+    """
     out: list = []
     stack = [(root, set())]  # (the node reached in a subtree, its children processed)
     while stack:
@@ -116,17 +164,40 @@ def _emit(clf: Classifier, root, feats: set, size: dict) -> list:
 
 
 def default_order(clf: Classifier) -> list:
-    """The default order: :func:`naive_bayes_order` for naive Bayes, Algorithm 2 for
-    latent trees, :func:`~bnx.compilation.tan_order` for TANs and for other
-    classifiers without hidden variables (k-dependence, BAN: its greedy order when the
-    open contexts fit the TAN engine), :func:`~bnx.compilation.general_order`
-    otherwise. A multi-class classifier's class formulas share one order: for naive Bayes,
-    :func:`naive_bayes_order`'s spread summed over every two class states; otherwise the
-    order of its first class formula.
+    """Return the order :func:`~bnx.compile` uses by default.
+
+    :func:`naive_bayes_order` for naive Bayes, Algorithm 2 for latent trees,
+    :func:`~bnx.compilation.tan_order` for TANs and for other classifiers without hidden
+    variables (k-dependence, BAN: its greedy order when the open contexts fit the TAN
+    engine), :func:`~bnx.compilation.general_order` otherwise. A multi-class classifier's
+    class formulas share one order: for naive Bayes, :func:`naive_bayes_order`'s spread
+    summed over every two class states; otherwise the order of its first class formula.
+
+    Parameters
+    ----------
+    clf : Classifier
+        Any classifier.
 
     Returns
     -------
     list
+        The features, in the order to compile them.
+
+    See Also
+    --------
+    bnx.compilation.naive_bayes_order : The order for naive Bayes.
+    bnx.compilation.latent_tree_order : The order for latent trees (Algorithm 2).
+    bnx.compilation.tan_order : The order for TANs and other classifiers without hidden variables.
+    bnx.compilation.general_order : The order for every other network.
+    bnx.compile : Compiles in this order unless given another.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> bnx.compilation.default_order(bnx.examples.admissions())
+    ['GPA', 'WorkExperience', 'FirstTimeApplicant', 'EntranceExam']
+    >>> bnx.compilation.default_order(bnx.examples.asia())
+    ['asia', 'xray', 'smoke', 'dysp']
     """
     if clf.multiclass and clf.structure != "naive_bayes":
         clf = clf.class_classifier(clf.classes[0])
@@ -142,8 +213,10 @@ def default_order(clf: Classifier) -> list:
 
 
 def check_order(clf: Classifier, order: Sequence[Feature] | None) -> list:
-    """The order to compile with: ``order`` checked to be a permutation of the features, or the
-    default."""
+    """Return the order to compile with: ``order`` checked, or the default.
+
+    ``order`` must be a permutation of the features.
+    """
     if order is None:
         return default_order(clf)
     if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):

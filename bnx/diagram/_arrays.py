@@ -148,7 +148,7 @@ class DiagramArrays:
         return self.size
 
     def block(self, lvl: int) -> slice:
-        """The nodes of level ``lvl``, as a slice of the node numbers."""
+        """Return the nodes of level ``lvl``, as a slice of the node numbers."""
         return slice(self.starts[lvl + 1], self.starts[lvl])
 
     def __repr__(self) -> str:
@@ -162,9 +162,11 @@ class DiagramArrays:
 
 
 def canonical(nvars: int, level, lo, hi, roots: Sequence[int]) -> tuple[DiagramArrays, list[int]]:
-    """The reduced, canonical :class:`DiagramArrays` of the functions ``roots`` of any
-    ordered diagram given as arrays (node 0 false, node 1 true, children at deeper
-    levels than their parents; duplicates and redundant tests allowed).
+    """Make the reduced, canonical :class:`DiagramArrays` of the functions ``roots``.
+
+    ``roots`` are functions of any ordered diagram given as arrays (node 0 false, node 1
+    true, children at deeper levels than their parents; duplicates and redundant tests
+    allowed).
 
     Returns the arrays (rooted at the first root) and the new numbers of all roots.
     Only the nodes below the roots are kept.
@@ -231,8 +233,10 @@ class Builder:
         self._n = 2
 
     def nodes(self, lvl: int, lo, hi) -> np.ndarray:
-        """New nodes testing level ``lvl`` with children ``lo`` and ``hi`` (arrays of node
-        numbers); returns their numbers."""
+        """Add nodes testing level ``lvl`` with children ``lo`` and ``hi``; return their numbers.
+
+        ``lo`` and ``hi`` are arrays of node numbers.
+        """
         lo = np.asarray(lo, dtype=_INT)
         hi = np.asarray(hi, dtype=_INT)
         k = len(lo)
@@ -244,9 +248,12 @@ class Builder:
         return ids
 
     def select(self, first: int, nbits: int, kids) -> np.ndarray:
-        """Nodes that branch on a log-encoded feature: ``kids`` has one row per node and
-        one column per state (state ``j`` has the ``nbits``-bit code ``j``, most
-        significant bit at level ``first``); codes that name no state lead to false."""
+        """Add nodes that branch on a log-encoded feature.
+
+        ``kids`` has one row per node and one column per state (state ``j`` has the
+        ``nbits``-bit code ``j``, most significant bit at level ``first``); codes that name
+        no state lead to false.
+        """
         kids = np.asarray(kids, dtype=_INT)
         if nbits == 0:
             return kids[:, 0].copy()
@@ -259,8 +266,11 @@ class Builder:
         return cur[:, 0]
 
     def finish(self, root: int, *more: int):
-        """The canonical arrays below ``root`` (and the new numbers of ``more`` roots,
-        when given: then ``(arrays, [root, *more])`` is returned)."""
+        """Return the canonical arrays below ``root``.
+
+        With ``more`` roots, their new numbers too: then ``(arrays, [root, *more])`` is
+        returned.
+        """
         parts = [np.concatenate(p) for p in (self._lv, self._lo, self._hi)]
         self._lv = self._lo = self._hi = []  # freed before the reduction (peak memory)
         arrays, ids = canonical(self.nvars, *parts, [root, *more])
@@ -269,7 +279,7 @@ class Builder:
 
 # ---------------------------------------------------------------------- passes
 def negate(arrays: DiagramArrays) -> DiagramArrays:
-    """The negation: the same nodes with the terminals' roles swapped."""
+    """Negate the function: the same nodes with the terminals' roles swapped."""
     root = arrays.root if arrays.root > TRUE else 1 - arrays.root
     if arrays.small:
         level, lo, hi = arrays.columns
@@ -304,8 +314,11 @@ def negations(arrays: DiagramArrays) -> np.ndarray:
 
 
 def dd_size(arrays: DiagramArrays) -> int:
-    """The number of nodes ``dd`` counts for the function (``dag_size``): a node and
-    its negation are one node there (complemented edges), and there is one terminal."""
+    """Count the nodes ``dd`` counts for the function (``dag_size``).
+
+    A node and its negation are one node there (complemented edges), and there is one
+    terminal.
+    """
     if arrays.root <= TRUE:
         return 1
     if arrays.small:
@@ -315,7 +328,7 @@ def dd_size(arrays: DiagramArrays) -> int:
 
 
 def count(arrays: DiagramArrays, root: int | None = None) -> int:
-    """Number of assignments to all ``nvars`` levels on which the function is true (exact)."""
+    """Count the assignments to all ``nvars`` levels on which the function is true (exact)."""
     root = arrays.root if root is None else int(root)
     n = arrays.nvars
     if root <= TRUE:

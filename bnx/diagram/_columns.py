@@ -20,10 +20,11 @@ _INT = "int64"  # (a dtype name: numpy is imported on first use)
 
 
 def unique(x: np.ndarray, inverse: bool = False):
-    """The sorted distinct values of the integer array ``x`` (and, with ``inverse``, the
-    position of each entry of ``x`` among them): ``numpy.unique`` by one sort, several
-    times faster than numpy 2's hashing ``unique`` on the arrays of millions of keys that
-    the passes over diagrams make.
+    """Return the sorted distinct values of the integer array ``x``.
+
+    With ``inverse``, the position of each entry of ``x`` among them too: ``numpy.unique``
+    by one sort, several times faster than numpy 2's hashing ``unique`` on the arrays of
+    millions of keys that the passes over diagrams make.
 
     Examples
     --------
@@ -47,10 +48,11 @@ def unique(x: np.ndarray, inverse: bool = False):
 
 
 def dd_nodes(level, lo, hi, nodes) -> int:
-    """:func:`~bnx.diagram._arrays.dd_size` of the inner nodes ``nodes`` (children before
-    parents, closed under children) of any reduced diagram in the array form, in Python:
-    each node is named by its class ``{f, not f}`` bottom-up, as a manager whose high edges
-    are never complemented would.
+    """Compute :func:`~bnx.diagram._arrays.dd_size` of the inner nodes ``nodes``, in Python.
+
+    ``nodes`` are children before parents, closed under children, of any reduced diagram in
+    the array form: each node is named by its class ``{f, not f}`` bottom-up, as a manager
+    whose high edges are never complemented would.
 
     Examples
     --------
@@ -71,11 +73,14 @@ def dd_nodes(level, lo, hi, nodes) -> int:
 
 
 def cofactor(level, lo, hi, u, first: int, nbits: int, j: int):
-    """The cofactor of node ``u`` (an int, or a numpy array of nodes) on state ``j`` of
-    the feature whose ``nbits`` bits start at level ``first`` (state ``j`` coded most
-    significant bit first): ``u`` follows the code's bits that it tests, and stays where
-    it skips one. ``level``, ``lo`` and ``hi`` are the columns of any diagram in the
-    array form (a :class:`~bnx.diagram._arrays.DiagramArrays`' or a store's)."""
+    """Return the cofactor of node ``u`` on state ``j`` of a log-encoded feature.
+
+    ``u`` is an int, or a numpy array of nodes; the feature's ``nbits`` bits start at level
+    ``first`` (state ``j`` coded most significant bit first): ``u`` follows the code's bits
+    that it tests, and stays where it skips one. ``level``, ``lo`` and ``hi`` are the
+    columns of any diagram in the array form (a :class:`~bnx.diagram._arrays.DiagramArrays`'
+    or a store's).
+    """
     scalar = isinstance(u, int)
     for bit in range(nbits):
         take = hi if (j >> (nbits - 1 - bit)) & 1 else lo

@@ -1,6 +1,8 @@
-"""Between ``dd`` and the array form: reading a ``dd`` function into
-:class:`~bnx.diagram._arrays.DiagramArrays` and writing the arrays back into a ``dd`` manager;
-and copying a ``dd`` function into another manager, its variables renamed (:func:`copy_to`).
+r"""Between ``dd`` and the array form.
+
+Reading a ``dd`` function into :class:`~bnx.diagram._arrays.DiagramArrays` and writing the
+arrays back into a ``dd`` manager; and copying a ``dd`` function into another manager, its
+variables renamed (:func:`copy_to`).
 
 ``dd.autoref`` diagrams are read from the manager's own integer table, ``dd.cudd``
 diagrams through CUDD's DDDMP text dump parsed by numpy (a walk over ``dd``'s wrapper
@@ -11,12 +13,12 @@ Examples
 --------
 >>> from bnx.diagram.backends import new_manager
 >>> bdd = new_manager("autoref", ["a", "b"])
->>> f = bdd.add_expr("a \\/ ~b")
+>>> f = bdd.add_expr("a \/ ~b")
 >>> arr, (r,) = from_dd([f], 2)
 >>> to_dd(arr, bdd, ["a", "b"], r) == f
 True
 >>> other = new_manager("autoref", ["y", "x"])
->>> copy_to(f, other, {"a": "x", "b": "y"}) == other.add_expr("x \\/ ~y")
+>>> copy_to(f, other, {"a": "x", "b": "y"}) == other.add_expr("x \/ ~y")
 True
 """
 
@@ -68,7 +70,7 @@ def from_dd(roots: Sequence[Node], nvars: int) -> tuple[DiagramArrays, list[int]
 
 
 def _autoref_tables(roots: list, nvars: int):
-    """The table of the nodes below ``roots`` of a ``dd.autoref`` manager (see above)."""
+    """Read the table of the nodes below ``roots`` of a ``dd.autoref`` manager (see above)."""
     refs = [autoref_table(r)[0] for r in roots]
     succ = autoref_table(roots[0])[1]
     ids = {1: 0}
@@ -96,7 +98,7 @@ def _autoref_tables(roots: list, nvars: int):
 
 
 def _cudd_tables(bdd: Manager, roots: list, nvars: int):
-    """The same table from CUDD, through its DDDMP text dump (one dump per root)."""
+    """Read the same table from CUDD, through its DDDMP text dump (one dump per root)."""
     import os
     import tempfile
     lv, lo, hi = [np.array([nvars], dtype=_INT)], [np.zeros(1, _INT)], [np.zeros(1, _INT)]
@@ -148,8 +150,11 @@ def _header(head: bytes, key: bytes) -> list[str]:
 
 def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str],
           root: int | None = None) -> Node:
-    """Write the function below ``root`` (default: the arrays' root) into ``bdd``, whose
-    variable at level ``l`` is ``names[l]``: one node made per node, bottom-up."""
+    """Write the function below ``root`` (default: the arrays' root) into ``bdd``.
+
+    The variable of ``bdd`` at level ``l`` is ``names[l]``: one node made per node,
+    bottom-up.
+    """
     root = arrays.root if root is None else int(root)
     if root <= TRUE:
         return bdd.true if root == TRUE else bdd.false
@@ -159,9 +164,10 @@ def to_dd(arrays: DiagramArrays, bdd: Manager, names: Sequence[str],
 
 
 def copy_to(root: Node, bdd: Manager, rename: dict, same_order: bool = False) -> Node:
-    """The function ``root`` written into ``bdd``, its variable ``v`` renamed ``rename[v]``:
-    one node made per node of ``root``, children first, by a loop over an explicit stack
-    (no recursion: any depth).
+    """Write the function ``root`` into ``bdd``, its variable ``v`` renamed ``rename[v]``.
+
+    One node made per node of ``root``, children first, by a loop over an explicit stack (no
+    recursion: any depth).
 
     ``same_order``: ``rename`` keeps the order of the variables (each node is then made
     directly, :func:`~bnx.diagram.backends.make_node`); else each node is an ``ite``.

@@ -96,13 +96,13 @@ class FeatureView:
             self.kids.append(out)
 
     def child(self, u: int, state: int) -> int:
-        """The child of node ``u`` on state ``state`` of the feature it tests."""
+        """Return the child of node ``u`` on state ``state`` of the feature it tests."""
         i = int(self.feature[u])
         return int(self.kids[i][u - self.first_node[i], state])
 
 
 def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
-    """The :class:`FeatureView` of ``arrays`` under ``enc`` (made once, then cached)."""
+    """Return the :class:`FeatureView` of ``arrays`` under ``enc`` (made once, then cached)."""
     key = (enc.first_level, tuple(len(s) for s in enc.states))
     got = arrays.cache.get("feature_view", key)
     if got is None:
@@ -112,10 +112,11 @@ def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
 
 def decide(arrays: DiagramArrays, enc: Encoding, x: Sequence[int],
            root: int | None = None) -> bool:
-    """The function's value on one complete instance given as state indices (one per
-    feature, in the ODD's order), by one walk down the diagram: over its columns in
-    Python on a small diagram (no numpy), feature by feature on the feature view of a
-    large one. Many instances at once: :func:`decide_states`.
+    """Evaluate the function on one complete instance given as state indices.
+
+    One index per feature, in the ODD's order; by one walk down the diagram: over its
+    columns in Python on a small diagram (no numpy), feature by feature on the feature view
+    of a large one. Many instances at once: :func:`decide_states`.
 
     Examples
     --------
@@ -150,8 +151,9 @@ def decide(arrays: DiagramArrays, enc: Encoding, x: Sequence[int],
 
 
 def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarray:
-    """The function's value on complete instances given as state indices (one row per
-    instance, one column per feature in the ODD's order); one bool per row.
+    """Evaluate the function on complete instances given as state indices; one bool per row.
+
+    One row per instance, one column per feature in the ODD's order.
 
     Examples
     --------
@@ -180,10 +182,11 @@ def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarr
 
 
 def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = None) -> int:
-    """Number of complete instances (one state per feature) on which the function
-    ``arrays`` (or its node ``root``) is true, under ``enc``, exact. Equal to
-    :func:`bnx.diagram._arrays.count` exactly when the function is false on every code
-    that names no state. In Python on a small diagram, by the feature view on a large one.
+    """Count the complete instances on which the function ``arrays`` is true, under ``enc``.
+
+    Or those on which its node ``root`` is; one state per feature; exact. Equal to
+    :func:`bnx.diagram._arrays.count` exactly when the function is false on every code that
+    names no state. In Python on a small diagram, by the feature view on a large one.
 
     Examples
     --------
@@ -221,8 +224,10 @@ def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = Non
 
 
 def _count_vectorised(fv: FeatureView, skip: list[int], root: int) -> int:
-    """The instances of node ``root`` over the features from its own, by one pass over
-    the feature view."""
+    """Count the instances of node ``root`` over the features from its own.
+
+    By one pass over the feature view.
+    """
     n = fv.n
     exact = skip[0] >= 1 << 62
     c = np.zeros(fv.arrays.size, dtype=object if exact else _INT)
@@ -240,7 +245,7 @@ def _count_vectorised(fv: FeatureView, skip: list[int], root: int) -> int:
 
 
 def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:
-    """The bits (one column per level) of complete instances given as state indices."""
+    """Return the bits (one column per level) of complete instances given as state indices."""
     idx = np.asarray(indices, dtype=_INT)
     if idx.ndim == 1:
         idx = idx[None, :]

@@ -116,7 +116,7 @@ class Caches:
         self._lock = threading.Lock()
 
     def get(self, kind: str, key: Any = (), default: Any = None) -> Any:
-        """The entry of ``kind`` under ``key``, or ``default``."""
+        """Return the entry of ``kind`` under ``key``, or ``default``."""
         table = self._tables.get(kind)
         if table is None:
             return default
@@ -145,7 +145,7 @@ class Caches:
         return value
 
     def make(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
-        """The entry of ``kind`` under ``key``, made by ``make()`` when absent."""
+        """Return the entry of ``kind`` under ``key``, made by ``make()`` when absent."""
         got = self.get(kind, key, _MISSING)
         return self.put(kind, key, make()) if got is _MISSING else got
 
@@ -166,12 +166,12 @@ class Caches:
         del dropped  # (freed here, outside the lock)
 
     def entries(self, kind: str) -> list[tuple[Any, Any]]:
-        """The ``(key, entry)`` pairs of ``kind`` held now, least recently used first."""
+        """Return the ``(key, entry)`` pairs of ``kind`` held now, least recently used first."""
         with self._lock:
             return list(self._tables.get(kind, {}).items())
 
     def sizes(self) -> dict[str, int]:
-        """The number of entries per kind held now."""
+        """Count the entries per kind held now."""
         with self._lock:
             return {k: len(t) for k, t in self._tables.items() if t}
 
@@ -187,7 +187,7 @@ _DETACHED_LOCK = threading.Lock()
 
 
 def detached(owner: Any) -> Caches:
-    """The detached :class:`Caches` of ``owner`` (an ODD or its arrays), made on first use.
+    """Return the detached :class:`Caches` of ``owner`` (an ODD or its arrays), made on first use.
 
     Its entries go when ``owner`` goes, by reference counting (see the module docstring).
     """
@@ -201,8 +201,10 @@ def detached(owner: Any) -> Caches:
 
 
 def clear(owner: Any) -> None:
-    """Drop everything cached for ``owner``: its attached cache (if it has one) and its
-    detached one."""
+    """Drop everything cached for ``owner``.
+
+    Its attached cache (if it has one) and its detached one.
+    """
     attached = getattr(owner, "cache", None)
     if isinstance(attached, Caches):
         attached.clear()

@@ -54,13 +54,15 @@ def unwind(call: Generator) -> Any:
 # are loops over a stack of their own, so that no diagram is too deep for them.
 
 def count(u: Node, nvars: int) -> int:
-    """Number of assignments to all ``nvars`` variables that satisfy ``u`` (exact)."""
+    """Count the assignments to all ``nvars`` variables that satisfy ``u`` (exact)."""
     return _count(u, nvars, {}) << level(u, nvars)
 
 
 def _count(w: Node, nvars: int, memo: dict) -> int:
-    """Models of ``w`` over the variables from ``level(w)`` on (every node below it
-    counted once, children first, into ``memo``)."""
+    """Count the models of ``w`` over the variables from ``level(w)`` on.
+
+    Every node below it is counted once, children first, into ``memo``.
+    """
     if w.var is None:
         return 1 if w == w.bdd.true else 0
     stack = [(w, None)]
@@ -100,7 +102,7 @@ def restrict(u: Node, bits: Sequence[tuple[int, bool]], nvars: int) -> Node:
 
 
 def evaluate(u: Node, values: Mapping[int, bool]) -> bool:
-    """The value of ``u`` under a complete assignment ``{level: value}``."""
+    """Evaluate ``u`` under a complete assignment ``{level: value}``."""
     while u.var is not None:
         u = branches(u)[1 if values[u.level] else 0]
     return u == u.bdd.true

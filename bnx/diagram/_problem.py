@@ -1,4 +1,6 @@
-"""Validation of the array form: is it a reduced ordered diagram in bnx's numbering?
+"""Validation of the array form.
+
+Is it a reduced ordered diagram in bnx's numbering?
 
 :func:`problem` finds the first thing that keeps three columns (per node its level and
 two children, read from a file) from being a :class:`~bnx.diagram._arrays.DiagramArrays`:
@@ -30,11 +32,12 @@ __all__ = ["problem"]
 
 
 def problem(arrays: DiagramArrays) -> tuple | None:
-    """The first problem of ``arrays`` (made from columns not checked yet) as ``(what,
-    node, ...)``, or ``None`` when they are a valid array form; ``what`` is one of
-    ``root``, ``terminals``, ``level``, ``children``, ``below``, ``redundant``,
-    ``grouped``, ``duplicate`` (two nodes) and ``unreached`` (the first node and how
-    many)."""
+    """Find the first problem of ``arrays`` as ``(what, node, ...)``, or ``None`` when it is valid.
+
+    ``arrays`` is made from columns not checked yet; ``what`` is one of ``root``,
+    ``terminals``, ``level``, ``children``, ``below``, ``redundant``, ``grouped``,
+    ``duplicate`` (two nodes) and ``unreached`` (the first node and how many).
+    """
     nvars, root = arrays.nvars, arrays.root
     level, lo, hi = arrays.columns
     if not 0 <= root < len(level):
@@ -111,7 +114,7 @@ def _vectorised(arrays: DiagramArrays) -> tuple | None:
 
 
 def _first(mask) -> int | None:
-    """The first inner node where ``mask`` (over the inner nodes) holds, or ``None``."""
+    """Find the first inner node where ``mask`` (over the inner nodes) holds, or ``None``."""
     at = np.flatnonzero(mask)
     return int(at[0]) + 2 if len(at) else None
 

@@ -40,11 +40,13 @@ __all__ = ["true", "false", "cube", "select", "intersect", "intersect_all", "uni
 
 
 def _recursive(fn):
-    """Mark ``fn`` as one of ``dd``'s operations that recurse in Python (``dd.autoref``:
-    about one frame per level of the diagram; CUDD's run in C). bnx leaves Python's
-    recursion limit alone (it is one number for the whole process), so on a diagram too
-    deep for it the operation raises :class:`~bnx.BackendError`, saying what to do,
-    instead of a ``RecursionError`` from inside ``dd``."""
+    """Mark ``fn`` as one of ``dd``'s operations that recurse in Python.
+
+    ``dd.autoref``'s take about one frame per level of the diagram; CUDD's run in C. bnx
+    leaves Python's recursion limit alone (it is one number for the whole process), so on a
+    diagram too deep for it the operation raises :class:`~bnx.BackendError`, saying what to
+    do, instead of a ``RecursionError`` from inside ``dd``.
+    """
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
         try:
@@ -58,24 +60,26 @@ def _recursive(fn):
 
 
 def true(bdd: Manager) -> Node:
-    """The constant true of ``bdd`` (every assignment)."""
+    """Return the constant true of ``bdd`` (every assignment)."""
     return bdd.true
 
 
 def false(bdd: Manager) -> Node:
-    """The constant false of ``bdd`` (no assignment)."""
+    """Return the constant false of ``bdd`` (no assignment)."""
     return bdd.false
 
 
 def cube(bdd: Manager, assignment: Mapping[str, bool]) -> Node:
-    """The conjunction of the literals ``{variable name: value}`` (true when empty)."""
+    """Conjoin the literals ``{variable name: value}`` (true when empty)."""
     return bdd.cube(assignment)
 
 
 def select(bdd: Manager, bits: Sequence[str], children: Sequence[Node], fill: Node) -> Node:
-    """The node that reads the code ``j`` on the variables ``bits`` (most significant
-    first) and leads to ``children[j]``; codes past the children lead to ``fill``.
-    The children must lie below the bits."""
+    """Make the node that reads the code ``j`` on the bits ``bits`` and leads to ``children[j]``.
+
+    The bits are most significant first; codes past the children lead to ``fill``. The
+    children must lie below the bits.
+    """
     return _select(bdd, bits, 0, 0, children, fill)
 
 
@@ -87,7 +91,7 @@ def intersect(u: Node, v: Node) -> Node:
 
 @_recursive
 def intersect_all(bdd: Manager, nodes: Iterable[Node]) -> Node:
-    """The conjunction of ``nodes`` in the order given (true when there are none)."""
+    """Conjoin ``nodes`` in the order given (true when there are none)."""
     out = bdd.true
     for v in nodes:
         out = out & v
@@ -119,18 +123,20 @@ def exist(names: Iterable[str], u: Node) -> Node:
 
 @_recursive
 def holds(u: Node, assignment: Mapping[str, bool]) -> bool:
-    """Whether ``u`` is true under ``assignment`` (``{variable name: value}``, covering
-    every variable ``u`` depends on)."""
+    """Tell whether ``u`` is true under ``assignment``.
+
+    ``assignment`` is ``{variable name: value}``, covering every variable ``u`` depends on.
+    """
     bdd = u.bdd
     return bdd.let(assignment, u) == bdd.true
 
 
 def level_of(bdd: Manager, name: str) -> int:
-    """The level of the variable ``name`` in ``bdd``'s (fixed) order."""
+    """Return the level of the variable ``name`` in ``bdd``'s (fixed) order."""
     return bdd.level_of_var(name)
 
 
 @_recursive
 def dag_size(u: Node) -> int:
-    """The number of nodes of ``u`` in its manager, terminals included (``dd``'s count)."""
+    """Count the nodes of ``u`` in its manager, terminals included (``dd``'s count)."""
     return u.dag_size

@@ -1,10 +1,12 @@
-"""A node table's functions read from and written to ``dd``, children first, one step per
-node (a loop over an explicit stack, however deep the diagram).
+"""A node table's functions read from and written to ``dd``.
+
+Children first, one step per node (a loop over an explicit stack, however deep the diagram).
 
 A node table is any object with the columns ``var``, ``lo``, ``hi`` (node ``0`` false,
 ``1`` true) and a method ``node(level, lo, hi) -> int`` that makes or finds a node: the
 explanation code's :class:`~bnx.explanation.store.Store` is one. What ``dd`` keeps private
-is reached through :mod:`.backends` only."""
+is reached through :mod:`.backends` only.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ __all__ = ["below", "read", "read_dd", "to_dd"]
 
 
 def below(st, u: int) -> set:
-    """The inner nodes of the function ``u`` of store ``st``."""
+    """Return the inner nodes of the function ``u`` of store ``st``."""
     lo, hi = st.lo, st.hi
     seen = set()
     stack = [u]
@@ -32,9 +34,11 @@ def below(st, u: int) -> set:
 
 
 def read(st, root, false, true, node) -> int:
-    """Add to ``st`` the function ``root`` of another diagram, read depth first,
-    children before parents (``node(u)`` is ``(level, low, high)`` with negations
-    resolved; ``false`` and ``true`` its terminals); returns its node."""
+    """Add to ``st`` the function ``root`` of another diagram, and return its node.
+
+    It is read depth first, children before parents (``node(u)`` is ``(level, low, high)``
+    with negations resolved; ``false`` and ``true`` its terminals).
+    """
     ids = {false: 0, true: 1}
     make = st.node
     stack = [root]
@@ -56,8 +60,10 @@ def read(st, root, false, true, node) -> int:
 
 
 def read_dd(st, root: Node) -> int:
-    """Add to ``st`` the function ``root`` of a ``dd.autoref`` or ``dd.cudd`` manager
-    whose level ``l`` is the store's level ``l``; returns its node."""
+    """Add to ``st`` the function ``root`` of a ``dd`` manager, and return its node.
+
+    A ``dd.autoref`` or ``dd.cudd`` manager whose level ``l`` is the store's level ``l``.
+    """
     bdd = root.bdd
     if is_cudd(bdd):
         return read(st, root, false(bdd), true(bdd), lambda u: (u.level, *branches(u)))
@@ -71,9 +77,11 @@ def read_dd(st, root: Node) -> int:
 
 
 def to_dd(st, bdd: Manager, names: Sequence[str], root: int) -> Node:
-    """Write the function ``root`` of ``st`` into ``bdd``, whose variable at level ``l``
-    is ``names[l]``: its nodes renumbered ``2 ..`` children first, one ``dd`` node
-    each (:func:`bnx.diagram.backends.write_nodes`)."""
+    """Write the function ``root`` of ``st`` into ``bdd``.
+
+    The variable of ``bdd`` at level ``l`` is ``names[l]``: the nodes are renumbered ``2
+    ..`` children first, one ``dd`` node each (:func:`bnx.diagram.backends.write_nodes`).
+    """
     if root <= 1:
         return true(bdd) if root else false(bdd)
     nodes = sorted(below(st, root))

@@ -48,7 +48,7 @@ def _cudd_available() -> bool:
 
 
 def available_backends() -> tuple[str, ...]:
-    """The backends that import on this machine, ``"autoref"`` first.
+    """Return the backends that import on this machine, ``"autoref"`` first.
 
     Returns
     -------
@@ -81,7 +81,7 @@ def resolve_backend(backend: str) -> str:
 
 
 def new_manager(backend: str, variables: Sequence[str]) -> Manager:
-    """A new ``dd`` manager with ``variables`` declared in this order and reordering off.
+    """Make a new ``dd`` manager with ``variables`` declared in this order and reordering off.
 
     Returns
     -------
@@ -105,8 +105,9 @@ _QUIET = None
 
 
 def _quiet_bdd_class():
-    """``dd.autoref.BDD`` over a ``dd.bdd.BDD`` whose finaliser does not check for live
-    nodes (made on first use: it imports ``dd``).
+    """Make ``dd.autoref.BDD`` over a ``dd.bdd.BDD`` whose finaliser does not check for live nodes.
+
+    Made on first use: it imports ``dd``.
 
     dd's finaliser raises (printed as "Exception ignored ... nodes still referenced
     upon shutdown") when the manager is finalised before the ``Function`` objects
@@ -125,8 +126,10 @@ def _quiet_bdd_class():
                 pass
 
         class _QuietBDD(autoref.BDD):
-            """``dd.autoref.BDD`` (whose ``__init__`` makes a ``dd.bdd.BDD`` and takes
-            its ``vars``) over a :class:`_QuietCore`."""
+            """``dd.autoref.BDD`` over a :class:`_QuietCore`.
+
+            Its ``__init__`` makes a ``dd.bdd.BDD`` and takes its ``vars``.
+            """
 
             def __init__(self, levels=None) -> None:
                 self._bdd = _QuietCore(levels)
@@ -137,7 +140,7 @@ def _quiet_bdd_class():
 
 
 def branches(u: Node) -> tuple[Node, Node]:
-    """The (low, high) cofactors of a non-terminal node, complemented edges applied.
+    """Return the (low, high) cofactors of a non-terminal node, complemented edges applied.
 
     On a negated reference ``dd`` gives the children of the un-negated node, so
     both are negated here.
@@ -152,7 +155,7 @@ def branches(u: Node) -> tuple[Node, Node]:
 
 
 def level(u: Node, nvars: int) -> int:
-    """The level of ``u``; terminals are at level ``nvars`` on both backends.
+    """Return the level of ``u``; terminals are at level ``nvars`` on both backends.
 
     Returns
     -------
@@ -162,7 +165,7 @@ def level(u: Node, nvars: int) -> int:
 
 
 def make_node(bdd: Manager, var: str, low: Node, high: Node) -> Node:
-    """The reduced node ``ite(var, high, low)``; ``var`` must precede the children.
+    """Make the reduced node ``ite(var, high, low)``; ``var`` must precede the children.
 
     ``dd.autoref`` normalises ``find_or_add``; ``dd.cudd``'s ``find_or_add`` neither
     reduces equal children nor moves a complement off the high edge (both crash
@@ -176,8 +179,10 @@ def make_node(bdd: Manager, var: str, low: Node, high: Node) -> Node:
 
 
 def node_maker(bdd: Manager, var: str):
-    """:func:`make_node` for one variable, as a function ``(low, high) -> node``: the
-    variable is looked up once (many nodes of one variable in a row)."""
+    """Make :func:`make_node` for one variable, as a function ``(low, high) -> node``.
+
+    The variable is looked up once (many nodes of one variable in a row).
+    """
     if is_cudd(bdd):
         v, ite = bdd.var(var), bdd.ite
         return lambda low, high: low if low == high else ite(v, high, low)
@@ -191,17 +196,22 @@ def is_cudd(bdd: Manager) -> bool:
 
 
 def autoref_table(root: Node) -> tuple[int, dict]:
-    """``(ref, table)`` of a ``dd.autoref`` node: its signed integer reference (negative:
-    negated; ``1`` true, ``-1`` false) and the manager's table ``{node: (level, low,
-    high)}`` (signed references; read only). See the module docstring for why."""
+    """Return ``(ref, table)`` of a ``dd.autoref`` node.
+
+    Its signed integer reference (negative: negated; ``1`` true, ``-1`` false) and the
+    manager's table ``{node: (level, low, high)}`` (signed references; read only). See the
+    module docstring for why.
+    """
     return root.node, root.bdd._bdd._succ
 
 
 def write_nodes(bdd: Manager, names: Sequence[str], var, lo, hi, root: int) -> Node:
-    """Write nodes ``2 .. root`` into ``bdd`` and return ``root``'s: node ``0`` is false,
-    ``1`` true, node ``u`` tests the variable ``names[var[u]]`` with children ``lo[u]``
-    and ``hi[u]`` (made before ``u``). One ``ite`` (CUDD) or one integer ``find_or_add``
-    (autoref) per node."""
+    """Write nodes ``2 .. root`` into ``bdd`` and return ``root``'s.
+
+    Node ``0`` is false, ``1`` true, node ``u`` tests the variable ``names[var[u]]`` with
+    children ``lo[u]`` and ``hi[u]`` (made before ``u``). One ``ite`` (CUDD) or one integer
+    ``find_or_add`` (autoref) per node.
+    """
     root = int(root)
     if root <= 1:
         return bdd.true if root else bdd.false
@@ -222,10 +232,12 @@ def write_nodes(bdd: Manager, names: Sequence[str], var, lo, hi, root: int) -> N
 
 
 def collect_grown(bdd: Manager, live: int, slack: int) -> int | None:
-    """Collect the dead nodes of a ``dd.autoref`` manager once it holds more than
-    ``2 * live + slack`` nodes (``live``: its size after the last collection); returns
-    its size after collecting, or ``None`` when nothing was done (CUDD collects by
-    itself)."""
+    """Collect the dead nodes of a ``dd.autoref`` manager once it holds too many.
+
+    That is, more than ``2 * live + slack`` nodes (``live``: its size after the last
+    collection); returns its size after collecting, or ``None`` when nothing was done (CUDD
+    collects by itself).
+    """
     if is_cudd(bdd) or len(bdd) <= 2 * live + slack:
         return None
     bdd.collect_garbage()

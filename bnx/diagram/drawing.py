@@ -29,9 +29,11 @@ __all__ = ["to_dot", "draw", "svg", "odd_graph", "plot_odd", "plot_explanations"
 
 
 def to_dot(odd: Any) -> str:
-    """The diagram of ``odd`` in Graphviz DOT, features and states named on nodes and
-    edges (:meth:`bnx.ODD.to_dot`); complemented edges are resolved, so the picture
-    shows plain 0/1 sinks."""
+    """Write the diagram of ``odd`` in Graphviz DOT (:meth:`bnx.ODD.to_dot`).
+
+    Features and states are named on nodes and edges; complemented edges are resolved, so
+    the picture shows plain 0/1 sinks.
+    """
     enc = odd.encoding
     names = {}
     for i, f in enumerate(enc.features):
@@ -96,8 +98,10 @@ def draw(odd: Any, path: str, *, format: str | None = None) -> str:
 
 
 def svg(odd: Any) -> str | None:
-    """The SVG of a small diagram for Jupyter, or ``None`` (no ``dot``, or over 400
-    nodes)."""
+    """Draw a small diagram as SVG for Jupyter.
+
+    ``None`` when there is no ``dot``, or over 400 nodes.
+    """
     import shutil
     import subprocess  # (imported here: a drawing is rare, bnx starts fast)
     exe = shutil.which("dot")
@@ -119,7 +123,7 @@ def _axes(ax: Any, size: tuple[float, float]) -> Any:
 
 
 def odd_graph(odd: Any) -> tuple[dict, list]:
-    """The resolved diagram: ``{ref: (level, label)}`` and edges ``(src, dst, text, dashed)``.
+    """Resolve the diagram: ``{ref: (level, label)}`` and edges ``(src, dst, text, dashed)``.
 
     References are dd nodes with their polarity; the two terminals are ``True`` and
     ``False`` at level ``nvars``.

@@ -19,7 +19,7 @@ __all__ = ["Encoding", "bits_for"]
 
 
 def bits_for(k: int) -> int:
-    """Number of bits of a feature with ``k`` states.
+    """Return the number of bits of a feature with ``k`` states.
 
     Examples
     --------
@@ -61,6 +61,7 @@ class Encoding:
     states: tuple[tuple[State, ...], ...]
 
     def __post_init__(self) -> None:
+        """Name the bits of each feature, ``x<feature index>_<bit>``."""
         bits = tuple(tuple(f"x{i}_{b}" for b in range(bits_for(len(s))))
                      for i, s in enumerate(self.states))
         object.__setattr__(self, "bits", bits)
@@ -84,8 +85,10 @@ class Encoding:
         return self._index[feature]
 
     def positions(self, order: Sequence[Feature]) -> tuple[int, ...]:
-        """The position of each feature of ``order`` (kept per order: explanation sets
-        ask for it on every call)."""
+        """Return the position of each feature of ``order``.
+
+        Kept per order: explanation sets ask for it on every call.
+        """
         order = tuple(order)
         known = self.__dict__.setdefault("_positions", {})
         got = known.get(order)
@@ -94,20 +97,20 @@ class Encoding:
         return got
 
     def code(self, i: int, j: int) -> dict[str, bool]:
-        """The assignment of feature ``i``'s bits that encodes its state number ``j``."""
+        """Return the assignment of feature ``i``'s bits that encodes its state number ``j``."""
         bs = self.bits[i]
         m = len(bs)
         return {v: bool((j >> (m - 1 - b)) & 1) for b, v in enumerate(bs)}
 
     def select(self, bdd: Manager, i: int, children: Sequence[Node], fill: Node) -> Node:
-        """The node that branches on feature ``i``: state ``j`` leads to ``children[j]``.
+        """Make the node that branches on feature ``i``: state ``j`` leads to ``children[j]``.
 
         Unused codes lead to ``fill``. Children must lie below feature ``i``.
         """
         return _select(bdd, self.bits[i], 0, 0, children, fill)
 
     def domain(self, bdd: Manager) -> Node:
-        """The constraint that every feature's code names one of its states."""
+        """Return the constraint that every feature's code names one of its states."""
         u = bdd.true
         for i in reversed(range(len(self.features))):
             k = len(self.states[i])

@@ -10,7 +10,7 @@
   (:mod:`.monotone_result`: its answer);
 - :mod:`.rules`: rules an expert states, checked (:mod:`.rule_result`: the answer; the
   counting pass in :mod:`._pairs`);
-- :mod:`.reasons`: sufficient and contrastive reasons, feature roles (the passes in
+- :mod:`.reasons`: contrastive explanations, feature roles (the passes in
   :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
 - :mod:`._robustness`: robustness, counterfactuals, the robustness profile;
 - :mod:`.bias`: decision bias on protected features;
@@ -24,6 +24,9 @@ Every function takes a compiled :class:`~bnx.ODD`; the reasons take a
 decided class's, or a rival's with ``rival=``).
 
 The functions are imported with their module when first read (``import bnx`` stays light).
+Tools for experts stay in their modules, not in ``bnx``: :func:`.mc.on_states` (the on states
+an MC-explanation counts), :func:`.explanations.positives` (the instances of one decision),
+:func:`.monotone.theorem3_holds` (the paper's Theorem 3 on one decision).
 """
 
 from .._util.lazy import lazy_attributes
@@ -31,15 +34,14 @@ from .._util.lazy import lazy_attributes
 #: Each public name (``__all__``): the module that defines it, and its name there.
 _LAZY = {
     "Explanations": ("bnx.explanation.explanations", "Explanations"),
-    "positives": ("bnx.explanation.explanations", "positives"),
+    "Counterfactuals": ("bnx.explanation.costs", "Counterfactuals"),
+    "InstanceSet": ("bnx.explanation.instance_set", "InstanceSet"),
     "mc_explanations": ("bnx.explanation.mc", "mc_explanations"),
-    "on_states": ("bnx.explanation.mc", "on_states"),
     "check_monotone": ("bnx.explanation.monotone", "check_monotone"),
     "MonotoneCheck": ("bnx.explanation.monotone_result", "MonotoneCheck"),
     "check_rule": ("bnx.explanation.rules", "check_rule"),
     "check_rules": ("bnx.explanation.rules", "check_rules"),
     "RuleCheck": ("bnx.explanation.rule_result", "RuleCheck"),
-    "theorem3_holds": ("bnx.explanation.monotone", "theorem3_holds"),
     "pi_explanations": ("bnx.explanation.pi", "pi_explanations"),
     "prime_implicants": ("bnx.explanation.pi", "prime_implicants"),
     "general_reasons": ("bnx.explanation.general", "general_reasons"),
@@ -56,8 +58,6 @@ _LAZY = {
     "check_explanation": ("bnx.explanation.checking", "check_explanation"),
     "contrastive_explanations": ("bnx.explanation.reasons", "contrastive_explanations"),
     "feature_roles": ("bnx.explanation.reasons", "feature_roles"),
-    "necessary_reasons": ("bnx.explanation.reasons", "necessary_reasons"),
-    "sufficient_reasons": ("bnx.explanation.reasons", "sufficient_reasons"),
     "counterfactuals": ("bnx.explanation._robustness", "counterfactuals"),
     "robustness": ("bnx.explanation._robustness", "robustness"),
     "robustness_profile": ("bnx.explanation._robustness", "robustness_profile"),

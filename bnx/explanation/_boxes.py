@@ -93,7 +93,7 @@ class Space:
         self._cuts: dict = {}  # (i, x_i, allowed states) -> the intervals over their levels
 
     def entries(self) -> int:
-        """What the space holds: its store's entries and its memos'."""
+        """Count what the space holds: its store's entries and its memos'."""
         return self.store.entries() + len(self._valid) + len(self._same)
 
     def decode(self, bits: Sequence[int]) -> list[tuple[int, ...]]:
@@ -102,7 +102,7 @@ class Space:
                 for a, k in zip(self.start, self.nstates)]
 
     def boxes(self, x: Sequence[int]) -> int:
-        """The maximal valid boxes around ``x``: their node in :attr:`store`."""
+        """Return the maximal valid boxes around ``x``: their node in :attr:`store`."""
         fv, st = self.fv, self.store
         allowed = candidates(fv, x, self.target)
         suffix = [0] * (fv.n + 1)
@@ -113,8 +113,11 @@ class Space:
         return maximal(st, w, self.nvars)
 
     def _cut(self, i: int, xi: int, allowed: Sequence[int]) -> int:
-        """The intervals of ordinal feature ``i`` that hold ``xi`` and only ``allowed``
-        states besides, over the levels of ``allowed`` (``TRUE`` for another feature)."""
+        """Cut ordinal feature ``i`` to its intervals that hold ``xi`` and only ``allowed`` states.
+
+        Only ``allowed`` states besides ``xi``, over the levels of ``allowed`` (``TRUE`` for
+        another feature).
+        """
         r = self.ranks.get(i)
         if r is None or not allowed:
             return TRUE
@@ -127,8 +130,11 @@ class Space:
         return got
 
     def _fixed(self, x: Sequence[int], allowed: Sequence[Sequence[int]]) -> int:
-        """The boxes that allow each feature's instance state, none of the states no box
-        may allow, and an interval of each ordinal feature: one chain, last feature up."""
+        """Return the boxes that allow each feature's instance state and forbid what no box allows.
+
+        None of the states no box may allow, and an interval of each ordinal feature: one
+        chain, last feature up.
+        """
         st, below = self.store, TRUE
         for i in range(len(self.nstates) - 1, -1, -1):
             a, k, r = self.start[i], self.nstates[i], self.ranks.get(i)
@@ -147,15 +153,17 @@ class Space:
 
     def _valid_boxes(self, x: Sequence[int], allowed: Sequence[Sequence[int]],
                      suffix: Sequence[int]) -> int:
-        """The boxes around ``x`` on which every instance reaches :attr:`target`, over
-        the levels of the ``allowed`` states (the others and the instance's own are left
-        free: :meth:`_fixed` sets them); ordinal features cut to their intervals.
+        """Return the boxes around ``x`` on which every instance reaches :attr:`target`.
+
+        Over the levels of the ``allowed`` states (the others and the instance's own are
+        left free: :meth:`_fixed` sets them); ordinal features cut to their intervals.
 
         Memoised per ODD node and suffix, children first, on an explicit stack; a node
         whose child on the instance's state is invalid is invalid without visiting its
         other children, and a state no box allows is not followed. A node's boxes are
         cut to its feature's intervals at once, which keeps the diagrams above it small
-        (a feature that a path skips is cut by :meth:`_fixed`)."""
+        (a feature that a path skips is cut by :meth:`_fixed`).
+        """
         fv, st = self.fv, self.store
         feature, first, kids, start = fv.feature, fv.first_node, fv.kids, self.start
         memo, same = self._valid, self._same
@@ -215,8 +223,10 @@ class Space:
 
 
 def space_for(arrays, enc, target: int, ranks: Mapping[int, Sequence[int]]) -> Space:
-    """The :class:`Space` of ``arrays`` (under ``enc``) and ``target``, kept in the arrays'
-    cache and replaced once it holds more than :data:`LIMIT` entries."""
+    """Return the :class:`Space` of ``arrays`` (under ``enc``) and ``target``.
+
+    Kept in the arrays' cache and replaced once it holds more than :data:`LIMIT` entries.
+    """
     key = (target, tuple(sorted((i, tuple(r)) for i, r in ranks.items())))
     got = arrays.cache.get("general_boxes", key)
     if got is None or got.entries() > LIMIT:
@@ -226,9 +236,11 @@ def space_for(arrays, enc, target: int, ranks: Mapping[int, Sequence[int]]) -> S
 
 
 def candidates(fv: FeatureView, x: Sequence[int], target: int) -> list[list[int]]:
-    """Per feature ``i``, the states ``j != x_i`` some valid box may allow: those with
-    which ``x`` (``x_i`` changed to ``j``) reaches ``target`` (every box around ``x``
-    that allows ``j`` holds that instance)."""
+    """Find per feature ``i`` the states ``j != x_i`` some valid box may allow.
+
+    Those with which ``x`` (``x_i`` changed to ``j``) reaches ``target`` (every box around
+    ``x`` that allows ``j`` holds that instance).
+    """
     rows, where = [], []
     for i, k in enumerate(fv.nstates):
         for j in range(k):
@@ -247,8 +259,10 @@ def candidates(fv: FeatureView, x: Sequence[int], target: int) -> list[list[int]
 
 
 def _intervals(r: Sequence[int], xi: int, allowed: Sequence[int]) -> list[set]:
-    """The intervals of the order ``r`` (each state's place) that hold ``xi`` and only
-    ``allowed`` states besides, as sets of states."""
+    """List the intervals of the order ``r`` that hold ``xi`` and only ``allowed`` states besides.
+
+    ``r`` is each state's place; the intervals are sets of states.
+    """
     at = {p: j for j, p in enumerate(r)}
     ok = {r[j] for j in allowed} | {r[xi]}
     p, k = r[xi], len(r)
@@ -258,8 +272,10 @@ def _intervals(r: Sequence[int], xi: int, allowed: Sequence[int]) -> list[set]:
 
 
 def _from_vectors(st: Store, levels: Sequence[int], vectors, below: int) -> int:
-    """The function true on exactly ``vectors`` (bit tuples over ``levels``), continued
-    by ``below`` after the last level: built from the longest prefixes up."""
+    """Build the function true on exactly ``vectors`` (bit tuples over ``levels``).
+
+    Continued by ``below`` after the last level: built from the longest prefixes up.
+    """
     made = {v: below for v in vectors}
     for d in range(len(levels) - 1, -1, -1):
         up: dict = {}
@@ -272,7 +288,7 @@ def _from_vectors(st: Store, levels: Sequence[int], vectors, below: int) -> int:
 
 
 def maximal(st: Store, w: int, nvars: int) -> int:
-    """The members of ``w`` (a set of boxes) that no one-bit growth keeps in ``w``.
+    """Keep the members of ``w`` (a set of boxes) that no one-bit growth keeps in ``w``.
 
     One pass over ``w``'s nodes, children first: where ``w`` is ``f0`` on bit ``z``
     unset and ``f1`` on it set, a box with ``z`` set is maximal iff its rest is maximal
@@ -296,9 +312,12 @@ def maximal(st: Store, w: int, nvars: int) -> int:
 
 
 def fewest(st: Store, m: int, space: Space) -> dict:
-    """Per node ``u`` of the maximal boxes ``m`` and flag ``a`` (every bit of the current
+    """Count per node the boxes below by the number of features they constrain.
+
+    Per node ``u`` of the maximal boxes ``m`` and flag ``a`` (every bit of the current
     feature set so far on the path), how many boxes below constrain each number of the
-    features from ``u``'s down: ``{(u, a): {constrained: count}}``."""
+    features from ``u``'s down: ``{(u, a): {constrained: count}}``.
+    """
     var, lo, hi = st.var, st.lo, st.hi
     ends = space.ends
     memo: dict = {(TRUE, True): {0: 1}}
@@ -322,11 +341,12 @@ def fewest(st: Store, m: int, space: Space) -> dict:
 
 
 def by_fewest(st: Store, m: int, space: Space, counts: dict) -> Iterator[list[int]]:
-    """The boxes of ``m`` as bit lists, fewest constrained features first (ties in the
-    order of their bits, set bits first: larger sets on the first features first), one
-    path each: a best-first walk (deepest first among equals) whose estimate,
-    the fewest features constrained below a node (``counts`` from :func:`fewest`), is
-    exact."""
+    """List the boxes of ``m`` as bit lists, fewest constrained features first.
+
+    Ties in the order of their bits, set bits first: larger sets on the first features
+    first; one path each: a best-first walk (deepest first among equals) whose estimate, the
+    fewest features constrained below a node (``counts`` from :func:`fewest`), is exact.
+    """
     if m == FALSE:
         return
     var, lo, hi = st.var, st.lo, st.hi

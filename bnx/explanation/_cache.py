@@ -36,8 +36,10 @@ __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indi
            "both", "tidy", "GC_SLACK"]
 
 def store(odd, kind: str, make, key=()):
-    """The entry of ``kind`` (:data:`bnx.diagram._memo.KINDS`) under ``key`` in
-    ``odd.arrays.cache``, made by ``make()`` on first use."""
+    """Return the entry of ``kind`` under ``key`` in ``odd.arrays.cache``, made on first use.
+
+    ``kind`` is one of :data:`bnx.diagram._memo.KINDS`; ``make()`` makes the entry.
+    """
     cache = odd.arrays.cache
     got = cache.get(kind, key)
     if got is None:
@@ -46,9 +48,11 @@ def store(odd, kind: str, make, key=()):
 
 
 def least_states(odd, decision: bool) -> tuple | None:
-    """Per feature, the state whose cofactor of the function ``decision`` implies all its
-    other cofactors (:mod:`bnx.classifier._unate`), or ``None``: from the ODD's metadata (set by
-    the compiler and kept in its file), else from its classifier (an older file)."""
+    """Return per feature the state whose cofactor implies all its other cofactors, or ``None``.
+
+    Of the function ``decision`` (:mod:`bnx.classifier._unate`): from the ODD's metadata
+    (set by the compiler and kept in its file), else from its classifier (an older file).
+    """
     pair = odd.meta.get("least_states", store)  # (store: "not recorded")
     if pair is store:
         pair = store(odd, "least_pair", lambda: (
@@ -63,8 +67,9 @@ GC_SLACK = 50_000
 
 
 def aux_manager(odd, variables: Sequence[str]) -> Manager:
-    """A ``dd`` manager of the ODD's backend with ``variables`` declared in order, made
-    once per ODD and layout and shared by the explanation sets written into it (a new
+    """Return a ``dd`` manager of the ODD's backend with ``variables`` declared in order.
+
+    Made once per ODD and layout and shared by the explanation sets written into it (a new
     CUDD manager costs milliseconds).
 
     dd.autoref frees nodes only when asked: a manager that has grown well past its size
@@ -78,11 +83,13 @@ def aux_manager(odd, variables: Sequence[str]) -> Manager:
 
 
 def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> Store:
-    """The :class:`~.store.Store` over ``variables`` in which the explanation
-    algorithms build their sets node by node, kept per ODD and layout so that nodes and
-    memos serve later calls; sets are written into :func:`aux_manager` only when a ``dd``
-    node is asked for. Once it holds more than ``limit`` nodes and memo entries it is
-    replaced by a new one (sets already returned keep the old one)."""
+    """Return the :class:`~.store.Store` in which the explanation algorithms build their sets.
+
+    Over ``variables``, node by node, kept per ODD and layout so that nodes and memos serve
+    later calls; sets are written into :func:`aux_manager` only when a ``dd`` node is asked
+    for. Once it holds more than ``limit`` nodes and memo entries it is replaced by a new
+    one (sets already returned keep the old one).
+    """
     key = tuple(variables)
     got = store(odd, "node_table", lambda: Store(len(key)), key)
     if limit is not None and got.entries() > limit:
@@ -91,8 +98,10 @@ def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> St
 
 
 def layout(odd, kind: str):
-    """The instance-independent :class:`~bnx.explanation.layout.Layout` of ``kind``
-    (``"complete"`` or ``"partial"``) over the ODD's features, made once."""
+    """Return the instance-independent :class:`~bnx.explanation.layout.Layout` of ``kind``.
+
+    ``"complete"`` or ``"partial"``, over the ODD's features, made once.
+    """
     return store(odd, "layout", lambda: Layout(kind, odd.encoding), kind)
 
 
@@ -112,7 +121,7 @@ def _state_maps(odd) -> list:
 
 
 def indices(odd, instance) -> list[int]:
-    """The state index of each feature of a complete instance, in the ODD's order.
+    """Return the state index of each feature of a complete instance, in the ODD's order.
 
     A dict whose states are the ODD's own state values takes a fast path; anything else
     goes through ``odd.encode`` (matching states by their text, raising its errors).
@@ -128,15 +137,17 @@ def indices(odd, instance) -> list[int]:
 
 
 def decide(odd, x: Sequence[int]) -> bool:
-    """The decision on a complete instance given as state indices (one walk)."""
+    """Decide a complete instance given as state indices (one walk)."""
     return decide_instance(odd.arrays, odd.encoding, x)
 
 
 def both(odd) -> tuple:
-    """``(diagram, root, negated root)``: the decision function and its negation in one
-    node space (a :class:`~bnx.explanation.store.Store` over the ODD's levels,
-    array columns): nodes ``2 ..`` of the ODD's arrays, then their negations, so that
-    memos keyed by node serve both decisions."""
+    """Return ``(diagram, root, negated root)``: the decision function and its negation.
+
+    In one node space (a :class:`~bnx.explanation.store.Store` over the ODD's levels, array
+    columns): nodes ``2 ..`` of the ODD's arrays, then their negations, so that memos keyed
+    by node serve both decisions.
+    """
     def make():
         a = odd.arrays
         n = a.size
@@ -156,14 +167,19 @@ def both(odd) -> tuple:
 
 
 def tidy(odd, bdd: Manager) -> None:
-    """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into, once it
-    has grown well past its size after the last collection (CUDD collects by itself)."""
+    """Collect the dead nodes of a ``dd.autoref`` manager a question wrote into.
+
+    Once it has grown well past its size after the last collection (CUDD collects by
+    itself).
+    """
     _collect(odd, bdd, id(bdd))
 
 
 def _collect(odd, bdd: Manager, key) -> None:
-    """Collect ``bdd`` once grown well past its size after its last collection (kept in
-    the ODD's cache under ``key``)."""
+    """Collect ``bdd`` once grown well past its size after its last collection.
+
+    The size is kept in the ODD's cache under ``key``.
+    """
     cache = odd.arrays.cache
     size = collect_grown(bdd, cache.get("aux_live", key, 0), GC_SLACK)
     if size is not None:

@@ -20,9 +20,12 @@ __all__ = ["Question", "ask", "class_words", "of_class"]
 
 
 class Question(NamedTuple):
-    """What :func:`ask` found: the binary ODD to ask, the class state decided and the
-    rival (both ``None`` on a binary ODD), and both decisions of the formula in the class's
-    words, positive first (a function giving them, as ``Explanations`` takes it)."""
+    """What :func:`ask` found.
+
+    The binary ODD to ask, the class state decided and the rival (both ``None`` on a binary
+    ODD), and both decisions of the formula in the class's words, positive first (a function
+    giving them, as ``Explanations`` takes it).
+    """
 
     formula: ODD
     decided: Any
@@ -31,9 +34,11 @@ class Question(NamedTuple):
 
 
 def class_words(class_var: Any, decided: Any, rival: Any = None) -> tuple[str, str]:
-    """Both decisions of the class formula a multi-class question is asked of, positive
-    first: without a rival, ``decided``'s formula (``"C = a"``, and ``"C other than a"``);
-    with one, the rival's (``"C = b"``, and ``"C = a and not b"``: the decision explained).
+    """Name both decisions of the class formula a multi-class question is asked of.
+
+    Positive first: without a rival, ``decided``'s formula (``"C = a"``, and ``"C other than
+    a"``); with one, the rival's (``"C = b"``, and ``"C = a and not b"``: the decision
+    explained).
 
     >>> class_words("Disease", "PAIVS")
     ('Disease = PAIVS', 'Disease other than PAIVS')
@@ -46,7 +51,7 @@ def class_words(class_var: Any, decided: Any, rival: Any = None) -> tuple[str, s
 
 
 def ask(odd: ODD, instance, rival=None) -> Question:
-    """The question about the decision on ``instance`` (``rival=``: and not that class).
+    """Set the question about the decision on ``instance`` (``rival=``: and not that class).
 
     Raises :class:`~bnx.ArgumentError` for a rival that is the decided class (or, on a
     binary ODD, not its other decision) and :class:`~bnx.UnknownStateError` for one that
@@ -66,8 +71,10 @@ def ask(odd: ODD, instance, rival=None) -> Question:
 
 
 def of_class(odd: ODD, state) -> Question:
-    """The class formula of ``state`` on a multi-class ODD, named in the class's words
-    (``decided`` is the state: e.g. the class whose prime implicants are asked)."""
+    """Return the class formula of ``state`` on a multi-class ODD, named in the class's words.
+
+    ``decided`` is the state: e.g. the class whose prime implicants are asked.
+    """
     state = odd.classes[odd.class_index(state)]
     words = class_words(odd.class_var, state)
     return Question(odd.class_formula(state), state, None, lambda: words)

@@ -32,8 +32,10 @@ __all__ = ["contrastive", "flippable", "minimal", "roles", "ROW_BY_ROW"]
 
 
 def contrastive(odd: ODD, x: list[int]) -> tuple:
-    """``(manager, root, layout, decision)`` of the contrastive explanations of ``x``
-    (kept in the instance's memo)."""
+    """Return ``(manager, root, layout, decision)`` of the contrastive explanations of ``x``.
+
+    Kept in the instance's memo.
+    """
     m = memo(odd, x)
     got = m.get("contrastive")
     if got is None:
@@ -67,7 +69,7 @@ ROW_BY_ROW = 48
 
 
 def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
-    """The diagram ``W`` of the feature sets whose change can reach ``target`` (one pass).
+    """Build the diagram ``W`` of the feature sets whose change can reach ``target`` (one pass).
 
     Bottom-up over the features, each node's ``W`` as a number of a distinct ``dd``
     node: the nodes of a feature whose children have the same numbers have the same
@@ -80,8 +82,10 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
     maker: list = [None]  # the node maker of the feature at hand (made on first use)
 
     def make(row: list[int], i: int) -> int:
-        """The number of ``W`` at a node of feature ``i`` whose children's numbers are
-        ``row`` (the instance's state first)."""
+        """Make the node of ``W`` at a node of feature ``i`` whose children's numbers are ``row``.
+
+        The instance's state first.
+        """
         stay = row[0]
         if stay == TRUE or row.count(stay) == len(row):
             return stay
@@ -126,9 +130,11 @@ def flippable(fv: FeatureView, x: list[int], target: int, layout: Layout, out):
 
 
 def minimal(w, layout: Layout, out):
-    """The minimal members of the upward-closed set ``w`` (a node of ``out``) in the
-    ``keep`` layout, as a node of ``out`` (one depth-first pass,
-    :func:`._depth_first.depth_first`)."""
+    """Return the minimal members of the upward-closed set ``w`` in the ``keep`` layout.
+
+    ``w`` and the answer are nodes of ``out`` (one depth-first pass,
+    :func:`._depth_first.depth_first`).
+    """
     nvars, x, build = layout.nvars, layout.instance, layout.build_dd
     false, true = sets.false(out), sets.true(out)
 
@@ -148,10 +154,12 @@ def minimal(w, layout: Layout, out):
 
 
 def roles(root, layout: Layout) -> list[str]:
-    """Per feature, ``"necessary"``, ``"relevant"`` or ``"irrelevant"``, read off the
-    contrastive explanations ``root`` (a ``dd`` node in the ``keep`` layout) in one pass
-    over its nodes: a feature is irrelevant when no explanation keeps it, necessary when it
-    is an explanation on its own (the path that keeps it alone reaches true)."""
+    """Read per feature ``"necessary"``, ``"relevant"`` or ``"irrelevant"`` off the explanations.
+
+    Off the contrastive explanations ``root`` (a ``dd`` node in the ``keep`` layout), in one
+    pass over its nodes: a feature is irrelevant when no explanation keeps it, necessary
+    when it is an explanation on its own (the path that keeps it alone reaches true).
+    """
     n = layout.n
     g = Store(layout.nvars)
     r = g.read_dd(root)

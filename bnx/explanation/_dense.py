@@ -1,6 +1,7 @@
-"""The network's joint over the class and the features as one dense table, with the
-decision of every instance beside it: the arithmetic of the questions asked *under the
-network* (the same-decision probability, what to observe next, probable reasons, group
+"""The network's joint over the class and the features as one dense table.
+
+With the decision of every instance beside it: the arithmetic of the questions asked *under
+the network* (the same-decision probability, what to observe next, probable reasons, group
 fairness) when the features have few enough joint states.
 
 ``Joint.table[c, x]`` is ``Pr(class = c, x)`` for every complete instance ``x`` (axes in the
@@ -40,9 +41,10 @@ __all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint", "probability
 
 
 def probability(value) -> float:
-    """A probability computed in floats (within its bound of the exact value), clipped
-    into ``[0, 1]``: a ratio of sums that are each rounded may step just outside (the
-    exact value is within the bound of the clipped float too).
+    """Clip a probability computed in floats (within its bound of the exact value) into ``[0, 1]``.
+
+    A ratio of sums that are each rounded may step just outside (the exact value is within
+    the bound of the clipped float too).
 
     Examples
     --------
@@ -88,7 +90,7 @@ class TooLarge(Exception):
 
 
 def joint(clf, features: tuple, *, exact: bool = False) -> Joint:
-    """The dense joint of ``clf`` with its feature axes in ``features`` order (cached).
+    """Return the dense joint of ``clf`` with its feature axes in ``features`` order (cached).
 
     Raises :class:`TooLarge` when it cannot be made within :data:`LIMIT` entries (or, in
     floats, without risk of underflow).
@@ -141,7 +143,7 @@ def _make(clf, features: tuple, exact: bool) -> Joint:
 
 
 def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
-    """The product of ``factors`` over ``out`` (plus ``var``, summed out)."""
+    """Multiply ``factors`` over ``out`` (plus ``var``, summed out)."""
     full = out if var is None else (*out, var)
     size = math.prod(card[v] for v in full)
     if size > LIMIT:
@@ -167,10 +169,12 @@ def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
 
 
 def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:
-    """``table.sum(axis=axes)`` with the summed axes moved last and merged into one, summed
-    by a product with a vector of ones (BLAS for floats, exact for Python integers): numpy's
-    reduction over many small axes at once is several times slower. Multiplying by one is
-    exact, and the order of the additions does not change the floats' bound.
+    """Compute ``table.sum(axis=axes)`` by a product with a vector of ones.
+
+    The summed axes are moved last and merged into one, summed by a product with a vector of
+    ones (BLAS for floats, exact for Python integers): numpy's reduction over many small
+    axes at once is several times slower. Multiplying by one is exact, and the order of the
+    additions does not change the floats' bound.
 
     Examples
     --------
@@ -188,9 +192,11 @@ def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:
 
 
 def decisions(odd) -> np.ndarray:
-    """The diagram's decision on every complete instance: a bool array with one axis per
-    feature in the ODD's order (cached with the diagram); on a multi-class ODD, the index
-    of the decided class (the one class formula that holds there)."""
+    """Decide every complete instance: a bool array with one axis per feature in the ODD's order.
+
+    Cached with the diagram; on a multi-class ODD, the index of the decided class (the one
+    class formula that holds there).
+    """
     if odd.multiclass:
         return np.argmax(np.stack([decisions(f) for f in odd.formulas]), axis=0)
     cache = odd.arrays.cache

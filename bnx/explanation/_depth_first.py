@@ -1,5 +1,6 @@
-"""One memoised depth-first pass over the pairs ``(node, feature)`` of a diagram, with an
-explicit stack: no Python recursion per feature, so a diagram of any depth leaves
+"""One memoised depth-first pass over the pairs ``(node, feature)`` of a diagram.
+
+With an explicit stack: no Python recursion per feature, so a diagram of any depth leaves
 Python's recursion limit alone.
 
 It serves the passes that make a node's output at feature ``i`` from its children's at
@@ -23,7 +24,7 @@ __all__ = ["depth_first"]
 
 
 def depth_first(root: Any, n: int, false: Any, kids: Callable, combine: Callable) -> Any:
-    """The output of ``(root, 0)``, each pair ``(node, feature)`` made once.
+    """Return the output of ``(root, 0)``, each pair ``(node, feature)`` made once.
 
     ``kids(w, i)`` is the tuple of ``w``'s children on feature ``i`` (nodes at feature
     ``i + 1``); ``combine(i, kids, outs)`` makes the output of a node at feature ``i``

@@ -71,8 +71,9 @@ def _mutable(enc: Encoding, mutable: Sequence[bool]) -> list[bool]:
 
 
 class Erosion:
-    """Erosions of the functions of a :class:`~.store.Store` held in numpy, memoised per
-    node, a feature's nodes at a time; counts are the store's.
+    """Erosions of the functions of a :class:`~.store.Store` held in numpy.
+
+    Memoised per node, a feature's nodes at a time; counts are the store's.
 
     Parameters
     ----------
@@ -96,11 +97,11 @@ class Erosion:
                                           np.full(max(n, 2 * have) - have, -1, dtype=_INT)])
 
     def count(self, root: int) -> int:
-        """The number of complete instances (valid codes) on which ``root`` is true."""
+        """Count the complete instances (valid codes) on which ``root`` is true."""
         return self.st.count(root)
 
     def erode(self, root: int) -> int:
-        """The node of ``E(root)``."""
+        """Return the node of ``E(root)``."""
         self._fit()
         st = self.st
         least = st.least
@@ -120,8 +121,10 @@ class Erosion:
         return int(self.eroded[root])
 
     def _select(self, i: int, rows: np.ndarray) -> np.ndarray:
-        """The nodes of feature ``i`` going to ``rows[:, s]`` on state ``s`` (codes that
-        name no state lead to false)."""
+        """Make the nodes of feature ``i`` going to ``rows[:, s]`` on state ``s``.
+
+        Codes that name no state lead to false.
+        """
         m, a = self.st.nbits[i], self.st.first[i]
         cur = np.zeros((len(rows), 1 << m), dtype=_INT)
         cur[:, :rows.shape[1]] = rows
@@ -132,10 +135,11 @@ class Erosion:
 
 
 class SmallErosion:
-    """:class:`Erosion` on a :class:`~.store.Store` held in Python, one node at a time
-    (a loop over an explicit stack, memoised per node): for small diagrams, where a numpy
-    call per level and feature costs more than the nodes. Stars and counts are the
-    store's."""
+    """:class:`Erosion` on a :class:`~.store.Store` held in Python, one node at a time.
+
+    A loop over an explicit stack, memoised per node: for small diagrams, where a numpy call
+    per level and feature costs more than the nodes. Stars and counts are the store's.
+    """
 
     def __init__(self, arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
                  least: tuple | None = None) -> None:
@@ -144,12 +148,11 @@ class SmallErosion:
         self.eroded = {0: 0, 1: 1}
 
     def count(self, u: int) -> int:
-        """The number of complete instances (valid codes) on which ``u`` is true."""
+        """Count the complete instances (valid codes) on which ``u`` is true."""
         return self.st.count(u)
 
     def erode(self, root: int) -> int:
-        """The node of ``E(root)``: a node is made once the erosions of its cofactors
-        are."""
+        """Return the node of ``E(root)``: a node is made once the erosions of its cofactors are."""
         st = self.st
         nbits, first = st.nbits, st.first
 
@@ -170,12 +173,14 @@ class SmallErosion:
 
 def eroded_counts(arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
                   least: tuple | None = None, *, small: int | None = None) -> tuple[dict, int]:
-    """``({k: instances of the function at robustness k}, instances never flipped)``:
-    the instances on which ``arrays``' function is true (valid codes only), by the
-    fewest changes of ``mutable`` features that make it false; ``least``: per feature,
-    the state whose cofactor implies the others, where the function is unate. Diagrams
-    that :func:`~.store.in_python` keeps in Python (or, given, of at most ``small`` nodes)
-    go through :class:`SmallErosion`."""
+    """Count the instances on which ``arrays``' function is true by their robustness.
+
+    ``({k: instances of the function at robustness k}, instances never flipped)``: the
+    instances on which it is true (valid codes only), by the fewest changes of ``mutable``
+    features that make it false; ``least``: per feature, the state whose cofactor implies
+    the others, where the function is unate. Diagrams that :func:`~.store.in_python` keeps
+    in Python (or, given, of at most ``small`` nodes) go through :class:`SmallErosion`.
+    """
     if in_python(arrays.size, False) if small is None else arrays.size <= small:
         return _rounds(SmallErosion(arrays, enc, mutable, least), arrays.root)
     st = Store.from_arrays(arrays, enc, least=least, python=False)

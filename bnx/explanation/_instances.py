@@ -27,15 +27,19 @@ __all__ = ["instance_indices", "named", "memo"]
 
 
 def instance_indices(odd, instance: Instance) -> list[int]:
-    """The state index of each feature of a complete instance, in the ODD's order
-    (:func:`bnx.explanation._cache.indices`: a fast path for the ODD's own state values,
-    else :meth:`ODD.encode`, with its errors)."""
+    """Return the state index of each feature of a complete instance, in the ODD's order.
+
+    :func:`bnx.explanation._cache.indices`: a fast path for the ODD's own state values, else
+    :meth:`ODD.encode`, with its errors.
+    """
     return indices(odd, instance)
 
 
 def named(odd, states: Sequence[int | None]) -> dict:
-    """``{feature: state}`` of the features whose index in ``states`` (the ODD's order)
-    is not ``None``, in the classifier's order."""
+    """Return ``{feature: state}`` of the features whose index in ``states`` is not ``None``.
+
+    ``states`` is in the ODD's order; the answer in the classifier's order.
+    """
     enc = odd.encoding
     out = {}
     for f in odd.display_order:
@@ -46,8 +50,11 @@ def named(odd, states: Sequence[int | None]) -> dict:
 
 
 def memo(odd, x: Sequence[int]) -> dict:
-    """What the questions computed for the instance ``x`` (state indices), kept for the
-    next question on the same instance; emptied when another instance is asked about."""
+    """Return what the questions computed for the instance ``x`` (state indices).
+
+    Kept for the next question on the same instance; emptied when another instance is asked
+    about.
+    """
     # (detached: it may hold dd nodes; see bnx.diagram._memo)
     cache = detached(odd.arrays)
     key = tuple(x)

@@ -1,5 +1,6 @@
-"""Counting the instances, or pairs of instances, that one or two diagrams accept, on the
-diagrams (no instance is enumerated).
+"""Counting the instances, or pairs of instances, that one or two diagrams accept.
+
+They are counted on the diagrams: no instance is enumerated.
 
 A *walk* goes down one or two diagrams (their feature views, over the same features in the
 same order) together, feature by feature. At feature ``k`` it takes one of ``choices[k]``:
@@ -44,9 +45,11 @@ class Walks:
         self._steps, self._counts, self._choices = steps, counts, choices
 
     def witness(self) -> list | None:
-        """One accepted walk: per feature the choice ``(a, b)`` it takes (the first choice,
-        in ``choices`` order, with accepted walks below, at every feature), or ``None``
-        when there is none."""
+        """Return one accepted walk: per feature the choice ``(a, b)`` it takes.
+
+        The first choice, in ``choices`` order, with accepted walks below, at every feature;
+        ``None`` when there is none.
+        """
         if not self.count:
             return None
         out, p = [], 0
@@ -63,9 +66,10 @@ class Walks:
 
 def walks(views: tuple[FeatureView, FeatureView], roots: tuple[int, int], choices: list,
           accept) -> Walks:
-    """The walks down ``views`` from ``roots`` taking ``choices[k]`` at feature ``k``,
-    accepted by ``accept(a, b)`` (numpy arrays of the terminals reached, ``0`` or ``1``,
-    to a bool array).
+    """Count the walks down ``views`` from ``roots`` taking ``choices[k]`` at feature ``k``.
+
+    Those accepted by ``accept(a, b)`` (numpy arrays of the terminals reached, ``0`` or
+    ``1``, to a bool array).
 
     Examples
     --------
@@ -111,8 +115,10 @@ def walks(views: tuple[FeatureView, FeatureView], roots: tuple[int, int], choice
 
 
 def _follow(fv: FeatureView, k: int, nodes: np.ndarray, states: np.ndarray) -> np.ndarray:
-    """``out[j, i]``: node ``i``'s child on ``states[j]`` of feature ``k`` (a node below
-    ``k`` stays)."""
+    """Return ``out[j, i]``: node ``i``'s child on ``states[j]`` of feature ``k``.
+
+    A node below ``k`` stays.
+    """
     tests = fv.feature[nodes] == k
     if not tests.any():
         return np.broadcast_to(nodes, (len(states), len(nodes)))
@@ -121,8 +127,10 @@ def _follow(fv: FeatureView, k: int, nodes: np.ndarray, states: np.ndarray) -> n
 
 
 def accepts(a_value: bool, b_value: bool | None = None):
-    """An ``accept`` for :func:`walks`: the first diagram ends at ``a_value`` and (unless
-    ``None``) the second at ``b_value``."""
+    """Make an ``accept`` for :func:`walks`: the first diagram ends at ``a_value``.
+
+    And the second at ``b_value``, unless ``b_value`` is ``None``.
+    """
     ta = TRUE if a_value else 0
 
     if b_value is None:

@@ -45,7 +45,7 @@ INF = 1 << 62
 
 
 def view(odd) -> FeatureView:
-    """The :class:`~bnx.diagram._feature_view.FeatureView` of ``odd`` (made once)."""
+    """Return the :class:`~bnx.diagram._feature_view.FeatureView` of ``odd`` (made once)."""
     return feature_view(odd.arrays, odd.encoding)
 
 
@@ -54,15 +54,17 @@ def _rows(fv: FeatureView, i: int) -> slice:
 
 
 def decide(fv: FeatureView, x: Sequence[int]) -> bool:
-    """The decision on a complete instance (state indices), by one walk."""
+    """Decide a complete instance (state indices), by one walk."""
     return decide_instance(fv.arrays, fv.enc, x, fv.root)
 
 
 def distances(fv: FeatureView, x: Sequence[int], target: int,
               mutable: Sequence[bool]) -> np.ndarray:
-    """Per node, the fewest features of ``x`` to change to reach the terminal ``target``
-    (``INF``: none): following ``x``'s state costs 0, another state of a mutable
-    feature costs 1, a feature the diagram skips costs nothing."""
+    """Compute per node the fewest features of ``x`` to change to reach the terminal ``target``.
+
+    ``INF``: none. Following ``x``'s state costs 0, another state of a mutable feature costs
+    1, a feature the diagram skips costs nothing.
+    """
     d = np.full(fv.arrays.size, INF, dtype=np.int64)
     d[target] = 0
     for i in range(fv.n - 1, -1, -1):
@@ -84,8 +86,10 @@ def distances(fv: FeatureView, x: Sequence[int], target: int,
 
 def instance_distances(odd, fv: FeatureView, x: Sequence[int], target: int,
                        mutable: Sequence[bool]) -> np.ndarray:
-    """:func:`distances`, kept in the instance's memo (:func:`~._instances.memo`) for the
-    next question on ``x``."""
+    """Compute :func:`distances`, kept in the instance's memo for the next question on ``x``.
+
+    The memo is :func:`~._instances.memo`.
+    """
     m = memo(odd, x)
     key = ("distances", target, tuple(mutable))
     d = m.get(key)
@@ -96,9 +100,11 @@ def instance_distances(odd, fv: FeatureView, x: Sequence[int], target: int,
 
 def closest_flip(fv: FeatureView, x: Sequence[int],
                  mutable: Sequence[bool]) -> list[int] | None:
-    """One closest instance (state indices) with the other decision than ``x``'s, or
-    ``None``; along a shortest path, the instance's state is kept whenever that is as
-    short, else the first other state that is."""
+    """Find one closest instance (state indices) with the other decision than ``x``'s, or ``None``.
+
+    Along a shortest path, the instance's state is kept whenever that is as short, else the
+    first other state that is.
+    """
     target = FALSE if decide(fv, x) else TRUE
     d = distances(fv, x, target, mutable)
     u = fv.root
@@ -117,8 +123,10 @@ def closest_flip(fv: FeatureView, x: Sequence[int],
 
 
 def reaches(fv: FeatureView, fixed: Sequence[int | None], target: int) -> np.ndarray:
-    """Per node, whether some completion of ``fixed`` (a state index per feature,
-    ``None``: free) leads from it to the terminal ``target``."""
+    """Tell per node whether some completion of ``fixed`` leads from it to the terminal ``target``.
+
+    ``fixed`` holds a state index per feature, ``None``: free.
+    """
     r = np.zeros(fv.arrays.size, dtype=bool)
     r[target] = True
     for i in range(fv.n - 1, -1, -1):
@@ -152,8 +160,9 @@ def reached(fv: FeatureView, fixed: Sequence[int | None]) -> np.ndarray:
 
 
 def distinct_rows(a: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of ``a`` (entries in ``0 .. bound - 1``) and, per row of ``a``,
-    the number of its distinct row.
+    """Return the distinct rows of ``a`` and, per row of ``a``, the number of its distinct row.
+
+    The entries of ``a`` are in ``0 .. bound - 1``.
 
     Each row is turned into one integer key, column by column (``key * bound + next``);
     before the key could overflow, it is replaced by its rank among the keys so far.

@@ -1,6 +1,8 @@
-"""What the PI passes (:mod:`.pi`) keep per ODD, in its cache (:mod:`._cache`): the
-conjunction store of the decision function or its negation, and per layout kind and
-decision the pass's memo with the output store it builds into."""
+"""What the PI passes (:mod:`.pi`) keep per ODD, in its cache (:mod:`._cache`).
+
+The conjunction store of the decision function or its negation, and per layout kind and
+decision the pass's memo with the output store it builds into.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +20,10 @@ CORE_LIMIT = 2_000_000
 
 
 def _store(odd: ODD, decision: bool) -> Store:
-    """The conjunction store of the decision function (``decision``) or its negation
-    (stars by one gather where the function is unate, :mod:`.unate`)."""
+    """Return the conjunction store of the decision function (``decision``) or its negation.
+
+    Stars by one gather where the function is unate (:mod:`.unate`).
+    """
     least = _cache.least_states(odd, decision)
     if decision:
         return store_for(odd.arrays, odd.encoding, least)
@@ -32,11 +36,12 @@ MEMO_LIMIT = 1_000_000
 
 
 class _State:
-    """What pi-inst or pi-cover keeps per ODD, layout kind and decision, for one output
-    :class:`~.store.Store` ``core``: the "all dropped" chain, the pass's
-    memo (valid across calls: pi-cover's results do not depend on an instance, pi-inst's
-    are keyed by the instance's remaining states, named by suffix ids) and the suffix
-    table."""
+    """What pi-inst or pi-cover keeps per ODD, layout kind and decision.
+
+    For one output :class:`~.store.Store` ``core``: the "all dropped" chain, the pass's memo
+    (valid across calls: pi-cover's results do not depend on an instance, pi-inst's are
+    keyed by the instance's remaining states, named by suffix ids) and the suffix table.
+    """
 
     __slots__ = ("core", "dropped", "memo", "suffixes")
 

@@ -65,7 +65,7 @@ def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None,
 
 def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
                within=None, target=None) -> int | float:
-    """The fewest features of ``instance`` to change for the other decision.
+    """Count the fewest features of ``instance`` to change for the other decision.
 
     Changing a feature means giving it any other of its states; ``immutable``
     features keep theirs. On a multi-class ODD, the fewest changes for any other class
@@ -102,6 +102,12 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
         other decision).
     UnknownStateError
         ``target`` is not a class state.
+
+    See Also
+    --------
+    bnx.counterfactuals : The closest instances with the other decision.
+    bnx.robustness_profile : Every instance counted by its robustness.
+    bnx.contrastive_explanations : The features whose change can flip the decision.
 
     Examples
     --------
@@ -178,6 +184,12 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     UnknownStateError
         ``target`` is not a class state.
 
+    See Also
+    --------
+    bnx.robustness : Their number of changes.
+    bnx.contrastive_explanations : Which features to free, not which states to take.
+    bnx.decision_bias : The closest change of the protected features alone.
+
     Examples
     --------
     >>> import bnx
@@ -242,10 +254,12 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
 
 
 def _leads(source, formula: ODD, named: dict, decision: bool, target) -> tuple:
-    """``(wording, lead)`` of the counterfactuals of ``named`` on ``formula`` (the binary
-    ODD asked): both decisions in the class's words (see :class:`Explanations`), and the
-    class state the counterfactual instance of given changes is decided, or that state
-    itself when all of them lead to one."""
+    """Return ``(wording, lead)`` of the counterfactuals of ``named`` on ``formula``.
+
+    ``formula`` is the binary ODD asked: both decisions in the class's words (see
+    :class:`Explanations`), and the class state the counterfactual instance of given changes
+    is decided, or that state itself when all of them lead to one.
+    """
     if source is None or not source.multiclass:
         return wording_of(formula), formula.decision_state(not decision)
     c = source.class_var
@@ -258,10 +272,11 @@ def _leads(source, formula: ODD, named: dict, decision: bool, target) -> tuple:
 
 
 class _Paths(Paths):
-    """The shortest paths from the root to the other decision, as a diagram of changes
-    in the node table ``out`` (:class:`~.store.Store`), in the ``partial``
-    layout ("unchanged": the kept bit and the value bits 0; a change to state ``v``: the
-    kept bit 1 and ``v``'s code).
+    """The shortest paths from the root to the other decision, as a diagram of changes.
+
+    In the node table ``out`` (:class:`~.store.Store`), in the ``partial`` layout
+    ("unchanged": the kept bit and the value bits 0; a change to state ``v``: the kept bit 1
+    and ``v``'s code).
 
     :class:`~.costs.Paths`' walk with unit costs: from the root over the edges on
     shortest paths only (those whose distance drops by their cost), memoised per node
@@ -307,10 +322,21 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     without ``target``): the instances decided each class are counted on that class's
     formula, and the counts added.
 
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    immutable : iterable of features
+        Features that may not change.
+
     Returns
     -------
     dict
         ``{robustness: number of instances}``, the keys ints and possibly ``math.inf``.
+
+    See Also
+    --------
+    bnx.robustness : One instance's robustness.
 
     Examples
     --------
@@ -347,8 +373,10 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
 
 
 def _eroded(odd: ODD, decision: bool, mutable: list) -> tuple[dict, int]:
-    """The instances ``odd`` decides ``decision`` by robustness, and those never flipped
-    (:func:`~._erosion.eroded_counts`)."""
+    """Count the instances ``odd`` decides ``decision`` by robustness, and those never flipped.
+
+    By :func:`~._erosion.eroded_counts`.
+    """
     from ._erosion import eroded_counts
     arrays = odd.arrays if decision else _cache.store(odd, "negated",
                                                       lambda: negate(odd.arrays))

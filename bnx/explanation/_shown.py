@@ -20,13 +20,15 @@ __all__ = ["Shown"]
 
 
 class Shown:
-    """The display methods of an explanation set (see
-    :class:`~bnx.explanation.explanations.Explanations`)."""
+    """The display methods of an explanation set.
+
+    See :class:`~bnx.explanation.explanations.Explanations`.
+    """
 
     __slots__ = ()
 
     def to_frame(self, limit: int | None = None):
-        """A pandas DataFrame, one row per explanation, ``*`` for a dropped feature.
+        """Return a pandas DataFrame, one row per explanation, ``*`` for a dropped feature.
 
         ``limit`` caps the number of rows (``None``: all of them). For MC-explanations,
         ``attrs["on"]`` holds the on states (:attr:`on`).
@@ -61,8 +63,10 @@ class Shown:
         return plot_explanations(self, ax, **options)
 
     def title(self) -> str:
-        """One line: how many explanations of which decision (in the class's words),
-        what they are, and how many there are of each length.
+        """One line: how many explanations of which decision, and of which lengths.
+
+        How many explanations of which decision (in the class's words), what they are, and
+        how many there are of each length.
 
         Returns
         -------
@@ -79,8 +83,9 @@ class Shown:
         return printing.title(self)
 
     def on_text(self) -> str | None:
-        """The on states of MC-explanations as one line (``None``, not applicable, for
-        other kinds).
+        """Write the on states of MC-explanations as one line.
+
+        ``None``, not applicable, for other kinds.
 
         Returns
         -------
@@ -102,8 +107,9 @@ class Shown:
             f"{f} = {' or '.join(map(str, self.on[f]))}" for f in shown) or "(none)")
 
     def shortest_first(self) -> Iterator[dict]:
-        """The explanations as dicts, shortest first (then in :meth:`__iter__`'s order),
-        found on the diagram length by length: the first few cost a few walks down it,
+        """List the explanations as dicts, shortest first (then in :meth:`__iter__`'s order).
+
+        Found on the diagram length by length: the first few cost a few walks down it,
         however many explanations there are.
 
         Returns

@@ -1,7 +1,9 @@
-"""A :class:`~.store.Store` held in Python, seen feature by feature: its features (each
-level a two-state feature, or an encoding's log-encoded ones), values computed bottom-up
-over whole features (counts over valid codes, erosions: :mod:`._erosion`) and stars, each a
-loop over an explicit stack, however deep the diagram."""
+"""A :class:`~.store.Store` held in Python, seen feature by feature.
+
+Its features (each level a two-state feature, or an encoding's log-encoded ones), values
+computed bottom-up over whole features (counts over valid codes, erosions: :mod:`._erosion`)
+and stars, each a loop over an explicit stack, however deep the diagram.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +13,12 @@ __all__ = ["setup", "upward", "count", "star"]
 
 
 def setup(st, enc: Encoding | None, least: tuple | None) -> None:
-    """Give ``st`` per feature its first level, bits and states (each level its own
-    two-state feature without ``enc``), per level its feature (``feature_of``), and
-    ``skip[i]``, the number of joint states of the features from ``i`` on."""
+    """Give ``st`` per feature its first level, bits and states, and per level its feature.
+
+    Each level is its own two-state feature without ``enc``; per level its feature
+    (``feature_of``), and ``skip[i]``, the number of joint states of the features from ``i``
+    on.
+    """
     nvars = st.nvars
     if enc is None:
         st.first, st.nbits, st.nstates = tuple(range(nvars + 1)), [1] * nvars, [2] * nvars
@@ -33,10 +38,12 @@ def setup(st, enc: Encoding | None, least: tuple | None) -> None:
 
 
 def upward(st, root: int, memo: dict, make) -> int:
-    """``memo[root]`` for a value computed bottom-up over whole features: for each node
-    ``w`` reached from ``root`` (at feature boundaries) and not in ``memo``, ``memo[w] =
-    make(w, i, kids, memo)`` once its cofactors ``kids`` over the states of its feature
-    ``i`` are in ``memo``."""
+    """Compute ``memo[root]`` for a value computed bottom-up over whole features.
+
+    For each node ``w`` reached from ``root`` (at feature boundaries) and not in ``memo``,
+    ``memo[w] = make(w, i, kids, memo)`` once its cofactors ``kids`` over the states of its
+    feature ``i`` are in ``memo``.
+    """
     var, feat, nstates, cof = st.var, st.feature_of, st.nstates, st.cofactor
     stack = [root]
     while stack:
@@ -56,9 +63,10 @@ def upward(st, root: int, memo: dict, make) -> int:
 
 
 def count(st, u: int) -> int:
-    """The number of complete instances (valid codes only) on which ``u`` is true; a
-    node's memo (``st._counts``) counts the joint states of the features from its own
-    on."""
+    """Count the complete instances (valid codes only) on which ``u`` is true.
+
+    A node's memo (``st._counts``) counts the joint states of the features from its own on.
+    """
     var, feat, skip = st.var, st.feature_of, st.skip
 
     def make(w: int, i: int, kids: list, memo: dict) -> int:
@@ -68,9 +76,11 @@ def count(st, u: int) -> int:
 
 
 def star(st, u: int) -> int:
-    """Make the star of node ``u`` of ``st``: the conjunction of its cofactors over the
-    states of its feature (where the function is unate, ``least``, the cofactor on that
-    feature's least state)."""
+    """Make the star of node ``u`` of ``st``: the conjunction of its cofactors over its states.
+
+    Its cofactors over the states of its feature; where the function is unate (``least``),
+    the cofactor on that feature's least state.
+    """
     i = st.feature_of[st.var[u]]
     if st.least is not None:
         s = st.cofactor(u, i, st.least[i])

@@ -1,5 +1,6 @@
-"""The large strategy of :class:`~.store.Store`: its nodes in numpy buffers, conjunctions
-breadth first, many pairs at once.
+"""The large strategy of :class:`~.store.Store`.
+
+Its nodes in numpy buffers, conjunctions breadth first, many pairs at once.
 
 A store past the one limit (:func:`~.store.in_python`) holds the ODD's nodes (the arrays,
 copied once into growable buffers) and the new nodes its conjunctions make, reduced and
@@ -81,7 +82,7 @@ def _table(st, lvl: int) -> tuple:
 
 
 def nodes(st, lvl: int, lo, hi) -> np.ndarray:
-    """The reduced, canonical nodes ``(lvl, lo, hi)`` (made where missing)."""
+    """Return the reduced, canonical nodes ``(lvl, lo, hi)`` (made where missing)."""
     lo = np.asarray(lo, dtype=_INT)
     hi = np.asarray(hi, dtype=_INT)
     out = lo.copy()
@@ -230,8 +231,10 @@ def conj(st, a, b) -> np.ndarray:
 
 # ---------------------------------------------------------------------- stars
 def cofactors(st, us, i: int) -> np.ndarray:
-    """The cofactors of nodes ``us`` (all testing feature ``i``) over each state of
-    ``i``: one row per node, one column per state."""
+    """Return the cofactors of nodes ``us`` (all testing feature ``i``) over each state of ``i``.
+
+    One row per node, one column per state.
+    """
     us = np.asarray(us, dtype=_INT)
     out = np.empty((len(us), st.nstates[i]), dtype=_INT)
     for j in range(st.nstates[i]):
@@ -240,7 +243,7 @@ def cofactors(st, us, i: int) -> np.ndarray:
 
 
 def _stars(st, us: np.ndarray, i: int) -> np.ndarray:
-    """The stars of nodes ``us`` of feature ``i`` (conjunctions made as needed)."""
+    """Return the stars of nodes ``us`` of feature ``i`` (conjunctions made as needed)."""
     if st.least is not None:
         return cofactor(st.level, st.lo, st.hi, us, st.first[i], st.nbits[i], st.least[i])
     cof = cofactors(st, us, i)
@@ -258,7 +261,7 @@ def make_stars(st, us, i: int) -> None:
 
 
 def star_of(st, u: int) -> int:
-    """The star of node ``u`` (made on first use)."""
+    """Return the star of node ``u`` (made on first use)."""
     got = int(st.star[u])
     if got < 0:
         make_stars(st, [u], int(st.feature_of[st.level[u]]))
@@ -267,9 +270,11 @@ def star_of(st, u: int) -> int:
 
 
 def close(st) -> None:
-    """Make the star of every node: the stars of all the nodes without one in one
-    breadth-first conjunction (one per further state), then those of the nodes that
-    made, until none is left."""
+    """Make the star of every node.
+
+    The stars of all the nodes without one in one breadth-first conjunction (one per further
+    state), then those of the nodes that made, until none is left.
+    """
     while True:
         us = np.flatnonzero(st.star[:st._n] < 0)
         if not len(us):
@@ -298,9 +303,11 @@ def _feature(st, us: np.ndarray) -> np.ndarray:
 
 
 def reached(st, root: int, known: np.ndarray) -> list:
-    """The nodes below ``root`` (reached at feature boundaries) that ``known`` does not
-    mark, top-down: a list of ``(feature, nodes, cofactors)``, the cofactors one row per
-    node and one column per state."""
+    """List the nodes below ``root`` that ``known`` does not mark, top-down.
+
+    Reached at feature boundaries: a list of ``(feature, nodes, cofactors)``, the cofactors
+    one row per node and one column per state.
+    """
     out = []
     if known[root]:
         return out
@@ -322,8 +329,10 @@ def reached(st, root: int, known: np.ndarray) -> list:
 
 
 def count(st, root: int) -> int:
-    """The number of complete instances (valid codes) on which ``root`` is true: one
-    feature's nodes at a time, bottom-up (memoised per node)."""
+    """Count the complete instances (valid codes) on which ``root`` is true.
+
+    One feature's nodes at a time, bottom-up (memoised per node).
+    """
     have = len(st._nc)
     if st._n > have:
         more = max(st._n, 2 * have) - have

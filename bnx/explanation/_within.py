@@ -33,9 +33,12 @@ __all__ = ["within_odd", "within_root"]
 
 
 def within_root(odd: ODD, within):
-    """``κ`` as a node of ``odd.bdd``: ``within`` is an instance set (from
-    :func:`bnx.support`, :func:`bnx.forbid`, or a combination), a classifier (its
-    support) or a list of forbidden combinations (as for :func:`bnx.forbid`)."""
+    """Return ``κ`` as a node of ``odd.bdd``.
+
+    ``within`` is an instance set (from :func:`bnx.support`, :func:`bnx.forbid`, or a
+    combination), a classifier (its support) or a list of forbidden combinations (as for
+    :func:`bnx.forbid`).
+    """
     from .support import forbid, support
     if isinstance(within, InstanceSet):
         return within.root_in(odd.bdd, odd.encoding)
@@ -50,7 +53,7 @@ def within_root(odd: ODD, within):
 
 
 def within_odd(odd: ODD, instance: Instance, within) -> ODD:
-    """The ODD of ``g`` (see the module docstring) for the decision on ``instance``.
+    """Return the ODD of ``g`` (see the module docstring) for the decision on ``instance``.
 
     Raises :class:`~bnx.ExplanationError` when ``instance`` is not in the set.
     """

@@ -1,4 +1,4 @@
-"""Decision bias: does a decision depend on protected features?
+"""Decision bias: whether a decision depends on protected features.
 
 A decision on ``x`` is *biased* (Darwiche and Hirth, ECAI 2020) when some instance
 that differs from ``x`` only on the protected features gets the other decision.
@@ -58,11 +58,26 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     ``protected`` features gets the other decision (on a multi-class ODD: another
     class); the answer's witness is one that changes the fewest protected features.
 
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    instance : mapping
+        A complete instance.
+    protected : iterable of features
+        The features the decision should not depend on.
+
     Returns
     -------
     Bias
         ``bias.biased`` (also ``bool(bias)``), and when biased the witness instance
         (``bias.witness``) and the protected features it changes (``bias.changes``).
+
+    See Also
+    --------
+    bnx.count_biased : How many instances are decided with bias.
+    bnx.group_fairness : Decision rates compared between groups, under the network.
+    bnx.counterfactuals : The closest changes of any features that flip the decision.
 
     Examples
     --------
@@ -109,12 +124,24 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
 
 
 def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
-    """The exact number of complete instances whose decision is biased on ``protected``.
+    """Count the complete instances whose decision is biased on ``protected``, exactly.
+
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    protected : iterable of features
+        The features decisions should not depend on.
 
     Returns
     -------
     int
         The exact number of biased instances.
+
+    See Also
+    --------
+    bnx.decision_bias : Whether one decision is biased, with a witness.
+    bnx.group_fairness : Decision rates compared between groups, under the network.
 
     Examples
     --------

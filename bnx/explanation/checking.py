@@ -1,6 +1,7 @@
-"""Checking an explanation produced elsewhere: whether a part of an instance is a
-sufficient reason of its decision (:func:`check_explanation`), and what was found
-(:class:`ExplanationCheck`).
+"""Checking an explanation produced elsewhere.
+
+Whether a part of an instance is a sufficient reason of its decision
+(:func:`check_explanation`), and what was found (:class:`ExplanationCheck`).
 
 Sufficient when no completion of the part reaches the other decision (one bottom-up
 pass over the ODD's array form); minimal when, moreover, no kept feature can be dropped
@@ -80,9 +81,11 @@ class ExplanationCheck:
     counterexample_decision: Any = field(default=None)
 
     def __bool__(self) -> bool:  # "is it a valid explanation?"
+        """Tell whether the partial instance is sufficient (is it a valid explanation?)."""
         return self.sufficient
 
     def __str__(self) -> str:
+        """Say what the check found, in sentences."""
         this, other = self.wording if self.decision else self.wording[::-1]
         given = terms(self.partial) if self.partial else "nothing"
         if self.rival is None:

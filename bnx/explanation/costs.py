@@ -50,7 +50,7 @@ ORDER_LIMIT = 10_000
 
 
 def _price(value, where: str) -> Fraction | None:
-    """An exact nonnegative price (``None``: infinite, the move is forbidden)."""
+    """Check an exact nonnegative price (``None``: infinite, the move is forbidden)."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise ArgumentError(f"the cost of {where} must be a nonnegative number, got "
                             f"{value!r}")
@@ -63,9 +63,11 @@ def _price(value, where: str) -> Fraction | None:
 
 
 def prices(odd, cost, x: list[int], mutable: list[bool]) -> list[list[Fraction | None]]:
-    """Per feature (the ODD's order) and state, the price of moving ``x`` there (``0``
-    for ``x``'s own state, ``None`` for a forbidden move); ``cost`` as documented in
-    :func:`bnx.counterfactuals` (``None``: 1 per change)."""
+    """Price per feature (the ODD's order) and state the move of ``x`` there.
+
+    ``0`` for ``x``'s own state, ``None`` for a forbidden move; ``cost`` as documented in
+    :func:`bnx.counterfactuals` (``None``: 1 per change).
+    """
     enc = odd.encoding
     out = [[None if not mutable[i] else Fraction(1) for _ in s]
            for i, s in enumerate(enc.states)]
@@ -95,7 +97,7 @@ def prices(odd, cost, x: list[int], mutable: list[bool]) -> list[list[Fraction |
 
 
 def _scaled(price: list[list[Fraction | None]]) -> tuple[list[list[int | None]], int]:
-    """The prices as integers over their common denominator, and that denominator."""
+    """Scale the prices to integers over their common denominator, and return that denominator."""
     den = 1
     for row in price:
         for p in row:
@@ -105,9 +107,11 @@ def _scaled(price: list[list[Fraction | None]]) -> tuple[list[list[int | None]],
 
 
 def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -> tuple:
-    """``(d, inf, den, scaled)``: per node, the cheapest price (scaled by ``den``) of a
-    path to the terminal ``target`` (``inf`` where there is none), and the scaled
-    prices."""
+    """Return ``(d, inf, den, scaled)``: per node, the cheapest price of a path to ``target``.
+
+    Scaled by ``den``, of a path to the terminal ``target`` (``inf`` where there is none),
+    and the scaled prices.
+    """
     scaled, den = _scaled(price)
     bound = sum(max((p for p in row if p is not None), default=0) for row in scaled)
     inf = bound + 1
@@ -130,10 +134,12 @@ def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -
 
 
 class Paths:
-    """The cheapest paths from the root to the other decision as a diagram of changes in
-    the node table ``out`` (:class:`~.store.Store`; the ``partial`` layout:
-    "unchanged", or a change to state ``v``); memoised per node and feature, one node
-    per node of the result."""
+    """The cheapest paths from the root to the other decision as a diagram of changes.
+
+    In the node table ``out`` (:class:`~.store.Store`; the ``partial`` layout: "unchanged",
+    or a change to state ``v``); memoised per node and feature, one node per node of the
+    result.
+    """
 
     def __init__(self, fv: FeatureView, x: list[int], scaled: list, d, layout: Layout,
                  out) -> None:
@@ -160,8 +166,10 @@ class Paths:
         return unchanged[i]
 
     def _settled(self, u: int, du: int, i: int):
-        """The node below ``u`` at feature ``i`` (``du`` left to pay) when it needs no
-        walk: the target, the "all unchanged" chain, or a pair in the memo; else None."""
+        """Return the node below ``u`` at feature ``i`` when it needs no walk, else None.
+
+        ``du`` left to pay: the target, the "all unchanged" chain, or a pair in the memo.
+        """
         if i == self.fv.n:  # u is the target: only edges that keep d finite are followed
             return 1
         if du == 0 and not self.free[i]:
@@ -169,8 +177,11 @@ class Paths:
         return self.memo.get((u, i))
 
     def _edges(self, u: int, du: int, i: int) -> list:
-        """The edges of ``u`` at feature ``i`` on cheapest paths: ``[(label, child, left
-        to pay), ...]``, ``label`` ``DROPPED`` for keeping the instance's state."""
+        """Return the edges of ``u`` at feature ``i`` on cheapest paths.
+
+        ``[(label, child, left to pay), ...]``, ``label`` ``DROPPED`` for keeping the
+        instance's state.
+        """
         fv, xi = self.fv, self.x[i]
         if int(fv.feature[u]) > i:  # feature i is skipped: every state leads to u
             row = [u] * len(self.scaled[i])
@@ -182,9 +193,11 @@ class Paths:
                 if p is not None and d[w] + p == du]
 
     def run(self, u: int, du: int, i: int):
-        """The diagram of the cheapest changes from node ``u`` at feature ``i``, ``du``
-        left to pay: depth first over the edges on cheapest paths, as a loop (a child to
-        walk suspends its parent's loop on a stack), memoised per node and feature."""
+        """Build the diagram of the cheapest changes from node ``u`` at feature ``i``.
+
+        ``du`` left to pay: depth first over the edges on cheapest paths, as a loop (a child
+        to walk suspends its parent's loop on a stack), memoised per node and feature.
+        """
         got = self._settled(u, du, i)
         if got is not None:
             return got
@@ -237,12 +250,14 @@ class Counterfactuals(Explanations):
 
     @property
     def multiclass(self) -> bool:
-        """Whether the counterfactuals are of a multi-class decision (each may lead to a
-        different class)."""
+        """Whether the counterfactuals are of a multi-class decision.
+
+        Each may lead to a different class.
+        """
         return bool(getattr(self._odd, "multiclass", False))
 
     def leads_to(self, changes) -> object:
-        """The class state the instance changed by ``changes`` (a member) is decided.
+        """Return the class state the instance changed by ``changes`` (a member) is decided.
 
         Returns
         -------
@@ -255,15 +270,20 @@ class Counterfactuals(Explanations):
 
     @property
     def decisions(self) -> list:
-        """The class state each counterfactual leads to, in the order of iteration (the
-        other decision's state for all of them on a binary ODD; on a multi-class ODD
-        without ``target=`` each its own class, which is never the one decided)."""
+        """The class state each counterfactual leads to, in the order of iteration.
+
+        The other decision's state for all of them on a binary ODD; on a multi-class ODD
+        without ``target=`` each its own class, which is never the one decided.
+        """
         return [self.leads_to(c) for c in self]
 
     def _ordered(self) -> tuple[list, list, int] | None:
-        """The members most probable first, their probabilities' numerators and common
-        denominator (made once), or ``None`` when they are listed in the diagram's
-        order. Listing them (at most :data:`ORDER_LIMIT` and one) counts them too."""
+        """List the members most probable first, with their probabilities (made once).
+
+        Their probabilities' numerators and common denominator, or ``None`` when they are
+        listed in the diagram's order. Listing them (at most :data:`ORDER_LIMIT` and one)
+        counts them too.
+        """
         if self._by_probability is None:
             got = False
             if self._odd is not None and (self._count is None or self._count <= ORDER_LIMIT):
@@ -280,13 +300,16 @@ class Counterfactuals(Explanations):
         return self._by_probability or None
 
     def __iter__(self):
+        """Iterate over the counterfactuals, most probable first when the ODD has its classifier."""
         got = self._ordered()
         return super().__iter__() if got is None else (dict(r) for r in got[0])
 
     def probabilities(self) -> list:
-        """``[(changes, Pr(counterfactual instance))]`` in the order of iteration, the
-        probabilities as exact fractions (``None``, not applicable, without the
-        classifier)."""
+        """Return ``[(changes, Pr(counterfactual instance))]`` in the order of iteration.
+
+        The probabilities as exact fractions (``None``, not applicable, without the
+        classifier).
+        """
         got = self._ordered()
         if got is not None:
             rows, nums, den = got

@@ -120,8 +120,10 @@ class Explanations(Shown):
 
     @property
     def on(self) -> dict | None:
-        """The on states of MC-explanations (see the class docstring); ``None``, not
-        applicable, for other kinds."""
+        """The on states of MC-explanations (see the class docstring).
+
+        ``None``, not applicable, for other kinds.
+        """
         on = self._on
         if on is not None and not isinstance(on, dict):
             on = self._on = dict(on()) if callable(on) else dict(on)
@@ -129,8 +131,10 @@ class Explanations(Shown):
 
     @property
     def wording(self) -> tuple | None:
-        """Both decisions in the class's words, positive first (``None``, not applicable,
-        when the set was made without them, e.g. from bare arrays)."""
+        """Both decisions in the class's words, positive first.
+
+        ``None``, not applicable, when the set was made without them, e.g. from bare arrays.
+        """
         w = self._wording
         if callable(w):
             w = self._wording = tuple(w())
@@ -138,9 +142,12 @@ class Explanations(Shown):
 
     @property
     def decision_text(self) -> str | None:
-        """The decision explained in the class's words, ``"Admit = +"`` (``None``, not
-        applicable, where :attr:`wording` is, or for a set that explains no decision,
-        such as prime implicants); for :func:`bnx.positives`, the positive decision."""
+        """The decision explained in the class's words, ``"Admit = +"``.
+
+        ``None``, not applicable, where :attr:`wording` is, or for a set that explains no
+        decision, such as prime implicants; for :func:`positives`, the positive
+        decision.
+        """
         w = self.wording
         decision = True if self.kind == "instances" else self.decision
         if w is None or decision is None:
@@ -166,8 +173,10 @@ class Explanations(Shown):
 
     @property
     def nodes(self) -> tuple[Store, int]:
-        """``(table, node)``: the :class:`~bnx.explanation.store.Store` that holds
-        the diagram, and its node there (a set given as a ``dd`` node is read once)."""
+        """``(table, node)``: the :class:`~bnx.explanation.store.Store` of the diagram, its node.
+
+        A set given as a ``dd`` node is read once.
+        """
         if self._core is None:
             table = Store(self.layout.nvars)
             self._core = (table, table.read_dd(self._root))
@@ -200,12 +209,14 @@ class Explanations(Shown):
         return self._count
 
     def __len__(self) -> int:
+        """Count the explanations (:attr:`count`; too many for ``len()`` past ``sys.maxsize``)."""
         n = self.count
         if n > sys.maxsize:
             raise ExplanationError(f"{n} explanations are too many for len(); use .count")
         return n
 
     def __bool__(self) -> bool:
+        """Tell whether there is any explanation."""
         if self._core is not None:
             return self._core[1] != 0
         return self.root != sets.false(self.bdd)
@@ -250,9 +261,12 @@ class Explanations(Shown):
 
     # ------------------------------------------------------------------ items
     def __iter__(self) -> Iterator[dict]:
-        """Explanations in a stable order: depth first in the diagram's variable
-        order, "dropped" before the states, states in pgmpy's order. Each is a dict
-        whose keys follow :attr:`features` (the classifier's order)."""
+        """Iterate over the explanations in a stable order.
+
+        Depth first in the diagram's variable order, "dropped" before the states, states in
+        pgmpy's order. Each is a dict whose keys follow :attr:`features` (the classifier's
+        order).
+        """
         table, ref = self.nodes
         rank = [0] * self.layout.n  # feature -> its position in the display order
         for r, j in enumerate(self._display):
@@ -260,7 +274,7 @@ class Explanations(Shown):
         return members(table, ref, self.layout, rank)
 
     def to_set(self) -> set[frozenset]:
-        """The explanations as a set of ``frozenset(dict.items())``.
+        """Return the explanations as a set of ``frozenset(dict.items())``.
 
         Returns
         -------
@@ -298,13 +312,16 @@ class Explanations(Shown):
 
 
 def wording_of(odd):
-    """A function giving both decisions of ``odd`` in the class's words, positive first
-    (an :class:`Explanations` set calls it when it first prints)."""
+    """Make a function giving both decisions of ``odd`` in the class's words, positive first.
+
+    An :class:`Explanations` set calls it when it first prints.
+    """
     return lambda: (odd.decision_text(True), odd.decision_text(False))
 
 
 def positives(odd, decision=None) -> Explanations:
-    """The positive instances of an ODD as an :class:`Explanations` set (a diagram):
+    """Return the positive instances of an ODD as an :class:`Explanations` set (a diagram).
+
     ``len()`` counts them on the diagram, iterating lists them. On a
     :class:`~bnx.MulticlassODD`, the instances decided the class ``decision``.
 
@@ -335,11 +352,12 @@ def positives(odd, decision=None) -> Explanations:
     --------
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> pos = bnx.positives(odd)
+    >>> from bnx.explanation.explanations import positives
+    >>> pos = positives(odd)
     >>> len(pos), all(odd.decide(x) for x in pos)
     (6, True)
     >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
-    >>> print(bnx.positives(odd, "allergy"))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(positives(odd, "allergy"))  # doctest: +NORMALIZE_WHITESPACE
     3 instances decided Illness = allergy:
       Season = spring, Fever = no, Sneezing = yes, Aches = no
       Season = spring, Fever = no, Sneezing = no, Aches = no

@@ -1,5 +1,7 @@
-"""Group fairness under the network (Ghosh, Basu and Meel 2021): how often each group of
-the protected features gets the positive decision, overall and per class state.
+"""Group fairness under the network (Ghosh, Basu and Meel 2021).
+
+How often each group of the protected features gets the positive decision, overall and per
+class state.
 
 For each joint state ``g`` of the protected features, ``Pr(positive decision | g)``
 (statistical parity compares these across groups) and, per class state ``c``,
@@ -23,18 +25,21 @@ import numpy as np
 
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, closest_first
+from ..odd._odd import ODD, classifier_and_odd
 from . import _dense, under
 from .probability import _odd_for
 
 __all__ = ["group_fairness"]
 
 
-def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False):
-    """The positive rate of each group of ``protected``, overall and per class state.
+def group_fairness(clf: Classifier | ODD, protected, *, odd=None, exact: bool = False):
+    """Compute the positive rate of each group of ``protected``, overall and per class state.
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        A classifier, or an ODD that holds its classifier (``odd.classifier``; the ODD is
+        then ``odd=`` too).
     protected : feature or sequence of features
     odd : ODD, optional
         ``clf``'s compiled decision function (compiled once per classifier when not given).
@@ -61,6 +66,11 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
         The network's features have too many joint states for the dense joint
         (``bnx.explanation._dense.LIMIT``).
 
+    See Also
+    --------
+    bnx.decision_bias : Whether one decision depends on the protected features.
+    bnx.count_biased : How many instances are decided with bias.
+
     Examples
     --------
     >>> import bnx
@@ -82,8 +92,7 @@ def group_fairness(clf: Classifier, protected, *, odd=None, exact: bool = False)
     no    0.0000  1.0000
     """
     import pandas as pd
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     names = [protected] if isinstance(protected, str) or not isinstance(
         protected, Sequence) else list(protected)
     if not names:

@@ -80,7 +80,7 @@ class _Plan:
 
 
 def _times(factors: list):
-    """The exact product of ``factors``, numbers (empty scopes) included."""
+    """Multiply ``factors`` exactly, numbers (empty scopes) included."""
     c = 1
     for s, t in factors:
         if not s:
@@ -93,7 +93,7 @@ def _times(factors: list):
 
 
 def _canonical(factor, scope: tuple):
-    """The table of ``factor`` with its axes in ``scope`` order (same variables)."""
+    """Return the table of ``factor`` with its axes in ``scope`` order (same variables)."""
     s, t = factor
     if tuple(s) != scope:
         t = np.transpose(t, [s.index(v) for v in scope])
@@ -101,8 +101,11 @@ def _canonical(factor, scope: tuple):
 
 
 def _step(plan: _Plan, i: int, feature, P, state: int | None):
-    """The product ``P`` (over the frontier and level ``i``'s factors) with feature ``i`` set
-    to ``state`` (``None``: any state), reduced to the frontier of level ``i + 1``."""
+    """Set feature ``i`` to ``state`` in the product ``P`` and reduce it to the next frontier.
+
+    ``P`` is over the frontier and level ``i``'s factors; ``state`` ``None``: any state;
+    reduced to the frontier of level ``i + 1``.
+    """
     s, t = P
     out_scope = plan.scope[i + 1]
     vec = indicator(plan.card[feature], state)
@@ -116,10 +119,12 @@ def _step(plan: _Plan, i: int, feature, P, state: int | None):
 
 
 def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
-    """``(negative, positive)``: the masses of the evidence ``idx`` (``{feature: state}``,
-    or ``{feature: collection of states}`` for a feature known to be one of them) whose
-    completions the diagram decides negative and positive, each in the same positive
-    units (their ratio to their sum, and to the masses of other evidence, is exact).
+    """Return ``(negative, positive)``: the masses of the evidence ``idx`` decided each way.
+
+    ``idx`` is ``{feature: state}``, or ``{feature: collection of states}`` for a feature
+    known to be one of them; the masses of its completions the diagram decides negative and
+    positive, each in the same positive units (their ratio to their sum, and to the masses
+    of other evidence, is exact).
 
     Examples
     --------
@@ -161,7 +166,7 @@ def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
 
 
 def _states(observed, card: int):
-    """The states a feature may take: all (``None``), one, or those of a collection."""
+    """Return the states a feature may take: all (``None``), one, or those of a collection."""
     if observed is None:
         return range(card)
     if isinstance(observed, (int, np.integer)):
@@ -170,10 +175,12 @@ def _states(observed, card: int):
 
 
 def most_probable(clf, odd, allowed: dict, decision: bool):
-    """The most probable complete instance within ``allowed`` (``{feature: collection of
-    state indices}``; a feature left out may take any state) that the diagram decides
-    ``decision``: ``(states, mass)``, its state index per feature in the ODD's order and
-    its probability in the units of :func:`decision_masses`; ``None`` when there is none.
+    """Find the most probable complete instance within ``allowed`` that is decided ``decision``.
+
+    ``allowed`` is ``{feature: collection of state indices}``; a feature left out may take
+    any state. The answer is ``(states, mass)``, its state index per feature in the ODD's
+    order and its probability in the units of :func:`decision_masses`; ``None`` when there
+    is none.
 
     A max-product pass along the diagram, top-down as :func:`decision_masses`, but over
     single instances: a path chooses a state for every feature, skipped ones included,
@@ -229,8 +236,11 @@ def most_probable(clf, odd, allowed: dict, decision: bool):
 
 
 def _undominated(kept: list) -> list:
-    """The factors of ``kept`` (``(table, path)``, one frontier) that no other one
-    dominates (every entry at least as large; of equal ones, the first)."""
+    """Keep the factors of ``kept`` that no other one dominates.
+
+    ``kept`` holds ``(table, path)``, one frontier; one dominates another when every entry
+    is at least as large; of equal ones, the first is kept.
+    """
     if len(kept) < 2:
         return kept
     flat = [np.asarray(t, dtype=object).reshape(-1) for t, _ in kept]

@@ -23,8 +23,10 @@ __all__ = ["general_reasons", "GeneralReasons", "term"]
 
 
 def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReasons:
-    """The maximal boxes of states around ``instance`` on which every instance gets its
-    decision (or, with ``rival``, none gets ``rival``).
+    """Find the maximal boxes of states around ``instance`` that keep its decision.
+
+    On every instance of such a box the decision is the instance's (or, with ``rival``, none
+    gets ``rival``).
 
     A *box* allows, per feature, a set of its states, the instance's among them; it
     holds every complete instance whose state of each feature is allowed. A general
@@ -67,6 +69,11 @@ def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReaso
     GeneralReasons
         ``print`` lists them fewest constrained features first, as ``feature = state``,
         ``feature ≥ state``, ``feature ∈ {a, b}`` terms.
+
+    See Also
+    --------
+    bnx.pi_explanations : The reasons made of the instance's own states.
+    bnx.check_rule : Whether a condition on states keeps a decision everywhere.
 
     Examples
     --------
@@ -125,10 +132,11 @@ def _ranks(odd: ODD) -> dict[int, list[int]]:
 
 
 def term(feature, allowed, states, order=None) -> str:
-    """A feature's set of states as people read it: ``f = s``; for an ordinal feature
-    (``order``: its states in increasing order) ``f ≥ s``, ``f ≤ s`` or
-    ``f ∈ [a, b]``; for another ``f ≠ s``, ``f ∈ {a, b}`` or ``f ∉ {a, b}``, whichever
-    names fewer states.
+    """Write a feature's set of states as people read it.
+
+    ``f = s``; for an ordinal feature (``order``: its states in increasing order) ``f ≥ s``,
+    ``f ≤ s`` or ``f ∈ [a, b]``; for another ``f ≠ s``, ``f ∈ {a, b}`` or ``f ∉ {a, b}``,
+    whichever names fewer states.
 
     Examples
     --------
@@ -162,8 +170,9 @@ def term(feature, allowed, states, order=None) -> str:
 
 
 class GeneralReasons:
-    """The general reasons of one decision (:func:`general_reasons`), held as a decision
-    diagram over "state allowed" choices.
+    """The general reasons of one decision (:func:`general_reasons`).
+
+    Held as a decision diagram over "state allowed" choices.
 
     ``len()`` / ``.count`` (exact, on the diagram), iteration (fewest constrained
     features first; each reason a dict from feature to the tuple of states allowed),
@@ -205,10 +214,11 @@ class GeneralReasons:
         return self._store.count(self._root)
 
     def __len__(self) -> int:
+        """Count the general reasons (:attr:`count`)."""
         return self.count
 
     def lengths(self) -> dict[int, int]:
-        """The number of reasons per number of constrained features, fewest first.
+        """Count the reasons per number of constrained features, fewest first.
 
         Returns
         -------
@@ -218,6 +228,7 @@ class GeneralReasons:
         return dict(sorted(self._counts.get((self._root, True), {}).items()))
 
     def __iter__(self) -> Iterator[dict]:
+        """Iterate over the general reasons, fewest features first."""
         for bits in _boxes.by_fewest(self._store, self._root, self._space, self._counts):
             yield self._reason(self._space.decode(bits))
 
@@ -236,6 +247,7 @@ class GeneralReasons:
         return out
 
     def __contains__(self, reason) -> bool:
+        """Tell whether ``reason`` (a mapping) is one of the general reasons."""
         if not isinstance(reason, Mapping):
             return False
         enc, space = self._enc, self._space
@@ -278,7 +290,7 @@ class GeneralReasons:
         return ", ".join(self.terms(reason))
 
     def header(self) -> str:
-        """The first printed line: how many, of which decision, what they are.
+        """Write the first printed line: how many, of which decision, what they are.
 
         Returns
         -------
@@ -292,16 +304,18 @@ class GeneralReasons:
         return s + (", fewest features first:" if n > 1 else ":")
 
     def lines(self, limit: int | None = SHOWN) -> Iterator[str]:
-        """The first ``limit`` reasons as lines (``None``: all)."""
+        """Write the first ``limit`` reasons as lines (``None``: all)."""
         for k, reason in enumerate(self):
             if limit is not None and k >= limit:
                 return
             yield self.text(reason)
 
     def __str__(self) -> str:
+        """List the reasons under a header, the first :data:`SHOWN` of them."""
         return listing(self.header(), self.lines(SHOWN), self.count, SHOWN)
 
     def __repr__(self) -> str:
+        """Name the number of reasons and the decision."""
         return f"<GeneralReasons: {self.count:,} for {self.decision_text}>"
 
     def _repr_html_(self) -> str:

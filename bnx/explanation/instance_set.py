@@ -73,21 +73,26 @@ class InstanceSet(Explanations):
                            what=what)
 
     def __and__(self, other) -> InstanceSet:
+        """Intersect two sets of instances."""
         return self._made(intersect(self.root, self._other(other)),
                           f"{self.what} and {other.what}")
 
     def __or__(self, other) -> InstanceSet:
+        """Unite two sets of instances."""
         return self._made(union(self.root, self._other(other)), f"{self.what} or {other.what}")
 
     def __sub__(self, other) -> InstanceSet:
+        """Return the instances of this set that are not in ``other``."""
         return self._made(difference(self.root, self._other(other)),
                           f"{self.what} but not {other.what}")
 
     def __invert__(self) -> InstanceSet:
+        """Return the instances not in this set."""
         return self._made(intersect(complement(self.root), self.encoding.domain(self.bdd)),
                           f"not {self.what}")
 
     def __eq__(self, other) -> bool:
+        """Tell whether two sets hold the same instances."""
         if not isinstance(other, InstanceSet):
             return NotImplemented
         try:
@@ -98,8 +103,9 @@ class InstanceSet(Explanations):
     __hash__ = Explanations.__hash__
 
     def root_in(self, bdd: Manager, encoding: Encoding) -> Node:
-        """The set's ``dd`` node in ``bdd``, whose variables are ``encoding``'s: the
-        same node when ``bdd`` is the set's own manager, else copied (once per manager).
+        """Return the set's ``dd`` node in ``bdd``, whose variables are ``encoding``'s.
+
+        The same node when ``bdd`` is the set's own manager, else copied (once per manager).
 
         ``encoding`` must have the set's features and states (its order may differ).
         """
@@ -115,8 +121,9 @@ class InstanceSet(Explanations):
 
 
 def transfer(root: Node, src: Encoding, bdd: Manager, dst: Encoding) -> Node:
-    """The function ``root`` (over ``src``'s variables) written into ``bdd`` over
-    ``dst``'s: one node per node of ``root``, children first.
+    """Write the function ``root`` (over ``src``'s variables) into ``bdd`` over ``dst``'s.
+
+    One node per node of ``root``, children first.
 
     ``dst`` must have the same features with the same states as ``src`` (in any
     order); else :class:`~bnx.ArgumentError`.

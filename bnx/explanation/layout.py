@@ -101,6 +101,7 @@ class Layout:
         self.weights = [frozenset(w) for w in weights]
 
     def __getattr__(self, name: str):
+        """Make a keep layout's ``choices`` and ``weights`` when first asked for."""
         # a keep layout makes its choices and weights when first asked for
         if name in ("choices", "weights") and self.__dict__.get("kind") == "keep":
             x, n, weights = self.instance, self.n, self.__dict__.pop("_keep_weights", None)
@@ -112,15 +113,19 @@ class Layout:
 
     @cached_property
     def steps(self) -> list[list[tuple]]:
-        """For each feature, ``[(label, cost, bits), ...]``: its choices with their
-        contribution to an explanation's length (made once)."""
+        """For each feature, its choices with their contribution to an explanation's length.
+
+        ``[(label, cost, bits), ...]``, made once.
+        """
         return [[(label, 1 if label in self.weights[i] else 0, bits) for label, bits in ch]
                 for i, ch in enumerate(self.choices)]
 
     @cached_property
     def tail(self) -> list:
-        """``tail[i]``: the minimum length of a choice for each of features ``i..``
-        (``inf`` when some feature offers no choice): the minimum below the true node."""
+        """``tail[i]``: the minimum length of a choice for each of features ``i..``.
+
+        ``inf`` when some feature offers no choice: the minimum below the true node.
+        """
         out = [0] * (self.n + 1)
         for i in reversed(range(self.n)):
             best = math.inf
@@ -132,9 +137,11 @@ class Layout:
 
     @cached_property
     def items(self) -> list[list[tuple]]:
-        """For each feature, its choices last first as ``(item, level, bit)`` (one-bit
-        choices) or ``(item, bits, None)``, ``item`` the ``(feature, state)`` pair the
-        choice puts in an explanation (``None``: dropped); the enumeration's table."""
+        """For each feature, its choices last first: the enumeration's table.
+
+        As ``(item, level, bit)`` (one-bit choices) or ``(item, bits, None)``, ``item`` the
+        ``(feature, state)`` pair the choice puts in an explanation (``None``: dropped).
+        """
         enc = self.encoding
         return [[((enc.features[i], enc.states[i][label]) if label is not DROPPED else None,
                   *((bits[0][0], bits[0][1]) if len(bits) == 1 else (bits, None)))
@@ -146,8 +153,11 @@ class Layout:
         return [dict(ch) for ch in self.choices]
 
     def build_dd(self, bdd: Manager, i: int, children: Mapping[Any, Node]) -> Node:
-        """The node of ``bdd`` over feature ``i``'s variables: choice ``label`` leads to
-        ``children[label]`` (labels missing from ``children`` lead to false)."""
+        """Make the node of ``bdd`` over feature ``i``'s variables.
+
+        Choice ``label`` leads to ``children[label]`` (labels missing from ``children`` lead
+        to false).
+        """
         false = sets.false(bdd)
         if self.kind == "complete":
             k = len(self.encoding.states[i])
@@ -168,9 +178,12 @@ class Layout:
         return make_node(bdd, kvar, drop, keep)
 
     def build_table(self, table, i: int, children: Mapping[Any, int]) -> int:
-        """:meth:`build_dd` in a :class:`~bnx.explanation.store.Store` whose level
-        ``l`` is this layout's variable ``l`` (``1`` true, ``0`` false): the tables in
-        which bnx builds explanation sets (:func:`bnx.explanation._cache.node_table`)."""
+        """Do :meth:`build_dd` in a :class:`~bnx.explanation.store.Store`.
+
+        One whose level ``l`` is this layout's variable ``l`` (``1`` true, ``0`` false): the
+        tables in which bnx builds explanation sets
+        (:func:`bnx.explanation._cache.node_table`).
+        """
         node = table.node
         lvl = self.first_level[i]
         if self.kind == "keep":
@@ -194,9 +207,11 @@ def _keep_names(n: int) -> tuple:
 
 
 def _select_table(node, lvl: int, m: int, b: int, lo_code: int, children: Sequence[int]) -> int:
-    """Branch on ``m`` bits from level ``lvl`` with a node table's ``node``: code ``j``
-    leads to ``children[j]``, unused codes to false (as
-    :meth:`bnx.diagram.encoding.Encoding.select`)."""
+    """Branch on ``m`` bits from level ``lvl`` with a node table's ``node``.
+
+    Code ``j`` leads to ``children[j]``, unused codes to false (as
+    :meth:`bnx.diagram.encoding.Encoding.select`).
+    """
     if lo_code >= len(children):
         return 0
     if b == m:

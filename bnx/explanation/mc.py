@@ -42,7 +42,7 @@ __all__ = ["mc_explanations", "on_states", "on_states_message"]
 
 def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None = None,
               skip: Iterable[Feature] = ()) -> list[frozenset[int]]:
-    """The on-state indices of every feature of ``odd``, in order.
+    """Return the on-state indices of every feature of ``odd``, in order.
 
     A feature's on states are, first found: those ``on`` gives it, those declared on
     the classifier (``Classifier(..., on_states=...)``, kept in a saved ODD), or, for a
@@ -51,6 +51,16 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
     on/off, in any case), its affirmative state. A feature with one state has none,
     and so do the features in ``skip`` (fixed features, whose on states do not
     matter).
+
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    on : mapping, optional
+        ``{feature: on state or states}`` for the features whose on states are not declared
+        or recognisable.
+    skip : iterable of features
+        Features whose on states do not matter (they get none).
 
     Returns
     -------
@@ -62,6 +72,11 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
     OnStatesError
         Some feature's on states are none of the above; the message names the
         features and how to declare them.
+
+    See Also
+    --------
+    bnx.mc_explanations : The question that needs on states.
+    bnx.check_monotone : Whether raising a feature's state never lowers the decision.
 
     Examples
     --------
@@ -76,9 +91,11 @@ def on_states(odd: ODD, on: Mapping[Feature, State | Collection[State]] | None =
 
 def on_state_sets(features, all_states, on, skip, position, *,
                   declared: Mapping | None = None) -> list[frozenset[int]]:
-    """:func:`on_states` over ``features`` and their ``all_states`` (shared with bnx.linear);
-    ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a name that is not a
-    feature; ``declared`` holds the classifier's declared on states."""
+    """Compute :func:`on_states` over ``features`` and their ``all_states``.
+
+    Shared with bnx.linear: ``position(f)`` raises :class:`~bnx.UnknownFeatureError` for a
+    name that is not a feature; ``declared`` holds the classifier's declared on states.
+    """
     if on is None:
         on = {}
     if not isinstance(on, Mapping):
@@ -118,9 +135,11 @@ def on_state_sets(features, all_states, on, skip, position, *,
 
 
 def on_states_message(unknown: list) -> str:
-    """Why MC-explanations are refused for ``unknown`` (``[(feature, states), ...]``), and
-    how to declare their on states (the same words in Python, ``explain_data`` and the
-    command line)."""
+    """Say why MC-explanations are refused for ``unknown``, and how to declare their on states.
+
+    ``unknown`` is ``[(feature, states), ...]``; the same words in Python, ``explain_data``
+    and the command line.
+    """
     shown = unknown[:5]
     names = "; ".join(f"{f!r} ({' / '.join(map(str, states))})" for f, states in shown)
     if len(unknown) > len(shown):
@@ -154,9 +173,10 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
         On a multi-class ODD, a class other than the one decided on ``instance``; on a
         binary ODD, its other decision (the same question as without it).
     on : mapping, optional
-        For each feature, its on state or set of on states (see :func:`on_states`):
-        needed for a feature whose states are not recognisably affirmative (yes/no,
-        +/-, ...) unless the classifier declares them (``on_states=``).
+        For each feature, its on state or set of on states (see
+        :func:`bnx.explanation.mc.on_states`): needed for a feature whose states are not
+        recognisably affirmative (yes/no, +/-, ...) unless the classifier declares them
+        (``on_states=``).
     fixed : iterable of features
         Features that keep their state (the paper's ``Y``).
 
@@ -267,8 +287,10 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
 
 
 def _on_names(features, states, ons, fixed) -> dict:
-    """``Explanations.on`` of MC-explanations: the on states, by name, of every counted
-    feature (made when first read: most calls never print them)."""
+    """Name ``Explanations.on`` of MC-explanations: the on states of every counted feature.
+
+    Made when first read: most calls never print them.
+    """
     return {f: tuple(states[i][j] for j in sorted(ons[i]))
             for i, f in enumerate(features) if f not in fixed and ons[i]}
 
@@ -279,9 +301,11 @@ _MEMO_LIMIT = 1_000_000
 
 
 class _Cache:
-    """What :func:`mc_explanations` keeps per ODD (in its arrays' cache): pattern and
-    suffix tables, the two passes' memos and the node table the results are built in
-    (``core``, a :class:`~.store.Store`)."""
+    """What :func:`mc_explanations` keeps per ODD (in its arrays' cache).
+
+    Pattern and suffix tables, the two passes' memos and the node table the results are
+    built in (``core``, a :class:`~.store.Store`).
+    """
 
     # (nothing here may refer to the ODD: the cache lives in the ODD's arrays)
     __slots__ = ("core", "variables", "build", "choices", "ons", "keys", "pattern_of", "steps",
@@ -296,8 +320,10 @@ class _Cache:
         self.clear()
 
     def clear(self) -> None:
-        """Drop the pattern and suffix ids, the memos keyed by them and the node table
-        the memoised results live in."""
+        """Drop the pattern and suffix ids, the memos keyed by them and the results' node table.
+
+        The node table is the one the memoised results live in.
+        """
         self.core = Store(len(self.variables))
         self.keys: dict = {}  # (i, state, decision, fixed, ons[i]) -> pattern id
         self.pattern_of: dict = {}  # (i, allowed, weights) -> pattern id
@@ -311,7 +337,10 @@ class _Cache:
 
 
 def _pattern(cache: _Cache, enc, i: int, key: tuple) -> int:
-    """The pattern id of feature ``i`` for ``key`` = (i, state, decision, fixed, on states)."""
+    """Return the pattern id of feature ``i`` for ``key``.
+
+    ``key`` = (i, state, decision, fixed, on states).
+    """
     _, x, decision, is_fixed, ons_i = key
     k = len(enc.states[i])
     counted = ons_i if decision else frozenset(range(k)) - ons_i

@@ -50,7 +50,7 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
 
     A feature's order is the one ``odd.ordinal`` declares; a two-state feature not
     declared is ordered off state below on state (its on state as
-    :func:`bnx.on_states` finds it). The decisions are ordered by ``class_order``.
+    :func:`bnx.explanation.mc.on_states` finds it). The decisions are ordered by ``class_order``.
 
     Parameters
     ----------
@@ -81,6 +81,11 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
         feature is.
     ArgumentError
         ``class_order`` does not list every decision once.
+
+    See Also
+    --------
+    theorem3_holds : On one decision, whether MC- and shortest PI-explanations match.
+    bnx.check_rule : Whether a rule an expert states holds.
 
     Examples
     --------
@@ -130,8 +135,10 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
 
 
 def _orders(odd: ODD, features) -> dict:
-    """``{feature: its states, lowest first}`` for the features checked, in the ODD's
-    order."""
+    """Return ``{feature: its states, lowest first}`` for the features checked.
+
+    In the ODD's order.
+    """
     declared = orders(odd)
     named = features is not None
     if features is None:
@@ -179,8 +186,10 @@ def _on_or_none(odd: ODD, i: int):
 
 
 def _ranked(odd: ODD, class_order) -> tuple[list, list]:
-    """The decisions from lowest to highest: ``[(binary ODD, value)]`` ("decided this"
-    is the binary ODD being ``value``) and their words."""
+    """Rank the decisions from lowest to highest: ``[(binary ODD, value)]`` and their words.
+
+    "Decided this" is the binary ODD being ``value``.
+    """
     if getattr(odd, "multiclass", False):
         classes = tuple(odd.classes)
         order = classes if class_order is None else _check_order(class_order, classes)
@@ -216,17 +225,33 @@ def theorem3_holds(odd: ODD, instance: Instance, *,
     functions; may fail otherwise. The two sets are enumerated to be compared,
     so this is a check for sets of moderate size.
 
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    instance : mapping
+        A complete instance.
+    on : mapping, optional
+        The features' on states, as for :func:`~bnx.mc_explanations`.
+
     Returns
     -------
     bool
         Whether Theorem 3 of the paper holds for this classifier.
+
+    See Also
+    --------
+    bnx.mc_explanations : One side of the comparison.
+    bnx.pi_explanations : The other side, the shortest ones.
+    bnx.check_monotone : When the theorem is guaranteed to hold.
 
     Examples
     --------
     >>> import bnx
     >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> bnx.theorem3_holds(odd, x)
+    >>> from bnx.explanation.monotone import theorem3_holds
+    >>> theorem3_holds(odd, x)
     True
     """
     onv = _binary_on(odd, on)

@@ -1,5 +1,7 @@
-"""The answer of :func:`bnx.check_monotone`: :class:`MonotoneCheck`, monotone or not, with
-how many pairs of instances break it and one of them."""
+"""The answer of :func:`bnx.check_monotone`: :class:`MonotoneCheck`, monotone or not.
+
+With how many pairs of instances break it and one of them.
+"""
 
 from __future__ import annotations
 
@@ -68,6 +70,7 @@ class MonotoneCheck:
         return None if self.holds else (self.low, self.high)
 
     def __str__(self) -> str:
+        """Say whether monotonicity holds, and where not, in sentences."""
         order = " below ".join(self.class_order)
         if self.holds:
             names = list(map(str, self.features))

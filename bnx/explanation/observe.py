@@ -1,5 +1,7 @@
-"""What to observe next: the expected same-decision probability of each missing feature
-(Chen, Choi and Darwiche 2014) and the probability that observing it flips the decision.
+"""What to observe next.
+
+The expected same-decision probability of each missing feature (Chen, Choi and Darwiche
+2014) and the probability that observing it flips the decision.
 
 For evidence ``e`` and a missing feature ``F``::
 
@@ -35,8 +37,7 @@ __all__ = ["next_observations"]
 
 def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
                       exact: bool = False):
-    """Each unobserved feature, ranked by the expected same-decision probability after
-    observing it.
+    """Rank each unobserved feature by the expected same-decision probability after observing it.
 
     Parameters
     ----------
@@ -68,6 +69,10 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
         ``clf`` is neither a classifier nor an ODD that holds one.
     ExplanationError
         The evidence has probability zero.
+
+    See Also
+    --------
+    bnx.same_decision_probability : How sure the decision is before the rest is observed.
 
     Examples
     --------
@@ -146,8 +151,10 @@ def _dense_rows(clf, idx: dict, v: under.View) -> list:
 
 
 def _per_feature(table) -> list:
-    """For each free feature (the axes of ``table`` after its first), ``table`` summed over
-    every other free feature: a list of arrays of shape ``(rows, states)``.
+    """Sum ``table`` over every other free feature, for each free feature.
+
+    The free features are the axes of ``table`` after its first: a list of arrays of shape
+    ``(rows, states)``.
 
     Divide and conquer: the table summed over the second half of the features gives the
     first half's sums, and over the first half the second's, each by a product with a

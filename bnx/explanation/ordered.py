@@ -19,9 +19,11 @@ __all__ = ["shortest_first"]
 
 
 def shortest_first(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
-    """The members of ``root`` (in ``layout``) as dicts, shortest first, then depth first
-    in the diagram's variable order; ``rank[i]`` is feature ``i``'s position among the
-    dict's keys (as in :func:`~.walks.members`)."""
+    """List the members of ``root`` (in ``layout``) as dicts, shortest first.
+
+    Then depth first in the diagram's variable order; ``rank[i]`` is feature ``i``'s
+    position among the dict's keys (as in :func:`~.walks.members`).
+    """
     if root == 0:
         return
     n = layout.n

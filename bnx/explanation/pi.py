@@ -35,9 +35,10 @@ np = lazy_loader.load("numpy")  # imported on first use
 __all__ = ["pi_explanations", "prime_implicants"]
 
 class _PI:
-    """The shared pass of pi-inst and pi-cover over a :class:`~.store.Store` (the
-    ODD's nodes, or its negation's, and their stars); the output is built in the
-    :class:`~.store.Store` ``core`` over ``layout``'s variables.
+    """The shared pass of pi-inst and pi-cover over a :class:`~.store.Store`.
+
+    The store holds the ODD's nodes, or its negation's, and their stars; the output is built
+    in the :class:`~.store.Store` ``core`` over ``layout``'s variables.
 
     Its memo is kept per ODD (:class:`_State`), keyed by node and feature for pi-cover
     and by node and the instance's remaining states for pi-inst, so later calls (other
@@ -77,20 +78,20 @@ class _PI:
         self.suffix = sid
 
     def _cof(self, u: int, i: int, j: int) -> int:
-        """The cofactor of store node ``u`` (testing feature ``i``) on state ``j``."""
+        """Return the cofactor of store node ``u`` (testing feature ``i``) on state ``j``."""
         st = self.store
         level, lo, hi = (st.py[0], st.py[1], st.py[2]) if st.py is not None else \
             (st.level, st.lo, st.hi)
         return int(cofactor(level, lo, hi, u, self.first[i], self.nbits[i], j))
 
     def _star(self, u: int) -> int:
-        """The star of store node ``u`` (made on first use)."""
+        """Return the star of store node ``u`` (made on first use)."""
         st = self.store
         star = st.py[3][u] if st.py is not None else -1
         return star if star >= 0 else st.star_of(u)
 
     def run(self, u: int, i: int) -> int:
-        """The output for store node ``u`` over features ``i..`` (memoised)."""
+        """Return the output for store node ``u`` over features ``i..`` (memoised)."""
         if u <= 1:
             return self.dropped[i] if u else 0
         if not self.keep:
@@ -99,17 +100,19 @@ class _PI:
         return self._inst(u, i) if got is None else got
 
     def _inst(self, u: int, i: int) -> int:
-        """pi-inst below ``(u, i)`` (not in the memo), depth first without a Python
-        recursion per feature. A node's output keeps the instance's state with the
-        PI-explanations of its cofactor on that state minus those of its star, and drops it
-        with its star's; the star is followed only when the cofactor's output is not false,
-        and a node that skips feature ``i`` keeps it dropped.
+        """Run pi-inst below ``(u, i)`` (not in the memo), depth first.
+
+        Without a Python recursion per feature. A node's output keeps the instance's state
+        with the PI-explanations of its cofactor on that state minus those of its star, and
+        drops it with its star's; the star is followed only when the cofactor's output is
+        not false, and a node that skips feature ``i`` keeps it dropped.
 
         The pass goes down from a node while a child's output is not known (a terminal's
         and the memo's are read at once), leaving a frame ``(u, i, g)`` per node on the
         way: ``g`` is ``-2`` while the node skips feature ``i`` and its rest is explained,
         ``-1`` while its cofactor is, else (the cofactor's output) while its star is. When a
-        node's output is made, the frames are taken back up until one needs its star."""
+        node's output is made, the frames are taken back up until one needs its star.
+        """
         memo, sfx, dropped = self.memo, self.suffix, self.dropped
         node, diff, x = self._node, self._diff, self.instance
         first, nbits = self.first, self.nbits
@@ -173,11 +176,13 @@ class _PI:
                 return got
 
     def _cover(self, u: int, i: int) -> int:
-        """pi-cover below ``(u, i)``, feature by feature (no Python recursion per
-        feature): a node's output over features ``i..`` drops feature ``i`` with its star's
-        output and keeps each state ``j`` with its cofactor's minus the star's. Down the
-        features, the nodes reached that the memo lacks, each with its children (its star
-        and cofactors; itself when it skips the feature); then up, their outputs."""
+        """Run pi-cover below ``(u, i)``, feature by feature (no Python recursion per feature).
+
+        A node's output over features ``i..`` drops feature ``i`` with its star's output and
+        keeps each state ``j`` with its cofactor's minus the star's. Down the features, the
+        nodes reached that the memo lacks, each with its children (its star and cofactors;
+        itself when it skips the feature); then up, their outputs.
+        """
         memo, dropped, stride = self.memo, self.dropped, self.stride
         build, core, diff = self.layout.build_table, self.core, self._diff
         first, cof, star = self.first, self._cof, self._star
@@ -221,16 +226,18 @@ class _PI:
         return memo[u * stride + i]
 
     def root(self) -> int:
-        """The output for the whole decision function (or its negation)."""
+        """Return the output for the whole decision function (or its negation)."""
         if not self.store.closed:
             self._prefetch()
         return self.run(self.store.root, 0)
 
     def _prefetch(self) -> None:
-        """Make the stars the pass will reach, one feature at a time and all of a
-        feature's at once (one breadth-first conjunction per feature, not one per node):
-        the nodes reached at feature ``i`` are those reached at ``i - 1`` that skip it,
-        and the stars and followed cofactors of those that test it."""
+        """Make the stars the pass will reach, one feature at a time and all of a feature's at once.
+
+        One breadth-first conjunction per feature, not one per node: the nodes reached at
+        feature ``i`` are those reached at ``i - 1`` that skip it, and the stars and
+        followed cofactors of those that test it.
+        """
         st = self.store
         reached = {st.root}
         for i in range(self.n):
@@ -252,8 +259,10 @@ class _PI:
             reached = nxt
 
     def explain(self, odd: ODD, decision: bool, **kwargs) -> Explanations:
-        """The explanations of ``decision`` as an :class:`Explanations` set (``kwargs``:
-        the set's other attributes; the wording is ``odd``'s unless given)."""
+        """Return the explanations of ``decision`` as an :class:`Explanations` set.
+
+        ``kwargs``: the set's other attributes; the wording is ``odd``'s unless given.
+        """
         variables = self.layout.variables
         ref = self.root()
         kwargs.setdefault("wording", wording_of(odd))
@@ -380,7 +389,6 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
 
     See Also
     --------
-    sufficient_reasons : the same, by Darwiche and Hirth's name.
     contrastive_explanations : their minimal hitting sets (what to change).
     check_explanation : whether a given part is one.
 
@@ -449,9 +457,11 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
 
 
 def _project(g: Store, u: int, src: Layout, dst: Layout, core, x: list[int]) -> int:
-    """The members of ``u`` (in layout ``src``) that are subsets of instance ``x``,
-    built in the :class:`~.store.Store` ``core`` in the keep layout ``dst``
-    (one depth-first pass, :func:`._depth_first.depth_first`)."""
+    """Keep the members of ``u`` (in layout ``src``) that are subsets of instance ``x``.
+
+    Built in the :class:`~.store.Store` ``core`` in the keep layout ``dst`` (one depth-first
+    pass, :func:`._depth_first.depth_first`).
+    """
     choices, restrict, build = src.choice_map, g.restrict, dst.build_table
 
     def kids(w: int, i: int) -> tuple:  # dropped, the instance's state

@@ -32,7 +32,7 @@ _KINDS = {
 
 
 def _decisions(e) -> tuple[str, str]:
-    """(the decision explained, the other one) in the class's words."""
+    """Name (the decision explained, the other one) in the class's words."""
     words = e.wording
     if e.kind == "instances":
         decision = True
@@ -66,7 +66,7 @@ def title(e) -> str:
 
 
 def header(e) -> str:
-    """The first printed line: how many, of which decision, what they are."""
+    """Write the first printed line: how many, of which decision, what they are."""
     what, prep, this, gloss = _parts(e)
     n = e.count
     if n == 0:
@@ -103,8 +103,10 @@ def _line(e, member: dict, counted, index: dict) -> str:
 
 
 def lines(e, limit: int | None = SHOWN) -> Iterator[str]:
-    """The members as lines of ``feature = state`` terms, shortest first (at most
-    ``limit``; ``None``: all)."""
+    """Write the members as lines of ``feature = state`` terms, shortest first.
+
+    At most ``limit``; ``None``: all.
+    """
     counted = _counted(e)
     index = {f: i for i, f in enumerate(e.layout.encoding.features)}
     for k, member in enumerate(e.shortest_first()):
@@ -114,14 +116,14 @@ def lines(e, limit: int | None = SHOWN) -> Iterator[str]:
 
 
 def text(e, shown: int = SHOWN) -> str:
-    """What ``print`` shows: the header, up to ``shown`` lines, "… and N more"."""
+    """Write what ``print`` shows: the header, up to ``shown`` lines, "… and N more"."""
     out = listing(header(e), lines(e, shown), e.count, shown)
     on = e.on_text()
     return out if on is None else f"{out}\n{on}"
 
 
 def to_html(e, shown: int = 20) -> str:
-    """The same for Jupyter: the header, a list of the first members, "… and N more"."""
+    """Write the same for Jupyter: the header, a list of the first members, "… and N more"."""
     items = "".join(f"<li>{html.escape(s)}</li>" for s in lines(e, shown))
     n = e.count
     more = f"<p>… and {n - shown:,} more (all of them: <code>.to_frame()</code>)</p>" \

@@ -40,7 +40,7 @@ from ..classifier._classifier import Classifier
 from ..classifier._decisions import _argmax
 from ..classifier._rules import decides
 from ..errors import ArgumentError, ExplanationError
-from ..odd._odd import ODD, check_odd
+from ..odd._odd import ODD, check_odd, classifier_and_odd
 from ._passes import FALSE, TRUE, reached, view
 
 __all__ = ["class_index", "classifier_and_odd", "exact_sdp", "same_decision_probability"]
@@ -51,7 +51,7 @@ _ODDS: weakref.WeakKeyDictionary[Classifier, ODD] = weakref.WeakKeyDictionary()
 def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
                               decision: bool | None = None,
                               odd: ODD | None = None, exact: bool = False) -> float | Fraction:
-    """The probability that the decision on ``evidence`` survives the missing features.
+    """Compute the probability that the decision on ``evidence`` survives the missing features.
 
     Parameters
     ----------
@@ -84,6 +84,11 @@ def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
         ``decision`` names no class state (a multi-class classifier).
     ExplanationError
         ``evidence`` has probability zero (the probability is undefined).
+
+    See Also
+    --------
+    bnx.next_observations : Which feature to observe next to be surer of the decision.
+    bnx.probable_reasons : Reasons that keep the decision with a given probability.
 
     Notes
     -----
@@ -132,29 +137,11 @@ def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
     return p if exact else float(p)
 
 
-def classifier_and_odd(model: Classifier | ODD, odd: ODD | None) -> tuple[Classifier, ODD | None]:
-    """``(classifier, its ODD or None)`` of a question's first argument: a classifier (with
-    ``odd=`` as given) or an ODD that holds its classifier (refused with an
-    :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not)."""
-    if isinstance(model, Classifier):
-        return model, odd
-    if isinstance(model, ODD):
-        if odd is not None and odd is not model:
-            raise ArgumentError("an ODD was given twice (as the first argument and as odd=): "
-                                "give it once")
-        clf = model.classifier
-        if clf is None:
-            raise ArgumentError("this ODD does not hold its classifier (odd.classifier is "
-                                "None: a file of format version 1); pass the bnx.Classifier, "
-                                "or compile it again")
-        return clf, model
-    raise ArgumentError(f"expected a bnx.Classifier or an ODD that holds one "
-                        f"(odd.classifier), got {type(model).__name__}")
-
-
 def class_index(clf: Classifier, state) -> int:
-    """The index of the class state ``state`` of a multi-class classifier (a decision of
-    it), refused with a typed error naming it."""
+    """Return the index of the class state ``state`` of a multi-class classifier.
+
+    ``state`` is a decision of it; refused with a typed error naming it.
+    """
     from ..classifier._classifier import _resolve_state
     from ..errors import UnknownStateError, closest_first
     if isinstance(state, bool):
@@ -170,8 +157,10 @@ def class_index(clf: Classifier, state) -> int:
 
 def exact_sdp(clf: Classifier, idx: dict, decision: bool | int | None,
               odd: ODD | None) -> Fraction:
-    """The exact same-decision probability of the encoded evidence ``idx`` (``decision``:
-    the index of a class of a multi-class classifier)."""
+    """Compute the exact same-decision probability of the encoded evidence ``idx``.
+
+    ``decision``: the index of a class of a multi-class classifier.
+    """
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
@@ -203,7 +192,7 @@ MAX_CONFIGURATIONS = 4096
 
 
 def _decide(clf: Classifier, joint: list[Fraction]) -> bool | int:
-    """The decision on a class joint: a bool, or a multi-class classifier's class index."""
+    """Decide on a class joint: a bool, or a multi-class classifier's class index."""
     if clf.multiclass:
         return _argmax(joint)
     return decides(joint, clf.rule, clf.class_states.index(clf.positive), clf.threshold)
@@ -228,8 +217,9 @@ def _odd_for(clf: Classifier, odd: ODD | None) -> ODD:
 
 
 def _configurations(clf: Classifier) -> tuple[list[Fraction], dict]:
-    """The joint states ``k`` of the class and the latent variables: their probabilities
-    ``Pr(k)`` and, per feature, its parent's state in each ``k``.
+    """Enumerate the joint states ``k`` of the class and the latent variables.
+
+    Their probabilities ``Pr(k)`` and, per feature, its parent's state in each ``k``.
 
     Given ``k``, the features are independent: ``Pr(k, x) = Pr(k) prod_f Pr(x_f | k)``.
     On naive Bayes the joint states are the class states.
@@ -251,8 +241,11 @@ def _configurations(clf: Classifier) -> tuple[list[Fraction], dict]:
 
 def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
                    prior: list[Fraction], parents: dict) -> Fraction:
-    """``sum_z Pr(e, z) [f(e, z) = decision]`` by one weighted count over the ODD per joint
-    state of the class and the latent variables (per class state on naive Bayes)."""
+    """Compute ``sum_z Pr(e, z) [f(e, z) = decision]`` by weighted counts over the ODD.
+
+    One weighted count per joint state of the class and the latent variables (per class
+    state on naive Bayes).
+    """
     fv = view(odd)
     enc = odd.encoding
     n = fv.n
@@ -310,7 +303,10 @@ def _weighted_mass(clf: Classifier, odd: ODD, idx: dict, decision: bool,
 
 
 def _enumerated_mass(clf: Classifier, idx: dict, decision: bool) -> Fraction:
-    """The fallback: ``sum_z Pr(e, z) [decision(e, z) = decision]`` over every completion."""
+    """Compute ``sum_z Pr(e, z) [decision(e, z) = decision]`` over every completion.
+
+    The fallback.
+    """
     missing = [f for f in clf.features if f not in idx]
     same = Fraction(0)
     for states in itertools.product(*(range(len(clf.states(f))) for f in missing)):

@@ -1,5 +1,6 @@
-"""Probable reasons (Wäldchen et al. 2021; Izza et al. 2023): the smallest parts of an
-instance that make its decision probable enough under the network.
+"""Probable reasons (Wäldchen et al. 2021; Izza et al. 2023).
+
+The smallest parts of an instance that make its decision probable enough under the network.
 
 A part ``S`` of the instance ``x`` *qualifies* when ``Pr(decision = d | x_S) >= delta``,
 ``d`` the decision on ``x``: the same-decision probability of ``d`` given ``x_S``. That is
@@ -27,6 +28,7 @@ import numpy as np
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
+from ..odd._odd import ODD, classifier_and_odd
 from . import _dense, under
 from ._classes import ask
 from .probability import _odd_for, exact_sdp
@@ -69,18 +71,23 @@ class ProbableReasons:
 
     @property
     def minimality(self) -> str:
+        """How the reasons are minimal: ``"subset"`` when exact, else ``"local"``."""
         return "subset" if self.exact else "local"
 
     def __iter__(self):
+        """Iterate over the reasons."""
         return iter(self.reasons)
 
     def __len__(self) -> int:
+        """Count the reasons."""
         return len(self.reasons)
 
     def __getitem__(self, i):
+        """Return the ``i``-th reason."""
         return self.reasons[i]
 
     def __str__(self) -> str:
+        """List the reasons in sentences."""
         what = self.decision_text or \
             f"a {'positive' if self.decision else 'negative'} decision"
         head = (f"{len(self.reasons)} probable reason{'s' if len(self.reasons) != 1 else ''}"
@@ -92,11 +99,13 @@ class ProbableReasons:
     __repr__ = __str__
 
 
-def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=None,
+def probable_reasons(clf: Classifier | ODD, instance: Instance, *, delta=0.95, odd=None,
                      rival=None) -> ProbableReasons:
-    """The subset-minimal parts ``S`` of ``instance`` with ``Pr(decision on instance | x_S)
-    >= delta`` under the network, smallest first (on a multi-class classifier, the
-    probability that the class decided on ``instance`` is decided).
+    """Find the subset-minimal parts of ``instance`` that make its decision probable enough.
+
+    The parts ``S`` with ``Pr(decision on instance | x_S) >= delta`` under the network,
+    smallest first (on a multi-class classifier, the probability that the class decided on
+    ``instance`` is decided).
 
     Of a multi-class classifier (no positive state), the decision is the class ``a``
     decided on ``instance``: ``S`` qualifies when the complete instance, drawn from the
@@ -106,7 +115,9 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=Non
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        A classifier, or an ODD that holds its classifier (``odd.classifier``; the ODD is
+        then ``odd=`` too).
     instance : mapping
         A complete instance.
     delta : real in (0, 1], default 0.95
@@ -128,6 +139,11 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=Non
         ``delta`` is not in (0, 1], or ``rival`` is the decided class.
     ExplanationError
         The instance has probability zero under the network.
+
+    See Also
+    --------
+    bnx.pi_explanations : The reasons that keep the decision whatever the rest is.
+    bnx.same_decision_probability : How likely the decision stays, given a partial instance.
 
     Examples
     --------
@@ -163,8 +179,7 @@ def probable_reasons(clf: Classifier, instance: Instance, *, delta=0.95, odd=Non
     reason 3:
       Aches = yes
     """
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)) or \
             not 0 < delta <= 1:
         raise ArgumentError(f"delta must be a number in (0, 1], got {delta!r}")

@@ -1,7 +1,8 @@
-"""Sufficient and contrastive reasons, feature roles, and checking an explanation.
+"""Contrastive explanations, feature roles, and checking an explanation.
 
-* A *sufficient reason* (Darwiche and Hirth, ECAI 2020) is a PI-explanation: a
-  minimal part of the instance under which every completion gets the same decision.
+* A *sufficient reason* (Darwiche and Hirth, ECAI 2020) is what bnx calls a
+  PI-explanation (:func:`bnx.pi_explanations`): a minimal part of the instance under
+  which every completion gets the same decision.
 * A *contrastive explanation* (a necessary reason; Ignatiev et al. 2020) is a minimal
   set of the instance's features whose change (to any states) can flip the decision.
   They are the minimal hitting sets of the sufficient reasons, and the prime
@@ -25,58 +26,9 @@ from ._instances import instance_indices
 from ._within import within_odd
 from .checking import ExplanationCheck, check_explanation
 from .explanations import Explanations
-from .pi import pi_explanations
 
-__all__ = ["sufficient_reasons", "contrastive_explanations", "necessary_reasons",
-           "feature_roles", "check_explanation", "ExplanationCheck"]
-
-
-def sufficient_reasons(odd: ODD, instance: Instance, *, rival=None, method: str = "inst",
-                       within=None) -> Explanations:
-    """Every sufficient reason of the decision on ``instance`` (its PI-explanations).
-
-    The name of Darwiche and Hirth (ECAI 2020) and of PyXAI for
-    :func:`bnx.pi_explanations`, which it calls; ``rival`` (on a multi-class ODD: why the
-    decided class and not that one), ``method`` and ``within`` (the sufficient reasons
-    within a set of instances) are passed on.
-
-    Parameters
-    ----------
-    odd : ODD or MulticlassODD
-    instance : mapping
-        A complete instance.
-    rival : class state, optional
-        See :func:`bnx.pi_explanations`.
-    method, within
-        See :func:`bnx.pi_explanations`.
-
-    Returns
-    -------
-    Explanations
-        The PI-explanations (partial instances).
-
-    See Also
-    --------
-    pi_explanations : the same question.
-    necessary_reasons : their minimal hitting sets.
-
-    Examples
-    --------
-    >>> import bnx
-    >>> odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-    >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> bnx.sufficient_reasons(odd, x).to_set() == bnx.pi_explanations(odd, x).to_set()
-    True
-
-    Why a multi-class classifier picks an allergy and not a cold:
-
-    >>> odd = bnx.compile(bnx.examples.illness(), backend="autoref")
-    >>> x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
-    >>> print(bnx.sufficient_reasons(odd, x, rival="cold"))
-    1 sufficient reason for Illness = allergy and not cold (PI-explanations):
-      Season = spring, Fever = no, Aches = no
-    """
-    return pi_explanations(odd, instance, rival=rival, method=method, within=within)
+__all__ = ["contrastive_explanations", "feature_roles", "check_explanation",
+           "ExplanationCheck"]
 
 
 def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
@@ -167,8 +119,6 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
                         instance=named_x, feature_order=odd.display_order,
                         wording=q.wording, decided=q.decided, rival=q.rival)
 
-
-necessary_reasons = contrastive_explanations
 
 
 def feature_roles(odd: ODD, instance: Instance, *, rival=None,

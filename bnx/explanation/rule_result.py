@@ -1,5 +1,7 @@
-"""The answer of :func:`bnx.check_rule`: :class:`RuleCheck`, holding or broken, with how
-often and how likely it is broken, and its most probable counterexample."""
+"""The answer of :func:`bnx.check_rule`: :class:`RuleCheck`, holding or broken.
+
+With how often and how likely it is broken, and its most probable counterexample.
+"""
 
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ class RuleCheck:
     counterexample_decision: str | None = None
 
     def __str__(self) -> str:
+        """Say whether the rule holds, and what breaks it, in sentences."""
         if self.holds:
             return (f"Holds: all {self.instances:,} instances with {self._condition_words()} "
                     f"are decided {self.decision}.")

@@ -1,5 +1,6 @@
-"""Rules an expert states, checked on the decision function: "every instance that meets
-this condition gets this decision".
+"""Rules an expert states, checked on the decision function.
+
+"Every instance that meets this condition gets this decision".
 
 A condition is a *box*: per feature the set of states it allows (one state, a collection
 of states, or for an ordinal feature a comparison with one of its states). The rule holds
@@ -31,8 +32,10 @@ COMPARISONS = (">=", ">", "<=", "<", "==", "!=")
 
 
 def orders(odd: ODD) -> dict:
-    """``{feature: tuple of its states in increasing order}`` for the ODD's ordinal
-    features (``odd.ordinal``; empty when it declares none)."""
+    """Return ``{feature: tuple of its states in increasing order}`` for the ordinal features.
+
+    The ODD's ordinal features (``odd.ordinal``; empty when it declares none).
+    """
     return dict(getattr(odd, "ordinal", None) or {})
 
 
@@ -86,6 +89,12 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
         A comparison on a feature that is not ordinal, an unknown comparison, a feature
         no state of which meets its part of the condition, or a decision that is not one
         of the class's.
+
+    See Also
+    --------
+    bnx.check_rules : Many rules at once, written as text, as a table.
+    bnx.check_monotone : Whether raising a feature's state never lowers the decision.
+    bnx.check_explanation : Whether a partial instance explains one decision.
 
     Examples
     --------
@@ -145,7 +154,7 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
 
 
 def _total(clf, odd) -> tuple:
-    """The masses of both decisions with no evidence (kept with the diagram)."""
+    """Return the masses of both decisions with no evidence (kept with the diagram)."""
     from .frontier import decision_masses
     cache = odd.arrays.cache
     key = (id(clf), clf.fingerprint)
@@ -172,6 +181,10 @@ def check_rules(odd: ODD, rules):
         Columns ``rule`` (in words), ``holds``, ``violations``, ``instances``,
         ``violation_probability`` and ``counterexample`` (``feature = state, ...``; a
         missing value when the rule holds).
+
+    See Also
+    --------
+    bnx.check_rule : One rule, its counterexamples and their probability.
 
     Examples
     --------
@@ -262,7 +275,7 @@ def _allowed(f, states: tuple, order: tuple | None, want) -> set:
 
 
 def condition_words(odd: ODD, box: dict) -> str:
-    """The condition in words: ``bilirubin ≥ a19_7, age ∈ {age31_50, age51_65}``."""
+    """Say the condition in words: ``bilirubin ≥ a19_7, age ∈ {age31_50, age51_65}``."""
     ordinal = orders(odd)
     out = []
     for f in odd.display_order:
@@ -297,8 +310,11 @@ def condition_words(odd: ODD, box: dict) -> str:
 
 # ---------------------------------------------------------------------- decisions
 def _decided(odd: ODD, decision):
-    """``(binary ODD, value, words)``: "decided ``decision``" is the binary ODD being
-    ``value``; ``words`` says it in the class's words."""
+    """Return ``(binary ODD, value, words)`` for ``decision``.
+
+    "Decided ``decision``" is the binary ODD being ``value``; ``words`` says it in the
+    class's words.
+    """
     if getattr(odd, "multiclass", False):
         classes = tuple(odd.classes)
         state = _class_state(odd, classes, decision)
@@ -329,8 +345,9 @@ _WORD = {"≥": ">=", "≤": "<=", "≠": "!=", "=": "=="}
 
 
 def parse_rule(text: str, odd: ODD | None = None) -> tuple[dict, object]:
-    """``(condition, decision)`` from a rule written as text, as :func:`check_rule` takes
-    them: ``"bilirubin>=a19_7, age=age31_50|age51_65 => Cirrhosis=decompensate"``.
+    """Read ``(condition, decision)`` from a rule written as text, as :func:`check_rule` takes them.
+
+    For example ``"bilirubin>=a19_7, age=age31_50|age51_65 => Cirrhosis=decompensate"``.
 
     The condition's terms are separated by commas (or ``and``); each is ``feature op
     state`` with ``op`` one of ``=``, ``==``, ``!=``, ``>=``, ``>``, ``<=``, ``<`` (or

@@ -1,5 +1,6 @@
-"""The one store of the explanation code: reduced ordered diagrams made node by node, with a
-unique table and memoised operations.
+"""The one store of the explanation code.
+
+Reduced ordered diagrams made node by node, with a unique table and memoised operations.
 
 The explanation algorithms build a set bottom-up, one node per feature: pi-inst (:mod:`.pi`)
 builds each PI-explanation set ("dropped" low, "kept" high) and takes set differences of
@@ -60,7 +61,7 @@ CONJ_STEPS = 8
 
 
 def _and_leaf(a: int, b: int):
-    """``a and b`` where a terminal case decides it, else the ordered pair to expand."""
+    """Decide ``a and b`` where a terminal case does, else return the ordered pair to expand."""
     if a == 0 or b == 0:
         return 0
     if a == 1 or a == b:
@@ -71,9 +72,11 @@ def _and_leaf(a: int, b: int):
 
 
 def in_python(size: int, unate: bool) -> bool:
-    """Whether work over a diagram of ``size`` nodes is done in Python (one node at a
-    time) rather than by numpy: its Python steps (one per node, :data:`CONJ_STEPS` where
-    stars are conjunctions) within the one limit :data:`bnx.diagram._arrays.SMALL`."""
+    """Tell whether work over a diagram of ``size`` nodes is done in Python rather than by numpy.
+
+    One node at a time: its Python steps (one per node, :data:`CONJ_STEPS` where stars are
+    conjunctions) within the one limit :data:`bnx.diagram._arrays.SMALL`.
+    """
     return size * (1 if unate else CONJ_STEPS) <= _arrays.SMALL
 
 
@@ -113,9 +116,12 @@ class Store:
 
     @classmethod
     def of(cls, nvars: int, var, lo, hi) -> Store:
-        """A store that starts with the given nodes (a reduced ordered diagram numbered
-        children first: nodes ``0`` and ``1`` the terminals; sequences of int, lists to
-        grow); their unique table is made when a node is first added."""
+        """Make a store that starts with the given nodes.
+
+        A reduced ordered diagram numbered children first: nodes ``0`` and ``1`` the
+        terminals; sequences of int, lists to grow; their unique table is made when a node
+        is first added.
+        """
         t = cls(nvars)
         t._columns(var, lo, hi)
         return t
@@ -130,9 +136,11 @@ class Store:
     @classmethod
     def from_arrays(cls, arrays: DiagramArrays, enc: Encoding | None = None, *,
                     least: tuple | None = None, python: bool | None = None) -> Store:
-        """A store that starts with the nodes of ``arrays`` (same numbers), whose features
-        are ``enc``'s; held in Python or in numpy as :func:`in_python` says (or as
-        ``python`` says: a caller that conjoins many nodes at once asks for numpy)."""
+        """Make a store that starts with the nodes of ``arrays`` (same numbers).
+
+        Its features are ``enc``'s; held in Python or in numpy as :func:`in_python` says (or
+        as ``python`` says: a caller that conjoins many nodes at once asks for numpy).
+        """
         t = cls(arrays.nvars, enc, least=least)
         t.root = arrays.root
         if python if python is not None else in_python(arrays.size, least is not None):
@@ -149,15 +157,20 @@ class Store:
     __len__ = n.fget
 
     def entries(self) -> int:
-        """Nodes plus memo entries: what the store holds (bounded by its owner, who
-        replaces a store grown too large)."""
+        """Count nodes plus memo entries: what the store holds.
+
+        Bounded by its owner, who replaces a store grown too large.
+        """
         return (self.n + len(self._diffs) + len(self._ands) + len(self._counts)
                 + sum(len(m) for _, m in self._memos.values()))
 
     # ------------------------------------------------------------------ nodes
     def node(self, level: int, lo: int, hi: int) -> int:
-        """The node testing ``level`` with children ``lo`` (false branch) and ``hi``
-        (both at deeper levels): an existing one if the store holds it."""
+        """Make the node testing ``level`` with children ``lo`` (false branch) and ``hi``.
+
+        Both children are at deeper levels; the node is an existing one if the store holds
+        it.
+        """
         if lo == hi:
             return lo
         key = (level, lo, hi)
@@ -170,15 +183,19 @@ class Store:
         return u
 
     def nodes(self, level: int, lo, hi):
-        """:meth:`node` for each pair ``lo[k], hi[k]`` (a numpy array in a store held in
-        numpy, else a list)."""
+        """Do :meth:`node` for each pair ``lo[k], hi[k]``.
+
+        A numpy array in a store held in numpy, else a list.
+        """
         if self.py is None:
             return _wide.nodes(self, level, lo, hi)
         return [self.node(level, a, b) for a, b in zip(lo, hi)]
 
     def restrict(self, u: int, bits: Sequence[tuple[int, bool]]) -> int:
-        """Follow ``u`` along ``(level, value)`` pairs in increasing level order (a level
-        that ``u`` skips is stepped over)."""
+        """Follow ``u`` along ``(level, value)`` pairs in increasing level order.
+
+        A level that ``u`` skips is stepped over.
+        """
         var = self.var
         for lvl, value in bits:
             if var[u] == lvl:
@@ -186,14 +203,19 @@ class Store:
         return u
 
     def cofactor(self, u, i: int, j: int):
-        """The cofactor of node ``u`` (an int, or in a store held in numpy a numpy array
-        of nodes) on state ``j`` of feature ``i`` (which ``u`` tests or skips)."""
+        """Return the cofactor of node ``u`` on state ``j`` of feature ``i``.
+
+        ``u`` tests or skips feature ``i``; ``u`` is an int, or in a store held in numpy a
+        numpy array of nodes.
+        """
         return cofactor(self.var, self.lo, self.hi, u, self.first[i], self.nbits[i], j)
 
     # ------------------------------------------------------------------ operations
     def diff(self, a: int, b: int) -> int:
-        """``a and not b`` (memoised across calls), on an explicit stack: a pair is
-        expanded, its open subpairs pushed, and made once both are in the memo."""
+        """Return ``a and not b`` (memoised across calls), on an explicit stack.
+
+        A pair is expanded, its open subpairs pushed, and made once both are in the memo.
+        """
         if a == 0 or a == b or b == 1:
             return 0
         if b == 0:
@@ -224,7 +246,7 @@ class Store:
         return memo[(a, b)]
 
     def conj(self, a: int, b: int) -> int:
-        """``a and b`` (memoised across calls), on an explicit stack as :meth:`diff`."""
+        """Return ``a and b`` (memoised across calls), on an explicit stack as :meth:`diff`."""
         key = _and_leaf(a, b)
         if type(key) is not tuple:
             return key
@@ -249,8 +271,10 @@ class Store:
         return memo[(a, b)]
 
     def _split(self, a: int, b: int) -> tuple:
-        """``(level, ((a0, b0), (a1, b1)))``: the top level of ``a`` and ``b`` and their
-        cofactors on it, paired."""
+        """Split ``a`` and ``b`` on their top level: ``(level, ((a0, b0), (a1, b1)))``.
+
+        Their cofactors on it, paired.
+        """
         var, lo, hi = self.var, self.lo, self.hi
         va, vb = var[a], var[b]
         v = min(vb, va)
@@ -259,16 +283,21 @@ class Store:
         return v, ((a0, b0), (a1, b1))
 
     def conj_many(self, a, b):
-        """``a[k] and b[k]`` for every ``k`` (a numpy array in a store held in numpy,
-        where many pairs are conjoined breadth first at once; else a list)."""
+        """Conjoin ``a[k] and b[k]`` for every ``k``.
+
+        A numpy array in a store held in numpy, where many pairs are conjoined breadth first
+        at once; else a list.
+        """
         if self.py is None:
             return _wide.conj(self, a, b)
         return [self.conj(x, y) for x, y in zip(a, b)]
 
     def count(self, u: int) -> int:
-        """Number of complete assignments on which ``u`` is true, each feature taking
-        one of its states (valid codes only; without an encoding, every level is a
-        two-state feature): exact, memoised across calls, as nodes never change."""
+        """Count the complete assignments on which ``u`` is true.
+
+        Each feature takes one of its states (valid codes only; without an encoding, every
+        level is a two-state feature): exact, memoised across calls, as nodes never change.
+        """
         if self.py is None:
             return _wide.count(self, u)
         var, memo = self.var, self._counts
@@ -297,15 +326,19 @@ class Store:
         return got << var[u]
 
     def upward(self, root: int, memo: dict, make) -> int:
-        """``memo[root]``, computed bottom-up over whole features
-        (:func:`._store_features.upward`)."""
+        """Compute ``memo[root]`` bottom-up over whole features.
+
+        By :func:`._store_features.upward`.
+        """
         return _feat.upward(self, root, memo, make)
 
     def memo(self, owner) -> dict:
-        """A memo kept with the store for a walk over its nodes whose results depend only
-        on the node and ``owner`` (e.g. the choices of a layout: the walks of
-        :mod:`.walks`), so that later sets of the store reuse it; ``owner`` is kept alive
-        with it."""
+        """Return a memo kept with the store for a walk over its nodes.
+
+        The walk's results depend only on the node and ``owner`` (e.g. the choices of a
+        layout: the walks of :mod:`.walks`), so that later sets of the store reuse it;
+        ``owner`` is kept alive with it.
+        """
         got = self._memos.get(id(owner))
         if got is None:
             got = self._memos[id(owner)] = (owner, {})
@@ -313,17 +346,21 @@ class Store:
 
     # ------------------------------------------------------------------ stars
     def star_of(self, u: int) -> int:
-        """The star of node ``u``: the conjunction of its cofactors over the states of the
-        feature it tests (made on first use; where the function is unate, ``least``,
-        the cofactor on that feature's least state)."""
+        """Return the star of node ``u``: the conjunction of its cofactors over its states.
+
+        Its cofactors over the states of the feature it tests, made on first use; where the
+        function is unate (``least``), the cofactor on that feature's least state.
+        """
         if self.py is None:
             return _wide.star_of(self, u)
         star = self.star
         return star[u] if u < len(star) and star[u] >= 0 else _feat.star(self, u)
 
     def make_stars(self, us, i: int) -> None:
-        """Make the stars of nodes ``us`` of feature ``i`` (at once, in numpy, in a store
-        held there)."""
+        """Make the stars of nodes ``us`` of feature ``i``.
+
+        At once, in numpy, in a store held there.
+        """
         if self.py is None:
             _wide.make_stars(self, us, i)
             return
@@ -331,9 +368,11 @@ class Store:
             self.star_of(int(u))
 
     def close(self) -> None:
-        """Make the star of every node (the nodes the conjunctions make get theirs in
-        turn); a store held in numpy with at most :data:`~bnx.diagram._arrays.SMALL`
-        nodes then moves to Python lists, read one node at a time."""
+        """Make the star of every node (the nodes the conjunctions make get theirs in turn).
+
+        A store held in numpy with at most :data:`~bnx.diagram._arrays.SMALL` nodes then
+        moves to Python lists, read one node at a time.
+        """
         if self.py is None:
             _wide.close(self)
             n = self._n
@@ -351,23 +390,30 @@ class Store:
 
     # ------------------------------------------------------------------ size and dd
     def size(self, u: int) -> int:
-        """Number of nodes of the function ``u`` as ``dd`` counts them: with complemented
-        edges, a function and its negation share one node, and the one terminal is
-        counted once."""
+        """Count the nodes of the function ``u`` as ``dd`` counts them.
+
+        With complemented edges, a function and its negation share one node, and the one
+        terminal is counted once.
+        """
         return dd_nodes(self.var, self.lo, self.hi, sorted(_dd.below(self, u)))
 
     def nodes_of(self, u: int) -> int:
-        """Number of nodes of the function ``u`` as held here (terminals included)."""
+        """Count the nodes of the function ``u`` as held here (terminals included)."""
         return len(_dd.below(self, u)) + 2
 
     def read_dd(self, root: Node) -> int:
-        """Add the function ``root`` of a ``dd.autoref`` or ``dd.cudd`` manager whose level
-        ``l`` is the store's level ``l``; returns its node."""
+        """Add the function ``root`` of a ``dd`` manager, and return its node.
+
+        A ``dd.autoref`` or ``dd.cudd`` manager whose level ``l`` is the store's level
+        ``l``.
+        """
         return _dd.read_dd(self, root)
 
     def to_dd(self, bdd: Manager, names: Sequence[str], root: int) -> Node:
-        """Write the function ``root`` into ``bdd``, whose variable at level ``l`` is
-        ``names[l]``: one node per node of ``root``, children first."""
+        """Write the function ``root`` into ``bdd``, whose variable at level ``l`` is ``names[l]``.
+
+        One node per node of ``root``, children first.
+        """
         return _dd.to_dd(self, bdd, names, root)
 
 
@@ -386,10 +432,12 @@ class _Index:
 
 
 def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) -> Store:
-    """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``), with
-    every star made when the diagram has at most :data:`bnx.diagram._arrays.SMALL` nodes;
-    ``least``: per feature, the state whose cofactor is the star, where the function is
-    known to be unate (:func:`bnx.explanation._cache.least_states`)."""
+    """Return the :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``).
+
+    With every star made when the diagram has at most :data:`bnx.diagram._arrays.SMALL`
+    nodes; ``least``: per feature, the state whose cofactor is the star, where the function
+    is known to be unate (:func:`bnx.explanation._cache.least_states`).
+    """
     key = (enc.first_level, tuple(len(s) for s in enc.states), least)
     got = arrays.cache.get("conj_store", key)
     if got is None:

@@ -48,7 +48,7 @@ from ..diagram._memo import detached
 from ..diagram.backends import is_cudd, new_manager
 from ..diagram.encoding import Encoding, bits_for
 from ..errors import ArgumentError, InstanceError
-from ..odd._odd import ODD
+from ..odd._odd import ODD, classifier_and_odd
 from .instance_set import InstanceSet
 
 __all__ = ["forbid", "support"]
@@ -57,19 +57,21 @@ __all__ = ["forbid", "support"]
 _BY_CLF: weakref.WeakKeyDictionary[Classifier, InstanceSet] = weakref.WeakKeyDictionary()
 
 
-def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
-    """The complete instances ``x`` with ``Pr(x) > 0`` under the classifier's network.
+def support(clf: Classifier | ODD, *, odd: ODD | None = None) -> InstanceSet:
+    """Return the complete instances ``x`` with ``Pr(x) > 0`` under the classifier's network.
 
     Exact: compiled from which table entries are zero (see the module docstring), never
     by visiting instances. Kept per classifier (or per ODD), so a second call is free.
 
     Parameters
     ----------
-    clf : Classifier
+    clf : Classifier or ODD
+        A classifier, or an ODD that holds its classifier (``odd.classifier``; the ODD is
+        then ``odd=`` too).
     odd : ODD, optional
         ``clf``'s compiled decision function: the set is then over its encoding and in
         its manager (ready to conjoin with :attr:`ODD.root`). Without it, over the
-        features in :func:`bnx.default_order` (the order :func:`bnx.compile` uses by
+        features in :func:`bnx.compilation.default_order` (the order :func:`bnx.compile` uses by
         default), in a manager of its own; it is copied into an ODD's manager when used
         with one.
 
@@ -79,6 +81,11 @@ def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
         ``.count`` is the number of instances of positive probability; ``x in s``
         tests one; pass it as ``within=`` to the explanation functions.
 
+    See Also
+    --------
+    bnx.forbid : The instances left after removing some.
+    bnx.pi_explanations : Explanations within such a set (``within=``).
+
     Examples
     --------
     >>> import bnx
@@ -87,8 +94,7 @@ def support(clf: Classifier, *, odd: ODD | None = None) -> InstanceSet:
     >>> s.count, s.layout.encoding.features == clf.features or sorted(s.features)
     (16, ['asia', 'dysp', 'smoke', 'xray'])
     """
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"expected a bnx.Classifier, got {type(clf).__name__}")
+    clf, odd = classifier_and_odd(clf, odd)
     if odd is not None:
         _check_match(clf, odd)
         return detached(odd).make("support", (), lambda: _support(
@@ -170,10 +176,12 @@ def _backend_of(bdd: Manager) -> str:
 
 def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
               card: dict) -> Node:
-    """The relation ``table > 0`` over the bits of ``scope`` (codes naming no state false):
-    the leaves (one per combination of the states of the scope's nodes that have bits,
-    taken in level order), then one level of :func:`~bnx.diagram._setops.select` per
-    node, from the deepest up (a loop: no recursion)."""
+    """Build the relation ``table > 0`` over the bits of ``scope`` (codes naming no state false).
+
+    The leaves (one per combination of the states of the scope's nodes that have bits, taken
+    in level order), then one level of :func:`~bnx.diagram._setops.select` per node, from
+    the deepest up (a loop: no recursion).
+    """
     axes = sorted((v for v in scope if bits[v]), key=level.get)
     pos = {v: k for k, v in enumerate(scope)}
     index = [0] * len(scope)
@@ -190,7 +198,7 @@ def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
 
 
 def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSet:
-    """The complete instances that match none of the forbidden ``combinations``.
+    """Return the complete instances that match none of the forbidden ``combinations``.
 
     Each combination is a partial instance ``{feature: state}``: an instance that agrees
     with it on every feature it names is forbidden. Pass the result (or its ``&`` with
@@ -215,6 +223,11 @@ def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSe
         A combination names a feature or a state that does not exist.
     ArgumentError
         ``combinations`` is not an iterable of non-empty mappings.
+
+    See Also
+    --------
+    bnx.support : The instances a network gives a positive probability.
+    bnx.pi_explanations : Explanations within such a set (``within=``).
 
     Examples
     --------

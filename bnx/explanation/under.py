@@ -53,6 +53,7 @@ class View:
 
     @property
     def size(self) -> int:
+        """The number of completions."""
         return int(self.decided.size)
 
     def marginal(self) -> np.ndarray:
@@ -61,9 +62,11 @@ class View:
 
 
 def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
-    """The :class:`View` of ``clf`` (compiled as ``odd``) on ``idx``; ``None`` when the
-    dense joint is out of reach (too many instances, floats could underflow, or the
-    bound on a ratio of its sums would exceed :data:`BOUND`)."""
+    """Return the :class:`View` of ``clf`` (compiled as ``odd``) on ``idx``.
+
+    ``None`` when the dense joint is out of reach (too many instances, floats could
+    underflow, or the bound on a ratio of its sums would exceed :data:`BOUND`).
+    """
     try:
         joint = _dense.joint(clf, odd.encoding.features, exact=exact)
     except _dense.TooLarge:
@@ -75,8 +78,10 @@ def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
 
 
 def _sure(a: Fraction, b: Fraction, g: Fraction, strict: bool) -> bool | None:
-    """Whether ``A >= B`` (``A > B`` when ``strict``) for the exact values of the
-    computed ``a``, ``b`` (each within a relative ``g`` of it); ``None``: too close."""
+    """Tell whether ``A >= B`` (``A > B`` when ``strict``) for the exact values of ``a``, ``b``.
+
+    Each computed value is within a relative ``g`` of its exact value; ``None``: too close.
+    """
     lo, hi = 1 - g, 1 + g
     if (a * lo > b * hi) if strict else (a * lo >= b * hi):
         return True
@@ -86,11 +91,13 @@ def _sure(a: Fraction, b: Fraction, g: Fraction, strict: bool) -> bool | None:
 
 
 def _float_sure(a: float, b: float, m: float, strict: bool) -> bool | None:
-    """:func:`_sure` in floating point, for ``a``, ``b`` within a relative ``m`` of the
-    exact values (``m`` at least four unit roundoffs). The margins are doubled: the
-    comparison's own roundings (at most three per side, of ``1 -+ 2m`` and the two
-    products) are each one unit roundoff, so a sure answer here is one of :func:`_sure`
-    with the bound ``m``."""
+    """Do :func:`_sure` in floating point.
+
+    For ``a``, ``b`` within a relative ``m`` of the exact values (``m`` at least four unit
+    roundoffs). The margins are doubled: the comparison's own roundings (at most three per
+    side, of ``1 -+ 2m`` and the two products) are each one unit roundoff, so a sure answer
+    here is one of :func:`_sure` with the bound ``m``.
+    """
     lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
     if (a * lo > b * hi) if strict else (a * lo >= b * hi):
         return True
@@ -104,12 +111,14 @@ _NORMAL = sys.float_info.min
 
 
 def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
-    """The decision from float class masses (each within ``gamma(depth)`` of the exact
-    value) when floating point can tell, without a fraction; ``None`` when too close.
+    """Decide from float class masses when floating point can tell, without a fraction.
+
+    Each mass is within ``gamma(depth)`` of the exact value; ``None`` when too close.
 
     The sides compared carry ``depth`` roundings, up to ``classes - 2`` more for the sum
     of the other classes' masses and two for the product by the threshold (rounded once
-    to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float)."""
+    to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float).
+    """
     f = [float(v) for v in masses]
     if any(0 < v < _NORMAL for v in f):
         return None  # a subnormal mass: the relative bounds do not hold
@@ -133,11 +142,13 @@ def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
 
 
 def decide_masses(clf, idx: dict, masses, depth: int) -> bool | int:
-    """``clf``'s exact decision on the partial instance ``idx`` from its computed class
-    masses ``[Pr(c, e) for c]`` (floats with at most ``depth`` roundings each, or exact);
-    floating point decides unless it is too close to call, exact arithmetic then. A
+    """Decide ``clf`` exactly on the partial instance ``idx`` from its computed class masses.
+
+    The masses ``[Pr(c, e) for c]`` are floats with at most ``depth`` roundings each, or
+    exact; floating point decides unless it is too close to call, exact arithmetic then. A
     multi-class classifier's decision is the index of its class: the first largest mass,
-    when the argmax rule with that class as the positive one holds exactly."""
+    when the argmax rule with that class as the positive one holds exactly.
+    """
     multi = clf.positive is None
     if multi:  # the candidate: the first largest computed mass
         p = max(range(len(masses)), key=lambda c: (masses[c], -c))
@@ -182,9 +193,11 @@ def class_masses(v: View):
 
 
 def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
-    """``(sdp, bound)``: the same-decision probability in floats and a proven bound on its
-    distance to the exact value; ``None`` when the dense joint is out of reach or the bound
-    would exceed :data:`BOUND`."""
+    """Return ``(sdp, bound)``: the same-decision probability in floats and a proven error bound.
+
+    The bound is on its distance to the exact value; ``None`` when the dense joint is out of
+    reach or the bound would exceed :data:`BOUND`.
+    """
     v = view(clf, odd, idx)
     if v is None:
         return None
@@ -208,20 +221,24 @@ def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
 
 
 def sdp_float(clf, odd, idx: dict, decision: bool | None) -> float | None:
-    """The same-decision probability within ``1e-9``; ``None`` when it needs exact
-    arithmetic (see :func:`sdp_with_bound`)."""
+    """Compute the same-decision probability within ``1e-9``.
+
+    ``None`` when it needs exact arithmetic (see :func:`sdp_with_bound`).
+    """
     got = sdp_with_bound(clf, odd, idx, decision)
     return None if got is None else got[0]
 
 
 def box_violations(clf, odd, box: list, value: bool):
-    """``(probability, states)`` for the complete instances in ``box`` (per feature in the
-    ODD's order, the list of its state indices allowed) that ``odd`` does not decide
-    ``value``, of which there is at least one: their probability under the network (a
-    float within :data:`BOUND` of the exact value) and the state indices of the most
-    probable of them (exact: floats pick it unless others come within their rounding
-    bound, which exact arithmetic then compares). ``None`` when the dense joint is out of
-    reach or the bound would exceed :data:`BOUND`."""
+    """Return ``(probability, states)`` of the instances in ``box`` not decided ``value``.
+
+    ``box`` holds per feature in the ODD's order the list of its state indices allowed; of
+    the complete instances in it that ``odd`` does not decide ``value``, of which there is
+    at least one: their probability under the network (a float within :data:`BOUND` of the
+    exact value) and the state indices of the most probable of them (exact: floats pick it
+    unless others come within their rounding bound, which exact arithmetic then compares).
+    ``None`` when the dense joint is out of reach or the bound would exceed :data:`BOUND`.
+    """
     v = view(clf, odd, {})
     if v is None:
         return None

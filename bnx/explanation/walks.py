@@ -30,7 +30,7 @@ __all__ = ["count_members", "feature_uses", "length_counts", "members", "minimum
 # depth is walked under Python's default recursion limit.
 
 def count_members(g: Store, u: int, i: int, layout, memo: dict) -> int:
-    """Number of members of ``u`` over features ``i..``."""
+    """Count the members of ``u`` over features ``i..``."""
     if u == 0:
         return 0
     n = layout.n
@@ -114,9 +114,10 @@ def _shifted(into: dict, part: dict, shift: int) -> None:
 
 
 def feature_uses(g: Store, root: int, layout) -> tuple[list[bool], list[bool]]:
-    """``(kept, dropped)``: per feature of a ``keep`` layout (level ``i`` is feature
-    ``i``, high "kept"), whether some member of the set ``root`` of the node table ``g``
-    keeps it and whether some member drops it.
+    """Return ``(kept, dropped)`` per feature of a ``keep`` layout.
+
+    Level ``i`` is feature ``i``, high "kept": whether some member of the set ``root`` of
+    the node table ``g`` keeps it and whether some member drops it.
 
     One pass over the nodes below the root (not the whole table, which holds other sets
     too): every such node (but false) lies on a path to true, so a member keeps feature
@@ -165,14 +166,18 @@ def feature_uses(g: Store, root: int, layout) -> tuple[list[bool], list[bool]]:
 
 
 def minimum(g: Store, u: int, i: int, layout, memo: dict) -> float:
-    """Minimum length of a member of ``u`` (``inf`` when empty); pass one of minimize
-    (memoised by ``(node, feature)``)."""
+    """Return the minimum length of a member of ``u`` (``inf`` when empty).
+
+    Pass one of minimize (memoised by ``(node, feature)``).
+    """
     return suffix_minimum(g, u, i, layout.steps, layout.tail, range(layout.n + 1), memo)
 
 
 def keep_minimal(g: Store, u: int, i: int, layout, mins: dict, memo: dict, table) -> int:
-    """Pass two of minimize: the members of ``u`` of minimum length, built in the
-    :class:`~bnx.explanation.store.Store` ``table`` (returns its node)."""
+    """Keep the members of ``u`` of minimum length (pass two of minimize).
+
+    Built in the :class:`~bnx.explanation.store.Store` ``table`` (returns its node).
+    """
     return suffix_keep_minimal(g, u, i, layout.steps, layout.tail, range(layout.n + 1), mins,
                                memo, table, layout.build_table)
 
@@ -230,9 +235,11 @@ def suffix_minimum(g: Store, u: int, i: int, steps: list, tail: list, sids: list
 
 def suffix_keep_minimal(g: Store, u: int, i: int, steps: list, tail: list, sids: list,
                         mins: dict, memo: dict, out, build) -> int:
-    """:func:`keep_minimal` over ``steps`` and ``tail`` (``build(out, i, children)``
-    makes the output nodes, in the :class:`~bnx.explanation.store.Store` ``out``),
-    memoised by ``(node, sids[i])``."""
+    """Do :func:`keep_minimal` over ``steps`` and ``tail``, memoised by ``(node, sids[i])``.
+
+    ``build(out, i, children)`` makes the output nodes, in the
+    :class:`~bnx.explanation.store.Store` ``out``.
+    """
     if u == 0:
         return 0
     n = len(steps)
@@ -281,10 +288,12 @@ def suffix_keep_minimal(g: Store, u: int, i: int, steps: list, tail: list, sids:
 
 
 def members(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
-    """The members of ``root`` (in ``layout``) as dicts, depth first in the diagram's
-    variable order, "dropped" before the states; ``rank[i]`` is feature ``i``'s
-    position among the dict's keys. Levels with one choice are followed at once, once
-    per node and depth (:func:`_chains`), so a member costs about a microsecond."""
+    """List the members of ``root`` (in ``layout``) as dicts, depth first in the variable order.
+
+    The diagram's variable order, "dropped" before the states; ``rank[i]`` is feature
+    ``i``'s position among the dict's keys. Levels with one choice are followed at once,
+    once per node and depth (:func:`_chains`), so a member costs about a microsecond.
+    """
     n = layout.n
     stride = n + 1
     memo: dict = {}
@@ -313,10 +322,11 @@ def members(g: Store, root: int, layout, rank: list) -> Iterator[dict]:
 
 
 def _chains(g: Store, layout, rank: list):
-    """The walk of :func:`members` below ``(u, d)``: the levels with one choice are
-    followed at once (once per node and depth); returns ``(items set on the way,
-    branches at the first level with several choices, whether the path ended at
-    an explanation)``."""
+    """Walk as :func:`members` below ``(u, d)``, the levels with one choice followed at once.
+
+    Once per node and depth; returns ``(items set on the way, branches at the first level
+    with several choices, whether the path ended at an explanation)``.
+    """
     var, lo, hi, restrict = g.var, g.lo, g.hi, g.restrict
     n = layout.n
     choices = layout.items  # per feature, last first (popped first)
@@ -344,9 +354,11 @@ def _chains(g: Store, layout, rank: list):
 
 
 def _chains_keep(g: Store, layout, rank: list):
-    """:func:`_chains` for the keep layout (PI-explanations): feature ``d`` is the
-    one variable at level ``d``, low "dropped" and high "kept", so each step is a
-    test of two children; same walk, same order."""
+    """Do :func:`_chains` for the keep layout (PI-explanations).
+
+    Feature ``d`` is the one variable at level ``d``, low "dropped" and high "kept", so each
+    step is a test of two children; same walk, same order.
+    """
     var, lo, hi = g.var, g.lo, g.hi
     n = layout.n
     enc = layout.encoding

@@ -10,9 +10,19 @@ features where :func:`bnx.compile` cannot go:
   polynomial delay;
 * :func:`shortest_pi_explanation`, :func:`mc_explanation` (one of them);
 * :func:`robustness` (``math.inf`` when no change flips the decision),
-  :func:`counterfactual`, :func:`contrastive_explanation` (these two raise
+  :func:`counterfactual`, :func:`shortest_contrastive_explanation` (these two raise
   :class:`~bnx.ExplanationError` then);
 * :func:`check_explanation`: is a partial instance sufficient, minimal, redundant?
+
+The names are those of the questions on the compiled diagram: a plural name answers what
+the diagram's question answers (:func:`pi_explanations` lists the members of
+:func:`bnx.pi_explanations`, as dicts; :func:`robustness` is :func:`bnx.robustness`;
+:func:`check_explanation` returns the same :class:`~bnx.ExplanationCheck` as
+:func:`bnx.check_explanation`), a singular name one member of it (:func:`mc_explanation`
+of :func:`bnx.mc_explanations`, :func:`counterfactual` of :func:`bnx.counterfactuals`),
+and ``shortest_`` one of its shortest members (:func:`shortest_pi_explanation`,
+:func:`shortest_contrastive_explanation` of :func:`bnx.contrastive_explanations`). Every
+question takes the classifier first (``clf``), or an ODD that holds it.
 
 Answers are exact: comparisons are made on rounded logarithms with a proven error
 bound, and redone on the exact rational CPT entries when those cannot settle
@@ -43,13 +53,11 @@ Examples
 {'WorkExperience': '+', 'GPA': '+'}
 """
 
-from ..explanation.reasons import ExplanationCheck
-from ._changes import contrastive_explanation, counterfactual, robustness
+from ._changes import counterfactual, robustness, shortest_contrastive_explanation
 from ._decision import decide
 from ._mc import mc_explanation
 from ._pi import check_explanation, pi_explanations, shortest_pi_explanation
 from .xlc import read_xlc
 
-__all__ = ["ExplanationCheck", "check_explanation", "contrastive_explanation",
-           "counterfactual", "decide", "mc_explanation", "pi_explanations", "read_xlc",
-           "robustness", "shortest_pi_explanation"]
+__all__ = ["check_explanation", "counterfactual", "decide", "mc_explanation", "pi_explanations",
+           "read_xlc", "robustness", "shortest_contrastive_explanation", "shortest_pi_explanation"]

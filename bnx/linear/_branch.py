@@ -1,5 +1,7 @@
-"""A shortest PI-explanation of a TAN decision: a relaxation that bounds it, and a
-branch-and-bound on it for when the profile programme (:mod:`._fewest`) gives up.
+"""A shortest PI-explanation of a TAN decision: a relaxation and a branch-and-bound.
+
+A relaxation that bounds it, and a branch-and-bound on it for when the profile programme
+(:mod:`._fewest`) gives up.
 
 The relaxation lets the features fixed in a subtree depend on the state of its parent
 and charges ``lam`` per fixed feature. Then per feature and parent state one number, the
@@ -31,8 +33,10 @@ MAX_NODES = 10_000
 
 
 class OutOfBudget(Exception):
-    """A shortest search ran out of its budget (turned into a StructureError by the
-    caller); ``best`` the shortest sufficient set met."""
+    """A shortest search ran out of its budget (turned into a StructureError by the caller).
+
+    ``best``: the shortest sufficient set met.
+    """
 
     def __init__(self, best: list[int] | None = None) -> None:
         super().__init__(best)
@@ -40,7 +44,7 @@ class OutOfBudget(Exception):
 
 
 def _terms(d):
-    """The race's rounded terms as plain integers, ``None`` if one is infinite."""
+    """Return the race's rounded terms as plain integers, ``None`` if one is infinite."""
     strict, c, T3 = d.w.terms(d.decision)
     if any(t[0] or t[1] for Ti in T3 for row in Ti for t in row):
         return None
@@ -48,11 +52,13 @@ def _terms(d):
 
 
 def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]], list[int]]:
-    """``(bound, scores, lams)``: a proven lower bound on the size of every
-    PI-explanation of the TAN decision ``d``, the best of 43 multipliers; for the
-    ``guides`` best, how many parent states make each feature worth fixing (a guide for a
-    deletion order), and those multipliers. ``(0, [], [])`` for a race with an infinite
-    term."""
+    """Return ``(bound, scores, lams)``: a proven lower bound on the size of every PI-explanation.
+
+    The bound is on the PI-explanations of the TAN decision ``d``, the best of 43
+    multipliers; for the ``guides`` best, how many parent states make each feature worth
+    fixing (a guide for a deletion order), and those multipliers. ``(0, [], [])`` for a race
+    with an infinite term.
+    """
     T = _terms(d)
     if T is None:
         return 0, [], []
@@ -72,8 +78,11 @@ def relaxation(d, guides: int = 4) -> tuple[int, list[list[int]], list[int]]:
 
 
 class _Relaxed:
-    """The relaxation at one multiplier, kept up to date as features are forced fixed,
-    forced free or released one at a time (only the path to the root is recomputed)."""
+    """The relaxation at one multiplier, kept up to date as features are forced or released.
+
+    Features are forced fixed, forced free or released one at a time (only the path to the
+    root is recomputed).
+    """
 
     def __init__(self, d, T, lam: int, score: list | None = None) -> None:
         self.fr, self.T, self.x, self.lam, self.n = d.w, T, d.x, lam, d.n
@@ -88,8 +97,11 @@ class _Relaxed:
                 cs[u] += v
 
     def _w(self, i: int, score: list | None = None) -> list:
-        """Feature ``i``'s term per parent state (``forced[i]``: ``True`` fixed, ``False``
-        free, ``None`` either); ``score[i]`` counts the parent states where fixing wins."""
+        """Return feature ``i``'s term per parent state.
+
+        ``forced[i]``: ``True`` fixed, ``False`` free, ``None`` either; ``score[i]`` counts
+        the parent states where fixing wins.
+        """
         Ti, xi, h, f, lam = self.T[i], self.x[i], self.csum[i], self.forced[i], self.lam
         out = []
         for u in range(len(Ti[0])):
@@ -114,18 +126,21 @@ class _Relaxed:
             node = parent[node]
 
     def bound(self) -> int:
-        """The relaxation's bound (0 if none): ``ceil(-total / lam)``."""
+        """Return the relaxation's bound (0 if none): ``ceil(-total / lam)``."""
         total = self.T[self.n][0][0] + self.csum[self.n][0] + self.fr.tol
         return -(total // self.lam) if total < 0 else 0
 
 
 def branch_and_bound(d, best: list[int], score: list[int], lams: list[int]) -> list[int]:
-    """A shortest PI-explanation of ``d``, given a sufficient set ``best`` and the
-    relaxation's ``score`` and multipliers; :class:`OutOfBudget` past :data:`MAX_NODES`.
+    """Find a shortest PI-explanation of ``d`` by branch-and-bound.
+
+    Given a sufficient set ``best`` and the relaxation's ``score`` and multipliers;
+    :class:`OutOfBudget` past :data:`MAX_NODES`.
 
     Depth first; every oracle is kept up to date one feature at a time: ``big`` (the
     largest set allowed: all but the features decided free), ``small`` (the features
-    decided fixed) and the relaxation at each multiplier."""
+    decided fixed) and the relaxation at each multiplier.
+    """
     from ._treedp import Sufficiency
     (fr, side), = d.races
     T, n = _terms(d), d.n
@@ -170,7 +185,7 @@ def branch_and_bound(d, best: list[int], score: list[int], lams: list[int]) -> l
 
 
 def refusal(n: int, lower: int, upper: int) -> StructureError:
-    """The error of a shortest search that gave up, between ``lower`` and ``upper``."""
+    """Make the error of a shortest search that gave up, between ``lower`` and ``upper``."""
     return StructureError(
         f"bnx.linear gave up a shortest PI-explanation of this TAN decision ({n:,} features): "
         f"the profile programme (bnx.linear._fewest.MAX_PROFILES) and the branch-and-bound "

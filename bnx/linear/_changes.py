@@ -1,6 +1,8 @@
-"""The fewest changes that flip a decision, without compiling: how many
-(:func:`robustness`), which features (:func:`contrastive_explanation`) and to which
-states (:func:`counterfactual`)."""
+"""The fewest changes that flip a decision, without compiling.
+
+How many (:func:`robustness`), which features
+(:func:`shortest_contrastive_explanation`) and to which states (:func:`counterfactual`).
+"""
 
 from __future__ import annotations
 
@@ -10,24 +12,36 @@ from typing import Any
 
 from .._util.wording import decision_state
 from ..errors import ExplanationError
-from ._decision import decision_of, flip_moves
+from ._decision import decision_of, flip_moves, network_of
 
-__all__ = ["contrastive_explanation", "counterfactual", "robustness"]
+__all__ = ["counterfactual", "robustness", "shortest_contrastive_explanation"]
 
 
 def robustness(clf: Any, instance: Mapping) -> int | float:
-    """The fewest features whose change flips the decision on ``instance``.
+    """Count the fewest features whose change flips the decision on ``instance``.
 
     ``math.inf`` when no change of any features flips it (no finite number does: the
     classifier is constant). Each feature's most damaging other state is found exactly;
     the changes with the largest losses come first, and ``k`` changes can do no more
     than the ``k`` largest losses.
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     int or float
         The fewest features to change; ``math.inf`` (a float) when no change flips the
         decision.
+
+    See Also
+    --------
+    bnx.linear.counterfactual : One closest instance with the other decision.
+    bnx.robustness : The same on the compiled ODD.
 
     Examples
     --------
@@ -37,14 +51,21 @@ def robustness(clf: Any, instance: Mapping) -> int | float:
     >>> bnx.linear.robustness(clf, x)
     2
     """
-    moves = flip_moves(decision_of(clf, instance))
+    moves = flip_moves(decision_of(network_of(clf), instance))
     return math.inf if moves is None else len(moves)
 
 
 def counterfactual(clf: Any, instance: Mapping) -> dict:
-    """The changes of one closest instance with the other decision: ``{feature: new state}``.
+    """Find one closest instance with the other decision, as its changes ``{feature: new state}``.
 
     Closest counts changed features (:func:`robustness` of them).
+
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
 
     Returns
     -------
@@ -58,6 +79,11 @@ def counterfactual(clf: Any, instance: Mapping) -> dict:
         :func:`robustness` is ``math.inf``). On the compiled ODD,
         :func:`bnx.counterfactuals` answers an empty set instead.
 
+    See Also
+    --------
+    bnx.linear.robustness : Its number of changes.
+    bnx.counterfactuals : On the compiled ODD: every closest one.
+
     Examples
     --------
     >>> import bnx
@@ -67,18 +93,28 @@ def counterfactual(clf: Any, instance: Mapping) -> dict:
     >>> len(changes), clf.decide({**x, **changes})
     (2, False)
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     moves = _flip_or_raise(d, clf, "counterfactual")
     return {d.w.features[i]: d.w.states[i][v] for i, v in sorted(moves.items())}
 
 
-def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
-    """One smallest set of the instance's ``feature: state`` pairs whose change can flip
-    the decision (a shortest contrastive explanation).
+def shortest_contrastive_explanation(clf: Any, instance: Mapping) -> dict:
+    """Find one smallest set of the instance's ``feature: state`` pairs whose change can flip it.
+
+    A shortest contrastive explanation of the decision: one of the shortest members of
+    :func:`bnx.contrastive_explanations`.
 
     Freeing these features allows the other decision; its size is the
     :func:`robustness`. Every contrastive explanation shares a feature with every
     PI-explanation.
+
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
 
     Returns
     -------
@@ -92,20 +128,26 @@ def contrastive_explanation(clf: Any, instance: Mapping) -> dict:
         :func:`robustness` is ``math.inf``). On the compiled ODD,
         :func:`bnx.contrastive_explanations` answers an empty set instead.
 
+    See Also
+    --------
+    bnx.linear.robustness : Its size.
+    bnx.contrastive_explanations : On the compiled ODD: every minimal one.
+
     Examples
     --------
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> sorted(bnx.linear.contrastive_explanation(clf, x))
+    >>> sorted(bnx.linear.shortest_contrastive_explanation(clf, x))
     ['GPA', 'WorkExperience']
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     return d.named(_flip_or_raise(d, clf, "contrastive explanation"))
 
 
 def _flip_or_raise(d, clf: Any, what: str) -> dict[int, int]:
-    """The moves of one closest flip, or :class:`~bnx.ExplanationError` when none exists."""
+    """Return the moves of one closest flip, or raise :class:`~bnx.ExplanationError` if none."""
     moves = flip_moves(d)
     if moves is None:
         state = decision_state(getattr(clf, "class_states", None),

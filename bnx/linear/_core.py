@@ -109,7 +109,7 @@ class Weights:
         self.index = {f: i for i, f in enumerate(self.features)}
 
     def race(self, side: bool) -> Race:
-        """The :class:`Race` keeping decision ``side``, made once per classifier."""
+        """Return the :class:`Race` keeping decision ``side``, made once per classifier."""
         got = self.__dict__.get(("race", side))
         if got is None:
             got = self.__dict__[("race", side)] = Race(self, side)
@@ -117,7 +117,7 @@ class Weights:
 
 
 def _prod(ints: list[int]) -> int:
-    """The product of ``ints`` by a balanced tree (fast for thousands of big factors)."""
+    """Multiply ``ints`` by a balanced tree (fast for thousands of big factors)."""
     while len(ints) > 1:
         ints = [ints[k] * ints[k + 1] for k in range(0, len(ints) - 1, 2)] + (
             [ints[-1]] if len(ints) % 2 else [])
@@ -140,7 +140,7 @@ def remembered(clf, make):
 
 
 def weights(clf) -> Weights:
-    """The :class:`Weights` of ``clf``, read once and remembered while ``clf`` lives."""
+    """Return the :class:`Weights` of ``clf``, read once and remembered while ``clf`` lives."""
     return remembered(clf, Weights)
 
 
@@ -175,13 +175,15 @@ class Race:
         self.W = [t[v] for t, v in zip(self.terms, self.worst)]
 
     def worst_other(self, i: int, v: int) -> int | None:
-        """The worst state of feature ``i`` other than ``v``."""
+        """Return the worst state of feature ``i`` other than ``v``."""
         return self.worst2[i] if v == self.worst[i] else self.worst[i]
 
     # -------------------------------------------------------------- terms
     def term_of(self, a: Fraction, b: Fraction, lg: int) -> tuple[int, int]:
-        """``(flag, log)`` of a factor pair: flag +1 / -1 for +inf / -inf, else 0 and the
-        log in units of ``1 / SCALE``."""
+        """Return ``(flag, log)`` of a factor pair.
+
+        Flag +1 / -1 for +inf / -inf, else 0 and the log in units of ``1 / SCALE``.
+        """
         p, q = (a.numerator, b.numerator) if self.side else (b.numerator, a.numerator)
         if self.strict:
             flag = -1 if p == 0 else (1 if q == 0 else 0)
@@ -193,21 +195,23 @@ class Race:
         return self.terms[i][v]
 
     def ratio(self, i: int, v: int) -> Fraction:
-        """The exact ``p / q`` of a finite term."""
+        """Return the exact ``p / q`` of a finite term."""
         w = self.w
         p, q = (w.a[i][v], w.b[i][v]) if self.side else (w.b[i][v], w.a[i][v])
         return p / q
 
     def above(self, i: int, u: int, v: int) -> bool:
-        """Is the finite term of value ``u`` of feature ``i`` above that of ``v`` (exactly)?"""
+        """Tell whether value ``u``'s finite term of feature ``i`` is above ``v``'s, exactly."""
         diff = self.term(i, u)[1] - self.term(i, v)[1]
         if abs(diff) > 2 * self.w.errmax[i]:
             return diff > 0
         return self.ratio(i, u) > self.ratio(i, v)
 
     def extreme(self, i: int, values, *, best: bool) -> int | None:
-        """The worst (or best) of ``values`` of feature ``i`` in the term order, exactly
-        (the first of equal ones)."""
+        """Return the worst (or best) of ``values`` of feature ``i`` in the term order, exactly.
+
+        The first of equal ones.
+        """
         values = list(values)
         if not values:
             return None
@@ -227,7 +231,7 @@ class Race:
 
     # -------------------------------------------------------------- deciding
     def exact(self, x: list[int]) -> bool:
-        """Does the race hold on the complete assignment ``x``? Exact products."""
+        """Tell whether the race holds on the complete assignment ``x``, by exact products."""
         w = self.w
         pa = [w.a0] + [w.a[i][v] for i, v in enumerate(x)]
         pb = [w.b0] + [w.b[i][v] for i, v in enumerate(x)]
@@ -237,7 +241,7 @@ class Race:
         return p > q if self.strict else p >= q
 
     def decide(self, plus: int, minus: int, s: int, assignment) -> bool:
-        """The race given its counts of +inf and -inf terms and its finite sum ``s``.
+        """Decide the race given its counts of +inf and -inf terms and its finite sum ``s``.
 
         ``assignment()`` builds the complete assignment for the exact check, called
         only when ``s`` is within :attr:`tol` of 0.

@@ -1,8 +1,9 @@
-"""The decision of a naive Bayes or TAN on one instance, as the questions of
-:mod:`bnx.linear` read it: :func:`decision_of` (a :class:`~._plan.Decision`, or a
-:class:`~._tan.TanDecision` on a TAN), the decision itself (:func:`decide`), the fewest
-changes that flip it (:func:`flip_moves`) and features named by the user
-(:func:`position`)."""
+"""The decision of a naive Bayes or TAN on one instance, as the questions of bnx.linear read it.
+
+:func:`decision_of` (a :class:`~._plan.Decision`, or a :class:`~._tan.TanDecision` on a
+TAN), the decision itself (:func:`decide`), the fewest changes that flip it
+(:func:`flip_moves`) and features named by the user (:func:`position`).
+"""
 
 from __future__ import annotations
 
@@ -15,15 +16,27 @@ from ._moves import flip
 from ._plan import Decision
 from ._tan import TanDecision
 
-__all__ = ["decide", "decision_of", "flip_moves", "position", "positions"]
+__all__ = ["decide", "decision_of", "flip_moves", "network_of", "position", "positions"]
 
 
 def decide(clf: Any, instance: Mapping) -> bool:
-    """The exact decision on a complete instance (the same as ``clf.decide``).
+    """Decide a complete instance exactly (the same as ``clf.decide``).
+
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
 
     Returns
     -------
     bool
+
+    See Also
+    --------
+    bnx.Classifier.decide : The same decision, by the classifier.
+    bnx.ODD.decide : The same decision, read off the compiled diagram.
 
     Examples
     --------
@@ -33,25 +46,40 @@ def decide(clf: Any, instance: Mapping) -> bool:
     >>> bnx.linear.decide(clf, x) == clf.decide(x)
     True
     """
-    return decision_of(clf, instance).decision
+    return decision_of(network_of(clf), instance).decision
+
+
+def network_of(clf: Any) -> Any:
+    """Return the classifier a question of :mod:`bnx.linear` reads.
+
+    ``clf`` itself, or the one an ODD holds (``odd.classifier``; an
+    :class:`~bnx.ArgumentError` when it holds none).
+    """
+    from ..odd._odd import ODD, classifier_and_odd
+    return classifier_and_odd(clf)[0] if isinstance(clf, ODD) else clf
 
 
 def decision_of(clf: Any, instance: Mapping) -> Decision:
-    """The decision of ``clf`` on ``instance``: a :class:`TanDecision` for a TAN."""
+    """Return the decision of ``clf`` on ``instance``: a :class:`TanDecision` for a TAN."""
     if getattr(clf, "structure", None) == "tan":
         return TanDecision(clf, instance)
     return Decision(clf, instance)
 
 
 def flip_moves(d: Decision) -> dict[int, int] | None:
-    """The fewest changes that flip ``d`` (position: new state index), ``None`` when none
-    does."""
+    """Find the fewest changes that flip ``d`` (position: new state index).
+
+    ``None`` when none does.
+    """
     return d.flip() if isinstance(d, TanDecision) else flip(d)
 
 
 def position(w: Weights, f: Any, what: str) -> int:
-    """The position of feature ``f`` (an :class:`~bnx.UnknownFeatureError` naming the
-    closest features when it is none; ``what`` names the argument)."""
+    """Return the position of feature ``f``.
+
+    An :class:`~bnx.UnknownFeatureError` names the closest features when it is none;
+    ``what`` names the argument.
+    """
     try:
         return w.index[f]
     except (KeyError, TypeError):
@@ -61,7 +89,7 @@ def position(w: Weights, f: Any, what: str) -> int:
 
 
 def positions(w: Weights, features: Iterable, what: str) -> set[int]:
-    """The positions of a list of features (see :func:`position`)."""
+    """Return the positions of a list of features (see :func:`position`)."""
     if isinstance(features, (str, bytes)) or not isinstance(features, Iterable):
         raise ArgumentError(f"{what} must be a list of features, got {features!r}")
     return {position(w, f, what) for f in features}

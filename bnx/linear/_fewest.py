@@ -48,8 +48,10 @@ def _flatten(rep) -> list[int]:
 
 
 def _beats(a: tuple, b: tuple, plus, minus, margin: int) -> bool:
-    """Is profile ``a`` at least profile ``b`` in every component, by more than ``margin``
-    where both are finite (so that the true values are too)?"""
+    """Tell whether profile ``a`` is at least profile ``b`` in every component.
+
+    By more than ``margin`` where both are finite (so that the true values are too).
+    """
     for x, y in zip(a, b):
         if x == y and (x == plus or x == minus):
             continue
@@ -61,7 +63,7 @@ def _beats(a: tuple, b: tuple, plus, minus, margin: int) -> bool:
 
 
 def _front(items: list, kept: list, plus, minus, margin: int) -> list:
-    """The items no other (nor any of ``kept``, of smaller budgets) beats."""
+    """Keep the items no other (nor any of ``kept``, of smaller budgets) beats."""
     items = sorted(items, key=lambda it: it[0], reverse=True)
     out: list = []
     for it in items:
@@ -74,9 +76,11 @@ def _front(items: list, kept: list, plus, minus, margin: int) -> list:
 
 
 def fewest_fixed(d, cap: int, exact_holds) -> list[int] | None:
-    """The positions of a smallest set whose fixing keeps the decision ``d`` (a
-    :class:`~bnx.linear._tan.TanDecision`), of at most ``cap`` features; ``None`` if none
-    is that small. ``exact_holds(S)`` settles a near tie."""
+    """Find a smallest set of at most ``cap`` features whose fixing keeps the decision ``d``.
+
+    ``d`` is a :class:`~bnx.linear._tan.TanDecision`; the answer is the set's positions,
+    ``None`` if none is that small. ``exact_holds(S)`` settles a near tie.
+    """
     fr, x, n = d.w, d.x, d.n
     T, unit, add, judge, plus, minus = scalars(fr, d.decision, False)
     margin = 2 * fr.tol + 1

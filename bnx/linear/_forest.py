@@ -156,14 +156,16 @@ class Forest:
         self.postorder = order[::-1] + [n]
 
     def card(self, i: int) -> int:
-        """The number of states of feature ``i`` (1 for the virtual root ``n``)."""
+        """Return the number of states of feature ``i`` (1 for the virtual root ``n``)."""
         return 1 if i == self.n else len(self.states[i])
 
     def terms(self, side: bool, exact: bool = False) -> tuple:
-        """``(strict, c, T)``: the race keeping decision ``side`` (True: positive wins), its
-        constant term ``c`` and ``T[i][v][u]``, each term a triple ``(plus, minus, value)``
-        (one +inf, one -inf, or a finite value: the rounded log, or with ``exact`` the
-        exact ratio ``p / q``). ``T[n] = [[c]]``."""
+        """Return ``(strict, c, T)``: the race keeping decision ``side`` (True: positive wins).
+
+        Its constant term ``c`` and ``T[i][v][u]``, each term a triple ``(plus, minus,
+        value)`` (one +inf, one -inf, or a finite value: the rounded log, or with ``exact``
+        the exact ratio ``p / q``). ``T[n] = [[c]]``.
+        """
         got = self._terms.get((side, exact))
         if got is None:
             strict = self.strict if side else not self.strict
@@ -197,12 +199,14 @@ def _pair_forests(clf) -> list[Forest]:
 
 
 def pair_forests(clf) -> list[Forest]:
-    """The races a positive decision must win: one :class:`Forest` for a two-state class;
-    under ``rule="argmax"`` with more states, one per other class state (the positive
-    state beats it, strictly if it comes first)."""
+    """Return the races a positive decision must win.
+
+    One :class:`Forest` for a two-state class; under ``rule="argmax"`` with more states, one
+    per other class state (the positive state beats it, strictly if it comes first).
+    """
     return remembered(clf, _pair_forests)
 
 
 def forest(clf) -> Forest:
-    """The :class:`Forest` of ``clf``, read once and remembered while ``clf`` lives."""
+    """Return the :class:`Forest` of ``clf``, read once and remembered while ``clf`` lives."""
     return remembered(clf, Forest)

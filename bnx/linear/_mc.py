@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from ..explanation.mc import on_state_sets
-from ._decision import decision_of, position, positions
+from ._decision import decision_of, network_of, position, positions
 from ._moves import keep_fewest
 from ._tan import TanDecision
 
@@ -29,9 +29,25 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     whose replacement would cost the most. All MC-explanations (there may be
     exponentially many) need the compiled ODD.
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+    on : mapping, optional
+        ``{feature: on state or states}``, as for :func:`~bnx.mc_explanations`.
+    fixed : iterable of features
+        Features that keep their state.
+
     Returns
     -------
     dict
+
+    See Also
+    --------
+    bnx.mc_explanations : On the compiled ODD: every MC-explanation.
+    bnx.linear.shortest_pi_explanation : The fewest features that fix the decision.
 
     Examples
     --------
@@ -41,6 +57,7 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     >>> bnx.linear.mc_explanation(clf, x)
     {'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     w = d.w
     fixed_pos = positions(w, fixed, "fixed")

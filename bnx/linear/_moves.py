@@ -1,7 +1,10 @@
-"""Changing features of one decision: the fewest changes that flip it (robustness,
-counterfactuals, contrastive explanations) and the fewest counted features that keep
-it (MC-explanations). Both are greedy over gains sorted exactly: with every subset of
-features allowed, the ``k`` largest gains are the most that ``k`` changes can do."""
+"""Changing features of one decision.
+
+The fewest changes that flip it (robustness, counterfactuals, contrastive explanations) and
+the fewest counted features that keep it (MC-explanations). Both are greedy over gains
+sorted exactly: with every subset of features allowed, the ``k`` largest gains are the most
+that ``k`` changes can do.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +14,10 @@ __all__ = ["flip", "keep_fewest"]
 
 
 def flip(d: Decision) -> dict[int, int] | None:
-    """The fewest feature changes that flip the decision: ``{position: new state}``,
-    each feature moved to its worst other state; ``None`` if no change flips it."""
+    """Find the fewest feature changes that flip the decision: ``{position: new state}``.
+
+    Each feature is moved to its worst other state; ``None`` if no change flips it.
+    """
     g, F, x, n = d.race, d.F, d.x, d.n
     alt = [g.worst_other(i, x[i]) for i in range(n)]
     A = [None if alt[i] is None else g.term(i, alt[i]) for i in range(n)]
@@ -62,9 +67,11 @@ def flip(d: Decision) -> dict[int, int] | None:
 
 
 def keep_fewest(d: Decision, counted: list[frozenset], fixed: set) -> list[int]:
-    """An MC-explanation as a complete assignment: every feature whose state is counted
-    and may change moves to its best uncounted state, except the fewest needed to keep
-    the decision."""
+    """Find an MC-explanation as a complete assignment.
+
+    Every feature whose state is counted and may change moves to its best uncounted state,
+    except the fewest needed to keep the decision.
+    """
     g, F, x, w, n = d.race, d.F, d.x, d.w, d.n
     best: dict[int, int] = {}
     for i in range(n):

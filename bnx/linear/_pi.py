@@ -1,7 +1,10 @@
-"""Sufficient reasons without compiling: every PI-explanation (:func:`pi_explanations`),
-a shortest one (:func:`shortest_pi_explanation`) and the check of a partial instance
-(:func:`check_explanation`), on naive Bayes by the race's sums (:mod:`._plan`), on a TAN
-by min-sums over its feature tree (:mod:`._tan`)."""
+"""Sufficient reasons without compiling.
+
+Every PI-explanation (:func:`pi_explanations`), a shortest one
+(:func:`shortest_pi_explanation`) and the check of a partial instance
+(:func:`check_explanation`), on naive Bayes by the race's sums (:mod:`._plan`), on a TAN by
+min-sums over its feature tree (:mod:`._tan`).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from typing import Any
 
 from .._util.wording import decision_state
 from ..explanation.reasons import ExplanationCheck
-from ._decision import decision_of
+from ._decision import decision_of, network_of
 from ._plan import Decision, greedy, knapsack, sums
 from ._tan import TanDecision
 
@@ -18,7 +21,7 @@ __all__ = ["check_explanation", "pi_explanations", "shortest_pi_explanation"]
 
 
 def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
-    """The PI-explanations of the decision on ``instance``, one after the other.
+    """Enumerate the PI-explanations of the decision on ``instance``, one after the other.
 
     A PI-explanation is a minimal set of the instance's ``feature: state`` pairs
     that fixes the decision whatever the other features are. Each is yielded once,
@@ -30,9 +33,21 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     the set yielded is exactly that of :func:`bnx.pi_explanations` on the compiled ODD.
     Counting them has no polynomial answer: compile the classifier for that.
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     Iterator
+
+    See Also
+    --------
+    bnx.linear.shortest_pi_explanation : One with the fewest features.
+    bnx.pi_explanations : On the compiled ODD: all of them as a set, counted.
 
     Examples
     --------
@@ -44,6 +59,7 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     [['EntranceExam', 'FirstTimeApplicant', 'GPA'], ['EntranceExam', 'FirstTimeApplicant',
     'WorkExperience'], ['GPA', 'WorkExperience']]
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     return _pis(d)
 
@@ -61,7 +77,7 @@ def _pis(d: Decision) -> Iterator[dict]:
 
 
 def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
-    """A PI-explanation with the fewest features.
+    """Find a PI-explanation with the fewest features.
 
     The features are sorted by how much fixing each to its state guarantees (its
     log-likelihood ratio minus that of its worst state); the shortest prefix that
@@ -73,9 +89,21 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     why and between which sizes a shortest one lies, and whose ``best`` attribute is the
     shortest PI-explanation found (``docs/explanations.md``, "What a TAN costs").
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+
     Returns
     -------
     dict
+
+    See Also
+    --------
+    bnx.linear.pi_explanations : Every PI-explanation, one after the other.
+    bnx.linear.mc_explanation : The fewest active features that keep the decision.
 
     Examples
     --------
@@ -85,6 +113,7 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     >>> bnx.linear.shortest_pi_explanation(clf, x)
     {'WorkExperience': '-', 'GPA': '-'}
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     if isinstance(d, TanDecision):
         return d.named(d.shortest())
@@ -100,7 +129,7 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
 
 
 def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> ExplanationCheck:
-    """Is ``partial`` (some of the instance's pairs) an explanation of its decision?
+    """Check whether ``partial`` (some of the instance's pairs) explains its decision.
 
     Sufficient: every completion gets the instance's decision (the other features
     at their worst). Redundant: the features whose removal alone keeps it
@@ -113,6 +142,15 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     sufficient, is the completion with every other feature at its worst state for the
     decision (the diagram version gives one closest to the instance instead).
 
+    Parameters
+    ----------
+    clf : Classifier
+        A naive Bayes or TAN classifier (any number of features).
+    instance : mapping
+        A complete instance.
+    partial : mapping
+        Some of the instance's ``feature: state`` pairs.
+
     Returns
     -------
     ExplanationCheck
@@ -121,6 +159,11 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     ------
     ExplanationError
         ``partial`` gives a feature another state than the instance has.
+
+    See Also
+    --------
+    bnx.check_explanation : The same check on the compiled ODD.
+    bnx.linear.pi_explanations : Every PI-explanation.
 
     Examples
     --------
@@ -132,6 +175,7 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     >>> check.sufficient, check.minimal, check.redundant, sorted(check.reason)
     (True, False, ('EntranceExam',), ['GPA', 'WorkExperience'])
     """
+    clf = network_of(clf)
     d = decision_of(clf, instance)
     members = sorted(set(d.positions(partial)))
     words = dict(partial=d.named(members), wording=_wording(clf))

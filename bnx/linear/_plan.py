@@ -27,7 +27,7 @@ __all__ = ["Decision", "knapsack", "greedy"]
 
 
 def sums(terms) -> tuple[int, int, int]:
-    """``(number of +inf, number of -inf, sum of the finite logs)`` of ``terms``."""
+    """Return ``(number of +inf, number of -inf, sum of the finite logs)`` of ``terms``."""
     plus = minus = 0
     s = 0
     for flag, lg in terms:
@@ -89,18 +89,18 @@ class Decision:
         return out
 
     def named(self, members) -> dict:
-        """The partial instance of the features at positions ``members``, in feature order."""
+        """Return the partial instance of the features at positions ``members`` (feature order)."""
         return dict(map(self.pairs.__getitem__, sorted(members)))
 
     def fixing(self, members) -> list[int]:
-        """The assignment with ``members`` at the instance's states, the rest at their worst."""
+        """Fix ``members`` at the instance's states, the rest at their worst, as an assignment."""
         out = list(self.worst)
         for i in members:
             out[i] = self.x[i]
         return out
 
     def sufficient(self, members) -> bool:
-        """Does fixing ``members`` keep the decision whatever the other features are?"""
+        """Tell whether fixing ``members`` keeps the decision whatever the other features are."""
         mem = set(members)
         g = self.race
         plus, minus, s = sums([g.c] + [self.F[i] if i in mem else self.W[i]
@@ -126,10 +126,13 @@ class Decision:
 
     # ------------------------------------------------------------ PI-explanations
     def pi_plan(self):
-        """``(specials, base, items, delta, start)``: the PI-explanations are the sets in
-        ``specials`` and ``base + T`` for every minimal ``T`` among ``items`` whose gains
-        ``delta`` lift the finite sum ``start`` to the race's threshold (``None``: no such
-        sets). ``([[]], ...)`` when nothing needs fixing."""
+        """Plan the PI-explanations: ``(specials, base, items, delta, start)``.
+
+        The PI-explanations are the sets in ``specials`` and ``base + T`` for every minimal
+        ``T`` among ``items`` whose gains ``delta`` lift the finite sum ``start`` to the
+        race's threshold (``None``: no such sets). ``([[]], ...)`` when nothing needs
+        fixing.
+        """
         g, F, W, n = self.race, self.F, self.W, self.n
         everyone = range(n)
         if self.sufficient(()):
@@ -163,7 +166,7 @@ class Decision:
         return specials, base, items, delta, start
 
     def _gains(self, i: int) -> bool:
-        """Does fixing feature ``i`` raise the race at all (exactly)?"""
+        """Tell whether fixing feature ``i`` raises the race at all (exactly)."""
         return self.x[i] != self.worst[i] and self.race.above(i, self.x[i], self.worst[i])
 
     def _exact_gain(self, i: int):
@@ -171,14 +174,19 @@ class Decision:
         return g.ratio(i, self.x[i]) / g.ratio(i, self.worst[i])
 
     def reach(self, s: int, members) -> bool:
-        """Does the finite sum ``s`` of the fixed ``members()`` (rest worst) keep the decision?"""
+        """Tell whether the finite sum ``s`` of the fixed ``members()`` keeps the decision.
+
+        The other features are at their worst.
+        """
         return self.race.decide(0, 0, s, lambda: self.fixing(members()))
 
 
 def knapsack(d: Decision, base: list[int], items: list[int], delta: dict,
              start: int) -> Iterator[dict]:
-    """Every minimal ``T`` among ``items`` (sorted by decreasing gain) with ``start +
-    sum(delta[T])`` reaching the threshold, each once, with O(len(items)) delay.
+    """Enumerate every minimal ``T`` among ``items`` reaching the threshold, each once.
+
+    ``items`` are sorted by decreasing gain; ``T`` reaches it when ``start + sum(delta[T])``
+    does; with O(len(items)) delay.
 
     Depth first, taking items in decreasing gain: a branch stops as soon as its sum
     reaches (then its last item is its smallest, so dropping any item fails: minimal),
@@ -221,11 +229,13 @@ def knapsack(d: Decision, base: list[int], items: list[int], delta: dict,
 
 def greedy(d: Decision, items: list[int], delta: dict, start: int, members, *,
            until: bool) -> list[int] | None:
-    """The shortest prefix of ``items`` (decreasing gain) whose gains added to ``start``
-    make the race hold (``until=True``) or fail (``until=False``: gains are subtracted);
-    ``members(prefix)`` is the complete assignment for an exact check. ``None`` if no
-    prefix does. The empty prefix is one: ``[]`` when ``start`` alone settles it (in
-    particular when ``items`` is empty)."""
+    """Find the shortest prefix of ``items`` (decreasing gain) that makes the race hold or fail.
+
+    Its gains added to ``start`` make the race hold (``until=True``) or fail
+    (``until=False``: gains are subtracted); ``members(prefix)`` is the complete assignment
+    for an exact check. ``None`` if no prefix does. The empty prefix is one: ``[]`` when
+    ``start`` alone settles it (in particular when ``items`` is empty).
+    """
     g = d.race
     s = start
     taken: list[int] = []

@@ -29,8 +29,10 @@ __all__ = ["AllOf", "TanDecision"]
 
 
 class AllOf:
-    """Sufficiency oracles of several races over the same features, asked together: the
-    decision is kept iff every race is."""
+    """Sufficiency oracles of several races over the same features, asked together.
+
+    The decision is kept iff every race is.
+    """
 
     def __init__(self, oracles: list[Sufficiency]) -> None:
         self.oracles = oracles
@@ -85,7 +87,7 @@ class TanDecision(Decision):
                 for i, (xi, st) in enumerate(zip(self.x, self.w.states))]
 
     def counterexample(self, members) -> list[int] | None:
-        """A completion of ``members`` with the other decision, or ``None`` if they suffice."""
+        """Find a completion of ``members`` with the other decision, or ``None`` if they suffice."""
         ora = self.fixed_only(members)
         if ora.holds():
             return None
@@ -96,13 +98,13 @@ class TanDecision(Decision):
         return None  # unreachable: some race fails
 
     def oracle(self) -> AllOf:
-        """The sufficiency oracle of the decision (one per decision, left in any state)."""
+        """Return the sufficiency oracle of the decision (one per decision, left in any state)."""
         if self._oracle is None:
             self._oracle = AllOf([Sufficiency(f, s, self.x) for f, s in self.races])
         return self._oracle
 
     def fixed_only(self, members) -> AllOf:
-        """The oracle with exactly ``members`` fixed."""
+        """Return the oracle with exactly ``members`` fixed."""
         ora = self.oracle()
         mem = set(members)
         for i in range(self.n):
@@ -110,9 +112,11 @@ class TanDecision(Decision):
         return ora
 
     def _deletion_order(self) -> list[int]:
-        """Features in an order to try freeing them: those whose own term gains least over
-        their worst state (their parent at the instance) first, so that what is kept is
-        short."""
+        """Order the features to try freeing them, so that what is kept is short.
+
+        Those whose own term gains least over their worst state (their parent at the
+        instance) first.
+        """
         _, _, T = self.w.terms(self.races[0][1])
         x, parent, n = self.x, self.w.parent, self.n
 
@@ -136,7 +140,8 @@ class TanDecision(Decision):
         leaves out one more feature), so between two answers it searches at most
         ``n (n + 1 + D)`` nodes, ``D`` the dead ones among them; no polynomial bound on
         ``D`` can be proven without settling monotone dualization (docs/explanations.md,
-        "What a TAN costs")."""
+        "What a TAN costs").
+        """
         ora = self.oracle()
         order = self._deletion_order()
         nodes = self.nodes = {"answer": 0, "empty": 0, "dead": 0}
@@ -162,10 +167,13 @@ class TanDecision(Decision):
                 stack.append((A, B, E, 0))
 
     def shortest(self) -> list[int]:
-        """A PI-explanation with the fewest features: a bound and guided deletions
-        (:func:`~bnx.linear._branch.relaxation`), the profile programme
-        (:mod:`~bnx.linear._fewest`), then a branch-and-bound (:mod:`~bnx.linear._branch`);
-        :class:`~bnx.StructureError` with the best one found (``best``) if all give up."""
+        """Find a PI-explanation with the fewest features.
+
+        A bound and guided deletions (:func:`~bnx.linear._branch.relaxation`), the profile
+        programme (:mod:`~bnx.linear._fewest`), then a branch-and-bound
+        (:mod:`~bnx.linear._branch`); :class:`~bnx.StructureError` with the best one found
+        (``best``) if all give up.
+        """
         self._one_race("a shortest PI-explanation")
         best = next(self.pi_sets())
         lower, guides, lams = relaxation(self)
@@ -193,9 +201,11 @@ class TanDecision(Decision):
         raise err
 
     def _search(self, ora: AllOf, order: list[int], A: frozenset, B: frozenset):
-        """``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``, minimal
-        outside ``A`` (deletion), and whether it is minimal; ``(None, False)`` if all but
-        ``B`` is not sufficient."""
+        """Return ``(S0, minimal)``: a sufficient set between ``A`` and all but ``B``.
+
+        Minimal outside ``A`` (deletion), and whether it is minimal; ``(None, False)`` if
+        all but ``B`` is not sufficient.
+        """
         for i in range(self.n):
             ora.set(i, i not in B)
         if not ora.holds():
@@ -216,7 +226,7 @@ class TanDecision(Decision):
         return S0, True
 
     def redundant(self, members: list[int]) -> list[int]:
-        """The members whose release alone keeps the (sufficient) ``members`` sufficient."""
+        """Return the members whose release alone keeps the (sufficient) ``members`` sufficient."""
         ora = self.fixed_only(members)
         out = []
         for i in members:
@@ -227,8 +237,10 @@ class TanDecision(Decision):
         return out
 
     def shrink(self, members: list[int]) -> set[int]:
-        """A PI-explanation inside the sufficient ``members``: each dropped in turn if the rest
-        stays sufficient."""
+        """Shrink the sufficient ``members`` to a PI-explanation.
+
+        Each is dropped in turn if the rest stays sufficient.
+        """
         ora = self.fixed_only(members)
         mem = set(members)
         for i in members:
@@ -241,8 +253,10 @@ class TanDecision(Decision):
 
     # ------------------------------------------------------------ changes
     def fewest(self, fr, side: bool, cost: list) -> tuple[int, list[int]] | None:
-        """The least budget at which the race of ``fr`` keeping ``side`` fails, with the
-        assignment (budgets tried 1, 4, 16, ... up to ``n``)."""
+        """Find the least budget at which the race of ``fr`` keeping ``side`` fails.
+
+        With the assignment; budgets tried 1, 4, 16, ... up to ``n``.
+        """
         K = 1
         while True:
             got = first_failure(fr, side, cost, min(K, self.n))
@@ -251,8 +265,10 @@ class TanDecision(Decision):
             K *= 4
 
     def flip(self) -> dict[int, int] | None:
-        """The fewest feature changes that flip the decision: ``{position: new state}`` (with
-        several races, the fewest that make any of them fail)."""
+        """Find the fewest feature changes that flip the decision: ``{position: new state}``.
+
+        With several races, the fewest that make any of them fail.
+        """
         cost = [[0 if v == xi else 1 for v in range(len(st))]
                 for xi, st in zip(self.x, self.w.states)]
         found = [got for fr, side in self.races
@@ -263,8 +279,11 @@ class TanDecision(Decision):
         return {i: y[i] for i in range(self.n) if y[i] != self.x[i]}
 
     def keep_fewest(self, counted: list[frozenset], fixed: set) -> list[int]:
-        """An MC-explanation as a complete assignment: counted features of the instance may
-        move to uncounted states; the fewest counted ones stay, keeping the decision."""
+        """Find an MC-explanation as a complete assignment.
+
+        Counted features of the instance may move to uncounted states; the fewest counted
+        ones stay, keeping the decision.
+        """
         cost = []
         for i, (xi, st) in enumerate(zip(self.x, self.w.states)):
             row: list = [None] * len(st)

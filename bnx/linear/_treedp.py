@@ -27,7 +27,7 @@ __all__ = ["Sufficiency", "first_failure", "solve"]
 
 
 def order_key(strict: bool):
-    """The sort key of values in the race's order."""
+    """Return the sort key of values in the race's order."""
     if strict:
         def key(v):
             return (-1, 0) if v[1] else ((1, 0) if v[0] else (0, v[2]))
@@ -38,8 +38,11 @@ def order_key(strict: bool):
 
 
 def verdict(strict: bool, v: tuple, tol: int | None) -> bool | None:
-    """Does the race hold on the total ``v``? ``tol`` is the rounding bound of a rounded
-    ``v`` (``None``: ``v`` is exact); ``None`` when the rounded sum cannot tell."""
+    """Tell whether the race holds on the total ``v``.
+
+    ``tol`` is the rounding bound of a rounded ``v`` (``None``: ``v`` is exact); ``None``
+    when the rounded sum cannot tell.
+    """
     if strict and v[1] or not strict and v[0]:
         return not strict
     if v[0] or v[1]:
@@ -103,9 +106,11 @@ def scalars(fr, side: bool, exact: bool) -> tuple:
 
 
 def solve(fr, side: bool, cost: list, K: int, exact: bool = False):
-    """``(totals, assignment)``: ``totals[j]`` the least value of the race keeping ``side``
-    over assignments of cost at most ``j`` (``None`` if none), and ``assignment(j)`` one
-    that attains it (values as :func:`scalars` makes them)."""
+    """Return ``(totals, assignment)``: the least values of the race keeping ``side`` per cost.
+
+    ``totals[j]`` is the least value over assignments of cost at most ``j`` (``None`` if
+    none), and ``assignment(j)`` one that attains it (values as :func:`scalars` makes them).
+    """
     T, unit, add = scalars(fr, side, exact)[:3]
     n = fr.n
     M: list = [None] * (n + 1)
@@ -194,8 +199,11 @@ def solve(fr, side: bool, cost: list, K: int, exact: bool = False):
 
 
 def first_failure(fr, side: bool, cost: list, K: int) -> tuple[int, list[int]] | None:
-    """``(j, y)``: the least budget ``j <= K`` at which some assignment ``y`` of cost at most
-    ``j`` makes the race keeping ``side`` fail, exactly; ``None`` if none does."""
+    """Return ``(j, y)``: the least budget ``j <= K`` at which the race keeping ``side`` fails.
+
+    Some assignment ``y`` of cost at most ``j`` makes it fail, exactly; ``None`` if none
+    does.
+    """
     judge = scalars(fr, side, False)[3]
     totals, assignment = solve(fr, side, cost, K)
     for j, v in enumerate(totals):
@@ -212,8 +220,13 @@ def first_failure(fr, side: bool, cost: list, K: int) -> tuple[int, list[int]] |
 
 
 class Sufficiency:
-    """Does fixing the features marked fixed (at ``x``) keep the race ``side`` whatever the
-    others are? Kept up to date under :meth:`set`, one feature at a time."""
+    """A sufficiency oracle: whether fixing the features marked fixed keeps the race ``side``.
+
+    Fixed at ``x``, whatever the others are. Kept up to date under :meth:`set`, one feature
+    at a time.
+
+    Whatever the others are. Kept up to date under :meth:`set`, one feature at a time.
+    """
 
     def __init__(self, fr, side: bool, x: list[int]) -> None:
         self.fr, self.side, self.x = fr, side, x
@@ -268,12 +281,12 @@ class Sufficiency:
             node = parent[node]
 
     def total(self) -> tuple:
-        """The rounded value of the worst completion: ``(plus, minus, sum)``."""
+        """Return the rounded value of the worst completion: ``(plus, minus, sum)``."""
         s, c = self.csum[self.n][0], self.c
         return (s[0] + c[0], s[1] + c[1], s[2] + c[2])
 
     def holds(self) -> bool:
-        """Is the race kept on every completion (exactly)?"""
+        """Tell whether the race is kept on every completion (exactly)."""
         s, c = self.csum[self.n][0], self.c
         got = verdict(self.strict, (s[0] + c[0], s[1] + c[1], s[2] + c[2]), self.fr.tol)
         if got is None:

@@ -16,7 +16,7 @@ __all__ = ["explain_text", "explainable"]
 
 
 def explainable(clf) -> bool:
-    """Can :mod:`bnx.linear` explain ``clf`` (naive Bayes or TAN, two class states)?"""
+    """Tell whether :mod:`bnx.linear` can explain ``clf`` (naive Bayes or TAN, two class states)."""
     return clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2
 
 
@@ -26,9 +26,10 @@ def _terms(e: Mapping) -> str:
 
 def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool = True,
                  shortest: bool = False, limit: int = 20) -> str:
-    """The decision on ``instance`` and its explanations, as ``bnx explain`` prints them:
-    the report's first sentence (the decision in the class's words, the posterior beside
-    the threshold), then explanations as ``feature = state`` terms.
+    """Write the decision on ``instance`` and its explanations, as ``bnx explain`` prints them.
+
+    The report's first sentence (the decision in the class's words, the posterior beside the
+    threshold), then explanations as ``feature = state`` terms.
 
     Examples
     --------

@@ -76,7 +76,7 @@ def parse_xlc(path: str | os.PathLike) -> tuple[float, list[list[float]]]:
 
 def xlc_network(w0: float, weights: list[list[float]], *, class_var: str = "class",
                 names: list[str] | None = None):
-    """A pgmpy naive Bayes network deciding class ``"1"`` iff ``w0 + sum w <= 0``.
+    """Make a pgmpy naive Bayes network deciding class ``"1"`` iff ``w0 + sum w <= 0``.
 
     Features are ``v0, v1, ...`` (xpxlc's default names) unless ``names`` is given;
     their states are ``"0", "1", ...``, the value indices of the XLC file.
@@ -109,21 +109,33 @@ def xlc_network(w0: float, weights: list[list[float]], *, class_var: str = "clas
 
 
 def read_xlc(path: str | os.PathLike, *, class_var: str = "class"):
-    """The naive Bayes :class:`~bnx.Classifier` of an XLC file (positive class ``"1"``).
+    r"""Read the naive Bayes :class:`~bnx.Classifier` of an XLC file (positive class ``"1"``).
 
     Raises :class:`~bnx.NetworkFileError` for a missing or malformed file, or one with
     real-valued features.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The XLC file (xpxlc's text format of naive Bayes classifiers).
+    class_var : str, default "class"
+        The name given to the class.
+
     Returns
     -------
     Classifier
+
+    See Also
+    --------
+    bnx.read_network : A network file (BIF, XMLBIF, NET, UAI) instead.
+    bnx.linear.pi_explanations : The classifier's explanations, without compiling it.
 
     Examples
     --------
     >>> import bnx, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.txt")
     >>> with open(path, "w") as fh:
-    ...     _ = fh.write("2\\n0.5\\n0\\n2\\n2 -1.0 1.0\\n3 0.25 -2.0 0.0\\n")
+    ...     _ = fh.write("2\n0.5\n0\n2\n2 -1.0 1.0\n3 0.25 -2.0 0.0\n")
     >>> clf = bnx.linear.read_xlc(path)
     >>> clf.features, clf.decide({"v0": "0", "v1": "1"}), clf.decide({"v0": "1", "v1": "0"})
     (('v0', 'v1'), True, False)

@@ -1,5 +1,6 @@
-"""Networks from and to pyAgrum (an optional dependency: ``pip install -e ".[pyagrum]"``
-in the clone).
+"""Networks from and to pyAgrum.
+
+pyAgrum is an optional dependency: ``pip install -e ".[pyagrum]"`` in the clone.
 
 :func:`from_pyagrum` turns a ``pyagrum.BayesNet`` into a pgmpy
 ``DiscreteBayesianNetwork`` with the same variables, state labels (in the same order), arcs
@@ -30,7 +31,7 @@ def _pyagrum():
 
 
 def from_pyagrum(bn: Any) -> Any:
-    """The pgmpy network of a ``pyagrum.BayesNet``.
+    """Convert a ``pyagrum.BayesNet`` to a pgmpy network.
 
     Parameters
     ----------
@@ -87,7 +88,7 @@ def from_pyagrum(bn: Any) -> Any:
 
 
 def to_pyagrum(network: Any) -> Any:
-    """The ``pyagrum.BayesNet`` of a pgmpy ``DiscreteBayesianNetwork``.
+    """Convert a pgmpy ``DiscreteBayesianNetwork`` to a ``pyagrum.BayesNet``.
 
     Every variable becomes a ``pyagrum.LabelizedVariable`` whose labels are its state
     names as text (in pgmpy's order); the tables are copied entry for entry.

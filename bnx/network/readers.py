@@ -32,9 +32,34 @@ def read_network(path: str | os.PathLike) -> Any:
     decompressed in memory). Any failure becomes a :class:`~bnx.NetworkFileError` that
     names the file.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The network file.
+
     Returns
     -------
-    object
+    pgmpy.models.DiscreteBayesianNetwork
+        The network, as pgmpy's reader makes it.
+
+    Raises
+    ------
+    ArgumentError
+        ``path`` is not a str or path-like.
+    NetworkFileError
+        The file is missing, of no format bnx reads, or malformed.
+
+    See Also
+    --------
+    bnx.Classifier.from_file : A classifier straight from a network file.
+    bnx.learn_naive_bayes : A network learned from data instead.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> net = bnx.read_network(bnx.examples.network_path("admission.net"))
+    >>> sorted(net.nodes())
+    ['Admit', 'EntranceExam', 'FirstTimeApplicant', 'GPA', 'WorkExperience']
     """
     if not isinstance(path, (str, os.PathLike)):
         from ..errors import ArgumentError
@@ -83,8 +108,10 @@ def read_network(path: str | os.PathLike) -> Any:
 
 
 def network_format(path: str) -> tuple:
-    """``(extension, gzipped)`` of a network file's name (``(".bif", True)`` for
-    ``x.bif.gz``), or ``(None, extension found)`` when it names no format bnx reads.
+    """Return ``(extension, gzipped)`` of a network file's name.
+
+    For example ``(".bif", True)`` for ``x.bif.gz``; ``(None, extension found)`` when it names no
+    format bnx reads.
 
     Examples
     --------
@@ -102,8 +129,10 @@ def network_format(path: str) -> tuple:
 
 
 def _gunzip(path: str) -> str:
-    """The text of a gzipped network file (UTF-8, else Latin-1), refused with a
-    :class:`~bnx.NetworkFileError` when it is not gzip or holds nothing."""
+    """Read the text of a gzipped network file (UTF-8, else Latin-1).
+
+    A :class:`~bnx.NetworkFileError` refuses it when it is not gzip or holds nothing.
+    """
     import gzip
     import zlib
     try:
@@ -120,8 +149,10 @@ def _gunzip(path: str) -> str:
 
 
 def _net_reader() -> type:
-    """pgmpy's ``NETReader``, with a table of the wrong size named (pgmpy's own reader ends in
-    numpy's "cannot reshape array of size 2 into shape (2,2)")."""
+    """Make pgmpy's ``NETReader``, with a table of the wrong size named.
+
+    pgmpy's own reader ends in numpy's "cannot reshape array of size 2 into shape (2,2)".
+    """
     import math
 
     import numpy as np
@@ -148,12 +179,12 @@ def _net_reader() -> type:
 
 
 def reader_path(reader: Any) -> str:
-    """The file a pgmpy reader was given (for messages)."""
+    """Return the file a pgmpy reader was given (for messages)."""
     return str(getattr(reader, "_bnx_path", "UAI file"))
 
 
 def _uai_model(reader: Any) -> Any:
-    """A Bayesian network from pgmpy's UAI parser, with tables laid out as UAI defines.
+    """Build a Bayesian network from pgmpy's UAI parser, with tables laid out as UAI defines.
 
     In a UAI ``BAYES`` file the child is the last variable of each function's scope
     and the last variable changes fastest. pgmpy 1.1's ``UAIReader.get_model`` reads
@@ -198,7 +229,7 @@ def _uai_model(reader: Any) -> Any:
 
 
 def _check_uai_length(reader: Any, parsed: Any, card: dict) -> None:
-    """pgmpy's grammar stops after the declared entries: refuse a file with more."""
+    """Refuse a UAI file with more entries than declared (pgmpy's grammar stops after them)."""
     tokens = reader.network.split()
     n = len(card)
     expected = 3 + n  # type, number of variables, cardinalities, number of functions

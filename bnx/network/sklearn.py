@@ -41,14 +41,15 @@ CLASS_NODE = "y"
 
 
 def _python(value: Any) -> Any:
-    """A numpy scalar as the Python scalar it holds (state names must save as JSON)."""
+    """Convert a numpy scalar to the Python scalar it holds (state names must save as JSON)."""
     return value.item() if hasattr(value, "item") and type(value).__module__ == "numpy" \
         else value
 
 
 def sklearn_parts(estimator: Any, positive: Any = None, *,
                   feature_names: Sequence | None = None) -> tuple:
-    """The parts of a classifier that decides as a fitted ``CategoricalNB`` or ``BernoulliNB``:
+    """Return the parts of a classifier that decides as a fitted ``CategoricalNB``/``BernoulliNB``.
+
     ``(network, class node, positive class, features)``, decided by ``rule="argmax"``
     (:meth:`bnx.Classifier.from_sklearn` makes the classifier).
 

@@ -48,7 +48,7 @@ __all__ = ["classifier_document", "classifier_from_document", "stored_on_states"
 
 
 def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
-    """The JSON-ready description of ``clf``; ``scalar(value, what)`` checks names."""
+    """Describe ``clf`` as JSON-ready data; ``scalar(value, what)`` checks names."""
     net = clf.network
     cpds = []
     for cpd in net.get_cpds():
@@ -85,9 +85,11 @@ def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
 
 
 def stored_on_states(doc: dict, key: str = "on_states") -> dict:
-    """The declared on states (or with ``key="ordinal"``, the ordered features) a
-    classifier document holds, ``{feature: tuple of states}`` (empty when it holds none);
-    raises ``TypeError`` or ``ValueError`` when malformed."""
+    """Read the declared on states a classifier document holds, ``{feature: tuple of states}``.
+
+    With ``key="ordinal"``, the ordered features instead; empty when it holds none. Raises
+    ``TypeError`` or ``ValueError`` when malformed.
+    """
     pairs = doc.get(key) or []
     if not isinstance(pairs, list):
         raise TypeError(key)

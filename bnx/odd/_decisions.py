@@ -18,8 +18,10 @@ __all__ = ["Decisions"]
 
 
 class Decisions:
-    """The instance-taking methods of :class:`bnx.ODD` (a base class: it reads the ODD's
-    encoding and arrays)."""
+    """The instance-taking methods of :class:`bnx.ODD`.
+
+    A base class: it reads the ODD's encoding and arrays.
+    """
 
     def encode(self, instance: Instance, *, partial: bool = False) -> dict:
         """Validate an instance and return ``{feature: state index}``.
@@ -45,7 +47,7 @@ class Decisions:
         return values
 
     def decide(self, instance: Instance) -> bool:
-        """The decision on an instance, by one walk down the diagram.
+        """Decide an instance, by one walk down the diagram.
 
         A missing value (``None`` or NaN, as in a row of a data set with gaps) leaves
         its feature unobserved: the instance is then decided on its observed features,
@@ -72,7 +74,7 @@ class Decisions:
         return _rows.decide(self, instance)
 
     def decide_many(self, data):
-        """The decisions on many rows at once, as a numpy ``bool`` array in row order.
+        """Decide many rows at once, as a numpy ``bool`` array in row order.
 
         ``data`` is a DataFrame (or a list of mappings) with one column per feature; a
         class column is ignored. Complete rows are decided by walking the diagram's
@@ -100,7 +102,7 @@ class Decisions:
         return _rows.decide_many(self, data)
 
     def count(self) -> int:
-        """Number of complete instances decided positive (an exact ``int``).
+        """Count the complete instances decided positive (an exact ``int``).
 
         Returns
         -------
@@ -116,7 +118,7 @@ class Decisions:
         return count_models(self.arrays)
 
     def total(self) -> int:
-        """Number of complete instances.
+        """Count the complete instances.
 
         Returns
         -------

@@ -74,8 +74,10 @@ class ODD(Decisions):
 
     def _hold(self, classifier, encoding: Encoding, backend: str, meta: dict | None,
               classifier_doc: dict | None, where: str, bdd: Manager | None = None) -> dict:
-        """Keep the parts every ODD has (binary or multi-class); returns its metadata so
-        far: the given one, with what the classifier says of itself."""
+        """Keep the parts every ODD has (binary or multi-class), and return its metadata so far.
+
+        The metadata is the given one, with what the classifier says of itself.
+        """
         self._classifier = classifier
         self._classifier_doc = classifier_doc  # a loaded classifier, rebuilt on first use
         self._classifier_where = where
@@ -94,8 +96,11 @@ class ODD(Decisions):
 
     @property
     def backend(self) -> str:
-        """``"autoref"`` or ``"cudd"`` (an ODD loaded with ``backend="auto"`` picks it
-        when first asked, which imports ``dd``)."""
+        """``"autoref"`` or ``"cudd"``.
+
+        An ODD loaded with ``backend="auto"`` picks it when first asked, which imports
+        ``dd``.
+        """
         if self._backend == "auto":
             self._backend = resolve_backend("auto")
         return self._backend
@@ -103,10 +108,12 @@ class ODD(Decisions):
     # ------------------------------------------------------------------ the two forms
     @property
     def arrays(self) -> DiagramArrays:
-        """The decision function in array form (:class:`bnx.diagram._arrays.DiagramArrays`): per
-        node its level and two children, complemented edges resolved. Every question
-        is a pass over it; made once (by the compiler or the loader, or read from
-        :attr:`root` on first use)."""
+        """The decision function in array form (:class:`bnx.diagram._arrays.DiagramArrays`).
+
+        Per node its level and two children, complemented edges resolved. Every question is
+        a pass over it; made once (by the compiler or the loader, or read from :attr:`root`
+        on first use).
+        """
         a = self._arrays
         if a is None:
             a = self._arrays = from_dd([self._root], self.encoding.nvars)[0]
@@ -138,9 +145,11 @@ class ODD(Decisions):
 
     @property
     def bdd(self) -> Manager:
-        """The ``dd.autoref.BDD`` or ``dd.cudd.BDD`` that holds :attr:`root` (made from
-        the arrays on first use, with the encoding's variables in order and reordering
-        off)."""
+        """The ``dd.autoref.BDD`` or ``dd.cudd.BDD`` that holds :attr:`root`.
+
+        Made from the arrays on first use, with the encoding's variables in order and
+        reordering off.
+        """
         if self._bdd is None:
             self._bdd = (self._manager_of.bdd if self._manager_of is not None
                          else new_manager(self.backend, self.encoding.variables))
@@ -148,8 +157,10 @@ class ODD(Decisions):
 
     @property
     def root(self) -> Node:
-        """The decision function as a ``dd`` node: true exactly on the positive
-        instances (made from the arrays on first use, in one bottom-up pass)."""
+        """The decision function as a ``dd`` node: true exactly on the positive instances.
+
+        Made from the arrays on first use, in one bottom-up pass.
+        """
         if self._root is None:
             self._root = to_dd(self._arrays, self.bdd, self.encoding.variables)
         return self._root
@@ -164,8 +175,11 @@ class ODD(Decisions):
     # ------------------------------------------------------------------ basics
     @property
     def classifier(self) -> Classifier | None:
-        """The classifier it was compiled from (rebuilt from the file on first use
-        for a loaded ODD; ``None`` when the file holds none)."""
+        """The classifier it was compiled from.
+
+        Rebuilt from the file on first use for a loaded ODD; ``None`` when the file holds
+        none.
+        """
         if self._classifier is None and self._classifier_doc is not None:
             self._classifier = classifier_from_document(
                 self._classifier_doc, fingerprint=self.meta.get("fingerprint"),
@@ -186,8 +200,10 @@ class ODD(Decisions):
 
     @property
     def display_order(self) -> tuple:
-        """The features in the classifier's order (the ODD's order for a loaded ODD);
-        explanations list features in this order."""
+        """The features in the classifier's order (the ODD's order for a loaded ODD).
+
+        Explanations list features in this order.
+        """
         if self._classifier is not None:
             return tuple(self._classifier.features)
         return tuple(self.meta.get("display_order") or self.features)
@@ -204,14 +220,19 @@ class ODD(Decisions):
 
     @property
     def ordinal(self) -> dict:
-        """The ordered features, ``{feature: its states in increasing order}``
-        (:attr:`bnx.Classifier.ordinal`; kept in saved files)."""
+        """The ordered features, ``{feature: its states in increasing order}``.
+
+        As :attr:`bnx.Classifier.ordinal`; kept in saved files.
+        """
         return dict(self.meta.get("ordinal") or {})
 
     @property
     def class_states(self) -> tuple | None:
-        """The states of the class variable (read from the saved classifier of a
-        loaded ODD without rebuilding it; ``None`` for files of format version 1)."""
+        """The states of the class variable.
+
+        Read from the saved classifier of a loaded ODD without rebuilding it; ``None`` for
+        files of format version 1.
+        """
         if self._classifier is not None:
             return tuple(self._classifier.class_states)
         doc, c = self._classifier_doc, self.meta.get("class_var")
@@ -222,7 +243,7 @@ class ODD(Decisions):
         return None
 
     def decision_state(self, decision: bool) -> str:
-        """The class state a decision stands for, in the class's own words.
+        """Name the class state a decision stands for, in the class's own words.
 
         The positive state for a positive decision; for a negative one, the other
         state of a two-state class, or ``"not <positive>"`` when the class has more
@@ -256,7 +277,7 @@ class ODD(Decisions):
         return self.meta.get("threshold")
 
     def states(self, feature: Feature) -> tuple:
-        """The states of ``feature``.
+        """Return the states of ``feature``.
 
         Returns
         -------
@@ -316,8 +337,9 @@ class ODD(Decisions):
 
     @classmethod
     def load(cls, path, *, backend: str = "auto") -> ODD:
-        """Load an ODD saved by :meth:`save`; its ``dd`` nodes are made in a new manager
-        of ``backend`` when first needed.
+        """Load an ODD saved by :meth:`save`.
+
+        Its ``dd`` nodes are made in a new manager of ``backend`` when first needed.
 
         A truncated, edited or incompatible file raises :class:`~bnx.ODDFileError`
         saying what is wrong; nothing is half-loaded. The loaded ODD's
@@ -333,7 +355,7 @@ class ODD(Decisions):
 
     # ------------------------------------------------------------------ drawing
     def to_dot(self) -> str:
-        """The diagram in Graphviz DOT, features and states named on nodes and edges.
+        """Write the diagram in Graphviz DOT, features and states named on nodes and edges.
 
         Complemented edges are resolved, so the picture shows plain 0/1 sinks.
 
@@ -377,8 +399,10 @@ def _unpickle(data, backend: str) -> ODD:
 
 
 def _from_parts(parts: dict) -> ODD:
-    """The ODD of a file's parts (:func:`bnx.odd.io.load_odd`): a :class:`MulticlassODD`
-    when they hold one formula per class."""
+    """Make the ODD of a file's parts (:func:`bnx.odd.io.load_odd`).
+
+    A :class:`MulticlassODD` when they hold one formula per class.
+    """
     formulas = parts.pop("formulas", None)
     if formulas is None:
         return ODD(None, **parts)
@@ -399,10 +423,33 @@ def check_odd(odd) -> None:
         raise ArgumentError(f"expected a bnx.ODD, got {type(odd).__name__}{hint}")
 
 
+def classifier_and_odd(clf: Classifier | ODD, odd: ODD | None = None
+                       ) -> tuple[Classifier, ODD | None]:
+    """Return ``(classifier, its ODD or None)`` of a network question's first argument.
+
+    A classifier (with ``odd=`` as given) or an ODD that holds its classifier (refused with
+    an :class:`~bnx.ArgumentError` naming ``odd.classifier`` when it does not).
+    """
+    if isinstance(clf, Classifier):
+        return clf, odd
+    if isinstance(clf, ODD):
+        if odd is not None and odd is not clf:
+            raise ArgumentError("an ODD was given twice (as the first argument and as odd=): "
+                                "give it once")
+        if clf.classifier is None:
+            raise ArgumentError("this ODD does not hold its classifier (odd.classifier is "
+                                "None: a file of format version 1); pass the bnx.Classifier, "
+                                "or compile it again")
+        return clf.classifier, clf
+    raise ArgumentError(f"expected a bnx.Classifier or an ODD that holds one "
+                        f"(odd.classifier), got {type(clf).__name__}")
+
+
 
 class MulticlassODD(ODD):
-    """The decision function of a classifier that picks one of several class states: one
-    *class formula* per state, each a binary :class:`ODD` true exactly on the instances
+    """The decision function of a classifier that picks one of several class states.
+
+    One *class formula* per state, each a binary :class:`ODD` true exactly on the instances
     decided that state (the instances of one class are disjoint from the others', and
     together they cover every instance).
 
@@ -466,9 +513,10 @@ class MulticlassODD(ODD):
     class_states = classes
 
     def class_formula(self, state) -> ODD:
-        """The binary ODD of one class state: true exactly on the instances decided
-        ``state``; it decides as ``bnx.compile(clf.class_classifier(state))`` and takes
-        every question of a binary ODD.
+        """Return the binary ODD true exactly on the instances decided ``state``.
+
+        It decides as ``bnx.compile(clf.class_classifier(state))`` and takes every question
+        of a binary ODD.
 
         Parameters
         ----------
@@ -489,7 +537,7 @@ class MulticlassODD(ODD):
         return self._formulas[self.class_index(state)]
 
     def class_index(self, state) -> int:
-        """The position of a class state in :attr:`classes` (matching by text too).
+        """Find the position of a class state in :attr:`classes` (matching by text too).
 
         Returns
         -------
@@ -511,9 +559,9 @@ class MulticlassODD(ODD):
 
     # ------------------------------------------------------------------ decisions
     def decide(self, instance):
-        """The decided class state: the most probable one, the first in the class's
-        order on ties (a missing value leaves its feature unobserved, as in
-        :meth:`ODD.decide`).
+        """Decide the class state: the most probable one, the first in the class's order on ties.
+
+        A missing value leaves its feature unobserved, as in :meth:`ODD.decide`.
 
         Returns
         -------
@@ -526,8 +574,9 @@ class MulticlassODD(ODD):
         raise AssertionError("no class formula holds: the formulas do not cover the instance")
 
     def decide_many(self, data):
-        """The decided class states of many rows, as a numpy object array in row order
-        (rows with missing values decided on their observed features).
+        """Decide the class states of many rows, as a numpy object array in row order.
+
+        Rows with missing values are decided on their observed features.
 
         Returns
         -------
@@ -540,7 +589,7 @@ class MulticlassODD(ODD):
         return out
 
     def count(self) -> dict:
-        """The number of complete instances decided each class state, ``{state: int}``.
+        """Count the complete instances decided each class state, ``{state: int}``.
 
         Returns
         -------
@@ -549,7 +598,7 @@ class MulticlassODD(ODD):
         return {s: f.count() for s, f in zip(self.classes, self._formulas)}
 
     def decision_state(self, decision) -> str:
-        """The class state of a decision (a multi-class decision is its state).
+        """Name the class state of a decision (a multi-class decision is its state).
 
         Returns
         -------
@@ -602,8 +651,10 @@ class MulticlassODD(ODD):
 
     @property
     def size(self) -> int:
-        """The nodes of the class formulas together, as ``dd`` counts them in one manager:
-        nodes the formulas share, and a node and its negation, are one node."""
+        """The nodes of the class formulas together, as ``dd`` counts them in one manager.
+
+        Nodes the formulas share, and a node and its negation, are one node.
+        """
         arrays, _ = self.shared
         if arrays.size <= 2:
             return 1
@@ -637,7 +688,7 @@ class MulticlassODD(ODD):
 
 
 def formula_for(odd: ODD, instance=None, *, rival=None, target=None) -> ODD:
-    """The binary ODD a question about ``instance`` is asked of.
+    """Return the binary ODD a question about ``instance`` is asked of.
 
     A binary ODD is its own (``rival=`` and ``target=`` may name the state of the other
     decision, which says nothing more). On a :class:`MulticlassODD`, the class formula of

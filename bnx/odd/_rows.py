@@ -54,7 +54,7 @@ def encode(odd: Any, instance: Instance, partial: bool = False) -> dict:
 
 
 def decide(odd: Any, instance: Instance) -> bool:
-    """The decision on an instance, missing values unobserved (:meth:`bnx.ODD.decide`)."""
+    """Decide an instance, missing values unobserved (:meth:`bnx.ODD.decide`)."""
     given = as_instance(instance, class_var=odd.meta.get("class_var"))
     if None in given.values():  # None in a mapping is a missing value, as in decide_many
         given = {f: v for f, v in given.items()
@@ -74,7 +74,7 @@ def decide(odd: Any, instance: Instance) -> bool:
 
 
 def decide_many(odd: Any, data) -> Any:
-    """The decisions on many rows, as a numpy bool array (:meth:`bnx.ODD.decide_many`)."""
+    """Decide many rows, as a numpy bool array (:meth:`bnx.ODD.decide_many`)."""
     import numpy as np
     codes = encode_rows(odd, data)
     out = np.empty(codes.shape[0], dtype=bool)
@@ -93,8 +93,10 @@ def decide_many(odd: Any, data) -> Any:
 
 
 def partial_classifier(odd: Any) -> Classifier:
-    """The classifier, which decides rows with missing values (refused with an
-    :class:`~bnx.ArgumentError` for an ODD without one)."""
+    """Return the classifier, which decides rows with missing values.
+
+    Refused with an :class:`~bnx.ArgumentError` for an ODD without one.
+    """
     clf = odd.classifier
     if clf is None:
         raise ArgumentError("rows with missing values need the classifier, which this "

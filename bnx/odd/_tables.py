@@ -83,7 +83,7 @@ def _network(odd: Any) -> tuple | None:
 
 
 def document_class_states(odd: Any) -> tuple | None:
-    """The class states of the classifier in a saved ODD's file (``None`` if it has none)."""
+    """Read the class states of the classifier in a saved ODD's file (``None`` if it has none)."""
     got = _network(odd)
     if got is None:
         return None
@@ -165,11 +165,12 @@ def exact_joint(odd: Any, instance: dict) -> list[Fraction] | None:
 
 
 def scaled_probabilities(odd: Any, instance: dict, changes: list) -> tuple | None:
-    """``(nums, den)``: ``Pr({**instance, **c}) = nums[k] / den`` exactly for the ``k``-th
-    ``c`` of ``changes`` (features left out are summed out), one denominator for all, so
-    that integers order them. The instance is checked and encoded once, each change on
-    its own (as for the counterfactuals of one instance). ``None`` when the ODD has no
-    classifier.
+    """Return ``(nums, den)``: ``Pr({**instance, **c}) = nums[k] / den`` exactly.
+
+    For the ``k``-th ``c`` of ``changes`` (features left out are summed out), one
+    denominator for all, so that integers order them. The instance is checked and encoded
+    once, each change on its own (as for the counterfactuals of one instance). ``None`` when
+    the ODD has no classifier.
 
     Examples
     --------

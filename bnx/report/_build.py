@@ -20,13 +20,13 @@ __all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_f
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
 
-def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
+def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
             background: Any = None) -> Report:
-    """The report on one decision: what was decided, why, and what would change it.
+    """Explain one decision: what was decided, why, and what would change it.
 
     Parameters
     ----------
-    model : ODD or Classifier
+    odd : ODD or Classifier
         A compiled :class:`~bnx.ODD` (with its classifier, or loaded from a file: the
         posterior is then computed from the file's tables, without pgmpy). Or a naive
         Bayes or TAN :class:`~bnx.Classifier` with a two-state class, too wide to
@@ -61,13 +61,21 @@ def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
     Raises
     ------
     ArgumentError
-        ``model`` is neither an ODD nor a classifier :mod:`bnx.linear` explains, a
+        ``odd`` is neither an ODD nor a classifier :mod:`bnx.linear` explains, a
         background or a rival is given for a partial instance or with a classifier, or
         the rival is the decided class (or, on a binary ODD, not its other decision).
     UnknownStateError
         The rival is not a class state.
     InstanceError
         The instance names an unknown feature or state (its subclasses say which).
+
+    See Also
+    --------
+    bnx.explain_data : The same questions on every row of a data set.
+    bnx.plot_network : The report drawn on the network.
+    bnx.pi_explanations : Every reason the decision has, as a set.
+    bnx.contrastive_explanations : Every minimal set of features whose change can flip it.
+    bnx.counterfactuals : The closest instances with another decision.
 
     Examples
     --------
@@ -90,21 +98,22 @@ def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
     >>> r.decision, r.multiclass, r.counterfactuals[0].decision
     ('yes', True, 'no')
     """
-    if isinstance(model, ODD):
-        return _from_diagram(model, instance, background, rival)
-    if isinstance(model, Classifier):
+    if isinstance(odd, ODD):
+        return _from_diagram(odd, instance, background, rival)
+    if isinstance(odd, Classifier):
         if rival is not None:
             raise ArgumentError("rival= needs the compiled multi-class diagram: "
                                 "bnx.explain(bnx.compile(clf), x, rival=...)")
-        return _from_linear(model, instance, background)
+        return _from_linear(odd, instance, background)
     raise ArgumentError(f"bnx.explain takes a compiled bnx.ODD (or a naive Bayes or TAN "
                         f"bnx.Classifier, explained without compiling), got "
-                        f"{type(model).__name__}")
+                        f"{type(odd).__name__}")
 
 
 def decision_name(states: tuple | None, positive_state: Any, positive: bool) -> Any:
-    """The decision in the class's words: the positive state; else the other state of a
-    two-state class, or ``"not <positive>"``.
+    """Name the decision in the class's words.
+
+    The positive state; else the other state of a two-state class, or ``"not <positive>"``.
 
     Examples
     --------
@@ -121,14 +130,34 @@ def decision_name(states: tuple | None, positive_state: Any, positive: bool) -> 
 
 
 def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) -> str:
-    """The first sentence of the report on ``instance``, alone: the decision in the class's
-    words and its posterior beside the threshold (``"Decided: Admit = + (Pr(Admit = +) =
-    0.906, threshold 0.5)."``); what ``bnx explain`` prints above single answers.
+    """Write the first sentence of the report on ``instance``, alone.
+
+    The decision in the class's words and its posterior beside the threshold (``"Decided:
+    Admit = + (Pr(Admit = +) = 0.906, threshold 0.5)."``); what ``bnx explain`` prints above
+    single answers.
 
     The posterior comes from ``clf`` when given (a partial instance needs it: "So far"),
     or from the classifier the ODD was compiled from, else from a saved ODD's tables
     (without pgmpy); the sentence leaves it out when none holds probabilities or
     ``Pr(x) = 0`` (undefined).
+
+    Parameters
+    ----------
+    odd : ODD
+        The decision function.
+    instance : mapping
+        A complete or partial instance.
+    clf : Classifier, optional
+        The classifier whose posterior is given (default: the ODD's).
+
+    Returns
+    -------
+    str
+        One sentence.
+
+    See Also
+    --------
+    bnx.explain : The whole report, of which this is the first sentence.
 
     Examples
     --------
@@ -303,9 +332,11 @@ GENERAL_READ = 4 * MAX_SHOWN
 
 
 def _general(odd: ODD, named: dict, rival: Any = None) -> dict:
-    """The report's general reasons (with ``rival``: ruling it out): the first that allow
-    several states of a feature (none to compute where every feature has at most two
-    states: they are then the sufficient reasons)."""
+    """Find the report's general reasons (with ``rival``: ruling it out).
+
+    The first that allow several states of a feature (none to compute where every feature
+    has at most two states: they are then the sufficient reasons).
+    """
     from ..explanation.general import general_reasons
     if all(len(s) <= 2 for s in odd.encoding.states):
         return {}
@@ -322,7 +353,7 @@ def _general(odd: ODD, named: dict, rival: Any = None) -> dict:
 
 
 def _sdp(clf: Classifier, named: dict, odd: ODD) -> Fraction | None:
-    """The exact same-decision probability of the decision on the evidence ``named``."""
+    """Compute the exact same-decision probability of the decision on the evidence ``named``."""
     from ..explanation.probability import same_decision_probability
     if sum(clf.class_joint(named, partial=True)) == 0:
         return None  # evidence of probability zero: no same-decision probability
@@ -330,7 +361,7 @@ def _sdp(clf: Classifier, named: dict, odd: ODD) -> Fraction | None:
 
 
 def _next(clf: Classifier, named: dict, odd: ODD) -> tuple:
-    """The unobserved features, best to observe first (:mod:`bnx.explanation.observe`)."""
+    """Rank the unobserved features, best to observe first (:mod:`bnx.explanation.observe`)."""
     from ..explanation.observe import next_observations
     if sum(clf.class_joint(named, partial=True)) == 0:
         return ()  # evidence of probability zero: nothing to observe
@@ -338,8 +369,11 @@ def _next(clf: Classifier, named: dict, odd: ODD) -> tuple:
 
 
 def next_from_frame(frame: Any) -> tuple:
-    """The rows of a next-observation frame (index: features; columns ``expected_sdp``
-    and ``flip_probability``; best first) as :class:`NextObservation` values."""
+    """Read the rows of a next-observation frame as :class:`NextObservation` values.
+
+    The frame's index holds the features, its columns ``expected_sdp`` and
+    ``flip_probability``, best first.
+    """
     return tuple(NextObservation(f, float(row["expected_sdp"]), float(row["flip_probability"]))
                  for f, row in frame.iterrows())
 

@@ -146,9 +146,11 @@ def _partial_rows(r) -> list[str]:
 
 
 def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
-    """The report's attributions as a horizontal bar chart in inline SVG (``""`` when the
-    report has none): one bar per feature, largest first, with a legend naming the class
-    states each colour pushes toward."""
+    """Draw the report's attributions as a horizontal bar chart in inline SVG.
+
+    ``""`` when the report has none: one bar per feature, largest first, with a legend
+    naming the class states each colour pushes toward.
+    """
     if r.attributions is None:
         return ""
     items = sorted(r.attributions.items(), key=lambda kv: -abs(kv[1]))
@@ -193,7 +195,22 @@ def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
 
 
 def render_report(r) -> str:
-    """The report as an HTML fragment (a ``div``), for notebooks and web pages.
+    """Render the report as an HTML fragment (a ``div``), for notebooks and web pages.
+
+    Parameters
+    ----------
+    r : Report
+        What :func:`~bnx.explain` answers.
+
+    Returns
+    -------
+    str
+        The HTML fragment, a ``div`` of class ``bnx-report``.
+
+    See Also
+    --------
+    bnx.explain : The report rendered.
+    bnx.Report.to_dict : The same content as JSON.
 
     Examples
     --------

@@ -14,7 +14,7 @@ __all__ = ["to_dict", "from_dict"]
 
 
 def _scalar(v: Any) -> Any:
-    """A name as JSON: str, int, float, bool and None as they are, anything else as text."""
+    """Write a name as JSON: str, int, float, bool and None as they are, anything else as text."""
     if v is None or isinstance(v, (str, bool, int, float)):
         return v
     return str(v)
@@ -29,8 +29,10 @@ def _names(m: Mapping | None) -> dict | None:
 
 
 def to_dict(r, fields: tuple) -> dict:
-    """``r`` as a dict of JSON values (see :meth:`bnx.Report.to_dict`); ``fields``: the
-    report's fields, every one of which is written."""
+    """Write ``r`` as a dict of JSON values (see :meth:`bnx.Report.to_dict`).
+
+    ``fields``: the report's fields, every one of which is written.
+    """
     out = {
         "class_var": _scalar(r.class_var), "decision": r.decision, "positive": r.positive,
         "positive_state": _scalar(r.positive_state), "instance": _names(r.instance),
@@ -87,7 +89,7 @@ def _q(text: str | None) -> Fraction | None:
 
 
 def from_dict(cls, d: Mapping, fields: tuple):
-    """The report whose :func:`to_dict` is ``d``."""
+    """Read back the report whose :func:`to_dict` is ``d``."""
     missing = [k for k in fields if k not in d]
     if missing:
         raise ArgumentError(f"not a Report.to_dict() mapping: it has no {', '.join(missing)}")

@@ -1,5 +1,7 @@
-""":func:`plot_network`: the classifier's network with a decision on it (matplotlib and
-networkx, imported on use)."""
+""":func:`plot_network`: the classifier's network with a decision on it.
+
+matplotlib and networkx are imported on use.
+"""
 
 from __future__ import annotations
 
@@ -21,9 +23,9 @@ WHOLE_UP_TO = 30
 FONT, COLUMN_GAP, ROW_GAP = 8.0, 0.55, 0.22
 
 
-def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=None, *,
+def plot_network(clf: Any, instance: Instance, report: Any = None, ax=None, *,
                  neighbourhood: bool | None = None):
-    """Draw the classifier's network with a decision on it (matplotlib).
+    r"""Draw the classifier's network with a decision on it (matplotlib).
 
     The class node shows its posterior and the decision; each feature its observed
     state (or "unobserved"); the features of the report's shortest reason are edged in
@@ -34,8 +36,8 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
 
     Parameters
     ----------
-    classifier : Classifier or ODD
-        The classifier (an ODD gives its own).
+    clf : Classifier or ODD
+        The classifier, or an ODD that holds its classifier (``odd.classifier``).
     instance : mapping
         The instance (features left out are unobserved).
     report : Report, optional
@@ -56,8 +58,13 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
     Raises
     ------
     ArgumentError
-        ``classifier`` is not a classifier (or an ODD holding none), or ``report`` is
+        ``clf`` is not a classifier (or an ODD holding none), or ``report`` is
         not a :class:`~bnx.Report` of this instance.
+
+    See Also
+    --------
+    bnx.explain : The report drawn on the network.
+    bnx.Report.plot : The report's own picture.
 
     Examples
     --------
@@ -66,17 +73,13 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
     >>> from bnx.report import plot_network
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
     >>> ax = plot_network(bnx.examples.admissions(), x)
-    >>> sorted(t.get_text().split("\\n")[0] for t in ax.texts if t.get_text())[:2]
+    >>> sorted(t.get_text().split("\n")[0] for t in ax.texts if t.get_text())[:2]
     ['Admit', 'EntranceExam']
     """
     import networkx as nx
 
-    from ..classifier._classifier import Classifier
-    from ..odd._odd import ODD
-    clf = classifier.classifier if isinstance(classifier, ODD) else classifier
-    if not isinstance(clf, Classifier):
-        raise ArgumentError(f"plot_network takes a bnx.Classifier (or an ODD that holds "
-                            f"one), got {type(classifier).__name__}")
+    from ..odd._odd import classifier_and_odd
+    clf, _ = classifier_and_odd(clf)
     if neighbourhood not in (None, True, False):
         raise ArgumentError(f"neighbourhood must be True, False or None, got "
                             f"{neighbourhood!r}")
@@ -165,12 +168,14 @@ def plot_network(classifier: Any, instance: Instance, report: Any = None, ax=Non
 
 
 def _layout(graph, labels: dict) -> tuple[dict, tuple[float, float]]:
-    """``(positions, (width, height))`` in inches: the topological layers as columns
-    left to right, each as wide as its widest box; in a column the boxes are one row
-    apart (the tallest box and a gap), centred, ordered by their parents' rows (fewer
-    crossing edges). A box's size comes from its text: at most ``0.66`` of the font size
-    per character (DejaVu Sans averages under 0.6, bold under 0.66) and ``1.25`` per
-    line."""
+    """Lay out the boxes: ``(positions, (width, height))`` in inches.
+
+    The topological layers are columns left to right, each as wide as its widest box; in a
+    column the boxes are one row apart (the tallest box and a gap), centred, ordered by
+    their parents' rows (fewer crossing edges). A box's size comes from its text: at most
+    ``0.66`` of the font size per character (DejaVu Sans averages under 0.6, bold under
+    0.66) and ``1.25`` per line.
+    """
     import networkx as nx
     pt = FONT / 72
     pad = 0.4 * pt  # the box's pad on each side

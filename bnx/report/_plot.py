@@ -1,5 +1,7 @@
-"""The picture of a report with matplotlib (imported on use): :func:`plot_report`, what
-:meth:`bnx.Report.plot` draws."""
+"""The picture of a report with matplotlib (imported on use).
+
+:func:`plot_report`, what :meth:`bnx.Report.plot` draws.
+"""
 
 from __future__ import annotations
 
@@ -22,14 +24,16 @@ def _axes(ax, size):
 
 
 def _fit(ax, made: bool) -> None:
-    """Lay out a figure made here so that its title, labels and legend (drawn below the
-    axes) are inside the canvas; a figure the caller gave is left to the caller."""
+    """Lay out a figure made here so that its title, labels and legend are inside the canvas.
+
+    The legend is drawn below the axes; a figure the caller gave is left to the caller.
+    """
     if made:
         ax.figure.tight_layout()
 
 
 def _legend_below(ax, handles) -> None:
-    """The legend under the axes, where it covers no bar and no label."""
+    """Put the legend under the axes, where it covers no bar and no label."""
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02),
               fontsize="small", frameon=False, ncol=1)
 
@@ -98,8 +102,11 @@ def _shap_bars(ax, r, feats, ys) -> None:
 
 
 def _reason_bars(ax, r, feats, ys) -> None:
-    """A complete instance without attributions: the shortest reason as bars, the closest
-    change beside them under a heading of its own (inside the axes, clear of the title)."""
+    """Draw a complete instance without attributions: the shortest reason as bars.
+
+    The closest change is beside them under a heading of its own (inside the axes, clear of
+    the title).
+    """
     from matplotlib.patches import Patch
     from matplotlib.transforms import blended_transform_factory
     reason = r.reasons[0] if r.reasons else {}
@@ -128,8 +135,10 @@ def _reason_bars(ax, r, feats, ys) -> None:
 
 
 def _observation_bars(ax, r, feats, ys) -> None:
-    """A partial instance: how sure the decision is now, and for each unknown feature how
-    sure it would be on average once that feature is known (what to observe next)."""
+    """Draw a partial instance: how sure the decision is now, and what to observe next.
+
+    For each unknown feature, how sure it would be on average once that feature is known.
+    """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     ranked = {n.feature: n for n in (r.next or ())}

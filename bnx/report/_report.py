@@ -15,8 +15,9 @@ __all__ = ["Report", "NextObservation", "FrozenMap"]
 
 @dataclass(frozen=True)
 class Report:
-    """One decision of a classifier in its own words: what was decided, why, and what
-    would change it. Made by :func:`bnx.explain`; immutable.
+    """One decision of a classifier in its own words.
+
+    What was decided, why, and what would change it. Made by :func:`bnx.explain`; immutable.
 
     ``print(report)`` gives plain-language paragraphs (:meth:`text`); Jupyter shows a
     compact table (:meth:`_repr_html_`); :meth:`to_dict` is the same content for JSON.
@@ -166,9 +167,10 @@ class Report:
         return render_report(self)
 
     def plot(self, ax=None):
-        """Draw the report with matplotlib: the attributions as bars when there are some,
-        else each feature's part in the decision (in the shortest reason, necessary,
-        changed by the closest counterfactual). Returns the Axes.
+        """Draw the report with matplotlib, and return the Axes.
+
+        The attributions as bars when there are some, else each feature's part in the
+        decision (in the shortest reason, necessary, changed by the closest counterfactual).
 
         Returns
         -------
@@ -179,10 +181,11 @@ class Report:
         return plot_report(self, ax)
 
     def to_dict(self) -> dict:
-        """The report as plain JSON data (``json.dumps`` takes it): exact fractions as
-        ``"p/q"`` strings, feature names as text keys, a change as ``{"from", "to"}``,
-        a robustness of ``math.inf`` as ``"Infinity"`` (JSON has no infinity).
-        :meth:`from_dict` reads it back.
+        """Write the report as plain JSON data (``json.dumps`` takes it).
+
+        Exact fractions as ``"p/q"`` strings, feature names as text keys, a change as
+        ``{"from", "to"}``, a robustness of ``math.inf`` as ``"Infinity"`` (JSON has no
+        infinity). :meth:`from_dict` reads it back.
 
         Returns
         -------
@@ -194,7 +197,7 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: Mapping) -> Report:
-        """The report that :meth:`to_dict` gave ``data`` for (names read back as text)."""
+        """Read back the report that :meth:`to_dict` gave ``data`` for (names read back as text)."""
         from ._json import from_dict
         if not isinstance(data, Mapping):
             raise ArgumentError(f"expected the mapping of Report.to_dict(), got "

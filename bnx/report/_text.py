@@ -29,7 +29,7 @@ decimal = probability
 
 
 def number(n: int) -> str:
-    """A count in words up to ten, else in digits with thousands separators.
+    """Write a count in words up to ten, else in digits with thousands separators.
 
     Examples
     --------
@@ -40,7 +40,7 @@ def number(n: int) -> str:
 
 
 def listing(items: Sequence[str], last: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c``.
+    """Join names as ``a``, ``a and b``, ``a, b and c``.
 
     Examples
     --------
@@ -107,7 +107,7 @@ def _why(r) -> str:
 
 
 def _general(r) -> str | None:
-    """The first general reason that says more than the sufficient reasons, in words."""
+    """Say the first general reason that says more than the sufficient reasons."""
     if not r.general_words:
         return None
     terms = [w.replace(" ", _GLUE) for w in r.general_words[0]]
@@ -124,8 +124,10 @@ def _change(f: Any, change: tuple) -> str:
 
 
 def _makes(r, cf) -> str:
-    """What a change leads to, said on a multi-class report without a rival (on a binary
-    one there is only the other decision; with a rival, the heading names it)."""
+    """Say what a change leads to, on a multi-class report without a rival.
+
+    On a binary one there is only the other decision; with a rival, the heading names it.
+    """
     if not r.multiclass or r.rival is not None:
         return ""
     return f"{_GLUE}makes{_GLUE}it{_GLUE}{cf.decision}"
@@ -217,7 +219,7 @@ def _next(r) -> str | None:
 
 
 def report_text(r) -> str:
-    """The report's paragraphs, each wrapped to :data:`WIDTH` columns."""
+    """Write the report's paragraphs, each wrapped to :data:`WIDTH` columns."""
     if r.complete:
         paragraphs = [_decided(r), _why(r), _general(r), _what_changes(r), _roles(r),
                       _attributions(r)]

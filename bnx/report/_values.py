@@ -67,10 +67,11 @@ class FrozenMap(Mapping):
 
 
 class Counterfactual(FrozenMap):
-    """One closest change of a report: ``{feature: (old state, new state)}`` for the
-    features that change, and :attr:`decision`, the class state the changed instance is
-    decided (a multi-class classifier: the class it leads to; a binary one: the other
-    decision).
+    """One closest change of a report.
+
+    ``{feature: (old state, new state)}`` for the features that change, and
+    :attr:`decision`, the class state the changed instance is decided (a multi-class
+    classifier: the class it leads to; a binary one: the other decision).
 
     Examples
     --------

@@ -1,6 +1,7 @@
-"""The explorer: one web page, and the JSON API under it, where people who do not write
-Python try a classifier's decisions (``bnx serve``; ``pip install -e ".[serve]"`` in the
-clone).
+"""The explorer: one web page, and the JSON API under it.
+
+Where people who do not write Python try a classifier's decisions (``bnx serve``; ``pip
+install -e ".[serve]"`` in the clone).
 
 - :func:`create_app`: the explorer of one classifier as an ASGI application (Starlette):
   a compiled ODD, or a classifier too large to compile, whose answers are then reports on

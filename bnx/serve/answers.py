@@ -1,6 +1,9 @@
-"""The explorer's answer on one instance: the report (:func:`bnx.explain`), which for a
-partial instance holds the same-decision probability and the ranking of what to observe
-next, as JSON data and as the HTML the page and ``Report._repr_html_`` share."""
+"""The explorer's answer on one instance.
+
+The report (:func:`bnx.explain`), which for a partial instance holds the same-decision
+probability and the ranking of what to observe next, as JSON data and as the HTML the page
+and ``Report._repr_html_`` share.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ class Answer:
         self._html: str | None = None
 
     def report_html(self) -> str:
-        """The report as ``Report._repr_html_`` shows it (rendered once)."""
+        """Render the report as ``Report._repr_html_`` shows it (once)."""
         if self._html is None:
             self._html = render_report(self.report)
         return self._html
@@ -47,13 +50,14 @@ class Answer:
 
 def answer(explorer: Explorer, instance: dict, background: str = "none",
            rival=None) -> Answer:
-    """The answer on ``instance`` (checked by :meth:`Explorer.read`), from the cache when
-    it was asked before. The background and the rival apply to complete instances
-    (attributions, reasons and counterfactuals need one); a partial instance is answered
-    without. A rival that is the decided class itself asks nothing more: the answer is
-    the one without a rival (its report's ``rival`` is ``null``). A classifier served
-    without compiling is asked through ``bnx.explain(clf, x)``, with the explorer's
-    ``timeout=`` when it has one."""
+    """Answer on ``instance`` (checked by :meth:`Explorer.read`), from the cache when asked before.
+
+    The background and the rival apply to complete instances (attributions, reasons and
+    counterfactuals need one); a partial instance is answered without. A rival that is the
+    decided class itself asks nothing more: the answer is the one without a rival (its
+    report's ``rival`` is ``null``). A classifier served without compiling is asked
+    through ``bnx.explain(clf, x)``, with the explorer's ``timeout=`` when it has one.
+    """
     if not explorer.complete(instance):
         background, rival = "none", None
     elif rival is not None and explorer.decide(instance) == rival:

@@ -51,7 +51,7 @@ def _starlette():
 
 def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts=None,
                timeout: float | None = None):
-    """The explorer of one classifier, compiled or not, as an ASGI application.
+    """Make the explorer of one classifier, compiled or not, as an ASGI application.
 
     Parameters
     ----------
@@ -81,6 +81,11 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
         Starlette is not installed, or ``odd`` is neither an ODD with its classifier nor a
         classifier.
 
+    See Also
+    --------
+    bnx.serve.run : Serve the app with uvicorn.
+    bnx.explain : The report each page shows.
+
     Examples
     --------
     >>> import bnx
@@ -104,7 +109,7 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
     assets = {name: files.joinpath(name).read_bytes() for name in _ASSETS}
 
     async def body(request) -> bytes:
-        """The request's body, refused once it passes ``max_body`` bytes."""
+        """Read the request's body, refused once it passes ``max_body`` bytes."""
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > max_body:
             raise ArgumentError(f"the request body has more than {max_body:,} bytes")

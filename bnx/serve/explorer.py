@@ -1,5 +1,7 @@
-"""What the explorer answers, without the web: the model's description, requests read and
-checked, and the answers on an instance (the web layer in :mod:`.app` only moves bytes).
+"""What the explorer answers, without the web.
+
+The model's description, requests read and checked, and the answers on an instance (the web
+layer in :mod:`.app` only moves bytes).
 
 A request is JSON: ``{"instance": {feature: state}, "background": name, "rival": state}``.
 Features left out (or given as ``null``) are unknown; ``rival`` (a multi-class model's
@@ -42,7 +44,7 @@ _KEYS = ("instance", "background", "rival")
 
 
 def _json_scalar(state: Any) -> Any:
-    """A state as JSON holds it: strings, integers and booleans as they are, else its text."""
+    """Convert a state to what JSON holds: strings, integers and booleans as they are, else text."""
     if isinstance(state, (str, bool, int)) or state is None:
         return state
     return str(state)
@@ -123,19 +125,23 @@ class Explorer:
 
     # ------------------------------------------------------------------ the model
     def states(self, feature) -> tuple:
-        """The states of ``feature``, as the model names them."""
+        """Return the states of ``feature``, as the model names them."""
         return (self.odd if self.odd is not None else self.classifier).states(feature)
 
     def decide(self, instance: dict):
-        """The decision on the complete ``instance`` (the diagram's, else the classifier's
-        exact one)."""
+        """Return the decision on the complete ``instance``.
+
+        The diagram's, else the classifier's exact one.
+        """
         return (self.odd if self.odd is not None else self.classifier).decide(instance)
 
     def model(self) -> dict:
-        """``{"class", "positive", "classes", "multiclass", "features": {feature:
-        [states]}}``, JSON-ready, the features in the classifier's order (``positive``
-        is ``null`` for a multi-class model, which decides the most probable of
-        ``classes``)."""
+        """Describe the model, JSON-ready.
+
+        ``{"class", "positive", "classes", "multiclass", "features": {feature: [states]}}``,
+        the features in the classifier's order (``positive`` is ``null`` for a multi-class
+        model, which decides the most probable of ``classes``).
+        """
         clf = self.classifier
         return {"class": _json_scalar(clf.class_var), "positive": _json_scalar(clf.positive),
                 "classes": [_json_scalar(s) for s in clf.class_states],
@@ -145,9 +151,10 @@ class Explorer:
 
     # ------------------------------------------------------------------ requests
     def read(self, body: bytes, *, limit: int = MAX_BODY) -> tuple[dict, str, Any]:
-        """The instance ``{feature: state}`` (the model's own state values, unknown
-        features left out), the background name and the rival class state (``None``:
-        none) that a request body asks for.
+        """Read the instance, the background name and the rival class state a request body asks for.
+
+        The instance is ``{feature: state}`` (the model's own state values, unknown features
+        left out); the rival is ``None`` when there is none.
 
         Raises
         ------
@@ -183,8 +190,10 @@ class Explorer:
                 self.rival(request.get("rival")))
 
     def rival(self, given: Any) -> Any:
-        """The class state ``given`` names (``None`` and ``""``: no rival), as the model's
-        own value."""
+        """Return the class state ``given`` names, as the model's own value.
+
+        ``None`` and ``""``: no rival.
+        """
         if given is None or given == "":
             return None
         clf = self.classifier
@@ -202,9 +211,11 @@ class Explorer:
         return clf.classes[j]
 
     def instance(self, given: Any) -> dict:
-        """``given`` checked by the model (:meth:`bnx.ODD.encode`, or the classifier's), as
-        ``{feature: state}`` with the model's state values; ``None`` values are unknown
-        features."""
+        """Check ``given`` by the model (:meth:`bnx.ODD.encode`, or the classifier's).
+
+        Returned as ``{feature: state}`` with the model's state values; ``None`` values are
+        unknown features.
+        """
         if isinstance(given, dict):
             given = {f: s for f, s in given.items() if s is not None}
         model = self.odd if self.odd is not None else self.classifier
@@ -217,8 +228,10 @@ class Explorer:
         return len(instance) == len(self.features)
 
     def marginals(self) -> dict:
-        """``{feature: {state: Pr(feature = state)}}`` in the network, exactly summed and
-        rounded once (the product background the page offers)."""
+        """Return ``{feature: {state: Pr(feature = state)}}`` in the network.
+
+        Exactly summed and rounded once (the product background the page offers).
+        """
         if self._marginals is None:
             clf, out = self.classifier, {}
             for f in self.features:
@@ -230,9 +243,12 @@ class Explorer:
         return self._marginals
 
     def backgrounds(self) -> dict:
-        """The backgrounds offered for the attributions: ``{name: label}``; the network
-        itself where :func:`bnx.shap_values` supports it as the background; only ``none``
-        for a classifier served without compiling (attributions need the diagram)."""
+        """Return the backgrounds offered for the attributions: ``{name: label}``.
+
+        The network itself where :func:`bnx.shap_values` supports it as the background;
+        only ``none`` for a classifier served without compiling (attributions need the
+        diagram).
+        """
         if self._backgrounds is None and self.odd is None:
             self._backgrounds = {"none": BACKGROUNDS["none"]}
         if self._backgrounds is None:
@@ -246,7 +262,7 @@ class Explorer:
         return self._backgrounds
 
     def background(self, name: str) -> dict | None:
-        """The background ``name`` as :func:`bnx.shap_values` takes it (``None``: none)."""
+        """Return the background ``name`` as :func:`bnx.shap_values` takes it (``None``: none)."""
         if name == "none":
             return None
         if name == "uniform":

@@ -19,8 +19,10 @@ def _e(value) -> str:
 
 def page(explorer: Explorer, instance: dict, background: str, inner: str,
          rival=None) -> str:
-    """The whole page: the controls (set from ``instance`` and ``rival``), and ``inner``
-    as the answer."""
+    """Write the whole page: the controls and ``inner`` as the answer.
+
+    The controls are set from ``instance`` and ``rival``.
+    """
     model = explorer.model()
     clf = explorer.classifier
     others = [s for s in clf.class_states if s != clf.positive]
@@ -99,13 +101,15 @@ Set the states you know; the others stay unknown.</p>
 
 
 def error_html(message: str) -> str:
-    """An error, as the answer part shows it."""
+    """Write an error, as the answer part shows it."""
     return f'<p class="error" role="alert">{_e(message)}</p>'
 
 
 def _decision(data: dict) -> str:
-    """The decision in the class's words, large, with its posterior (a multi-class
-    decision's: its own state's)."""
+    """Write the decision in the class's words, large, with its posterior.
+
+    A multi-class decision's posterior is its own state's.
+    """
     posterior = data.get("posterior")
     shown = ("not defined (this evidence has probability 0)" if posterior is None
              else f"{posterior:.4g}")
@@ -121,8 +125,10 @@ def _decision(data: dict) -> str:
 
 
 def _classes(data: dict, given: str) -> str:
-    """Every class state's probability given the instance, as bars (the report's
-    ``class_probabilities``: the classifier's exact class joint, normalised)."""
+    """Draw every class state's probability given the instance, as bars.
+
+    The report's ``class_probabilities``: the classifier's exact class joint, normalised.
+    """
     probs = data.get("class_probabilities")
     if not probs:
         return ""
@@ -140,7 +146,9 @@ def _classes(data: dict, given: str) -> str:
 
 
 def fragment(explorer: Explorer, answer) -> str:
-    """The answer part of the page: the decision, then the report as
-    ``Report._repr_html_`` shows it (for a partial instance: how sure the decision is and
-    what to observe next)."""
+    """Write the answer part of the page: the decision, then the report.
+
+    The report as ``Report._repr_html_`` shows it (for a partial instance: how sure the
+    decision is and what to observe next).
+    """
     return _decision(answer.data) + answer.report_html()

@@ -22,10 +22,19 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 def is_loopback(host: str) -> bool:
     """Whether ``host`` is a loopback address (or ``localhost``).
 
+    Parameters
+    ----------
+    host : str
+        A host name or an IP address.
+
     Returns
     -------
     bool
         True for a loopback address or ``localhost``.
+
+    See Also
+    --------
+    bnx.serve.run : Warns when it listens on another address than a loopback one.
 
     Examples
     --------
@@ -42,7 +51,7 @@ def is_loopback(host: str) -> bool:
 
 
 def _bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host:port`` (port 0: a free one), or a one-line error."""
+    """Open a listening socket on ``host:port`` (port 0: a free one), or return a one-line error."""
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         raise ArgumentError(f"port must be an integer from 0 to 65535, got {port!r}")
     try:
@@ -95,11 +104,28 @@ def run(odd: ODD | Classifier, *, host: str = "127.0.0.1", port: int = 8765,
     timeout : float, optional
         With a classifier: the seconds each report may take.
 
+    Returns
+    -------
+    None
+        Once the server has stopped.
+
     Raises
     ------
     ArgumentError
         The address cannot be listened on (in use, not this machine's, a bad port), a bad
         number of workers, or Starlette or uvicorn is not installed.
+
+    See Also
+    --------
+    bnx.serve.create_app : The Starlette app served, to serve another way.
+
+    Examples
+    --------
+    Serve the explorer of the admissions classifier on this machine (it runs until Ctrl-C):
+
+    >>> import bnx
+    >>> odd = bnx.compile(bnx.examples.admissions())
+    >>> bnx.serve.run(odd, port=8765)  # doctest: +SKIP
     """
     out = sys.stdout if out is None else out
     try:
@@ -143,11 +169,13 @@ def run(odd: ODD | Classifier, *, host: str = "127.0.0.1", port: int = 8765,
 
 
 def _warm(explorer) -> None:
-    """Answer the page's first question and one complete instance: the caches every
-    answer uses are then built (and, with workers, built once, before forking). A
-    classifier served without compiling answers just the complete instance, and an
-    answer it refuses (that instance may have probability zero) is no reason not to
-    serve: the page shows the same refusal."""
+    """Answer the page's first question and one complete instance.
+
+    The caches every answer uses are then built (and, with workers, built once, before
+    forking). A classifier served without compiling answers just the complete instance,
+    and an answer it refuses (that instance may have probability zero) is no reason not
+    to serve: the page shows the same refusal.
+    """
     from .answers import answer
     first = {f: explorer.states(f)[0] for f in explorer.features}
     if explorer.odd is not None:
@@ -168,8 +196,11 @@ def _serve(server, sock) -> None:
 
 
 def _fork(serve, workers: int) -> None:
-    """``serve()`` in ``workers`` forked processes; Ctrl-C (or SIGTERM) to this one is
-    passed on to them, and this returns once they have all stopped."""
+    """Run ``serve()`` in ``workers`` forked processes.
+
+    Ctrl-C (or SIGTERM) to this one is passed on to them, and this returns once they have
+    all stopped.
+    """
     children = []
     for _ in range(workers):
         pid = os.fork()

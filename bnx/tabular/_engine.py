@@ -54,9 +54,11 @@ __all__ = ["RowEngine", "answer_rows", "marginal_odd", "run_chunks", "spread"]
 
 
 def marginal_odd(odd: Any, observed: Sequence) -> Any:
-    """The ODD of ``odd.classifier`` restricted to the features ``observed``
-    (compiled once per set, in ``odd``'s order); ``odd`` itself when nothing is
-    missing, ``None`` when nothing is observed."""
+    """Return the ODD of ``odd.classifier`` restricted to the features ``observed``.
+
+    It is compiled once per set, in ``odd``'s order; ``odd`` itself when nothing is missing,
+    ``None`` when nothing is observed.
+    """
     observed = tuple(f for f in odd.features if f in set(observed))
     if len(observed) == len(odd.features):
         return odd
@@ -88,8 +90,10 @@ def marginal_odd(odd: Any, observed: Sequence) -> Any:
 
 
 class RowEngine:
-    """Answers about complete rows of state indices of one ODD (in its order), by the
-    questions of :mod:`bnx.explanation` on the ODD's arrays."""
+    """Answers about complete rows of state indices of one ODD (in its order).
+
+    By the questions of :mod:`bnx.explanation` on the ODD's arrays.
+    """
 
     def __init__(self, odd: Any, on: Mapping | None = None) -> None:
         self.odd = odd
@@ -101,9 +105,11 @@ class RowEngine:
         return {f: enc.states[i][j] for i, (f, j) in enumerate(zip(enc.features, x))}
 
     def answers(self, x: Sequence[int], what: Sequence[str], *, posterior=None) -> list:
-        """The answers ``what`` (see :data:`bnx.batch.WHAT`) about the complete row ``x``
-        (on a multi-class ODD, the explanations of the decided class: asked of its class
-        formula, as the questions do without ``rival=``)."""
+        """Answer the questions ``what`` (see :data:`bnx.batch.WHAT`) about the complete row ``x``.
+
+        On a multi-class ODD, the explanations of the decided class: asked of its class
+        formula, as the questions do without ``rival=``.
+        """
         odd, inst = self.odd, self._instance(x)
         got: dict = {"decision": odd.decide(inst), "observed": self.n}
         odd = formula_for(odd, inst)  # a multi-class ODD: the decided class's formula
@@ -124,7 +130,7 @@ class RowEngine:
 
 def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mapping | None,
                 bar: Any = None) -> list[list]:
-    """The answers about rows of state indices of ``odd`` (``-1``: missing), row by row."""
+    """Answer about rows of state indices of ``odd`` (``-1``: missing), row by row."""
     engines: dict = {}
     clf = odd.classifier if "posterior" in what else None
     out = []
@@ -155,7 +161,7 @@ def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mappin
 
 
 def _chunk(data: bytes, rows: list, backend: str, what: tuple, on: Mapping | None) -> list:
-    """A worker's share: load a private copy of the ODD, answer its rows."""
+    """Answer a worker's share: load a private copy of the ODD, answer its rows."""
     return answer_rows(_unpickle(data, backend), rows, what, on)
 
 
@@ -169,10 +175,13 @@ def run_chunks(odd: Any, rows: list, what: tuple, on: Mapping | None, *, n_jobs:
 
 def spread(rows: list, here: Callable, work: Callable, shared: Callable, extra: tuple, *,
            n_jobs: int, progress: bool, client: Any) -> list:
-    """The answers about ``rows``, in order, under one progress bar: ``here(rows, bar)`` in
-    this process (``n_jobs=1``, no client), else ``work(shared(), chunk, *extra)`` on a few
-    chunks of rows on joblib workers or on a Dask ``client`` (``shared()`` sent to each
-    Dask worker once); each returns one answer per row of its chunk."""
+    """Answer ``rows``, in order, under one progress bar, here or on workers.
+
+    ``here(rows, bar)`` in this process (``n_jobs=1``, no client), else ``work(shared(),
+    chunk, *extra)`` on a few chunks of rows on joblib workers or on a Dask ``client``
+    (``shared()`` sent to each Dask worker once); each returns one answer per row of its
+    chunk.
+    """
     from tqdm.auto import tqdm
     bar = tqdm(total=len(rows), desc="explaining rows", unit="row", disable=not progress,
                leave=False)

@@ -1,5 +1,6 @@
-""":func:`bnx.explain_data` on a :class:`~bnx.Classifier`: every row explained without
-compiling, by the report on it (:func:`bnx.explain`), one row at a time.
+"""Explain the rows of a :class:`~bnx.Classifier` without compiling (:func:`bnx.explain_data`).
+
+Every row is explained by the report on it (:func:`bnx.explain`), one row at a time.
 
 A network too large to compile has no decision function to walk for all rows at once;
 each row's report is its own search (the decision and class probabilities by exact
@@ -55,16 +56,20 @@ _FLOATS = ("posterior", "pi_shortest", "robustness", "sdp")
 
 
 def default_report_what(clf: Classifier) -> tuple:
-    """The answers without ``what=``: the decision, its posterior (every class's
-    probability for a classifier without a positive state), the shortest reason's length
-    and words, and the robustness."""
+    """Return the answers given without ``what=``.
+
+    The decision, its posterior (every class's probability for a classifier without a
+    positive state), the shortest reason's length and words, and the robustness.
+    """
     odds = "probabilities" if clf.multiclass else "posterior"
     return ("decision", odds, "pi_shortest", "reason", "robustness")
 
 
 def check_report_what(what: Any, clf: Classifier, diagram_answers: Any = ()) -> tuple:
-    """``what`` checked against :data:`REPORT_WHAT` (``None``: the default);
-    ``diagram_answers`` are the names only an ODD answers, refused as needing it."""
+    """Check ``what`` against :data:`REPORT_WHAT` (``None``: the default).
+
+    ``diagram_answers`` are the names only an ODD answers, refused as needing it.
+    """
     if what is None:
         return default_report_what(clf)
     what = (what,) if isinstance(what, str) else tuple(what)
@@ -86,7 +91,7 @@ def check_report_what(what: Any, clf: Classifier, diagram_answers: Any = ()) -> 
 
 
 def _shape(clf: Classifier) -> SimpleNamespace:
-    """The classifier as :func:`encode_rows` reads a model: features, states, class."""
+    """Describe the classifier as :func:`encode_rows` reads a model: features, states, class."""
     return SimpleNamespace(
         features=tuple(clf.features), meta={"class_var": clf.class_var},
         encoding=SimpleNamespace(states=tuple(tuple(clf.states(f)) for f in clf.features)))
@@ -128,9 +133,11 @@ def _answers(report: Any, what: Sequence[str], classes: tuple, observed: int) ->
 
 def report_rows(clf: Classifier, rows: list, what: tuple, timeout: float | None,
                 bar: Any = None) -> list[list]:
-    """The answers about ``rows`` (``(label, {feature: state})``, missing features left
-    out), each by ``bnx.explain(clf, row)`` (with ``timeout=`` only when given); a bad
-    row's error names its label."""
+    """Answer ``rows``, each by ``bnx.explain(clf, row)``.
+
+    ``rows`` are ``(label, {feature: state})``, missing features left out; ``timeout=`` is
+    passed only when given; a bad row's error names its label.
+    """
     from ..report import explain
     more = {} if timeout is None else {"timeout": timeout}
     out = []
@@ -146,15 +153,17 @@ def report_rows(clf: Classifier, rows: list, what: tuple, timeout: float | None,
 
 
 def _chunk(clf: Classifier, rows: list, what: tuple, timeout: float | None) -> list:
-    """A worker's share of the rows."""
+    """Answer a worker's share of the rows."""
     return report_rows(clf, rows, what, timeout)
 
 
 def explain_rows(clf: Classifier, data: Any, what: tuple, *, n_jobs: int, progress: bool,
                  client: Any, timeout: float | None):
-    """The answers ``what`` about every row of ``data`` (checked as an ODD's rows are:
-    its columns the classifier's features, its states theirs), one row per distinct
-    row's report, as a DataFrame with ``data``'s index."""
+    """Answer ``what`` about every row of ``data``, one report per distinct row.
+
+    ``data`` is checked as an ODD's rows are (its columns the classifier's features, its
+    states theirs); the answers are a DataFrame with ``data``'s index.
+    """
     import pandas as pd
 
     from ._engine import spread

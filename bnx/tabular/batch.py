@@ -22,7 +22,7 @@ import numpy as np
 
 from ..classifier._instances import _frame, encode_rows
 from ..diagram._feature_view import decide_states, feature_view
-from ..errors import ArgumentError, OnStatesError
+from ..errors import ArgumentError, BnxWarning, OnStatesError
 
 __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 
@@ -54,9 +54,11 @@ _DTYPES = {"decision": bool, "posterior": float, "robustness": float}
 
 # ---------------------------------------------------------------------- deciding
 def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
-    """Decisions on complete rows of state indices: one vectorised walk of the arrays (of
-    each class formula of a multi-class ODD, whose one formula that holds names the
-    row's class state)."""
+    """Decide complete rows of state indices in one vectorised walk of the arrays.
+
+    On a multi-class ODD, one walk of each class formula, whose one formula that holds names
+    the row's class state.
+    """
     if odd.multiclass:
         hits = np.stack([_decide_codes(f, codes) for f in odd.formulas], axis=1)
         out = np.empty(len(codes), dtype=object)
@@ -66,8 +68,9 @@ def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
 
 
 def decide_many(odd: Any, data: Any) -> np.ndarray:
-    """The decisions on many rows at once, as a numpy ``bool`` array in row order (on a
-    multi-class ODD, an object array of the decided class states).
+    """Decide many rows at once, as a numpy ``bool`` array in row order.
+
+    On a multi-class ODD, an object array of the decided class states.
 
     ``data`` is a DataFrame (or a list of mappings) with one column per feature; a
     class column is ignored. Complete rows are decided by walking the diagram with
@@ -112,8 +115,9 @@ def decide_many(odd: Any, data: Any) -> np.ndarray:
 
 # ---------------------------------------------------------------------- explaining
 def default_what(odd: Any, on: Mapping | None = None) -> tuple[tuple, str]:
-    """The answers :func:`explain_data` gives without ``what=``, and why MC answers are
-    left out of them (the empty string when they are not).
+    """Return the answers :func:`explain_data` gives without ``what=``, and why MC is left out.
+
+    The reason is the empty string when MC answers are not left out.
 
     The first six of :data:`WHAT`, less ``posterior`` when the ODD has no classifier or
     picks one of several class states (a multi-class ODD), and less ``mc_count`` and
@@ -151,7 +155,7 @@ def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
         what, note = default_what(odd, on)
         if note:
             import warnings
-            warnings.warn(note, UserWarning, stacklevel=3)
+            warnings.warn(note, BnxWarning, stacklevel=3)
         return what
     if isinstance(what, str):
         what = (what,)
@@ -238,6 +242,11 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         with an ODD's answers mean the same thing; a row with missing values is the
         partial instance it is (NaN where its report has no reasons or changes).
         ``on=`` and ``background=`` need the compiled diagram.
+
+    See Also
+    --------
+    bnx.explain : One decision, in the class's own words.
+    bnx.ODD.decide_many : The decisions alone.
 
     Examples
     --------

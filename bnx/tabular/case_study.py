@@ -48,8 +48,10 @@ PAPER = {
 
 
 def votes_classifier(*, prior: str = "K2", threshold: float = 0.5) -> Classifier:
-    """The votes classifier: naive Bayes learned from the votes data (class ``party``,
-    positive ``republican``), K2 (add-one) parameters unless ``prior`` says otherwise.
+    """Learn the votes classifier: naive Bayes on the votes data.
+
+    Class ``party``, positive ``republican``, K2 (add-one) parameters unless ``prior`` says
+    otherwise.
 
     Returns
     -------
@@ -100,7 +102,7 @@ class VotesStudy:
         return dict(top), n
 
     def yes_votes(self, instance: dict) -> list[str]:
-        """The features voted ``y`` in ``instance``, in data order.
+        """Return the features voted ``y`` in ``instance``, in data order.
 
         Returns
         -------
@@ -231,8 +233,10 @@ def paper_comparison(study: VotesStudy) -> list[tuple[str, str, str]]:
 
 def votes_tan_classifier(*, prior: str = "K2", threshold: float = 0.5,
                          root: str | None = None) -> Classifier:
-    """A TAN learned from the votes data with :func:`bnx.learn_tan` (class ``party``,
-    positive ``republican``, the 16 votes as features, K2 parameters by default).
+    """Learn a TAN from the votes data with :func:`bnx.learn_tan`.
+
+    Class ``party``, positive ``republican``, the 16 votes as features, K2 parameters by
+    default.
 
     Returns
     -------
@@ -253,7 +257,7 @@ def votes_tan_classifier(*, prior: str = "K2", threshold: float = 0.5,
 
 
 def model_figures(clf: Classifier, *, backend: str = "auto") -> dict:
-    """The case study's figures for one votes classifier.
+    """Compute the case study's figures for one votes classifier.
 
     Returns
     -------

@@ -60,7 +60,8 @@ def load_votes() -> pd.DataFrame:
 
     See Also
     --------
-    bnx.network.learning.learn_naive_bayes : Learn a naive Bayes classifier from this frame.
+    bnx.learn_naive_bayes : Learn a naive Bayes classifier from this frame.
+    bnx.learn_tan : Learn a TAN classifier from this frame.
 
     Notes
     -----

@@ -47,7 +47,7 @@ ADMISSIONS_RATES = {
 
 
 def admissions_network(states: tuple[str, str] = ("-", "+")):
-    """The paper's admissions naive Bayes as a pgmpy network.
+    """Return the paper's admissions naive Bayes as a pgmpy network.
 
     Class ``Admit`` with prior ``Pr(Admit=+) = 0.3``; features ``WorkExperience``,
     ``FirstTimeApplicant``, ``EntranceExam`` and ``GPA``; every variable has the
@@ -74,7 +74,7 @@ def admissions_network(states: tuple[str, str] = ("-", "+")):
 
 
 def admissions(threshold: float = 0.5) -> Classifier:
-    """The paper's admissions classifier (Tables 1 and 2), positive state ``"+"``.
+    """Return the paper's admissions classifier (Tables 1 and 2), positive state ``"+"``.
 
     Returns
     -------
@@ -93,7 +93,7 @@ def admissions(threshold: float = 0.5) -> Classifier:
 
 
 def asia_network():
-    """The chest-clinic ("asia") network of Lauritzen and Spiegelhalter (1988).
+    """Return the chest-clinic ("asia") network of Lauritzen and Spiegelhalter (1988).
 
     Eight binary nodes with the states ``"yes"`` and ``"no"`` (in that order):
     a visit to Asia (``asia``) raises the chance of tuberculosis (``tub``),
@@ -139,7 +139,7 @@ def asia_network():
 
 def asia(positive: str = "yes", *, rule: str = "threshold", threshold: float = 0.5,
          features=ASIA_FEATURES) -> Classifier:
-    """A general-network classifier: lung cancer in the asia network.
+    """Return a general-network classifier: lung cancer in the asia network.
 
     The class ``lung`` has a parent (``smoke``) and children; the features
     :data:`ASIA_FEATURES` are two roots and two leaves; ``tub``, ``bronc`` and
@@ -176,8 +176,9 @@ def asia(positive: str = "yes", *, rule: str = "threshold", threshold: float = 0
 
 
 def illness_network():
-    """A small made-up network whose class has three states: which of a cold, the flu or an
-    allergy (``Illness``) explains a patient's symptoms.
+    """Return a small made-up network whose class has three states.
+
+    Which of a cold, the flu or an allergy (``Illness``) explains a patient's symptoms.
 
     ``Season`` (``winter``, ``spring``, ``summer``) is the class's parent; ``Fever``,
     ``Sneezing`` and ``Aches`` (``yes``/``no``) its children. The numbers are invented
@@ -217,8 +218,9 @@ def illness_network():
 
 
 def illness() -> Classifier:
-    """A multi-class classifier: the most probable of a cold, the flu or an allergy
-    (``Illness``) given the season and three symptoms (:func:`illness_network`).
+    """Return a multi-class classifier: the most probable of a cold, the flu or an allergy.
+
+    The class is ``Illness``, given the season and three symptoms (:func:`illness_network`).
 
     Returns
     -------
@@ -238,7 +240,7 @@ def illness() -> Classifier:
 
 
 def network_path(name: str) -> pathlib.Path:
-    """The path of a network or classifier file shipped with bnx.
+    """Return the path of a network or classifier file shipped with bnx.
 
     Parameters
     ----------
@@ -292,9 +294,9 @@ def write_example_networks(directory: str | os.PathLike) -> list[pathlib.Path]:
 
     directory = pathlib.Path(directory)
     admission = directory / "admission.net"
-    NETWriter(admissions_network(("state0", "state1"))).write_net(str(admission))
+    NETWriter(admissions_network(("state0", "state1"))).write(str(admission))
     asia_file = directory / "asia.bif"
-    BIFWriter(asia_network()).write_bif(str(asia_file))
+    BIFWriter(asia_network()).write(str(asia_file))
     illness_file = directory / "illness.bif"
-    BIFWriter(illness_network()).write_bif(str(illness_file))
+    BIFWriter(illness_network()).write(str(illness_file))
     return [admission, asia_file, illness_file]

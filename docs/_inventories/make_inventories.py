@@ -116,8 +116,11 @@ def _anchor(name: str, role: str) -> str:
 
 def write(path: pathlib.Path, project: str, version: str,
           entries: list[tuple[str, str, str]], std: dict | None = None) -> None:
-    """Write an inventory (format version 2) of ``(name, role, uri)`` Python objects and
-    ``std`` entries ``{name: (domain:role, uri, display name)}``."""
+    """Write an inventory (format version 2).
+
+    It lists ``(name, role, uri)`` Python objects and ``std`` entries
+    ``{name: (domain:role, uri, display name)}``.
+    """
     for name, _, _ in entries:
         if not _exists(name):
             raise SystemExit(f"{project}: {name} does not exist in the installed package")
@@ -131,6 +134,7 @@ def write(path: pathlib.Path, project: str, version: str,
 
 
 def main() -> None:
+    """Write the inventories of Python, numpy and pandas beside this script."""
     import numpy
     import pandas
     write(HERE / "python.inv", "Python", "3",

@@ -1,5 +1,7 @@
-"""Draw the home page's picture, ``docs/_static/quickstart.png``: the exact SHAP values of
-the quick start's decision (bnx's own attribution chart, classes named, with its legend).
+"""Draw the home page's picture, ``docs/_static/quickstart.png``.
+
+The exact SHAP values of the quick start's decision (bnx's own attribution chart, classes
+named, with its legend).
 
 Run from the repository's root: ``python docs/_scripts/quickstart_figure.py``.
 """
@@ -18,6 +20,7 @@ OUT = pathlib.Path(__file__).resolve().parent.parent / "_static" / "quickstart.p
 
 
 def main() -> pathlib.Path:
+    """Draw the picture and return its path."""
     odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     x = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
     ax = bnx.shap_values(odd, x, {}).plot(kind="waterfall")

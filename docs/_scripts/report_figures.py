@@ -1,7 +1,9 @@
-"""Draw the pictures of docs/report.md into ``docs/_static``: ``report.plot()`` of a
-complete instance (its shortest reason and closest change) and of a partial one (how sure
-the decision is, what to observe next), and ``bnx.plot_network`` on the chest-clinic
-network and on pgmpy's hepar2 (70 nodes, drawn as the class's neighbourhood).
+"""Draw the pictures of docs/report.md into ``docs/_static``.
+
+``report.plot()`` of a complete instance (its shortest reason and closest change) and of a
+partial one (how sure the decision is, what to observe next), and ``bnx.plot_network`` on
+the chest-clinic network and on pgmpy's hepar2 (70 nodes, drawn as the class's
+neighbourhood).
 
 Run from the repository's root: ``python docs/_scripts/report_figures.py``.
 """
@@ -39,6 +41,7 @@ def _hepar2():
 
 
 def main() -> list[pathlib.Path]:
+    """Draw the pictures and return their paths."""
     odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     made = [_save(bnx.explain(odd, X).plot(), "report_plot.png"),
             _save(bnx.explain(odd, {"GPA": "+"}).plot(), "report_plot_partial.png"),

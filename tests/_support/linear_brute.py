@@ -61,12 +61,12 @@ def check_all(clf, brute, x):
     r = brute.robustness(x)
     assert linear.robustness(clf, x) == r
     if r == math.inf:
-        for ask in (linear.counterfactual, linear.contrastive_explanation):
+        for ask in (linear.counterfactual, linear.shortest_contrastive_explanation):
             with pytest.raises(bnx.ExplanationError, match="no change of the features"):
                 ask(clf, x)
     else:
         cf = linear.counterfactual(clf, x)
-        cx = linear.contrastive_explanation(clf, x)
+        cx = linear.shortest_contrastive_explanation(clf, x)
         assert len(cf) == r and all(cf[f] != x[f] for f in cf)
         assert brute.decide({**x, **cf}) != d
         assert set(cx) == set(cf) and all(cx[f] == x[f] for f in cx)

@@ -101,8 +101,9 @@ def test_floats_and_roots():
     root = s[s.variable == "Admit"]
     assert all(p == {} for p in root.parents)
     assert s.value.dtype == float and len(s) == 18
-    with pytest.raises(bnx.ArgumentError):
-        bnx.parameter_sensitivity(bnx.compile(clf, backend="autoref"), x)
+    assert bnx.parameter_sensitivity(bnx.compile(clf, backend="autoref"), x).equals(s)
+    with pytest.raises(bnx.ArgumentError, match="got str"):
+        bnx.parameter_sensitivity("admissions.net", x)
     with pytest.raises(bnx.MissingFeatureError):
         bnx.parameter_sensitivity(clf, {"GPA": "+"})
 

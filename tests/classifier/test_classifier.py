@@ -130,8 +130,7 @@ def test_formats_round_trip(tmp_path, ext, writer, backend):
     path = str(tmp_path / f"admissions{ext}")
     # pgmpy's XMLBIF reader cannot tell the state names "-" and "+" apart
     w = getattr(rw, writer)(bnx.examples.admissions_network(states=("no", "yes")))
-    {"BIFWriter": lambda: w.write_bif(path), "XMLBIFWriter": lambda: w.write_xmlbif(path),
-     "NETWriter": lambda: w.write(path) if hasattr(w, "write") else w.write_net(path)}[writer]()
+    w.write(path)
     clf = bnx.Classifier.from_file(path, "Admit", "yes")
     odd = bnx.compile(clf, backend=backend)
     assert odd.count() == 6

@@ -128,7 +128,7 @@ def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states
     what, note = default_what(odd)
     assert "mc_count" not in what and "'F' (x / y / z)" in note and "'G' (u / v)" in note
     assert "on=" in note and "on_states=" in note and "--on" in note
-    with pytest.warns(UserWarning) as caught:
+    with pytest.warns(bnx.BnxWarning) as caught:
         answers = bnx.explain_data(odd, rows, progress=False)
     assert [str(w.message) for w in caught] == [note]
     assert list(answers.columns) == list(what)

@@ -11,5 +11,5 @@ import bnx
 def admissions_bif(tmp_path_factory):
     from pgmpy.readwrite import BIFWriter
     path = tmp_path_factory.mktemp("nets") / "admissions.bif"
-    BIFWriter(bnx.examples.admissions_network(states=("no", "yes"))).write_bif(str(path))
+    BIFWriter(bnx.examples.admissions_network(states=("no", "yes"))).write(str(path))
     return str(path)

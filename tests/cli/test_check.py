@@ -23,7 +23,7 @@ def graded_bif(tmp_path_factory):
         TabularCPD("flag", 2, [[0.2, 0.7], [0.8, 0.3]], evidence=["C"], evidence_card=[2],
                    state_names={"flag": ["no", "yes"], "C": ["well", "sick"]}))
     path = tmp_path_factory.mktemp("nets") / "graded.bif"
-    BIFWriter(net).write_bif(str(path))
+    BIFWriter(net).write(str(path))
     return str(path)
 
 

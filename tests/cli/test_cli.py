@@ -203,7 +203,7 @@ def test_multivalued_default_works(capsys, tmp_path):
 
     from tests._support.builders import multivalued_classifier
     path = str(tmp_path / "multi.bif")
-    BIFWriter(multivalued_classifier().network).write_bif(path)
+    BIFWriter(multivalued_classifier().network).write(path)
     code, out, err = run(capsys, "explain", path, "--class", "C", "--positive", "yes",
                          "--instance", "A=lo,B=2,D=1", "--shortest")
     assert code == 0, err

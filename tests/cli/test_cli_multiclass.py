@@ -21,7 +21,7 @@ def child(tmp_path_factory):
     from pgmpy.readwrite import BIFWriter
     net = bundled_network("child")
     path = tmp_path_factory.mktemp("nets") / "child.bif"
-    BIFWriter(net).write_bif(str(path))
+    BIFWriter(net).write(str(path))
     clf = bnx.Classifier(bnx.read_network(str(path)), "Disease")
     return str(path), bnx.compile(clf)
 

@@ -88,7 +88,7 @@ def test_backends_give_the_same_function(case):
 @settings(max_examples=30)
 def test_latent_tree_default_order_is_algorithm_2(case):
     clf = _classifier(case)
-    order = bnx.latent_tree_order(clf)
+    order = bnx.compilation.latent_tree_order(clf)
     assert sorted(order, key=repr) == sorted(case.features, key=repr)
     # subtrees are contiguous in the order: every inner node's features form one run
     for node in clf.latent:

@@ -29,7 +29,7 @@ BACKENDS = bnx.backends.available_backends()
 
 
 def _encoding(clf) -> Encoding:
-    order = bnx.default_order(clf)
+    order = bnx.compilation.default_order(clf)
     return Encoding(tuple(order), tuple(clf.states(f) for f in order))
 
 
@@ -125,9 +125,9 @@ def test_orders_of_deep_networks():
     loop); ``latent_tree_order`` walks hidden variables 1,100 deep."""
     with limit_untouched():
         tan = one_matters(1200, "tan")
-        assert bnx.tan_order(tan) == list(tan.features)  # down the path from its end
+        assert bnx.compilation.tan_order(tan) == list(tan.features)  # down the path from its end
         chain = latent_chain(1100)
-        order = bnx.default_order(chain)
+        order = bnx.compilation.default_order(chain)
     assert sorted(order) == sorted(chain.features)
     # Algorithm 2 on the path: the feature of H{i} first, unless the rest below is as small
     want = [f"f{i}" for i in range(1098)] + ["f1099", "f1098"]

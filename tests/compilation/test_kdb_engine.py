@@ -92,7 +92,7 @@ def random_kdb(n, seed, k=2):
 def test_greedy_order_keeps_contexts_small_and_tans_keep_theirs():
     clf = random_kdb(16, 4)
     assert clf.structure == "general" and _not_a_forest(clf)
-    order = bnx.default_order(clf)
+    order = bnx.compilation.default_order(clf)
     assert order == tm.tan_order(clf) and sorted(order) == sorted(clf.features)
     model = tm.tan_model(clf, order)
     assert model is not None

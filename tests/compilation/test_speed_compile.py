@@ -169,7 +169,7 @@ def test_cli_timeout(tmp_path, capsys):
     from bnx.cli import main
     path = tmp_path / "wide.bif"
     from pgmpy.readwrite import BIFWriter
-    BIFWriter(_wide(60).network).write_bif(str(path))
+    BIFWriter(_wide(60).network).write(str(path))
     code = main(["compile", str(path), "--class", "C", "--positive", "1", "--timeout", "1",
                  "--max-nodes", "inf", "--no-progress"])  # (reading the BIF takes seconds)
     assert code == 1

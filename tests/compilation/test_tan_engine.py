@@ -117,7 +117,7 @@ def test_routing_latent_node_and_class_parent():
 
 def test_tan_order_is_depth_first_with_small_contexts():
     clf = random_tan(30, 3)
-    order = bnx.default_order(clf)
+    order = bnx.compilation.default_order(clf)
     assert sorted(order) == sorted(clf.features)
     pos = {f: i for i, f in enumerate(order)}
     for f in clf.features:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import bnx
+from bnx.explanation.monotone import theorem3_holds
 from tests.conftest import shared_file
 
 W, F, E, G = "WorkExperience", "FirstTimeApplicant", "EntranceExam", "GPA"
@@ -92,7 +93,7 @@ def test_table2(odd, code, method):
 def test_monotone_and_theorem3(odd):
     assert bnx.check_monotone(odd).holds
     for code, *_ in TABLE1:
-        assert bnx.theorem3_holds(odd, _instance(code))
+        assert theorem3_holds(odd, _instance(code))
 
 
 def test_counts(odd):

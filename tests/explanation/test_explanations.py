@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.explanation.explanations import positives
+from bnx.explanation.monotone import theorem3_holds
 from tests._support import oracle
 from tests._support.builders import compiled_case, oracle_args
 from tests._support.deep import one_matters
@@ -113,9 +115,9 @@ def test_theorem3_holds_on_monotone_functions(case, data):
     on = data.draw(binary_on_maps(case))
     want, _ = oracle.is_monotone(*oracle_args(case), {f: {s} for f, s in on.items()})
     x = data.draw(instances(case))
-    assert isinstance(bnx.theorem3_holds(odd, x, on=on), bool)  # defined, may be False
+    assert isinstance(theorem3_holds(odd, x, on=on), bool)  # defined, may be False
     if want:
-        assert bnx.theorem3_holds(odd, x, on=on)
+        assert theorem3_holds(odd, x, on=on)
 
 
 def test_on_is_required_for_multivalued_features():
@@ -170,8 +172,8 @@ def test_deep_diagrams_do_not_hit_the_recursion_limit(backend, tmp_path):
     assert mc.count == 1 and mc.lengths() == {1: 1}
     assert len(bnx.prime_implicants(odd)) == 1
     with pytest.raises(bnx.ExplanationError, match="too many for len"):
-        len(bnx.positives(odd))
-    assert bnx.positives(odd).count == 2 ** (n - 1)
+        len(positives(odd))
+    assert positives(odd).count == 2 ** (n - 1)
     again = bnx.ODD.load(odd.save(str(tmp_path / "deep.bnx")), backend=backend)
     assert again.count() == odd.count()
 

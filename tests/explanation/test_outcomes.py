@@ -52,7 +52,7 @@ def test_robustness_of_a_decision_no_change_flips_is_infinite(constant):
 
 def test_linear_single_answers_raise_when_none_exists(constant):
     clf, _ = constant
-    for ask in (linear.counterfactual, linear.contrastive_explanation):
+    for ask in (linear.counterfactual, linear.shortest_contrastive_explanation):
         with pytest.raises(bnx.ExplanationError, match="another decision than C = no"):
             ask(clf, X)
 

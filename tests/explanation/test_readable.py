@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.explanation.explanations import positives
 from tests._support import oracle
 from tests._support.strategies import classifier_of, classifiers, instances
 from tests.conftest import ROOT
@@ -57,7 +58,7 @@ def test_each_kind_prints_lines_naming_the_decision(admissions):
     mc = str(bnx.mc_explanations(odd, X)).splitlines()
     assert mc[:2] == ["1 MC-explanation of Admit = + (the fewest on states that keep it):",
                       "  WorkExperience = +, GPA = +"]
-    pos = str(bnx.positives(odd)).splitlines()
+    pos = str(positives(odd)).splitlines()
     assert pos[0] == "6 instances decided Admit = +:" and pos[-1] == "  … and 1 more"
     assert str(bnx.prime_implicants(odd)).startswith("3 prime implicants of Admit = + (")
     assert "<li>" in bnx.counterfactuals(odd, X)._repr_html_()

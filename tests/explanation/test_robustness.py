@@ -8,6 +8,7 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
+from bnx.explanation.explanations import positives
 
 X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
 
@@ -113,8 +114,8 @@ def test_fixed_multivalued_features_need_no_on_states():
 
 
 def test_positives_title_has_no_lengths(odd):
-    assert str(bnx.positives(odd)).startswith("6 instances decided Admit = +:\n")
-    assert bnx.positives(odd).title() == "6 instances decided Admit = +"
+    assert str(positives(odd)).startswith("6 instances decided Admit = +:\n")
+    assert positives(odd).title() == "6 instances decided Admit = +"
 
 
 @pytest.mark.parametrize("text, match", [

@@ -86,7 +86,9 @@ def test_bad_input_raises_typed_errors():
     with pytest.raises(bnx.InstanceError, match="mapping"):
         bnx.forbid(odd, ["GPA"])
     with pytest.raises(bnx.ArgumentError, match="Classifier"):
-        bnx.support(odd)
+        bnx.support(odd.arrays)
+    with pytest.raises(bnx.ArgumentError, match="given twice"):
+        bnx.support(odd, odd=bnx.compile(clf, backend="autoref"))
     with pytest.raises(bnx.ArgumentError, match="not compiled from"):
         bnx.support(bnx.examples.asia(), odd=odd)
     with pytest.raises(bnx.ArgumentError, match="instance set"):

@@ -119,7 +119,6 @@ def test_explanations_within_a_set_match_brute_force(case, data, backend):
         pis = brute.pis(xt)
         assert bnx.pi_explanations(odd, x, within=within).to_set() == pis
         assert bnx.pi_explanations(odd, x, within=within, method="cover").to_set() == pis
-        assert bnx.sufficient_reasons(odd, x, within=within).to_set() == pis
         got = bnx.contrastive_explanations(odd, x, within=within)
         assert got.to_set() == brute.contrastive(xt)
         assert got.decision == brute.table[xt]

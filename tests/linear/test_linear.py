@@ -252,7 +252,7 @@ def test_ties_at_the_threshold_are_exact():
 def admissions_bif(tmp_path_factory):
     from pgmpy.readwrite import BIFWriter
     path = tmp_path_factory.mktemp("nets") / "admissions.bif"
-    BIFWriter(bnx.examples.admissions_network(states=("no", "yes"))).write_bif(str(path))
+    BIFWriter(bnx.examples.admissions_network(states=("no", "yes"))).write(str(path))
     return str(path)
 
 
@@ -266,7 +266,7 @@ def test_cli_explains_wide_naive_bayes_without_compiling(capsys, tmp_path):
     from bnx.cli import _main as cli
     from tests._support.deep import one_matters
     path = str(tmp_path / "wide.bif")
-    BIFWriter(one_matters(31).network).write_bif(path)
+    BIFWriter(one_matters(31).network).write(path)
     x = ",".join(f"f{i}=1" for i in range(31))
     code = cli.main(["explain", path, "--class", "C", "--positive", "1", "--instance", x])
     out, err = capsys.readouterr()

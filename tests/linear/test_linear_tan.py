@@ -120,7 +120,7 @@ def test_positive_decisions_of_more_than_two_classes(case, data):
     else:
         cf = linear.counterfactual(clf, x)
         assert len(cf) == r and not brute.decide({**x, **cf})
-        assert set(linear.contrastive_explanation(clf, x)) == set(cf)
+        assert set(linear.shortest_contrastive_explanation(clf, x)) == set(cf)
     subset = data.draw(st.sets(st.sampled_from(case.features)))
     partial = {f: x[f] for f in subset}
     chk = linear.check_explanation(clf, x, partial)
@@ -172,7 +172,7 @@ def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
 
     from bnx.cli import _main as cli
     path = str(tmp_path / "tan.bif")
-    BIFWriter(_small_tan()).write_bif(path)
+    BIFWriter(_small_tan()).write(path)
     x = "A=yes,B=yes,C=no,D=yes"
     code = cli.main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
                      "A,B,C,D", "--instance", x, "--on", "A=yes,B=yes,C=yes,D=yes",

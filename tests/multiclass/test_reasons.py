@@ -22,6 +22,7 @@ from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.explanation.explanations import positives
 from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import (
@@ -64,12 +65,10 @@ def test_reasons_for_the_decided_class_and_against_each_rival(case, data):
         pis = bnx.pi_explanations(odd, x, rival=rival)
         assert pis.to_set() == want
         assert bnx.pi_explanations(odd, x, rival=rival, method="cover").to_set() == want
-        assert bnx.sufficient_reasons(odd, x, rival=rival).to_set() == want
         assert (pis.decided, pis.rival, pis.decision) == (a, rival, rival is None)
         assert pis.shortest().rival == rival
         ces = brute.contrastive_explanations(x, rival)
         assert bnx.contrastive_explanations(odd, x, rival=rival).to_set() == ces
-        assert bnx.necessary_reasons(odd, x, rival=rival).to_set() == ces
         assert bnx.feature_roles(odd, x, rival=rival) == brute.feature_roles(x, rival)
         mcs = bnx.mc_explanations(odd, x, rival=rival, on=on, fixed=fixed)
         assert mcs.to_set() == brute.mc_explanations(x, on, fixed, rival=rival)
@@ -99,7 +98,7 @@ def test_prime_implicants_and_instances_of_each_class(case):
         pis = bnx.prime_implicants(odd, decision=c)
         assert pis.to_set() == brute.prime_implicants(c)
         assert (pis.decided, pis.decision) == (c, True)
-        members = bnx.positives(odd, c)
+        members = positives(odd, c)
         assert members.to_set() == {frozenset(x.items()) for x in brute.instances()
                                     if brute.decide(x) == c}
         assert len(members) == brute.count()[c] and members.decided == c
@@ -296,8 +295,7 @@ def test_checks_say_the_class_of_the_counterexample(illness):
 
 
 def test_a_rival_that_is_the_decided_class_or_no_class_is_refused(illness):
-    for question in (bnx.pi_explanations, bnx.contrastive_explanations, bnx.feature_roles,
-                     bnx.necessary_reasons, bnx.sufficient_reasons):
+    for question in (bnx.pi_explanations, bnx.contrastive_explanations, bnx.feature_roles):
         with pytest.raises(bnx.ArgumentError, match="allergy"):
             question(illness, X, rival="allergy")
         with pytest.raises(bnx.UnknownStateError, match="measles"):
@@ -311,16 +309,16 @@ def test_a_rival_that_is_the_decided_class_or_no_class_is_refused(illness):
 
 
 def test_prime_implicants_and_instances_of_a_multiclass_odd_name_a_class(illness):
-    for question in (bnx.prime_implicants, bnx.positives):
+    for question in (bnx.prime_implicants, positives):
         with pytest.raises(bnx.ArgumentError, match="cold, flu, allergy"):
             question(illness)
         with pytest.raises(bnx.UnknownStateError, match="measles"):
             question(illness, decision="measles")
-    assert str(bnx.positives(illness, "allergy")).startswith(
+    assert str(positives(illness, "allergy")).startswith(
         "3 instances decided Illness = allergy:")
     admissions = bnx.compile(bnx.examples.admissions(), backend="autoref")
     with pytest.raises(bnx.ArgumentError, match="multi-class"):
-        bnx.positives(admissions, "+")
+        positives(admissions, "+")
 
 
 def test_a_binary_odd_takes_its_other_decision_as_the_rival():

@@ -172,7 +172,7 @@ def _plain_files(tmp_path):
     XMLBIF by pgmpy, and a small UAI network."""
     from pgmpy.readwrite import XMLBIFWriter
     xml = tmp_path / "asia.xml"
-    XMLBIFWriter(bnx.examples.asia_network()).write_xmlbif(str(xml))
+    XMLBIFWriter(bnx.examples.asia_network()).write(str(xml))
     uai = tmp_path / "two.uai"
     uai.write_text(_UAI)
     return {".bif": bnx.examples.network_path("asia.bif"), ".xml": xml, ".xmlbif": xml,

@@ -41,8 +41,11 @@ __all__ = ["DdEngine", "Engine", "Verdict", "accept", "refuse"]
 
 
 class Verdict:
-    """An engine's answer to a classifier: ``bool(verdict)`` says whether it compiles it,
-    ``reason`` why (or why not), ``given`` what the engine computed while deciding."""
+    """An engine's answer to a classifier.
+
+    ``bool(verdict)`` says whether it compiles it, ``reason`` why (or why not), ``given``
+    what the engine computed while deciding.
+    """
 
     __slots__ = ("accepted", "reason", "given")
 
@@ -57,12 +60,12 @@ class Verdict:
 
 
 def accept(reason: str, given: Any = None) -> Verdict:
-    """A verdict that accepts, with what the engine will run on."""
+    """Accept, with what the engine will run on."""
     return Verdict(True, reason, given)
 
 
 def refuse(reason: str) -> Verdict:
-    """A verdict that refuses, with the reason."""
+    """Refuse, with the reason."""
     return Verdict(False, reason)
 
 
@@ -79,8 +82,10 @@ class Engine(ABC):
         self.memo = {} if memo is None else memo
 
     def compared(self, pair: tuple | None, make) -> Any:
-        """``make()``, the compiled comparison of the class states ``pair``, made once per
-        compile (``pair=None``: not shared)."""
+        """Return ``make()``, the compiled comparison of the class states ``pair``, made once.
+
+        Once per compile; ``pair=None``: not shared.
+        """
         if pair is None:
             return make()
         key = (type(self).__name__, pair)
@@ -96,19 +101,21 @@ class Engine(ABC):
 
     @abstractmethod
     def run(self) -> DiagramArrays:
-        """The decision function as canonical arrays, false on codes that name no state."""
+        """Compile the decision function as canonical arrays, false on codes that name no state."""
 
     @classmethod
     def estimate(cls, clf: Classifier, enc: Encoding, given: Any, samples: int,
                  seed: int) -> int | None:
-        """A sampled estimate of the ODD's nodes, or ``None`` (no estimate of its own)."""
+        """Estimate the ODD's nodes by sampling, or return ``None`` (no estimate of its own)."""
         return None
 
 
 class DdEngine(Engine):
-    """An engine that builds the decision function as a ``dd`` node (in a manager of its
-    own, over the encoding's variables): :meth:`run` conjoins :meth:`root` with the
-    encoding's domain and reads the result into arrays."""
+    """An engine that builds the decision function as a ``dd`` node.
+
+    In a manager of its own, over the encoding's variables: :meth:`run` conjoins
+    :meth:`root` with the encoding's domain and reads the result into arrays.
+    """
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, given: Any = None, *,
                  backend: str = "autoref", memo: dict | None = None) -> None:
@@ -120,8 +127,10 @@ class DdEngine(Engine):
 
     @abstractmethod
     def root(self) -> Any:
-        """The decision function as a node of :attr:`bdd` (it may be true on codes that
-        name no state)."""
+        """Compile the decision function as a node of :attr:`bdd`.
+
+        It may be true on codes that name no state.
+        """
 
     def run(self) -> DiagramArrays:
         root = self.root()

@@ -22,9 +22,12 @@ __all__ = ["bounds"]
 
 
 def _ratio_bounds(t: np.ndarray) -> tuple:
-    """``(L, U, b_positive)`` of a class-first factor: the least and greatest
-    ``t[0] / t[1]`` over entries with ``t[1] > 0`` (``L = INF``: no such entry;
-    ``U = INF``: some entry has ``t[0] > 0 = t[1]``), and whether ``t[1] > 0`` everywhere."""
+    """Return ``(L, U, b_positive)`` of a class-first factor.
+
+    The least and greatest ``t[0] / t[1]`` over entries with ``t[1] > 0`` (``L = INF``: no
+    such entry; ``U = INF``: some entry has ``t[0] > 0 = t[1]``), and whether ``t[1] > 0``
+    everywhere.
+    """
     a, b = t[0].reshape(-1), t[1].reshape(-1)
     ratios = [Fraction(int(x), int(y)) for x, y in zip(a, b) if y > 0]
     lo = min(ratios) if ratios else INF

@@ -18,7 +18,7 @@ __all__ = ["context_widths", "narrow_order"]
 
 
 def context_widths(order: list, nbrs: dict, card: dict) -> list:
-    """The number of contexts times states of each level along ``order``.
+    """Count the contexts times states of each level along ``order``.
 
     Examples
     --------
@@ -43,11 +43,13 @@ def context_widths(order: list, nbrs: dict, card: dict) -> list:
 
 
 def narrow_order(clf: Classifier, nbrs: dict, *, limit: int) -> list | None:
-    """An order for features whose interaction graph is not a forest (k-dependence and
-    BAN classifiers) that keeps the open contexts small: the best (least largest level,
-    then least total) of the features' order and greedy orders (:func:`_greedy`) started
-    from each of the first features; ``None`` when every such order has a level beyond
-    ``limit`` contexts times states."""
+    """Order features whose interaction graph is not a forest, keeping the open contexts small.
+
+    For k-dependence and BAN classifiers: the best (least largest level, then least total)
+    of the features' order and greedy orders (:func:`_greedy`) started from each of the
+    first features; ``None`` when every such order has a level beyond ``limit`` contexts
+    times states.
+    """
     card = {f: len(clf.states(f)) for f in clf.features}
     rank = {f: j for j, f in enumerate(clf.features)}
     best, best_key = None, None
@@ -71,13 +73,16 @@ _STARTS = 8
 
 def _greedy(first, feats, nbrs: dict, card: dict, rank: dict, closing: bool,
             limit: int) -> list | None:
-    """A greedy order from ``first``, or ``None`` once a level has more than ``limit``
-    contexts times states. Next comes the feature that leaves the smallest open context
-    (the product of the numbers of states of the observed features with an unobserved
-    neighbour), among the neighbours of observed features while there are any; ties go
-    to the fewest unobserved neighbours (``closing``: minus the observed ones), then to
-    the features' order. (On random 2-dependence classifiers of 24-30 features the two
-    tie rules each win some; preferring the most observed neighbours first was worse.)"""
+    """Order the features greedily from ``first``.
+
+    ``None`` once a level has more than ``limit`` contexts times states. Next comes the
+    feature that leaves the smallest open context (the product of the numbers of states of
+    the observed features with an unobserved neighbour), among the neighbours of observed
+    features while there are any; ties go to the fewest unobserved neighbours (``closing``:
+    minus the observed ones), then to the features' order. (On random 2-dependence
+    classifiers of 24-30 features the two tie rules each win some; preferring the most
+    observed neighbours first was worse.)
+    """
     todo = {f: len(nbrs[f]) for f in feats}  # unobserved neighbours
     seen = {f: 0 for f in feats}  # observed neighbours
     opened: set = set()

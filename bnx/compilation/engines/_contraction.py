@@ -50,10 +50,12 @@ _U = 2.0 ** -53
 
 @dataclass(frozen=True)
 class Contraction:
-    """A planned contraction of factors with ``scopes`` down to ``keep``: pairwise
-    ``steps`` (positions in the list of live tables; the result goes to its end), the
-    largest table made, the multiply-adds, and the roundings along a term's path (the
-    relative error is at most ``roundings * u / (1 - roundings * u)``)."""
+    """A planned contraction of factors with ``scopes`` down to ``keep``.
+
+    Pairwise ``steps`` (positions in the list of live tables; the result goes to its end),
+    the largest table made, the multiply-adds, and the roundings along a term's path (the
+    relative error is at most ``roundings * u / (1 - roundings * u)``).
+    """
 
     scopes: tuple
     keep: tuple
@@ -64,9 +66,11 @@ class Contraction:
 
 
 def plan(scopes: Sequence[Sequence], keep: Sequence, card: dict) -> Contraction:
-    """A contraction of factors with these ``scopes`` down to the variables ``keep`` (in
-    that order), along the best of ``opt_einsum``'s random greedy paths (each step a
-    batched matrix product, see :func:`contract`)."""
+    """Plan a contraction of factors with these ``scopes`` down to the variables ``keep``.
+
+    In that order, along the best of ``opt_einsum``'s random greedy paths (each step a
+    batched matrix product, see :func:`contract`).
+    """
     names: dict = {}
     for v in [*keep, *(v for s in scopes for v in s)]:
         names.setdefault(v, opt_einsum.get_symbol(len(names)))
@@ -100,7 +104,7 @@ def plan(scopes: Sequence[Sequence], keep: Sequence, card: dict) -> Contraction:
 
 
 def _pair(a: tuple, b: tuple, need: set) -> tuple:
-    """The axes of a pairwise product: ``(batch, left, right, summed)``."""
+    """Return the axes of a pairwise product: ``(batch, left, right, summed)``."""
     batch = tuple(v for v in a if v in b and v in need)
     left = tuple(v for v in a if v not in b and v in need)
     right = tuple(v for v in b if v not in a and v in need)
@@ -109,7 +113,7 @@ def _pair(a: tuple, b: tuple, need: set) -> tuple:
 
 
 def _step_scope(a: tuple, rest: list, need: set, card: dict) -> tuple:
-    """The scope after folding ``rest`` into ``a`` pairwise, and the multiply-adds."""
+    """Return the scope after folding ``rest`` into ``a`` pairwise, and the multiply-adds."""
     n = 0
     for j, b in enumerate(rest):
         later = need.union(*map(set, rest[j + 1:]))
@@ -122,18 +126,23 @@ def _step_scope(a: tuple, rest: list, need: set, card: dict) -> tuple:
 
 
 def _step_roundings(taken: list, need: set, card: dict) -> int:
-    """A bound on the roundings one term meets in a step: one per multiplication, and
-    ``m - 1`` per summation of ``m`` terms (every variable summed in the step, at most)."""
+    """Bound the roundings one term meets in a step.
+
+    One per multiplication, and ``m - 1`` per summation of ``m`` terms (every variable
+    summed in the step, at most).
+    """
     summed = set().union(*map(set, taken)) - need
     return len(taken) + math.prod(card[v] for v in summed)
 
 
 def contract(p: Contraction, factors: Sequence[tuple[Sequence, Any]]) -> tuple | None:
-    """``(table, scale, err)``: the contraction ``p`` of the exact nonnegative integer
-    ``factors`` (one per planned scope, the same variables) is ``table * 2**scale`` to
-    within a relative ``err`` in every entry (0 exactly where it is 0), axes in
-    ``p.keep`` order; ``None`` when the guarantees of the module docstring cannot be
-    given (the inputs' range is too wide, or ``err`` would exceed ``2**-30``)."""
+    """Contract the exact nonnegative integer ``factors`` in floats: ``(table, scale, err)``.
+
+    One factor per planned scope, the same variables: their contraction ``p`` is ``table *
+    2**scale`` to within a relative ``err`` in every entry (0 exactly where it is 0), axes
+    in ``p.keep`` order; ``None`` when the guarantees of the module docstring cannot be
+    given (the inputs' range is too wide, or ``err`` would exceed ``2**-30``).
+    """
     live, scale, low, terms = [], 0, 0.0, 0.0
     for want, (scope, table) in zip(p.scopes, factors):
         table = np.asarray(table)
@@ -186,8 +195,10 @@ def _sum_to(f: tuple, need: set) -> tuple:
 
 
 def _multiply(fa: tuple, fb: tuple, need: set) -> tuple:
-    """The product of two tables summed down to ``need``, as one batched matrix product
-    (``numpy.matmul``: BLAS) over the axes both keep."""
+    """Multiply two tables and sum down to ``need``, as one batched matrix product.
+
+    ``numpy.matmul`` (BLAS) over the axes both keep.
+    """
     (sa, ta), (sb, tb) = _sum_to(fa, need | set(fb[0])), _sum_to(fb, need | set(fa[0]))
     batch, left, right, summed = _pair(sa, sb, need)
     size = dict(zip(sa, ta.shape)) | dict(zip(sb, tb.shape))

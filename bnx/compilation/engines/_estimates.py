@@ -16,8 +16,11 @@ __all__ = ["crude_estimate", "nb_estimate", "tan_estimate", "widths"]
 
 
 def widths(enc) -> tuple[list, list, list]:
-    """``(pre, post, crude)`` along the encoding's order: per level ``i`` the log2 of the
-    number of prefixes before it, of completions from it, and the smaller of the two."""
+    """Return ``(pre, post, crude)`` along the encoding's order.
+
+    Per level ``i`` the log2 of the number of prefixes before it, of completions from it,
+    and the smaller of the two.
+    """
     ks = [len(s) for s in enc.states]
     n = len(ks)
     pre = [0.0]
@@ -30,8 +33,11 @@ def widths(enc) -> tuple[list, list, list]:
 
 
 def _pow2(x: float) -> float:
-    """``2 ** x`` in a double, capped at ``2 ** 1000`` (every estimate is capped at
-    ``2 ** 62``; a diagram thousands of levels deep would overflow the double)."""
+    """Return ``2 ** x`` in a double, capped at ``2 ** 1000``.
+
+    Every estimate is capped at ``2 ** 62``; a diagram thousands of levels deep would
+    overflow the double.
+    """
     return 2.0 ** min(x, 1000.0)
 
 
@@ -41,10 +47,12 @@ def crude_estimate(enc) -> int:
 
 
 def nb_estimate(weights, samples: int, seed: int, enc) -> int:
-    """The binary-class naive Bayes estimate from the level engine's log-weights
-    ``(s0, w, err)`` (``s0`` finite): a prefix is unsettled when its log-odds lies between
-    the extreme completions, and the functions at a level are the intervals between the
-    log-likelihood ratios of completions that fall in the range the prefixes reach."""
+    """Estimate a binary-class naive Bayes from the level engine's log-weights ``(s0, w, err)``.
+
+    ``s0`` is finite: a prefix is unsettled when its log-odds lies between the extreme
+    completions, and the functions at a level are the intervals between the log-likelihood
+    ratios of completions that fall in the range the prefixes reach.
+    """
     pre, post, crude = widths(enc)
     n = len(pre) - 1
     s0, w, _ = weights
@@ -74,10 +82,12 @@ def nb_estimate(weights, samples: int, seed: int, enc) -> int:
 
 
 def _seen(values, mask, space: float) -> float:
-    """How many of ``space`` items have the property ``mask`` marks on the samples
-    ``values``: ``space`` times the share marked, or, when the marked samples repeat their
-    log-odds values (fewer than half are distinct: the items collapse onto few values, as
-    with equal weights), the distinct values seen (nodes are per value, not per item)."""
+    """Estimate how many of ``space`` items have the property ``mask`` marks on the samples.
+
+    ``space`` times the share marked, or, when the marked samples repeat their log-odds
+    ``values`` (fewer than half are distinct: the items collapse onto few values, as with
+    equal weights), the distinct values seen (nodes are per value, not per item).
+    """
     hits = values[mask]
     if not len(hits):
         return 0.0
@@ -86,11 +96,13 @@ def _seen(values, mask, space: float) -> float:
 
 
 def tan_estimate(models, samples: int, seed: int, enc) -> int:
-    """The estimate for :class:`~bnx.compilation.engines._tan_model.TanModel` s: per level,
-    the smaller of the sampled unsettled prefixes and, per open context, the sampled
-    breakpoints within the states' reach. Several models (the comparisons of the argmax
-    rule, conjoined): a prefix is unsettled when no comparison settles it false and some
-    leaves it open, and the functions are at most the products of the comparisons'."""
+    """Estimate the ODD of :class:`~bnx.compilation.engines._tan_model.TanModel` s.
+
+    Per level, the smaller of the sampled unsettled prefixes and, per open context, the
+    sampled breakpoints within the states' reach. Several models (the comparisons of the
+    argmax rule, conjoined): a prefix is unsettled when no comparison settles it false and
+    some leaves it open, and the functions are at most the products of the comparisons'.
+    """
     pre, post, crude = widths(enc)
     n = models[0].n
     open_ = np.ones((samples, n), dtype=bool)  # no comparison settled false

@@ -18,7 +18,7 @@ __all__ = ["prepare", "prepared_scopes", "run_ops", "ones"]
 
 
 def ones(k: int) -> np.ndarray:
-    """A table of ones over the given axes."""
+    """Make a table of ones over the given axes."""
     out = np.empty(k, dtype=object)
     out[:] = 1
     return out
@@ -33,11 +33,13 @@ def _class_first(factor, c) -> tuple:
 
 
 def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, set, int]:
-    """``(static, scopes, const, hidden, largest)``: the classifier's factors in integers with the
-    class axis first (restricted to the class states ``classes`` when given), free
-    hidden variables summed out ahead of any observation; ``const`` lists the
-    class-only and empty factors (the prior part of the class weights); ``largest`` is
-    the largest table made."""
+    """Prepare the classifier's factors in integers: ``(static, scopes, const, hidden, largest)``.
+
+    The class axis first (restricted to the class states ``classes`` when given), free
+    hidden variables summed out ahead of any observation; ``const`` lists the class-only and
+    empty factors (the prior part of the class weights); ``largest`` is the largest table
+    made.
+    """
     c = clf.class_var
     feats = set(clf.features)
     static: dict = {}
@@ -59,8 +61,10 @@ def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, s
 
 
 def _sum_free_hidden(plan: Plan, run) -> None:
-    """Sum out the hidden variables that make no bigger factor than they consume
-    (``run(ops)`` executes each elimination)."""
+    """Sum out the hidden variables that make no bigger factor than they consume.
+
+    ``run(ops)`` executes each elimination.
+    """
     while True:
         best, best_key = None, None
         for h in sorted(plan.hidden, key=str):
@@ -79,8 +83,10 @@ def _sum_free_hidden(plan: Plan, run) -> None:
 
 
 def prepared_scopes(clf: Classifier) -> tuple[list, set]:
-    """``(scopes, hidden)`` that :func:`prepare` leaves (class-only scopes included), found
-    on the scopes alone: a cheap look before any table is made."""
+    """Return the ``(scopes, hidden)`` that :func:`prepare` leaves (class-only scopes included).
+
+    Found on the scopes alone: a cheap look before any table is made.
+    """
     c = clf.class_var
     feats = set(clf.features)
     scopes = {j: (c, *[v for v in scope if v != c]) if c in scope else tuple(scope)

@@ -23,8 +23,10 @@ INF = None  # the state "rho = infinity": positive whatever comes next
 
 
 def prior_odds(clf: Classifier) -> tuple[int, int, Fraction | None]:
-    """``(pos, neg, rho)`` for a binary class: the state before any feature,
-    ``rho = (1 - T) Pr(c) / (T Pr(not c))`` (``INF`` when the denominator is 0)."""
+    """Return ``(pos, neg, rho)`` for a binary class: the state before any feature.
+
+    ``rho = (1 - T) Pr(c) / (T Pr(not c))`` (``INF`` when the denominator is 0).
+    """
     pos = clf.class_states.index(clf.positive)
     neg = 1 - pos
     t = clf.threshold
@@ -34,7 +36,7 @@ def prior_odds(clf: Classifier) -> tuple[int, int, Fraction | None]:
 
 
 def approx(x: Fraction) -> float:
-    """A float that rounds ``x`` monotonically (saturating at 0 and infinity)."""
+    """Round ``x`` to a float monotonically (saturating at 0 and infinity)."""
     try:
         return float(x)
     except OverflowError:
@@ -59,7 +61,7 @@ class Intervals:
         self.entries: list = []
 
     def find(self, rho: Fraction):
-        """The entry whose interval holds ``rho``, or ``None``."""
+        """Find the entry whose interval holds ``rho``, or ``None``."""
         f = approx(rho)
         keys, flos = self.keys, self.flos
         if f == 0.0 or f == math.inf:  # saturated floats carry no order: search exactly
@@ -113,8 +115,10 @@ class Meet:
         self.flo, self.fhi = 0.0, math.inf
 
     def add(self, child, factor: Fraction | None = None) -> None:
-        """Constrain by a child reached with ``rho * factor`` (``factor > 0``; ``None``:
-        the child's state is ``rho`` itself)."""
+        """Constrain by a child reached with ``rho * factor``.
+
+        ``factor > 0``; ``None``: the child's state is ``rho`` itself.
+        """
         _, clo, clc, chi, chc, cflo, cfhi = child
         if factor is None:
             plo, phi, fplo, fphi = clo, chi, cflo, cfhi
@@ -135,12 +139,12 @@ class Meet:
             self.hi, self.hi_closed, self.fhi = phi, chc, fphi
 
     def entry(self, node):
-        """The entry of ``node`` with the interval met so far."""
+        """Return the entry of ``node`` with the interval met so far."""
         return (node, self.lo, self.lo_closed, self.hi, self.hi_closed, self.flo, self.fhi)
 
 
 def terminal(bdd: Any, rho: Fraction):
-    """The last level: the decision is ``rho >= 1``."""
+    """Decide at the last level: the decision is ``rho >= 1``."""
     if rho >= 1:
         return sets.true(bdd), Fraction(1), True, None, False, 1.0, math.inf
     return sets.false(bdd), Fraction(0), True, Fraction(1), False, 0.0, 1.0

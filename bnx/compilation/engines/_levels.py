@@ -45,8 +45,10 @@ __all__ = ["Levels", "log_weights"]  # log_weights: from ._weights
 
 
 class Levels(Ranks):
-    """Binary-class naive Bayes compiled level by level (see the module docstring), on
-    the log-weights ``(s0, w, err)`` of :func:`log_weights`."""
+    """Binary-class naive Bayes compiled level by level (see the module docstring).
+
+    On the log-weights ``(s0, w, err)`` of :func:`log_weights`.
+    """
 
     def __init__(self, clf: Classifier, enc: Encoding, budget: Budget, weights: tuple):
         import numpy as np
@@ -124,16 +126,16 @@ class Levels(Ranks):
         return got
 
     def _below(self, j: int, k: int) -> int:
-        """The breakpoint of level ``j + 1`` that breakpoint ``k`` of level ``j`` extends."""
+        """Return the breakpoint of level ``j + 1`` that breakpoint ``k`` of level ``j`` extends."""
         return int(self.bps[j][1][k])
 
     def _factor(self, j: int, k: int) -> Fraction:
-        """The exact ratio breakpoint ``k`` of level ``j`` multiplies in at its level."""
+        """Return the exact ratio breakpoint ``k`` of level ``j`` multiplies in at its level."""
         return self.ratios[j][int(self.bps[j][2][k])]
 
     # ------------------------------------------------------------------ helpers
     def _classes(self, j: int, xs, exact):
-        """The breakpoint interval of level ``j`` that holds each state of ``xs``."""
+        """Return the breakpoint interval of level ``j`` that holds each state of ``xs``."""
         np = self.np
         bv = self.bps[j][0]
         g = self.gap
@@ -144,10 +146,12 @@ class Levels(Ranks):
         return lo
 
     def _meet(self, n: int, up, down) -> tuple:
-        """Meet in the middle: extend the states from the top (``_top``) or the
-        breakpoints from the bottom (``_bottom``), whichever frontier costs less
-        (``up(t)`` against ``down(b)``), until they meet at a level ``t``; returns ``t``
-        and the child matrices of the levels above it."""
+        """Meet in the middle, and return the level ``t`` and the child matrices above it.
+
+        Extend the states from the top (``_top``) or the breakpoints from the bottom
+        (``_bottom``), whichever frontier costs less (``up(t)`` against ``down(b)``), until
+        they meet at a level ``t``.
+        """
         mats = []
         t, b = 0, n
         while t < b:
@@ -160,9 +164,12 @@ class Levels(Ranks):
         return t, mats
 
     def _settle(self, j: int, lo, hi, amb, exact) -> None:
-        """For each ambiguous entry ``a`` of ``amb`` (its float value within a gap of
-        breakpoints ``lo[a] .. hi[a] - 1``), set ``lo[a]`` to its exact position among
-        them: the first breakpoint ``k`` with ``exact(a) * prod(j, k) < 1``."""
+        """Set ``lo[a]`` to the exact position of each ambiguous entry ``a`` of ``amb``.
+
+        Its float value is within a gap of breakpoints ``lo[a] .. hi[a] - 1``; its exact
+        position among them is the first breakpoint ``k`` with ``exact(a) * prod(j, k) <
+        1``.
+        """
         if not len(amb):
             return
         self.budget.check()
@@ -188,9 +195,11 @@ class Levels(Ranks):
         return xs, np.tile(np.arange(m), len(fin)), np.repeat(fin, m)
 
     def _child_matrix(self, i: int, res):
-        """The children of level ``i``'s states, one row per state of feature ``i``:
-        an index into level ``i + 1``, or -1 true (``q_v = 0``), -2 false, -3 the state
-        ``rho = 0``, -4 a state that is positive on every completion."""
+        """Return the children of level ``i``'s states, one row per state of feature ``i``.
+
+        Each an index into level ``i + 1``, or -1 true (``q_v = 0``), -2 false, -3 the state
+        ``rho = 0``, -4 a state that is positive on every completion.
+        """
         np = self.np
         fin = self.finite[i]
         m = len(self.states[i][0])
@@ -201,8 +210,10 @@ class Levels(Ranks):
         return out
 
     def _top(self, i: int):
-        """Expand level ``i`` to level ``i + 1`` without breakpoints: settled states
-        become terminals, exactly equal ones merge. Returns level ``i``'s child matrix."""
+        """Expand level ``i`` to level ``i + 1`` without breakpoints, and return its child matrix.
+
+        Settled states become terminals, exactly equal ones merge.
+        """
         np = self.np
         xs, par, val = self._children(i)
         n1 = i + 1
@@ -257,9 +268,11 @@ class Levels(Ranks):
         return lo, hi
 
     def _reduce(self, i: int, cls):
-        """Keep one state of level ``i`` per class (any member: they have the same function);
-        returns ``(classes, inverse)`` as ``numpy.unique``, in linear time (the class ids
-        are bounded by the breakpoints)."""
+        """Keep one state of level ``i`` per class (any member: they have the same function).
+
+        Returns ``(classes, inverse)`` as ``numpy.unique``, in linear time (the class ids
+        are bounded by the breakpoints).
+        """
         np = self.np
         seen = np.zeros(int(cls.max(initial=-1)) + 1, dtype=bool)
         seen[cls] = True
@@ -277,8 +290,10 @@ class Levels(Ranks):
 
     # ------------------------------------------------------------------ driver
     def run(self):
-        """The decision function as :class:`~bnx.diagram._arrays.DiagramArrays` (false on the codes
-        that name no state, as :meth:`bnx.Encoding.domain` requires)."""
+        """Compile the decision function as :class:`~bnx.diagram._arrays.DiagramArrays`.
+
+        False on the codes that name no state, as :meth:`bnx.Encoding.domain` requires.
+        """
         np = self.np
         n, enc = self.n, self.enc
         b = self.builder = Builder(enc.nvars)
@@ -326,8 +341,11 @@ class Levels(Ranks):
         return self._build(mats, uniq)
 
     def _remap(self, mat, inv, classes=None):
-        """Point ``mat``'s entries at the kept states: through ``inv`` (old state
-        index -> new) or ``classes`` (the sorted classes of the new states)."""
+        """Point ``mat``'s entries at the kept states.
+
+        Through ``inv`` (old state index -> new) or ``classes`` (the sorted classes of the
+        new states).
+        """
         out = mat.copy()
         pos = mat >= 0
         out[pos] = inv[mat[pos]] if classes is None else \
@@ -335,7 +353,7 @@ class Levels(Ranks):
         return out
 
     def _rows(self, mat):
-        """The distinct columns of ``mat`` (as rows) and the index of each column's."""
+        """Return the distinct columns of ``mat`` (as rows) and the index of each column's."""
         np = self.np
         k, m = mat.shape
         base = int(mat.max(initial=0)) + 5
@@ -349,7 +367,7 @@ class Levels(Ranks):
         return rows, inv.ravel()
 
     def _build(self, mats, last):
-        """The array form bottom-up, one node per distinct tuple of children."""
+        """Build the array form bottom-up, one node per distinct tuple of children."""
         np = self.np
         b, enc = self.builder, self.enc
         nodes = np.where(last == 1, TRUE, FALSE)  # level n: class 1 is [0, inf)

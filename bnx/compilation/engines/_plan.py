@@ -47,7 +47,7 @@ class Plan:
         self.largest = 0                    # the largest table an elimination makes
 
     def copy(self) -> Plan:
-        """An independent copy of the plan."""
+        """Copy the plan (an independent copy)."""
         p = Plan.__new__(Plan)
         p.scopes, p.touched = dict(self.scopes), set(self.touched)
         p.class_var, p.hidden, p.card = self.class_var, set(self.hidden), self.card
@@ -56,11 +56,11 @@ class Plan:
         return p
 
     def size(self, scope) -> int:
-        """Number of entries of a table over ``scope`` (the class axis not counted)."""
+        """Count the entries of a table over ``scope`` (the class axis not counted)."""
         return math.prod(self.card[v] for v in scope if v != self.class_var)
 
     def state_size(self) -> int:
-        """Number of entries of the state's tables."""
+        """Count the entries of the state's tables."""
         return sum(self.size(self.scopes[j]) for j in self.touched)
 
     def _scope(self, variables) -> tuple:
@@ -110,7 +110,7 @@ class Plan:
         self.hidden.discard(h)
 
     def _candidate(self, last: bool):
-        """The hidden variable to sum out next, or ``None``."""
+        """Choose the hidden variable to sum out next, or return ``None``."""
         best, best_key = None, None
         for h in sorted(self.hidden, key=str):
             hit = [j for j, s in self.scopes.items() if h in s]
@@ -153,7 +153,7 @@ class Plan:
 
 
 def elimination_width(scopes: list, order: list, card: dict) -> int:
-    """The largest table that eliminating ``order`` from factors with ``scopes`` makes."""
+    """Return the largest table that eliminating ``order`` from factors with ``scopes`` makes."""
     pool = [set(s) for s in scopes]
     width = max((math.prod(card[v] for v in s) for s in pool), default=1)
     for v in order:

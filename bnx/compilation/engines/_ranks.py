@@ -1,6 +1,8 @@
-"""Exact ranks of nearly equal floats, for :class:`~._levels.Levels`: values sorted by
-their floats, and wherever two neighbours are closer than the proven rounding bound
-(``gap``) ordered and merged by their exact rationals."""
+"""Exact ranks of nearly equal floats, for :class:`~._levels.Levels`.
+
+Values are sorted by their floats, and wherever two neighbours are closer than the proven
+rounding bound (``gap``) ordered and merged by their exact rationals.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +10,11 @@ __all__ = ["Ranks"]
 
 
 class Ranks:
-    """Sorting with exact ties (a base of :class:`~._levels.Levels`). Needs ``np``
-    (numpy), ``gap`` (the rounding bound) and ``budget`` (its ``check()``) on ``self``."""
+    """Sorting with exact ties (a base of :class:`~._levels.Levels`).
+
+    Needs ``np`` (numpy), ``gap`` (the rounding bound) and ``budget`` (its ``check()``) on
+    ``self``.
+    """
 
     def _dedupe(self, xs, exact):
         """Sort ``xs`` exactly and merge exactly equal entries.
@@ -28,10 +33,12 @@ class Ranks:
         return order, self._exact_ranks(order, near, exact)
 
     def _exact_ranks(self, order, near, exact, skip=None):
-        """Class ids of the entries in ``order`` (sorted by their floats): a new class at
-        every gap that is not ``near``; within a run of near entries, the exact values
-        ``exact(idx)`` order them (``order`` is rearranged in place) and equal ones share a
-        class. ``skip(start)`` says a run whose entries are all equal anyway."""
+        """Return the class ids of the entries in ``order`` (sorted by their floats).
+
+        A new class at every gap that is not ``near``; within a run of near entries, the
+        exact values ``exact(idx)`` order them (``order`` is rearranged in place) and equal
+        ones share a class. ``skip(start)`` says a run whose entries are all equal anyway.
+        """
         np = self.np
         newgrp = np.concatenate(([True], ~near))
         sub = np.zeros(len(order), dtype=np.int64)

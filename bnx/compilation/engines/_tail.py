@@ -40,8 +40,10 @@ __all__ = ["Tail", "tail_level", "FloatRangeError"]
 
 
 class FloatRangeError(ArithmeticError):
-    """A float tail factor was planned but its inputs fail the contraction's guarantees
-    (:func:`.contraction.contract`); the engine then runs without a tail."""
+    """A float tail factor was planned but its inputs fail the contraction's guarantees.
+
+    See :func:`.contraction.contract`; the engine then runs without a tail.
+    """
 
 
 # ---------------------------------------------------------------------- the tail level
@@ -57,8 +59,10 @@ FLOAT_WIDTH = 1 << 25  # and contracting it makes no table larger than this
 
 
 def _tail_keep(plan, i: int, features: tuple, c) -> tuple:
-    """``(opened, rest)`` at level ``i``: the state's variables that are not remaining
-    features, and the remaining features."""
+    """Return ``(opened, rest)`` at level ``i``.
+
+    The state's variables that are not remaining features, and the remaining features.
+    """
     opened = tuple(dict.fromkeys(v for _, sc in (plan.levels[i - 1][2] if i else ())
                                  for v in sc if v != c))
     rest = tuple(features[i:])
@@ -66,9 +70,10 @@ def _tail_keep(plan, i: int, features: tuple, c) -> tuple:
 
 
 def tail_level(plan, features: tuple, card: dict, c, k: int) -> tuple[int, int, Any]:
-    """``(level, width, contraction)``: the tail level of a plan (``len(features)``:
-    none), the largest table computing its factor exactly makes, and the float
-    contraction that computes it instead (``None``: exact).
+    """Return ``(level, width, contraction)``: the tail level of a plan (``len(features)``: none).
+
+    The largest table computing its factor exactly makes, and the float contraction that
+    computes it instead (``None``: exact).
 
     Among the levels whose remaining features have at most ``TAIL_COMPLETIONS`` joint
     states, whose tail factor has at most ``TAIL_ENTRIES`` entries and takes no table
@@ -76,7 +81,8 @@ def tail_level(plan, features: tuple, card: dict, c, k: int) -> tuple[int, int, 
     ``prefixes * (entries + STATE_COST)`` for the states, ``BUILD_COST * entries`` for
     the factor. When no level qualifies, the same among the levels with at most
     ``FLOAT_COMPLETIONS`` completions and ``FLOAT_ENTRIES`` entries whose float
-    contraction makes no table over ``FLOAT_WIDTH``, its work counted in multiply-adds."""
+    contraction makes no table over ``FLOAT_WIDTH``, its work counted in multiply-adds.
+    """
     n = len(features)
     cards = [card[f] for f in features]
     best, best_cost, best_width = n, None, 0
@@ -116,14 +122,16 @@ def tail_level(plan, features: tuple, card: dict, c, k: int) -> tuple[int, int, 
 
 
 class Tail:
-    """The tail of the general engine at ``level``: the untouched factors alive there,
-    with every other hidden variable summed out once, as the table ``R[c, o, z]`` over
-    the class, the variables ``o`` of the state's factors and the remaining features
-    ``z``: exact integers (and their floats), or, given a ``contraction``
-    (:func:`tail_level`), floats within a proven relative error whose exact columns are
-    computed on demand; a state's remaining function is then a truth table over the
-    completions ``z`` (:meth:`entry` for a pair of classes, :meth:`weighted` for class
-    weights), whose node is built once per table."""
+    """The tail of the general engine at ``level``: the untouched factors alive there.
+
+    Every other hidden variable is summed out once, as the table ``R[c, o, z]`` over the
+    class, the variables ``o`` of the state's factors and the remaining features ``z``:
+    exact integers (and their floats), or, given a ``contraction`` (:func:`tail_level`),
+    floats within a proven relative error whose exact columns are computed on demand; a
+    state's remaining function is then a truth table over the completions ``z``
+    (:meth:`entry` for a pair of classes, :meth:`weighted` for class weights), whose node is
+    built once per table.
+    """
 
     def __init__(self, plan, level: int, static: dict, before: list, card: dict, c, k: int,
                  enc, bdd, contraction=None, budget=None):
@@ -185,11 +193,13 @@ class Tail:
             budget.stage(None)
 
     def entry(self, rho: Fraction, state: tuple) -> tuple:
-        """The node and ``rho`` interval of a state at the tail level: for each
-        completion ``z`` the decision is ``rho A(z) >= B(z)``, i.e. ``rho >= B(z) / A(z)``
-        (``A(z) = 0``: ``B(z) = 0``), so the states with the same truth table form the
-        interval between the largest threshold met and the smallest one missed (or a
-        sound part of it holding ``rho``, see :func:`tail_truth`)."""
+        """Return the node and ``rho`` interval of a state at the tail level.
+
+        For each completion ``z`` the decision is ``rho A(z) >= B(z)``, i.e. ``rho >= B(z) /
+        A(z)`` (``A(z) = 0``: ``B(z) = 0``), so the states with the same truth table form
+        the interval between the largest threshold met and the smallest one missed (or a
+        sound part of it holding ``rho``, see :func:`tail_truth`).
+        """
         kcols, sums = self._columns(state)
         truth, lo, hi, hi_closed = tail_truth(rho, kcols, sums, self.exact, err=self.err)
         node = self.node(self.level, truth)
@@ -197,16 +207,20 @@ class Tail:
                 math.inf if hi is None else approx(hi))
 
     def weighted(self, w: tuple, state: tuple):
-        """The node of a state at the tail level in the weight-vector mode: the truth
-        table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions (exact; see
-        :func:`weighted_truth` for the float filter)."""
+        """Return the node of a state at the tail level in the weight-vector mode.
+
+        The truth table of ``sum_c w[c] Pr'(c, z) >= 0`` over the completions (exact; see
+        :func:`weighted_truth` for the float filter).
+        """
         kcols, sums = self._columns(state)
         return self.node(self.level,
                          weighted_truth(w, kcols, sums, self.exact, err=self.err))
 
     def _state(self, state: tuple) -> np.ndarray:
-        """The product of a tail-level state's factors, laid out over the tail factor's
-        axes (size 1 on the completions it does not mention)."""
+        """Multiply a tail-level state's factors, laid out over the tail factor's axes.
+
+        Size 1 on the completions it does not mention.
+        """
         i = self.level
         prev = self.plan.levels[i - 1][2] if i else ()
         kscope, k = product([(sc, t) for (_, sc), t in zip(prev, state)]
@@ -214,12 +228,14 @@ class Tail:
         return align(k, kscope, (self.c, *self.opened, *self.enc.features[i:]))
 
     def _columns(self, state: tuple):
-        """``(kcols, sums)`` of a tail-level state with factors ``K``: ``kcols(zs)`` the
-        exact ``K[:, :, zs]`` over the class and the opened variables, and ``sums`` the
-        float ``A_c(z) = sum_o K[c, o, z] R[c, o, z]`` (``None``: no float filter, when
-        ``R`` or ``K`` has no usable floats, see :func:`floats`). A ``K`` that mentions
-        none of the remaining features (the common case) is one matrix for every ``z``,
-        and the sums one batched matrix product."""
+        """Return ``(kcols, sums)`` of a tail-level state with factors ``K``.
+
+        ``kcols(zs)`` the exact ``K[:, :, zs]`` over the class and the opened variables, and
+        ``sums`` the float ``A_c(z) = sum_o K[c, o, z] R[c, o, z]`` (``None``: no float
+        filter, when ``R`` or ``K`` has no usable floats, see :func:`floats`). A ``K`` that
+        mentions none of the remaining features (the common case) is one matrix for every
+        ``z``, and the sums one batched matrix product.
+        """
         k = self._state(state)
         o, nk, head_n = self.o, self.k, 1 + len(self.opened)
         flat = all(d == 1 for d in k.shape[head_n:])
@@ -242,10 +258,12 @@ class Tail:
         return (lambda zs: kb[head + np.unravel_index(zs, rest)].reshape(nk, o, -1)), sums
 
     def node(self, i: int, truth) -> Any:
-        """The node of the truth table ``truth`` (booleans) over the completions of
-        features ``i..``, the last feature varying fastest; built bottom-up, one level
-        at a time: the distinct rows of children ids at each level (vectorised), each
-        made a node once (memoised by level and children, across tables)."""
+        """Build the node of the truth table ``truth`` over the completions of features ``i..``.
+
+        ``truth`` holds booleans, the last feature varying fastest; built bottom-up, one
+        level at a time: the distinct rows of children ids at each level (vectorised), each
+        made a node once (memoised by level and children, across tables).
+        """
         t = np.asarray(truth, dtype=bool).reshape(-1)
         key = (i, len(t), np.packbits(t).tobytes())
         hit = self.nodes.get(key)
@@ -283,9 +301,11 @@ class Tail:
 
 
 class _Columns:
-    """The exact columns ``R[:, :, zs]`` of a float tail factor, each computed on demand
-    (variable elimination in integers with the completion observed) and kept; indexed
-    like the exact table, ``columns[:, :, zs]``."""
+    """The exact columns ``R[:, :, zs]`` of a float tail factor, each computed on demand and kept.
+
+    By variable elimination in integers with the completion observed; indexed like the exact
+    table, ``columns[:, :, zs]``.
+    """
 
     def __init__(self, factors: list, c, opened: tuple, rest: tuple, card: dict,
                  shape: tuple):
@@ -300,7 +320,7 @@ class _Columns:
         self.cache: dict = {}
 
     def column(self, z: int) -> np.ndarray:
-        """The exact ``R[:, :, z]`` (an object array over the class and ``o``)."""
+        """Compute the exact ``R[:, :, z]`` (an object array over the class and ``o``)."""
         hit = self.cache.get(z)
         if hit is None:
             values = dict(zip(self.rest, np.unravel_index(z, self.cards)))

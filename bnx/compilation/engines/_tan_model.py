@@ -41,11 +41,13 @@ MAX_CONTEXT = 1 << 18
 
 
 def _forest(clf: Classifier, pair: tuple):
-    """``(static, const, nbrs, forest)`` when the classifier's main factors mention no
-    hidden variable, else ``None`` (tables restricted to the class states ``pair``):
-    ``nbrs`` the interaction graph of the features (two are neighbours when a factor
-    mentions both), ``forest`` whether every factor mentions at most two features and
-    those pairs form a forest (a TAN: :func:`tan_order`'s depth-first order)."""
+    """Return ``(static, const, nbrs, forest)``, or ``None`` if a main factor has a hidden variable.
+
+    Tables restricted to the class states ``pair``: ``nbrs`` the interaction graph of the
+    features (two are neighbours when a factor mentions both), ``forest`` whether every
+    factor mentions at most two features and those pairs form a forest (a TAN:
+    :func:`tan_order`'s depth-first order).
+    """
     c = clf.class_var
     feats = set(clf.features)
     scopes, hidden = prepared_scopes(clf)  # a look at the scopes before making tables
@@ -80,7 +82,7 @@ def _forest(clf: Classifier, pair: tuple):
 
 
 def tan_order(clf: Classifier) -> list:
-    """An order that keeps the open contexts small: depth-first over a feature forest.
+    """Order the features so that the open contexts stay small: depth-first over a feature forest.
 
     Each tree is rooted where its largest open context (the product of the open
     features' numbers of states) is least (among its centres and first 64 features
@@ -94,16 +96,28 @@ def tan_order(clf: Classifier) -> list:
     compile (more than two classes under a threshold),
     :func:`~bnx.compilation.engines.general.general_order`.
 
+    Parameters
+    ----------
+    clf : Classifier
+        Any classifier; a TAN, k-dependence or BAN classifier gets its own order.
+
     Returns
     -------
     list
+        The features, in the order to compile them.
+
+    See Also
+    --------
+    bnx.compilation.default_order : The order compile uses, this one for TANs.
+    bnx.compilation.general_order : The order for networks with hidden variables.
+    bnx.learn_tan : Learns a TAN from data.
 
     Examples
     --------
     >>> import bnx
     >>> from bnx.tabular.case_study import votes_tan_classifier
     >>> clf = votes_tan_classifier()
-    >>> order = bnx.tan_order(clf)
+    >>> order = bnx.compilation.tan_order(clf)
     >>> tree = {f: [p for p in clf.parents(f) if p != "party"] for f in clf.features}
     >>> all(order.index(p[0]) < order.index(f) for f, p in tree.items() if p)
     True
@@ -146,9 +160,12 @@ _ROOTS = 128
 
 
 def _plan(root, nbrs, rank, card) -> tuple:
-    """(cost, order) of the tree of ``nbrs`` entered at ``root``: each subtree's features
-    in a row, the subtrees of a feature cheapest first, and the cost the widest context
-    met. A loop over the tree children first (no recursion, whatever its depth)."""
+    """Return (cost, order) of the tree of ``nbrs`` entered at ``root``.
+
+    Each subtree's features in a row, the subtrees of a feature cheapest first, and the cost
+    the widest context met. A loop over the tree children first (no recursion, whatever its
+    depth).
+    """
     done: dict = {}  # feature -> (cost, order) of its subtree
     stack = [(root, None, None)]
     while stack:
@@ -170,7 +187,7 @@ def _plan(root, nbrs, rank, card) -> tuple:
 
 
 def _centres(tree: list, nbrs: dict) -> list:
-    """The one or two centres of a tree (the features left after peeling leaves)."""
+    """Find the one or two centres of a tree (the features left after peeling leaves)."""
     degree = {f: len(nbrs[f]) for f in tree}
     layer = [f for f in tree if degree[f] <= 1]
     left = len(tree)
@@ -294,9 +311,11 @@ class TanModel:
         self._rest()
 
     def _rest(self) -> None:
-        """Per level and context, over the completions that are not forced positive:
+        """Bound the completions that are not forced positive, per level and context.
+
         ``min_rest`` / ``max_rest`` of their log-likelihood ratio (``+inf`` / ``-inf`` when
-        there is none), and ``true_later``: some completion is forced positive."""
+        there is none), and ``true_later``: some completion is forced positive.
+        """
         import numpy as np
         n = self.n
         self.min_rest = [None] * (n + 1)
@@ -315,8 +334,10 @@ class TanModel:
                 self.true_later[i] = ((w == math.inf) | self.true_later[i + 1][nx]).any(axis=0)
 
     def exact(self, i: int, k: int, v: int):
-        """The exact ratio of state ``v`` of feature ``i`` in context ``k`` (``None``: forced
-        positive)."""
+        """Return the exact ratio of state ``v`` of feature ``i`` in context ``k``.
+
+        ``None``: forced positive.
+        """
         return self.ratio[i][int(self.nb[i][k])][v]
 
 
@@ -346,9 +367,10 @@ def _flog(r: Fraction) -> tuple[float, float]:
 
 def tan_model(clf: Classifier, order, *, pair: tuple | None = None,
               weights: tuple = (1, 1)) -> TanModel | None:
-    """The :class:`TanModel` of a classifier along ``order``, or ``None`` when its factors
-    mention a hidden variable (that pruning does not sum out) or some level has more
-    than :data:`MAX_CONTEXT` contexts times states.
+    """Make the :class:`TanModel` of a classifier along ``order``, if it fits.
+
+    ``None`` when its factors mention a hidden variable (that pruning does not sum out) or
+    some level has more than :data:`MAX_CONTEXT` contexts times states.
 
     Without ``pair``: a binary-class threshold classifier (positive iff
     ``(1 - T) Pr(pos, x) >= T Pr(neg, x)``; ``None`` for other classifiers). With

@@ -1,5 +1,6 @@
-"""Deciding a tail state's truth table: a proven floating-point filter, exact integers
-where it cannot decide.
+"""Deciding a tail state's truth table.
+
+A proven floating-point filter, exact integers where it cannot decide.
 
 A state at the tail level decides ``rho A(z) >= B(z)`` (a pair of classes) or
 ``sum_c w[c] A_c(z) >= 0`` (class weights) for every completion ``z``, with
@@ -27,8 +28,10 @@ _SUB = Fraction(1, 1 << 1070)
 
 
 def floats(x: np.ndarray):
-    """``x / 2**e`` in float64, correctly rounded (``e`` the largest entry's bit length),
-    or ``None`` if a nonzero entry would fall under ``2**-900`` (no filter then)."""
+    """Return ``x / 2**e`` in float64, correctly rounded (``e`` the largest entry's bit length).
+
+    ``None`` if a nonzero entry would fall under ``2**-900`` (no filter then).
+    """
     flat = [int(v) for v in x.reshape(-1)]
     e = max((v.bit_length() for v in flat), default=0)
     if e <= 1000:  # float(v) is correctly rounded and finite; scaling by 2**-e is exact
@@ -43,20 +46,23 @@ def floats(x: np.ndarray):
 
 
 def exact_sums(kcols, r: np.ndarray, zs) -> np.ndarray:
-    """The exact ``A_c(z) = sum_o k[c, o, z] r[c, o, z]`` of the completions ``zs``,
-    an object array ``(classes, len(zs))``; ``kcols(zs)`` gives ``k[:, :, zs]`` (or an
-    array that broadcasts to it)."""
+    """Compute the exact ``A_c(z) = sum_o k[c, o, z] r[c, o, z]`` of the completions ``zs``.
+
+    An object array ``(classes, len(zs))``; ``kcols(zs)`` gives ``k[:, :, zs]`` (or an array
+    that broadcasts to it).
+    """
     return (kcols(zs) * r[:, :, zs]).sum(axis=1)
 
 
 def tail_truth(rho: Fraction, kcols, sums, r, *, err: float = 0.0) -> tuple:
-    """``(truth, lo, hi, hi_closed)`` over the completions ``z``: ``truth[z]`` (a boolean
-    array) is ``rho A(z) >= B(z)`` with ``A, B = sum_o k[c, o, z] r[c, o, z]``
-    (``kcols(zs)`` the exact integers ``k[:, :, zs]``, ``r[:, :, zs]`` the exact
-    ``r``, see :func:`exact_sums`), and ``lo .. hi`` an interval of ``rho`` (closed at
+    """Return ``(truth, lo, hi, hi_closed)`` over the completions ``z``.
+
+    ``truth[z]`` (a boolean array) is ``rho A(z) >= B(z)`` with ``A, B = sum_o k[c, o, z]
+    r[c, o, z]`` (``kcols(zs)`` the exact integers ``k[:, :, zs]``, ``r[:, :, zs]`` the
+    exact ``r``, see :func:`exact_sums`), and ``lo .. hi`` an interval of ``rho`` (closed at
     ``lo``; at ``hi`` closed when ``hi_closed``, ``hi is None`` for no bound) holding
-    ``rho`` in which every ``rho`` has the same truth table: the exact interval when
-    ``r`` is an array, a sound part of it when ``r`` computes its columns on demand.
+    ``rho`` in which every ``rho`` has the same truth table: the exact interval when ``r``
+    is an array, a sound part of it when ``r`` computes its columns on demand.
 
     A float filter decides what it can: ``sums`` are ``A`` and ``B`` summed in floating
     point from correctly rounded ``k`` and from floats of ``r`` within a relative
@@ -124,9 +130,12 @@ def tail_truth(rho: Fraction, kcols, sums, r, *, err: float = 0.0) -> tuple:
 
 def _safe_interval(rho: Fraction, ratio: np.ndarray, met, missed, exact_at: dict,
                    rel: float) -> tuple:
-    """``(lo, hi, hi_closed)``: a sound interval of ``rho`` from float ratios ``B/A``
-    within a relative ``rel`` per sum (so within ``4 rel`` per ratio, division included)
-    and the exact ratios ``exact_at`` of the completions settled exactly."""
+    """Return ``(lo, hi, hi_closed)``: a sound interval of ``rho`` from float ratios ``B/A``.
+
+    The ratios are within a relative ``rel`` per sum (so within ``4 rel`` per ratio,
+    division included), and ``exact_at`` holds the exact ratios of the completions settled
+    exactly.
+    """
     slack = Fraction(4 * rel + _EPS)
     settled = list(exact_at)
     lo = Fraction(0)
@@ -152,8 +161,10 @@ def _safe_interval(rho: Fraction, ratio: np.ndarray, met, missed, exact_at: dict
 
 
 def _extreme(e: np.ndarray, *, largest: bool) -> Fraction:
-    """The largest (or smallest) ``b / a`` over the columns ``(a, b)`` of ``e``
-    (every ``a`` positive), compared by cross-multiplication, equal pairs once."""
+    """Return the largest (or smallest) ``b / a`` over the columns ``(a, b)`` of ``e``.
+
+    Every ``a`` positive; compared by cross-multiplication, equal pairs once.
+    """
     pairs = set(zip(e[0].tolist(), e[1].tolist()))
     a0, b0 = pairs.pop()
     for a, b in pairs:
@@ -182,8 +193,9 @@ def _truth_from_pairs(rho: Fraction, pairs) -> tuple:
 
 
 def weighted_truth(w: tuple, kcols, af, r, *, err: float = 0.0) -> np.ndarray:
-    """``truth[z]`` (a boolean array): ``sum_c w[c] A_c(z) >= 0`` with
-    ``A_c = sum_o k[c, o, z] r[c, o, z]`` (``w`` exact Fractions with max ``|w| <= 1``,
+    """Return ``truth[z]`` (a boolean array): ``sum_c w[c] A_c(z) >= 0``.
+
+    With ``A_c = sum_o k[c, o, z] r[c, o, z]`` (``w`` exact Fractions with max ``|w| <= 1``,
     ``k`` and ``r`` nonnegative integers, ``kcols(zs)`` the integers ``k[:, :, zs]`` as in
     :func:`exact_sums`; ``af`` the float ``A_c(z)`` summed from the scaled floats of
     :func:`floats` and from floats of ``r`` within a relative ``err``, or ``None``).

@@ -29,9 +29,12 @@ def _log(x: Fraction) -> float | None:
 
 
 def log_weights(clf: Classifier, features) -> tuple | None:
-    """``(s0, w, err)``: the prior log-odds, per feature the array of ``w_i(v)``
-    (``+inf`` for ``q_v = 0``, ``-inf`` for ``p_v = 0``), and a bound on the error
-    of every float term; ``None`` when some probability is not a normal double."""
+    """Return ``(s0, w, err)``: the prior log-odds, the feature weights and their error bound.
+
+    Per feature the array of ``w_i(v)`` (``+inf`` for ``q_v = 0``, ``-inf`` for ``p_v =
+    0``), and a bound on the error of every float term; ``None`` when some probability is
+    not a normal double.
+    """
     import numpy as np
     pos, neg, rho = prior_odds(clf)
     t = clf.threshold

@@ -35,17 +35,19 @@ MAX_TABLE = 1 << 24  # no plan may make a larger table (a CompilationLimitError 
 
 
 class FactorEngine(DdEngine):
-    """Any network and rule, by variable elimination along the order
-    (:class:`FactorElimination`). ``given``: the comparisons ``(pair, weights, keep)`` whose
-    conjunction is the decision, each kept or negated: one for a threshold (on two class
-    states a pair, on more a weight vector with ``pair=None``), the pairwise comparisons
-    of the positive state for the argmax rule (``>=`` kept, ``>`` the negation of the
-    reversed one)."""
+    """Any network and rule, by variable elimination along the order (:class:`FactorElimination`).
+
+    ``given``: the comparisons ``(pair, weights, keep)`` whose conjunction is the decision,
+    each kept or negated: one for a threshold (on two class states a pair, on more a weight
+    vector with ``pair=None``), the pairwise comparisons of the positive state for the
+    argmax rule (``>=`` kept, ``>`` the negation of the reversed one).
+    """
 
     name = "any network, elimination"
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         pos = clf.class_states.index(clf.positive)
         if clf.rule == "argmax":  # positive iff Pr(pos) > Pr(c) for earlier c, >= for later
             return accept("the argmax rule, by its pairwise comparisons",
@@ -58,7 +60,7 @@ class FactorEngine(DdEngine):
         return accept("a threshold over more than two class states", [(None, weights, True)])
 
     def root(self):
-        """The conjunction of the comparisons, in :attr:`bdd`."""
+        """Conjoin the comparisons, in :attr:`bdd`."""
         root = sets.true(self.bdd)
         for pair, weights, keep in self.given:
             ge = self.compared(
@@ -70,9 +72,12 @@ class FactorEngine(DdEngine):
 
 
 class FactorElimination:
-    """One comparison on any network. ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with
-    states ``(rho, touched factors)`` and exact intervals of ``rho``; ``pair=None``: decide
-    ``sum_c w[c] Pr(c, x) >= 0`` with states ``(weights, touched factors)``."""
+    """One comparison on any network.
+
+    ``pair=(a, b)``: decide ``wa Pr(a, x) >= wb Pr(b, x)`` with states ``(rho, touched
+    factors)`` and exact intervals of ``rho``; ``pair=None``: decide ``sum_c w[c] Pr(c, x)
+    >= 0`` with states ``(weights, touched factors)``.
+    """
 
     def __init__(self, clf: Classifier, enc: Encoding, bdd: Any, budget: Budget, *,
                  pair: tuple | None, weights: tuple):
@@ -136,8 +141,10 @@ class FactorElimination:
 
     # -- one level on concrete factors
     def step(self, i: int, state: tuple, v: int):
-        """``None`` (every completion positive) or ``(ratios, new state)``; ``ratios`` is
-        the per-class factor taken out by normalisation (a list of ints)."""
+        """Take one step: ``None`` (every completion positive) or ``(ratios, new state)``.
+
+        ``ratios`` is the per-class factor taken out by normalisation (a list of ints).
+        """
         _, folds, out, _ = self.plan.levels[i]
         prev = self.plan.levels[i - 1][2] if i else ()
         regs = {j: (scope, t) for (j, scope), t in zip(prev, state)}
@@ -184,7 +191,7 @@ class FactorElimination:
         return tuple(tuple(t.reshape(-1).tolist()) for t in state)
 
     def run(self):
-        """The root of the compiled decision function."""
+        """Compile the decision function and return its root."""
         if self.pair is not None:
             wa, wb = self.w0
             if wb == 0:
@@ -196,8 +203,10 @@ class FactorElimination:
 
     # -- a pair of classes: intervals of rho
     def visit2(self, i: int, rho: Fraction, state: tuple):
-        """The node and ``rho`` interval of a two-class state at a level (a step of
-        :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        """Return the node and ``rho`` interval of a two-class state at a level.
+
+        A step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps.
+        """
         bdd = self.bdd
         if i == self.n:
             return terminal(bdd, rho)
@@ -239,7 +248,7 @@ class FactorElimination:
         return entry
 
     def _settled(self, i: int, rho: Fraction, state: tuple):
-        """A terminal entry when exact ratio bounds settle every completion, else None.
+        """Return a terminal entry when exact ratio bounds settle every completion, else None.
 
         With ``L <= A(z) / B(z) <= U`` (see :func:`_bounds`): ``rho L >= 1`` makes every
         completion positive; ``rho U < 1`` with ``B(z) > 0`` everywhere, negative.
@@ -258,8 +267,10 @@ class FactorElimination:
 
     # -- a threshold over more than two class states: exact weight vectors
     def visit_k(self, i: int, w: tuple, state: tuple):
-        """The node of a state with class weights (three or more classes) at a level (a
-        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        """Return the node of a state with class weights (three or more classes) at a level.
+
+        A step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps.
+        """
         bdd = self.bdd
         if i == self.n:
             return sets.true(bdd) if sum(w, Fraction(0)) >= 0 else sets.false(bdd)
@@ -290,19 +301,40 @@ class FactorElimination:
 
 
 def _vec_gcd(w) -> Fraction:
-    """A positive scale that makes ``w`` canonical up to positive factors (0 if all zero)."""
+    """Return a positive scale that makes ``w`` canonical up to positive factors (0 if all zero)."""
     m = max((abs(x) for x in w), default=0)
     return Fraction(m)
 
 
 def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
-    """A feature order for the general engine: greedily the feature that leaves the
-    smallest state (touched factors' size after its level, see :mod:`._plan`), ties in
-    the features' order.
+    """Order the features for the general engine, greedily.
+
+    Next comes the feature that leaves the smallest state (touched factors' size after its
+    level, see :mod:`._plan`), ties in the features' order.
+
+    Parameters
+    ----------
+    clf : Classifier
+        Any classifier.
+    classes : tuple of class states, optional
+        The class states whose formulas the order is for (a multi-class classifier; by
+        default the classifier's own).
 
     Returns
     -------
     list
+        The features, in the order to compile them.
+
+    See Also
+    --------
+    bnx.compilation.default_order : The order compile uses, this one for general networks.
+    bnx.compilation.tan_order : The order for networks without hidden variables.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> bnx.compilation.general_order(bnx.examples.asia())
+    ['asia', 'xray', 'smoke', 'dysp']
     """
     c = clf.class_var
     if classes is None and len(clf.class_states) == 2:

@@ -21,7 +21,7 @@ __all__ = ["SplitEngine"]
 
 
 def _int_table(table) -> np.ndarray:
-    """A CPT scaled by the common denominator of its entries: exact Python ints.
+    """Scale a CPT by the common denominator of its entries: exact Python ints.
 
     Every state is multiplied by the same table at a step, so the factor cancels in
     every ratio and in the normalised keys.
@@ -53,6 +53,7 @@ class SplitEngine(TensorEngine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         why = binary_threshold(clf)
         if why is None and clf.structure != "latent_tree":
             why = f"a {clf.structure} network, not a latent tree"
@@ -71,19 +72,21 @@ class SplitEngine(TensorEngine):
         self.imemo: list[dict] = [dict() for _ in range(self.n)]
 
     def root(self):
-        """The root of the compiled decision function."""
+        """Compile the decision function and return its root."""
         if self.rho0 is INF:
             return sets.true(self.bdd)
         return unwind(self.visit2(0, self.rho0, self.one))[0]
 
     def step(self, i: int, K: np.ndarray, v: int) -> np.ndarray:
-        """The integer separator tensor after observing state ``v`` at step ``i``."""
+        """Return the integer separator tensor after observing state ``v`` at step ``i``."""
         opens, pax, ftable, closes, _ = self.isteps[i]
         return advance(K, [(paxis, cpt) for _, paxis, cpt in opens], pax, ftable[:, v], closes)
 
     def visit2(self, i: int, rho: Fraction, K: np.ndarray):
-        """(node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``
-        (a step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        """Return (node, lo, lo_closed, hi, hi_closed) for the state ``(rho, K)`` at level ``i``.
+
+        A step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps.
+        """
         bdd = self.bdd
         if i == self.n:  # K was folded: the decision is rho >= 1
             return terminal(bdd, rho)

@@ -36,6 +36,7 @@ class RatioEngine(DdEngine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         why = binary_threshold(clf)
         if why is None and clf.structure != "naive_bayes":
             why = f"a {clf.structure} network, not naive Bayes"
@@ -55,7 +56,7 @@ class RatioEngine(DdEngine):
         self.levels = [Intervals() for _ in range(self.n)]
 
     def root(self):
-        """The root of the compiled decision function."""
+        """Compile the decision function and return its root."""
         if self.start is INF:
             return sets.true(self.bdd)
         return unwind(self.visit(0, self.start))[0]

@@ -63,17 +63,20 @@ def _keys(ctx, xs):
 
 
 class TanEngine(Engine):
-    """Classifiers whose pruned factors mention no hidden variable and whose open
-    contexts stay small (:func:`~._tan_model.tan_model`): a threshold on two class states,
-    or the argmax rule as the conjunction of its pairwise comparisons (all or none: the
-    contexts are the network's, not the pair's), each compiled by :class:`TanLevels` and
-    conjoined as arrays. ``given``: the models, each with whether it is kept (``>=``) or
-    negated (``>``, the reversed comparison)."""
+    """Classifiers without hidden variables whose open contexts stay small.
+
+    Their pruned factors mention no hidden variable (:func:`~._tan_model.tan_model`): a
+    threshold on two class states, or the argmax rule as the conjunction of its pairwise
+    comparisons (all or none: the contexts are the network's, not the pair's), each compiled
+    by :class:`TanLevels` and conjoined as arrays. ``given``: the models, each with whether
+    it is kept (``>=``) or negated (``>``, the reversed comparison).
+    """
 
     name = "TAN, levels"
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         if clf.rule == "threshold":
             if len(clf.class_states) != 2:
                 return refuse(f"a threshold over {len(clf.class_states)} class states")
@@ -92,9 +95,11 @@ class TanEngine(Engine):
         return accept("the argmax rule's comparisons on small open contexts", given)
 
     def run(self) -> DiagramArrays:
-        """The comparisons (``>=`` as is, ``>`` the negation of the reversed one),
-        conjoined without dd; the domain joins the conjunction when every comparison is
-        negated (a negation is true on unused codes)."""
+        """Compile the comparisons and conjoin them without dd.
+
+        ``>=`` as is, ``>`` the negation of the reversed one; the domain joins the
+        conjunction when every comparison is negated (a negation is true on unused codes).
+        """
         pairs = ([None] if self.clf.rule == "threshold" else
                  argmax_pairs(len(self.clf.class_states),
                               self.clf.class_states.index(self.clf.positive)))
@@ -111,6 +116,7 @@ class TanEngine(Engine):
     @classmethod
     def estimate(cls, clf: Classifier, enc: Encoding, given, samples: int,
                  seed: int) -> int | None:
+        """Estimate the ODD's nodes by sampling, or return ``None`` (see :mod:`._base`)."""
         models = [model for model, _ in given]
         if not all(math.isfinite(m.s0) for m in models):
             return None
@@ -166,8 +172,10 @@ class TanLevels(Levels):
 
     # ------------------------------------------------------------------ helpers
     def _dedupe2(self, xs, cx, exact):
-        """Sort by ``(context, value)`` exactly and number the distinct pairs: returns
-        ``(order, ids)`` as :meth:`Levels._dedupe` (``-inf`` values are equal)."""
+        """Sort by ``(context, value)`` exactly and number the distinct pairs.
+
+        Returns ``(order, ids)`` as :meth:`Levels._dedupe` (``-inf`` values are equal).
+        """
         np = self.np
         # The entries come as sorted runs (a context's states plus one weight), which a
         # stable sort (timsort) merges: grouped by context first (a radix sort) when the
@@ -195,9 +203,11 @@ class TanLevels(Levels):
                                         skip=lambda start: srt[start] == -math.inf)
 
     def _classes(self, j: int, xs, cx, exact):
-        """The class of each state ``(xs, cx)`` at level ``j``: per context ``k`` the ids
-        ``start[k] + 2k`` (the bottom state) and ``start[k] + 2k + 1 + r`` (above ``r``
-        breakpoints of ``k``)."""
+        """Return the class of each state ``(xs, cx)`` at level ``j``.
+
+        Per context ``k`` the ids ``start[k] + 2k`` (the bottom state) and ``start[k] + 2k +
+        1 + r`` (above ``r`` breakpoints of ``k``).
+        """
         np = self.np
         start = self.start[j]
         out = start[cx] + 2 * cx
@@ -227,8 +237,10 @@ class TanLevels(Levels):
         return out
 
     def _search(self, j: int, x, c, side: str):
-        """Positions of the values ``x`` among the breakpoints of their contexts ``c`` at
-        level ``j`` (``numpy.searchsorted`` per context, or over the complex keys)."""
+        """Find the positions of the values ``x`` among the breakpoints of their contexts ``c``.
+
+        At level ``j``: ``numpy.searchsorted`` per context, or over the complex keys.
+        """
         np = self.np
         nctx = self.m.nctx[j]
         if nctx > _FEW:
@@ -248,8 +260,11 @@ class TanLevels(Levels):
         return out
 
     def _children(self, i: int):
-        """Every child of level ``i``'s states: ``(values, contexts, forced)`` of shape
-        ``(states of feature i, states)``; ``forced`` marks the children forced positive."""
+        """Return every child of level ``i``'s states: ``(values, contexts, forced)``.
+
+        Of shape ``(states of feature i, states)``; ``forced`` marks the children forced
+        positive.
+        """
         np = self.np
         vals, ctx = self.states[i][0], self.states[i][1]
         self.budget.check()
@@ -261,8 +276,10 @@ class TanLevels(Levels):
 
     # ------------------------------------------------------------------ passes
     def _top(self, i: int):
-        """Expand level ``i`` to level ``i + 1``: settled states become terminals, exactly
-        equal ones merge. Returns level ``i``'s child matrix."""
+        """Expand level ``i`` to level ``i + 1``, and return its child matrix.
+
+        Settled states become terminals, exactly equal ones merge.
+        """
         np = self.np
         m = self.m
         xs, cx, forced = self._children(i)
@@ -344,8 +361,10 @@ class TanLevels(Levels):
 
     # ------------------------------------------------------------------ driver
     def run(self):
-        """The decision function as :class:`~bnx.diagram._arrays.DiagramArrays` (false on the codes
-        that name no state)."""
+        """Compile the decision function as :class:`~bnx.diagram._arrays.DiagramArrays`.
+
+        False on the codes that name no state.
+        """
         np = self.np
         n, m, enc = self.n, self.m, self.enc
         b = self.builder = Builder(enc.nvars)

@@ -38,9 +38,12 @@ def _table_array(table) -> np.ndarray:
 
 
 def advance(m: np.ndarray, opens, pax: int, column: np.ndarray, closes) -> np.ndarray:
-    """One observation on a separator tensor: open latent nodes (a new last axis times
-    their CPT along the parent's axis), multiply in the feature's column along its
-    parent's axis, then sum out the nodes that are now fully observed."""
+    """Make one observation on a separator tensor.
+
+    Open latent nodes (a new last axis times their CPT along the parent's axis), multiply in
+    the feature's column along its parent's axis, then sum out the nodes that are now fully
+    observed.
+    """
     for paxis, cpt in opens:
         shape = [1] * m.ndim + [cpt.shape[1]]
         shape[paxis] = cpt.shape[0]
@@ -61,6 +64,7 @@ class TensorEngine(DdEngine):
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         if clf.rule != "threshold":
             return refuse(f"the {clf.rule} rule, not a threshold")
         if clf.structure not in ("naive_bayes", "latent_tree"):
@@ -179,18 +183,20 @@ class TensorEngine(DdEngine):
         return out
 
     def root(self):
-        """The root of the compiled decision function."""
+        """Compile the decision function and return its root."""
         return unwind(self.visit(0, self.start))
 
     def transition(self, i: int, m: np.ndarray, v: int) -> np.ndarray:
-        """The state tensor after observing state ``v`` at step ``i``."""
+        """Return the state tensor after observing state ``v`` at step ``i``."""
         _, _, opens, (pax, ftable), closes, _ = self.steps[i]
         return advance(m, [(paxis, self.tables[u]) for u, paxis, _ in opens],
                         pax, self.tables[("column", i)][:, v], closes)
 
     def visit(self, i: int, m: np.ndarray):
-        """The node of the state ``m`` at level ``i`` (memoised by its normalised tensor; a
-        step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps)."""
+        """Return the node of the state ``m`` at level ``i`` (memoised by its normalised tensor).
+
+        A step of :func:`~bnx.diagram._passes.unwind`: it yields its children's steps.
+        """
         bdd = self.bdd
         flat = m.reshape(-1)
         if i == self.n:

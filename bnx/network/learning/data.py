@@ -1,5 +1,8 @@
-"""Reading training data for the learners: CSV files and DataFrames, checked columns,
-missing values, and discretising columns with many values."""
+"""Reading training data for the learners.
+
+CSV files and DataFrames, checked columns, missing values, and discretising columns with many
+values.
+"""
 
 from __future__ import annotations
 

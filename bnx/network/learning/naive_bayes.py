@@ -1,5 +1,7 @@
-"""Learning a naive Bayes classifier from data, and the parameter estimation (priors,
-equivalent sample size) that the TAN learner shares."""
+"""Learning a naive Bayes classifier from data.
+
+The parameter estimation (priors, equivalent sample size) is shared with the TAN learner.
+"""
 
 from __future__ import annotations
 
@@ -102,6 +104,11 @@ def learn_naive_bayes(
         ``prior='BDeu'``; if a CSV path comes without `header`; if a used column
         has more than `max_states` distinct values or a binned column is not
         numeric. The message names the offending column or argument.
+
+    See Also
+    --------
+    bnx.learn_tan : A TAN from the same data, each feature with one more parent.
+    bnx.Classifier : The classifier of the network learned.
 
     Notes
     -----

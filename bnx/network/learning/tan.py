@@ -70,6 +70,11 @@ def learn_tan(
         As :func:`learn_naive_bayes` does, and if `root` is not one of the
         features.
 
+    See Also
+    --------
+    bnx.learn_naive_bayes : A naive Bayes from the same data.
+    bnx.compilation.tan_order : The order a TAN is compiled in.
+
     Notes
     -----
     Missing values. The weight of two features ``F`` and ``G`` is
@@ -118,7 +123,7 @@ def learn_tan(
 
 def _tan_tree(frame: pd.DataFrame, class_var: Hashable, features: list, root: Hashable
              ) -> list[tuple[Hashable, Hashable]]:
-    """The feature-tree edges of a TAN, directed away from `root` (pgmpy's TreeSearch).
+    """Find the feature-tree edges of a TAN, directed away from `root` (pgmpy's TreeSearch).
 
     Examples
     --------
@@ -147,7 +152,7 @@ def _tan_tree(frame: pd.DataFrame, class_var: Hashable, features: list, root: Ha
 
 
 def _tree_search():
-    """pgmpy's ``TreeSearch``, imported without pgmpy's own deprecation warning.
+    """Import pgmpy's ``TreeSearch`` without pgmpy's own deprecation warning.
 
     pgmpy 1.1 has ``TreeSearch`` only in ``pgmpy.estimators``, whose ``__init__`` imports
     its deprecated ``StructureScore`` module and warns (a ``FutureWarning`` naming

@@ -34,7 +34,7 @@ _DTYPE = "<i4"
 
 
 def arrays_bytes(arrays: DiagramArrays) -> bytes:
-    """The payload: levels, low children, high children as little-endian int32."""
+    """Write the payload: levels, low children, high children as little-endian int32."""
     if arrays.size >= 2 ** 31:
         raise ValueError("a diagram of 2**31 nodes or more does not fit the format")
     return b"".join(np.ascontiguousarray(a, dtype=_DTYPE).tobytes()
@@ -42,14 +42,16 @@ def arrays_bytes(arrays: DiagramArrays) -> bytes:
 
 
 def arrays_header(arrays: DiagramArrays, payload: bytes) -> dict:
-    """The header's ``arrays`` object for ``payload``."""
+    """Describe ``payload`` as the header's ``arrays`` object."""
     return {"nodes": int(arrays.size), "root": int(arrays.root), "dtype": _DTYPE,
             "sha256": hashlib.sha256(payload).hexdigest()}
 
 
 def split_file(data: bytes) -> tuple[bytes, memoryview]:
-    """``(header, payload)``: the JSON document ends at the first line ``}``; the payload
-    is a view of ``data`` (not a copy of its megabytes)."""
+    """Split a file into ``(header, payload)``: the JSON document ends at the first line ``}``.
+
+    The payload is a view of ``data`` (not a copy of its megabytes).
+    """
     end = data.find(b"\n}\n")
     if end < 0:
         return data, memoryview(b"")
@@ -57,8 +59,10 @@ def split_file(data: bytes) -> tuple[bytes, memoryview]:
 
 
 def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramArrays:
-    """The arrays in ``payload`` as described by the header's ``arrays`` object ``meta``,
-    checked; ``bad(problem)`` makes the error to raise."""
+    """Read the arrays in ``payload`` as the header's ``arrays`` object ``meta`` describes, checked.
+
+    ``bad(problem)`` makes the error to raise.
+    """
     if not isinstance(meta, dict) or set(meta) != {"nodes", "root", "dtype", "sha256"}:
         raise bad("its 'arrays' must be an object with 'nodes', 'root', 'dtype' and 'sha256'")
     n, root = meta["nodes"], meta["root"]
@@ -83,8 +87,10 @@ def read_arrays(meta, payload: bytes | memoryview, nvars: int, bad) -> DiagramAr
 
 
 def _ints(data: memoryview):
-    """Little-endian int32 bytes as integers for :class:`DiagramArrays`: an
-    ``array('q')``, converted in Python when small (no numpy), by numpy when large."""
+    """Read little-endian int32 bytes as integers for :class:`DiagramArrays`.
+
+    An ``array('q')``, converted in Python when small (no numpy), by numpy when large.
+    """
     if len(data) > 4 * SMALL:
         return np.frombuffer(data, dtype=_DTYPE).astype(np.int64)
     a = array.array("i")
@@ -123,7 +129,7 @@ _WORDS = {
 
 
 def _words(found: tuple, nvars: int, level, lo, hi) -> str:
-    """The message for a problem found by :func:`bnx.diagram._problem.problem`."""
+    """Word the message for a problem found by :func:`bnx.diagram._problem.problem`."""
     what, u, *more = found
     v = int(more[0]) if more else None
     return _WORDS[what](int(u), v, len(level), nvars, level, lo, hi)

@@ -34,8 +34,10 @@ __all__ = ["load_odd", "loads_odd"]
 
 
 def loads_odd(data: bytes | str, *, backend: str = "auto", where: str = "<string>") -> dict:
-    """The parts of the ODD in ``data``, as :func:`load_odd` reads a file (used to
-    unpickle ODDs)."""
+    """Read the parts of the ODD in ``data``, as :func:`load_odd` reads a file.
+
+    Used to unpickle ODDs.
+    """
     name = resolve_backend(backend)
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -44,8 +46,10 @@ def loads_odd(data: bytes | str, *, backend: str = "auto", where: str = "<string
 
 
 def load_odd(path: str | os.PathLike, *, backend: str = "auto", resolve: bool = True) -> dict:
-    """Read and check a file written by :func:`save_odd`; returns the parts from which
-    :meth:`bnx.ODD.load` makes the ODD (keyword arguments of :class:`bnx.ODD`).
+    """Read and check a file written by :func:`save_odd`.
+
+    Returns the parts from which :meth:`bnx.ODD.load` makes the ODD (keyword arguments of
+    :class:`bnx.ODD`).
 
     The file may have been saved from either backend. A format-3 file's arrays are
     read as they are (the ``dd`` nodes are made when first needed); a file of format
@@ -100,7 +104,7 @@ def load_odd(path: str | os.PathLike, *, backend: str = "auto", resolve: bool = 
 
 
 def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict:
-    """The checks and the parts of :func:`load_odd`, on a parsed document."""
+    """Check a parsed document and read its parts, for :func:`load_odd`."""
 
     def bad(problem: str) -> ODDFileError:
         return ODDFileError(f"{path!r} is not a valid ODD file: {problem}")
@@ -181,9 +185,11 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
 
 
 def _load_multiclass(path: str, name: str, doc: dict, payload: memoryview, bad) -> dict:
-    """The parts of a multi-class ODD: each class formula checked as a file of its own
-    (its header made from the shared keys and its class's entry), and the counts adding
-    up to every instance."""
+    """Read the parts of a multi-class ODD.
+
+    Each class formula is checked as a file of its own (its header made from the shared keys
+    and its class's entry), and the counts add up to every instance.
+    """
     entries, headers, counts = doc["classes"], doc["arrays"], doc["count"]
     if doc.get("version", 0) < 3 or not all(isinstance(v, list) for v in (entries, headers,
                                                                             counts)):
@@ -240,7 +246,7 @@ def _load_multiclass(path: str, name: str, doc: dict, payload: memoryview, bad) 
 
 
 def _read_document(path: str) -> tuple[dict, memoryview]:
-    """The file's JSON object, after the format, version and checksum checks."""
+    """Read the file's JSON object, after the format, version and checksum checks."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -254,8 +260,10 @@ def _read_document(path: str) -> tuple[dict, memoryview]:
 
 
 def _parse_document(data: bytes, path: str) -> tuple[dict, memoryview]:
-    """The JSON header in ``data`` after the format, version and checksum checks, and
-    the bytes that follow it; messages name ``path``."""
+    """Parse the JSON header in ``data`` and find the bytes that follow it.
+
+    After the format, version and checksum checks; messages name ``path``.
+    """
     if not data.strip():
         raise ODDFileError(f"{path!r} is empty, not an ODD file")
     data, payload = split_file(data)
@@ -437,8 +445,10 @@ def _reachable_ids(dump: dict, refs: list) -> set:
 
 
 def _least_states(value, enc: Encoding, bad) -> tuple | None:
-    """The header's ``least_states``: ``null`` or two lists of state indices, one per
-    feature (:mod:`bnx.classifier._unate`)."""
+    """Read the header's ``least_states``.
+
+    ``null`` or two lists of state indices, one per feature (:mod:`bnx.classifier._unate`).
+    """
     if value is None:
         return None
     n = len(enc.features)

@@ -67,7 +67,7 @@ def save_odd(odd: Any, path: str | os.PathLike) -> str:
 
 
 def dumps_odd(odd: Any) -> bytes:
-    """The bytes of the file that :func:`save_odd` writes (used to pickle ODDs)."""
+    """Write the bytes of the file that :func:`save_odd` writes (used to pickle ODDs)."""
     if getattr(odd, "multiclass", False):
         return _dumps_multiclass(odd)
     payload = arrays_bytes(odd.arrays)
@@ -75,9 +75,11 @@ def dumps_odd(odd: Any) -> bytes:
 
 
 def _dumps_multiclass(odd: Any) -> bytes:
-    """A multi-class ODD: one header, then each class formula's arrays in class order.
+    """Write a multi-class ODD: one header, then each class formula's arrays in class order.
+
     The header holds per class its state, its formula's fingerprint, count and size (the
-    lists ``count`` and ``arrays``, the objects of ``classes``), and the classifier once."""
+    lists ``count`` and ``arrays``, the objects of ``classes``), and the classifier once.
+    """
     payloads = [arrays_bytes(f.arrays) for f in odd.formulas]
     docs = [_document(f, p, with_classifier=False) for f, p in zip(odd.formulas, payloads)]
     doc = {k: docs[0][k] for k in ("format", "version", "bnx_version", "backend", "features",
@@ -105,8 +107,7 @@ def _dumps_multiclass(odd: Any) -> bytes:
 
 
 def _document(odd: Any, payload: bytes, with_classifier: bool = True) -> dict:
-    """The file's header, checksum included, as JSON-ready values."""
-
+    """Write the file's header, checksum included, as JSON-ready values."""
     enc = odd.encoding
     meta = odd.meta or {}
     rule = meta.get("rule", "threshold")
@@ -216,7 +217,7 @@ def _write_atomically(path: str, data: bytes) -> None:
 
 
 def _file_mode(path: str) -> int:
-    """The mode of the file being replaced, else what ``open`` would create."""
+    """Return the mode of the file being replaced, else what ``open`` would create."""
     try:
         return os.stat(path).st_mode & 0o7777
     except OSError:
