@@ -170,7 +170,7 @@ class Classifier(Decisions, Interop):
         self._tree = as_tree(class_var, self._features, self._states, cpds, self._main,
                              self._aside)
         self._card = {n: len(s) for n, s in self._states.items()}
-        self._orders: dict = {}
+        self._cpds = cpds
         self._on_states = check_on_states(on_states, self._features, self._states)
         self._ordinal = check_ordinal(ordinal, self._features, self._states)
 

@@ -1,9 +1,10 @@
 """A classifier's exact answers on instances: states, joints, posteriors, decisions.
 
 :class:`Decisions` is the part of :class:`bnx.Classifier` that takes instances: it
-validates them (:meth:`~Decisions.encode`) and computes ``Pr(c, x)`` exactly, through the
-tree of a naive Bayes or latent tree, or by variable elimination over the network's
-exact integer factors (:mod:`bnx.classifier._inference`), then decides by the classifier's rule
+validates them (:meth:`~Decisions.encode`) and computes ``Pr(c, x)``, through the tree of a
+naive Bayes or latent tree, or by the network's one inference path
+(:mod:`bnx.classifier._inference`): in floating point with a proven error bound, exactly when
+the bound cannot settle a decision or on request, then decides by the classifier's rule
 (:mod:`bnx.classifier._rules`). :class:`bnx.Classifier` builds the parts these methods read.
 """
 
@@ -13,6 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 from .._util.types import Feature, Instance, State
 from ..errors import (
@@ -22,7 +24,7 @@ from ..errors import (
     UnknownStateError,
     closest_first,
 )
-from ._inference import class_marginal, integer_factor
+from ._inference import FloatRange, Inference, integer_factor
 from ._instances import as_instance
 from ._instances import resolve_state as _resolve_state
 from ._rules import decides
@@ -89,24 +91,40 @@ class Decisions:
         """The main factors in exact integers (each scaled by a positive constant)."""
         return [integer_factor(f)[0] for f in self._main]
 
+    @cached_property
+    def _inference(self) -> Inference:
+        """The network's inference (plans cached per pattern of observed features)."""
+        return Inference(self._card, self._parents, self._cpds)
+
+    def _plans_clear(self) -> None:
+        """Forget the cached inference plans (benchmarks time the first call)."""
+        self._inference.plans.clear()
+
     def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
-        """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
-        to decide. Complete instances skip the aside groups (positive factors)."""
+        """``Pr(c, x)`` exactly, up to one positive factor that does not depend on ``c``:
+        enough to decide (0 for every class when ``Pr(x) = 0``)."""
         if self._tree is not None:
             return self._tree.scaled_joint(idx)[0]
-        if len(idx) == len(self._features) or not self._aside:
-            return class_marginal(self._int_main, idx, self._class_var, self._card,
-                                  self._orders, "main")
-        return self._class_joint(idx)
+        got = self._inference.joint((self._class_var,), idx, exact=True, whole=False)
+        return got.table.reshape(-1).tolist()
+
+    def _float_joint(self, idx: Mapping[Feature, int]):
+        """:class:`~bnx.classifier._inference.Answer`: ``Pr(c, x)`` in floats up to one
+        positive factor, each within its ``err``; ``None`` for a tree classifier or when
+        floats cannot prove a bound."""
+        if self._tree is not None:
+            return None
+        try:
+            return self._inference.joint((self._class_var,), idx, whole=False)
+        except FloatRange:
+            return None
 
     def _class_joint(self, idx: Mapping[Feature, int]) -> list[Fraction]:
         """``[Pr(class = c, x) for c]`` exactly (features absent from ``idx`` summed out)."""
         if self._tree is not None:
             return self._tree.class_joint(idx)
-        factors = [f for group in self._aside for f in group] + self._main
-        joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
-        k = len(self.class_states)
-        return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
+        got = self._inference.joint((self._class_var,), idx, exact=True)
+        return [Fraction(v) for v in got.table.reshape(-1).tolist()]
 
     def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
         """``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers
@@ -174,11 +192,16 @@ class Decisions:
                                    "its posterior Pr(class | instance) is undefined")
         return Fraction(joint[self._positive_index]) / total
 
-    def posterior(self, instance: Instance, *, partial: bool = False) -> float:
-        """``Pr(class = positive | instance)``, rounded once from the exact value (so it
-        is in ``[0, 1]``, and equal posteriors are equal floats).
+    def posterior(self, instance: Instance, *, partial: bool = False,
+                  exact: bool = False) -> float:
+        """``Pr(class = positive | instance)``, a float in ``[0, 1]``.
 
-        ``partial`` as in :meth:`posterior_exact`.
+        On a general network it is computed in floating point, within a proven relative
+        error bound of the exact value (:mod:`bnx.classifier._inference`; below ``1e-12``
+        on every bundled network), and exactly when the bound cannot be proven;
+        ``exact=True`` (and naive Bayes and latent trees always) rounds once from the exact
+        value, so that equal posteriors are equal floats. ``partial`` as in
+        :meth:`posterior_exact`.
 
         Returns
         -------
@@ -191,7 +214,22 @@ class Decisions:
             :meth:`posterior_exact`.
         """
         self._one_state("posterior")
+        if not exact:
+            got = self._float_probabilities(self.encode(instance, partial=partial))
+            if got is not None:
+                return got[0][self._positive_index]
         return float(self.posterior_exact(instance, partial=partial))
+
+    def _float_probabilities(self, idx: Mapping[Feature, int]) -> tuple | None:
+        """``(probabilities, err)`` in floats (``None``: only exactly)."""
+        got = self._float_joint(idx)
+        if got is None:
+            return None
+        try:
+            return got.probabilities()
+        except ZeroDivisionError:
+            raise ExplanationError("the instance has probability zero under the network: "
+                                   "its posterior Pr(class | instance) is undefined") from None
 
     def decide(self, instance: Instance, *, partial: bool = False):
         """The exact decision under :attr:`rule`.
@@ -207,7 +245,14 @@ class Decisions:
             True for a positive decision; the decided class state of a multi-class
             classifier.
         """
-        joint = self._decision_joint(self.encode(instance, partial=partial))
+        idx = self.encode(instance, partial=partial)
+        got = self._float_joint(idx)
+        if got is not None:
+            settled = _settled(got.table.reshape(-1).tolist(), got.err, self._rule,
+                               self._positive_index, self._threshold)
+            if settled is not None:
+                return self.classes[settled] if self._positive_index is None else settled
+        joint = self._decision_joint(idx)
         if self._positive_index is None:
             return self.classes[_argmax(joint)]
         return decides(joint, self._rule, self._positive_index, self._threshold)
@@ -248,9 +293,12 @@ class Decisions:
         from .._util.wording import decision_state
         return decision_state(self.classes, self._positive, bool(decision))
 
-    def class_probabilities(self, instance: Instance, *, partial: bool = False) -> dict:
-        """``{state: Pr(class = state | instance)}`` for every class state, in order, each
-        rounded once from its exact value.
+    def class_probabilities(self, instance: Instance, *, partial: bool = False,
+                            exact: bool = False) -> dict:
+        """``{state: Pr(class = state | instance)}`` for every class state, in order: on a
+        general network in floating point within a proven relative error bound of the
+        exact values (as :meth:`posterior`), each rounded once from its exact value with
+        ``exact=True`` (and on naive Bayes and latent trees).
 
         Parameters
         ----------
@@ -258,6 +306,8 @@ class Decisions:
             ``{feature: state}``.
         partial : bool
             Allow features to be left out (summed out).
+        exact : bool
+            Round each probability once from its exact value.
 
         Returns
         -------
@@ -277,7 +327,17 @@ class Decisions:
         ...                                                   partial=True).items()}
         {'-': 0.209, '+': 0.791}
         """
-        joint = self._decision_joint(self.encode(instance, partial=partial))
+        idx = self.encode(instance, partial=partial)
+        if not exact:
+            got = self._float_joint(idx)
+            if got is not None:
+                try:
+                    probs, _ = got.probabilities()
+                except ZeroDivisionError:
+                    probs = None
+                if probs is not None:
+                    return dict(zip(self.classes, probs))
+        joint = self._decision_joint(idx)
         total = sum(joint, 0)
         if total == 0:
             raise ExplanationError("the instance has probability zero under the network: "
@@ -299,3 +359,25 @@ def _argmax(joint) -> int:
         if joint[i] > joint[best]:
             best = i
     return best
+
+
+def _settled(values: list, err: float, rule: str, positive: int | None, threshold) -> Any:
+    """The decision on float values each within a relative ``err`` of the exact ones
+    (``Pr(c, x)`` up to one positive factor) when no exact values in those intervals
+    decide otherwise, else ``None``: the decided class's index for ``argmax`` without a
+    positive state, else True or False."""
+    vals = [Fraction(v) for v in values]
+    lo, hi = 1 - Fraction(err), 1 + Fraction(err)  # exact = value / (1 + theta)
+    if rule == "threshold" and positive is not None:
+        t = Fraction(threshold)
+        left = (1 - t) * vals[positive]
+        right = t * (sum(vals, Fraction(0)) - vals[positive])
+        if left / hi >= right / lo:
+            return True
+        if left / lo < right / hi:
+            return False
+        return None
+    best = _argmax(vals)
+    if any(vals[best] / hi <= vals[c] / lo for c in range(len(vals)) if c != best):
+        return None
+    return best if positive is None else best == positive
