@@ -386,10 +386,10 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
             ea, eb = scale.pop(a), scale.pop(b)
             terms = a_shape[2] * max(1, ta.size // max(1, math.prod(a_shape))) * max(
                 1, tb.size // max(1, math.prod(b_shape)))
-            if (la * lb < _TINY and la * lb > 0) or ha * hb * terms > _HUGE:
+            if (la > 0 and lb > 0 and la * lb < _TINY) or ha * hb * terms > _HUGE:
                 ta, la, ha, ea = _rescale(ta, ea)
                 tb, lb, hb, eb = _rescale(tb, eb)
-                if (la * lb < _TINY and la * lb > 0) or ha * hb * terms > _HUGE:
+                if (la > 0 and lb > 0 and la * lb < _TINY) or ha * hb * terms > _HUGE:
                     raise FloatRange("a product of the contraction could underflow "
                                      "or overflow")
         if a_sum:
