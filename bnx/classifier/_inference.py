@@ -627,6 +627,13 @@ class Inference:
         return out
 
     @cached_property
+    def unnormalised(self) -> tuple[frozenset, frozenset]:
+        """The nodes whose columns do not sum to 1: exactly, and within ``BARREN``."""
+        dev = self.deviation
+        return (frozenset(v for v, d in dev.items() if d != 0),
+                frozenset(v for v, d in dev.items() if d > BARREN))
+
+    @cached_property
     def positive(self) -> dict:
         return {v: bool((t > 0).all()) for v, t in self.floats.items()}
 
@@ -669,12 +676,11 @@ class _NetPlan:
                  whole: bool) -> None:
         self.exact, self.whole, self.keep = exact, whole, keep
         dev = net.deviation
-        tol = 0 if exact else BARREN
-        roots = set(keep) | set(observed) | {v for v in net.factors if dev[v] > tol}
+        roots = set(keep) | set(observed) | net.unnormalised[0 if exact else 1]
         used = net._ancestors(roots)
         self.dropped = Fraction(1)
         for v in net.factors:
-            if v not in used:
+            if v not in used and dev[v]:
                 self.dropped *= 1 + dev[v]
         self.dropped -= 1  # the dropped nodes' sum lies within this relative distance of 1
         self.den = 1
