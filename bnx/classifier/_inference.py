@@ -160,11 +160,11 @@ def observe(factor: Factor, var: Any, vec: np.ndarray) -> Factor:
 
 # ---------------------------------------------------------------- the elimination order
 def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Mapping) -> list:
-    """An order to eliminate ``variables`` from factors with these ``scopes``: the cheaper
-    (by the sum of the tables it makes) of greedy weighted min-fill (the variable whose
-    elimination adds the fewest fill-in edges, each weighted by the product of its two
-    ends' states; the smaller table breaking ties) and greedy min-size (the smallest
-    table, the fewest fill-in edges breaking ties); then the given order.
+    """An order to eliminate ``variables`` from factors with these ``scopes``: greedy
+    weighted min-fill (the variable whose elimination adds the fewest fill-in edges, each
+    weighted by the product of its two ends' states; the smaller table breaking ties, then
+    the given order), or greedy min-size (the smallest table, the fewest fill-in edges
+    breaking ties) where that makes smaller tables in all (tried past ``SMALL_COST``).
 
     Examples
     --------
@@ -175,12 +175,16 @@ def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Map
     todo = list(dict.fromkeys(variables))
     if len(todo) <= 1:
         return todo
-    best, best_cost = None, None
-    for rule in ("fill", "size"):
-        order, cost = _greedy(scopes, todo, card, rule)
-        if best_cost is None or cost < best_cost:
-            best, best_cost = order, cost
+    best, best_cost = _greedy(scopes, todo, card, "fill")
+    if best_cost > SMALL_COST:  # worth a second try
+        order, cost = _greedy(scopes, todo, card, "size")
+        if cost < best_cost:
+            best = order
     return best
+
+
+#: Below this many table entries in all, min-fill's order is taken without trying min-size.
+SMALL_COST = 1 << 16
 
 
 def _greedy(scopes: list, todo: list, card: Mapping, rule: str) -> tuple[list, int]:
@@ -271,49 +275,62 @@ def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
     order += [v for v in hidden if v not in set(order)]
     live = {j: s for j, s in enumerate(scopes)}
     depth = {j: (depths[j] if depths is not None else 0) for j in live}
-    steps, largest = [], max((math.prod(card[v] for v in s) for s in scopes), default=1)
+    sizes = {j: math.prod(card[v] for v in s) for j, s in live.items()}
+    count: dict = {}  # the live tables holding each variable
+    for s in scopes:
+        for v in set(s):
+            count[v] = count.get(v, 0) + 1
+    steps, largest = [], max(sizes.values(), default=1)
     flops, nxt = 0, len(scopes)
     kset = set(keep)
 
-    def need_without(*ids) -> set:
-        out = set(kset)
-        for j, s in live.items():
-            if j not in ids:
-                out.update(s)
-        return out
+    def needed(*ids) -> set:
+        """The variables of tables ``ids`` that are kept or held by another live table."""
+        mine: dict = {}
+        for j in ids:
+            for v in set(live[j]):
+                mine[v] = mine.get(v, 0) + 1
+        return {v for v, k in mine.items() if v in kset or count[v] > k}
 
-    def size(s) -> int:
-        return math.prod(card[v] for v in s)
+    def replace(ids, out) -> None:
+        nonlocal nxt
+        for j in ids:
+            for v in set(live[j]):
+                count[v] -= 1
+            del live[j], sizes[j]
+        for v in set(out):
+            count[v] = count.get(v, 0) + 1
+        live[nxt], sizes[nxt] = out, math.prod(card[v] for v in out)
+        nxt += 1
 
     def pair(a: int, b: int) -> None:
-        nonlocal nxt, largest, flops
-        need = need_without(a, b)
-        step, out, n, d = _pair_step(a, live[a], b, live[b], need, card, depth[a], depth[b])
+        nonlocal largest, flops
+        step, out, n, d = _pair_step(a, live[a], b, live[b], needed(a, b), card, depth[a],
+                                     depth[b])
         steps.append(step)
-        del live[a], live[b]
-        live[nxt], depth[nxt] = out, d
-        largest, flops, nxt = max(largest, size(out)), flops + n, nxt + 1
+        depth[nxt] = d
+        replace((a, b), out)
+        largest, flops = max(largest, sizes[nxt - 1]), flops + n
 
     for v in order:
         bucket = [j for j, s in live.items() if v in s]
         while len(bucket) > 1:
-            bucket.sort(key=lambda j: size(live[j]))
+            bucket.sort(key=sizes.__getitem__)
             a, b = bucket[0], bucket[1]
             pair(a, b)
-            bucket = [j for j, s in live.items() if v in s]
+            bucket = bucket[2:] + ([nxt - 1] if v in live[nxt - 1] else [])
         if bucket and v in live[bucket[0]]:
             a = bucket[0]
-            need = need_without(a)
+            need = needed(a)
             axes = tuple(i for i, w in enumerate(live[a]) if w not in need)
             out = tuple(w for w in live[a] if w in need)
             summed = math.prod(card[live[a][i]] for i in axes)
             steps.append((a, None, axes, None, None, None, None, None, None))
-            flops += size(live[a])
-            del live[a]
-            live[nxt], depth[nxt] = out, depth[a] + summed - 1
-            nxt += 1
+            flops += sizes[a]
+            depth[nxt] = depth[a] + summed - 1
+            replace((a,), out)
     while len(live) > 1:  # tables over kept variables only: their product
-        a, b = sorted(live, key=lambda j: size(live[j]))[:2]
+        a, b = sorted(live, key=sizes.__getitem__)[:2]
         pair(a, b)
     if live:
         (last, scope), = live.items()
