@@ -126,7 +126,7 @@ FLOORS = [
     ["bnx.odd"],
     ["bnx.compilation"],
     ["bnx.explanation", "bnx.attribution"],
-    ["bnx.linear", "bnx.tabular"],
+    ["bnx.linear", "bnx.tabular", "bnx.local"],
     ["bnx.report"],
     ["bnx.serve"],
     ["bnx.cli"],
