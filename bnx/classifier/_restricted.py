@@ -79,17 +79,19 @@ def restrict(clf: Any, evidence: Mapping) -> Any:
 
 
 def threshold_form(clf: Any) -> tuple[Any, bool]:
-    """``(equivalent, negated)``: a two-state ``argmax`` classifier as the threshold
-    ``1/2`` on its first class state (its decision is the negation of that one's when its
-    positive state is the second), which is how the compilation takes it; any other
-    classifier as itself. Built from the network, so call it before :func:`restrict`."""
-    if clf.rule != "argmax" or len(clf.class_states) != 2 or clf.positive is None:
+    """``(equivalent, negated)``: a two-state ``argmax`` classifier (binary or
+    multi-class) as the threshold ``1/2`` on its first class state (its decision is the
+    negation of that one's when its positive state is the second; a multi-class one
+    decides the first state exactly where that one is positive), which is how the
+    compilation takes it; any other classifier as itself. Built from the network, so call
+    it before :func:`restrict`."""
+    if clf.rule != "argmax" or len(clf.class_states) != 2:
         return clf, False
     from ._classifier import Classifier
     first = clf.class_states[0]
     same = Classifier(clf.network, clf.class_var, first, threshold=Fraction(1, 2),
                       features=clf.features)
-    return same, clf.class_states.index(clf.positive) != 0
+    return same, clf.positive is not None and clf.class_states.index(clf.positive) != 0
 
 
 def _observed(factor: tuple, idx: Mapping, card: Mapping) -> tuple:
