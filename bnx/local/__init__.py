@@ -7,7 +7,8 @@ decides one instance in milliseconds; :func:`bnx.explain` on such a
 - :mod:`._table`: the decision with a few features left open, as one exact table (one
   variable elimination that keeps them), read by the classifier's rule;
 - :mod:`._bound`: a proof that one class beats another on every setting of many free
-  features, by an exact min-product over the network's factors;
+  features, by a min-product over the network's reduced factors (floats with a proven
+  error bound);
 - :mod:`._search`: the questions on one complete instance (is a part of it sufficient,
   a subset-minimal reason, the counterfactuals by distance, the shortest reasons);
 - :mod:`._answer`: all of them under one deadline, and a partial instance's

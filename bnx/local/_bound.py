@@ -4,8 +4,8 @@ For two class states ``a`` and ``b`` and the features left free ``F`` (the other
 to the instance), :func:`least_ratio` bounds ``min_y A(y) / B(y)`` from below, where
 ``A(y) = Pr(class = a, fixed, y)`` and ``B(y) = Pr(class = b, fixed, y)``:
 
-1. the network's exact integer factors, reduced by the fixed features, have the hidden
-   nodes summed out exactly (a variable elimination that keeps the free features and the
+1. the network's factors (its float CPT entries), reduced by the fixed features, have the
+   hidden nodes summed out (a variable elimination that keeps the free features and the
    class), each unless its table would pass :data:`MAX_TABLE` entries;
 2. each remaining factor ``phi`` that holds the class gives the ratio table
    ``phi(a, .) / phi(b, .)`` (factors without the class cancel); a hidden node still left
@@ -21,11 +21,13 @@ itself, and the setting read back through the elimination attains it.
 
 Zeros follow the rule's ties: ``0/0`` is a tie, and so is a product of an infinite ratio
 (``b = 0``) with a zero one; a tie passes when it goes to ``a`` (``ties=True``) and
-fails otherwise. The ratios are floats: each the correctly rounded quotient of two exact
-integers, multiplied along chains of at most ``k`` roundings, so the computed minimum is
-within a factor ``1 ± gamma(k)`` of the exact one (:mod:`bnx._util.rounding`); the
-comparison with the rule's bound allows for it, and a value too small or too large for
-that argument (outside the normal range of binary64) proves nothing.
+fails otherwise. Everything is in floats with non-negative operands: every product and
+sum of the elimination is counted (``k``), a ratio adds the roundings of both its sides
+and its own, and the min-product adds those of its products, so the computed minimum is
+within a factor ``1 ± gamma(k)`` of the exact one (Higham's Lemma 3.1 and 3.3;
+:mod:`bnx._util.rounding`); the comparison with the rule's bound allows for it, and a
+table entry or value outside the normal range of binary64 (where that argument fails)
+proves nothing.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from ..classifier._inference import align, eliminate, elimination_order, observe
 __all__ = ["least_ratio", "passes", "branch_on", "MAX_TABLE"]
 
 #: The most entries one table of the bound may hold.
-MAX_TABLE = 1 << 22
+MAX_TABLE = 1 << 20
 
 _TINY, _HUGE = 2.0 ** -1000, 2.0 ** 1000  # the range where the rounding argument holds
 
@@ -175,7 +177,7 @@ def _min_product(tables: list, card: Mapping, ties: bool, start: int
         for s, t, k in hit:
             x = align(t, s, scope)
             prod = x if prod is None else _tie(prod * x, ties)
-            chain = k if prod is x else chain + k
+            chain = k if prod is x else chain + k + 1  # and the product's rounding
         prod = np.broadcast_to(prod, tuple(card[w] for w in scope))
         ax = scope.index(v)
         steps.append((v, scope, prod))
@@ -183,7 +185,7 @@ def _min_product(tables: list, card: Mapping, ties: bool, start: int
     value, chain = 1.0, 0
     for _, t, k in pool:
         value = float(_tie(np.array(value * float(t)), ties))
-        chain += k
+        chain += k + 1
     where: dict = {}
     for v, scope, prod in reversed(steps):
         ix = tuple(where.get(w, 0) if w != v else slice(None) for w in scope)
