@@ -65,6 +65,9 @@ def answer(clf: Any, idx: dict, *, rival: int | None = None, timeout: float | No
         return None if timeout is None else start + share * timeout
 
     s = Search(clf, idx, rival=rival, deadline=None)  # the decision always
+    if rival is not None and rival == s.label:
+        from ..errors import ArgumentError
+        raise ArgumentError(f"the rival {clf.class_states[rival]!r} is the decided class")
     out = Answer(label=s.label, joint=[int(v) for v in s.table.reshape(-1)])
     n = len(s.features)
     single = None
@@ -116,15 +119,15 @@ def partial_answer(clf: Any, named: dict, *, timeout: float | None = None) -> di
     start = time.monotonic()
     base, _ = threshold_form(clf)
     part = restrict(base, named)
-    try:
-        odd = compile_(part, timeout=timeout)
+    try:  # half of the time for the exact answer, the rest for an interval
+        odd = compile_(part, timeout=None if timeout is None else timeout / 2)
     except CompilationLimitError:
         odd = None
     if odd is not None:  # a negated decision has the same SDP and next observations
         sdp = same_decision_probability(part, {}, odd=odd, exact=True)
         nxt = next_observations(part, {}, odd=odd)
         return {"sdp": sdp, "bounds": None, "next": nxt, "method": "restricted"}
-    left = None if timeout is None else max(0.0, timeout - (time.monotonic() - start))
+    left = None if timeout is None else max(0.0, 0.9 * timeout - (time.monotonic() - start))
     return {"sdp": None, "bounds": sdp_interval(clf, named, timeout=left), "next": None,
             "method": "interval"}
 

@@ -54,8 +54,8 @@ def _ratios(ta: np.ndarray, tb: np.ndarray, ties: bool) -> np.ndarray:
     """``ta / tb`` elementwise (one rounding), ``inf`` for ``x / 0`` and the tie's value
     for ``0 / 0``."""
     ta, tb = np.asarray(ta, dtype=float), np.asarray(tb, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = ta / tb
+    safe = np.where(tb > 0, tb, 1.0)
+    out = ta / safe  # over- or underflow raises (see least_ratio)
     return np.where(tb > 0, out, np.where(ta > 0, math.inf, math.inf if ties else 0.0))
 
 
@@ -80,10 +80,24 @@ def least_ratio(clf: Any, fixed: Mapping, free: Sequence, pair: tuple[int, int],
     key = ("bound", frozenset(fixed.items()), tuple(free))
     hit = cache.get(key)
     if hit is None:
-        hit = cache[key] = _reduced(clf, fixed, keep)
+        try:
+            with np.errstate(over="raise", under="raise"):
+                hit = _reduced(clf, fixed, keep)
+        except FloatingPointError:
+            hit = (None, False, 0)
+        cache[key] = hit
     pool, exact, chain = hit
     if pool is None:
         return 0.0, 1, False, {}  # out of the range of the rounding argument
+    try:
+        with np.errstate(over="raise", under="raise", invalid="ignore"):
+            return _least(pool, exact, chain, c, card, keep, a, b, ties)
+    except FloatingPointError:  # a value left the range where the rounding argument holds
+        return 0.0, 1, False, {}
+
+
+def _least(pool: list, exact: bool, chain: int, c: Any, card: Mapping, keep: set, a: int,
+           b: int, ties: bool) -> tuple[float, int, bool, dict]:
     tables = []
     for scope, t in pool:
         if c not in scope:

@@ -441,6 +441,7 @@ def _from_search(clf: Classifier, instance: Instance, rival: Any,
     named = {f: clf.states(f)[j] for f, j in idx.items()}
     complete = len(idx) == len(clf.features)
     states = clf.class_states
+    r = None
     if rival is not None:
         if not complete:
             raise ArgumentError("rival= asks why the decision is not that class, which "
@@ -450,14 +451,22 @@ def _from_search(clf: Classifier, instance: Instance, rival: Any,
         if r is None:
             raise UnknownStateError(f"{rival!r} is not a state of {clf.class_var!r} "
                                     f"(states, closest first: {closest_first(rival, states)})")
-    joint = clf._scaled_joint(idx)[0] if complete else clf._class_joint(idx)
+    a = None
+    if complete:  # the search's first table is the class joint (one positive factor aside)
+        a = answer(clf, idx, rival=r if clf.multiclass else None, timeout=timeout,
+                   most=MAX_SHOWN)
+        joint, label = a.joint, a.label
+        decided_ = states[label] if clf.multiclass else bool(label)
+    else:
+        joint = clf._class_joint(idx)
+        decided_ = clf.decide(named, partial=True)
     if clf.multiclass:
-        decision = clf.decide(named, partial=not complete)
+        decision = decided_
         p = list(states).index(decision)
         positive = None
     else:
         p = list(states).index(clf.positive)
-        positive = bool(clf.decide(named, partial=not complete))
+        positive = decided_
         decision = decision_name(states, clf.positive, positive)
     if rival is not None:
         if not clf.multiclass:
@@ -490,8 +499,6 @@ def _from_search(clf: Classifier, instance: Instance, rival: Any,
                                                               float(bounds[1])),
                       methods=FrozenMap({"decision": METHODS["inference"],
                                          "sdp": METHODS[got["method"]]}))
-    a = answer(clf, idx, rival=None if rival is None else list(states).index(rival),
-               timeout=timeout, most=MAX_SHOWN)
     order = {f: k for k, f in enumerate(clf.features)}
     reasons = tuple(FrozenMap({f: named[f] for f in sorted(e, key=order.get)})
                     for e in a.reasons[:MAX_SHOWN])

@@ -247,3 +247,10 @@ def test_hepar2_first_20_findings_without_compiling_equals_the_compiled_report()
             compiled.robustness, set(compiled.counterfactuals),
             compiled.counterfactual_count, compiled.decision, compiled.class_probabilities,
             set(compiled.necessary))
+
+
+def test_a_rival_that_is_the_decided_class_is_refused():
+    ill = bnx.examples.illness()
+    x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
+    with pytest.raises(bnx.ArgumentError, match="decided class"):
+        bnx.explain(ill, x, rival=ill.predict(x))
