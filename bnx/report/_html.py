@@ -63,7 +63,7 @@ def _complete_rows(r) -> list[str]:
         shown = [", ".join(_term(f, s) for f, s in e.items()) or "(nothing: the decision "
                  "is the same for every instance)" for e in r.reasons]
         if r.reasons_proven == "sufficient":
-            note = "proven sufficient; not made minimal in time"
+            note = "proven sufficient; not proven minimal in the time given"
         elif r.reasons_proven == "minimal":
             note = "proven sufficient and minimal; not proven shortest"
         elif r.reason_count is None:

@@ -120,8 +120,9 @@ class Report:
     reasons_proven : str or None
         What the reasons shown are proven to be: ``"shortest"`` (the shortest sufficient
         reasons), ``"minimal"`` (sufficient and subset-minimal, not proven shortest) or
-        ``"sufficient"`` (sufficient only: the search ran out of time before making it
-        minimal). ``None``, not applicable, for a partial instance.
+        ``"sufficient"`` (sufficient only: the search did not prove it minimal in the time
+        given: out of time, or a check it could not settle). ``None``, not applicable,
+        for a partial instance.
     robustness_at_least : int or None
         When the search for counterfactuals ran out of time: the robustness is at least
         this (every change of fewer features was searched and none changes the

@@ -95,8 +95,8 @@ def _why(r) -> str:
         text = (f"{why}: these {number(k)} features are enough, whatever the other "
                 f"{number(len(others))} say: {listing(terms)}.")
     if r.reasons_proven == "sufficient":
-        text += (" (This reason is proven sufficient; the search ran out of time before "
-                 "making it minimal, so some of its features may not be needed.)")
+        text += (" (This reason is proven sufficient; the search did not prove it minimal, "
+                 "in the time given, so some of its features may not be needed.)")
     elif r.reasons_proven == "minimal":
         text += (" (Other reasons may exist; this one is proven sufficient and minimal, "
                  "not proven shortest.)")
