@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from ._bound import branch_on, least_ratio, passes
-from ._table import MAX_ENTRIES, Question, entries, open_table
+from ._table import MAX_ENTRIES, Question, entries, open_labels, open_table
 
 __all__ = ["Search", "OutOfTime", "BRANCHES"]
 
@@ -71,8 +71,9 @@ class Search:
     def label_of(self, setting: Mapping) -> Any:
         """The decision on ``x`` with the features of ``setting`` changed."""
         self.tick()
-        t = open_table(self.clf, {**self.idx, **setting}, (), self.cache)
-        return self.question.labels(t).item()
+        labels, _ = open_labels(self.clf, self.question, {**self.idx, **setting}, (),
+                                self.cache)
+        return labels.item()
 
     # -------------------------------------------------------------- the one check
     def flip(self, free: Sequence) -> dict | bool | None:
@@ -99,8 +100,8 @@ class Search:
         a table when small, else the bounds, else a branch on one free feature."""
         self.tick()
         if entries(self.clf, free) <= MAX_ENTRIES:
-            t = open_table(self.clf, fixed, free, self.cache)
-            keep = self.keeps(self.question.labels(t))
+            labels, _ = open_labels(self.clf, self.question, fixed, free, self.cache)
+            keep = self.keeps(labels)
             if keep.all():
                 return False
             where = next(zip(*(~keep).nonzero()))
@@ -183,8 +184,7 @@ class Search:
         for f in self.features:
             self.tick()
             fixed = {g: s for g, s in self.idx.items() if g != f}
-            t = open_table(self.clf, fixed, (f,), self.cache)
-            labels = self.question.labels(t)
+            labels, t = open_labels(self.clf, self.question, fixed, (f,), self.cache)
             out[f] = [(j, labels[j].item()) for j in range(len(labels)) if j != self.idx[f]]
             self.margin[f] = min((self._margin(t[:, j]) for j in range(len(labels))
                                   if j != self.idx[f]), default=float("inf"))
@@ -193,13 +193,17 @@ class Search:
     def _margin(self, joint: Any) -> float:
         """How far the decided class (or the positive state) leads in ``joint``, as a
         ratio to the best other (only to order the deletions: a heuristic)."""
-        j = [float(v) if v < 1e300 else 1e300 for v in joint]
+        j = list(joint)  # exact ints or floats: compared, then one quotient
         k = self.label if self.question.multiclass else (
             self.question.p if self.label else max(
                 (c for c in range(len(j)) if c != self.question.p), key=j.__getitem__))
-        other = max((v for c, v in enumerate(j) if c != k), default=0.0)
-        lead = j[k]
-        return float("inf") if other == 0 else lead / other
+        other = max((v for c, v in enumerate(j) if c != k), default=0)
+        if other == 0:
+            return float("inf")
+        try:
+            return float(j[k] / other)
+        except OverflowError:
+            return float("inf")
 
     def minimal_reason(self, order: Sequence) -> tuple[list, list]:
         """``(reason, unsettled)``: a sufficient reason made subset-minimal by deleting
@@ -234,8 +238,8 @@ class Search:
                     if entries(self.clf, group) > MAX_ENTRIES:
                         raise OutOfTime  # too many settings to enumerate: stop here
                     fixed = {g: s for g, s in self.idx.items() if g not in group}
-                    labels = self.question.labels(open_table(self.clf, fixed, group,
-                                                             self.cache))
+                    labels, _ = open_labels(self.clf, self.question, fixed, group,
+                                            self.cache)
                     pairs = []
                     for where in itertools.product(*(range(self.clf._card[g]) for g in group)):
                         if any(j == self.idx[g] for g, j in zip(group, where)):

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.rounding import gamma
 from ..classifier._inference import (
     eliminate,
     elimination_order,
@@ -27,7 +28,7 @@ from ..classifier._inference import (
     product,
 )
 
-__all__ = ["open_table", "Question", "MAX_ENTRIES", "entries"]
+__all__ = ["open_table", "open_labels", "Question", "MAX_ENTRIES", "entries"]
 
 #: The most entries (settings of the open features times class states) one table holds.
 MAX_ENTRIES = 1 << 12
@@ -69,6 +70,62 @@ def open_table(clf: Any, fixed: Mapping, open_: Sequence, cache: dict) -> np.nda
     return table
 
 
+def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence,
+                cache: dict) -> tuple[np.ndarray, np.ndarray]:
+    """``(labels, table)``: the decision on every setting of ``open_`` (as
+    :meth:`Question.labels` reads :func:`open_table`) and a table proportional to the
+    joint (floats, for orderings only). The table is computed in floats and each label
+    read off it when the rounding cannot change it (:meth:`Question.certain`); when some
+    label could change (a near tie), or a value leaves the range of the rounding
+    argument, the whole table is computed again exactly."""
+    try:
+        with np.errstate(over="raise", under="raise"):
+            t, k = _float_table(clf, fixed, open_, cache)
+            labels = question.certain(t, k)
+    except FloatingPointError:
+        labels = None
+    if labels is not None:
+        return labels, t
+    exact = open_table(clf, fixed, open_, cache)
+    return question.labels(exact), exact
+
+
+def _float_table(clf: Any, fixed: Mapping, open_: Sequence, cache: dict
+                 ) -> tuple[np.ndarray, int]:
+    """:func:`open_table` in floats, and the roundings behind any entry (every product
+    and sum of every step counted, and the conversion of the CPT entries)."""
+    c, card = clf.class_var, clf._card
+    main = cache.get("float main")
+    if main is None:
+        main = cache["float main"] = [(s, np.asarray(t, dtype=float)) for s, t in clf._main]
+    keep = set(open_)
+    pool = []
+    for scope, t in main:
+        f = (scope, t)
+        for v in scope:
+            if v in fixed and v not in keep:
+                f = observe(f, v, indicator(card[v], fixed[v]))
+        pool.append(f)
+    key = (frozenset(fixed), tuple(open_))
+    order = cache.get(key)
+    if order is None:
+        hidden = {v for s, _ in pool for v in s if v != c and v not in keep}
+        order = cache[key] = elimination_order([s for s, _ in pool],
+                                               sorted(hidden, key=str), card)
+    k = 1
+    for h in order:
+        hit = sum(1 for s, _ in pool if h in s)
+        if hit:
+            pool = eliminate(pool, [h])
+            k += hit - 1 + card[h] - 1
+    scope = (c, *open_)
+    pool.extend(((v,), np.ones(card[v])) for v in scope
+                if not any(v in s for s, _ in pool))
+    k += len(pool) - 1
+    _, table = product(pool, scope=scope)
+    return np.asarray(table, dtype=float), k
+
+
 class Question:
     """What one decision is, read off a class joint: the classifier's rule, and for a
     multi-class classifier the class decided (``rival``: whether the rival is decided).
@@ -86,6 +143,30 @@ class Question:
         self.p = None if clf.multiclass else clf.class_states.index(clf.positive)
         t = clf.threshold
         self.t = None if t is None else (t.numerator, t.denominator)
+
+    def certain(self, table: np.ndarray, k: int) -> np.ndarray | None:
+        """The labels of a float table whose every entry is within a factor ``1 ±
+        gamma(k)`` of the exact one, or ``None`` when the rounding could change one."""
+        g = float(gamma(k + self.k + 2)) * 2  # the sums and scalings below, rounded up
+        lo, hi = 1 - g, 1 + g
+        if self.multiclass or self.rule == "argmax":
+            order = np.sort(table, axis=0)
+            top, second = order[-1], order[-2]
+            zero = top == 0  # every class exactly zero: the first class wins the tie
+            sure = zero | (second == 0) | (top * lo > second * hi)
+            if not sure.all():
+                return None
+            best = np.where(zero, 0, np.argmax(table, axis=0))
+            return best if self.multiclass else best == self.p
+        n, m = self.t
+        pos = table[self.p] * (m - n)
+        neg = np.delete(table, self.p, axis=0).sum(axis=0) * n
+        both = (pos == 0) & (neg == 0)  # 0 >= 0: positive
+        sure = both | (pos == 0) | (neg == 0) | (pos * lo > neg * hi) | (pos * hi < neg * lo)
+        if not sure.all():
+            return None
+        return np.asarray(both | ((pos > 0) & (pos * lo > neg * hi)) | ((pos > 0) & (neg == 0)),
+                          dtype=bool)
 
     def labels(self, table: np.ndarray) -> np.ndarray:
         """The decision on each setting (the class axis summed away): exactly

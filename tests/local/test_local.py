@@ -254,3 +254,16 @@ def test_a_rival_that_is_the_decided_class_is_refused():
     x = {"Season": "spring", "Fever": "no", "Sneezing": "yes", "Aches": "no"}
     with pytest.raises(bnx.ArgumentError, match="decided class"):
         bnx.explain(ill, x, rival=ill.predict(x))
+
+
+@given(case=general_networks(max_features=5, max_hidden=3), data=st.data())
+@FEW
+def test_float_tables_give_the_exact_labels_or_defer(case, data):
+    clf = classifier_of(case)
+    x = clf.encode(data.draw(instances(case)))
+    open_ = tuple(data.draw(st.lists(st.sampled_from(case.features), unique=True)))
+    fixed = {f: j for f, j in x.items() if f not in open_}
+    q = _table.Question(clf)
+    got, _ = _table.open_labels(clf, q, fixed, open_, {})
+    want = q.labels(_table.open_table(clf, fixed, open_, {}))
+    assert (got == want).all()
