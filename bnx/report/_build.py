@@ -121,11 +121,15 @@ def explain(model: ODD | Classifier, instance: Instance, *, rival: Any = None,
                                         and not isinstance(timeout, bool) and timeout > 0):
             raise ArgumentError(f"timeout must be a positive number of seconds or None, "
                                 f"got {timeout!r}")
+        import time
+        started = time.monotonic()  # the timeout bounds the whole call
         from ..linear.report import explainable
         named = model.encode(instance, partial=True)
         if (rival is None and not model.multiclass and explainable(model)
                 and len(named) == len(model.features)):
             return _from_linear(model, instance, background)
+        if timeout is not None:
+            timeout = max(timeout - (time.monotonic() - started), 1e-9)
         return _from_search(model, instance, rival, timeout)
     raise ArgumentError(f"bnx.explain takes a compiled bnx.ODD or a bnx.Classifier "
                         f"(explained without compiling), got {type(model).__name__}")
