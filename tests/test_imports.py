@@ -129,7 +129,7 @@ FLOORS = [
     ["bnx.probability"],
     ["bnx.explanation", "bnx.attribution"],
     ["bnx.changes"],
-    ["bnx.linear"],
+    ["bnx.linear", "bnx.local"],
     ["bnx.report"],
     ["bnx.tabular"],
     ["bnx.serve"],

@@ -12,5 +12,6 @@
 - :mod:`._relevance`: which nodes matter to the class;
 - :mod:`._tree`: latent-tree structure;
 - :mod:`._instances`: rows and mappings read as instances;
-- :mod:`._unate`: unate features and their least states.
+- :mod:`._unate`: unate features and their least states;
+- :mod:`._restricted`: a classifier conditioned on evidence (its factors reduced).
 """

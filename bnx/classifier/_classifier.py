@@ -182,6 +182,8 @@ class Classifier(Interop):
                              self._aside)
         self._card = {n: len(s) for n, s in self._states.items()}
         self._cpds = cpds
+        #: features fixed by :func:`bnx.classifier._restricted.restrict` (index per feature)
+        self._evidence: dict = {}
         self._on_states = check_on_states(on_states, self._features, self._states)
         self._ordinal = check_ordinal(ordinal, self._features, self._states)
 
@@ -457,6 +459,10 @@ class Classifier(Interop):
         """Forget the cached inference plans (benchmarks time the first call)."""
         self._inference.plans.clear()
 
+    def _observed(self, idx: Mapping[Feature, int]) -> Mapping[Feature, int]:
+        """Return the evidence of an instance's state indices: with the fixed features'."""
+        return {**self._evidence, **idx} if self._evidence else idx
+
     def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
         """Return ``Pr(c, x)`` exactly, up to one positive factor that does not depend on ``c``.
 
@@ -464,7 +470,8 @@ class Classifier(Interop):
         """
         if self._tree is not None:
             return self._tree.scaled_joint(idx)[0]
-        got = self._inference.joint((self._class_var,), idx, exact=True, whole=False)
+        got = self._inference.joint((self._class_var,), self._observed(idx), exact=True,
+                                   whole=False)
         return got.table.reshape(-1).tolist()
 
     def _float_joint(self, idx: Mapping[Feature, int]):
@@ -476,7 +483,7 @@ class Classifier(Interop):
         if self._tree is not None:
             return None
         try:
-            return self._inference.joint((self._class_var,), idx, whole=False)
+            return self._inference.joint((self._class_var,), self._observed(idx), whole=False)
         except FloatRange:
             return None
 
@@ -484,7 +491,7 @@ class Classifier(Interop):
         """``[Pr(class = c, x) for c]`` exactly (features absent from ``idx`` summed out)."""
         if self._tree is not None:
             return self._tree.class_joint(idx)
-        got = self._inference.joint((self._class_var,), idx, exact=True)
+        got = self._inference.joint((self._class_var,), self._observed(idx), exact=True)
         return [Fraction(v) for v in got.table.reshape(-1).tolist()]
 
     def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
