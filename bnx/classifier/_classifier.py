@@ -31,6 +31,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from .._util.rounding import compare
 from .._util.types import Feature, Instance, State
 from ..errors import (
     ArgumentError,
@@ -769,20 +770,16 @@ def _settled(values: list, err: float, rule: str, positive: int | None, threshol
 
     The values are ``Pr(c, x)`` up to one positive factor. The answer is the decided
     class's index for ``argmax`` without a positive state, else True or False, when no
-    exact values in those intervals decide otherwise; else ``None``.
+    exact values within those bounds decide otherwise; else ``None``. Every comparison
+    is :func:`bnx._util.rounding.compare`, the one compare-or-defer.
     """
     vals = [Fraction(v) for v in values]
-    lo, hi = 1 - Fraction(err), 1 + Fraction(err)  # exact = value / (1 + theta)
     if rule == "threshold" and positive is not None:
         t = Fraction(threshold)
-        left = (1 - t) * vals[positive]
-        right = t * (sum(vals, Fraction(0)) - vals[positive])
-        if left / hi >= right / lo:
-            return True
-        if left / lo < right / hi:
-            return False
-        return None
+        others = sum(vals, Fraction(0)) - vals[positive]  # nonnegative: within err too
+        return compare((1 - t) * vals[positive], t * others, err)
     best = _argmax(vals)
-    if any(vals[best] / hi <= vals[c] / lo for c in range(len(vals)) if c != best):
+    if not all(compare(vals[best], vals[c], err, strict=True)
+               for c in range(len(vals)) if c != best):
         return None
     return best if positive is None else best == positive
