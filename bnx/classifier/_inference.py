@@ -162,11 +162,13 @@ def observe(factor: Factor, var: Any, vec: np.ndarray) -> Factor:
 
 # ---------------------------------------------------------------- the elimination order
 def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Mapping) -> list:
-    """An order to eliminate ``variables`` from factors with these ``scopes``: greedy
-    weighted min-fill (the variable whose elimination adds the fewest fill-in edges, each
-    weighted by the product of its two ends' states; the smaller table breaking ties, then
-    the given order), or greedy min-size (the smallest table, the fewest fill-in edges
-    breaking ties) where that makes smaller tables in all (tried past ``SMALL_COST``).
+    """Order ``variables`` for elimination from factors with these ``scopes``.
+
+    The order is greedy weighted min-fill (the variable whose elimination adds the fewest
+    fill-in edges, each weighted by the product of its two ends' states; the smaller table
+    breaking ties, then the given order), or greedy min-size (the smallest table, the fewest
+    fill-in edges breaking ties) where that makes smaller tables in all (tried past
+    ``SMALL_COST``).
 
     Examples
     --------
@@ -190,9 +192,10 @@ SMALL_COST = 1 << 16
 
 
 def _greedy(scopes: list, todo: list, card: Mapping, rule: str) -> tuple[list, int]:
-    """One greedy order (``rule``: ``"fill"`` or ``"size"``) and its cost, the sum of the
-    sizes of the tables it makes; scores are updated only within two steps of the
-    variable eliminated.
+    """Return one greedy order (``rule``: ``"fill"`` or ``"size"``) and its cost.
+
+    The cost is the sum of the sizes of the tables the order makes; scores are updated only
+    within two steps of the variable eliminated.
     """
     adj: dict = {}
     for s in scopes:
@@ -237,8 +240,9 @@ def _greedy(scopes: list, todo: list, card: Mapping, rule: str) -> tuple[list, i
 
 # ------------------------------------------------------------ the one contraction code
 class FloatRange(ArithmeticError):
-    """A float contraction would leave the range where its error bound is proven (an
-    entry could underflow or overflow): the caller computes exactly instead.
+    """A float contraction would leave the range where its error bound is proven.
+
+    An entry could underflow or overflow: the caller computes exactly instead.
     """
 
 
@@ -248,12 +252,13 @@ _TINY, _HUGE = 2.0 ** -1000, 2.0 ** 1000
 
 @dataclass(frozen=True)
 class Contraction:
-    """A planned contraction of tables with ``scopes`` down to the variables ``keep`` (in
-    that order): pairwise ``steps``, each a batched matrix product, made from an
-    elimination order; ``largest`` table made, ``flops`` multiply-adds and ``depth``, the
-    roundings on the longest chain from an input to an entry of the result when every
-    input is exact (a float result is within a relative ``gamma(depth)`` of the exact
-    value: :func:`contract`).
+    """A planned contraction of tables with ``scopes`` down to the variables ``keep``.
+
+    The variables ``keep`` come in that order. The plan holds pairwise ``steps``, each a
+    batched matrix product, made from an elimination order; the ``largest`` table made,
+    ``flops`` multiply-adds and ``depth``, the roundings on the longest chain from an input
+    to an entry of the result when every input is exact (a float result is within a
+    relative ``gamma(depth)`` of the exact value: :func:`contract`).
     """
 
     scopes: tuple
@@ -267,10 +272,11 @@ class Contraction:
 
 def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
          order: Sequence | None = None, depths: Sequence[int] | None = None) -> Contraction:
-    """The contraction of tables over ``scopes`` down to ``keep``, along ``order`` (by
-    default :func:`elimination_order`): each variable's tables multiplied pairwise, the two
-    smallest first, and each variable summed out as soon as no other table holds it.
-    ``depths``: the roundings already in each input (0: exact).
+    """Plan the contraction of tables over ``scopes`` down to ``keep``, along ``order``.
+
+    The order is by default :func:`elimination_order`: each variable's tables are multiplied
+    pairwise, the two smallest first, and each variable summed out as soon as no other table
+    holds it. ``depths``: the roundings already in each input (0: exact).
     """
     scopes = [tuple(s) for s in scopes]
     keep = tuple(keep)
@@ -291,7 +297,7 @@ def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
     kset = set(keep)
 
     def needed(*ids) -> set:
-        """The variables of tables ``ids`` that are kept or held by another live table."""
+        """Return the variables of tables ``ids`` that are kept or held by another live table."""
         mine: dict = {}
         for j in ids:
             for v in set(live[j]):
@@ -350,9 +356,11 @@ def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
 
 def _pair_step(a: int, sa: tuple, b: int, sb: tuple, need: set, card: Mapping, da: int,
                db: int) -> tuple:
-    """One pairwise step: ``(step, out scope, multiply-adds, depth)``. Variables of one
-    table only that are not needed are summed out of it first; then the batched matrix
-    product ``(batch, left, shared) @ (batch, shared, right)`` sums the shared ones.
+    """Plan one pairwise step: ``(step, out scope, multiply-adds, depth)``.
+
+    Variables of one table only that are not needed are summed out of it first; then the
+    batched matrix product ``(batch, left, shared) @ (batch, shared, right)`` sums the shared
+    ones.
     """
     a_sum = tuple(i for i, v in enumerate(sa) if v not in need and v not in sb)
     b_sum = tuple(i for i, v in enumerate(sb) if v not in need and v not in sa)
@@ -465,8 +473,9 @@ def _measure(table) -> tuple[float, float]:
 
 
 def _rescale(table, e: int) -> tuple:
-    """``table`` scaled by a power of two so that its largest entry is in ``[1/2, 1)``
-    (exact), its range measured.
+    """Scale ``table`` by a power of two so that its largest entry is in ``[1/2, 1)``.
+
+    The scaling is exact; the table's range is measured too.
     """
     lo, hi = _measure(table)
     if hi == 0:
@@ -479,9 +488,10 @@ def _rescale(table, e: int) -> tuple:
 
 def eliminate(factors: Iterable[Factor], order: Iterable, *,
               tick: Callable[[], None] | None = None) -> list:
-    """Sum the variables of ``order`` out of the product of exact ``factors`` (through
-    :func:`plan` and :func:`contract`); ``tick`` (optional) is called once per contraction
-    (a compilation's budget check).
+    """Sum the variables of ``order`` out of the product of exact ``factors``.
+
+    The sums go through :func:`plan` and :func:`contract`; ``tick`` (optional) is called
+    once per contraction (a compilation's budget check).
 
     Returns the factors no variable of ``order`` touches, unchanged, and one factor per
     group of the others that share such variables (their product is the result).
@@ -546,8 +556,10 @@ def integer_factor(factor: Factor) -> tuple[Factor, int]:
 
 # ------------------------------------------------------------------- networks' answers
 class Answer:
-    """A contraction's answer: ``values`` (one per joint state of the kept variables, in
-    their order) are ``table * 2**exponent``. Exact (``exact``): integers or fractions.
+    """A contraction's answer: ``values`` are ``table * 2**exponent``.
+
+    There is one value per joint state of the kept variables, in their order. Exact
+    (``exact``): integers or fractions.
     In floats: computed through at most ``depth`` roundings on any chain, from a network
     whose dropped nodes' columns sum to 1 within a relative ``dropped``; every value is
     then within the relative :attr:`err` of the exact one.
@@ -570,21 +582,23 @@ class Answer:
 
     @property
     def err(self) -> float:
-        """The relative error bound of every value: ``(1 + gamma(depth)) / (1 - dropped)
-        - 1``, rounded up (0 when exact).
+        """The relative error bound of every value, rounded up (0 when exact).
+
+        It is ``(1 + gamma(depth)) / (1 - dropped) - 1``.
         """
         if self.exact:
             return 0.0
         return _up((1 + gamma(self.depth)) / (1 - self.dropped) - 1)
 
     def probabilities(self) -> tuple[list, float]:
-        """The values normalised, ``(probabilities, err)``: each probability within the
-        relative ``err`` of the exact one; exact fractions when exact, else floats clipped
-        into ``[0, 1]``. The quotient of a value (``depth`` roundings) by the sum of ``n``
-        values (``depth + n - 1``), rounded once, is within ``gamma(2 depth + n)`` of the
-        dropped-free quotient (Higham, Lemma 3.3), and the dropped nodes move it by a
-        factor within ``[(1 - d) / (1 + d), (1 + d) / (1 - d)]``. ``ZeroDivisionError``
-        when every value is 0.
+        """Normalise the values: return ``(probabilities, err)``.
+
+        Each probability is within the relative ``err`` of the exact one; exact fractions
+        when exact, else floats clipped into ``[0, 1]``. The quotient of a value (``depth``
+        roundings) by the sum of ``n`` values (``depth + n - 1``), rounded once, is within
+        ``gamma(2 depth + n)`` of the dropped-free quotient (Higham, Lemma 3.3), and the
+        dropped nodes move it by a factor within ``[(1 - d) / (1 + d), (1 + d) / (1 - d)]``.
+        ``ZeroDivisionError`` when every value is 0.
         """
         flat = self.table.reshape(-1)
         if self.exact:
@@ -601,7 +615,7 @@ class Answer:
 
 
 def _up(x: Fraction) -> float:
-    """A float no smaller than the exact ``x``."""
+    """Return a float no smaller than the exact ``x``."""
     return math.nextafter(float(x), math.inf)
 
 
@@ -683,12 +697,12 @@ class Inference:
 
     def joint(self, keep: Sequence, evidence: Mapping, *, exact: bool = False,
               whole: bool = True) -> Answer:
-        """``Pr(keep, evidence)`` for every joint state of ``keep`` (evidence: ``{node:
-        state index}``, no kept node observed). ``whole=False``: up to one positive
-        factor that does not depend on the kept states (the parts the evidence separates
-        from them left out; 0 everywhere when ``Pr(evidence) = 0``), which is all a
-        posterior needs. In floats, :class:`FloatRange` when the bound cannot be
-        proven.
+        """Return ``Pr(keep, evidence)`` for every joint state of ``keep``.
+
+        ``evidence``: ``{node: state index}``, no kept node observed. ``whole=False``: up to
+        one positive factor that does not depend on the kept states (the parts the evidence
+        separates from them left out; 0 everywhere when ``Pr(evidence) = 0``), which is all
+        a posterior needs. In floats, :class:`FloatRange` when the bound cannot be proven.
         """
         p = self._plan(tuple(keep), frozenset(evidence), exact, whole)
         return p.run(evidence)

@@ -36,7 +36,7 @@ __all__ = ["restrict"]
 
 
 def restrict(clf: Any, evidence: Mapping) -> Any:
-    """The classifier ``clf`` with the features of ``evidence`` fixed to their states.
+    """Return the classifier ``clf`` with the features of ``evidence`` fixed to their states.
 
     Parameters
     ----------
@@ -79,12 +79,13 @@ def restrict(clf: Any, evidence: Mapping) -> Any:
 
 
 def threshold_form(clf: Any) -> tuple[Any, bool]:
-    """``(equivalent, negated)``: a two-state ``argmax`` classifier (binary or
-    multi-class) as the threshold ``1/2`` on its first class state (its decision is the
-    negation of that one's when its positive state is the second; a multi-class one
-    decides the first state exactly where that one is positive), which is how the
-    compilation takes it; any other classifier as itself. Built from the network, so call
-    it before :func:`restrict`.
+    """Return ``(equivalent, negated)``: ``clf`` in the form the compilation takes.
+
+    A two-state ``argmax`` classifier (binary or multi-class) is expressed as the threshold
+    ``1/2`` on its first class state (its decision is the negation of that one's when its
+    positive state is the second; a multi-class one decides the first state exactly where
+    that one is positive); any other classifier is returned as itself. Built from the
+    network, so call it before :func:`restrict`.
     """
     if clf.rule != "argmax" or len(clf.class_states) != 2:
         return clf, False

@@ -108,8 +108,9 @@ def answer(clf: Any, idx: dict, *, rival: int | None = None, timeout: float | No
 
 
 def partial_answer(clf: Any, named: dict, *, timeout: float | None = None) -> dict:
-    """The same-decision probability of a partial instance and what to observe next:
-    ``{"sdp": Fraction or None, "bounds": (lo, hi) or None, "next": frame or None,
+    """Compute the same-decision probability of a partial instance and what to observe next.
+
+    Return ``{"sdp": Fraction or None, "bounds": (lo, hi) or None, "next": frame or None,
     "method": key of METHODS}``.
     """
     from ..classifier._restricted import restrict, threshold_form
@@ -135,10 +136,12 @@ def partial_answer(clf: Any, named: dict, *, timeout: float | None = None) -> di
 
 def sdp_interval(clf: Any, named: dict, *, timeout: float | None = None
                  ) -> tuple[Fraction, Fraction]:
-    """``(lo, hi)`` with ``lo <= SDP <= hi``: the settings of the first missing features
-    (as many as one table holds) whose every completion keeps the decision add their
-    probability to ``lo``; those whose every completion changes it take theirs from
-    ``hi`` (each settled by :meth:`Search.flip`); the rest stay open.
+    """Bound the same-decision probability: return ``(lo, hi)`` with ``lo <= SDP <= hi``.
+
+    The settings of the first missing features (as many as one table holds) whose every
+    completion keeps the decision add their probability to ``lo``; those whose every
+    completion changes it take theirs from ``hi`` (each settled by :meth:`Search.flip`); the
+    rest stay open.
     """
     import itertools
     deadline = None if timeout is None else time.monotonic() + timeout

@@ -51,8 +51,9 @@ _TINY, _HUGE = 2.0 ** -1000, 2.0 ** 1000  # the range where the rounding argumen
 
 
 def _ratios(ta: np.ndarray, tb: np.ndarray, ties: bool) -> np.ndarray:
-    """``ta / tb`` elementwise (one rounding), ``inf`` for ``x / 0`` and the tie's value
-    for ``0 / 0``.
+    """Divide ``ta / tb`` elementwise (one rounding).
+
+    The quotient is ``inf`` for ``x / 0`` and the tie's value for ``0 / 0``.
     """
     ta, tb = np.asarray(ta, dtype=float), np.asarray(tb, dtype=float)
     safe = np.where(tb > 0, tb, 1.0)
@@ -70,11 +71,12 @@ def _tie(t: np.ndarray, ties: bool) -> np.ndarray:
 
 def least_ratio(clf: Any, fixed: Mapping, free: Sequence, pair: tuple[int, int],
                 ties: bool, cache: dict) -> tuple[float, int, bool, dict]:
-    """``(value, roundings, exact, where)``: the computed bound on ``min_y A(y) /
-    B(y)`` over the settings ``y`` of ``free``, the roundings on its longest chain (see
-    :func:`passes`), whether it is the minimum itself, and a setting
-    ``{feature: state index}`` of the free features that attains the computed value
-    (a candidate worth checking, proving nothing by itself).
+    """Bound ``min_y A(y) / B(y)`` over the settings ``y`` of ``free``.
+
+    Return ``(value, roundings, exact, where)``: the computed bound, the roundings on its
+    longest chain (see :func:`passes`), whether it is the minimum itself, and a setting
+    ``{feature: state index}`` of the free features that attains the computed value (a
+    candidate worth checking, proving nothing by itself).
     """
     c, card = clf.class_var, clf._card
     a, b = pair
@@ -115,9 +117,10 @@ def _least(pool: list, exact: bool, chain: int, c: Any, card: Mapping, keep: set
 
 
 def branch_on(clf: Any, fixed: Mapping, free: Sequence, cache: dict) -> Any:
-    """The free feature to fix next when the bound is not exact: the one that shares the
-    most remaining tables with a hidden node left unsummed (else the one in the largest
-    table), so that fixing it lets the elimination go further.
+    """Choose the free feature to fix next when the bound is not exact.
+
+    It is the one that shares the most remaining tables with a hidden node left unsummed
+    (else the one in the largest table), so that fixing it lets the elimination go further.
     """
     pool = cache.get(("bound", frozenset(fixed.items()), tuple(free)), (None,))[0]
     if not pool:
@@ -139,11 +142,12 @@ def branch_on(clf: Any, fixed: Mapping, free: Sequence, cache: dict) -> Any:
 
 
 def _reduced(clf: Any, fixed: Mapping, keep: set) -> tuple:
-    """``(factors, exact, roundings)``: the network's factors in floats, reduced by the
-    evidence, with the hidden nodes summed out where the tables stay small (``exact``:
-    all of them), and a bound on the roundings behind any entry (every product and sum
-    of every step counted); ``factors`` is ``None`` when an entry left the normal
-    range (the rounding argument would not hold).
+    """Reduce the network's factors in floats by the evidence.
+
+    Return ``(factors, exact, roundings)``: the factors, with the hidden nodes summed out
+    where the tables stay small (``exact``: all of them), and a bound on the roundings
+    behind any entry (every product and sum of every step counted); ``factors`` is ``None``
+    when an entry left the normal range (the rounding argument would not hold).
     """
     c, card = clf.class_var, clf._card
     pool, chain = [], 1  # 1: a CPT entry that is not a float already
@@ -172,8 +176,10 @@ def _reduced(clf: Any, fixed: Mapping, keep: set) -> tuple:
 
 def _min_product(tables: list, card: Mapping, ties: bool, start: int
                  ) -> tuple[float, int, bool, dict]:
-    """``min`` over all variables of the product of the tables (float), the roundings on
-    the longest chain, whether a step was relaxed, and where the minimum is.
+    """Minimise the product of the tables (float) over all variables.
+
+    Return the ``min``, the roundings on the longest chain, whether a step was relaxed, and
+    where the minimum is.
     """
     variables = list(dict.fromkeys(v for s, _ in tables for v in s))
     order = elimination_order([s for s, _ in tables], variables, card)
@@ -213,8 +219,10 @@ def _min_product(tables: list, card: Mapping, ties: bool, start: int
 
 
 def passes(value: float, roundings: int, kappa: Fraction, strict: bool) -> bool:
-    """Whether a computed minimum ``value`` (within ``1 ± gamma(roundings)`` of the
-    exact one) proves ``min >= kappa`` (``> kappa`` when ``strict``).
+    """Tell whether a computed minimum ``value`` proves ``min >= kappa``.
+
+    ``value`` is within ``1 ± gamma(roundings)`` of the exact one; the bound is
+    ``> kappa`` when ``strict``.
     """
     if value == math.inf:
         return True

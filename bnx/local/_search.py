@@ -39,9 +39,10 @@ class OutOfTime(Exception):
 
 
 class Search:
-    """One complete instance ``idx`` (``{feature: state index}``) of ``clf``; ``rival``:
-    the index of the class the decision is contrasted with (multi-class), or ``None``;
-    ``deadline``: a :func:`time.monotonic` value, or ``None``.
+    """One complete instance ``idx`` (``{feature: state index}``) of ``clf``.
+
+    ``rival``: the index of the class the decision is contrasted with (multi-class), or
+    ``None``; ``deadline``: a :func:`time.monotonic` value, or ``None``.
     """
 
     def __init__(self, clf: Any, idx: Mapping, rival: int | None = None,
@@ -70,7 +71,7 @@ class Search:
         return labels == self.label
 
     def label_of(self, setting: Mapping) -> Any:
-        """The decision on ``x`` with the features of ``setting`` changed."""
+        """Return the decision on ``x`` with the features of ``setting`` changed."""
         self.tick()
         labels, _ = open_labels(self.clf, self.question, {**self.idx, **setting}, (),
                                 self.cache)
@@ -78,9 +79,11 @@ class Search:
 
     # -------------------------------------------------------------- the one check
     def flip(self, free: Sequence) -> dict | bool | None:
-        """``False`` when no setting of ``free`` changes the decision (the rest of ``x``
-        fixed: it is then a sufficient reason), a setting ``{feature: index}`` that does
-        change it, or ``None`` when neither could be proven within :data:`BRANCHES`
+        """Find a setting of ``free`` that changes the decision, or prove there is none.
+
+        Return ``False`` when no setting of ``free`` changes the decision (the rest of
+        ``x`` fixed: it is then a sufficient reason), a setting ``{feature: index}`` that
+        does change it, or ``None`` when neither could be proven within :data:`BRANCHES`
         bounds.
         """
         self.tick()
@@ -98,8 +101,10 @@ class Search:
         return found
 
     def _settle(self, fixed: dict, free: tuple, budget: list) -> dict | bool | None:
-        """As :meth:`flip` with ``fixed`` (a branch may fix some of the free features):
-        a table when small, else the bounds, else a branch on one free feature.
+        """Do as :meth:`flip` with ``fixed`` (a branch may fix some of the free features).
+
+        Settle it by a table when small, else by the bounds, else by a branch on one free
+        feature.
         """
         self.tick()
         if entries(self.clf, free) <= MAX_ENTRIES:
@@ -141,8 +146,9 @@ class Search:
         return False
 
     def _found(self, setting: Mapping) -> dict:
-        """A setting that flips the decision, its changes made fewer (each changed feature
-        put back while the decision stays flipped), recorded as a flip set.
+        """Record a setting that flips the decision as a flip set, its changes made fewer.
+
+        Each changed feature is put back while the decision stays flipped.
         """
         changed = {f: s for f, s in setting.items() if s != self.idx[f]}
         for f in list(changed):
@@ -155,10 +161,11 @@ class Search:
         return changed
 
     def _pairs(self) -> list | None:
-        """The comparisons ``(a, b, kappa, strict, ties)`` whose holding on every setting
-        proves the decision kept: ``Pr(a, .) / Pr(b, .) >= kappa`` (``>`` when strict);
-        ``None`` where the rule has no such form (a threshold over three or more class
-        states).
+        """Return the comparisons ``(a, b, kappa, strict, ties)`` that keep the decision.
+
+        Their holding on every setting proves the decision kept:
+        ``Pr(a, .) / Pr(b, .) >= kappa`` (``>`` when strict); ``None`` where the rule has no
+        such form (a threshold over three or more class states).
         """
         clf, q = self.clf, self.question
         k = q.k
@@ -183,8 +190,9 @@ class Search:
 
     # -------------------------------------------------------------- questions
     def single_changes(self) -> dict:
-        """``{feature: [(state index, label), ...]}``: the decision with one feature
-        changed, for every feature and state (one table per feature).
+        """Return the decision with one feature changed, for every feature and state.
+
+        As ``{feature: [(state index, label), ...]}`` (one table per feature).
         """
         out = {}
         for f in self.features:
@@ -197,8 +205,9 @@ class Search:
         return out
 
     def _margin(self, joint: Any) -> float:
-        """How far the decided class (or the positive state) leads in ``joint``, as a
-        ratio to the best other (only to order the deletions: a heuristic).
+        """Measure how far the decided class (or the positive state) leads in ``joint``.
+
+        As a ratio to the best other (only to order the deletions: a heuristic).
         """
         j = list(joint)  # exact ints or floats: compared, then one quotient
         k = self.label if self.question.multiclass else (
@@ -213,9 +222,10 @@ class Search:
             return float("inf")
 
     def minimal_reason(self, order: Sequence) -> tuple[list, list]:
-        """``(reason, unsettled)``: a sufficient reason made subset-minimal by deleting
-        the features of ``order`` in turn (each deletion kept when the rest is still
-        sufficient); ``unsettled`` lists the features kept because neither answer could
+        """Return ``(reason, unsettled)``: a sufficient reason made subset-minimal.
+
+        The features of ``order`` are deleted in turn (each deletion kept when the rest is
+        still sufficient); ``unsettled`` lists the features kept because neither answer could
         be proven (the reason is then sufficient, and minimal except perhaps for them).
         """
         free = self.deleted = []  # read on a timeout: what is left is sufficient
@@ -229,10 +239,11 @@ class Search:
         return [f for f in self.features if f not in free], unsettled
 
     def changes(self, most: int, found: dict | None = None):
-        """Yield ``(k, flips)`` for ``k = 1, 2, ...`` up to ``most``: every instance at
-        ``k`` changes whose decision is another (with a rival: the rival), as
-        ``({feature: state index}, label)``, until some are found. ``found``: the single
-        changes, when computed already.
+        """Yield ``(k, flips)`` for ``k = 1, 2, ...`` up to ``most``, until some are found.
+
+        ``flips``: every instance at ``k`` changes whose decision is another (with a rival:
+        the rival), as ``({feature: state index}, label)``. ``found``: the single changes,
+        when computed already.
         """
         for k in range(1, most + 1):
             flips = []
@@ -268,9 +279,10 @@ class Search:
         return label != self.label
 
     def shortest_reasons(self, most: int) -> tuple[list, bool]:
-        """``(reasons, proven)``: sufficient reasons of the least size, at most ``most`` of
-        them (``proven``: they are of the least size, and, when fewer than ``most``,
-        all of that size). Raises :class:`OutOfTime` past the deadline.
+        """Return ``(reasons, proven)``: sufficient reasons of the least size.
+
+        At most ``most`` of them (``proven``: they are of the least size, and, when fewer
+        than ``most``, all of that size). Raises :class:`OutOfTime` past the deadline.
         """
         size = 1 if self.flip_sets else 0  # no flip set known: perhaps nothing is needed
         found: list = []
@@ -309,9 +321,10 @@ def _first_max(table: Any) -> int:
 
 
 def _hitting_sets(sets: list, size: int, order: Sequence):
-    """Every set of at most ``size`` features that meets each of ``sets`` and is made of
-    features each needed to meet one (so every minimal one), each once, as tuples in
-    ``order``.
+    """Yield every set of at most ``size`` features that meets each of ``sets``.
+
+    Only sets made of features each needed to meet one (so every minimal one), each once,
+    as tuples in ``order``.
     """
     rank = {f: j for j, f in enumerate(order)}
     sets = sorted(set(sets), key=len)

@@ -40,8 +40,9 @@ def entries(clf: Any, open_: Sequence) -> int:
 
 
 def open_table(clf: Any, fixed: Mapping, open_: Sequence, cache: dict) -> np.ndarray:
-    """``t[c, y1, ..., yk]`` proportional to ``Pr(class = c, fixed, open_ = y)`` (one
-    positive constant for the whole table), exact integers in an object array.
+    """Return ``t[c, y1, ..., yk]`` proportional to ``Pr(class = c, fixed, open_ = y)``.
+
+    One positive constant for the whole table; exact integers in an object array.
 
     ``fixed`` maps features to state indices; every feature of ``clf`` is in ``fixed``
     or ``open_`` (the decision of a complete instance ignores the factors set aside as
@@ -72,12 +73,13 @@ def open_table(clf: Any, fixed: Mapping, open_: Sequence, cache: dict) -> np.nda
 
 def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence,
                 cache: dict) -> tuple[np.ndarray, np.ndarray]:
-    """``(labels, table)``: the decision on every setting of ``open_`` (as
-    :meth:`Question.labels` reads :func:`open_table`) and a table proportional to the
-    joint (floats, for orderings only). The table is computed in floats and each label
-    read off it when the rounding cannot change it (:meth:`Question.certain`); when some
-    label could change (a near tie), or a value leaves the range of the rounding
-    argument, the whole table is computed again exactly.
+    """Return ``(labels, table)``: the decision on every setting of ``open_``, and the joint.
+
+    The labels are as :meth:`Question.labels` reads :func:`open_table`; the table is
+    proportional to the joint (floats, for orderings only). The table is computed in floats
+    and each label read off it when the rounding cannot change it
+    (:meth:`Question.certain`); when some label could change (a near tie), or a value leaves
+    the range of the rounding argument, the whole table is computed again exactly.
     """
     try:
         with np.errstate(over="raise", under="raise"):
@@ -93,8 +95,9 @@ def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence,
 
 def _float_table(clf: Any, fixed: Mapping, open_: Sequence, cache: dict
                  ) -> tuple[np.ndarray, int]:
-    """:func:`open_table` in floats, and the roundings behind any entry (every product
-    and sum of every step counted, and the conversion of the CPT entries).
+    """Compute :func:`open_table` in floats, and the roundings behind any entry.
+
+    Every product and sum of every step is counted, and the conversion of the CPT entries.
     """
     c, card = clf.class_var, clf._card
     main = cache.get("float main")
@@ -129,8 +132,10 @@ def _float_table(clf: Any, fixed: Mapping, open_: Sequence, cache: dict
 
 
 class Question:
-    """What one decision is, read off a class joint: the classifier's rule, and for a
-    multi-class classifier the class decided (``rival``: whether the rival is decided).
+    """What one decision is, read off a class joint.
+
+    The classifier's rule, and for a multi-class classifier the class decided (``rival``:
+    whether the rival is decided).
 
     :meth:`labels` gives, for every entry of a table (class axis first), the decision
     there: a bool (positive) for a binary classifier, the index of the decided class
@@ -147,8 +152,9 @@ class Question:
         self.t = None if t is None else (t.numerator, t.denominator)
 
     def certain(self, table: np.ndarray, k: int) -> np.ndarray | None:
-        """The labels of a float table whose every entry is within a factor ``1 ±
-        gamma(k)`` of the exact one, or ``None`` when the rounding could change one.
+        """Return the labels of a float table, or ``None`` when the rounding could change one.
+
+        Every entry of ``table`` is within a factor ``1 ± gamma(k)`` of the exact one.
         """
         g = float(gamma(k + self.k + 2)) * 2  # the sums and scalings below, rounded up
         lo, hi = 1 - g, 1 + g
@@ -172,9 +178,10 @@ class Question:
                           dtype=bool)
 
     def labels(self, table: np.ndarray) -> np.ndarray:
-        """The decision on each setting (the class axis summed away): exactly
-        :func:`bnx.classifier._rules.decides` (threshold, argmax: the first state wins a
-        tie) or the most probable class.
+        """Return the decision on each setting (the class axis summed away).
+
+        Exactly :func:`bnx.classifier._rules.decides` (threshold, argmax: the first state
+        wins a tie) or the most probable class.
         """
         if self.multiclass or self.rule == "argmax":
             best = _first_argmax(table)
@@ -186,7 +193,7 @@ class Question:
 
 
 def _first_argmax(table: np.ndarray) -> np.ndarray:
-    """The index of the largest entry along axis 0, the first on ties (exact ints)."""
+    """Return the index of the largest entry along axis 0, the first on ties (exact ints)."""
     best = np.zeros(table.shape[1:], dtype=np.int64)
     top = np.array(table[0], dtype=object)
     for j in range(1, table.shape[0]):

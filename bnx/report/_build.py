@@ -471,8 +471,9 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
 
 def _from_search(clf: Classifier, instance: Instance, rival: Any,
                  timeout: float | None) -> Report:
-    """The report on a classifier's decision by search over its network (:mod:`bnx.local`),
-    without compiling its decision function.
+    """Build the report on a classifier's decision by search over its network.
+
+    The search is :mod:`bnx.local`'s, without compiling the decision function.
     """
     from ..errors import UnknownStateError, closest_first
     from ..local import METHODS, answer, partial_answer

@@ -36,15 +36,18 @@ Contraction = inference.Contraction
 
 
 def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping) -> Contraction:
-    """The contraction of factors with these ``scopes`` down to ``keep`` (in that order),
-    each input counted as rounded once (:func:`contract` converts integers to floats).
+    """Plan the contraction of factors with these ``scopes`` down to ``keep`` (in that order).
+
+    Each input is counted as rounded once (:func:`contract` converts integers to floats).
     """
     return inference.plan(scopes, keep, card, depths=[1] * len(scopes))
 
 
 def contract(p: Contraction, factors: Sequence[tuple[Sequence, Any]]) -> tuple | None:
-    """``(table, scale, err)``: the contraction ``p`` of the exact nonnegative integer
-    ``factors`` (one per planned scope, the same variables) is ``table * 2**scale`` to
+    """Contract ``factors`` along ``p`` in floats: return ``(table, scale, err)``.
+
+    The contraction ``p`` of the exact nonnegative integer ``factors`` (one per planned
+    scope, the same variables) is ``table * 2**scale`` to
     within a relative ``err`` in every entry (0 exactly where it is 0), axes in
     ``p.keep`` order; ``None`` when no bound can be proven (an entry could underflow, or
     ``err`` would exceed ``2**-30``).
