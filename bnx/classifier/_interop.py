@@ -29,15 +29,17 @@ class Interop:
     """
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike, class_var: Feature, positive: State, *,
+    def from_file(cls, path: str | os.PathLike, class_var: Feature,
+                  positive: State | None = None, *,
                   threshold: float | Fraction = _HALF,
                   features: Sequence[Feature] | None = None,
-                  rule: str = "threshold", ordinal: Any = None) -> Classifier:
+                  rule: str | None = None, ordinal: Any = None) -> Classifier:
         """Read a BIF, XMLBIF, Hugin NET or UAI file and wrap it as a classifier.
 
         UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
         and their states ``0``, ``1``, ... The other arguments are as for
-        :class:`Classifier`.
+        :class:`Classifier`: without ``positive``, the classifier picks the most probable
+        class state.
 
         Returns
         -------
@@ -58,14 +60,15 @@ class Interop:
                    features=features, rule=rule, ordinal=ordinal)
 
     @classmethod
-    def from_pyagrum(cls, bn: Any, class_var: Feature, positive: State, *,
+    def from_pyagrum(cls, bn: Any, class_var: Feature, positive: State | None = None, *,
                      threshold: float | Fraction = _HALF,
                      features: Sequence[Feature] | None = None,
-                     rule: str = "threshold") -> Classifier:
+                     rule: str | None = None) -> Classifier:
         """Make the classifier of a ``pyagrum.BayesNet`` (needs pyAgrum: the ``pyagrum`` extra).
 
         The network is copied into pgmpy entry for entry (:func:`bnx.network.pyagrum.from_pyagrum`);
-        states are pyAgrum's labels. The other arguments are as for :class:`Classifier`.
+        states are pyAgrum's labels. The other arguments are as for :class:`Classifier`
+        (without ``positive``, the most probable class state is decided).
 
         Returns
         -------
