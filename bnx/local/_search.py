@@ -212,6 +212,23 @@ class Search:
         except OverflowError:
             return float("inf")
 
+    def coupling(self) -> dict:
+        """Count, for each feature, the features that share a hidden parent with it.
+
+        ``{feature: n}``, summed over its hidden parents (the class not counted). Only an
+        order for the deletion: a feature left free whose hidden parent has many features
+        as children keeps that node from being summed out in the bound (:mod:`._bound`),
+        so such features are tried last and the checks before them stay exact and cheap.
+        """
+        parents = getattr(self.clf, "_parents", {})
+        feats, c = set(self.features), self.clf.class_var
+        kids: dict = {}
+        for f in self.features:
+            for p in parents.get(f, ()):
+                kids[p] = kids.get(p, 0) + 1
+        return {f: sum(kids[p] for p in parents.get(f, ()) if p not in feats and p != c)
+                for f in self.features}
+
     def minimal_reason(self, order: Sequence) -> tuple[list, list]:
         """``(reason, unsettled)``: a sufficient reason made subset-minimal by deleting
         the features of ``order`` in turn (each deletion kept when the rest is still
