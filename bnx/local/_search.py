@@ -8,7 +8,8 @@ and within a deadline, what :func:`bnx.explain` asks of a compiled diagram:
   else the bound of :mod:`._bound` (proof that the decision holds; or its minimising
   setting, checked, a proof that it does not); ``None`` when neither settles it;
 - :meth:`Search.minimal_reason`: a sufficient reason (PI-explanation), made
-  subset-minimal by deletion, least relevant feature first;
+  subset-minimal by deletion, least coupled (:meth:`Search.coupling`) then least
+  relevant feature first;
 - :meth:`Search.changes`: the closest counterfactuals and the robustness, by distance;
 - :meth:`Search.shortest_reasons`: the shortest sufficient reasons, by the duality of
   sufficient reasons and the sets of features whose change flips the decision (a
