@@ -8,7 +8,8 @@ and within a deadline, what :func:`bnx.explain` asks of a compiled diagram:
   else the bound of :mod:`._bound` (proof that the decision holds; or its minimising
   setting, checked, a proof that it does not); ``None`` when neither settles it;
 - :meth:`Search.minimal_reason`: a sufficient reason (PI-explanation), made
-  subset-minimal by deletion, least relevant feature first;
+  subset-minimal by deletion, least coupled (:meth:`Search.coupling`) then least
+  relevant feature first;
 - :meth:`Search.changes`: the closest counterfactuals and the robustness, by distance;
 - :meth:`Search.shortest_reasons`: the shortest sufficient reasons, by the duality of
   sufficient reasons and the sets of features whose change flips the decision (a
@@ -220,6 +221,23 @@ class Search:
             return float(j[k] / other)
         except OverflowError:
             return float("inf")
+
+    def coupling(self) -> dict:
+        """Count, for each feature, the features that share a hidden parent with it.
+
+        ``{feature: n}``, summed over its hidden parents (the class not counted). Only an
+        order for the deletion: a feature left free whose hidden parent has many features
+        as children keeps that node from being summed out in the bound (:mod:`._bound`),
+        so such features are tried last and the checks before them stay exact and cheap.
+        """
+        parents = getattr(self.clf, "_parents", {})
+        feats, c = set(self.features), self.clf.class_var
+        kids: dict = {}
+        for f in self.features:
+            for p in parents.get(f, ()):
+                kids[p] = kids.get(p, 0) + 1
+        return {f: sum(kids[p] for p in parents.get(f, ()) if p not in feats and p != c)
+                for f in self.features}
 
     def minimal_reason(self, order: Sequence) -> tuple[list, list]:
         """Return ``(reason, unsettled)``: a sufficient reason made subset-minimal.

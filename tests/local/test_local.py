@@ -267,3 +267,15 @@ def test_float_tables_give_the_exact_labels_or_defer(case, data):
     got, _ = _table.open_labels(clf, q, fixed, open_, {})
     want = q.labels(_table.open_table(clf, fixed, open_, {}))
     assert (got == want).all()
+
+
+def test_the_deletion_tries_the_least_coupled_features_first():
+    asia = bnx.examples.asia()
+    feats = ["asia", "smoke", "xray", "dysp"]
+    clf = bnx.Classifier(asia.network, "lung", features=feats)
+    s = _search.Search(clf, clf.encode(dict.fromkeys(feats, "yes")))
+    net = asia.network
+    hidden = set(net.nodes()) - set(feats) - {"lung"}
+    want = {f: sum(sum(1 for g in feats if p in net.get_parents(g))
+                   for p in net.get_parents(f) if p in hidden) for f in feats}
+    assert s.coupling() == want == {"asia": 0, "smoke": 0, "xray": 2, "dysp": 3}
