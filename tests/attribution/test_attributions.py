@@ -182,6 +182,7 @@ def test_errors():
         bnx.shap_values(odd.classifier, x, {})
 
 
+@pytest.mark.slow
 def test_votes_equals_shap_exact():
     """On votes (16 binary features) against ``shap.explainers.Exact`` within 1e-9."""
     shap = pytest.importorskip("shap")

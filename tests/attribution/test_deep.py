@@ -52,6 +52,7 @@ def test_the_closed_form_on_a_small_majority():
         assert list(got.values) == want
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_values_on_a_deep_majority(backend):
     n, k = 200, 101

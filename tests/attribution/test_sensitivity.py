@@ -117,6 +117,7 @@ def _all_decisions(case, row):
     return lambda t: tuple(decide(case, changed(case, row, t), x) for x in xs)
 
 
+@pytest.mark.slow
 @given(case=WHOLE, argmax=st.booleans())
 @settings(max_examples=45, deadline=None)
 def test_whole_classifier_intervals(case, argmax):
@@ -140,6 +141,7 @@ def test_whole_classifier_intervals(case, argmax):
         check_row(case, row, _all_decisions(case, row))
 
 
+@pytest.mark.slow
 @given(case=WHOLE, argmax=st.booleans())
 @settings(max_examples=30, deadline=None)
 def test_whole_classifier_intervals_many_classes(case, argmax):
@@ -364,6 +366,7 @@ def _decided_classes(case, row):
     return at
 
 
+@pytest.mark.slow
 @given(case=WHOLE, data=st.data())
 @settings(max_examples=25, deadline=None)
 def test_multiclass_intervals_keep_the_decided_classes(case, data):

@@ -157,6 +157,7 @@ def test_shared_uai_networks(backend):
     assert bnx.compile(nb, backend=backend).count() > 0
 
 
+@pytest.mark.slow
 def test_latent_tree_file(backend):
     """classifier1.net: a latent core plus a deterministic node with two parents."""
     from tests._support import oracle

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 VOTES_WORKFLOW = """
@@ -24,6 +26,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow
 def test_the_votes_workflow_warns_nothing():
     """learn, compile, explain, explain_data, learn_tan: no warning (pgmpy's FutureWarning
     about ``pgmpy.estimators.StructureScore`` is filtered where bnx imports TreeSearch).

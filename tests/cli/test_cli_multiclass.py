@@ -26,6 +26,7 @@ def child(tmp_path_factory):
     return str(path), bnx.compile(clf)
 
 
+@pytest.mark.slow
 def test_compile_without_positive_saves_a_multiclass_odd(capsys, child, tmp_path):
     path, odd = child
     out_file = tmp_path / "child.bnx"
@@ -88,6 +89,7 @@ def test_errors_are_one_line(capsys, child, extra, message):
     assert err.count("\n") == 1 and err.startswith("bnx: error: ") and message in err
 
 
+@pytest.mark.slow
 def test_binary_rival_is_only_the_other_decision(capsys, admissions_bif):
     x = "WorkExperience=yes,FirstTimeApplicant=no,EntranceExam=no,GPA=yes"
     base = ["explain", admissions_bif, "--class", "Admit", "--positive", "yes",

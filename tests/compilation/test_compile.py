@@ -36,6 +36,7 @@ def _check_against_oracle(case, odd, clf):
     del table
 
 
+@pytest.mark.slow
 @given(case=classifiers(), data=st.data())
 def test_decisions_and_count_match_brute_force(case, data, backend):
     clf = _classifier(case)
@@ -45,6 +46,7 @@ def test_decisions_and_count_match_brute_force(case, data, backend):
     _check_against_oracle(case, odd, clf)
 
 
+@pytest.mark.slow
 @given(case=classifiers())
 def test_engines_agree(case, monkeypatch_engine):
     """The general tensor engine (multi-class classifiers) also compiles the binary-class

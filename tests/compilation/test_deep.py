@@ -50,6 +50,7 @@ def test_the_majority_count_is_a_sum_of_binomials():
         assert all(majority_decides(x) == clf.decide(x) == odd.decide(x) for x in xs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__name__)
 def test_every_engine_compiles_a_deep_majority(engine, backend):
@@ -83,6 +84,7 @@ SHAPES += [(shape, engine, 1050, backend) for (engine, shape), backend in SLOW.i
            if backend in BACKENDS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("shape", "engine", "n", "backend"), SHAPES,
                          ids=[f"{s}-{e.__name__}-{b}" for s, e, _, b in SHAPES])
 def test_every_engine_compiles_a_diagram_deeper_than_the_limit(shape, engine, n, backend):
@@ -111,6 +113,7 @@ def test_the_engines_that_should_accept_the_deep_shapes_do():
     assert TanEngine in takes["tan"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_compile_a_deep_majority_and_a_tan_path(backend):
     with limit_untouched():
@@ -120,6 +123,7 @@ def test_compile_a_deep_majority_and_a_tan_path(backend):
         assert path.count() == 2 ** 1199 and path.size == 2  # one node, one terminal
 
 
+@pytest.mark.slow
 def test_orders_of_deep_networks():
     """``tan_order`` plans a tree that is a path of 1,200 features (its subtrees as a
     loop); ``latent_tree_order`` walks hidden variables 1,100 deep."""

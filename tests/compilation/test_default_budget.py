@@ -34,6 +34,7 @@ def test_the_default_budget_is_twenty_million():
     assert _compile.DEFAULT_MAX_NODES == 20_000_000
 
 
+@pytest.mark.slow
 def test_hepar2_is_refused_at_once_with_the_estimate_and_the_way_forward(hepar2):
     estimate = bnx.estimate_size(hepar2)
     assert estimate > _compile.DEFAULT_MAX_NODES
@@ -84,6 +85,7 @@ def test_a_lifted_budget_still_stops_at_the_timeout_while_building_the_table(hep
     assert time.monotonic() - t0 < 6
 
 
+@pytest.mark.slow
 def test_the_progress_bar_names_the_table_being_built(child, capsys):
     bnx.compile(child, progress=True)
     assert "compiling the table of the last" in capsys.readouterr().err

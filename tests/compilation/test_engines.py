@@ -88,6 +88,7 @@ def test_the_engines_keep_the_contract():
         assert issubclass(engine, Engine) and engine.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__name__)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
@@ -99,6 +100,7 @@ def test_each_engine_equals_the_oracle_on_what_it_accepts(engine, data):
     assume(_against_oracle(engine, case, order))  # (30 examples that it accepts)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(case=ANY, argmax=st.booleans(), data=st.data())
 def test_every_engine_on_any_classifier_accepts_correctly_or_says_why(case, argmax, data):

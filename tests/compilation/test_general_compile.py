@@ -242,6 +242,7 @@ def test_every_tail_size_matches_the_oracle(completions, case):
     _check_tail(case, TAIL_COMPLETIONS=completions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["autoref", "cudd"])
 @settings(max_examples=30)
 @given(case=general_networks(max_instances=64))
@@ -270,6 +271,7 @@ def test_small_shared_networks(backend, name, class_var, positive, threshold):
     _check(net, class_var, positive, None, backend, rule="argmax")
 
 
+@pytest.mark.slow
 def test_child_network_agrees_with_elimination(backend):
     """child.net, BirthAsphyxia (the authors' configuration, threshold 0.9) and a class of
     our choice: the ODD equals the classifier's exact elimination on every instance."""

@@ -36,6 +36,7 @@ def _not_a_forest(clf):
     return got is not None and not got[3]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
 @settings(max_examples=60)
 @given(case=kdb_networks(k=2, max_features=7, max_instances=600, binary_class=True),
@@ -65,6 +66,7 @@ def test_three_dependence_equals_the_general_engine(case, data):
         same_node_as_general(clf, order, "autoref")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
 @settings(max_examples=30)
 @given(case=kdb_networks(k=2, max_features=6, max_instances=400, rule="argmax"),
@@ -89,6 +91,7 @@ def random_kdb(n, seed, k=2):
     return bnx.Classifier(net_from_columns(edges, cpts), "C", 1, features=feats)
 
 
+@pytest.mark.slow
 def test_greedy_order_keeps_contexts_small_and_tans_keep_theirs():
     clf = random_kdb(16, 4)
     assert clf.structure == "general" and _not_a_forest(clf)

@@ -60,6 +60,7 @@ def _nb_from_columns(columns, prior=(0.5, 0.5), threshold=0.5):
     return bnx.Classifier(net, "C", 1, threshold=threshold)
 
 
+@pytest.mark.slow
 @given(case=naive_bayes(), data=st.data())
 def test_level_engine_builds_the_identical_diagram(case, data, backend):
     if len(case.net.get_cpds(case.class_var).state_names[case.class_var]) != 2:
@@ -165,6 +166,7 @@ def test_estimate_size_checks_samples(bad):
         bnx.estimate_size(bnx.examples.admissions(), samples=bad)
 
 
+@pytest.mark.slow
 def test_cli_timeout(tmp_path, capsys):
     from bnx.cli import main
     path = tmp_path / "wide.bif"

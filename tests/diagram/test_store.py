@@ -41,6 +41,7 @@ def _as_dd(exact: int, counted) -> bool:
                                                                      rel_tol=1e-12)
 
 
+@pytest.mark.slow
 def test_set_operations_against_dd(deep):
     odd, t = deep
     bdd, names, f_dd = odd.bdd, odd.encoding.variables, odd.root

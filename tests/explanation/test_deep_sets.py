@@ -66,6 +66,7 @@ def deep(request):
     return clf, odd
 
 
+@pytest.mark.slow
 def test_support_of_a_deep_classifier(deep):
     clf, odd = deep
     with limit_untouched():
@@ -116,6 +117,7 @@ def test_forbid_and_the_set_algebra_on_a_deep_diagram(deep):
     assert chain.count == no_two_adjacent(N)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", BACKENDS)
 def test_a_deep_set_is_copied_into_another_order_and_backend(deep, where):
     clf, odd = deep

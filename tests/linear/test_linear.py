@@ -49,6 +49,7 @@ def classifier(case, rule="threshold"):
                           features=case.features)
 
 
+@pytest.mark.slow
 @given(case=naive_bayes(max_features=5, max_instances=96), data=st.data())
 def test_everything_matches_brute_force(case, data):
     assume(two_class(case))
@@ -276,6 +277,7 @@ def test_cli_explains_wide_naive_bayes_without_compiling(capsys, tmp_path):
     assert "f0 = 1" in out  # the one reason: the only informative feature
 
 
+@pytest.mark.slow
 def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bif):
     """The linear fallback's answers (here after the compilation budget ran out)."""
     from bnx.cli import _main as cli
@@ -299,6 +301,7 @@ def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bi
     assert "decision:" not in out and "=yes" not in out
 
 
+@pytest.mark.slow
 def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif):
     from bnx.cli import _main as cli
     code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",

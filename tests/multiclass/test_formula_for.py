@@ -21,6 +21,7 @@ BACKENDS = bnx.backends.available_backends()
 CASES = multiclass_networks(max_features=4, max_instances=36)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=CASES, data=st.data())
 @settings(max_examples=15, deadline=None)

@@ -701,6 +701,7 @@ def test_argmax_odds_save_load_and_pickle(backend, tmp_path):
     assert doc["rule"] == "argmax" and doc["threshold"] is None
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(st.tuples(st.integers(-1, 5), st.integers(-1, 8), st.integers(-1, 8)),

@@ -233,6 +233,7 @@ def test_probable_reasons_are_the_subset_minimal_ones(case, data, monkeypatch):
         assert ok(one) and not any(ok([g for g in one if g != f]) for f in one)
 
 
+@pytest.mark.slow
 @SOME
 @given(case=CASES, data=st.data())
 def test_group_fairness_is_the_exact_ratio(case, data):
