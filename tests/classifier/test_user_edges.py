@@ -154,7 +154,7 @@ def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states
 def _options_without_help():
     import argparse
 
-    from bnx.cli._main import _build_parser
+    from bnx.cli._main import _build_parser  # private: argparse's tree of options
     missing = []
 
     def walk(parser, name):

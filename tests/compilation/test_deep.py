@@ -10,12 +10,10 @@ import itertools
 import pytest
 
 import bnx
-from bnx.compilation._choose import ENGINES, choose
+from bnx.compilation._choose import ENGINES, choose  # private: the engines, each run alone
 from bnx.compilation.budget import Budget
 from bnx.compilation.engines import FactorEngine, SplitEngine, TanEngine, TensorEngine
-from bnx.diagram._arrays import count as count_models
 from bnx.diagram.encoding import Encoding
-from bnx.odd._odd import ODD
 from tests._support.deep import (
     latent_chain,
     limit_untouched,
@@ -64,8 +62,8 @@ def test_every_engine_compiles_a_deep_majority(engine, backend):
     if engine is SplitEngine:  # not a latent tree
         assert arrays is None
         return
-    assert count_models(arrays) == majority_count(n)
-    odd = ODD(clf, enc, backend=backend, arrays=arrays)
+    odd = bnx.ODD(clf, enc, backend=backend, arrays=arrays)
+    assert odd.count() == majority_count(n)
     for k in (0, 99, 100, 101, n):
         x = {f: int(i < k) for i, f in enumerate(clf.features)}
         assert odd.decide(x) == majority_decides(x)
@@ -97,8 +95,8 @@ def test_every_engine_compiles_a_diagram_deeper_than_the_limit(shape, engine, n,
     if arrays is None:
         assert engine.accepts(clf, enc).reason
         return
-    assert count_models(arrays) == 2 ** (n - 1)
-    odd = ODD(clf, enc, backend=backend, arrays=arrays)
+    odd = bnx.ODD(clf, enc, backend=backend, arrays=arrays)
+    assert odd.count() == 2 ** (n - 1)
     x = dict.fromkeys(clf.features, 0)
     assert not odd.decide(x) and odd.decide({**x, "f0": 1})
 

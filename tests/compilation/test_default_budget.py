@@ -10,7 +10,7 @@ import time
 import pytest
 
 import bnx
-from bnx.compilation import _compile
+from bnx.compilation import _compile  # private: the default budget, stated by the docs
 from bnx.compilation.budget import Budget
 from tests._support import oracle
 from tests._support.bundled import bundled_bif

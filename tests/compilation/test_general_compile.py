@@ -221,7 +221,7 @@ def test_weight_vector_engine_equals_pairs_on_binary_classes(case):
 
 def _check_tail(case, backend: str = "autoref", **patches) -> None:
     """:func:`_check` with attributes of :mod:`bnx.compilation.engines._tail` patched."""
-    from bnx.compilation.engines import _tail as tail
+    from bnx.compilation.engines import _tail as tail  # private: its constants, patched
     saved = {name: getattr(tail, name) for name in patches}
     for name, value in patches.items():
         setattr(tail, name, value)
@@ -303,7 +303,7 @@ def test_too_wide_an_elimination_is_a_typed_error(monkeypatch):
     clf = bnx.Classifier(net, "C", 1, rule="argmax")
     monkeypatch.setattr(general, "MAX_TABLE", 1)
     # summing H out leaves pairwise factors, which the TAN engine takes: keep it out
-    from bnx.compilation import _choose
+    from bnx.compilation import _choose  # private: compile's engine list, to force one
     monkeypatch.setattr(_choose, "ENGINES",
                         tuple(e for e in _choose.ENGINES if e.__name__ != "TanEngine"))
     with pytest.raises(bnx.CompilationLimitError, match=r"a table of \d+ entries"):

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.compilation.engines import _tan_model as tm
-from bnx.compilation.engines._context_order import context_widths
+from bnx.compilation.engines import _tan_model as tm  # private: the engine's model
+from bnx.compilation.engines._context_order import context_widths  # private: a unit
 from tests._support.builders import net_from_columns
 from tests._support.strategies import classifier_of as _classifier
 from tests._support.strategies import kdb_networks

@@ -22,7 +22,7 @@ from bnx.compilation.budget import Budget
 from bnx.compilation.engines.naive_bayes import RatioEngine
 from bnx.compilation.engines.naive_bayes_levels import Levels, log_weights
 from bnx.compilation.orders import check_order
-from bnx.diagram._dd import to_dd
+from bnx.diagram._dd import to_dd  # private: arrays into the ratio engine's manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
 from tests._support.strategies import naive_bayes

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.compilation.engines import _tan_model as tm
-from bnx.compilation.engines._execution import prepare, prepared_scopes
+from bnx.compilation.engines import _tan_model as tm  # private: the engine's model
+from bnx.compilation.engines._execution import prepare, prepared_scopes  # private: a unit
 from tests._support import oracle
 from tests._support.builders import net_from_columns, random_tan
 from tests._support.strategies import classifier_of as _classifier

@@ -10,9 +10,9 @@ from math import comb, isclose
 import pytest
 
 import bnx
-from bnx.changes._erosion import eroded_counts
+from bnx.changes._erosion import eroded_counts  # private: the profile's pass on a store
 from bnx.diagram.store import Store
-from bnx.question import _cache
+from bnx.question import _cache  # private: the store kept per ODD
 from tests._support.deep import limit_untouched, majority
 
 N = 200

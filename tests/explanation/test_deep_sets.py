@@ -18,11 +18,11 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.diagram._arrays import count as array_count
-from bnx.diagram._dd import from_dd
-from bnx.diagram._traversals import evaluate
+from bnx.diagram._arrays import count as array_count  # private: passes on a dd set
+from bnx.diagram._dd import from_dd  # private: a dd set read into arrays
+from bnx.diagram._traversals import evaluate  # private: a walk, no recursion
 from bnx.diagram.backends import is_cudd
-from bnx.explanation._within import within_odd
+from bnx.explanation._within import within_odd  # private: the function asked within=
 from tests._support.deep import limit_untouched, majority
 
 N = 200

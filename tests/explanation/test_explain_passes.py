@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation import _contrastive
-from bnx.question import _reach
+from bnx.explanation import _contrastive  # private: the passes, against brute force
+from bnx.question import _reach  # private: the passes, against brute force
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
 from tests._support.builders import compiled_case, oracle_args

@@ -188,7 +188,7 @@ def test_autoref_managers_are_tidied(monkeypatch):
     """Explanations leave dead nodes in the shared autoref managers (kept in the ODD's
     arrays cache); they are collected once a manager has doubled (here with no slack),
     and the sets still held stay intact."""
-    from bnx.question import _cache
+    from bnx.question import _cache  # private: GC_SLACK forces collection
     sizes = {}
     for slack in (0, 10**9):
         odd = bnx.compile(bnx.examples.admissions(), backend="autoref")

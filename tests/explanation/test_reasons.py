@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.changes._erosion import eroded_counts
-from bnx.diagram._arrays import negate
+from bnx.changes._erosion import eroded_counts  # private: the profile's pass (a unit)
+from bnx.diagram._arrays import negate  # private: the negative decision's arrays
 from bnx.probability import same_decision
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
@@ -102,7 +102,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
 def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
     """Counts of 2**62 instances or more are Python integers (object arrays): the same
     answers as in int64 on a small classifier made to take that path."""
-    from bnx.diagram import _feature_view
+    from bnx.diagram import _feature_view  # private: BIG=0 forces Python integers
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     enc = odd.encoding
     everything = [True] * len(enc.features)

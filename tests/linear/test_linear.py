@@ -264,12 +264,12 @@ def test_cli_explains_wide_naive_bayes_without_compiling(capsys, tmp_path):
     """Past 30 features a naive Bayes is explained from its tables, not compiled."""
     from pgmpy.readwrite import BIFWriter
 
-    from bnx.cli import _main as cli
+    from bnx.cli import main
     from tests._support.deep import one_matters
     path = str(tmp_path / "wide.bif")
     BIFWriter(one_matters(31).network).write(path)
     x = ",".join(f"f{i}=1" for i in range(31))
-    code = cli.main(["explain", path, "--class", "C", "--positive", "1", "--instance", x])
+    code = main(["explain", path, "--class", "C", "--positive", "1", "--instance", x])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "31 features are too many to compile (more than 30)" in out and "bnx.linear" in out
@@ -280,8 +280,8 @@ def test_cli_explains_wide_naive_bayes_without_compiling(capsys, tmp_path):
 @pytest.mark.slow
 def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bif):
     """The linear fallback's answers (here after the compilation budget ran out)."""
-    from bnx.cli import _main as cli
-    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+    from bnx.cli import main
+    code = main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--instance", CLI_X, "--limit", "2", "--max-nodes", "1"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -289,7 +289,7 @@ def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bi
     assert "Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5)." in out
     assert "What would change it: at least two features would have to change" in out
     # the options select single answers, in the class's words too
-    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+    code = main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--instance", CLI_X, "--limit", "2", "--on", "GPA=yes", "--max-nodes", "1"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -303,8 +303,8 @@ def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bi
 
 @pytest.mark.slow
 def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif):
-    from bnx.cli import _main as cli
-    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+    from bnx.cli import main
+    code = main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--instance", CLI_X, "--max-nodes", "1", "--pi", "--shortest"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -312,7 +312,7 @@ def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif)
     assert ("a shortest sufficient reason for Admit = yes (a PI-explanation; 2 features):\n"
             "  GPA = yes, WorkExperience = yes") in out
     assert "MC-explanation" not in out
-    code = cli.main(["compile", admissions_bif, "--class", "Admit", "--positive", "yes",
+    code = main(["compile", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--max-nodes", "1"])  # compile itself does not fall back
     assert code == 1 and "max_nodes=1" in capsys.readouterr().err
 
@@ -324,7 +324,7 @@ def test_rounded_logs_are_within_their_bound(a, b):
     """log(a / b) in units of 2**-40 errs by at most the bound it reports (50 digits)."""
     import decimal
 
-    from bnx.linear._core import SCALE, _log_ratio
+    from bnx.linear._core import SCALE, _log_ratio  # private: the rounded log (a unit)
     a, b = Fraction(a), Fraction(b)
     assume(a > 0 and b > 0)
     lg, err = _log_ratio(a, b)
@@ -338,7 +338,7 @@ def test_rounded_logs_are_within_their_bound(a, b):
 
 def test_near_ties_are_settled_exactly(monkeypatch):
     """A threshold one part in 10**30 off a posterior: floats cannot tell, the products do."""
-    from bnx.linear import _core
+    from bnx.linear import _core  # private: Race.exact, to see it called
     calls = []
     exact = _core.Race.exact
     monkeypatch.setattr(_core.Race, "exact", lambda self, x: calls.append(1) or exact(self, x))

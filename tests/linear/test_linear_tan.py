@@ -79,7 +79,7 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
 @given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
 def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
     """With the rounding bound made huge, every verdict is taken on the exact ratios."""
-    from bnx.linear import _forest
+    from bnx.linear import _forest  # private: the race over the forest (a unit)
     assume(_two_class_tan(case))
     clf = _classifier(case)
     assume(clf.structure == "tan")
@@ -170,11 +170,11 @@ def _small_tan():
 def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
     from pgmpy.readwrite import BIFWriter
 
-    from bnx.cli import _main as cli
+    from bnx.cli import main
     path = str(tmp_path / "tan.bif")
     BIFWriter(_small_tan()).write(path)
     x = "A=yes,B=yes,C=no,D=yes"
-    code = cli.main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
+    code = main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
                      "A,B,C,D", "--instance", x, "--on", "A=yes,B=yes,C=yes,D=yes",
                      "--max-nodes", "1"])  # the budget runs out: explained from the tables
     out, err = capsys.readouterr()
@@ -202,7 +202,7 @@ def test_every_instance_of_a_small_tan():
 
 
 def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
-    from bnx.linear import _branch, _fewest, _tan
+    from bnx.linear import _branch, _fewest, _tan  # private: each search on its own
     clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
     x = {"A": "yes", "B": "yes", "C": "no", "D": "yes"}
     assert len(linear.shortest_pi_explanation(clf, x)) >= 1

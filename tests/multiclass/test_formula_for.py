@@ -13,7 +13,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.odd._odd import formula_for
+from bnx.odd._odd import formula_for  # private: the unit every question asks
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import instances, multiclass_classifier_of, multiclass_networks
 

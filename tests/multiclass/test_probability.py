@@ -15,7 +15,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.probability import _dense
+from bnx.probability import _dense  # private: LIMIT=0 leaves the dense joint out
 from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import (

@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 import bnx
-from bnx.diagram._traversals import count as count_dd
+from bnx.diagram._traversals import count as count_dd  # private: dd's own count recurses
 from tests._support.deep import (
     limit_untouched,
     majority,

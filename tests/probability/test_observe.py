@@ -345,7 +345,7 @@ def test_float_decisions_defer_a_tie_to_exact_arithmetic():
 @pytest.mark.parametrize("shape", [(2,), (3, 2), (2, 3, 4), (1, 2, 2, 2, 3)])
 @pytest.mark.parametrize("exact", [False, True])
 def test_sums_per_feature_are_the_sums_over_the_other_axes(shape, exact):
-    from bnx.probability.observe import _per_feature
+    from bnx.probability.observe import _per_feature  # private: a unit (sums)
     rng = __import__("numpy").random.default_rng(sum(shape))
     table = rng.integers(0, 1000, size=(3, *shape))
     if exact:
