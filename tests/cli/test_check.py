@@ -64,6 +64,7 @@ def test_ordinal_features(capsys, graded_bif):
                             "below C = sick).")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, words", [
     ([], "nothing to check"),
     (["--rule", "GPA=yes"], "one '=>'"),

@@ -76,6 +76,7 @@ def test_partial_instance_gets_the_report(capsys, child):
     assert out.startswith("So far: Disease = ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--rival", "PAIVS"], "rival='PAIVS' is the class this instance is decided"),
     (["--rival", "Flu"], "'Flu' is not a state of the class 'Disease'"),

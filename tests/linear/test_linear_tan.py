@@ -31,6 +31,7 @@ def _two_class_tan(case):
     return len(case.states(case.class_var)) == 2
 
 
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
@@ -56,6 +57,7 @@ def test_everything_matches_brute_force(case, data):
         assert partial.items() <= cx.items() and brute.decide(cx) != brute.decide(x)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
@@ -74,6 +76,7 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
@@ -92,6 +95,7 @@ def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
         check_all(clf, brute, x)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64, rule="argmax"), data=st.data())

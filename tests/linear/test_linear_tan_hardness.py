@@ -167,6 +167,7 @@ def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
     assert frozenset(err.value.best) in brute.pis(x) and len(err.value.best) == 3
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data(),
