@@ -226,6 +226,7 @@ def test_plots():
         many.plot(kind="waterfall")
 
 
+@pytest.mark.slow
 def test_explain_data_and_command_line(tmp_path, capsys):
     """explain_data(what=["shap"]) and ``bnx explain --shap --background`` give the
     values of shap_values; rows with missing values get NaN."""

@@ -76,6 +76,7 @@ def check_row(case, row, decide_at):
         assert decide_at(hi) != want or decide_at(hi + (1 - hi) * eps) != want, (row, "high")
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=40, deadline=None)
 def test_intervals_against_recomputed_decisions(case, data):

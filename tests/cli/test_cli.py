@@ -227,6 +227,7 @@ def test_multivalued_default_works(capsys, tmp_path):
     assert out.splitlines()[0] == "row,decision,posterior,pi_count,pi_shortest"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--output", "x.csv"], "--output goes with --data"),
     (["--data", "no-such.csv"], "cannot read the CSV file"),

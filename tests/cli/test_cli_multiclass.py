@@ -41,6 +41,7 @@ def test_compile_without_positive_saves_a_multiclass_odd(capsys, child, tmp_path
     assert loaded.multiclass and loaded.classes == odd.classes and loaded.count() == counts
 
 
+@pytest.mark.slow
 def test_explain_a_network_file_prints_the_report(capsys, child):
     path, odd = child
     code, out, err = run(capsys, "explain", path, "--class", "Disease", "--instance", XS)
@@ -67,6 +68,7 @@ def test_explain_a_saved_odd_with_a_rival(capsys, child, tmp_path):
     assert "for Disease = PAIVS and not TGA" in out
 
 
+@pytest.mark.slow
 def test_partial_instance_gets_the_report(capsys, child):
     path, odd = child
     code, out, err = run(capsys, "explain", path, "--class", "Disease", "--pi",

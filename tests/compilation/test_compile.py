@@ -209,6 +209,7 @@ def test_compile_needs_a_classifier():
         bnx.compile(bnx.examples.admissions_network())
 
 
+@pytest.mark.slow
 @given(case=classifiers(), data=st.data())
 @settings(max_examples=40)
 def test_feature_subsets_sum_out_the_rest_exactly(case, data):

@@ -233,6 +233,7 @@ def _check_tail(case, backend: str = "autoref", **patches) -> None:
             setattr(tail, name, value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("completions", [0, 4, 1024])
 @settings(max_examples=20)
 @given(case=general_networks(max_instances=48))

@@ -52,6 +52,7 @@ def test_kdb_engine_equals_oracle_and_general_engine(backend, case, data):
         against_oracle(case, clf, backend, shuffled)
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(case=kdb_networks(k=3, max_features=6, max_instances=400, binary_class=True,
                          rule="threshold"), data=st.data())

@@ -117,6 +117,7 @@ def _wide(n, seed=3):
     return _nb_from_columns(cols, (0.45, 0.55))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit, message", [({"timeout": 1, "max_nodes": math.inf},
                                              "timeout=1 s"),
                                             ({"max_nodes": 100_000}, "max_nodes=100000")])

@@ -75,6 +75,7 @@ def test_lengths_helper_matches_the_library_on_a_small_majority():
             assert _lengths(expl) == expl.lengths()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [HALF + 5, HALF, HALF - 3])
 def test_pi_explanations_of_a_deep_majority(deep_odd, k):
     x = _instance(deep_odd, k)

@@ -102,6 +102,7 @@ def test_support_with_deterministic_features_is_exact():
     assert s.count == 2 * 2 ** (N - copies)
 
 
+@pytest.mark.slow
 def test_forbid_and_the_set_algebra_on_a_deep_diagram(deep):
     clf, odd = deep
     with limit_untouched():

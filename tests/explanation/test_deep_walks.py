@@ -93,6 +93,7 @@ def test_counterfactuals_with_costs(deep):
         assert free.cost == 10 and free.count == comb(24, 20)
 
 
+@pytest.mark.slow
 def test_counts_lengths_and_shortest_of_a_deep_set(deep):
     """The positive instances, each weighed by its number of features on (the walks of
     an MC-explanation set): counted, by length, and the shortest of them."""

@@ -260,6 +260,7 @@ def admissions_bif(tmp_path_factory):
 CLI_X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
 
 
+@pytest.mark.slow
 def test_cli_explains_wide_naive_bayes_without_compiling(capsys, tmp_path):
     """Past 30 features a naive Bayes is explained from its tables, not compiled."""
     from pgmpy.readwrite import BIFWriter

@@ -171,6 +171,7 @@ def _small_tan():
     return net
 
 
+@pytest.mark.slow
 def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
     from pgmpy.readwrite import BIFWriter
 

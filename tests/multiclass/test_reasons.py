@@ -226,6 +226,7 @@ def test_child_reasons_against_its_decision_table(child, child_brute):
                 brute.check_explanation(x, part, rival)
 
 
+@pytest.mark.slow
 def test_child_prime_implicants_of_each_class(child, child_brute):
     odd = bnx.compile(child)
     for c in child.classes:

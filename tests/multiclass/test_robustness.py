@@ -187,6 +187,7 @@ def test_child_counterfactuals_and_profile_by_enumeration(child):
     assert bnx.robustness_profile(odd) == {k: profile[k] for k in sorted(profile)}
 
 
+@pytest.mark.slow
 def test_child_bias_by_enumeration(child):
     clf, odd, codes, xs, decided = child
     feats = list(odd.features)

@@ -183,6 +183,7 @@ X = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5"
      "XrayReport": "Normal", "GruntingReport": "yes", "Age": "0-3_days"}
 
 
+@pytest.mark.slow
 def test_child_text_in_the_class_words(child):
     clf, odd, table = child
     r = bnx.explain(odd, X)
