@@ -51,6 +51,7 @@ def test_explain_a_network_file_prints_the_report(capsys, child):
     assert "makes it TGA" in out
 
 
+@pytest.mark.slow
 def test_explain_a_saved_odd_with_a_rival(capsys, child, tmp_path):
     path, odd = child
     saved = odd.save(str(tmp_path / "child.bnx"))

@@ -119,6 +119,7 @@ def test_only_math_inf_lifts_it(bad):
         bnx.compile(bnx.examples.admissions(), max_nodes=bad)
 
 
+@pytest.mark.slow
 def test_a_multi_class_classifier_is_estimated_and_refused_by_its_formulas(hepar2):
     """Without a positive state the ODD holds one formula per class state: the estimate
     is their sum, and the way forward names predict and class_probabilities."""

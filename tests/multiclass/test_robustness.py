@@ -229,6 +229,7 @@ def test_counterfactuals_within_the_support_reach_instances_of_positive_probabil
         assert _as_map(bnx.counterfactuals(odd, x, within=clf, target=target)) == want
 
 
+@pytest.mark.slow
 def test_child_answers_survive_saving(child, tmp_path):
     clf, odd, codes, xs, decided = child
     again = bnx.ODD.load(odd.save(tmp_path / "child.bnx"), backend="autoref")

@@ -197,6 +197,7 @@ def test_child_text_in_the_class_words(child):
             for c in r.counterfactuals} == cfs
 
 
+@pytest.mark.slow
 def test_child_rival(child):
     clf, odd, table = child
     r = bnx.explain(odd, X, rival="TGA")
