@@ -5,6 +5,13 @@ Run from the repository root::
 
     PYTHONPATH=. BNX_BENCH_DATA=/work/shared/data python bench/observe.py
     PYTHONPATH=. python bench/observe.py --exact    # also one exact SDP per case (slow)
+    PYTHONPATH=. python bench/observe.py --nb 40 --seen 0 8 20   # nb40 only
+
+With ``--nb N``, only the random naive Bayes of ``N`` binary features
+(``bench/_data.synthetic_nb``, compiled beforehand with CUDD): the same-decision
+probability and ``next_observations`` with the first ``k`` features of a seeded random
+instance seen, for each ``k`` of ``--seen``, each timed twice (wall and CPU); target:
+``next_observations`` on nb40 < 2 s.
 
 Cases: alarm with the classes HYPOVOLEMIA and LVFAILURE (``networks/alarm.net``, 11 leaf
 features, 25 hidden nodes; as in ``bench/networks.py``) and the votes naive Bayes
@@ -117,14 +124,39 @@ def run(rounds: int, exact: bool) -> list[list[str]]:
     return rows
 
 
+def run_nb(n: int, seen: list[int]) -> list[list[str]]:
+    """The SDP and next_observations on the random naive Bayes of ``n`` features."""
+    import _data
+    import numpy as np
+    clf = _data.synthetic_nb(n).clf
+    odd = bnx.compile(clf, backend=_backend())
+    feats = list(clf.features)
+    rng = np.random.default_rng(1)
+    x = {f: clf.states(f)[int(rng.integers(2))] for f in feats}
+    rows = []
+    for k in seen:
+        e = {f: x[f] for f in feats[:k]}
+        for label, fn in (("SDP", bnx.same_decision_probability),
+                          ("next_observations", bnx.next_observations)):
+            for r in range(2):
+                _, w, c = _timed(lambda: fn(clf, e, odd=odd))
+                rows.append([f"nb{n} ({odd.size:,} nodes)", f"{label}, {k} seen, run {r + 1}",
+                             "1", f"{w * 1e3:.0f}", f"{c * 1e3:.0f}"])
+    return rows
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3, help="evidence sets per k (default 3)")
     ap.add_argument("--exact", action="store_true", help="also one exact SDP per case")
+    ap.add_argument("--nb", type=int, default=0, help="only the random naive Bayes of N "
+                    "features")
+    ap.add_argument("--seen", type=int, nargs="+", default=[0, 8, 20],
+                    help="with --nb: the numbers of features seen (default 0 8 20)")
     args = ap.parse_args(argv)
     print(_util.machine_line())
     print(_util.load_line())
-    rows = run(args.rounds, args.exact)
+    rows = run_nb(args.nb, args.seen) if args.nb else run(args.rounds, args.exact)
     print(_util.markdown_table(["case", "question", "calls", "max wall ms", "max CPU ms"],
                                rows))
     print(_util.load_line())

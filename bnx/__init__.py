@@ -5,7 +5,8 @@ trees, TAN, general networks; a threshold on the class posterior or the most pro
 class) into its decision function, an ordered decision diagram, and explain its decisions
 exactly: MC- and PI-explanations (Shih, Choi and Darwiche, IJCAI 2018), contrastive
 reasons, robustness, counterfactuals, bias and the same-decision probability; naive Bayes
-of any width without compiling (:mod:`bnx.linear`); whole data sets (:func:`explain_data`).
+of any width without compiling (:mod:`bnx.linear`); one decision of any network without
+compiling (:mod:`bnx.local`); whole data sets (:func:`explain_data`).
 
 The data flows one way, and so do the imports (``tests/test_imports.py`` checks that no
 module imports one above it). The packages, from the bottom up:
@@ -24,7 +25,8 @@ module imports one above it). The packages, from the bottom up:
   probability, what to observe next), ``explanation/`` (reasons on the ODD: MC-, PI- and
   contrastive explanations, general reasons, rules and monotonicity), ``changes/``
   (robustness, counterfactuals and their costs, bias), ``attribution/`` (SHAP and Banzhaf
-  values, parameter sensitivity), ``linear/`` (naive Bayes and TANs too wide to compile);
+  values, parameter sensitivity), ``linear/`` (naive Bayes and TANs too wide to compile),
+  ``local/`` (one decision of any network explained without compiling);
 - data and pictures: ``tabular/`` (whole data sets, plots, shipped data and examples);
 - ``report/`` (one decision in the class's own words: text, HTML, JSON, pictures);
 - ``serve/`` (the explorer, a web page for people who do not write Python);
@@ -50,6 +52,7 @@ _warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")
 # (see bnx._util.lazy). ``__all__`` is these names.
 _LAZY = {"backends": ("bnx.diagram.backends", None), "examples": ("bnx.tabular.examples", None),
          "linear": ("bnx.linear", None), "serve": ("bnx.serve", None),
+         "local": ("bnx.local", None),
          "Classifier": ("bnx.classifier._classifier", "Classifier"),
          "read_network": ("bnx.network.readers", "read_network"),
          "ODD": ("bnx.odd._odd", "ODD"),

@@ -1,29 +1,72 @@
-"""Floating point with a proven bound: the unit roundoff and ``gamma(k)``, written once.
+"""Floating point with a proven bound, written once.
+
+The unit roundoff, ``gamma(k)``, the comparison that defers to exact arithmetic, blocked
+sums and logs of ratios.
 
 Every float answer bnx gives comes with an argument that it is close enough to the
 exact value, or is redone in exact arithmetic. The argument is always the same
 (Higham, *Accuracy and Stability of Numerical Algorithms*, Lemma 3.1 and 3.3): with
 nonnegative operands, a value computed through ``k`` roundings on its longest chain from
 the inputs is ``v (1 + theta)`` with ``|theta| <= gamma(k) = k u / (1 - k u)``, where
-``u = 2**-53`` is the unit roundoff of binary64.
+``u = 2**-53`` is the unit roundoff of binary64. The chains add up: a float converted
+from an exact number is one rounding; a product adds its operands' roundings plus one;
+a sum of ``m`` terms (in any order) adds ``m - 1`` to its largest term's; a ratio adds
+its two operands' roundings plus one (``(1 + theta_j) / (1 + theta_k)`` is a
+``1 + theta_{j + k}``). The model holds while no operation underflows (every nonzero
+intermediate value a normal float): callers check a lower bound on their values.
+
+- :data:`UNIT`, :func:`gamma` (exact) and :func:`float_gamma` (a float rounded up);
+- :func:`compare`: decide ``A >= B`` (or ``A > B``) from two computed values within a
+  relative bound of the exact ``A`` and ``B``, or return ``None`` so the caller
+  computes exactly: the one compare-or-defer of every engine and question;
+- :func:`probability`: a probability from a ratio of computed sums with its proven
+  absolute bound, or ``None`` when that bound exceeds :data:`BOUND`;
+- :func:`total`: a sum in blocks, so that ``m`` terms cost about ``2 sqrt(m)``
+  roundings instead of ``m - 1``;
+- :func:`log_ratio`: ``log(a / b)`` of two positive rationals with a bound on its
+  absolute error (the naive Bayes log-weights of the compiler and of :mod:`bnx.linear`).
 
 Examples
 --------
->>> from bnx._util.rounding import UNIT, gamma
+>>> from bnx._util.rounding import UNIT, compare, gamma
 >>> UNIT == 2.0 ** -53
 True
 >>> gamma(1) > UNIT
 True
+>>> compare(0.75, 0.25, 1e-12), compare(0.25, 0.75, 1e-12), compare(0.5, 0.5, 1e-12)
+(True, False, None)
 """
 
 from __future__ import annotations
 
+import math
+import sys
 from fractions import Fraction
 
-__all__ = ["UNIT", "gamma"]
+__all__ = ["BOUND", "EPS", "NORMAL", "U", "UNIT", "Unsafe", "compare", "float_gamma", "gamma",
+           "log_ratio", "probability", "total"]
 
 #: The unit roundoff of binary64.
 UNIT = Fraction(1, 1 << 53)
+
+#: The same, as a float.
+U = 2.0 ** -53
+
+#: Machine epsilon, ``2 u``: the gap from 1 to the next double.
+EPS = 2.0 ** -52
+
+#: The smallest positive normal double: below it relative rounding bounds fail.
+NORMAL = sys.float_info.min
+
+#: The bound promised on every float probability a question returns (``1e-9``).
+BOUND = Fraction(1, 10 ** 9)
+
+
+class Unsafe(Exception):
+    """A float pass whose values could underflow (or overflow).
+
+    Its caller answers in exact arithmetic instead.
+    """
 
 
 def gamma(k: int) -> Fraction:
@@ -41,3 +84,149 @@ def gamma(k: int) -> Fraction:
     """
     ku = k * UNIT
     return ku / (1 - ku)
+
+
+def float_gamma(k: int) -> float:
+    """:func:`gamma` as a float no smaller than it (for float comparisons).
+
+    Examples
+    --------
+    >>> float_gamma(10) >= gamma(10)
+    True
+    """
+    return math.nextafter(float(gamma(k)), math.inf)
+
+
+def compare(a, b, rel, *, strict: bool = False) -> bool | None:
+    """Whether ``A >= B`` (``A > B`` when ``strict``), or ``None`` when unsure.
+
+    Parameters
+    ----------
+    a, b : float or fractions.Fraction
+        Computed nonnegative values of the exact ``A`` and ``B``: ``|a - A| <= rel A``
+        and ``|b - B| <= rel B``.
+    rel : float or fractions.Fraction
+        The relative bound (``gamma(k)`` of the roundings on the longest chain).
+    strict : bool, default False
+        Decide ``A > B`` instead of ``A >= B``.
+
+    Returns
+    -------
+    bool or None
+        The exact answer when the bounds settle it; ``None`` when ``a`` and ``b`` are too
+        close (or a float is subnormal, where relative bounds fail): the caller then
+        compares the exact values.
+
+    Notes
+    -----
+    With two floats the comparison runs in floats, its margins doubled and at least four
+    unit roundoffs: the comparison's own roundings (at most three per side, of
+    ``1 -+ 2 rel`` and the two products) are each one unit roundoff, so a sure float
+    answer is a sure answer of the exact comparison. Otherwise it runs on the exact
+    rationals of the values (a float is the exact rational it holds).
+    """
+    if isinstance(a, float) and isinstance(b, float) and not isinstance(rel, Fraction):
+        if 0 < a < NORMAL or 0 < b < NORMAL:
+            return None
+        m = max(float(rel), 4 * U)
+        lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
+    else:
+        a, b, g = Fraction(a), Fraction(b), Fraction(rel)
+        lo, hi = 1 - g, 1 + g
+    if (a * lo > b * hi) if strict else (a * lo >= b * hi):
+        return True
+    if (a * hi <= b * lo) if strict else (a * hi < b * lo):
+        return False
+    return None
+
+
+def probability(num, den, k: int) -> tuple[float, Fraction] | None:
+    """``num / den`` as a probability with its proven absolute bound.
+
+    Parameters
+    ----------
+    num, den : float
+        Computed nonnegative sums (``num <= den`` exactly, ``den > 0``).
+    k : int
+        The roundings on both operands' chains together (the division adds one).
+
+    Returns
+    -------
+    (float, fractions.Fraction) or None
+        The ratio clipped into ``[0, 1]`` (a ratio of rounded sums may step just
+        outside; the exact value is within the bound of the clipped float too) and a
+        bound on its distance to the exact ratio; ``None`` when the relative bound
+        ``gamma(k + 1)`` exceeds :data:`BOUND` (the caller computes exactly).
+
+    Examples
+    --------
+    >>> value, bound = probability(1.0, 3.0, 4)
+    >>> round(value, 6), bound < 1e-15
+    (0.333333, True)
+    >>> probability(1.0, 3.0, 10 ** 9) is None
+    True
+    """
+    g = gamma(k + 1)
+    if g > BOUND:
+        return None
+    value = min(1.0, max(0.0, float(num / den)))
+    # |value - P| <= g P and P <= 1: within g, and within g value / (1 - g) when value < 1
+    return value, min(g, g * Fraction(value) / (1 - g))
+
+
+def total(x, axis: int = -1):
+    """``(sum of x along axis, roundings it adds)``: nonnegative floats summed in blocks.
+
+    A sum of ``m`` terms in one go adds up to ``m - 1`` roundings to its largest term's;
+    summed in ``ceil(m / b)`` blocks of ``b = ceil(sqrt(m))`` terms, then the block sums,
+    it adds at most ``(b - 1) + (ceil(m / b) - 1)``. Exact numbers (an object array) are
+    summed as they are and add none.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s, k = total(np.ones((2, 10000)))
+    >>> s.tolist(), k
+    ([10000.0, 10000.0], 198)
+    """
+    import numpy as np
+    x = np.moveaxis(np.asarray(x), axis, -1)
+    m = x.shape[-1]
+    if x.dtype == object or m <= 2:
+        return x.sum(axis=-1), (0 if x.dtype == object else max(m - 1, 0))
+    b = math.isqrt(m - 1) + 1
+    blocks = -(-m // b)
+    pad = blocks * b - m
+    if pad:
+        x = np.concatenate([x, np.zeros((*x.shape[:-1], pad), dtype=x.dtype)], axis=-1)
+    return x.reshape(*x.shape[:-1], blocks, b).sum(axis=-1).sum(axis=-1), (b - 1) + (blocks - 1)
+
+
+def log_ratio(a: Fraction, b: Fraction) -> tuple[float, float]:
+    """``(lg, err)`` with ``|lg - log(a / b)| <= err``, for positive rationals.
+
+    Through floats when ``a``, ``b`` and ``a / b`` are normal floats (``float(a)``, the
+    division and the log each err by at most one rounding), else through the integer
+    parts (no underflow, an error proportional to their logs). The one log-weight of
+    naive Bayes and TAN classifiers: the compiler's (``compilation/engines/_weights.py``,
+    ``_tan_model.py``) and :mod:`bnx.linear`'s.
+
+    Examples
+    --------
+    >>> import math
+    >>> lg, err = log_ratio(Fraction(3, 4), Fraction(1, 4))
+    >>> abs(lg - math.log(3)) <= err < 1e-14
+    True
+    """
+    try:
+        fa, fb = a.numerator / a.denominator, b.numerator / b.denominator
+        r = fa / fb if fa >= NORMAL and fb >= NORMAL else 0.0
+    except (OverflowError, ZeroDivisionError):  # beyond the doubles
+        r = 0.0
+    if NORMAL <= r < math.inf:
+        lg = math.log(r)
+        return lg, 2.0 ** -50 * (1.0 + abs(lg))
+    parts = (math.log(a.numerator), math.log(a.denominator),
+             math.log(b.numerator), math.log(b.denominator))
+    lg = parts[0] - parts[1] - parts[2] + parts[3]
+    return lg, 2.0 ** -49 * (1.0 + sum(map(abs, parts)))

@@ -69,9 +69,10 @@ def _mutable(enc: Encoding, mutable: Sequence[bool]) -> list[bool]:
 
 
 class Erosion:
-    """Erosions of the functions of a :class:`~.store.Store`, memoised per node, a
-    feature's nodes at a time (each step a few numpy calls over all of them); counts are
-    the store's.
+    """Erosions of the functions of a :class:`~.store.Store`, memoised per node.
+
+    They are made a feature's nodes at a time (each step a few numpy calls over all of them);
+    counts are the store's.
 
     Parameters
     ----------
@@ -136,7 +137,9 @@ class Erosion:
 
 def eroded_counts(arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
                   least: tuple | None = None) -> tuple[dict, int]:
-    """``({k: instances of the function at robustness k}, instances never flipped)``:
+    """Count the instances of ``arrays``' function by robustness.
+
+    Return ``({k: instances of the function at robustness k}, instances never flipped)``:
     the instances on which ``arrays``' function is true (valid codes only), by the
     fewest changes of ``mutable`` features that make it false; ``least``: per feature,
     the state whose cofactor implies the others, where the function is unate.

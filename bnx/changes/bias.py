@@ -77,9 +77,11 @@ class Bias:
     other: str = ""
 
     def __bool__(self) -> bool:
+        """Tell whether the decision is biased."""
         return self.biased
 
     def __str__(self) -> str:
+        """Say whether the decision depends on the protected features, in sentences."""
         on = ", ".join(map(str, self.protected)) or "no feature"
         if not self.biased:
             return (f"Unbiased: no change of {on} alone changes the decision "

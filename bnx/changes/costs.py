@@ -134,9 +134,9 @@ def cheapest(fv: FeatureView, target: int, price: list[list[Fraction | None]]) -
 class Paths:
     """The cheapest paths from the root to the other decision as a diagram of changes.
 
-    In the node table ``out`` (:class:`~bnx.diagram.store.Store`; the ``partial`` layout: "unchanged",
-    or a change to state ``v``); memoised per node and feature, one node per node of the
-    result.
+    In the node table ``out`` (:class:`~bnx.diagram.store.Store`; the ``partial`` layout:
+    "unchanged", or a change to state ``v``); memoised per node and feature, one node per
+    node of the result.
     """
 
     def __init__(self, fv: FeatureView, x: list[int], scaled: list, d, layout: Layout,

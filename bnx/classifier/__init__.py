@@ -7,9 +7,11 @@
 - :mod:`._checks`: its features and declared on states, checked;
 - :mod:`._rules`: the threshold and argmax rules, decided exactly (and the default
   threshold);
-- :mod:`._inference`: exact inference on the network (variable elimination);
+- :mod:`._inference`: the one inference path on networks (elimination orders, contractions
+  in floats with a proven bound or exact, plans per pattern of observed nodes);
 - :mod:`._relevance`: which nodes matter to the class;
 - :mod:`._tree`: latent-tree structure;
 - :mod:`._instances`: rows and mappings read as instances;
-- :mod:`._unate`: unate features and their least states.
+- :mod:`._unate`: unate features and their least states;
+- :mod:`._restricted`: a classifier conditioned on evidence (its factors reduced).
 """

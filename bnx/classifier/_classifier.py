@@ -43,7 +43,7 @@ from ..errors import (
     closest_first,
 )
 from ._checks import check_features, check_on_states, check_ordinal
-from ._inference import class_marginal, integer_factor
+from ._inference import FloatRange, Inference, integer_factor
 from ._instances import as_instance
 from ._instances import resolve_state as _resolve_state
 from ._interop import Interop
@@ -181,7 +181,9 @@ class Classifier(Interop):
         self._tree = as_tree(class_var, self._features, self._states, cpds, self._main,
                              self._aside)
         self._card = {n: len(s) for n, s in self._states.items()}
-        self._orders: dict = {}
+        self._cpds = cpds
+        #: features fixed by :func:`bnx.classifier._restricted.restrict` (index per feature)
+        self._evidence: dict = {}
         self._on_states = check_on_states(on_states, self._features, self._states)
         self._ordinal = check_ordinal(ordinal, self._features, self._states)
 
@@ -448,29 +450,54 @@ class Classifier(Interop):
         """The main factors in exact integers (each scaled by a positive constant)."""
         return [integer_factor(f)[0] for f in self._main]
 
+    @cached_property
+    def _inference(self) -> Inference:
+        """The network's inference (plans cached per pattern of observed features)."""
+        return Inference(self._card, self._parents, self._cpds)
+
+    def _plans_clear(self) -> None:
+        """Forget the cached inference plans (benchmarks time the first call)."""
+        self._inference.plans.clear()
+
+    def _observed(self, idx: Mapping[Feature, int]) -> Mapping[Feature, int]:
+        """Return the evidence of an instance's state indices: with the fixed features'."""
+        return {**self._evidence, **idx} if self._evidence else idx
+
     def _decision_joint(self, idx: Mapping[Feature, int]) -> list:
-        """``Pr(c, x)`` up to one positive factor that does not depend on ``c``: enough
-        to decide. Complete instances skip the aside groups (positive factors).
+        """Return ``Pr(c, x)`` exactly, up to one positive factor that does not depend on ``c``.
+
+        That is enough to decide (0 for every class when ``Pr(x) = 0``).
         """
         if self._tree is not None:
             return self._tree.scaled_joint(idx)[0]
-        if len(idx) == len(self._features) or not self._aside:
-            return class_marginal(self._int_main, idx, self._class_var, self._card,
-                                  self._orders, "main")
-        return self._class_joint(idx)
+        got = self._inference.joint((self._class_var,), self._observed(idx), exact=True,
+                                   whole=False)
+        return got.table.reshape(-1).tolist()
+
+    def _float_joint(self, idx: Mapping[Feature, int]):
+        """Return ``Pr(c, x)`` in floats up to one positive factor, each within its ``err``.
+
+        An :class:`~bnx.classifier._inference.Answer`; ``None`` for a tree classifier or
+        when floats cannot prove a bound.
+        """
+        if self._tree is not None:
+            return None
+        try:
+            return self._inference.joint((self._class_var,), self._observed(idx), whole=False)
+        except FloatRange:
+            return None
 
     def _class_joint(self, idx: Mapping[Feature, int]) -> list[Fraction]:
         """``[Pr(class = c, x) for c]`` exactly (features absent from ``idx`` summed out)."""
         if self._tree is not None:
             return self._tree.class_joint(idx)
-        factors = [f for group in self._aside for f in group] + self._main
-        joint = class_marginal(factors, idx, self._class_var, self._card, self._orders, "all")
-        k = len(self.class_states)
-        return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
+        got = self._inference.joint((self._class_var,), self._observed(idx), exact=True)
+        return [Fraction(v) for v in got.table.reshape(-1).tolist()]
 
     def _scaled_joint(self, idx: Mapping[Feature, int]) -> tuple[list[int], int]:
-        """``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers
-        (features absent from ``idx`` summed out); ``den`` is the same for every ``x``
+        """Return ``(joint, den)``: ``Pr(class = c, x) = joint[c] / den`` exactly, in integers.
+
+        Features absent from ``idx`` are summed out; ``den`` is the same for every ``x``
         of a tree classifier.
         """
         if self._tree is not None:
@@ -535,11 +562,16 @@ class Classifier(Interop):
                                    "its posterior Pr(class | instance) is undefined")
         return Fraction(joint[self._positive_index]) / total
 
-    def posterior(self, instance: Instance, *, partial: bool = False) -> float:
-        """``Pr(class = positive | instance)``, rounded once from the exact value (so it
-        is in ``[0, 1]``, and equal posteriors are equal floats).
+    def posterior(self, instance: Instance, *, partial: bool = False,
+                  exact: bool = False) -> float:
+        """Return ``Pr(class = positive | instance)``, a float in ``[0, 1]``.
 
-        ``partial`` as in :meth:`posterior_exact`.
+        On a general network it is computed in floating point, within a proven relative
+        error bound of the exact value (:mod:`bnx.classifier._inference`; below ``1e-12``
+        on every bundled network), and exactly when the bound cannot be proven;
+        ``exact=True`` (and naive Bayes and latent trees always) rounds once from the exact
+        value, so that equal posteriors are equal floats. ``partial`` as in
+        :meth:`posterior_exact`.
 
         Returns
         -------
@@ -552,10 +584,25 @@ class Classifier(Interop):
             :meth:`posterior_exact`.
         """
         self._one_state("posterior")
+        if not exact:
+            got = self._float_probabilities(self.encode(instance, partial=partial))
+            if got is not None:
+                return got[0][self._positive_index]
         return float(self.posterior_exact(instance, partial=partial))
 
+    def _float_probabilities(self, idx: Mapping[Feature, int]) -> tuple | None:
+        """Return ``(probabilities, err)`` in floats (``None``: only exactly)."""
+        got = self._float_joint(idx)
+        if got is None:
+            return None
+        try:
+            return got.probabilities()
+        except ZeroDivisionError:
+            raise ExplanationError("the instance has probability zero under the network: "
+                                   "its posterior Pr(class | instance) is undefined") from None
+
     def decide(self, instance: Instance, *, partial: bool = False):
-        """The exact decision under :attr:`rule`.
+        """Decide an instance exactly under :attr:`rule`.
 
         ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
         state beats every earlier state strictly and every later one weakly; a
@@ -568,16 +615,24 @@ class Classifier(Interop):
             True for a positive decision; the decided class state of a multi-class
             classifier.
         """
-        joint = self._decision_joint(self.encode(instance, partial=partial))
+        idx = self.encode(instance, partial=partial)
+        got = self._float_joint(idx)
+        if got is not None:
+            settled = _settled(got.table.reshape(-1).tolist(), got.err, self._rule,
+                               self._positive_index, self._threshold)
+            if settled is not None:
+                return self.classes[settled] if self._positive_index is None else settled
+        joint = self._decision_joint(idx)
         if self._positive_index is None:
             return self.classes[_argmax(joint)]
         return decides(joint, self._rule, self._positive_index, self._threshold)
 
     def predict(self, instance: Instance, *, partial: bool = False):
-        """The decided class state, by name: the most probable class state of a multi-class
-        classifier (the first state in the class's order winning a tie); for a binary
-        classifier the state its decision stands for (``"not <positive>"`` for a negative
-        decision about one of several states).
+        """Return the decided class state, by name.
+
+        That is the most probable class state of a multi-class classifier (the first state
+        in the class's order winning a tie); for a binary classifier the state its decision
+        stands for (``"not <positive>"`` for a negative decision about one of several states).
 
         Parameters
         ----------
@@ -609,9 +664,13 @@ class Classifier(Interop):
         from .._util.wording import decision_state
         return decision_state(self.classes, self._positive, bool(decision))
 
-    def class_probabilities(self, instance: Instance, *, partial: bool = False) -> dict:
-        """``{state: Pr(class = state | instance)}`` for every class state, in order, each
-        rounded once from its exact value.
+    def class_probabilities(self, instance: Instance, *, partial: bool = False,
+                            exact: bool = False) -> dict:
+        """Return ``{state: Pr(class = state | instance)}`` for every class state, in order.
+
+        On a general network in floating point within a proven relative error bound of the
+        exact values (as :meth:`posterior`); each rounded once from its exact value with
+        ``exact=True`` (and on naive Bayes and latent trees).
 
         Parameters
         ----------
@@ -619,6 +678,8 @@ class Classifier(Interop):
             ``{feature: state}``.
         partial : bool
             Allow features to be left out (summed out).
+        exact : bool
+            Round each probability once from its exact value.
 
         Returns
         -------
@@ -638,7 +699,17 @@ class Classifier(Interop):
         ...                                                   partial=True).items()}
         {'-': 0.209, '+': 0.791}
         """
-        joint = self._decision_joint(self.encode(instance, partial=partial))
+        idx = self.encode(instance, partial=partial)
+        if not exact:
+            got = self._float_joint(idx)
+            if got is not None:
+                try:
+                    probs, _ = got.probabilities()
+                except ZeroDivisionError:
+                    probs = None
+                if probs is not None:
+                    return dict(zip(self.classes, probs))
+        joint = self._decision_joint(idx)
         total = sum(joint, 0)
         if total == 0:
             raise ExplanationError("the instance has probability zero under the network: "
@@ -685,9 +756,33 @@ class Classifier(Interop):
 
 
 def _argmax(joint) -> int:
-    """The index of the largest entry, the first on ties (``numpy.argmax``)."""
+    """Return the index of the largest entry, the first on ties (``numpy.argmax``)."""
     best = 0
     for i in range(1, len(joint)):
         if joint[i] > joint[best]:
             best = i
     return best
+
+
+def _settled(values: list, err: float, rule: str, positive: int | None, threshold) -> Any:
+    """Return the decision on float values, each within a relative ``err`` of the exact one.
+
+    The values are ``Pr(c, x)`` up to one positive factor. The answer is the decided
+    class's index for ``argmax`` without a positive state, else True or False, when no
+    exact values in those intervals decide otherwise; else ``None``.
+    """
+    vals = [Fraction(v) for v in values]
+    lo, hi = 1 - Fraction(err), 1 + Fraction(err)  # exact = value / (1 + theta)
+    if rule == "threshold" and positive is not None:
+        t = Fraction(threshold)
+        left = (1 - t) * vals[positive]
+        right = t * (sum(vals, Fraction(0)) - vals[positive])
+        if left / hi >= right / lo:
+            return True
+        if left / lo < right / hi:
+            return False
+        return None
+    best = _argmax(vals)
+    if any(vals[best] / hi <= vals[c] / lo for c in range(len(vals)) if c != best):
+        return None
+    return best if positive is None else best == positive

@@ -1,15 +1,21 @@
-"""Exact factors and variable elimination (the arithmetic of general networks).
+"""Exact inference on networks: the one elimination order, contraction and answer code.
 
-A *factor* is a pair ``(scope, table)``: a tuple of variables and a numpy object array
-with one axis per variable, in scope order, holding exact numbers (Python ints or
-:class:`fractions.Fraction`). Products broadcast over the union of the scopes, sums
-are exact, and evidence enters in one place only, :func:`observe`, as a contraction
-with an indicator vector over the variable's states (one-hot for an observed state,
-all ones for an unobserved one), so nothing is ever rounded.
+Every probability bnx computes on a network goes through this module. A *factor* is a pair
+``(scope, table)``: a tuple of variables and a numpy array with one axis per variable, in
+scope order. A contraction (:func:`plan`) sums the product of factors down to some kept
+variables along an elimination order (:func:`elimination_order`: greedy weighted min-fill
+or min-size, whichever makes the smaller tables), each step one batched matrix product;
+:func:`contract` runs it with one body for both arithmetics: exact (object arrays of
+Python integers or fractions) or float64, where the result comes with a proven relative
+error bound (``gamma(k)`` of :mod:`bnx._util.rounding`, ``k`` the roundings on the longest
+chain; products and sums of nonnegative numbers, no cancellation) and the tables' range is
+tracked so that no product underflows or overflows (:class:`FloatRange` otherwise).
 
-Elimination orders are greedy (:func:`elimination_order`): repeatedly the variable
-whose elimination makes the smallest table, fewest fill-in edges breaking ties. They
-never enumerate the hidden variables' joint states.
+:class:`Inference` answers on a whole network: a plan per pattern of observed nodes,
+cached, after dropping what cannot matter (barren nodes, parts the evidence separates
+from the query), the evidence entering as fixed indices. The small helpers
+(:func:`product`, :func:`observe`, ...) multiply and condition exact factors; evidence
+enters a factor only through :func:`observe` or as an index.
 
 Examples
 --------
@@ -20,18 +26,30 @@ Examples
 >>> scope, table = sum_out(product([f, g]), "A")
 >>> scope, table.tolist()
 (('B',), [7, 8])
+>>> p = plan([("A",), ("A", "B")], ("B",), {"A": 2, "B": 2})
+>>> contract(p, [f[1], g[1]], exact=True)[0].tolist()
+[7, 8]
+>>> table, e, err = contract(p, [np.array([1.0, 2.0]), np.array([[1.0, 0], [3, 4]])])
+>>> (table * 2.0 ** e).tolist(), err < 1e-15
+([7.0, 8.0], True)
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from .._util.rounding import gamma
+
 __all__ = ["as_table", "align", "product", "sum_out", "indicator", "observe",
-           "elimination_order", "eliminate", "integer_factor", "table_gcd", "class_marginal"]
+           "elimination_order", "plan", "contract", "Contraction", "FloatRange", "eliminate",
+           "integer_factor", "table_gcd", "Inference", "Answer", "error_bound"]
 
 Factor = tuple  # (scope: tuple, table: numpy object array)
 
@@ -142,61 +160,368 @@ def observe(factor: Factor, var: Any, vec: np.ndarray) -> Factor:
     return rest, out
 
 
+# ---------------------------------------------------------------- the elimination order
 def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Mapping) -> list:
-    """Choose a greedy order to eliminate ``variables`` from factors with these ``scopes``.
+    """An order to eliminate ``variables`` from factors with these ``scopes``: greedy
+    weighted min-fill (the variable whose elimination adds the fewest fill-in edges, each
+    weighted by the product of its two ends' states; the smaller table breaking ties, then
+    the given order), or greedy min-size (the smallest table, the fewest fill-in edges
+    breaking ties) where that makes smaller tables in all (tried past ``SMALL_COST``).
 
-    At each step, the variable whose elimination makes the smallest table (product of
-    its neighbours' cardinalities), fewest fill-in edges breaking ties, then the
-    given order.
+    Examples
+    --------
+    >>> elimination_order([("A", "B"), ("B", "C")], ["B", "A"], {"A": 2, "B": 3, "C": 2})
+    ['A', 'B']
+    """
+    scopes = [tuple(s) for s in scopes]
+    todo = list(dict.fromkeys(variables))
+    if len(todo) <= 1:
+        return todo
+    best, best_cost = _greedy(scopes, todo, card, "fill")
+    if best_cost > SMALL_COST:  # worth a second try
+        order, cost = _greedy(scopes, todo, card, "size")
+        if cost < best_cost:
+            best = order
+    return best
+
+
+#: Below this many table entries in all, min-fill's order is taken without trying min-size.
+SMALL_COST = 1 << 16
+
+
+def _greedy(scopes: list, todo: list, card: Mapping, rule: str) -> tuple[list, int]:
+    """One greedy order (``rule``: ``"fill"`` or ``"size"``) and its cost, the sum of the
+    sizes of the tables it makes; scores are updated only within two steps of the
+    variable eliminated.
     """
     adj: dict = {}
     for s in scopes:
         for v in s:
             adj.setdefault(v, set()).update(w for w in s if w != v)
-    todo = list(dict.fromkeys(variables))
     rank = {v: j for j, v in enumerate(todo)}
     left = set(todo)
-    order = []
+    for v in todo:
+        adj.setdefault(v, set())
+
+    def score(v):
+        nb = adj[v]
+        size = card[v] * math.prod(card[w] for w in nb)
+        fill = 0
+        nbl = list(nb)
+        for a in range(len(nbl)):
+            na, ca = adj[nbl[a]], card[nbl[a]]
+            for b in range(a + 1, len(nbl)):
+                if nbl[b] not in na:
+                    fill += ca * card[nbl[b]] if rule == "fill" else 1
+        return (fill, size, rank[v]) if rule == "fill" else (size, fill, rank[v])
+
+    scores = {v: score(v) for v in left}
+    order, cost = [], 0
     while left:
-        best, best_key = None, None
-        for v in left:
-            nb = adj.get(v, set())
-            size = math.prod(card[w] for w in nb)
-            fill = 0
-            nbl = list(nb)
-            for a in range(len(nbl)):
-                na = adj[nbl[a]]
-                for b in range(a + 1, len(nbl)):
-                    if nbl[b] not in na:
-                        fill += 1
-            key = (size, fill, rank[v])
-            if best_key is None or key < best_key:
-                best, best_key = v, key
-        order.append(best)
-        left.discard(best)
-        nb = adj.pop(best, set())
+        v = min(left, key=scores.__getitem__)
+        order.append(v)
+        cost += scores[v][1 if rule == "fill" else 0]
+        left.discard(v)
+        nb = adj.pop(v)
+        touched = set(nb)
         for w in nb:
-            adj[w].discard(best)
+            adj[w].discard(v)
             adj[w].update(x for x in nb if x != w)
-    return order
+        for w in nb:
+            touched.update(adj[w])
+        for w in touched:
+            if w in left:
+                scores[w] = score(w)
+    return order, cost
+
+
+# ------------------------------------------------------------ the one contraction code
+class FloatRange(ArithmeticError):
+    """A float contraction would leave the range where its error bound is proven (an
+    entry could underflow or overflow): the caller computes exactly instead.
+    """
+
+
+#: Bounds of the float range in which every nonzero product stays a normal number.
+_TINY, _HUGE = 2.0 ** -1000, 2.0 ** 1000
+
+
+@dataclass(frozen=True)
+class Contraction:
+    """A planned contraction of tables with ``scopes`` down to the variables ``keep`` (in
+    that order): pairwise ``steps``, each a batched matrix product, made from an
+    elimination order; ``largest`` table made, ``flops`` multiply-adds and ``depth``, the
+    roundings on the longest chain from an input to an entry of the result when every
+    input is exact (a float result is within a relative ``gamma(depth)`` of the exact
+    value: :func:`contract`).
+    """
+
+    scopes: tuple
+    keep: tuple
+    steps: tuple
+    final: tuple
+    largest: int
+    flops: int
+    depth: int
+
+
+def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
+         order: Sequence | None = None, depths: Sequence[int] | None = None) -> Contraction:
+    """The contraction of tables over ``scopes`` down to ``keep``, along ``order`` (by
+    default :func:`elimination_order`): each variable's tables multiplied pairwise, the two
+    smallest first, and each variable summed out as soon as no other table holds it.
+    ``depths``: the roundings already in each input (0: exact).
+    """
+    scopes = [tuple(s) for s in scopes]
+    keep = tuple(keep)
+    hidden = list(dict.fromkeys(v for s in scopes for v in s if v not in keep))
+    if order is None:
+        order = elimination_order(scopes, hidden, card)
+    order = [v for v in dict.fromkeys(order) if v in set(hidden)]
+    order += [v for v in hidden if v not in set(order)]
+    live = {j: s for j, s in enumerate(scopes)}
+    depth = {j: (depths[j] if depths is not None else 0) for j in live}
+    sizes = {j: math.prod(card[v] for v in s) for j, s in live.items()}
+    count: dict = {}  # the live tables holding each variable
+    for s in scopes:
+        for v in set(s):
+            count[v] = count.get(v, 0) + 1
+    steps, largest = [], max(sizes.values(), default=1)
+    flops, nxt = 0, len(scopes)
+    kset = set(keep)
+
+    def needed(*ids) -> set:
+        """The variables of tables ``ids`` that are kept or held by another live table."""
+        mine: dict = {}
+        for j in ids:
+            for v in set(live[j]):
+                mine[v] = mine.get(v, 0) + 1
+        return {v for v, k in mine.items() if v in kset or count[v] > k}
+
+    def replace(ids, out) -> None:
+        nonlocal nxt
+        for j in ids:
+            for v in set(live[j]):
+                count[v] -= 1
+            del live[j], sizes[j]
+        for v in set(out):
+            count[v] = count.get(v, 0) + 1
+        live[nxt], sizes[nxt] = out, math.prod(card[v] for v in out)
+        nxt += 1
+
+    def pair(a: int, b: int) -> None:
+        nonlocal largest, flops
+        step, out, n, d = _pair_step(a, live[a], b, live[b], needed(a, b), card, depth[a],
+                                     depth[b])
+        steps.append(step)
+        depth[nxt] = d
+        replace((a, b), out)
+        largest, flops = max(largest, sizes[nxt - 1]), flops + n
+
+    for v in order:
+        bucket = [j for j, s in live.items() if v in s]
+        while len(bucket) > 1:
+            bucket.sort(key=sizes.__getitem__)
+            a, b = bucket[0], bucket[1]
+            pair(a, b)
+            bucket = bucket[2:] + ([nxt - 1] if v in live[nxt - 1] else [])
+        if bucket and v in live[bucket[0]]:
+            a = bucket[0]
+            need = needed(a)
+            axes = tuple(i for i, w in enumerate(live[a]) if w not in need)
+            out = tuple(w for w in live[a] if w in need)
+            summed = math.prod(card[live[a][i]] for i in axes)
+            steps.append((a, None, axes, None, None, None, None, None, None))
+            flops += sizes[a]
+            depth[nxt] = depth[a] + summed - 1
+            replace((a,), out)
+    while len(live) > 1:  # tables over kept variables only: their product
+        a, b = sorted(live, key=sizes.__getitem__)[:2]
+        pair(a, b)
+    if live:
+        (last, scope), = live.items()
+        total = depth[last]
+    else:
+        last, scope, total = None, (), 0
+    missing = tuple(v for v in keep if v not in scope)
+    final = (last, scope, tuple(card[v] for v in missing), missing)
+    return Contraction(tuple(scopes), keep, tuple(steps), final, largest, flops, total)
+
+
+def _pair_step(a: int, sa: tuple, b: int, sb: tuple, need: set, card: Mapping, da: int,
+               db: int) -> tuple:
+    """One pairwise step: ``(step, out scope, multiply-adds, depth)``. Variables of one
+    table only that are not needed are summed out of it first; then the batched matrix
+    product ``(batch, left, shared) @ (batch, shared, right)`` sums the shared ones.
+    """
+    a_sum = tuple(i for i, v in enumerate(sa) if v not in need and v not in sb)
+    b_sum = tuple(i for i, v in enumerate(sb) if v not in need and v not in sa)
+    da += math.prod(card[sa[i]] for i in a_sum) - 1
+    db += math.prod(card[sb[i]] for i in b_sum) - 1
+    sa = tuple(v for i, v in enumerate(sa) if i not in a_sum)
+    sb = tuple(v for i, v in enumerate(sb) if i not in b_sum)
+    batch = tuple(v for v in sa if v in sb and v in need)
+    left = tuple(v for v in sa if v not in sb)
+    right = tuple(v for v in sb if v not in sa)
+    shared = tuple(v for v in sa if v in sb and v not in need)
+    nb, nl, nr, ns = (math.prod(card[v] for v in g) for g in (batch, left, right, shared))
+    a_perm = tuple(sa.index(v) for v in (*batch, *left, *shared))
+    b_perm = tuple(sb.index(v) for v in (*batch, *shared, *right))
+    out = (*batch, *left, *right)
+    step = (a, b, a_sum, b_sum, a_perm if a_perm != tuple(range(len(sa))) else None,
+            b_perm if b_perm != tuple(range(len(sb))) else None,
+            (nb, nl, ns), (nb, ns, nr), tuple(card[v] for v in out))
+    return step, out, nb * nl * nr * ns, da + db + 1 + ns - 1
+
+
+def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
+             ranges: Sequence | None = None) -> tuple:
+    """Run the contraction ``p`` on ``tables`` (one per planned scope, axes in its order).
+
+    One body for both arithmetics. ``exact=True``: object arrays of Python integers or
+    fractions, the result exact; returns ``(table, 0, 0.0)``. Otherwise float64 arrays of
+    nonnegative numbers: returns ``(table, e, err)``, the result being ``table * 2**e``
+    within a relative ``err`` of the exact contraction of the inputs in every entry
+    (``err = gamma(p.depth)`` rounded up; 0 exactly where the exact value is 0). The bound
+    assumes no product underflows or overflows: each table's least nonzero entry and
+    largest entry are tracked (``ranges``: ``(least, largest)`` of each input, measured
+    when not given) and its scale moved by powers of two (exact) when a product could
+    leave ``[2**-1000, 2**1000]``; :class:`FloatRange` when it still could.
+    """
+    live = dict(enumerate(tables))
+    if not exact:
+        scale = dict.fromkeys(live, 0)
+        rng = dict(enumerate(ranges)) if ranges is not None else {
+            j: _measure(t) for j, t in live.items()}
+    nxt = len(live)
+    for a, b, a_sum, b_sum, a_perm, b_perm, a_shape, b_shape, out_shape in p.steps:
+        ta = live.pop(a)
+        if b is None:  # one table: sum the axes no other table needs
+            live[nxt] = ta.sum(axis=a_sum) if a_sum else ta
+            if not exact:
+                lo, hi = rng.pop(a)
+                rng[nxt] = (lo, hi * max(1, ta.size // max(1, live[nxt].size)))
+                scale[nxt] = scale.pop(a)
+            nxt += 1
+            continue
+        tb = live.pop(b)
+        if not exact:
+            (la, ha), (lb, hb) = rng.pop(a), rng.pop(b)
+            ea, eb = scale.pop(a), scale.pop(b)
+            terms = a_shape[2] * max(1, ta.size // max(1, math.prod(a_shape))) * max(
+                1, tb.size // max(1, math.prod(b_shape)))
+            if (la > 0 and lb > 0 and la * lb < _TINY) or ha * hb * terms > _HUGE:
+                ta, la, ha, ea = _rescale(ta, ea)
+                tb, lb, hb, eb = _rescale(tb, eb)
+                if (la > 0 and lb > 0 and la * lb < _TINY) or ha * hb * terms > _HUGE:
+                    raise FloatRange("a product of the contraction could underflow "
+                                     "or overflow")
+        if a_sum:
+            ta = ta.sum(axis=a_sum)
+        if b_sum:
+            tb = tb.sum(axis=b_sum)
+        if a_perm is not None:
+            ta = ta.transpose(a_perm)
+        if b_perm is not None:
+            tb = tb.transpose(b_perm)
+        live[nxt] = np.matmul(ta.reshape(a_shape), tb.reshape(b_shape)).reshape(out_shape)
+        if not exact:
+            rng[nxt] = (la * lb * _DOWN, ha * hb * terms * _UP)
+            scale[nxt] = ea + eb
+        nxt += 1
+    last, scope, extra, missing = p.final
+    if last is None:
+        out = np.ones((), dtype=object if exact else np.float64)
+        e = 0
+    else:
+        out = live[last]
+        e = 0 if exact else scale[last]
+    if missing:  # kept variables no table holds: the result is constant along them
+        out = np.broadcast_to(out.reshape(out.shape + (1,) * len(missing)),
+                              out.shape + extra)
+        scope = (*scope, *missing)
+    if scope != p.keep:
+        out = out.transpose([scope.index(v) for v in p.keep])
+    out = np.array(out, dtype=object if exact else np.float64, order="C")
+    return out, e, 0.0 if exact else error_bound(p.depth)
+
+
+_DOWN, _UP = 1 - 2.0 ** -50, 1 + 2.0 ** -50
+
+
+def error_bound(depth: int) -> float:
+    """``gamma(depth)`` as a float no smaller than it."""
+    return math.nextafter(float(gamma(depth)), math.inf)
+
+
+def _measure(table) -> tuple[float, float]:
+    """``(least nonzero entry, largest entry)`` of a float table (``(0, 0)``: all zero)."""
+    if table.size == 0:
+        return 0.0, 0.0
+    hi = float(table.max())
+    if hi == 0:
+        return 0.0, 0.0
+    return float(table[table > 0].min()), hi
+
+
+def _rescale(table, e: int) -> tuple:
+    """``table`` scaled by a power of two so that its largest entry is in ``[1/2, 1)``
+    (exact), its range measured.
+    """
+    lo, hi = _measure(table)
+    if hi == 0:
+        return table, lo, hi, e
+    k = math.frexp(hi)[1]
+    if k:
+        table = table * 2.0 ** -k
+    return table, lo * 2.0 ** -k, hi * 2.0 ** -k, e + k
 
 
 def eliminate(factors: Iterable[Factor], order: Iterable, *,
               tick: Callable[[], None] | None = None) -> list:
-    """Sum the variables of ``order`` out of the product of ``factors``, one at a time.
+    """Sum the variables of ``order`` out of the product of exact ``factors`` (through
+    :func:`plan` and :func:`contract`); ``tick`` (optional) is called once per contraction
+    (a compilation's budget check).
 
-    ``tick``, optional: called as :func:`product` calls it.
-
-    Returns the remaining factors (their product is the result).
+    Returns the factors no variable of ``order`` touches, unchanged, and one factor per
+    group of the others that share such variables (their product is the result).
     """
-    pool = list(factors)
-    for v in order:
-        hit = [f for f in pool if v in f[0]]
-        if not hit:
-            continue
-        pool = [f for f in pool if v not in f[0]]
-        pool.append(sum_out(product(hit, tick=tick), v))
-    return pool
+    factors = list(factors)
+    order = list(dict.fromkeys(order))
+    gone = set(order)
+    root: dict = {}
+
+    def find(x):
+        while root.setdefault(x, x) != x:
+            root[x] = root[root[x]]
+            x = root[x]
+        return x
+
+    for j, (s, _) in enumerate(factors):
+        for v in s:
+            if v in gone:
+                a, b = find(("f", j)), find(("v", v))
+                if a != b:
+                    root[a] = b
+    groups: dict = {}
+    out = []
+    for j, f in enumerate(factors):
+        if any(v in gone for v in f[0]):
+            groups.setdefault(find(("f", j)), []).append(f)
+        else:
+            out.append(f)
+    for group in groups.values():
+        card: dict = {}
+        for s, t in group:
+            for v, d in zip(s, np.shape(t)):
+                card[v] = d
+        keep = tuple(dict.fromkeys(v for s, _ in group for v in s if v not in gone))
+        p = plan([s for s, _ in group], keep, card, order=order)
+        table, _, _ = contract(p, [np.asarray(t, dtype=object) for _, t in group], exact=True)
+        out.append((keep, table if keep else as_table(table.reshape(()).item())))
+        if tick is not None:
+            tick()
+    return out
 
 
 def table_gcd(table: np.ndarray) -> int:
@@ -219,27 +544,284 @@ def integer_factor(factor: Factor) -> tuple[Factor, int]:
     return (scope, out), den
 
 
-def class_marginal(factors: list, idx: Mapping, class_var: Any, card: Mapping, cache: dict,
-                   key: Any) -> list:
-    """Multiply ``factors`` with evidence ``idx`` and sum out everything but ``class_var``.
+# ------------------------------------------------------------------- networks' answers
+class Answer:
+    """A contraction's answer: ``values`` (one per joint state of the kept variables, in
+    their order) are ``table * 2**exponent``. Exact (``exact``): integers or fractions.
+    In floats: computed through at most ``depth`` roundings on any chain, from a network
+    whose dropped nodes' columns sum to 1 within a relative ``dropped``; every value is
+    then within the relative :attr:`err` of the exact one.
 
-    ``idx`` is ``{variable: state index}``; the answer is a list over the class states (one
-    item if the class is in no factor). Orders are cached in ``cache`` under ``(key,
-    observed)``.
+    Attributes
+    ----------
+    table : numpy.ndarray
+    exponent : int
+    depth : int
+    dropped : fractions.Fraction
+    exact : bool
     """
-    pool = []
-    for f in factors:
-        for v in f[0]:
-            if v in idx:
-                f = observe(f, v, indicator(card[v], idx[v]))
-        pool.append(f)
-    okey = (key, frozenset(idx))
-    order = cache.get(okey)
-    if order is None:
-        hidden = {v for s, _ in pool for v in s if v != class_var}
-        order = cache[okey] = elimination_order([s for s, _ in pool],
-                                                sorted(hidden, key=str), card)
-    rest = eliminate(pool, order)
-    scope = (class_var,) if any(s for s, _ in rest) else ()
-    _, table = product(rest, scope=scope)
-    return list(table.reshape(-1))
+
+    __slots__ = ("depth", "dropped", "exact", "exponent", "table")
+
+    def __init__(self, table, exponent: int, depth: int, dropped: Fraction,
+                 exact: bool) -> None:
+        self.table, self.exponent, self.depth = table, exponent, depth
+        self.dropped, self.exact = dropped, exact
+
+    @property
+    def err(self) -> float:
+        """The relative error bound of every value: ``(1 + gamma(depth)) / (1 - dropped)
+        - 1``, rounded up (0 when exact).
+        """
+        if self.exact:
+            return 0.0
+        return _up((1 + gamma(self.depth)) / (1 - self.dropped) - 1)
+
+    def probabilities(self) -> tuple[list, float]:
+        """The values normalised, ``(probabilities, err)``: each probability within the
+        relative ``err`` of the exact one; exact fractions when exact, else floats clipped
+        into ``[0, 1]``. The quotient of a value (``depth`` roundings) by the sum of ``n``
+        values (``depth + n - 1``), rounded once, is within ``gamma(2 depth + n)`` of the
+        dropped-free quotient (Higham, Lemma 3.3), and the dropped nodes move it by a
+        factor within ``[(1 - d) / (1 + d), (1 + d) / (1 - d)]``. ``ZeroDivisionError``
+        when every value is 0.
+        """
+        flat = self.table.reshape(-1)
+        if self.exact:
+            total = sum(flat.tolist(), 0)
+            if total == 0:
+                raise ZeroDivisionError("every value is 0")
+            return [Fraction(v) / total for v in flat.tolist()], 0.0
+        total = float(flat.sum())
+        if total == 0:
+            raise ZeroDivisionError("every value is 0")
+        d = self.dropped
+        err = _up((1 + gamma(2 * self.depth + len(flat))) * (1 + d) / (1 - d) - 1)
+        return [min(1.0, max(0.0, float(v) / total)) for v in flat.tolist()], err
+
+
+def _up(x: Fraction) -> float:
+    """A float no smaller than the exact ``x``."""
+    return math.nextafter(float(x), math.inf)
+
+
+class Inference:
+    """Exact inference on a network, in floats with a proven bound or in exact rationals.
+
+    Built from every node's CPT (``factors[v] = ((v, *parents), table)``, exact
+    fractions, parents' axes in their states' order). An answer for some kept variables
+    under evidence (:meth:`joint`) is planned once per pattern of observed variables and
+    cached: the nodes that cannot matter dropped (in floats, the barren ones, whose
+    columns sum to 1 within ``BARREN`` — their deviation added to the bound; exactly,
+    only those whose columns sum to exactly 1), the evidence entering as fixed indices,
+    the rest split into the parts it leaves connected, and each part contracted along an
+    elimination order (:func:`plan`, :func:`contract`).
+    """
+
+    def __init__(self, card: Mapping, parents: Mapping, factors: Mapping) -> None:
+        self.card = dict(card)
+        self.parents = {v: tuple(parents[v]) for v in factors}
+        self.factors = dict(factors)
+        self.plans: dict = {}
+        self._topo = None
+
+    # per node, made once on demand
+    @cached_property
+    def floats(self) -> dict:
+        return {v: np.asarray(t, dtype=np.float64) for v, (_, t) in self.factors.items()}
+
+    @cached_property
+    def ranges(self) -> dict:
+        return {v: _measure(t) for v, t in self.floats.items()}
+
+    @cached_property
+    def integers(self) -> dict:
+        """``{node: (int table, den)}``: each CPT times its entries' common denominator."""
+        out = {}
+        for v, f in self.factors.items():
+            (_, table), den = integer_factor(f)
+            out[v] = (table, den)
+        return out
+
+    @cached_property
+    def deviation(self) -> dict:
+        """``{node: max over parent states |sum of the column - 1|}``, exact."""
+        out = {}
+        for v, (_, t) in self.factors.items():
+            sums = np.asarray(t, dtype=object).sum(axis=0)
+            out[v] = max((abs(s - 1) for s in np.asarray(sums, dtype=object).reshape(-1)),
+                         default=Fraction(0))
+        return out
+
+    @cached_property
+    def unnormalised(self) -> tuple[frozenset, frozenset]:
+        """The nodes whose columns do not sum to 1: exactly, and within ``BARREN``."""
+        dev = self.deviation
+        return (frozenset(v for v, d in dev.items() if d != 0),
+                frozenset(v for v, d in dev.items() if d > BARREN))
+
+    @cached_property
+    def positive(self) -> dict:
+        return {v: bool((t > 0).all()) for v, t in self.floats.items()}
+
+    def _ancestors(self, roots) -> set:
+        seen: set = set()
+        stack = list(roots)
+        while stack:
+            v = stack.pop()
+            if v not in seen:
+                seen.add(v)
+                stack.extend(self.parents[v])
+        return seen
+
+    def _plan(self, keep: tuple, observed: frozenset, exact: bool, whole: bool):
+        key = (keep, observed, exact, whole)
+        got = self.plans.get(key)
+        if got is None:
+            got = self.plans[key] = _NetPlan(self, keep, observed, exact, whole)
+        return got
+
+    def joint(self, keep: Sequence, evidence: Mapping, *, exact: bool = False,
+              whole: bool = True) -> Answer:
+        """``Pr(keep, evidence)`` for every joint state of ``keep`` (evidence: ``{node:
+        state index}``, no kept node observed). ``whole=False``: up to one positive
+        factor that does not depend on the kept states (the parts the evidence separates
+        from them left out; 0 everywhere when ``Pr(evidence) = 0``), which is all a
+        posterior needs. In floats, :class:`FloatRange` when the bound cannot be
+        proven.
+        """
+        p = self._plan(tuple(keep), frozenset(evidence), exact, whole)
+        return p.run(evidence)
+
+
+BARREN = 2.0 ** -40  # a barren node is dropped in floats when its columns sum to 1 within
+
+
+class _NetPlan:
+    """One pattern's plan (see :class:`Inference`)."""
+
+    def __init__(self, net: Inference, keep: tuple, observed: frozenset, exact: bool,
+                 whole: bool) -> None:
+        self.exact, self.whole, self.keep = exact, whole, keep
+        dev = net.deviation
+        roots = set(keep) | set(observed) | net.unnormalised[0 if exact else 1]
+        used = net._ancestors(roots)
+        self.dropped = Fraction(1)
+        for v in net.factors:
+            if v not in used and dev[v]:
+                self.dropped *= 1 + dev[v]
+        self.dropped -= 1  # the dropped nodes' sum lies within this relative distance of 1
+        self.den = 1
+        # each used node's factor with the evidence as indices, grouped by connected part
+        refs = []
+        for v in net.factors:
+            if v not in used:
+                continue
+            scope = net.factors[v][0]
+            index = tuple(w if w in observed else None for w in scope)
+            rest = tuple(w for w in scope if w not in observed)
+            refs.append((v, index, rest))
+        root: dict = {}
+
+        def find(x):
+            while root.setdefault(x, x) != x:
+                root[x] = root[root[x]]
+                x = root[x]
+            return x
+
+        for _, _, rest in refs:
+            for w in rest[1:]:
+                a, b = find(rest[0]), find(w)
+                if a != b:
+                    root[a] = b
+        main = {find(v) for v in keep}
+        parts: dict = {}
+        self.scalars = []
+        for ref in refs:
+            rest = ref[2]
+            if not rest:
+                self.scalars.append(ref)
+            else:
+                parts.setdefault("main" if find(rest[0]) in main else find(rest[0]),
+                                 []).append(ref)
+        self.parts = []
+        for name, group in parts.items():
+            if name != "main" and not whole and all(net.positive[v] for v, _, _ in group):
+                continue  # a positive constant: it cancels
+            p = plan([rest for _, _, rest in group], keep if name == "main" else (),
+                     net.card)
+            self.parts.append((name == "main", group, p))
+        if not any(is_main for is_main, _, _ in self.parts):  # kept nodes in no table
+            self.parts.append((True, [], plan([], keep, net.card)))
+        self.net = net
+        self.largest = max(p.largest for _, _, p in self.parts)
+        self.flops = sum(p.flops for _, _, p in self.parts)
+
+    def _tables(self, group: list, evidence: Mapping):
+        net = self.net
+        if self.exact:
+            source = {v: net.integers[v][0] for v, _, _ in group}
+        else:
+            source = net.floats
+        out = []
+        for v, index, _ in group:
+            t = source[v]
+            if any(w is not None for w in index):
+                t = t[tuple(slice(None) if w is None else evidence[w] for w in index)]
+            out.append(t)
+        return out
+
+    def run(self, evidence: Mapping) -> Answer:
+        net, exact = self.net, self.exact
+        result, e, depth = None, 0, 0
+        zero = False
+        for v, index, _ in self.scalars:
+            t = net.integers[v][0] if exact else net.floats[v]
+            x = t[tuple(evidence[w] for w in index)]
+            if x == 0:
+                zero = True
+        consts = []
+        for is_main, group, p in self.parts:
+            tables = self._tables(group, evidence)
+            ranges = None if exact else [net.ranges[v] for v, _, _ in group]
+            table, te, err = contract(p, tables, exact=exact, ranges=ranges)
+            if is_main:
+                result, e, depth = table, te, p.depth
+            else:
+                consts.append((table.reshape(()).item(), te, p.depth))
+        if exact:
+            for c, _, _ in consts:
+                result = result * c
+            if self.whole:
+                den = 1
+                for v, index, _ in self.scalars:
+                    result = result * net.integers[v][0][tuple(evidence[w] for w in index)]
+                for _, group, _ in self.parts:
+                    for v, _, _ in group:
+                        den *= net.integers[v][1]
+                for v, _, _ in self.scalars:
+                    den *= net.integers[v][1]
+                if den != 1:
+                    result = np.array([Fraction(x, den) for x in result.reshape(-1)],
+                                      dtype=object).reshape(result.shape)
+            elif zero:
+                result = result * 0
+            return Answer(result, 0, 0, Fraction(0), True)
+        if zero or any(c == 0 for c, _, _ in consts):
+            return Answer(np.zeros_like(result), 0, 0, Fraction(0), False)
+        if self.whole:  # the constants' product, as a mantissa and an exponent
+            for v, index, _ in self.scalars:
+                consts.append((float(net.floats[v][tuple(evidence[w] for w in index)]), 0, 0))
+            if consts:
+                mant = 1.0
+                for c, ce, cd in consts:
+                    m, k = math.frexp(c)
+                    mant, k2 = math.frexp(mant * m)
+                    e += ce + k + k2
+                    depth += cd + 1
+                depth += 1  # the table times the mantissa
+                result, lo, _, e = _rescale(result, e)
+                if 0 < lo < _TINY:
+                    raise FloatRange("the joint could underflow")
+                result = result * mant
+        return Answer(result, e, depth, self.dropped, False)

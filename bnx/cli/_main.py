@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 from ..errors import OnStatesError
 from ._options import (
+    COMPILE_HELP,
+    COMPILE_UP_TO,
     MAX_NODES_HELP,
     add_model_options,
     max_nodes,
@@ -95,13 +97,18 @@ def _build_parser() -> argparse.ArgumentParser:
                        "decision is). --mc, --pi, --shortest, --on and the question flags "
                        "print those answers instead. NETWORK may also be an ODD saved by "
                        "'bnx compile --output' (then --class and --positive are not needed). "
+                       "A network too large to compile is explained without compiling, one "
+                       "decision at a time (see --compile). "
                        "Without --positive the classifier picks the most probable class state, "
                        "and --rival S asks why it and not S.")
     add_model_options(e, backend_help=_BACKEND_HELP, seconds=_positive_float,
                       max_nodes_help=MAX_NODES_HELP + " (a naive Bayes or TAN classifier "
                       "is then explained by bnx.linear without compiling)",
                       progress_help="no progress bar (shown when the ODD is estimated to be "
-                      "large, and for --data on a terminal)")
+                      "large, and for --data on a terminal)", compile_help=COMPILE_HELP,
+                      timeout_help="bound the work to S seconds: compiling the network, or, "
+                      "explained without compiling, the report (with --data: each row's); "
+                      "what was proven by then is reported")
     source = e.add_mutually_exclusive_group(required=True)
     source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."',
                         help="an instance; for a partial one (features left out are "
@@ -176,7 +183,9 @@ def _load(args):
                                         ("--threshold", args.threshold), ("--rule", args.rule),
                                         ("--features", args.features), ("--order", args.order),
                                         ("--max-nodes", args.max_nodes),
-                                        ("--timeout", args.timeout)) if value is not None]
+                                        ("--timeout", args.timeout),
+                                        ("--compile", None if getattr(args, "compile", "auto")
+                                         == "auto" else args.compile)) if value is not None]
         if given:
             raise BnxError(f"{', '.join(given)} cannot change a saved ODD; compile the network "
                            f"again with them")
@@ -295,7 +304,7 @@ def _explain_linear(args, reason: str | None = None) -> bool:
     print(f"note: {reason}; explained without compiling by bnx.linear ({how})\n")
     if _report_mode(args):
         from ..report import explain
-        print(explain(clf, _pairs(args.instance, "--instance")).text())
+        print(explain(clf, _pairs(args.instance, "--instance"), **_bounded(args)).text())
         return True
     print(explain_text(clf, _pairs(args.instance, "--instance"), on=on, mc=not args.pi,
                        pi=not args.mc, shortest=args.shortest, limit=args.limit))
@@ -319,10 +328,14 @@ def _on_refused(odd, on: dict | None) -> str | None:
 
 
 def _explain_rows(args, odd) -> None:
-    """``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file."""
+    """Run ``bnx explain MODEL --data ROWS.csv``: :func:`bnx.explain_data` over a CSV file.
+
+    ``odd`` is the compiled ODD, or a classifier explained without compiling.
+    """
     import pandas as pd
 
-    from ..errors import ArgumentError, DataError, OutputError
+    from ..classifier._classifier import Classifier
+    from ..errors import ArgumentError, DataError
     from ..tabular.batch import default_what, explain_data
     try:
         rows = pd.read_csv(args.data, dtype=str, na_values=["?", ""], keep_default_na=False,
@@ -331,12 +344,16 @@ def _explain_rows(args, odd) -> None:
         raise DataError(f"cannot read the CSV file {args.data!r}: {exc}") from None
     on = _on_arg(args)
     what = _names(args.what)
+    if what is not None and not what:
+        raise ArgumentError("--what names no answer")
+    if isinstance(odd, Classifier):  # each row's report; --timeout bounds each one
+        answers = explain_data(odd, rows, what=what, n_jobs=args.jobs,
+                               progress=shows_progress(args), timeout=args.timeout)
+        return _write_answers(args, answers)
     if what is None:  # explain_data's default, with its note on stderr
         what, note = default_what(odd, on)
         if note:
             print(f"bnx: note: {note}", file=sys.stderr)
-    elif not what:
-        raise ArgumentError("--what names no answer")
     background = None
     if args.shap:
         from .questions import read_background
@@ -346,6 +363,12 @@ def _explain_rows(args, odd) -> None:
     answers = explain_data(odd, rows, what=what, on=on, n_jobs=args.jobs,
                            progress=shows_progress(args),
                            background=background)
+    _write_answers(args, answers)
+
+
+def _write_answers(args, answers) -> None:
+    """Print the answers of ``--data`` as CSV, or write them to ``--output``."""
+    from ..errors import OutputError
     if args.output is None:
         print(answers.to_csv(index_label="row"), end="")
         return
@@ -364,22 +387,146 @@ def _report_mode(args) -> bool:
                 or questions_asked(args))
 
 
+def _bounded(args) -> dict:
+    """``timeout=`` for :func:`bnx.explain` when ``--timeout`` was given, else nothing."""
+    return {} if args.timeout is None else {"timeout": args.timeout}
+
+
+#: The options of ``bnx explain`` that need the whole decision function (single answers,
+#: questions about every instance) or concern compiling it.
+_DIAGRAM_FLAGS = ("mc", "pi", "shortest", "on", "immutable")
+
+
+def _diagram_asks(args) -> list[str]:
+    """Return the options given that need the compiled decision function.
+
+    ``--compile auto`` then compiles; ``--compile no`` refuses them.
+    """
+    from ..tabular._reports import REPORT_WHAT
+    from ..tabular.batch import WHAT
+    from .questions import _QUESTIONS
+    asks = []
+    if args.data is None:
+        asks += [f"--{k}" for k in (*_DIAGRAM_FLAGS, *_QUESTIONS) if getattr(args, k)]
+    else:
+        odd_only = [w for w in _names(args.what) or () if w in WHAT and w not in REPORT_WHAT]
+        if odd_only:
+            asks.append(f"--what {','.join(odd_only)}")
+        asks += [f"--{k}" for k in ("on", "shap", "sensitivity") if getattr(args, k)]
+    return asks + [opt for opt, value in (("--order", args.order),
+                                          ("--max-nodes", args.max_nodes)) if value is not None]
+
+
+def _report_only(args) -> list[str]:
+    """Return the answers of ``--data --what`` that only a report without compiling gives."""
+    from ..tabular._reports import REPORT_WHAT
+    from ..tabular.batch import WHAT
+    if getattr(args, "data", None) is None:
+        return []
+    return [w for w in _names(args.what) or () if w in REPORT_WHAT and w not in WHAT]
+
+
+def _uncompiled(args, asks: list[str]):
+    """Return the network file's classifier when ``--compile`` says not to compile it.
+
+    ``None``: compile it (or it is a saved ODD).
+
+    ``--compile auto`` compiles when an option needs the whole decision function (``asks``)
+    or when it is estimated at most :data:`COMPILE_UP_TO` nodes (a note on stderr says when
+    it is not compiled); ``--compile no`` never compiles, and refuses those options;
+    ``--compile yes`` always compiles. Answers only a report gives (``--what reason``,
+    :func:`_report_only`) are never compiled for.
+    """
+    from ..errors import ArgumentError, BnxError
+    mode = args.compile
+    if args.network.endswith(_ODD_SUFFIXES) or mode == "yes":
+        return None
+    if asks and mode == "no":
+        raise ArgumentError(f"{', '.join(asks)} {'needs' if len(asks) == 1 else 'need'} "
+                            f"the compiled decision function, which --compile no does not "
+                            f"build: compile once with 'bnx compile NETWORK ... --output "
+                            f"MODEL.bnx' and use MODEL.bnx, or leave --compile no out")
+    if asks:
+        return None
+    _check_network_path(args.network)
+    if args.class_var is None:
+        raise BnxError("--class is required with a network file (and --positive for a "
+                       "yes-or-no decision about one state)")
+    clf = args.classifier = getattr(args, "classifier", None) or _classifier(args)
+    if mode == "auto" and not _report_only(args):
+        from ..compilation import estimate_size
+        size = estimate_size(clf)
+        if size <= COMPILE_UP_TO:
+            return None
+        print(f"bnx: note: the decision function is estimated at {size:,} nodes (over "
+              f"{COMPILE_UP_TO:,}): explained without compiling (--compile yes compiles it)",
+              file=sys.stderr)
+    return clf
+
+
+def _without_compiling(args) -> bool:
+    """Explain a network file without compiling when ``--compile`` says so; True if done.
+
+    ``bnx explain NETWORK`` (:func:`_uncompiled`): the report on the instance by
+    :func:`bnx.explain` on the classifier (with ``--data``, :func:`bnx.explain_data` on
+    it, each row's report), nothing compiled.
+    """
+    from ..errors import ArgumentError
+    asks, only = _diagram_asks(args), _report_only(args)
+    if asks and only:
+        raise ArgumentError(f"{', '.join(asks)} need the compiled decision function and "
+                            f"--what {','.join(only)} a report without compiling: ask for "
+                            f"them in two runs")
+    if (args.compile == "no" and args.data is None and asks
+            and set(asks) <= {"--mc", "--pi", "--shortest", "--on"}
+            and _explain_linear(args, reason="not compiled (--compile no)")):
+        return True  # naive Bayes and TAN: single answers without compiling
+    clf = _uncompiled(args, asks)
+    if clf is None:
+        return False
+    if args.data is not None:
+        _explain_rows(args, clf)
+        return True
+    _instance_only(args)
+    from ..report import explain
+    from .questions import read_background
+    background = read_background(args) if args.background is not None else None
+    print(explain(clf, _pairs(args.instance, "--instance"), rival=args.rival,
+                  background=background, **_bounded(args)).text())
+    return True
+
+
+def _instance_only(args) -> None:
+    """Refuse the options of ``--data`` with ``--instance``."""
+    from ..errors import BnxError
+    for opt in ("output", "what"):
+        if getattr(args, opt) is not None:
+            raise BnxError(f"--{opt} goes with --data, not with --instance")
+
+
 def _cmd_explain(args) -> None:
-    from ..errors import BnxError, CompilationLimitError
+    from ..errors import CompilationLimitError
     from ..explanation.pi import pi_explanations
-    if args.data is None and _explain_linear(args):
+    linear = args.compile != "yes"  # bnx.linear for a wide naive Bayes or TAN
+    if args.data is None and linear and _explain_linear(args):
+        return
+    if _without_compiling(args):
         return
     try:
         clf, odd = _load(args)
     except CompilationLimitError as exc:
-        if args.data is None and _explain_linear(args, reason=str(exc)):
+        if args.data is None and linear and _explain_linear(args, reason=str(exc)):
             return
+        asks = _diagram_asks(args)
+        if asks and args.compile == "auto":  # what the user can do on this command line
+            raise CompilationLimitError(
+                f"{exc}. {', '.join(asks)} {'needs' if len(asks) == 1 else 'need'} the "
+                f"whole decision function; without {'it' if len(asks) == 1 else 'them'}, "
+                f"bnx explain reports on this one decision without compiling") from None
         raise
     if args.data is not None:
         return _explain_rows(args, odd)
-    for opt in ("output", "what"):
-        if getattr(args, opt) is not None:
-            raise BnxError(f"--{opt} goes with --data, not with --instance")
+    _instance_only(args)
     x = _pairs(args.instance, "--instance")
     if _report_mode(args):  # the report; a saved ODD's posterior from its tables, no pgmpy
         from ..report import explain
@@ -428,8 +575,18 @@ def _cmd_explain(args) -> None:
 
 
 def _cmd_serve(args) -> None:
-    """``bnx serve``: the explorer page of the model, until Ctrl-C."""
+    """Serve the explorer page of the model until Ctrl-C (``bnx serve``).
+
+    A network file's classifier is compiled or not as ``--compile`` says, as for ``bnx
+    explain``.
+    """
     from ..serve import run
+    asks = [opt for opt, value in (("--order", args.order), ("--max-nodes", args.max_nodes))
+            if value is not None]
+    clf = _uncompiled(args, asks)
+    if clf is not None:  # --timeout bounds each report
+        return run(clf, host=args.host, port=args.port, workers=args.workers,
+                   timeout=args.timeout)
     _, odd = _load(args)
     run(odd, host=args.host, port=args.port, workers=args.workers)
 

@@ -6,7 +6,8 @@ import argparse
 import math
 from collections.abc import Callable
 
-__all__ = ["add_model_options", "max_nodes", "positive_int", "shows_progress"]
+__all__ = ["COMPILE_HELP", "COMPILE_UP_TO", "add_model_options", "max_nodes", "positive_int",
+           "shows_progress"]
 
 
 def shows_progress(args: argparse.Namespace) -> bool:
@@ -45,18 +46,38 @@ def max_nodes(text: str) -> int | float:
     return positive_int(text)
 
 
+#: ``--compile auto`` compiles a network whose decision function is estimated at most this
+#: many nodes (:func:`bnx.estimate_size`, which overestimates: hepar2's first 20 findings
+#: are estimated 14,925 nodes, compile to 2,557 in about 3 s); a larger one is explained
+#: without compiling.
+COMPILE_UP_TO = 100_000
+
+#: The help of ``--compile``.
+COMPILE_HELP = (
+    "a network file: auto (default) compiles its decision function when it is small "
+    f"(estimated at most {COMPILE_UP_TO:,} nodes), or when an option needs the whole of it "
+    "(--mc, --pi, --shortest, --on, the question flags, --order, --max-nodes), and else "
+    "explains without compiling (bnx.explain on the classifier: one decision at a time); "
+    "yes: always compile; no: never (options that need the whole decision function are "
+    "then refused: compile once with 'bnx compile NETWORK ... --output MODEL.bnx')")
+
+
 def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
                       seconds: Callable, metavar: str = "NETWORK",
                       max_nodes_help: str = MAX_NODES_HELP,
                       progress_help: str = "no progress bar (shown when the ODD is "
-                      "estimated to be large)", rule_flag: str = "--rule") -> None:
+                      "estimated to be large)", rule_flag: str = "--rule",
+                      compile_help: str | None = None,
+                      timeout_help: str = "stop compiling after S seconds") -> None:
     """Add the positional ``metavar`` and the options that make and compile a classifier.
 
     The positional is a network file or a saved ODD; the options make a classifier of a
     network file (``--class``, ``--positive``, ``--threshold``, ``--rule``, ``--features``,
     ``--order``) and compile it (``--backend``, ``--max-nodes``, ``--timeout``,
     ``--no-progress``); ``seconds`` parses ``--timeout``; ``rule_flag`` names the decision
-    rule's option (``args.rule`` whatever its name).
+    rule's option (``args.rule`` whatever its name); with ``compile_help``, ``--compile
+    auto|yes|no`` too (whether a network is compiled or explained without compiling:
+    :data:`COMPILE_HELP`).
     """
     p.add_argument("network", metavar=metavar, help="a network file or a saved ODD (.bnx)")
     p.add_argument("--class", dest="class_var", metavar="C",
@@ -75,6 +96,8 @@ def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
     p.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
                    help=backend_help)
     p.add_argument("--max-nodes", type=max_nodes, metavar="N", help=max_nodes_help)
-    p.add_argument("--timeout", type=seconds, metavar="S",
-                   help="stop compiling after S seconds")
+    p.add_argument("--timeout", type=seconds, metavar="S", help=timeout_help)
     p.add_argument("--no-progress", action="store_true", help=progress_help)
+    if compile_help is not None:
+        p.add_argument("--compile", choices=["auto", "yes", "no"], default="auto",
+                       help=compile_help)

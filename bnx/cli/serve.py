@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._options import add_model_options, positive_int
+from ._options import COMPILE_HELP, add_model_options, positive_int
 
 __all__ = ["add_serve_parser", "port_number"]
 
@@ -31,9 +31,16 @@ def add_serve_parser(sub, *, backend_help: str, seconds) -> argparse.ArgumentPar
         description="Serve one page where anyone can set a classifier's features and see "
         "its decision, the report on it and what to observe next, with a JSON API under "
         "it (docs/serve.md). PATH is an ODD saved by 'bnx compile --output' or a network "
-        "file with the options of 'bnx explain'. Listens on 127.0.0.1 (this machine only) "
-        "unless --host says otherwise; Ctrl-C stops it.")
-    add_model_options(s, backend_help=backend_help, seconds=seconds, metavar="PATH")
+        "file with the options of 'bnx explain' (one too large to compile is served "
+        "without compiling: each answer the report on one decision; see --compile). "
+        "Listens on 127.0.0.1 (this machine only) unless --host says otherwise; Ctrl-C "
+        "stops it.")
+    add_model_options(s, backend_help=backend_help, seconds=seconds, metavar="PATH",
+                      compile_help=COMPILE_HELP.replace(
+                          "(--mc, --pi, --shortest, --on, the question flags, --order, "
+                          "--max-nodes)", "(--order, --max-nodes)"),
+                      timeout_help="bound the work to S seconds: compiling the network, or, "
+                      "served without compiling, each answer's report")
     s.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
                    help="the address to listen on (default 127.0.0.1: this machine only; "
                    "any other prints a warning)")

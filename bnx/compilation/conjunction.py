@@ -56,9 +56,11 @@ def domain(enc) -> DiagramArrays:
 
 
 class _Pair:
-    """The node space of one conjunction of two diagrams: ``a``'s nodes, then ``b``'s
-    inner nodes renumbered after them, then the nodes the conjunction makes (appended,
-    reduced once at the end by :func:`bnx.diagram._arrays.canonical`).
+    """The node space of one conjunction of two diagrams.
+
+    ``a``'s nodes, then ``b``'s inner nodes renumbered after them, then the nodes the
+    conjunction makes (appended, reduced once at the end by
+    :func:`bnx.diagram._arrays.canonical`).
     """
 
     def __init__(self, a: DiagramArrays, b: DiagramArrays) -> None:
@@ -88,11 +90,12 @@ class _Pair:
 
 
 def conjoin(a: DiagramArrays, b: DiagramArrays, *, budget=None) -> DiagramArrays:
-    """The conjunction of two functions over the same levels, as canonical arrays: the
-    one conjunction (:func:`bnx.diagram._conjunction.conjoin_pairs`) on the pair of roots
-    in one node space, then reduced. ``budget`` (a compiler's :class:`~.budget.Budget`,
-    optional) is checked for each level's pairs before they are expanded and charged one
-    unit per pair made.
+    """Conjoin two functions over the same levels, as canonical arrays.
+
+    The one conjunction (:func:`bnx.diagram._conjunction.conjoin_pairs`) runs on the pair
+    of roots in one node space, then the result is reduced. ``budget`` (a compiler's
+    :class:`~.budget.Budget`, optional) is checked for each level's pairs before they are
+    expanded and charged one unit per pair made.
     """
     if a.nvars != b.nvars:
         raise ValueError("conjoin needs two diagrams over the same levels")

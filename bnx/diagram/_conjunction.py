@@ -1,5 +1,6 @@
-"""The one conjunction of decision diagrams in the array form: many pairs at once, breadth
-first, level by level.
+"""The one conjunction of decision diagrams in the array form.
+
+It conjoins many pairs at once, breadth first, level by level.
 
 :func:`conjoin_pairs` conjoins pairs of nodes of one node space (a *table*): top-down, the
 pairs of operands are expanded a level at a time (a pair sits at the shallower of its
@@ -11,7 +12,7 @@ table. The work is linear in the reachable pairs (times a sort per level).
 A table is any object with ``view(name)`` (the columns ``"var"``, ``"lo"`` and ``"hi"`` as
 numpy arrays) and ``nodes(level, lo, hi)`` (the nodes with those children, made where
 needed: numbers in the same space). Two tables use it: the explanation code's store
-(:class:`bnx.explanation.store.Store`, reduced as it goes, with a memo of the pairs
+(:class:`bnx.diagram.store.Store`, reduced as it goes, with a memo of the pairs
 conjoined before) and the compiler's conjunction of two diagrams
 (:func:`bnx.compilation.conjunction.conjoin`, reduced once at the end).
 
@@ -47,8 +48,9 @@ _B = 1 << 31  # pair keys: a * _B + b, a < b (node numbers stay below 2 ** 31)
 
 
 def _terminal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The conjunction of ``a[k]`` and ``b[k]`` where a terminal case decides it, else
-    ``-1``.
+    """Return the conjunction of ``a[k]`` and ``b[k]`` where a terminal case decides it.
+
+    Elsewhere ``-1``.
     """
     r = np.full(len(a), -1, dtype=_INT)
     r = np.where((a == 1) & (r < 0), b, r)
@@ -57,8 +59,9 @@ def _terminal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def conjoin_pairs(table, a, b, memo: dict | None = None, budget=None) -> np.ndarray:
-    """``a[k] and b[k]`` for every ``k``, as node numbers of ``table`` (new nodes made by
-    ``table.nodes``).
+    """Return ``a[k] and b[k]`` for every ``k``, as node numbers of ``table``.
+
+    New nodes are made by ``table.nodes``.
 
     ``memo`` (optional) maps the key ``x * 2**31 + y`` of a pair ``x < y`` conjoined
     before to its result: read while expanding, and given the pairs made here.

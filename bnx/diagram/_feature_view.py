@@ -114,9 +114,10 @@ def feature_view(arrays: DiagramArrays, enc: Encoding) -> FeatureView:
 
 def decide(arrays: DiagramArrays, enc: Encoding, x: Sequence[int],
            root: int | None = None) -> bool:
-    """The function's value on one complete instance given as state indices (one per
-    feature, in the ODD's order), by one walk down the feature view, a feature per
-    step. Many instances at once: :func:`decide_states`.
+    """Return the function's value on one complete instance given as state indices.
+
+    The indices are one per feature, in the ODD's order; one walk down the feature view,
+    a feature per step. Many instances at once: :func:`decide_states`.
 
     Examples
     --------
@@ -166,8 +167,9 @@ def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarr
 
 
 def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = None) -> int:
-    """Number of complete instances (one state per feature) on which the function
-    ``arrays`` (or its node ``root``) is true, under ``enc``, exact. Equal to
+    """Count, exactly, the complete instances on which ``arrays`` (or its node ``root``) is true.
+
+    One state per feature, under ``enc``. Equal to
     :func:`bnx.diagram._arrays.count` exactly when the function is false on every code
     that names no state. One pass a feature at a time bottom-up (:meth:`Features.count`,
     the one count over valid codes, a store's too).
@@ -201,8 +203,9 @@ def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:
 
 
 class Features:
-    """The features of a diagram's levels, for the passes that go a whole feature at a
-    time over any diagram in the array form (a :class:`DiagramArrays`' columns or a
+    """The features of a diagram's levels, for the passes that go a whole feature at a time.
+
+    They serve any diagram in the array form (a :class:`DiagramArrays`' columns or a
     store's): per feature its first level, bits and states, per level its feature, and
     ``skip[i]``, the number of joint states of the features from ``i`` on. Without an
     encoding, each level is a two-state feature of its own.
@@ -235,8 +238,9 @@ class Features:
         self.skip = skip
 
     def cofactors(self, level, lo, hi, us: np.ndarray, i: int) -> np.ndarray:
-        """The cofactors of nodes ``us`` (each testing or skipping feature ``i``) over the
-        states of ``i``: one row per node, one column per state.
+        """Return the cofactors of nodes ``us`` over the states of feature ``i``.
+
+        Each node tests or skips feature ``i``; one row per node, one column per state.
         """
         out = np.empty((len(us), self.nstates[i]), dtype=_INT)
         for j in range(self.nstates[i]):
@@ -244,9 +248,11 @@ class Features:
         return out
 
     def reached(self, level, lo, hi, root: int, known: np.ndarray) -> list:
-        """The nodes below ``root`` (reached at feature boundaries, valid codes only) that
-        ``known`` does not mark, top-down: a list of ``(feature, nodes, cofactors)``, the
-        cofactors one row per node and one column per state.
+        """List the nodes below ``root`` that ``known`` does not mark, top-down.
+
+        The nodes are reached at feature boundaries, valid codes only: a list of
+        ``(feature, nodes, cofactors)``, the cofactors one row per node and one column per
+        state.
         """
         out = []
         if known[root]:
@@ -269,9 +275,10 @@ class Features:
         return out
 
     def count(self, level, lo, hi, root: int, memo: Counts | None = None) -> int:
-        """The number of complete instances (one state per feature, valid codes only) on
-        which node ``root`` is true: one feature's nodes at a time, bottom-up; ``memo``
-        keeps each node's count across calls (the nodes never change).
+        """Count the complete instances on which node ``root`` is true.
+
+        One state per feature, valid codes only; one feature's nodes at a time, bottom-up;
+        ``memo`` keeps each node's count across calls (the nodes never change).
         """
         if memo is None:
             memo = Counts(self)
@@ -288,8 +295,10 @@ BIG = 1 << 62
 
 
 class Counts:
-    """Per node, the number of joint states of the features from its own on where it is
-    true (:meth:`Features.count`), and whether it is counted yet.
+    """Per node, the count of :meth:`Features.count` and whether it is counted yet.
+
+    The count is the number of joint states of the features from the node's own on where
+    the node is true.
     """
 
     __slots__ = ("counts", "known", "skip")

@@ -70,7 +70,8 @@ _KINDS_LOCK = threading.Lock()
 
 
 def register(name: str, bound: int, what: str, *, detached: bool = False) -> None:
-    """Register the kind ``name``: at most ``bound`` entries, holding ``what``;
+    """Register the kind ``name``: at most ``bound`` entries, holding ``what``.
+
     ``detached=True`` keeps them in :func:`detached` caches (kinds that hold ``dd``
     nodes). The module that makes the entries calls this once, when it is imported;
     registering one name twice with another spec is an error (two owners of one kind).

@@ -1,7 +1,8 @@
-"""A :class:`~.store.Store` seen feature by feature: its features (each level a two-state
-feature, or an encoding's log-encoded ones: :class:`bnx.diagram._feature_view.Features`)
-and the stars of its nodes, made a whole feature at a time by breadth-first conjunctions
-(:meth:`~.store.Store.conj_many`).
+"""A :class:`~.store.Store` seen feature by feature.
+
+Its features (each level a two-state feature, or an encoding's log-encoded ones:
+:class:`bnx.diagram._feature_view.Features`) and the stars of its nodes, made a whole
+feature at a time by breadth-first conjunctions (:meth:`~.store.Store.conj_many`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ __all__ = ["setup", "stars", "close"]
 
 
 def setup(st, enc: Encoding | None, least: tuple | None) -> None:
-    """Give ``st`` its :class:`~bnx.diagram._feature_view.Features` (``features``; each
+    """Give ``st`` its features, ``least`` and the memo of its counts.
+
+    The features are a :class:`~bnx.diagram._feature_view.Features` (``features``; each
     level a two-state feature without ``enc``) with their parts at hand (``first``,
-    ``nbits``, ``nstates``, ``skip``, per level ``feature_of``), ``least`` and the memo of
-    its counts.
+    ``nbits``, ``nstates``, ``skip``, per level ``feature_of``).
     """
     f = st.features = Features(st.nvars, enc)
     st.first, st.nbits, st.nstates, st.skip = f.first, f.nbits, f.nstates, f.skip
@@ -28,9 +30,11 @@ def setup(st, enc: Encoding | None, least: tuple | None) -> None:
 
 
 def stars(st, us: np.ndarray, i: int) -> np.ndarray:
-    """The stars of nodes ``us`` of feature ``i``: the conjunction of their cofactors over
-    the states of ``i`` (conjunctions made as needed), or where the function is unate
-    (``least``) their cofactor on that feature's least state.
+    """Return the stars of nodes ``us`` of feature ``i``.
+
+    A star is the conjunction of the node's cofactors over the states of ``i``
+    (conjunctions made as needed), or where the function is unate (``least``) its
+    cofactor on that feature's least state.
     """
     if st.least is not None:
         return st.cofactor(us, i, st.least[i])
@@ -42,9 +46,10 @@ def stars(st, us: np.ndarray, i: int) -> np.ndarray:
 
 
 def close(st) -> None:
-    """Make the star of every node of ``st``: the stars of all the nodes without one in
-    one breadth-first conjunction (one per further state), then those of the nodes that
-    made, until none is left.
+    """Make the star of every node of ``st``.
+
+    The stars of all the nodes without one are made in one breadth-first conjunction (one per
+    further state), then those of the nodes that made, until none is left.
     """
     f = st.features
     while True:

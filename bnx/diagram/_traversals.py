@@ -17,9 +17,10 @@ __all__ = ["count", "restrict", "evaluate", "post_order", "unwind"]
 
 
 def post_order(root: Hashable, children: Callable, make: Callable, memo: dict) -> Any:
-    """``memo[root]``, each node's value made after its children's: the one post-order
-    walk of a diagram, on a stack of its own (any depth, Python's recursion limit never
-    touched).
+    """Return ``memo[root]``, each node's value made after its children's.
+
+    This is the one post-order walk of a diagram, on a stack of its own (any depth,
+    Python's recursion limit never touched).
 
     ``children(u)`` gives the nodes ``u``'s value is made from; ``make(u, kids)`` makes it
     (``kids`` as ``children`` gave them, each in ``memo`` by then). A node already in

@@ -118,9 +118,11 @@ class Store:
 
     @classmethod
     def of(cls, nvars: int, var, lo, hi) -> Store:
-        """A store that starts with the given nodes (a reduced ordered diagram numbered
-        children first: nodes ``0`` and ``1`` the terminals; sequences of int or numpy
-        arrays); their unique table is made when a node is first added.
+        """Make a store that starts with the given nodes.
+
+        The nodes are a reduced ordered diagram numbered children first (nodes ``0`` and
+        ``1`` the terminals; sequences of int or numpy arrays); their unique table is made
+        when a node is first added.
         """
         t = cls(nvars)
         t._columns(var, lo, hi)
@@ -136,8 +138,9 @@ class Store:
     @classmethod
     def from_arrays(cls, arrays: DiagramArrays, enc: Encoding | None = None, *,
                     least: tuple | None = None) -> Store:
-        """A store that starts with the nodes of ``arrays`` (same numbers), whose features
-        are ``enc``'s.
+        """Make a store that starts with the nodes of ``arrays`` (same numbers).
+
+        Its features are ``enc``'s.
         """
         t = cls(arrays.nvars, enc, least=least)
         t.root = arrays.root
@@ -156,9 +159,10 @@ class Store:
     __len__ = n.fget
 
     def view(self, name: str) -> np.ndarray:
-        """The column ``name`` (``"var"``, ``"lo"`` or ``"hi"``) as a numpy array, for a
-        pass over many nodes at once: a copy kept with the store, to which only the nodes
-        added since the last call are copied (a node never changes); read-only.
+        """Return the column ``name`` (``"var"``, ``"lo"`` or ``"hi"``) as a numpy array.
+
+        It is for a pass over many nodes at once: a copy kept with the store, to which only
+        the nodes added since the last call are copied (a node never changes); read-only.
         """
         col = getattr(self, name)
         n = len(col)
@@ -175,7 +179,7 @@ class Store:
         return out
 
     def stars(self, us: np.ndarray) -> np.ndarray:
-        """The stars of nodes ``us`` (``-1`` where not made yet), as a numpy array."""
+        """Return the stars of nodes ``us`` (``-1`` where not made yet), as a numpy array."""
         star = self.star
         return np.fromiter((star[u] for u in us.tolist()), dtype=_INT, count=len(us))
 
@@ -225,8 +229,9 @@ class Store:
         return u
 
     def cofactor(self, u, i: int, j: int):
-        """The cofactor of node ``u`` (an int, or a numpy array of nodes) on state ``j``
-        of feature ``i`` (which ``u`` tests or skips).
+        """Return the cofactor of node ``u`` on state ``j`` of feature ``i``.
+
+        ``u`` is an int, or a numpy array of nodes, that tests or skips feature ``i``.
         """
         if isinstance(u, np.ndarray):
             return cofactor(self.view("var"), self.view("lo"), self.view("hi"), u,
@@ -269,7 +274,7 @@ class Store:
         return memo[(a, b)]
 
     def conj(self, a: int, b: int) -> int:
-        """``a and b`` (memoised across calls): :meth:`conj_many` of one pair."""
+        """Return ``a and b`` (memoised across calls): :meth:`conj_many` of one pair."""
         key = _and_leaf(a, b)
         if type(key) is not tuple:
             return key
@@ -277,16 +282,18 @@ class Store:
         return got if got is not None else int(self.conj_many([a], [b])[0])
 
     def conj_many(self, a, b) -> np.ndarray:
-        """``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed),
-        breadth first (:func:`bnx.diagram._conjunction.conjoin_pairs`, the one
+        """Return ``a[k] and b[k]`` for every ``k``, as node numbers (new nodes made as needed).
+
+        Breadth first (:func:`bnx.diagram._conjunction.conjoin_pairs`, the one
         conjunction; pairs conjoined before are read from the store's memo).
         """
         return conjoin_pairs(self, a, b, self._ands)
 
     def count(self, u: int) -> int:
-        """Number of complete assignments on which ``u`` is true, each feature taking
-        one of its states (valid codes only; without an encoding, every level is a
-        two-state feature): exact, memoised across calls, as nodes never change
+        """Count the complete assignments on which ``u`` is true, exactly.
+
+        Each feature takes one of its states (valid codes only; without an encoding, every
+        level is a two-state feature); memoised across calls, as nodes never change
         (:meth:`bnx.diagram._feature_view.Features.count`, the one count over valid
         codes).
         """
@@ -307,9 +314,11 @@ class Store:
 
     # ------------------------------------------------------------------ stars
     def star_of(self, u: int) -> int:
-        """The star of node ``u``: the conjunction of its cofactors over the states of the
-        feature it tests (made on first use; where the function is unate, ``least``,
-        the cofactor on that feature's least state).
+        """Return the star of node ``u``, made on first use.
+
+        The star is the conjunction of its cofactors over the states of the feature it
+        tests (where the function is unate, ``least``, the cofactor on that feature's
+        least state).
         """
         s = self.star[u]
         if s < 0:
@@ -326,9 +335,10 @@ class Store:
                 star[u] = s
 
     def close(self) -> None:
-        """Make the star of every node: the stars of all the nodes without one in one
-        breadth-first conjunction (one per further state), then those of the nodes that
-        made, until none is left.
+        """Make the star of every node.
+
+        The stars of all the nodes without one are made in one breadth-first conjunction (one
+        per further state), then those of the nodes that made, until none is left.
         """
         _feat.close(self)
         self.closed = True
@@ -377,9 +387,10 @@ class _Index:
 
 
 def store_for(arrays: DiagramArrays, enc: Encoding, least: tuple | None = None) -> Store:
-    """The :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``), with
-    every star made when the diagram has at most :data:`CLOSE_ALL` nodes; ``least``: per
-    feature, the state whose cofactor is the star, where the function is known to be
+    """Return the :class:`Store` of the function ``arrays`` (kept in ``arrays.cache``).
+
+    Every star is made when the diagram has at most :data:`CLOSE_ALL` nodes; ``least``:
+    per feature, the state whose cofactor is the star, where the function is known to be
     unate (:func:`bnx.question._cache.least_states`).
     """
     key = (enc.first_level, tuple(len(s) for s in enc.states), least)

@@ -41,9 +41,10 @@ MEMO_LIMIT = 1_000_000
 class _State:
     """What pi-inst or pi-cover keeps per ODD, layout kind and decision.
 
-    For one output :class:`~bnx.diagram.store.Store` ``core``: the "all dropped" chain, the pass's memo
-    (valid across calls: pi-cover's results do not depend on an instance, pi-inst's are
-    keyed by the instance's remaining states, named by suffix ids) and the suffix table.
+    For one output :class:`~bnx.diagram.store.Store` ``core``: the "all dropped" chain, the
+    pass's memo (valid across calls: pi-cover's results do not depend on an instance,
+    pi-inst's are keyed by the instance's remaining states, named by suffix ids) and the
+    suffix table.
     """
 
     __slots__ = ("core", "dropped", "memo", "suffixes")

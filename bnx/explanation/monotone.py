@@ -90,6 +90,7 @@ class MonotoneCheck:
         return None if self.holds else (self.low, self.high)
 
     def __str__(self) -> str:
+        """Say whether the decision is monotone, or give a counterexample, in sentences."""
         order = " below ".join(self.class_order)
         if self.holds:
             names = list(map(str, self.features))

@@ -453,8 +453,8 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
 def _project(g: Store, u: int, src: Layout, dst: Layout, core, x: list[int]) -> int:
     """Keep the members of ``u`` (in layout ``src``) that are subsets of instance ``x``.
 
-    Built in the :class:`~bnx.diagram.store.Store` ``core`` in the keep layout ``dst`` (one depth-first
-    pass, :func:`bnx.diagram._depth_first.depth_first`).
+    Built in the :class:`~bnx.diagram.store.Store` ``core`` in the keep layout ``dst`` (one
+    depth-first pass, :func:`bnx.diagram._depth_first.depth_first`).
     """
     choices, restrict, build = src.choice_map, g.restrict, dst.build_table
 

@@ -77,6 +77,7 @@ class RuleCheck:
     counterexample_decision: str | None = None
 
     def __str__(self) -> str:
+        """Say whether the rule holds, or how often it is broken and an example, in sentences."""
         if self.holds:
             return (f"Holds: all {self.instances:,} instances with {self._condition_words()} "
                     f"are decided {self.decision}.")

@@ -24,32 +24,22 @@ import weakref
 from fractions import Fraction
 from functools import cmp_to_key
 
+from .._util.rounding import log_ratio
 from ..errors import StructureError
 
 __all__ = ["Race", "Weights", "remembered", "weights"]
 
 #: logs are held as integers in units of 2**-40, so that sums of them are exact
 SCALE = 2 ** 40
-_TINY = 2.3e-308  # below this a float is subnormal
 
 
 def _log_ratio(a: Fraction, b: Fraction) -> tuple[int, int]:
-    """``(L, E)`` with ``|L / SCALE - log(a / b)| <= E / SCALE`` for positive rationals.
+    """Return ``(L, E)`` with ``|L / SCALE - log(a / b)| <= E / SCALE``, for positive rationals.
 
-    Through floats when ``a``, ``b`` and ``a / b`` are normal floats (``float(a)`` and the
-    division each err by at most one rounding, the log by one more), else through the
-    integer parts (no underflow, an error proportional to their logs).
+    The log-weight of :func:`bnx._util.rounding.log_ratio` (the compiler's too) in units of
+    ``1 / SCALE`` (rounding to an integer errs by at most one half).
     """
-    fa, fb = a.numerator / a.denominator, b.numerator / b.denominator
-    r = fa / fb if fa >= _TINY and fb >= _TINY else 0.0
-    if _TINY <= r < math.inf:
-        lg = math.log(r)
-        err = 2.0 ** -50 * (1.0 + abs(lg))
-    else:
-        parts = (math.log(a.numerator), math.log(a.denominator),
-                 math.log(b.numerator), math.log(b.denominator))
-        lg = parts[0] - parts[1] - parts[2] + parts[3]
-        err = 2.0 ** -49 * (1.0 + sum(map(abs, parts)))
+    lg, err = log_ratio(a, b)
     return round(lg * SCALE), math.ceil(err * SCALE) + 1
 
 

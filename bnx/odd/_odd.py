@@ -323,7 +323,7 @@ class ODD:
         return values
 
     def decide(self, instance: Instance) -> bool:
-        """The decision on an instance, by one walk down the diagram.
+        """Decide an instance, by one walk down the diagram.
 
         A missing value (``None`` or NaN, as in a row of a data set with gaps) leaves
         its feature unobserved: the instance is then decided on its observed features,
@@ -350,7 +350,7 @@ class ODD:
         return _rows.decide(self, instance)
 
     def decide_many(self, data):
-        """The decisions on many rows at once, as a numpy ``bool`` array in row order.
+        """Decide many rows at once; return a numpy ``bool`` array in row order.
 
         ``data`` is a DataFrame (or a list of mappings) with one column per feature; a
         class column is ignored. Complete rows are decided by walking the diagram's
@@ -378,7 +378,7 @@ class ODD:
         return _rows.decide_many(self, data)
 
     def count(self) -> int:
-        """Number of complete instances decided positive (an exact ``int``).
+        """Count the complete instances decided positive (an exact ``int``).
 
         Returns
         -------
@@ -394,7 +394,7 @@ class ODD:
         return count_models(self.arrays)
 
     def total(self) -> int:
-        """Number of complete instances.
+        """Count the complete instances.
 
         Returns
         -------

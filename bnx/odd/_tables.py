@@ -4,10 +4,10 @@ A saved ODD holds the classifier it was compiled from (``docs/file-format.md``):
 network CPT by CPT. :attr:`bnx.ODD.classifier` rebuilds that classifier through pgmpy,
 whose import alone takes longer than explaining a decision. A report needs only
 ``Pr(class | x)`` on one instance, which the tables determine: here every CPT entry is
-read as the exact rational its float is (as :class:`bnx.Classifier` does), the nodes
-that are neither the class, an observed feature nor one of their ancestors are left out
-(they sum to 1), and the rest is summed out by bnx's own exact variable elimination
-(:mod:`bnx.classifier._inference`).
+read as the exact rational its float is (as :class:`bnx.Classifier` does), and the
+network's one inference path (:class:`bnx.classifier._inference.Inference`, exact) sums
+the rest out, leaving out the nodes whose columns sum to exactly 1 and that are neither
+the class, an observed feature nor one of their ancestors.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..classifier._inference import as_table, class_marginal
+from ..classifier._inference import Inference, as_table
 from ..diagram._memo import detached, register
 from ..errors import ODDFileError
 
@@ -64,22 +64,15 @@ def _read(doc: dict, where: str) -> tuple:
         raise
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise bad(str(exc) or type(exc).__name__) from None
-    # the nodes whose columns do not sum to exactly 1 (pgmpy accepts a little off): summing
-    # one out multiplies by its column sums, so it cannot be left out as a barren node
-    def column_sums(table) -> list:
-        sums = table.sum(axis=0)
-        return sums.ravel().tolist() if hasattr(sums, "ravel") else [sums]
-
-    unnormalised = frozenset(v for v, (_, table) in factors.items()
-                             if any(c != 1 for c in column_sums(table)))
-    return states, parents, factors, {}, unnormalised
+    card = {v: len(st) for v, st in states.items()}
+    return states, Inference(card, parents, factors)
 
 
 def _network(odd: Any) -> tuple | None:
     doc = getattr(odd, "_classifier_doc", None)
     if doc is None:
         return None
-    # per loaded ODD, its network read from the file once: (states, parents, factors, cache)
+    # per loaded ODD, its network read from the file once: (states, inference)
     return detached(odd).make("document_network", (), lambda: _read(
         doc, getattr(odd, "_classifier_where", "") or "the file"))
 
@@ -116,7 +109,7 @@ def document_joint(odd: Any, idx: dict) -> list[Fraction] | None:
     got = _network(odd)
     if got is None:
         return None
-    states, parents, factors, cache, unnormalised = got
+    states, inference = got
     class_var = odd.meta["class_var"]
     enc = odd.encoding
     evidence = {}
@@ -128,18 +121,8 @@ def document_joint(odd: Any, idx: dict) -> list[Fraction] | None:
         except (ValueError, TypeError):
             raise ODDFileError(f"the classifier in the file has no state {named!r} of "
                                f"{f!r}") from None
-    keep: set = set()
-    stack = [class_var, *evidence, *unnormalised]
-    while stack:  # the class, the observed features, unnormalised nodes, their ancestors
-        v = stack.pop()
-        if v not in keep:
-            keep.add(v)
-            stack.extend(parents.get(v, ()))
-    card = {v: len(s) for v, s in states.items()}
-    pool = [factors[v] for v in states if v in keep]
-    joint = class_marginal(pool, evidence, class_var, card, cache, frozenset(keep))
-    k = card[class_var]
-    return [Fraction(v) for v in joint] * (k if len(joint) == 1 else 1)
+    got = inference.joint((class_var,), evidence, exact=True)
+    return [Fraction(v) for v in got.table.reshape(-1).tolist()]
 
 
 def exact_joint(odd: Any, instance: dict) -> list[Fraction] | None:

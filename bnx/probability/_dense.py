@@ -1,28 +1,32 @@
 """The network's joint over the class and the features as one dense table.
 
-With the decision of every instance beside it: the arithmetic of the questions asked *under
-the network* (the same-decision probability, what to observe next, probable reasons, group
-fairness) when the features have few enough joint states.
+With the decision of every instance beside it: the arithmetic of probable reasons, group
+fairness and the violations of a rule, when the features have few enough joint states (the
+same-decision probability and what to observe next walk the diagram instead,
+:mod:`.probability`).
 
 ``Joint.table[c, x]`` is ``Pr(class = c, x)`` for every complete instance ``x`` (axes in the
-ODD's feature order), made once per classifier by variable elimination of the hidden
-nodes, and ``decisions(odd)[x]`` the diagram's decision on ``x``, made once per diagram by
-one top-down pass. A question is then sums of slices of the table.
+ODD's feature order), made once per classifier by the network's one contraction code
+(:func:`bnx.classifier._inference.contract`), and ``decisions(odd)[x]`` the diagram's
+decision on ``x``, made once per diagram by one top-down pass. A question is then sums of
+slices of the table.
 
-Floating point, with a proven bound. Every entry of the table is a sum of products of the
-network's CPT entries, and every answer a ratio of sums of entries. All numbers are
+Floating point, with a proven bound (:mod:`bnx._util.rounding`). Every entry of the
+table is a sum of products of the network's CPT entries, and every answer a ratio of
+sums of entries. All numbers are
 nonnegative, so each computed value is ``v (1 + theta)`` with ``|theta| <= gamma(k) =
 k u / (1 - k u)`` (``u = 2**-53``; Higham, *Accuracy and Stability of Numerical Algorithms*,
 Lemma 3.1 and 3.3), where ``k`` counts the roundings on the longest chain from the inputs
 to the value: one per CPT entry converted to a float, products add their operands' counts
 plus one per multiplication, a sum of ``m`` terms adds ``m - 1`` to the largest (whatever
 order numpy adds in). :class:`Joint` carries ``depth``, that count for its entries, and the
-callers add their own sums and one division. The model assumes no underflow: every nonzero
-intermediate value is at least the product over the factors of their least nonzero entry
-(capped at 1), and the table is made in floats only when that product is above
-``2**-900``; otherwise, or when the table would exceed :data:`LIMIT` entries, callers use
-exact arithmetic. With exact integer factors (``exact=True``) the same code gives exact
-values (integers, each scaled by one positive constant that cancels in every ratio).
+callers add their own sums and one division. The model assumes no underflow: the
+contraction tracks its tables' range (:class:`bnx.classifier._inference.FloatRange` when a
+product could underflow), and the table, scaled back by its power of two, is used in
+floats only when its least nonzero entry is above ``2**-1000``; otherwise, or when a table
+would exceed :data:`LIMIT` entries, callers use exact arithmetic. With exact integer
+factors (``exact=True``) the same code gives exact values (integers, each scaled by one
+positive constant that cancels in every ratio).
 """
 
 from __future__ import annotations
@@ -32,15 +36,14 @@ import weakref
 
 import numpy as np
 
-from .._util.rounding import UNIT, gamma
-from ..classifier._inference import elimination_order, integer_factor
+from ..classifier._inference import FloatRange, contract, integer_factor, plan
 from ..diagram._arrays import TRUE
 from ..diagram._feature_view import feature_view
 from ..diagram._memo import register
 
 register("dense_decisions", 1, "the decision on every complete instance, dense")
 
-__all__ = ["LIMIT", "UNIT", "Joint", "decisions", "gamma", "joint", "probability", "sum_over"]
+__all__ = ["LIMIT", "Joint", "decisions", "joint", "probability", "sum_over"]
 
 
 def probability(value) -> float:
@@ -82,11 +85,6 @@ class Joint:
     def __init__(self, features, table, depth, exact):
         self.features, self.table, self.depth, self.exact = features, table, depth, exact
 
-    @property
-    def marginal(self) -> np.ndarray:
-        """``Pr(x)`` (the class summed out: ``classes - 1`` more roundings)."""
-        return self.table.sum(axis=0)
-
 
 class TooLarge(Exception):
     """The dense joint would exceed :data:`LIMIT` entries, or risk underflow."""
@@ -119,56 +117,26 @@ def _make(clf, features: tuple, exact: bool) -> Joint:
         raise TooLarge("too many instances")
     raw = [f for group in clf._aside for f in group] + list(clf._main)
     if exact:
-        factors = [(tuple(s), t, 0) for s, t in (integer_factor(f)[0] for f in raw)]
-    else:
-        low = 0.0
-        factors = []
-        for s, t in raw:
-            vals = [v for v in t.reshape(-1) if v != 0]
-            low += math.log2(min(1.0, float(min(vals)))) if vals else 0.0
-            factors.append((tuple(s), np.asarray(t, dtype=float), 1))
-        if low < -900:
-            raise TooLarge("risk of underflow")
+        factors = [integer_factor(f)[0] for f in raw]
+        tables = [np.asarray(t, dtype=object) for _, t in factors]
+    else:  # each entry rounded once (a folded barren factor's sums are not floats)
+        factors = raw
+        tables = [np.asarray(t, dtype=np.float64) for _, t in raw]
     keep = (clf.class_var, *features)
-    hidden = sorted({v for s, _, _ in factors for v in s if v not in keep}, key=str)
-    order = elimination_order([s for s, _, _ in factors], hidden, card)
-    pool = factors
-    for v in order:
-        hit = [f for f in pool if v in f[0]]
-        if not hit:
-            continue
-        pool = [f for f in pool if v not in f[0]]
-        scope = tuple(dict.fromkeys(w for s, _, _ in hit for w in s if w != v))
-        pool.append(_contract(hit, scope, v, card, exact))
-    table = _contract(pool, keep, None, card, exact)
-    # C order (the class axis first in memory), so that slices and sums run along it
-    return Joint(features, np.ascontiguousarray(table[1]), table[2], exact)
-
-
-def _contract(factors: list, out: tuple, var, card: dict, exact: bool):
-    """Multiply ``factors`` over ``out`` (plus ``var``, summed out)."""
-    full = out if var is None else (*out, var)
-    size = math.prod(card[v] for v in full)
-    if size > LIMIT:
+    p = plan([tuple(s) for s, _ in factors], keep, card, depths=[1] * len(factors))
+    if p.largest > LIMIT:
         raise TooLarge("an intermediate table is too large")
-    acc = None
-    for s, t, _ in factors:
-        present = [v for v in full if v in s]
-        a = np.transpose(t, [s.index(v) for v in present]) if s else t
-        a = a.reshape([card[v] if v in s else 1 for v in full])
-        acc = a if acc is None else acc * a
-    if acc is None:
-        acc = np.ones((), dtype=object if exact else float)
-    acc = np.broadcast_to(acc, [card[v] for v in full])
-    depth = sum(d for _, _, d in factors) + max(len(factors) - 1, 0)
-    if var is not None:
-        acc = acc.sum(axis=-1)
-        depth += card[var] - 1
-    elif exact:
-        acc = np.array(acc, dtype=object)
-    else:
-        acc = np.array(acc, dtype=float)
-    return out, acc, depth
+    try:
+        table, e, _ = contract(p, tables, exact=exact)
+    except FloatRange:
+        raise TooLarge("risk of underflow") from None
+    if not exact and e:
+        positive = table[table > 0]
+        if positive.size and math.ldexp(float(positive.min()), e) < 2.0 ** -1000:
+            raise TooLarge("risk of underflow")
+        table = np.ldexp(table, e)
+    # C order (the class axis first in memory), so that slices and sums run along it
+    return Joint(features, np.ascontiguousarray(table), 0 if exact else p.depth, exact)
 
 
 def sum_over(table: np.ndarray, axes: tuple) -> np.ndarray:

@@ -22,10 +22,12 @@ of the frontier table: linear in the diagram, times the largest frontier.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 
+from .._util.rounding import Unsafe
 from ..classifier._inference import (
     as_table,
     eliminate,
@@ -43,11 +45,28 @@ __all__ = ["decision_masses", "most_probable", "same_decision_fraction"]
 
 
 class _Plan:
-    """Which factors join at each level of the diagram, and each level's frontier."""
+    """Which factors join at each level of the diagram, and each level's frontier.
 
-    def __init__(self, clf, features: tuple) -> None:
-        factors = [integer_factor(f)[0] for group in clf._aside for f in group]
-        factors += list(clf._int_main)
+    ``keep``: variables kept in every frontier to the end (the class, so that the
+    terminals' factors give the class masses). Exact (integer factors), or in float64
+    (``exact=False``: each CPT entry rounded once) with :attr:`depth`, the roundings on
+    the longest chain to an entry of :attr:`start`.
+    """
+
+    def __init__(self, clf, features: tuple, *, exact: bool = True, keep: tuple = ()) -> None:
+        if exact:
+            factors = [integer_factor(f)[0] for group in clf._aside for f in group]
+            factors += list(clf._int_main)
+        else:
+            raw = [f for group in clf._aside for f in group] + list(clf._main)
+            factors = [(tuple(s), np.asarray(t, dtype=np.float64)) for s, t in raw]
+            low = 0.0
+            for _, t in factors:
+                nz = t[t > 0]
+                low += math.log2(min(1.0, float(nz.min()))) if nz.size else 0.0
+            if low < -1000:  # a nonzero product could leave the normal floats
+                raise Unsafe("the float pass could underflow")
+        self.exact = exact
         n = len(features)
         pos = {f: i for i, f in enumerate(features)}
         self.card = {v: len(clf.states(v)) for v in {*features, *(v for s, _ in factors
@@ -59,6 +78,8 @@ class _Plan:
                 last[v] = max(last.get(v, -1), lv)
         for f in features:  # a feature no factor mentions is done with at once
             last.setdefault(f, -1)
+        for v in keep:
+            last[v] = n
         rank = {v: j for j, v in enumerate(sorted(last, key=lambda v: (pos.get(v, -1), str(v))))}
         self.at = [[f for f, lv in zip(factors, level) if lv == i] for i in range(n)]
         # the frontier entering level i: met by a factor of a level < i or observed, and
@@ -76,18 +97,22 @@ class _Plan:
         start = [f for f, lv in zip(factors, level) if lv < 0]
         gone = [v for v in {v for s, _ in start for v in s} if last[v] < 0]
         rest = eliminate(start, elimination_order([s for s, _ in start], gone, self.card))
-        self.start = _canonical(_times(rest), self.scope[0])
+        self.start = _canonical(_times(rest, exact), self.scope[0])
+        if not exact:
+            self.start = np.asarray(self.start, dtype=np.float64)
+        # per factor one rounding and one product; per variable summed, its states' sum
+        self.depth = 0 if exact else 2 * len(start) + sum(self.card[v] for v in gone)
 
 
-def _times(factors: list):
-    """Multiply ``factors`` exactly, numbers (empty scopes) included."""
+def _times(factors: list, exact: bool = True):
+    """Multiply ``factors`` (exactly, or in floats), numbers (empty scopes) included."""
     c = 1
     for s, t in factors:
         if not s:
-            c *= as_table(t).reshape(-1)[0]
+            c *= np.asarray(t).reshape(-1)[0]
     rest = [f for f in factors if f[0]]
     if not rest:
-        return (), as_table(c)
+        return (), (as_table(c) if exact else np.asarray(float(c)))
     s, t = product(rest)
     return s, (t if c == 1 else t * c)
 
@@ -104,27 +129,42 @@ def _step(plan: _Plan, i: int, feature, P, state: int | None):
     """Set feature ``i`` to ``state`` in the product ``P`` and reduce it to the next frontier.
 
     ``P`` is over the frontier and level ``i``'s factors; ``state`` ``None``: any state;
-    reduced to the frontier of level ``i + 1``.
+    reduced to the frontier of level ``i + 1``. In floats, ``(table, roundings added)``.
     """
     s, t = P
     out_scope = plan.scope[i + 1]
     vec = indicator(plan.card[feature], state)
+    added = 0
+    if not plan.exact:
+        vec = vec.astype(np.float64)
     if plan.last[feature] > i:  # a later factor needs it: restrict, keep the axis
-        s, t = _times([(s, t), ((feature,), vec)])
+        s, t = _times([(s, t), ((feature,), vec)], plan.exact)
+        added += 1
     elif feature in s:
         s, t = observe((s, t), feature, vec)
+        added += plan.card[feature]
     for v in [v for v in s if v not in out_scope]:
         s, t = sum_out((s, t), v)
-    return _canonical((s, t), out_scope)
+        added += plan.card[v] - 1
+    t = _canonical((s, t), out_scope)
+    if plan.exact:
+        return t
+    return np.asarray(t, dtype=np.float64), added
 
 
-def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
+def decision_masses(clf, odd, idx: dict, *, exact: bool = True):
     """Return ``(negative, positive)``: the masses of the evidence ``idx`` decided each way.
 
     ``idx`` is ``{feature: state}``, or ``{feature: collection of states}`` for a feature
     known to be one of them; the masses of its completions the diagram decides negative and
     positive, each in the same positive units (their ratio to their sum, and to the masses
     of other evidence, is exact).
+
+    With ``exact=False`` the same pass runs in float64 with the class kept to the end:
+    ``((negative, positive), class masses, depth)``, probabilities each within
+    ``gamma(depth)`` of the exact value (the class masses within ``gamma(depth + 1)``),
+    ``depth`` counted along the pass (:mod:`bnx._util.rounding`); ``None`` when floats
+    could underflow.
 
     Examples
     --------
@@ -135,34 +175,104 @@ def decision_masses(clf, odd, idx: dict) -> tuple[int, int]:
     >>> neg, pos = decision_masses(clf, odd, clf.encode({"smoke": "yes"}, partial=True))
     >>> neg > 0, pos >= 0
     (True, True)
+    >>> (fneg, fpos), _, depth = decision_masses(clf, odd, clf.encode({"smoke": "yes"},
+    ...                                          partial=True), exact=False)
+    >>> abs(fpos / (fneg + fpos) - pos / (neg + pos)) < 1e-12
+    True
     """
-    fl = feature_view(odd.arrays, odd.encoding)
-    features = odd.encoding.features
-    n = len(features)
-    plan = _Plan(clf, features)
-    observed = [idx.get(f) for f in features]
-    arrivals: list[dict] = [dict() for _ in range(n + 1)]
-    arrivals[0][int(fl.root)] = plan.start
+    try:
+        walk = Walk(clf, odd, idx, exact=exact)
+    except Unsafe:
+        return None
+    return walk.masses()
 
-    def arrive(k: int, node: int, table) -> None:
-        got = arrivals[k].get(node)
-        arrivals[k][node] = table if got is None else as_table(got + table)
 
-    for k in range(n):
-        here, arrivals[k] = arrivals[k], {}
-        f = features[k]
-        scope = plan.scope[k]
-        for node, table in here.items():
-            P = _times([(scope, table)] + plan.at[k]) if plan.at[k] else (scope, table)
-            if fl.feature[node] == k:
-                kids = fl.kids[k][node - fl.first_node[k]].tolist()
-                for v in _states(observed[k], len(kids)):
-                    arrive(k + 1, kids[v], _step(plan, k, f, P, v))
-            else:  # the node is further down: feature k is skipped
-                arrive(k + 1, node, _step(plan, k, f, P, observed[k]))
-    end = arrivals[n]
-    return tuple(int(as_table(end[t]).reshape(-1)[0]) if t in end else 0
-                 for t in (FALSE, TRUE))
+class Walk:
+    """The pass of :func:`decision_masses` on the evidence ``idx``.
+
+    With ``record``, the factors arriving at each level are kept, so that
+    :meth:`with_state` answers the evidence with one more feature observed by resuming at
+    that feature's level (the levels above it are the same). Raises :class:`Unsafe` when
+    floats could underflow.
+    """
+
+    def __init__(self, clf, odd, idx: dict, *, exact: bool = True, record: bool = False) -> None:
+        self.clf, self.exact = clf, exact
+        self.fl = feature_view(odd.arrays, odd.encoding)
+        self.features = odd.encoding.features
+        self.plan = _Plan(clf, self.features, exact=exact,
+                          keep=() if exact else (clf.class_var,))
+        self.observed = [idx.get(f) for f in self.features]
+        self.levels: list | None = [] if record else None
+        self.end = self._run(0, {int(self.fl.root): (self.plan.start, self.plan.depth)},
+                             self.observed)
+
+    def _run(self, k0: int, start: dict, observed: list) -> dict:
+        """Return the factors arriving at the terminals, each ``(table, depth)``.
+
+        ``start`` holds the arrivals at level ``k0``.
+        """
+        fl, plan, exact, features = self.fl, self.plan, self.exact, self.features
+        n = len(features)
+        here = start
+        for k in range(k0, n):
+            if self.levels is not None and k0 == 0:
+                self.levels.append(here)
+            nxt: dict = {}
+            f = features[k]
+            scope = plan.scope[k]
+            for node, (table, depth) in here.items():
+                if plan.at[k]:
+                    P = _times([(scope, table)] + plan.at[k], exact)
+                    depth += 2 * len(plan.at[k])  # each factor's rounding and its product
+                else:
+                    P = (scope, table)
+                if fl.feature[node] == k:
+                    kids = fl.kids[k][node - fl.first_node[k]].tolist()
+                    for v in _states(observed[k], len(kids)):
+                        _arrive(nxt, kids[v], *_stepped(plan, k, f, P, v, depth), exact)
+                else:  # the node is further down: feature k is skipped
+                    _arrive(nxt, node, *_stepped(plan, k, f, P, observed[k], depth), exact)
+            here = nxt
+        return here
+
+    def masses(self, end: dict | None = None):
+        """Return what :func:`decision_masses` returns, from the terminals' factors."""
+        end = self.end if end is None else end
+        if self.exact:
+            return tuple(int(as_table(end[t][0]).reshape(-1)[0]) if t in end else 0
+                         for t in (FALSE, TRUE))
+        ncls = len(self.clf.class_states)
+        zero = np.zeros(ncls)
+        per = [np.asarray(end[t][0], dtype=np.float64).reshape(ncls) if t in end else zero
+               for t in (FALSE, TRUE)]
+        depth = max((end[t][1] for t in end), default=0) + ncls - 1
+        return (float(per[0].sum()), float(per[1].sum())), (per[0] + per[1]).tolist(), depth
+
+    def with_state(self, feature, state: int):
+        """:meth:`masses` on the evidence with ``feature`` (unobserved) at ``state``."""
+        k = self.features.index(feature)
+        observed = list(self.observed)
+        observed[k] = state
+        return self.masses(self._run(k, self.levels[k], observed))
+
+
+def _arrive(nxt: dict, node: int, table, depth: int, exact: bool) -> None:
+    """Add a factor arriving at ``node``: paths that meet add (one more rounding)."""
+    got = nxt.get(node)
+    if got is None:
+        nxt[node] = (table, depth)
+    else:
+        nxt[node] = (got[0] + table if not exact else as_table(got[0] + table),
+                     max(got[1], depth) + 1)
+
+
+def _stepped(plan: _Plan, k: int, f, P, state, depth: int):
+    """:func:`_step` with the roundings on the chain: ``(table, depth)``."""
+    got = _step(plan, k, f, P, state)
+    if plan.exact:
+        return got, 0
+    return got[0], depth + got[1]
 
 
 def _states(observed, card: int):

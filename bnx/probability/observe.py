@@ -11,26 +11,39 @@ For evidence ``e`` and a missing feature ``F``::
 each SDP taken for the decision on ``e + {F = v}`` (on a multi-class classifier, the
 class decided there: each outcome is decided by its own class). Both are sums of the network's joint
 over the completions of ``e``: with ``m_d(v)`` the mass of the completions with ``F = v``
-that the diagram decides ``d``, ``expected_sdp = sum_v m_{d_v}(v) / Pr(e)``. One pass over
-the dense joint (:mod:`.under`) gives every ``m_d(v)`` of every feature and every decision
-``d`` (both of a binary classifier, every class of a multi-class one); the decisions on
-``e + {F = v}`` are exact (floats decide unless too close to call). Floats are within
-``1e-9`` of the exact values (``exact=True`` returns them as fractions).
+that the diagram decides ``d``, ``expected_sdp = sum_v m_{d_v}(v) / Pr(e)``. On naive
+Bayes and latent trees, the weighted counts of :class:`~.probability.Flow` down and up the
+diagram give every ``m_d(v)`` of every feature at once (per class formula of a
+multi-class classifier); on a TAN or any other network, one elimination pass along the
+diagram (:class:`~.frontier.Walk`), recorded level by level, is resumed at each feature's
+level for each of its states. The same passes run in float64 or, with ``exact=True``, in
+exact integers (answers as fractions). The decisions on ``e + {F = v}`` are exact (floats
+decide unless too close to call), and floats are within ``1e-9`` of the exact values, with
+a proven bound (:mod:`bnx._util.rounding`; exact arithmetic when the bound is larger).
 """
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
-import numpy as np
-
+from .._util.rounding import Unsafe
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ExplanationError
 from ..odd._odd import ODD, classifier_and_odd
-from . import _dense, under
-from .same_decision import _odd_for, exact_sdp
+from . import under
+from .frontier import Walk
+from .same_decision import (
+    FALSE,
+    MAX_CONFIGURATIONS,
+    TRUE,
+    Flow,
+    _configurations,
+    _odd_for,
+    exact_sdp,
+    float_masses,
+    outcome,
+)
 
 __all__ = ["next_observations"]
 
@@ -98,8 +111,11 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     clf, odd = classifier_and_odd(clf, odd)
     idx = clf.encode(evidence, partial=True)
     odd = _odd_for(clf, odd)
-    v = under.view(clf, odd, idx, exact=exact)
-    rows = _dense_rows(clf, idx, v) if v is not None else _rows_by_sdp(clf, odd, idx, exact)
+    rows = None if exact else _float_rows(clf, odd, idx)
+    if rows is None:
+        rows = _exact_rows(clf, odd, idx)
+        if not exact:  # (floats rounded once from exact values: equal values equal)
+            rows = [(f, float(a), float(b)) for f, a, b in rows]
     frame = pd.DataFrame(rows, columns=["feature", "expected_sdp", "flip_probability"])
     if not exact:
         frame = frame.astype({"expected_sdp": float, "flip_probability": float})
@@ -111,78 +127,153 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     return frame.iloc[order]
 
 
-def _ratio(num, den, exact: bool):
-    return Fraction(int(num), int(den)) if exact else _dense.probability(num / den)
+def _flows(clf, odd, idx: dict, exact: bool) -> dict | None:
+    """Return per decision label the :class:`~.probability.Flow` that ends in it.
+
+    Each flow has the masses per feature and state, and its ``TRUE`` end is that decision:
+    one for a binary classifier (its
+    ``FALSE`` end the other decision), one per class formula of a multi-class one (made
+    when first asked: a dict that makes them). ``None`` when the weighted count does not
+    apply (a TAN or general network, a latent tree answered by enumeration) or floats
+    could underflow.
+    """
+    if clf.structure not in ("naive_bayes", "latent_tree"):
+        return None
+    priors, _ = _configurations(clf)
+    if clf.structure != "naive_bayes" and len(priors) > MAX_CONFIGURATIONS:
+        return None
+
+    class Made(dict):
+        def __missing__(self, d):
+            target = odd.class_formula(clf.classes[d]) if clf.multiclass else odd
+            got = self[d] = Flow(target.classifier if clf.multiclass else clf, target, idx,
+                                 (FALSE, TRUE), exact=exact, per_feature=True)
+            return got
+
+    made = Made()
+    try:
+        made[0 if clf.multiclass else True]
+    except Unsafe:
+        return None
+    return made
 
 
-def _dense_rows(clf, idx: dict, v: under.View) -> list:
-    masses, depth = under.class_masses(v)
-    if not masses.any():
+def _by_flows(clf, idx: dict, flows, exact: bool):
+    """Return the rows from the flows.
+
+    Per unobserved feature and state, the decision there (from its class masses: floats
+    unless too close, exact then) and the mass decided so; in floats ``None`` when a bound
+    exceeds ``1e-9``.
+    """
+    from .._util import rounding
+    first = flows[0 if clf.multiclass else True]
+    neg, pos = first.mass()
+    total = neg + pos
+    if not total:
         raise ExplanationError("the evidence has probability zero: nothing to observe")
-    own = under.decide_masses(clf, idx, masses, depth)
-    pr = v.marginal()
-    # the decisions the diagram takes: True and False, or every class's index
-    labels = list(range(len(clf.classes))) if clf.multiclass else [True, False]
-    at = {d: k for k, d in enumerate(labels)}
-    by = [np.where(v.decided == d, pr, 0) for d in labels]
-    total = pr.sum()
+    depth = 0 if exact else first.depth + 1  # the total and the class masses
+    own = under.decide_masses(clf, idx, first.class_masses(), depth)
     # a feature whose observation cannot flip the decision keeps the SDP on average:
-    # E[SDP(e + F)] = SDP(e) exactly, so all such features get this one sum (equal values
-    # as equal floats, within the same bound as the per-feature sums)
-    kept = by[at[own]].sum()
-    # one array, then one sum per feature over the other features' axes: rows
-    # 0..classes-1 the class masses, then the completions' masses per decision
-    ncls = v.table.shape[0]
-    sums = _per_feature(np.concatenate([v.table, *(b[None] for b in by)]))
+    # E[SDP(e + F)] = SDP(e) exactly, so all such features get this one value
+    kept = flows[own].mass()[1] if clf.multiclass else (pos if own else neg)
     rows = []
-    for f, both in zip(v.free, sums):  # both: (classes + decisions, states of f)
-        per, mass = both[:ncls], both[ncls:]
-        sub = depth - (per.shape[1] - 1) if not v.exact else 0
+    for i, f in enumerate(first.fv.enc.features):
+        if f in idx:
+            continue
+        per_end, per_class = first.feature_masses(i)
+        fdepth = 0 if exact else first.feature_depth + 1
         same = flip = 0
-        for s in range(per.shape[1]):
-            d = under.decide_masses(clf, {**idx, f: s}, per[:, s], sub)
-            same = same + mass[at[d], s]
+        for v, (ends, masses) in enumerate(zip(per_end, per_class)):
+            d = under.decide_masses(clf, {**idx, f: v}, masses, fdepth)
+            if clf.multiclass:
+                same += flows[d].feature_masses(i)[0][v][1]
+                fdepth = 0 if exact else max(fdepth, flows[d].feature_depth + 1)
+            else:
+                same += ends[1] if d else ends[0]
             if d != own:
-                flip = flip + mass[:, s].sum()
-        if flip == 0:
-            same = kept
-        rows.append((f, _ratio(same, total, v.exact), _ratio(flip, total, v.exact)))
+                flip += ends[0] + ends[1]
+        k = len(per_end)
+        if exact:
+            rows.append((f, kept / total if flip == 0 else same / total, flip / total))
+            continue
+        a = rounding.probability(kept if flip == 0 else same, total,
+                                 2 * depth if flip == 0 else fdepth + k + depth)
+        b = rounding.probability(flip, total, fdepth + k + depth)
+        if a is None or b is None:
+            return None
+        rows.append((f, a[0], b[0]))
     return rows
 
 
-def _per_feature(table) -> list:
-    """Sum ``table`` over every other free feature, for each free feature.
+def _float_rows(clf, odd, idx: dict):
+    """Return the rows in float64 by the passes of the exact ones (``None``: exact needed)."""
+    from .._util import rounding
+    flows = _flows(clf, odd, idx, False)
+    if flows is not None:
+        return _by_flows(clf, idx, flows, False)
+    walks: dict = {}
 
-    The free features are the axes of ``table`` after its first: a list of arrays of shape
-    ``(rows, states)``.
+    def masses(binary, target, more: dict):
+        """Return :func:`~.probability.float_masses` by resuming a recorded pass.
 
-    Divide and conquer: the table summed over the second half of the features gives the
-    first half's sums, and over the first half the second's, each by a product with a
-    vector of ones (BLAS for floats, exact for Python integers); then each half on its
-    own. Two passes over the table in all, not one per feature. Multiplying by one is
-    exact, and the order of the additions does not change the floats' bound
-    (:mod:`._dense`: a sum of ``m`` terms adds ``m - 1`` roundings, in any order).
-    """
-    rows = table.shape[0]
-    out: list = []
-    todo = [table]  # the tables left to split, the next one last
-    while todo:
-        t = todo.pop()
-        dims = t.shape[1:]
-        if len(dims) <= 1:
-            out.append(t)
+        One pass per diagram (along it, the evidence ``idx``), resumed at the level of the
+        one feature ``more`` adds.
+        """
+        if binary.structure in ("naive_bayes", "latent_tree"):
+            return float_masses(binary, target, more)
+        if id(target) not in walks:
+            try:
+                walks[id(target)] = (target, Walk(binary, target, idx, exact=False,
+                                                  record=True))
+            except Unsafe:
+                walks[id(target)] = (target, None)
+        walk = walks[id(target)][1]
+        if walk is None:
+            return None
+        extra = [f for f in more if f not in idx]
+        return walk.with_state(extra[0], more[extra[0]]) if extra else walk.masses()
+
+    base = outcome(clf, odd, idx, None, masses)
+    if base is None:
+        return None
+    own, kept, total, depth = base
+    if not total:
+        raise ExplanationError("the evidence has probability zero: nothing to observe")
+    rows = []
+    for f in clf.features:
+        if f in idx:
             continue
-        h = len(dims) // 2
-        a, b = math.prod(dims[:h]), math.prod(dims[h:])
-        m = t.reshape(rows, a, b)
-        second = (np.ones(a, dtype=t.dtype) @ m).reshape(rows, *dims[h:])
-        first = (m.reshape(-1, b) @ np.ones(b, dtype=t.dtype)).reshape(rows, *dims[:h])
-        todo += (second, first)  # the first half's features come out first
-    return out
+        same = flip = 0.0
+        most = 0
+        k = len(clf.states(f))
+        for v in range(k):
+            got = outcome(clf, odd, {**idx, f: v}, None, masses)
+            if got is None:
+                return None
+            d, m, every, dv = got
+            most = max(most, dv)
+            same += m
+            if d != own:
+                flip += every
+        a = rounding.probability(kept if flip == 0 else same, total,
+                                 2 * depth if flip == 0 else most + k + depth)
+        b = rounding.probability(flip, total, most + k + depth)
+        if a is None or b is None:
+            return None
+        rows.append((f, a[0], b[0]))
+    return rows
 
 
-def _rows_by_sdp(clf, odd, idx: dict, exact: bool) -> list:
-    """Without the dense joint: one exact class joint and SDP per state of each feature."""
+def _exact_rows(clf, odd, idx: dict) -> list:
+    """Return the rows in exact fractions: the flows, or one exact SDP per feature and state."""
+    flows = _flows(clf, odd, idx, True)
+    if flows is not None:
+        return _by_flows(clf, idx, flows, True)
+    return _rows_by_sdp(clf, odd, idx)
+
+
+def _rows_by_sdp(clf, odd, idx: dict) -> list:
+    """One exact class joint and SDP per state of each unobserved feature."""
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
@@ -202,6 +293,5 @@ def _rows_by_sdp(clf, odd, idx: dict, exact: bool) -> list:
             d = under.decide_masses(clf, more, pj, 0)
             same += p * exact_sdp(clf, more, d, odd)
             flip += p if d != own else 0
-        rows.append((f, same if exact else float(same), flip if exact else float(flip)))
-    # (floats rounded once from exact values: in [0, 1], equal values equal)
+        rows.append((f, same, flip))
     return rows

@@ -25,13 +25,14 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._util.rounding import gamma
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, classifier_and_odd
 from ..question._classes import ask
-from . import _dense, under
-from .same_decision import _odd_for, exact_sdp
+from . import under
+from .same_decision import _odd_for, exact_sdp, sdp_with_bound
 
 __all__ = ["EXACT_FEATURES", "ProbableReasons", "probable_reasons"]
 
@@ -212,7 +213,7 @@ def probable_reasons(clf: Classifier | ODD, instance: Instance, *, delta=0.95, o
 
 def _qualifies(clf, odd, idx: dict, part, d: bool, delta: Fraction) -> bool:
     e = {f: idx[f] for f in part}
-    got = under.sdp_with_bound(clf, odd, e, d)
+    got = sdp_with_bound(clf, e, d, odd)
     if got is not None:
         value, bound = got
         if Fraction(value) - bound >= delta:
@@ -255,7 +256,7 @@ def _all_dense(clf, odd, idx, d, delta, v: under.View) -> list:
         good = np.stack([good.sum(axis=a), np.take(good, idx[f], axis=a)], axis=a)
     ncls = v.table.shape[0]
     k = 2 * (v.depth + ncls - 1 + v.size - 1) + 1
-    g = _dense.gamma(k)
+    g = gamma(k)
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = good / pr
     hi = np.nextafter(float(delta * (1 + g)), np.inf)

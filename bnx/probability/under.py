@@ -1,32 +1,29 @@
 """Questions asked under the network's distribution, in floating point with a proven bound.
 
-The dense joint of :mod:`._dense` restricted to some evidence, the decision on a partial
-instance from its class masses (exact whenever floating point cannot tell), and the
-same-decision probability in floats. Every float returned here is within ``1e-9`` of the
-exact value; a computation whose bound would exceed that returns ``None`` and the caller
-uses exact arithmetic instead (see :mod:`._dense` for the argument).
+The dense joint of :mod:`._dense` restricted to some evidence (probable reasons, group
+fairness, rules' violations), and the decision on a partial instance from its class
+masses (exact whenever floating point cannot tell, :func:`bnx._util.rounding.compare`).
+Every float returned here is within ``1e-9`` of the exact value; a computation whose
+bound would exceed that returns ``None`` and the caller uses exact arithmetic instead
+(see :mod:`._dense` for the argument). The same-decision probability and what to observe
+next walk the diagram instead (:mod:`.probability`).
 """
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
 
 import numpy as np
 
+from .._util.rounding import BOUND, NORMAL, compare, float_gamma, gamma
 from ..classifier._classifier import _argmax
 from ..classifier._rules import decides
 from ..diagram._memo import register
-from ..errors import ExplanationError
 from . import _dense
 
 register("dense_marginal", 1, "Pr(x) of every complete instance, dense, and its sum")
 
-__all__ = ["BOUND", "View", "box_violations", "decide_masses", "sdp_float", "sdp_with_bound",
-           "view"]
-
-#: The bound promised on every float answer.
-BOUND = Fraction(1, 10 ** 9)
+__all__ = ["BOUND", "View", "box_violations", "decide_masses", "view"]
 
 
 class View:
@@ -75,42 +72,9 @@ def view(clf, odd, idx: dict, *, exact: bool = False) -> View | None:
     except _dense.TooLarge:
         return None
     # every answer is a ratio of two sums of at most all the entries of Pr(e, z)
-    if not exact and _dense.gamma(2 * (joint.depth + joint.table.size) + 1) > BOUND:
+    if not exact and gamma(2 * (joint.depth + joint.table.size) + 1) > BOUND:
         return None
     return View(joint, _dense.decisions(odd), idx)
-
-
-def _sure(a: Fraction, b: Fraction, g: Fraction, strict: bool) -> bool | None:
-    """Tell whether ``A >= B`` (``A > B`` when ``strict``) for the exact values of ``a``, ``b``.
-
-    Each computed value is within a relative ``g`` of its exact value; ``None``: too close.
-    """
-    lo, hi = 1 - g, 1 + g
-    if (a * lo > b * hi) if strict else (a * lo >= b * hi):
-        return True
-    if (a * hi <= b * lo) if strict else (a * hi < b * lo):
-        return False
-    return None
-
-
-def _float_sure(a: float, b: float, m: float, strict: bool) -> bool | None:
-    """Do :func:`_sure` in floating point.
-
-    For ``a``, ``b`` within a relative ``m`` of the exact values (``m`` at least four unit
-    roundoffs). The margins are doubled: the comparison's own roundings (at most three per
-    side, of ``1 -+ 2m`` and the two products) are each one unit roundoff, so a sure answer
-    here is one of :func:`_sure` with the bound ``m``.
-    """
-    lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
-    if (a * lo > b * hi) if strict else (a * lo >= b * hi):
-        return True
-    if (a * hi <= b * lo) if strict else (a * hi < b * lo):
-        return False
-    return None
-
-
-#: The smallest positive normal double: below it relative rounding bounds fail.
-_NORMAL = sys.float_info.min
 
 
 def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
@@ -123,20 +87,20 @@ def _decide_floats(clf, p: int, masses, depth: int) -> bool | None:
     to a float): ``gamma(depth + classes + 4)`` bounds them (rounded up to a float).
     """
     f = [float(v) for v in masses]
-    if any(0 < v < _NORMAL for v in f):
+    if any(0 < v < NORMAL for v in f):
         return None  # a subnormal mass: the relative bounds do not hold
-    m = float(_dense.gamma(depth + len(f) + 4)) * (1 + 2.0 ** -50)
+    m = float_gamma(depth + len(f) + 4)
     if clf.rule == "threshold":
         t = clf.threshold
         a, b = float(1 - t) * f[p], float(t) * sum(f[:p] + f[p + 1:])
-        if any(0 < abs(v) < _NORMAL for v in (a, b, float(t))) or (b == 0 and t and any(
+        if any(0 < abs(v) < NORMAL for v in (a, b, float(t))) or (b == 0 and t and any(
                 f[:p] + f[p + 1:])):
             return None  # underflow (a tiny threshold, say): exact arithmetic decides
-        return _float_sure(a, b, m, False)
+        return compare(a, b, m)
     got = True
     for c in range(len(f)):
         if c != p:
-            here = _float_sure(f[p], f[c], m, c < p)
+            here = compare(f[p], f[c], m, strict=c < p)
             if here is False:
                 return False
             if here is None:
@@ -170,15 +134,15 @@ def _decides(clf, idx: dict, p: int, masses, depth: int) -> bool:
         if got is not None:
             return got
     f = [Fraction(v) if isinstance(v, (int, Fraction)) else Fraction(float(v)) for v in masses]
-    g = _dense.gamma(depth) if depth else Fraction(0)
+    g = gamma(depth) if depth else Fraction(0)
     if clf.rule == "threshold":
         t = clf.threshold
-        got = _sure((1 - t) * f[p], t * (sum(f) - f[p]), g, False)
+        got = compare((1 - t) * f[p], t * (sum(f) - f[p]), g)
     else:
         got = True
         for c in range(len(f)):
             if c != p:
-                here = _sure(f[p], f[c], g, c < p)
+                here = compare(f[p], f[c], g, strict=c < p)
                 if here is False:
                     got = False
                     break
@@ -187,49 +151,6 @@ def _decides(clf, idx: dict, p: int, masses, depth: int) -> bool:
     if got is None:  # too close to call in floats
         got = decides(clf._decision_joint(idx), clf.rule, p, clf.threshold)
     return got
-
-
-def class_masses(v: View):
-    """``[Pr(c, e) for c]`` and their roundings."""
-    flat = v.table.reshape(v.table.shape[0], -1)
-    return flat.sum(axis=1), v.depth + max(v.size - 1, 0)
-
-
-def sdp_with_bound(clf, odd, idx: dict, decision: bool | None):
-    """Return ``(sdp, bound)``: the same-decision probability in floats and a proven error bound.
-
-    The bound is on its distance to the exact value; ``None`` when the dense joint is out of
-    reach or the bound would exceed :data:`BOUND`.
-    """
-    v = view(clf, odd, idx)
-    if v is None:
-        return None
-    masses, depth = class_masses(v)
-    if not masses.any():
-        raise ExplanationError("the evidence has probability zero: the same-decision "
-                               "probability is undefined")
-    if decision is None:
-        decision = decide_masses(clf, idx, masses, depth)
-    ncls = v.table.shape[0]
-    pr = v.marginal().reshape(-1)  # Pr(e, z): ncls - 1 more roundings
-    same = pr[v.decided.reshape(-1) == decision].sum()
-    total = pr.sum()
-    # same and total: sums of at most size entries of pr; then one division
-    k = 2 * (v.depth + ncls - 1 + v.size - 1) + 1
-    bound = _dense.gamma(k)
-    if bound > BOUND:
-        return None
-    value = _dense.probability(same / total)  # clipped: still within the bound
-    return value, bound * Fraction(value) / (1 - bound)  # |theta| <= bound of the exact
-
-
-def sdp_float(clf, odd, idx: dict, decision: bool | None) -> float | None:
-    """Compute the same-decision probability within ``1e-9``.
-
-    ``None`` when it needs exact arithmetic (see :func:`sdp_with_bound`).
-    """
-    got = sdp_with_bound(clf, odd, idx, decision)
-    return None if got is None else got[0]
 
 
 def box_violations(clf, odd, box: list, value: bool):
@@ -247,7 +168,7 @@ def box_violations(clf, odd, box: list, value: bool):
         return None
     ncls = v.table.shape[0]
     # the two sums: at most size entries of Pr(x) (ncls - 1 roundings each), then a division
-    if _dense.gamma(2 * (v.depth + ncls - 1 + v.size - 1) + 1) > BOUND:
+    if gamma(2 * (v.depth + ncls - 1 + v.size - 1) + 1) > BOUND:
         return None
     cache = odd.arrays.cache
     key = (id(clf), clf.fingerprint)
@@ -269,7 +190,7 @@ def box_violations(clf, odd, box: list, value: bool):
         k = int(np.flatnonzero((decided != value).reshape(-1))[0])
         near = [k]
     else:
-        g = float(_dense.gamma(v.depth + ncls + 1))
+        g = float(gamma(v.depth + ncls + 1))
         near = [k]
         if np.count_nonzero(bad >= best * (1 - g) / (1 + g)) > 1:
             near = np.flatnonzero(bad.reshape(-1) >= best * (1 - g) / (1 + g)).tolist()

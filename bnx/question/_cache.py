@@ -92,12 +92,13 @@ def aux_manager(odd, variables: Sequence[str]) -> Manager:
 
 
 def node_table(odd, variables: Sequence[str], *, limit: int | None = None) -> Store:
-    """Return the :class:`~bnx.diagram.store.Store` in which the explanation algorithms build their sets.
+    """Return the node table in which the explanation algorithms build their sets.
 
-    Over ``variables``, node by node, kept per ODD and layout so that nodes and memos serve
-    later calls; sets are written into :func:`aux_manager` only when a ``dd`` node is asked
-    for. Once it holds more than ``limit`` nodes and memo entries it is replaced by a new
-    one (sets already returned keep the old one).
+    A :class:`~bnx.diagram.store.Store` over ``variables``, node by node, kept per ODD and
+    layout so that nodes and memos serve later calls; sets are written into
+    :func:`aux_manager` only when a ``dd`` node is asked for. Once it holds more than
+    ``limit`` nodes and memo entries it is replaced by a new one (sets already returned
+    keep the old one).
     """
     key = tuple(variables)
     got = store(odd, "node_table", lambda: Store(len(key)), key)

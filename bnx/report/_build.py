@@ -20,18 +20,33 @@ __all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_f
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
 
+#: The default bound, in seconds, on a classifier explained without compiling.
+SEARCH_TIMEOUT = 30.0
+
+
 def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
-            background: Any = None) -> Report:
+            background: Any = None, timeout: float | None = SEARCH_TIMEOUT) -> Report:
     """Explain one decision: what was decided, why, and what would change it.
 
     Parameters
     ----------
     odd : ODD or Classifier
         A compiled :class:`~bnx.ODD` (with its classifier, or loaded from a file: the
-        posterior is then computed from the file's tables, without pgmpy). Or a naive
-        Bayes or TAN :class:`~bnx.Classifier` with a two-state class, too wide to
-        compile: it is explained by :mod:`bnx.linear` (one shortest reason and one
-        closest counterfactual, not counted).
+        posterior is then computed from the file's tables, without pgmpy). Or a
+        :class:`~bnx.Classifier`, explained without compiling its decision function: a
+        naive Bayes or TAN with a two-state class and a complete instance by
+        :mod:`bnx.linear` (one shortest reason and one closest counterfactual, not
+        counted); any other (any network, binary or multi-class, a rival, a partial
+        instance) by search over the network (:mod:`bnx.local`), within ``timeout``:
+        the decision and every class probability exactly; a sufficient reason proven
+        sufficient and subset-minimal, the shortest ones when the search proves them
+        shortest; the closest counterfactuals and the robustness, exact up to the
+        number of changes searched and "at least" beyond; for a partial instance the
+        same-decision probability (by compiling the classifier restricted to the
+        evidence) or a proven interval, and what to observe next. The report says how
+        each part was obtained (:attr:`~bnx.Report.methods`) and what each search
+        proved (:attr:`~bnx.Report.reasons_proven`,
+        :attr:`~bnx.Report.robustness_at_least`, :attr:`~bnx.Report.sdp_bounds`).
     instance : mapping, pandas Series or one-row DataFrame
         The instance. Features left out (or missing values) are unobserved: the report
         on such a partial instance says how sure its decision is (the same-decision
@@ -48,6 +63,12 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
         A background data set (or product distribution) for the exact SHAP values of
         the decision (:func:`bnx.shap_values`; of the decided class's formula on a
         multi-class ODD), complete instances only.
+    timeout : float or None, default 30
+        For a classifier explained by search: the seconds the whole search may take
+        (``None``: no bound). What is proven by then is reported, never a guess: the
+        decision and its probabilities always, the reasons and counterfactuals as far
+        as they went. Compiled diagrams and :mod:`bnx.linear` answer at once and ignore
+        it.
 
     Returns
     -------
@@ -101,13 +122,25 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
     if isinstance(odd, ODD):
         return _from_diagram(odd, instance, background, rival)
     if isinstance(odd, Classifier):
-        if rival is not None:
-            raise ArgumentError("rival= needs the compiled multi-class diagram: "
-                                "bnx.explain(bnx.compile(clf), x, rival=...)")
-        return _from_linear(odd, instance, background)
-    raise ArgumentError(f"bnx.explain takes a compiled bnx.ODD (or a naive Bayes or TAN "
-                        f"bnx.Classifier, explained without compiling), got "
-                        f"{type(odd).__name__}")
+        if background is not None:
+            raise ArgumentError("attributions (background=) need the compiled diagram: "
+                                "bnx.explain(bnx.compile(clf), x, background=...)")
+        if timeout is not None and not (isinstance(timeout, (int, float))
+                                        and not isinstance(timeout, bool) and timeout > 0):
+            raise ArgumentError(f"timeout must be a positive number of seconds or None, "
+                                f"got {timeout!r}")
+        import time
+        started = time.monotonic()  # the timeout bounds the whole call
+        from ..linear.report import explainable
+        named = odd.encode(instance, partial=True)
+        if (rival is None and not odd.multiclass and explainable(odd)
+                and len(named) == len(odd.features)):
+            return _from_linear(odd, instance, background)
+        if timeout is not None:
+            timeout = max(timeout - (time.monotonic() - started), 1e-9)
+        return _from_search(odd, instance, rival, timeout)
+    raise ArgumentError(f"bnx.explain takes a compiled bnx.ODD or a bnx.Classifier "
+                        f"(explained without compiling), got {type(odd).__name__}")
 
 
 def decision_name(states: tuple | None, positive_state: Any, positive: bool) -> Any:
@@ -289,7 +322,9 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
         sdp = _sdp(clf, named, odd)
         nxt = _next(clf, named, odd)
         return Report(**common, sdp=None if sdp is None else float(sdp), sdp_exact=sdp,
-                      next=nxt)
+                      next=nxt, methods=FrozenMap({
+                          "decision": "exact inference on the network",
+                          "sdp": "compiled diagram"}))
     pis = pi_explanations(odd, named, rival=rival)  # "why a" or "why a and not rival"
     reasons = []
     for e in pis.shortest():
@@ -323,7 +358,10 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
                   reason_lengths=FrozenMap(lengths), **_general(odd, named, rival),
                   necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
-                  robustness=rob, attributions=attributions, base_value=base)
+                  robustness=rob, attributions=attributions, base_value=base,
+                  methods=FrozenMap(dict.fromkeys(("decision", "reasons", "counterfactuals"),
+                                                  "compiled diagram")),
+                  reasons_proven="shortest")
 
 
 #: How many general reasons (fewest features first) the report reads to find those that
@@ -426,4 +464,98 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
         threshold=None if threshold is None else float(threshold),
         threshold_exact=threshold, posterior=posterior, posterior_exact=posterior_exact,
         class_probabilities=probs, reasons=(FrozenMap(reason),), necessary=necessary,
-        counterfactuals=changes, robustness=rob, method="linear")
+        counterfactuals=changes, robustness=rob, method="linear",
+        methods=FrozenMap(dict.fromkeys(("decision", "reasons", "counterfactuals"),
+                                        "bnx.linear")))
+
+
+def _from_search(clf: Classifier, instance: Instance, rival: Any,
+                 timeout: float | None) -> Report:
+    """The report on a classifier's decision by search over its network (:mod:`bnx.local`),
+    without compiling its decision function.
+    """
+    from ..errors import UnknownStateError, closest_first
+    from ..local import METHODS, answer, partial_answer
+    idx = clf.encode(instance, partial=True)
+    named = {f: clf.states(f)[j] for f, j in idx.items()}
+    complete = len(idx) == len(clf.features)
+    states = clf.class_states
+    r = None
+    if rival is not None:
+        if not complete:
+            raise ArgumentError("rival= asks why the decision is not that class, which "
+                                "needs a complete instance")
+        from ..classifier._instances import resolve_state
+        r = resolve_state(states, rival)
+        if r is None:
+            raise UnknownStateError(f"{rival!r} is not a state of {clf.class_var!r} "
+                                    f"(states, closest first: {closest_first(rival, states)})")
+    a = None
+    if complete:  # the search's first table is the class joint (one positive factor aside)
+        a = answer(clf, idx, rival=r if clf.multiclass else None, timeout=timeout,
+                   most=MAX_SHOWN)
+        joint, label = a.joint, a.label
+        decided_ = states[label] if clf.multiclass else bool(label)
+    else:
+        joint = clf._class_joint(idx)
+        decided_ = clf.decide(named, partial=True)
+    if clf.multiclass:
+        decision = decided_
+        p = list(states).index(decision)
+        positive = None
+    else:
+        p = list(states).index(clf.positive)
+        positive = decided_
+        decision = decision_name(states, clf.positive, positive)
+    if rival is not None:
+        if not clf.multiclass:
+            other = states[r] != clf.positive if positive else states[r] == clf.positive
+            if not other:
+                raise ArgumentError(f"the rival {states[r]!r} is the decided class")
+            rival = None  # the other decision: nothing more than without it
+        elif r == p:
+            raise ArgumentError(f"the rival {states[r]!r} is the decided class")
+        else:
+            rival = states[r]
+    posterior, posterior_exact, probs = _probabilities(joint, states, p)
+    threshold = clf.threshold
+    common = dict(
+        class_var=clf.class_var, decision=decision, positive=positive,
+        positive_state=clf.positive, instance=FrozenMap(named), features=tuple(clf.features),
+        complete=complete, rule=clf.rule,
+        threshold=None if threshold is None else float(threshold),
+        threshold_exact=threshold, posterior=posterior, posterior_exact=posterior_exact,
+        class_probabilities=probs, method="search", multiclass=clf.multiclass, rival=rival)
+    if not complete:
+        if sum(joint) == 0:
+            return Report(**common, methods=FrozenMap({"decision": METHODS["inference"]}))
+        got = partial_answer(clf, named, timeout=timeout)
+        sdp = got["sdp"]
+        bounds = got["bounds"]
+        return Report(**common, sdp=None if sdp is None else float(sdp), sdp_exact=sdp,
+                      next=None if got["next"] is None else next_from_frame(got["next"]),
+                      sdp_bounds=None if bounds is None else (float(bounds[0]),
+                                                              float(bounds[1])),
+                      methods=FrozenMap({"decision": METHODS["inference"],
+                                         "sdp": METHODS[got["method"]]}))
+    order = {f: k for k, f in enumerate(clf.features)}
+    reasons = tuple(FrozenMap({f: named[f] for f in sorted(e, key=order.get)})
+                    for e in a.reasons[:MAX_SHOWN])
+    changes = []
+    for setting, label in a.changes[:MAX_SHOWN]:
+        to = (states[label] if clf.multiclass
+              else decision_name(states, clf.positive, bool(label)))
+        changes.append(Counterfactual({f: (named[f], clf.states(f)[j])
+                                       for f, j in sorted(setting.items(),
+                                                          key=lambda kv: order[kv[0]])}, to))
+    exact_rob = a.robustness is not None
+    proven = ("shortest" if a.shortest else "minimal" if a.minimal else "sufficient")
+    return Report(**common, reasons=reasons, necessary=a.necessary if a.necessary_known else (),
+                  counterfactuals=tuple(changes),
+                  counterfactual_count=len(a.changes) if exact_rob else None,
+                  robustness=a.robustness if exact_rob else None,
+                  robustness_at_least=None if exact_rob else a.searched + 1,
+                  reasons_proven=proven,
+                  methods=FrozenMap({"decision": METHODS["inference"],
+                                     "reasons": METHODS["search"],
+                                     "counterfactuals": METHODS["search"]}))

@@ -62,7 +62,11 @@ def _complete_rows(r) -> list[str]:
     if r.reasons:
         shown = [", ".join(_term(f, s) for f, s in e.items()) or "(nothing: the decision "
                  "is the same for every instance)" for e in r.reasons]
-        if r.reason_count is None:
+        if r.reasons_proven == "sufficient":
+            note = "proven sufficient; not proven minimal in the time given"
+        elif r.reasons_proven == "minimal":
+            note = "proven sufficient and minimal; not proven shortest"
+        elif r.reason_count is None:
             note = "a shortest one (not counted)"
         else:
             note = (f"{len(r.reasons)} shortest of {r.reason_count:,} in all; lengths "
@@ -84,7 +88,12 @@ def _complete_rows(r) -> list[str]:
                          f"state (general reasons)" if rival else
                          "sets of states that keep the decision, larger than one state "
                          "(general reasons)"))
-    if r.robustness == math.inf:
+    if r.robustness is None and r.robustness_at_least is not None:
+        k = r.robustness_at_least
+        body = ("not searched in time" if k <= 1 else
+                f"at least {number(k)} changes: none found in time (changes of up to "
+                f"{number(k - 1)} feature{'s' * (k != 2)} searched)")
+    elif r.robustness == math.inf:
         body = (f"nothing: no change of the features makes it {_e(r.rival)}" if rival else
                 "nothing: no change of the features gives another decision")
     else:
@@ -103,7 +112,8 @@ def _complete_rows(r) -> list[str]:
                else "with the other decision")
     rows.append(_row(f"What would make it {_e(r.rival)}" if rival else "What would change it",
                      body, f"the closest instances {closest} (robustness "
-                     f"{_e(r.robustness if r.robustness != math.inf else 'infinite')})"))
+                     + (f"at least {r.robustness_at_least})" if r.robustness is None else
+                        f"{_e(r.robustness if r.robustness != math.inf else 'infinite')})")))
     if r.necessary:
         rows.append(_row("Necessary", _e(listing([str(f) for f in r.necessary])),
                          "in every sufficient reason"))
@@ -135,6 +145,11 @@ def _partial_rows(r) -> list[str]:
         rows.append(_row("How sure", f"{decimal(r.sdp)}",
                          "the probability that the decision stays once everything is "
                          "known (same-decision probability)"))
+    elif r.sdp_bounds is not None:
+        lo, hi = r.sdp_bounds
+        rows.append(_row("How sure", f"between {decimal(lo)} and {decimal(hi)}",
+                         "a proven interval around the same-decision probability (the "
+                         "exact value was not reached in time)"))
     if r.next:
         body = ('<table><tr><th>feature</th><th>sure on average</th>'
                 '<th>changes the decision with probability</th></tr>'
@@ -226,6 +241,10 @@ def render_report(r) -> str:
     head = (f'<p style="font-size:110%;margin:0.2em 0"><b>{verb}: '
             f'{_term(r.class_var, r.decision)}</b> &mdash; {_probability(r)}</p>')
     rows = _complete_rows(r) if r.complete else _partial_rows(r)
+    if r.methods:
+        rows.append(_row("How", _e("; ".join(f"{part}: {how}"
+                                             for part, how in r.methods.items())),
+                         "how each part was obtained"))
     chart = attribution_svg(r)
     if chart:
         chart = (f'<p style="margin:0.4em 0 0.1em"><b>Attributions</b> <small>(exact SHAP '

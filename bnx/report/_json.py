@@ -62,6 +62,9 @@ def to_dict(r, fields: tuple) -> dict:
             {"feature": _scalar(n.feature), "expected_sdp": n.expected_sdp,
              "flip_probability": n.flip_probability} for n in r.next],
         "method": r.method, "multiclass": r.multiclass, "rival": _scalar(r.rival),
+        "methods": None if r.methods is None else dict(r.methods),
+        "reasons_proven": r.reasons_proven, "robustness_at_least": r.robustness_at_least,
+        "sdp_bounds": None if r.sdp_bounds is None else list(r.sdp_bounds),
     }
     assert tuple(out) == fields, "a field of Report is not written"
     return out
@@ -88,9 +91,13 @@ def _q(text: str | None) -> Fraction | None:
     return None if text is None else Fraction(text)
 
 
+#: The fields a report written before them may lack (read as ``None``).
+LATER = ("methods", "reasons_proven", "robustness_at_least", "sdp_bounds")
+
+
 def from_dict(cls, d: Mapping, fields: tuple):
     """Read back the report whose :func:`to_dict` is ``d``."""
-    missing = [k for k in fields if k not in d]
+    missing = [k for k in fields if k not in d and k not in LATER]
     if missing:
         raise ArgumentError(f"not a Report.to_dict() mapping: it has no {', '.join(missing)}")
     try:
@@ -123,6 +130,9 @@ def from_dict(cls, d: Mapping, fields: tuple):
             next=None if d["next"] is None else tuple(
                 NextObservation(n["feature"], n["expected_sdp"], n["flip_probability"])
                 for n in d["next"]),
-            method=d["method"], multiclass=d["multiclass"], rival=d["rival"])
+            method=d["method"], multiclass=d["multiclass"], rival=d["rival"],
+            methods=frozen(d.get("methods")), reasons_proven=d.get("reasons_proven"),
+            robustness_at_least=d.get("robustness_at_least"),
+            sdp_bounds=None if d.get("sdp_bounds") is None else tuple(d["sdp_bounds"]))
     except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
         raise ArgumentError(f"not a Report.to_dict() mapping: {exc}") from None

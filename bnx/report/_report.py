@@ -106,12 +106,31 @@ class Report:
         For a partial instance: the unobserved features, the most useful to observe
         first (``None`` for a complete instance).
     method : str
-        ``"diagram"`` (a compiled ODD) or ``"linear"`` (:mod:`bnx.linear`).
+        ``"diagram"`` (a compiled ODD), ``"linear"`` (:mod:`bnx.linear`) or ``"search"``
+        (:mod:`bnx.local`: a classifier explained without compiling).
     multiclass : bool
         Whether the classifier picks one of several class states (no positive state).
     rival : class state or None
         The class the decision is contrasted with (``bnx.explain(..., rival=)``): the
         reasons, counterfactuals and roles answer "why this class and not the rival".
+    methods : mapping or None
+        How each part was obtained, ``{part: how}`` in words, the parts among
+        ``"decision"``, ``"reasons"``, ``"counterfactuals"``, ``"sdp"`` (e.g.
+        ``"compiled diagram"``, ``"bnx.linear"``, ``"search over the network (no
+        compilation)"``, ``"restricted compile (...)"``).
+    reasons_proven : str or None
+        What the reasons shown are proven to be: ``"shortest"`` (the shortest sufficient
+        reasons), ``"minimal"`` (sufficient and subset-minimal, not proven shortest) or
+        ``"sufficient"`` (sufficient only: the search did not prove it minimal in the time
+        given: out of time, or a check it could not settle). ``None``, not applicable,
+        for a partial instance.
+    robustness_at_least : int or None
+        When the search for counterfactuals ran out of time: the robustness is at least
+        this (every change of fewer features was searched and none changes the
+        decision); ``robustness`` is then ``None`` and ``counterfactuals`` empty.
+    sdp_bounds : pair of floats or None
+        When the same-decision probability was not computed exactly in time: a proven
+        interval ``(low, high)`` that holds it (``sdp`` is then ``None``).
     """
 
     class_var: Any
@@ -146,6 +165,10 @@ class Report:
     method: str = "diagram"
     multiclass: bool = False
     rival: Any = None
+    methods: Mapping | None = None
+    reasons_proven: str | None = None
+    robustness_at_least: int | None = None
+    sdp_bounds: tuple | None = None
 
     # ------------------------------------------------------------------ output
     def text(self) -> str:
@@ -206,7 +229,9 @@ class Report:
 
     def __repr__(self) -> str:
         extra = (f", reasons={self.reason_count}" if self.reason_count is not None else "")
-        rob = f", robustness={self.robustness}" if self.complete else f", sdp={self.sdp}"
+        rob = (f", robustness={self.robustness}" if self.robustness is not None
+               else f", robustness>={self.robustness_at_least}"
+               if self.robustness_at_least is not None else f", sdp={self.sdp}")
         return (f"Report({self.class_var} = {self.decision}, posterior={self.posterior}"
                 f"{extra}{rob})")
 

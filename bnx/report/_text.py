@@ -94,7 +94,13 @@ def _why(r) -> str:
     else:
         text = (f"{why}: these {number(k)} features are enough, whatever the other "
                 f"{number(len(others))} say: {listing(terms)}.")
-    if r.reason_count is None:
+    if r.reasons_proven == "sufficient":
+        text += (" (This reason is proven sufficient; the search did not prove it minimal, "
+                 "in the time given, so some of its features may not be needed.)")
+    elif r.reasons_proven == "minimal":
+        text += (" (Other reasons may exist; this one is proven sufficient and minimal, "
+                 "not proven shortest.)")
+    elif r.reason_count is None:
         text += " (Other reasons may exist; this is a shortest one.)"
     elif r.reason_count == 1:
         text += " This is the only such reason."
@@ -136,6 +142,13 @@ def _makes(r, cf) -> str:
 def _what_changes(r) -> str:
     head = (f"What would make it {r.rival}" if r.rival is not None
             else "What would change it")
+    if r.robustness is None and r.robustness_at_least is not None:
+        k = r.robustness_at_least
+        if k <= 1:
+            return f"{head}: not searched in time."
+        return (f"{head}: at least {number(k)} features would have to change; none found "
+                f"in time (robustness: at least {k}; changes of up to {number(k - 1)} "
+                f"feature{'s' * (k != 2)} searched).")
     if r.robustness == math.inf:
         return (f"{head}: nothing; no change of the features makes it {r.rival}."
                 if r.rival is not None else
@@ -191,6 +204,12 @@ def _attributions(r) -> str | None:
 def _how_sure(r) -> str:
     decided = _term(r.class_var, r.decision)
     missing = len(r.features) - len(r.instance)
+    if r.sdp is None and r.sdp_bounds is not None:
+        lo, hi = r.sdp_bounds
+        return (f"How sure: with probability between {decimal(lo)} and {decimal(hi)} the "
+                f"decision stays {decided} once the other {number(missing)} "
+                f"{'is' if missing == 1 else 'are'} known (a proven interval: the exact "
+                f"value was not reached in time).")
     if r.sdp is None:
         return "How sure: the observed features have probability zero under the model."
     return (f"How sure: with probability {decimal(r.sdp)} the decision stays {decided} once "
@@ -218,13 +237,21 @@ def _next(r) -> str | None:
     return "What to find out next: " + " ".join(parts) if parts else None
 
 
+def _how(r) -> str | None:
+    """How the parts were obtained, said when not from a compiled diagram."""
+    if r.method != "search" or not r.methods:
+        return None
+    said = [f"{part.replace('_', ' ')} by {how}" for part, how in r.methods.items()]
+    return f"How this was found: {'; '.join(said)}."
+
+
 def report_text(r) -> str:
     """Write the report's paragraphs, each wrapped to :data:`WIDTH` columns."""
     if r.complete:
         paragraphs = [_decided(r), _why(r), _general(r), _what_changes(r), _roles(r),
-                      _attributions(r)]
+                      _attributions(r), _how(r)]
     else:
-        paragraphs = [_decided(r), _how_sure(r), _next(r)]
+        paragraphs = [_decided(r), _how_sure(r), _next(r), _how(r)]
     return "\n".join(textwrap.fill(p, WIDTH, subsequent_indent="  ", break_long_words=False,
                                    break_on_hyphens=False).replace(_GLUE, " ")
                      for p in paragraphs if p)

@@ -3,8 +3,9 @@
 Where people who do not write Python try a classifier's decisions (``bnx serve``; ``pip
 install -e ".[serve]"`` in the clone).
 
-- :func:`create_app`: the explorer of one compiled classifier as an ASGI application
-  (Starlette);
+- :func:`create_app`: the explorer of one classifier as an ASGI application (Starlette):
+  a compiled ODD, or a classifier too large to compile, whose answers are then reports on
+  one decision each, explained without compiling;
 - :func:`run`: serve it with uvicorn until Ctrl-C, on 127.0.0.1 unless told otherwise.
 
 The modules: :mod:`.explorer` (the model, requests read and checked, no web framework),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ..report import explain, render_report
+from ..report import render_report
 from .explorer import Explorer, finite
 
 __all__ = ["Answer", "answer"]
@@ -55,13 +55,16 @@ def answer(explorer: Explorer, instance: dict, background: str = "none",
     The background and the rival apply to complete instances (attributions, reasons and
     counterfactuals need one); a partial instance is answered without. A rival that is the
     decided class itself asks nothing more: the answer is the one without a rival (its
-    report's ``rival`` is ``null``).
+    report's ``rival`` is ``null``). A classifier served without compiling is asked
+    through ``bnx.explain(clf, x)``, with the explorer's ``timeout=`` when it has one.
     """
     if not explorer.complete(instance):
         background, rival = "none", None
-    elif rival is not None and explorer.odd.decide(instance) == rival:
+    elif rival is not None and explorer.decide(instance) == rival:
         rival = None
     key = (frozenset(instance.items()), background, rival)
+    from ..report import explain  # looked up per call (tests record the calls)
+    more = {} if explorer.timeout is None else {"timeout": explorer.timeout}
     return explorer.cached(key, lambda: Answer(
-        explain(explorer.odd, instance, rival=rival,
-                background=explorer.background(background))))
+        explain(explorer.explained, instance, rival=rival,
+                background=explorer.background(background), **more)))

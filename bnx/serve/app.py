@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, BnxError
 from ..odd._odd import ODD
 from .answers import answer
@@ -48,19 +49,25 @@ def _starlette():
                             "'.[serve]')") from None
 
 
-def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
-    """Make the explorer of one compiled classifier, as an ASGI application.
+def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts=None,
+               timeout: float | None = None):
+    """Make the explorer of one classifier, compiled or not, as an ASGI application.
 
     Parameters
     ----------
-    odd : ODD
-        The decision function to explore, its classifier attached.
+    odd : ODD or Classifier
+        The decision function to explore, its classifier attached; or a classifier too
+        large to compile, each answer then the report on one decision explained without
+        compiling (``bnx.explain(clf, x)``; no attributions).
     max_body : int, default 262144
         The largest request body read, in bytes; a larger one is refused with status 400.
     allowed_hosts : sequence of str, optional
         The host names the ``Host`` header may give (:func:`bnx.serve.run` passes the
         loopback names when it listens on a loopback address, so that no other web site can
         reach the API through a name resolved to 127.0.0.1); any host by default.
+    timeout : float, optional
+        With a classifier: the seconds each report may take (``bnx.explain(clf, x,
+        timeout=)``).
 
     Returns
     -------
@@ -71,7 +78,8 @@ def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
     Raises
     ------
     ArgumentError
-        Starlette is not installed, or ``odd`` is not an ODD with its classifier.
+        Starlette is not installed, or ``odd`` is neither an ODD with its classifier nor a
+        classifier.
 
     See Also
     --------
@@ -96,7 +104,7 @@ def create_app(odd: ODD, *, max_body: int = MAX_BODY, allowed_hosts=None):
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
-    explorer = Explorer(odd)
+    explorer = Explorer(odd, timeout=timeout)
     files = resources.files(__package__).joinpath("static")
     assets = {name: files.joinpath(name).read_bytes() for name in _ASSETS}
 

@@ -21,7 +21,9 @@ from collections import OrderedDict
 from typing import Any
 
 from ..attribution.network_background import network_background
-from ..errors import ArgumentError, StructureError
+from ..classifier._classifier import Classifier
+from ..classifier._instances import resolve_state
+from ..errors import ArgumentError, StructureError, UnknownStateError, closest_first
 from ..odd._odd import ODD
 
 __all__ = ["BACKGROUNDS", "MAX_BODY", "Explorer"]
@@ -57,12 +59,24 @@ class Explorer:
 
     Parameters
     ----------
-    odd : ODD
+    odd : ODD or Classifier
         A compiled decision function with its classifier attached (as :func:`bnx.compile`
-        returns it, or :meth:`bnx.ODD.load` reads it from a file of format 2 or later).
+        returns it, or :meth:`bnx.ODD.load` reads it from a file of format 2 or later); or
+        a classifier, each answer then the report on one decision explained without
+        compiling (``bnx.explain(clf, x)``; no attributions: they need the diagram).
     cache_size : int, default 1024
         How many answers to keep (the model never changes, so an instance asked again is
         answered from the cache).
+    timeout : float, optional
+        With a classifier: the seconds each report may take (``bnx.explain(clf, x,
+        timeout=)``; none when not given).
+
+    Attributes
+    ----------
+    explained : ODD or Classifier
+        What each answer's report is asked of.
+    odd : ODD or None
+        The compiled decision function (``None`` for a classifier served without it).
 
     Examples
     --------
@@ -80,16 +94,29 @@ class Explorer:
     bnx.errors.UnknownStateError: 'A' is not a state of feature 'GPA' (states, closest first: -, +)
     """
 
-    def __init__(self, odd: ODD, *, cache_size: int = 1024) -> None:
-        if not isinstance(odd, ODD):
-            raise ArgumentError(f"the explorer serves a compiled bnx.ODD, got "
-                                f"{type(odd).__name__}")
-        if odd.classifier is None:
+    def __init__(self, odd: ODD | Classifier, *, cache_size: int = 1024,
+                 timeout: float | None = None) -> None:
+        if isinstance(odd, Classifier):
+            self.odd, self.classifier = None, odd
+            self.features = tuple(odd.features)
+        elif not isinstance(odd, ODD):
+            raise ArgumentError(f"the explorer serves a compiled bnx.ODD or a bnx.Classifier, "
+                                f"got {type(odd).__name__}")
+        elif odd.classifier is None:
             raise ArgumentError("this ODD was saved without its classifier (an old file): the "
                                 "explorer needs it for posteriors; compile the network again")
-        self.odd = odd
-        self.classifier = odd.classifier
-        self.features = tuple(odd.display_order)
+        else:
+            self.odd, self.classifier = odd, odd.classifier
+            self.features = tuple(odd.display_order)
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(
+                timeout, (int, float)) or not timeout > 0):
+            raise ArgumentError(f"timeout must be a positive number of seconds, got "
+                                f"{timeout!r}")
+        if timeout is not None and self.odd is not None:
+            raise ArgumentError("timeout= bounds the reports of a classifier served without "
+                                "compiling; a compiled ODD's answers are walks of its diagram")
+        self.explained = odd
+        self.timeout = timeout
         self._lock = threading.Lock()  # one question at a time: dd managers are not threadsafe
         self._cache: OrderedDict = OrderedDict()
         self._cache_size = cache_size
@@ -97,6 +124,17 @@ class Explorer:
         self._backgrounds: dict | None = None
 
     # ------------------------------------------------------------------ the model
+    def states(self, feature) -> tuple:
+        """Return the states of ``feature``, as the model names them."""
+        return (self.odd if self.odd is not None else self.classifier).states(feature)
+
+    def decide(self, instance: dict):
+        """Return the decision on the complete ``instance``.
+
+        The diagram's, else the classifier's exact one.
+        """
+        return (self.odd if self.odd is not None else self.classifier).decide(instance)
+
     def model(self) -> dict:
         """Describe the model, JSON-ready.
 
@@ -108,7 +146,7 @@ class Explorer:
         return {"class": _json_scalar(clf.class_var), "positive": _json_scalar(clf.positive),
                 "classes": [_json_scalar(s) for s in clf.class_states],
                 "multiclass": clf.multiclass,
-                "features": {_json_scalar(f): [_json_scalar(s) for s in self.odd.states(f)]
+                "features": {_json_scalar(f): [_json_scalar(s) for s in self.states(f)]
                              for f in self.features}}
 
     # ------------------------------------------------------------------ requests
@@ -158,21 +196,31 @@ class Explorer:
         """
         if given is None or given == "":
             return None
-        if not self.odd.multiclass:
+        clf = self.classifier
+        if not clf.multiclass:
             raise ArgumentError(f"rival names one of the classes a multi-class model picks "
                                 f"from; this one decides yes or no about "
-                                f"{self.classifier.class_var} = {self.classifier.positive}")
-        return self.odd.classes[self.odd.class_index(given)]
+                                f"{clf.class_var} = {clf.positive}")
+        if self.odd is not None:
+            return self.odd.classes[self.odd.class_index(given)]
+        j = resolve_state(clf.classes, given)
+        if j is None:
+            raise UnknownStateError(f"{given!r} is not a state of the class "
+                                    f"{clf.class_var!r} (states, closest first: "
+                                    f"{closest_first(given, clf.classes)})")
+        return clf.classes[j]
 
     def instance(self, given: Any) -> dict:
-        """Check ``given`` by the ODD (:meth:`bnx.ODD.encode`), as ``{feature: state}``.
+        """Check ``given`` by the model (:meth:`bnx.ODD.encode`, or the classifier's).
 
-        The states are the model's state values; ``None`` values are unknown features.
+        Returned as ``{feature: state}`` with the model's state values; ``None`` values are
+        unknown features.
         """
         if isinstance(given, dict):
             given = {f: s for f, s in given.items() if s is not None}
-        idx = self.odd.encode(given, partial=True)
-        return {f: self.odd.states(f)[j] for f, j in idx.items()}
+        model = self.odd if self.odd is not None else self.classifier
+        idx = model.encode(given, partial=True)
+        return {f: self.states(f)[j] for f, j in idx.items()}
 
     # ------------------------------------------------------------------ answers
     def complete(self, instance: dict) -> bool:
@@ -187,7 +235,7 @@ class Explorer:
         if self._marginals is None:
             clf, out = self.classifier, {}
             for f in self.features:
-                joint = {s: sum(clf.class_joint({f: s}, partial=True)) for s in self.odd.states(f)}
+                joint = {s: sum(clf.class_joint({f: s}, partial=True)) for s in self.states(f)}
                 total = sum(joint.values())
                 out[f] = {s: (float(p / total) if total else 1 / len(joint))
                           for s, p in joint.items()}
@@ -197,8 +245,12 @@ class Explorer:
     def backgrounds(self) -> dict:
         """Return the backgrounds offered for the attributions: ``{name: label}``.
 
-        The network itself where :func:`bnx.shap_values` supports it as the background.
+        The network itself where :func:`bnx.shap_values` supports it as the background;
+        only ``none`` for a classifier served without compiling (attributions need the
+        diagram).
         """
+        if self._backgrounds is None and self.odd is None:
+            self._backgrounds = {"none": BACKGROUNDS["none"]}
         if self._backgrounds is None:
             try:
                 network_background(self.odd, self.classifier, False)

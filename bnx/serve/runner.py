@@ -8,7 +8,8 @@ import signal
 import socket
 import sys
 
-from ..errors import ArgumentError
+from ..classifier._classifier import Classifier
+from ..errors import ArgumentError, BnxError
 from ..odd._odd import ODD
 from .app import create_app
 
@@ -73,8 +74,9 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1,
-        log_level: str = "warning", out=None) -> None:
+def run(odd: ODD | Classifier, *, host: str = "127.0.0.1", port: int = 8765,
+        workers: int = 1, log_level: str = "warning", out=None,
+        timeout: float | None = None) -> None:
     """Serve the explorer of ``odd`` until Ctrl-C.
 
     Answers the page's first question (every feature unknown) and one complete instance
@@ -84,8 +86,9 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
 
     Parameters
     ----------
-    odd : ODD
-        The decision function to explore, its classifier attached.
+    odd : ODD or Classifier
+        The decision function to explore, its classifier attached; or a classifier
+        explained without compiling, one decision per answer (:func:`create_app`).
     host : str, default "127.0.0.1"
         The address to listen on; only this machine can reach the default.
     port : int, default 8765
@@ -98,6 +101,8 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
         uvicorn's log level (``"info"`` logs every request).
     out : file, optional
         Where the address and the warning go (default ``sys.stdout``).
+    timeout : float, optional
+        With a classifier: the seconds each report may take.
 
     Returns
     -------
@@ -134,14 +139,15 @@ def run(odd: ODD, *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1
     if workers > 1 and not hasattr(os, "fork"):
         raise ArgumentError("several workers need os.fork (POSIX); use workers=1 here")
     loopback = is_loopback(host)
-    app = create_app(odd, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
+    app = create_app(odd, allowed_hosts=LOOPBACK_HOSTS if loopback else None,
+                     timeout=timeout)
     _warm(app.state.explorer)
     config = uvicorn.Config(app, log_level=log_level, access_log=log_level == "info",
                             lifespan="off", server_header=False)
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
-    clf = odd.classifier
+    clf = app.state.explorer.classifier
     which = (f"classes: {', '.join(map(str, clf.classes))}" if clf.multiclass
              else f"positive: {clf.positive}")
     print(f"bnx explorer of {clf.class_var} ({which}) at "
@@ -166,11 +172,20 @@ def _warm(explorer) -> None:
     """Answer the page's first question and one complete instance.
 
     The caches every answer uses are then built (and, with workers, built once, before
-    forking).
+    forking). A classifier served without compiling answers just the complete instance,
+    and an answer it refuses (that instance may have probability zero) is no reason not
+    to serve: the page shows the same refusal.
     """
     from .answers import answer
-    answer(explorer, {})
-    answer(explorer, {f: explorer.odd.states(f)[0] for f in explorer.features})
+    first = {f: explorer.states(f)[0] for f in explorer.features}
+    if explorer.odd is not None:
+        answer(explorer, {})
+        answer(explorer, first)
+        return
+    try:
+        answer(explorer, first)
+    except BnxError:
+        pass
 
 
 def _serve(server, sock) -> None:

@@ -28,13 +28,15 @@ node reached and on the states of features ``i, i+1, ...``, so they are keyed by
 that suffix and rows sharing suffixes share work. :func:`run_chunks` runs it in
 this process, on joblib workers or on a Dask cluster; workers receive the ODD as
 the text of its saved file and load a private copy (dd managers are not shared
-between threads).
+between threads). :func:`spread` is that one way of sharing rows among workers under
+one progress bar, which the rows of a classifier explained without compiling
+(:mod:`bnx.tabular._reports`) take too.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..changes._robustness import robustness
@@ -50,7 +52,7 @@ from ..odd.io import dumps_odd
 register("marginal_odd", 16, "the ODDs of the classifier restricted "
          "to observed features (rows with missing values)", detached=True)
 
-__all__ = ["RowEngine", "answer_rows", "marginal_odd", "run_chunks"]
+__all__ = ["RowEngine", "answer_rows", "marginal_odd", "run_chunks", "spread"]
 
 
 
@@ -161,7 +163,7 @@ def answer_rows(odd: Any, rows: Sequence[tuple], what: Sequence[str], on: Mappin
     return out
 
 
-def _chunk(data: bytes, backend: str, rows: list, what: tuple, on: Mapping | None) -> list:
+def _chunk(data: bytes, rows: list, backend: str, what: tuple, on: Mapping | None) -> list:
     """Answer a worker's share: load a private copy of the ODD, answer its rows."""
     return answer_rows(_unpickle(data, backend), rows, what, on)
 
@@ -169,21 +171,35 @@ def _chunk(data: bytes, backend: str, rows: list, what: tuple, on: Mapping | Non
 def run_chunks(odd: Any, rows: list, what: tuple, on: Mapping | None, *, n_jobs: int,
                progress: bool, client: Any) -> list[list]:
     """Answer ``rows`` here (``n_jobs=1``), on joblib workers, or on a Dask ``client``."""
+    return spread(rows, lambda part, bar: answer_rows(odd, part, what, on, bar),
+                  _chunk, lambda: dumps_odd(odd), (odd.backend, what, on),
+                  n_jobs=n_jobs, progress=progress, client=client)
+
+
+def spread(rows: list, here: Callable, work: Callable, shared: Callable, extra: tuple, *,
+           n_jobs: int, progress: bool, client: Any) -> list:
+    """Answer ``rows``, in order, under one progress bar, here or on workers.
+
+    ``here(rows, bar)`` in this process (``n_jobs=1``, no client), else ``work(shared(),
+    chunk, *extra)`` on a few chunks of rows on joblib workers or on a Dask ``client``
+    (``shared()`` sent to each Dask worker once); each returns one answer per row of its
+    chunk.
+    """
     from tqdm.auto import tqdm
     bar = tqdm(total=len(rows), desc="explaining rows", unit="row", disable=not progress,
                leave=False)
     try:
         if client is None and n_jobs == 1:
-            return answer_rows(odd, rows, what, on, bar)
-        text = dumps_odd(odd)
+            return here(rows, bar)
+        payload = shared()
         workers = _workers(n_jobs, client)
         size = max(1, -(-len(rows) // (2 * workers)))  # few chunks: each warms its memos
         chunks = [rows[k:k + size] for k in range(0, len(rows), size)]
         results: list = [None] * len(chunks)
         if client is not None:
             from dask.distributed import as_completed
-            shared = client.scatter(text, broadcast=True)
-            futures = {client.submit(_chunk, shared, odd.backend, c, what, on, pure=False): k
+            scattered = client.scatter(payload, broadcast=True)
+            futures = {client.submit(work, scattered, c, *extra, pure=False): k
                        for k, c in enumerate(chunks)}
             for fut in as_completed(list(futures)):
                 k = futures[fut]
@@ -192,7 +208,7 @@ def run_chunks(odd: Any, rows: list, what: tuple, on: Mapping | None, *, n_jobs:
         else:
             from joblib import Parallel, delayed
             jobs = Parallel(n_jobs=n_jobs, return_as="generator")(
-                delayed(_chunk)(text, odd.backend, c, what, on) for c in chunks)
+                delayed(work)(payload, c, *extra) for c in chunks)
             for k, res in enumerate(jobs):
                 results[k] = res
                 bar.update(len(chunks[k]))

@@ -182,12 +182,15 @@ def _check_what(what: Any, odd: Any, on: Mapping | None = None) -> tuple:
 
 def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None,
                  on: Mapping | None = None, n_jobs: int = 1, progress: bool = True,
-                 client: Any = None, background: Any = None):
+                 client: Any = None, background: Any = None, timeout: float | None = None):
     """Decide and explain every row of a data set; one column per requested answer.
 
     Parameters
     ----------
-    odd : ODD
+    odd : ODD or Classifier
+        A compiled decision function, or a :class:`~bnx.Classifier` explained without
+        compiling: each distinct row by the report on it, ``bnx.explain(clf, row)``, with
+        the answers of :data:`bnx.tabular._reports.REPORT_WHAT` (see below).
     data : pandas.DataFrame or list of mappings
         One column per feature; a class column is ignored; missing values (NaN,
         ``None``) leave features unobserved (see :mod:`bnx.tabular._engine`).
@@ -212,6 +215,9 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         :func:`bnx.shap_values` (rows or a product distribution). Those answers
         give one column per feature, ``"shap:<feature>"``, NaN on rows with missing
         values.
+    timeout : float, optional
+        With a classifier: seconds each row's report may take (``bnx.explain(clf, row,
+        timeout=)``; what was proven by then is what the row's answers say).
 
     Returns
     -------
@@ -224,6 +230,18 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         explanations are those of the decided class (its class formula's, as
         :func:`bnx.pi_explanations` and :func:`bnx.robustness` give them without
         ``rival=`` or ``target=``); ``posterior`` and ``sensitivity`` are refused.
+
+        On a classifier the answers come from each row's report: ``decision``,
+        ``posterior`` (binary classifiers), ``probabilities`` (a column
+        ``"probability:<state>"`` per class state), ``pi_shortest`` and ``reason`` (its
+        first sufficient reason, a shortest one, as a length and in words),
+        ``robustness``, ``counterfactual`` (a closest change in words), ``observed``,
+        ``sdp`` (rows with missing values: how sure their decision is) and ``method``;
+        the default is ``decision``, ``posterior`` (``probabilities`` without a
+        positive state), ``pi_shortest``, ``reason`` and ``robustness``. Names shared
+        with an ODD's answers mean the same thing; a row with missing values is the
+        partial instance it is (NaN where its report has no reasons or changes).
+        ``on=`` and ``background=`` need the compiled diagram.
 
     See Also
     --------
@@ -254,15 +272,23 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     """
     import pandas as pd
 
+    from ..classifier._classifier import Classifier
     from ..odd._odd import check_odd
     from ._engine import run_chunks
-    check_odd(odd)
-    what = _check_what(what, odd, on)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
         raise ArgumentError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
     if client is not None and not all(hasattr(client, a) for a in ("submit", "scatter")):
         raise ArgumentError(f"client must be a dask.distributed.Client, got "
                             f"{type(client).__name__}")
+    if isinstance(odd, Classifier):
+        return _explain_classifier(odd, data, what=what, on=on, n_jobs=n_jobs,
+                                   progress=progress, client=client, background=background,
+                                   timeout=timeout)
+    if timeout is not None:
+        raise ArgumentError("timeout= bounds each row's report on a classifier explained "
+                            "without compiling; an ODD's answers are walks of its diagram")
+    check_odd(odd)
+    what = _check_what(what, odd, on)
     frame = _frame(odd, data)
     if "sensitivity" in what:  # two columns, per distinct complete row
         from ..attribution.sensitivity import sensitivity_columns
@@ -300,3 +326,20 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     for w in what:
         out[w] = out[w].astype(dtypes.get(w, "int64"))
     return out
+
+
+def _explain_classifier(clf: Any, data: Any, *, what: Any, on: Any, n_jobs: int,
+                        progress: bool, client: Any, background: Any, timeout: Any):
+    """:func:`explain_data` on a classifier: each distinct row's report, without compiling."""
+    from ._reports import check_report_what, explain_rows
+    for name, given in (("on", on), ("background", background)):
+        if given is not None:
+            raise ArgumentError(f"{name}= needs the compiled decision function (MC answers, "
+                                f"attributions): bnx.explain_data(bnx.compile(clf), data, "
+                                f"{name}=...)")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(
+            timeout, (int, float)) or not timeout > 0):
+        raise ArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    what = check_report_what(what, clf, WHAT)
+    return explain_rows(clf, data, what, n_jobs=n_jobs, progress=progress, client=client,
+                        timeout=timeout)

@@ -59,7 +59,19 @@ def test_contraction_within_its_bound(case):
 
 
 def test_contraction_refuses_too_wide_a_range():
-    """A product whose smallest nonzero terms could underflow gets no float result."""
+    """A product whose smallest nonzero terms could underflow gets no float result: the
+    entry ``1 * 1 * ...`` of twenty factors ``[1, 2**60]`` is ``2**-1220`` of the largest."""
+    factors = [((f"X{j}",), np.array([1, 1 << 60], dtype=object)) for j in range(20)]
+    keep = tuple(f"X{j}" for j in range(20))
+    p = plan([s for s, _ in factors], keep, {f"X{j}": 2 for j in range(20)})
+    assert contract(p, factors) is None
+
+
+def test_contraction_rescales_a_range_that_only_looks_too_wide():
+    """Summed out, the same factors leave numbers near 1: the tracked range is measured
+    and rescaled instead of refused, and the result is within its bound."""
     factors = [((f"X{j}",), np.array([1, 1 << 60], dtype=object)) for j in range(20)]
     p = plan([s for s, _ in factors], (), {f"X{j}": 2 for j in range(20)})
-    assert contract(p, factors) is None
+    table, scale, err = contract(p, factors)
+    exact = (1 + (1 << 60)) ** 20
+    assert abs(Fraction(float(table)) * Fraction(2) ** scale - exact) <= Fraction(err) * exact

@@ -15,7 +15,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.probability import _dense  # private: LIMIT=0 leaves the dense joint out
+from bnx.probability import observe
 from tests._support.bundled import bundled_network
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import (
@@ -73,15 +73,18 @@ def test_next_observations_decide_each_outcome_by_its_own_class(case, data):
     assert set(floats.index) == set(want)
     for f, r in floats.iterrows():
         assert _close(r.expected_sdp, want[f][0]) and _close(r.flip_probability, want[f][1])
-    # without the dense joint: one exact SDP per outcome, on each class's formula
+    # without the per-feature flows: one SDP per outcome, on each class's formula
     fresh = multiclass_classifier_of(case)
-    saved = _dense.LIMIT
-    _dense.LIMIT = 0
+    saved = observe._flows
+    observe._flows = lambda *a, **k: None
     try:
         slow = bnx.next_observations(fresh, e, exact=True)
+        fast = bnx.next_observations(fresh, e)
     finally:
-        _dense.LIMIT = saved
+        observe._flows = saved
     assert {f: (r.expected_sdp, r.flip_probability) for f, r in slow.iterrows()} == want
+    for f, r in fast.iterrows():
+        assert _close(r.expected_sdp, want[f][0]) and _close(r.flip_probability, want[f][1])
 
 
 @given(case=CASES, data=st.data())

@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.probability import probable, under
+from bnx._util.rounding import gamma
+from bnx.probability import observe, probable, under
+from bnx.probability.same_decision import sdp_with_bound
 from tests._support import oracle
 from tests._support.strategies import classifier_of, classifiers, general_networks, instances
 
@@ -117,7 +119,7 @@ def test_sdp_float_is_within_its_proven_bound(case, data):
             continue
         got = bnx.same_decision_probability(clf, e, odd=odd)
         assert isinstance(got, float) and _close(got, want) and 0 <= got <= 1
-        value, bound = under.sdp_with_bound(clf, odd, clf.encode(e, partial=True), None)
+        value, bound = sdp_with_bound(clf, clf.encode(e, partial=True), None, odd)
         assert value == got and bound <= TOL and abs(Fraction(value) - want) <= bound
         for d in (True, False):
             assert _close(bnx.same_decision_probability(clf, e, decision=d, odd=odd),
@@ -188,18 +190,22 @@ def test_next_observations_on_votes_stay_within_0_and_1():
 
 @SOME
 @given(case=CASES, data=st.data())
-def test_next_observations_without_the_dense_joint(case, data, monkeypatch):
-    """The fallback (one exact SDP per state) gives the same answers."""
+def test_next_observations_one_pass_per_state(case, data, monkeypatch):
+    """Without the per-feature flows (a TAN or general network takes this path anyway),
+    one pass per feature and state gives the same answers, exact and in floats."""
     clf, brute = classifier_of(case), Brute(case)
     e = data.draw(_evidence(case))
     if brute.mass(e) == 0:
         return
     with monkeypatch.context() as m:
-        m.setattr(under, "view", lambda *a, **k: None)
+        m.setattr(observe, "_flows", lambda *a, **k: None)
         got = bnx.next_observations(clf, e, exact=True)
-        _check_ranking(clf, bnx.next_observations(clf, e), e)
+        fast = bnx.next_observations(clf, e)
+    _check_ranking(clf, fast, e)
     for f, (same, flip) in brute.next_observations(e).items():
         assert got.loc[f, "expected_sdp"] == same and got.loc[f, "flip_probability"] == flip
+        assert _close(fast.loc[f, "expected_sdp"], same)
+        assert _close(fast.loc[f, "flip_probability"], flip)
 
 
 def _delta(data):
@@ -322,7 +328,7 @@ def test_decisions_from_float_masses_are_the_exact_ones(case, data):
         return
     idx = clf.encode(e, partial=True)
     depth = data.draw(st.integers(1, 40))
-    g = float(under._dense.gamma(depth))
+    g = float(gamma(depth))
     # each mass moved by at most a relative g, after its rounding to a float and with
     # the product's rounding: within the bound of depth + 2 roundings
     moved = [float(v) * (1 + data.draw(st.sampled_from([-1, -0.5, 0, 0.5, 1])) * g)
@@ -340,22 +346,3 @@ def test_float_decisions_defer_a_tie_to_exact_arithmetic():
     clear = [0.0, 0.0]
     clear[p], clear[1 - p] = 0.9, 0.1
     assert under._decide_floats(clf, p, clear, 3) is (0.1 * float(t) <= 0.9 * float(1 - t))
-
-
-@pytest.mark.parametrize("shape", [(2,), (3, 2), (2, 3, 4), (1, 2, 2, 2, 3)])
-@pytest.mark.parametrize("exact", [False, True])
-def test_sums_per_feature_are_the_sums_over_the_other_axes(shape, exact):
-    from bnx.probability.observe import _per_feature  # private: a unit (sums)
-    rng = __import__("numpy").random.default_rng(sum(shape))
-    table = rng.integers(0, 1000, size=(3, *shape))
-    if exact:
-        table = table.astype(object) * (1 << 70)  # Python integers, beyond int64
-    else:
-        table = table.astype(float)
-    got = _per_feature(table)
-    assert len(got) == len(shape)
-    for a, g in enumerate(got):
-        axes = tuple(j + 1 for j in range(len(shape)) if j != a)
-        want = table.sum(axis=axes) if axes else table
-        assert g.shape == (3, shape[a]) and (g == want).all()
-        assert g.dtype == table.dtype

@@ -248,8 +248,11 @@ def test_a_class_with_more_states_says_not_positive():
         assert set(r.class_probabilities) == {"lo", "mid", "hi"}
         assert r.text().startswith("Decided: C = not hi (Pr(C = hi) = ")
     assert "the most probable state is lo" in r.text()
-    with pytest.raises(bnx.ArgumentError, match="compile"):
-        explain(bnx.Classifier(net, "C", "hi"), {"A": "n", "B": "n"})
+    # the classifier itself is explained by search, and says the same
+    searched = explain(bnx.Classifier(net, "C", "hi", rule="argmax"), {"A": "n", "B": "n"})
+    assert searched.method == "search"
+    assert (searched.decision, set(searched.reasons), searched.robustness) == (
+        r.decision, set(r.reasons), r.robustness)
 
 
 # ---------------------------------------------------------------------- bad input
@@ -263,10 +266,14 @@ def test_bad_input_raises_bnx_errors(admissions):
         explain(admissions, {**ADMIT, "GPA": "maybe"})
     with pytest.raises(bnx.ArgumentError, match="complete instance"):
         explain(admissions, {"GPA": "+"}, background={})
-    with pytest.raises(bnx.MissingFeatureError, match="complete instance"):
-        explain(clf, {"GPA": "+"})
     with pytest.raises(bnx.ArgumentError, match="compiled diagram"):
         explain(clf, ADMIT, background={})
+    with pytest.raises(bnx.ArgumentError, match="timeout"):
+        explain(clf, ADMIT, timeout=0)
+    with pytest.raises(bnx.UnknownStateError, match="maybe"):
+        explain(clf, ADMIT, rival="maybe")
+    with pytest.raises(bnx.ArgumentError, match="complete instance"):
+        explain(clf, {"GPA": "+"}, rival="-")
     with pytest.raises(bnx.ArgumentError):
         Report.from_dict({"decision": "+"})
     with pytest.raises(bnx.ArgumentError):

@@ -279,8 +279,9 @@ def test_hosts(odd):
 
 
 def test_create_app_refuses_what_is_not_an_odd(odd):
-    with pytest.raises(bnx.ArgumentError, match="compiled bnx.ODD, got Classifier"):
-        bnx.serve.create_app(odd.classifier)
+    with pytest.raises(bnx.ArgumentError, match="compiled bnx.ODD or a bnx.Classifier, got "
+                       "DiscreteBayesianNetwork"):
+        bnx.serve.create_app(odd.classifier.network)
 
 
 # ---------------------------------------------------------------------- serving

@@ -188,7 +188,7 @@ def test_spect_row_by_row():
      "'colour'"),
     (lambda o, d: bnx.explain_data(o, d, n_jobs=0), bnx.ArgumentError, "n_jobs"),
     (lambda o, d: bnx.explain_data(o, "votes.csv"), bnx.ArgumentError, "got str"),
-    (lambda o, d: bnx.explain_data(o.classifier, d), bnx.ArgumentError, "compile it first"),
+    (lambda o, d: bnx.explain_data(o.classifier.network, d), bnx.ArgumentError, "got "),
     (lambda o, d: bnx.explain_data(o, d, client="tcp://x"), bnx.ArgumentError, "Client"),
 ])
 def test_bad_data_names_the_problem(votes, call, error, match):

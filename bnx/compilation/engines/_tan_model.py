@@ -28,11 +28,11 @@ import itertools
 import math
 from fractions import Fraction
 
+from ..._util.rounding import U, log_ratio
 from ...classifier._classifier import Classifier
 from ._context_order import narrow_order
 from ._execution import prepare, prepared_scopes
 from ._intervals import INF
-from ._weights import _U, _log
 
 __all__ = ["TanModel", "tan_model", "tan_order"]
 
@@ -307,7 +307,7 @@ class TanModel:
         self.hi_w = [float(x.max()) if len(x) else 0.0 for x in fin]
         a = (abs(self.s0) if math.isfinite(self.s0) else 0.0) + sum(
             max(abs(lo), abs(hi)) for lo, hi in zip(self.lo_w, self.hi_w))
-        self.tol = err + 4 * (n + 2) * _U * (a + 1)
+        self.tol = err + 4 * (n + 2) * U * (a + 1)
         self._rest()
 
     def _rest(self) -> None:
@@ -354,15 +354,8 @@ def _radix(feats, where, card) -> tuple[dict, int]:
 
 
 def _flog(r: Fraction) -> tuple[float, float]:
-    """``(log r, bound on its error)`` for ``r > 0``."""
-    try:
-        x = _log(r)
-    except OverflowError:  # beyond the doubles: the logs of its two integers
-        x = None
-    if x is not None:
-        return x, 8 * _U * (1 + abs(x))
-    a, b = math.log(r.numerator), math.log(r.denominator)
-    return a - b, 8 * _U * (1 + abs(a) + abs(b))
+    """``(log r, bound on its error)`` for ``r > 0`` (:func:`bnx._util.rounding.log_ratio`)."""
+    return log_ratio(r, Fraction(1))
 
 
 def tan_model(clf: Classifier, order, *, pair: tuple | None = None,

@@ -17,13 +17,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..._util.rounding import EPS
 from ._intervals import approx
 
 __all__ = ["floats", "exact_sums", "tail_truth", "weighted_truth"]
 
 
 _TINY = 2.0 ** -900  # no nonzero float input (or product k * r) below this
-_EPS = 2.0 ** -52
 _SUB = Fraction(1, 1 << 1070)
 
 
@@ -96,7 +96,7 @@ def tail_truth(rho: Fraction, kcols, sums, r, *, err: float = 0.0) -> tuple:
         return _truth_from_pairs(rho, zip(ex[0].tolist(), ex[1].tolist())) + (False,)
     mant = approx(Fraction(rn, rd << e) if e >= 0 else Fraction(rn << -e, rd)) if rn else 0.0
     af, bf = np.asarray(sums[0]), np.asarray(sums[1])
-    rel = (r.shape[1] + 4) * _EPS + 2 * err
+    rel = (r.shape[1] + 4) * EPS + 2 * err
     delta = 8 * rel
     pos = af > 0.0  # exactly where A > 0: no underflow
     lhs = mant * af
@@ -136,7 +136,7 @@ def _safe_interval(rho: Fraction, ratio: np.ndarray, met, missed, exact_at: dict
     division included), and ``exact_at`` holds the exact ratios of the completions settled
     exactly.
     """
-    slack = Fraction(4 * rel + _EPS)
+    slack = Fraction(4 * rel + EPS)
     settled = list(exact_at)
     lo = Fraction(0)
     m = met.copy()
@@ -233,7 +233,7 @@ def weighted_truth(w: tuple, kcols, af, r, *, err: float = 0.0) -> np.ndarray:
         return exact(np.arange(nz))
     s = (wf[:, None] * af).sum(axis=0)
     t = (np.abs(wf)[:, None] * af).sum(axis=0)
-    margin = 8 * (((m + nc + 8) * _EPS + 2 * err) * t + nc * 2.0 ** -1074)
+    margin = 8 * (((m + nc + 8) * EPS + 2 * err) * t + nc * 2.0 ** -1074)
     zero = ~(af[wf != 0] > 0).any(axis=0)  # every weighted A_c exactly 0: a sum of 0
     truth = (s > margin) | zero
     amb = np.flatnonzero((np.abs(s) <= margin) & ~zero)

@@ -3,7 +3,8 @@
 A state of the level engine (:mod:`.naive_bayes_levels`) is a log-odds ``s``; observing state ``v``
 of feature ``i`` adds ``w_i(v) = log p_v - log q_v``. :func:`log_weights` computes the
 prior log-odds and every ``w_i(v)`` in floating point, with a proven bound on the error
-of each term, or refuses (``None``) when some probability is not a normal double, in
+of each term (:func:`bnx._util.rounding.log_ratio`, the log-weight :mod:`bnx.linear`
+takes too), or refuses (``None``) when some probability is not a normal double, in
 which case the exact engine (:mod:`.naive_bayes`) compiles instead.
 """
 
@@ -12,20 +13,17 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..._util.rounding import NORMAL, log_ratio
 from ...classifier._classifier import Classifier
 from ._intervals import INF, prior_odds
 
 __all__ = ["log_weights"]
 
-_U = 2.0 ** -53  # unit roundoff of a double
 
-
-def _log(x: Fraction) -> float | None:
-    """``log x`` for ``x > 0``, or ``None`` when ``x`` is not a normal double."""
+def _normal(x: Fraction) -> bool:
+    """Whether ``x`` is a normal double (its float neither subnormal nor infinite)."""
     f = float(x)
-    if not (f >= 2.2250738585072014e-308) or math.isinf(f):
-        return None
-    return math.log(f)
+    return f >= NORMAL and not math.isinf(f)
 
 
 def log_weights(clf: Classifier, features) -> tuple | None:
@@ -44,10 +42,10 @@ def log_weights(clf: Classifier, features) -> tuple | None:
     elif rho == 0:
         s0, err = -math.inf, 0.0
     else:
-        a, b = _log((1 - t) * prior[pos]), _log(t * prior[neg])
-        if a is None or b is None:
+        a, b = (1 - t) * prior[pos], t * prior[neg]
+        if not (_normal(a) and _normal(b)):
             return None
-        s0, err = a - b, 8 * _U * (1 + abs(a) + abs(b))
+        s0, err = log_ratio(a, b)
     ws = []
     for f in features:
         table = clf.table(f)
@@ -58,10 +56,10 @@ def log_weights(clf: Classifier, features) -> tuple | None:
             elif p == 0:
                 row.append(-math.inf)
             else:
-                a, b = _log(p), _log(q)
-                if a is None or b is None:
+                if not (_normal(p) and _normal(q)):
                     return None
-                row.append(a - b)
-                err += 8 * _U * (1 + abs(a) + abs(b))
+                lg, e = log_ratio(p, q)
+                row.append(lg)
+                err += e
         ws.append(np.array(row, dtype=np.float64))
     return s0, ws, err

@@ -1,5 +1,6 @@
-"""The latent tree engine: binary-class latent trees, states ``(rho, K)`` with exact
-intervals of ``rho``.
+"""The latent tree engine: binary-class latent trees.
+
+Its states are ``(rho, K)`` with exact intervals of ``rho``.
 """
 
 from __future__ import annotations

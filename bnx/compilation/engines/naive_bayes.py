@@ -1,5 +1,6 @@
-"""The exact naive Bayes engine: binary-class naive Bayes, states are odds ratios merged by
-exact intervals.
+"""The exact naive Bayes engine: binary-class naive Bayes.
+
+Its states are odds ratios merged by exact intervals.
 
 Algorithm 1 of Shih, Choi and Darwiche with a complete merge test: the states with
 the same remaining decision function form an interval of ``rho``, computed exactly

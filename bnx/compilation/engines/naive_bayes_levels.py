@@ -1,6 +1,7 @@
-"""The naive Bayes level engine: binary-class naive Bayes, a whole level at a time with
-numpy, in floating point with exact ties (:class:`LevelEngine`; the algorithm,
-:class:`Levels`, is explained here).
+"""The naive Bayes level engine: binary-class naive Bayes, a whole level at a time.
+
+It works with numpy, in floating point with exact ties (:class:`LevelEngine`; the
+algorithm, :class:`Levels`, is explained here).
 
 The same decision function as :class:`~bnx.compilation.engines.naive_bayes.RatioEngine`
 (and hence, dd's unique table being canonical, the identical diagram), computed in
@@ -35,6 +36,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..._util.rounding import U
 from ...classifier._classifier import Classifier
 from ...diagram._arrays import FALSE, TRUE, Builder, DiagramArrays
 from ...diagram.encoding import Encoding
@@ -43,7 +45,7 @@ from ._base import Engine, Verdict, accept, refuse
 from ._estimates import nb_estimate
 from ._intervals import INF, prior_odds
 from ._ranks import Ranks
-from ._weights import _U, log_weights
+from ._weights import log_weights
 from .naive_bayes import binary_threshold
 
 __all__ = ["LevelEngine", "Levels", "log_weights"]  # log_weights: from ._weights
@@ -87,7 +89,7 @@ class Levels(Ranks):
             self.min_rest[i] = self.min_rest[i + 1] + mn[i]
         a = (abs(self.s0) if math.isfinite(self.s0) else 0.0) + sum(
             max(abs(lo_w[i]), abs(hi_w[i])) for i in range(n))
-        tol = err + 4 * (n + 2) * _U * (a + 1)
+        tol = err + 4 * (n + 2) * U * (a + 1)
         self.gap = 4 * tol  # a float gap above this settles the exact comparison
         self.states: list = []  # per level: (values, parent, value index)
         self.bps: list = [None] * (n + 1)  # per level: (values, child, value index)
@@ -388,14 +390,17 @@ class Levels(Ranks):
 
 
 class LevelEngine(Engine):
-    """Binary-class naive Bayes, a level at a time in floating point with exact ties
-    (:class:`Levels`); refuses a classifier whose probabilities a double cannot hold.
+    """Binary-class naive Bayes, a level at a time in floating point with exact ties.
+
+    The algorithm is :class:`Levels`; the engine refuses a classifier whose probabilities
+    a double cannot hold.
     """
 
     name = "naive Bayes, levels"
 
     @classmethod
     def accepts(cls, clf: Classifier, enc: Encoding) -> Verdict:
+        """Accept ``clf`` along ``enc``, or refuse it with the reason (see :mod:`._base`)."""
         why = binary_threshold(clf)
         if why is None and clf.structure != "naive_bayes":
             why = f"a {clf.structure} network, not naive Bayes"
@@ -407,11 +412,13 @@ class LevelEngine(Engine):
         return accept("a binary-class naive Bayes threshold in doubles", weights)
 
     def run(self) -> DiagramArrays:
+        """Compile the decision function by :class:`Levels`, false on codes that name no state."""
         return Levels(self.clf, self.enc, self.budget, self.given).run()
 
     @classmethod
     def estimate(cls, clf: Classifier, enc: Encoding, given, samples: int,
                  seed: int) -> int | None:
+        """Estimate the ODD's nodes by sampling, or return ``None`` (see :mod:`._base`)."""
         if not math.isfinite(given[0]):
             return None
         return nb_estimate(given, samples, seed, enc)

@@ -1,0 +1,335 @@
+"""One decision's questions answered by search over the network, without compiling.
+
+:class:`Search` holds one complete instance of a classifier and answers, each exactly
+and within a deadline, what :func:`bnx.explain` asks of a compiled diagram:
+
+- :meth:`Search.flip`: whether the features left free can change the decision (the
+  others fixed): a table of every setting of them (:mod:`._table`) when it is small,
+  else the bound of :mod:`._bound` (proof that the decision holds; or its minimising
+  setting, checked, a proof that it does not); ``None`` when neither settles it;
+- :meth:`Search.minimal_reason`: a sufficient reason (PI-explanation), made
+  subset-minimal by deletion, least relevant feature first;
+- :meth:`Search.changes`: the closest counterfactuals and the robustness, by distance;
+- :meth:`Search.shortest_reasons`: the shortest sufficient reasons, by the duality of
+  sufficient reasons and the sets of features whose change flips the decision (a
+  sufficient reason hits every such set, and a set that hits all is one): the smallest
+  sets that hit the flip sets found so far are checked, each failure adding the flip set
+  it reveals, until the smallest ones all pass.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ._bound import branch_on, least_ratio, passes
+from ._table import MAX_ENTRIES, Question, entries, open_labels, open_table
+
+__all__ = ["Search", "OutOfTime", "BRANCHES"]
+
+#: The most bounds one check computes (branching on free features) before it gives up.
+BRANCHES = 16
+
+
+class OutOfTime(Exception):
+    """The deadline passed (caught by the caller, which reports what was proven)."""
+
+
+class Search:
+    """One complete instance ``idx`` (``{feature: state index}``) of ``clf``; ``rival``:
+    the index of the class the decision is contrasted with (multi-class), or ``None``;
+    ``deadline``: a :func:`time.monotonic` value, or ``None``.
+    """
+
+    def __init__(self, clf: Any, idx: Mapping, rival: int | None = None,
+                 deadline: float | None = None):
+        self.clf, self.idx, self.rival, self.deadline = clf, dict(idx), rival, deadline
+        self.features = tuple(clf.features)
+        self.question = Question(clf)
+        self.cache: dict = {}
+        self.table = open_table(clf, self.idx, (), self.cache)  # the class joint of x
+        self.label = self.question.labels(self.table).item()
+        self.flip_sets: list[frozenset] = []  # sets of features whose change flips it
+        self.kept_sets: list[frozenset] = []  # sets of features proven sufficient
+        self.margin: dict = {}  # feature -> how close one change of it comes to a flip
+        self.deleted: list = []  # the features the deletion found it could leave out
+        self.checks = 0
+
+    # -------------------------------------------------------------- basics
+    def tick(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfTime
+
+    def keeps(self, labels: Any) -> Any:
+        """Whether each label keeps the decision (with a rival: is not the rival)."""
+        if self.rival is not None:
+            return labels != self.rival
+        return labels == self.label
+
+    def label_of(self, setting: Mapping) -> Any:
+        """The decision on ``x`` with the features of ``setting`` changed."""
+        self.tick()
+        labels, _ = open_labels(self.clf, self.question, {**self.idx, **setting}, (),
+                                self.cache)
+        return labels.item()
+
+    # -------------------------------------------------------------- the one check
+    def flip(self, free: Sequence) -> dict | bool | None:
+        """``False`` when no setting of ``free`` changes the decision (the rest of ``x``
+        fixed: it is then a sufficient reason), a setting ``{feature: index}`` that does
+        change it, or ``None`` when neither could be proven within :data:`BRANCHES`
+        bounds.
+        """
+        self.tick()
+        self.checks += 1
+        free = tuple(f for f in self.features if f in set(free))
+        if not free:
+            return False
+        fixed = {f: s for f, s in self.idx.items() if f not in set(free)}
+        budget = [BRANCHES]
+        found = self._settle(fixed, free, budget)
+        if isinstance(found, dict):
+            return self._found(found)
+        if found is False:
+            self.kept_sets.append(frozenset(fixed))
+        return found
+
+    def _settle(self, fixed: dict, free: tuple, budget: list) -> dict | bool | None:
+        """As :meth:`flip` with ``fixed`` (a branch may fix some of the free features):
+        a table when small, else the bounds, else a branch on one free feature.
+        """
+        self.tick()
+        if entries(self.clf, free) <= MAX_ENTRIES:
+            labels, _ = open_labels(self.clf, self.question, fixed, free, self.cache)
+            keep = self.keeps(labels)
+            if keep.all():
+                return False
+            where = next(zip(*(~keep).nonzero()))
+            return {**fixed, **{f: int(j) for f, j in zip(free, where)}}
+        pairs = self._pairs()
+        if pairs is None:
+            return None
+        open_ = False
+        for a, b, kappa, strict, ties in pairs:
+            self.tick()
+            budget[0] -= 1
+            value, chain, exact, where = least_ratio(self.clf, fixed, free, (a, b), ties,
+                                                     self.cache)
+            if passes(value, chain, kappa, strict):
+                continue
+            if where:
+                full = {**self.idx, **fixed, **where}
+                changed = {f: s for f, s in full.items() if s != self.idx[f]}
+                if changed and not self.keeps(self.label_of(changed)):
+                    return full
+            if exact:
+                return None  # the minimum itself fails, by less than the rounding: unsettled
+            open_ = True
+        if not open_:
+            return False
+        if budget[0] <= 0:
+            return None
+        g = branch_on(self.clf, fixed, free, self.cache)
+        rest = tuple(f for f in free if f != g)
+        for s in range(self.clf._card[g]):
+            r = self._settle({**fixed, g: s}, rest, budget)
+            if r is not False:
+                return r
+        return False
+
+    def _found(self, setting: Mapping) -> dict:
+        """A setting that flips the decision, its changes made fewer (each changed feature
+        put back while the decision stays flipped), recorded as a flip set.
+        """
+        changed = {f: s for f, s in setting.items() if s != self.idx[f]}
+        for f in list(changed):
+            if len(changed) == 1:
+                break
+            trial = {g: s for g, s in changed.items() if g != f}
+            if not self.keeps(self.label_of(trial)):
+                changed = trial
+        self.flip_sets.append(frozenset(changed))
+        return changed
+
+    def _pairs(self) -> list | None:
+        """The comparisons ``(a, b, kappa, strict, ties)`` whose holding on every setting
+        proves the decision kept: ``Pr(a, .) / Pr(b, .) >= kappa`` (``>`` when strict);
+        ``None`` where the rule has no such form (a threshold over three or more class
+        states).
+        """
+        clf, q = self.clf, self.question
+        k = q.k
+        if q.multiclass:
+            d = self.label
+            rivals = [self.rival] if self.rival is not None else [r for r in range(k) if r != d]
+            return [(d, r, Fraction(1), r < d, d < r) for r in rivals]
+        p = q.p
+        if q.rule == "argmax":
+            if self.label:
+                return [(p, r, Fraction(1), r < p, p < r) for r in range(k) if r != p]
+            d = _first_max(self.table)
+            return [(d, p, Fraction(1), p < d, d < p)]
+        if k != 2:
+            return None
+        t = clf.threshold
+        if not 0 < t < 1:
+            return None
+        if self.label:  # (1 - t) Pr(p) >= t Pr(n), ties positive
+            return [(p, 1 - p, t / (1 - t), False, True)]
+        return [(1 - p, p, (1 - t) / t, True, False)]
+
+    # -------------------------------------------------------------- questions
+    def single_changes(self) -> dict:
+        """``{feature: [(state index, label), ...]}``: the decision with one feature
+        changed, for every feature and state (one table per feature).
+        """
+        out = {}
+        for f in self.features:
+            self.tick()
+            fixed = {g: s for g, s in self.idx.items() if g != f}
+            labels, t = open_labels(self.clf, self.question, fixed, (f,), self.cache)
+            out[f] = [(j, labels[j].item()) for j in range(len(labels)) if j != self.idx[f]]
+            self.margin[f] = min((self._margin(t[:, j]) for j in range(len(labels))
+                                  if j != self.idx[f]), default=float("inf"))
+        return out
+
+    def _margin(self, joint: Any) -> float:
+        """How far the decided class (or the positive state) leads in ``joint``, as a
+        ratio to the best other (only to order the deletions: a heuristic).
+        """
+        j = list(joint)  # exact ints or floats: compared, then one quotient
+        k = self.label if self.question.multiclass else (
+            self.question.p if self.label else max(
+                (c for c in range(len(j)) if c != self.question.p), key=j.__getitem__))
+        other = max((v for c, v in enumerate(j) if c != k), default=0)
+        if other == 0:
+            return float("inf")
+        try:
+            return float(j[k] / other)
+        except OverflowError:
+            return float("inf")
+
+    def minimal_reason(self, order: Sequence) -> tuple[list, list]:
+        """``(reason, unsettled)``: a sufficient reason made subset-minimal by deleting
+        the features of ``order`` in turn (each deletion kept when the rest is still
+        sufficient); ``unsettled`` lists the features kept because neither answer could
+        be proven (the reason is then sufficient, and minimal except perhaps for them).
+        """
+        free = self.deleted = []  # read on a timeout: what is left is sufficient
+        unsettled = []
+        for f in order:
+            r = self.flip(free + [f])
+            if r is False:
+                free.append(f)
+            elif r is None:
+                unsettled.append(f)
+        return [f for f in self.features if f not in free], unsettled
+
+    def changes(self, most: int, found: dict | None = None):
+        """Yield ``(k, flips)`` for ``k = 1, 2, ...`` up to ``most``: every instance at
+        ``k`` changes whose decision is another (with a rival: the rival), as
+        ``({feature: state index}, label)``, until some are found. ``found``: the single
+        changes, when computed already.
+        """
+        for k in range(1, most + 1):
+            flips = []
+            for group in itertools.combinations(self.features, k):
+                self.tick()
+                if any(not (kept & set(group)) for kept in self.kept_sets):
+                    continue  # inside the free part of a sufficient set: cannot flip
+                if k == 1 and found is not None:
+                    f = group[0]
+                    pairs = [({f: j}, lab) for j, lab in found[f]]
+                else:
+                    if entries(self.clf, group) > MAX_ENTRIES:
+                        raise OutOfTime  # too many settings to enumerate: stop here
+                    fixed = {g: s for g, s in self.idx.items() if g not in group}
+                    labels, _ = open_labels(self.clf, self.question, fixed, group,
+                                            self.cache)
+                    pairs = []
+                    for where in itertools.product(*(range(self.clf._card[g]) for g in group)):
+                        if any(j == self.idx[g] for g, j in zip(group, where)):
+                            continue
+                        pairs.append((dict(zip(group, where)), labels[where].item()))
+                hit = [(s, lab) for s, lab in pairs if self._flipped(lab)]
+                if hit:
+                    self.flip_sets.append(frozenset(group))
+                flips.extend(hit)
+            yield k, flips
+            if flips:
+                return
+
+    def _flipped(self, label: Any) -> bool:
+        if self.rival is not None:
+            return label == self.rival
+        return label != self.label
+
+    def shortest_reasons(self, most: int) -> tuple[list, bool]:
+        """``(reasons, proven)``: sufficient reasons of the least size, at most ``most`` of
+        them (``proven``: they are of the least size, and, when fewer than ``most``,
+        all of that size). Raises :class:`OutOfTime` past the deadline.
+        """
+        size = 1 if self.flip_sets else 0  # no flip set known: perhaps nothing is needed
+        found: list = []
+        known: dict = {}  # candidate -> sufficient, across restarts
+        while size <= len(self.features):
+            progress = True
+            while progress:
+                progress = False
+                found = []
+                for cand in _hitting_sets(self.flip_sets, size, self.features):
+                    free = [f for f in self.features if f not in cand]
+                    before = len(self.flip_sets)
+                    r = False if known.get(cand) else self.flip(free)
+                    known[cand] = r is False
+                    if r is False:
+                        found.append(cand)
+                        if len(found) >= most:
+                            return found, True
+                    elif r is None:
+                        return found, False
+                    elif len(self.flip_sets) > before:
+                        progress = True
+                        break
+            if found:
+                return found, True
+            size += 1
+        return found, True
+
+
+def _first_max(table: Any) -> int:
+    best = 0
+    for j in range(1, len(table)):
+        if table[j] > table[best]:
+            best = j
+    return best
+
+
+def _hitting_sets(sets: list, size: int, order: Sequence):
+    """Every set of at most ``size`` features that meets each of ``sets`` and is made of
+    features each needed to meet one (so every minimal one), each once, as tuples in
+    ``order``.
+    """
+    rank = {f: j for j, f in enumerate(order)}
+    sets = sorted(set(sets), key=len)
+
+    def grow(chosen: frozenset, banned: frozenset):
+        missed = [s for s in sets if not (s & chosen)]
+        if not missed:
+            yield tuple(sorted(chosen, key=rank.get))
+            return
+        if len(chosen) >= size:
+            return
+        target = min(missed, key=lambda s: len(s - banned))
+        options = sorted(target - banned, key=rank.get)
+        for j, f in enumerate(options):
+            yield from grow(chosen | {f}, banned | frozenset(options[:j]))
+
+    if not sets:
+        if size == 0:
+            yield ()
+        return
+    yield from grow(frozenset(), frozenset())

@@ -1,0 +1,231 @@
+"""The one inference path on networks (bnx/classifier/_inference.py): float answers within
+their proven bound of the exact ones and exact answers equal to brute force on generated
+networks; class probabilities equal to pyAgrum's LazyPropagation on pgmpy's bundled
+networks (the independent reference)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+import bnx
+from bnx.classifier._inference import FloatRange, Inference, contract, elimination_order, plan
+from tests._support import oracle
+from tests._support.bundled import bundled_bif
+from tests._support.strategies import general_networks, instances
+
+
+def _classifier(case):
+    if case.rule == "argmax":
+        return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
+                              rule="argmax")
+    return bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                          features=case.features)
+
+
+def _value(answer, j) -> Fraction:
+    return Fraction(float(answer.table.reshape(-1)[j])) * Fraction(2) ** answer.exponent
+
+
+@settings(max_examples=80, deadline=None)
+@given(general_networks(), st.data())
+def test_float_answers_are_within_their_bound_of_brute_force(case, data):
+    """On any observed subset of the features: each float ``Pr(c, x)`` within its stated
+    ``err`` of the brute-force joint, each float class probability within its stated bound
+    of the exact posterior; the exact answers equal brute force; the decision (floats,
+    settled exactly when the bound cannot) equals brute force's."""
+    note(repr(case))
+    clf = _classifier(case)
+    x = data.draw(instances(case), label="instance")
+    seen = data.draw(st.lists(st.sampled_from(case.features), unique=True), label="observed")
+    part = {f: x[f] for f in seen}
+    exact = oracle.class_joint(case.net, case.class_var, part, list(part))
+    exact = [exact[s] for s in clf.classes]
+    idx = clf.encode(part, partial=True)
+    assert clf._class_joint(idx) == exact
+    try:
+        answer = clf._inference.joint((case.class_var,), idx)
+    except FloatRange:  # no bound provable: the callers compute exactly
+        return
+    for j, v in enumerate(exact):
+        got = _value(answer, j)
+        assert abs(got - v) <= Fraction(answer.err) * v
+        assert (got == 0) == (v == 0)
+    total = sum(exact)
+    if total == 0:
+        with pytest.raises(bnx.ExplanationError):
+            clf.class_probabilities(part, partial=True)
+        return
+    probs, err = clf._inference.joint((case.class_var,), idx, whole=False).probabilities()
+    assert err < 1e-12
+    for p, v in zip(probs, exact):
+        assert abs(Fraction(p) - v / total) <= Fraction(err) * v / total
+    shown = clf.class_probabilities(part, partial=True)
+    assert all(abs(Fraction(shown[s]) - v / total) <= Fraction(err) * v / total
+               for s, v in zip(clf.classes, exact))
+    assert clf.class_probabilities(part, partial=True, exact=True) == {
+        s: float(v / total) for s, v in zip(clf.classes, exact)}
+    if len(part) == len(case.features):
+        assert clf.decide(part) == oracle.decide(
+            case.net, case.class_var, case.positive, case.threshold, part, case.features,
+            rule=case.rule)
+
+
+def test_a_decision_the_bound_cannot_settle_is_decided_exactly():
+    """A posterior exactly at the threshold: the floats cannot tell, the exact tie decides
+    positive (``>=``)."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "H"), ("H", "X")])
+    net.add_cpds(TabularCPD("C", 2, [[0.3], [0.7]]),
+                 TabularCPD("H", 2, [[0.1, 0.6], [0.9, 0.4]], evidence=["C"],
+                            evidence_card=[2]),
+                 TabularCPD("X", 2, [[0.25, 0.5], [0.75, 0.5]], evidence=["H"],
+                            evidence_card=[2]))
+    clf = bnx.Classifier(net, "C", 1, features=["X"])
+    for x in (0, 1):
+        t = clf.posterior_exact({"X": x})
+        tied = bnx.Classifier(net, "C", 1, threshold=t, features=["X"])
+        assert tied.decide({"X": x}) is True
+        above = bnx.Classifier(net, "C", 1, threshold=t + Fraction(1, 10 ** 30),
+                               features=["X"])
+        assert above.decide({"X": x}) is False
+
+
+def test_contract_is_one_body_for_exact_and_float():
+    """The same plan on integers and on floats: equal up to the float's bound, and equal to
+    the brute-force sum of products."""
+    rng = np.random.default_rng(7)
+    card = {"A": 2, "B": 3, "C": 2, "D": 4}
+    scopes = [("A", "B"), ("B", "C"), ("C", "D"), ("A", "D"), ("D",)]
+    ints = [rng.integers(0, 9, size=[card[v] for v in s]).astype(object) for s in scopes]
+    p = plan(scopes, ("A",), card)
+    exact, _, _ = contract(p, ints, exact=True)
+    floats, e, err = contract(p, [t.astype(np.float64) for t in ints])
+    for a in range(2):
+        brute = sum(math.prod(int(t[tuple({"A": a, "B": b, "C": c, "D": d}[v] for v in s)])
+                              for s, t in zip(scopes, ints))
+                    for b, c, d in itertools.product(range(3), range(2), range(4)))
+        assert exact[a] == brute
+        assert abs(Fraction(float(floats[a])) * 2 ** e - brute) <= Fraction(err) * brute
+
+
+def test_the_order_is_min_fill_on_a_chain():
+    """A chain is eliminated from its ends (no fill-in), never from the middle."""
+    card = dict.fromkeys("ABCDE", 3)
+    order = elimination_order([("A", "B"), ("B", "C"), ("C", "D"), ("D", "E")], "CBDAE", card)
+    width = 0
+    adj = {v: set() for v in card}
+    for a, b in [("A", "B"), ("B", "C"), ("C", "D"), ("D", "E")]:
+        adj[a].add(b)
+        adj[b].add(a)
+    for v in order:
+        width = max(width, len(adj[v]))
+        for w in adj[v]:
+            adj[w] |= adj[v] - {w}
+            adj[w].discard(v)
+        del adj[v]
+    assert width == 1
+
+
+def test_plans_are_cached_per_pattern_of_observed_features():
+    clf = bnx.examples.asia()
+    clf = bnx.Classifier(clf.network, "either", "yes", features=["xray", "dysp"])
+    clf._plans_clear()
+    clf.class_probabilities({"xray": "yes", "dysp": "no"})
+    clf.class_probabilities({"xray": "no", "dysp": "yes"})
+    clf.class_probabilities({"xray": "no"}, partial=True)
+    assert len(clf._inference.plans) == 2
+
+
+def _sample(network, n: int, seed: int) -> list[dict]:
+    """``n`` joint states of every node, by forward sampling."""
+    import networkx as nx
+    rng = np.random.default_rng(seed)
+    cpds = {c.variable: c for c in network.get_cpds()}
+    rows = []
+    for _ in range(n):
+        row: dict = {}
+        for v in nx.topological_sort(network):
+            cpd = cpds[v]
+            index = tuple(list(cpd.state_names[p]).index(row[p]) for p in cpd.variables[1:])
+            column = np.asarray(cpd.values)[(slice(None), *index)]
+            row[v] = cpd.state_names[v][rng.choice(len(column), p=column / column.sum())]
+        rows.append(row)
+    return rows
+
+
+def _against_pyagrum(name: str, class_var: str, tmp_path, n: int) -> None:
+    gum = pytest.importorskip("pyagrum")
+    path = bundled_bif(name, tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        network = bnx.read_network(path)
+    clf = bnx.Classifier(network, class_var)
+    bn = gum.loadBN(str(path))
+    for row in _sample(network, n, seed=len(name)):
+        for observed in (clf.features, clf.features[: len(clf.features) // 2]):
+            x = {f: row[f] for f in observed}
+            ours = clf.class_probabilities(x, partial=True)
+            ie = gum.LazyPropagation(bn)
+            ie.setEvidence({f: str(s) for f, s in x.items()})
+            ie.makeInference()
+            post = ie.posterior(class_var)
+            labels = list(post.variable(0).labels())
+            for s in clf.classes:
+                assert ours[s] == pytest.approx(post[{class_var: labels.index(str(s))}],
+                                                abs=1e-6), (name, x, s)
+
+
+@pytest.mark.parametrize("name,class_var", [
+    ("asia", "either"), ("alarm", "INTUBATION"),
+    ("insurance", "Accident"), ("hailfinder", "Scenario"), ("hepar2", "Cirrhosis")])
+def test_class_probabilities_equal_pyagrums(name, class_var, tmp_path):
+    _against_pyagrum(name, class_var, tmp_path, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,class_var", [("pathfinder", "Fault"),
+                                            ("munin1", "DIFFN_TYPE")])
+def test_class_probabilities_equal_pyagrums_on_large_networks(name, class_var, tmp_path):
+    _against_pyagrum(name, class_var, tmp_path, 1)
+
+
+def _chain(n: int, tiny: Fraction) -> Inference:
+    """``V0 -> V1 -> ...``, every node in state 0 with probability ``tiny``."""
+    card = {f"V{j}": 2 for j in range(n)}
+    parents = {f"V{j}": ((f"V{j - 1}",) if j else ()) for j in range(n)}
+    factors = {"V0": (("V0",), np.array([tiny, 1 - tiny], dtype=object))}
+    for j in range(1, n):
+        t = np.array([[tiny, tiny], [1 - tiny, 1 - tiny]], dtype=object)
+        factors[f"V{j}"] = ((f"V{j}", f"V{j - 1}"), t)
+    return Inference(card, parents, factors)
+
+
+def test_tiny_joints_keep_their_bound_through_exponents():
+    """``Pr = 2**-1200``: below every float64, yet the answer (a table and a power of two)
+    is within its bound."""
+    tiny = Fraction(1, 1 << 40)
+    inf = _chain(30, tiny)
+    evidence = {f"V{j}": 0 for j in range(1, 30)}
+    exact = inf.joint(("V0",), evidence, exact=True).table.tolist()
+    assert exact == [tiny ** 30, tiny ** 29 * (1 - tiny)]
+    answer = inf.joint(("V0",), evidence)
+    for j, v in enumerate(exact):
+        assert abs(_value(answer, j) - v) <= Fraction(answer.err) * v
+
+
+def test_a_table_wider_than_floats_is_refused_not_returned_unbounded():
+    """The joint of six nodes whose entries span ``2**-1200`` to about 1 cannot be one
+    float table: FloatRange (the callers then compute exactly)."""
+    inf = _chain(6, Fraction(1, 1 << 200))
+    with pytest.raises(FloatRange):
+        inf.joint(tuple(f"V{j}" for j in range(6)), {})
+    assert inf.joint(tuple(f"V{j}" for j in range(6)), {}, exact=True).table.size == 64

@@ -1,0 +1,161 @@
+"""``bnx explain NETWORK`` without compiling (``--compile auto|yes|no``): a network whose
+decision function is large is explained one decision at a time by ``bnx.explain`` on its
+classifier (``--data``: ``bnx.explain_data`` on it), ``--timeout`` bounding the report."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+
+import bnx
+from bnx import report
+from bnx.cli import _main
+from bnx.report import _build
+from tests._support.bundled import bundled_bif
+from tests._support.cli import run
+
+X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
+ADMIT = ["--class", "Admit", "--positive", "yes"]
+
+
+def _x():
+    return dict(pair.split("=") for pair in X.split(","))
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """bnx.explain, recording each call's model and keywords (the timeout dropped before
+    the real one answers: it may not take one yet)."""
+    seen = []
+
+    def recording(model, x, **kwargs):
+        seen.append((model, dict(x), dict(kwargs)))
+        kwargs.pop("timeout", None)
+        return _build.explain(model, x, **kwargs)
+
+    monkeypatch.setattr(report, "explain", recording)
+    return seen
+
+
+def test_no_compiles_nothing_and_prints_the_classifiers_report(capsys, admissions_bif, calls):
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
+                         "--compile", "no")
+    assert code == 0, err
+    clf = bnx.Classifier.from_file(admissions_bif, "Admit", "yes")
+    assert out == _build.explain(clf, _x()).text() + "\n"
+    assert "Other reasons may exist" in out  # not counted: no diagram
+    (model, x, kwargs), = calls
+    assert isinstance(model, bnx.Classifier) and x == _x()
+    assert kwargs == {"rival": None, "background": None}  # no --timeout: none forwarded
+
+
+def test_the_timeout_is_forwarded_when_given(capsys, admissions_bif, calls):
+    code, _, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
+                       "--compile", "no", "--timeout", "2.5")
+    assert code == 0, err
+    assert calls[0][2]["timeout"] == 2.5
+
+
+def test_auto_compiles_a_small_network(capsys, admissions_bif, calls):
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X)
+    assert code == 0, err
+    assert "3 such reasons in all" in out and err == ""  # counted on the diagram
+    assert isinstance(calls[0][0], bnx.ODD)
+
+
+def test_auto_explains_a_large_one_without_compiling(capsys, admissions_bif, calls,
+                                                     monkeypatch):
+    monkeypatch.setattr(_main, "COMPILE_UP_TO", 5)  # admissions' ODD is estimated larger
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
+                         "--timeout", "7")
+    assert code == 0, err
+    assert "bnx: note: the decision function is estimated at" in err
+    assert "explained without compiling" in err and err.count("\n") == 1
+    assert isinstance(calls[0][0], bnx.Classifier) and calls[0][2]["timeout"] == 7
+    assert "Other reasons may exist" in out
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X, "--pi")
+    assert code == 0 and "3 sufficient reasons" in out  # asked of the diagram: compiled
+
+
+def test_hepar2_is_not_compiled(capsys, tmp_path, monkeypatch):
+    """All 41 findings: estimated at 48.6 M nodes, so the report is asked of the classifier
+    at once (it used to compile for minutes, or be refused past the budget)."""
+    path = bundled_bif("hepar2", tmp_path)
+    seen = []
+
+    def fake(model, x, **kwargs):  # the report itself is the general path's (issue 34)
+        seen.append((model, kwargs))
+        raise bnx.ArgumentError("recorded")
+
+    monkeypatch.setattr(report, "explain", fake)
+    t0 = time.monotonic()
+    code, out, err = run(capsys, "explain", str(path), "--class", "Cirrhosis", "--instance",
+                         "Steatosis=absent", "--timeout", "4")
+    assert time.monotonic() - t0 < 30
+    assert code == 1 and out == "" and "bnx: error: recorded" in err
+    assert "estimated at 145,944,531 nodes" in err
+    (model, kwargs), = seen
+    assert isinstance(model, bnx.Classifier) and len(model.features) == 41
+    assert model.multiclass and kwargs["timeout"] == 4
+
+
+def test_a_question_past_the_budget_says_the_report_needs_no_diagram(capsys):
+    asia = str(bnx.examples.network_path("asia.bif"))
+    code, out, err = run(capsys, "explain", asia, "--class", "lung", "--positive", "yes",
+                         "--features", "asia,smoke,xray,dysp", "--instance",
+                         "asia=no,smoke=yes,xray=yes,dysp=yes", "--cxp", "--max-nodes", "2")
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert "past max_nodes=2" in err
+    assert ("--cxp, --max-nodes need the whole decision function; without them, bnx explain "
+            "reports on this one decision without compiling") in err
+
+
+def test_rows_without_compiling(capsys, admissions_bif, tmp_path, calls):
+    clf = bnx.Classifier.from_file(admissions_bif, "Admit", "yes")
+    rows = pd.DataFrame([_x(), {**_x(), "GPA": "no"}, {**_x(), "EntranceExam": "no"}])
+    path = tmp_path / "rows.csv"
+    rows.to_csv(path, index=False)
+    expected = bnx.explain_data(clf, rows, progress=False).to_csv(index_label="row")
+    calls.clear()
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--data", str(path),
+                         "--compile", "no", "--timeout", "3")
+    assert code == 0, err
+    assert out == expected
+    assert {c[2].get("timeout") for c in calls} == {3}
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--data", str(path),
+                         "--what", "decision,reason,counterfactual")
+    assert code == 0, err  # report-only answers: not compiled, even when small
+    assert out.splitlines()[0] == "row,decision,reason,counterfactual"
+    assert "makes it no" in out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--instance", X, "--compile", "no", "--cxp"],
+     "--cxp needs the compiled decision function, which --compile no does not build"),
+    (["--instance", X, "--compile", "no", "--order", "GPA"], "--order needs the compiled"),
+    (["--data", "rows.csv", "--what", "pi_count,reason"], "ask for them in two runs"),
+    (["--data", "rows.csv", "--compile", "no", "--what", "mc_count"],
+     "--what mc_count needs the compiled decision function"),
+])
+def test_refusals_are_one_line(capsys, admissions_bif, extra, message):
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, *extra)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith("bnx: error: ") and message in err
+
+
+def test_a_saved_odd_takes_no_compile_option(capsys, admissions_bif, tmp_path):
+    saved = str(tmp_path / "a.bnx")
+    assert run(capsys, "compile", admissions_bif, *ADMIT, "--output", saved)[0] == 0
+    code, _, err = run(capsys, "explain", saved, "--instance", X, "--compile", "no")
+    assert code == 1 and "--compile cannot change a saved ODD" in err
+    code, out, err = run(capsys, "explain", saved, "--instance", X, "--compile", "auto")
+    assert code == 0 and "3 such reasons in all" in out
+
+
+def test_yes_compiles_what_auto_would_not(capsys, admissions_bif, monkeypatch, calls):
+    monkeypatch.setattr(_main, "COMPILE_UP_TO", 5)
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
+                         "--compile", "yes")
+    assert code == 0 and err == "" and isinstance(calls[0][0], bnx.ODD)
