@@ -16,6 +16,8 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
+
+# private: the inference path's parts, each a unit
 from bnx.classifier._inference import FloatRange, Inference, contract, elimination_order, plan
 from tests._support import oracle
 from tests._support.bundled import bundled_bif

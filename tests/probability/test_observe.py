@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx._util.rounding import gamma
+from bnx._util.rounding import gamma  # private: the bound the floats keep
 from bnx.probability import observe, probable, under
 from bnx.probability.same_decision import sdp_with_bound
 from tests._support import oracle
