@@ -186,6 +186,7 @@ def _against_pyagrum(name: str, class_var: str, tmp_path, n: int) -> None:
                                                 abs=1e-6), (name, x, s)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,class_var", [
     ("asia", "either"), ("alarm", "INTUBATION"),
     ("insurance", "Accident"), ("hailfinder", "Scenario"), ("hepar2", "Cirrhosis")])

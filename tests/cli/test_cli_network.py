@@ -39,6 +39,7 @@ def calls(monkeypatch):
     return seen
 
 
+@pytest.mark.slow
 def test_no_compiles_nothing_and_prints_the_classifiers_report(capsys, admissions_bif, calls):
     code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
                          "--compile", "no")
@@ -65,6 +66,7 @@ def test_auto_compiles_a_small_network(capsys, admissions_bif, calls):
     assert isinstance(calls[0][0], bnx.ODD)
 
 
+@pytest.mark.slow
 def test_auto_explains_a_large_one_without_compiling(capsys, admissions_bif, calls,
                                                      monkeypatch):
     monkeypatch.setattr(_main, "COMPILE_UP_TO", 5)  # admissions' ODD is estimated larger
@@ -79,6 +81,7 @@ def test_auto_explains_a_large_one_without_compiling(capsys, admissions_bif, cal
     assert code == 0 and "3 sufficient reasons" in out  # asked of the diagram: compiled
 
 
+@pytest.mark.slow
 def test_hepar2_is_not_compiled(capsys, tmp_path, monkeypatch):
     """All 41 findings: estimated at 48.6 M nodes, so the report is asked of the classifier
     at once (it used to compile for minutes, or be refused past the budget)."""
@@ -112,6 +115,7 @@ def test_a_question_past_the_budget_says_the_report_needs_no_diagram(capsys):
             "reports on this one decision without compiling") in err
 
 
+@pytest.mark.slow
 def test_rows_without_compiling(capsys, admissions_bif, tmp_path, calls):
     clf = bnx.Classifier.from_file(admissions_bif, "Admit", "yes")
     rows = pd.DataFrame([_x(), {**_x(), "GPA": "no"}, {**_x(), "EntranceExam": "no"}])
@@ -154,6 +158,7 @@ def test_a_saved_odd_takes_no_compile_option(capsys, admissions_bif, tmp_path):
     assert code == 0 and "3 such reasons in all" in out
 
 
+@pytest.mark.slow
 def test_yes_compiles_what_auto_would_not(capsys, admissions_bif, monkeypatch, calls):
     monkeypatch.setattr(_main, "COMPILE_UP_TO", 5)
     code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,

@@ -138,6 +138,7 @@ def test_the_bound_and_its_branches_prove_the_same(case, data):
         _check(clf, brute, data.draw(instances(case)))
 
 
+@pytest.mark.slow
 @given(case=multiclass_networks(max_features=4), data=st.data())
 @FEW
 def test_the_bound_on_many_classes(case, data):

@@ -105,6 +105,7 @@ def _check_next(clf, odd, e) -> None:
             assert abs(Fraction(float(got.loc[f, col])) - exact.loc[f, col]) <= TOL, (f, col)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(NETWORKS))
 def test_float_sdp_is_the_exact_one_on_the_tests_networks(name, tmp_path_factory):
     clf = NETWORKS[name](tmp_path_factory)
