@@ -101,6 +101,7 @@ def test_mc_explanations_say_which_states_are_on():
     assert bnx.pi_explanations(odd, x).on is None  # only MC-explanations count on states
 
 
+@pytest.mark.slow
 def test_the_command_line_prints_the_on_states(capsys):
     from bnx.cli import main
     path = str(bnx.examples.network_path("asia.bif"))

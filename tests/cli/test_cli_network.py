@@ -52,6 +52,7 @@ def test_no_compiles_nothing_and_prints_the_classifiers_report(capsys, admission
     assert kwargs == {"rival": None, "background": None}  # no --timeout: none forwarded
 
 
+@pytest.mark.slow
 def test_the_timeout_is_forwarded_when_given(capsys, admissions_bif, calls):
     code, _, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
                        "--compile", "no", "--timeout", "2.5")
@@ -104,6 +105,7 @@ def test_hepar2_is_not_compiled(capsys, tmp_path, monkeypatch):
     assert model.multiclass and kwargs["timeout"] == 4
 
 
+@pytest.mark.slow
 def test_a_question_past_the_budget_says_the_report_needs_no_diagram(capsys):
     asia = str(bnx.examples.network_path("asia.bif"))
     code, out, err = run(capsys, "explain", asia, "--class", "lung", "--positive", "yes",
@@ -149,6 +151,7 @@ def test_refusals_are_one_line(capsys, admissions_bif, extra, message):
     assert err.count("\n") == 1 and err.startswith("bnx: error: ") and message in err
 
 
+@pytest.mark.slow
 def test_a_saved_odd_takes_no_compile_option(capsys, admissions_bif, tmp_path):
     saved = str(tmp_path / "a.bnx")
     assert run(capsys, "compile", admissions_bif, *ADMIT, "--output", saved)[0] == 0
