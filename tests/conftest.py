@@ -21,7 +21,17 @@ settings.register_profile(
     "thorough", max_examples=500, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.function_scoped_fixture])
+# The quick loop (``pytest -m "not slow"``) draws 10 examples a property instead of 60: every
+# property still runs, on fewer classifiers (a test that sets its own max_examples keeps it).
+settings.register_profile("quick", parent=settings.get_profile("ci"), max_examples=10)
 settings.load_profile(os.environ.get("BNX_HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config):
+    """Take the ``quick`` profile under ``-m "not slow"``, unless a profile is named."""
+    if "not slow" in (config.option.markexpr or "") and "BNX_HYPOTHESIS_PROFILE" not in os.environ:
+        settings.load_profile("quick")
+
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 #: ``../shared`` beside the checkout: present for developers and CI, absent for users

@@ -146,3 +146,22 @@ def test_the_home_page_quick_start_prints_what_it_shows(capsys):
     shown = re.search(r"```text\n(.*?)```", quick, re.S).group(1)
     exec(compile(code, "docs/index.md", "exec"), {})
     assert capsys.readouterr().out == shown
+
+
+def test_the_quick_loop_leaves_out_named_notebooks_and_keeps_one():
+    """``notebooks/conftest.py`` marks ``slow`` only notebooks that exist (a renamed one
+    would silently run again in the quick loop), and leaves at least one to run."""
+    text = (ROOT / "notebooks" / "conftest.py").read_text(encoding="utf-8")
+    slow = next(ast.literal_eval(node.value) for node in ast.parse(text).body
+                if isinstance(node, ast.Assign) and node.targets[0].id == "SLOW")
+    names = {path.name for path in NOTEBOOKS}
+    assert slow and slow < names, (sorted(slow), sorted(names))
+
+
+def test_the_slow_marker_is_registered():
+    """``pytest -m "not slow"`` selects by a marker pyproject.toml registers and says the
+    meaning of (``--strict-markers`` makes a misspelt ``@pytest.mark.slow`` an error)."""
+    ini = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    markers = ini["tool"]["pytest"]["ini_options"]["markers"]
+    assert [m for m in markers if m.split(":")[0] == "slow" and m.split(":")[1].strip()]
+    assert "--strict-markers" in ini["tool"]["pytest"]["ini_options"]["addopts"]

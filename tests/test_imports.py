@@ -167,6 +167,7 @@ def test_the_floor_check_sees_an_import_upward():
     assert floor_of("bnx")[0] == len(FLOORS) - 1
 
 
+@pytest.mark.slow
 def test_no_import_cycle():
     cycles = _cycles(_graph())
     assert not cycles, "import cycles among bnx's modules: " + "; ".join(

@@ -82,6 +82,7 @@ def test_each_install_line_installs_the_clone(line, where):
     assert not problems, f"{where}: {line}: " + "; ".join(problems)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line, where", LINES, ids=[f"{w}: {ln}" for ln, w in LINES])
 def test_pip_accepts_each_install_line_in_the_clone(line, where):
     pytest.importorskip("setuptools")  # --no-build-isolation builds with this environment's

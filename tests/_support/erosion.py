@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from bnx.changes._erosion import eroded_counts
-from bnx.diagram._arrays import negate
+from bnx.changes._erosion import eroded_counts  # private: the profile's pass (a unit)
+from bnx.diagram._arrays import negate  # private: the negative decision's arrays
 from tests._support import oracle_reasons as brute
 
 __all__ = ["erosion_engines_agree"]

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from bnx.diagram._traversals import count as dd_count
-from bnx.odd._classifier_json import classifier_document
+from bnx.diagram._traversals import count as dd_count  # private: old files written as then
+from bnx.odd._classifier_json import classifier_document  # private: old files
 from bnx.odd.io.document import FORMAT_NAME, _checksum
-from bnx.odd.io.save import _json_scalar
+from bnx.odd.io.save import _json_scalar  # private: old files written as then
 
 __all__ = ["legacy_document", "render_legacy", "write_legacy", "split", "join", "resign",
            "resign_arrays"]

@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx.compilation.budget import Budget
-from bnx.compilation.engines import _tan_model as tm
+from bnx.compilation.engines import _tan_model as tm  # private: the TAN engine's model
 from bnx.compilation.engines.general import FactorElimination
 from bnx.compilation.engines.tan import TanLevels
-from bnx.diagram._dd import to_dd
+from bnx.diagram._dd import to_dd  # private: arrays into the engine's manager
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle

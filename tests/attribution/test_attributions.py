@@ -182,6 +182,7 @@ def test_errors():
         bnx.shap_values(odd.classifier, x, {})
 
 
+@pytest.mark.slow
 def test_votes_equals_shap_exact():
     """On votes (16 binary features) against ``shap.explainers.Exact`` within 1e-9."""
     shap = pytest.importorskip("shap")
@@ -225,6 +226,7 @@ def test_plots():
         many.plot(kind="waterfall")
 
 
+@pytest.mark.slow
 def test_explain_data_and_command_line(tmp_path, capsys):
     """explain_data(what=["shap"]) and ``bnx explain --shap --background`` give the
     values of shap_values; rows with missing values get NaN."""

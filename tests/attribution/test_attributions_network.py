@@ -69,6 +69,7 @@ def by_definition(case, x, points, kind):
     return vals, v(set())
 
 
+@pytest.mark.slow
 @given(case=classifiers(max_features=5, max_instances=48), data=st.data(),
        kind=st.sampled_from(["shap", "banzhaf"]),
        rule=st.sampled_from(["threshold", "argmax"]))
@@ -115,6 +116,7 @@ def _votes_like():
     return make_case([("C", f) for f in cols], cpds, "C", "d", 0.5, list(cols))
 
 
+@pytest.mark.slow
 def test_equals_shap_exact_on_a_data_set_that_is_the_distribution():
     """Against ``shap.explainers.Exact`` with an ``Independent`` masker over 128 rows
     that repeat each instance ``128 Pr(z)`` times (the network's distribution exactly)."""

@@ -52,6 +52,7 @@ def test_the_closed_form_on_a_small_majority():
         assert list(got.values) == want
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_values_on_a_deep_majority(backend):
     n, k = 200, 101
@@ -79,6 +80,7 @@ def test_coalition_weights_past_the_doubles_factorials():
                                 for k in range(12)]
 
 
+@pytest.mark.slow
 def test_float_attributions_stop_where_doubles_overflow():
     """Past 1,024 features the float sums over coalitions overflow: a clear error that
     points to exact=True, not NaN values (exact=True answers, in about 20 s here)."""

@@ -60,6 +60,7 @@ def brute_force(clf, x, background, kind):
     return vals, {c: v(set(), c) for c in clf.classes}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["shap", "banzhaf"])
 def test_each_class_game_against_every_coalition(child, kind):
     clf, odd = child
@@ -101,6 +102,7 @@ def test_rows_and_a_product_background(child):
         assert toward[r].tolist() == got.values[r, :, j].tolist()
 
 
+@pytest.mark.slow
 def test_equals_shap_exact_per_class(child):
     shap = pytest.importorskip("shap")
     clf, odd = child

@@ -76,6 +76,7 @@ def check_row(case, row, decide_at):
         assert decide_at(hi) != want or decide_at(hi + (1 - hi) * eps) != want, (row, "high")
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=40, deadline=None)
 def test_intervals_against_recomputed_decisions(case, data):
@@ -117,6 +118,7 @@ def _all_decisions(case, row):
     return lambda t: tuple(decide(case, changed(case, row, t), x) for x in xs)
 
 
+@pytest.mark.slow
 @given(case=WHOLE, argmax=st.booleans())
 @settings(max_examples=45, deadline=None)
 def test_whole_classifier_intervals(case, argmax):
@@ -140,6 +142,7 @@ def test_whole_classifier_intervals(case, argmax):
         check_row(case, row, _all_decisions(case, row))
 
 
+@pytest.mark.slow
 @given(case=WHOLE, argmax=st.booleans())
 @settings(max_examples=30, deadline=None)
 def test_whole_classifier_intervals_many_classes(case, argmax):
@@ -364,6 +367,7 @@ def _decided_classes(case, row):
     return at
 
 
+@pytest.mark.slow
 @given(case=WHOLE, data=st.data())
 @settings(max_examples=25, deadline=None)
 def test_multiclass_intervals_keep_the_decided_classes(case, data):

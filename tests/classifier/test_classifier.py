@@ -123,6 +123,7 @@ def test_features_default_to_leaves_and_unobserved_leaves_sum_out():
     assert nb.structure == "naive_bayes" and nb.latent == ()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ext, writer", [
     (".bif", "BIFWriter"), (".xmlbif", "XMLBIFWriter"), (".net", "NETWriter")])
 def test_formats_round_trip(tmp_path, ext, writer, backend):
@@ -148,6 +149,7 @@ def test_uai_is_read_as_the_format_defines(tmp_path):
     assert clf.decide({"var_1": "2"}) and not clf.decide({"var_1": 0})
 
 
+@pytest.mark.slow
 def test_shared_uai_networks(backend):
     spect = bnx.Classifier.from_file(shared_file("networks", "spect_nb.uai"), "var_0", 0)
     assert spect.table("var_0")[0][0] == Fraction(0.208178438662)
@@ -157,6 +159,7 @@ def test_shared_uai_networks(backend):
     assert bnx.compile(nb, backend=backend).count() > 0
 
 
+@pytest.mark.slow
 def test_latent_tree_file(backend):
     """classifier1.net: a latent core plus a deterministic node with two parents."""
     from tests._support import oracle
@@ -167,6 +170,7 @@ def test_latent_tree_file(backend):
     assert odd.count() == oracle.count_positive(net, "C", "state1", 0.5, list(clf.features))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, match", [
     ("this is not a network", "cannot read as BIF: no variables found"),
     ("network x {\n variable A { type discrete [ 2 ] { a, b }; }\n probability ( A ) { table 0.5",

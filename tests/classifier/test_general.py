@@ -106,6 +106,7 @@ def test_tied_strategy_draws_exact_ties():
 # ---------------------------------------------------------------- decisions, counts, posteriors
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 def test_decisions_count_and_posterior_match_brute_force(case, data, backend):
     clf, odd = _compiled(case, backend, data)
@@ -143,6 +144,7 @@ def test_argmax_classes_partition_the_instances(case, data):
 # ---------------------------------------------------------------- explanations
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=30)
 def test_mc_explanations_match_brute_force(case, data, backend):
@@ -181,6 +183,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
     erosion_engines_agree(odd, _args(case), immutable, case.rule)
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data(), decision=st.booleans())
 @settings(max_examples=30)
 def test_prime_implicants_match_brute_force(case, data, decision, backend):
@@ -268,6 +271,7 @@ def test_class_d_separated_from_every_feature(backend):
             net, "C", positive, 0.5, ["W", "F", "E", "G"], rule=rule)
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(case=st.one_of(naive_bayes(max_features=4, max_instances=64),
                       latent_tree(max_features=4, max_instances=64)),

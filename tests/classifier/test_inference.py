@@ -16,6 +16,8 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
+
+# private: the inference path's parts, each a unit
 from bnx.classifier._inference import FloatRange, Inference, contract, elimination_order, plan
 from tests._support import oracle
 from tests._support.bundled import bundled_bif
@@ -184,6 +186,7 @@ def _against_pyagrum(name: str, class_var: str, tmp_path, n: int) -> None:
                                                 abs=1e-6), (name, x, s)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,class_var", [
     ("asia", "either"), ("alarm", "INTUBATION"),
     ("insurance", "Accident"), ("hailfinder", "Scenario"), ("hepar2", "Cirrhosis")])

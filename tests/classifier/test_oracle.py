@@ -303,6 +303,7 @@ def test_latent_tree_strategy_valid(case):
         assert 2 <= len(case.states(h)) <= 3
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(classifiers(), st.data())
 def test_oracle_matches_pgmpy_inference(case, data):
@@ -317,6 +318,7 @@ def test_oracle_matches_pgmpy_inference(case, data):
         assert float(p / total) == pytest.approx(ve.get_value(**{case.class_var: c}), abs=1e-9)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(classifiers(), st.data())
 def test_oracle_internal_consistency(case, data):

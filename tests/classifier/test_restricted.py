@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.classifier._restricted import restrict, threshold_form
+from bnx.classifier._restricted import restrict, threshold_form  # private: the restriction, a unit
 from tests._support import oracle
 from tests._support.strategies import classifier_of, general_networks, instances
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 VOTES_WORKFLOW = """
@@ -24,6 +26,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow
 def test_the_votes_workflow_warns_nothing():
     """learn, compile, explain, explain_data, learn_tan: no warning (pgmpy's FutureWarning
     about ``pgmpy.estimators.StructureScore`` is filtered where bnx imports TreeSearch).
@@ -98,6 +101,7 @@ def test_mc_explanations_say_which_states_are_on():
     assert bnx.pi_explanations(odd, x).on is None  # only MC-explanations count on states
 
 
+@pytest.mark.slow
 def test_the_command_line_prints_the_on_states(capsys):
     from bnx.cli import main
     path = str(bnx.examples.network_path("asia.bif"))
@@ -151,7 +155,7 @@ def test_explain_data_and_the_command_line_agree_on_multi_valued_mc(three_states
 def _options_without_help():
     import argparse
 
-    from bnx.cli._main import _build_parser
+    from bnx.cli._main import _build_parser  # private: argparse's tree of options
     missing = []
 
     def walk(parser, name):

@@ -27,6 +27,7 @@ def graded_bif(tmp_path_factory):
     return str(path)
 
 
+@pytest.mark.slow
 def test_rules_and_monotonicity(capsys, admissions_bif, tmp_path):
     code, out, err = run(capsys, "check", admissions_bif, "--class", "Admit", "--positive",
                          "yes", "--rule", "GPA=yes, WorkExperience=yes => Admit=yes",
@@ -49,6 +50,7 @@ def test_rules_and_monotonicity(capsys, admissions_bif, tmp_path):
     assert out.startswith("Not monotone (") and "raising GPA from no to yes" in out
 
 
+@pytest.mark.slow
 def test_ordinal_features(capsys, graded_bif):
     code, out, err = run(capsys, "check", graded_bif, "--class", "C", "--positive", "sick",
                          "--ordinal", "level=low<mid<high", "--rule",
@@ -64,6 +66,7 @@ def test_ordinal_features(capsys, graded_bif):
                             "below C = sick).")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, words", [
     ([], "nothing to check"),
     (["--rule", "GPA=yes"], "one '=>'"),

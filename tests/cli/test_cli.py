@@ -22,6 +22,7 @@ def test_compile(capsys, admissions_bif, tmp_path):
     assert dot.read_text().startswith("digraph")
 
 
+@pytest.mark.slow
 def test_explain(capsys, admissions_bif):
     x = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
     code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit",
@@ -43,6 +44,7 @@ def test_explain(capsys, admissions_bif):
     assert "MC-explanation" not in out and "1 sufficient reason" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, message", [
     (["explain", "NET", "--class", "Admit", "--positive", "yes", "--instance",
       "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,Age=3"], "'Age'"),
@@ -104,6 +106,7 @@ def test_votes_quick(capsys):
     assert "n y n y y y n n n n n n y y n y" in line
 
 
+@pytest.mark.slow
 def test_python_dash_m_and_no_traceback(admissions_bif):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     res = subprocess.run([sys.executable, "-m", "bnx", "compile", admissions_bif, "--class",
@@ -131,6 +134,7 @@ def test_compile_output_then_explain_the_saved_odd(capsys, admissions_bif, tmp_p
     assert code == 1 and err.count("\n") == 1 and "truncated" in err
 
 
+@pytest.mark.slow
 def test_plain_script_exits_quietly(tmp_path):
     """A script with a module-level function (so __main__'s globals form a cycle) that
     compiles and explains on autoref must not print dd's 'nodes still referenced'."""
@@ -175,6 +179,7 @@ def test_draw_error_is_one_line(capsys, admissions_bif, tmp_path):
 
 
 # ---------------------------------------------------------------------- --data (issue 10)
+@pytest.mark.slow
 def test_explain_data_file_equals_explain_data(capsys, tmp_path):
     import pandas as pd
     clf = bnx.case_study.votes_classifier()
@@ -198,6 +203,7 @@ def test_explain_data_file_equals_explain_data(capsys, tmp_path):
     assert len(text.splitlines()) == 64
 
 
+@pytest.mark.slow
 def test_multivalued_default_works(capsys, tmp_path):
     from pgmpy.readwrite import BIFWriter
 
@@ -221,6 +227,7 @@ def test_multivalued_default_works(capsys, tmp_path):
     assert out.splitlines()[0] == "row,decision,posterior,pi_count,pi_shortest"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--output", "x.csv"], "--output goes with --data"),
     (["--data", "no-such.csv"], "cannot read the CSV file"),
@@ -238,6 +245,7 @@ def test_data_errors(capsys, admissions_bif, extra, message):
 ASIA = ["--class", "lung", "--positive", "yes", "--features", "asia,smoke,xray,dysp"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", ["threshold", "argmax"])
 def test_compile_with_a_rule_on_a_general_network(capsys, rule):
     from tests._support import oracle
@@ -271,6 +279,7 @@ def test_argmax_refuses_a_threshold_on_the_command_line(capsys):
     assert info.value.code == 2 and "--rule" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_explain_reads_a_gzipped_network(capsys, tmp_path):
     import gzip
     plain = bnx.examples.network_path("asia.bif")
@@ -282,6 +291,7 @@ def test_explain_reads_a_gzipped_network(capsys, tmp_path):
     assert got == want and want[0] == 0 and want[1].startswith("Decided: lung = ")
 
 
+@pytest.mark.slow
 def test_an_instance_with_the_class_is_refused(capsys, admissions_bif, tmp_path):
     x = "Admit=yes,WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
     saved = str(tmp_path / "a.bnx")
@@ -333,6 +343,7 @@ def test_the_help_of_on_states_the_rule_mc_follows(capsys):
                                                  backend="autoref"))
 
 
+@pytest.mark.slow
 def test_no_progress_frames_where_stderr_is_not_a_terminal(capsys, admissions_bif,
                                                            monkeypatch):
     """`bnx votes > file 2>&1` must not fill the file with a bar's carriage-return frames;

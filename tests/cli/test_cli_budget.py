@@ -12,6 +12,7 @@ from tests._support.bundled import bundled_bif
 from tests._support.cli import run
 
 
+@pytest.mark.slow
 def test_compile_refuses_hepar2_at_once(capsys, tmp_path):
     path = bundled_bif("hepar2", tmp_path)
     t0 = time.monotonic()
@@ -24,6 +25,7 @@ def test_compile_refuses_hepar2_at_once(capsys, tmp_path):
     assert "clf.decide(x)" in err and "--max-nodes inf" in err
 
 
+@pytest.mark.slow
 def test_max_nodes_inf_lifts_the_budget(capsys, admissions_bif):
     code, out, err = run(capsys, "compile", admissions_bif, "--class", "Admit",
                          "--positive", "yes", "--max-nodes", "inf")

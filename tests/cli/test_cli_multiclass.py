@@ -26,6 +26,7 @@ def child(tmp_path_factory):
     return str(path), bnx.compile(clf)
 
 
+@pytest.mark.slow
 def test_compile_without_positive_saves_a_multiclass_odd(capsys, child, tmp_path):
     path, odd = child
     out_file = tmp_path / "child.bnx"
@@ -40,6 +41,7 @@ def test_compile_without_positive_saves_a_multiclass_odd(capsys, child, tmp_path
     assert loaded.multiclass and loaded.classes == odd.classes and loaded.count() == counts
 
 
+@pytest.mark.slow
 def test_explain_a_network_file_prints_the_report(capsys, child):
     path, odd = child
     code, out, err = run(capsys, "explain", path, "--class", "Disease", "--instance", XS)
@@ -49,6 +51,7 @@ def test_explain_a_network_file_prints_the_report(capsys, child):
     assert "makes it TGA" in out
 
 
+@pytest.mark.slow
 def test_explain_a_saved_odd_with_a_rival(capsys, child, tmp_path):
     path, odd = child
     saved = odd.save(str(tmp_path / "child.bnx"))
@@ -66,6 +69,7 @@ def test_explain_a_saved_odd_with_a_rival(capsys, child, tmp_path):
     assert "for Disease = PAIVS and not TGA" in out
 
 
+@pytest.mark.slow
 def test_partial_instance_gets_the_report(capsys, child):
     path, odd = child
     code, out, err = run(capsys, "explain", path, "--class", "Disease", "--pi",
@@ -75,6 +79,7 @@ def test_partial_instance_gets_the_report(capsys, child):
     assert out.startswith("So far: Disease = ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--rival", "PAIVS"], "rival='PAIVS' is the class this instance is decided"),
     (["--rival", "Flu"], "'Flu' is not a state of the class 'Disease'"),
@@ -88,6 +93,7 @@ def test_errors_are_one_line(capsys, child, extra, message):
     assert err.count("\n") == 1 and err.startswith("bnx: error: ") and message in err
 
 
+@pytest.mark.slow
 def test_binary_rival_is_only_the_other_decision(capsys, admissions_bif):
     x = "WorkExperience=yes,FirstTimeApplicant=no,EntranceExam=no,GPA=yes"
     base = ["explain", admissions_bif, "--class", "Admit", "--positive", "yes",

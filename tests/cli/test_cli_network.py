@@ -39,6 +39,7 @@ def calls(monkeypatch):
     return seen
 
 
+@pytest.mark.slow
 def test_no_compiles_nothing_and_prints_the_classifiers_report(capsys, admissions_bif, calls):
     code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
                          "--compile", "no")
@@ -51,6 +52,7 @@ def test_no_compiles_nothing_and_prints_the_classifiers_report(capsys, admission
     assert kwargs == {"rival": None, "background": None}  # no --timeout: none forwarded
 
 
+@pytest.mark.slow
 def test_the_timeout_is_forwarded_when_given(capsys, admissions_bif, calls):
     code, _, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
                        "--compile", "no", "--timeout", "2.5")
@@ -65,6 +67,7 @@ def test_auto_compiles_a_small_network(capsys, admissions_bif, calls):
     assert isinstance(calls[0][0], bnx.ODD)
 
 
+@pytest.mark.slow
 def test_auto_explains_a_large_one_without_compiling(capsys, admissions_bif, calls,
                                                      monkeypatch):
     monkeypatch.setattr(_main, "COMPILE_UP_TO", 5)  # admissions' ODD is estimated larger
@@ -79,6 +82,7 @@ def test_auto_explains_a_large_one_without_compiling(capsys, admissions_bif, cal
     assert code == 0 and "3 sufficient reasons" in out  # asked of the diagram: compiled
 
 
+@pytest.mark.slow
 def test_hepar2_is_not_compiled(capsys, tmp_path, monkeypatch):
     """All 41 findings: estimated at 48.6 M nodes, so the report is asked of the classifier
     at once (it used to compile for minutes, or be refused past the budget)."""
@@ -101,6 +105,7 @@ def test_hepar2_is_not_compiled(capsys, tmp_path, monkeypatch):
     assert model.multiclass and kwargs["timeout"] == 4
 
 
+@pytest.mark.slow
 def test_a_question_past_the_budget_says_the_report_needs_no_diagram(capsys):
     asia = str(bnx.examples.network_path("asia.bif"))
     code, out, err = run(capsys, "explain", asia, "--class", "lung", "--positive", "yes",
@@ -112,6 +117,7 @@ def test_a_question_past_the_budget_says_the_report_needs_no_diagram(capsys):
             "reports on this one decision without compiling") in err
 
 
+@pytest.mark.slow
 def test_rows_without_compiling(capsys, admissions_bif, tmp_path, calls):
     clf = bnx.Classifier.from_file(admissions_bif, "Admit", "yes")
     rows = pd.DataFrame([_x(), {**_x(), "GPA": "no"}, {**_x(), "EntranceExam": "no"}])
@@ -145,6 +151,7 @@ def test_refusals_are_one_line(capsys, admissions_bif, extra, message):
     assert err.count("\n") == 1 and err.startswith("bnx: error: ") and message in err
 
 
+@pytest.mark.slow
 def test_a_saved_odd_takes_no_compile_option(capsys, admissions_bif, tmp_path):
     saved = str(tmp_path / "a.bnx")
     assert run(capsys, "compile", admissions_bif, *ADMIT, "--output", saved)[0] == 0
@@ -154,6 +161,7 @@ def test_a_saved_odd_takes_no_compile_option(capsys, admissions_bif, tmp_path):
     assert code == 0 and "3 such reasons in all" in out
 
 
+@pytest.mark.slow
 def test_yes_compiles_what_auto_would_not(capsys, admissions_bif, monkeypatch, calls):
     monkeypatch.setattr(_main, "COMPILE_UP_TO", 5)
     code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,

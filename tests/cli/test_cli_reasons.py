@@ -30,6 +30,7 @@ def test_questions(capsys, admissions_bif):
     assert "1           12" in out and "2           4" in out
 
 
+@pytest.mark.slow
 def test_questions_with_mc_and_immutable(capsys, admissions_bif):
     code, out, err = run(capsys, "explain", admissions_bif, *NET, "--robustness",
                          "--immutable", "GPA,WorkExperience", "--mc")
@@ -40,6 +41,7 @@ def test_questions_with_mc_and_immutable(capsys, admissions_bif):
     assert "check: NOT sufficient" in out and "counterexample: " in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--immutable", "GPA"], "--immutable needs --robustness"),
     (["--bias", "Age"], "'Age' is not a feature"),
@@ -51,6 +53,7 @@ def test_question_errors(capsys, admissions_bif, extra, message):
     assert code == 1 and message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_sdp_from_a_saved_odd(capsys, admissions_bif, tmp_path):
     """A saved ODD holds its classifier, so the same-decision probability needs no network."""
     saved = str(tmp_path / "a.bnx")
@@ -64,6 +67,7 @@ def test_sdp_from_a_saved_odd(capsys, admissions_bif, tmp_path):
     assert sdp and sdp == [line for line in out2.splitlines() if "same-decision" in line.lower()]
 
 
+@pytest.mark.slow
 def test_partial_instance_shows_what_to_observe_next(capsys, admissions_bif):
     code, out, err = run(capsys, "explain", admissions_bif, "--class", "Admit", "--positive",
                          "yes", "--instance", "GPA=yes")

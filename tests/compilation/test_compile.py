@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-import bnx.diagram._traversals
 from tests._support import oracle
 from tests._support.strategies import classifiers, latent_tree
 
@@ -36,6 +35,7 @@ def _check_against_oracle(case, odd, clf):
     del table
 
 
+@pytest.mark.slow
 @given(case=classifiers(), data=st.data())
 def test_decisions_and_count_match_brute_force(case, data, backend):
     clf = _classifier(case)
@@ -45,6 +45,7 @@ def test_decisions_and_count_match_brute_force(case, data, backend):
     _check_against_oracle(case, odd, clf)
 
 
+@pytest.mark.slow
 @given(case=classifiers())
 def test_engines_agree(case, monkeypatch_engine):
     """The general tensor engine (multi-class classifiers) also compiles the binary-class
@@ -61,7 +62,7 @@ def test_engines_agree(case, monkeypatch_engine):
 def monkeypatch_engine():
     import contextlib
 
-    from bnx.compilation import _choose
+    from bnx.compilation import _choose  # private: compile's engine list, to force one
     from bnx.compilation.engines import FactorEngine, TensorEngine
 
     @contextlib.contextmanager
@@ -185,7 +186,7 @@ def test_multivalued_domain_constraint(backend):
     clf = bnx.Classifier(net, "C", "n", threshold=0.5)
     odd = bnx.compile(clf, backend=backend)
     assert odd.count() == 1  # only A=c: Pr(n|c) = 0.8/1.05
-    assert bnx.diagram._traversals.count(odd.domain, odd.encoding.nvars) == 3
+    assert odd.domain.count(nvars=odd.encoding.nvars) == 3  # dd's own count of the codes
     assert odd.total() == 3
 
 
@@ -208,6 +209,7 @@ def test_compile_needs_a_classifier():
         bnx.compile(bnx.examples.admissions_network())
 
 
+@pytest.mark.slow
 @given(case=classifiers(), data=st.data())
 @settings(max_examples=40)
 def test_feature_subsets_sum_out_the_rest_exactly(case, data):

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bnx.compilation.conjunction import conjoin
-from bnx.diagram import _arrays as A
-from bnx.diagram import _dd as D
+from bnx.diagram import _arrays as A  # private: the conjunction's arrays (a unit)
+from bnx.diagram import _dd as D  # private: arrays to and from dd
 from tests._support.builders import dd_function
 
 

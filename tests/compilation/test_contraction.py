@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnx.compilation.engines._contraction import contract, plan
+from bnx.compilation.engines._contraction import contract, plan  # private: a unit
 
 VARS = ("A", "B", "C", "D", "E")
 

@@ -10,12 +10,10 @@ import itertools
 import pytest
 
 import bnx
-from bnx.compilation._choose import ENGINES, choose
+from bnx.compilation._choose import ENGINES, choose  # private: the engines, each run alone
 from bnx.compilation.budget import Budget
 from bnx.compilation.engines import FactorEngine, SplitEngine, TanEngine, TensorEngine
-from bnx.diagram._arrays import count as count_models
 from bnx.diagram.encoding import Encoding
-from bnx.odd._odd import ODD
 from tests._support.deep import (
     latent_chain,
     limit_untouched,
@@ -50,6 +48,7 @@ def test_the_majority_count_is_a_sum_of_binomials():
         assert all(majority_decides(x) == clf.decide(x) == odd.decide(x) for x in xs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__name__)
 def test_every_engine_compiles_a_deep_majority(engine, backend):
@@ -63,8 +62,8 @@ def test_every_engine_compiles_a_deep_majority(engine, backend):
     if engine is SplitEngine:  # not a latent tree
         assert arrays is None
         return
-    assert count_models(arrays) == majority_count(n)
-    odd = ODD(clf, enc, backend=backend, arrays=arrays)
+    odd = bnx.ODD(clf, enc, backend=backend, arrays=arrays)
+    assert odd.count() == majority_count(n)
     for k in (0, 99, 100, 101, n):
         x = {f: int(i < k) for i, f in enumerate(clf.features)}
         assert odd.decide(x) == majority_decides(x)
@@ -83,6 +82,7 @@ SHAPES += [(shape, engine, 1050, backend) for (engine, shape), backend in SLOW.i
            if backend in BACKENDS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("shape", "engine", "n", "backend"), SHAPES,
                          ids=[f"{s}-{e.__name__}-{b}" for s, e, _, b in SHAPES])
 def test_every_engine_compiles_a_diagram_deeper_than_the_limit(shape, engine, n, backend):
@@ -95,8 +95,8 @@ def test_every_engine_compiles_a_diagram_deeper_than_the_limit(shape, engine, n,
     if arrays is None:
         assert engine.accepts(clf, enc).reason
         return
-    assert count_models(arrays) == 2 ** (n - 1)
-    odd = ODD(clf, enc, backend=backend, arrays=arrays)
+    odd = bnx.ODD(clf, enc, backend=backend, arrays=arrays)
+    assert odd.count() == 2 ** (n - 1)
     x = dict.fromkeys(clf.features, 0)
     assert not odd.decide(x) and odd.decide({**x, "f0": 1})
 
@@ -111,6 +111,7 @@ def test_the_engines_that_should_accept_the_deep_shapes_do():
     assert TanEngine in takes["tan"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_compile_a_deep_majority_and_a_tan_path(backend):
     with limit_untouched():
@@ -120,6 +121,7 @@ def test_compile_a_deep_majority_and_a_tan_path(backend):
         assert path.count() == 2 ** 1199 and path.size == 2  # one node, one terminal
 
 
+@pytest.mark.slow
 def test_orders_of_deep_networks():
     """``tan_order`` plans a tree that is a path of 1,200 features (its subtrees as a
     loop); ``latent_tree_order`` walks hidden variables 1,100 deep."""

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import bnx
-from bnx.compilation import _compile
+from bnx.compilation import _compile  # private: the default budget, stated by the docs
 from bnx.compilation.budget import Budget
 from tests._support import oracle
 from tests._support.bundled import bundled_bif
@@ -34,6 +34,7 @@ def test_the_default_budget_is_twenty_million():
     assert _compile.DEFAULT_MAX_NODES == 20_000_000
 
 
+@pytest.mark.slow
 def test_hepar2_is_refused_at_once_with_the_estimate_and_the_way_forward(hepar2):
     estimate = bnx.estimate_size(hepar2)
     assert estimate > _compile.DEFAULT_MAX_NODES
@@ -50,6 +51,7 @@ def test_hepar2_is_refused_at_once_with_the_estimate_and_the_way_forward(hepar2)
     assert "max_nodes=math.inf" in message
 
 
+@pytest.mark.slow
 def test_an_explicit_budget_refuses_by_the_estimate_too(hepar2):
     with pytest.raises(bnx.CompilationLimitError, match=r"past max_nodes=30000000: refused"):
         bnx.compile(hepar2, max_nodes=30_000_000)
@@ -72,6 +74,7 @@ def test_math_inf_lifts_the_budget_and_small_classifiers_compile_as_before():
         assert odd.size == 6 and odd.count() == 6
 
 
+@pytest.mark.slow
 def test_a_lifted_budget_still_stops_at_the_timeout_while_building_the_table(hepar2):
     """The general engine builds hepar2's table of its last features (4 million exact
     entries) before any node: the timeout is checked between its steps and names it
@@ -84,11 +87,13 @@ def test_a_lifted_budget_still_stops_at_the_timeout_while_building_the_table(hep
     assert time.monotonic() - t0 < 6
 
 
+@pytest.mark.slow
 def test_the_progress_bar_names_the_table_being_built(child, capsys):
     bnx.compile(child, progress=True)
     assert "compiling the table of the last" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_general_engine_counts_the_nodes_its_tail_makes(child, monkeypatch):
     """child's ODD is made entirely by the tail (truth tables of the last features): the
     budget counted none of its nodes, so no max_nodes stopped it and the bar stayed at 0."""
@@ -114,6 +119,7 @@ def test_only_math_inf_lifts_it(bad):
         bnx.compile(bnx.examples.admissions(), max_nodes=bad)
 
 
+@pytest.mark.slow
 def test_a_multi_class_classifier_is_estimated_and_refused_by_its_formulas(hepar2):
     """Without a positive state the ODD holds one formula per class state: the estimate
     is their sum, and the way forward names predict and class_probabilities."""
@@ -130,6 +136,7 @@ def test_a_multi_class_classifier_is_estimated_and_refused_by_its_formulas(hepar
     assert "clf.predict(x) and clf.class_probabilities(x)" in message
 
 
+@pytest.mark.slow
 def test_structured_classifiers_compile_under_the_default_budget():
     """Equal weights (majority(200), about 10,000 nodes) were estimated at 2**62 by counting
     samples; the distinct log-odds give the right order. A latent tree's crude bound

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.compilation._choose import ENGINES, choose
+from bnx.compilation._choose import ENGINES, choose  # private: the engines, each run alone
 from bnx.compilation.budget import Budget
 from bnx.compilation.engines import (
     Engine,
@@ -24,10 +24,7 @@ from bnx.compilation.engines import (
     TanEngine,
     TensorEngine,
 )
-from bnx.diagram._dd import to_dd
-from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
-from bnx.odd._odd import ODD
 from tests._support import oracle
 from tests._support.strategies import (
     classifier_of,
@@ -67,10 +64,9 @@ def _against_oracle(engine, case, order, backend="autoref") -> bool:
     if not verdict:
         return False
     arrays = engine(clf, enc, Budget(None), verdict.given, backend=backend).run()
-    bdd = new_manager("autoref", enc.variables)
-    f = to_dd(arrays, bdd, enc.variables)
-    assert f == f & enc.domain(bdd), f"{engine.__name__}: true on a code that names no state"
-    odd = ODD(clf, enc, backend=backend, arrays=arrays)
+    odd = bnx.ODD(clf, enc, backend=backend, arrays=arrays)
+    f = odd.root  # the arrays in dd form
+    assert f == f & odd.domain, f"{engine.__name__}: true on a code that names no state"
     rule = case.rule
     positives = 0
     for x in oracle.all_instances(case.net, case.features):
@@ -88,6 +84,7 @@ def test_the_engines_keep_the_contract():
         assert issubclass(engine, Engine) and engine.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__name__)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
@@ -99,6 +96,7 @@ def test_each_engine_equals_the_oracle_on_what_it_accepts(engine, data):
     assume(_against_oracle(engine, case, order))  # (30 examples that it accepts)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(case=ANY, argmax=st.booleans(), data=st.data())
 def test_every_engine_on_any_classifier_accepts_correctly_or_says_why(case, argmax, data):

@@ -221,7 +221,7 @@ def test_weight_vector_engine_equals_pairs_on_binary_classes(case):
 
 def _check_tail(case, backend: str = "autoref", **patches) -> None:
     """:func:`_check` with attributes of :mod:`bnx.compilation.engines._tail` patched."""
-    from bnx.compilation.engines import _tail as tail
+    from bnx.compilation.engines import _tail as tail  # private: its constants, patched
     saved = {name: getattr(tail, name) for name in patches}
     for name, value in patches.items():
         setattr(tail, name, value)
@@ -233,6 +233,7 @@ def _check_tail(case, backend: str = "autoref", **patches) -> None:
             setattr(tail, name, value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("completions", [0, 4, 1024])
 @settings(max_examples=20)
 @given(case=general_networks(max_instances=48))
@@ -242,6 +243,7 @@ def test_every_tail_size_matches_the_oracle(completions, case):
     _check_tail(case, TAIL_COMPLETIONS=completions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["autoref", "cudd"])
 @settings(max_examples=30)
 @given(case=general_networks(max_instances=64))
@@ -270,6 +272,7 @@ def test_small_shared_networks(backend, name, class_var, positive, threshold):
     _check(net, class_var, positive, None, backend, rule="argmax")
 
 
+@pytest.mark.slow
 def test_child_network_agrees_with_elimination(backend):
     """child.net, BirthAsphyxia (the authors' configuration, threshold 0.9) and a class of
     our choice: the ODD equals the classifier's exact elimination on every instance."""
@@ -301,7 +304,7 @@ def test_too_wide_an_elimination_is_a_typed_error(monkeypatch):
     clf = bnx.Classifier(net, "C", 1, rule="argmax")
     monkeypatch.setattr(general, "MAX_TABLE", 1)
     # summing H out leaves pairwise factors, which the TAN engine takes: keep it out
-    from bnx.compilation import _choose
+    from bnx.compilation import _choose  # private: compile's engine list, to force one
     monkeypatch.setattr(_choose, "ENGINES",
                         tuple(e for e in _choose.ENGINES if e.__name__ != "TanEngine"))
     with pytest.raises(bnx.CompilationLimitError, match=r"a table of \d+ entries"):

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.compilation.engines import _tan_model as tm
-from bnx.compilation.engines._context_order import context_widths
+from bnx.compilation.engines import _tan_model as tm  # private: the engine's model
+from bnx.compilation.engines._context_order import context_widths  # private: a unit
 from tests._support.builders import net_from_columns
 from tests._support.strategies import classifier_of as _classifier
 from tests._support.strategies import kdb_networks
@@ -36,6 +36,7 @@ def _not_a_forest(clf):
     return got is not None and not got[3]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
 @settings(max_examples=60)
 @given(case=kdb_networks(k=2, max_features=7, max_instances=600, binary_class=True),
@@ -51,6 +52,7 @@ def test_kdb_engine_equals_oracle_and_general_engine(backend, case, data):
         against_oracle(case, clf, backend, shuffled)
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(case=kdb_networks(k=3, max_features=6, max_instances=400, binary_class=True,
                          rule="threshold"), data=st.data())
@@ -65,6 +67,7 @@ def test_three_dependence_equals_the_general_engine(case, data):
         same_node_as_general(clf, order, "autoref")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
 @settings(max_examples=30)
 @given(case=kdb_networks(k=2, max_features=6, max_instances=400, rule="argmax"),
@@ -89,6 +92,7 @@ def random_kdb(n, seed, k=2):
     return bnx.Classifier(net_from_columns(edges, cpts), "C", 1, features=feats)
 
 
+@pytest.mark.slow
 def test_greedy_order_keeps_contexts_small_and_tans_keep_theirs():
     clf = random_kdb(16, 4)
     assert clf.structure == "general" and _not_a_forest(clf)

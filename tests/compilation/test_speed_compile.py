@@ -22,7 +22,7 @@ from bnx.compilation.budget import Budget
 from bnx.compilation.engines.naive_bayes import RatioEngine
 from bnx.compilation.engines.naive_bayes_levels import Levels, log_weights
 from bnx.compilation.orders import check_order
-from bnx.diagram._dd import to_dd
+from bnx.diagram._dd import to_dd  # private: arrays into the ratio engine's manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
 from tests._support.strategies import naive_bayes
@@ -60,6 +60,7 @@ def _nb_from_columns(columns, prior=(0.5, 0.5), threshold=0.5):
     return bnx.Classifier(net, "C", 1, threshold=threshold)
 
 
+@pytest.mark.slow
 @given(case=naive_bayes(), data=st.data())
 def test_level_engine_builds_the_identical_diagram(case, data, backend):
     if len(case.net.get_cpds(case.class_var).state_names[case.class_var]) != 2:
@@ -116,6 +117,7 @@ def _wide(n, seed=3):
     return _nb_from_columns(cols, (0.45, 0.55))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit, message", [({"timeout": 1, "max_nodes": math.inf},
                                              "timeout=1 s"),
                                             ({"max_nodes": 100_000}, "max_nodes=100000")])
@@ -165,6 +167,7 @@ def test_estimate_size_checks_samples(bad):
         bnx.estimate_size(bnx.examples.admissions(), samples=bad)
 
 
+@pytest.mark.slow
 def test_cli_timeout(tmp_path, capsys):
     from bnx.cli import main
     path = tmp_path / "wide.bif"

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnx.compilation.engines._truth import floats, tail_truth, weighted_truth
+from bnx.compilation.engines._truth import floats, tail_truth, weighted_truth  # private: units
 
 
 def _exact(w, k, r):

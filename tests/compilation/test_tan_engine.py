@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.compilation.engines import _tan_model as tm
-from bnx.compilation.engines._execution import prepare, prepared_scopes
+from bnx.compilation.engines import _tan_model as tm  # private: the engine's model
+from bnx.compilation.engines._execution import prepare, prepared_scopes  # private: a unit
 from tests._support import oracle
 from tests._support.builders import net_from_columns, random_tan
 from tests._support.strategies import classifier_of as _classifier
@@ -28,6 +28,7 @@ from tests._support.tan_engine import (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
 @settings(max_examples=60)
 @given(case=tan_networks(max_features=7, max_instances=600, binary_class=True),
@@ -63,6 +64,7 @@ def test_the_paths_for_large_levels_equal_the_general_engine(switch, value, case
         setattr(tan, switch, saved)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
 @settings(max_examples=40)
 @given(case=tan_networks(max_features=6, max_instances=400, rule="argmax"), data=st.data())
@@ -73,6 +75,7 @@ def test_argmax_over_many_classes_through_the_tan_engine(backend, case, data):
     argmax_through_the_tan_engine(case, backend, data)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(case=general_networks(max_instances=64, binary_class=True))
 def test_pairwise_general_networks_through_the_tan_engine(case):

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnx.diagram import _arrays as A
-from bnx.diagram import _dd as D
-from bnx.diagram._feature_view import decide, decide_states, feature_view
+from bnx.diagram import _arrays as A  # private: the array passes (units)
+from bnx.diagram import _dd as D  # private: arrays to and from dd
+from bnx.diagram._feature_view import decide, decide_states, feature_view  # private: passes
 from bnx.diagram.encoding import Encoding
 from tests._support.builders import dd_function
 
@@ -70,7 +70,7 @@ def test_builder_select_encodes_states_msb_first():
 def test_grouped_by_level_is_checked():
     """Columns whose nodes are not grouped by level, deepest first, are no valid diagram
     (the file loader refuses them), as the node-by-node reference finds too."""
-    from bnx.diagram._problem import problem
+    from bnx.diagram._problem import problem  # private: the arrays' checks
     from tests._support.oracle_arrays import problem_by_nodes
     bad = A.DiagramArrays(2, [2, 2, 0, 1], [0, 1, 0, 0], [0, 1, 1, 1], 2)
     assert problem(bad) == ("grouped", 2)
@@ -83,7 +83,7 @@ def test_grouped_by_level_is_checked():
 def test_feature_view_decides_as_the_odd(data, backend):
     """Per-state children and decisions on state indices agree with ODD.decide."""
     import bnx
-    from bnx.diagram._feature_view import decide_states, feature_view
+    from bnx.diagram._feature_view import decide_states, feature_view  # private: a pass
     from tests._support.strategies import classifiers
     case = data.draw(classifiers(max_features=4, max_instances=64))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
@@ -103,7 +103,7 @@ def test_compiled_arrays_and_their_dd_form_agree(data, backend):
     """An ODD made as arrays (the level engine) has dd's node count and model count once
     its dd root is made, and saving and loading keeps the arrays as they are."""
     import bnx
-    from bnx.diagram._traversals import count as dd_count
+    from bnx.diagram._traversals import count as dd_count  # private: dd's count, no recursion
     from tests._support.strategies import naive_bayes
     case = data.draw(naive_bayes(max_features=5, max_instances=128))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
@@ -135,8 +135,8 @@ def test_passes_against_every_assignment(data):
     validation) against the function's value on every assignment of its levels, and dd's
     own node count; on the function, its negation and the two constants."""
     import bnx
-    from bnx.diagram._feature_view import count_instances
-    from bnx.diagram._problem import problem
+    from bnx.diagram._feature_view import count_instances  # private: a pass
+    from bnx.diagram._problem import problem  # private: the arrays' checks
     from bnx.diagram.backends import new_manager
     from tests._support.oracle_arrays import problem_by_nodes
     from tests._support.strategies import classifiers
@@ -178,7 +178,7 @@ def test_both_decisions_in_one_node_space(example):
     """``_cache.both`` holds the function and its negation in one node space: node ``u``
     of the arrays, and its negation at ``u + size - 2`` (the terminals swapped)."""
     import bnx
-    from bnx.question import _cache
+    from bnx.question import _cache  # private: what is kept per ODD
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     g, root, neg = _cache.both(odd)
     n = odd.arrays.size

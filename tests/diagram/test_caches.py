@@ -11,7 +11,7 @@ import itertools
 import pytest
 
 import bnx
-from bnx.diagram import _memo
+from bnx.diagram import _memo  # private: the cache registry, no public face
 from tests._support import oracle
 
 BACKENDS = bnx.backends.available_backends()

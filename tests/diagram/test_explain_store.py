@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.diagram._dd import from_dd
+from bnx.diagram._dd import from_dd  # private: a dd function read into arrays
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from bnx.diagram.store import Store
-from bnx.question import _cache
+from bnx.question import _cache  # private: the store kept per ODD
 
 NAMES = [f"v{i}" for i in range(5)]
 ROWS = list(itertools.product([False, True], repeat=len(NAMES)))

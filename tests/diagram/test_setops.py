@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import bnx
-from bnx.diagram import _setops as sets
+from bnx.diagram import _setops as sets  # private: dd set operations (a unit)
 from bnx.diagram.backends import available_backends, new_manager, write_nodes
 from tests._support.deep import limit_untouched
 

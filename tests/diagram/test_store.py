@@ -10,9 +10,9 @@ from math import comb, isclose
 import pytest
 
 import bnx
-from bnx.changes._erosion import eroded_counts
+from bnx.changes._erosion import eroded_counts  # private: the profile's pass on a store
 from bnx.diagram.store import Store
-from bnx.question import _cache
+from bnx.question import _cache  # private: the store kept per ODD
 from tests._support.deep import limit_untouched, majority
 
 N = 200
@@ -41,6 +41,7 @@ def _as_dd(exact: int, counted) -> bool:
                                                                      rel_tol=1e-12)
 
 
+@pytest.mark.slow
 def test_set_operations_against_dd(deep):
     odd, t = deep
     bdd, names, f_dd = odd.bdd, odd.encoding.variables, odd.root

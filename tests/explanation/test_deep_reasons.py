@@ -75,6 +75,7 @@ def test_lengths_helper_matches_the_library_on_a_small_majority():
             assert _lengths(expl) == expl.lengths()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [HALF + 5, HALF, HALF - 3])
 def test_pi_explanations_of_a_deep_majority(deep_odd, k):
     x = _instance(deep_odd, k)
@@ -163,6 +164,7 @@ def _one_of_1500(backend: str):
     return bnx.compile(one_matters(n), backend=backend), dict.fromkeys(feats, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_one_feature_of_1500_with_the_limit_untouched(backend):
     odd, x = _one_of_1500(backend)
@@ -175,6 +177,7 @@ def test_one_feature_of_1500_with_the_limit_untouched(backend):
     assert roles["f0"] == "necessary" and set(roles.values()) == {"necessary", "irrelevant"}
 
 
+@pytest.mark.slow
 def test_mc_explanations_of_one_feature_of_1500_with_the_limit_untouched():
     odd, x = _one_of_1500("autoref")
     with limit_untouched():

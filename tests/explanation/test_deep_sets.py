@@ -18,11 +18,11 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.diagram._arrays import count as array_count
-from bnx.diagram._dd import from_dd
-from bnx.diagram._traversals import evaluate
+from bnx.diagram._arrays import count as array_count  # private: passes on a dd set
+from bnx.diagram._dd import from_dd  # private: a dd set read into arrays
+from bnx.diagram._traversals import evaluate  # private: a walk, no recursion
 from bnx.diagram.backends import is_cudd
-from bnx.explanation._within import within_odd
+from bnx.explanation._within import within_odd  # private: the function asked within=
 from tests._support.deep import limit_untouched, majority
 
 N = 200
@@ -66,6 +66,7 @@ def deep(request):
     return clf, odd
 
 
+@pytest.mark.slow
 def test_support_of_a_deep_classifier(deep):
     clf, odd = deep
     with limit_untouched():
@@ -101,6 +102,7 @@ def test_support_with_deterministic_features_is_exact():
     assert s.count == 2 * 2 ** (N - copies)
 
 
+@pytest.mark.slow
 def test_forbid_and_the_set_algebra_on_a_deep_diagram(deep):
     clf, odd = deep
     with limit_untouched():
@@ -116,6 +118,7 @@ def test_forbid_and_the_set_algebra_on_a_deep_diagram(deep):
     assert chain.count == no_two_adjacent(N)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", BACKENDS)
 def test_a_deep_set_is_copied_into_another_order_and_backend(deep, where):
     clf, odd = deep

@@ -50,6 +50,7 @@ def test_the_closed_forms_hold_on_a_small_majority():
     assert (cf.cost, cf.count, cf.lengths()) == (3, comb(6, 3), {3: comb(6, 3)})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [T + 20, T, T - 1, T - 30])
 def test_robustness_and_counterfactuals(deep, k):
     _, odd = deep
@@ -74,6 +75,7 @@ def test_robustness_and_counterfactuals(deep, k):
         assert bnx.counterfactuals(odd, x, immutable=movable).count == 0
 
 
+@pytest.mark.slow
 def test_counterfactuals_with_costs(deep):
     """Half a unit for 25 of the on features, 3 for the other on ones: 21 must go."""
     _, odd = deep
@@ -91,6 +93,7 @@ def test_counterfactuals_with_costs(deep):
         assert free.cost == 10 and free.count == comb(24, 20)
 
 
+@pytest.mark.slow
 def test_counts_lengths_and_shortest_of_a_deep_set(deep):
     """The positive instances, each weighed by its number of features on (the walks of
     an MC-explanation set): counted, by length, and the shortest of them."""
@@ -125,6 +128,7 @@ def test_mc_explanation_sets(deep, k):
         assert first in mc and sum(first.values()) == (T if k >= T else T - 1)
 
 
+@pytest.mark.slow
 def test_monotonicity(deep):
     clf, odd = deep
     with limit_untouched():
@@ -190,6 +194,7 @@ def one_of_many(request):
     return odd, odd.root  # (both outside the guard: not the questions' passes)
 
 
+@pytest.mark.slow
 def test_walks_on_1500_features(one_of_many):
     odd, root = one_of_many
     n = len(odd.features)

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation import _contrastive
-from bnx.question import _reach
+from bnx.explanation import _contrastive  # private: the passes, against brute force
+from bnx.question import _reach  # private: the passes, against brute force
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
 from tests._support.builders import compiled_case, oracle_args
@@ -25,6 +25,7 @@ BACKENDS = bnx.backends.available_backends()
 FEW = settings(max_examples=settings.default.max_examples // 2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(), data=st.data())
@@ -40,6 +41,7 @@ def test_vectorised_contrastive_pass_matches_brute_force(case, data, backend):
             assert bnx.feature_roles(odd, x) == brute.feature_roles(args, x)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(), data=st.data())
@@ -72,6 +74,7 @@ def test_questions_in_any_order_on_one_instance(case, data, backend):
         assert asks[name](z) == want[name](z), (name, which)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_reaches_and_reached_match_completions(case, data, backend):
@@ -100,6 +103,7 @@ def test_reaches_and_reached_match_completions(case, data, backend):
     assert (_reach.reached(fv, fixed) == on_paths).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_distances_are_hamming_distances_from_the_root(case, data, backend):
@@ -143,6 +147,7 @@ def test_distinct_rows_past_the_integer_keys():
         assert (rows[inverse] == a).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(), data=st.data())
@@ -168,6 +173,7 @@ def test_check_explanation_reason_is_the_greedy_one(case, data, backend):
     assert list(got.reason) == [f for f in clf.features if f in got.reason]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_count_biased_by_frontiers_and_by_quantification(case, data, backend):

@@ -23,6 +23,7 @@ def _length_histogram(sets, weight):
     return dict(sorted(Counter(weight(e) for e in sets).items()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_mc_explanations_match_brute_force(case, data, backend):
@@ -45,6 +46,7 @@ def test_mc_explanations_match_brute_force(case, data, backend):
     assert got.shortest().to_set() == want  # already minimum
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=25)
 @given(case=classifiers(), data=st.data())
@@ -73,6 +75,7 @@ def test_mc_explanations_many_calls_on_one_odd(case, data, backend):
             assert bnx.mc_explanations(odd, x).to_set() == want
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_pi_explanations_match_brute_force(case, data, backend):
@@ -93,6 +96,7 @@ def test_pi_explanations_match_brute_force(case, data, backend):
     assert inst.decision == clf.decide(x)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data(), decision=st.booleans())
 def test_prime_implicants_match_brute_force(case, data, backend, decision):
@@ -107,6 +111,7 @@ def test_prime_implicants_match_brute_force(case, data, backend, decision):
         assert got.shortest().to_set() == {e for e in want if len(e) == shortest}
 
 
+@pytest.mark.slow
 @given(case=classifiers(binary=True), data=st.data())
 @settings(max_examples=40)
 def test_theorem3_holds_on_monotone_functions(case, data):
@@ -158,6 +163,7 @@ def test_display():
     assert "diagram size" in repr(pis)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_deep_diagrams_do_not_hit_the_recursion_limit(backend, tmp_path):
     """1,500 features (one that matters): every feature-by-feature traversal is 1,500
@@ -182,7 +188,7 @@ def test_autoref_managers_are_tidied(monkeypatch):
     """Explanations leave dead nodes in the shared autoref managers (kept in the ODD's
     arrays cache); they are collected once a manager has doubled (here with no slack),
     and the sets still held stay intact."""
-    from bnx.question import _cache
+    from bnx.question import _cache  # private: GC_SLACK forces collection
     sizes = {}
     for slack in (0, 10**9):
         odd = bnx.compile(bnx.examples.admissions(), backend="autoref")

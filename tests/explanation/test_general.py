@@ -147,7 +147,7 @@ def test_rival_on_a_binary_odd():
 
 
 def test_what_is_kept_between_questions_changes_no_answer(monkeypatch):
-    from bnx.explanation import _boxes
+    from bnx.explanation import _boxes  # private: LIMIT forces a new store
     from tests._support.builders import multivalued_classifier
     odd = bnx.compile(multivalued_classifier())
     xs = [dict(zip(odd.display_order, s))

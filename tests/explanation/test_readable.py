@@ -94,7 +94,7 @@ def test_a_class_of_three_states_names_a_negative_decision_not_positive():
 
 # ---------------------------------------------------------------- on states
 def test_affirmative_states_are_on_whatever_their_order():
-    from bnx._util.wording import affirmative
+    from bnx._util.wording import affirmative  # private: the yes/no rule itself
     for on, off in [("y", "n"), ("Yes", "NO"), ("true", "false"), ("1", "0"), (1, 0),
                     ("+", "-"), ("+", "\u2212"), ("present", "absent"),
                     ("Positive", "negative"), ("on", "off"), (True, False)]:

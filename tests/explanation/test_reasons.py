@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.changes._erosion import eroded_counts
-from bnx.diagram._arrays import negate
+from bnx.changes._erosion import eroded_counts  # private: the profile's pass (a unit)
+from bnx.diagram._arrays import negate  # private: the negative decision's arrays
 from bnx.probability import same_decision
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
@@ -29,6 +29,7 @@ def _some_instances(case, data, k=3):
     return [data.draw(instances(case)) for _ in range(k)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(), data=st.data())
@@ -63,6 +64,7 @@ def test_feature_roles_and_pi_explanations(case, data, backend):
         assert bnx.pi_explanations(odd, x).to_set() == oracle.pi_explanations(*args, x)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(), data=st.data())
@@ -83,6 +85,7 @@ def test_robustness_and_counterfactuals_match_brute_force(case, data, backend):
             assert clf.decide({**x, **change}) != clf.decide(x)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(), data=st.data())
 def test_robustness_profile_matches_brute_force(case, data, backend):
@@ -99,7 +102,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
 def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
     """Counts of 2**62 instances or more are Python integers (object arrays): the same
     answers as in int64 on a small classifier made to take that path."""
-    from bnx.diagram import _feature_view
+    from bnx.diagram import _feature_view  # private: BIG=0 forces Python integers
     odd = bnx.compile(getattr(bnx.examples, example)(), backend="autoref")
     enc = odd.encoding
     everything = [True] * len(enc.features)
@@ -114,6 +117,7 @@ def test_erosion_counts_in_python_integers_past_int64(monkeypatch, example):
     assert got == want and sum(sum(c.values()) + s for c, s in got) == odd.total()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=naive_bayes(max_features=7, max_instances=512), data=st.data())
@@ -128,6 +132,7 @@ def test_robustness_profile_unate_shortcut(case, data, backend):
     erosion_engines_agree(odd, oracle_args(case), immutable)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(), data=st.data())
@@ -156,6 +161,7 @@ def _evidence(draw, case):
     return {f: x[f] for f in kept}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(max_features=5, max_instances=96), data=st.data())
@@ -199,6 +205,7 @@ def test_same_decision_probability_compiles_once_without_odd():
     assert bnx.same_decision_probability(clf, full, exact=True) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @FEW
 @given(case=classifiers(), data=st.data())

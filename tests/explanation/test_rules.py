@@ -118,6 +118,7 @@ def conditions(draw, case):
     return condition, tests
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(case=ordinal_cases(), data=st.data())
 def test_check_rule_matches_brute_force(case, data):
@@ -201,6 +202,7 @@ def _monotone_truth(case, features, rank_of, *, truth=None, rank=None):
     return pairs
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(case=ordinal_cases(), data=st.data())
 def test_check_monotone_matches_brute_force(case, data):
@@ -325,6 +327,7 @@ def _multiclass_truth(case):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(case=ordinal_cases(), data=st.data())
 def test_multiclass_rules_and_monotonicity_match_brute_force(case, data):

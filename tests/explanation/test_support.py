@@ -28,6 +28,7 @@ def _members(s, features) -> set:
     return {tuple(x[f] for f in features) for x in s}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=zero_networks(), data=st.data())
 def test_support_is_the_instances_of_positive_probability(case, data, backend):
@@ -48,6 +49,7 @@ def test_support_is_the_instances_of_positive_probability(case, data, backend):
     assert alone == s and bnx.support(clf) is alone
 
 
+@pytest.mark.slow
 @given(case=zero_networks(), data=st.data())
 def test_forbid_and_the_set_algebra(case, data):
     clf = classifier_of(case)
@@ -95,6 +97,7 @@ def test_bad_input_raises_typed_errors():
         bnx.forbid(odd, [{"GPA": "+"}]) & odd
 
 
+@pytest.mark.slow
 def test_support_of_the_alarm_classifiers_is_exact_on_a_sample():
     import random
     net = bnx.read_network(shared_file("networks", "alarm.net"))

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.classifier._unate import least_pair, least_states
-from bnx.diagram._arrays import negate
+from bnx.classifier._unate import least_pair, least_states  # private: read off the CPTs
+from bnx.diagram._arrays import negate  # private: the negative decision's arrays
 from bnx.diagram.store import Store
 from tests._support import oracle
 from tests._support.legacy_files import resign
@@ -104,7 +104,7 @@ def test_a_file_without_least_states_still_uses_them(tmp_path):
     del meta["least_states"]
     bare = bnx.ODD(odd.classifier, odd.encoding, backend="autoref", arrays=odd.arrays,
                    meta=meta)
-    from bnx.question import _cache
+    from bnx.question import _cache  # private: the fallback a file without the key takes
     assert _cache.least_states(bare, True) == (0, 0, 0, 0)
     assert np.array_equal(bare.arrays.lo, odd.arrays.lo)
     # a file without the key: the loaded ODD's metadata lacks it, so _cache takes the

@@ -106,6 +106,7 @@ def _kappa(case, clf, odd, data, brute):
     return bnx.support(clf) & bnx.forbid(clf, combos), probable & allowed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=zero_networks(), data=st.data())
 def test_explanations_within_a_set_match_brute_force(case, data, backend):
@@ -155,6 +156,7 @@ _PRICES = st.one_of(st.integers(0, 3), st.sampled_from([0.5, 0.25, Fraction(1, 3
                     st.just(math.inf))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=zero_networks(), data=st.data())
 def test_counterfactuals_with_costs_match_brute_force(case, data, backend):

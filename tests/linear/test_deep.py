@@ -4,10 +4,13 @@ Bayes of 1,500 features and a majority of 300, against answers known in closed f
 
 from __future__ import annotations
 
+import pytest
+
 import bnx
 from tests._support.deep import limit_untouched, majority, one_matters
 
 
+@pytest.mark.slow
 def test_deep_networks_without_compiling():
     with limit_untouched():
         for clf in (one_matters(1200, "tan"), one_matters(1500)):

@@ -49,6 +49,7 @@ def classifier(case, rule="threshold"):
                           features=case.features)
 
 
+@pytest.mark.slow
 @given(case=naive_bayes(max_features=5, max_instances=96), data=st.data())
 def test_everything_matches_brute_force(case, data):
     assume(two_class(case))
@@ -259,16 +260,17 @@ def admissions_bif(tmp_path_factory):
 CLI_X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
 
 
+@pytest.mark.slow
 def test_cli_explains_wide_naive_bayes_without_compiling(capsys, tmp_path):
     """Past 30 features a naive Bayes is explained from its tables, not compiled."""
     from pgmpy.readwrite import BIFWriter
 
-    from bnx.cli import _main as cli
+    from bnx.cli import main
     from tests._support.deep import one_matters
     path = str(tmp_path / "wide.bif")
     BIFWriter(one_matters(31).network).write(path)
     x = ",".join(f"f{i}=1" for i in range(31))
-    code = cli.main(["explain", path, "--class", "C", "--positive", "1", "--instance", x])
+    code = main(["explain", path, "--class", "C", "--positive", "1", "--instance", x])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "31 features are too many to compile (more than 30)" in out and "bnx.linear" in out
@@ -276,10 +278,11 @@ def test_cli_explains_wide_naive_bayes_without_compiling(capsys, tmp_path):
     assert "f0 = 1" in out  # the one reason: the only informative feature
 
 
+@pytest.mark.slow
 def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bif):
     """The linear fallback's answers (here after the compilation budget ran out)."""
-    from bnx.cli import _main as cli
-    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+    from bnx.cli import main
+    code = main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--instance", CLI_X, "--limit", "2", "--max-nodes", "1"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -287,7 +290,7 @@ def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bi
     assert "Decided: Admit = yes (Pr(Admit = yes) = 0.997, threshold 0.5)." in out
     assert "What would change it: at least two features would have to change" in out
     # the options select single answers, in the class's words too
-    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+    code = main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--instance", CLI_X, "--limit", "2", "--on", "GPA=yes", "--max-nodes", "1"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -299,9 +302,10 @@ def test_cli_explains_without_compiling_in_the_class_words(capsys, admissions_bi
     assert "decision:" not in out and "=yes" not in out
 
 
+@pytest.mark.slow
 def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif):
-    from bnx.cli import _main as cli
-    code = cli.main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
+    from bnx.cli import main
+    code = main(["explain", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--instance", CLI_X, "--max-nodes", "1", "--pi", "--shortest"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -309,7 +313,7 @@ def test_cli_falls_back_when_compilation_hits_its_budget(capsys, admissions_bif)
     assert ("a shortest sufficient reason for Admit = yes (a PI-explanation; 2 features):\n"
             "  GPA = yes, WorkExperience = yes") in out
     assert "MC-explanation" not in out
-    code = cli.main(["compile", admissions_bif, "--class", "Admit", "--positive", "yes",
+    code = main(["compile", admissions_bif, "--class", "Admit", "--positive", "yes",
                      "--max-nodes", "1"])  # compile itself does not fall back
     assert code == 1 and "max_nodes=1" in capsys.readouterr().err
 
@@ -321,7 +325,7 @@ def test_rounded_logs_are_within_their_bound(a, b):
     """log(a / b) in units of 2**-40 errs by at most the bound it reports (50 digits)."""
     import decimal
 
-    from bnx.linear._core import SCALE, _log_ratio
+    from bnx.linear._core import SCALE, _log_ratio  # private: the rounded log (a unit)
     a, b = Fraction(a), Fraction(b)
     assume(a > 0 and b > 0)
     lg, err = _log_ratio(a, b)
@@ -335,7 +339,7 @@ def test_rounded_logs_are_within_their_bound(a, b):
 
 def test_near_ties_are_settled_exactly(monkeypatch):
     """A threshold one part in 10**30 off a posterior: floats cannot tell, the products do."""
-    from bnx.linear import _core
+    from bnx.linear import _core  # private: Race.exact, to see it called
     calls = []
     exact = _core.Race.exact
     monkeypatch.setattr(_core.Race, "exact", lambda self, x: calls.append(1) or exact(self, x))

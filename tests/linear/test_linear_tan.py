@@ -31,6 +31,7 @@ def _two_class_tan(case):
     return len(case.states(case.class_var)) == 2
 
 
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
@@ -56,6 +57,7 @@ def test_everything_matches_brute_force(case, data):
         assert partial.items() <= cx.items() and brute.decide(cx) != brute.decide(x)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
@@ -74,12 +76,13 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
 def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
     """With the rounding bound made huge, every verdict is taken on the exact ratios."""
-    from bnx.linear import _forest
+    from bnx.linear import _forest  # private: the race over the forest (a unit)
     assume(_two_class_tan(case))
     clf = _classifier(case)
     assume(clf.structure == "tan")
@@ -92,6 +95,7 @@ def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
         check_all(clf, brute, x)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64, rule="argmax"), data=st.data())
@@ -167,14 +171,15 @@ def _small_tan():
     return net
 
 
+@pytest.mark.slow
 def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
     from pgmpy.readwrite import BIFWriter
 
-    from bnx.cli import _main as cli
+    from bnx.cli import main
     path = str(tmp_path / "tan.bif")
     BIFWriter(_small_tan()).write(path)
     x = "A=yes,B=yes,C=no,D=yes"
-    code = cli.main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
+    code = main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
                      "A,B,C,D", "--instance", x, "--on", "A=yes,B=yes,C=yes,D=yes",
                      "--max-nodes", "1"])  # the budget runs out: explained from the tables
     out, err = capsys.readouterr()
@@ -202,7 +207,7 @@ def test_every_instance_of_a_small_tan():
 
 
 def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
-    from bnx.linear import _branch, _fewest, _tan
+    from bnx.linear import _branch, _fewest, _tan  # private: each search on its own
     clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
     x = {"A": "yes", "B": "yes", "C": "no", "D": "yes"}
     assert len(linear.shortest_pi_explanation(clf, x)) >= 1

@@ -96,7 +96,7 @@ def test_pi_explanations_of_the_star_are_the_minimal_transversals(n, data):
 def _check_the_delay_bound(clf, x, count):
     """Between two answers the search meets at most ``n (n + 1 + D)`` nodes, ``D`` the
     dead ones (TanDecision.pi_sets)."""
-    from bnx.linear._tan import TanDecision
+    from bnx.linear._tan import TanDecision  # private: one decision's searches
     d = TanDecision(clf, x)
     n, before = d.n, None
     for _ in d.pi_sets():
@@ -150,8 +150,8 @@ def test_a_shortest_pi_explanation_of_the_binary_star_decides_exact_cover(triple
 
 
 def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
-    from bnx.linear import _branch, _fewest
-    from bnx.linear._tan import TanDecision
+    from bnx.linear import _branch, _fewest  # private: each search on its own
+    from bnx.linear._tan import TanDecision  # private: one decision's searches
     case, clf, x = star_of_x3c(2, [(0, 1, 2), (0, 3, 4), (1, 3, 5), (2, 4, 5)])  # no cover
     first = next(linear.pi_explanations(clf, x))
     assert _branch.relaxation(TanDecision(clf, x))[0] == 2 < len(first) == 3  # a search runs
@@ -167,6 +167,7 @@ def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
     assert frozenset(err.value.best) in brute.pis(x) and len(err.value.best) == 3
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data(),
@@ -176,7 +177,7 @@ def test_the_bound_and_each_search_find_a_shortest(case, data, searches):
     and each search on its own (the other given no budget) answers one of the shortest."""
     import unittest.mock as mock
 
-    from bnx.linear import _branch, _fewest, _tan
+    from bnx.linear import _branch, _fewest, _tan  # private: each search on its own
     assume(len(case.states(case.class_var)) == 2)
     clf = classifier_of(case)
     assume(clf.structure == "tan")
@@ -199,8 +200,8 @@ def test_the_bound_and_each_search_find_a_shortest(case, data, searches):
 
 
 def test_a_bound_that_meets_the_first_explanation_answers_without_search(monkeypatch):
-    from bnx.linear import _branch, _fewest
-    from bnx.linear._tan import TanDecision
+    from bnx.linear import _branch, _fewest  # private: each search on its own
+    from bnx.linear._tan import TanDecision  # private: one decision's searches
     case, clf, x = star_of_x3c(2, [(0, 1, 2), (3, 4, 5), (0, 3, 4), (1, 2, 5), (0, 1, 3)])
     first = next(linear.pi_explanations(clf, x))
     assert _branch.relaxation(TanDecision(clf, x))[0] == len(first) == 2

@@ -19,7 +19,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.local import _search, _table, answer, sdp_interval
+from bnx.local import _search, _table, answer, sdp_interval  # private: the search's parts
 from tests._support import oracle
 from tests._support.strategies import (
     classifier_of,
@@ -138,6 +138,7 @@ def test_the_bound_and_its_branches_prove_the_same(case, data):
         _check(clf, brute, data.draw(instances(case)))
 
 
+@pytest.mark.slow
 @given(case=multiclass_networks(max_features=4), data=st.data())
 @FEW
 def test_the_bound_on_many_classes(case, data):
@@ -230,7 +231,7 @@ def test_hepar2_first_20_findings_without_compiling_equals_the_compiled_report()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rows = BayesianModelSampling(net).forward_sample(size=2, seed=1, show_progress=False)
-    from bnx.report._values import FrozenMap
+    from bnx.report._values import FrozenMap  # private: how a report holds a reason
     for k in range(len(rows)):
         x = {f: rows.iloc[k][f] for f in clf.features}
         a = answer(clf, clf.encode(x), most=10 ** 6)

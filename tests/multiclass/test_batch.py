@@ -81,6 +81,7 @@ def test_answers_about_one_positive_state_are_refused():
     assert len(empty) == 0 and empty["decision"].dtype == object
 
 
+@pytest.mark.slow
 def test_workers_load_the_multiclass_odd():
     asia = bnx.examples.asia()
     many = bnx.compile(bnx.Classifier(asia.network, "either",

@@ -142,6 +142,7 @@ def test_binary_classifiers_answer_the_new_questions(case, data):
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=CASES, data=st.data())
 @settings(max_examples=20, deadline=None)
@@ -167,6 +168,7 @@ def test_odd_decides_counts_and_decides_many(case, data, backend):
     assert odd.decide({f: e.get(f) for f in case.features}) == brute.decide(e, partial=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=CASES, data=st.data())
 @settings(max_examples=15, deadline=None)
@@ -191,6 +193,7 @@ def test_class_formulas_are_the_per_class_argmax_compiles(case, data, backend):
                 == bnx.pi_explanations(alone, x).to_set())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=CASES, data=st.data())
 @settings(max_examples=10, deadline=None)

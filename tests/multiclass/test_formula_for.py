@@ -13,7 +13,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.odd._odd import formula_for
+from bnx.odd._odd import formula_for  # private: the unit every question asks
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import instances, multiclass_classifier_of, multiclass_networks
 
@@ -21,6 +21,7 @@ BACKENDS = bnx.backends.available_backends()
 CASES = multiclass_networks(max_features=4, max_instances=36)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=CASES, data=st.data())
 @settings(max_examples=15, deadline=None)

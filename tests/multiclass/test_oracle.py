@@ -188,6 +188,7 @@ def test_posteriors_match_pgmpy(case, data):
     assert brute.decide(e, partial=True) == argmax(probs, brute.classes)
 
 
+@pytest.mark.slow
 def test_the_strategy_draws_ties_zeros_and_hidden_nodes():
     """Over a fixed run of draws, each hard case and each structure bnx compiles turns
     up."""
@@ -363,6 +364,7 @@ def test_the_oracles_own_dualities(case, data):
                for c in brute.classes) == len(brute.instances())
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=12, deadline=None)
 def test_more_questions_are_binary_questions_on_one_class(case, data):

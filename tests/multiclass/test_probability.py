@@ -31,6 +31,7 @@ def _close(got, want):
     return abs(got - float(want)) <= 1e-9
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=25, deadline=None)
 def test_sdp_is_the_probability_of_the_class_decided_on_the_evidence(case, data):
@@ -55,6 +56,7 @@ def test_sdp_is_the_probability_of_the_class_decided_on_the_evidence(case, data)
     assert total == 1
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=20, deadline=None)
 def test_next_observations_decide_each_outcome_by_its_own_class(case, data):
@@ -127,6 +129,7 @@ def _completions(clf, e):
         yield {**e, **dict(zip(free, states))}
 
 
+@pytest.mark.slow
 def test_child_sdp_and_next_observations_by_enumeration(child):
     clf = child
     # every complete instance once: Pr(x) and the class decided (the classifier's exact

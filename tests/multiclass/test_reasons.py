@@ -46,6 +46,7 @@ def _parts(x):
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=25, deadline=None)
 def test_reasons_for_the_decided_class_and_against_each_rival(case, data):
@@ -88,6 +89,7 @@ def test_reasons_for_the_decided_class_and_against_each_rival(case, data):
             assert got == rival if rival is not None else got != a
 
 
+@pytest.mark.slow
 @given(case=CASES)
 @settings(max_examples=20, deadline=None)
 def test_prime_implicants_and_instances_of_each_class(case):
@@ -197,6 +199,7 @@ def child_brute(child):
     return brute
 
 
+@pytest.mark.slow
 def test_child_reasons_against_its_decision_table(child, child_brute):
     odd = bnx.compile(child)
     brute = child_brute
@@ -223,6 +226,7 @@ def test_child_reasons_against_its_decision_table(child, child_brute):
                 brute.check_explanation(x, part, rival)
 
 
+@pytest.mark.slow
 def test_child_prime_implicants_of_each_class(child, child_brute):
     odd = bnx.compile(child)
     for c in child.classes:

@@ -36,6 +36,7 @@ def _as_map(cfs):
     return got
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=25, deadline=None)
 def test_robustness_and_counterfactuals_reach_another_class_or_the_target(case, data):
@@ -83,6 +84,7 @@ def test_a_target_must_be_another_class_state(case, data):
         bnx.robustness(odd, x, target="no such class")
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=20, deadline=None)
 def test_the_robustness_profile_counts_every_instance_by_its_distance_to_another_class(
@@ -94,6 +96,7 @@ def test_the_robustness_profile_counts_every_instance_by_its_distance_to_another
     assert sum(got.values()) == len(brute.instances())
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=25, deadline=None)
 def test_decision_bias_and_count_biased(case, data):
@@ -156,6 +159,7 @@ def _distances(codes, row):
     return (codes != row).sum(axis=1)
 
 
+@pytest.mark.slow
 def test_child_counterfactuals_and_profile_by_enumeration(child):
     clf, odd, codes, xs, decided = child
     profile: dict = {}
@@ -183,6 +187,7 @@ def test_child_counterfactuals_and_profile_by_enumeration(child):
     assert bnx.robustness_profile(odd) == {k: profile[k] for k in sorted(profile)}
 
 
+@pytest.mark.slow
 def test_child_bias_by_enumeration(child):
     clf, odd, codes, xs, decided = child
     feats = list(odd.features)
@@ -224,6 +229,7 @@ def test_counterfactuals_within_the_support_reach_instances_of_positive_probabil
         assert _as_map(bnx.counterfactuals(odd, x, within=clf, target=target)) == want
 
 
+@pytest.mark.slow
 def test_child_answers_survive_saving(child, tmp_path):
     clf, odd, codes, xs, decided = child
     again = bnx.ODD.load(odd.save(tmp_path / "child.bnx"), backend="autoref")

@@ -189,6 +189,7 @@ def test_missing_class_column_is_a_data_error():
 # --------------------------------------------------------------------------- compiled
 
 
+@pytest.mark.slow
 @given(seed=st.integers(0, 10_000), rule=st.sampled_from(["threshold", "argmax"]))
 @settings(max_examples=8)
 def test_learned_tan_compiles_to_its_brute_force_decisions(seed, rule, backend):

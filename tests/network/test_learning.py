@@ -233,6 +233,7 @@ def small_frames(draw):
     return frame
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(small_frames(), st.sampled_from(["K2", "BDeu", "MLE"]))
 def test_tables_equal_hand_counts_property(frame, prior):

@@ -31,6 +31,7 @@ def exact_tables(net):
 # ---------------------------------------------------------------- shipped files
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, build", [
     ("admission.net", lambda: bnx.examples.admissions_network(("state0", "state1"))),
     ("asia.bif", bnx.examples.asia_network),
@@ -114,6 +115,7 @@ def _check_against_variable_elimination(net, clf, odd):
     return positives
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("file, class_var, positive, threshold", [
     ("admission.net", "Admit", "state1", 0.5),
     ("nb.uai", "var_0", 1, 0.55),
@@ -134,6 +136,7 @@ def test_classic_networks_agree_with_variable_elimination(file, class_var, posit
     assert _check_against_variable_elimination(net, clf, odd) == odd.count()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("class_var, positive, threshold", [
     ("Disease", "TGA", None), ("LVH", "yes", 0.5)])
 def test_explanations_on_child_match_brute_force(class_var, positive, threshold, backend):
@@ -179,6 +182,7 @@ def _plain_files(tmp_path):
             ".net": bnx.examples.network_path("admission.net"), ".uai": uai}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ext", [".bif", ".xml", ".xmlbif", ".net", ".uai"])
 def test_gzipped_network_files_read_as_the_plain_ones(ext, tmp_path):
     import gzip
@@ -195,6 +199,7 @@ def test_gzipped_network_files_read_as_the_plain_ones(ext, tmp_path):
         bnx.Classifier(want, cls, state).fingerprint
 
 
+@pytest.mark.slow
 def test_pgmpys_bundled_networks_load_gzipped(tmp_path):
     import gzip
     import os

@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 import bnx
-from bnx.diagram._traversals import count as count_dd
+from bnx.diagram._traversals import count as count_dd  # private: dd's own count recurses
 from tests._support.deep import (
     limit_untouched,
     majority,
@@ -33,6 +33,7 @@ def _same(odd, again, xs) -> None:
     assert [again.decide(x) for x in xs] == [odd.decide(x) for x in xs]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_deep_majority_end_to_end(backend, tmp_path):
     n = 200
@@ -50,6 +51,7 @@ def test_a_deep_majority_end_to_end(backend, tmp_path):
         _same(odd, pickle.loads(pickle.dumps(odd)), xs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_diagram_deeper_than_the_limit_end_to_end(backend, tmp_path):
     """1,500 features, only ``f0`` informative (the shape of the 1,500-feature test in
@@ -66,6 +68,7 @@ def test_a_diagram_deeper_than_the_limit_end_to_end(backend, tmp_path):
         assert again.size == 2 and again.root.var == odd.root.var
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_legacy_files_of_deep_diagrams_load(backend, tmp_path):
     """Format 2 (a ``dd`` JSON dump, rebuilt node by node and checked on the arrays)."""

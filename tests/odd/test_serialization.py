@@ -22,13 +22,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.diagram import _arrays
-from bnx.diagram._arrays import count as count_arrays
-from bnx.diagram._problem import problem
-from bnx.diagram._traversals import count
+from bnx.diagram import _arrays  # private: arrays made broken on purpose
+from bnx.diagram._arrays import count as count_arrays  # private: a pass (a unit)
+from bnx.diagram._problem import problem  # private: the arrays' checks
+from bnx.diagram._traversals import count  # private: dd's count, no recursion
 from bnx.diagram.encoding import Encoding
 from bnx.odd.io import FORMAT_VERSION, load, load_odd, save_odd
-from bnx.odd.io.document import _checksum
+from bnx.odd.io.document import _checksum  # private: the file's checksum, recomputed
 from tests._support.builders import multivalued_classifier
 from tests._support.legacy_files import (
     join,
@@ -701,6 +701,7 @@ def test_argmax_odds_save_load_and_pickle(backend, tmp_path):
     assert doc["rule"] == "argmax" and doc["threshold"] is None
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(st.tuples(st.integers(-1, 5), st.integers(-1, 8), st.integers(-1, 8)),
@@ -739,7 +740,7 @@ def test_the_checker_finds_what_a_node_by_node_walk_finds(rows, root, terminals,
 
 def test_old_pickles_still_unpickle():
     """A pickle made before format 3 holds the text of a version-2 file."""
-    from bnx.odd._odd import _unpickle
+    from bnx.odd._odd import _unpickle  # private: what old pickles call
     from tests._support.legacy_files import render_legacy
 
     odd = _compile("multivalued")

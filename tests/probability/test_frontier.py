@@ -78,12 +78,14 @@ def _check(case, data, backend):
         assert frontier.same_decision_fraction(clf, odd, idx, True) == pos
 
 
+@pytest.mark.slow
 @SLOW
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
 def test_tan_same_decision_probability_is_the_exact_sum(case, data, backend):
     _check(case, data, backend)
 
 
+@pytest.mark.slow
 @SLOW
 @given(case=general_networks(max_features=4, max_instances=48), data=st.data())
 def test_general_same_decision_probability_is_the_exact_sum(case, data, backend):

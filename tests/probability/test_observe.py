@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx._util.rounding import gamma
+from bnx._util.rounding import gamma  # private: the bound the floats keep
 from bnx.probability import observe, probable, under
 from bnx.probability.same_decision import sdp_with_bound
 from tests._support import oracle
@@ -239,6 +239,7 @@ def test_probable_reasons_are_the_subset_minimal_ones(case, data, monkeypatch):
         assert ok(one) and not any(ok([g for g in one if g != f]) for f in one)
 
 
+@pytest.mark.slow
 @SOME
 @given(case=CASES, data=st.data())
 def test_group_fairness_is_the_exact_ratio(case, data):

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx._util import rounding
+from bnx._util import rounding  # private: the bounds under test
 from bnx.probability.same_decision import sdp_with_bound
 from tests._support.bundled import bundled_bif, bundled_network
 from tests._support.strategies import (
@@ -105,6 +105,7 @@ def _check_next(clf, odd, e) -> None:
             assert abs(Fraction(float(got.loc[f, col])) - exact.loc[f, col]) <= TOL, (f, col)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(NETWORKS))
 def test_float_sdp_is_the_exact_one_on_the_tests_networks(name, tmp_path_factory):
     clf = NETWORKS[name](tmp_path_factory)

@@ -150,6 +150,7 @@ def test_plot_network_on_small_networks_is_laid_out(admissions):
     assert layout_problems(bnx.plot_network(bnx.examples.asia(), {"xray": "yes"})) == []
 
 
+@pytest.mark.slow
 def test_plot_network_on_hepar2_draws_the_class_s_neighbourhood_apart(hepar2):
     """70 nodes: the class box overlapped others; now the class's Markov blanket is
     drawn by default, the whole network on request, no two boxes overlapping."""

@@ -84,6 +84,7 @@ def _check_against_oracle(case, clf, r, x):
         assert table[tuple(y[f] for f in case.features)] != d
 
 
+@pytest.mark.slow
 @given(case=st.one_of(classifiers(), general_networks(rule="argmax"),
                       general_networks(tan=True)), data=st.data())
 def test_reports_answer_as_the_oracle(case, data):
@@ -97,6 +98,7 @@ def test_reports_answer_as_the_oracle(case, data):
     assert Report.from_dict(d).to_dict() == d == r.to_dict()
 
 
+@pytest.mark.slow
 @given(case=classifiers(), data=st.data())
 def test_partial_reports_give_the_same_decision_probability(case, data):
     clf = classifier_of(case)
@@ -113,6 +115,7 @@ def test_partial_reports_give_the_same_decision_probability(case, data):
     assert r.text().startswith("So far: ")
 
 
+@pytest.mark.slow
 @given(case=naive_bayes(binary=False), data=st.data())
 def test_linear_reports_are_sufficient_shortest_and_flip(case, data):
     clf = classifier_of(case)

@@ -74,6 +74,7 @@ def _check_complete(r, brute, x, rival=None):
     assert bnx.Report.from_dict(data).counterfactuals == r.counterfactuals
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=25, deadline=None)
 def test_report_against_the_oracle(case, data):
@@ -88,6 +89,7 @@ def test_report_against_the_oracle(case, data):
         bnx.explain(odd, x, rival=a)
 
 
+@pytest.mark.slow
 @given(case=CASES, data=st.data())
 @settings(max_examples=20, deadline=None)
 def test_partial_report_against_the_oracle(case, data):
@@ -158,6 +160,7 @@ def _all_completions(clf, table, part, keep):
     return True
 
 
+@pytest.mark.slow
 def test_child_every_instance_decided_as_the_classifier(child):
     clf, odd, table = child
     for k in list(table)[::37]:
@@ -180,6 +183,7 @@ X = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5"
      "XrayReport": "Normal", "GruntingReport": "yes", "Age": "0-3_days"}
 
 
+@pytest.mark.slow
 def test_child_text_in_the_class_words(child):
     clf, odd, table = child
     r = bnx.explain(odd, X)
@@ -193,6 +197,7 @@ def test_child_text_in_the_class_words(child):
             for c in r.counterfactuals} == cfs
 
 
+@pytest.mark.slow
 def test_child_rival(child):
     clf, odd, table = child
     r = bnx.explain(odd, X, rival="TGA")
@@ -248,6 +253,7 @@ def test_binary_counterfactuals_say_the_other_decision():
         bnx.explain(odd, x, rival="+")
 
 
+@pytest.mark.slow
 def test_threshold_on_one_of_many_states_keeps_its_words():
     net = bundled_network("child")
     odd = bnx.compile(bnx.Classifier(net, "Disease", "TGA"))

@@ -21,6 +21,7 @@ def _args(case):
     return (case.net, case.class_var, case.positive, case.threshold, case.features)
 
 
+@pytest.mark.slow
 @given(case=st.one_of(classifiers(), general_networks(rule="argmax"),
                       general_networks(tan=True)), data=st.data())
 def test_feature_uses_are_those_of_the_listed_reasons(case, data):
@@ -47,6 +48,7 @@ def test_feature_uses_on_an_empty_set_and_on_the_empty_reason():
     assert feature_uses(nothing_kept, 5, pis.layout) == ([False] * 4, [True] * 4)
 
 
+@pytest.mark.slow
 @given(case=st.one_of(classifiers(), general_networks()), data=st.data())
 def test_counterfactual_probabilities_from_the_classifier_and_the_file(case, data,
                                                                      tmp_path_factory):

@@ -328,6 +328,7 @@ def _stop(proc):
     return proc.returncode, out, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_the_command(odd, tmp_path, workers):
     import httpx
@@ -350,6 +351,7 @@ def test_the_command(odd, tmp_path, workers):
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_the_command_warns_off_loopback(odd, tmp_path):
     path = tmp_path / "admissions.bnx"
     odd.save(path)

@@ -111,6 +111,7 @@ def _set(session, feature, state):
         lambda s: s.find_element(By.ID, "result").get_attribute("innerHTML") != before)
 
 
+@pytest.mark.slow
 def test_set_states_and_see_the_decision_and_the_next_observation_change(browser, server,
                                                                          votes):
     odd, _ = votes
@@ -181,6 +182,7 @@ def child_server(tmp_path_factory):
     proc.communicate(timeout=30)
 
 
+@pytest.mark.slow
 def test_the_shap_chart_keeps_its_texts_and_the_page_shows_the_class_probabilities(
         browser, child_server):
     from selenium.webdriver.common.by import By
@@ -230,6 +232,7 @@ def child_multiclass_server(tmp_path_factory):
     assert proc.returncode == 0
 
 
+@pytest.mark.slow
 def test_multiclass_page_shows_every_class_and_answers_a_rival(browser, child_multiclass_server):
     """Set child's features one by one: the banner shows the decided disease and a bar per
     disease; picking a rival turns the report into 'why not' that disease."""

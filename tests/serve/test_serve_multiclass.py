@@ -122,6 +122,7 @@ X = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5"
      "XrayReport": "Normal", "GruntingReport": "yes", "Age": "0-3_days"}
 
 
+@pytest.mark.slow
 def test_child(tmp_path):
     net = bundled_network("child")
     odd = bnx.compile(bnx.Classifier(net, "Disease"))

@@ -19,6 +19,7 @@ def _blocks(kind: str) -> list[str]:
     return re.findall(rf"```{kind}\n(.*?)```", text, re.S)
 
 
+@pytest.mark.slow
 def test_readme_python_runs_outside_the_clone_and_commands_from_it(tmp_path, monkeypatch,
                                                                    capsys):
     """The ```python blocks run in order in a fresh process in an empty directory (what a

@@ -54,6 +54,7 @@ def _brute(case, row, on):
     return got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(case=classifiers(max_features=4, max_instances=64), data=st.data())
 @settings(max_examples=25)
@@ -135,6 +136,7 @@ def _nearest_flip(odd, x):
     return int((other != mine).sum(axis=1).min()) if len(other) else math.inf
 
 
+@pytest.mark.slow
 def test_votes_row_by_row(votes):
     clf, odd, data = votes
     got = bnx.explain_data(odd, data, what=ALL, progress=False)
@@ -151,6 +153,7 @@ def test_votes_row_by_row(votes):
     pd.testing.assert_frame_equal(twice, got.loc[some.index])
 
 
+@pytest.mark.slow
 def test_votes_on_a_dask_cluster(votes):
     distributed = pytest.importorskip("dask.distributed")
     clf, odd, data = votes

@@ -147,6 +147,7 @@ def test_a_foreign_classifier_is_refused(tmp_path, clf):
         _ = bnx.ODD.load(path).classifier
 
 
+@pytest.mark.slow
 def test_loading_does_not_import_pgmpy(tmp_path, clf):
     path = bnx.compile(clf, backend="autoref").save(tmp_path / "a.bnx")
     code = (f"import sys, bnx; odd = bnx.ODD.load({str(path)!r}); x = {X!r}; "

@@ -50,6 +50,7 @@ def _one_row(clf, row, what):
     return {k: got[k] for k in what}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["naive_bayes", "tan"])
 def test_answers_equal_the_one_row_calls_on_one_and_two_workers(votes, which):
     nb, tan, rows = votes
@@ -69,6 +70,7 @@ def test_answers_equal_the_one_row_calls_on_one_and_two_workers(votes, which):
     pd.testing.assert_frame_equal(two, got)
 
 
+@pytest.mark.slow
 def test_answers_on_a_dask_cluster(votes):
     distributed = pytest.importorskip("dask.distributed")
     nb, _, rows = votes
