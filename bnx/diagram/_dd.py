@@ -13,12 +13,12 @@ Examples
 --------
 >>> from bnx.diagram.backends import new_manager
 >>> bdd = new_manager("autoref", ["a", "b"])
->>> f = bdd.add_expr("a \/ ~b")
+>>> f = bdd.add_expr("a | ~b")
 >>> arr, (r,) = from_dd([f], 2)
 >>> to_dd(arr, bdd, ["a", "b"], r) == f
 True
 >>> other = new_manager("autoref", ["y", "x"])
->>> copy_to(f, other, {"a": "x", "b": "y"}) == other.add_expr("x \/ ~y")
+>>> copy_to(f, other, {"a": "x", "b": "y"}) == other.add_expr("x | ~y")
 True
 """
 
