@@ -307,6 +307,11 @@ class Counterfactuals(Explanations):
 
         The probabilities as exact fractions (``None``, not applicable, without the
         classifier).
+
+        Returns
+        -------
+        list of tuple
+            ``(changes, probability)`` per counterfactual, in the order of iteration.
         """
         got = self._ordered()
         if got is not None:

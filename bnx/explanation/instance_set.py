@@ -57,7 +57,13 @@ class InstanceSet(Explanations):
         self.what = what
 
     def title(self) -> str:
-        """One line: how many instances, and what they are."""
+        """One line: how many instances, and what they are.
+
+        Returns
+        -------
+        str
+            The line.
+        """
         n = self.count
         return f"{n} instance{'' if n == 1 else 's'} ({self.what})"
 
@@ -108,6 +114,11 @@ class InstanceSet(Explanations):
         The same node when ``bdd`` is the set's own manager, else copied (once per manager).
 
         ``encoding`` must have the set's features and states (its order may differ).
+
+        Returns
+        -------
+        node
+            The set's node in ``bdd``.
         """
         if bdd is self.bdd and encoding == self.encoding:
             return self.root

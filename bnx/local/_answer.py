@@ -58,7 +58,13 @@ class Answer:
 
 def answer(clf: Any, idx: dict, *, rival: int | None = None, timeout: float | None = None,
            most: int = 5) -> Answer:
-    """Every question on the complete instance ``idx`` (``{feature: state index}``)."""
+    """Every question on the complete instance ``idx`` (``{feature: state index}``).
+
+    Returns
+    -------
+    dict
+        The answers by part, each with how it was obtained.
+    """
     start = time.monotonic()
 
     def until(share: float) -> float | None:  # each part's own share of the time
@@ -113,6 +119,11 @@ def partial_answer(clf: Any, named: dict, *, timeout: float | None = None) -> di
 
     Return ``{"sdp": Fraction or None, "bounds": (lo, hi) or None, "next": frame or None,
     "method": key of METHODS}``.
+
+    Returns
+    -------
+    dict
+        The same-decision probability or its bounds, and what to observe next.
     """
     from ..classifier._restricted import restrict, threshold_form
     from ..compilation import compile as compile_
@@ -143,6 +154,11 @@ def sdp_interval(clf: Any, named: dict, *, timeout: float | None = None
     completion keeps the decision add their probability to ``lo``; those whose every
     completion changes it take theirs from ``hi`` (each settled by :meth:`Search.flip`); the
     rest stay open.
+
+    Returns
+    -------
+    tuple
+        ``(lo, hi)``, exact fractions.
     """
     import itertools
     deadline = None if timeout is None else time.monotonic() + timeout

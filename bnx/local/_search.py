@@ -66,13 +66,25 @@ class Search:
             raise OutOfTime
 
     def keeps(self, labels: Any) -> Any:
-        """Whether each label keeps the decision (with a rival: is not the rival)."""
+        """Whether each label keeps the decision (with a rival: is not the rival).
+
+        Returns
+        -------
+        numpy.ndarray
+            One bool per label.
+        """
         if self.rival is not None:
             return labels != self.rival
         return labels == self.label
 
     def label_of(self, setting: Mapping) -> Any:
-        """Return the decision on ``x`` with the features of ``setting`` changed."""
+        """Return the decision on ``x`` with the features of ``setting`` changed.
+
+        Returns
+        -------
+        bool or int
+            The decision (a class index on a multi-class classifier).
+        """
         self.tick()
         labels, _ = open_labels(self.clf, self.question, {**self.idx, **setting}, (),
                                 self.cache)
@@ -86,6 +98,11 @@ class Search:
         ``x`` fixed: it is then a sufficient reason), a setting ``{feature: index}`` that
         does change it, or ``None`` when neither could be proven within :data:`BRANCHES`
         bounds.
+
+        Returns
+        -------
+        dict, bool or None
+            A flipping setting, ``False`` (none exists) or ``None`` (unsettled).
         """
         self.tick()
         self.checks += 1
@@ -194,6 +211,11 @@ class Search:
         """Return the decision with one feature changed, for every feature and state.
 
         As ``{feature: [(state index, label), ...]}`` (one table per feature).
+
+        Returns
+        -------
+        dict
+            ``{feature: [(state index, label), ...]}``.
         """
         out = {}
         for f in self.features:
@@ -229,6 +251,11 @@ class Search:
         order for the deletion: a feature left free whose hidden parent has many features
         as children keeps that node from being summed out in the bound (:mod:`._bound`),
         so such features are tried last and the checks before them stay exact and cheap.
+
+        Returns
+        -------
+        dict
+            ``{feature: n}``.
         """
         parents = getattr(self.clf, "_parents", {})
         feats, c = set(self.features), self.clf.class_var
@@ -245,6 +272,11 @@ class Search:
         The features of ``order`` are deleted in turn (each deletion kept when the rest is
         still sufficient); ``unsettled`` lists the features kept because neither answer could
         be proven (the reason is then sufficient, and minimal except perhaps for them).
+
+        Returns
+        -------
+        tuple
+            ``(reason, unsettled)``, two lists of features.
         """
         free = self.deleted = []  # read on a timeout: what is left is sufficient
         unsettled = []
@@ -301,6 +333,11 @@ class Search:
 
         At most ``most`` of them (``proven``: they are of the least size, and, when fewer
         than ``most``, all of that size). Raises :class:`OutOfTime` past the deadline.
+
+        Returns
+        -------
+        tuple
+            ``(reasons, proven)``.
         """
         size = 1 if self.flip_sets else 0  # no flip set known: perhaps nothing is needed
         found: list = []
