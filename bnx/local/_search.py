@@ -52,7 +52,7 @@ class Search:
         self.features = tuple(clf.features)
         self.question = Question(clf)
         self.cache: dict = {}
-        self.table = open_table(clf, self.idx, (), self.cache)  # the class joint of x
+        self.table = open_table(clf, self.idx, ())  # the class joint of x
         self.label = self.question.labels(self.table).item()
         self.flip_sets: list[frozenset] = []  # sets of features whose change flips it
         self.kept_sets: list[frozenset] = []  # sets of features proven sufficient
@@ -86,8 +86,7 @@ class Search:
             The decision (a class index on a multi-class classifier).
         """
         self.tick()
-        labels, _ = open_labels(self.clf, self.question, {**self.idx, **setting}, (),
-                                self.cache)
+        labels, _ = open_labels(self.clf, self.question, {**self.idx, **setting}, ())
         return labels.item()
 
     # -------------------------------------------------------------- the one check
@@ -126,7 +125,7 @@ class Search:
         """
         self.tick()
         if entries(self.clf, free) <= MAX_ENTRIES:
-            labels, _ = open_labels(self.clf, self.question, fixed, free, self.cache)
+            labels, _ = open_labels(self.clf, self.question, fixed, free)
             keep = self.keeps(labels)
             if keep.all():
                 return False
@@ -221,7 +220,7 @@ class Search:
         for f in self.features:
             self.tick()
             fixed = {g: s for g, s in self.idx.items() if g != f}
-            labels, t = open_labels(self.clf, self.question, fixed, (f,), self.cache)
+            labels, t = open_labels(self.clf, self.question, fixed, (f,))
             out[f] = [(j, labels[j].item()) for j in range(len(labels)) if j != self.idx[f]]
             self.margin[f] = min((self._margin(t[:, j]) for j in range(len(labels))
                                   if j != self.idx[f]), default=float("inf"))
@@ -308,8 +307,7 @@ class Search:
                     if entries(self.clf, group) > MAX_ENTRIES:
                         raise OutOfTime  # too many settings to enumerate: stop here
                     fixed = {g: s for g, s in self.idx.items() if g not in group}
-                    labels, _ = open_labels(self.clf, self.question, fixed, group,
-                                            self.cache)
+                    labels, _ = open_labels(self.clf, self.question, fixed, group)
                     pairs = []
                     for where in itertools.product(*(range(self.clf._card[g]) for g in group)):
                         if any(j == self.idx[g] for g, j in zip(group, where)):

@@ -1,34 +1,30 @@
 """The restricted decision function of one instance as an exact table.
 
 :func:`open_table` keeps some features *open* (every setting of them at once) and the
-others fixed to the instance: one variable elimination over the network's exact integer
-factors (:mod:`bnx.classifier._inference`) with the open features left in the scope, so
-the result is ``Pr(class, x_fixed, y)`` for every setting ``y`` of the open features, up
-to one positive constant, in exact integers. :class:`Question` reads the decision (or
-the decided class) off each entry by the classifier's rule, exactly as
-:meth:`bnx.Classifier.decide` does. The table is the brute-force answer over the open
-features; its size is the product of their state counts (times the class's), so it is
-asked only of a few features at a time (:data:`MAX_ENTRIES`).
+others fixed to the instance: the network's one inference path
+(:mod:`bnx.classifier._inference`) with the open features kept, so the result is
+``Pr(class, x_fixed, y)`` for every setting ``y`` of the open features, up to one
+positive constant, in floats with a proven bound (:func:`open_labels`) or exactly.
+:class:`Question` reads the decision (or the decided class) off each entry by the
+classifier's rule, exactly as :meth:`bnx.Classifier.decide` does. The table is the
+brute-force answer over the open features; its size is the product of their state
+counts (times the class's), so it is asked only of a few features at a time
+(:data:`MAX_ENTRIES`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from .._util.rounding import gamma
-from ..classifier._inference import (
-    eliminate,
-    elimination_order,
-    indicator,
-    observe,
-    product,
-)
+from ..classifier._inference import FloatRange
 
-__all__ = ["open_table", "open_labels", "Question", "MAX_ENTRIES", "entries"]
+__all__ = ["open_joint", "open_table", "open_labels", "Question", "MAX_ENTRIES", "entries"]
 
 #: The most entries (settings of the open features times class states) one table holds.
 MAX_ENTRIES = 1 << 12
@@ -39,96 +35,64 @@ def entries(clf: Any, open_: Sequence) -> int:
     return len(clf.class_states) * math.prod(clf._card[f] for f in open_)
 
 
-def open_table(clf: Any, fixed: Mapping, open_: Sequence, cache: dict) -> np.ndarray:
-    """Return ``t[c, y1, ..., yk]`` proportional to ``Pr(class = c, fixed, open_ = y)``.
+def open_joint(clf: Any, fixed: Mapping, open_: Sequence, *, exact: bool = False):
+    """Return ``Pr(class = c, fixed, open_ = y)`` for every class state and setting ``y``.
 
-    One positive constant for the whole table; exact integers in an object array.
+    Up to one positive constant for the whole table, by the network's one inference path
+    (:meth:`bnx.classifier._inference.Inference.joint`): in floats with a proven relative
+    error bound, or exactly.
 
     ``fixed`` maps features to state indices; every feature of ``clf`` is in ``fixed``
-    or ``open_`` (the decision of a complete instance ignores the factors set aside as
-    positive constants, as :meth:`bnx.Classifier.decide` does). ``cache`` keeps the
-    elimination order per pattern.
+    or ``open_``.
+
+    Returns
+    -------
+    bnx.classifier._inference.Answer
+        ``.table`` (class axis first, then the open features), ``.err`` its bound.
+
+    Raises
+    ------
+    bnx.classifier._inference.FloatRange
+        In floats, when no bound can be proven (the caller computes exactly).
     """
-    c, card = clf.class_var, clf._card
-    keep = set(open_)
-    pool = []
-    for f in clf._int_main:
-        for v in f[0]:
-            if v in fixed and v not in keep:
-                f = observe(f, v, indicator(card[v], fixed[v]))
-        pool.append(f)
-    key = (frozenset(fixed), tuple(open_))
-    order = cache.get(key)
-    if order is None:
-        hidden = {v for s, _ in pool for v in s if v != c and v not in keep}
-        order = cache[key] = elimination_order([s for s, _ in pool],
-                                               sorted(hidden, key=str), card)
-    rest = eliminate(pool, order)
-    scope = (c, *open_)
-    rest.extend(((v,), np.ones(card[v], dtype=object)) for v in scope
-                if not any(v in s for s, _ in rest))
-    _, table = product(rest, scope=scope)
-    return table
+    return clf._inference.joint((clf.class_var, *open_), clf._observed(fixed), exact=exact,
+                                whole=False)
 
 
-def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence,
-                cache: dict) -> tuple[np.ndarray, np.ndarray]:
+def open_table(clf: Any, fixed: Mapping, open_: Sequence) -> np.ndarray:
+    """Return :func:`open_joint` exactly: its table, exact numbers in an object array.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``t[c, y1, ..., yk]``.
+    """
+    return open_joint(clf, fixed, open_, exact=True).table
+
+
+def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(labels, table)``: the decision on every setting of ``open_``, and the joint.
 
-    The labels are as :meth:`Question.labels` reads :func:`open_table`; the table is
-    proportional to the joint (floats, for orderings only). The table is computed in floats
-    and each label read off it when the rounding cannot change it
-    (:meth:`Question.certain`); when some label could change (a near tie), or a value leaves
-    the range of the rounding argument, the whole table is computed again exactly.
+    The table is :func:`open_joint` in floats, each label read off it when its rounding
+    cannot change it (:meth:`Question.certain`); when some label could change (a near
+    tie), or floats cannot prove a bound, the table is computed again exactly (the same
+    contraction in exact integers) and the labels read off it.
+
+    Returns
+    -------
+    tuple
+        ``(labels, table)``; the table is proportional to the joint.
     """
     try:
-        with np.errstate(over="raise", under="raise"):
-            t, k = _float_table(clf, fixed, open_, cache)
-            labels = question.certain(t, k)
-    except FloatingPointError:
+        got = open_joint(clf, fixed, open_)
+        labels = question.certain(got.table, got.err)
+    except FloatRange:
         labels = None
     if labels is not None:
-        return labels, t
-    exact = open_table(clf, fixed, open_, cache)
+        return labels, got.table
+    exact = open_table(clf, fixed, open_)
     return question.labels(exact), exact
-
-
-def _float_table(clf: Any, fixed: Mapping, open_: Sequence, cache: dict
-                 ) -> tuple[np.ndarray, int]:
-    """Compute :func:`open_table` in floats, and the roundings behind any entry.
-
-    Every product and sum of every step is counted, and the conversion of the CPT entries.
-    """
-    c, card = clf.class_var, clf._card
-    main = cache.get("float main")
-    if main is None:
-        main = cache["float main"] = [(s, np.asarray(t, dtype=float)) for s, t in clf._main]
-    keep = set(open_)
-    pool = []
-    for scope, t in main:
-        f = (scope, t)
-        for v in scope:
-            if v in fixed and v not in keep:
-                f = observe(f, v, indicator(card[v], fixed[v]))
-        pool.append(f)
-    key = (frozenset(fixed), tuple(open_))
-    order = cache.get(key)
-    if order is None:
-        hidden = {v for s, _ in pool for v in s if v != c and v not in keep}
-        order = cache[key] = elimination_order([s for s, _ in pool],
-                                               sorted(hidden, key=str), card)
-    k = 1
-    for h in order:
-        hit = sum(1 for s, _ in pool if h in s)
-        if hit:
-            pool = eliminate(pool, [h])
-            k += hit - 1 + card[h] - 1
-    scope = (c, *open_)
-    pool.extend(((v,), np.ones(card[v])) for v in scope
-                if not any(v in s for s, _ in pool))
-    k += len(pool) - 1
-    _, table = product(pool, scope=scope)
-    return np.asarray(table, dtype=float), k
 
 
 class Question:
@@ -151,12 +115,16 @@ class Question:
         t = clf.threshold
         self.t = None if t is None else (t.numerator, t.denominator)
 
-    def certain(self, table: np.ndarray, k: int) -> np.ndarray | None:
+    def certain(self, table: np.ndarray, err: float) -> np.ndarray | None:
         """Return the labels of a float table, or ``None`` when the rounding could change one.
 
-        Every entry of ``table`` is within a factor ``1 ± gamma(k)`` of the exact one.
+        Every entry of ``table`` is within a relative ``err`` of the exact one (up to one
+        positive constant). The sums and products below add ``self.k + 2`` roundings, and
+        the margin is doubled for the comparisons' own (as
+        :func:`bnx._util.rounding.compare` does).
         """
-        g = float(gamma(k + self.k + 2)) * 2  # the sums and scalings below, rounded up
+        rel = (1 + Fraction(err)) * (1 + gamma(self.k + 2)) - 1
+        g = math.nextafter(float(2 * rel), math.inf)
         lo, hi = 1 - g, 1 + g
         if self.multiclass or self.rule == "argmax":
             order = np.sort(table, axis=0)

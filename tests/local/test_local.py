@@ -179,7 +179,7 @@ def test_partial_instances_sdp_equals_the_compiled_one(case, data):
 def test_the_table_reads_the_rule_as_the_classifier_decides():
     clf = bnx.examples.admissions()
     x = dict.fromkeys(clf.features, "+")
-    t = _table.open_table(clf, clf.encode(x), (), {})
+    t = _table.open_table(clf, clf.encode(x), ())
     assert bool(_table.Question(clf).labels(t)) == clf.decide(x)
 
 
@@ -265,8 +265,8 @@ def test_float_tables_give_the_exact_labels_or_defer(case, data):
     open_ = tuple(data.draw(st.lists(st.sampled_from(case.features), unique=True)))
     fixed = {f: j for f, j in x.items() if f not in open_}
     q = _table.Question(clf)
-    got, _ = _table.open_labels(clf, q, fixed, open_, {})
-    want = q.labels(_table.open_table(clf, fixed, open_, {}))
+    got, _ = _table.open_labels(clf, q, fixed, open_)
+    want = q.labels(_table.open_table(clf, fixed, open_))
     assert (got == want).all()
 
 
