@@ -348,7 +348,7 @@ def test_no_progress_frames_where_stderr_is_not_a_terminal(capsys, admissions_bi
                                                            monkeypatch):
     """`bnx votes > file 2>&1` must not fill the file with a bar's carriage-return frames;
     on a terminal the bar is drawn."""
-    import bnx.cli._main as cli_main
+    import bnx.cli._main as cli_main  # its PROGRESS_FROM is patched: a constant
     code, out, err = run(capsys, "votes", "--backend", "autoref")  # captured: no terminal
     assert code == 0 and "Most frequent MC-explanation" in out
     assert "\r" not in out + err

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import bnx
 from bnx.diagram.store import Store
 from bnx.diagram.walks import feature_uses
-from bnx.odd._tables import exact_probabilities
+from bnx.odd._tables import exact_probabilities  # a saved file's tables: no public face
 from tests._support import oracle
 from tests._support.strategies import classifier_of, classifiers, general_networks, instances
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.tabular._engine import marginal_odd
+from bnx.tabular._engine import marginal_odd  # the per-pattern restricted ODD: no public face
 from tests._support import oracle
 from tests._support.strategies import classifiers, instances, on_maps
 from tests.conftest import shared_file

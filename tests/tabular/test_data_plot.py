@@ -9,7 +9,7 @@ import pytest
 
 import bnx
 from bnx.diagram.drawing import odd_graph
-from bnx.tabular._engine import marginal_odd
+from bnx.tabular._engine import marginal_odd  # the per-pattern restricted ODD: no public face
 from bnx.tabular.plot import pi_feature_share
 
 matplotlib.use("Agg")
