@@ -45,6 +45,16 @@ def _cli(tmp: str, rounds: int) -> None:
     rows = bnx.datasets.load_votes().dropna()
     x = rows.iloc[3].drop("party").to_dict()
     arg = ",".join(f"{k}={v}" for k, v in x.items())
+    times, cpu, heavy = _time_explain(path, arg, rounds)
+    print(f"bnx explain votes.bnx --instance ...: best {min(times):.3f} s, median "
+          f"{statistics.median(times):.3f} s over {rounds} runs (target < 0.5 s); CPU (user + "
+          f"system) best {min(cpu):.3f} s, median {statistics.median(cpu):.3f} s; heavy "
+          f"modules imported: {heavy}")
+
+
+def _time_explain(path: str, arg: str, rounds: int) -> tuple[list, list, str]:
+    """Time ``bnx explain PATH --instance ARG`` as whole processes: wall and CPU per run,
+    and the heavy modules one such process imports."""
     env = {**os.environ, "PYTHONPATH": str(_util._HERE.parent)}
     cmd = [sys.executable, "-m", "bnx", "explain", path, "--instance", arg]
     times, cpu = [], []
@@ -58,10 +68,7 @@ def _cli(tmp: str, rounds: int) -> None:
                    - before.children_user - before.children_system)
     got = subprocess.run([sys.executable, "-c", CHECK, "explain", path, "--instance", arg],
                          check=True, capture_output=True, text=True, env=env)
-    print(f"bnx explain votes.bnx --instance ...: best {min(times):.3f} s, median "
-          f"{statistics.median(times):.3f} s over {rounds} runs (target < 0.5 s); CPU (user + "
-          f"system) best {min(cpu):.3f} s, median {statistics.median(cpu):.3f} s; heavy "
-          f"modules imported: {got.stderr.strip()}")
+    return times, cpu, got.stderr.strip()
 
 
 def _cli_child(tmp: str, rounds: int) -> None:
@@ -75,23 +82,11 @@ def _cli_child(tmp: str, rounds: int) -> None:
     odd = bnx.compile(bnx.Classifier(net, "Disease", "TGA"), backend="autoref")
     path = odd.save(os.path.join(tmp, "child.bnx"))
     arg = ",".join(f"{f}={odd.states(f)[0]}" for f in odd.features)
-    env = {**os.environ, "PYTHONPATH": str(_util._HERE.parent)}
-    cmd = [sys.executable, "-m", "bnx", "explain", path, "--instance", arg]
-    times, cpu = [], []
-    for _ in range(rounds):
-        before = os.times()
-        t = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True, env=env)
-        times.append(time.perf_counter() - t)
-        after = os.times()
-        cpu.append(after.children_user + after.children_system
-                   - before.children_user - before.children_system)
-    got = subprocess.run([sys.executable, "-c", CHECK, "explain", path, "--instance", arg],
-                         check=True, capture_output=True, text=True, env=env)
+    times, cpu, heavy = _time_explain(path, arg, rounds)
     print(f"bnx explain child.bnx --instance ... ({odd.size} nodes): best {min(times):.3f} s, "
           f"median {statistics.median(times):.3f} s over {rounds} runs (target < 0.5 s); CPU "
           f"best {min(cpu):.3f} s, median {statistics.median(cpu):.3f} s; heavy modules "
-          f"imported: {got.stderr.strip()}")
+          f"imported: {heavy}")
 
 
 def _votes(rounds: int) -> None:
