@@ -4,13 +4,18 @@ For two class states ``a`` and ``b`` and the features left free ``F`` (the other
 to the instance), :func:`least_ratio` bounds ``min_y A(y) / B(y)`` from below, where
 ``A(y) = Pr(class = a, fixed, y)`` and ``B(y) = Pr(class = b, fixed, y)``:
 
-1. the network's factors (its float CPT entries), reduced by the fixed features, have the
-   hidden nodes summed out (a variable elimination that keeps the free features and the
-   class), each unless its table would pass :data:`MAX_TABLE` entries;
-2. each remaining factor ``phi`` that holds the class gives the ratio table
-   ``phi(a, .) / phi(b, .)`` (factors without the class cancel); a hidden node still left
-   is minimised over like a free feature, which only lowers the bound (the ratio of two
-   sums is a mediant of the terms' ratios);
+1. the network's factors (its CPT entries rounded once to floats), reduced by the fixed
+   features, have the hidden nodes summed out (a variable elimination that keeps the free
+   features and the class, each step a float contraction of
+   :mod:`bnx.classifier._inference`), each unless its table would pass :data:`MAX_TABLE`
+   entries: a :class:`Pool`, made by :func:`reduce`. A branch that fixes one more free
+   feature (:func:`refine`) starts from its parent's pool: that feature's axis is taken at
+   its state, and the hidden nodes still left are tried again, so a branch costs what the
+   fixing lets the elimination do, not a new elimination;
+2. each factor ``phi`` of the pool that holds the class gives the ratio table
+   ``phi(a, .) / phi(b, .)`` (factors without the class cancel, as does any scale of a
+   factor); a hidden node still left is minimised over like a free feature, which only
+   lowers the bound (the ratio of two sums is a mediant of the terms' ratios);
 3. ``min`` over all those variables of the product of the ratio tables, by min-product
    elimination (the tables are non-negative, so the minimum distributes over products);
    a step whose table would pass :data:`MAX_TABLE` takes each table's own minimum
@@ -21,10 +26,11 @@ itself, and the setting read back through the elimination attains it.
 
 Zeros follow the rule's ties: ``0/0`` is a tie, and so is a product of an infinite ratio
 (``b = 0``) with a zero one; a tie passes when it goes to ``a`` (``ties=True``) and
-fails otherwise. Everything is in floats with non-negative operands: every product and
-sum of the elimination is counted (``k``), a ratio adds the roundings of both its sides
-and its own, and the min-product adds those of its products, so the computed minimum is
-within a factor ``1 ± gamma(k)`` of the exact one (Higham's Lemma 3.1 and 3.3;
+fails otherwise. Everything is in floats with non-negative operands. Each factor of a
+pool carries the roundings on its longest chain (the contraction's ``depth``, its inputs'
+included: one for a CPT entry rounded to a float); a ratio adds the roundings of both its
+sides and its own, and the min-product adds those of its products, so the computed
+minimum is within a factor ``1 ± gamma(k)`` of the exact one (Higham's Lemma 3.1 and 3.3;
 :mod:`bnx._util.rounding`); the comparison with the rule's bound allows for it, and a
 table entry or value outside the normal range of binary64 (where that argument fails)
 proves nothing.
@@ -34,15 +40,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from .._util.rounding import gamma
-from ..classifier._inference import align, eliminate, elimination_order, observe
+from ..classifier._inference import (
+    FloatRange,
+    align,
+    contract,
+    elimination_order,
+    observe,
+    plan,
+)
 
-__all__ = ["least_ratio", "passes", "branch_on", "MAX_TABLE"]
+__all__ = ["Pool", "reduce", "refine", "least_ratio", "passes", "branch_on", "MAX_TABLE"]
 
 #: The most entries one table of the bound may hold.
 MAX_TABLE = 1 << 20
@@ -50,12 +64,99 @@ MAX_TABLE = 1 << 20
 _TINY, _HUGE = 2.0 ** -1000, 2.0 ** 1000  # the range where the rounding argument holds
 
 
+@dataclass
+class Pool:
+    """The factors of ``Pr(class, fixed, free)`` with the hidden nodes summed out where small.
+
+    ``factors``: ``(scope, float table, roundings)`` each, a positive constant times the
+    exact factor within ``1 ± gamma(roundings)`` in every entry; ``left``: the hidden
+    nodes not summed out (the bound is then not the minimum itself).
+    """
+
+    factors: list
+    left: frozenset
+
+    @property
+    def exact(self) -> bool:
+        return not self.left
+
+
+def floats(clf: Any) -> list:
+    """Return the classifier's factors as ``(scope, float table, 1)``: each entry rounded once."""
+    return [(scope, np.asarray(t, dtype=np.float64), 1) for scope, t in clf._main]
+
+
+def reduce(clf: Any, fixed: Mapping, free: Sequence, factors: list | None = None
+           ) -> Pool | None:
+    """Reduce the network's factors by the fixed features and sum out what stays small.
+
+    ``factors``: :func:`floats` of ``clf``, when made already. ``None`` when an entry
+    left the normal range (the rounding argument would not hold).
+
+    Returns
+    -------
+    Pool or None
+        The reduced factors.
+    """
+    card, keep = clf._card, set(free)
+    pool = []
+    for scope, t, k in (floats(clf) if factors is None else factors):
+        f = (scope, t)
+        for v in scope:
+            if v in fixed and v not in keep:
+                f = observe(f, v, np.eye(card[v])[fixed[v]])  # an index: no rounding
+        pool.append((*f, k))
+    c = clf.class_var
+    hidden = {v for s, _, _ in pool for v in s if v != c and v not in keep}
+    return _sum_out(pool, hidden, card)
+
+
+def refine(pool: Pool, clf: Any, g: Any, state: int) -> Pool | None:
+    """Return the pool of a branch that fixes the free feature ``g`` to ``state``.
+
+    Returns
+    -------
+    Pool or None
+        The parent's factors taken at ``g = state``, the hidden nodes left tried again.
+    """
+    out = []
+    for scope, t, k in pool.factors:
+        if g in scope:
+            scope, t = observe((scope, t), g, np.eye(clf._card[g])[state])
+        out.append((scope, t, k))
+    return _sum_out(out, pool.left, clf._card)
+
+
+def _sum_out(pool: list, hidden: set, card: Mapping) -> Pool | None:
+    """Sum the ``hidden`` nodes out of ``pool`` where the tables stay within MAX_TABLE."""
+    order = elimination_order([s for s, _, _ in pool], sorted(hidden, key=str), card)
+    left = set()
+    try:
+        for h in order:
+            hit = [f for f in pool if h in f[0]]
+            if not hit:
+                continue
+            rest = tuple(dict.fromkeys(v for s, _, _ in hit for v in s if v != h))
+            if math.prod(card[v] for v in rest) > MAX_TABLE:
+                left.add(h)
+                continue
+            p = plan([s for s, _, _ in hit], rest, card, order=[h],
+                     depths=[k for _, _, k in hit])
+            table, _, _ = contract(p, [t for _, t, _ in hit])  # its scale cancels
+            pool = [f for f in pool if h not in f[0]] + [(rest, table, p.depth)]
+    except FloatRange:
+        return None
+    for _, t, _ in pool:
+        if ((t > 0) & (t < _TINY)).any() or (t > _HUGE).any():
+            return None
+    return Pool(pool, frozenset(left))
+
+
 def _ratios(ta: np.ndarray, tb: np.ndarray, ties: bool) -> np.ndarray:
     """Divide ``ta / tb`` elementwise (one rounding).
 
     The quotient is ``inf`` for ``x / 0`` and the tie's value for ``0 / 0``.
     """
-    ta, tb = np.asarray(ta, dtype=float), np.asarray(tb, dtype=float)
     safe = np.where(tb > 0, tb, 1.0)
     out = ta / safe  # over- or underflow raises (see least_ratio)
     return np.where(tb > 0, out, np.where(ta > 0, math.inf, math.inf if ties else 0.0))
@@ -69,71 +170,64 @@ def _tie(t: np.ndarray, ties: bool) -> np.ndarray:
     return t
 
 
-def least_ratio(clf: Any, fixed: Mapping, free: Sequence, pair: tuple[int, int],
-                ties: bool, cache: dict) -> tuple[float, int, bool, dict]:
+def least_ratio(pool: Pool, clf: Any, free: Sequence, pair: tuple[int, int], ties: bool
+                ) -> tuple[float, int, bool, dict]:
     """Bound ``min_y A(y) / B(y)`` over the settings ``y`` of ``free``.
 
     Return ``(value, roundings, exact, where)``: the computed bound, the roundings on its
     longest chain (see :func:`passes`), whether it is the minimum itself, and a setting
     ``{feature: state index}`` of the free features that attains the computed value (a
     candidate worth checking, proving nothing by itself).
+
+    Returns
+    -------
+    tuple
+        ``(value, roundings, exact, where)``.
     """
-    c, card = clf.class_var, clf._card
-    a, b = pair
-    keep = set(free)
-    key = ("bound", frozenset(fixed.items()), tuple(free))
-    hit = cache.get(key)
-    if hit is None:
-        try:
-            with np.errstate(over="raise", under="raise"):
-                hit = _reduced(clf, fixed, keep)
-        except FloatingPointError:
-            hit = (None, False, 0)
-        cache[key] = hit
-    pool, exact, chain = hit
-    if pool is None:
-        return 0.0, 1, False, {}  # out of the range of the rounding argument
     try:
         with np.errstate(over="raise", under="raise", invalid="ignore"):
-            return _least(pool, exact, chain, c, card, keep, a, b, ties)
+            return _least(pool, clf.class_var, clf._card, set(free), *pair, ties)
     except FloatingPointError:  # a value left the range where the rounding argument holds
         return 0.0, 1, False, {}
 
 
-def _least(pool: list, exact: bool, chain: int, c: Any, card: Mapping, keep: set, a: int,
-           b: int, ties: bool) -> tuple[float, int, bool, dict]:
+def _least(pool: Pool, c: Any, card: Mapping, keep: set, a: int, b: int, ties: bool
+           ) -> tuple[float, int, bool, dict]:
     tables = []
-    for scope, t in pool:
+    for scope, t, k in pool.factors:
         if c not in scope:
             if not ties and (t == 0).any():
                 return 0.0, 1, False, {}  # a zero here is a tie on both sides, lost
             continue
         ax = scope.index(c)
         rest = scope[:ax] + scope[ax + 1:]
-        tables.append((rest, _ratios(np.take(t, a, axis=ax), np.take(t, b, axis=ax), ties)))
-    value, roundings, relaxed, where = _min_product(tables, card, ties, 2 * chain + 1)
-    return value, roundings, exact and not relaxed, {v: s for v, s in where.items()
-                                                     if v in keep}
+        tables.append((rest, _ratios(np.take(t, a, axis=ax), np.take(t, b, axis=ax), ties),
+                       2 * k + 1))
+    value, roundings, relaxed, where = _min_product(tables, card, ties)
+    return value, roundings, pool.exact and not relaxed, {v: s for v, s in where.items()
+                                                          if v in keep}
 
 
-def branch_on(clf: Any, fixed: Mapping, free: Sequence, cache: dict) -> Any:
+def branch_on(pool: Pool, clf: Any, free: Sequence) -> Any:
     """Choose the free feature to fix next when the bound is not exact.
 
     It is the one that shares the most remaining tables with a hidden node left unsummed
     (else the one in the largest table), so that fixing it lets the elimination go further.
+
+    Returns
+    -------
+    object
+        A feature of ``free``.
     """
-    pool = cache.get(("bound", frozenset(fixed.items()), tuple(free)), (None,))[0]
-    if not pool:
-        return free[0]
-    keep, c, card = set(free), clf.class_var, clf._card
+    keep, card = set(free), clf._card
     score: dict = {}
-    for scope, _ in pool:
-        if any(v != c and v not in keep for v in scope):
+    for scope, _, _ in pool.factors:
+        if any(v in pool.left for v in scope):
             for v in scope:
                 if v in keep:
                     score[v] = score.get(v, 0) + 1
     if not score:
-        for scope, _ in pool:
+        for scope, _, _ in pool.factors:
             size = math.prod(card[v] for v in scope)
             for v in scope:
                 if v in keep:
@@ -141,50 +235,15 @@ def branch_on(clf: Any, fixed: Mapping, free: Sequence, cache: dict) -> Any:
     return max(free, key=lambda v: (score.get(v, 0), -free.index(v)))
 
 
-def _reduced(clf: Any, fixed: Mapping, keep: set) -> tuple:
-    """Reduce the network's factors in floats by the evidence.
-
-    Return ``(factors, exact, roundings)``: the factors, with the hidden nodes summed out
-    where the tables stay small (``exact``: all of them), and a bound on the roundings
-    behind any entry (every product and sum of every step counted); ``factors`` is ``None``
-    when an entry left the normal range (the rounding argument would not hold).
-    """
-    c, card = clf.class_var, clf._card
-    pool, chain = [], 1  # 1: a CPT entry that is not a float already
-    for scope, t in clf._main:
-        f = (scope, np.asarray(t, dtype=float))
-        for v in scope:
-            if v in fixed and v not in keep:
-                f = observe(f, v, np.eye(card[v])[fixed[v]])  # an index: no rounding
-        pool.append(f)
-    hidden = {v for s, _ in pool for v in s if v != c and v not in keep}
-    order = elimination_order([s for s, _ in pool], sorted(hidden, key=str), card)
-    exact = True
-    for h in order:
-        hit = [s for s, _ in pool if h in s]
-        size = math.prod(card[v] for v in {v for s in hit for v in s if v != h})
-        if size > MAX_TABLE:
-            exact = False
-            continue
-        pool = eliminate(pool, [h])
-        chain += len(hit) - 1 + card[h] - 1
-        new = pool[-1][1]
-        if ((new > 0) & (new < _TINY)).any():
-            return None, False, chain
-    return pool, exact, chain
-
-
-def _min_product(tables: list, card: Mapping, ties: bool, start: int
-                 ) -> tuple[float, int, bool, dict]:
-    """Minimise the product of the tables (float) over all variables.
+def _min_product(tables: list, card: Mapping, ties: bool) -> tuple[float, int, bool, dict]:
+    """Minimise the product of the tables ``(scope, float table, roundings)`` (float).
 
     Return the ``min``, the roundings on the longest chain, whether a step was relaxed, and
     where the minimum is.
     """
-    variables = list(dict.fromkeys(v for s, _ in tables for v in s))
-    order = elimination_order([s for s, _ in tables], variables, card)
-    # each table with the roundings on its longest chain (1: the quotient)
-    pool = [(s, t, start) for s, t in tables]
+    variables = list(dict.fromkeys(v for s, _, _ in tables for v in s))
+    order = elimination_order([s for s, _, _ in tables], variables, card)
+    pool = list(tables)
     steps = []
     relaxed = False
     for v in order:
@@ -223,6 +282,11 @@ def passes(value: float, roundings: int, kappa: Fraction, strict: bool) -> bool:
 
     ``value`` is within ``1 ± gamma(roundings)`` of the exact one; the bound is
     ``> kappa`` when ``strict``.
+
+    Returns
+    -------
+    bool
+        Whether the bound is proven.
     """
     if value == math.inf:
         return True

@@ -21,12 +21,13 @@ and within a deadline, what :func:`bnx.explain` asks of a compiled diagram:
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ._bound import branch_on, least_ratio, passes
+from ._bound import branch_on, floats, least_ratio, passes, reduce, refine
 from ._table import MAX_ENTRIES, Question, entries, open_labels, open_table
 
 __all__ = ["Search", "OutOfTime", "BRANCHES"]
@@ -51,7 +52,7 @@ class Search:
         self.clf, self.idx, self.rival, self.deadline = clf, dict(idx), rival, deadline
         self.features = tuple(clf.features)
         self.question = Question(clf)
-        self.cache: dict = {}
+        self._floats: list | None = None  # the network's factors in floats, once
         self.table = open_table(clf, self.idx, ())  # the class joint of x
         self.label = self.question.labels(self.table).item()
         self.flip_sets: list[frozenset] = []  # sets of features whose change flips it
@@ -90,13 +91,13 @@ class Search:
         return labels.item()
 
     # -------------------------------------------------------------- the one check
-    def flip(self, free: Sequence) -> dict | bool | None:
+    def flip(self, free: Sequence, branches: float | None = None) -> dict | bool | None:
         """Find a setting of ``free`` that changes the decision, or prove there is none.
 
         Return ``False`` when no setting of ``free`` changes the decision (the rest of
         ``x`` fixed: it is then a sufficient reason), a setting ``{feature: index}`` that
-        does change it, or ``None`` when neither could be proven within :data:`BRANCHES`
-        bounds.
+        does change it, or ``None`` when neither could be proven within ``branches``
+        bounds (by default :data:`BRANCHES`; ``math.inf``: as many as the deadline allows).
 
         Returns
         -------
@@ -109,21 +110,25 @@ class Search:
         if not free:
             return False
         fixed = {f: s for f, s in self.idx.items() if f not in set(free)}
-        budget = [BRANCHES]
-        found = self._settle(fixed, free, budget)
+        budget = [BRANCHES if branches is None else branches]
+        found = self._settle(fixed, free, budget, None)
         if isinstance(found, dict):
             return self._found(found)
         if found is False:
             self.kept_sets.append(frozenset(fixed))
         return found
 
-    def _settle(self, fixed: dict, free: tuple, budget: list) -> dict | bool | None:
+    def _settle(self, fixed: dict, free: tuple, budget: list, pool: Any
+                ) -> dict | bool | None:
         """Do as :meth:`flip` with ``fixed`` (a branch may fix some of the free features).
 
-        Settle it by a table when small, else by the bounds, else by a branch on one free
-        feature.
+        Settle it by a table when small, else by the bounds on ``pool`` (the parent's,
+        refined; made when ``None``), else by a branch on one free feature.
         """
         self.tick()
+        if not free:  # a branch that fixed them all: the one instance left decides
+            changed = {f: s for f, s in fixed.items() if s != self.idx[f]}
+            return False if self.keeps(self.label_of(changed)) else dict(fixed)
         if entries(self.clf, free) <= MAX_ENTRIES:
             labels, _ = open_labels(self.clf, self.question, fixed, free)
             keep = self.keeps(labels)
@@ -134,12 +139,17 @@ class Search:
         pairs = self._pairs()
         if pairs is None:
             return None
+        if pool is None:
+            if self._floats is None:
+                self._floats = floats(self.clf)
+            pool = reduce(self.clf, fixed, free, self._floats)
+        if pool is None:
+            return None  # out of the range of the rounding argument
         open_ = False
         for a, b, kappa, strict, ties in pairs:
             self.tick()
             budget[0] -= 1
-            value, chain, exact, where = least_ratio(self.clf, fixed, free, (a, b), ties,
-                                                     self.cache)
+            value, chain, exact, where = least_ratio(pool, self.clf, free, (a, b), ties)
             if passes(value, chain, kappa, strict):
                 continue
             if where:
@@ -154,10 +164,11 @@ class Search:
             return False
         if budget[0] <= 0:
             return None
-        g = branch_on(self.clf, fixed, free, self.cache)
+        g = branch_on(pool, self.clf, free)
         rest = tuple(f for f in free if f != g)
         for s in range(self.clf._card[g]):
-            r = self._settle({**fixed, g: s}, rest, budget)
+            child = refine(pool, self.clf, g, s)
+            r = self._settle({**fixed, g: s}, rest, budget, child)
             if r is not False:
                 return r
         return False
@@ -269,8 +280,12 @@ class Search:
         """Return ``(reason, unsettled)``: a sufficient reason made subset-minimal.
 
         The features of ``order`` are deleted in turn (each deletion kept when the rest is
-        still sufficient); ``unsettled`` lists the features kept because neither answer could
-        be proven (the reason is then sufficient, and minimal except perhaps for them).
+        still sufficient), each check allowed :data:`BRANCHES` bounds; the features neither
+        answer could be proven for are then tried again with as many bounds as the deadline
+        allows, against the features deleted by then (a superset of those freed before, so
+        a flip found earlier still holds). ``unsettled`` lists the features kept because
+        neither answer could be proven (the reason is then sufficient, and minimal except
+        perhaps for them).
 
         Returns
         -------
@@ -285,6 +300,12 @@ class Search:
                 free.append(f)
             elif r is None:
                 unsettled.append(f)
+        for f in list(unsettled):
+            r = self.flip(free + [f], branches=math.inf)
+            if r is not None:
+                unsettled.remove(f)
+                if r is False:
+                    free.append(f)
         return [f for f in self.features if f not in free], unsettled
 
     def changes(self, most: int, found: dict | None = None):

@@ -19,7 +19,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.local import _search, _table, answer, sdp_interval  # private: the search's parts
+from bnx.local import _bound, _search, _table, answer, sdp_interval  # private: the search's parts
 from tests._support import oracle
 from tests._support.strategies import (
     classifier_of,
@@ -129,12 +129,16 @@ def test_multiclass_answers_match_brute_force(case, data):
     _check(clf, brute, x, rival=rival)
 
 
+@pytest.mark.parametrize("largest", [_bound.MAX_TABLE, 2])
 @given(case=general_networks(max_features=5, max_hidden=3), data=st.data())
 @FEW
-def test_the_bound_and_its_branches_prove_the_same(case, data):
+def test_the_bound_and_its_branches_prove_the_same(largest, case, data):
+    # largest=2: hidden nodes left unsummed, so the bound is relaxed and the checks branch
+    # (each branch refining its parent's pool), with the second pass's unbounded budget
     clf, brute = _binary(case)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_search, "MAX_ENTRIES", 0)  # no table: bounds only
+        mp.setattr(_bound, "MAX_TABLE", largest)
         _check(clf, brute, data.draw(instances(case)))
 
 
