@@ -11,7 +11,7 @@ import bnx
 from bnx.diagram.backends import new_manager
 
 __all__ = ["compiled_case", "dd_function", "multivalued_classifier", "net_from_columns",
-           "oracle_args", "random_tan"]
+           "observed_odd", "oracle_args", "random_tan"]
 
 
 def multivalued_classifier(threshold=0.4):
@@ -89,3 +89,16 @@ def oracle_args(case):
     """The arguments that tests/_support/oracle.py takes for the case."""
     return case.net, case.class_var, case.positive, case.threshold, case.features
 
+
+
+def observed_odd(odd, observed):
+    """The ODD of a binary ``odd.classifier`` (threshold rule) on the features ``observed``
+    only, compiled from scratch in ``odd``'s order: what a row with the others missing is
+    explained on (``None`` when nothing is observed)."""
+    kept = [f for f in odd.features if f in set(observed)]
+    if not kept:
+        return None
+    clf = odd.classifier
+    sub = bnx.Classifier(clf.network, clf.class_var, clf.positive, threshold=clf.threshold,
+                         features=kept)
+    return bnx.compile(sub, kept, backend=odd.backend)
