@@ -19,7 +19,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.local import _bound, _search, _table, answer, sdp_interval  # private: the search's parts
+from bnx.local import _bound, _search, _table, answer, sdp_interval  # private: see below
 from tests._support import oracle
 from tests._support.strategies import (
     classifier_of,
@@ -29,6 +29,9 @@ from tests._support.strategies import (
     multiclass_networks,
 )
 
+# (_table: the decision with features open; _search.MAX_ENTRIES and _bound.MAX_TABLE, the
+# search's and the bound's table limits, patched to force the proof by bounds and its
+# branches: none has a public face)
 FEW = settings(max_examples=30, deadline=None)
 
 
@@ -278,7 +281,7 @@ def test_the_deletion_tries_the_least_coupled_features_first():
     asia = bnx.examples.asia()
     feats = ["asia", "smoke", "xray", "dysp"]
     clf = bnx.Classifier(asia.network, "lung", features=feats)
-    s = _search.Search(clf, clf.encode(dict.fromkeys(feats, "yes")))
+    s = bnx.local.Search(clf, clf.encode(dict.fromkeys(feats, "yes")))
     net = asia.network
     hidden = set(net.nodes()) - set(feats) - {"lung"}
     want = {f: sum(sum(1 for g in feats if p in net.get_parents(g))
