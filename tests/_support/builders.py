@@ -8,10 +8,33 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
+from bnx.compilation.budget import Budget
+from bnx.compilation.engines import (
+    FactorEngine,
+    LevelEngine,
+    RatioEngine,
+    SplitEngine,
+    TanEngine,
+    TensorEngine,
+)
 from bnx.diagram.backends import new_manager
 
-__all__ = ["compiled_case", "dd_function", "multivalued_classifier", "net_from_columns",
-           "observed_odd", "oracle_args", "random_tan"]
+__all__ = ["ENGINES", "compiled_case", "dd_function", "multivalued_classifier",
+           "net_from_columns", "observed_odd", "oracle_args", "random_tan", "run_engine"]
+
+#: The compilation engines in the order ``compile`` asks them (the fastest that fits first,
+#: the general engine last), as :mod:`bnx.compilation.engines` documents it.
+ENGINES = (LevelEngine, RatioEngine, SplitEngine, TanEngine, TensorEngine, FactorEngine)
+
+
+def run_engine(engine, clf, enc, backend: str, budget=None):
+    """``engine``'s arrays for ``clf`` along ``enc`` by the engines' contract (``accepts``,
+    then ``run`` with its verdict's ``given``), or ``None`` when it refuses."""
+    verdict = engine.accepts(clf, enc)
+    if not verdict:
+        return None
+    return engine(clf, enc, Budget(None) if budget is None else budget, verdict.given,
+                  backend=backend).run()
 
 
 def multivalued_classifier(threshold=0.4):

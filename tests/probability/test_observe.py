@@ -337,12 +337,19 @@ def test_decisions_from_float_masses_are_the_exact_ones(case, data):
 
 
 def test_float_decisions_defer_a_tie_to_exact_arithmetic():
+    """Float masses in a tie are left to exact arithmetic on the instance itself (decided
+    negative here, which a float >= on the tie would get wrong); masses floats can tell
+    apart are decided by the floats alone (positive here, whatever the instance)."""
     clf = bnx.examples.admissions()
+    x = dict.fromkeys(clf.features, "-")
+    assert clf.decide(x) is False
+    idx = clf.encode(x)
     p = clf.class_states.index(clf.positive)
     t = clf.threshold
     tie = [0.0, 0.0]
     tie[p], tie[1 - p] = float(t), float(1 - t)  # (1 - t) Pr(+) = t Pr(-): a tie
-    assert under._decide_floats(clf, p, tie, 3) is None
+    assert (1 - t) * Fraction(tie[p]) == t * Fraction(tie[1 - p])
+    assert under.decide_masses(clf, idx, tie, 3) is False
     clear = [0.0, 0.0]
     clear[p], clear[1 - p] = 0.9, 0.1
-    assert under._decide_floats(clf, p, clear, 3) is (0.1 * float(t) <= 0.9 * float(1 - t))
+    assert under.decide_masses(clf, idx, clear, 3) is True
