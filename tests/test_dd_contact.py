@@ -4,11 +4,11 @@ Outside that package no module imports ``dd``, calls a method that only a ``dd``
 or node has (``exist``, ``ite``, ``let``, ``cube``, ...), reads a manager's constants
 (``bdd.true``, ``bdd.false``), a node's ``dag_size``, or ``dd.autoref``'s private
 attributes: the questions hold ``dd`` nodes as handles and operate on them through
-:mod:`bnx.diagram._setops` and its neighbours.
+``bnx/diagram/_setops.py`` and its neighbours.
 
 The check reads the source (``ast``): it sees calls by name, so it cannot tell a ``&``
 between two ``dd`` nodes from one between two sets; those are the diagram layer's too
-(:func:`bnx.diagram._setops.intersect` and its siblings).
+(``intersect`` in ``bnx/diagram/_setops.py``, and its siblings).
 """
 
 from __future__ import annotations

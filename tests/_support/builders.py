@@ -8,10 +8,33 @@ from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
+from bnx.compilation.budget import Budget
+from bnx.compilation.engines import (
+    FactorEngine,
+    LevelEngine,
+    RatioEngine,
+    SplitEngine,
+    TanEngine,
+    TensorEngine,
+)
 from bnx.diagram.backends import new_manager
 
-__all__ = ["compiled_case", "dd_function", "multivalued_classifier", "net_from_columns",
-           "oracle_args", "random_tan"]
+__all__ = ["ENGINES", "compiled_case", "dd_function", "multivalued_classifier",
+           "net_from_columns", "observed_odd", "oracle_args", "random_tan", "run_engine"]
+
+#: The compilation engines in the order ``compile`` asks them (the fastest that fits first,
+#: the general engine last), as :mod:`bnx.compilation.engines` documents it.
+ENGINES = (LevelEngine, RatioEngine, SplitEngine, TanEngine, TensorEngine, FactorEngine)
+
+
+def run_engine(engine, clf, enc, backend: str, budget=None):
+    """``engine``'s arrays for ``clf`` along ``enc`` by the engines' contract (``accepts``,
+    then ``run`` with its verdict's ``given``), or ``None`` when it refuses."""
+    verdict = engine.accepts(clf, enc)
+    if not verdict:
+        return None
+    return engine(clf, enc, Budget(None) if budget is None else budget, verdict.given,
+                  backend=backend).run()
 
 
 def multivalued_classifier(threshold=0.4):
@@ -89,3 +112,16 @@ def oracle_args(case):
     """The arguments that tests/_support/oracle.py takes for the case."""
     return case.net, case.class_var, case.positive, case.threshold, case.features
 
+
+
+def observed_odd(odd, observed):
+    """The ODD of a binary ``odd.classifier`` (threshold rule) on the features ``observed``
+    only, compiled from scratch in ``odd``'s order: what a row with the others missing is
+    explained on (``None`` when nothing is observed)."""
+    kept = [f for f in odd.features if f in set(observed)]
+    if not kept:
+        return None
+    clf = odd.classifier
+    sub = bnx.Classifier(clf.network, clf.class_var, clf.positive, threshold=clf.threshold,
+                         features=kept)
+    return bnx.compile(sub, kept, backend=odd.backend)

@@ -4,7 +4,8 @@ Besides :func:`majority`: networks of other shapes, ``n`` features of which only
 matters (a diagram ``n`` levels deep with one inner node), as a naive Bayes, a latent tree,
 a TAN whose tree is a path, and a latent tree whose hidden variables form a path
 (:func:`one_matters`, :func:`latent_chain`); and what :func:`majority` decides, computed
-without a diagram (:func:`majority_count`, :func:`majority_decides`).
+without a diagram (:func:`majority_count`, :func:`majority_decides`); and the models of a
+``dd`` node counted by a loop of the test's own (:func:`dd_count`: ``dd``'s count recurses).
 
 ``majority(n)`` is a naive Bayes whose features all weigh the same: its decision is
 "at least half the features on", a diagram ``n`` levels deep and about ``n * n / 4`` nodes
@@ -24,7 +25,7 @@ from pgmpy.models import DiscreteBayesianNetwork
 import bnx
 
 __all__ = ["majority", "limit_untouched", "one_matters", "latent_chain", "majority_count",
-           "majority_decides"]
+           "majority_decides", "dd_count"]
 
 
 def majority(n: int, *, lean: float = 0.75) -> bnx.Classifier:
@@ -109,3 +110,37 @@ def majority_count(n: int) -> int:
 def majority_decides(x: dict) -> bool:
     """The decision of ``majority(len(x))`` on the complete instance ``x``."""
     return 2 * sum(x.values()) >= len(x)
+
+
+def dd_count(u, nvars: int) -> int:
+    """The assignments to ``nvars`` variables that satisfy the ``dd`` node ``u``.
+
+    Counted children first on an explicit stack, through ``dd``'s public node attributes
+    (``var``, ``level``, the cofactors of :func:`bnx.diagram.backends.branches`): a reference
+    written apart from bnx's passes, for any depth (``dd``'s own ``count`` recurses once per
+    level).
+    """
+    from bnx.diagram.backends import branches
+    true = u.bdd.true
+
+    def level(w):
+        return nvars if w.var is None else w.level
+
+    memo: dict = {}
+    stack = [u]
+    while stack:
+        w = stack[-1]
+        if w in memo:
+            stack.pop()
+        elif w.var is None:
+            memo[w] = int(w == true)
+            stack.pop()
+        else:
+            kids = branches(w)
+            todo = [k for k in kids if k not in memo]
+            if todo:
+                stack.extend(todo)
+                continue
+            memo[w] = sum(memo[k] << (level(k) - w.level - 1) for k in kids)
+            stack.pop()
+    return memo[u] << level(u)

@@ -5,8 +5,11 @@ still loads the all-JSON files of formats 1 and 2, whose ``diagram`` is ``dd``'s
 of the root and the domain. :func:`write_legacy` writes such a file from any ODD with the
 writer of bnx at commit 7a15dad (``bnx/odd/io/save.py``: ``_dump_diagram``,
 ``_render``, the version-2 ``_document``), so that the loader's reading of old files, and
-every check it makes on them, stays tested. ``tests/data/multivalued-v2.bnx.json`` is a
-file that the real 7a15dad wrote; a test checks that this writer writes the same.
+every check it makes on them, stays tested. The values both formats share (features and
+states as JSON scalars, the classifier's document, the count) are read from the format-3
+file the ODD saves; the checksum is made as docs/file-format.md defines it
+(:func:`checksum`). ``tests/data/multivalued-v2.bnx.json`` is a file that the real 7a15dad
+wrote; a test checks that this writer writes the same.
 
 :func:`split`, :func:`join` and :func:`resign` take format-3 files apart and put them
 back together with a valid checksum (and digest, when the arrays change), so that a
@@ -17,19 +20,34 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from bnx.diagram._traversals import count as dd_count  # private: old files written as then
-from bnx.odd._classifier_json import classifier_document  # private: old files
-from bnx.odd.io.document import FORMAT_NAME, _checksum
-from bnx.odd.io.save import _json_scalar  # private: old files written as then
+from bnx.odd.io.document import FORMAT_NAME
 
-__all__ = ["legacy_document", "render_legacy", "write_legacy", "split", "join", "resign",
-           "resign_arrays"]
+__all__ = ["checksum", "legacy_document", "render_legacy", "write_legacy", "split", "join",
+           "resign", "resign_arrays"]
+
+
+def checksum(doc: dict) -> str:
+    """``"sha256:<hex>"`` over the canonical JSON (sorted keys, no spaces, ASCII) of every key
+    of ``doc`` but ``checksum``: the file's checksum as docs/file-format.md defines it."""
+    body = {k: v for k, v in doc.items() if k != "checksum"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _header(odd: Any) -> dict:
+    """The header of the format-3 file ``odd`` saves."""
+    with tempfile.TemporaryDirectory() as where:
+        data = Path(odd.save(str(Path(where) / "odd.bnx"))).read_bytes()
+    return split(data)[0]
 
 
 # ---------------------------------------------------------------------- formats 1 and 2
@@ -38,7 +56,7 @@ def legacy_document(odd: Any, *, version: int = 2) -> dict:
 
     Version 1 has neither ``classifier`` nor ``rule`` (it knew only the threshold rule).
     """
-    enc, meta = odd.encoding, odd.meta
+    enc, meta, now = odd.encoding, odd.meta, _header(odd)
     rule = meta.get("rule", "threshold")
     threshold = meta.get("threshold")
     if rule == "threshold":
@@ -48,28 +66,25 @@ def legacy_document(odd: Any, *, version: int = 2) -> dict:
         "version": version,
         "bnx_version": "0.1.0",
         "backend": str(odd.backend),
-        "features": [_json_scalar(f, "feature") for f in enc.features],
-        "states": [[_json_scalar(s, "state") for s in ss] for ss in enc.states],
+        "features": now["features"],
+        "states": now["states"],
         "variables": list(enc.variables),
-        "class_var": _json_scalar(meta["class_var"], "class variable"),
-        "positive": _json_scalar(meta["positive"], "positive state"),
+        "class_var": now["class_var"],
+        "positive": now["positive"],
         "threshold": (f"{threshold.numerator}/{threshold.denominator}" if rule == "threshold"
                       else None),
         "fingerprint": meta["fingerprint"],
-        "count": str(dd_count(odd.root, enc.nvars)),
+        "count": now["count"],
         "size": int(odd.root.dag_size),
         "diagram": dump_diagram(odd.bdd, enc.variables, {"root": odd.root,
                                                           "domain": odd.domain}),
     }
     if version >= 2:
-        stored = odd._classifier_doc
-        if stored is None and odd._classifier is not None:
-            stored = classifier_document(odd._classifier, _json_scalar)
-        if stored is not None:
-            doc["classifier"] = stored
+        if "classifier" in now:
+            doc["classifier"] = now["classifier"]
         if rule != "threshold":
             doc["rule"] = rule
-    doc["checksum"] = _checksum(doc)
+    doc["checksum"] = checksum(doc)
     return doc
 
 
@@ -130,7 +145,7 @@ def write_legacy(odd: Any, path, *, version: int = 2, edit: Callable | None = No
     doc = legacy_document(odd, version=version)
     if edit is not None:
         edit(doc)
-        doc["checksum"] = _checksum(doc)
+        doc["checksum"] = checksum(doc)
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(render_legacy(doc))
     return str(path)
@@ -157,7 +172,7 @@ def resign(path, edit: Callable[[dict], Any]) -> None:
     data = open(path, "rb").read()
     doc, _, payload = split(data)
     edit(doc)
-    doc["checksum"] = _checksum(doc)
+    doc["checksum"] = checksum(doc)
     if "diagram" in doc:
         text = render_legacy(doc).encode("utf-8")
         open(path, "wb").write(text + payload)
@@ -174,5 +189,5 @@ def resign_arrays(path, level, lo, hi, root: int, *, nodes: int | None = None) -
     payload = b"".join(np.asarray(a, dtype="<i4").tobytes() for a in (level, lo, hi))
     doc["arrays"] = {"nodes": len(level) if nodes is None else nodes, "root": int(root),
                      "dtype": "<i4", "sha256": hashlib.sha256(payload).hexdigest()}
-    doc["checksum"] = _checksum(doc)
+    doc["checksum"] = checksum(doc)
     open(path, "wb").write(join(doc, payload))

@@ -1,6 +1,7 @@
-"""A reference for :func:`bnx.diagram._problem.problem`: the same checks, in the same
-order, written node by node in Python (no numpy), so that the vectorised checker is
-tested against an independent walk over the columns."""
+"""A reference for the checker of a file's arrays (``problem`` in
+``bnx/diagram/_problem.py``): the same checks, in the same order, written node by node in
+Python (no numpy), so that the vectorised checker is tested against an independent walk
+over the columns (tests/diagram/test_units.py)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 import bnx
 from tests._support import oracle
 from tests._support import oracle_reasons as brute
-from tests._support.erosion import erosion_engines_agree
 from tests._support.strategies import (
     general_networks,
     instances,
@@ -179,8 +178,8 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
     immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
     got = bnx.robustness_profile(odd, immutable=immutable)
     assert got == brute.robustness_profile(_args(case), immutable, rule=case.rule)
-    assert sum(got.values()) == odd.total()
-    erosion_engines_agree(odd, _args(case), immutable, case.rule)
+    assert sum(got.values()) == odd.total()  # (each decision's, by both erosions:
+    # tests/explanation/test_units.py)
 
 
 @pytest.mark.slow

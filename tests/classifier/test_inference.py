@@ -1,7 +1,13 @@
 """The one inference path on networks (bnx/classifier/_inference.py): float answers within
 their proven bound of the exact ones and exact answers equal to brute force on generated
 networks; class probabilities equal to pyAgrum's LazyPropagation on pgmpy's bundled
-networks (the independent reference)."""
+networks (the independent reference). And a classifier restricted by evidence
+(bnx/classifier/_restricted.py, what bnx.local compiles for a partial instance).
+
+The classifier's private units are tested here, and only here: the parts of the inference
+path (a float contraction's error bound, an elimination order, a plan cached per pattern)
+and the restriction have no public face; a question or a probability reaches them only
+whole, where a float within its bound and an exact fallback give the same answer."""
 
 from __future__ import annotations
 
@@ -17,11 +23,12 @@ from hypothesis import strategies as st
 
 import bnx
 
-# private: the inference path's parts, each a unit
+# private: the inference path's parts, each a unit (the float bound of one contraction...)
 from bnx.classifier._inference import FloatRange, Inference, contract, elimination_order, plan
+from bnx.classifier._restricted import restrict, threshold_form  # private: the restriction
 from tests._support import oracle
 from tests._support.bundled import bundled_bif
-from tests._support.strategies import general_networks, instances
+from tests._support.strategies import classifier_of, general_networks, instances
 
 
 def _classifier(case):
@@ -232,3 +239,37 @@ def test_a_table_wider_than_floats_is_refused_not_returned_unbounded():
     with pytest.raises(FloatRange):
         inf.joint(tuple(f"V{j}" for j in range(6)), {})
     assert inf.joint(tuple(f"V{j}" for j in range(6)), {}, exact=True).table.size == 64
+
+
+# ---------------------------------------------------------------------- the restriction
+@given(case=general_networks(max_features=4, max_hidden=2), data=st.data())
+@settings(max_examples=30, deadline=None)
+def test_restricted_decisions_and_joints_are_the_whole_ones(case, data):
+    clf = classifier_of(case)
+    x = data.draw(instances(case))
+    fixed = data.draw(st.sets(st.sampled_from(case.features)))
+    e = {f: x[f] for f in fixed}
+    part = restrict(clf, e)
+    assert part.features == tuple(f for f in clf.features if f not in fixed)
+    table = oracle.decision_table(case.net, case.class_var, case.positive, case.threshold,
+                                  case.features, rule=case.rule)
+    for combo in itertools.product(*(part.states(f) for f in part.features)):
+        y = dict(zip(part.features, combo))
+        whole = {**e, **y}
+        assert part.decide(y) == table[tuple(whole[f] for f in case.features)]
+        assert part.class_joint(y) == clf.class_joint(whole)
+
+
+def test_a_two_state_argmax_classifier_as_a_threshold():
+    asia = bnx.examples.asia()
+    feats = ["asia", "smoke", "xray", "dysp"]
+    for clf in (bnx.Classifier(asia.network, "lung", "yes", features=feats, rule="argmax"),
+                bnx.Classifier(asia.network, "lung", features=feats)):
+        same, negated = threshold_form(clf)
+        assert same.rule == "threshold" and same.positive == clf.class_states[0]
+        for combo in itertools.product(*(clf.states(f) for f in feats)):
+            x = dict(zip(feats, combo))
+            if clf.multiclass:
+                assert (clf.predict(x) == clf.class_states[0]) == same.decide(x)
+            else:
+                assert clf.decide(x) == (same.decide(x) != negated)

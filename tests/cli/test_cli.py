@@ -341,23 +341,3 @@ def test_the_help_of_on_states_the_rule_mc_follows(capsys):
     with pytest.raises(bnx.OnStatesError, match="'F'"):
         bnx.explanation.mc.on_states(bnx.compile(bnx.Classifier(net, "C", "p"),
                                                  backend="autoref"))
-
-
-@pytest.mark.slow
-def test_no_progress_frames_where_stderr_is_not_a_terminal(capsys, admissions_bif,
-                                                           monkeypatch):
-    """`bnx votes > file 2>&1` must not fill the file with a bar's carriage-return frames;
-    on a terminal the bar is drawn."""
-    import bnx.cli._main as cli_main  # its PROGRESS_FROM is patched: a constant
-    code, out, err = run(capsys, "votes", "--backend", "autoref")  # captured: no terminal
-    assert code == 0 and "Most frequent MC-explanation" in out
-    assert "\r" not in out + err
-    monkeypatch.setattr(cli_main, "PROGRESS_FROM", 0)  # a bar for every compile
-    argv = ["compile", admissions_bif, "--class", "Admit", "--positive", "yes"]
-    code, out, err = run(capsys, *argv)
-    assert code == 0 and "\r" not in out + err
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    code, out, err = run(capsys, *argv)
-    assert code == 0 and "compiling" in err and "\r" not in out
-    code, out, err = run(capsys, *argv, "--no-progress")
-    assert code == 0 and err == ""

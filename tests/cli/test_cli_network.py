@@ -1,9 +1,13 @@
 """``bnx explain NETWORK`` without compiling (``--compile auto|yes|no``): a network whose
 decision function is large is explained one decision at a time by ``bnx.explain`` on its
-classifier (``--data``: ``bnx.explain_data`` on it), ``--timeout`` bounding the report."""
+classifier (``--data``: ``bnx.explain_data`` on it), ``--timeout`` bounding the report;
+``bnx serve NETWORK`` likewise; and the progress bar of a large compile. The command's size
+limits (COMPILE_UP_TO, PROGRESS_FROM) are constants with no public face, and a network past
+them takes seconds to estimate or compile: they are patched, here and nowhere else."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pandas as pd
@@ -11,11 +15,11 @@ import pytest
 
 import bnx
 from bnx import report
-from bnx.cli import _main  # its COMPILE_UP_TO is patched: a constant, no public face
-from bnx.report import _build  # the real explain, while bnx.report's name is patched
+from bnx.cli import _main  # private: its size limits, patched (no public face; see docstring)
 from tests._support.bundled import bundled_bif
 from tests._support.cli import run
 
+EXPLAIN = report.explain  # the real one, kept before a test patches bnx.report's name
 X = "WorkExperience=yes,FirstTimeApplicant=yes,EntranceExam=yes,GPA=yes"
 ADMIT = ["--class", "Admit", "--positive", "yes"]
 
@@ -31,7 +35,7 @@ def calls(monkeypatch):
 
     def recording(model, x, **kwargs):
         seen.append((model, dict(x), dict(kwargs)))
-        return _build.explain(model, x, **kwargs)
+        return EXPLAIN(model, x, **kwargs)
 
     monkeypatch.setattr(report, "explain", recording)
     return seen
@@ -43,7 +47,7 @@ def test_no_compiles_nothing_and_prints_the_classifiers_report(capsys, admission
                          "--compile", "no")
     assert code == 0, err
     clf = bnx.Classifier.from_file(admissions_bif, "Admit", "yes")
-    assert out == _build.explain(clf, _x()).text() + "\n"
+    assert out == EXPLAIN(clf, _x()).text() + "\n"
     assert "Other reasons may exist" in out  # not counted: no diagram
     (model, x, kwargs), = calls
     assert isinstance(model, bnx.Classifier) and x == _x()
@@ -165,3 +169,40 @@ def test_yes_compiles_what_auto_would_not(capsys, admissions_bif, monkeypatch, c
     code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X,
                          "--compile", "yes")
     assert code == 0 and err == "" and isinstance(calls[0][0], bnx.ODD)
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """bnx.serve.run, recording what it was asked to serve instead of serving."""
+    seen = []
+    monkeypatch.setattr(bnx.serve, "run", lambda model, **kw: seen.append((model, kw)))
+    return seen
+
+
+def test_serve_auto_serves_a_large_network_without_compiling(capsys, served, monkeypatch):
+    pytest.importorskip("starlette")
+    path = bnx.examples.network_path("admission.net")
+    argv = ["serve", str(path), "--class", "Admit", "--positive", "state1"]
+    monkeypatch.setattr(_main, "COMPILE_UP_TO", 5)
+    code, _, err = run(capsys, *argv)
+    assert code == 0 and "explained without compiling" in err
+    assert isinstance(served[-1][0], bnx.Classifier) and served[-1][1]["timeout"] is None
+
+
+@pytest.mark.slow
+def test_no_progress_frames_where_stderr_is_not_a_terminal(capsys, admissions_bif,
+                                                           monkeypatch):
+    """`bnx votes > file 2>&1` must not fill the file with a bar's carriage-return frames;
+    on a terminal the bar is drawn."""
+    code, out, err = run(capsys, "votes", "--backend", "autoref")  # captured: no terminal
+    assert code == 0 and "Most frequent MC-explanation" in out
+    assert "\r" not in out + err
+    monkeypatch.setattr(_main, "PROGRESS_FROM", 0)  # a bar for every compile
+    argv = ["compile", admissions_bif, "--class", "Admit", "--positive", "yes"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and "\r" not in out + err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and "compiling" in err and "\r" not in out
+    code, out, err = run(capsys, *argv, "--no-progress")
+    assert code == 0 and err == ""

@@ -45,37 +45,6 @@ def test_decisions_and_count_match_brute_force(case, data, backend):
     _check_against_oracle(case, odd, clf)
 
 
-@pytest.mark.slow
-@given(case=classifiers())
-def test_engines_agree(case, monkeypatch_engine):
-    """The general tensor engine (multi-class classifiers) also compiles the binary-class
-    cases that the interval engines handle; all must agree with the oracle."""
-    clf = _classifier(case)
-    fast = bnx.compile(clf, backend="autoref")
-    with monkeypatch_engine():
-        tensor = bnx.compile(clf, backend="autoref")
-    assert fast.count() == tensor.count() and fast.size == tensor.size
-    _check_against_oracle(case, tensor, clf)
-
-
-@pytest.fixture
-def monkeypatch_engine():
-    import contextlib
-
-    from bnx.compilation import _choose  # private: compile's engine list, to force one
-    from bnx.compilation.engines import FactorEngine, TensorEngine
-
-    @contextlib.contextmanager
-    def use_tensor():
-        saved = _choose.ENGINES
-        _choose.ENGINES = (TensorEngine, FactorEngine)
-        try:
-            yield
-        finally:
-            _choose.ENGINES = saved
-    return use_tensor
-
-
 @given(case=classifiers())
 @settings(max_examples=25)
 def test_backends_give_the_same_function(case):

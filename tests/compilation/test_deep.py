@@ -10,10 +10,9 @@ import itertools
 import pytest
 
 import bnx
-from bnx.compilation._choose import ENGINES, choose  # private: the engines, each run alone
-from bnx.compilation.budget import Budget
 from bnx.compilation.engines import FactorEngine, SplitEngine, TanEngine, TensorEngine
 from bnx.diagram.encoding import Encoding
+from tests._support.builders import ENGINES, run_engine
 from tests._support.deep import (
     latent_chain,
     limit_untouched,
@@ -33,9 +32,7 @@ def _encoding(clf) -> Encoding:
 
 def _run(engine, clf, enc, backend):
     """``engine``'s arrays for ``clf``, or ``None`` when it refuses."""
-    if not engine.accepts(clf, enc):
-        return None
-    return choose(clf, enc, [engine]).run(enc, Budget(None), backend)
+    return run_engine(engine, clf, enc, backend)
 
 
 def test_the_majority_count_is_a_sum_of_binomials():

@@ -23,6 +23,7 @@ from bnx.compilation.engines.general import FactorElimination
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
+from tests._support.builders import run_engine
 from tests._support.strategies import classifiers, general_networks
 from tests.conftest import shared_file
 
@@ -219,48 +220,6 @@ def test_weight_vector_engine_equals_pairs_on_binary_classes(case):
     assert (a & dom) == (b & dom)
 
 
-def _check_tail(case, backend: str = "autoref", **patches) -> None:
-    """:func:`_check` with attributes of :mod:`bnx.compilation.engines._tail` patched."""
-    from bnx.compilation.engines import _tail as tail  # private: its constants, patched
-    saved = {name: getattr(tail, name) for name in patches}
-    for name, value in patches.items():
-        setattr(tail, name, value)
-    try:
-        _check(case.net, case.class_var, case.positive, case.features, backend,
-               threshold=case.threshold, rule=case.rule)
-    finally:
-        for name, value in saved.items():
-            setattr(tail, name, value)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("completions", [0, 4, 1024])
-@settings(max_examples=20)
-@given(case=general_networks(max_instances=48))
-def test_every_tail_size_matches_the_oracle(completions, case):
-    """The general engine with no tail (expand-then-merge to the end), a tail of the last
-    features' 4 completions, and 1024 (small networks: one truth table, as by default)."""
-    _check_tail(case, TAIL_COMPLETIONS=completions)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", ["autoref", "cudd"])
-@settings(max_examples=30)
-@given(case=general_networks(max_instances=64))
-def test_float_tail_factor_matches_the_oracle(backend, case):
-    """The float tail factor (chosen when no exact one is allowed), its near-ties settled
-    on exact columns computed on demand, compiles what the oracle decides."""
-    _check_tail(case, backend, TAIL_WIDTH=0)
-
-
-@settings(max_examples=15)
-@given(case=general_networks(max_instances=32))
-def test_float_tail_refused_runs_without_a_tail(case):
-    """A planned float tail factor whose inputs fail the contraction's guarantees is not
-    replaced by a wide exact elimination: the engine runs without a tail, still exact."""
-    _check_tail(case, TAIL_WIDTH=0, contract=lambda p, factors: None)
-
-
 # ---------------------------------------------------------------------- shared networks
 @pytest.mark.parametrize("name, class_var, positive, threshold", [
     ("asia.uai", "var_0", 1, 0.5),
@@ -303,9 +262,9 @@ def test_too_wide_an_elimination_is_a_typed_error(monkeypatch):
     })
     clf = bnx.Classifier(net, "C", 1, rule="argmax")
     monkeypatch.setattr(general, "MAX_TABLE", 1)
-    # summing H out leaves pairwise factors, which the TAN engine takes: keep it out
-    from bnx.compilation import _choose  # private: compile's engine list, to force one
-    monkeypatch.setattr(_choose, "ENGINES",
-                        tuple(e for e in _choose.ENGINES if e.__name__ != "TanEngine"))
+    # summing H out leaves pairwise factors, which the TAN engine takes (compile would
+    # choose it): the general engine is run on its own, by the engines' contract
+    order = bnx.compilation.default_order(clf)
+    enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     with pytest.raises(bnx.CompilationLimitError, match=r"a table of \d+ entries"):
-        bnx.compile(clf, backend="autoref")
+        run_engine(general.FactorEngine, clf, enc, "autoref")

@@ -1,6 +1,6 @@
 """The one store (bnx.diagram.store) on a deep diagram, with Python's recursion limit
 untouched: the majority of 200 features (200 levels, ~10,000 nodes) on both backends, its
-operations (conj, diff, count, dd size, stars, to dd and back, erosion) checked against
+operations (conj, diff, count, dd size, stars, to dd and back) checked against
 closed forms and against dd's own operations on the same functions."""
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ from math import comb, isclose
 import pytest
 
 import bnx
-from bnx.changes._erosion import eroded_counts  # private: the profile's pass on a store
 from bnx.diagram.store import Store
-from bnx.question import _cache  # private: the store kept per ODD
 from tests._support.deep import limit_untouched, majority
 
 N = 200
@@ -80,32 +78,3 @@ def test_odd_store_counts_and_stars(deep):
         assert st.conj(root, star) == star  # the star implies the function
         lo = st.cofactor(root, 0, 0)
         assert st.count(lo) == 2 * _at_least(t, N - 1) and st.conj(lo, root) == lo
-
-
-def _profile(t: int, free: int) -> tuple[dict, int]:
-    """The robustness profile of the majority when only ``free`` features may change:
-    a positive instance with ``k`` on, ``j`` of them free, flips after ``k - t + 1``
-    changes when ``j`` allows, else never."""
-    out: dict = {}
-    stuck = 0
-    for k in range(t, N + 1):
-        for j in range(min(free, k) + 1):
-            n = comb(free, j) * comb(N - free, k - j)
-            r = k - t + 1
-            if r <= j:
-                out[r] = out.get(r, 0) + n
-            else:
-                stuck += n
-    return {r: c for r, c in sorted(out.items()) if c}, stuck
-
-
-def test_erosion_on_a_deep_diagram(deep):
-    """The robustness profile's erosions, with stars by one gather and by conjunction,
-    against the closed form (three features mutable)."""
-    odd, t = deep
-    mutable = [i < 3 for i in range(N)]
-    least = _cache.least_states(odd, True)
-    want = _profile(t, 3)
-    with limit_untouched(LIMIT):
-        assert eroded_counts(odd.arrays, odd.encoding, mutable, least) == want
-        assert eroded_counts(odd.arrays, odd.encoding, mutable, None) == want

@@ -1,29 +1,23 @@
 """Sets of instances on a diagram 200 levels deep, under Python's default recursion limit.
 
-``bnx.support``, ``bnx.forbid``, the set algebra, the copy of a set into another manager
-and the function asked ``within=`` a set (:func:`bnx.explanation._within.within_odd`) run
-inside :func:`~tests._support.deep.limit_untouched` on ``majority(200)`` and on a network
-with deterministic features, on both backends. Every answer is checked against a closed
-form, counted independently of the code under test: through the arrays read from the set's
-``dd`` node (:func:`bnx.diagram._dd.from_dd`, :func:`bnx.diagram._arrays.count`) and, on
-``dd.autoref``, ``dd``'s own exact ``count``.
+``bnx.support``, ``bnx.forbid``, the set algebra and the copy of a set into another manager
+run inside :func:`~tests._support.deep.limit_untouched` on ``majority(200)`` and on a
+network with deterministic features, on both backends (the function asked ``within=`` a
+deep set: tests/explanation/test_units.py). Every answer is checked against a closed form,
+counted independently of the code under test: by a loop over the set's ``dd`` node
+(:func:`tests._support.deep.dd_count`) and, on ``dd.autoref``, ``dd``'s own exact
+``count``.
 """
 
 from __future__ import annotations
-
-import math
 
 import pytest
 from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
 import bnx
-from bnx.diagram._arrays import count as array_count  # private: passes on a dd set
-from bnx.diagram._dd import from_dd  # private: a dd set read into arrays
-from bnx.diagram._traversals import evaluate  # private: a walk, no recursion
-from bnx.diagram.backends import is_cudd
-from bnx.explanation._within import within_odd  # private: the function asked within=
-from tests._support.deep import limit_untouched, majority
+from bnx.diagram.backends import branches, is_cudd
+from tests._support.deep import dd_count, limit_untouched, majority
 
 N = 200
 BACKENDS = bnx.backends.available_backends()
@@ -31,8 +25,7 @@ BACKENDS = bnx.backends.available_backends()
 
 def models(root, nvars: int) -> int:
     """The number of assignments of ``nvars`` variables on which ``root`` is true."""
-    arrays, (r,) = from_dd([root], nvars)
-    got = array_count(arrays, r)
+    got = dd_count(root, nvars)
     if not is_cudd(root.bdd):
         assert root.bdd.count(root, nvars) == got  # dd's own count (exact on autoref)
     return got
@@ -43,9 +36,11 @@ def in_set(s, x: dict) -> bool:
     enc = s.encoding
     values = {}
     for i, f in enumerate(enc.features):
-        for v, bit in enc.code(i, enc.states[i].index(x[f])).items():
-            values[enc.variables.index(v)] = bit
-    return evaluate(s.root, values)
+        values.update(enc.code(i, enc.states[i].index(x[f])))
+    u = s.root
+    while u.var is not None:
+        u = branches(u)[int(values[u.var])]
+    return u == u.bdd.true
 
 
 def no_two_adjacent(n: int) -> int:
@@ -136,24 +131,3 @@ def test_a_deep_set_is_copied_into_another_order_and_backend(deep, where):
         # and back: a set made in its own manager (backend "auto") into the ODD's
         alone = bnx.forbid(clf, combos)
         assert alone.root_in(odd.bdd, odd.encoding) == chain.root
-
-
-def test_within_a_set_on_a_deep_diagram(deep):
-    """``g = f or not kappa`` for a positive instance, ``f and kappa`` for a negative one,
-    with ``kappa`` the instances where ``f0`` is off; ``f`` is "at least T features on"."""
-    clf, odd = deep
-    total = odd.count()
-    t = next(t for t in (N // 2, N // 2 + 1)
-             if sum(math.comb(N, k) for k in range(t, N + 1)) == total)
-    on_rest = sum(math.comb(N - 1, k) for k in range(t, N))  # f and f0 off
-    kappa = [{"f0": 1}]
-    with limit_untouched():
-        allowed = bnx.forbid(odd, kappa)
-        pos = {f: int(1 <= i <= t) for i, f in enumerate(clf.features)}
-        neg = dict.fromkeys(clf.features, 0)
-        g = within_odd(odd, pos, allowed)
-        assert models(g.root, N) == 2 ** (N - 1) + on_rest
-        g = within_odd(odd, neg, kappa)  # a list of combinations works as well
-        assert models(g.root, N) == on_rest
-        with pytest.raises(bnx.ExplanationError, match="not in the set"):
-            within_odd(odd, dict(neg, f0=1), allowed)

@@ -1,44 +1,22 @@
-"""The linear passes of the questions on the array form (issue 17): the vectorised paths
-that small diagrams skip, the per-instance memo, and the passes one by one, against the
-brute force of tests/_support/oracle_reasons.py and tests/_support/oracle.py (independent of
-bnx)."""
+"""The linear passes of the questions on the array form (issue 17), through the questions:
+the per-instance memo, the greedy reason, the biased count both ways, against the brute
+force of tests/_support/oracle_reasons.py and tests/_support/oracle.py (independent of bnx).
+The passes one by one, and the vectorised paths small diagrams skip:
+tests/explanation/test_units.py."""
 
 from __future__ import annotations
 
-import itertools
-import math
-
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.explanation import _contrastive  # private: the passes, against brute force
-from bnx.question import _reach  # private: the passes, against brute force
-from tests._support import oracle
 from tests._support import oracle_reasons as brute
 from tests._support.builders import compiled_case, oracle_args
 from tests._support.strategies import classifiers, instances
 
 BACKENDS = bnx.backends.available_backends()
 FEW = settings(max_examples=settings.default.max_examples // 2)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", BACKENDS)
-@FEW
-@given(case=classifiers(), data=st.data())
-def test_vectorised_contrastive_pass_matches_brute_force(case, data, backend):
-    """Every feature through the distinct-rows path that large diagrams take."""
-    clf, odd = compiled_case(case, backend, data)
-    args = oracle_args(case)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_contrastive, "ROW_BY_ROW", 0)
-        for x in [data.draw(instances(case)) for _ in range(2)]:
-            got = bnx.contrastive_explanations(odd, x)
-            assert got.to_set() == brute.contrastive_explanations(args, x)
-            assert bnx.feature_roles(odd, x) == brute.feature_roles(args, x)
 
 
 @pytest.mark.slow
@@ -72,79 +50,6 @@ def test_questions_in_any_order_on_one_instance(case, data, backend):
     for name, which in order:
         z = x if which == "x" else y
         assert asks[name](z) == want[name](z), (name, which)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", BACKENDS)
-@given(case=classifiers(), data=st.data())
-def test_reaches_and_reached_match_completions(case, data, backend):
-    """``reaches`` at the root is "some completion of the partial instance gets the
-    terminal's decision"; ``reached`` marks the nodes of the paths of its completions."""
-    clf, odd = compiled_case(case, backend, data)
-    fv = _reach.view(odd)
-    enc = odd.encoding
-    x = data.draw(instances(case))
-    kept = data.draw(st.sets(st.sampled_from(case.features)))
-    idx = odd.encode(x)
-    fixed = [idx[f] if f in kept else None for f in enc.features]
-    completions = list(itertools.product(*(
-        [fixed[i]] if fixed[i] is not None else range(len(enc.states[i]))
-        for i in range(len(enc.features)))))
-    decisions = {bool(d) for d in bnx.diagram._feature_view.decide_states(fv, completions)}
-    for target in (_reach.FALSE, _reach.TRUE):
-        assert bool(_reach.reaches(fv, fixed, target)[fv.root]) == (bool(target) in decisions)
-    on_paths = np.zeros(fv.arrays.size, dtype=bool)
-    for y in completions:  # walk each completion down
-        u = fv.root
-        on_paths[u] = True
-        while u > _reach.TRUE:
-            u = fv.child(u, y[int(fv.feature[u])])
-            on_paths[u] = True
-    assert (_reach.reached(fv, fixed) == on_paths).all()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", BACKENDS)
-@given(case=classifiers(), data=st.data())
-def test_distances_are_hamming_distances_from_the_root(case, data, backend):
-    """The root's distance to each terminal is the fewest mutable features to change,
-    by enumeration of all instances; the closest flip is one such instance."""
-    clf, odd = compiled_case(case, backend, data)
-    fv = _reach.view(odd)
-    enc = odd.encoding
-    x = data.draw(instances(case))
-    fixed = data.draw(st.sets(st.sampled_from(case.features)))
-    mutable = [f not in fixed for f in enc.features]
-    idx = odd.encode(x)
-    xs = [idx[f] for f in enc.features]
-    everything = list(itertools.product(*(range(len(s)) for s in enc.states)))
-    table = oracle.decision_table(*oracle_args(case))  # by states in the classifier's order
-    pos = [enc.position(f) for f in case.features]
-    decided = [table[tuple(enc.states[i][y[i]] for i in pos)] for y in everything]
-    for target in (_reach.FALSE, _reach.TRUE):
-        best = min((sum(a != b for a, b in zip(y, xs)) for y, d in zip(everything, decided)
-                    if d == bool(target)
-                    and all(m or a == b for m, a, b in zip(mutable, y, xs))), default=None)
-        d = int(_reach.distances(fv, xs, target, mutable)[fv.root])
-        assert (None if d >= _reach.INF else d) == best
-    y = _reach.closest_flip(fv, xs, mutable)
-    r = bnx.robustness(odd, x, immutable=fixed)
-    if y is None:
-        assert r == math.inf
-    else:
-        assert _reach.decide(fv, y) != _reach.decide(fv, xs)
-        assert sum(a != b for a, b in zip(y, xs)) == r
-        assert all(m or a == b for m, a, b in zip(mutable, y, xs))
-
-
-def test_distinct_rows_past_the_integer_keys():
-    """Rows too wide for one int64 key are made distinct by numpy's row sort."""
-    rng = np.random.default_rng(0)
-    a = rng.integers(0, 3, size=(200, 5))
-    for bound in (3, 1 << 20):
-        rows, inverse = _reach.distinct_rows(a, bound)
-        assert len({tuple(r) for r in a.tolist()}) == len(rows)
-        assert (rows[inverse] == a).all()
 
 
 @pytest.mark.slow

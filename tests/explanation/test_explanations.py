@@ -184,30 +184,6 @@ def test_deep_diagrams_do_not_hit_the_recursion_limit(backend, tmp_path):
     assert again.count() == odd.count()
 
 
-def test_autoref_managers_are_tidied(monkeypatch):
-    """Explanations leave dead nodes in the shared autoref managers (kept in the ODD's
-    arrays cache); they are collected once a manager has doubled (here with no slack),
-    and the sets still held stay intact."""
-    from bnx.question import _cache  # private: GC_SLACK forces collection
-    sizes = {}
-    for slack in (0, 10**9):
-        odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
-        monkeypatch.setattr(_cache, "GC_SLACK", slack)
-        kept = bnx.pi_explanations(odd, dict.fromkeys(odd.features, "+"))
-        assert kept.root is not None
-        for _ in range(3):
-            for code in range(16):
-                x = {f: "+" if code >> i & 1 else "-" for i, f in enumerate(odd.features)}
-                # .root writes each set into its dd manager (sets are built in private
-                # managers and written on first use); dropping them leaves dead nodes
-                assert bnx.pi_explanations(odd, x, method="cover").root is not None
-                assert bnx.mc_explanations(odd, x).root is not None
-        sizes[slack] = sum(len(b) for _, b in odd.arrays.cache.entries("aux_manager"))
-        assert kept.count == 3 and len(kept.to_set()) == 3
-        assert list(kept.root.bdd.pick_iter(kept.root))  # still intact in dd
-    assert sizes[0] < sizes[10**9]
-
-
 def _affirmative(states):
     """The on state of a binary feature by its names (independent of bnx): the first of
     each pair yes/no, y/n, true/false, t/f, 1/0, +/-, present/absent, positive/negative,

@@ -4,8 +4,6 @@ network's joint in exact rationals (tests/_support/oracle.py)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -144,20 +142,3 @@ def test_rival_on_a_binary_odd():
             bnx.general_reasons(odd, x, rival=wrong)
     with pytest.raises(bnx.ArgumentError):
         bnx.general_reasons(bnx.examples.admissions(), x)
-
-
-def test_what_is_kept_between_questions_changes_no_answer(monkeypatch):
-    from bnx.explanation import _boxes  # private: LIMIT forces a new store
-    from tests._support.builders import multivalued_classifier
-    odd = bnx.compile(multivalued_classifier())
-    xs = [dict(zip(odd.display_order, s))
-          for s in itertools.product(*(odd.states(f) for f in odd.display_order))]
-    fresh = []
-    for x in xs:
-        odd.clear_caches()
-        fresh.append(list(bnx.general_reasons(odd, x)))
-    assert [list(bnx.general_reasons(odd, x)) for x in reversed(xs)] == fresh[::-1]
-    kept = bnx.general_reasons(odd, xs[0])
-    monkeypatch.setattr(_boxes, "LIMIT", 0)  # every question on a new store
-    assert [list(bnx.general_reasons(odd, x)) for x in xs] == fresh
-    assert list(kept) == fresh[0] and all(r in kept for r in fresh[0])

@@ -93,15 +93,35 @@ def test_a_class_of_three_states_names_a_negative_decision_not_positive():
 
 
 # ---------------------------------------------------------------- on states
+def _on_of(*state_lists):
+    """The on-state indices bnx.explanation.mc.on_states finds for features with these
+    states (a naive Bayes, one feature each), or None when it refuses them."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    feats = [f"F{i}" for i in range(len(state_lists))]
+    net = DiscreteBayesianNetwork([("C", f) for f in feats])
+    net.add_cpds(TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["p", "q"]}))
+    for f, states in zip(feats, state_lists):
+        k = len(states)
+        col = [(i + 1) / (k * (k + 1) / 2) for i in range(k)]  # C = q: the column reversed
+        net.add_cpds(TabularCPD(f, k, [[c, col[k - 1 - i]] for i, c in enumerate(col)],
+                                evidence=["C"], evidence_card=[2],
+                                state_names={f: list(states), "C": ["p", "q"]}))
+    odd = bnx.compile(bnx.Classifier(net, "C", "p"), feats, backend="autoref")
+    try:
+        return [set(s) for s in bnx.explanation.mc.on_states(odd)]
+    except bnx.OnStatesError:
+        return None
+
+
 def test_affirmative_states_are_on_whatever_their_order():
-    from bnx._util.wording import affirmative  # private: the yes/no rule itself
-    for on, off in [("y", "n"), ("Yes", "NO"), ("true", "false"), ("1", "0"), (1, 0),
-                    ("+", "-"), ("+", "\u2212"), ("present", "absent"),
-                    ("Positive", "negative"), ("on", "off"), (True, False)]:
-        assert affirmative((on, off)) == 0 and affirmative((off, on)) == 1
-    for pair in [("normal", "abnormal"), ("a", "b"), ("high", "low"), ("y", "y")]:
-        assert affirmative(pair) is None
-    assert affirmative(("y", "n", "maybe")) is None
+    pairs = [("y", "n"), ("Yes", "NO"), ("true", "false"), ("1", "0"), (1, 0),
+             ("+", "-"), ("+", "\u2212"), ("present", "absent"),
+             ("Positive", "negative"), ("on", "off"), (True, False)]
+    assert _on_of(*pairs) == [{0}] * len(pairs)
+    assert _on_of(*[(off, on) for on, off in pairs]) == [{1}] * len(pairs)
+    for states in [("normal", "abnormal"), ("a", "b"), ("high", "low"), ("y", "n", "maybe")]:
+        assert _on_of(states) is None
 
 
 def _learned():

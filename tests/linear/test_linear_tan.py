@@ -77,25 +77,6 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
 
 
 @pytest.mark.slow
-@settings(max_examples=60, suppress_health_check=[
-    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
-@given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
-def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
-    """With the rounding bound made huge, every verdict is taken on the exact ratios."""
-    from bnx.linear import _forest  # private: the race over the forest (a unit)
-    assume(_two_class_tan(case))
-    clf = _classifier(case)
-    assume(clf.structure == "tan")
-    brute = _brute(case, clf)
-    x = data.draw(instances(case))
-    fr = _forest.Forest(clf)
-    fr.tol = 10 ** 60
-    with monkeypatch.context() as m:
-        m.setattr("bnx.linear._tan.pair_forests", lambda c: [fr])
-        check_all(clf, brute, x)
-
-
-@pytest.mark.slow
 @settings(max_examples=120, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64, rule="argmax"), data=st.data())
@@ -204,15 +185,3 @@ def test_every_instance_of_a_small_tan():
     brute = _brute(case, clf)
     for combo in itertools.product(["no", "yes"], repeat=4):
         check_all(clf, brute, dict(zip("ABCD", combo)))
-
-
-def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
-    from bnx.linear import _branch, _fewest, _tan  # private: each search on its own
-    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
-    x = {"A": "yes", "B": "yes", "C": "no", "D": "yes"}
-    assert len(linear.shortest_pi_explanation(clf, x)) >= 1
-    monkeypatch.setattr(_fewest, "MAX_PROFILES", 3)
-    monkeypatch.setattr(_tan, "relaxation", lambda d: (0, [], []))  # no bound: searches run
-    monkeypatch.setattr(_branch, "MAX_NODES", 0)
-    with pytest.raises(bnx.StructureError, match="pi_explanations"):
-        linear.shortest_pi_explanation(clf, x)

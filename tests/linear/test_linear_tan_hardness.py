@@ -9,6 +9,9 @@
 
 Each construction is checked against brute force over every instance (tests/_support/oracle.py,
 which never imports bnx) and bnx.linear's answers against both.
+
+bnx.linear's private units (the searches of one TAN decision and their budgets, the race
+over a forest, the rounded log) are tested here, and only here: see the last section.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -26,7 +30,7 @@ from pgmpy.models import DiscreteBayesianNetwork
 import bnx
 from bnx import linear
 from tests._support import oracle
-from tests._support.linear_brute import Brute
+from tests._support.linear_brute import Brute, check_all
 from tests._support.strategies import Case, classifier_of, instances, tan_networks
 
 SIGN = ["-", "+"]
@@ -208,3 +212,83 @@ def test_a_bound_that_meets_the_first_explanation_answers_without_search(monkeyp
     monkeypatch.setattr(_fewest, "MAX_PROFILES", -1)  # any search would give up
     monkeypatch.setattr(_branch, "MAX_NODES", -1)
     assert linear.shortest_pi_explanation(clf, x) == first
+
+
+# ---------------------------------------------------------------------- bnx.linear's units
+# The private units of bnx.linear are tested here, and only here: the rounded log of
+# _core (its error bound), the race over a TAN's forest with the rounding bound made huge
+# (_forest), one decision's searches (_tan.TanDecision) and the shortest search's budgets
+# (_fewest.MAX_PROFILES, _branch.MAX_NODES, _tan.relaxation, patched: no public argument
+# sets them, and an input past them is a hard instance of an NP-complete problem).
+def _brute(case, clf):
+    table = {}
+    for combo in itertools.product(*[case.states(f) for f in case.features]):
+        table[combo] = clf.decide(dict(zip(case.features, combo)))
+    return Brute(case, table)
+
+
+def _small_tan():
+    """A TAN over four binary features (A -> B -> C, A -> D), states no/yes."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    yn = ["no", "yes"]
+    net = DiscreteBayesianNetwork([("Y", f) for f in "ABCD"] + [("A", "B"), ("B", "C"),
+                                                                ("A", "D")])
+    cpds = [TabularCPD("Y", 2, [[0.4], [0.6]], state_names={"Y": yn}),
+            TabularCPD("A", 2, [[0.7, 0.2], [0.3, 0.8]], evidence=["Y"], evidence_card=[2],
+                       state_names={"A": yn, "Y": yn})]
+    for f, p, cols in (("B", "A", [0.6, 0.3, 0.25, 0.1]), ("C", "B", [0.5, 0.4, 0.2, 0.3]),
+                       ("D", "A", [0.9, 0.5, 0.45, 0.15])):
+        cpds.append(TabularCPD(f, 2, [cols, [1 - c for c in cols]], evidence=["Y", p],
+                               evidence_card=[2, 2], state_names={f: yn, "Y": yn, p: yn}))
+    net.add_cpds(*cpds)
+    return net
+
+
+@given(st.one_of(st.floats(5e-324, 1.0), st.fractions(Fraction(1, 10 ** 400), 1)),
+       st.one_of(st.floats(5e-324, 1.0), st.fractions(Fraction(1, 10 ** 400), 1)))
+def test_rounded_logs_are_within_their_bound(a, b):
+    """log(a / b) in units of 2**-40 errs by at most the bound it reports (50 digits)."""
+    import decimal
+
+    from bnx.linear._core import SCALE, _log_ratio  # private: the rounded log (a unit)
+    a, b = Fraction(a), Fraction(b)
+    assume(a > 0 and b > 0)
+    lg, err = _log_ratio(a, b)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        D = decimal.Decimal
+        true = ((D(a.numerator).ln() - D(a.denominator).ln())
+                - (D(b.numerator).ln() - D(b.denominator).ln())) * SCALE
+        assert abs(D(lg) - true) <= err
+
+
+@pytest.mark.slow
+@settings(max_examples=60, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
+@given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
+def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
+    """With the rounding bound made huge, every verdict is taken on the exact ratios."""
+    from bnx.linear import _forest  # private: the race over the forest (a unit)
+    assume(len(case.states(case.class_var)) == 2)
+    clf = classifier_of(case)
+    assume(clf.structure == "tan")
+    brute = _brute(case, clf)
+    x = data.draw(instances(case))
+    fr = _forest.Forest(clf)
+    fr.tol = 10 ** 60
+    with monkeypatch.context() as m:
+        m.setattr("bnx.linear._tan.pair_forests", lambda c: [fr])
+        check_all(clf, brute, x)
+
+
+def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
+    from bnx.linear import _branch, _fewest, _tan  # private: each search on its own
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    x = {"A": "yes", "B": "yes", "C": "no", "D": "yes"}
+    assert len(linear.shortest_pi_explanation(clf, x)) >= 1
+    monkeypatch.setattr(_fewest, "MAX_PROFILES", 3)
+    monkeypatch.setattr(_tan, "relaxation", lambda d: (0, [], []))  # no bound: searches run
+    monkeypatch.setattr(_branch, "MAX_NODES", 0)
+    with pytest.raises(bnx.StructureError, match="pi_explanations"):
+        linear.shortest_pi_explanation(clf, x)

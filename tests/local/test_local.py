@@ -19,7 +19,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.local import _bound, _search, _table, answer, sdp_interval  # private: the search's parts
+from bnx.local import _bound, _search, _table, answer, sdp_interval  # private: see below
 from tests._support import oracle
 from tests._support.strategies import (
     classifier_of,
@@ -29,6 +29,9 @@ from tests._support.strategies import (
     multiclass_networks,
 )
 
+# (_table: the decision with features open; _search.MAX_ENTRIES and _bound.MAX_TABLE, the
+# search's and the bound's table limits, patched to force the proof by bounds and its
+# branches: none has a public face)
 FEW = settings(max_examples=30, deadline=None)
 
 
@@ -235,7 +238,6 @@ def test_hepar2_first_20_findings_without_compiling_equals_the_compiled_report()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rows = BayesianModelSampling(net).forward_sample(size=2, seed=1, show_progress=False)
-    from bnx.report._values import FrozenMap  # private: how a report holds a reason
     for k in range(len(rows)):
         x = {f: rows.iloc[k][f] for f in clf.features}
         a = answer(clf, clf.encode(x), most=10 ** 6)
@@ -246,7 +248,8 @@ def test_hepar2_first_20_findings_without_compiling_equals_the_compiled_report()
         assert {frozenset(e) for e in a.reasons} == {frozenset(e) for e in shortest}
         report, compiled = bnx.explain(clf, x, timeout=None), bnx.explain(odd, x)
         assert report.reasons_proven == "shortest"
-        assert set(report.reasons) <= {FrozenMap(e) for e in shortest}
+        assert {frozenset(r.items()) for r in report.reasons} <= \
+            {frozenset(e.items()) for e in shortest}
         assert (report.robustness, set(report.counterfactuals), report.counterfactual_count,
                 report.decision, report.class_probabilities, set(report.necessary)) == (
             compiled.robustness, set(compiled.counterfactuals),
@@ -278,7 +281,7 @@ def test_the_deletion_tries_the_least_coupled_features_first():
     asia = bnx.examples.asia()
     feats = ["asia", "smoke", "xray", "dysp"]
     clf = bnx.Classifier(asia.network, "lung", features=feats)
-    s = _search.Search(clf, clf.encode(dict.fromkeys(feats, "yes")))
+    s = bnx.local.Search(clf, clf.encode(dict.fromkeys(feats, "yes")))
     net = asia.network
     hidden = set(net.nodes()) - set(feats) - {"lung"}
     want = {f: sum(sum(1 for g in feats if p in net.get_parents(g))

@@ -1,9 +1,9 @@
-"""The binary questions asked of a multi-class ODD's class formulas (``formula_for``: the
-decided class's formula, a rival's or a target's), against the multi-class oracle.
+"""The questions on a multi-class ODD, each asked of one class formula (the decided class's,
+a rival's with ``rival=`` or a target's with ``target=``), against the multi-class oracle.
 
-Each class formula lives in the one manager the multi-class compile shares; every binary
-question on it must answer what the oracle answers by enumeration: "why a" on the decided
-class's formula, "why a and not b" on b's, "the closest instances decided b" on b's.
+Each class formula lives in the one manager the multi-class compile shares; every question
+must answer what the oracle answers by enumeration: "why a" (no rival), "why a and not b"
+(``rival=b``), "the closest instances decided b" (``target=b``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.odd._odd import formula_for  # private: the unit every question asks
 from tests._support.oracle_multiclass import MultiOracle
 from tests._support.strategies import instances, multiclass_classifier_of, multiclass_networks
 
@@ -40,28 +39,26 @@ def test_questions_on_class_formulas_answer_as_the_oracle(case, data, backend):
     on = {f: data.draw(st.sets(st.sampled_from(case.states(f))), label=f"on {f}")
           for f in case.features}
     for rival in (None, b):
-        formula = formula_for(odd, x, rival=rival)
-        assert formula.decide(x) is (rival is None)
-        assert bnx.pi_explanations(formula, x).to_set() == brute.pi_explanations(x, rival)
-        assert (bnx.contrastive_explanations(formula, x).to_set()
+        assert bnx.pi_explanations(odd, x, rival=rival).to_set() == \
+            brute.pi_explanations(x, rival)
+        assert (bnx.contrastive_explanations(odd, x, rival=rival).to_set()
                 == brute.contrastive_explanations(x, rival))
-        assert bnx.feature_roles(formula, x) == brute.feature_roles(x, rival)
-        check = bnx.check_explanation(formula, x, part)
+        assert bnx.feature_roles(odd, x, rival=rival) == brute.feature_roles(x, rival)
+        check = bnx.check_explanation(odd, x, part, rival=rival)
         assert (check.sufficient, check.minimal, set(check.redundant)) == \
             brute.check_explanation(x, part, rival)
-        assert bnx.mc_explanations(formula, x, on=on).to_set() == brute.mc_explanations(
-            x, on, rival=rival)
-        target = formula_for(odd, x, target=rival)
-        assert target is formula
+        assert bnx.mc_explanations(odd, x, rival=rival, on=on).to_set() == \
+            brute.mc_explanations(x, on, rival=rival)
         cfs = brute.counterfactuals(x, target=rival, immutable=immutable)
-        assert bnx.counterfactuals(target, x, immutable=immutable).to_set() == set(cfs)
-        assert bnx.robustness(target, x, immutable=immutable) == brute.robustness(
+        assert bnx.counterfactuals(odd, x, target=rival, immutable=immutable).to_set() == \
+            set(cfs)
+        assert bnx.robustness(odd, x, target=rival, immutable=immutable) == brute.robustness(
             x, target=rival, immutable=immutable)
     s = data.draw(st.sampled_from(brute.classes), label="state")
     assert bnx.prime_implicants(odd.class_formula(s)).to_set() == brute.prime_implicants(s)
 
 
-def test_formula_for_refuses_the_decided_class_and_unknown_states():
+def test_a_rival_or_target_that_is_the_decided_class_or_no_state_is_refused():
     from pgmpy.factors.discrete import TabularCPD
     from pgmpy.models import DiscreteBayesianNetwork
     cs = ["a", "b", "c"]
@@ -74,10 +71,10 @@ def test_formula_for_refuses_the_decided_class_and_unknown_states():
     x = {"F": "1"}
     assert odd.decide(x) == "b"
     with pytest.raises(bnx.errors.ArgumentError, match="rival='b'"):
-        formula_for(odd, x, rival="b")
+        bnx.pi_explanations(odd, x, rival="b")
     with pytest.raises(bnx.errors.ArgumentError, match="target='b'"):
-        formula_for(odd, x, target="b")
-    with pytest.raises(bnx.errors.ArgumentError, match="not both"):
-        formula_for(odd, x, rival="a", target="c")
+        bnx.counterfactuals(odd, x, target="b")
     with pytest.raises(bnx.errors.UnknownStateError, match="d"):
-        formula_for(odd, x, rival="d")
+        bnx.contrastive_explanations(odd, x, rival="d")
+    with pytest.raises(bnx.errors.UnknownStateError, match="d"):
+        bnx.robustness(odd, x, target="d")

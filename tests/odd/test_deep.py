@@ -10,8 +10,8 @@ import pickle
 import pytest
 
 import bnx
-from bnx.diagram._traversals import count as count_dd  # private: dd's own count recurses
 from tests._support.deep import (
+    dd_count,
     limit_untouched,
     majority,
     majority_count,
@@ -44,7 +44,7 @@ def test_a_deep_majority_end_to_end(backend, tmp_path):
         assert [odd.decide(x) for x in xs] == [majority_decides(x) for x in xs]
         assert list(odd.decide_many(xs)) == [majority_decides(x) for x in xs]
         root = odd.root  # the dd form, made from the arrays
-        assert count_dd(root, odd.encoding.nvars) == majority_count(n)
+        assert dd_count(root, odd.encoding.nvars) == majority_count(n)
         assert odd.size == root.dag_size
         again = bnx.ODD.load(odd.save(str(tmp_path / "m.bnx")), backend=backend)
         _same(odd, again, xs)
@@ -62,7 +62,7 @@ def test_a_diagram_deeper_than_the_limit_end_to_end(backend, tmp_path):
         assert odd.count() == 2 ** (n - 1)
         xs = [dict.fromkeys(odd.features, 0), dict.fromkeys(odd.features, 1)]
         assert [odd.decide(x) for x in xs] == [False, True]
-        assert count_dd(odd.root, odd.encoding.nvars) == 2 ** (n - 1) and odd.size == 2
+        assert dd_count(odd.root, odd.encoding.nvars) == 2 ** (n - 1) and odd.size == 2
         again = bnx.ODD.load(odd.save(str(tmp_path / "d.bnx")), backend=backend)
         _same(odd, again, xs)
         assert again.size == 2 and again.root.var == odd.root.var

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx._util import rounding  # private: the bounds under test
+from bnx._util import rounding  # private: the float bounds themselves (no public face)
 from bnx.probability.same_decision import sdp_with_bound
 from tests._support.bundled import bundled_bif, bundled_network
 from tests._support.strategies import (

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bnx
-from bnx.tabular._engine import marginal_odd  # the per-pattern restricted ODD: no public face
 from tests._support import oracle
+from tests._support.builders import observed_odd
 from tests._support.strategies import classifiers, instances, on_maps
 from tests.conftest import shared_file
 
@@ -102,7 +102,7 @@ def votes():
 def _one_row(odd, row, rob=True):
     """explain_data's answers by the one-row functions (the marginal ODD for missing values)."""
     x = {f: v for f, v in row.items() if f in odd.features and isinstance(v, str)}
-    m = marginal_odd(odd, list(x))
+    m = observed_odd(odd, list(x))
     if m is None:  # nothing observed: the prior decides; one empty explanation of each kind
         return {"decision": odd.classifier.decide({}, partial=True),
                 "posterior": odd.classifier.posterior({}, partial=True), "mc_count": 1,

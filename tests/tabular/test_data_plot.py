@@ -9,8 +9,8 @@ import pytest
 
 import bnx
 from bnx.diagram.drawing import odd_graph
-from bnx.tabular._engine import marginal_odd  # the per-pattern restricted ODD: no public face
 from bnx.tabular.plot import pi_feature_share
+from tests._support.builders import observed_odd
 
 matplotlib.use("Agg")
 
@@ -49,7 +49,7 @@ def test_pi_feature_share_by_enumeration():
     want = dict.fromkeys(clf.features, 0.0)
     for _, row in data.iterrows():
         x = {f: v for f, v in row.items() if f in clf.features and isinstance(v, str)}
-        pis = list(bnx.pi_explanations(marginal_odd(odd, list(x)), x))
+        pis = list(bnx.pi_explanations(observed_odd(odd, list(x)), x))
         for f in clf.features:
             want[f] += sum(f in z for z in pis) / len(pis) / len(data)
     assert share.to_dict() == pytest.approx(want, rel=1e-12)
