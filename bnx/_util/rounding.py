@@ -59,6 +59,8 @@ EPS = 2.0 ** -52
 #: The smallest positive normal double: below it relative rounding bounds fail.
 NORMAL = sys.float_info.min
 
+_LARGEST = sys.float_info.max
+
 #: The bound promised on every float probability a question returns (``1e-9``).
 BOUND = Fraction(1, 10 ** 9)
 
@@ -197,9 +199,8 @@ def compare_all(a, b, rel, *, strict: bool = False, err=0):
 
 def _floating(a, b, rel, err) -> bool:
     """Whether :func:`_settle` compares ``a`` and ``b`` in floats."""
-    if err or isinstance(rel, Fraction):
-        return False
-    return ((isinstance(a, float) or getattr(a, "dtype", _NONE).kind == "f")
+    return (not err and not isinstance(rel, Fraction)
+            and (isinstance(a, float) or getattr(a, "dtype", _NONE).kind == "f")
             and (isinstance(b, float) or getattr(b, "dtype", _NONE).kind == "f"))
 
 
@@ -218,10 +219,11 @@ def _exact(x):
 
 def _rational(x):
     """Return a lone number as an int or a fraction (arrays as they are)."""
-    if isinstance(x, (int, Fraction)):
+    if isinstance(x, (int, Fraction)) or getattr(x, "ndim", 0):
         return x
-    import numpy as np
-    return x if isinstance(x, np.ndarray) else Fraction(x)
+    if hasattr(x, "item"):  # a numpy number (or a 0-d array): its Python number
+        x = x.item()
+    return x if isinstance(x, (int, Fraction)) else Fraction(x)
 
 
 def _settle(a, b, rel, strict: bool, err):
@@ -233,17 +235,23 @@ def _settle(a, b, rel, strict: bool, err):
         m = max(float(rel), 4 * U)
         lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
         # relative bounds hold for 0 and for normal finite floats only (NaN is neither)
-        usable = (((a == 0) | ((a >= NORMAL) & (a <= sys.float_info.max)))
-                  & ((b == 0) | ((b >= NORMAL) & (b <= sys.float_info.max))))
+        usable = (((a == 0) | ((a >= NORMAL) & (a <= _LARGEST)))
+                  & ((b == 0) | ((b >= NORMAL) & (b <= _LARGEST))))
     else:
-        a, b = _rational(a), _rational(b)
+        if not isinstance(a, (int, Fraction)):
+            a = _rational(a)
+        if not isinstance(b, (int, Fraction)):
+            b = _rational(b)
         g = Fraction(rel) if rel else 0
         lo, hi = (1 - g, 1 + g) if g else (1, 1)
         usable = True
+    a_lo, a_hi, b_lo, b_hi = a * lo, a * hi, b * lo, b * hi
+    if err:
+        a_hi, b_hi = a_hi + err, b_hi + err
     if strict:
-        yes, no = a * lo > b * hi + err, a * hi + err <= b * lo
+        yes, no = a_lo > b_hi, a_hi <= b_lo
     else:
-        yes, no = a * lo >= b * hi + err, a * hi + err < b * lo
+        yes, no = a_lo >= b_hi, a_hi < b_lo
     return (yes | no) & usable, yes
 
 

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._util.rounding import compare_all, float_gamma
+from .._util.rounding import compare, compare_all, float_gamma
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
@@ -215,11 +215,10 @@ def _qualifies(clf, odd, idx: dict, part, d: bool, delta: Fraction) -> bool:
     e = {f: idx[f] for f in part}
     got = sdp_with_bound(clf, e, d, odd)
     if got is not None:
-        value, bound = got
-        if Fraction(value) - bound >= delta:
-            return True
-        if Fraction(value) + bound < delta:
-            return False
+        value, bound = got  # |value - SDP| <= bound
+        sure = compare(value, delta, 0, err=bound)
+        if sure is not None:
+            return sure
     return exact_sdp(clf, e, d, odd) >= delta
 
 
