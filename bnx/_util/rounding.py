@@ -114,9 +114,9 @@ def compare(a, b, rel, *, strict: bool = False, err=0) -> bool | None:
         The relative bound (``gamma(k)`` of the roundings on the longest chain).
     strict : bool, default False
         Decide ``A > B`` instead of ``A >= B``.
-    err : int or fractions.Fraction, default 0
-        An absolute bound on ``|(a - b) - (A - B)|`` for exact ``a`` and ``b`` (of any
-        sign; ``rel`` 0): the rounded log sums of :mod:`bnx.linear`'s race.
+    err : int, float or fractions.Fraction, default 0
+        With ``rel`` 0, an absolute bound on ``|(a - b) - (A - B)|`` instead, ``a`` and
+        ``b`` of any sign: logs, say (see :func:`compare_all`).
 
     Returns
     -------
@@ -158,9 +158,10 @@ def compare_all(a, b, rel, *, strict: bool = False, err=0):
         float is the exact rational it holds).
     strict : bool, default False
         Decide ``A > B`` instead of ``A >= B``.
-    err : int or fractions.Fraction, default 0
-        An absolute bound on ``|(a - b) - (A - B)|`` for exact ``a`` and ``b`` (of any
-        sign; ``rel`` 0). Nonzero, the comparison runs in exact arithmetic.
+    err : int, float or fractions.Fraction, default 0
+        With ``rel`` 0, an absolute bound on ``|(a - b) - (A - B)|`` instead, ``a`` and
+        ``b`` of any sign: exact numbers (the rounded log sums of :mod:`bnx.linear`), or
+        floats (logs, an infinite one exact: the log of 0).
 
     Returns
     -------
@@ -181,25 +182,31 @@ def compare_all(a, b, rel, *, strict: bool = False, err=0):
     answer is a sure answer of the exact comparison. Otherwise it runs on the exact
     rationals of the values: ``A >= B`` is sure when ``a (1 - rel) >= b (1 + rel) + err``,
     ``A < B`` when ``a (1 + rel) + err < b (1 - rel)``. Exact zeros settle: ``0 >= 0``.
+    With an absolute ``err`` on floats, ``A > B`` is sure when ``a > fl(b + err)`` and
+    ``A < B`` when ``fl(a + err) < b`` (rounding is monotone, so these strict float
+    inequalities hold of the exact sums too).
 
     Examples
     --------
     >>> settled, result = compare_all([0.75, 0.5, 0.0, 0.0], [0.25, 0.5, 0.0, 0.5], 1e-12)
     >>> settled.tolist(), result.tolist()
     ([True, False, True, True], [True, False, True, False])
+    >>> import math
+    >>> compare_all([-1.0, -math.inf, -0.5], [-2.0, -3.0, -0.25], 0.0, err=0.5)[0].tolist()
+    [True, True, False]
     """
     import numpy as np
     a, b = np.asarray(a), np.asarray(b)
-    if not _floating(a, b, rel, err):
+    if not _floating(a, b, rel):
         a, b = _exact(a), _exact(b)
     settled, result = _settle(a, b, rel, strict, err)
     settled = np.asarray(settled, dtype=bool)
     return settled, np.asarray(result, dtype=bool) & settled
 
 
-def _floating(a, b, rel, err) -> bool:
+def _floating(a, b, rel) -> bool:
     """Whether :func:`_settle` compares ``a`` and ``b`` in floats."""
-    return (not err and not isinstance(rel, Fraction)
+    return (not isinstance(rel, Fraction)
             and (isinstance(a, float) or getattr(a, "dtype", _NONE).kind == "f")
             and (isinstance(b, float) or getattr(b, "dtype", _NONE).kind == "f"))
 
@@ -231,7 +238,12 @@ def _settle(a, b, rel, strict: bool, err):
 
     Numbers or arrays alike (only operators that both have).
     """
-    if _floating(a, b, rel, err):
+    rounds = _floating(a, b, rel)
+    logs = rounds and bool(err)
+    if logs:  # an infinity is exact (the log of 0); NaN is no value
+        lo = hi = 1.0
+        usable = (a == a) & (b == b)
+    elif rounds:
         m = max(float(rel), 4 * U)
         lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
         # relative bounds hold for 0 and for normal finite floats only (NaN is neither)
@@ -248,10 +260,9 @@ def _settle(a, b, rel, strict: bool, err):
     a_lo, a_hi, b_lo, b_hi = a * lo, a * hi, b * lo, b * hi
     if err:
         a_hi, b_hi = a_hi + err, b_hi + err
-    if strict:
-        yes, no = a_lo > b_hi, a_hi <= b_lo
-    else:
-        yes, no = a_lo >= b_hi, a_hi < b_lo
+    # a float sum rounds (monotonically): then only a strict inequality is sure
+    yes = a_lo > b_hi if strict or logs else a_lo >= b_hi
+    no = a_hi <= b_lo if strict and not logs else a_hi < b_lo
     return (yes | no) & usable, yes
 
 

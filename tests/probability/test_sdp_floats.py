@@ -256,3 +256,30 @@ def test_compare_with_an_absolute_bound(exact, tol, move, strict):
     assert got is None or got == ((exact > 0) if strict else (exact >= 0))
     if abs(s) > tol:
         assert got is not None
+
+
+_LOGS = st.one_of(st.just(-math.inf), st.just(math.nan), st.floats(-1e6, 1e6))
+
+
+@given(st.lists(st.tuples(_LOGS, _LOGS, st.fractions(-1, 1)), min_size=1, max_size=30),
+       st.sampled_from([1e-12, 0.5, 2.0 ** -40, 3.0]), st.booleans())
+def test_compare_all_on_logs_with_an_absolute_bound(pairs, err, strict):
+    """Float logs (an infinite one exact: the log of 0) whose exact difference is within
+    err of theirs: where compare_all settles, it is the exact comparison."""
+    import numpy as np
+    a = np.array([x for x, _, _ in pairs])
+    b = np.array([y for _, y, _ in pairs])
+    settled, result = rounding.compare_all(a, b, 0.0, strict=strict, err=err)
+    for (x, y, t), s, r in zip(pairs, settled.tolist(), result.tolist()):
+        if x == y == -math.inf or math.isnan(x) or math.isnan(y):
+            assert not s  # two exact logs of 0 are no difference of floats; NaN no value
+            continue
+        if x == -math.inf or y == -math.inf:
+            assert s and r == (y == -math.inf)
+            continue
+        d = Fraction(x) - Fraction(y) + t * Fraction(err)  # the exact difference
+        if s:
+            assert r == ((d > 0) if strict else (d >= 0))
+        if abs(Fraction(x) - Fraction(y)) > 2 * Fraction(err):
+            assert s
+        assert rounding.compare(x, y, 0.0, strict=strict, err=err) == (r if s else None)
