@@ -240,9 +240,8 @@ def _settle(a, b, rel, strict: bool, err):
     """
     rounds = _floating(a, b, rel)
     logs = rounds and bool(err)
-    if logs:  # an infinity is exact (the log of 0); NaN is no value
-        lo = hi = 1.0
-        usable = (a == a) & (b == b)
+    if logs:  # an infinity is exact (the log of 0); NaN compares false: unsettled
+        lo, hi, usable = 1.0, 1.0, True
     elif rounds:
         m = max(float(rel), 4 * U)
         lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
