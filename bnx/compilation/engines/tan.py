@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..._util.rounding import compare_all
 from ...classifier._classifier import Classifier
 from ...classifier._rules import argmax_pairs
 from ...diagram._arrays import FALSE, Builder, DiagramArrays, negate
@@ -193,9 +194,8 @@ class TanLevels(Levels):
             order = np.argsort(xs, kind="stable")
             order = order[np.argsort(small[order], kind="stable")]
         srt, sc = xs[order], cx[order]
-        with np.errstate(invalid="ignore"):
-            d = np.diff(srt)
-        near = (np.diff(sc) == 0) & ((d <= self.gap) | np.isnan(d))
+        apart, _ = compare_all(srt[1:], srt[:-1], 0.0, strict=True, err=self.gap)
+        near = (np.diff(sc) == 0) & ~apart
         if not near.any():
             return order, np.arange(len(xs))
         # a run that starts at -inf holds bottom states of one context: all equal
