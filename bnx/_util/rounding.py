@@ -184,7 +184,7 @@ def compare_all(a, b, rel, *, strict: bool = False, err=0):
     ``A < B`` when ``a (1 + rel) + err < b (1 - rel)``. Exact zeros settle: ``0 >= 0``.
     With an absolute ``err`` on floats, ``A > B`` is sure when ``a > fl(b + err)`` and
     ``A < B`` when ``fl(a + err) < b`` (rounding is monotone, so these strict float
-    inequalities hold of the exact sums too).
+    inequalities hold of the exact sums too), and two equal infinities are equal.
 
     Examples
     --------
@@ -192,7 +192,7 @@ def compare_all(a, b, rel, *, strict: bool = False, err=0):
     >>> settled.tolist(), result.tolist()
     ([True, False, True, True], [True, False, True, False])
     >>> import math
-    >>> compare_all([-1.0, -math.inf, -0.5], [-2.0, -3.0, -0.25], 0.0, err=0.5)[0].tolist()
+    >>> compare_all([-1.0, -math.inf, -0.5], [-2.0, -math.inf, -0.25], 0.0, err=0.5)[0].tolist()
     [True, True, False]
     """
     import numpy as np
@@ -262,6 +262,9 @@ def _settle(a, b, rel, strict: bool, err):
     # a float sum rounds (monotonically): then only a strict inequality is sure
     yes = a_lo > b_hi if strict or logs else a_lo >= b_hi
     no = a_hi <= b_lo if strict and not logs else a_hi < b_lo
+    if logs:  # two equal infinite logs are equal exactly
+        tie = (a == b) & ((a == math.inf) | (a == -math.inf))
+        yes, no = (yes, no | tie) if strict else (yes | tie, no)
     return (yes | no) & usable, yes
 
 

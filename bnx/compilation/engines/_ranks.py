@@ -29,7 +29,7 @@ class Ranks:
         np = self.np
         order = np.argsort(xs, kind="stable")
         srt = xs[order]
-        apart, _ = compare_all(srt[1:], srt[:-1], 0.0, strict=True, err=self.gap)
+        _, apart = compare_all(srt[1:], srt[:-1], 0.0, strict=True, err=self.gap)
         near = ~apart
         if not near.any():
             return order, np.arange(len(xs))
