@@ -16,9 +16,10 @@ its two operands' roundings plus one (``(1 + theta_j) / (1 + theta_k)`` is a
 intermediate value a normal float): callers check a lower bound on their values.
 
 - :data:`UNIT`, :func:`gamma` (exact) and :func:`float_gamma` (a float rounded up);
-- :func:`compare`: decide ``A >= B`` (or ``A > B``) from two computed values within a
-  relative bound of the exact ``A`` and ``B``, or return ``None`` so the caller
-  computes exactly: the one compare-or-defer of every engine and question;
+- :func:`compare_all`: decide ``A >= B`` (or ``A > B``) entry by entry from computed
+  values within a relative bound of the exact ``A`` and ``B``, or leave the entry
+  unsettled so the caller computes it exactly: the one compare-or-defer of every
+  engine and question (:func:`compare` is the same body on two numbers);
 - :func:`probability`: a probability from a ratio of computed sums with its proven
   absolute bound, or ``None`` when that bound exceeds :data:`BOUND`;
 - :func:`total`: a sum in blocks, so that ``m`` terms cost about ``2 sqrt(m)``
@@ -43,8 +44,8 @@ import math
 import sys
 from fractions import Fraction
 
-__all__ = ["BOUND", "EPS", "NORMAL", "U", "UNIT", "Unsafe", "compare", "float_gamma", "gamma",
-           "log_ratio", "probability", "total"]
+__all__ = ["BOUND", "EPS", "NORMAL", "U", "UNIT", "Unsafe", "compare", "compare_all",
+           "float_gamma", "gamma", "log_ratio", "probability", "total"]
 
 #: The unit roundoff of binary64.
 UNIT = Fraction(1, 1 << 53)
@@ -57,6 +58,8 @@ EPS = 2.0 ** -52
 
 #: The smallest positive normal double: below it relative rounding bounds fail.
 NORMAL = sys.float_info.min
+
+_LARGEST = sys.float_info.max
 
 #: The bound promised on every float probability a question returns (``1e-9``).
 BOUND = Fraction(1, 10 ** 9)
@@ -97,47 +100,172 @@ def float_gamma(k: int) -> float:
     return math.nextafter(float(gamma(k)), math.inf)
 
 
-def compare(a, b, rel, *, strict: bool = False) -> bool | None:
+def compare(a, b, rel, *, strict: bool = False, err=0) -> bool | None:
     """Whether ``A >= B`` (``A > B`` when ``strict``), or ``None`` when unsure.
+
+    One pair of :func:`compare_all`: the same body, on two numbers.
 
     Parameters
     ----------
-    a, b : float or fractions.Fraction
+    a, b : float, int or fractions.Fraction
         Computed nonnegative values of the exact ``A`` and ``B``: ``|a - A| <= rel A``
         and ``|b - B| <= rel B``.
     rel : float or fractions.Fraction
         The relative bound (``gamma(k)`` of the roundings on the longest chain).
     strict : bool, default False
         Decide ``A > B`` instead of ``A >= B``.
+    err : int, float or fractions.Fraction, default 0
+        With ``rel`` 0, an absolute bound on ``|(a - b) - (A - B)|`` instead, ``a`` and
+        ``b`` of any sign: logs, say (see :func:`compare_all`).
 
     Returns
     -------
     bool or None
         The exact answer when the bounds settle it; ``None`` when ``a`` and ``b`` are too
-        close (or a float is subnormal, where relative bounds fail): the caller then
-        compares the exact values.
+        close (or a float is subnormal or not finite, where relative bounds fail): the
+        caller then compares the exact values.
+
+    See Also
+    --------
+    compare_all : the same for arrays of values.
+
+    Examples
+    --------
+    >>> compare(0.75, 0.25, 1e-12), compare(0.5, 0.5, 1e-12), compare(0.5, 0.5, Fraction(0))
+    (True, None, True)
+    >>> compare(7, 0, 0, err=5), compare(3, 0, 0, err=5)
+    (True, None)
+    """
+    settled, result = _settle(a, b, rel, strict, err)
+    return bool(result) if settled else None
+
+
+def compare_all(a, b, rel, *, strict: bool = False, err=0):
+    """Decide ``A >= B`` (``A > B`` when ``strict``) entry by entry, where the bounds can.
+
+    The one compare-or-defer of every engine and question: each caller computes exactly
+    only the entries left unsettled.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Computed nonnegative values of the exact ``A`` and ``B`` (broadcast together):
+        ``|a - A| <= rel A`` and ``|b - B| <= rel B``. Floats, or exact numbers (ints,
+        fractions, an object array of them).
+    rel : float or fractions.Fraction
+        The relative bound (``gamma(k)`` of the roundings on the longest chain). A
+        :class:`~fractions.Fraction` compares in exact arithmetic, floats included (a
+        float is the exact rational it holds).
+    strict : bool, default False
+        Decide ``A > B`` instead of ``A >= B``.
+    err : int, float or fractions.Fraction, default 0
+        With ``rel`` 0, an absolute bound on ``|(a - b) - (A - B)|`` instead, ``a`` and
+        ``b`` of any sign: exact numbers (the rounded log sums of :mod:`bnx.linear`), or
+        floats (logs, an infinite one exact: the log of 0).
+
+    Returns
+    -------
+    settled, result : numpy.ndarray of bool
+        ``settled`` where the bounds decide; ``result`` the exact answer there (False
+        elsewhere). Left unsettled: values too close, and floats where relative bounds
+        fail (subnormal, infinite, NaN).
+
+    See Also
+    --------
+    compare : the same for two numbers.
 
     Notes
     -----
-    With two floats the comparison runs in floats, its margins doubled and at least four
+    With floats the comparison runs in floats, its margins doubled and at least four
     unit roundoffs: the comparison's own roundings (at most three per side, of
     ``1 -+ 2 rel`` and the two products) are each one unit roundoff, so a sure float
     answer is a sure answer of the exact comparison. Otherwise it runs on the exact
-    rationals of the values (a float is the exact rational it holds).
+    rationals of the values: ``A >= B`` is sure when ``a (1 - rel) >= b (1 + rel) + err``,
+    ``A < B`` when ``a (1 + rel) + err < b (1 - rel)``. Exact zeros settle: ``0 >= 0``.
+    With an absolute ``err`` on floats, ``A > B`` is sure when ``a > fl(b + err)`` and
+    ``A < B`` when ``fl(a + err) < b`` (rounding is monotone, so these strict float
+    inequalities hold of the exact sums too), and two equal infinities are equal.
+
+    Examples
+    --------
+    >>> settled, result = compare_all([0.75, 0.5, 0.0, 0.0], [0.25, 0.5, 0.0, 0.5], 1e-12)
+    >>> settled.tolist(), result.tolist()
+    ([True, False, True, True], [True, False, True, False])
+    >>> import math
+    >>> compare_all([-1.0, -math.inf, -0.5], [-2.0, -math.inf, -0.25], 0.0, err=0.5)[0].tolist()
+    [True, True, False]
     """
-    if isinstance(a, float) and isinstance(b, float) and not isinstance(rel, Fraction):
-        if 0 < a < NORMAL or 0 < b < NORMAL:
-            return None
+    import numpy as np
+    a, b = np.asarray(a), np.asarray(b)
+    if not _floating(a, b, rel):
+        a, b = _exact(a), _exact(b)
+    settled, result = _settle(a, b, rel, strict, err)
+    settled = np.asarray(settled, dtype=bool)
+    return settled, np.asarray(result, dtype=bool) & settled
+
+
+def _floating(a, b, rel) -> bool:
+    """Whether :func:`_settle` compares ``a`` and ``b`` in floats."""
+    return (not isinstance(rel, Fraction)
+            and (isinstance(a, float) or getattr(a, "dtype", _NONE).kind == "f")
+            and (isinstance(b, float) or getattr(b, "dtype", _NONE).kind == "f"))
+
+
+class _NONE:  # the dtype of a value that has none
+    kind = ""
+
+
+def _exact(x):
+    """Return the exact rationals of a float array as an object array (others as they are)."""
+    if x.dtype.kind != "f":
+        return x
+    import numpy as np
+    return np.array([Fraction(v) for v in x.reshape(-1).tolist()],
+                    dtype=object).reshape(x.shape)
+
+
+def _rational(x):
+    """Return a lone number as an int or a fraction (arrays as they are)."""
+    if isinstance(x, (int, Fraction)) or getattr(x, "ndim", 0):
+        return x
+    if hasattr(x, "item"):  # a numpy number (or a 0-d array): its Python number
+        x = x.item()
+    return x if isinstance(x, (int, Fraction)) else Fraction(x)
+
+
+def _settle(a, b, rel, strict: bool, err):
+    """``(settled, result)`` of ``A >= B`` (``A > B``): the body of :func:`compare_all`.
+
+    Numbers or arrays alike (only operators that both have).
+    """
+    rounds = _floating(a, b, rel)
+    logs = rounds and bool(err)
+    if logs:  # an infinity is exact (the log of 0); NaN compares false: unsettled
+        lo, hi, usable = 1.0, 1.0, True
+    elif rounds:
         m = max(float(rel), 4 * U)
         lo, hi = 1.0 - 2.0 * m, 1.0 + 2.0 * m
+        # relative bounds hold for 0 and for normal finite floats only (NaN is neither)
+        usable = (((a == 0) | ((a >= NORMAL) & (a <= _LARGEST)))
+                  & ((b == 0) | ((b >= NORMAL) & (b <= _LARGEST))))
     else:
-        a, b, g = Fraction(a), Fraction(b), Fraction(rel)
-        lo, hi = 1 - g, 1 + g
-    if (a * lo > b * hi) if strict else (a * lo >= b * hi):
-        return True
-    if (a * hi <= b * lo) if strict else (a * hi < b * lo):
-        return False
-    return None
+        if not isinstance(a, (int, Fraction)):
+            a = _rational(a)
+        if not isinstance(b, (int, Fraction)):
+            b = _rational(b)
+        g = Fraction(rel) if rel else 0
+        lo, hi = (1 - g, 1 + g) if g else (1, 1)
+        usable = True
+    a_lo, a_hi, b_lo, b_hi = a * lo, a * hi, b * lo, b * hi
+    if err:
+        a_hi, b_hi = a_hi + err, b_hi + err
+    # a float sum rounds (monotonically): then only a strict inequality is sure
+    yes = a_lo > b_hi if strict or logs else a_lo >= b_hi
+    no = a_hi <= b_lo if strict and not logs else a_hi < b_lo
+    if logs:  # two equal infinite logs are equal exactly
+        tie = (a == b) & ((a == math.inf) | (a == -math.inf))
+        yes, no = (yes, no | tie) if strict else (yes | tie, no)
+    return (yes | no) & usable, yes
 
 
 def probability(num, den, k: int) -> tuple[float, Fraction] | None:

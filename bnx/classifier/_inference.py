@@ -45,11 +45,11 @@ from typing import Any
 
 import numpy as np
 
-from .._util.rounding import gamma
+from .._util.rounding import float_gamma, gamma
 
 __all__ = ["as_table", "align", "product", "sum_out", "indicator", "observe",
            "elimination_order", "plan", "contract", "Contraction", "FloatRange", "eliminate",
-           "integer_factor", "table_gcd", "Inference", "Answer", "error_bound"]
+           "integer_factor", "table_gcd", "Inference", "Answer"]
 
 Factor = tuple  # (scope: tuple, table: numpy object array)
 
@@ -451,15 +451,10 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
     if scope != p.keep:
         out = out.transpose([scope.index(v) for v in p.keep])
     out = np.array(out, dtype=object if exact else np.float64, order="C")
-    return out, e, 0.0 if exact else error_bound(p.depth)
+    return out, e, 0.0 if exact else float_gamma(p.depth)
 
 
 _DOWN, _UP = 1 - 2.0 ** -50, 1 + 2.0 ** -50
-
-
-def error_bound(depth: int) -> float:
-    """``gamma(depth)`` as a float no smaller than it."""
-    return math.nextafter(float(gamma(depth)), math.inf)
 
 
 def _measure(table) -> tuple[float, float]:

@@ -24,7 +24,7 @@ import weakref
 from fractions import Fraction
 from functools import cmp_to_key
 
-from .._util.rounding import log_ratio
+from .._util.rounding import compare, log_ratio
 from ..errors import StructureError
 
 __all__ = ["Race", "Weights", "remembered", "weights"]
@@ -192,10 +192,9 @@ class Race:
 
     def above(self, i: int, u: int, v: int) -> bool:
         """Tell whether value ``u``'s finite term of feature ``i`` is above ``v``'s, exactly."""
-        diff = self.term(i, u)[1] - self.term(i, v)[1]
-        if abs(diff) > 2 * self.w.errmax[i]:
-            return diff > 0
-        return self.ratio(i, u) > self.ratio(i, v)
+        got = compare(self.term(i, u)[1], self.term(i, v)[1], 0, strict=True,
+                      err=2 * self.w.errmax[i])
+        return self.ratio(i, u) > self.ratio(i, v) if got is None else got
 
     def extreme(self, i: int, values, *, best: bool) -> int | None:
         """Return the worst (or best) of ``values`` of feature ``i`` in the term order, exactly.
@@ -246,6 +245,8 @@ class Race:
                 return True
             if minus:
                 return False
+        # compare(s, 0, 0, strict=self.strict, err=self.tol) written out: the enumerations
+        # call this thousands of times, and the call nearly doubled their time
         if s > self.tol:
             return True
         if s < -self.tol:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from .._util.rounding import compare
+
 __all__ = ["Sufficiency", "first_failure", "solve"]
 
 
@@ -50,11 +52,7 @@ def verdict(strict: bool, v: tuple, tol: int | None) -> bool | None:
     s = v[2]
     if tol is None:
         return s > 1 if strict else s >= 1
-    if s > tol:
-        return True
-    if s < -tol:
-        return False
-    return None
+    return compare(s, 0, 0, strict=strict, err=tol)
 
 
 def scalars(fr, side: bool, exact: bool) -> tuple:

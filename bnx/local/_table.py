@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._util.rounding import gamma
+from .._util.rounding import compare_all, gamma
 from ..classifier._inference import FloatRange
 
 __all__ = ["open_joint", "open_table", "open_labels", "Question", "MAX_ENTRIES", "entries"]
@@ -119,31 +119,23 @@ class Question:
         """Return the labels of a float table, or ``None`` when the rounding could change one.
 
         Every entry of ``table`` is within a relative ``err`` of the exact one (up to one
-        positive constant). The sums and products below add ``self.k + 2`` roundings, and
-        the margin is doubled for the comparisons' own (as
-        :func:`bnx._util.rounding.compare` does).
+        positive constant). The sums and products below add ``self.k + 2`` roundings;
+        :func:`bnx._util.rounding.compare_all` compares them.
         """
-        rel = (1 + Fraction(err)) * (1 + gamma(self.k + 2)) - 1
-        g = math.nextafter(float(2 * rel), math.inf)
-        lo, hi = 1 - g, 1 + g
+        rel = math.nextafter(float((1 + Fraction(err)) * (1 + gamma(self.k + 2)) - 1), math.inf)
         if self.multiclass or self.rule == "argmax":
             order = np.sort(table, axis=0)
             top, second = order[-1], order[-2]
-            zero = top == 0  # every class exactly zero: the first class wins the tie
-            sure = zero | (second == 0) | (top * lo > second * hi)
-            if not sure.all():
+            settled, _ = compare_all(top, second, rel, strict=True)  # a tie only of zeros
+            if not settled.all():
                 return None
-            best = np.where(zero, 0, np.argmax(table, axis=0))
+            best = np.where(top == 0, 0, np.argmax(table, axis=0))  # all zero: the first
             return best if self.multiclass else best == self.p
         n, m = self.t
         pos = table[self.p] * (m - n)
         neg = np.delete(table, self.p, axis=0).sum(axis=0) * n
-        both = (pos == 0) & (neg == 0)  # 0 >= 0: positive
-        sure = both | (pos == 0) | (neg == 0) | (pos * lo > neg * hi) | (pos * hi < neg * lo)
-        if not sure.all():
-            return None
-        return np.asarray(both | ((pos > 0) & (pos * lo > neg * hi)) | ((pos > 0) & (neg == 0)),
-                          dtype=bool)
+        settled, positive = compare_all(pos, neg, rel)  # 0 >= 0: positive
+        return positive if settled.all() else None
 
     def labels(self, table: np.ndarray) -> np.ndarray:
         """Return the decision on each setting (the class axis summed away).

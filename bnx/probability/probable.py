@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._util.rounding import gamma
+from .._util.rounding import compare, compare_all, float_gamma
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError
@@ -215,11 +215,10 @@ def _qualifies(clf, odd, idx: dict, part, d: bool, delta: Fraction) -> bool:
     e = {f: idx[f] for f in part}
     got = sdp_with_bound(clf, e, d, odd)
     if got is not None:
-        value, bound = got
-        if Fraction(value) - bound >= delta:
-            return True
-        if Fraction(value) + bound < delta:
-            return False
+        value, bound = got  # |value - SDP| <= bound
+        sure = compare(value, delta, 0, err=bound)
+        if sure is not None:
+            return sure
     return exact_sdp(clf, e, d, odd) >= delta
 
 
@@ -256,13 +255,11 @@ def _all_dense(clf, odd, idx, d, delta, v: under.View) -> list:
         good = np.stack([good.sum(axis=a), np.take(good, idx[f], axis=a)], axis=a)
     ncls = v.table.shape[0]
     k = 2 * (v.depth + ncls - 1 + v.size - 1) + 1
-    g = gamma(k)
     with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = good / pr
-    hi = np.nextafter(float(delta * (1 + g)), np.inf)
-    lo = np.nextafter(float(delta * (1 - g)), -np.inf)
-    qual = (pr > 0) & (ratio >= hi)
-    close = np.argwhere((pr > 0) & (ratio >= lo) & (ratio < hi))
+        ratio = good / pr  # within gamma(k) of the SDP; delta rounds once to a float
+    settled, qual = compare_all(ratio, float(delta), float_gamma(k))
+    qual &= pr > 0
+    close = np.argwhere((pr > 0) & ~settled)
     for m in close:  # too close to delta for floats: decided exactly
         part = [f for f, bit in zip(feats, m) if bit]
         qual[tuple(m)] = exact_sdp(clf, {f: idx[f] for f in part}, d, odd) >= delta

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._util.rounding import BOUND, NORMAL, compare, float_gamma, gamma
+from .._util.rounding import BOUND, NORMAL, compare, compare_all, float_gamma, gamma
 from ..classifier._classifier import _argmax
 from ..classifier._rules import decides
 from ..diagram._memo import register
@@ -189,11 +189,10 @@ def box_violations(clf, odd, box: list, value: bool):
     if best == 0:  # every violation has probability zero: the first one
         k = int(np.flatnonzero((decided != value).reshape(-1))[0])
         near = [k]
-    else:
-        g = float(gamma(v.depth + ncls + 1))
-        near = [k]
-        if np.count_nonzero(bad >= best * (1 - g) / (1 + g)) > 1:
-            near = np.flatnonzero(bad.reshape(-1) >= best * (1 - g) / (1 + g)).tolist()
+    else:  # every violation the floats cannot put below the most probable one
+        _, below = compare_all(best, bad.reshape(-1), float_gamma(v.depth + ncls + 1),
+                               strict=True)
+        near = np.flatnonzero(~below).tolist()
     states = [[box[i][j] for i, j in enumerate(np.unravel_index(q, pr.shape))]
               for q in near]
     if len(states) > 1:  # too close for floats: exact, the first of equals

@@ -190,3 +190,99 @@ def test_probability_refuses_a_bound_above_1e_9():
     assert abs(Fraction(value) - Fraction(2, 3)) <= bound <= rounding.BOUND
     assert rounding.probability(2.0, 3.0, 10 ** 8) is None
     assert rounding.probability(3.0, 3.0, 2) == (1.0, rounding.gamma(3))
+
+
+# the vectorised compare-or-defer: exact values (zeros and ties among them), moved within
+# rel and rounded to floats, or out of range (subnormal, infinite, NaN)
+_EXACT = st.one_of(st.just(Fraction(0)), _POSITIVE,
+                   st.fractions(Fraction(1, 10 ** 320), Fraction(1, 10 ** 310)))
+_PAIRS = st.lists(st.tuples(_EXACT, _EXACT, st.booleans(), st.sampled_from([-1, -0.5, 0, 0.5, 1]),
+                            st.sampled_from([-1, -0.5, 0, 0.5, 1]),
+                            st.sampled_from([None, None, None, math.inf, math.nan, 1e308])),
+                  min_size=1, max_size=30)
+
+
+@given(_PAIRS, st.integers(1, 10 ** 6), st.booleans())
+def test_compare_all_settles_as_exact_fractions_or_defers(pairs, k, strict):
+    """Wherever compare_all settles, its answer is the exact comparison of the fractions;
+    it defers where the floats leave the normal range; compare is the same on each pair."""
+    import numpy as np
+    g = rounding.gamma(k)
+    exact, a, b, wild = [], [], [], []
+    pairs = [(x, x if tie else y, ta, tb, out) for x, y, tie, ta, tb, out in pairs]
+    for x, y, ta, tb, out in pairs:
+        exact.append((x > y) if strict else (x >= y))
+        a.append(float(x * (1 + ta * g)) if out is None else out)
+        b.append(float(y * (1 + tb * g)))
+        wild.append(out is not None and out != 1e308 or any(
+            0 < v < rounding.NORMAL for v in (a[-1], b[-1])))
+    rel = rounding.float_gamma(k + 1)  # the move, then the rounding to a float
+    settled, result = rounding.compare_all(np.array(a), np.array(b), rel, strict=strict)
+    assert settled.shape == result.shape == (len(pairs),)
+    for i, (x, y, _, _, out) in enumerate(pairs):
+        if out is None and settled[i]:
+            assert result[i] == exact[i]
+        if wild[i]:
+            assert not settled[i]
+        if not settled[i]:
+            assert not result[i]
+        assert rounding.compare(a[i], b[i], rel, strict=strict) == (
+            bool(result[i]) if settled[i] else None)
+        if out is None and not wild[i] and (x == y == 0 or abs(x - y) > 10 * g * max(x, y)):
+            assert settled[i]  # zeros and far-apart values are decided in floats
+
+
+@given(st.lists(st.tuples(_EXACT, _EXACT, st.booleans()), min_size=1, max_size=20),
+       st.sampled_from([Fraction(0), Fraction(1, 10 ** 12), Fraction(1, 3)]), st.booleans())
+def test_compare_all_on_exact_numbers_is_exact(pairs, rel, strict):
+    """Exact values (an object array) with an exact rel: ties settle when rel is 0."""
+    import numpy as np
+    a = np.array([x for x, _, _ in pairs], dtype=object)
+    b = np.array([x if tie else y for x, y, tie in pairs], dtype=object)
+    settled, result = rounding.compare_all(a, b, rel, strict=strict)
+    for x, y, s, r in zip(a.tolist(), b.tolist(), settled.tolist(), result.tolist()):
+        if s:
+            assert r == ((x > y) if strict else (x >= y))
+        if not rel or x == y == 0 or abs(x - y) > 2 * rel * (x + y):
+            assert s
+
+
+@given(st.integers(-10 ** 30, 10 ** 30), st.integers(0, 10 ** 6), st.integers(-10 ** 6, 10 ** 6),
+       st.booleans())
+def test_compare_with_an_absolute_bound(exact, tol, move, strict):
+    """The linear race's form: an exact integer sum ``s`` within ``tol`` of ``S`` against 0."""
+    s = exact + max(-tol, min(tol, move))
+    got = rounding.compare(s, 0, 0, strict=strict, err=tol)
+    assert got is None or got == ((exact > 0) if strict else (exact >= 0))
+    if abs(s) > tol:
+        assert got is not None
+
+
+_LOGS = st.one_of(st.just(-math.inf), st.just(math.nan), st.floats(-1e6, 1e6))
+
+
+@given(st.lists(st.tuples(_LOGS, _LOGS, st.fractions(-1, 1)), min_size=1, max_size=30),
+       st.sampled_from([1e-12, 0.5, 2.0 ** -40, 3.0]), st.booleans())
+def test_compare_all_on_logs_with_an_absolute_bound(pairs, err, strict):
+    """Float logs (an infinite one exact: the log of 0) whose exact difference is within
+    err of theirs: where compare_all settles, it is the exact comparison."""
+    import numpy as np
+    a = np.array([x for x, _, _ in pairs])
+    b = np.array([y for _, y, _ in pairs])
+    settled, result = rounding.compare_all(a, b, 0.0, strict=strict, err=err)
+    for (x, y, t), s, r in zip(pairs, settled.tolist(), result.tolist()):
+        if math.isnan(x) or math.isnan(y):
+            assert not s  # NaN is no value
+            continue
+        if x == y == -math.inf:
+            assert s and r == (not strict)  # two exact logs of 0: equal
+            continue
+        if x == -math.inf or y == -math.inf:
+            assert s and r == (y == -math.inf)
+            continue
+        d = Fraction(x) - Fraction(y) + t * Fraction(err)  # the exact difference
+        if s:
+            assert r == ((d > 0) if strict else (d >= 0))
+        if abs(Fraction(x) - Fraction(y)) > 2 * Fraction(err):
+            assert s
+        assert rounding.compare(x, y, 0.0, strict=strict, err=err) == (r if s else None)

@@ -1,10 +1,13 @@
 """Exact ranks of nearly equal floats, for :class:`~.naive_bayes_levels.Levels`.
 
 Values are sorted by their floats, and wherever two neighbours are closer than the proven
-rounding bound (``gap``) ordered and merged by their exact rationals.
+rounding bound (``gap``: :func:`bnx._util.rounding.compare_all` cannot tell them apart)
+ordered and merged by their exact rationals.
 """
 
 from __future__ import annotations
+
+from ..._util.rounding import compare_all
 
 __all__ = ["Ranks"]
 
@@ -26,8 +29,8 @@ class Ranks:
         np = self.np
         order = np.argsort(xs, kind="stable")
         srt = xs[order]
-        d = np.diff(srt)
-        near = (d <= self.gap) | np.isnan(d)
+        _, apart = compare_all(srt[1:], srt[:-1], 0.0, strict=True, err=self.gap)
+        near = ~apart
         if not near.any():
             return order, np.arange(len(xs))
         return order, self._exact_ranks(order, near, exact)

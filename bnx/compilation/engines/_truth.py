@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..._util.rounding import EPS
+from ..._util.rounding import EPS, compare_all
 from ._intervals import approx
 
 __all__ = ["floats", "exact_sums", "tail_truth", "weighted_truth"]
@@ -71,9 +71,9 @@ def tail_truth(rho: Fraction, kcols, sums, r, *, err: float = 0.0) -> tuple:
     (no underflow: every nonzero product ``k r`` at least ``2**-900``; a float sum is 0
     exactly when the exact one is); ``rho = m 2**e`` with ``1/2 < m < 2`` is compared as
     ``m A`` against ``B 2**-e``, exact scaling, for ``-990 <= e <= 100``, where both
-    stay normal floats; comparisons inside eight times that margin are settled in exact
-    integers, all such completions at once, and so are the interval's end points when
-    ``r`` is an array.
+    stay normal floats, by :func:`bnx._util.rounding.compare_all` with twice that bound;
+    the comparisons it leaves unsettled are settled in exact integers, all such
+    completions at once, and so are the interval's end points when ``r`` is an array.
 
     Examples
     --------
@@ -97,14 +97,13 @@ def tail_truth(rho: Fraction, kcols, sums, r, *, err: float = 0.0) -> tuple:
     mant = approx(Fraction(rn, rd << e) if e >= 0 else Fraction(rn << -e, rd)) if rn else 0.0
     af, bf = np.asarray(sums[0]), np.asarray(sums[1])
     rel = (r.shape[1] + 4) * EPS + 2 * err
-    delta = 8 * rel
     pos = af > 0.0  # exactly where A > 0: no underflow
-    lhs = mant * af
-    rhs = np.ldexp(bf, -e)
-    met = pos & ((lhs > rhs * (1 + delta)) | (bf == 0.0))  # B = 0: met by every rho
-    missed = pos & ~met & (lhs < rhs * (1 - delta))
-    truth = np.where(pos, met, bf == 0.0)
-    amb = np.flatnonzero(pos & ~met & ~missed)
+    # m A within 2 rel (m and the product round once each), B 2**-e within rel
+    settled, met = compare_all(mant * af, np.ldexp(bf, -e), 2 * rel)
+    truth = np.where(pos, met, bf == 0.0)  # A = 0: met only by B = 0
+    met &= pos
+    missed = pos & settled & ~met
+    amb = np.flatnonzero(pos & ~settled)
     exact_at: dict = {}
     if len(amb):
         ex = exact_sums(kcols, r, amb)
@@ -116,13 +115,14 @@ def tail_truth(rho: Fraction, kcols, sums, r, *, err: float = 0.0) -> tuple:
     ratio = np.divide(bf, af, out=np.zeros_like(bf), where=pos)
     if isinstance(r, np.ndarray):  # exact ends: the extreme ratios, settled exactly
         lo, hi = Fraction(0), None
+        # a ratio is within 4 rel of B / A (2 rel and the division's rounding, with room)
         if met.any():  # the largest threshold met, among those the floats cannot separate
-            top = ratio[met].max()
-            near = np.flatnonzero(met & (ratio >= top * (1 - 2 * delta)))
+            _, below = compare_all(ratio[met].max(), ratio, 4 * rel, strict=True)
+            near = np.flatnonzero(met & ~below)
             lo = _extreme(exact_sums(kcols, r, near), largest=True)
         if missed.any():  # the smallest threshold missed
-            bottom = ratio[missed].min()
-            near = np.flatnonzero(missed & (ratio <= bottom * (1 + 2 * delta)))
+            _, above = compare_all(ratio, ratio[missed].min(), 4 * rel, strict=True)
+            near = np.flatnonzero(missed & ~above)
             hi = _extreme(exact_sums(kcols, r, near), largest=False)
         return truth, lo, hi, False
     return (truth, *_safe_interval(rho, ratio, met, missed, exact_at, rel))
@@ -203,11 +203,12 @@ def weighted_truth(w: tuple, kcols, af, r, *, err: float = 0.0) -> np.ndarray:
     Float filter: each ``A_c`` is a sum of ``m`` nonnegative products of correctly
     rounded inputs (no underflow: every nonzero product of ``k`` and ``r`` at least
     ``2**-900``), so it is within a relative ``(m + 4) eps + 2 err``, and 0 exactly when
-    ``A_c`` is; each weight is correctly rounded and 0 or at least ``2**-100`` in magnitude. The
-    signed sum of the ``k`` products is then within ``((m + k + 8) eps + 2 err) T`` plus ``k``
-    subnormal roundings of the exact value, ``T = sum_c |w_c| A_c``; every ``A_c``
-    of a nonzero weight at 0 means a sum of exactly 0 (true); a sum inside eight
-    times the margin is computed in exact integers.
+    ``A_c`` is; each weight is correctly rounded and 0 or at least ``2**-100`` in magnitude.
+    The sums ``P`` of the positive weights' products and ``N`` of the negative ones'
+    (normal floats or 0: no product underflows) are then each within a relative
+    ``(m + k + 8) eps + 2 err``; :func:`bnx._util.rounding.compare_all` decides ``P >= N``
+    with four times that bound (every ``A_c`` of a nonzero weight at 0 is ``0 >= 0``:
+    true), and a completion it leaves unsettled is computed in exact integers.
 
     Examples
     --------
@@ -231,12 +232,10 @@ def weighted_truth(w: tuple, kcols, af, r, *, err: float = 0.0) -> np.ndarray:
     wf = np.array([float(x) for x in w], dtype=np.float64)
     if af is None or any(x != 0 and abs(f) < 2.0 ** -100 for x, f in zip(w, wf)):
         return exact(np.arange(nz))
-    s = (wf[:, None] * af).sum(axis=0)
-    t = (np.abs(wf)[:, None] * af).sum(axis=0)
-    margin = 8 * (((m + nc + 8) * EPS + 2 * err) * t + nc * 2.0 ** -1074)
-    zero = ~(af[wf != 0] > 0).any(axis=0)  # every weighted A_c exactly 0: a sum of 0
-    truth = (s > margin) | zero
-    amb = np.flatnonzero((np.abs(s) <= margin) & ~zero)
+    plus = (np.maximum(wf, 0.0)[:, None] * af).sum(axis=0)
+    minus = (np.maximum(-wf, 0.0)[:, None] * af).sum(axis=0)
+    settled, truth = compare_all(plus, minus, 4 * ((m + nc + 8) * EPS + 2 * err))
+    amb = np.flatnonzero(~settled)
     if len(amb):
         truth[amb] = exact(amb)
     return truth

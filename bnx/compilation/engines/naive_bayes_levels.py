@@ -25,7 +25,8 @@ once (:func:`bnx.diagram._arrays.canonical`): no ``dd`` node is made (the ODD ma
 form from the arrays when a user asks for it).
 
 Floats settle every comparison whose gap exceeds a proven bound on the rounding
-error of the sums (``tol``); only states and breakpoints closer than that are
+error of the sums (``tol``, by :func:`bnx._util.rounding.compare_all` where a state is
+compared); only states and breakpoints closer than that are
 compared as exact rationals, recomputed from their paths (exact ties at the
 threshold are common in tests: they all go this way). Classifiers whose
 probabilities underflow a double fall back to the exact engine.
@@ -36,7 +37,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..._util.rounding import U
+from ..._util.rounding import U, compare_all
 from ...classifier._classifier import Classifier
 from ...diagram._arrays import FALSE, TRUE, Builder, DiagramArrays
 from ...diagram.encoding import Encoding
@@ -225,9 +226,11 @@ class Levels(Ranks):
         xs, par, val = self._children(i)
         n1 = i + 1
         res = np.full(len(xs), -5, dtype=np.int64)
-        res[xs >= -self.min_rest[n1] + self.gap] = -4
+        _, true = compare_all(xs, -self.min_rest[n1], 0.0, err=self.gap)  # every completion
+        res[true] = -4
         if not self.true_later[n1]:
-            res[xs < -self.max_rest[n1] - self.gap] = -2
+            settled, up = compare_all(xs, -self.max_rest[n1], 0.0, err=self.gap)
+            res[settled & ~up] = -2  # no completion
         keep = np.flatnonzero(res == -5)
 
         def exact(idx):

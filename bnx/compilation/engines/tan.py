@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..._util.rounding import compare_all
 from ...classifier._classifier import Classifier
 from ...classifier._rules import argmax_pairs
 from ...diagram._arrays import FALSE, Builder, DiagramArrays, negate
@@ -193,9 +194,8 @@ class TanLevels(Levels):
             order = np.argsort(xs, kind="stable")
             order = order[np.argsort(small[order], kind="stable")]
         srt, sc = xs[order], cx[order]
-        with np.errstate(invalid="ignore"):
-            d = np.diff(srt)
-        near = (np.diff(sc) == 0) & ((d <= self.gap) | np.isnan(d))
+        _, apart = compare_all(srt[1:], srt[:-1], 0.0, strict=True, err=self.gap)
+        near = (np.diff(sc) == 0) & ~apart
         if not near.any():
             return order, np.arange(len(xs))
         # a run that starts at -inf holds bottom states of one context: all equal
@@ -286,9 +286,10 @@ class TanLevels(Levels):
         k, nst = xs.shape
         res = np.full(xs.shape, -5, dtype=np.int32)
         n1 = i + 1
-        with np.errstate(invalid="ignore"):
-            res[forced | (xs >= -m.min_rest[n1][cx] + self.gap)] = -4
-            low = (res == -5) & (xs < -m.max_rest[n1][cx] - self.gap)
+        _, true = compare_all(xs, -m.min_rest[n1][cx], 0.0, err=self.gap)  # every completion
+        res[forced | true] = -4
+        settled, up = compare_all(xs, -m.max_rest[n1][cx], 0.0, err=self.gap)
+        low = (res == -5) & settled & ~up  # no completion that is not forced
         tl = m.true_later[n1][cx]
         res[low & ~tl] = -2
         xs = np.where(low & tl, -math.inf, xs)
