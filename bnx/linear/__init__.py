@@ -53,11 +53,11 @@ Examples
 {'WorkExperience': '+', 'GPA': '+'}
 """
 
-from ._changes import counterfactual, robustness, shortest_contrastive_explanation
+from ._changes import counterfactuals, robustness, shortest_contrastive_explanation
 from ._decision import decide
-from ._mc import mc_explanation
+from ._mc import mc_explanations
 from ._pi import check_explanation, pi_explanations, shortest_pi_explanation
 from .xlc import read_xlc
 
-__all__ = ["check_explanation", "counterfactual", "decide", "mc_explanation", "pi_explanations",
+__all__ = ["check_explanation", "counterfactuals", "decide", "mc_explanations", "pi_explanations",
            "read_xlc", "robustness", "shortest_contrastive_explanation", "shortest_pi_explanation"]

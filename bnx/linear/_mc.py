@@ -1,38 +1,50 @@
-"""One MC-explanation without compiling (:func:`mc_explanation`)."""
+"""Every MC-explanation without compiling (:func:`mc_explanations`)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from .._util.wording import decision_state
+from ..diagram.encoding import Encoding
+from ..diagram.layout import Layout
+from ..diagram.store import Store
+from ..explanation.explanations import Explanations
 from ..explanation.mc import on_state_sets
+from . import _every
 from ._decision import decision_of, network_of, position, positions
 from ._moves import keep_fewest
 from ._tan import TanDecision
 
-__all__ = ["mc_explanation"]
+__all__ = ["mc_explanations"]
 
 
-def mc_explanation(clf: Any, instance: Mapping, *,
-                   on: Mapping[Any, Any | Collection] | None = None,
-                   fixed: Iterable = ()) -> dict:
-    """One MC-explanation of the decision on ``instance``, as a complete instance.
+def mc_explanations(clf: Any, instance: Mapping, *,
+                    on: Mapping[Any, Any | Collection] | None = None,
+                    fixed: Iterable = ()) -> Explanations:
+    """Every MC-explanation of the decision on ``instance``, as complete instances.
 
-    The conventions are those of :func:`bnx.mc_explanations`: for a positive
-    decision, keep the decision while turning off as many of the instance's
+    What :func:`bnx.mc_explanations` answers on the compiled ODD, the same set: for a
+    positive decision, keep the decision while turning off as many of the instance's
     on-features as possible (any off state may replace an on one); for a negative
-    decision on and off swap roles. ``on`` maps features to their on state(s)
-    (default: the classifier's declared ``on_states``, or a binary feature's
-    affirmative state, yes of yes/no, + of +/-, ...; other features must be named
-    unless ``fixed``, else :class:`~bnx.OnStatesError`); ``fixed`` features keep their state. Every
-    feature that may move takes its best replacement state, and the fewest features are kept: those
-    whose replacement would cost the most. All MC-explanations (there may be
-    exponentially many) need the compiled ODD.
+    decision on and off swap roles. ``on`` maps features to their on state(s) (default:
+    the classifier's declared ``on_states``, or a binary feature's affirmative state, yes
+    of yes/no, + of +/-, ...; other features must be named unless ``fixed``, else
+    :class:`~bnx.OnStatesError`); ``fixed`` features keep their state.
+
+    The fewest features to keep is found first (on a naive Bayes, the features whose best
+    replacement costs the most are kept; on a TAN, a min-sum over its feature tree). Then
+    every instance that keeps that many and the decision is enumerated, depth first, a
+    branch entered only if its best completion keeps the decision (:mod:`bnx.linear._every`):
+    each answer comes after polynomially many steps, but there may be exponentially many
+    of them. Past :data:`bnx.linear._every.MAX_MEMBERS` the search gives up with a
+    :class:`~bnx.StructureError` (the compiled ODD holds any number as a diagram).
 
     Parameters
     ----------
     clf : Classifier
-        A naive Bayes or TAN classifier (any number of features).
+        A naive Bayes or TAN classifier with a two-state class (any number of features),
+        or an ODD that holds it.
     instance : mapping
         A complete instance.
     on : mapping, optional
@@ -42,11 +54,21 @@ def mc_explanation(clf: Any, instance: Mapping, *,
 
     Returns
     -------
-    dict
+    Explanations
+        Complete instances; :meth:`~bnx.Explanations.lengths` counts them by their number
+        of counted features, as on the diagram.
+
+    Raises
+    ------
+    StructureError
+        The classifier is not naive Bayes or a TAN with a two-state class, or there are
+        more than :data:`~bnx.linear._every.MAX_MEMBERS` MC-explanations.
+    OnStatesError
+        A feature's on state is neither given, declared, nor recognisable.
 
     See Also
     --------
-    bnx.mc_explanations : On the compiled ODD: every MC-explanation.
+    bnx.mc_explanations : The same set, on the compiled ODD.
     bnx.linear.shortest_pi_explanation : The fewest features that fix the decision.
 
     Examples
@@ -54,8 +76,10 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> bnx.linear.mc_explanation(clf, x)
-    {'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}
+    >>> print(bnx.linear.mc_explanations(clf, x))  # doctest: +NORMALIZE_WHITESPACE
+    1 MC-explanation of Admit = + (the fewest on states that keep it):
+      WorkExperience = +, FirstTimeApplicant = -, EntranceExam = -, GPA = +
+    on states: WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +, GPA = +
     """
     clf = network_of(clf)
     d = decision_of(clf, instance)
@@ -64,8 +88,43 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     skip = {w.features[i] for i in fixed_pos}
     ons = on_state_sets(w.features, w.states, on, skip, lambda f: position(w, f, "on"),
                         declared=getattr(clf, "on_states", None))
+    n = d.n
     counted = [ons[i] if d.decision else frozenset(range(len(w.states[i]))) - ons[i]
-               for i in range(d.n)]
-    x_star = (d.keep_fewest(counted, fixed_pos) if isinstance(d, TanDecision)
-              else keep_fewest(d, counted, fixed_pos))
-    return {f: w.states[i][x_star[i]] for i, f in enumerate(w.features)}
+               for i in range(n)]
+    tan = isinstance(d, TanDecision)
+    best = d.keep_fewest(counted, fixed_pos) if tan else keep_fewest(d, counted, fixed_pos)
+    # a feature moves when it is counted and may change; it is kept at cost 1, or takes
+    # one of its uncounted states at cost 0
+    moves = [i not in fixed_pos and d.x[i] in counted[i] and
+             len(counted[i]) < len(w.states[i]) for i in range(n)]
+    budget = sum(best[i] == d.x[i] for i in range(n) if moves[i])
+    what = "the MC-explanations of a decision"
+    if tan:
+        cost = [[(1 if v == xi else 0 if v not in counted[i] else None) if moves[i]
+                 else (0 if v == xi else None) for v in range(len(w.states[i]))]
+                for i, xi in enumerate(d.x)]
+        rows = _every.tan(d, cost, budget, [(w, not d.decision)], what)
+    else:
+        options = [[(v, 1 if v == xi else 0) for v in range(len(w.states[i]))
+                    if v == xi or v not in counted[i]] if moves[i] else None
+                   for i, xi in enumerate(d.x)]
+        rows = _every.naive_bayes(d, options, budget, True, what)
+    enc = Encoding(tuple(w.features), tuple(tuple(s) for s in w.states))
+    layout = Layout("complete", enc, weights=[frozenset() if i in fixed_pos else counted[i]
+                                              for i in range(n)])
+    store = Store(layout.nvars)
+    root = _every.diagram(layout, store, rows)
+    named = {f: w.states[i][d.x[i]] for i, f in enumerate(w.features)}
+    on_names = {f: tuple(w.states[i][j] for j in sorted(ons[i]))
+                for i, f in enumerate(w.features) if f not in skip and ons[i]}
+    return Explanations(None, None, layout, kind="MC", decision=d.decision, instance=named,
+                        feature_order=tuple(getattr(clf, "features", w.features)),
+                        core=(store, root), on=on_names, wording=_wording(clf))
+
+
+def _wording(clf: Any) -> tuple:
+    """Both decisions of ``clf`` in the class's words, positive first."""
+    states = getattr(clf, "class_states", None)
+    positive = getattr(clf, "positive", "positive")
+    c = getattr(clf, "class_var", "class")
+    return tuple(f"{c} = {decision_state(states, positive, s)}" for s in (True, False))
