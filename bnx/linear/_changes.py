@@ -15,12 +15,13 @@ from ..changes.costs import Counterfactuals
 from ..diagram.encoding import Encoding
 from ..diagram.layout import DROPPED, Layout
 from ..diagram.store import Store
-from ..errors import ExplanationError
+from ..errors import ExplanationError, StructureError
 from . import _every
-from ._decision import decision_of, flip_moves, network_of
+from ._decision import class_wording, decision_of, flip_moves, network_of
 from ._tan import TanDecision
 
-__all__ = ["counterfactuals", "robustness", "shortest_contrastive_explanation"]
+__all__ = ["counterfactuals", "one_counterfactual", "robustness",
+           "shortest_contrastive_explanation"]
 
 
 def robustness(clf: Any, instance: Mapping) -> int | float:
@@ -72,12 +73,11 @@ def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
 
     The number of changes is found first (on a naive Bayes, the changes with the largest
     losses; on a TAN, a min-sum over its feature tree). Then every set of that many
-    changes that flips the decision is enumerated, with every combination of new states
-    that does, depth first, a branch entered only if its most damaging completion flips it
-    (:mod:`bnx.linear._every`): each answer comes after polynomially many steps, but there
-    may be exponentially many of them. Past :data:`bnx.linear._every.MAX_MEMBERS` the
-    search gives up with a :class:`~bnx.StructureError` (the compiled ODD holds any number
-    as a diagram).
+    changes that flips the decision, with every combination of new states that does, is
+    made (:mod:`bnx.linear._every`): on a naive Bayes built as a diagram without listing its
+    members, on a TAN listed member by member, each after polynomially many min-sums. When
+    the set is too large for either, the search gives up with a
+    :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
 
     Parameters
     ----------
@@ -95,8 +95,8 @@ def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
     Raises
     ------
     StructureError
-        The classifier is not naive Bayes or a TAN, or there are more than
-        :data:`~bnx.linear._every.MAX_MEMBERS` closest counterfactuals.
+        The classifier is not naive Bayes or a TAN, or the set is too large to build
+        without compiling (:mod:`bnx.linear._every`).
 
     See Also
     --------
@@ -115,37 +115,69 @@ def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
     >>> len(changes), clf.decide({**x, **changes})
     (2, False)
     """
+    return _closest(network_of(clf), instance)
+
+
+#: the limits of :func:`one_counterfactual`: a quick set (states of a naive Bayes set,
+#: min-sums of a TAN's) and few members to order
+ONE_STATES, ONE_SOLVES, ONE_MEMBERS = 20_000, 300, 50
+
+
+def one_counterfactual(clf: Any, instance: Mapping) -> dict | None:
+    """Return the first of :func:`counterfactuals` (the most probable) for a report.
+
+    When the set is quick to build and small (:data:`ONE_STATES`, :data:`ONE_MEMBERS`: each
+    member is ordered by an exact probability); else the closest counterfactual the
+    greedy search finds (:func:`~._decision.flip_moves`). ``None`` when there is none.
+    """
     clf = network_of(clf)
+    try:
+        cfs = _closest(clf, instance, ONE_STATES, ONE_SOLVES)
+        if cfs.count <= ONE_MEMBERS:
+            return next(iter(cfs), None)
+    except StructureError:  # too many to build quickly
+        pass
     d = decision_of(clf, instance)
-    w, x, n = d.w, d.x, d.n
+    moves = flip_moves(d)
+    return None if moves is None else {d.w.features[i]: d.w.states[i][v]
+                                       for i, v in sorted(moves.items())}
+
+
+def _closest(clf: Any, instance: Mapping, limit: int | None = None,
+             work: int | None = None) -> Counterfactuals:
+    """Make :func:`counterfactuals` of the classifier ``clf``.
+
+    Giving up past ``limit`` states (naive Bayes) or ``work`` min-sums (TAN).
+    """
+    d = decision_of(clf, instance)
+    w, x = d.w, d.x
     moves = flip_moves(d)
     what = "the closest counterfactuals of a decision"
-    rows: list = []
+    enc = Encoding(tuple(w.features), tuple(tuple(s) for s in w.states))
+    layout = Layout("partial", enc)
+    store = Store(layout.nvars)
+    root = 0
     if moves is not None:
         budget = len(moves)
         if isinstance(d, TanDecision):
             cost = [[0 if v == xi else 1 for v in range(len(w.states[i]))]
                     for i, xi in enumerate(x)]
-            found = _every.tan(d, cost, budget, d.races, what)
+            found = _every.tan(d, cost, budget, d.races, what, work=work)
+            root = _every.diagram(layout, store, [[DROPPED if v == xi else v
+                                                   for v, xi in zip(z, x)] for z in found])
         else:
-            options = [[(v, 0 if v == xi else 1) for v in range(len(w.states[i]))]
-                       if len(w.states[i]) > 1 else None for i, xi in enumerate(x)]
-            found = _every.naive_bayes(d, options, budget, False, what)
-        rows = [[DROPPED if v == xi else v for v, xi in zip(z, x)] for z in found]
-    enc = Encoding(tuple(w.features), tuple(tuple(s) for s in w.states))
-    layout = Layout("partial", enc)
-    store = Store(layout.nvars)
-    root = _every.diagram(layout, store, rows)
+            options = [[(DROPPED if v == xi else v, v, 0 if v == xi else 1)
+                        for v in range(len(w.states[i]))] for i, xi in enumerate(x)]
+            root = _every.naive_bayes(d, options, budget, False, layout, store, what,
+                                      limit=limit)
     named = {f: w.states[i][x[i]] for i, f in enumerate(w.features)}
-    states = getattr(clf, "class_states", None)
-    positive = getattr(clf, "positive", "positive")
-    c = getattr(clf, "class_var", "class")
-    wording = tuple(f"{c} = {decision_state(states, positive, s)}" for s in (True, False))
     return Counterfactuals(None, None, layout, kind="counterfactual", decision=d.decision,
                            instance=named, feature_order=tuple(w.features),
                            cost=math.inf if moves is None else len(moves), odd=clf,
-                           core=(store, root), wording=wording,
-                           lead=decision_state(states, positive, not d.decision))
+                           core=(store, root), wording=class_wording(clf),
+                           lead=decision_state(getattr(clf, "class_states", None),
+                                               getattr(clf, "positive", "positive"),
+                                               not d.decision))
 
 
 def shortest_contrastive_explanation(clf: Any, instance: Mapping) -> dict:

@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from .._util.wording import decision_state
 from ..diagram.encoding import Encoding
 from ..diagram.layout import Layout
 from ..diagram.store import Store
+from ..errors import StructureError
 from ..explanation.explanations import Explanations
 from ..explanation.mc import on_state_sets
 from . import _every
-from ._decision import decision_of, network_of, position, positions
+from ._decision import class_wording, decision_of, network_of, position, positions
 from ._moves import keep_fewest
 from ._tan import TanDecision
 
-__all__ = ["mc_explanations"]
+__all__ = ["mc_explanations", "one_mc_explanation"]
 
 
 def mc_explanations(clf: Any, instance: Mapping, *,
@@ -34,11 +34,11 @@ def mc_explanations(clf: Any, instance: Mapping, *,
 
     The fewest features to keep is found first (on a naive Bayes, the features whose best
     replacement costs the most are kept; on a TAN, a min-sum over its feature tree). Then
-    every instance that keeps that many and the decision is enumerated, depth first, a
-    branch entered only if its best completion keeps the decision (:mod:`bnx.linear._every`):
-    each answer comes after polynomially many steps, but there may be exponentially many
-    of them. Past :data:`bnx.linear._every.MAX_MEMBERS` the search gives up with a
-    :class:`~bnx.StructureError` (the compiled ODD holds any number as a diagram).
+    the set of every instance that keeps that many and the decision is made
+    (:mod:`bnx.linear._every`): on a naive Bayes built as a diagram without listing its
+    members (there may be billions), on a TAN listed member by member, each after
+    polynomially many min-sums. When the set is too large for either, the search gives up
+    with a :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
 
     Parameters
     ----------
@@ -61,8 +61,8 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     Raises
     ------
     StructureError
-        The classifier is not naive Bayes or a TAN with a two-state class, or there are
-        more than :data:`~bnx.linear._every.MAX_MEMBERS` MC-explanations.
+        The classifier is not naive Bayes or a TAN with a two-state class, or the set is
+        too large to build without compiling (:mod:`bnx.linear._every`).
     OnStatesError
         A feature's on state is neither given, declared, nor recognisable.
 
@@ -81,7 +81,40 @@ def mc_explanations(clf: Any, instance: Mapping, *,
       WorkExperience = +, FirstTimeApplicant = -, EntranceExam = -, GPA = +
     on states: WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +, GPA = +
     """
+    return _fewest_on(network_of(clf), instance, on, fixed)
+
+
+def one_mc_explanation(clf: Any, instance: Mapping, *,
+                       on: Mapping[Any, Any | Collection] | None = None) -> dict:
+    """Return one of :func:`mc_explanations` for a report: the first shortest-first.
+
+    When the set is quick to build (:data:`~._changes.ONE_STATES`,
+    :data:`~._changes.ONE_SOLVES`); else the one the
+    greedy search finds (the fewest features kept, those whose replacement costs most).
+    """
+    from ._changes import ONE_SOLVES, ONE_STATES
     clf = network_of(clf)
+    try:
+        return next(_fewest_on(clf, instance, on, (), ONE_STATES, ONE_SOLVES).shortest_first())
+    except StructureError:  # too many to build quickly
+        pass
+    d = decision_of(clf, instance)
+    w = d.w
+    ons = on_state_sets(w.features, w.states, on, (), lambda f: position(w, f, "on"),
+                        declared=getattr(clf, "on_states", None))
+    counted = [ons[i] if d.decision else frozenset(range(len(w.states[i]))) - ons[i]
+               for i in range(d.n)]
+    best = (d.keep_fewest(counted, set()) if isinstance(d, TanDecision)
+            else keep_fewest(d, counted, set()))
+    return {f: w.states[i][best[i]] for i, f in enumerate(w.features)}
+
+
+def _fewest_on(clf: Any, instance: Mapping, on, fixed, limit: int | None = None,
+               work: int | None = None) -> Explanations:
+    """Make :func:`mc_explanations` of the classifier ``clf``.
+
+    Giving up past ``limit`` states (naive Bayes) or ``work`` min-sums (TAN).
+    """
     d = decision_of(clf, instance)
     w = d.w
     fixed_pos = positions(w, fixed, "fixed")
@@ -99,32 +132,25 @@ def mc_explanations(clf: Any, instance: Mapping, *,
              len(counted[i]) < len(w.states[i]) for i in range(n)]
     budget = sum(best[i] == d.x[i] for i in range(n) if moves[i])
     what = "the MC-explanations of a decision"
-    if tan:
-        cost = [[(1 if v == xi else 0 if v not in counted[i] else None) if moves[i]
-                 else (0 if v == xi else None) for v in range(len(w.states[i]))]
-                for i, xi in enumerate(d.x)]
-        rows = _every.tan(d, cost, budget, [(w, not d.decision)], what)
-    else:
-        options = [[(v, 1 if v == xi else 0) for v in range(len(w.states[i]))
-                    if v == xi or v not in counted[i]] if moves[i] else None
-                   for i, xi in enumerate(d.x)]
-        rows = _every.naive_bayes(d, options, budget, True, what)
     enc = Encoding(tuple(w.features), tuple(tuple(s) for s in w.states))
     layout = Layout("complete", enc, weights=[frozenset() if i in fixed_pos else counted[i]
                                               for i in range(n)])
     store = Store(layout.nvars)
-    root = _every.diagram(layout, store, rows)
+    if tan:
+        cost = [[(1 if v == xi else 0 if v not in counted[i] else None) if moves[i]
+                 else (0 if v == xi else None) for v in range(len(w.states[i]))]
+                for i, xi in enumerate(d.x)]
+        rows = _every.tan(d, cost, budget, [(w, not d.decision)], what, work=work)
+        root = _every.diagram(layout, store, rows)
+    else:
+        options = [[(v, v, 1 if v == xi else 0) for v in range(len(w.states[i]))
+                    if v == xi or v not in counted[i]] if moves[i] else [(xi, xi, 0)]
+                   for i, xi in enumerate(d.x)]
+        root = _every.naive_bayes(d, options, budget, True, layout, store, what,
+                                      limit=limit)
     named = {f: w.states[i][d.x[i]] for i, f in enumerate(w.features)}
     on_names = {f: tuple(w.states[i][j] for j in sorted(ons[i]))
                 for i, f in enumerate(w.features) if f not in skip and ons[i]}
     return Explanations(None, None, layout, kind="MC", decision=d.decision, instance=named,
                         feature_order=tuple(getattr(clf, "features", w.features)),
-                        core=(store, root), on=on_names, wording=_wording(clf))
-
-
-def _wording(clf: Any) -> tuple:
-    """Both decisions of ``clf`` in the class's words, positive first."""
-    states = getattr(clf, "class_states", None)
-    positive = getattr(clf, "positive", "positive")
-    c = getattr(clf, "class_var", "class")
-    return tuple(f"{c} = {decision_state(states, positive, s)}" for s in (True, False))
+                        core=(store, root), on=on_names, wording=class_wording(clf))
