@@ -30,9 +30,9 @@ Part 4 (``tan``): TANs of 300 and 3,000 binary features (each feature's feature 
 drawn among the earlier ones, seeded Dirichlet columns): the first PI-explanation, the
 robustness, the counterfactuals (or giving them up), ``check_explanation`` of the first
 explanation and the first 10 PI-explanations, on a classifier whose tables are read
-(reading them is its own row); then the delay of the enumeration (the first 100 PI-
-explanations of 300 features, 30 of 3,000: the median and largest time between two, and the
-search nodes met by outcome, the most dead ones between two answers), with the shortest
+(reading them is its own row); then the delay of the enumeration (the first 100
+PI-explanations of 300 features, 30 of 3,000: the median and largest time between two, and
+the search nodes met by outcome, the most dead ones between two answers), with the shortest
 search's proven lower bound against the first explanation's size and its outcome; then a
 TAN of 20 features compiled with CUDD, all PI-explanations and the robustness of bnx.linear
 beside those of the ODD (the sets must agree).
