@@ -76,10 +76,13 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> print(bnx.linear.mc_explanations(clf, x))  # doctest: +NORMALIZE_WHITESPACE
+    >>> mcs = bnx.linear.mc_explanations(clf, x)
+    >>> print(mcs)  # the on states kept  # doctest: +NORMALIZE_WHITESPACE
     1 MC-explanation of Admit = + (the fewest on states that keep it):
-      WorkExperience = +, FirstTimeApplicant = -, EntranceExam = -, GPA = +
+      WorkExperience = +, GPA = +
     on states: WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +, GPA = +
+    >>> list(mcs)
+    [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
     """
     return _fewest_on(network_of(clf), instance, on, fixed)
 
