@@ -43,7 +43,7 @@ the feature tree's edges, and the questions are min-sums over that tree (:mod:`b
 the same answers, but the PI-explanations come without a polynomial delay guarantee (one would list
 the minimal transversals of any hypergraph output-polynomially, an open problem), the
 sets of :func:`mc_explanations` and :func:`counterfactuals` are listed member by member
-(each after polynomially many min-sums; given up when there are too many), and the
+(each after polynomially many steps; given up when there are too many), and the
 search for a shortest one may give up (:class:`~bnx.StructureError`) on wide TANs (it is
 NP-complete, even with binary features). Instances are mappings from every feature to a
 state.

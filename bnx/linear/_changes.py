@@ -75,7 +75,7 @@ def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
     losses; on a TAN, a min-sum over its feature tree). Then every set of that many
     changes that flips the decision, with every combination of new states that does, is
     made (:mod:`bnx.linear._every`): on a naive Bayes built as a diagram without listing its
-    members, on a TAN listed member by member, each after polynomially many min-sums. When
+    members, on a TAN listed member by member, each after polynomially many steps. When
     the set is too large for either, the search gives up with a
     :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
 
@@ -119,8 +119,8 @@ def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
 
 
 #: the limits of :func:`one_counterfactual`: a quick set (states of a naive Bayes set,
-#: min-sums of a TAN's) and few members to order
-ONE_STATES, ONE_SOLVES, ONE_MEMBERS = 20_000, 300, 50
+#: bounds of a TAN's) and few members to order
+ONE_STATES, ONE_STEPS, ONE_MEMBERS = 20_000, 20_000, 50
 
 
 def one_counterfactual(clf: Any, instance: Mapping) -> dict | None:
@@ -132,7 +132,7 @@ def one_counterfactual(clf: Any, instance: Mapping) -> dict | None:
     """
     clf = network_of(clf)
     try:
-        cfs = _closest(clf, instance, ONE_STATES, ONE_SOLVES)
+        cfs = _closest(clf, instance, ONE_STATES, ONE_STEPS)
         if cfs.count <= ONE_MEMBERS:
             return next(iter(cfs), None)
     except StructureError:  # too many to build quickly
@@ -147,7 +147,7 @@ def _closest(clf: Any, instance: Mapping, limit: int | None = None,
              work: int | None = None) -> Counterfactuals:
     """Make :func:`counterfactuals` of the classifier ``clf``.
 
-    Giving up past ``limit`` states (naive Bayes) or ``work`` min-sums (TAN).
+    Giving up past ``limit`` states (naive Bayes) or ``work`` bounds (TAN).
     """
     d = decision_of(clf, instance)
     w, x = d.w, d.x

@@ -25,13 +25,16 @@ of terms, the race's winning infinity weighs ``N + 1`` and the losing one ``-1``
 diagram's size is not polynomial in general: past :data:`MAX_STATES` remembered states the
 construction gives up (:class:`~bnx.StructureError`).
 
-TAN (:func:`tan`): the members are listed depth first over the features and their options,
-a branch entered only if the min-sum over the feature forest with the branch's choices
-fixed (:func:`bnx.linear._treedp.first_failure`, exact on near ties) finds a member below
-it, so each member comes after polynomially many min-sums; they are built into one diagram
-(:func:`diagram`). Past :data:`MAX_MEMBERS` members or :data:`MAX_SOLVES` min-sums the
-search gives up (:class:`~bnx.StructureError`). The compiled ODD holds any number of members
-as a diagram.
+TAN (:func:`tan`): the members are listed depth first over the features in the forest's
+preorder and their options. The features not yet chosen are then whole subtrees below
+chosen ones, so the least value of a completion is the chosen terms plus a min-plus
+convolution over budgets of those subtrees' messages (the min-sum's, computed once:
+:func:`bnx.linear._treedp.inside`), kept on a stack as the subtrees are entered; a branch
+is entered only if that least value can make the race fail, and a complete assignment is
+decided exactly, so each member comes after polynomially many steps. They are built into
+one diagram (:func:`diagram`). Past :data:`MAX_MEMBERS` members or :data:`MAX_STEPS`
+bounds the search gives up (:class:`~bnx.StructureError`). The compiled ODD holds any
+number of members as a diagram.
 """
 
 from __future__ import annotations
@@ -42,15 +45,15 @@ import math
 from ..diagram.layout import DROPPED
 from ..errors import StructureError
 from ._plan import sums
-from ._treedp import first_failure
+from ._treedp import inside, scalars
 
-__all__ = ["MAX_MEMBERS", "MAX_SOLVES", "MAX_STATES", "diagram", "naive_bayes", "tan"]
+__all__ = ["MAX_MEMBERS", "MAX_STEPS", "MAX_STATES", "diagram", "naive_bayes", "tan"]
 
 #: answers a TAN's enumeration lists before giving up
 MAX_MEMBERS = 100_000
 
-#: min-sums over a TAN's feature tree its enumeration makes before giving up
-MAX_SOLVES = 20_000
+#: bounds a TAN's enumeration computes before giving up (each a few min-plus convolutions)
+MAX_STEPS = 200_000
 
 #: distinct states (feature, budget left, interval of sums) a naive Bayes set is built from
 #: before giving up: a few seconds
@@ -204,51 +207,130 @@ def tan(d, cost: list, budget: int, races: list, what: str, *,
 
     ``d`` is a :class:`~bnx.linear._tan.TanDecision`; ``cost[i][v]`` the cost of state
     ``v`` of feature ``i`` (0 or 1; ``None`` forbids it); ``races`` lists ``(forest,
-    side)``. A branch is entered only if the min-sum over the forest, with the branch's
-    choices fixed, finds such an assignment (exactly). Gives up past ``limit`` members
-    (default :data:`MAX_MEMBERS`) or ``work`` min-sums (default :data:`MAX_SOLVES`).
+    side)`` over one forest of features. Depth first in the forest's preorder: the features
+    not yet chosen are whole subtrees below chosen ones, so the least value of a completion
+    is the chosen terms plus a min-plus convolution over budgets of those subtrees' messages
+    (:func:`bnx.linear._treedp.inside`, computed once), kept on a stack as the subtrees
+    are entered. A branch is entered only if that least value can fail the race (rounded,
+    or too close to call); a complete assignment is decided exactly. Gives up past
+    ``limit`` members (default :data:`MAX_MEMBERS`) or ``work`` bounds (default
+    :data:`MAX_STEPS`).
     """
     limit = MAX_MEMBERS if limit is None else limit
-    work = MAX_SOLVES if work is None else work
-    n = d.n
-    row = [list(c) for c in cost]
-    solves = [0]
+    work = MAX_STEPS if work is None else work
+    n, K = d.n, budget
+    fr0 = races[0][0]
+    kids = fr0.children
+    preps = []
+    for fr, side in races:
+        T, unit, add, judge = scalars(fr, side, False)[:4]
+        M = inside(fr, side, cost, K)[0]
+        M = [None if m is None else [row + [row[-1]] * (K + 1 - len(row)) for row in m]
+             for m in M]
+        preps.append((T, unit, add, judge, M, fr, side))
 
-    def reachable() -> bool:
-        solves[0] += 1
-        if solves[0] > work:
-            raise _too_many(what, n, work, "min-sums over the feature tree")
-        return any(first_failure(fr, side, row, budget) is not None for fr, side in races)
+    def conv(a: list, b: list, add) -> list:
+        out = [None] * (K + 1)
+        for j in range(K + 1):
+            best = None
+            for j1 in range(j + 1):
+                u, w = a[j1], b[j - j1]
+                if u is None or w is None:
+                    continue
+                v = add(u, w)
+                if best is None or v < best:
+                    best = v
+            out[j] = best
+        return out
+
+    pend: list = []  # features to choose, next on top: (feature, its parent's state)
+    convs = [[[p[1]] * (K + 1)] for p in preps]  # per race: convolutions of pend[:k]
+
+    def push(i: int, u: int) -> None:
+        pend.append((i, u))
+        for p, cs in zip(preps, convs):
+            cs.append(conv(cs[-1], p[4][i][u], p[2]))
+
+    def pop() -> tuple:
+        for cs in convs:
+            cs.pop()
+        return pend.pop()
+
+    for r in reversed(kids[n]):
+        push(r, 0)
+    cur = [0] * n
+    steps = [0]
+
+    def viable(i: int, u: int, y: int, S: list, left: int) -> bool:
+        steps[0] += 1
+        if steps[0] > work:
+            raise _too_many(what, n, work, "bounds of its search")
+        for (T, unit, add, judge, M, _, _), cs, s in zip(preps, convs, S):
+            below = [unit] * (K + 1)
+            for c in kids[i]:
+                below = conv(below, M[c][y], add)
+            rest = conv(cs[-1], below, add)
+            least = min((v for v in rest[:left + 1] if v is not None), default=None)
+            if least is not None and judge(add(add(s, T[i][y][u]), least)) is not True:
+                return True
+        return False
+
+    def member(S: list) -> bool:
+        for (_, _, _, judge, _, fr, side), s in zip(preps, S):
+            got = judge(s)
+            if got is None:  # too close to call: the exact ratios
+                Te, _, adde, judgee = scalars(fr, side, True)[:4]
+                total = Te[n][0][0]
+                for i in range(n):
+                    p = fr.parent[i]
+                    total = adde(total, Te[i][cur[i]][0 if p == n else cur[p]])
+                got = judgee(total)
+            if not got:
+                return True
+        return False
 
     out: list[list[int]] = []
-    if not reachable():
-        return out
-    choices = [[v for v, c in enumerate(cost[i]) if c is not None] for i in range(n)]
-    cur = [0] * n
-    stack = [[0, 0]]  # each frame: [feature, next choice]
+    start = [p[0][n][0][0] for p in preps]
+    if not pend:  # no features: the constant decides
+        return [[]] if member(start) else []
+    # each frame: [feature, parent's state, next option, sums before it, budget used]
+    i, u = pop()
+    stack = [[i, u, 0, start, 0]]
     while stack:
         frame = stack[-1]
-        i, t = frame
-        if i == n:
-            stack.pop()
-            out.append(list(cur))
-            if len(out) > limit:
-                raise _too_many(what, n, limit, "members to list")
-            continue
-        found = False
-        while t < len(choices[i]):
-            v = choices[i][t]
+        i, u, t, S, used = frame
+        row = cost[i]
+        entered = False
+        while t < len(row):
+            y, c = t, row[t]
             t += 1
-            row[i] = [c if u == v else None for u, c in enumerate(cost[i])]
-            if reachable():
-                frame[1] = t
-                cur[i] = v
-                stack.append([i + 1, 0])
-                found = True
-                break
-        if not found:
-            row[i] = list(cost[i])
-            stack.pop()
+            if c is None or used + c > K or not viable(i, u, y, S, K - used - c):
+                continue
+            cur[i] = y
+            S2 = [p[2](s, p[0][i][y][u]) for p, s in zip(preps, S)]
+            for ch in reversed(kids[i]):
+                push(ch, y)
+            if not pend:  # a complete assignment
+                if member(S2):
+                    out.append(list(cur))
+                    if len(out) > limit:
+                        raise _too_many(what, n, limit, "members to list")
+                continue
+            frame[2] = t
+            j, v = pop()
+            stack.append([j, v, 0, S2, used + c])
+            entered = True
+            break
+        if entered:
+            continue
+        # every option of this feature tried: give its place back, and its parent's
+        # frame takes back the children it pushed
+        stack.pop()
+        push(i, u)
+        if stack:
+            parent = stack[-1]
+            for _ in kids[parent[0]]:
+                pop()
     return out
 
 

@@ -92,13 +92,13 @@ def one_mc_explanation(clf: Any, instance: Mapping, *,
     """Return one of :func:`mc_explanations` for a report: the first shortest-first.
 
     When the set is quick to build (:data:`~._changes.ONE_STATES`,
-    :data:`~._changes.ONE_SOLVES`); else the one the
+    :data:`~._changes.ONE_STEPS`); else the one the
     greedy search finds (the fewest features kept, those whose replacement costs most).
     """
-    from ._changes import ONE_SOLVES, ONE_STATES
+    from ._changes import ONE_STATES, ONE_STEPS
     clf = network_of(clf)
     try:
-        return next(_fewest_on(clf, instance, on, (), ONE_STATES, ONE_SOLVES).shortest_first())
+        return next(_fewest_on(clf, instance, on, (), ONE_STATES, ONE_STEPS).shortest_first())
     except StructureError:  # too many to build quickly
         pass
     d = decision_of(clf, instance)
@@ -116,7 +116,7 @@ def _fewest_on(clf: Any, instance: Mapping, on, fixed, limit: int | None = None,
                work: int | None = None) -> Explanations:
     """Make :func:`mc_explanations` of the classifier ``clf``.
 
-    Giving up past ``limit`` states (naive Bayes) or ``work`` min-sums (TAN).
+    Giving up past ``limit`` states (naive Bayes) or ``work`` bounds (TAN).
     """
     d = decision_of(clf, instance)
     w = d.w
