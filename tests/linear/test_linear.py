@@ -381,3 +381,23 @@ def test_the_sets_with_every_verdict_settled_exactly(case, data, monkeypatch):
             m.setattr(_core.weights(clf).race(side), "tol", 10 ** 60)
         assert linear.mc_explanations(clf, x, on=on).to_set() == want
         assert linear.counterfactuals(clf, x).to_set() == brute.counterfactuals(x)
+
+
+def test_a_set_too_large_to_build_is_given_up_and_the_report_still_answers(monkeypatch):
+    """Past its budget a set is refused by name (a StructureError saying what to do), and
+    bnx.explain without compiling still shows a closest counterfactual (the greedy one)."""
+    from bnx.linear import _changes, _every  # private: the budgets, made tiny (a unit)
+    clf = bnx.examples.admissions()
+    x = dict.fromkeys(clf.features, "+")
+    monkeypatch.setattr(_every, "MAX_STATES", 1)
+    with pytest.raises(bnx.StructureError, match="gave up the closest counterfactuals.*"
+                                                 "bnx.compile"):
+        linear.counterfactuals(clf, x)
+    with pytest.raises(bnx.StructureError, match="gave up the MC-explanations"):
+        linear.mc_explanations(clf, x)
+    monkeypatch.setattr(_changes, "ONE_STATES", 1)
+    report = bnx.explain(clf, x)
+    assert report.method == "linear"
+    (change,) = report.counterfactuals
+    moved = {f: new for f, (_, new) in change.items()}
+    assert len(moved) == report.robustness == 2 and not clf.decide({**x, **moved})
