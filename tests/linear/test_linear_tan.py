@@ -244,3 +244,20 @@ def test_every_mc_explanation_and_counterfactual_of_a_small_tan_is_the_diagram_s
         want = bnx.counterfactuals(odd, x)
         assert cfs.to_set() == want.to_set() and cfs.cost == want.cost
         assert [p for _, p in cfs.probabilities()] == [p for _, p in want.probabilities()]
+
+
+def test_the_sets_of_a_small_tan_with_every_verdict_settled_exactly(monkeypatch):
+    """With the rounding bound made huge, no bound prunes a branch and every member is decided
+    on the exact ratios: the same sets as the compiled ODD's."""
+    from bnx.linear import _forest  # private: the race over the forest (a unit)
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    odd = bnx.compile(clf, backend="autoref")
+    on = dict.fromkeys("ABCD", "yes")
+    fr = _forest.Forest(clf)
+    fr.tol = 10 ** 60
+    monkeypatch.setattr("bnx.linear._tan.pair_forests", lambda c: [fr])
+    for combo in itertools.product(["no", "yes"], repeat=4):
+        x = dict(zip("ABCD", combo))
+        assert linear.mc_explanations(clf, x, on=on).to_set() == \
+            bnx.mc_explanations(odd, x, on=on).to_set()
+        assert linear.counterfactuals(clf, x).to_set() == bnx.counterfactuals(odd, x).to_set()
