@@ -65,11 +65,12 @@ def robustness(clf: Any, instance: Mapping) -> int | float:
 def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
     """Every closest instance with the other decision, as the changes that lead to it.
 
-    What :func:`bnx.counterfactuals` answers on the compiled ODD, the same set in the same
-    order: each member is a partial instance ``{feature: new state}`` naming the features
-    that change (all :func:`robustness` many of them) and their new states, listed most
-    probable first (the probability of the counterfactual instance under the network);
-    empty, its ``cost`` ``math.inf``, when no change flips the decision.
+    What :func:`bnx.counterfactuals` answers on the compiled ODD, the same set: each member
+    is a partial instance ``{feature: new state}`` naming the features that change (all
+    :func:`robustness` many of them) and their new states, listed most probable first (the
+    probability of the counterfactual instance under the network; equally probable ones in
+    this set's diagram order, which may differ from the compiled ODD's); empty, its
+    ``cost`` ``math.inf``, when no change flips the decision.
 
     The number of changes is found first (on a naive Bayes, the changes with the largest
     losses; on a TAN, a min-sum over its feature tree). Then every set of that many

@@ -37,7 +37,7 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     the set of every instance that keeps that many and the decision is made
     (:mod:`bnx.linear._every`): on a naive Bayes built as a diagram without listing its
     members (there may be billions), on a TAN listed member by member, each after
-    polynomially many min-sums. When the set is too large for either, the search gives up
+    polynomially many steps. When the set is too large for either, the search gives up
     with a :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
 
     Parameters
