@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .._util.wording import decision_state
 from ..errors import ArgumentError, UnknownFeatureError, closest_first
 from ._core import Weights
 from ._moves import flip
 from ._plan import Decision
 from ._tan import TanDecision
 
-__all__ = ["decide", "decision_of", "flip_moves", "network_of", "position", "positions"]
+__all__ = ["class_wording", "decide", "decision_of", "flip_moves", "network_of", "position",
+           "positions"]
 
 
 def decide(clf: Any, instance: Mapping) -> bool:
@@ -72,6 +74,14 @@ def flip_moves(d: Decision) -> dict[int, int] | None:
     ``None`` when none does.
     """
     return d.flip() if isinstance(d, TanDecision) else flip(d)
+
+
+def class_wording(clf: Any) -> tuple:
+    """Both decisions of ``clf`` in the class's words, positive first (``"Admit = +"``)."""
+    states = getattr(clf, "class_states", None)
+    positive = getattr(clf, "positive", "positive")
+    c = getattr(clf, "class_var", "class")
+    return tuple(f"{c} = {decision_state(states, positive, s)}" for s in (True, False))
 
 
 def position(w: Weights, f: Any, what: str) -> int:

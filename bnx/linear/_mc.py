@@ -1,38 +1,50 @@
-"""One MC-explanation without compiling (:func:`mc_explanation`)."""
+"""Every MC-explanation without compiling (:func:`mc_explanations`)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from ..diagram.encoding import Encoding
+from ..diagram.layout import Layout
+from ..diagram.store import Store
+from ..errors import StructureError
+from ..explanation.explanations import Explanations
 from ..explanation.mc import on_state_sets
-from ._decision import decision_of, network_of, position, positions
+from . import _every
+from ._decision import class_wording, decision_of, network_of, position, positions
 from ._moves import keep_fewest
 from ._tan import TanDecision
 
-__all__ = ["mc_explanation"]
+__all__ = ["mc_explanations", "one_mc_explanation"]
 
 
-def mc_explanation(clf: Any, instance: Mapping, *,
-                   on: Mapping[Any, Any | Collection] | None = None,
-                   fixed: Iterable = ()) -> dict:
-    """One MC-explanation of the decision on ``instance``, as a complete instance.
+def mc_explanations(clf: Any, instance: Mapping, *,
+                    on: Mapping[Any, Any | Collection] | None = None,
+                    fixed: Iterable = ()) -> Explanations:
+    """Every MC-explanation of the decision on ``instance``, as complete instances.
 
-    The conventions are those of :func:`bnx.mc_explanations`: for a positive
-    decision, keep the decision while turning off as many of the instance's
+    What :func:`bnx.mc_explanations` answers on the compiled ODD, the same set: for a
+    positive decision, keep the decision while turning off as many of the instance's
     on-features as possible (any off state may replace an on one); for a negative
-    decision on and off swap roles. ``on`` maps features to their on state(s)
-    (default: the classifier's declared ``on_states``, or a binary feature's
-    affirmative state, yes of yes/no, + of +/-, ...; other features must be named
-    unless ``fixed``, else :class:`~bnx.OnStatesError`); ``fixed`` features keep their state. Every
-    feature that may move takes its best replacement state, and the fewest features are kept: those
-    whose replacement would cost the most. All MC-explanations (there may be
-    exponentially many) need the compiled ODD.
+    decision on and off swap roles. ``on`` maps features to their on state(s) (default:
+    the classifier's declared ``on_states``, or a binary feature's affirmative state, yes
+    of yes/no, + of +/-, ...; other features must be named unless ``fixed``, else
+    :class:`~bnx.OnStatesError`); ``fixed`` features keep their state.
+
+    The fewest features to keep is found first (on a naive Bayes, the features whose best
+    replacement costs the most are kept; on a TAN, a min-sum over its feature tree). Then
+    the set of every instance that keeps that many and the decision is made
+    (:mod:`bnx.linear._every`): on a naive Bayes built as a diagram without listing its
+    members (there may be billions), on a TAN listed member by member, each after
+    polynomially many steps. When the set is too large for either, the search gives up
+    with a :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
 
     Parameters
     ----------
     clf : Classifier
-        A naive Bayes or TAN classifier (any number of features).
+        A naive Bayes or TAN classifier with a two-state class (any number of features),
+        or an ODD that holds it.
     instance : mapping
         A complete instance.
     on : mapping, optional
@@ -42,11 +54,21 @@ def mc_explanation(clf: Any, instance: Mapping, *,
 
     Returns
     -------
-    dict
+    Explanations
+        Complete instances; :meth:`~bnx.Explanations.lengths` counts them by their number
+        of counted features, as on the diagram.
+
+    Raises
+    ------
+    StructureError
+        The classifier is not naive Bayes or a TAN with a two-state class, or the set is
+        too large to build without compiling (:mod:`bnx.linear._every`).
+    OnStatesError
+        A feature's on state is neither given, declared, nor recognisable.
 
     See Also
     --------
-    bnx.mc_explanations : On the compiled ODD: every MC-explanation.
+    bnx.mc_explanations : The same set, on the compiled ODD.
     bnx.linear.shortest_pi_explanation : The fewest features that fix the decision.
 
     Examples
@@ -54,18 +76,84 @@ def mc_explanation(clf: Any, instance: Mapping, *,
     >>> import bnx
     >>> clf = bnx.examples.admissions()
     >>> x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}
-    >>> bnx.linear.mc_explanation(clf, x)
-    {'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}
+    >>> mcs = bnx.linear.mc_explanations(clf, x)
+    >>> print(mcs)  # the on states kept  # doctest: +NORMALIZE_WHITESPACE
+    1 MC-explanation of Admit = + (the fewest on states that keep it):
+      WorkExperience = +, GPA = +
+    on states: WorkExperience = +, FirstTimeApplicant = +, EntranceExam = +, GPA = +
+    >>> list(mcs)
+    [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
     """
+    return _fewest_on(network_of(clf), instance, on, fixed)
+
+
+def one_mc_explanation(clf: Any, instance: Mapping, *,
+                       on: Mapping[Any, Any | Collection] | None = None) -> dict:
+    """Return one of :func:`mc_explanations` for a report: the first shortest-first.
+
+    When the set is quick to build (:data:`~._changes.ONE_STATES`,
+    :data:`~._changes.ONE_STEPS`); else the one the
+    greedy search finds (the fewest features kept, those whose replacement costs most).
+    """
+    from ._changes import ONE_STATES, ONE_STEPS
     clf = network_of(clf)
+    try:
+        return next(_fewest_on(clf, instance, on, (), ONE_STATES, ONE_STEPS).shortest_first())
+    except StructureError:  # too many to build quickly
+        pass
+    d = decision_of(clf, instance)
+    w = d.w
+    ons = on_state_sets(w.features, w.states, on, (), lambda f: position(w, f, "on"),
+                        declared=getattr(clf, "on_states", None))
+    counted = [ons[i] if d.decision else frozenset(range(len(w.states[i]))) - ons[i]
+               for i in range(d.n)]
+    best = (d.keep_fewest(counted, set()) if isinstance(d, TanDecision)
+            else keep_fewest(d, counted, set()))
+    return {f: w.states[i][best[i]] for i, f in enumerate(w.features)}
+
+
+def _fewest_on(clf: Any, instance: Mapping, on, fixed, limit: int | None = None,
+               work: int | None = None) -> Explanations:
+    """Make :func:`mc_explanations` of the classifier ``clf``.
+
+    Giving up past ``limit`` states (naive Bayes) or ``work`` bounds (TAN).
+    """
     d = decision_of(clf, instance)
     w = d.w
     fixed_pos = positions(w, fixed, "fixed")
     skip = {w.features[i] for i in fixed_pos}
     ons = on_state_sets(w.features, w.states, on, skip, lambda f: position(w, f, "on"),
                         declared=getattr(clf, "on_states", None))
+    n = d.n
     counted = [ons[i] if d.decision else frozenset(range(len(w.states[i]))) - ons[i]
-               for i in range(d.n)]
-    x_star = (d.keep_fewest(counted, fixed_pos) if isinstance(d, TanDecision)
-              else keep_fewest(d, counted, fixed_pos))
-    return {f: w.states[i][x_star[i]] for i, f in enumerate(w.features)}
+               for i in range(n)]
+    tan = isinstance(d, TanDecision)
+    best = d.keep_fewest(counted, fixed_pos) if tan else keep_fewest(d, counted, fixed_pos)
+    # a feature moves when it is counted and may change; it is kept at cost 1, or takes
+    # one of its uncounted states at cost 0
+    moves = [i not in fixed_pos and d.x[i] in counted[i] and
+             len(counted[i]) < len(w.states[i]) for i in range(n)]
+    budget = sum(best[i] == d.x[i] for i in range(n) if moves[i])
+    what = "the MC-explanations of a decision"
+    enc = Encoding(tuple(w.features), tuple(tuple(s) for s in w.states))
+    layout = Layout("complete", enc, weights=[frozenset() if i in fixed_pos else counted[i]
+                                              for i in range(n)])
+    store = Store(layout.nvars)
+    if tan:
+        cost = [[(1 if v == xi else 0 if v not in counted[i] else None) if moves[i]
+                 else (0 if v == xi else None) for v in range(len(w.states[i]))]
+                for i, xi in enumerate(d.x)]
+        rows = _every.tan(d, cost, budget, [(w, not d.decision)], what, work=work)
+        root = _every.diagram(layout, store, rows)
+    else:
+        options = [[(v, v, 1 if v == xi else 0) for v in range(len(w.states[i]))
+                    if v == xi or v not in counted[i]] if moves[i] else [(xi, xi, 0)]
+                   for i, xi in enumerate(d.x)]
+        root = _every.naive_bayes(d, options, budget, True, layout, store, what,
+                                      limit=limit)
+    named = {f: w.states[i][d.x[i]] for i, f in enumerate(w.features)}
+    on_names = {f: tuple(w.states[i][j] for j in sorted(ons[i]))
+                for i, f in enumerate(w.features) if f not in skip and ons[i]}
+    return Explanations(None, None, layout, kind="MC", decision=d.decision, instance=named,
+                        feature_order=tuple(getattr(clf, "features", w.features)),
+                        core=(store, root), on=on_names, wording=class_wording(clf))

@@ -103,7 +103,7 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     See Also
     --------
     bnx.linear.pi_explanations : Every PI-explanation, one after the other.
-    bnx.linear.mc_explanation : The fewest active features that keep the decision.
+    bnx.linear.mc_explanations : The fewest active features that keep the decision.
 
     Examples
     --------

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from .._util.rounding import compare
 
-__all__ = ["Sufficiency", "first_failure", "solve"]
+__all__ = ["Sufficiency", "first_failure", "inside", "solve"]
 
 
 def order_key(strict: bool):
@@ -109,6 +109,41 @@ def solve(fr, side: bool, cost: list, K: int, exact: bool = False):
     ``totals[j]`` is the least value over assignments of cost at most ``j`` (``None`` if
     none), and ``assignment(j)`` one that attains it (values as :func:`scalars` makes them).
     """
+    n = fr.n
+    M, choice, splits = inside(fr, side, cost, K, exact)
+
+    def assignment(j: int) -> list[int]:
+        y = [0] * n
+        stack = [(n, 0, j)]
+        while stack:
+            i, u, j = stack.pop()
+            pick = choice[i][u]
+            j = min(j, len(pick) - 1)
+            yi = pick[j]
+            if i < n:
+                y[i] = yi
+                j -= cost[i][yi]
+            kids = fr.children[i]
+            for t in range(len(kids) - 1, -1, -1):
+                js = splits[i][t][yi]
+                j = min(j, len(js) - 1)
+                j1 = js[j]
+                stack.append((kids[t], yi, j - j1))
+                j = j1
+        return y
+
+    totals = M[n][0]
+    return totals + [totals[-1]] * (K + 1 - len(totals)), assignment
+
+
+def inside(fr, side: bool, cost: list, K: int, exact: bool = False) -> tuple:
+    """Return ``(M, choice, splits)``: the min-sum's messages, children before parents.
+
+    ``M[i][u][j]``: the least value of feature ``i``'s subtree (its own term included) with
+    its parent at state ``u`` over the assignments of cost at most ``j`` (``None`` if none; a
+    list stops where more budget no longer helps, its last entry holding beyond);
+    ``choice`` and ``splits`` say how it is attained (for :func:`solve`'s assignment).
+    """
     T, unit, add = scalars(fr, side, exact)[:3]
     n = fr.n
     M: list = [None] * (n + 1)
@@ -171,29 +206,7 @@ def solve(fr, side: bool, cost: list, K: int, exact: bool = False):
             out.append(res)
             picks.append(pick)
         M[i], choice[i], splits[i] = out, picks, sp
-
-    def assignment(j: int) -> list[int]:
-        y = [0] * n
-        stack = [(n, 0, j)]
-        while stack:
-            i, u, j = stack.pop()
-            pick = choice[i][u]
-            j = min(j, len(pick) - 1)
-            yi = pick[j]
-            if i < n:
-                y[i] = yi
-                j -= cost[i][yi]
-            kids = fr.children[i]
-            for t in range(len(kids) - 1, -1, -1):
-                js = splits[i][t][yi]
-                j = min(j, len(js) - 1)
-                j1 = js[j]
-                stack.append((kids[t], yi, j - j1))
-                j = j1
-        return y
-
-    totals = M[n][0]
-    return totals + [totals[-1]] * (K + 1 - len(totals)), assignment
+    return M, choice, splits
 
 
 def first_failure(fr, side: bool, cost: list, K: int) -> tuple[int, list[int]] | None:

@@ -7,9 +7,9 @@ import math
 from collections.abc import Mapping
 
 from .._util.wording import decided, decision_state, plural, terms
-from ._changes import counterfactual, robustness
+from ._changes import one_counterfactual, robustness
 from ._decision import decide
-from ._mc import mc_explanation
+from ._mc import one_mc_explanation
 from ._pi import pi_explanations, shortest_pi_explanation
 
 __all__ = ["explain_text", "explainable"]
@@ -56,7 +56,7 @@ def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool =
                      rule=getattr(clf, "rule", "threshold"), threshold=clf.threshold,
                      positive=d, class_probabilities=probs)]
     if mc:
-        e = mc_explanation(clf, instance, on=on)
+        e = one_mc_explanation(clf, instance, on=on)
         changed = {f: s for f, s in e.items() if s != instance[f]}
         lines += ["", (f"an MC-explanation of {decided_as} (one of possibly many; "
                        f"{plural(len(changed), 'feature')} changed):"), "  " + _terms(e)]
@@ -78,5 +78,5 @@ def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool =
                        f"decision than {decided_as})")]
     else:
         lines += ["", (f"robustness: {plural(r, 'change')} give{'s' * (r == 1)} {other}: "
-                       f"{terms(counterfactual(clf, instance), was=instance)}")]
+                       f"{terms(one_counterfactual(clf, instance), was=instance)}")]
     return "\n".join(lines)

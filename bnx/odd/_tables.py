@@ -154,8 +154,9 @@ def scaled_probabilities(odd: Any, instance: dict, changes: list) -> tuple | Non
 
     For the ``k``-th ``c`` of ``changes`` (features left out are summed out), one
     denominator for all, so that integers order them. The instance is checked and encoded
-    once, each change on its own (as for the counterfactuals of one instance). ``None`` when
-    the ODD has no classifier.
+    once, each change on its own (as for the counterfactuals of one instance). ``odd`` may be
+    the classifier itself (as :mod:`bnx.linear` passes it). ``None`` when the ODD has no
+    classifier.
 
     Examples
     --------
@@ -168,7 +169,7 @@ def scaled_probabilities(odd: Any, instance: dict, changes: list) -> tuple | Non
     ...                                      sum(exact_joint(odd, {**x, "GPA": "-"}))]
     True
     """
-    clf = getattr(odd, "_classifier", None)
+    clf = odd if hasattr(odd, "_scaled_probability") else getattr(odd, "_classifier", None)
     if clf is not None:
         base = clf.encode(instance, partial=True)
         index = clf.state_index

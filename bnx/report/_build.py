@@ -417,8 +417,9 @@ def next_from_frame(frame: Any) -> tuple:
 
 
 def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report:
-    from ..linear import check_explanation, counterfactual, decide, shortest_pi_explanation
+    from ..linear import check_explanation, decide, shortest_pi_explanation
     from ..linear import robustness as linear_robustness
+    from ..linear._changes import one_counterfactual
     from ..linear.report import explainable
     if clf.multiclass:
         raise ArgumentError("bnx.explain explains a classifier without a positive state (it "
@@ -452,7 +453,8 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
     necessary = tuple(f for f in reason if not check_explanation(
         clf, named, {g: s for g, s in named.items() if g != f}).sufficient)
     rob = linear_robustness(clf, named)
-    change = None if rob == math.inf else counterfactual(clf, named)  # none: it would raise
+    # the first of bnx.linear.counterfactuals (the most probable) when it is quick to find
+    change = None if rob == math.inf else one_counterfactual(clf, named)
     changes = () if change is None else (Counterfactual(
         {f: (named[f], change[f]) for f in sorted(change, key=order.get)},
         decision_name(states, clf.positive, not positive)),)

@@ -45,6 +45,13 @@ class Brute:
                  for c, v in self.table.items() if v != d]
         return min(dists) if dists else math.inf
 
+    def counterfactuals(self, x):
+        """Every closest instance with the other decision, as ``frozenset`` of its changes."""
+        d, r = self.decide(x), self.robustness(x)
+        return {frozenset((f, a) for a, f in zip(c, self.features) if a != x[f])
+                for c, v in self.table.items()
+                if v != d and sum(a != x[f] for a, f in zip(c, self.features)) == r}
+
 
 def check_all(clf, brute, x):
     """Every function of bnx.linear on ``x`` against the brute force."""
@@ -60,16 +67,16 @@ def check_all(clf, brute, x):
     assert frozenset(shortest) in want and len(shortest) == min(map(len, want))
     r = brute.robustness(x)
     assert linear.robustness(clf, x) == r
+    cfs = linear.counterfactuals(clf, x)
+    assert cfs.to_set() == brute.counterfactuals(x) and cfs.cost == r
+    assert cfs.count == len(list(cfs)) and all(len(c) == r for c in cfs)
     if r == math.inf:
-        for ask in (linear.counterfactual, linear.shortest_contrastive_explanation):
-            with pytest.raises(bnx.ExplanationError, match="no change of the features"):
-                ask(clf, x)
+        with pytest.raises(bnx.ExplanationError, match="no change of the features"):
+            linear.shortest_contrastive_explanation(clf, x)
     else:
-        cf = linear.counterfactual(clf, x)
         cx = linear.shortest_contrastive_explanation(clf, x)
-        assert len(cf) == r and all(cf[f] != x[f] for f in cf)
-        assert brute.decide({**x, **cf}) != d
-        assert set(cx) == set(cf) and all(cx[f] == x[f] for f in cx)
+        assert frozenset(cx) in {frozenset(f for f, _ in c) for c in cfs.to_set()}
+        assert all(cx[f] == x[f] for f in cx)
         assert not brute.sufficient(x, {f: x[f] for f in brute.features if f not in cx})
     return want
 

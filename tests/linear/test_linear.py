@@ -95,10 +95,20 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     assert set(got) == want and len(got) == len(want)
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
-    mc = linear.mc_explanation(clf, x, on=on, fixed=fixed)
-    assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
-    assert frozenset(mc.items()) in oracle.mc_explanations(
+    mc = linear.mc_explanations(clf, x, on=on, fixed=fixed)
+    on_diagram = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
+    assert type(mc) is type(on_diagram) and mc.to_set() == on_diagram.to_set()
+    assert mc.to_set() == oracle.mc_explanations(
         case.net, case.class_var, case.positive, case.threshold, case.features, x, on, fixed)
+    assert (mc.lengths(), mc.on, mc.decision_text, str(mc).splitlines()[0]) == (
+        on_diagram.lengths(), on_diagram.on, on_diagram.decision_text,
+        str(on_diagram).splitlines()[0])
+    cfs, cfs_diagram = linear.counterfactuals(clf, x), bnx.counterfactuals(odd, x)
+    assert type(cfs) is type(cfs_diagram)
+    assert cfs.to_set() == cfs_diagram.to_set() and cfs.cost == cfs_diagram.cost
+    # the same order, most probable first (ties in the diagram's order, which may differ)
+    assert [p for _, p in cfs.probabilities()] == [p for _, p in cfs_diagram.probabilities()]
+    assert cfs.decisions == cfs_diagram.decisions
 
 
 def _network(class_var, prior, tables):
@@ -145,7 +155,7 @@ def test_mc_explanation_when_a_forced_feature_alone_keeps_the_decision(backend, 
     expected = bnx.mc_explanations(odd, x, on=on).to_set()
     assert expected == {frozenset(want.items())}
     assert expected == oracle.mc_explanations(net, "C", 0, 0.5, features, x, on)
-    assert linear.mc_explanation(clf, x, on=on) == want
+    assert linear.mc_explanations(clf, x, on=on).to_set() == {frozenset(want.items())}
 
 
 
@@ -160,7 +170,7 @@ def test_mc_explanation_under_the_argmax_rule(case, data):
     x = data.draw(instances(case))
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
-    e = linear.mc_explanation(clf, x, on=on, fixed=fixed)
+    got = linear.mc_explanations(clf, x, on=on, fixed=fixed)
     d = brute.decide(x)
 
     def counted(f, s):
@@ -170,8 +180,9 @@ def test_mc_explanation_under_the_argmax_rule(case, data):
                          if counted(f, x[f]) else []) for f in case.features]
     best = min(sum(map(counted, case.features, c)) for c in itertools.product(*choices)
                if brute.table[c] == d)
-    assert brute.decide(e) == d and all(e[f] in ch for f, ch in zip(case.features, choices))
-    assert sum(counted(f, e[f]) for f in case.features) == best
+    want = {frozenset(zip(case.features, c)) for c in itertools.product(*choices)
+            if brute.table[c] == d and sum(map(counted, case.features, c)) == best}
+    assert got.to_set() == want and got.count == len(want)
 
 def test_zero_entries_force_decisions():
     """Pr(v | neg) = 0 forces positive; both zero gives Pr(x) = 0, decided positive."""
@@ -212,11 +223,11 @@ X = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA
     (lambda c: linear.check_explanation(c, X, ["GPA"]), bnx.InstanceError, "mapping"),
     (lambda c: linear.pi_explanations(c, {**X, "GPA": "?"}), bnx.UnknownStateError, "'\\?'"),
     (lambda c: linear.robustness(c, {"GPA": "+"}), bnx.MissingFeatureError, "WorkExperience"),
-    (lambda c: linear.mc_explanation(c, X, fixed="GPA"), bnx.ArgumentError, "fixed must be"),
-    (lambda c: linear.mc_explanation(c, X, fixed=["Nope"]), bnx.UnknownFeatureError, "Nope"),
-    (lambda c: linear.mc_explanation(c, X, on={"Nope": "+"}), bnx.UnknownFeatureError, "Nope"),
-    (lambda c: linear.mc_explanation(c, X, on={"GPA": "?"}), bnx.UnknownStateError, "GPA"),
-    (lambda c: linear.mc_explanation(c, X, on=["GPA"]), bnx.ArgumentError, "on must map"),
+    (lambda c: linear.mc_explanations(c, X, fixed="GPA"), bnx.ArgumentError, "fixed must be"),
+    (lambda c: linear.mc_explanations(c, X, fixed=["Nope"]), bnx.UnknownFeatureError, "Nope"),
+    (lambda c: linear.mc_explanations(c, X, on={"Nope": "+"}), bnx.UnknownFeatureError, "Nope"),
+    (lambda c: linear.mc_explanations(c, X, on={"GPA": "?"}), bnx.UnknownStateError, "GPA"),
+    (lambda c: linear.mc_explanations(c, X, on=["GPA"]), bnx.ArgumentError, "on must map"),
     (lambda c: linear.shortest_pi_explanation("clf", X), bnx.StructureError, "naive Bayes"),
 ])
 def test_bad_input_is_named(call, error, match):

@@ -72,8 +72,14 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     assert set(got) == want and len(got) == len(want)
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
-    mc = linear.mc_explanation(clf, x, on=on, fixed=fixed)
-    assert frozenset(mc.items()) in bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
+    mc = linear.mc_explanations(clf, x, on=on, fixed=fixed)
+    on_diagram = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
+    assert type(mc) is type(on_diagram) and mc.to_set() == on_diagram.to_set()
+    assert mc.lengths() == on_diagram.lengths() and mc.on == on_diagram.on
+    cfs, cfs_diagram = linear.counterfactuals(clf, x), bnx.counterfactuals(odd, x)
+    assert cfs.to_set() == cfs_diagram.to_set() and cfs.cost == cfs_diagram.cost
+    # the same order, most probable first (ties in the diagram's order, which may differ)
+    assert [p for _, p in cfs.probabilities()] == [p for _, p in cfs_diagram.probabilities()]
 
 
 @pytest.mark.slow
@@ -99,13 +105,14 @@ def test_positive_decisions_of_more_than_two_classes(case, data):
     assert len(got) == len(set(got)) and set(got) == want
     r = brute.robustness(x)
     assert linear.robustness(clf, x) == r
+    cfs = linear.counterfactuals(clf, x)
+    assert cfs.to_set() == brute.counterfactuals(x) and cfs.cost == r
     if r == math.inf:
         with pytest.raises(bnx.ExplanationError):
-            linear.counterfactual(clf, x)
+            linear.shortest_contrastive_explanation(clf, x)
     else:
-        cf = linear.counterfactual(clf, x)
-        assert len(cf) == r and not brute.decide({**x, **cf})
-        assert set(linear.shortest_contrastive_explanation(clf, x)) == set(cf)
+        assert frozenset(linear.shortest_contrastive_explanation(clf, x)) in {
+            frozenset(c) for c in cfs}
     subset = data.draw(st.sets(st.sampled_from(case.features)))
     partial = {f: x[f] for f in subset}
     chk = linear.check_explanation(clf, x, partial)
@@ -116,7 +123,7 @@ def test_positive_decisions_of_more_than_two_classes(case, data):
     with pytest.raises(bnx.StructureError, match="two-state class only"):
         linear.shortest_pi_explanation(clf, x)
     with pytest.raises(bnx.StructureError, match="two-state class only"):
-        linear.mc_explanation(clf, x, on={f: case.states(f)[-1] for f in case.features})
+        linear.mc_explanations(clf, x, on={f: case.states(f)[-1] for f in case.features})
 
 
 def test_the_threshold_rule_with_more_than_two_classes_is_refused():
@@ -185,3 +192,24 @@ def test_every_instance_of_a_small_tan():
     brute = _brute(case, clf)
     for combo in itertools.product(["no", "yes"], repeat=4):
         check_all(clf, brute, dict(zip("ABCD", combo)))
+
+
+def test_every_mc_explanation_and_counterfactual_of_a_small_tan_is_the_diagram_s():
+    """On every instance of a small TAN, the sets bnx.linear enumerates are those the compiled
+    ODD holds, and the MC-explanations those of the brute-force oracle."""
+    from tests._support import oracle
+    net = _small_tan()
+    clf = bnx.Classifier(net, "Y", "yes", features=list("ABCD"))
+    odd = bnx.compile(clf, backend="autoref")
+    on = dict.fromkeys("ABCD", "yes")
+    for combo in itertools.product(["no", "yes"], repeat=4):
+        x = dict(zip("ABCD", combo))
+        for fixed in ((), ("B",)):
+            got = linear.mc_explanations(clf, x, on=on, fixed=fixed)
+            assert got.to_set() == bnx.mc_explanations(odd, x, on=on, fixed=fixed).to_set()
+            assert got.to_set() == oracle.mc_explanations(net, "Y", "yes", clf.threshold,
+                                                          list("ABCD"), x, on, fixed)
+        cfs = linear.counterfactuals(clf, x)
+        want = bnx.counterfactuals(odd, x)
+        assert cfs.to_set() == want.to_set() and cfs.cost == want.cost
+        assert [p for _, p in cfs.probabilities()] == [p for _, p in want.probabilities()]

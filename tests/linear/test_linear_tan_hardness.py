@@ -31,7 +31,15 @@ import bnx
 from bnx import linear
 from tests._support import oracle
 from tests._support.linear_brute import Brute, check_all
-from tests._support.strategies import Case, classifier_of, instances, tan_networks
+from tests._support.strategies import (
+    Case,
+    classifier_of,
+    instances,
+    naive_bayes,
+    on_maps,
+    tan_networks,
+)
+from tests.linear.test_linear import classifier, threshold_brute, two_class
 
 SIGN = ["-", "+"]
 
@@ -292,3 +300,61 @@ def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
     monkeypatch.setattr(_branch, "MAX_NODES", 0)
     with pytest.raises(bnx.StructureError, match="pi_explanations"):
         linear.shortest_pi_explanation(clf, x)
+
+
+@settings(max_examples=25)
+@given(case=naive_bayes(max_features=4, max_instances=64), data=st.data())
+def test_the_sets_with_every_verdict_settled_exactly(case, data, monkeypatch):
+    """With the rounding bound made huge, no interval of sums is trusted: every leaf of the
+    MC-explanations' and counterfactuals' diagrams is decided on the exact products, and the
+    sets are still those of brute force."""
+    from bnx.linear import _core  # private: the race's rounding bound (a unit)
+    assume(two_class(case))
+    clf = classifier(case)
+    brute = threshold_brute(case)
+    x = data.draw(instances(case))
+    on = data.draw(on_maps(case))
+    want = oracle.mc_explanations(case.net, case.class_var, case.positive, case.threshold,
+                                  case.features, x, on)
+    with monkeypatch.context() as m:
+        for side in (True, False):
+            m.setattr(_core.weights(clf).race(side), "tol", 10 ** 60)
+        assert linear.mc_explanations(clf, x, on=on).to_set() == want
+        assert linear.counterfactuals(clf, x).to_set() == brute.counterfactuals(x)
+
+
+def test_a_set_too_large_to_build_is_given_up_and_the_report_still_answers(monkeypatch):
+    """Past its budget a set is refused by name (a StructureError saying what to do), and
+    bnx.explain without compiling still shows a closest counterfactual (the greedy one)."""
+    from bnx.linear import _changes, _every  # private: the budgets, made tiny (a unit)
+    clf = bnx.examples.admissions()
+    x = dict.fromkeys(clf.features, "+")
+    monkeypatch.setattr(_every, "MAX_STATES", 1)
+    with pytest.raises(bnx.StructureError, match="gave up the closest counterfactuals.*"
+                                                 "bnx.compile"):
+        linear.counterfactuals(clf, x)
+    with pytest.raises(bnx.StructureError, match="gave up the MC-explanations"):
+        linear.mc_explanations(clf, x)
+    monkeypatch.setattr(_changes, "ONE_STATES", 1)
+    report = bnx.explain(clf, x)
+    assert report.method == "linear"
+    (change,) = report.counterfactuals
+    moved = {f: new for f, (_, new) in change.items()}
+    assert len(moved) == report.robustness == 2 and not clf.decide({**x, **moved})
+
+
+def test_the_sets_of_a_small_tan_with_every_verdict_settled_exactly(monkeypatch):
+    """With the rounding bound made huge, no bound prunes a branch and every member is decided
+    on the exact ratios: the same sets as the compiled ODD's."""
+    from bnx.linear import _forest  # private: the race over the forest (a unit)
+    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    odd = bnx.compile(clf, backend="autoref")
+    on = dict.fromkeys("ABCD", "yes")
+    fr = _forest.Forest(clf)
+    fr.tol = 10 ** 60
+    monkeypatch.setattr("bnx.linear._tan.pair_forests", lambda c: [fr])
+    for combo in itertools.product(["no", "yes"], repeat=4):
+        x = dict(zip("ABCD", combo))
+        assert linear.mc_explanations(clf, x, on=on).to_set() == \
+            bnx.mc_explanations(odd, x, on=on).to_set()
+        assert linear.counterfactuals(clf, x).to_set() == bnx.counterfactuals(odd, x).to_set()
