@@ -35,6 +35,7 @@ import numpy as np
 
 from ..classifier._classifier import _resolve_state
 from ..diagram._feature_view import FeatureView
+from ..diagram._traversals import post_order
 from ..diagram.layout import Layout
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..explanation.explanations import DROPPED, Explanations
@@ -193,32 +194,36 @@ class Paths:
     def run(self, u: int, du: int, i: int):
         """Build the diagram of the cheapest changes from node ``u`` at feature ``i``.
 
-        ``du`` left to pay: depth first over the edges on cheapest paths, as a loop (a child
-        to walk suspends its parent's loop on a stack), memoised per node and feature.
+        ``du`` left to pay: a post-order over the edges on cheapest paths
+        (:func:`~bnx.diagram._traversals.post_order`), memoised per node and feature.
         """
         got = self._settled(u, du, i)
         if got is not None:
             return got
         settled, edges = self._settled, self._edges
         build, out, memo = self.layout.build_table, self.out, self.memo
-        stack: list = []  # the suspended parents: (node, feature, children, iterator, label)
-        children: dict = {}
-        it = iter(edges(u, du, i))
-        while True:
-            for label, w, dw in it:
-                got = settled(w, dw, i + 1)
-                if got is None:  # walk the child first
-                    stack.append((u, i, children, it, label))
-                    u, i, children = w, i + 1, {}
-                    it = iter(edges(u, dw, i))
-                    break
-                children[label] = got
-            else:
-                memo[(u, i)] = got = build(out, i, children)
-                if not stack:
-                    return got
-                u, i, children, it, label = stack.pop()
-                children[label] = got
+        left = {(u, i): du}  # pair -> left to pay, until its edges are read
+        kept: dict = {}  # pair -> its edges [(label, child pair), ...], until it is built
+
+        def children(key: tuple) -> list:
+            u, i = key
+            kids = []
+            for label, w, dw in edges(u, left.pop(key), i):
+                k = (w, i + 1)
+                if k not in memo:
+                    got = settled(w, dw, i + 1)
+                    if got is None:
+                        left[k] = dw
+                    else:
+                        memo[k] = got  # (the target or the unchanged chain: no walk)
+                kids.append((label, k))
+            kept[key] = kids
+            return [k for _, k in reversed(kids)]  # (built first to last)
+
+        def make(key: tuple, _) -> int:
+            return build(out, key[1], {label: memo[k] for label, k in kept.pop(key)})
+
+        return post_order((u, i), children, make, memo)
 
 
 class Counterfactuals(Explanations):

@@ -25,7 +25,8 @@ def post_order(root: Hashable, children: Callable, make: Callable, memo: dict) -
     ``children(u)`` gives the nodes ``u``'s value is made from; ``make(u, kids)`` makes it
     (``kids`` as ``children`` gave them, each in ``memo`` by then). A node already in
     ``memo`` (the terminals, seeded by the caller, or a node of an earlier walk) is not
-    visited again.
+    visited again. The children are made last to first (give them reversed to have them
+    made in the order a recursion would), each before ``make`` is called on its parent.
 
     Examples
     --------
@@ -33,21 +34,33 @@ def post_order(root: Hashable, children: Callable, make: Callable, memo: dict) -
     >>> post_order(3, lambda u: (lo[u], hi[u]), lambda u, k: memo[k[0]] + memo[k[1]],
     ...            memo := {0: 0, 1: 1})              # paths to true
     2
+    >>> deep = post_order(0, lambda u: (u + 1, u + 2), lambda u, k: memo[k[0]] + memo[k[1]],
+    ...                   memo := {10_000: 1, 10_001: 0})  # 10,000 levels, no recursion
+    >>> a, b = 1, 0
+    >>> for _ in range(10_000):
+    ...     a, b = a + b, a
+    >>> deep == a
+    True
     """
     if root in memo:
         return memo[root]
     stack = [(root, None)]
+    push, pop = stack.append, stack.pop
     while stack:
         u, kids = stack[-1]
         if kids is None:  # first visit: its children first
             if u in memo:
-                stack.pop()
+                pop()
                 continue
             kids = children(u)
-            stack[-1] = (u, kids)
-            stack.extend((c, None) for c in kids if c not in memo)
-            continue
-        stack.pop()
+            top = len(stack)
+            for c in kids:
+                if c not in memo:
+                    push((c, None))
+            if len(stack) > top:
+                stack[top - 1] = (u, kids)
+                continue
+        pop()  # (its children made)
         memo[u] = make(u, kids)
     return memo[root]
 

@@ -38,6 +38,7 @@ from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import FeatureView, decide_states, feature_view
 from ..diagram._memo import register
 from ..diagram._table_dd import below as inner_nodes
+from ..diagram._traversals import unwind
 from ..diagram.store import Store
 
 register("general_boxes", 4, "the general reasons' boxes per decision "
@@ -162,7 +163,8 @@ class Space:
         Over the levels of the ``allowed`` states (the others and the instance's own are
         left free: :meth:`_fixed` sets them); ordinal features cut to their intervals.
 
-        Memoised per ODD node and suffix, children first, on an explicit stack; a node
+        Memoised per ODD node and suffix, children first, a recursion run by
+        :func:`~bnx.diagram._traversals.unwind`; a node
         whose child on the instance's state is invalid is invalid without visiting its
         other children, and a state no box allows is not followed. A node's boxes are
         cut to its feature's intervals at once, which keeps the diagrams above it small
@@ -183,28 +185,20 @@ class Space:
         root = fv.root
         if root <= TRUE:
             return ends[root]
-        stack = [root]
-        while stack:
-            u = stack[-1]
+
+        def visit(u: int):  # a step of unwind: the boxes of u, its children's first
             i = int(feature[u])
             key_u = (u, suffix[i])
-            if key_u in memo:
-                stack.pop()
-                continue
             row = kids[i][u - first[i]].tolist()
             own = get(row[x[i]])
             if own is None:
-                stack.append(row[x[i]])
-                continue
+                own = yield visit(row[x[i]])
             if own == FALSE:
                 memo[key_u] = FALSE
-                stack.pop()
-                continue
-            todo = [row[j] for j in allowed[i] if get(row[j]) is None]
-            if todo:
-                stack.extend(todo)
-                continue
-            stack.pop()
+                return FALSE
+            for j in reversed(allowed[i]):
+                if get(row[j]) is None:
+                    yield visit(row[j])
             groups: dict = {}  # the allowed states whose children share their boxes
             for j in reversed(allowed[i]):  # deepest level first
                 g = get(row[j])
@@ -223,7 +217,10 @@ class Space:
                     acc = conj(acc, term)
                 same[key] = acc
             memo[key_u] = acc
-        return memo[(root, suffix[int(feature[root])])]
+            return acc
+
+        got = get(root)
+        return unwind(visit(root)) if got is None else got
 
 
 def space_for(arrays, enc, target: int, ranks: Mapping[int, Sequence[int]]) -> Space:
