@@ -41,7 +41,7 @@ METHODS = {
     "inference": "exact inference on the network",
     "search": "search over the network (no compilation)",
     "restricted": "restricted compile (the classifier conditioned on the evidence)",
-    "interval": "search over the network: a proven interval",
+    "interval": "search over the network (branch and bound over the missing features)",
 }
 
 #: The most entries (completions times class states) of the exact table that settles a
@@ -213,23 +213,24 @@ def next_interval(clf: Any, named: dict, *, timeout: float | None = None,
 class Interval:
     """The same-decision probability of the evidence ``named`` bounded by branch and bound.
 
-    Chen, Choi and Darwiche, *Algorithms and applications for the same-decision
-    probability* (JAIR 2014): a node is a setting ``s`` of some missing features, with its
-    probability ``Pr(s | e)`` exactly (one exact elimination per split gives every
-    child's masses and class joints). Each node carries, per decision, a proven lower bound
-    on the share of its completions that decide it, from its class posterior alone by
-    Markov's inequality (the posterior over the completions averages to the node's):
-    under a threshold ``T`` on ``Pr(positive)``, ``(q - T) / (1 - T)`` of them decide
-    positive and ``(T - q) / T`` negative (``q`` the node's posterior, the negative part
-    when positive), and a class whose posterior is ``q`` is decided (most probable, over
-    half) on ``2 q - 1`` of them (:meth:`lower`). Splitting a node only raises these shares
-    (they are convex in the posterior). A node settles, its share 1, when
-    :meth:`Search.flip` proves that no completion changes the decision of one of them;
-    a node whose missing features are few (:data:`SETTLE_ENTRIES`) settles at once by one
-    exact table of its completions. Any other node is split on a missing feature: one the
-    check's counterexample changed, else the one whose split narrows the interval most at
-    the root (:attr:`rank`); the node of largest unsettled mass (its mass times the share
-    no bound accounts for) is expanded first. Settings of probability zero are dropped.
+    After Chen, Choi and Darwiche, *Algorithms and applications for the same-decision
+    probability* (JAIR 2014). A node is a setting ``s`` of some missing features, with its
+    probability ``Pr(s | e)``, exact (one exact elimination per split gives every child's
+    mass and class joint). Each node carries, per decision, a proven lower bound on the
+    share of its completions that decide it, from its class posterior alone by Markov's
+    inequality (the posterior over the completions averages to the node's): with ``q``
+    the node's ``Pr(positive | e, s)`` and a threshold ``T``, at least ``(q - T) / (1 - T)``
+    of them decide positive and ``(T - q) / T`` negative; a class of posterior ``q`` is
+    decided (most probable, over one half) on at least ``2 q - 1`` of them
+    (:meth:`lower`). A split only raises these shares (they are convex in the posterior).
+
+    A node settles (its share 1) when :meth:`Search.flip` proves that no completion
+    changes the decision of one of them, checked while the checks take at most
+    :data:`FLIP_SHARE` of the time; a node whose missing features are few
+    (:data:`SETTLE_ENTRIES`) settles at once by one exact table of its completions. Any
+    other node is split on a missing feature: one the check's counterexample changed, else
+    the first of :attr:`rank`. The node of largest unsettled mass (its mass times the share
+    no bound accounts for) is expanded first; settings of probability zero are dropped.
 
     :attr:`lo` sums each node's mass times its share deciding as ``e``; :attr:`hi` is 1
     less each node's mass times its shares deciding otherwise.
@@ -261,8 +262,8 @@ class Interval:
             spread[f] = sum(float(p) * sum((a - b) ** 2 for a, b in
                                            zip(_posterior(t[:, v].tolist()), q))
                             for v, (p, _, _) in enumerate(kids))
-        #: the missing features, the one that moves the class posterior most first (the
-        #: variance of the posterior over its states)
+        #: the missing features, likeliest to change the decision first, then the one that
+        #: moves the class posterior most (its variance over the feature's states)
         self.rank = sorted(self.missing, key=lambda f: (-self.flip[f], -spread[f]))
         if self.total:
             self._add({}, Fraction(1), root)
@@ -332,11 +333,16 @@ class Interval:
         """
         return bool(self.total) and not self.open
 
-    def run(self, deadline: float | None) -> None:
-        """Expand the node of largest unsettled mass until none is left or ``deadline`` passes."""
-        while self.open:
+    def run(self, deadline: float | None, steps: int | None = None) -> None:
+        """Expand the node of largest unsettled mass until none is left or ``deadline`` passes.
+
+        ``steps``: at most this many nodes expanded (``None``: no limit).
+        """
+        while self.open and (steps is None or steps > 0):
             if deadline is not None and time.monotonic() > deadline:
                 return
+            if steps is not None:
+                steps -= 1
             node = self.open[0]
             _, _, setting, mass, shares = node
             try:
@@ -353,7 +359,7 @@ class Interval:
     def _expand(self, setting: dict, mass: Fraction, deadline: float | None) -> list:
         """Return the parts that replace a node: itself settled, or its children."""
         tail = [f for f in self.missing if f not in setting]
-        if entries(self.clf, tail) <= SETTLE_ENTRIES:
+        if not tail or entries(self.clf, tail) <= SETTLE_ENTRIES:
             return self._table(setting, mass, tail)
         r = None
         now = time.monotonic()
