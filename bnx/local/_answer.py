@@ -400,10 +400,13 @@ class Interval:
         with their shares): a part with ``F = v`` adds its mass times its share deciding
         ``d_v`` to the low bound, and takes its shares deciding otherwise from the high
         bound; a part that leaves ``F`` open counts the shares of the decisions that are
-        ``d_v`` at every state (or at none), and is split on ``F`` by one exact elimination
-        (each child's mass and shares), the largest unaccounted mass first, until
-        ``deadline``. A feature that cannot change the decision (flip probability 0) has
-        the SDP of ``e`` as its expected SDP, so its bounds are those of the SDP too.
+        ``d_v`` at every state (or at none), and is then split on ``F`` by one exact
+        elimination (each child's mass and shares), the largest unaccounted mass first. The
+        features go likeliest to change the decision first, until ``deadline``; the bounds
+        of a feature not reached are those of the root's own split on it (each state's
+        shares), and each feature keeps the tighter of the two. A feature that cannot
+        change the decision (flip probability 0) has the SDP of ``e`` as its expected SDP,
+        so the SDP's bounds hold it too.
 
         Returns
         -------
@@ -417,49 +420,72 @@ class Interval:
         import pandas as pd
         parts = [(s, m, {lab: Fraction(1)}) for s, m, lab in self.settled]
         parts += [(s, m, shares) for _, _, s, m, shares in self.open]
-        bounds = {}
-        pending = []
+        # each part's mass deciding each label, at least (exactly when settled)
+        parts = [(s, m, {lab: m}) for s, m, lab in self.settled]
+        parts += [(s, m, {c: m * v for c, v in shares.items()})
+                  for _, _, s, m, shares in self.open]
+        bounds = {}  # feature -> [low, loss], both proven; the root's split on F to begin
         for f in self.missing:
+            low, loss = Fraction(0), Fraction(0)
+            for p, d, shares in self.outcomes[f]:
+                same = shares.get(d, 0)
+                low += p * same
+                loss += p * (sum(shares.values()) - same)
+            if not self.flip[f]:  # F cannot change the decision: its expected SDP is the SDP
+                low, loss = max(low, self.lo), max(loss, 1 - self.hi)
+            bounds[f] = [low, loss]
+
+        def late() -> bool:
+            return deadline is not None and time.monotonic() > deadline
+
+        pending, tree = [], {}  # tree: feature -> [low, loss] by the parts
+        for f in (f for f in self.rank if self.flip[f]):
             states = self.outcomes[f]
             live = [lab for p, lab, _ in states if p]
             low, loss = Fraction(0), Fraction(0)
-            for j, (setting, mass, shares) in enumerate(parts):
+            for j, (setting, mass, amounts) in enumerate(parts):
+                if late():
+                    break
                 if f in setting:
                     d = states[setting[f]][1]
-                    same = shares.get(d, 0)
-                    low += mass * same
-                    loss += mass * (sum(shares.values()) - same)
+                    same = amounts.get(d, 0)
+                    low += same
+                    loss += sum(amounts.values()) - same
                     continue
-                keep = sum((v for c, v in shares.items() if all(c == d for d in live)),
+                keep = sum((v for c, v in amounts.items() if all(c == d for d in live)),
                            Fraction(0))
-                other = sum((v for c, v in shares.items() if all(c != d for d in live)),
+                other = sum((v for c, v in amounts.items() if all(c != d for d in live)),
                             Fraction(0))
-                low += mass * keep
-                loss += mass * other
-                if keep + other < 1 and self.flip[f]:
-                    pending.append((-mass * (1 - keep - other), f, j, keep, other))
-            bounds[f] = [low, loss]
+                low += keep
+                loss += other
+                if keep + other < mass:
+                    pending.append((keep + other - mass, f, j, keep, other))
+            else:  # the whole pass: its bounds, where tighter than the root's
+                tree[f] = [low, loss]
+                bounds[f] = [max(low, bounds[f][0]), max(loss, bounds[f][1])]
+                continue
+            pending = [x for x in pending if x[1] != f]  # out of time within its pass
+            break
         pending.sort(key=lambda x: (x[0], self.rank.index(x[1])))
         for _, f, j, keep, other in pending:
-            if deadline is not None and time.monotonic() > deadline:
+            if late():
                 break
-            setting, mass, shares = parts[j]
-            settled = next((c for c, v in shares.items() if v == 1), None)
-            bounds[f][0] -= mass * keep
-            bounds[f][1] -= mass * other
-            for (p, _lab, low), (_, d, _) in zip(self._children(self._joint(setting, (f,))),
-                                                self.outcomes[f]):
+            setting, mass, amounts = parts[j]
+            settled = next((c for c, v in amounts.items() if v == mass), None)
+            tree[f][0] -= keep
+            tree[f][1] -= other
+            for (p, _lab, shares), (_, d, _) in zip(
+                    self._children(self._joint(setting, (f,))), self.outcomes[f]):
                 if settled is not None:
-                    low = {settled: Fraction(1)}
-                same = low.get(d, 0)
-                bounds[f][0] += mass * p * same
-                bounds[f][1] += mass * p * (sum(low.values()) - same)
+                    shares = {settled: Fraction(1)}
+                same = shares.get(d, 0)
+                tree[f][0] += mass * p * same
+                tree[f][1] += mass * p * (sum(shares.values()) - same)
+            bounds[f] = [max(tree[f][0], bounds[f][0]), max(tree[f][1], bounds[f][1])]
         rows = []
         for f in self.missing:
             low, loss = bounds[f]
             high = 1 - loss
-            if not self.flip[f]:  # F cannot change the decision: its expected SDP is the SDP
-                low, high = max(low, self.lo), min(high, self.hi)
             rows.append((f, low if low == high else None, self.flip[f], low, high))
         frame = pd.DataFrame(rows, columns=["feature", "expected_sdp", "flip_probability",
                                             "expected_sdp_low", "expected_sdp_high"])
