@@ -245,7 +245,7 @@ class Interval:
         self.total = sum(table.reshape(-1).tolist())  # Pr(e), up to the one factor
         self.lo, self.hi = Fraction(0), Fraction(1)
         self.settled: list = []  # (setting, mass, label): every completion decides label
-        self.open: list = []  # a heap of (-unsettled mass, n, setting, mass, shares)
+        self.open: list = []  # a heap of (-unsettled mass in floats, n, setting, mass, shares)
         self._n = 0
         self._began, self._checking = time.monotonic(), 0.0  # the time in Search.flip
         root = self.lower(table.reshape(-1).tolist())
@@ -322,7 +322,7 @@ class Interval:
             self.settled.append((setting, mass, label))
             return
         self._n += 1
-        rest = mass * (1 - sum(shares.values()))
+        rest = float(mass * (1 - sum(shares.values())))  # only to order the nodes
         heapq.heappush(self.open, (-rest, self._n, setting, mass, shares))
 
     @property
