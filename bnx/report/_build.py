@@ -43,7 +43,10 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
         shortest; the closest counterfactuals and the robustness, exact up to the
         number of changes searched and "at least" beyond; for a partial instance the
         same-decision probability (by compiling the classifier restricted to the
-        evidence) or a proven interval, and what to observe next. The report says how
+        evidence, or by a branch and bound over the missing features' settings: exact
+        when it closes in time, else a proven interval), and what to observe next (each
+        expected same-decision probability exact or a proven interval,
+        :attr:`~bnx.report.NextObservation.expected_sdp_bounds`). The report says how
         each part was obtained (:attr:`~bnx.Report.methods`) and what each search
         proved (:attr:`~bnx.Report.reasons_proven`,
         :attr:`~bnx.Report.robustness_at_least`, :attr:`~bnx.Report.sdp_bounds`).
