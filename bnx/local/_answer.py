@@ -200,6 +200,17 @@ def next_interval(clf: Any, named: dict, *, timeout: float | None = None,
     -------
     tuple
         ``((lo, hi), frame)``: the frame as :meth:`Interval.observations` gives it.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.local import next_interval
+    >>> clf = bnx.examples.admissions()
+    >>> (lo, hi), frame = next_interval(clf, {"GPA": "+"})  # no timeout: run to the end
+    >>> lo == hi == bnx.same_decision_probability(clf, {"GPA": "+"}, exact=True)
+    True
+    >>> frame["flip_probability"].map(float).round(4).to_dict()
+    {'WorkExperience': 0.2199, 'FirstTimeApplicant': 0.0, 'EntranceExam': 0.0}
     """
     start = time.monotonic()
     iv = Interval(clf, named)
