@@ -12,14 +12,24 @@ decides one instance in milliseconds; :func:`bnx.explain` on such a
 - :mod:`._search`: the questions on one complete instance (is a part of it sufficient,
   a subset-minimal reason, the counterfactuals by distance, the shortest reasons);
 - :mod:`._answer`: all of them under one deadline, and a partial instance's
-  same-decision probability (the restricted classifier compiled, or a proven interval).
+  same-decision probability and what to observe next (the restricted classifier
+  compiled, or a best-first branch and bound over the missing features: a proven
+  interval, exact when it closes in time).
 
 The report (:mod:`bnx.report`) says how each part was obtained and how far each search
 went.
 """
 
-from ._answer import METHODS, Answer, answer, partial_answer, sdp_interval
+from ._answer import (
+    METHODS,
+    Answer,
+    Interval,
+    answer,
+    next_interval,
+    partial_answer,
+    sdp_interval,
+)
 from ._search import OutOfTime, Search
 
-__all__ = ["Answer", "answer", "partial_answer", "sdp_interval", "Search", "OutOfTime",
-           "METHODS"]
+__all__ = ["Answer", "answer", "partial_answer", "sdp_interval", "next_interval", "Interval",
+           "Search", "OutOfTime", "METHODS"]

@@ -43,7 +43,10 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
         shortest; the closest counterfactuals and the robustness, exact up to the
         number of changes searched and "at least" beyond; for a partial instance the
         same-decision probability (by compiling the classifier restricted to the
-        evidence) or a proven interval, and what to observe next. The report says how
+        evidence, or by a branch and bound over the missing features' settings: exact
+        when it closes in time, else a proven interval), and what to observe next (each
+        expected same-decision probability exact or a proven interval,
+        :attr:`~bnx.report.NextObservation.expected_sdp_bounds`). The report says how
         each part was obtained (:attr:`~bnx.Report.methods`) and what each search
         proved (:attr:`~bnx.Report.reasons_proven`,
         :attr:`~bnx.Report.robustness_at_least`, :attr:`~bnx.Report.sdp_bounds`).
@@ -410,10 +413,34 @@ def next_from_frame(frame: Any) -> tuple:
     """Read the rows of a next-observation frame as :class:`NextObservation` values.
 
     The frame's index holds the features, its columns ``expected_sdp`` and
-    ``flip_probability``, best first.
+    ``flip_probability``, best first; a frame of :mod:`bnx.local` has the columns
+    ``expected_sdp_low`` and ``expected_sdp_high`` too, and ``expected_sdp`` is ``None``
+    where they differ (the bounds are then kept, rounded outward).
     """
-    return tuple(NextObservation(f, float(row["expected_sdp"]), float(row["flip_probability"]))
-                 for f, row in frame.iterrows())
+    bounded = "expected_sdp_low" in frame.columns
+    out = []
+    for f, row in frame.iterrows():
+        flip = float(row["flip_probability"])
+        v = row["expected_sdp"]
+        if bounded and (v is None or v != v):  # None (or NaN, once through floats)
+            out.append(NextObservation(f, None, flip, outward(row["expected_sdp_low"],
+                                                              row["expected_sdp_high"])))
+        else:
+            out.append(NextObservation(f, float(row["expected_sdp"]), flip))
+    return tuple(out)
+
+
+def outward(lo: Fraction, hi: Fraction) -> tuple[float, float]:
+    """Return the floats nearest ``lo`` from below and ``hi`` from above.
+
+    A proven interval stays one once in floats.
+    """
+    a, b = float(lo), float(hi)
+    if Fraction(a) > lo:
+        a = math.nextafter(a, -math.inf)
+    if Fraction(b) < hi:
+        b = math.nextafter(b, math.inf)
+    return a, b
 
 
 def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report:
@@ -537,8 +564,7 @@ def _from_search(clf: Classifier, instance: Instance, rival: Any,
         bounds = got["bounds"]
         return Report(**common, sdp=None if sdp is None else float(sdp), sdp_exact=sdp,
                       next=None if got["next"] is None else next_from_frame(got["next"]),
-                      sdp_bounds=None if bounds is None else (float(bounds[0]),
-                                                              float(bounds[1])),
+                      sdp_bounds=None if bounds is None else outward(*bounds),
                       methods=FrozenMap({"decision": METHODS["inference"],
                                          "sdp": METHODS[got["method"]]}))
     order = {f: k for k, f in enumerate(clf.features)}

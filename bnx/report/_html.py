@@ -12,7 +12,7 @@ import math
 from html import escape
 from typing import Any
 
-from ._text import decimal, listing, number
+from ._text import decimal, listing, number, sure_on_average
 
 __all__ = ["render_report", "attribution_svg"]
 
@@ -153,10 +153,14 @@ def _partial_rows(r) -> list[str]:
     if r.next:
         body = ('<table><tr><th>feature</th><th>sure on average</th>'
                 '<th>changes the decision with probability</th></tr>'
-                + "".join(f"<tr><td>{_e(n.feature)}</td><td>{decimal(n.expected_sdp)}</td>"
+                + "".join(f"<tr><td>{_e(n.feature)}</td><td>{sure_on_average(n)}</td>"
                           f"<td>{decimal(n.flip_probability)}</td></tr>" for n in r.next)
                 + "</table>")
-        rows.append(_row("What to find out next", body, "best first"))
+        bounded = any(n.expected_sdp is None for n in r.next)
+        rows.append(_row("What to find out next", body,
+                         "best first; a range is a proven interval (the exact value was "
+                         "not reached in time), ranked by the probability of a change"
+                         if bounded else "best first"))
     return rows
 
 

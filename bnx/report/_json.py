@@ -60,7 +60,9 @@ def to_dict(r, fields: tuple) -> dict:
         "base_value": r.base_value, "sdp": r.sdp, "sdp_exact": _fraction(r.sdp_exact),
         "next": None if r.next is None else [
             {"feature": _scalar(n.feature), "expected_sdp": n.expected_sdp,
-             "flip_probability": n.flip_probability} for n in r.next],
+             "flip_probability": n.flip_probability,
+             "expected_sdp_bounds": None if n.expected_sdp_bounds is None
+             else list(n.expected_sdp_bounds)} for n in r.next],
         "method": r.method, "multiclass": r.multiclass, "rival": _scalar(r.rival),
         "methods": None if r.methods is None else dict(r.methods),
         "reasons_proven": r.reasons_proven, "robustness_at_least": r.robustness_at_least,
@@ -128,7 +130,9 @@ def from_dict(cls, d: Mapping, fields: tuple):
             attributions=frozen(d["attributions"]), base_value=d["base_value"],
             sdp=d["sdp"], sdp_exact=_q(d["sdp_exact"]),
             next=None if d["next"] is None else tuple(
-                NextObservation(n["feature"], n["expected_sdp"], n["flip_probability"])
+                NextObservation(n["feature"], n["expected_sdp"], n["flip_probability"],
+                                None if n.get("expected_sdp_bounds") is None
+                                else tuple(n["expected_sdp_bounds"]))
                 for n in d["next"]),
             method=d["method"], multiclass=d["multiclass"], rival=d["rival"],
             methods=frozen(d.get("methods")), reasons_proven=d.get("reasons_proven"),

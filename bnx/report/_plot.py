@@ -145,11 +145,20 @@ def _observation_bars(ax, r, feats, ys) -> None:
     for y, f in zip(ys, feats):
         if f in r.instance:
             ax.text(0.02, y, "observed", va="center", fontsize="small", color="#666")
+        elif f in ranked and ranked[f].expected_sdp is None:  # proven bounds only
+            lo, hi = ranked[f].expected_sdp_bounds
+            ax.barh(y, lo, color="#6b8fbf")
+            ax.barh(y, hi - lo, left=lo, color="#c8d5e8")
+            ax.text(min(hi, 1.0) + 0.01, y, f"{decimal(lo)} to {decimal(hi)}", va="center",
+                    fontsize="small")
         elif f in ranked:
             v = ranked[f].expected_sdp
             ax.barh(y, v, color="#6b8fbf")
             ax.text(min(v, 1.0) + 0.01, y, decimal(v), va="center", fontsize="small")
     handles = [Patch(color="#6b8fbf", label="how sure once this feature is known, on average")]
+    if any(n.expected_sdp is None for n in ranked.values()):
+        handles.append(Patch(color="#c8d5e8", label="up to: a proven interval (the exact "
+                                                    "value was not reached in time)"))
     if r.sdp is not None:
         ax.axvline(r.sdp, color="#333", linewidth=1, linestyle="--")
         handles.append(Line2D([], [], color="#333", linestyle="--",

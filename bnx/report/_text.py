@@ -15,7 +15,7 @@ from typing import Any
 
 from .._util.wording import decided, decided_class, probability
 
-__all__ = ["report_text", "decimal", "number", "listing", "WIDTH"]
+__all__ = ["report_text", "decimal", "number", "listing", "sure_on_average", "WIDTH"]
 
 #: Paragraphs are wrapped to this many columns (continuation lines indented by two).
 WIDTH = 88
@@ -224,17 +224,28 @@ def _next(r) -> str | None:
     parts = []
     if can:
         best = can[0]
-        parts.append(f"{best.feature}: knowing it leaves you {decimal(best.expected_sdp)} "
+        parts.append(f"{best.feature}: knowing it leaves you {sure_on_average(best)} "
                      f"sure on average, and it changes the decision with probability "
                      f"{decimal(best.flip_probability)}.")
         if len(can) > 1:
             parts.append("Then " + listing([
-                f"{n.feature} ({decimal(n.expected_sdp)} sure, changes it with probability "
+                f"{n.feature} ({sure_on_average(n)} sure, changes it with probability "
                 f"{decimal(n.flip_probability)})" for n in can[1:3]]) + ".")
     if cannot:
         parts.append(f"{listing(cannot)} cannot change it." if can else
                      f"no observation can change it ({listing(cannot)}).")
+    if any(n.expected_sdp is None for n in r.next[:3] if n.flip_probability > 0):
+        parts.append("(Where how sure on average is given as a range, the range is a "
+                     "proven interval: the exact value was not reached in time.)")
     return "What to find out next: " + " ".join(parts) if parts else None
+
+
+def sure_on_average(n) -> str:
+    """Say how sure one observation leaves you on average: the value, or its proven bounds."""
+    if n.expected_sdp is None:
+        lo, hi = n.expected_sdp_bounds
+        return f"between {decimal(lo)} and {decimal(hi)}"
+    return decimal(n.expected_sdp)
 
 
 def _how(r) -> str | None:

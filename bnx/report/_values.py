@@ -108,13 +108,19 @@ class NextObservation:
     Attributes
     ----------
     feature : feature name
-    expected_sdp : float
+    expected_sdp : float or None
         The same-decision probability to expect once the feature is known (averaged
-        over its states, weighted by their probabilities given the evidence).
+        over its states, weighted by their probabilities given the evidence); ``None``
+        when only its bounds were proven in time (``expected_sdp_bounds``).
     flip_probability : float
         The probability that knowing the feature changes the decision made so far.
+    expected_sdp_bounds : pair of floats or None
+        When ``expected_sdp`` was not computed exactly in time (a classifier explained
+        without compiling, :mod:`bnx.local`): a proven interval ``(low, high)`` that holds
+        it. ``None`` when ``expected_sdp`` is exact.
     """
 
     feature: Any
-    expected_sdp: float
+    expected_sdp: float | None
     flip_probability: float
+    expected_sdp_bounds: tuple | None = None

@@ -23,7 +23,8 @@ class Answer:
     data : dict
         The report's :meth:`~bnx.Report.to_dict` (a non-finite number as ``null``): for
         a partial instance ``"sdp"`` (the same-decision probability) and ``"next"`` (a
-        list of ``{"feature", "expected_sdp", "flip_probability"}``, best first) too.
+        list of ``{"feature", "expected_sdp", "flip_probability", "expected_sdp_bounds"}``,
+        best first) too.
     report : Report
     body : bytes
         :attr:`data` as the JSON ``POST /api/explain`` sends (encoded once).
