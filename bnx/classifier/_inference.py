@@ -78,8 +78,9 @@ def product(factors: Iterable[Factor], scope: Sequence | None = None, *,
             tick: Callable[[], None] | None = None) -> Factor:
     """Multiply factors exactly, over the union of their scopes (first-seen order).
 
-    ``tick`` (optional) is called after each multiplication (a compilation's budget check:
-    one product of large exact tables can take seconds).
+    ``tick`` (optional) is called after each multiplication, and within one every
+    :data:`TICK_ENTRIES` entries (a compilation's budget check: one product of large exact
+    tables can take seconds).
     """
     factors = list(factors)
     if scope is None:
@@ -96,7 +97,7 @@ def product(factors: Iterable[Factor], scope: Sequence | None = None, *,
     out = None
     for s, t in factors:
         a = align(t, s, scope)
-        out = a if out is None else out * a
+        out = a if out is None else _times(out, a, tick)
         if tick is not None:
             tick()
     full = tuple(out.shape)
@@ -110,6 +111,25 @@ def product(factors: Iterable[Factor], scope: Sequence | None = None, *,
         if target != full:
             out = np.broadcast_to(out, target).copy()
     return scope, out
+
+
+#: The most entries one exact product makes between two budget checks (:func:`product`).
+TICK_ENTRIES = 1 << 16
+
+
+def _times(x: np.ndarray, y: np.ndarray, tick: Callable[[], None] | None) -> np.ndarray:
+    """``x * y`` (broadcast), in slices of :data:`TICK_ENTRIES` entries with ``tick`` between."""
+    shape = np.broadcast_shapes(x.shape, y.shape)
+    n = math.prod(shape)
+    if tick is None or n <= TICK_ENTRIES:
+        return x * y
+    xs = np.broadcast_to(x, shape).reshape(-1)
+    ys = np.broadcast_to(y, shape).reshape(-1)
+    out = np.empty(n, dtype=np.result_type(x, y))
+    for j in range(0, n, TICK_ENTRIES):
+        out[j:j + TICK_ENTRIES] = xs[j:j + TICK_ENTRIES] * ys[j:j + TICK_ENTRIES]
+        tick()
+    return out.reshape(shape)
 
 
 def sum_out(factor: Factor, var: Any) -> Factor:
@@ -529,9 +549,30 @@ def eliminate(factors: Iterable[Factor], order: Iterable, *,
     return out
 
 
-def table_gcd(table: np.ndarray) -> int:
-    """Return the gcd of an integer table's entries (0 for an all-zero table)."""
-    return math.gcd(*(int(x) for x in table.reshape(-1)))
+def table_gcd(table: np.ndarray, tick: Callable[[], None] | None = None) -> int:
+    """Return the gcd of an integer table's entries (0 for an all-zero table).
+
+    Read in chunks, it stops at the first chunk that brings it to 1 (a table of a
+    million entries then often costs one chunk, not a million gcds); ``tick`` (optional)
+    is called between chunks (a compilation's budget check).
+
+    Examples
+    --------
+    >>> table_gcd(np.array([6, 9, 0, 15], dtype=object)), table_gcd(np.zeros(3, dtype=object))
+    (3, 0)
+    """
+    flat = table.reshape(-1)
+    g = 0
+    for j in range(0, len(flat), _GCD_CHUNK):
+        g = math.gcd(g, *(int(x) for x in flat[j:j + _GCD_CHUNK]))
+        if g == 1:
+            break
+        if tick is not None:
+            tick()
+    return g
+
+
+_GCD_CHUNK = 4096
 
 
 def integer_factor(factor: Factor) -> tuple[Factor, int]:

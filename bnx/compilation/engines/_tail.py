@@ -177,7 +177,7 @@ class Tail:
             hidden = {v for sc, _ in factors for v in sc} - set(keep)
             order = elimination_order([sc for sc, _ in factors], sorted(hidden, key=str), card)
             _, table = product(eliminate(factors, order, tick=tick), scope=keep, tick=tick)
-            g = table_gcd(table)
+            g = table_gcd(table, tick)
             if tick is not None:
                 tick()
             if g > 1:  # a positive constant: it cancels
