@@ -10,6 +10,7 @@ import pytest
 
 import bnx
 from bnx import linear
+from tests._support import oracle
 
 __all__ = ["Brute", "check_all"]
 
@@ -80,3 +81,20 @@ def check_all(clf, brute, x):
         assert not brute.sufficient(x, {f: x[f] for f in brute.features if f not in cx})
     return want
 
+
+# ---------------------------------------------------------------- the tests' cases
+def threshold_brute(case):
+    return Brute(case, oracle.decision_table(case.net, case.class_var, case.positive,
+                                             case.threshold, case.features))
+
+
+def two_class(case):
+    return len(case.states(case.class_var)) == 2
+
+
+def classifier(case, rule="threshold"):
+    if rule == "argmax":
+        return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
+                              rule="argmax")
+    return bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
+                          features=case.features)

@@ -16,16 +16,17 @@ from hypothesis import strategies as st
 import bnx
 from bnx import linear
 from tests._support import oracle
-from tests._support.linear_brute import Brute, check_all
+from tests._support.linear_brute import (
+    Brute,
+    check_all,
+    classifier,
+    threshold_brute,
+    two_class,
+)
 from tests._support.strategies import instances, naive_bayes, on_maps
 
 
 # ---------------------------------------------------------------------- brute force
-def threshold_brute(case):
-    return Brute(case, oracle.decision_table(case.net, case.class_var, case.positive,
-                                             case.threshold, case.features))
-
-
 def argmax_brute(case):
     first = case.states(case.class_var)[0]
     table = {}
@@ -35,18 +36,6 @@ def argmax_brute(case):
         pos, neg = joint[case.positive], sum(v for c, v in joint.items() if c != case.positive)
         table[combo] = pos > neg or (pos == neg and case.positive == first)
     return Brute(case, table)
-
-
-def two_class(case):
-    return len(case.states(case.class_var)) == 2
-
-
-def classifier(case, rule="threshold"):
-    if rule == "argmax":
-        return bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
-                              rule="argmax")
-    return bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
-                          features=case.features)
 
 
 @pytest.mark.slow

@@ -30,7 +30,7 @@ from pgmpy.models import DiscreteBayesianNetwork
 import bnx
 from bnx import linear
 from tests._support import oracle
-from tests._support.linear_brute import Brute, check_all
+from tests._support.linear_brute import Brute, check_all, classifier, threshold_brute, two_class
 from tests._support.strategies import (
     Case,
     classifier_of,
@@ -39,7 +39,6 @@ from tests._support.strategies import (
     on_maps,
     tan_networks,
 )
-from tests.linear.test_linear import classifier, threshold_brute, two_class
 
 SIGN = ["-", "+"]
 
