@@ -18,9 +18,11 @@ from bnx.compilation.engines import (
     TensorEngine,
 )
 from bnx.diagram.backends import new_manager
+from tests._support import oracle
 
 __all__ = ["ENGINES", "compiled_case", "dd_function", "multivalued_classifier",
-           "net_from_columns", "observed_odd", "oracle_args", "random_tan", "run_engine"]
+           "net_from_columns", "observed_odd", "oracle_args", "random_tan", "run_engine",
+           "small_tan", "check_against_oracle"]
 
 #: The compilation engines in the order ``compile`` asks them (the fastest that fits first,
 #: the general engine last), as :mod:`bnx.compilation.engines` documents it.
@@ -125,3 +127,39 @@ def observed_odd(odd, observed):
     sub = bnx.Classifier(clf.network, clf.class_var, clf.positive, threshold=clf.threshold,
                          features=kept)
     return bnx.compile(sub, kept, backend=odd.backend)
+
+
+def small_tan():
+    """A TAN over four binary features (A -> B -> C, A -> D), states no/yes."""
+    yn = ["no", "yes"]
+    net = DiscreteBayesianNetwork([("Y", f) for f in "ABCD"] + [("A", "B"), ("B", "C"),
+                                                                ("A", "D")])
+    cpds = [TabularCPD("Y", 2, [[0.4], [0.6]], state_names={"Y": yn}),
+            TabularCPD("A", 2, [[0.7, 0.2], [0.3, 0.8]], evidence=["Y"], evidence_card=[2],
+                       state_names={"A": yn, "Y": yn})]
+    for f, p, cols in (("B", "A", [0.6, 0.3, 0.25, 0.1]), ("C", "B", [0.5, 0.4, 0.2, 0.3]),
+                       ("D", "A", [0.9, 0.5, 0.45, 0.15])):
+        cpds.append(TabularCPD(f, 2, [cols, [1 - c for c in cols]], evidence=["Y", p],
+                               evidence_card=[2, 2], state_names={f: yn, "Y": yn, p: yn}))
+    net.add_cpds(*cpds)
+    return net
+
+
+def check_against_oracle(net, class_var, positive, features, backend, *, threshold=None,
+                         rule="threshold", expect_structure=None):
+    """Classifier and ODD equal the oracle on every instance; returns the classifier."""
+    kw = {"rule": rule} if rule == "argmax" else {"threshold": threshold}
+    clf = bnx.Classifier(net, class_var, positive, features=features, **kw)
+    if expect_structure:
+        assert clf.structure == expect_structure
+    table = oracle.decision_table(net, class_var, positive, threshold, list(clf.features),
+                                  rule=rule)
+    odd = bnx.compile(clf, backend=backend)
+    for combo, want in table.items():
+        x = dict(zip(clf.features, combo))
+        joint = oracle.class_joint(net, class_var, x, list(clf.features))
+        assert clf.class_joint(x) == [joint[s] for s in clf.class_states]
+        assert clf.decide(x) == want, x
+        assert odd.decide(x) == want, x
+    assert odd.count() == sum(table.values())
+    return clf

@@ -23,7 +23,7 @@ from bnx.compilation.engines.general import FactorElimination
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
-from tests._support.builders import run_engine
+from tests._support.builders import check_against_oracle, run_engine
 from tests._support.strategies import classifiers, general_networks
 from tests.conftest import shared_file
 
@@ -47,26 +47,6 @@ def _net(edges, tables, states=None):
     return net
 
 
-def _check(net, class_var, positive, features, backend, *, threshold=None, rule="threshold",
-           expect_structure=None):
-    """Classifier and ODD equal the oracle on every instance; returns the classifier."""
-    kw = {"rule": rule} if rule == "argmax" else {"threshold": threshold}
-    clf = bnx.Classifier(net, class_var, positive, features=features, **kw)
-    if expect_structure:
-        assert clf.structure == expect_structure
-    table = oracle.decision_table(net, class_var, positive, threshold, list(clf.features),
-                                  rule=rule)
-    odd = bnx.compile(clf, backend=backend)
-    for combo, want in table.items():
-        x = dict(zip(clf.features, combo))
-        joint = oracle.class_joint(net, class_var, x, list(clf.features))
-        assert clf.class_joint(x) == [joint[s] for s in clf.class_states]
-        assert clf.decide(x) == want, x
-        assert odd.decide(x) == want, x
-    assert odd.count() == sum(table.values())
-    return clf
-
-
 # ---------------------------------------------------------------------- hand-made networks
 def test_class_with_parents_hidden_nodes_and_inner_features(backend):
     """The class has a parent and a child; a hidden node sits between features; a feature
@@ -84,10 +64,10 @@ def test_class_with_parents_hidden_nodes_and_inner_features(backend):
         "Z": (["K"], [[0.6, 0.4], [0.1, 0.9]]),
     })
     for t in (Fraction(1, 2), 0.3, 0.8):
-        _check(net, "C", 1, ["X", "F", "Y", "Z"], backend, threshold=t,
+        check_against_oracle(net, "C", 1, ["X", "F", "Y", "Z"], backend, threshold=t,
                expect_structure="general")
-    _check(net, "C", 1, ["X", "F", "Y", "Z"], backend, rule="argmax")
-    _check(net, "C", 0, ["X", "F", "Y", "Z"], backend, rule="argmax")
+    check_against_oracle(net, "C", 1, ["X", "F", "Y", "Z"], backend, rule="argmax")
+    check_against_oracle(net, "C", 0, ["X", "F", "Y", "Z"], backend, rule="argmax")
 
 
 def test_zero_factor_of_a_separated_part_keeps_pr_x_zero_positive(backend):
@@ -99,14 +79,14 @@ def test_zero_factor_of_a_separated_part_keeps_pr_x_zero_positive(backend):
         "F": (["C"], [[0.9, 0.1], [0.2, 0.8]]),
         "G": (["F"], [[1.0, 0.0], [0.5, 0.5]]),
     })
-    clf = _check(net, "C", 1, ["F", "G"], backend, threshold=0.9)
+    clf = check_against_oracle(net, "C", 1, ["F", "G"], backend, threshold=0.9)
     assert clf.decide({"F": 0, "G": 1})
     for posterior in (clf.posterior, clf.posterior_exact):
         with pytest.raises(bnx.ExplanationError, match="undefined"):
             posterior({"F": 0, "G": 1})
     assert not clf.decide({"F": 0, "G": 0})
-    _check(net, "C", 1, ["F", "G"], backend, rule="argmax")
-    clf = _check(net, "C", 0, ["F", "G"], backend, rule="argmax")
+    check_against_oracle(net, "C", 1, ["F", "G"], backend, rule="argmax")
+    clf = check_against_oracle(net, "C", 0, ["F", "G"], backend, rule="argmax")
     assert clf.decide({"F": 0, "G": 1})  # all joints 0: the first state wins
 
 
@@ -119,7 +99,7 @@ def test_positive_separated_part_is_set_aside_but_stays_exact(backend):
         "Z": ([], [[0.25, 0.75]]),
         "G": (["F", "Z"], [[0.75, 0.25], [0.5, 0.5], [0.125, 0.875], [0.5, 0.5]]),
     })
-    clf = _check(net, "C", 1, ["F", "G"], backend, threshold=0.4)
+    clf = check_against_oracle(net, "C", 1, ["F", "G"], backend, threshold=0.4)
     assert clf.structure == "general" and clf.latent == ()
     partial = clf.class_joint({"G": 1}, partial=True)
     want = oracle.class_joint(net, "C", {"G": 1}, ["G"])
@@ -136,8 +116,8 @@ def test_three_and_four_state_classes_with_ties(backend):
                            [0.25, 0.25, 0.5], [0.25, 0.5, 0.25], [0.5, 0.5, 0.0]]),
     })
     for positive in (0, 1, 2):
-        _check(net, "C", positive, ["X", "Y"], backend, rule="argmax")
-        _check(net, "C", positive, ["X", "Y"], backend, threshold=Fraction(1, 3))
+        check_against_oracle(net, "C", positive, ["X", "Y"], backend, rule="argmax")
+        check_against_oracle(net, "C", positive, ["X", "Y"], backend, threshold=Fraction(1, 3))
     net4 = _net([("C", "X"), ("C", "H"), ("H", "Y")], {
         "C": ([], [[0.25, 0.25, 0.25, 0.25]]),
         "X": (["C"], [[0.5, 0.5], [0.25, 0.75], [0.75, 0.25], [0.0, 1.0]]),
@@ -145,8 +125,8 @@ def test_three_and_four_state_classes_with_ties(backend):
         "Y": (["H"], [[0.5, 0.25, 0.25], [0.125, 0.125, 0.75]]),
     })
     for positive in (0, 3):
-        _check(net4, "C", positive, ["X", "Y"], backend, rule="argmax")
-        _check(net4, "C", positive, ["X", "Y"], backend, threshold=0.25)
+        check_against_oracle(net4, "C", positive, ["X", "Y"], backend, rule="argmax")
+        check_against_oracle(net4, "C", positive, ["X", "Y"], backend, threshold=0.25)
 
 
 def test_tan_and_its_order(backend):
@@ -160,11 +140,11 @@ def test_tan_and_its_order(backend):
         "D": (["C", "A"], [[0.6, 0.4], [0.1, 0.9], [0.5, 0.5], [0.25, 0.75]]),
         "E": (["C", "D"], [[0.8, 0.2], [0.4, 0.6], [0.3, 0.7], [0.5, 0.5]]),
     })
-    clf = _check(net, "C", 1, ["A", "B", "D", "E"], backend, threshold=0.5,
+    clf = check_against_oracle(net, "C", 1, ["A", "B", "D", "E"], backend, threshold=0.5,
                  expect_structure="tan")
     order = general_order(clf)
     assert sorted(order) == ["A", "B", "D", "E"]
-    _check(net, "C", 0, ["A", "B", "D", "E"], backend, rule="argmax")
+    check_against_oracle(net, "C", 0, ["A", "B", "D", "E"], backend, rule="argmax")
 
 
 def test_rule_arguments():
@@ -227,8 +207,8 @@ def test_weight_vector_engine_equals_pairs_on_binary_classes(case):
 ])
 def test_small_shared_networks(backend, name, class_var, positive, threshold):
     net = bnx.read_network(shared_file("networks", name))
-    _check(net, class_var, positive, None, backend, threshold=threshold)
-    _check(net, class_var, positive, None, backend, rule="argmax")
+    check_against_oracle(net, class_var, positive, None, backend, threshold=threshold)
+    check_against_oracle(net, class_var, positive, None, backend, rule="argmax")
 
 
 @pytest.mark.slow

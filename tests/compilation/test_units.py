@@ -44,7 +44,7 @@ from bnx.diagram._dd import to_dd  # private: arrays into an engine's manager
 from bnx.diagram.backends import new_manager
 from bnx.diagram.encoding import Encoding
 from tests._support import oracle
-from tests._support.builders import dd_function, net_from_columns, random_tan
+from tests._support.builders import check_against_oracle, dd_function, net_from_columns, random_tan
 from tests._support.strategies import classifier_of, general_networks, kdb_networks, tan_networks
 from tests._support.strategies import classifier_of as _classifier
 
@@ -645,33 +645,13 @@ def test_conjoin_answers_to_the_node_budget(monkeypatch):
 
 
 # ---------------------------------------- the general engine's tail (was test_general_compile.py)
-def _check(net, class_var, positive, features, backend, *, threshold=None, rule="threshold",
-           expect_structure=None):
-    """Classifier and ODD equal the oracle on every instance; returns the classifier."""
-    kw = {"rule": rule} if rule == "argmax" else {"threshold": threshold}
-    clf = bnx.Classifier(net, class_var, positive, features=features, **kw)
-    if expect_structure:
-        assert clf.structure == expect_structure
-    table = oracle.decision_table(net, class_var, positive, threshold, list(clf.features),
-                                  rule=rule)
-    odd = bnx.compile(clf, backend=backend)
-    for combo, want in table.items():
-        x = dict(zip(clf.features, combo))
-        joint = oracle.class_joint(net, class_var, x, list(clf.features))
-        assert clf.class_joint(x) == [joint[s] for s in clf.class_states]
-        assert clf.decide(x) == want, x
-        assert odd.decide(x) == want, x
-    assert odd.count() == sum(table.values())
-    return clf
-
-
 def _check_tail(case, backend: str = "autoref", **patches) -> None:
     """:func:`_check` with attributes of :mod:`bnx.compilation.engines._tail` patched."""
     saved = {name: getattr(tail, name) for name in patches}
     for name, value in patches.items():
         setattr(tail, name, value)
     try:
-        _check(case.net, case.class_var, case.positive, case.features, backend,
+        check_against_oracle(case.net, case.class_var, case.positive, case.features, backend,
                threshold=case.threshold, rule=case.rule)
     finally:
         for name, value in saved.items():

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx import linear
+from tests._support.builders import small_tan
 from tests._support.linear_brute import Brute, check_all
 from tests._support.strategies import classifier_of as _classifier
 from tests._support.strategies import instances, on_maps, tan_networks
@@ -141,31 +142,13 @@ def test_the_threshold_rule_with_more_than_two_classes_is_refused():
         linear.robustness(clf, {"F": "0", "G": "1"})
 
 
-def _small_tan():
-    """A TAN over four binary features (A -> B -> C, A -> D), states no/yes."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
-    yn = ["no", "yes"]
-    net = DiscreteBayesianNetwork([("Y", f) for f in "ABCD"] + [("A", "B"), ("B", "C"),
-                                                                ("A", "D")])
-    cpds = [TabularCPD("Y", 2, [[0.4], [0.6]], state_names={"Y": yn}),
-            TabularCPD("A", 2, [[0.7, 0.2], [0.3, 0.8]], evidence=["Y"], evidence_card=[2],
-                       state_names={"A": yn, "Y": yn})]
-    for f, p, cols in (("B", "A", [0.6, 0.3, 0.25, 0.1]), ("C", "B", [0.5, 0.4, 0.2, 0.3]),
-                       ("D", "A", [0.9, 0.5, 0.45, 0.15])):
-        cpds.append(TabularCPD(f, 2, [cols, [1 - c for c in cols]], evidence=["Y", p],
-                               evidence_card=[2, 2], state_names={f: yn, "Y": yn, p: yn}))
-    net.add_cpds(*cpds)
-    return net
-
-
 @pytest.mark.slow
 def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
     from pgmpy.readwrite import BIFWriter
 
     from bnx.cli import main
     path = str(tmp_path / "tan.bif")
-    BIFWriter(_small_tan()).write(path)
+    BIFWriter(small_tan()).write(path)
     x = "A=yes,B=yes,C=no,D=yes"
     code = main(["explain", path, "--class", "Y", "--positive", "yes", "--features",
                      "A,B,C,D", "--instance", x, "--on", "A=yes,B=yes,C=yes,D=yes",
@@ -174,7 +157,7 @@ def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
     assert code == 0, err
     assert "max_nodes=1" in out
     assert "bnx.linear (exact for TANs" in out
-    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    clf = bnx.Classifier(small_tan(), "Y", "yes", features=list("ABCD"))
     assert clf.structure == "tan"
     inst = dict(p.split("=") for p in x.split(","))
     side, other = ("yes", "no") if clf.decide(inst) else ("no", "yes")
@@ -186,9 +169,9 @@ def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
 
 
 def test_every_instance_of_a_small_tan():
-    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    clf = bnx.Classifier(small_tan(), "Y", "yes", features=list("ABCD"))
     from tests._support.strategies import Case
-    case = Case(_small_tan(), "Y", "yes", 0.5, list("ABCD"))
+    case = Case(small_tan(), "Y", "yes", 0.5, list("ABCD"))
     brute = _brute(case, clf)
     for combo in itertools.product(["no", "yes"], repeat=4):
         check_all(clf, brute, dict(zip("ABCD", combo)))
@@ -198,7 +181,7 @@ def test_every_mc_explanation_and_counterfactual_of_a_small_tan_is_the_diagram_s
     """On every instance of a small TAN, the sets bnx.linear enumerates are those the compiled
     ODD holds, and the MC-explanations those of the brute-force oracle."""
     from tests._support import oracle
-    net = _small_tan()
+    net = small_tan()
     clf = bnx.Classifier(net, "Y", "yes", features=list("ABCD"))
     odd = bnx.compile(clf, backend="autoref")
     on = dict.fromkeys("ABCD", "yes")

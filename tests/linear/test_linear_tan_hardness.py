@@ -30,6 +30,7 @@ from pgmpy.models import DiscreteBayesianNetwork
 import bnx
 from bnx import linear
 from tests._support import oracle
+from tests._support.builders import small_tan
 from tests._support.linear_brute import Brute, check_all, classifier, threshold_brute, two_class
 from tests._support.strategies import (
     Case,
@@ -234,24 +235,6 @@ def _brute(case, clf):
     return Brute(case, table)
 
 
-def _small_tan():
-    """A TAN over four binary features (A -> B -> C, A -> D), states no/yes."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
-    yn = ["no", "yes"]
-    net = DiscreteBayesianNetwork([("Y", f) for f in "ABCD"] + [("A", "B"), ("B", "C"),
-                                                                ("A", "D")])
-    cpds = [TabularCPD("Y", 2, [[0.4], [0.6]], state_names={"Y": yn}),
-            TabularCPD("A", 2, [[0.7, 0.2], [0.3, 0.8]], evidence=["Y"], evidence_card=[2],
-                       state_names={"A": yn, "Y": yn})]
-    for f, p, cols in (("B", "A", [0.6, 0.3, 0.25, 0.1]), ("C", "B", [0.5, 0.4, 0.2, 0.3]),
-                       ("D", "A", [0.9, 0.5, 0.45, 0.15])):
-        cpds.append(TabularCPD(f, 2, [cols, [1 - c for c in cols]], evidence=["Y", p],
-                               evidence_card=[2, 2], state_names={f: yn, "Y": yn, p: yn}))
-    net.add_cpds(*cpds)
-    return net
-
-
 @given(st.one_of(st.floats(5e-324, 1.0), st.fractions(Fraction(1, 10 ** 400), 1)),
        st.one_of(st.floats(5e-324, 1.0), st.fractions(Fraction(1, 10 ** 400), 1)))
 def test_rounded_logs_are_within_their_bound(a, b):
@@ -291,7 +274,7 @@ def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
 
 def test_a_shortest_search_past_its_budget_is_refused(monkeypatch):
     from bnx.linear import _branch, _fewest, _tan  # private: each search on its own
-    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    clf = bnx.Classifier(small_tan(), "Y", "yes", features=list("ABCD"))
     x = {"A": "yes", "B": "yes", "C": "no", "D": "yes"}
     assert len(linear.shortest_pi_explanation(clf, x)) >= 1
     monkeypatch.setattr(_fewest, "MAX_PROFILES", 3)
@@ -346,7 +329,7 @@ def test_the_sets_of_a_small_tan_with_every_verdict_settled_exactly(monkeypatch)
     """With the rounding bound made huge, no bound prunes a branch and every member is decided
     on the exact ratios: the same sets as the compiled ODD's."""
     from bnx.linear import _forest  # private: the race over the forest (a unit)
-    clf = bnx.Classifier(_small_tan(), "Y", "yes", features=list("ABCD"))
+    clf = bnx.Classifier(small_tan(), "Y", "yes", features=list("ABCD"))
     odd = bnx.compile(clf, backend="autoref")
     on = dict.fromkeys("ABCD", "yes")
     fr = _forest.Forest(clf)
