@@ -147,6 +147,15 @@ def naive_bayes(d, options: list, budget: int, want: bool, layout, store, what: 
         if size[0] > limit:
             raise _too_many(what, n, limit, "states of its search")
 
+    def absorb(children: dict, label, got: tuple, ps: int, low, high, ok: bool) -> tuple:
+        """Take a child's answer (its node, its sums' interval, memoisable) into its parent's."""
+        node, clo, chi, cok = got
+        if node:
+            children[label] = node
+        if cok:
+            return max(low, clo - ps), min(high, chi - ps), ok
+        return low, high, False
+
     ca, cs = pair(g.c)
     got = settled(0, budget, ca, cs)
     if got is not None:
@@ -161,14 +170,8 @@ def naive_bayes(d, options: list, budget: int, want: bool, layout, store, what: 
         row = opts[p]
         if back is not None:  # a child's answer, for option t - 1
             label, _, _, (_, ps) = row[t - 1]
-            node, clo, chi, cok = back
+            low, high, ok = absorb(children, label, back, ps, low, high, ok)
             back = None
-            if node:
-                children[label] = node
-            if cok:
-                low, high = max(low, clo - ps), min(high, chi - ps)
-            else:
-                ok = False
         descend = None
         while t < len(row):
             label, v, c, (pa, ps) = row[t]
@@ -180,13 +183,7 @@ def naive_bayes(d, options: list, budget: int, want: bool, layout, store, what: 
             if got is None:
                 descend = [p + 1, r - c, A + pa, s + ps, 0, {}, -inf, inf, True]
                 break
-            node, clo, chi, cok = got
-            if node:
-                children[label] = node
-            if cok:
-                low, high = max(low, clo - ps), min(high, chi - ps)
-            else:
-                ok = False
+            low, high, ok = absorb(children, label, got, ps, low, high, ok)
         if descend is not None:
             f[4:] = [t, children, low, high, ok]
             stack.append(descend)
