@@ -256,7 +256,11 @@ def _settle(a, b, rel, strict: bool, err):
         g = Fraction(rel) if rel else 0
         lo, hi = (1 - g, 1 + g) if g else (1, 1)
         usable = True
-    a_lo, a_hi, b_lo, b_hi = a * lo, a * hi, b * lo, b * hi
+    if lo == 1 and hi == 1:  # exact values, or logs: no relative margin to apply
+        a_lo = a_hi = a
+        b_lo = b_hi = b
+    else:
+        a_lo, a_hi, b_lo, b_hi = a * lo, a * hi, b * lo, b * hi
     if err:
         a_hi, b_hi = a_hi + err, b_hi + err
     # a float sum rounds (monotonically): then only a strict inequality is sure

@@ -245,13 +245,8 @@ class Race:
                 return True
             if minus:
                 return False
-        # compare(s, 0, 0, strict=self.strict, err=self.tol) written out: the enumerations
-        # call this thousands of times, and the call nearly doubled their time
-        if s > self.tol:
-            return True
-        if s < -self.tol:
-            return False
-        return self.exact(assignment())
+        sure = compare(s, 0, 0, strict=self.strict, err=self.tol)
+        return self.exact(assignment()) if sure is None else sure
 
     def sort_desc(self, items: list[int], gain: dict, ratio) -> list[int]:
         """``items`` by decreasing gain; near-ties ordered by the exact ``ratio(item)``."""

@@ -294,6 +294,11 @@ class Interval:
 
         ``joint``: the class joint of a setting (up to one positive factor). By Markov's
         inequality on the posterior over the completions, whose mean is the setting's.
+
+        Returns
+        -------
+        dict
+            ``{label: share}``, exact fractions (labels with no bound left out).
         """
         whole = sum(joint)
         if not whole:
