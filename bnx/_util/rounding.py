@@ -207,8 +207,10 @@ def compare_all(a, b, rel, *, strict: bool = False, err=0):
 def _floating(a, b, rel) -> bool:
     """Whether :func:`_settle` compares ``a`` and ``b`` in floats."""
     return (not isinstance(rel, Fraction)
-            and (isinstance(a, float) or getattr(a, "dtype", _NONE).kind == "f")
-            and (isinstance(b, float) or getattr(b, "dtype", _NONE).kind == "f"))
+            and (isinstance(a, float) or (not isinstance(a, int)
+                                          and getattr(a, "dtype", _NONE).kind == "f"))
+            and (isinstance(b, float) or (not isinstance(b, int)
+                                          and getattr(b, "dtype", _NONE).kind == "f")))
 
 
 class _NONE:  # the dtype of a value that has none
