@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.disjoint import DisjointSets
 from .._util.rounding import float_gamma, gamma
 
 __all__ = ["as_table", "align", "product", "sum_out", "indicator", "observe",
@@ -514,25 +515,16 @@ def eliminate(factors: Iterable[Factor], order: Iterable, *,
     factors = list(factors)
     order = list(dict.fromkeys(order))
     gone = set(order)
-    root: dict = {}
-
-    def find(x):
-        while root.setdefault(x, x) != x:
-            root[x] = root[root[x]]
-            x = root[x]
-        return x
-
+    parts = DisjointSets()
     for j, (s, _) in enumerate(factors):
         for v in s:
             if v in gone:
-                a, b = find(("f", j)), find(("v", v))
-                if a != b:
-                    root[a] = b
+                parts.join(("f", j), ("v", v))
     groups: dict = {}
     out = []
     for j, f in enumerate(factors):
         if any(v in gone for v in f[0]):
-            groups.setdefault(find(("f", j)), []).append(f)
+            groups.setdefault(parts.find(("f", j)), []).append(f)
         else:
             out.append(f)
     for group in groups.values():
@@ -771,19 +763,11 @@ class _NetPlan:
             index = tuple(w if w in observed else None for w in scope)
             rest = tuple(w for w in scope if w not in observed)
             refs.append((v, index, rest))
-        root: dict = {}
-
-        def find(x):
-            while root.setdefault(x, x) != x:
-                root[x] = root[root[x]]
-                x = root[x]
-            return x
-
+        linked = DisjointSets()
         for _, _, rest in refs:
-            for w in rest[1:]:
-                a, b = find(rest[0]), find(w)
-                if a != b:
-                    root[a] = b
+            if rest:
+                linked.join(*rest)
+        find = linked.find
         main = {find(v) for v in keep}
         parts: dict = {}
         self.scalars = []

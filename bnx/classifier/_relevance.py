@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.disjoint import DisjointSets
 from ..errors import NetworkError
 from ._inference import eliminate
 
@@ -111,21 +112,12 @@ def prune(network: Any, parents: dict, factors: dict, class_var: Any,
     kept += folded  # a scalar (from a barren root) lands in an aside group
     feats = set(features)
     # connected parts of the moral graph without the features (union-find)
-    root: dict = {}
-
-    def find(v):
-        while root.setdefault(v, v) != v:
-            root[v] = root[root[v]]
-            v = root[v]
-        return v
-
+    linked = DisjointSets()
     for scope, _ in kept:
         rest = [v for v in scope if v not in feats]
-        for v in rest[1:]:
-            a, b = find(rest[0]), find(v)
-            if a != b:
-                root[a] = b
-    find(class_var)
+        if rest:
+            linked.join(*rest)
+    find = linked.find
     groups: dict = {}
     main = []
     for f in kept:
