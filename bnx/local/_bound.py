@@ -56,7 +56,7 @@ from ..classifier._inference import (
     plan,
 )
 
-__all__ = ["Pool", "reduce", "refine", "least_ratio", "passes", "branch_on", "MAX_TABLE"]
+__all__ = ["Pool", "floats", "reduce", "refine", "least_ratio", "passes", "branch_on", "MAX_TABLE"]
 
 #: The most entries one table of the bound may hold.
 MAX_TABLE = 1 << 20
