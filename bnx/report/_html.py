@@ -14,7 +14,7 @@ from typing import Any
 
 from ._glossary import GLOSSARY
 from ._glossary import term_title as tip
-from ._plain import LONG, MAX_SHOWN, matters_most, reason_key
+from ._plain import LONG, MAX_SHOWN, PARTS, how_key, matters_most, reason_key
 from ._text import decimal, listing, number, sure_on_average
 
 __all__ = ["render_report", "attribution_svg"]
@@ -48,7 +48,7 @@ def _items(rows: list[str]) -> str:
 
 def _fold(summary: str, body: str) -> str:
     """``body`` behind a fold that shows ``summary``."""
-    return f"<details><summary>{summary}</summary>{body}</details>"
+    return f"<details><summary>{summary}</summary><div>{body}</div></details>"
 
 
 def _names(features, fold_at: int = LONG) -> str:
@@ -146,11 +146,11 @@ def _complete_rows(r) -> list[str]:
         body = ("not searched in time" if k <= 1 else
                 f"at least {number(k)} changes: none found in time (changes of up to "
                 f"{number(k - 1)} feature{'s' * (k != 2)} searched)")
-        need = f"at least {number(k)}"
+        need = "" if k <= 1 else f"at least {number(k)} findings"
     elif r.robustness == math.inf:
         body = (f"nothing: no change of the features makes it {_e(r.rival)}" if rival else
                 "nothing: no change of the features gives another decision")
-        need = "no number of changes"
+        need = "no number of findings"
     else:
         # on a multi-class report each change says the class it leads to
         makes = r.multiclass and not rival
@@ -164,11 +164,11 @@ def _complete_rows(r) -> list[str]:
         k = r.robustness
         body = ("one change is enough" if k == 1 else f"{number(k)} changes are needed"
                 ) + _items(changes) + count
-        need = number(k)
+        need = f"{number(k)} finding{'s' * (k != 1)}"
     closest = (f"decided {_e(r.rival)}" if rival else "another decision")
     rows.append(_row(f"What would make it {_e(r.rival)}" if rival else "What would change it",
-                     body, f"the fewest changes that give {closest}: {_e(need)} "
-                     f"finding{'s' * (need != 'one')}", "counterfactual"))
+                     body, f"the fewest changes that give {closest}"
+                     + (f": {_e(need)}" if need else ""), "counterfactual"))
     if r.necessary:
         rows.append(_row("Necessary", _names(r.necessary),
                          "in every set of findings that settles it", "necessary"))
@@ -232,15 +232,9 @@ def _partial_rows(r) -> list[str]:
     return rows
 
 
-#: The parts of :attr:`~bnx.Report.methods`, as the rows call them.
-PARTS = {"decision": "the decision", "reasons": "why", "counterfactuals": "what would change it",
-         "sdp": "how sure"}
-
-
 def _how(how: str) -> str:
     """Say how a part was obtained: a compiled diagram, or a search, in plain words."""
-    key = ("compiled" if how == "compiled diagram" or how.startswith("restricted compile")
-           else "search" if how.startswith("search over the network") else None)
+    key = how_key(how)
     if key is None:
         return _e(how)
     return f'<span{tip(key)}>{_e(GLOSSARY[key].label)}</span>'

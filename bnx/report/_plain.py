@@ -13,10 +13,14 @@ from typing import Any
 
 from .._util.wording import share
 
-__all__ = ["MAX_SHOWN", "NEAR", "LONG", "reason_key", "is_constant", "margin", "matters_most"]
+__all__ = ["MAX_SHOWN", "PARTS", "NEAR", "how_key", "LONG", "reason_key", "is_constant", "margin", "matters_most"]
 
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
+
+#: The parts of :attr:`~bnx.Report.methods`, as a person calls them.
+PARTS = {"decision": "the decision", "reasons": "why", "counterfactuals": "what would change it",
+         "sdp": "how sure"}
 
 #: A decision is a close call when its probability leads the next class's (or the
 #: threshold) by less than this.
@@ -25,6 +29,13 @@ NEAR = 0.1
 #: A reason of more findings than this is summarised: its count, the few that matter most,
 #: the rest behind a fold.
 LONG = 8
+
+
+def how_key(how: str) -> str | None:
+    """Return the glossary key of how a part was obtained (``None``: said as it is)."""
+    if how == "compiled diagram" or how.startswith("restricted compile"):
+        return "compiled"
+    return "search" if how.startswith("search over the network") else None
 
 
 def reason_key(r) -> str:

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._util.wording import decided, decided_class, probability
-from ._plain import LONG, MAX_SHOWN, matters_most
+from ._glossary import GLOSSARY
+from ._plain import LONG, MAX_SHOWN, PARTS, how_key, matters_most
 
 __all__ = ["report_text", "decimal", "number", "listing", "sure_on_average", "constant_text",
            "WIDTH"]
@@ -124,8 +125,9 @@ def _proof(r, k: int) -> str:
     if r.reason_count == 1:
         return " This is the only such reason."
     same = (r.reason_lengths or {}).get(k, 1)
-    tail = ("this one is the shortest" if same == 1
-            else f"{number(same)} of them have {number(k)} feature{'s' * (k != 1)}")
+    tail = ("this one is the shortest" if same == 1 else
+            f"all have {number(k)} feature{'s' * (k != 1)}" if same == r.reason_count else
+            f"{number(same)} of them have {number(k)} feature{'s' * (k != 1)}")
     return f" ({r.reason_count:,} such reasons in all; {tail}.)"
 
 
@@ -242,8 +244,8 @@ def _attributions(r) -> str | None:
     shown = [f"{f} {v:+.3g}" for f, v in top[:5]]
     more = f", and {number(len(top) - 5)} more" if len(top) > 5 else ""
     toward = r.decision if r.multiclass else r.positive_state
-    return (f"Attributions (SHAP values toward {_term(r.class_var, toward)}, from "
-            f"a base value of {decimal(r.base_value)}): {', '.join(shown)}{more}.")
+    return (f"Attributions (toward {_term(r.class_var, toward)}, from an average "
+            f"decision of {decimal(r.base_value)}): {', '.join(shown)}{more}.")
 
 
 def _how_sure(r) -> str:
@@ -306,7 +308,9 @@ def _how(r) -> str | None:
     """How the parts were obtained, said when not from a compiled diagram."""
     if r.method != "search" or not r.methods:
         return None
-    said = [f"{part.replace('_', ' ')} by {how}" for part, how in r.methods.items()]
+    said = [f"{PARTS.get(part, part)} by "
+            f"{how if how_key(how) != 'compiled' else GLOSSARY['compiled'].label}"
+            for part, how in r.methods.items()]
     return f"How this was found: {'; '.join(said)}."
 
 

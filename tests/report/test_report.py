@@ -197,7 +197,7 @@ def test_attributions_are_the_shap_values(admissions):
     a = bnx.shap_values(admissions, ADMIT, {})
     assert dict(r.attributions) == dict(zip(a.feature_names, map(float, a.values)))
     assert r.base_value == float(a.base_values)
-    assert "Attributions (SHAP values toward Admit = +" in r.text()
+    assert "Attributions (toward Admit = +, from an average decision of" in r.text()
     html = r._repr_html_()
     assert "<svg" in html and "toward Admit = +" in html and "toward Admit = -" in html
 
