@@ -13,7 +13,8 @@ from typing import Any
 
 from .._util.wording import share
 
-__all__ = ["MAX_SHOWN", "PARTS", "NEAR", "how_key", "LONG", "reason_key", "is_constant", "margin", "matters_most"]
+__all__ = ["MAX_SHOWN", "PARTS", "NEAR", "how_key", "LONG", "reason_key", "is_constant",
+           "margin", "matters_most"]
 
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
