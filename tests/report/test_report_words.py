@@ -16,7 +16,6 @@ import bnx
 from bnx.report import GLOSSARY, explain
 from bnx.report._plain import LONG, NEAR
 from bnx.report._text import number
-from tests._support import oracle
 
 ADMIT = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
 
