@@ -161,3 +161,112 @@ def _instances(clf):
     import itertools
     for states in itertools.product(*(clf.states(f) for f in clf.features)):
         yield dict(zip(clf.features, states))
+
+
+# ------------------------------------------------------------------ the words people read
+#: The paper's and the field's vocabulary, which the visible text of the explorer page and
+#: of the text and HTML reports must not hold: each has a plain label there, the term
+#: itself only in a tooltip (a ``title``), the JSON and the docs (bnx.report.GLOSSARY).
+#: Matched case-insensitively; the short acronyms as whole words in capitals.
+PAPER_TERMS = ("PI-explanation", "MC-explanation", "prime implicant", "general reason",
+               "robustness", "compiled diagram", "decision diagram", "same-decision",
+               "counterfactual", "posterior", "sufficient reason", "flip probability",
+               "irrelevant", "| this instance", "| what is known", "SHAP value")
+ACRONYMS = ("ODD", "OBDD", "SDP", "PI", "MC")
+
+
+def paper_terms_in(text: str) -> list:
+    """The terms of :data:`PAPER_TERMS` and :data:`ACRONYMS` that ``text`` holds."""
+    low = text.lower()
+    found = [t for t in PAPER_TERMS if t.lower() in low]
+    return found + [a for a in ACRONYMS if re.search(rf"\b{a}\b", text)]
+
+
+def visible_text(html: str) -> str:
+    """The text of an HTML page or fragment a reader sees: no tag, attribute (``title``),
+    script, style, head or SVG ``<title>``."""
+    from html.parser import HTMLParser
+
+    class Visible(HTMLParser):
+        hidden = ("script", "style", "title", "head")
+
+        def __init__(self):
+            super().__init__()
+            self.depth, self.out = 0, []
+
+        def handle_starttag(self, tag, attrs):
+            self.depth += tag in self.hidden
+
+        def handle_endtag(self, tag):
+            self.depth -= tag in self.hidden
+
+        def handle_data(self, data):
+            if not self.depth:
+                self.out.append(data)
+
+    parser = Visible()
+    parser.feed(html)
+    return " ".join(parser.out)
+
+
+def test_the_check_sees_a_paper_term():
+    assert paper_terms_in("the shortest PI-explanations (robustness 1)") == [
+        "PI-explanation", "robustness", "PI"]
+    assert paper_terms_in("an ODD") == ["ODD"] and paper_terms_in("odds") == []
+    assert visible_text('<p title="robustness: ...">how many <b>change</b></p>'
+                        '<svg><title>SHAP values</title></svg>') == "how many  change"
+
+
+@pytest.fixture(scope="module")
+def child():
+    """pgmpy's child, class Disease (six states), compiled."""
+    from tests._support.bundled import bundled_network
+    return bnx.compile(bnx.Classifier(bundled_network("child"), "Disease"))
+
+
+def _reports(child):
+    """Reports of every kind: complete and partial, binary and multi-class, with a rival,
+    a constant classifier, a close call, and by search without compiling."""
+    clf = bnx.examples.admissions()
+    odd = bnx.compile(clf, backend="autoref")
+    yield bnx.explain(odd, X)
+    yield bnx.explain(odd, X, background={})
+    yield bnx.explain(odd, {"GPA": "+"})
+    yield bnx.explain(clf, X)  # bnx.linear
+    asia = bnx.Classifier(bnx.examples.asia().network, "either")
+    yield bnx.explain(asia, {"xray": "yes", "dysp": "no"})  # by search, without compiling
+    yield bnx.explain(asia, {"xray": "yes"})
+    x = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5",
+         "XrayReport": "Normal", "GruntingReport": "yes", "Age": "0-3_days"}
+    yield bnx.explain(child, x)
+    yield bnx.explain(child, x, rival="TGA")
+    yield bnx.explain(child, {})  # a close call
+    from tests.report.test_report_words import constant_classifier
+    constant = bnx.compile(constant_classifier(), backend="autoref")
+    yield bnx.explain(constant, {"A": "a1", "B": "b0"})
+    yield bnx.explain(constant, {})
+
+
+@pytest.mark.slow
+def test_the_words_people_read_hold_no_paper_term(child):
+    for r in _reports(child):
+        assert paper_terms_in(r.text()) == [], r.text()
+        assert paper_terms_in(visible_text(r._repr_html_())) == [], r._repr_html_()
+        glossary = r.to_dict()["glossary"]
+        assert glossary == {k: {"term": t.term, "label": t.label, "definition": t.definition}
+                            for k, t in bnx.report.GLOSSARY.items()}
+
+
+@pytest.mark.slow
+def test_the_explorer_page_holds_no_paper_term(child):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+    client = TestClient(bnx.serve.create_app(child))
+    x = {"LVHreport": "yes", "LowerBodyO2": "<5", "RUQO2": "<5", "CO2Report": "<7.5",
+         "XrayReport": "Normal", "GruntingReport": "yes", "Age": "0-3_days"}
+    for params in ({}, x, {"LVHreport": "yes"}, {**x, "rival": "TGA"}):
+        page = client.get("/", params=params)
+        assert page.status_code == 200
+        assert paper_terms_in(visible_text(page.text)) == [], params
+        assert "title=" in page.text  # the terms are on hover

@@ -429,11 +429,14 @@ class Interval:
         pandas.DataFrame
             Indexed by feature, columns ``expected_sdp`` (the exact value when its bounds
             meet, else ``None``), ``flip_probability``, ``expected_sdp_low``,
-            ``expected_sdp_high`` (exact fractions). When every expected SDP is exact, in
-            the order of :func:`bnx.next_observations`; else by flip probability, then by
-            the low bound, descending (equal values in the classifier's feature order).
+            ``expected_sdp_high`` (exact fractions), in the order of
+            :func:`bnx.next_observations` (:func:`~bnx.probability.observe.ranked`): by
+            flip probability, then by the low bound, descending (the expected SDP itself
+            when exact; equal values in the classifier's feature order).
         """
         import pandas as pd
+
+        from ..probability.observe import ranked
         parts = [(s, m, {lab: Fraction(1)}) for s, m, lab in self.settled]
         parts += [(s, m, shares) for _, _, s, m, shares in self.open]
         # each part's mass deciding each label, at least (exactly when settled)
@@ -505,12 +508,8 @@ class Interval:
             rows.append((f, low if low == high else None, self.flip[f], low, high))
         frame = pd.DataFrame(rows, columns=["feature", "expected_sdp", "flip_probability",
                                             "expected_sdp_low", "expected_sdp_high"])
-        frame = frame.set_index("feature")
-        pos = {f: k for k, f in enumerate(self.clf.features)}
-        exact = all(r[1] is not None for r in rows)
-        key = ((lambda r: (-r[1], pos[r[0]])) if exact else
-               (lambda r: (-r[2], -r[3], pos[r[0]])))
-        return frame.loc[[r[0] for r in sorted(rows, key=key)]]
+        # the ranking of bnx.next_observations (the low bound is the value when exact)
+        return ranked(frame.set_index("feature"), self.clf.features, "expected_sdp_low")
 
 
 def _posterior(joint: list) -> list:

@@ -45,12 +45,15 @@ from .same_decision import (
     outcome,
 )
 
-__all__ = ["next_observations"]
+__all__ = ["next_observations", "ranked"]
 
 
 def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
                       exact: bool = False):
-    """Rank each unobserved feature by the expected same-decision probability after observing it.
+    """Rank each unobserved feature by what observing it can do to the decision.
+
+    The probability that it changes the decision first, then the expected same-decision
+    probability after observing it.
 
     Parameters
     ----------
@@ -67,9 +70,10 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     Returns
     -------
     pandas.DataFrame
-        Indexed by feature (the unobserved ones), sorted by ``expected_sdp`` descending
-        (equal values in the classifier's feature order; a feature that cannot flip the
-        decision has the SDP of ``evidence`` itself, exactly), with columns
+        Indexed by feature (the unobserved ones), best first (:func:`ranked`): by
+        ``flip_probability`` descending, then ``expected_sdp`` descending, equal values in
+        the classifier's feature order (a feature that cannot flip the decision comes
+        last, with the SDP of ``evidence`` itself as its expected SDP, exactly), with columns
         ``expected_sdp`` (``sum_v Pr(F = v | e) SDP(e + {F = v})``, each SDP of the
         decision on ``e + {F = v}``) and ``flip_probability`` (``sum_v Pr(F = v | e)
         [decision on e + {F = v} != decision on e]``), floats in ``[0, 1]``. On a
@@ -119,11 +123,45 @@ def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
     frame = pd.DataFrame(rows, columns=["feature", "expected_sdp", "flip_probability"])
     if not exact:
         frame = frame.astype({"expected_sdp": float, "flip_probability": float})
-    frame = frame.set_index("feature")
-    # by the values given, descending; equal values in the classifier's feature order
-    pos = {f: i for i, f in enumerate(clf.features)}
-    values = frame["expected_sdp"].tolist()
-    order = sorted(range(len(frame)), key=lambda i: (-values[i], pos[frame.index[i]]))
+    return ranked(frame.set_index("feature"), clf.features)
+
+
+def ranked(frame, features, by: str = "expected_sdp"):
+    """Sort a frame of next observations best first: by what each can do to the decision.
+
+    The probability that observing the feature changes the decision first (a feature that
+    cannot change it, probability 0, comes last), then ``by`` (the expected same-decision
+    probability, or a proven low bound of it), both descending; equal values in the order
+    of ``features``. :func:`next_observations` and the search without compiling
+    (:mod:`bnx.local`) rank by this one function.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Indexed by feature, with the columns ``flip_probability`` and ``by``.
+    features : sequence
+        The classifier's features, in its order (which breaks ties).
+    by : str, default "expected_sdp"
+        The column that ranks features equally likely to change the decision.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``frame``'s rows, best first.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from bnx.probability.observe import ranked
+    >>> frame = pd.DataFrame({"expected_sdp": [0.43, 0.41, 0.64],
+    ...                       "flip_probability": [0.0, 0.63, 0.29]}, index=["a", "b", "c"])
+    >>> list(ranked(frame, ["a", "b", "c"]).index)
+    ['b', 'c', 'a']
+    """
+    pos = {f: i for i, f in enumerate(features)}
+    flips, values = frame["flip_probability"].tolist(), frame[by].tolist()
+    order = sorted(range(len(frame)),
+                   key=lambda i: (-flips[i], -values[i], pos[frame.index[i]]))
     return frame.iloc[order]
 
 

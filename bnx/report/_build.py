@@ -12,13 +12,12 @@ from ..classifier._rules import decides
 from ..errors import ArgumentError, MissingFeatureError, ODDFileError, StructureError
 from ..odd._odd import ODD
 from ..odd._tables import document_class_states, document_joint
+from ._plain import MAX_SHOWN
 from ._report import FrozenMap, NextObservation, Report
 from ._values import Counterfactual
 
 __all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_frame"]
 
-#: The most reasons and counterfactuals a report holds (the shortest ones).
-MAX_SHOWN = 5
 
 #: The default bound, in seconds, on a classifier explained without compiling.
 SEARCH_TIMEOUT = 30.0

@@ -12,6 +12,9 @@ import math
 from html import escape
 from typing import Any
 
+from ._glossary import GLOSSARY
+from ._glossary import term_title as tip
+from ._plain import LONG, MAX_SHOWN, PARTS, how_key, matters_most, reason_key
 from ._text import decimal, listing, number, sure_on_average
 
 __all__ = ["render_report", "attribution_svg"]
@@ -28,15 +31,32 @@ def _term(f: Any, s: Any) -> str:
     return f"{_e(f)}&nbsp;=&nbsp;{_e(s)}"
 
 
-def _row(head: str, body: str, note: str = "") -> str:
+def _row(head: str, body: str, note: str = "", key: str | None = None,
+         cls: str = "") -> str:
+    """One row: ``head`` (its ``title`` the glossary entry ``key``), ``note`` under it."""
     note = f'<br><small style="color:#666">{note}</small>' if note else ""
-    return (f'<tr><th style="text-align:left;vertical-align:top;padding-right:1em">{head}'
-            f'{note}</th><td style="text-align:left">{body}</td></tr>')
+    head = f"<span{tip(key)}>{head}</span>" if key else head
+    cls = f' class="{cls}"' if cls else ""
+    return (f'<tr{cls}><th style="text-align:left;vertical-align:top;padding-right:1em">'
+            f'{head}{note}</th><td style="text-align:left">{body}</td></tr>')
 
 
 def _items(rows: list[str]) -> str:
     return ('<ul style="margin:0;padding-left:1.2em">'
             + "".join(f"<li>{r}</li>" for r in rows) + "</ul>")
+
+
+def _fold(summary: str, body: str) -> str:
+    """``body`` behind a fold that shows ``summary``."""
+    return f"<details><summary>{summary}</summary><div>{body}</div></details>"
+
+
+def _names(features, fold_at: int = LONG) -> str:
+    """Write a list of features; a long one is folded behind its number."""
+    names = [str(f) for f in features]
+    if len(names) <= fold_at:
+        return _e(listing(names))
+    return _fold(f"{len(names):,} findings", _e(", ".join(names)))
 
 
 def _probability(r) -> str:
@@ -45,9 +65,10 @@ def _probability(r) -> str:
     if r.multiclass:  # the decided state's probability, then the runner-up's (and rival's)
         from .._util.wording import decided_class
         said = decided_class(r.class_var, r.decision, r.class_probabilities, rival=r.rival)
-        return (f"Pr({_term(r.class_var, r.decision)}) = "
-                f"{_e(said[said.index('(') + 1:-2])}; the most probable state decides")
-    text = f"Pr({_term(r.class_var, r.positive_state)}) = {decimal(r.posterior)}"
+        return (f'<span{tip("posterior")}>probability '
+                f"{_e(said[said.index('(') + 1:-2])}</span>; the most probable state decides")
+    text = (f'<span{tip("posterior")}>probability of {_term(r.class_var, r.positive_state)}'
+            f" {decimal(r.posterior)}</span>")
     exact = r.posterior_exact
     if exact is not None and len(str(exact)) <= 60:
         text += f' <small style="color:#666">(exactly {_e(exact)})</small>'
@@ -56,46 +77,80 @@ def _probability(r) -> str:
     return f"{text}; {rule}"
 
 
+def _proof_note(r) -> str:
+    """Say what the reasons shown were proven to be (from :attr:`~bnx.Report.reasons_proven`)."""
+    if r.reasons_proven == "sufficient":
+        return "proven enough; not proven, in the time given, that none can be left out"
+    if r.reasons_proven == "minimal":
+        return "proven that none can be left out; not proven the fewest"
+    shown = len(r.reasons)
+    if r.reason_count is None:
+        if r.method != "search":
+            return "one of the fewest (not counted)"
+        return (f"at least {number(shown)} of the fewest (not all counted)"
+                if shown >= MAX_SHOWN else
+                "the only one of the fewest findings" if shown == 1 else
+                f"all {number(shown)} of the fewest findings")
+    if r.reason_count == 1:
+        return "the only one"
+    lengths = r.reason_lengths or {}
+    by = ("; by number of findings: " + ", ".join(f"{k}: {v:,}" for k, v in lengths.items())
+          if len(lengths) > 1 else "")
+    return (f"all {number(shown)}" if shown == r.reason_count else
+            f"{shown} of {r.reason_count:,} in all") + by
+
+
+def _reason(r, e) -> str:
+    """One reason: its terms, or for a long one its count, the few that matter most, a fold."""
+    if not e:
+        return "(nothing: the decision is the same for every instance)"
+    if len(e) <= LONG:
+        return ", ".join(_term(f, s) for f, s in e.items())
+    top = matters_most(r, e)
+    rest = [f for f in e if f not in top]
+    head = f"these {len(e):,} findings"
+    if top:
+        head += ("; the ones whose change matters most: "
+                 + ", ".join(_term(f, e[f]) for f in top))
+    return head + _fold(f"the other {len(rest):,}" if top else "show them",
+                        ", ".join(_term(f, e[f]) for f in rest))
+
+
 def _complete_rows(r) -> list[str]:
     rows = []
     rival = r.rival is not None
+    if r.constant:
+        return [_row("Why", f"the classifier decides {_term(r.class_var, r.decision)} "
+                     f"whatever the findings say", "its decision is the same for every "
+                     "instance", "constant")]
     if r.reasons:
-        shown = [", ".join(_term(f, s) for f, s in e.items()) or "(nothing: the decision "
-                 "is the same for every instance)" for e in r.reasons]
-        if r.reasons_proven == "sufficient":
-            note = "proven sufficient; not proven minimal in the time given"
-        elif r.reasons_proven == "minimal":
-            note = "proven sufficient and minimal; not proven shortest"
-        elif r.reason_count is None:
-            note = "a shortest one (not counted)"
-        else:
-            note = (f"{len(r.reasons)} shortest of {r.reason_count:,} in all; lengths "
-                    + ", ".join(f"{k}: {v:,}" for k, v in (r.reason_lengths or {}).items()))
+        key = reason_key(r)
+        shown = [_reason(r, e) for e in r.reasons]
+        label = GLOSSARY[key].label
         rows.append(_row(f"Why not {_e(r.rival)}" if rival else "Why",
-                         _items(shown) + f'<small style="color:#666">{_e(note)}</small>',
-                         f"enough to rule out {_e(r.class_var)} = {_e(r.rival)}, whatever "
-                         f"the other features say (shortest PI-explanations of the "
-                         f"instance on that class's formula)" if rival else
-                         "enough to settle the decision, whatever the other features say "
-                         "(shortest PI-explanations)"))
+                         _items(shown) + f'<small style="color:#666">{_e(_proof_note(r))}'
+                         f'</small>',
+                         f"{_e(label)}: enough to rule out {_e(r.class_var)} = "
+                         f"{_e(r.rival)}, whatever the other features say" if rival else
+                         f"{_e(label)}, whatever the other features say", key))
     if r.general_words:
         shown = [", ".join(_e(w) for w in words) for words in r.general_words]
         note = (f"{len(shown)} of {r.general_count:,} in all"
                 if r.general_count is not None else "")
         rows.append(_row("More generally", _items(shown)
                          + f'<small style="color:#666">{_e(note)}</small>',
-                         f"sets of states that rule out {_e(r.rival)}, larger than one "
-                         f"state (general reasons)" if rival else
-                         "sets of states that keep the decision, larger than one state "
-                         "(general reasons)"))
+                         f"ranges of states that rule out {_e(r.rival)}" if rival else
+                         _e(GLOSSARY["general_reason"].label), "general_reason"))
     if r.robustness is None and r.robustness_at_least is not None:
         k = r.robustness_at_least
         body = ("not searched in time" if k <= 1 else
                 f"at least {number(k)} changes: none found in time (changes of up to "
                 f"{number(k - 1)} feature{'s' * (k != 2)} searched)")
+        need = "" if k <= 1 else f"at least {number(k)} findings"
     elif r.robustness == math.inf:
         body = (f"nothing: no change of the features makes it {_e(r.rival)}" if rival else
                 "nothing: no change of the features gives another decision")
+        need = "no number of findings"
     else:
         # on a multi-class report each change says the class it leads to
         makes = r.multiclass and not rival
@@ -106,62 +161,83 @@ def _complete_rows(r) -> list[str]:
         count = ("" if r.counterfactual_count is None else
                  f'<small style="color:#666">{len(changes)} of '
                  f'{r.counterfactual_count:,} closest</small>')
-        body = (f"{number(r.robustness)} change{'s' * (r.robustness != 1)} at least"
-                + _items(changes) + count)
-    closest = (f"decided {_e(r.rival)}" if rival else "with another decision" if r.multiclass
-               else "with the other decision")
+        k = r.robustness
+        body = ("one change is enough" if k == 1 else f"{number(k)} changes are needed"
+                ) + _items(changes) + count
+        need = f"{number(k)} finding{'s' * (k != 1)}"
+    closest = (f"decided {_e(r.rival)}" if rival else "another decision")
     rows.append(_row(f"What would make it {_e(r.rival)}" if rival else "What would change it",
-                     body, f"the closest instances {closest} (robustness "
-                     + (f"at least {r.robustness_at_least})" if r.robustness is None else
-                        f"{_e(r.robustness if r.robustness != math.inf else 'infinite')})")))
+                     body, f"the fewest changes that give {closest}"
+                     + (f": {_e(need)}" if need else ""), "counterfactual"))
     if r.necessary:
-        rows.append(_row("Necessary", _e(listing([str(f) for f in r.necessary])),
-                         "in every sufficient reason"))
+        rows.append(_row("Necessary", _names(r.necessary),
+                         "in every set of findings that settles it", "necessary"))
     if r.irrelevant:
         one = len(r.irrelevant) == 1
-        note = (f"in no reason ruling out {r.rival}: with the other features as they are, "
-                f"no state of {'it' if one else 'one of them'} makes it {r.rival}"
+        note = (f"with the other features as they are, no state of "
+                f"{'it' if one else 'one of them'} makes it {r.rival}"
                 if r.rival is not None else
-                "in no sufficient reason: with the other features as they are, no state of "
+                "with the other features as they are, no state of "
                 + ("it" if one else "one of them") + " changes this decision")
         if r.attributions is not None and any(r.attributions.get(f, 0.0)
                                               for f in r.irrelevant):
-            note += (". " + ("Its SHAP value below measures" if one else
-                             "Their SHAP values below measure")
+            note += (". " + ("Its attribution below measures" if one else
+                             "Their attributions below measure")
                      + " something else: what a feature contributes on average over the "
                      "background instances, where other features differ from this "
                      "instance's")
-        rows.append(_row("Does not matter", _e(listing([str(f) for f in r.irrelevant])),
-                         _e(note)))
+        rows.append(_row("Does not matter", _names(r.irrelevant), _e(note), "irrelevant"))
     return rows
 
 
 def _partial_rows(r) -> list[str]:
     missing = [f for f in r.features if f not in r.instance]
-    rows = [_row("Observed", ", ".join(_term(f, s) for f, s in r.instance.items())
+    observed = [_term(f, s) for f, s in r.instance.items()]
+    rows = [_row("Observed", (", ".join(observed) if len(observed) <= LONG else
+                              _fold(f"{len(observed):,} findings", ", ".join(observed)))
                  or "nothing"),
-            _row("Not known yet", _e(listing([str(f) for f in missing])))]
+            _row("Not known yet", _names(missing))]
+    if r.constant:
+        rows.append(_row("How sure", "certain", f"the classifier decides "
+                         f"{_term(r.class_var, r.decision)} whatever the findings say",
+                         "constant"))
+        return rows
     if r.sdp is not None:
         rows.append(_row("How sure", f"{decimal(r.sdp)}",
                          "the probability that the decision stays once everything is "
-                         "known (same-decision probability)"))
+                         "known", "sdp"))
     elif r.sdp_bounds is not None:
         lo, hi = r.sdp_bounds
         rows.append(_row("How sure", f"between {decimal(lo)} and {decimal(hi)}",
-                         "a proven interval around the same-decision probability (the "
-                         "exact value was not reached in time)"))
+                         "a proven range for the probability that the decision stays "
+                         "once everything is known (the exact value was not reached in "
+                         "time)", "sdp"))
     if r.next:
-        body = ('<table><tr><th>feature</th><th>sure on average</th>'
-                '<th>changes the decision with probability</th></tr>'
-                + "".join(f"<tr><td>{_e(n.feature)}</td><td>{sure_on_average(n)}</td>"
-                          f"<td>{decimal(n.flip_probability)}</td></tr>" for n in r.next)
+        def flip(n) -> str:
+            return ("cannot change it" if n.flip_probability == 0
+                    else decimal(n.flip_probability))
+        body = (f'<table class="next-observations"><tr><th>finding</th>'
+                f'<th{tip("flip_probability")}>chance it changes the decision</th>'
+                f'<th{tip("expected_sdp")}>how sure on average, once it is known</th></tr>'
+                + "".join(f"<tr><td>{_e(n.feature)}</td><td>{flip(n)}</td>"
+                          f"<td>{sure_on_average(n)}</td></tr>" for n in r.next)
                 + "</table>")
-        bounded = any(n.expected_sdp is None for n in r.next)
-        rows.append(_row("What to find out next", body,
-                         "best first; a range is a proven interval (the exact value was "
-                         "not reached in time), ranked by the probability of a change"
-                         if bounded else "best first"))
+        meaning = f"How sure on average: {GLOSSARY['expected_sdp'].definition}."
+        if any(n.expected_sdp is None for n in r.next):
+            meaning += " A range is a proven interval (the exact value was not reached in time)."
+        rows.append(_row("What to find out next",
+                         body + f'<small style="color:#666">{_e(meaning)}</small>',
+                         "best first: the likeliest to change the decision first",
+                         "flip_probability"))
     return rows
+
+
+def _how(how: str) -> str:
+    """Say how a part was obtained: a compiled diagram, or a search, in plain words."""
+    key = how_key(how)
+    if key is None:
+        return _e(how)
+    return f'<span{tip(key)}>{_e(GLOSSARY[key].label)}</span>'
 
 
 def attribution_svg(r, *, width: int = 460, row: int = 18) -> str:
@@ -245,16 +321,22 @@ def render_report(r) -> str:
     head = (f'<p style="font-size:110%;margin:0.2em 0"><b>{verb}: '
             f'{_term(r.class_var, r.decision)}</b> &mdash; {_probability(r)}</p>')
     rows = _complete_rows(r) if r.complete else _partial_rows(r)
+    m = r.margin
+    if m is not None:
+        rows.insert(0, _row("Close call", _e(m["text"].removeprefix("Close call: ")), "",
+                            "margin", "margin"))
     if r.methods:
-        rows.append(_row("How", _e("; ".join(f"{part}: {how}"
-                                             for part, how in r.methods.items())),
+        hows = list(r.methods.values())
+        rows.append(_row("How", _how(hows[0]) if len(set(hows)) == 1 else
+                         "; ".join(f"{_e(PARTS.get(part, part))}: {_how(how)}"
+                                   for part, how in r.methods.items()),
                          "how each part was obtained"))
     chart = attribution_svg(r)
     if chart:
-        chart = (f'<p style="margin:0.4em 0 0.1em"><b>Attributions</b> <small>(exact SHAP '
-                 f'values, base value {decimal(r.base_value)}: how much each feature moves '
-                 f'the decision on average over the background instances; a feature that '
-                 f'does not matter to this decision can still move it there)</small></p>'
-                 f'{chart}')
+        chart = (f'<p style="margin:0.4em 0 0.1em"><b{tip("shap")}>Attributions</b> '
+                 f'<small>(from an average decision of {decimal(r.base_value)}: how much '
+                 f'each feature moves the decision on average over the background '
+                 f'instances; a feature that does not matter to this decision can still '
+                 f'move it there)</small></p>{chart}')
     return (f'<div class="bnx-report">{head}<table style="border-collapse:collapse">'
             + "".join(rows) + f"</table>{chart}</div>")

@@ -69,6 +69,14 @@ def to_dict(r, fields: tuple) -> dict:
         "sdp_bounds": None if r.sdp_bounds is None else list(r.sdp_bounds),
     }
     assert tuple(out) == fields, "a field of Report is not written"
+    # what the fields imply, as every surface says it (not read back: derived)
+    from ._glossary import glossary_dict
+    from ._plain import reason_key
+    m = r.margin
+    out["constant"] = r.constant
+    out["margin"] = None if m is None else {k: _scalar(v) for k, v in m.items()}
+    out["labels"] = {"reasons": reason_key(r)}
+    out["glossary"] = glossary_dict()
     return out
 
 

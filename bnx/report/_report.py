@@ -170,6 +170,31 @@ class Report:
     robustness_at_least: int | None = None
     sdp_bounds: tuple | None = None
 
+    # ------------------------------------------------------------------ derived
+    @property
+    def constant(self) -> bool:
+        """Whether the classifier decides the same whatever the findings say.
+
+        Shown by the report: a complete instance with an empty sufficient reason, or
+        nothing observed and a same-decision probability of exactly 1. Every surface
+        then says so instead of listing each feature as one that does not matter.
+        """
+        from ._plain import is_constant
+        return is_constant(self)
+
+    @property
+    def margin(self) -> dict | None:
+        """How close a close call is (``None`` when the decision is not one).
+
+        ``{"runner_up", "runner_up_probability", "probability", "threshold", "gap",
+        "one_finding", "by", "text"}``: the next class (or the threshold), by how much
+        the decision leads it (less than :data:`bnx.report._plain.NEAR`), and whether one
+        finding could change it (from the robustness, or for a partial instance from the
+        chance that each missing finding changes it); ``text`` says it in a sentence.
+        """
+        from ._plain import margin
+        return margin(self)
+
     # ------------------------------------------------------------------ output
     def text(self) -> str:
         """Plain-language paragraphs: what was decided, why, what would change it.
@@ -208,7 +233,11 @@ class Report:
 
         Exact fractions as ``"p/q"`` strings, feature names as text keys, a change as
         ``{"from", "to"}``, a robustness of ``math.inf`` as ``"Infinity"`` (JSON has no
-        infinity). :meth:`from_dict` reads it back.
+        infinity). After the fields, what they imply: ``"constant"`` and ``"margin"``
+        (:attr:`constant`, :attr:`margin`), ``"labels"`` (the plain label of each part
+        shown, by glossary key: ``"reasons"`` says what the reasons are proven to be)
+        and ``"glossary"`` (each technical term the report uses, ``{key: {"term",
+        "label", "definition"}}``). :meth:`from_dict` reads it back.
 
         Returns
         -------

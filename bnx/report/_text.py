@@ -14,8 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._util.wording import decided, decided_class, probability
+from ._glossary import GLOSSARY
+from ._plain import LONG, MAX_SHOWN, PARTS, how_key, matters_most
 
-__all__ = ["report_text", "decimal", "number", "listing", "sure_on_average", "WIDTH"]
+__all__ = ["report_text", "decimal", "number", "listing", "sure_on_average", "constant_text",
+           "WIDTH"]
 
 #: Paragraphs are wrapped to this many columns (continuation lines indented by two).
 WIDTH = 88
@@ -78,14 +81,16 @@ def _why(r) -> str:
                   if r.rival is not None else ("Why", f"the decision stays {decided}"))
     if not r.reasons or not r.reasons[0]:
         return (f"{why}: no instance is decided {r.rival}, whatever the features say."
-                if r.rival is not None else
-                f"Why: the classifier decides {decided} whatever the features say.")
+                if r.rival is not None else constant_text(r))
     reason = r.reasons[0]
     k, others = len(reason), [f for f in r.features if f not in reason]
     terms = [_term(f, s) for f, s in reason.items()]
+    if k > LONG:
+        return _long_why(r, why, reason, others) + _proof(r, k)
     if not others:
-        text = (f"{why}: it takes all of {listing(terms)} together to settle it; "
-                f"no feature can be left out.")
+        text = (f"{why}: it takes all of {listing(terms)} together to settle it"
+                + ("; no feature can be left out." if r.reasons_proven != "sufficient"
+                   else "."))
     elif k <= 3:
         whatever = (listing([str(f) for f in others]) if len(others) <= 3
                     else f"the other {number(len(others))}")
@@ -94,22 +99,57 @@ def _why(r) -> str:
     else:
         text = (f"{why}: these {number(k)} features are enough, whatever the other "
                 f"{number(len(others))} say: {listing(terms)}.")
+    return text + _proof(r, k)
+
+
+def _proof(r, k: int) -> str:
+    """Say what the reasons were proven to be, and how many there are as far as known."""
+    shown = len(r.reasons)
     if r.reasons_proven == "sufficient":
-        text += (" (This reason is proven sufficient; the search did not prove it minimal, "
-                 "in the time given, so some of its features may not be needed.)")
-    elif r.reasons_proven == "minimal":
-        text += (" (Other reasons may exist; this one is proven sufficient and minimal, "
-                 "not proven shortest.)")
-    elif r.reason_count is None:
-        text += " (Other reasons may exist; this is a shortest one.)"
-    elif r.reason_count == 1:
-        text += " This is the only such reason."
-    else:
-        same = (r.reason_lengths or {}).get(k, 1)
-        tail = ("this one is the shortest" if same == 1
-                else f"{number(same)} of them have {number(k)} feature{'s' * (k != 1)}")
-        text += f" ({r.reason_count:,} such reasons in all; {tail}.)"
-    return text
+        return (" (This reason is proven sufficient; the search did not prove it minimal "
+                "in the time given, so some of its features may not be needed.)")
+    if r.reasons_proven == "minimal":
+        return (" (Other reasons may exist; this one is proven sufficient and minimal: "
+                "none of its features can be left out; it is not proven the shortest.)")
+    if r.reason_count is None:  # the shortest ones, not counted
+        if r.method != "search":  # bnx.linear: one shortest reason
+            return " (Other reasons may exist; this is a shortest one.)"
+        if shown == 1:
+            return (" This is the only reason of the fewest features; longer ones may "
+                    "exist.")
+        if shown < MAX_SHOWN:
+            return (f" ({number(shown).capitalize()} reasons have {number(k)} "
+                    f"feature{'s' * (k != 1)}, the fewest; longer ones may exist.)")
+        return (f" (At least {number(shown)} reasons have {number(k)} "
+                f"feature{'s' * (k != 1)}, the fewest; not all were counted.)")
+    if r.reason_count == 1:
+        return " This is the only such reason."
+    same = (r.reason_lengths or {}).get(k, 1)
+    tail = ("this one is the shortest" if same == 1 else
+            f"all have {number(k)} feature{'s' * (k != 1)}" if same == r.reason_count else
+            f"{number(same)} of them have {number(k)} feature{'s' * (k != 1)}")
+    return f" ({r.reason_count:,} such reasons in all; {tail}.)"
+
+
+def _long_why(r, why: str, reason, others) -> str:
+    """Summarise a long reason: how many findings, the few that matter most, then the rest."""
+    k = len(reason)
+    top = matters_most(r, reason)
+    rest = [f for f in reason if f not in top]
+    whatever = (f", whatever the other {number(len(others))} say" if others else
+                " (every feature is needed)")
+    text = f"{why}: these {number(k)} findings are enough{whatever}"
+    if top:
+        text += (f"; the ones whose change matters most: "
+                 f"{listing([_term(f, reason[f]) for f in top])}")
+    return (text + (f"; the other {number(len(rest))}: " if top else ": ")
+            + ", ".join(_term(f, reason[f]) for f in rest) + ".")
+
+
+def constant_text(r) -> str:
+    """Say that the classifier decides the same whatever the findings say."""
+    return (f"Why: the classifier decides {_term(r.class_var, r.decision)} whatever the "
+            f"findings say: its decision is the same for every instance.")
 
 
 def _general(r) -> str | None:
@@ -147,8 +187,8 @@ def _what_changes(r) -> str:
         if k <= 1:
             return f"{head}: not searched in time."
         return (f"{head}: at least {number(k)} features would have to change; none found "
-                f"in time (robustness: at least {k}; changes of up to {number(k - 1)} "
-                f"feature{'s' * (k != 2)} searched).")
+                f"in time (changes of up to {number(k - 1)} feature{'s' * (k != 2)} "
+                f"searched).")
     if r.robustness == math.inf:
         return (f"{head}: nothing; no change of the features makes it {r.rival}."
                 if r.rival is not None else
@@ -174,8 +214,15 @@ def _roles(r) -> str | None:
     need = [str(f) for f in r.necessary]
     idle = [str(f) for f in r.irrelevant or ()]
     goal = (f"for ruling out {r.rival}" if r.rival is not None else "to this decision")
-    if not need and not idle:
+    if (not need and not idle) or r.constant:
         return None
+    if len(need) > LONG and r.reasons:
+        inside = [f for f in r.reasons[0] if f not in r.necessary]
+        text = (f"{number(len(need)).capitalize()} findings are necessary {goal}"
+                + (f": all of the reason's but {listing([str(f) for f in inside])}"
+                   if inside and len(inside) <= 3 else
+                   ": every one of the reason's" if not inside else ""))
+        return text + (f"; {number(len(idle))} do not matter." if idle else ".")
     if need:
         verb = "is" if len(need) == 1 else "are"
         head = ({1: f"{need[0]} {verb}", 2: f"Both {listing(need)} {verb}"}.get(len(need))
@@ -197,8 +244,8 @@ def _attributions(r) -> str | None:
     shown = [f"{f} {v:+.3g}" for f, v in top[:5]]
     more = f", and {number(len(top) - 5)} more" if len(top) > 5 else ""
     toward = r.decision if r.multiclass else r.positive_state
-    return (f"Attributions (SHAP values toward {_term(r.class_var, toward)}, from "
-            f"a base value of {decimal(r.base_value)}): {', '.join(shown)}{more}.")
+    return (f"Attributions (toward {_term(r.class_var, toward)}, from an average "
+            f"decision of {decimal(r.base_value)}): {', '.join(shown)}{more}.")
 
 
 def _how_sure(r) -> str:
@@ -224,16 +271,25 @@ def _next(r) -> str | None:
     parts = []
     if can:
         best = can[0]
-        parts.append(f"{best.feature}: knowing it leaves you {sure_on_average(best)} "
-                     f"sure on average, and it changes the decision with probability "
-                     f"{decimal(best.flip_probability)}.")
+        parts.append(f"{best.feature}: it changes the decision with probability "
+                     f"{decimal(best.flip_probability)}, and knowing it leaves you "
+                     f"{sure_on_average(best)} sure on average.")
         if len(can) > 1:
             parts.append("Then " + listing([
-                f"{n.feature} ({sure_on_average(n)} sure, changes it with probability "
-                f"{decimal(n.flip_probability)})" for n in can[1:3]]) + ".")
+                f"{n.feature} (changes it with probability {decimal(n.flip_probability)}, "
+                f"{sure_on_average(n)} sure)" for n in can[1:3]]) + ".")
     if cannot:
-        parts.append(f"{listing(cannot)} cannot change it." if can else
-                     f"no observation can change it ({listing(cannot)}).")
+        shown = (listing(cannot) if len(cannot) <= LONG else
+                 f"{listing(cannot[:3] + [f'{number(len(cannot) - 3)} others'])}")
+        parts.append(f"{shown} cannot change it." if can else
+                     f"no observation can change it ({shown}).")
+    if can:
+        lower = r.sdp is not None and any(n.expected_sdp is not None and n.expected_sdp < r.sdp
+                                          for n in can[:3])
+        parts.append("(Sure on average: how likely the decision made once it is known is to "
+                     "stay once all are known, averaged over what it may show"
+                     + ("; lower than now where it may lead to a closer decision"
+                        if lower else "") + ".)")
     if any(n.expected_sdp is None for n in r.next[:3] if n.flip_probability > 0):
         parts.append("(Where how sure on average is given as a range, the range is a "
                      "proven interval: the exact value was not reached in time.)")
@@ -252,17 +308,28 @@ def _how(r) -> str | None:
     """How the parts were obtained, said when not from a compiled diagram."""
     if r.method != "search" or not r.methods:
         return None
-    said = [f"{part.replace('_', ' ')} by {how}" for part, how in r.methods.items()]
+    said = [f"{PARTS.get(part, part)} by "
+            f"{how if how_key(how) != 'compiled' else GLOSSARY['compiled'].label}"
+            for part, how in r.methods.items()]
     return f"How this was found: {'; '.join(said)}."
+
+
+def _margin(r) -> str | None:
+    m = r.margin
+    return None if m is None else m["text"]
 
 
 def report_text(r) -> str:
     """Write the report's paragraphs, each wrapped to :data:`WIDTH` columns."""
-    if r.complete:
-        paragraphs = [_decided(r), _why(r), _general(r), _what_changes(r), _roles(r),
-                      _attributions(r), _how(r)]
+    if r.constant and r.complete:
+        paragraphs = [_decided(r), constant_text(r), _how(r)]
+    elif r.constant:
+        paragraphs = [_decided(r), constant_text(r).replace("Why: t", "T", 1), _how(r)]
+    elif r.complete:
+        paragraphs = [_decided(r), _margin(r), _why(r), _general(r), _what_changes(r),
+                      _roles(r), _attributions(r), _how(r)]
     else:
-        paragraphs = [_decided(r), _how_sure(r), _next(r), _how(r)]
+        paragraphs = [_decided(r), _margin(r), _how_sure(r), _next(r), _how(r)]
     return "\n".join(textwrap.fill(p, WIDTH, subsequent_indent="  ", break_long_words=False,
                                    break_on_hyphens=False).replace(_GLUE, " ")
                      for p in paragraphs if p)

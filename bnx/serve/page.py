@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from html import escape
 
+from ..report import term_title
 from .explorer import Explorer
 
-__all__ = ["error_html", "fragment", "page"]
+__all__ = ["error_html", "fragment", "page", "FIND_FROM"]
+
+#: The page offers a search box over the features when there are more than this many.
+FIND_FROM = 12
 
 
 def _e(value) -> str:
@@ -34,21 +38,28 @@ def page(explorer: Explorer, instance: dict, background: str, inner: str,
         if clf.rule == "argmax":
             rule = f"when {clf.positive} is the most probable {clf.class_var}"
         else:
-            rule = (f"when Pr({clf.class_var} = {clf.positive} | what is known) ≥ "
-                    f"{float(clf.threshold):g}")
+            rule = (f"when the probability of {clf.class_var} = {clf.positive}, given what "
+                    f"is known, is at least {float(clf.threshold):g}")
         decides = f"<p>Decides <b>{_e(clf.positive)}</b> {_e(rule)}, else <b>{_e(negative)}</b>."
-    controls = []
+    entered, rest = [], []
     for i, (feature, states) in enumerate(model["features"].items()):
         chosen = instance.get(explorer.features[i])
         options = ['<option value="">unknown</option>'] + [
             f'<option value="{_e(s)}"'
             f'{" selected" if chosen is not None and str(s) == str(chosen) else ""}>'
             f'{_e(s)}</option>' for s in states]
-        controls.append(
-            f'<div class="feature{" set" if chosen is not None else ""}">'
+        (entered if chosen is not None else rest).append(
+            f'<div class="feature{" set" if chosen is not None else ""}" data-index="{i}">'
             f'<label for="f{i}">{_e(feature)}</label>'
             f'<select id="f{i}" name="{_e(feature)}" data-feature="{_e(feature)}">'
             f'{"".join(options)}</select></div>')
+    find = ('<input type="search" id="find" placeholder="Find a feature by name" '
+            'aria-label="find a feature by name" autocomplete="off">'
+            if len(explorer.features) > FIND_FROM else "")
+    controls = (f'{find}<div class="groups"><div class="group" id="entered"><h3>Entered '
+                f'(<span class="count">{len(entered)}</span>)</h3>{"".join(entered)}</div>'
+                f'<div class="group" id="not-entered"><h3>Not entered (<span class="count">'
+                f'{len(rest)}</span>)</h3><div class="list">{"".join(rest)}</div></div></div>')
     rivals = ""
     if clf.multiclass:  # "why the decided class and not this one?"
         options = ['<option value="">none: why the decided class</option>'] + [
@@ -79,10 +90,10 @@ Set the states you know; the others stay unknown.</p>
 </header>
 <main>
 <form id="instance" method="get" action="">
-<fieldset><legend>Features ({len(explorer.features)})</legend>
-{"".join(controls)}
+<fieldset id="features"><legend>Features ({len(explorer.features)})</legend>
+{controls}
 </fieldset>
-{rivals}<fieldset><legend>Attributions against</legend>
+{rivals}<fieldset><legend{term_title("shap")}>Attributions against</legend>
 <select id="background" name="background" aria-label="background">{backgrounds}</select>
 </fieldset>
 <div class="buttons">
@@ -106,22 +117,34 @@ def error_html(message: str) -> str:
 
 
 def _decision(data: dict) -> str:
-    """Write the decision in the class's words, large, with its posterior.
+    """Write the decision in the class's words, large, with its probability.
 
-    A multi-class decision's posterior is its own state's.
+    A multi-class decision's probability is its own state's; a close call says so under
+    it (the report's ``margin``), a classifier that decides the same whatever the
+    findings say says that instead.
     """
     posterior = data.get("posterior")
-    shown = ("not defined (this evidence has probability 0)" if posterior is None
+    shown = ("not defined (these findings have probability 0)" if posterior is None
              else f"{posterior:.4g}")
-    given = "this instance" if data["complete"] else "what is known"
+    given = "these findings" if data["complete"] else "what is known"
     kind = ("decided" if data.get("multiclass") else
             "positive" if data["positive"] else "negative")
     of = data["decision"] if data.get("multiclass") else data["positive_state"]
+    if data.get("constant"):
+        detail = (f'<div class="detail constant"{term_title("constant")}>decides '
+                  f'{_e(data["class_var"])} = {_e(data["decision"])} whatever the findings '
+                  f'say</div>')
+    else:
+        detail = (f'<div class="detail"{term_title("posterior")}>probability of '
+                  f'{_e(data["class_var"])} = {_e(of)}, given {given}: <span id="posterior">'
+                  f'{_e(shown)}</span></div>')
+    margin = data.get("margin")
+    close = ("" if not margin else
+             f'<div class="margin" id="margin"{term_title("margin")}>{_e(margin["text"])}'
+             f'</div>')
     return (f'<div class="decision {kind}">'
             f'<div class="verdict">Decision: <span id="decision">{_e(data["decision"])}'
-            f'</span></div><div class="detail">Pr({_e(data["class_var"])} = '
-            f'{_e(of)} | {given}) = <span id="posterior">{_e(shown)}'
-            f'</span></div>{_classes(data, given)}</div>')
+            f'</span></div>{detail}{close}{_classes(data, given)}</div>')
 
 
 def _classes(data: dict, given: str) -> str:
@@ -141,8 +164,9 @@ def _classes(data: dict, given: str) -> str:
         f'<th scope="row">{_e(s)}</th><td class="num">{p:.3f}</td>'
         f'<td><span class="bar" style="width:{max(p * 100, 0.5):.1f}%"></span></td></tr>'
         for s, p in probs.items() if p is not None)
-    return (f'<table class="classes" id="class-probabilities"><caption>Pr('
-            f'{_e(data["class_var"])} = &hellip; | {given})</caption>{rows}</table>')
+    return (f'<table class="classes" id="class-probabilities"><caption'
+            f'{term_title("posterior")}>How likely each {_e(data["class_var"])} is, given '
+            f'{given}</caption>{rows}</table>')
 
 
 def fragment(explorer: Explorer, answer) -> str:

@@ -494,8 +494,9 @@ def test_a_report_by_the_interval_states_its_bounds():
             assert n.expected_sdp == float(want["expected_sdp"])
     text, html = r.text(), r._repr_html_()
     said = " ".join(text.split())
-    assert re.search(rf"{bounded[0].feature}: knowing it leaves you between [0-9.]+ and "
-                     rf"[0-9.]+ sure on average", said)
+    assert re.search(rf"{bounded[0].feature}: it changes the decision with probability "
+                     rf"[0-9.]+, and knowing it leaves you between [0-9.]+ and [0-9.]+ sure "
+                     rf"on average", said)
     assert "proven interval" in text and "proven interval" in html
     assert bnx.Report.from_dict(r.to_dict()) == r
     r.plot()

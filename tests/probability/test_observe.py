@@ -139,7 +139,7 @@ def test_next_observations_is_the_exact_sum(case, data):
         return
     want = brute.next_observations(e)
     got = bnx.next_observations(clf, e, odd=odd, exact=True)
-    assert sorted(got.index) == sorted(want)
+    assert list(got.index) == _brute_ranking(clf, want)
     for f, (same, flip) in want.items():
         assert got.loc[f, "expected_sdp"] == same and got.loc[f, "flip_probability"] == flip
     by_odd = bnx.next_observations(odd, e, exact=True)  # the ODD holds its classifier
@@ -155,8 +155,8 @@ def test_next_observations_is_the_exact_sum(case, data):
 
 def _check_ranking(clf, frame, e):
     """Probabilities in [0, 1]; the features that cannot flip the decision share one value,
-    the SDP of ``e`` (E[SDP(e + F)] = SDP(e) for them); rows by value, descending, equal
-    values in the classifier's feature order."""
+    the SDP of ``e`` (E[SDP(e + F)] = SDP(e) for them); rows by the chance of a change,
+    then the expected SDP, descending, equal values in the classifier's feature order."""
     assert all(0 <= v <= 1 for v in [*frame["expected_sdp"], *frame["flip_probability"]])
     kept = frame.loc[frame["flip_probability"] == 0, "expected_sdp"]
     assert len(set(kept)) <= 1
@@ -165,8 +165,19 @@ def _check_ranking(clf, frame, e):
         sdp = bnx.same_decision_probability(clf, e, exact=exact)
         assert kept.iloc[0] == sdp if exact else _close(kept.iloc[0], Fraction(sdp))
     pos = {f: i for i, f in enumerate(clf.features)}
-    want = sorted(frame.index, key=lambda f: (-frame.loc[f, "expected_sdp"], pos[f]))
+    want = sorted(frame.index, key=lambda f: (-frame.loc[f, "flip_probability"],
+                                              -frame.loc[f, "expected_sdp"], pos[f]))
     assert list(frame.index) == want
+    # a feature that cannot change the decision is ranked below every one that can
+    flips = list(frame["flip_probability"])
+    assert flips == sorted(flips, reverse=True)
+
+
+def _brute_ranking(clf, want: dict) -> list:
+    """The ranking by brute force: the chance of a change, then the expected SDP, both
+    descending, then the classifier's order (``want``: {feature: (expected SDP, flip)})."""
+    pos = {f: i for i, f in enumerate(clf.features)}
+    return sorted(want, key=lambda f: (-want[f][1], -want[f][0], pos[f]))
 
 
 def test_next_observations_on_votes_stay_within_0_and_1():
@@ -201,6 +212,7 @@ def test_next_observations_one_pass_per_state(case, data, monkeypatch):
         got = bnx.next_observations(clf, e, exact=True)
         fast = bnx.next_observations(clf, e)
     _check_ranking(clf, fast, e)
+    assert list(got.index) == _brute_ranking(clf, brute.next_observations(e))
     for f, (same, flip) in brute.next_observations(e).items():
         assert got.loc[f, "expected_sdp"] == same and got.loc[f, "flip_probability"] == flip
         assert _close(fast.loc[f, "expected_sdp"], same)

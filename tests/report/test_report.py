@@ -161,9 +161,10 @@ def test_a_partial_admissions_report_says_how_sure(admissions):
         "So far: Admit = + (Pr(Admit = +) = 0.791, threshold 0.5).\n"
         "How sure: with probability 0.795 the decision stays Admit = + once the other three "
         "are\n  known.\n"
-        "What to find out next: WorkExperience: knowing it leaves you 0.985 sure on average, "
-        "and\n  it changes the decision with probability 0.22. FirstTimeApplicant and "
-        "EntranceExam\n  cannot change it.")
+        "What to find out next: WorkExperience: it changes the decision with probability 0.22,\n"
+        "  and knowing it leaves you 0.985 sure on average. FirstTimeApplicant and EntranceExam\n"
+        "  cannot change it. (Sure on average: how likely the decision made once it is known is\n"
+        "  to stay once all are known, averaged over what it may show.)")
     assert r.next == tuple(NextObservation(f, row.expected_sdp, row.flip_probability)
                            for f, row in bnx.probability.observe.next_observations(
                                admissions.classifier, {"GPA": "+"}).iterrows())
@@ -171,9 +172,10 @@ def test_a_partial_admissions_report_says_how_sure(admissions):
                                           NextObservation("FirstTimeApplicant", 0.795, 0.0),
                                           NextObservation("EntranceExam", 0.795, 0.0)))
     assert ranked.text().splitlines()[3:] == [  # rendered as observe will rank them
-        "What to find out next: WorkExperience: knowing it leaves you 0.986 sure on average, and",
-        "  it changes the decision with probability 0.22. FirstTimeApplicant and EntranceExam",
-        "  cannot change it."]
+        "What to find out next: WorkExperience: it changes the decision with probability 0.22,",
+        "  and knowing it leaves you 0.986 sure on average. FirstTimeApplicant and EntranceExam",
+        "  cannot change it. (Sure on average: how likely the decision made once it is known is",
+        "  to stay once all are known, averaged over what it may show.)"]
 
 
 def test_the_fields_of_the_admissions_report(admissions):
@@ -195,7 +197,7 @@ def test_attributions_are_the_shap_values(admissions):
     a = bnx.shap_values(admissions, ADMIT, {})
     assert dict(r.attributions) == dict(zip(a.feature_names, map(float, a.values)))
     assert r.base_value == float(a.base_values)
-    assert "Attributions (SHAP values toward Admit = +" in r.text()
+    assert "Attributions (toward Admit = +, from an average decision of" in r.text()
     html = r._repr_html_()
     assert "<svg" in html and "toward Admit = +" in html and "toward Admit = -" in html
 

@@ -8,11 +8,42 @@
   const result = document.getElementById("result");
   let asked = 0;
 
+  const entered = document.getElementById("entered");
+  const notEntered = document.querySelector("#not-entered .list");
+  const find = document.getElementById("find");
+
+  function place(box, group) {  // keep each group in the model's order of the features
+    const at = Number(box.dataset.index);
+    const after = Array.from(group.querySelectorAll(".feature"))
+      .find((other) => Number(other.dataset.index) > at);
+    group.insertBefore(box, after || null);
+  }
+
+  function regroup() {  // entered findings above, the others below; each group counted
+    for (const select of form.querySelectorAll("select[data-feature]")) {
+      const box = select.closest(".feature");
+      const set = select.value !== "";
+      box.classList.toggle("set", set);
+      const group = set ? entered : notEntered;
+      if (box.parentElement !== group) place(box, group);
+    }
+    for (const group of [entered, notEntered.closest(".group")]) {
+      group.querySelector(".count").textContent = group.querySelectorAll(".feature").length;
+    }
+  }
+
+  function filter() {  // show the features whose name holds the text typed
+    const text = find.value.trim().toLowerCase();
+    for (const box of form.querySelectorAll(".feature")) {
+      const name = box.querySelector("select").dataset.feature.toLowerCase();
+      box.hidden = text !== "" && !name.includes(text);
+    }
+  }
+
   function request() {
     const instance = {};
     for (const select of form.querySelectorAll("select[data-feature]")) {
       if (select.value !== "") instance[select.dataset.feature] = select.value;
-      select.closest(".feature").classList.toggle("set", select.value !== "");
     }
     const body = { instance: instance, background: form.elements.background.value };
     if (form.elements.rival && form.elements.rival.value !== "") body.rival = form.elements.rival.value;
@@ -64,10 +95,19 @@
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   }
 
-  form.addEventListener("change", update);
+  form.addEventListener("change", (event) => {
+    if (event.target === find) return;
+    regroup();
+    update();
+  });
+  if (find) {
+    find.addEventListener("input", filter);
+    find.addEventListener("keydown", (event) => { if (event.key === "Enter") event.preventDefault(); });
+  }
   form.addEventListener("submit", (event) => { event.preventDefault(); update(); });
   document.getElementById("clear").addEventListener("click", () => {
     for (const select of form.querySelectorAll("select[data-feature]")) select.value = "";
+    regroup();
     update();
   });
   document.getElementById("download").addEventListener("click", download);
