@@ -155,3 +155,12 @@ def test_the_slow_marker_is_registered():
     markers = ini["tool"]["pytest"]["ini_options"]["markers"]
     assert [m for m in markers if m.split(":")[0] == "slow" and m.split(":")[1].strip()]
     assert "--strict-markers" in ini["tool"]["pytest"]["ini_options"]["addopts"]
+
+
+def test_the_test_extra_installs_what_re_runs_a_notebook():
+    """README's Notebooks section re-runs one with ``jupyter nbconvert``: the test extra
+    installs it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "jupyter nbconvert --to notebook --execute --inplace notebooks/" in readme
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "nbconvert" in _requirement_names(project["optional-dependencies"]["test"])
