@@ -138,16 +138,6 @@ def test_the_docs_say_sdp_works_on_a_saved_odd_as_the_command_does(capsys):
     assert "saved by this bnx" in mention and "needs the network file" not in mention
 
 
-def test_the_home_page_quick_start_prints_what_it_shows(capsys):
-    """docs/index.md's quick start runs, and prints the text shown below it."""
-    text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
-    quick = text[text.index("## Quick start"):]
-    code = re.search(r"```python\n(.*?)```", quick, re.S).group(1)
-    shown = re.search(r"```text\n(.*?)```", quick, re.S).group(1)
-    exec(compile(code, "docs/index.md", "exec"), {})
-    assert capsys.readouterr().out == shown
-
-
 def test_the_quick_loop_leaves_out_named_notebooks_and_keeps_one():
     """``notebooks/conftest.py`` marks ``slow`` only notebooks that exist (a renamed one
     would silently run again in the quick loop), and leaves at least one to run."""
@@ -165,3 +155,12 @@ def test_the_slow_marker_is_registered():
     markers = ini["tool"]["pytest"]["ini_options"]["markers"]
     assert [m for m in markers if m.split(":")[0] == "slow" and m.split(":")[1].strip()]
     assert "--strict-markers" in ini["tool"]["pytest"]["ini_options"]["addopts"]
+
+
+def test_the_test_extra_installs_what_re_runs_a_notebook():
+    """README's Notebooks section re-runs one with ``jupyter nbconvert``: the test extra
+    installs it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "jupyter nbconvert --to notebook --execute --inplace notebooks/" in readme
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "nbconvert" in _requirement_names(project["optional-dependencies"]["test"])

@@ -86,7 +86,7 @@ def test_auto_explains_a_large_one_without_compiling(capsys, admissions_bif, cal
 
 @pytest.mark.slow
 def test_hepar2_is_not_compiled(capsys, tmp_path, monkeypatch):
-    """All 41 findings: estimated at 48.6 M nodes, so the report is asked of the classifier
+    """All 41 findings: estimated at 145,944,531 nodes, so the report is asked of the classifier
     at once (it used to compile for minutes, or be refused past the budget)."""
     path = bundled_bif("hepar2", tmp_path)
     seen = []
