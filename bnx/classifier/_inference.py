@@ -497,9 +497,14 @@ def _rescale(table, e: int) -> tuple:
     if hi == 0:
         return table, lo, hi, e
     k = math.frexp(hi)[1]
-    if k:
-        table = table * 2.0 ** -k
-    return table, lo * 2.0 ** -k, hi * 2.0 ** -k, e + k
+    if k:  # ldexp: 2.0 ** -k overflows for the exponent of a subnormal entry (k < -1023)
+        table = np.ldexp(table, -k)
+    # a least entry scaled below the normal range (lost, or rounded) stays positive and
+    # below _TINY, so that the caller's range check refuses the table (FloatRange)
+    least = math.ldexp(lo, -k)
+    if lo and least < _TINY:
+        least = min(least, _TINY / 2) or math.ulp(0.0)
+    return table, least, math.ldexp(hi, -k), e + k
 
 
 def eliminate(factors: Iterable[Factor], order: Iterable, *,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._util.rounding import compare_all, gamma
+from .._util.rounding import NORMAL, compare_all, gamma
 from ..classifier._inference import FloatRange
 
 __all__ = ["open_joint", "open_table", "open_labels", "Question", "MAX_ENTRIES", "entries"]
@@ -131,11 +131,34 @@ class Question:
                 return None
             best = np.where(top == 0, 0, np.argmax(table, axis=0))  # all zero: the first
             return best if self.multiclass else best == self.p
-        n, m = self.t
-        pos = table[self.p] * (m - n)
-        neg = np.delete(table, self.p, axis=0).sum(axis=0) * n
+        weights = self.weights()
+        if weights is None:
+            return None
+        wp, wn = weights
+        raw_pos, raw_neg = table[self.p], np.delete(table, self.p, axis=0).sum(axis=0)
+        pos, neg = raw_pos * wp, raw_neg * wn
+        if (((pos == 0) & (raw_pos != 0)).any() if wp else False) or \
+                (((neg == 0) & (raw_neg != 0)).any() if wn else False):
+            return None  # a product underflowed to 0: no longer within its bound
         settled, positive = compare_all(pos, neg, rel)  # 0 >= 0: positive
         return positive if settled.all() else None
+
+    def weights(self) -> tuple[float, float] | None:
+        """Return ``(1 - T, T)`` over the larger of the two, as floats: the threshold's sides.
+
+        ``(1 - T) Pr(p) >= T Pr(not p)`` is compared as ``wp Pr(p) >= wn Pr(not p)`` with
+        both weights scaled so that the larger is 1 (its integers may not fit a float: a
+        subnormal ``T`` is ``n / 2**1074``); each weight is rounded once (within the
+        ``k + 2`` roundings of :meth:`certain`). ``None`` when the smaller weight is not 0
+        and rounds to no normal float (a threshold within ``2**-1022`` of 0 or 1): the
+        caller then compares exactly.
+        """
+        n, m = self.t
+        big = max(n, m - n)
+        wp, wn = float(Fraction(m - n, big)), float(Fraction(n, big))
+        if (m != n and wp < NORMAL) or (n and wn < NORMAL):
+            return None
+        return wp, wn
 
     def labels(self, table: np.ndarray) -> np.ndarray:
         """Return the decision on each setting (the class axis summed away).
