@@ -72,7 +72,8 @@ def exact_cpds(network: Any) -> tuple[dict, dict, dict]:
                 raise NetworkError(f"CPD of {n!r} names the states of {v!r} as "
                                    f"{cpd.state_names[v]}, but {v!r} has states "
                                    f"{list(states[v])}")
-            perm.append([names.index(str(s)) for s in states[v]])
+            at = {n: j for j, n in reversed(list(enumerate(names)))}  # linear, not .index
+            perm.append([at[str(s)] for s in states[v]])
         values = values[np.ix_(*perm)] if values.ndim else values
         table = np.empty(values.shape, dtype=object)
         tflat, vflat = table.reshape(-1), values.reshape(-1)
