@@ -426,7 +426,7 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
     for a, b, a_sum, b_sum, a_perm, b_perm, a_shape, b_shape, out_shape in p.steps:
         ta = live.pop(a)
         if b is None:  # one table: sum the axes no other table needs
-            live[nxt] = ta.sum(axis=a_sum) if a_sum else ta
+            live[nxt] = np.asarray(ta.sum(axis=a_sum)) if a_sum else ta  # (0-d: an array)
             if not exact:
                 lo, hi = rng.pop(a)
                 rng[nxt] = (lo, hi * max(1, ta.size // max(1, live[nxt].size)))
@@ -445,10 +445,10 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
                 if (la > 0 and lb > 0 and la * lb < _TINY) or ha * hb * terms > _HUGE:
                     raise FloatRange("a product of the contraction could underflow "
                                      "or overflow")
-        if a_sum:
-            ta = ta.sum(axis=a_sum)
+        if a_sum:  # an exact table summed whole is a number: keep it an array
+            ta = np.asarray(ta.sum(axis=a_sum))
         if b_sum:
-            tb = tb.sum(axis=b_sum)
+            tb = np.asarray(tb.sum(axis=b_sum))
         if a_perm is not None:
             ta = ta.transpose(a_perm)
         if b_perm is not None:

@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from .._util.rounding import NORMAL, compare_all, gamma
+from .._util.rounding import compare_all, gamma
 from ..classifier._inference import FloatRange
+from ..classifier._rules import threshold_weights
 
 __all__ = ["open_joint", "open_table", "open_labels", "Question", "MAX_ENTRIES", "entries"]
 
@@ -144,21 +145,12 @@ class Question:
         return positive if settled.all() else None
 
     def weights(self) -> tuple[float, float] | None:
-        """Return ``(1 - T, T)`` over the larger of the two, as floats: the threshold's sides.
+        """Return :func:`bnx.classifier._rules.threshold_weights` of the threshold.
 
-        ``(1 - T) Pr(p) >= T Pr(not p)`` is compared as ``wp Pr(p) >= wn Pr(not p)`` with
-        both weights scaled so that the larger is 1 (its integers may not fit a float: a
-        subnormal ``T`` is ``n / 2**1074``); each weight is rounded once (within the
-        ``k + 2`` roundings of :meth:`certain`). ``None`` when the smaller weight is not 0
-        and rounds to no normal float (a threshold within ``2**-1022`` of 0 or 1): the
-        caller then compares exactly.
+        ``None``: compare exactly (the ``k + 2`` roundings of :meth:`certain` include the
+        weights' one).
         """
-        n, m = self.t
-        big = max(n, m - n)
-        wp, wn = float(Fraction(m - n, big)), float(Fraction(n, big))
-        if (m != n and wp < NORMAL) or (n and wn < NORMAL):
-            return None
-        return wp, wn
+        return threshold_weights(Fraction(*self.t))
 
     def labels(self, table: np.ndarray) -> np.ndarray:
         """Return the decision on each setting (the class axis summed away).

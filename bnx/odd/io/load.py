@@ -19,6 +19,7 @@ from ...diagram.encoding import Encoding
 from ...errors import ODDFileError
 from .._classifier_json import stored_on_states
 from .binary import read_arrays, split_file
+from .check import cross_check
 from .document import (
     _FRACTION,
     _HEX64,
@@ -182,6 +183,8 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
     if size != doc["size"]:
         raise bad(f"its decision diagram has {size} nodes, "
                   f"but the file records {doc['size']}")
+    if stored is not None:  # the diagram against its own classifier (edits, not corruption)
+        cross_check(stored, enc, meta, arrays, bad, repr(path))
     return parts
 
 
