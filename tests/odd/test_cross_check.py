@@ -21,6 +21,7 @@ from hypothesis import given, settings
 
 import bnx
 from bnx.odd._classifier_json import classifier_from_document
+from bnx.odd.io import check
 from bnx.odd.io.binary import split_file
 from bnx.odd.io.document import _checksum
 from bnx.odd.io.save import _render
@@ -60,6 +61,27 @@ def test_a_complemented_and_re_signed_diagram_is_refused(votes, tmp_path):
                        r"physician-fee-freeze = [ny], .* the diagram decides party = \w+, "
                        r"the classifier's tables party = \w+ \(256 of 256 instances"):
         bnx.ODD.load(path)
+
+
+@pytest.mark.parametrize("largest", [64, 1])
+def test_the_instances_go_in_parts_when_the_tables_would_be_large(votes, tmp_path, largest,
+                                                                  monkeypatch):
+    """Bounded tables: parts of the rows; one row over the bound: the header alone."""
+    path = tmp_path / "votes.bnx"
+    votes.save(path)
+    doc, payload = _parts(path)
+    stored = doc["classifier"]
+    prior = next(c for c in stored["cpds"] if c["variables"] == ["party"])
+    prior["values"] = prior["values"][::-1]  # the prior swapped: many decisions change
+    doc["fingerprint"] = classifier_from_document(stored, fingerprint=None,
+                                                  where="x").fingerprint
+    _resign(path, doc, payload)
+    monkeypatch.setattr(check, "LARGEST", largest)
+    if largest == 1:
+        assert bnx.ODD.load(path).count() == votes.count()  # not checked: documented
+    else:
+        with pytest.raises(bnx.ODDFileError, match="its diagram and its classifier disagree"):
+            bnx.ODD.load(path)
 
 
 def test_an_edited_class_prior_with_its_fingerprint_recomputed_is_refused(votes, tmp_path):

@@ -18,8 +18,10 @@ loading also decides instances both ways and refuses the file when they differ
 
 A file whose diagram was complemented, or whose class prior or any table was edited so
 that some sampled decision changes, is refused with an :class:`~bnx.ODDFileError` that
-says the diagram and the classifier disagree. This is no proof of where the file came
-from: an edit that changes no sampled decision (of a large classifier) passes, as does a
+says the diagram and the classifier disagree. On a network so wide that one instance's
+contraction needs a table of more than :data:`LARGEST` entries, only the header is
+checked. This is no proof of where the file came from: an edit that changes no sampled
+decision (of a large classifier) passes, as does a
 consistent forgery of both parts. pgmpy is not needed (the tables are read from the
 document, :func:`bnx.odd._classifier_json.document_tables`).
 """
@@ -40,12 +42,15 @@ from ...diagram._feature_view import state_bits
 from ...diagram.encoding import Encoding
 from .._classifier_json import document_tables
 
-__all__ = ["cross_check", "SAMPLE", "EVERY", "SEED"]
+__all__ = ["cross_check", "SAMPLE", "EVERY", "SEED", "LARGEST"]
 
 #: Classifiers with at most this many instances are checked on every instance.
 EVERY = 4096
 #: Otherwise, this many instances are checked.
 SAMPLE = 256
+#: The most entries one table of the check's contraction may hold (the instances are
+#: then checked in parts; a network where one instance needs more is not checked here).
+LARGEST = 1 << 22
 #: The seed of the sample (fixed: a file is checked the same way on every load).
 SEED = 45
 
@@ -83,6 +88,8 @@ def cross_check(stored: dict, enc: Encoding, meta: dict, arrays: DiagramArrays, 
     rows = _instances(enc)
     diagram = _walk(arrays, enc, rows)
     network = _decide(rows, enc, c, states, parents, tables, rule, p, t)
+    if network is None:
+        return
     differ = np.flatnonzero(diagram != network)
     if not len(differ):
         return
@@ -130,14 +137,15 @@ def _walk(arrays: DiagramArrays, enc: Encoding, rows: np.ndarray) -> np.ndarray:
 
 
 def _decide(rows: np.ndarray, enc: Encoding, c: Any, states: dict, parents: dict,
-            tables: dict, rule: str, p: int, t: Fraction | None) -> np.ndarray:
+            tables: dict, rule: str, p: int, t: Fraction | None) -> np.ndarray | None:
     """Return the classifier's exact decision on each row, from its tables.
 
     Each table with an observed feature is gathered at the rows' states (its features'
     axes replaced by one axis of the rows), and the tables contracted down to the class and
     the rows (:func:`~bnx.classifier._inference.plan`): ``Pr(class, x)`` for every row, in
     floats within a proven bound; the rows floats cannot settle (near ties, or no bound)
-    are contracted again exactly.
+    are contracted again exactly. The rows go in parts when the tables would exceed
+    :data:`LARGEST` entries; ``None`` when one row alone would.
     """
     column = {f: rows[:, i] for i, f in enumerate(enc.features)}
     scopes, gathered = [], []
@@ -151,18 +159,38 @@ def _decide(rows: np.ndarray, enc: Encoding, c: Any, states: dict, parents: dict
         scopes.append(scope)
         gathered.append(table)
     card = {v: len(s) for v, s in states.items()}
-    decided = np.zeros(len(rows), dtype=bool)
-    settled = np.zeros(len(rows), dtype=bool)
+    keep = (c, _ROW)
+    whole = plan(scopes, keep, {**card, _ROW: len(rows)})
+    if whole.largest <= LARGEST:
+        return _decide_part(whole, scopes, gathered, card, 0, len(rows), rule, p, t)
+    one = plan(scopes, keep, {**card, _ROW: 1}).largest
+    if one > LARGEST:
+        return None  # one instance's contraction is out of bounds: not checked
+    step = max(1, LARGEST // one)
+    out = []
+    for a in range(0, len(rows), step):
+        b = min(a + step, len(rows))
+        part = plan(scopes, keep, {**card, _ROW: b - a})
+        out.append(_decide_part(part, scopes, gathered, card, a, b, rule, p, t))
+    return np.concatenate(out)
+
+
+def _decide_part(planned, scopes: list, gathered: list, card: dict, a: int, b: int,
+                 rule: str, p: int, t: Fraction | None) -> np.ndarray:
+    """Decide the rows ``a:b`` by the contraction ``planned``: in floats, then exactly."""
+    tables = [g[a:b] if s[0] == _ROW else g for s, g in zip(scopes, gathered)]
+    settled = decided = np.zeros(b - a, dtype=bool)
     try:
-        joint, _, err = contract(plan(scopes, (c, _ROW), {**card, _ROW: len(rows)}), gathered)
+        joint, _, err = contract(planned, tables)
         settled, decided = decide_rows(joint, err, rule, p, t)
     except FloatRange:
         pass
     todo = np.flatnonzero(~settled)
     if len(todo):  # the same contraction in exact rationals, on those rows only
-        exact = [_fractions(g[todo] if s[0] == _ROW else g) for s, g in zip(scopes, gathered)]
-        joint, _, _ = contract(plan(scopes, (c, _ROW), {**card, _ROW: len(todo)}), exact,
-                               exact=True)
+        exact = [_fractions(tb[todo] if s[0] == _ROW else tb) for s, tb in zip(scopes, tables)]
+        again = plan(scopes, planned.keep, {**card, _ROW: len(todo)})
+        joint, _, _ = contract(again, exact, exact=True)
+        decided = decided.copy()
         for j, r in enumerate(todo.tolist()):
             decided[r] = decides(joint[:, j].tolist(), rule, p, t)
     return decided
