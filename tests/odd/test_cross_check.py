@@ -136,3 +136,21 @@ def test_a_genuine_file_of_any_classifier_passes_its_check(case):
 def test_a_genuine_multiclass_file_passes_its_check(case):
     odd = bnx.compile(classifier_of(case), backend="autoref")
     assert pickle.loads(pickle.dumps(odd)).count() == odd.count()
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda c: c.update(cpds="x"), "holds an invalid classifier"),
+    (lambda c: c["cpds"][0].update(values=["a"] * len(c["cpds"][0]["values"])),
+     "has an entry that is not a number"),
+    (lambda c: c["edges"].append(["nope", "party"]), "is not over 'party' and its parents"),
+    (lambda c: c.update(nodes=c["nodes"][:-1]), "its CPDs are not one per node"),
+    (lambda c: c["cpds"][0]["values"].__setitem__(0, -1.0), "finite nonnegative numbers"),
+])
+def test_a_malformed_stored_classifier_is_refused_by_name(votes, tmp_path, edit, match):
+    path = tmp_path / "votes.bnx"
+    votes.save(path)
+    doc, payload = _parts(path)
+    edit(doc["classifier"])
+    _resign(path, doc, payload)
+    with pytest.raises(bnx.ODDFileError, match=match):
+        bnx.ODD.load(path)
