@@ -426,7 +426,7 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
     for a, b, a_sum, b_sum, a_perm, b_perm, a_shape, b_shape, out_shape in p.steps:
         ta = live.pop(a)
         if b is None:  # one table: sum the axes no other table needs
-            live[nxt] = ta.sum(axis=a_sum) if a_sum else ta
+            live[nxt] = np.asarray(ta.sum(axis=a_sum)) if a_sum else ta  # (0-d: an array)
             if not exact:
                 lo, hi = rng.pop(a)
                 rng[nxt] = (lo, hi * max(1, ta.size // max(1, live[nxt].size)))
@@ -445,10 +445,10 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
                 if (la > 0 and lb > 0 and la * lb < _TINY) or ha * hb * terms > _HUGE:
                     raise FloatRange("a product of the contraction could underflow "
                                      "or overflow")
-        if a_sum:
-            ta = ta.sum(axis=a_sum)
+        if a_sum:  # an exact table summed whole is a number: keep it an array
+            ta = np.asarray(ta.sum(axis=a_sum))
         if b_sum:
-            tb = tb.sum(axis=b_sum)
+            tb = np.asarray(tb.sum(axis=b_sum))
         if a_perm is not None:
             ta = ta.transpose(a_perm)
         if b_perm is not None:
@@ -497,9 +497,14 @@ def _rescale(table, e: int) -> tuple:
     if hi == 0:
         return table, lo, hi, e
     k = math.frexp(hi)[1]
-    if k:
-        table = table * 2.0 ** -k
-    return table, lo * 2.0 ** -k, hi * 2.0 ** -k, e + k
+    if k:  # ldexp: 2.0 ** -k overflows for the exponent of a subnormal entry (k < -1023)
+        table = np.ldexp(table, -k)
+    # a least entry scaled below the normal range (lost, or rounded) stays positive and
+    # below _TINY, so that the caller's range check refuses the table (FloatRange)
+    least = math.ldexp(lo, -k)
+    if lo and least < _TINY:
+        least = min(least, _TINY / 2) or math.ulp(0.0)
+    return table, least, math.ldexp(hi, -k), e + k
 
 
 def eliminate(factors: Iterable[Factor], order: Iterable, *,

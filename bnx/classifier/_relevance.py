@@ -28,7 +28,7 @@ from .._util.disjoint import DisjointSets
 from ..errors import NetworkError
 from ._inference import eliminate
 
-__all__ = ["exact_cpds", "prune"]
+__all__ = ["exact_cpds", "ordered_table", "prune"]
 
 
 def _fraction(v: Any, node: Any) -> Fraction:
@@ -64,16 +64,7 @@ def exact_cpds(network: Any) -> tuple[dict, dict, dict]:
         if variables[0] != n or set(variables[1:]) != graph_parents:
             raise NetworkError(f"CPD of {n!r} is over {variables}, expected {n!r} and its "
                                f"parents {sorted(map(str, graph_parents))}")
-        values = np.asarray(cpd.values)
-        perm = []
-        for v in variables:
-            names = list(map(str, cpd.state_names[v]))
-            if sorted(names) != sorted(map(str, states[v])):
-                raise NetworkError(f"CPD of {n!r} names the states of {v!r} as "
-                                   f"{cpd.state_names[v]}, but {v!r} has states "
-                                   f"{list(states[v])}")
-            perm.append([names.index(str(s)) for s in states[v]])
-        values = values[np.ix_(*perm)] if values.ndim else values
+        values = ordered_table(n, variables, cpd.state_names, np.asarray(cpd.values), states)
         table = np.empty(values.shape, dtype=object)
         tflat, vflat = table.reshape(-1), values.reshape(-1)
         for j in range(vflat.size):
@@ -81,6 +72,28 @@ def exact_cpds(network: Any) -> tuple[dict, dict, dict]:
         parents[n] = tuple(variables[1:])
         factors[n] = (tuple(variables), table)
     return states, parents, factors
+
+
+def ordered_table(n: Any, variables: list, names: dict, values: np.ndarray,
+                  states: dict) -> np.ndarray:
+    """Return the table of ``n``'s CPD with each axis in its variable's own state order.
+
+    ``names[v]`` are the CPD's names of the states of ``v`` along its axis, ``states[v]``
+    the variable's own (from its CPD); they are matched by text, through a dict (a
+    variable of a million states is read in linear time). :class:`~bnx.NetworkError`
+    when they are not the same states.
+    """
+    if all(tuple(names[v]) == tuple(states[v]) for v in variables):
+        return values  # every axis in its own order already (the common case)
+    perm = []
+    for v in variables:
+        own = list(map(str, names[v]))
+        if sorted(own) != sorted(map(str, states[v])):
+            raise NetworkError(f"CPD of {n!r} names the states of {v!r} as "
+                               f"{names[v]}, but {v!r} has states {list(states[v])}")
+        at = {s: j for j, s in reversed(list(enumerate(own)))}  # the first of equals
+        perm.append([at[str(s)] for s in states[v]])
+    return values[np.ix_(*perm)] if values.ndim else values
 
 
 def _ancestral(parents: dict, roots) -> set:

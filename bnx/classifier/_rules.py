@@ -23,7 +23,8 @@ from typing import Any
 
 from ..errors import ThresholdError
 
-__all__ = ["RULES", "argmax_pairs", "check_threshold", "decides"]
+__all__ = ["RULES", "argmax_pairs", "check_threshold", "decides", "decide_rows",
+           "threshold_weights"]
 
 RULES = ("threshold", "argmax")
 
@@ -82,3 +83,69 @@ def decides(joint: Sequence, rule: str, p: int, threshold: Fraction | None) -> b
     pos = joint[p]
     neg = sum(joint, 0) - pos
     return (1 - threshold) * pos >= threshold * neg
+
+
+def threshold_weights(t: Fraction) -> tuple[float, float] | None:
+    """Return ``(1 - t, t)`` over the larger of the two, as floats: the threshold's two sides.
+
+    ``(1 - t) Pr(p) >= t Pr(not p)`` is compared in floats as ``wp Pr(p) >= wn Pr(not p)``,
+    both weights scaled so that the larger is 1 (the integers of ``t`` may not fit a
+    float: a subnormal ``t`` is ``n / 2**1074``); each weight is rounded once. ``None``
+    when the smaller weight is not 0 and rounds to no normal float (a threshold within
+    about ``2**-1022`` of 0 or 1): the caller then compares exactly.
+
+    Examples
+    --------
+    >>> threshold_weights(Fraction(1, 4)), threshold_weights(Fraction(5e-324))
+    ((1.0, 0.3333333333333333), None)
+    """
+    from .._util.rounding import NORMAL
+    n, m = t.numerator, t.denominator
+    big = max(n, m - n)
+    wp, wn = float(Fraction(m - n, big)), float(Fraction(n, big))
+    if (m != n and wp < NORMAL) or (n and wn < NORMAL):
+        return None
+    return wp, wn
+
+
+def decide_rows(joint, err: float, rule: str, p: int, threshold: Fraction | None):
+    """Decide many instances at once from their class joints in floats, where floats can.
+
+    ``joint[c, r]`` is ``Pr(c, x_r)`` up to a positive factor per row ``r``, each entry
+    within a relative ``err`` of the exact one. Returns ``(settled, decided)``, boolean
+    arrays per row: ``decided`` is :func:`decides` where ``settled``; the caller decides
+    the other rows exactly. The sums and products below add ``k + 2`` roundings (``k``
+    class states); :func:`bnx._util.rounding.compare_all` compares.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> joint = np.array([[1.0, 3.0, 2.0], [3.0, 1.0, 2.0]])  # the last row ties
+    >>> [a.tolist() for a in decide_rows(joint, 1e-15, "threshold", 1, Fraction(1, 2))]
+    [[True, True, False], [True, False, False]]
+    >>> [a.tolist() for a in decide_rows(joint, 1e-15, "argmax", 1, None)]
+    [[True, True, False], [True, False, False]]
+    """
+    import numpy as np
+
+    from .._util.rounding import compare_all, gamma
+    k = joint.shape[0]
+    rel = math.nextafter(float((1 + Fraction(err)) * (1 + gamma(k + 2)) - 1), math.inf)
+    rows = joint.shape[1]
+    if rule == "argmax":  # positive: wins against every rival; negative: loses to one
+        wins, loses = np.ones(rows, dtype=bool), np.zeros(rows, dtype=bool)
+        for c in range(k):
+            if c != p:
+                s, r = compare_all(joint[p], joint[c], rel, strict=c < p)
+                wins &= s & r
+                loses |= s & ~r
+        return wins | loses, wins
+    weights = threshold_weights(threshold)
+    if weights is None:
+        return np.zeros(rows, dtype=bool), np.zeros(rows, dtype=bool)
+    raw_pos = joint[p]
+    raw_neg = np.delete(joint, p, axis=0).sum(axis=0)
+    pos, neg = raw_pos * weights[0], raw_neg * weights[1]
+    lost = ((pos == 0) & (raw_pos != 0)) | ((neg == 0) & (raw_neg != 0))  # underflowed
+    settled, decided = compare_all(pos, neg, rel)
+    return settled & ~lost, decided & ~lost

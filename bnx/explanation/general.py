@@ -127,8 +127,8 @@ def _ranks(odd: ODD) -> dict[int, list[int]]:
     out = {}
     for f, states in odd.ordinal.items():
         i = enc.position(f)
-        names = [str(s) for s in states]
-        out[i] = [names.index(str(s)) for s in enc.states[i]]
+        at = {n: j for j, n in reversed(list(enumerate(map(str, states))))}
+        out[i] = [at[str(s)] for s in enc.states[i]]
     return out
 
 

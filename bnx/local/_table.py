@@ -23,6 +23,7 @@ import numpy as np
 
 from .._util.rounding import compare_all, gamma
 from ..classifier._inference import FloatRange
+from ..classifier._rules import threshold_weights
 
 __all__ = ["open_joint", "open_table", "open_labels", "Question", "MAX_ENTRIES", "entries"]
 
@@ -131,11 +132,25 @@ class Question:
                 return None
             best = np.where(top == 0, 0, np.argmax(table, axis=0))  # all zero: the first
             return best if self.multiclass else best == self.p
-        n, m = self.t
-        pos = table[self.p] * (m - n)
-        neg = np.delete(table, self.p, axis=0).sum(axis=0) * n
+        weights = self.weights()
+        if weights is None:
+            return None
+        wp, wn = weights
+        raw_pos, raw_neg = table[self.p], np.delete(table, self.p, axis=0).sum(axis=0)
+        pos, neg = raw_pos * wp, raw_neg * wn
+        if (((pos == 0) & (raw_pos != 0)).any() if wp else False) or \
+                (((neg == 0) & (raw_neg != 0)).any() if wn else False):
+            return None  # a product underflowed to 0: no longer within its bound
         settled, positive = compare_all(pos, neg, rel)  # 0 >= 0: positive
         return positive if settled.all() else None
+
+    def weights(self) -> tuple[float, float] | None:
+        """Return :func:`bnx.classifier._rules.threshold_weights` of the threshold.
+
+        ``None``: compare exactly (the ``k + 2`` roundings of :meth:`certain` include the
+        weights' one).
+        """
+        return threshold_weights(Fraction(*self.t))
 
     def labels(self, table: np.ndarray) -> np.ndarray:
         """Return the decision on each setting (the class axis summed away).

@@ -120,7 +120,8 @@ def to_pyagrum(network: Any) -> Any:
         parents = list(cpd.variables[1:])
         table = cpd.get_values()  # (states of node, parent configurations, last fastest)
         own = {v: [str(x) for x in cpd.state_names[v]] for v in cpd.variables}  # its order
-        at = [states[node].index(label) for label in own[node]]
+        where = {n: j for j, n in reversed(list(enumerate(states[node])))}
+        at = [where[label] for label in own[node]]
         for j, config in enumerate(itertools.product(*(own[p] for p in parents))):
             column = [0.0] * len(at)
             for k, x in zip(at, table[:, j]):

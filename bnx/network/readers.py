@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
+from .._util.files import gunzip, read_regular
 from ..errors import NetworkFileError
 
-__all__ = ["network_format", "read_network"]
+__all__ = ["network_format", "read_network", "MAX_BYTES", "MAX_STATES"]
+
+#: The default bound on a network file's size in bytes, decompressed (64 MiB; the largest
+#: network pgmpy ships, diabetes, takes 5.5 MB): ``read_network(max_bytes=...)``.
+MAX_BYTES = 64 * 2 ** 20
+
+#: The most states a variable of a network file may have (a crafted file declaring a
+#: million would take pgmpy's parser minutes).
+MAX_STATES = 10_000
+
+#: How deep an XMLBIF file's elements may nest (BIF, NETWORK, VARIABLE, OUTCOME: 4).
+MAX_DEPTH = 32
 
 #: The key under which a network learned by bnx records its class and features in its
 #: graph attributes (``network.graph``, networkx's): ``(class_var, features)``. A
@@ -23,7 +36,7 @@ _READERS = {
 }
 
 
-def read_network(path: str | os.PathLike) -> Any:
+def read_network(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES) -> Any:
     """Read a network file with pgmpy's reader for its format.
 
     The format follows the extension: ``.bif`` (BIF), ``.xml``/``.xmlbif`` (XMLBIF),
@@ -32,10 +45,20 @@ def read_network(path: str | os.PathLike) -> Any:
     decompressed in memory). Any failure becomes a :class:`~bnx.NetworkFileError` that
     names the file.
 
+    A file that is not what it says is refused before pgmpy reads it: anything but a
+    regular file (a directory, a FIFO, a device such as ``/dev/zero`` or a symlink to
+    one: checked before it is opened), a file larger than ``max_bytes`` or a gzipped one
+    that inflates past it (inflated a chunk at a time, so a small "gzip bomb" is refused
+    after ``max_bytes`` of work and little memory), a variable with more than
+    :data:`MAX_STATES` states, an XMLBIF file nested deeper than :data:`MAX_DEPTH` or
+    missing a part pgmpy needs (named).
+
     Parameters
     ----------
     path : str or os.PathLike
         The network file.
+    max_bytes : int, default :data:`MAX_BYTES` (64 MiB)
+        The most bytes the file may hold, decompressed.
 
     Returns
     -------
@@ -65,6 +88,9 @@ def read_network(path: str | os.PathLike) -> Any:
         from ..errors import ArgumentError
         raise ArgumentError(f"a network file path must be a str or path-like, got {path!r}")
     path = os.fspath(path)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
+        from ..errors import ArgumentError
+        raise ArgumentError(f"max_bytes must be a positive integer, got {max_bytes!r}")
     if os.path.isdir(path):
         raise NetworkFileError(f"{path}: is a directory, not a network file")
     ext, gzipped = network_format(path)
@@ -73,18 +99,17 @@ def read_network(path: str | os.PathLike) -> Any:
             f"{path}: unknown network format {gzipped or '(no extension)'!r}; "
             f"expected one of {', '.join(sorted(_READERS))}, or one of them gzipped "
             f"(.bif.gz, ...)")
-    if not os.path.isfile(path):
-        raise NetworkFileError(f"{path}: no such file")
-    text = _gunzip(path) if gzipped else None
+    data = read_regular(path, max_bytes, NetworkFileError)
+    if gzipped:
+        data = gunzip(data, max_bytes, NetworkFileError, path)
+        if not data.strip():
+            raise NetworkFileError(f"{path}: the decompressed file is empty")
+    text = _decode(data)
+    _check_text(text, ext, path)
     from pgmpy import readwrite
     reader_cls = _net_reader() if ext == ".net" else getattr(readwrite, _READERS[ext])
     try:
-        if text is None:
-            with open(path, "rb") as fh:
-                fh.read(1)
-            reader = reader_cls(path)
-        else:
-            reader = reader_cls(string=text)
+        reader = reader_cls(string=text)
         reader._bnx_path = path
         model = _uai_model(reader) if ext == ".uai" else reader.get_model()
     except NetworkFileError:
@@ -128,24 +153,100 @@ def network_format(path: str) -> tuple:
     return ext, gzipped
 
 
-def _gunzip(path: str) -> str:
-    """Read the text of a gzipped network file (UTF-8, else Latin-1).
-
-    A :class:`~bnx.NetworkFileError` refuses it when it is not gzip or holds nothing.
-    """
-    import gzip
-    import zlib
-    try:
-        with gzip.open(path, "rb") as fh:
-            data = fh.read()
-    except (OSError, EOFError, zlib.error) as exc:
-        raise NetworkFileError(f"{path}: cannot decompress as gzip: {exc}") from None
-    if not data.strip():
-        raise NetworkFileError(f"{path}: the decompressed file is empty")
+def _decode(data: bytes) -> str:
+    """Return the text of a network file: UTF-8, else Latin-1."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+_BIF_STATES = re.compile(r"type\s+discrete\s*\[\s*(\d+)\s*\]\s*\{([^}]*)\}")
+_NET_STATES = re.compile(r"states\s*=\s*\(([^)]*)\)")
+
+
+def _check_text(text: str, ext: str, path: str) -> None:
+    """Refuse a file whose variables have too many states, or a malformed XMLBIF file.
+
+    One linear scan of the text, before pgmpy's parser (which takes minutes on a variable
+    with a million states, and names no part of a malformed XML file).
+    """
+    if ext in (".xml", ".xmlbif"):
+        _check_xmlbif(text, path)
+        return
+    if ext == ".bif":
+        counts = ((max(int(m.group(1)), m.group(2).count(",") + 1), m.start())
+                  for m in _BIF_STATES.finditer(text))
+    elif ext == ".net":
+        counts = ((m.group(1).count('"') // 2, m.start()) for m in _NET_STATES.finditer(text))
+    else:  # UAI: the type, the number of variables n, then the n cardinalities
+        head = text.split(None, 2)
+        n = int(head[1]) if len(head) == 3 and head[1].isdigit() else 0
+        counts = ((int(t), 0) for t in head[-1].split(None, n)[:n] if t.isdigit())
+    for k, at in counts:
+        if k > MAX_STATES:
+            line = text.count("\n", 0, at) + 1
+            where = f" (line {line})" if at else ""
+            raise NetworkFileError(f"{path}: a variable{where} has {k:,} states, more than "
+                                   f"bnx reads ({MAX_STATES:,})")
+
+
+def _check_xmlbif(text: str, path: str) -> None:
+    r"""Refuse an XMLBIF file nested deeper than :data:`MAX_DEPTH`, or missing a part.
+
+    The XML is parsed a slice at a time, its depth checked as it goes (a file nested
+    200,000 deep is refused after one slice), then every part pgmpy's reader reads is
+    looked for: a ``NETWORK`` with a ``NAME``; each ``VARIABLE`` with a ``NAME`` and its
+    ``OUTCOME``\ s (at most :data:`MAX_STATES`); each ``DEFINITION`` with a ``FOR``, its
+    ``GIVEN``\ s and a ``TABLE``, all with text.
+    """
+    from xml.etree import ElementTree as ET
+
+    def bad(problem: str) -> NetworkFileError:
+        return NetworkFileError(f"{path}: cannot read as XMLBIF: {problem}")
+
+    parser = ET.XMLPullParser(events=("start", "end"))
+    depth, root = 0, None
+    try:
+        for at in range(0, len(text), 1 << 12):
+            parser.feed(text[at:at + (1 << 12)])
+            for event, elem in parser.read_events():
+                if event == "start":
+                    depth += 1
+                    root = elem if root is None else root
+                    if depth > MAX_DEPTH:
+                        raise bad(f"its elements nest deeper than {MAX_DEPTH} levels "
+                                  f"(<{elem.tag}> at depth {depth}); XMLBIF nests 4")
+                else:
+                    depth -= 1
+        parser.close()
+    except ET.ParseError as exc:
+        raise bad(f"it is not well-formed XML ({exc})") from None
+    network = root.find("NETWORK") if root is not None else None
+    if network is None:
+        raise bad("it has no <NETWORK> element under its root")
+
+    def text_of(elem, tag: str, where: str) -> str:
+        found = elem.find(tag)
+        if found is None or not (found.text or "").strip():
+            raise bad(f"{where} has no <{tag}> with text")
+        return found.text
+
+    if network.find("NAME") is None:
+        raise bad("its <NETWORK> has no <NAME>")
+    for k, var in enumerate(network.findall("VARIABLE"), 1):
+        name = text_of(var, "NAME", f"its VARIABLE number {k}")
+        outcomes = var.findall("OUTCOME")
+        if not outcomes or any(o.text is None for o in outcomes):
+            raise bad(f"its variable {name.strip()!r} has no outcomes, or an empty one")
+        if len(outcomes) > MAX_STATES:
+            raise bad(f"its variable {name.strip()!r} has {len(outcomes):,} states, more "
+                      f"than bnx reads ({MAX_STATES:,})")
+    for k, definition in enumerate(network.findall("DEFINITION"), 1):
+        name = text_of(definition, "FOR", f"its DEFINITION number {k}").strip()
+        if any(g.text is None for g in definition.findall("GIVEN")):
+            raise bad(f"the DEFINITION of {name!r} has an empty <GIVEN>")
+        text_of(definition, "TABLE", f"the DEFINITION of {name!r}")
 
 
 def _net_reader() -> type:

@@ -44,7 +44,8 @@ from typing import Any
 
 from ..errors import BnxError, ODDFileError
 
-__all__ = ["classifier_document", "classifier_from_document", "stored_on_states"]
+__all__ = ["classifier_document", "classifier_from_document", "document_tables",
+           "stored_on_states"]
 
 
 def classifier_document(clf: Any, scalar: Callable[[Any, str], Any]) -> dict:
@@ -99,6 +100,55 @@ def stored_on_states(doc: dict, key: str = "on_states") -> dict:
             raise TypeError(key)
         out[f] = tuple(states)
     return out
+
+
+def document_tables(doc: Any, where: str) -> tuple[dict, dict, dict]:
+    """Read ``(states, parents, tables)`` of every node of a classifier document, in floats.
+
+    As :func:`bnx.classifier._relevance.exact_cpds` reads a pgmpy network, without pgmpy:
+    ``tables[n]`` is a float64 array over ``(n, *parents[n])``, each axis in its variable's
+    own state order (the entries are the floats the file holds, each the exact rational
+    it denotes). :class:`~bnx.ODDFileError` (naming ``where``) when malformed.
+    """
+    import numpy as np
+
+    from ..classifier._relevance import ordered_table
+    from ..errors import NetworkError
+
+    def bad(problem: str) -> ODDFileError:
+        return ODDFileError(f"{where} holds an invalid classifier: {problem}")
+
+    try:
+        nodes = list(doc["nodes"])
+        entries = {e["variables"][0]: e for e in doc["cpds"]}
+        if set(entries) != set(nodes) or len(entries) != len(doc["cpds"]):
+            raise bad("its CPDs are not one per node")
+        graph = {n: set() for n in nodes}
+        for u, v in doc["edges"]:
+            graph[v].add(u)
+        states = {n: tuple(entries[n]["states"][0]) for n in nodes}
+        parents, tables = {}, {}
+        for n in nodes:
+            variables, names = list(entries[n]["variables"]), entries[n]["states"]
+            if set(variables[1:]) != graph[n] or len(variables) != len(names):
+                raise bad(f"the CPD of {n!r} is not over {n!r} and its parents")
+            raw = entries[n]["values"]
+            if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in raw):
+                raise bad(f"the CPD of {n!r} has an entry that is not a number")
+            values = np.array(raw, dtype=np.float64)
+            card = [len(ss) for ss in names]
+            if values.size != math.prod(card) or not (np.isfinite(values).all()
+                                                      and (values >= 0).all()):
+                raise bad(f"the CPD of {n!r} has {values.size} entries, not {math.prod(card)}"
+                          f" finite nonnegative numbers")
+            tables[n] = ordered_table(n, variables, dict(zip(variables, names)),
+                                      values.reshape(card), states)
+            parents[n] = tuple(variables[1:])
+    except ODDFileError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, NetworkError) as exc:
+        raise bad(str(exc) or type(exc).__name__) from None
+    return states, parents, tables
 
 
 def classifier_from_document(doc: Any, *, fingerprint: str | None, where: str) -> Any:

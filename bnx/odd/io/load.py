@@ -8,6 +8,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from ..._util.files import read_regular
 from ...diagram import _setops as sets
 from ...diagram._arrays import count as count_models
 from ...diagram._arrays import dd_size
@@ -18,6 +19,7 @@ from ...diagram.encoding import Encoding
 from ...errors import ODDFileError
 from .._classifier_json import stored_on_states
 from .binary import read_arrays, split_file
+from .check import cross_check
 from .document import (
     _FRACTION,
     _HEX64,
@@ -181,6 +183,8 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
     if size != doc["size"]:
         raise bad(f"its decision diagram has {size} nodes, "
                   f"but the file records {doc['size']}")
+    if stored is not None:  # the diagram against its own classifier (edits, not corruption)
+        cross_check(stored, enc, meta, arrays, bad, repr(path))
     return parts
 
 
@@ -247,16 +251,18 @@ def _load_multiclass(path: str, name: str, doc: dict, payload: memoryview, bad) 
 
 def _read_document(path: str) -> tuple[dict, memoryview]:
     """Read the file's JSON object, after the format, version and checksum checks."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError as exc:
-        raise ODDFileError(f"no such ODD file: {path!r}") from exc
-    except IsADirectoryError as exc:
-        raise ODDFileError(f"{path!r} is a directory, not an ODD file") from exc
-    except OSError as exc:
-        raise ODDFileError(f"cannot read the ODD file {path!r}: {exc.strerror or exc}") from exc
+    data = read_regular(path, None, lambda problem: _file_error(path, problem))
     return _parse_document(data, path)
+
+
+def _file_error(path: str, problem: str) -> ODDFileError:
+    """Word a refusal of :func:`bnx._util.files.read_regular` as an ODD file's."""
+    problem = problem[len(path) + 2:]
+    if problem == "no such file":
+        return ODDFileError(f"no such ODD file: {path!r}")
+    if problem.startswith("is a directory"):
+        return ODDFileError(f"{path!r} is a directory, not an ODD file")
+    return ODDFileError(f"cannot read the ODD file {path!r}: {problem}")
 
 
 def _parse_document(data: bytes, path: str) -> tuple[dict, memoryview]:

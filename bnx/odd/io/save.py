@@ -6,7 +6,9 @@ import json
 import math
 import numbers
 import os
+import re
 import tempfile
+import time
 from fractions import Fraction
 from typing import Any
 
@@ -193,8 +195,10 @@ def _render(doc: dict) -> str:
 
 def _write_atomically(path: str, data: bytes) -> None:
     directory = os.path.dirname(os.path.abspath(path))
+    prefix = "." + os.path.basename(path) + "."
+    _remove_stale(directory, prefix)
     try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f"{prefix}{os.getpid()}.",
                                    suffix=".tmp")
     except OSError as exc:
         raise ODDFileError(f"cannot write the ODD file {path!r}: {exc.strerror or exc}") from exc
@@ -214,6 +218,53 @@ def _write_atomically(path: str, data: bytes) -> None:
             raise ODDFileError(
                 f"cannot write the ODD file {path!r}: {exc.strerror or exc}") from exc
         raise
+
+
+#: A temporary file of a save: ``.<name>.<pid>.<random>.tmp`` (``.<name>.<random>.tmp``
+#: before bnx named the writer's process).
+_TEMP = re.compile(r"(?:(\d+)\.)?[A-Za-z0-9_]{8}\.tmp")
+
+#: Age in seconds past which a temporary file that names no process is stale.
+_STALE_AGE = 3600
+
+
+def _remove_stale(directory: str, prefix: str) -> None:
+    """Remove the temporary files of saves of this target whose writer is gone.
+
+    A save killed mid-write (SIGKILL, power loss) leaves its hidden temporary file beside
+    the target; the next save of the same target removes it when the process it names is
+    no longer running (or, named by no process, when it is an hour old). Another target's
+    temporary files, and those of running saves, are left alone.
+    """
+    try:
+        names = [n for n in os.listdir(directory) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        m = _TEMP.fullmatch(name[len(prefix):])
+        if m is None:
+            continue
+        tmp = os.path.join(directory, name)
+        try:
+            if m.group(1) is not None:
+                if int(m.group(1)) == os.getpid() or _running(int(m.group(1))):
+                    continue
+            elif time.time() - os.lstat(tmp).st_mtime < _STALE_AGE:
+                continue
+            os.unlink(tmp)
+        except OSError:  # gone already, or not ours to remove
+            pass
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (signal 0 probes without sending)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # another user's process (or no such number: left alone)
+    return True
 
 
 def _file_mode(path: str) -> int:
