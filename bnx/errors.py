@@ -24,6 +24,7 @@ __all__ = [
     "UnknownFeatureError",
     "MissingFeatureError",
     "UnknownStateError",
+    "ImpossibleInstanceError",
     "OrderError",
     "BackendError",
     "CompilationLimitError",
@@ -98,6 +99,58 @@ class CompilationLimitError(BnxError, MemoryError):
 
 class ExplanationError(BnxError, ValueError):
     """An explanation was asked for in a way that has no meaning."""
+
+
+class ImpossibleInstanceError(InstanceError, ExplanationError):
+    """An instance the network cannot produce: its findings have probability zero together.
+
+    Raised wherever an instance is explained (``bnx.explain``, every question, the rows of
+    ``bnx.explain_data``, the command line, the explorer), and by the classifier's
+    posteriors; an :class:`InstanceError` (bad input) and an :class:`ExplanationError`
+    (no posterior is defined), as code that knows either expects.
+
+    Attributes
+    ----------
+    conflict : dict
+        A minimal set of the instance's findings that cannot hold together, ``{feature:
+        state}``: dropping any one of them leaves findings of positive probability.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> e = bnx.ImpossibleInstanceError({"tub": "yes", "either": "no"})
+    >>> str(e), e.conflict
+    ('tub = yes and either = no cannot both hold under the network', {'tub': 'yes', \
+'either': 'no'})
+    """
+
+    def __init__(self, conflict: dict, where: str = "") -> None:
+        self.conflict = dict(conflict)
+        self._where = where
+        super().__init__(f"{where}{conflict_text(self.conflict)}")
+
+    def __reduce__(self):
+        """Pickle by the conflict (an error raised on a worker reaches the caller whole)."""
+        return (type(self), (self.conflict, self._where))
+
+
+def conflict_text(conflict: dict) -> str:
+    """Say that the findings ``conflict`` cannot hold together, in a sentence without a stop.
+
+    Examples
+    --------
+    >>> conflict_text({"a": "x"})
+    'a = x cannot hold under the network'
+    >>> conflict_text({"a": "x", "b": "y", "c": "z"})
+    'a = x, b = y and c = z cannot all hold under the network'
+    """
+    parts = [f"{f} = {s}" for f, s in conflict.items()]
+    if not parts:
+        return "the classifier's fixed findings cannot hold under the network"
+    if len(parts) == 1:
+        return f"{parts[0]} cannot hold under the network"
+    both = "both" if len(parts) == 2 else "all"
+    return f"{', '.join(parts[:-1])} and {parts[-1]} cannot {both} hold under the network"
 
 
 class OnStatesError(ExplanationError):

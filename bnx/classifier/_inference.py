@@ -9,7 +9,9 @@ or min-size, whichever makes the smaller tables), each step one batched matrix p
 Python integers or fractions) or float64, where the result comes with a proven relative
 error bound (``gamma(k)`` of :mod:`bnx._util.rounding`, ``k`` the roundings on the longest
 chain; products and sums of nonnegative numbers, no cancellation) and the tables' range is
-tracked so that no product underflows or overflows (:class:`FloatRange` otherwise).
+tracked so that no product underflows or overflows (:class:`FloatRange` otherwise); and in
+the Boolean semiring (``and`` for the product, ``or`` for the sum: whether the exact sum is
+positive, from the tables' zero patterns; :mod:`bnx.classifier._possible`).
 
 :class:`Inference` answers on a whole network: a plan per pattern of observed nodes,
 cached, after dropping what cannot matter (barren nodes, parts the evidence separates
@@ -304,8 +306,10 @@ def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
     hidden = list(dict.fromkeys(v for s in scopes for v in s if v not in keep))
     if order is None:
         order = elimination_order(scopes, hidden, card)
-    order = [v for v in dict.fromkeys(order) if v in set(hidden)]
-    order += [v for v in hidden if v not in set(order)]
+    hidden_set = set(hidden)
+    order = [v for v in dict.fromkeys(order) if v in hidden_set]
+    ordered = set(order)
+    order += [v for v in hidden if v not in ordered]
     live = {j: s for j, s in enumerate(scopes)}
     depth = {j: (depths[j] if depths is not None else 0) for j in live}
     sizes = {j: math.prod(card[v] for v in s) for j, s in live.items()}
@@ -404,11 +408,14 @@ def _pair_step(a: int, sa: tuple, b: int, sb: tuple, need: set, card: Mapping, d
 
 
 def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
-             ranges: Sequence | None = None) -> tuple:
+             ranges: Sequence | None = None, boolean: bool = False) -> tuple:
     """Run the contraction ``p`` on ``tables`` (one per planned scope, axes in its order).
 
     One body for both arithmetics. ``exact=True``: object arrays of Python integers or
-    fractions, the result exact; returns ``(table, 0, 0.0)``. Otherwise float64 arrays of
+    fractions, the result exact; returns ``(table, 0, 0.0)``. ``boolean=True``: bool arrays
+    (which entries are positive), the sums ``or`` and the products ``and``, so the result
+    says exactly which entries of the contraction of nonnegative tables with those zero
+    patterns are positive; returns ``(table, 0, 0.0)``. Otherwise float64 arrays of
     nonnegative numbers: returns ``(table, e, err)``, the result being ``table * 2**e``
     within a relative ``err`` of the exact contraction of the inputs in every entry
     (``err = gamma(p.depth)`` rounded up; 0 exactly where the exact value is 0). The bound
@@ -418,6 +425,8 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
     leave ``[2**-1000, 2**1000]``; :class:`FloatRange` when it still could.
     """
     live = dict(enumerate(tables))
+    exact = exact or boolean  # no range to track
+    add = np.any if boolean else np.sum
     if not exact:
         scale = dict.fromkeys(live, 0)
         rng = dict(enumerate(ranges)) if ranges is not None else {
@@ -426,7 +435,7 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
     for a, b, a_sum, b_sum, a_perm, b_perm, a_shape, b_shape, out_shape in p.steps:
         ta = live.pop(a)
         if b is None:  # one table: sum the axes no other table needs
-            live[nxt] = np.asarray(ta.sum(axis=a_sum)) if a_sum else ta  # (0-d: an array)
+            live[nxt] = np.asarray(add(ta, axis=a_sum)) if a_sum else ta  # (0-d: an array)
             if not exact:
                 lo, hi = rng.pop(a)
                 rng[nxt] = (lo, hi * max(1, ta.size // max(1, live[nxt].size)))
@@ -446,9 +455,9 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
                     raise FloatRange("a product of the contraction could underflow "
                                      "or overflow")
         if a_sum:  # an exact table summed whole is a number: keep it an array
-            ta = np.asarray(ta.sum(axis=a_sum))
+            ta = np.asarray(add(ta, axis=a_sum))
         if b_sum:
-            tb = np.asarray(tb.sum(axis=b_sum))
+            tb = np.asarray(add(tb, axis=b_sum))
         if a_perm is not None:
             ta = ta.transpose(a_perm)
         if b_perm is not None:
@@ -459,8 +468,9 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
             scale[nxt] = ea + eb
         nxt += 1
     last, scope, extra, missing = p.final
+    kind = bool if boolean else object if exact else np.float64
     if last is None:
-        out = np.ones((), dtype=object if exact else np.float64)
+        out = np.ones((), dtype=kind)
         e = 0
     else:
         out = live[last]
@@ -471,7 +481,7 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
         scope = (*scope, *missing)
     if scope != p.keep:
         out = out.transpose([scope.index(v) for v in p.keep])
-    out = np.array(out, dtype=object if exact else np.float64, order="C")
+    out = np.array(out, dtype=kind, order="C")
     return out, e, 0.0 if exact else float_gamma(p.depth)
 
 

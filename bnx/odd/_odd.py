@@ -8,6 +8,7 @@ from typing import Any
 from .._util.types import Feature, Instance, Manager, Node
 from .._util.wording import decision_state
 from ..classifier._classifier import Classifier
+from ..classifier._possible import network_evidence
 from ..classifier._unate import least_pair
 from ..diagram import _memo
 from ..diagram._arrays import DiagramArrays, dd_size
@@ -187,6 +188,24 @@ class ODD:
                 self._classifier_doc, fingerprint=self.meta.get("fingerprint"),
                 where=self._classifier_where)
         return self._classifier
+
+    def _network_evidence(self) -> tuple | None:
+        """``(inference, evidence of)`` of the network this ODD holds, or ``None``.
+
+        For :mod:`bnx.classifier._possible`: a class formula asks its multi-class ODD; else
+        the classifier when built, else the tables of the file (no pgmpy); ``evidence
+        of(named)`` turns ``{feature: state}`` into evidence on that network.
+        """
+        if self._manager_of is not None:
+            return self._manager_of._network_evidence()
+        clf = self._classifier
+        if clf is not None:
+            return network_evidence(clf)
+        if self._classifier_doc is None:
+            return None
+        from ._tables import document_evidence, document_inference
+        return document_inference(self), lambda named: document_evidence(
+            self, self.encode(named, partial=True))
 
     def __reduce__(self):
         """Pickle through the saved format (both backends; the classifier included)."""

@@ -22,7 +22,8 @@ from ..errors import ODDFileError
 
 register("document_network", 1, "a loaded ODD's network, read from its file once", detached=True)
 
-__all__ = ["document_class_states", "document_joint", "exact_joint", "exact_probabilities",
+__all__ = ["document_class_states", "document_evidence", "document_inference",
+           "document_joint", "exact_joint", "exact_probabilities",
            "scaled_probabilities"]
 
 
@@ -106,11 +107,22 @@ def document_joint(odd: Any, idx: dict) -> list[Fraction] | None:
     >>> joint[1] / sum(joint) == odd.classifier.posterior_exact(x)
     True
     """
-    got = _network(odd)
-    if got is None:
+    if _network(odd) is None:
         return None
-    states, inference = got
-    class_var = odd.meta["class_var"]
+    got = document_inference(odd).joint((odd.meta["class_var"],),
+                                        document_evidence(odd, idx), exact=True)
+    return [Fraction(v) for v in got.table.reshape(-1).tolist()]
+
+
+def document_inference(odd: Any) -> Inference | None:
+    """Return the inference on the network in a saved ODD's file (``None`` if none)."""
+    got = _network(odd)
+    return None if got is None else got[1]
+
+
+def document_evidence(odd: Any, idx: dict) -> dict:
+    """Turn ``{feature: state index in the ODD}`` into evidence on the file's network."""
+    states = _network(odd)[0]
     enc = odd.encoding
     evidence = {}
     for f, j in idx.items():
@@ -121,8 +133,7 @@ def document_joint(odd: Any, idx: dict) -> list[Fraction] | None:
         except (ValueError, TypeError):
             raise ODDFileError(f"the classifier in the file has no state {named!r} of "
                                f"{f!r}") from None
-    got = inference.joint((class_var,), evidence, exact=True)
-    return [Fraction(v) for v in got.table.reshape(-1).tolist()]
+    return evidence
 
 
 def exact_joint(odd: Any, instance: dict) -> list[Fraction] | None:

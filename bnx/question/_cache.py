@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._util.types import Manager
+from ..classifier._possible import refuse_impossible
 from ..classifier._unate import least_pair
 from ..diagram._feature_view import decide as decide_instance
 from ..diagram._memo import register
@@ -40,6 +41,8 @@ register("state_maps", 1, "per feature, state value -> index (decoding instances
 register("both", 1, "the function and its negation in one node space")
 register("negated", 1, "the arrays of the negated function (PI-explanations, the "
          "robustness profile)")
+register("possible", 64, "the instances found possible under the network (questions "
+         "refuse the others)")
 
 __all__ = ["aux_manager", "node_table", "layout", "store", "least_states", "indices", "decide",
            "both", "tidy", "GC_SLACK"]
@@ -134,16 +137,36 @@ def indices(odd, instance) -> list[int]:
     """Return the state index of each feature of a complete instance, in the ODD's order.
 
     A dict whose states are the ODD's own state values takes a fast path; anything else
-    goes through ``odd.encode`` (matching states by their text, raising its errors).
+    goes through ``odd.encode`` (matching states by their text, raising its errors). An
+    instance the network cannot produce is refused (:func:`_refuse`; checked once per
+    instance and ODD).
     """
     feats = odd.encoding.features
+    x = None
     if type(instance) is dict and len(instance) == len(feats):
         try:
-            return [m[instance[f]] for f, m in zip(feats, _state_maps(odd))]
+            x = [m[instance[f]] for f, m in zip(feats, _state_maps(odd))]
         except (KeyError, TypeError):
             pass
-    idx = odd.encode(instance)
-    return [idx[f] for f in feats]
+    if x is None:
+        idx = odd.encode(instance)
+        x = [idx[f] for f in feats]
+    store(odd, "possible", lambda: _refuse(odd, x), tuple(x))
+    return x
+
+
+def _refuse(odd, x: Sequence[int]) -> bool:
+    """Refuse the instance ``x`` when the network cannot produce it; ``True`` otherwise.
+
+    Every question takes its instance through :func:`indices`, so every question refuses
+    an instance of probability zero, with the findings that conflict
+    (:func:`bnx.classifier._possible.refuse_impossible`); an ODD with no network to tell
+    (a file of format version 1, or a diagram a question derived) cannot refuse.
+    """
+    states = odd.encoding.states
+    refuse_impossible(odd, {f: states[i][j] for i, (f, j) in
+                            enumerate(zip(odd.encoding.features, x))})
+    return True
 
 
 def decide(odd, x: Sequence[int]) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
+from ..classifier._possible import refuse_impossible
 from ..classifier._rules import decides
 from ..errors import ArgumentError, MissingFeatureError, ODDFileError, StructureError
 from ..odd._odd import ODD
@@ -90,7 +91,10 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
     UnknownStateError
         The rival is not a class state.
     InstanceError
-        The instance names an unknown feature or state (its subclasses say which).
+        The instance names an unknown feature or state (its subclasses say which), or
+        its findings cannot hold together under the network
+        (:class:`~bnx.ImpossibleInstanceError`, naming a minimal set of them that
+        conflict).
 
     See Also
     --------
@@ -121,6 +125,9 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
     >>> r.decision, r.multiclass, r.counterfactuals[0].decision
     ('yes', True, 'no')
     """
+    if isinstance(odd, (ODD, Classifier)):  # an instance the network cannot produce: refused
+        refuse_impossible(odd, {f: odd.states(f)[j] for f, j in
+                                odd.encode(instance, partial=True).items()})
     if isinstance(odd, ODD):
         return _from_diagram(odd, instance, background, rival)
     if isinstance(odd, Classifier):
@@ -173,8 +180,9 @@ def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) ->
 
     The posterior comes from ``clf`` when given (a partial instance needs it: "So far"),
     or from the classifier the ODD was compiled from, else from a saved ODD's tables
-    (without pgmpy); the sentence leaves it out when none holds probabilities or
-    ``Pr(x) = 0`` (undefined).
+    (without pgmpy); the sentence leaves it out when none holds probabilities. An
+    instance the network cannot produce is refused (:class:`~bnx.ImpossibleInstanceError`),
+    as by :func:`explain`.
 
     Parameters
     ----------
@@ -218,6 +226,7 @@ def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) ->
     idx = odd.encode(instance, partial=partial)
     enc = odd.encoding
     named = {f: enc.states[enc.position(f)][j] for f, j in idx.items()}
+    refuse_impossible(odd, named)
     complete = len(idx) == len(enc.features)
     if clf is not None:
         states, joint = clf.class_states, clf.class_joint(named, partial=True)

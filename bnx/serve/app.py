@@ -14,7 +14,8 @@ is ever served):
 - ``POST /explain.html``: the same request → the answer as the HTML the page shows.
 
 A bad request is answered with status 400 and ``{"error": message}`` (the message bnx
-raises); the server goes on serving.
+raises; with ``"conflict": {feature: state}`` for findings the network cannot produce
+together); the server goes on serving.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, BnxError
 from ..odd._odd import ODD
 from .answers import answer
-from .explorer import MAX_BODY, Explorer
+from .explorer import MAX_BODY, Explorer, error_json
 from .page import error_html, fragment, page
 
 __all__ = ["create_app"]
@@ -164,7 +165,7 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
         try:
             result = await asked(request)
         except BnxError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400, headers=_HEADERS)
+            return JSONResponse(error_json(exc), status_code=400, headers=_HEADERS)
         return Response(result.body, media_type="application/json", headers=_HEADERS)
 
     async def post_fragment(request):

@@ -23,10 +23,11 @@ from typing import Any
 from ..attribution.network_background import network_background
 from ..classifier._classifier import Classifier
 from ..classifier._instances import resolve_state
+from ..classifier._possible import refuse_impossible
 from ..errors import ArgumentError, StructureError, UnknownStateError, closest_first
 from ..odd._odd import ODD
 
-__all__ = ["BACKGROUNDS", "MAX_BODY", "Explorer"]
+__all__ = ["BACKGROUNDS", "MAX_BODY", "Explorer", "error_json"]
 
 #: The largest request body read, in bytes (a request naming every feature of a model
 #: with thousands of features stays well under it).
@@ -48,6 +49,27 @@ def _json_scalar(state: Any) -> Any:
     if isinstance(state, (str, bool, int)) or state is None:
         return state
     return str(state)
+
+
+def error_json(exc: Exception) -> dict:
+    """Return the JSON body of a refused request: ``{"error": message}``.
+
+    With ``"conflict": {feature: state}`` too when the instance's findings cannot hold
+    together under the network (:class:`~bnx.ImpossibleInstanceError`).
+
+    Examples
+    --------
+    >>> import bnx
+    >>> error_json(bnx.ImpossibleInstanceError({"tub": "yes", "either": "no"}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'error': 'tub = yes and either = no cannot both hold under the network',
+     'conflict': {'tub': 'yes', 'either': 'no'}}
+    """
+    out: dict = {"error": str(exc)}
+    conflict = getattr(exc, "conflict", None)
+    if conflict is not None:
+        out["conflict"] = {str(f): _json_scalar(s) for f, s in conflict.items()}
+    return out
 
 
 def _reject_constant(name: str):
@@ -165,7 +187,9 @@ class Explorer:
         InstanceError
             The instance is not an object, or names an unknown feature
             (:class:`~bnx.UnknownFeatureError`) or state (:class:`~bnx.UnknownStateError`),
-            or the rival is not a class state (:class:`~bnx.UnknownStateError`).
+            or the rival is not a class state (:class:`~bnx.UnknownStateError`), or its
+            findings cannot hold together under the network
+            (:class:`~bnx.ImpossibleInstanceError`).
         """
         if len(body) > limit:
             raise ArgumentError(f"the request body has more than {limit:,} bytes")
@@ -214,13 +238,16 @@ class Explorer:
         """Check ``given`` by the model (:meth:`bnx.ODD.encode`, or the classifier's).
 
         Returned as ``{feature: state}`` with the model's state values; ``None`` values are
-        unknown features.
+        unknown features. Findings the network cannot produce together are refused
+        (:class:`~bnx.ImpossibleInstanceError`, its ``conflict`` the findings that clash).
         """
         if isinstance(given, dict):
             given = {f: s for f, s in given.items() if s is not None}
         model = self.odd if self.odd is not None else self.classifier
         idx = model.encode(given, partial=True)
-        return {f: self.states(f)[j] for f, j in idx.items()}
+        named = {f: self.states(f)[j] for f, j in idx.items()}
+        refuse_impossible(model, named)  # findings the network cannot produce: a 400
+        return named
 
     # ------------------------------------------------------------------ answers
     def complete(self, instance: dict) -> bool:

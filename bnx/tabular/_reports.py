@@ -27,6 +27,7 @@ import numpy as np
 from .._util.wording import changes, terms
 from ..classifier._classifier import Classifier
 from ..classifier._instances import _frame, encode_rows
+from ..classifier._possible import refuse_impossible_rows
 from ..errors import ArgumentError, BnxError
 
 __all__ = ["REPORT_WHAT", "default_report_what", "check_report_what", "explain_rows"]
@@ -37,9 +38,9 @@ REPORT_WHAT: dict[str, str] = {
     "decision": ("the decision (bool: whether positive; the decided class state for a "
                  "classifier without a positive state)"),
     "posterior": ("Pr(class = positive | observed features), a float (a classifier with a "
-                  "positive state; NaN for a row of probability zero)"),
+                  "positive state)"),
     "probabilities": ("Pr(class = s | observed features) for every class state s, a column "
-                      "'probability:<s>' each (NaN for a row of probability zero)"),
+                      "'probability:<s>' each"),
     "pi_shortest": ("length (kept features) of the report's first sufficient reason, a "
                     "shortest one (NaN for a row with missing values)"),
     "reason": "that reason in words: 'feature = state, ...' (empty for a partial row)",
@@ -170,6 +171,7 @@ def explain_rows(clf: Classifier, data: Any, what: tuple, *, n_jobs: int, progre
     shape = _shape(clf)
     frame = _frame(shape, data)
     codes = encode_rows(shape, frame)  # an unknown state ends here, its row named
+    refuse_impossible_rows(clf, frame, codes, clf.features)  # and a row that cannot occur
     states = shape.encoding.states
     columns = [c for w in what for c in (
         [f"probability:{s}" for s in clf.class_states] if w == "probabilities" else [w])]

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..classifier._instances import _frame, encode_rows
+from ..classifier._possible import refuse_impossible_rows
 from ..diagram._feature_view import decide_states, feature_view
 from ..errors import ArgumentError, BnxWarning, OnStatesError
 
@@ -30,8 +31,7 @@ __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
 WHAT: dict[str, str] = {
     "decision": "the decision (bool; the decided class state on a multi-class ODD)",
     "posterior": ("Pr(class = positive | observed features), a float (needs the classifier "
-                  "and a positive state: not on a multi-class ODD; NaN for a row of "
-                  "probability zero, where it is undefined)"),
+                  "and a positive state: not on a multi-class ODD)"),
     "mc_count": "number of MC-explanations",
     "mc_shortest": "cardinality of the MC-explanations (all have the minimum one)",
     "pi_count": "number of PI-explanations",
@@ -290,6 +290,7 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
     check_odd(odd)
     what = _check_what(what, odd, on)
     frame = _frame(odd, data)
+    refuse_impossible_rows(odd, frame, encode_rows(odd, frame), odd.features)
     if "sensitivity" in what:  # two columns, per distinct complete row
         from ..attribution.sensitivity import sensitivity_columns
         encode_rows(odd, frame)  # a state no feature has ends here, its row named

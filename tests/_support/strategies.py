@@ -50,6 +50,8 @@ __all__ = [
     "latent_tree",
     "classifiers",
     "instances",
+    "possible_instances",
+    "is_possible",
     "on_maps",
     "binary_on_maps",
     "general_networks",
@@ -467,6 +469,33 @@ def instances(draw, case):
         One state per feature.
     """
     return {f: draw(st.sampled_from(case.states(f))) for f in case.features}
+
+
+def is_possible(case, x) -> bool:
+    """Whether the network gives the (partial) instance ``x`` a positive probability.
+
+    Exactly, by enumeration; ``None`` states are missing (left out).
+    """
+    from tests._support import oracle
+    x = {f: s for f, s in x.items() if s is not None}
+    joint = oracle.class_joint(case.net, case.class_var, x, list(x))
+    return sum(joint.values(), Fraction(0)) > 0
+
+
+@st.composite
+def possible_instances(draw, case):
+    """A random instance of ``case`` of positive probability (bnx refuses the others).
+
+    Drawn as :func:`instances`; one of probability zero is replaced by a drawn instance of
+    positive probability.
+    """
+    x = draw(instances(case))
+    if is_possible(case, x):
+        return x
+    from tests._support import oracle
+    table = oracle.class_joint_table(case.net, case.class_var, case.features)
+    allowed = [k for k, cj in table.items() if sum(cj.values(), Fraction(0)) > 0]
+    return dict(zip(case.features, draw(st.sampled_from(allowed))))
 
 
 @st.composite

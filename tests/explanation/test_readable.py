@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import bnx
 from bnx.explanation.explanations import positives
 from tests._support import oracle
-from tests._support.strategies import classifier_of, classifiers, instances
+from tests._support.strategies import classifier_of, classifiers, instances, possible_instances
 from tests.conftest import ROOT
 
 FEW = settings(max_examples=max(settings.default.max_examples // 4, 10), deadline=None)
@@ -32,7 +32,7 @@ def admissions():
 @given(case=classifiers(max_features=5), data=st.data())
 def test_shortest_first_lists_every_member_once_by_length(case, data):
     odd = bnx.compile(classifier_of(case), backend="autoref")
-    x = data.draw(instances(case))
+    x = data.draw(possible_instances(case))
     for e in (bnx.pi_explanations(odd, x), bnx.contrastive_explanations(odd, x),
               bnx.counterfactuals(odd, x), bnx.prime_implicants(odd, decision=False)):
         got = list(e.shortest_first())

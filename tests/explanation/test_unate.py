@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import bnx
 from tests._support import oracle
 from tests._support.legacy_files import resign
-from tests._support.strategies import classifier_of, instances, naive_bayes
+from tests._support.strategies import classifier_of, naive_bayes, possible_instances
 
 
 def _argmax_or_threshold(case, argmax: bool):
@@ -35,7 +35,7 @@ def test_pi_explanations_after_save_and_load_match_the_oracle(tmp_path_factory, 
     path = tmp_path_factory.mktemp("unate") / "nb.bnx"
     back = bnx.ODD.load(odd.save(str(path)), backend="autoref")
     assert back.meta.get("least_states") == odd.meta["least_states"]
-    x = data.draw(instances(case))
+    x = data.draw(possible_instances(case))
     want = oracle.pi_explanations(case.net, case.class_var, case.positive, clf.threshold,
                                   case.features, x, rule=clf.rule)
     for o in (odd, back):

@@ -31,6 +31,7 @@ from tests._support.strategies import (
     instances,
     multiclass_networks,
     partial_instances,
+    possible_instances,
 )
 
 # ---------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def test_questions_are_binary_questions_on_one_class(case, data):
     """Without a rival, x's class's indicator; with ``rival=b`` or ``target=b``, b's."""
     note(repr(case))
     brute = MultiOracle.of(case)
-    x = data.draw(instances(case), label="x")
+    x = data.draw(possible_instances(case), label="x")
     a = brute.decide(x)
     others = [c for c in brute.classes if c != a]
     b = data.draw(st.sampled_from(others), label="rival")

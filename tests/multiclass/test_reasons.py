@@ -29,6 +29,7 @@ from tests._support.strategies import (
     instances,
     multiclass_classifier_of,
     multiclass_networks,
+    possible_instances,
 )
 
 CASES = multiclass_networks()
@@ -152,7 +153,7 @@ def test_reasons_within_a_set_of_instances(case, data):
     note(repr(case))
     brute = MultiOracle.of(case)
     odd = bnx.compile(multiclass_classifier_of(case), backend="autoref")
-    x = data.draw(instances(case), label="x")
+    x = data.draw(possible_instances(case), label="x")
     a = brute.decide(x)
     f = data.draw(st.sampled_from(case.features), label="f")
     s = data.draw(st.sampled_from([t for t in case.states(f) if t != x[f]] or [None]),

@@ -1,0 +1,148 @@
+"""Instances the network cannot produce are refused, with findings that conflict.
+
+Against brute force: ``Pr(x)`` of every (partial) instance summed exactly from the joint
+(:mod:`tests._support.oracle`), on networks with many zero entries
+(:mod:`tests._support.zero_networks`). The refusal is an :class:`bnx.ImpossibleInstanceError`
+whose ``conflict`` cannot hold (its brute-force probability is zero) while every part one
+smaller can; asked everywhere an instance is taken: ``bnx.explain`` on the diagram and
+without compiling, a question, ``bnx.explain_data``'s rows, the command line and the
+explorer's API (a 400 with the conflict).
+"""
+
+from __future__ import annotations
+
+import pickle
+from fractions import Fraction
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+import bnx
+from tests._support import oracle
+from tests._support.cli import run
+from tests._support.zero_networks import classifier_of, zero_networks
+
+ASIA = {"tub": "yes", "either": "no", "smoke": "yes"}
+MESSAGE = "tub = yes and either = no cannot both hold under the network"
+
+
+def _probability(case, x: dict) -> Fraction:
+    """``Pr(x)`` of a (partial) instance, exactly, by enumeration."""
+    joint = oracle.class_joint(case.net, case.class_var, x, list(x))
+    return sum(joint.values(), Fraction(0))
+
+
+@st.composite
+def _partial(draw, case) -> dict:
+    kept = draw(st.lists(st.sampled_from(case.features), unique=True, min_size=1))
+    return {f: draw(st.sampled_from(case.states(f))) for f in case.features if f in kept}
+
+
+def _refusal(model, x: dict):
+    """The error ``bnx.explain`` refuses ``x`` with, or ``None`` when it explains it."""
+    try:
+        bnx.explain(model, x)
+    except bnx.ImpossibleInstanceError as exc:
+        return exc
+    return None
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(case=zero_networks(), data=st.data())
+def test_refused_exactly_when_impossible_with_a_minimal_conflict(case, data):
+    clf = classifier_of(case)
+    odd = bnx.compile(clf, backend="autoref")
+    x = data.draw(_partial(case))
+    complete = len(x) == len(case.features)
+    got = _refusal(odd, x)
+    if complete:  # a question takes it as the report does
+        try:
+            bnx.pi_explanations(odd, x)
+            asked = None
+        except bnx.ImpossibleInstanceError as exc:
+            asked = exc
+        assert (asked is None) == (got is None)
+    if _probability(case, x) > 0:
+        assert got is None
+        return
+    assert got is not None and isinstance(got, bnx.InstanceError)
+    conflict = got.conflict
+    assert conflict and conflict.items() <= x.items()
+    assert _probability(case, conflict) == 0
+    for f in conflict:  # none can be dropped
+        assert _probability(case, {g: s for g, s in conflict.items() if g != f}) > 0
+    assert str(got) == bnx.ImpossibleInstanceError(conflict).args[0]
+
+
+@pytest.fixture(scope="module")
+def asia():
+    clf = bnx.Classifier(bnx.examples.asia().network, "lung", "yes",
+                         features=["tub", "either", "smoke"])
+    return clf, bnx.compile(clf, backend="autoref")
+
+
+def test_asia_everywhere_in_python(asia):
+    clf, odd = asia
+    for ask in (lambda: bnx.explain(odd, ASIA), lambda: bnx.explain(clf, ASIA),
+                lambda: bnx.pi_explanations(odd, ASIA), lambda: bnx.counterfactuals(odd, ASIA),
+                lambda: bnx.mc_explanations(odd, ASIA), lambda: bnx.robustness(odd, ASIA),
+                lambda: bnx.explain(odd, {"tub": "yes", "either": "no"})):  # partial too
+        with pytest.raises(bnx.InstanceError, match=MESSAGE) as info:
+            ask()
+        assert info.value.conflict == {"tub": "yes", "either": "no"}
+    possible = {**ASIA, "tub": "no"}
+    assert bnx.explain(odd, possible).decision == bnx.explain(clf, possible).decision
+    error = pickle.loads(pickle.dumps(bnx.ImpossibleInstanceError({"tub": "yes"}, "row 3: ")))
+    assert str(error) == "row 3: tub = yes cannot hold under the network"
+    assert error.conflict == {"tub": "yes"}
+
+
+def test_the_messages_name_one_two_or_more_findings():
+    assert str(bnx.ImpossibleInstanceError({"a": "x"})) == "a = x cannot hold under the network"
+    assert str(bnx.ImpossibleInstanceError({"a": "x", "b": "y", "c": "z"})) == (
+        "a = x, b = y and c = z cannot all hold under the network")
+
+
+def test_asia_on_a_saved_odd_with_and_without_its_classifier(asia, tmp_path):
+    _, odd = asia
+    loaded = bnx.ODD.load(odd.save(tmp_path / "asia.bnx"))
+    with pytest.raises(bnx.ImpossibleInstanceError, match=MESSAGE):
+        bnx.explain(loaded, ASIA)  # the file's tables: no pgmpy classifier rebuilt
+    assert loaded._classifier is None
+
+
+def test_asia_rows_of_explain_data(asia):
+    clf, odd = asia
+    rows = pd.DataFrame([{**ASIA, "tub": "no"}, {**ASIA, "smoke": None}], index=["a", "b"])
+    for model in (odd, clf):
+        with pytest.raises(bnx.ImpossibleInstanceError, match=f"row 'b': {MESSAGE}"):
+            bnx.explain_data(model, rows, progress=False)
+    assert len(bnx.explain_data(odd, rows.iloc[:1], progress=False)) == 1
+
+
+def test_asia_on_the_command_line(capsys):
+    path = bnx.examples.network_path("asia.bif")
+    argv = ("explain", str(path), "--class", "lung", "--positive", "yes", "--features",
+            "tub,either,smoke", "--instance", "tub=yes,either=no,smoke=yes")
+    for extra in ((), ("--pi",), ("--compile", "no")):
+        code, out, err = run(capsys, *argv, *extra)
+        assert code == 1 and out == ""
+        assert err == f"bnx: error: {MESSAGE}\n"
+
+
+def test_asia_in_the_explorer_api(asia):
+    clf, odd = asia
+    for model in (odd, clf):
+        client = TestClient(bnx.serve.create_app(model))
+        r = client.post("/api/explain", json={"instance": ASIA})
+        assert r.status_code == 400
+        assert r.json() == {"error": MESSAGE, "conflict": {"tub": "yes", "either": "no"}}
+        r = client.post("/api/explain", json={"instance": {"tub": "yes", "either": "no"}})
+        assert r.status_code == 400 and r.json()["conflict"] == {"tub": "yes", "either": "no"}
+        assert client.get("/", params={"tub": "yes", "either": "no"}).status_code == 400
+        assert client.post("/api/explain", json={"instance": {**ASIA, "tub": "no"}}
+                           ).status_code == 200
