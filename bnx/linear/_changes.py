@@ -24,7 +24,7 @@ __all__ = ["counterfactuals", "one_counterfactual", "robustness",
            "shortest_contrastive_explanation"]
 
 
-def robustness(clf: Any, instance: Mapping) -> int | float:
+def robustness(clf: Any, instance: Mapping, *, within: str = "support") -> int | float:
     """Count the fewest features whose change flips the decision on ``instance``.
 
     ``math.inf`` when no change of any features flips it (no finite number does: the
@@ -38,6 +38,11 @@ def robustness(clf: Any, instance: Mapping) -> int | float:
         A naive Bayes or TAN classifier (any number of features).
     instance : mapping
         A complete instance.
+    within : {"support", "all"}, default "support"
+        ``"support"``: among the instances the network allows (positive probability:
+        a class value with a zero entry for a feature's state is no competitor there,
+        and an instance of probability zero keeps every decision); ``"all"``: every
+        instance (the total decision function).
 
     Returns
     -------
@@ -58,11 +63,12 @@ def robustness(clf: Any, instance: Mapping) -> int | float:
     >>> bnx.linear.robustness(clf, x)
     2
     """
-    moves = flip_moves(decision_of(network_of(clf), instance))
+    moves = flip_moves(decision_of(network_of(clf), instance, within))
     return math.inf if moves is None else len(moves)
 
 
-def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
+def counterfactuals(clf: Any, instance: Mapping, *, within: str = "support"
+                    ) -> Counterfactuals:
     """Every closest instance with the other decision, as the changes that lead to it.
 
     What :func:`bnx.counterfactuals` answers on the compiled ODD, the same set: each member
@@ -86,6 +92,11 @@ def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
         A naive Bayes or TAN classifier (any number of features), or an ODD that holds it.
     instance : mapping
         A complete instance.
+    within : {"support", "all"}, default "support"
+        ``"support"``: among the instances the network allows (positive probability:
+        a class value with a zero entry for a feature's state is no competitor there,
+        and an instance of probability zero keeps every decision); ``"all"``: every
+        instance (the total decision function).
 
     Returns
     -------
@@ -116,7 +127,7 @@ def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
     >>> len(changes), clf.decide({**x, **changes})
     (2, False)
     """
-    return _closest(network_of(clf), instance)
+    return _closest(network_of(clf), instance, within=within)
 
 
 #: the limits of :func:`one_counterfactual`: a quick set (states of a naive Bayes set,
@@ -124,7 +135,8 @@ def counterfactuals(clf: Any, instance: Mapping) -> Counterfactuals:
 ONE_STATES, ONE_STEPS, ONE_MEMBERS = 20_000, 20_000, 50
 
 
-def one_counterfactual(clf: Any, instance: Mapping) -> dict | None:
+def one_counterfactual(clf: Any, instance: Mapping, *, within: str = "support"
+                       ) -> dict | None:
     """Return the first of :func:`counterfactuals` (the most probable) for a report.
 
     When the set is quick to build and small (:data:`ONE_STATES`, :data:`ONE_MEMBERS`: each
@@ -133,24 +145,24 @@ def one_counterfactual(clf: Any, instance: Mapping) -> dict | None:
     """
     clf = network_of(clf)
     try:
-        cfs = _closest(clf, instance, ONE_STATES, ONE_STEPS)
+        cfs = _closest(clf, instance, ONE_STATES, ONE_STEPS, within)
         if cfs.count <= ONE_MEMBERS:
             return next(iter(cfs), None)
     except StructureError:  # too many to build quickly
         pass
-    d = decision_of(clf, instance)
+    d = decision_of(clf, instance, within)
     moves = flip_moves(d)
     return None if moves is None else {d.w.features[i]: d.w.states[i][v]
                                        for i, v in sorted(moves.items())}
 
 
 def _closest(clf: Any, instance: Mapping, limit: int | None = None,
-             work: int | None = None) -> Counterfactuals:
+             work: int | None = None, within: str = "support") -> Counterfactuals:
     """Make :func:`counterfactuals` of the classifier ``clf``.
 
     Giving up past ``limit`` states (naive Bayes) or ``work`` bounds (TAN).
     """
-    d = decision_of(clf, instance)
+    d = decision_of(clf, instance, within)
     w, x = d.w, d.x
     moves = flip_moves(d)
     what = "the closest counterfactuals of a decision"
@@ -181,7 +193,8 @@ def _closest(clf: Any, instance: Mapping, limit: int | None = None,
                                                not d.decision))
 
 
-def shortest_contrastive_explanation(clf: Any, instance: Mapping) -> dict:
+def shortest_contrastive_explanation(clf: Any, instance: Mapping, *,
+                                     within: str = "support") -> dict:
     """Find one smallest set of the instance's ``feature: state`` pairs whose change can flip it.
 
     A shortest contrastive explanation of the decision: one of the shortest members of
@@ -197,6 +210,11 @@ def shortest_contrastive_explanation(clf: Any, instance: Mapping) -> dict:
         A naive Bayes or TAN classifier (any number of features).
     instance : mapping
         A complete instance.
+    within : {"support", "all"}, default "support"
+        ``"support"``: among the instances the network allows (positive probability:
+        a class value with a zero entry for a feature's state is no competitor there,
+        and an instance of probability zero keeps every decision); ``"all"``: every
+        instance (the total decision function).
 
     Returns
     -------
@@ -224,7 +242,7 @@ def shortest_contrastive_explanation(clf: Any, instance: Mapping) -> dict:
     ['GPA', 'WorkExperience']
     """
     clf = network_of(clf)
-    d = decision_of(clf, instance)
+    d = decision_of(clf, instance, within)
     return d.named(_flip_or_raise(d, clf, "contrastive explanation"))
 
 

@@ -27,7 +27,7 @@ from functools import cmp_to_key
 from .._util.rounding import compare, log_ratio
 from ..errors import StructureError
 
-__all__ = ["Race", "Weights", "remembered", "weights"]
+__all__ = ["Race", "Weights", "nudged", "remembered", "weights"]
 
 #: logs are held as integers in units of 2**-40, so that sums of them are exact
 SCALE = 2 ** 40
@@ -52,7 +52,7 @@ class Weights:
     ``A > B`` when ``strict``) with ``A = a0 * prod a`` and ``B = b0 * prod b``.
     """
 
-    def __init__(self, clf) -> None:
+    def __init__(self, clf, support: bool = False) -> None:
         if getattr(clf, "structure", None) != "naive_bayes":
             raise StructureError(
                 f"bnx.linear explains naive Bayes and TAN classifiers only; this one is a "
@@ -97,6 +97,22 @@ class Weights:
         self.za = [[x.numerator == 0 for x in row] for row in self.a]
         self.zb = [[y.numerator == 0 for y in row] for row in self.b]
         self.index = {f: i for i, f in enumerate(self.features)}
+        self.support = support
+        if support:
+            self.nudged = nudged(clf, self, [[(x, y) for x, y in zip(ra, rb)]
+                                             for ra, rb in zip(self.a, self.b)],
+                                 (prior[pos], prior[neg]))
+
+    def constant(self, side: bool) -> tuple:
+        """Return ``(a0, b0, lg0, err0, strict)``: the constant of the race keeping ``side``.
+
+        Within the support the strict race is the non-strict one with the other side's
+        constant nudged up (:func:`nudged`).
+        """
+        strict = self.strict if side else not self.strict
+        if self.support and strict:
+            return self.nudged[side]
+        return self.a0, self.b0, self.lg0, self.err0, strict
 
     def race(self, side: bool) -> Race:
         """Return the :class:`Race` keeping decision ``side``, made once per classifier."""
@@ -104,6 +120,51 @@ class Weights:
         if got is None:
             got = self.__dict__[("race", side)] = Race(self, side)
         return got
+
+
+def nudged(clf, w, factors: list, prior: tuple) -> dict:
+    """Return the strict race's constant made non-strict, within the support.
+
+    ``A > B`` on rationals ``A = a0 prod a_i``, ``B = b0 prod b_i`` is ``N > D`` on the
+    integers of the cross-multiplied fractions, so ``A / B >= 1 + 1 / D`` whenever it is
+    above 1; with ``D`` at most ``D_max`` (the product of each factor's largest
+    ``num(b) den(a)``) and ``eps = 2 ** -(bits of D_max + 1)``, ``A > B`` iff ``A >= (1 +
+    eps) B`` exactly. The race ``A >= (1 + eps) B`` is non-strict: it holds on any vanishing
+    ``B`` (``+inf`` first), so also on ``A = B = 0``, an instance of probability zero,
+    which within the support keeps every decision. At the threshold 1 the negative
+    decision's race ``B > 0 = A`` is ``B >= eps' A*`` (``A*`` with the class prior
+    ``prior[0]`` in place of the weight ``0``, ``eps'`` below every positive ``B / A*``):
+    it holds where ``B > 0`` or the positive class is excluded; at the threshold 0 the
+    strict race keeps a negative decision, which no instance of positive probability has,
+    and is left as it is. ``factors``: per feature, the ``(a, b)`` pairs of its entries;
+    ``prior``: the class prior's (or constant factor's) two entries, unweighted.
+    ``{side: (a0, b0, lg0, err0, False)}`` for the strict side.
+    """
+    def bits(p0, q0, side: bool) -> int:  # the bits of a bound on the denominator D
+        bound = p0 * q0
+        for row in factors:
+            bound *= max(((y if side else x).numerator * (x if side else y).denominator
+                          for x, y in row), default=1)
+        return bound.bit_length() + 1
+
+    t = clf.threshold if getattr(clf, "rule", "threshold") == "threshold" else None
+    out = {}
+    for side in (True, False):
+        if (w.strict if side else not w.strict) is False or t == 0:
+            continue
+        if side:  # keeping a positive decision strictly: A > B
+            eps = Fraction(1, 2 ** bits(w.b0.numerator, w.a0.denominator, True))
+            a0, b0 = w.a0, w.b0 * (1 + eps)
+        elif w.a0 or t != 1:  # keeping a negative one: B > A
+            eps = Fraction(1, 2 ** bits(w.a0.numerator, w.b0.denominator, False))
+            a0, b0 = w.a0 * (1 + eps), w.b0
+        else:  # the threshold 1: B > 0, or no instance
+            pa = Fraction(prior[0])
+            eps = Fraction(1, 2 ** bits(w.b0.denominator * pa.numerator, 1, False))
+            a0, b0 = eps * pa, w.b0
+        lg0, err0 = _log_ratio(a0, b0) if a0 and b0 else (0, 0)
+        out[side] = (a0, b0, lg0, err0, False)
+    return out
 
 
 def _prod(ints: list[int]) -> int:
@@ -129,9 +190,16 @@ def remembered(clf, make):
     return got
 
 
-def weights(clf) -> Weights:
-    """Return the :class:`Weights` of ``clf``, read once and remembered while ``clf`` lives."""
-    return remembered(clf, Weights)
+def _support_weights(clf) -> Weights:
+    return Weights(clf, support=True)
+
+
+def weights(clf, support: bool = False) -> Weights:
+    """Return the :class:`Weights` of ``clf``, read once and remembered while ``clf`` lives.
+
+    ``support``: the races within the network's support (:func:`nudged`).
+    """
+    return remembered(clf, _support_weights if support else Weights)
 
 
 class Race:
@@ -144,11 +212,11 @@ class Race:
     def __init__(self, w: Weights, side: bool) -> None:
         self.w = w
         self.side = side
-        self.strict = w.strict if side else not w.strict
+        self.a0, self.b0, lg0, err0, self.strict = w.constant(side)
         self.sign = 1 if side else -1
-        self.c = self.term_of(w.a0, w.b0, w.lg0)
+        self.c = self.term_of(self.a0, self.b0, lg0)
         #: a sum of terms, one per feature at most, errs by at most ``tol`` units
-        self.tol = w.err0 + sum(w.errmax)
+        self.tol = err0 + sum(w.errmax)
         pz, qz = (w.za, w.zb) if side else (w.zb, w.za)  # which factors vanish
         if self.strict:  # P vanishing (-inf) beats Q vanishing (+inf)
             top, top_z, low, low_z = (-1, 0), pz, (1, 0), qz
@@ -222,8 +290,8 @@ class Race:
     def exact(self, x: list[int]) -> bool:
         """Tell whether the race holds on the complete assignment ``x``, by exact products."""
         w = self.w
-        pa = [w.a0] + [w.a[i][v] for i, v in enumerate(x)]
-        pb = [w.b0] + [w.b[i][v] for i, v in enumerate(x)]
+        pa = [self.a0] + [w.a[i][v] for i, v in enumerate(x)]
+        pb = [self.b0] + [w.b[i][v] for i, v in enumerate(x)]
         num = _prod([f.numerator for f in pa] + [f.denominator for f in pb])
         den = _prod([f.numerator for f in pb] + [f.denominator for f in pa])
         p, q = (num, den) if self.side else (den, num)

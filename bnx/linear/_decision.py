@@ -48,7 +48,7 @@ def decide(clf: Any, instance: Mapping) -> bool:
     >>> bnx.linear.decide(clf, x) == clf.decide(x)
     True
     """
-    return decision_of(network_of(clf), instance).decision
+    return decision_of(network_of(clf), instance, "all").decision
 
 
 def network_of(clf: Any) -> Any:
@@ -61,11 +61,15 @@ def network_of(clf: Any) -> Any:
     return classifier_and_odd(clf)[0] if isinstance(clf, ODD) else clf
 
 
-def decision_of(clf: Any, instance: Mapping) -> Decision:
-    """Return the decision of ``clf`` on ``instance``: a :class:`TanDecision` for a TAN."""
+def decision_of(clf: Any, instance: Mapping, within: str = "support") -> Decision:
+    """Return the decision of ``clf`` on ``instance``: a :class:`TanDecision` for a TAN.
+
+    ``within``: its races keep the decision on every instance the network allows
+    (``"support"``) or on every instance (``"all"``).
+    """
     if getattr(clf, "structure", None) == "tan":
-        return TanDecision(clf, instance)
-    return Decision(clf, instance)
+        return TanDecision(clf, instance, within)
+    return Decision(clf, instance, within)
 
 
 def flip_moves(d: Decision) -> dict[int, int] | None:

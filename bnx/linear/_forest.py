@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import StructureError
-from ._core import _log_ratio, remembered
+from ._core import _log_ratio, nudged, remembered
 
 __all__ = ["Forest", "forest", "pair_forests"]
 
@@ -48,7 +48,7 @@ class Forest:
         ``log(a / b)`` in units of ``1 / SCALE`` (0 where either vanishes) within ``err``.
     """
 
-    def __init__(self, clf, against: int | None = None) -> None:
+    def __init__(self, clf, against: int | None = None, support: bool = False) -> None:
         import numpy as np  # not at import: loading a saved ODD never needs numpy
         structure = getattr(clf, "structure", type(clf).__name__)
         if structure != "tan":
@@ -123,8 +123,14 @@ class Forest:
             self.lg.append(lg)
             self.err.append(err)
         self.lg0, self.err0 = (_log_ratio(self.a0, self.b0) if self.a0 and self.b0 else (0, 0))
+        #: within the support, the strict race's constant made non-strict (``nudged``)
+        self.nudged = nudged(clf, self, [[(x, y) for ra, rb in zip(A, B)
+                                          for x, y in zip(ra, rb)]
+                                         for A, B in zip(self.a, self.b)],
+                              (a0, b0)) if support else {}
+        err0 = max([self.err0] + [e for _, _, _, e, _ in self.nudged.values()])
         #: every complete assignment's rounded sum errs by at most ``tol`` units
-        self.tol = self.err0 + sum(max(max(r) for r in e) for e in self.err)
+        self.tol = err0 + sum(max(max(r) for r in e) for e in self.err)
         self._terms: dict = {}
 
     def _root_forest(self, clf, edges: list) -> None:
@@ -169,6 +175,9 @@ class Forest:
         got = self._terms.get((side, exact))
         if got is None:
             strict = self.strict if side else not self.strict
+            a0, b0, lg0 = self.a0, self.b0, self.lg0
+            if strict and side in self.nudged:
+                a0, b0, lg0, _, strict = self.nudged[side]
             one = Fraction(1) if exact else 0
 
             def term(x: Fraction, y: Fraction, lg: int) -> tuple:
@@ -183,30 +192,44 @@ class Forest:
 
             T = [[[term(x, y, lg) for x, y, lg in zip(ra, rb, rl)]
                   for ra, rb, rl in zip(A, B, L)] for A, B, L in zip(self.a, self.b, self.lg)]
-            c = term(self.a0, self.b0, self.lg0)
+            c = term(a0, b0, lg0)
             T.append([[c]])
             got = self._terms[(side, exact)] = (strict, c, T)
         return got
 
 
-def _pair_forests(clf) -> list[Forest]:
+def _pair_forests(clf, support: bool = False) -> list[Forest]:
     rule = getattr(clf, "rule", "threshold")
     k = len(clf.class_states)
     if rule != "argmax" or k == 2:
-        return [forest(clf)]
+        return [forest(clf, support)]
     pos = clf.class_states.index(clf.positive)
-    return [Forest(clf, against=c) for c in range(k) if c != pos]
+    return [Forest(clf, against=c, support=support) for c in range(k) if c != pos]
 
 
-def pair_forests(clf) -> list[Forest]:
+def _support_pair_forests(clf) -> list[Forest]:
+    return _pair_forests(clf, True)
+
+
+def pair_forests(clf, support: bool = False) -> list[Forest]:
     """Return the races a positive decision must win.
 
     One :class:`Forest` for a two-state class; under ``rule="argmax"`` with more states, one
     per other class state (the positive state beats it, strictly if it comes first).
+    ``support``: within the network's support (a pair of classes both at zero is no
+    instance of theirs: either a third class wins, whose race fails, or none has any
+    probability and the instance is none).
     """
-    return remembered(clf, _pair_forests)
+    return remembered(clf, _support_pair_forests if support else _pair_forests)
 
 
-def forest(clf) -> Forest:
-    """Return the :class:`Forest` of ``clf``, read once and remembered while ``clf`` lives."""
-    return remembered(clf, Forest)
+def _support_forest(clf) -> Forest:
+    return Forest(clf, support=True)
+
+
+def forest(clf, support: bool = False) -> Forest:
+    """Return the :class:`Forest` of ``clf``, read once and remembered while ``clf`` lives.
+
+    ``support``: its races within the network's support.
+    """
+    return remembered(clf, _support_forest if support else Forest)

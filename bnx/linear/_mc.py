@@ -39,6 +39,9 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     members (there may be billions), on a TAN listed member by member, each after
     polynomially many steps. When the set is too large for either, the search gives up
     with a :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
+    It ranges over every instance, the total decision function (``within="all"`` of the
+    other questions; an MC-explanation within the network's support must also be an
+    instance of positive probability, which is no race: compile the classifier for it).
 
     Parameters
     ----------
@@ -101,7 +104,7 @@ def one_mc_explanation(clf: Any, instance: Mapping, *,
         return next(_fewest_on(clf, instance, on, (), ONE_STATES, ONE_STEPS).shortest_first())
     except StructureError:  # too many to build quickly
         pass
-    d = decision_of(clf, instance)
+    d = decision_of(clf, instance, "all")  # see mc_explanations
     w = d.w
     ons = on_state_sets(w.features, w.states, on, (), lambda f: position(w, f, "on"),
                         declared=getattr(clf, "on_states", None))
@@ -118,7 +121,7 @@ def _fewest_on(clf: Any, instance: Mapping, on, fixed, limit: int | None = None,
 
     Giving up past ``limit`` states (naive Bayes) or ``work`` bounds (TAN).
     """
-    d = decision_of(clf, instance)
+    d = decision_of(clf, instance, "all")  # see mc_explanations
     w = d.w
     fixed_pos = positions(w, fixed, "fixed")
     skip = {w.features[i] for i in fixed_pos}

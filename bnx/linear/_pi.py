@@ -20,7 +20,8 @@ from ._tan import TanDecision
 __all__ = ["check_explanation", "pi_explanations", "shortest_pi_explanation"]
 
 
-def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
+def pi_explanations(clf: Any, instance: Mapping, *, within: str = "support"
+                    ) -> Iterator[dict]:
     """Enumerate the PI-explanations of the decision on ``instance``, one after the other.
 
     A PI-explanation is a minimal set of the instance's ``feature: state`` pairs
@@ -39,6 +40,11 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
         A naive Bayes or TAN classifier (any number of features).
     instance : mapping
         A complete instance.
+    within : {"support", "all"}, default "support"
+        ``"support"``: among the instances the network allows (positive probability:
+        a class value with a zero entry for a feature's state is no competitor there,
+        and an instance of probability zero keeps every decision); ``"all"``: every
+        instance (the total decision function).
 
     Returns
     -------
@@ -60,7 +66,7 @@ def pi_explanations(clf: Any, instance: Mapping) -> Iterator[dict]:
     'WorkExperience'], ['GPA', 'WorkExperience']]
     """
     clf = network_of(clf)
-    d = decision_of(clf, instance)
+    d = decision_of(clf, instance, within)
     return _pis(d)
 
 
@@ -76,7 +82,7 @@ def _pis(d: Decision) -> Iterator[dict]:
         yield from knapsack(d, base, items, delta, start)
 
 
-def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
+def shortest_pi_explanation(clf: Any, instance: Mapping, *, within: str = "support") -> dict:
     """Find a PI-explanation with the fewest features.
 
     The features are sorted by how much fixing each to its state guarantees (its
@@ -95,6 +101,11 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
         A naive Bayes or TAN classifier (any number of features).
     instance : mapping
         A complete instance.
+    within : {"support", "all"}, default "support"
+        ``"support"``: among the instances the network allows (positive probability:
+        a class value with a zero entry for a feature's state is no competitor there,
+        and an instance of probability zero keeps every decision); ``"all"``: every
+        instance (the total decision function).
 
     Returns
     -------
@@ -114,7 +125,7 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     {'WorkExperience': '-', 'GPA': '-'}
     """
     clf = network_of(clf)
-    d = decision_of(clf, instance)
+    d = decision_of(clf, instance, within)
     if isinstance(d, TanDecision):
         return d.named(d.shortest())
     specials, base, items, delta, start = d.pi_plan()
@@ -128,7 +139,8 @@ def shortest_pi_explanation(clf: Any, instance: Mapping) -> dict:
     return d.named(min(found, key=len))
 
 
-def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> ExplanationCheck:
+def check_explanation(clf: Any, instance: Mapping, partial: Mapping, *,
+                      within: str = "support") -> ExplanationCheck:
     """Check whether ``partial`` (some of the instance's pairs) explains its decision.
 
     Sufficient: every completion gets the instance's decision (the other features
@@ -150,6 +162,11 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
         A complete instance.
     partial : mapping
         Some of the instance's ``feature: state`` pairs.
+    within : {"support", "all"}, default "support"
+        ``"support"``: among the instances the network allows (positive probability:
+        a class value with a zero entry for a feature's state is no competitor there,
+        and an instance of probability zero keeps every decision); ``"all"``: every
+        instance (the total decision function).
 
     Returns
     -------
@@ -176,7 +193,7 @@ def check_explanation(clf: Any, instance: Mapping, partial: Mapping) -> Explanat
     (True, False, ('EntranceExam',), ['GPA', 'WorkExperience'])
     """
     clf = network_of(clf)
-    d = decision_of(clf, instance)
+    d = decision_of(clf, instance, within)
     members = sorted(set(d.positions(partial)))
     words = dict(partial=d.named(members), wording=_wording(clf))
     if isinstance(d, TanDecision):

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 
 from ..classifier._classifier import _resolve_state
 from ..classifier._instances import class_given
+from ..classifier._world import within_support
 from ..errors import (
     ExplanationError,
     InstanceError,
@@ -23,7 +24,18 @@ from ..errors import (
 )
 from ._core import weights
 
-__all__ = ["Decision", "knapsack", "greedy"]
+__all__ = ["Decision", "knapsack", "greedy", "refuse_impossible"]
+
+
+def refuse_impossible(clf, idx: Mapping) -> None:
+    """Raise :class:`~bnx.InstanceError` when the instance has probability zero.
+
+    Within the support it has no reasons or counterfactuals (every race holds on it).
+    """
+    if not any(clf._class_joint(idx)):
+        raise InstanceError("the instance has probability zero under the network: it has no "
+                            "reasons or counterfactuals among the instances the network "
+                            "allows (within='all' explains the decision function there)")
 
 
 def sums(terms) -> tuple[int, int, int]:
@@ -43,10 +55,11 @@ def sums(terms) -> tuple[int, int, int]:
 class Decision:
     """The decision on one instance, with each feature's own and worst terms."""
 
-    def __init__(self, clf, instance: Mapping) -> None:
+    def __init__(self, clf, instance: Mapping, within: str = "support") -> None:
         if not isinstance(instance, Mapping):
             raise InstanceError(f"an instance must be a mapping from features to states, "
                                 f"got {type(instance).__name__}")
+        support = within_support(within)
         self.w = w = weights(clf)
         self.clf = clf
         idx = self.encode(instance)
@@ -56,6 +69,9 @@ class Decision:
         terms = keep_pos.terms
         plus, minus, s = sums([keep_pos.c] + [terms[i][x[i]] for i in range(n)])
         self.decision = keep_pos.decide(plus, minus, s, lambda: x)
+        if support:
+            refuse_impossible(clf, idx)
+            self.w = w = weights(clf, support=True)
         self.race = g = w.race(self.decision)
         terms = g.terms
         self.F = [terms[i][x[i]] for i in range(n)]

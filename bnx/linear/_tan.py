@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from ..classifier._world import within_support
 from ..errors import InstanceError, StructureError
 from ._branch import OutOfBudget, branch_and_bound, refusal, relaxation
 from ._fewest import fewest_fixed
 from ._forest import pair_forests
-from ._plan import Decision
+from ._plan import Decision, refuse_impossible
 from ._treedp import Sufficiency, first_failure
 
 __all__ = ["AllOf", "TanDecision"]
@@ -49,10 +50,11 @@ class AllOf:
 class TanDecision(Decision):
     """The decision of a TAN on one instance (the helpers of :class:`Decision` reused)."""
 
-    def __init__(self, clf, instance: Mapping) -> None:
+    def __init__(self, clf, instance: Mapping, within: str = "support") -> None:
         if not isinstance(instance, Mapping):
             raise InstanceError(f"an instance must be a mapping from features to states, "
                                 f"got {type(instance).__name__}")
+        support = within_support(within)
         forests = pair_forests(clf)
         self.w = fr = forests[0]
         self.clf = clf
@@ -61,6 +63,11 @@ class TanDecision(Decision):
         self.n = len(x)
         oracles = [Sufficiency(f, True, x) for f in forests]
         self.decision = all(o.holds() for o in oracles)
+        if support:  # the same decision (the instance is possible); the races within
+            refuse_impossible(clf, idx)
+            forests = pair_forests(clf, support=True)
+            self.w = fr = forests[0]
+            oracles = [Sufficiency(f, True, x) for f in forests]
         if len(forests) > 1 and not self.decision:
             raise StructureError(
                 f"bnx.linear explains positive decisions only of a TAN whose class has "

@@ -70,7 +70,8 @@ def scalars(fr, side: bool, exact: bool) -> tuple:
         plus, minus, unit = math.inf, -math.inf, Fraction(1)
         tol = None
     else:
-        bound = abs(fr.lg0) + sum(max(abs(v) for row in L for v in row) for L in fr.lg) + 1
+        bound = max([abs(fr.lg0)] + [abs(n[2]) for n in fr.nudged.values()]) + sum(
+            max(abs(v) for row in L for v in row) for L in fr.lg) + 1
         plus, minus, unit = 2 * bound, -2 * bound, 0
         tol = fr.tol
     first, second = (minus, plus) if strict else (plus, minus)

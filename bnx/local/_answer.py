@@ -72,20 +72,34 @@ class Answer:
 
 
 def answer(clf: Any, idx: dict, *, rival: int | None = None, timeout: float | None = None,
-           most: int = 5) -> Answer:
+           most: int = 5, within: str = "support") -> Answer:
     """Every question on the complete instance ``idx`` (``{feature: state index}``).
+
+    ``within="support"`` (default): the reasons hold on every completion of positive
+    probability and the counterfactuals are instances of positive probability
+    (:class:`Search`); ``"all"``: on every instance.
 
     Returns
     -------
-    dict
-        The answers by part, each with how it was obtained.
+    Answer
+        The answers, with how far each search went.
+
+    Raises
+    ------
+    bnx.InstanceError
+        Within the support, an instance of probability zero.
     """
     start = time.monotonic()
 
     def until(share: float) -> float | None:  # each part's own share of the time
         return None if timeout is None else start + share * timeout
 
-    s = Search(clf, idx, rival=rival, deadline=None)  # the decision always
+    s = Search(clf, idx, rival=rival, deadline=None, within=within)  # the decision always
+    if s.support and not s.table.any():
+        from ..errors import InstanceError
+        raise InstanceError("the instance has probability zero under the network: it has "
+                            "no reasons or counterfactuals among the instances the network "
+                            "allows (within='all' explains the decision function there)")
     if rival is not None and rival == s.label:
         from ..errors import ArgumentError
         raise ArgumentError(f"the rival {clf.class_states[rival]!r} is the decided class")

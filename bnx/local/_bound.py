@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -56,7 +56,8 @@ from ..classifier._inference import (
     plan,
 )
 
-__all__ = ["Pool", "floats", "reduce", "refine", "least_ratio", "passes", "branch_on", "MAX_TABLE"]
+__all__ = ["Pool", "excluded", "floats", "reduce", "refine", "least_ratio", "passes",
+           "branch_on", "MAX_TABLE"]
 
 #: The most entries one table of the bound may hold.
 MAX_TABLE = 1 << 20
@@ -75,15 +76,52 @@ class Pool:
 
     factors: list
     left: frozenset
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # see excluded
 
     @property
     def exact(self) -> bool:
         return not self.left
 
 
-def floats(clf: Any) -> list:
-    """Return the classifier's factors as ``(scope, float table, 1)``: each entry rounded once."""
-    return [(scope, np.asarray(t, dtype=np.float64), 1) for scope, t in clf._main]
+def excluded(pool: Pool, c: Any) -> frozenset:
+    """Return the class states that a zero pattern of ``pool`` excludes.
+
+    A class state ``b`` whose slice of one factor (holding the class ``c``) is all zero
+    has ``Pr(class = b, fixed, y) = 0`` on every setting ``y``: within the support it is
+    no competitor (each ratio to it is ``x / 0`` or the ``0 / 0`` of no instance). The
+    float zeros are exact ones (the contraction keeps them, :func:`floats` refuses an
+    entry that rounds to zero).
+
+    Returns
+    -------
+    frozenset
+        Class state indices.
+    """
+    got = pool.memo.get("excluded")
+    if got is None:
+        out: set = set()
+        for scope, t, _ in pool.factors:
+            if c in scope:
+                ax = scope.index(c)
+                live = np.moveaxis(t, ax, 0).reshape(t.shape[ax], -1).any(axis=1)
+                out.update(np.flatnonzero(~live).tolist())
+        got = pool.memo["excluded"] = frozenset(out)
+    return got
+
+
+def floats(clf: Any) -> list | None:
+    """Return the classifier's factors as ``(scope, float table, 1)``: each entry rounded once.
+
+    ``None`` when a positive entry rounds below the normal range (to 0 perhaps: a zero
+    that is not one, which would read as an impossible setting).
+    """
+    out = []
+    for scope, t in clf._main:
+        ft = np.asarray(t, dtype=np.float64)
+        if ((ft < _TINY) & (np.asarray(t != 0, dtype=bool))).any():
+            return None
+        out.append((scope, ft, 1))
+    return out
 
 
 def reduce(clf: Any, fixed: Mapping, free: Sequence, factors: list | None = None
@@ -100,7 +138,11 @@ def reduce(clf: Any, fixed: Mapping, free: Sequence, factors: list | None = None
     """
     card, keep = clf._card, set(free)
     pool = []
-    for scope, t, k in (floats(clf) if factors is None else factors):
+    if factors is None:
+        factors = floats(clf)
+        if factors is None:
+            return None
+    for scope, t, k in factors:
         f = (scope, t)
         for v in scope:
             if v in fixed and v not in keep:
@@ -203,7 +245,12 @@ def _least(pool: Pool, c: Any, card: Mapping, keep: set, a: int, b: int, ties: b
         rest = scope[:ax] + scope[ax + 1:]
         tables.append((rest, _ratios(np.take(t, a, axis=ax), np.take(t, b, axis=ax), ties),
                        2 * k + 1))
-    value, roundings, relaxed, where = _min_product(tables, card, ties)
+    order = pool.memo.get("order")  # the same scopes for every pair of classes
+    if order is None:
+        order = pool.memo["order"] = elimination_order(
+            [s for s, _, _ in tables], list(dict.fromkeys(v for s, _, _ in tables for v in s)),
+            card)
+    value, roundings, relaxed, where = _min_product(tables, card, ties, order)
     return value, roundings, pool.exact and not relaxed, {v: s for v, s in where.items()
                                                           if v in keep}
 
@@ -235,14 +282,13 @@ def branch_on(pool: Pool, clf: Any, free: Sequence) -> Any:
     return max(free, key=lambda v: (score.get(v, 0), -free.index(v)))
 
 
-def _min_product(tables: list, card: Mapping, ties: bool) -> tuple[float, int, bool, dict]:
+def _min_product(tables: list, card: Mapping, ties: bool, order: list
+                 ) -> tuple[float, int, bool, dict]:
     """Minimise the product of the tables ``(scope, float table, roundings)`` (float).
 
-    Return the ``min``, the roundings on the longest chain, whether a step was relaxed, and
-    where the minimum is.
+    ``order``: the variables' elimination order. Return the ``min``, the roundings on the
+    longest chain, whether a step was relaxed, and where the minimum is.
     """
-    variables = list(dict.fromkeys(v for s, _, _ in tables for v in s))
-    order = elimination_order([s for s, _, _ in tables], variables, card)
     pool = list(tables)
     steps = []
     relaxed = False

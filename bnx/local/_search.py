@@ -27,13 +27,18 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ._bound import branch_on, floats, least_ratio, passes, reduce, refine
+import numpy as np
+
+from ..classifier._world import within_support
+from ._bound import branch_on, excluded, floats, least_ratio, passes, reduce, refine
 from ._table import MAX_ENTRIES, Question, entries, open_labels, open_table
 
 __all__ = ["Search", "OutOfTime", "BRANCHES"]
 
 #: The most bounds one check computes (branching on free features) before it gives up.
 BRANCHES = 16
+
+_UNMADE = object()  # the floats of the network's factors, not made yet
 
 
 class OutOfTime(Exception):
@@ -45,14 +50,22 @@ class Search:
 
     ``rival``: the index of the class the decision is contrasted with (multi-class), or
     ``None``; ``deadline``: a :func:`time.monotonic` value, or ``None``.
+
+    ``within``: ``"support"`` (default) ranges over the instances of positive probability
+    only: a completion or a changed instance with ``Pr = 0`` under the network carries no
+    instance, so it neither breaks a reason nor is a counterfactual (its exact zero
+    pattern decides: the float tables are 0 exactly where the exact ones are, or the
+    check is redone exactly); ``"all"``: every instance, decided by the classifier's
+    rule (an all-zero joint by its tie rule), the paper's total decision function.
     """
 
     def __init__(self, clf: Any, idx: Mapping, rival: int | None = None,
-                 deadline: float | None = None):
+                 deadline: float | None = None, within: str = "support"):
         self.clf, self.idx, self.rival, self.deadline = clf, dict(idx), rival, deadline
+        self.support = within_support(within)
         self.features = tuple(clf.features)
         self.question = Question(clf)
-        self._floats: list | None = None  # the network's factors in floats, once
+        self._floats: Any = _UNMADE  # the network's factors in floats, once
         self.table = open_table(clf, self.idx, ())  # the class joint of x
         self.label = self.question.labels(self.table).item()
         self.flip_sets: list[frozenset] = []  # sets of features whose change flips it
@@ -69,11 +82,15 @@ class Search:
     def keeps(self, labels: Any) -> Any:
         """Whether each label keeps the decision (with a rival: is not the rival).
 
+        ``None`` (an impossible instance, :meth:`label_of`) keeps it.
+
         Returns
         -------
         numpy.ndarray
             One bool per label.
         """
+        if labels is None:
+            return True
         if self.rival is not None:
             return labels != self.rival
         return labels == self.label
@@ -81,14 +98,34 @@ class Search:
     def label_of(self, setting: Mapping) -> Any:
         """Return the decision on ``x`` with the features of ``setting`` changed.
 
+        ``None`` when that instance has probability zero and the search is within the
+        support (it is no instance).
+
         Returns
         -------
-        bool or int
+        bool, int or None
             The decision (a class index on a multi-class classifier).
         """
         self.tick()
-        labels, _ = open_labels(self.clf, self.question, {**self.idx, **setting}, ())
+        labels, t = open_labels(self.clf, self.question, {**self.idx, **setting}, ())
+        if self.support and not t.any():
+            return None
         return labels.item()
+
+    def impossible(self, table: Any) -> Any:
+        """Return which settings of a class joint ``table`` carry no instance.
+
+        All ``False`` when the search ranges over every instance. Exact: the float tables
+        of :func:`open_labels` are 0 exactly where the exact ones are.
+
+        Returns
+        -------
+        numpy.ndarray
+            One bool per setting (the class axis taken away).
+        """
+        if not self.support:
+            return np.zeros(table.shape[1:], dtype=bool)
+        return ~np.asarray(table != 0, dtype=bool).any(axis=0)
 
     # -------------------------------------------------------------- the one check
     def flip(self, free: Sequence, branches: float | None = None) -> dict | bool | None:
@@ -130,8 +167,8 @@ class Search:
             changed = {f: s for f, s in fixed.items() if s != self.idx[f]}
             return False if self.keeps(self.label_of(changed)) else dict(fixed)
         if entries(self.clf, free) <= MAX_ENTRIES:
-            labels, _ = open_labels(self.clf, self.question, fixed, free)
-            keep = self.keeps(labels)
+            labels, t = open_labels(self.clf, self.question, fixed, free)
+            keep = self.keeps(labels) | self.impossible(t)
             if keep.all():
                 return False
             where = next(zip(*(~keep).nonzero()))
@@ -140,13 +177,18 @@ class Search:
         if pairs is None:
             return None
         if pool is None:
-            if self._floats is None:
+            if self._floats is _UNMADE:
                 self._floats = floats(self.clf)
+            if self._floats is None:
+                return None  # an entry out of the range of the rounding argument
             pool = reduce(self.clf, fixed, free, self._floats)
         if pool is None:
             return None  # out of the range of the rounding argument
         open_ = False
+        gone = excluded(pool, self.clf.class_var) if self.support else frozenset()
         for a, b, kappa, strict, ties in pairs:
+            if b in gone:
+                continue  # no setting gives b positive probability: it beats nothing
             self.tick()
             budget[0] -= 1
             value, chain, exact, where = least_ratio(pool, self.clf, free, (a, b), ties)
@@ -193,8 +235,18 @@ class Search:
 
         Their holding on every setting proves the decision kept:
         ``Pr(a, .) / Pr(b, .) >= kappa`` (``>`` when strict); ``None`` where the rule has no
-        such form (a threshold over three or more class states).
+        such form (a threshold over three or more class states). ``ties``: whether ``0 /
+        0`` passes; within the support always (both classes at zero on a possible setting
+        means a third class beats the decided one, which another pair fails, or none does
+        and the setting carries no instance).
         """
+        pairs = self._total_pairs()
+        if pairs is None or not self.support:
+            return pairs
+        return [(a, b, kappa, strict, True) for a, b, kappa, strict, _ in pairs]
+
+    def _total_pairs(self) -> list | None:
+        """Return :meth:`_pairs` of the total decision function (ties by the rule)."""
         clf, q = self.clf, self.question
         k = q.k
         if q.multiclass:
@@ -232,7 +284,9 @@ class Search:
             self.tick()
             fixed = {g: s for g, s in self.idx.items() if g != f}
             labels, t = open_labels(self.clf, self.question, fixed, (f,))
-            out[f] = [(j, labels[j].item()) for j in range(len(labels)) if j != self.idx[f]]
+            gone = self.impossible(t)
+            out[f] = [(j, labels[j].item()) for j in range(len(labels))
+                      if j != self.idx[f] and not gone[j]]
             self.margin[f] = min((self._margin(t[:, j]) for j in range(len(labels))
                                   if j != self.idx[f]), default=float("inf"))
         return out
@@ -328,10 +382,11 @@ class Search:
                     if entries(self.clf, group) > MAX_ENTRIES:
                         raise OutOfTime  # too many settings to enumerate: stop here
                     fixed = {g: s for g, s in self.idx.items() if g not in group}
-                    labels, _ = open_labels(self.clf, self.question, fixed, group)
+                    labels, t = open_labels(self.clf, self.question, fixed, group)
+                    gone = self.impossible(t)
                     pairs = []
                     for where in itertools.product(*(range(self.clf._card[g]) for g in group)):
-                        if any(j == self.idx[g] for g, j in zip(group, where)):
+                        if any(j == self.idx[g] for g, j in zip(group, where)) or gone[where]:
                             continue
                         pairs.append((dict(zip(group, where)), labels[where].item()))
                 hit = [(s, lab) for s, lab in pairs if self._flipped(lab)]
@@ -343,6 +398,8 @@ class Search:
                 return
 
     def _flipped(self, label: Any) -> bool:
+        if label is None:  # no instance
+            return False
         if self.rival is not None:
             return label == self.rival
         return label != self.label

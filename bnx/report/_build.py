@@ -25,7 +25,8 @@ SEARCH_TIMEOUT = 30.0
 
 
 def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
-            background: Any = None, timeout: float | None = SEARCH_TIMEOUT) -> Report:
+            background: Any = None, timeout: float | None = SEARCH_TIMEOUT,
+            within: str = "support") -> Report:
     """Explain one decision: what was decided, why, and what would change it.
 
     Parameters
@@ -72,6 +73,14 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
         decision and its probabilities always, the reasons and counterfactuals as far
         as they went. Compiled diagrams and :mod:`bnx.linear` answer at once and ignore
         it.
+    within : {"support", "all"}, default "support"
+        For a classifier explained without compiling: ``"support"`` answers among the
+        instances the network allows (positive probability): the reasons hold whatever
+        the other features say in any completion that can occur, and the
+        counterfactuals are instances that can occur; ``"all"``: over every instance,
+        the total decision function of the paper (an instance of probability zero
+        decided by the rule's tie). The same-decision probability weighs completions by
+        their probability, the same in both.
 
     Returns
     -------
@@ -144,10 +153,10 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
         named = odd.encode(instance, partial=True)
         if (rival is None and not odd.multiclass and explainable(odd)
                 and len(named) == len(odd.features)):
-            return _from_linear(odd, instance, background)
+            return _from_linear(odd, instance, background, within)
         if timeout is not None:
             timeout = max(timeout - (time.monotonic() - started), 1e-9)
-        return _from_search(odd, instance, rival, timeout)
+        return _from_search(odd, instance, rival, timeout, within)
     raise ArgumentError(f"bnx.explain takes a compiled bnx.ODD or a bnx.Classifier "
                         f"(explained without compiling), got {type(odd).__name__}")
 
@@ -451,7 +460,8 @@ def outward(lo: Fraction, hi: Fraction) -> tuple[float, float]:
     return a, b
 
 
-def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report:
+def _from_linear(clf: Classifier, instance: Instance, background: Any,
+                 within: str = "support") -> Report:
     from ..linear import check_explanation, decide, shortest_pi_explanation
     from ..linear import robustness as linear_robustness
     from ..linear._changes import one_counterfactual
@@ -478,7 +488,7 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
     states, p = clf.class_states, clf.class_states.index(clf.positive)
     posterior, posterior_exact, probs = _probabilities(clf.class_joint(named), states, p)
     try:
-        reason = shortest_pi_explanation(clf, named)
+        reason = shortest_pi_explanation(clf, named, within=within)
     except StructureError as exc:  # a wide TAN: the shortest one found within budget
         reason = getattr(exc, "best", None)
         if reason is None:
@@ -486,10 +496,10 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
     order = {f: k for k, f in enumerate(clf.features)}
     reason = {f: reason[f] for f in sorted(reason, key=order.get)}
     necessary = tuple(f for f in reason if not check_explanation(
-        clf, named, {g: s for g, s in named.items() if g != f}).sufficient)
-    rob = linear_robustness(clf, named)
+        clf, named, {g: s for g, s in named.items() if g != f}, within=within).sufficient)
+    rob = linear_robustness(clf, named, within=within)
     # the first of bnx.linear.counterfactuals (the most probable) when it is quick to find
-    change = None if rob == math.inf else one_counterfactual(clf, named)
+    change = None if rob == math.inf else one_counterfactual(clf, named, within=within)
     changes = () if change is None else (Counterfactual(
         {f: (named[f], change[f]) for f in sorted(change, key=order.get)},
         decision_name(states, clf.positive, not positive)),)
@@ -507,7 +517,7 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any) -> Report
 
 
 def _from_search(clf: Classifier, instance: Instance, rival: Any,
-                 timeout: float | None) -> Report:
+                 timeout: float | None, within: str = "support") -> Report:
     """Build the report on a classifier's decision by search over its network.
 
     The search is :mod:`bnx.local`'s, without compiling the decision function.
@@ -531,7 +541,7 @@ def _from_search(clf: Classifier, instance: Instance, rival: Any,
     a = None
     if complete:  # the search's first table is the class joint (one positive factor aside)
         a = answer(clf, idx, rival=r if clf.multiclass else None, timeout=timeout,
-                   most=MAX_SHOWN)
+                   most=MAX_SHOWN, within=within)
         joint, label = a.joint, a.label
         decided_ = states[label] if clf.multiclass else bool(label)
     else:

@@ -17,9 +17,16 @@ from hypothesis import strategies as st
 from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
-from tests._support.strategies import Case, classifiers, general_networks
+from tests._support.strategies import (
+    Case,
+    classifiers,
+    general_networks,
+    multiclass_networks,
+    naive_bayes,
+    tan_networks,
+)
 
-__all__ = ["classifier_of", "zero_networks"]
+__all__ = ["classifier_of", "linear_zero_networks", "zero_networks"]
 
 
 @st.composite
@@ -58,11 +65,27 @@ def _zeroed(draw, case: Case) -> Case:
 
 
 @st.composite
-def zero_networks(draw, max_instances: int = 48):
-    """A classifier whose CPTs have many zero entries (see the module docstring)."""
-    case = draw(st.one_of(classifiers(max_features=4, max_instances=max_instances),
-                          general_networks(max_features=4, max_hidden=3,
-                                           max_instances=max_instances)))
+def zero_networks(draw, max_instances: int = 48, multiclass: bool = False):
+    """A classifier whose CPTs have many zero entries (see the module docstring).
+
+    ``multiclass``: a :func:`~tests._support.strategies.multiclass_networks` case instead
+    (3 to 5 class states, the most probable decides).
+    """
+    if multiclass:
+        case = draw(multiclass_networks(max_classes=5, max_features=4,
+                                        max_instances=max_instances))
+    else:
+        case = draw(st.one_of(classifiers(max_features=4, max_instances=max_instances),
+                              general_networks(max_features=4, max_hidden=3,
+                                               max_instances=max_instances)))
+    return draw(_zeroed(case))
+
+
+@st.composite
+def linear_zero_networks(draw, max_instances: int = 48):
+    """A naive Bayes or TAN (what :mod:`bnx.linear` explains) with many zero entries."""
+    case = draw(st.one_of(naive_bayes(max_features=4, max_instances=max_instances),
+                          tan_networks(max_features=4, max_instances=max_instances)))
     return draw(_zeroed(case))
 
 

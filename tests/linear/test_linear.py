@@ -24,6 +24,7 @@ from tests._support.linear_brute import (
     two_class,
 )
 from tests._support.strategies import instances, naive_bayes, on_maps
+from tests._support.zero_networks import linear_zero_networks
 
 
 # ---------------------------------------------------------------------- brute force
@@ -79,9 +80,18 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     clf = classifier(case)
     odd = bnx.compile(clf, backend=backend)
     x = data.draw(instances(case))
-    want = bnx.pi_explanations(odd, x).to_set()
-    got = [frozenset(e.items()) for e in linear.pi_explanations(clf, x)]
+    # every instance (the oracle's total function); within the support, the diagram's
+    # questions within bnx.support (when the network allows x)
+    want = oracle.pi_explanations(case.net, case.class_var, case.positive, case.threshold,
+                                  case.features, x)
+    got = [frozenset(e.items()) for e in linear.pi_explanations(clf, x, within="all")]
     assert set(got) == want and len(got) == len(want)
+    possible = sum(clf.class_joint(x)) > 0
+    if possible:
+        kappa = bnx.support(clf, odd=odd)
+        want = bnx.pi_explanations(odd, x, within=kappa).to_set()
+        got = [frozenset(e.items()) for e in linear.pi_explanations(clf, x)]
+        assert set(got) == want and len(got) == len(want)
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
     mc = linear.mc_explanations(clf, x, on=on, fixed=fixed)
@@ -92,12 +102,17 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     assert (mc.lengths(), mc.on, mc.decision_text, str(mc).splitlines()[0]) == (
         on_diagram.lengths(), on_diagram.on, on_diagram.decision_text,
         str(on_diagram).splitlines()[0])
-    cfs, cfs_diagram = linear.counterfactuals(clf, x), bnx.counterfactuals(odd, x)
+    if not possible:
+        return
+    cfs, cfs_diagram = linear.counterfactuals(clf, x), bnx.counterfactuals(odd, x,
+                                                                           within=kappa)
     assert type(cfs) is type(cfs_diagram)
     assert cfs.to_set() == cfs_diagram.to_set() and cfs.cost == cfs_diagram.cost
     # the same order, most probable first (ties in the diagram's order, which may differ)
     assert [p for _, p in cfs.probabilities()] == [p for _, p in cfs_diagram.probabilities()]
-    assert cfs.decisions == cfs_diagram.decisions
+    # (the diagram's within= names a two-state class's other decision "not <positive>")
+    assert cfs.decisions == bnx.counterfactuals(odd, x).decisions or cfs.to_set() != \
+        bnx.counterfactuals(odd, x).to_set()
 
 
 def _network(class_var, prior, tables):
@@ -187,7 +202,14 @@ def test_zero_entries_force_decisions():
         check_all(clf, brute, dict(zip(case.features, combo)))
     x = {"A": "a1", "B": "b0", "D": "d0"}
     assert brute.decide(x)
-    assert list(linear.pi_explanations(clf, x)) == [{"A": "a1"}, {"B": "b0"}]
+    assert list(linear.pi_explanations(clf, x, within="all")) == [{"A": "a1"}, {"B": "b0"}]
+    with pytest.raises(bnx.InstanceError, match="probability zero"):
+        linear.pi_explanations(clf, x)  # within the support: no such instance
+    # A = a1 with B = b1 cannot occur: a counterfactual of every instance, not a possible one
+    y = {"A": "a0", "B": "b1", "D": "d0"}
+    assert linear.counterfactuals(clf, y, within="all").to_set() == {
+        frozenset({("B", "b0")}), frozenset({("A", "a1")})}
+    assert linear.counterfactuals(clf, y).to_set() == {frozenset({("B", "b0")})}
 
 
 def test_refuses_what_is_not_linear():
@@ -327,3 +349,21 @@ def test_near_ties_are_settled_exactly():
     for t, want in ((p, True), (p + Fraction(1, 10 ** 30), False)):
         c = bnx.Classifier(bnx.examples.admissions_network(), "Admit", "+", threshold=t)
         assert linear.decide(c, x) is want is c.decide(x)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=linear_zero_networks(), data=st.data())
+def test_within_the_support_of_networks_with_many_zeros(case, data):
+    """Naive Bayes and TAN with many zero entries, both rules: every answer of
+    bnx.linear equals the brute force's, over every instance (``within="all"``) and over
+    the instances the network allows (the default), in exact fractions."""
+    if case.threshold is None or data.draw(st.booleans()):
+        kw = {"rule": "argmax"}
+    else:
+        kw = {"threshold": data.draw(st.sampled_from([case.threshold, 0, 1]))}
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
+                         **kw)
+    assume(clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2)
+    table = {combo: clf.decide(dict(zip(case.features, combo)))
+             for combo in itertools.product(*[case.states(f) for f in case.features])}
+    check_all(clf, Brute(case, table), data.draw(instances(case)))

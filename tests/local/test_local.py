@@ -20,7 +20,7 @@ import time
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 import bnx
@@ -44,6 +44,7 @@ from tests._support.strategies import (
     multiclass_networks,
     partial_instances,
 )
+from tests._support.zero_networks import zero_networks
 
 # (_table: the decision with features open; _search.MAX_ENTRIES and _bound.MAX_TABLE, the
 # search's and the bound's table limits, patched to force the proof by bounds and its
@@ -54,12 +55,16 @@ FEW = settings(max_examples=30, deadline=None)
 
 class Brute:
     """Every instance of a classifier decided (``label(instance)``), and the answers to
-    the questions by enumeration."""
+    the questions by enumeration: among the instances ``possible(instance)`` says the
+    network allows (``None``: every instance)."""
 
-    def __init__(self, features, states, label):
+    def __init__(self, features, states, label, possible=None):
         self.features, self.states = list(features), states
-        self.table = {combo: label(dict(zip(self.features, combo)))
-                      for combo in itertools.product(*(states[f] for f in self.features))}
+        self.table = {}
+        for combo in itertools.product(*(states[f] for f in self.features)):
+            x = dict(zip(self.features, combo))
+            if possible is None or possible(x):
+                self.table[combo] = label(x)
 
     def keeps(self, x, rival=None):
         d = self.table[tuple(x[f] for f in self.features)]
@@ -89,19 +94,40 @@ class Brute:
         return best, out
 
 
-def _binary(case):
+def possible(case):
+    """``possible(x)``: whether the network gives ``x`` positive probability (brute force)."""
+    return lambda x: sum(oracle.class_joint(case.net, case.class_var, x,
+                                            case.features).values()) > 0
+
+
+def _binary(case, within="support"):
     clf = classifier_of(case)
     table = oracle.decision_table(case.net, case.class_var, case.positive, case.threshold,
                                   case.features, rule=case.rule)
     states = {f: case.states(f) for f in case.features}
     return clf, Brute(case.features, states,
-                      lambda x: table[tuple(x[f] for f in case.features)])
+                      lambda x: table[tuple(x[f] for f in case.features)],
+                      possible(case) if within == "support" else None)
 
 
-def _check(clf, brute, x, rival=None, timeout=None):
+def _multiclass(case, within="support"):
+    clf = multiclass_classifier_of(case)
+    return clf, Brute(case.features, {f: case.states(f) for f in case.features},
+                      lambda x: clf.predict(x),
+                      possible(case) if within == "support" else None)
+
+
+def _instance(data, case, brute):
+    """An instance the brute force holds (one the network allows, within the support)."""
+    x = data.draw(instances(case))
+    assume(tuple(x[f] for f in brute.features) in brute.table)
+    return x
+
+
+def _check(clf, brute, x, rival=None, timeout=None, within="support"):
     idx = clf.encode(x)
     r = None if rival is None else list(clf.class_states).index(rival)
-    a = answer(clf, idx, rival=r, timeout=timeout, most=10 ** 6)
+    a = answer(clf, idx, rival=r, timeout=timeout, most=10 ** 6, within=within)
     label = brute.table[tuple(x[f] for f in brute.features)]
     name = (lambda lab: clf.class_states[lab]) if clf.multiclass else bool
     assert name(a.label) == label
@@ -128,25 +154,69 @@ def _check(clf, brute, x, rival=None, timeout=None):
     return a
 
 
+@pytest.mark.parametrize("within", ["support", "all"])
 @given(case=general_networks(max_features=5, max_hidden=3), data=st.data())
 @FEW
-def test_binary_answers_match_brute_force(case, data):
-    clf, brute = _binary(case)
-    a = _check(clf, brute, data.draw(instances(case)))
+def test_binary_answers_match_brute_force(within, case, data):
+    clf, brute = _binary(case, within)
+    a = _check(clf, brute, _instance(data, case, brute), within=within)
     assert a.shortest and a.minimal and a.robustness is not None  # small: all proven
 
 
+@pytest.mark.parametrize("within", ["support", "all"])
 @given(case=multiclass_networks(max_features=4), data=st.data())
 @FEW
-def test_multiclass_answers_match_brute_force(case, data):
-    clf = multiclass_classifier_of(case)
-    brute = Brute(case.features, {f: case.states(f) for f in case.features},
-                  lambda x: clf.predict(x))
-    x = data.draw(instances(case))
-    _check(clf, brute, x)
+def test_multiclass_answers_match_brute_force(within, case, data):
+    clf, brute = _multiclass(case, within)
+    x = _instance(data, case, brute)
+    _check(clf, brute, x, within=within)
     decided = clf.predict(x)
     rival = data.draw(st.sampled_from([c for c in clf.classes if c != decided]))
-    _check(clf, brute, x, rival=rival)
+    _check(clf, brute, x, rival=rival, within=within)
+
+
+@pytest.mark.parametrize("bounds", [False, True])
+@given(case=zero_networks(), data=st.data())
+@FEW
+def test_within_the_support_of_networks_with_many_zeros(bounds, case, data):
+    """Deterministic nodes and zero entries (binary and multi-valued features, threshold
+    and argmax): the reasons, the shortest ones, the robustness and the closest
+    counterfactuals are those of the possible instances only; ``bounds``: no exact table,
+    every check by the bound and its branches (the zero patterns of its pools)."""
+    clf, brute = _binary(case)
+    x = _instance(data, case, brute)
+    with pytest.MonkeyPatch.context() as mp:
+        if bounds:
+            mp.setattr(_search, "MAX_ENTRIES", 0)
+            mp.setattr(_bound, "MAX_TABLE", data.draw(st.sampled_from([2, _bound.MAX_TABLE])))
+        a = _check(clf, brute, x)
+    assert a.minimal or bounds
+
+
+@given(case=zero_networks(multiclass=True), data=st.data())
+@FEW
+def test_within_the_support_with_many_classes_and_zeros(case, data):
+    clf, brute = _multiclass(case)
+    x = _instance(data, case, brute)
+    bounds = data.draw(st.booleans())
+    with pytest.MonkeyPatch.context() as mp:
+        if bounds:
+            mp.setattr(_search, "MAX_ENTRIES", 0)
+        _check(clf, brute, x)
+        decided = clf.predict(x)
+        rival = data.draw(st.sampled_from([c for c in clf.classes if c != decided]))
+        _check(clf, brute, x, rival=rival)
+
+
+def test_an_impossible_instance_has_no_reasons_within_the_support():
+    asia = bnx.examples.asia()
+    clf = bnx.Classifier(asia.network, "lung", "yes", features=["tub", "either", "smoke"])
+    x = {"tub": "yes", "either": "no", "smoke": "yes"}
+    with pytest.raises(bnx.InstanceError):
+        answer(clf, clf.encode(x))
+    assert answer(clf, clf.encode(x), within="all").reasons  # the total function's
+    with pytest.raises(bnx.ArgumentError, match="within"):
+        answer(clf, clf.encode(x), within="everything")
 
 
 @pytest.mark.parametrize("largest", [_bound.MAX_TABLE, 2])
@@ -155,30 +225,32 @@ def test_multiclass_answers_match_brute_force(case, data):
 def test_the_bound_and_its_branches_prove_the_same(largest, case, data):
     # largest=2: hidden nodes left unsummed, so the bound is relaxed and the checks branch
     # (each branch refining its parent's pool), with the second pass's unbounded budget
-    clf, brute = _binary(case)
+    within = data.draw(st.sampled_from(["support", "all"]))
+    clf, brute = _binary(case, within)
+    x = _instance(data, case, brute)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_search, "MAX_ENTRIES", 0)  # no table: bounds only
         mp.setattr(_bound, "MAX_TABLE", largest)
-        _check(clf, brute, data.draw(instances(case)))
+        _check(clf, brute, x, within=within)
 
 
 @pytest.mark.slow
 @given(case=multiclass_networks(max_features=4), data=st.data())
 @FEW
 def test_the_bound_on_many_classes(case, data):
-    clf = multiclass_classifier_of(case)
-    brute = Brute(case.features, {f: case.states(f) for f in case.features},
-                  lambda x: clf.predict(x))
+    within = data.draw(st.sampled_from(["support", "all"]))
+    clf, brute = _multiclass(case, within)
+    x = _instance(data, case, brute)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_search, "MAX_ENTRIES", 0)
-        _check(clf, brute, data.draw(instances(case)))
+        _check(clf, brute, x, within=within)
 
 
 @given(case=general_networks(max_features=5, max_hidden=3), data=st.data())
 @FEW
 def test_a_deadline_reports_only_what_is_proven(case, data):
     clf, brute = _binary(case)
-    x = data.draw(instances(case))
+    x = _instance(data, case, brute)
     a = _check(clf, brute, x, timeout=data.draw(st.sampled_from([1e-9, 1e-3, 1e-2])))
     assert a.reasons  # a sufficient reason always (the whole instance at worst)
 
