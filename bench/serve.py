@@ -1,5 +1,7 @@
-"""The explorer under load (issue 28's targets): ``bnx serve`` on votes, a real uvicorn
-server on 127.0.0.1, and
+"""The explorer under load (issue 28's and issue 45's targets): ``bnx serve``, a real
+uvicorn server on 127.0.0.1.
+
+**votes** (``--part votes``):
 
 - 1,000 ``POST /api/explain`` requests for complete instances from 20 clients at once: the
   latency each client sees (50th and 95th percentiles, the slowest), the failures (none
@@ -14,7 +16,22 @@ server on 127.0.0.1, and
 
 The model: ``bnx.learn_naive_bayes(bnx.datasets.load_votes(), "party")``, class party,
 positive republican, compiled and saved to a temporary ``votes.bnx`` that ``bnx serve``
-loads. Run: ``python bench/serve.py [--requests 1000] [--clients 20]``.
+loads.
+
+**hepar2** (``--part hepar2``): ``bnx serve hepar2.bif.gz --class Cirrhosis`` (pgmpy's
+bundled network, too large to compile: each answer a report explained without compiling,
+seconds of work each, bounded by ``--deadline``), and
+
+- 20 clients at once: 5 ask for the reports on drawn patients (forward samples of the
+  network, distinct, 2 each, one after the other), 15 ask for ``/api/model`` and the page
+  (``GET /``) with 0.1 s between requests until the reports are in: the latency of each
+  kind (p50, p95, the slowest), each report's time and status;
+- 400 idle connections (open, nothing sent): whether ``/api/model`` is still answered
+  meanwhile and how many of them the server has closed 12 s later;
+- Ctrl-C while 5 reports are being computed: the seconds until the server has exited.
+
+Run: ``python bench/serve.py [--part all|votes|hepar2] [--requests 1000] [--clients 20]
+[--workers 2]``.
 """
 
 from __future__ import annotations
@@ -49,10 +66,10 @@ def _model(directory: Path):
     return odd, path
 
 
-def _start(path: Path, workers: int):
+def _start(path: Path, workers: int, *options: str):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), *sys.path])}
     proc = subprocess.Popen([sys.executable, "-m", "bnx", "serve", str(path), "--port", "0",
-                             "--workers", str(workers)],
+                             "--workers", str(workers), *options],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     line = proc.stdout.readline()
     if " at http://127.0.0.1:" not in line:
@@ -131,27 +148,35 @@ def browser_load(address: str) -> float | None:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+async def _ask(reader, writer, host: str, port: int, method: str, path: str,
+               payload=None) -> tuple[int, bytes]:
+    """One request on an open keep-alive connection, in plain HTTP/1.1: (status, body)."""
+    body = b"" if payload is None else json.dumps(payload).encode()
+    head = (f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            + ("" if payload is None else "Content-Type: application/json\r\n")
+            + f"Content-Length: {len(body)}\r\n\r\n")
+    writer.write(head.encode() + body)
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return status, await reader.readexactly(length)
+
+
 async def _client(host: str, port: int, share: list, odd, results: dict, start) -> None:
-    """One client on one keep-alive connection: its requests one after the other, in plain
-    HTTP/1.1 over asyncio streams (a light client, so that the clients do not take the
-    cores the server needs)."""
+    """One client on one keep-alive connection: its requests one after the other, over
+    asyncio streams (a light client, so that the clients do not take the cores the server
+    needs)."""
     reader, writer = await asyncio.open_connection(host, port)
     await start.wait()
     try:
         for x in share:
-            body = json.dumps({"instance": x}).encode()
-            head = (f"POST /api/explain HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                    f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
             t0 = time.perf_counter()
-            writer.write(head.encode() + body)
-            await writer.drain()
-            status = int((await reader.readline()).split()[1])
-            length = 0
-            while (line := await reader.readline()) not in (b"\r\n", b""):
-                name, _, value = line.decode("latin-1").partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            data = await reader.readexactly(length)
+            status, data = await _ask(reader, writer, host, port, "POST", "/api/explain",
+                                      {"instance": x})
             results["latency"].append(time.perf_counter() - t0)
             if status != 200:
                 results["failed"].append(data[:200])
@@ -203,18 +228,178 @@ def alone(address: str, odd, requests: int = 100, seed: int = 1) -> float:
     return statistics.median(times)
 
 
-def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--requests", type=int, default=1000)
-    p.add_argument("--clients", type=int, default=20)
-    p.add_argument("--workers", type=int, default=1, help="bnx serve --workers")
-    args = p.parse_args(argv)
+HEPAR2 = "hepar2"
+
+
+def _hepar2_source() -> Path:
+    import pgmpy
+    return Path(pgmpy.__file__).parent / "utils" / "example_models" / "hepar2.bif.gz"
+
+
+def patients(features: list, count: int, seed: int = 45) -> list[dict]:
+    """``count`` distinct patients drawn from hepar2 (forward samples), on ``features``."""
+    import warnings
+
+    from pgmpy.sampling import BayesianModelSampling
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pgmpy.utils import get_example_model
+        network = get_example_model(HEPAR2)
+        rows = BayesianModelSampling(network).forward_sample(size=20 * count, seed=seed,
+                                                             show_progress=False)
+    seen, out = set(), []
+    for row in rows[features].astype(str).itertuples(index=False):
+        if tuple(row) not in seen:
+            seen.add(tuple(row))
+            out.append(dict(zip(features, row)))
+        if len(out) == count:
+            break
+    return out
+
+
+def _ms(values: list) -> str:
+    ms = sorted(1000 * v for v in values)
+    return (f"p50 {statistics.median(ms):.1f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms, "
+            f"slowest {ms[-1]:.1f} ms ({len(ms)} requests)")
+
+
+def mixed(address: str, cases: list, long_clients: int = 5, short_clients: int = 15) -> dict:
+    """``long_clients`` asking for the reports on ``cases`` (each its share, one after the
+    other) while ``short_clients`` ask for ``/api/model`` and the page until they are done."""
+    url = httpx.URL(address)
+    host, port = url.host, url.port
+    seen: dict = {"model": [], "page": [], "report": [], "status": [], "short_failed": 0}
+
+    async def long(share, start):
+        reader, writer = await asyncio.open_connection(host, port)
+        await start.wait()
+        for x in share:
+            t0 = time.perf_counter()
+            status, _ = await _ask(reader, writer, host, port, "POST", "/api/explain",
+                                   {"instance": x})
+            seen["report"].append(time.perf_counter() - t0)
+            seen["status"].append(status)
+        writer.close()
+
+    async def short(done, start):
+        reader, writer = await asyncio.open_connection(host, port)
+        await start.wait()
+        while not done.is_set():
+            for kind, path in (("model", "/api/model"), ("page", "/")):
+                t0 = time.perf_counter()
+                status, _ = await _ask(reader, writer, host, port, "GET", path)
+                seen[kind].append(time.perf_counter() - t0)
+                seen["short_failed"] += status != 200
+                await asyncio.sleep(0.1)
+        writer.close()
+
+    async def everyone():
+        start, done = asyncio.Event(), asyncio.Event()
+        longs = [asyncio.create_task(long(cases[k::long_clients], start))
+                 for k in range(long_clients)]
+        shorts = [asyncio.create_task(short(done, start)) for _ in range(short_clients)]
+        await asyncio.sleep(0.2)
+        t0 = time.perf_counter()
+        start.set()
+        await asyncio.wait_for(asyncio.gather(*longs), 600)
+        wall = time.perf_counter() - t0
+        done.set()
+        await asyncio.gather(*shorts)
+        return wall
+
+    seen["wall"] = asyncio.run(everyone())
+    return seen
+
+
+def idle(address: str, connections: int = 400, wait: float = 12.0) -> tuple[float, int]:
+    """Open ``connections`` idle connections; the median ``/api/model`` latency meanwhile
+    (ms) and how many the server has closed after ``wait`` seconds."""
+    url = httpx.URL(address)
+
+    async def run():
+        opened = [await asyncio.open_connection(url.host, url.port)
+                  for _ in range(connections)]
+        times = []
+        reader, writer = await asyncio.open_connection(url.host, url.port)
+        for _ in range(20):
+            t0 = time.perf_counter()
+            await _ask(reader, writer, url.host, url.port, "GET", "/api/model")
+            times.append(1000 * (time.perf_counter() - t0))
+        writer.close()
+        await asyncio.sleep(wait)
+        closed = 0
+        for r, w in opened:
+            try:
+                closed += await asyncio.wait_for(r.read(1), 1) == b""
+            except TimeoutError:
+                pass
+            w.close()
+        return statistics.median(times), closed
+
+    return asyncio.run(run())
+
+
+def stop_while_thinking(proc, address: str, cases: list) -> float:
+    """Ctrl-C while ``cases`` are being explained: the seconds until the server exited."""
+    import threading
+
+    def ask(x):
+        try:
+            httpx.post(address + "api/explain", json={"instance": x}, timeout=60)
+        except httpx.HTTPError:
+            pass
+
+    threads = [threading.Thread(target=ask, args=(x,), daemon=True) for x in cases]
+    for t in threads:
+        t.start()
+    time.sleep(1.5)
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    return time.perf_counter() - t0
+
+
+def hepar2(workers: int, deadline: float) -> bool:
+    """The hepar2 part; whether its targets are met."""
+    t0 = time.perf_counter()
+    proc, address = _start(_hepar2_source(), workers, "--class", "Cirrhosis",
+                           "--deadline", str(deadline))
+    print(f"bnx serve hepar2.bif.gz --class Cirrhosis --workers {workers} --deadline "
+          f"{deadline:g}: ready in {time.perf_counter() - t0:.1f} s")
+    try:
+        features = list(httpx.get(address + "api/model", timeout=30).json()["features"])
+        cases = patients(features, 15)
+        httpx.get(address, timeout=60).raise_for_status()  # the page's first answer, kept
+        seen = mixed(address, cases[:10])
+        print(f"20 clients, 5 asking for 10 reports on drawn patients, 15 for the model and "
+              f"the page, {seen['wall']:.1f} s in all:")
+        print(f"  GET /api/model: {_ms(seen['model'])}")
+        print(f"  GET /: {_ms(seen['page'])}")
+        times = ", ".join(f"{t:.1f}" for t in sorted(seen["report"]))
+        print(f"  POST /api/explain (the reports): {times} s; statuses "
+              f"{sorted(seen['status'])}; {seen['short_failed']} short requests failed")
+        median, closed = idle(address)
+        print(f"400 idle connections: /api/model median {median:.1f} ms meanwhile; "
+              f"{closed} of 400 closed by the server 12 s later")
+        stopped = stop_while_thinking(proc, address, cases[10:])
+        print(f"Ctrl-C while 5 reports are being computed: exited in {stopped:.2f} s, "
+              f"exit code {proc.returncode}")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    model = sorted(seen["model"] + seen["page"])
+    return (model[int(0.95 * (len(model) - 1))] < 0.1 and stopped < 1 and closed == 400
+            and proc.returncode == 0 and not seen["short_failed"])
+
+
+def votes(requests: int, clients: int, workers: int) -> bool:
+    """The votes part; whether it ran without a failure."""
     with tempfile.TemporaryDirectory() as tmp:
         odd, path = _model(Path(tmp))
         t0 = time.perf_counter()
-        proc, address = _start(path, args.workers)
-        print(f"bnx serve --workers {args.workers}: ready in {time.perf_counter() - t0:.2f} s "
-              f"(load the file, answer the first questions)")
+        proc, address = _start(path, workers)
+        print(f"bnx serve votes.bnx --workers {workers}: ready in "
+              f"{time.perf_counter() - t0:.2f} s (load the file, answer the first questions)")
         try:
             page = first_load(address)
             print(f"first load (page + 2 assets, a fresh server): {page * 1000:.0f} ms")
@@ -223,18 +408,34 @@ def main(argv=None) -> None:
                   + ("Chromium not available" if shown is None else f"{shown * 1000:.0f} ms"))
             print(f"one client alone: median {alone(address, odd):.1f} ms per POST /api/explain")
             cpu = server_cpu(proc.pid)
-            r = load(address, odd, args.requests, args.clients)
+            r = load(address, odd, requests, clients)
             cpu = (server_cpu(proc.pid) - cpu) / r["requests"]
             print(f"POST /api/explain, {r['requests']} distinct complete instances from "
-                  f"{args.clients} clients at once: p50 {r['p50']:.1f} ms, p95 "
+                  f"{clients} clients at once: p50 {r['p50']:.1f} ms, p95 "
                   f"{r['p95']:.1f} ms, slowest {r['max']:.1f} ms; {r['per_second']:.0f} "
                   f"requests/s; {r['failed']} failed; {r['wrong']} decisions differ from "
                   f"odd.decide; server CPU {cpu * 1000:.2f} ms per request")
         finally:
             code = _stop(proc)
         print(f"server stopped by Ctrl-C, exit code {code}")
-        if r["failed"] or r["wrong"] or code:
-            raise SystemExit(1)
+        return not (r["failed"] or r["wrong"] or code)
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--part", choices=["all", "votes", HEPAR2], default="all")
+    p.add_argument("--requests", type=int, default=1000)
+    p.add_argument("--clients", type=int, default=20)
+    p.add_argument("--workers", type=int, default=2, help="bnx serve --workers")
+    p.add_argument("--deadline", type=float, default=10.0, help="bnx serve --deadline")
+    args = p.parse_args(argv)
+    ok = True
+    if args.part in ("all", "votes"):
+        ok &= votes(args.requests, args.clients, args.workers)
+    if args.part in ("all", HEPAR2):
+        ok &= hepar2(args.workers, args.deadline)
+    if not ok:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -584,11 +584,12 @@ def _cmd_serve(args) -> None:
     asks = [opt for opt, value in (("--order", args.order), ("--max-nodes", args.max_nodes))
             if value is not None]
     clf = _uncompiled(args, asks)
+    how = {"host": args.host, "port": args.port, "workers": args.workers,
+           "deadline": args.deadline, "queue": args.queue, "exit": True}
     if clf is not None:  # --timeout bounds each report
-        return run(clf, host=args.host, port=args.port, workers=args.workers,
-                   timeout=args.timeout)
+        return run(clf, timeout=args.timeout, **how)
     _, odd = _load(args)
-    run(odd, host=args.host, port=args.port, workers=args.workers)
+    run(odd, **how)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

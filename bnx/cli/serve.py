@@ -1,16 +1,29 @@
 """``bnx serve PATH``: the explorer page of a saved ODD or of a network file.
 
 The model options are those of ``bnx explain`` (the same names, read by the same loader);
-``--host`` and ``--port`` say where to listen.
+``--host`` and ``--port`` say where to listen; ``--workers``, ``--deadline`` and
+``--queue`` how the questions are answered.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ._options import COMPILE_HELP, add_model_options, positive_int
+from ..serve import DEADLINE, QUEUE
+from ._options import COMPILE_HELP, add_model_options
 
-__all__ = ["add_serve_parser", "port_number"]
+__all__ = ["add_serve_parser", "count", "port_number"]
+
+
+def count(text: str) -> int:
+    """Read a whole number of at least 0 (an argparse type)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid count: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {n}")
+    return n
 
 
 def port_number(text: str) -> int:
@@ -46,7 +59,16 @@ def add_serve_parser(sub, *, backend_help: str, seconds) -> argparse.ArgumentPar
                    "any other prints a warning)")
     s.add_argument("--port", type=port_number, default=8765, metavar="N",
                    help="the port (default 8765; 0: any free port)")
-    s.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                   help="processes answering requests, sharing the port (default 1; more "
-                   "serve many clients at once on as many cores; POSIX only)")
+    s.add_argument("--workers", type=count, default=None, metavar="N",
+                   help="processes answering the questions, one at a time each (default 2, "
+                   "POSIX; 0: one thread of the server, which is then slow to answer "
+                   "anything else meanwhile)")
+    s.add_argument("--deadline", type=seconds, default=DEADLINE, metavar="S",
+                   help=f"the seconds each answer may take (default {DEADLINE:g}): a report "
+                   "explained without compiling stops there and shows what it proved; a "
+                   "worker still busy 2 s later is stopped and the request answered 504")
+    s.add_argument("--queue", type=count, default=QUEUE, metavar="N",
+                   help=f"how many questions may wait for a worker (default {QUEUE}), each for "
+                   "at most the deadline; past that a request is answered 503, to ask "
+                   "again later")
     return s

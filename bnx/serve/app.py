@@ -15,24 +15,33 @@ is ever served):
 
 A bad request is answered with status 400 and ``{"error": message}`` (the message bnx
 raises; with ``"conflict": {feature: state}`` for findings the network cannot produce
-together); the server goes on serving.
+together); the server goes on serving. Every answer is computed off the event loop, by the
+workers of :mod:`.workers`: a request past their queue is answered 503 (with
+``Retry-After``), one past its deadline 504, both with ``{"error": why}`` (the page's routes
+with that message in HTML).
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
 from importlib import resources
 
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, BnxError
 from ..odd._odd import ODD
-from .answers import answer
+from .defaults import DEADLINE, QUEUE
 from .explorer import MAX_BODY, Explorer, error_json
-from .page import error_html, fragment, page
+from .page import error_html, page
+from .workers import Processes, Refused, Thread
 
 __all__ = ["create_app"]
 
 _ASSETS = {"explorer.js": "text/javascript; charset=utf-8",
            "explorer.css": "text/css; charset=utf-8"}
+
+#: The seconds a request's body may take to arrive once its headers have.
+BODY_TIMEOUT = 10.0
 
 #: Sent with every response: only the page's own assets run, nothing framed or sniffed.
 _HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
@@ -51,7 +60,8 @@ def _starlette():
 
 
 def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts=None,
-               timeout: float | None = None):
+               timeout: float | None = None, deadline: float = DEADLINE, workers: int = 0,
+               queue: int = QUEUE):
     """Make the explorer of one classifier, compiled or not, as an ASGI application.
 
     Parameters
@@ -68,7 +78,20 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
         reach the API through a name resolved to 127.0.0.1); any host by default.
     timeout : float, optional
         With a classifier: the seconds each report may take (``bnx.explain(clf, x,
-        timeout=)``).
+        timeout=)``); at most ``deadline``, which it is by default.
+    deadline : float, default 10
+        The seconds each answer may take. A report explained without compiling stops its
+        search there and shows what it proved; with ``workers``, a worker still busy
+        2 s past it is killed and replaced, and the request answered 504.
+    workers : int, default 0
+        0: the answers are computed one at a time in a thread of this process (off the
+        event loop, but holding the GIL while they think). N: by N processes forked from
+        this one at the first question (POSIX), which keep the event loop free;
+        :func:`bnx.serve.run` forks them before serving.
+    queue : int, default 32
+        How many more questions may wait for a worker; past that a request is answered
+        503 at once, with ``Retry-After`` (with ``workers``, so is one that waited
+        ``deadline`` seconds for a worker).
 
     Returns
     -------
@@ -79,8 +102,8 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
     Raises
     ------
     ArgumentError
-        Starlette is not installed, or ``odd`` is neither an ODD with its classifier nor a
-        classifier.
+        Starlette is not installed, ``odd`` is neither an ODD with its classifier nor a
+        classifier, or a bad deadline, number of workers or queue.
 
     See Also
     --------
@@ -105,31 +128,38 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
-    explorer = Explorer(odd, timeout=timeout)
+    explorer, answers = _workers(odd, timeout, deadline, workers, queue)
     files = resources.files(__package__).joinpath("static")
     assets = {name: files.joinpath(name).read_bytes() for name in _ASSETS}
 
     async def body(request) -> bytes:
-        """Read the request's body, refused once it passes ``max_body`` bytes."""
+        """Read the request's body.
+
+        Refused once it passes ``max_body`` bytes, or takes longer than ``BODY_TIMEOUT``
+        seconds to arrive.
+        """
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > max_body:
             raise ArgumentError(f"the request body has more than {max_body:,} bytes")
         chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > max_body:
-                raise ArgumentError(f"the request body has more than {max_body:,} bytes")
-            chunks.append(chunk)
+        try:
+            async with asyncio.timeout(BODY_TIMEOUT):
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > max_body:
+                        raise ArgumentError(f"the request body has more than {max_body:,} "
+                                            f"bytes")
+                    chunks.append(chunk)
+        except TimeoutError:
+            raise Refused(408, f"the request body took longer than {BODY_TIMEOUT:g} s to "
+                          f"arrive") from None
         return b"".join(chunks)
 
-    # Answers run on the event loop itself. They are CPU-bound Python that the GIL and
-    # the explorer's lock run one at a time anyway; in a worker thread each one also made
-    # the loop wait for the GIL at every socket call (votes, 20 clients: p95 47-57 ms in
-    # threads, 29-33 ms here). Several workers (``--workers``) answer in parallel.
-    async def asked(request):
+    async def asked(request, kind: str) -> tuple:
+        """Read and check the request here, have it answered by a worker."""
         data = await body(request)
         instance, background, rival = explorer.read(data, limit=max_body)
-        return answer(explorer, instance, background, rival)
+        return await answers.ask(kind, instance, background, rival)
 
     async def get_page(request):
         query = request.query_params
@@ -145,12 +175,19 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
             if background not in explorer.backgrounds():
                 raise ArgumentError(f"background must be one of "
                                     f"{', '.join(explorer.backgrounds())}, got {background!r}")
-            result = answer(explorer, instance, background, rival)
-            status, inner = 200, fragment(explorer, result)
         except BnxError as exc:
-            instance, status, inner = {}, 400, error_html(str(exc))
+            return HTMLResponse(page(explorer, {}, background, error_html(str(exc)), rival),
+                                status_code=400, headers=_HEADERS)
+        try:
+            status, inner = await answers.ask("html", instance, background, rival)
+        except Refused as exc:
+            status, inner, headers = exc.status, exc.message, _refused(exc)
+        else:
+            headers = _HEADERS
+        if status != 200:
+            inner = error_html(inner)
         return HTMLResponse(page(explorer, instance, background, inner, rival),
-                            status_code=status, headers=_HEADERS)
+                            status_code=status, headers=headers)
 
     def asset(name: str):
         async def get(request):
@@ -163,17 +200,26 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
 
     async def post_explain(request):
         try:
-            result = await asked(request)
+            status, payload = await asked(request, "json")
         except BnxError as exc:
             return JSONResponse(error_json(exc), status_code=400, headers=_HEADERS)
-        return Response(result.body, media_type="application/json", headers=_HEADERS)
+        except Refused as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status,
+                                headers=_refused(exc))
+        if status != 200:
+            return JSONResponse({"error": payload}, status_code=status, headers=_HEADERS)
+        return Response(payload, media_type="application/json", headers=_HEADERS)
 
     async def post_fragment(request):
         try:
-            result = await asked(request)
+            status, payload = await asked(request, "html")
         except BnxError as exc:
             return HTMLResponse(error_html(str(exc)), status_code=400, headers=_HEADERS)
-        return HTMLResponse(fragment(explorer, result), headers=_HEADERS)
+        except Refused as exc:
+            return HTMLResponse(error_html(exc.message), status_code=exc.status,
+                                headers=_refused(exc))
+        return HTMLResponse(payload if status == 200 else error_html(payload),
+                            status_code=status, headers=_HEADERS)
 
     routes = [Route("/", get_page, methods=["GET"]),
               *(Route(f"/static/{name}", asset(name), methods=["GET"]) for name in _ASSETS),
@@ -184,4 +230,35 @@ def create_app(odd: ODD | Classifier, *, max_body: int = MAX_BODY, allowed_hosts
                   if allowed_hosts is not None else [])
     app = Starlette(routes=routes, middleware=middleware)
     app.state.explorer = explorer
+    app.state.workers = answers
     return app
+
+
+def _refused(exc: Refused) -> dict:
+    """Return the headers of a refusal: ``Retry-After`` when asking again later may help."""
+    return _HEADERS if exc.retry is None else {**_HEADERS, "Retry-After": str(exc.retry)}
+
+
+def _count(name: str, value, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ArgumentError(f"{name} must be an integer of at least {low}, got {value!r}")
+    return value
+
+
+def _workers(odd, timeout, deadline, workers, queue):
+    """Make the explorer and the workers that answer it (:func:`create_app`'s parameters)."""
+    if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not (
+            0 < deadline < float("inf")):
+        raise ArgumentError(f"deadline must be a positive number of seconds, got "
+                            f"{deadline!r}")
+    _count("workers", workers, 0)
+    _count("queue", queue, 0)
+    if workers and not hasattr(os, "fork"):
+        raise ArgumentError("worker processes need os.fork (POSIX); use workers=0 here (one "
+                            "thread)")
+    if isinstance(odd, Classifier):  # a report keeps its own deadline
+        timeout = deadline if timeout is None else min(timeout, deadline)
+    explorer = Explorer(odd, timeout=timeout)
+    if workers == 0:
+        return explorer, Thread(explorer, queue=queue, deadline=deadline)
+    return explorer, Processes(explorer, workers=workers, queue=queue, deadline=deadline)

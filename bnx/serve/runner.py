@@ -1,10 +1,13 @@
-"""Serving the explorer with uvicorn: the address printed, a warning off loopback, Ctrl-C."""
+"""Serving the explorer with uvicorn.
+
+The address printed, a warning off loopback, the workers forked, the connections'
+timeouts, Ctrl-C.
+"""
 
 from __future__ import annotations
 
 import ipaddress
 import os
-import signal
 import socket
 import sys
 
@@ -12,11 +15,24 @@ from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, BnxError
 from ..odd._odd import ODD
 from .app import create_app
+from .defaults import DEADLINE, QUEUE
+from .workers import Processes
 
-__all__ = ["LOOPBACK_HOSTS", "is_loopback", "run"]
+__all__ = ["HEADER_TIMEOUT", "KEEP_ALIVE", "LIMIT_CONCURRENCY", "LOOPBACK_HOSTS",
+           "is_loopback", "run"]
 
 #: The ``Host`` names the explorer answers on a loopback address.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+#: The seconds a connection may take to send a request's headers, from when it opens or
+#: its previous answer was sent; past them it is closed (a client that connects and says
+#: nothing, or a byte at a time, holds nothing for long).
+HEADER_TIMEOUT = 10.0
+#: The seconds an idle keep-alive connection is kept open after an answer.
+KEEP_ALIVE = 5
+#: Connections (or requests in progress) past which uvicorn answers 503 at once.
+LIMIT_CONCURRENCY = 1000
+#: The seconds the server gives the requests in progress to end once told to stop.
+_GRACEFUL = 0.5
 
 
 def is_loopback(host: str) -> bool:
@@ -75,14 +91,23 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def run(odd: ODD | Classifier, *, host: str = "127.0.0.1", port: int = 8765,
-        workers: int = 1, log_level: str = "warning", out=None,
-        timeout: float | None = None) -> None:
+        workers: int | None = None, log_level: str = "warning", out=None,
+        timeout: float | None = None, deadline: float = DEADLINE,
+        queue: int = QUEUE, exit: bool = False) -> None:
     """Serve the explorer of ``odd`` until Ctrl-C.
 
     Answers the page's first question (every feature unknown) and one complete instance
-    first, so that the first visitor waits for nothing; prints the address to open (and,
-    when ``host`` is not a loopback address, a warning that other machines can reach it);
-    then serves with uvicorn until interrupted, and returns once it has stopped.
+    first, so that the first visitor waits for nothing; forks the workers that answer the
+    questions; prints the address to open (and, when ``host`` is not a loopback address,
+    a warning that other machines can reach it); then serves with uvicorn until
+    interrupted, and returns once it has stopped: within a second, the workers killed
+    whatever they were answering.
+
+    The server itself only reads requests and sends answers, so ``/api/model``, the page
+    and its assets are answered at once however long the questions take. A connection
+    has ``HEADER_TIMEOUT`` (10) seconds to send each request's headers and a request's
+    body 10 more; an idle one is closed after ``KEEP_ALIVE`` (5) seconds; past
+    ``LIMIT_CONCURRENCY`` (1,000) connections uvicorn answers 503.
 
     Parameters
     ----------
@@ -93,16 +118,29 @@ def run(odd: ODD | Classifier, *, host: str = "127.0.0.1", port: int = 8765,
         The address to listen on; only this machine can reach the default.
     port : int, default 8765
         The port (0: any free one; the address printed names it).
-    workers : int, default 1
-        Processes that answer requests, sharing the one listening socket (forked, after
-        the warm-up: POSIX only). One answers one request at a time; more answer several
-        clients at once on as many cores.
+    workers : int, optional
+        How many processes answer the questions, each one at a time (forked after the
+        warm-up, so each holds the model with its caches built). Default 2 where
+        ``os.fork`` is (POSIX); 0 (the default elsewhere): one thread of the server
+        answers them, and the server is slow to answer anything else meanwhile.
     log_level : str, default "warning"
         uvicorn's log level (``"info"`` logs every request).
     out : file, optional
         Where the address and the warning go (default ``sys.stdout``).
     timeout : float, optional
-        With a classifier: the seconds each report may take.
+        With a classifier: the seconds each report may take (at most, and by default,
+        ``deadline``).
+    deadline : float, default 10
+        The seconds each answer may take: a report explained without compiling stops its
+        search there and shows what it proved; a worker still busy 2 s later is killed
+        and replaced, and the request answered 504.
+    queue : int, default 32
+        How many questions may wait for a worker; past that a request is answered 503
+        at once (``Retry-After``), and so is one that waited ``deadline`` seconds.
+    exit : bool, default False
+        End the process once the server has stopped (``os._exit(0)``, after flushing
+        ``out``, stdout and stderr), without tearing the model down object by object,
+        which takes seconds for a large network (the ``bnx serve`` command does this).
 
     Returns
     -------
@@ -113,7 +151,7 @@ def run(odd: ODD | Classifier, *, host: str = "127.0.0.1", port: int = 8765,
     ------
     ArgumentError
         The address cannot be listened on (in use, not this machine's, a bad port), a bad
-        number of workers, or Starlette or uvicorn is not installed.
+        number of workers, queue or deadline, or Starlette or uvicorn is not installed.
 
     See Also
     --------
@@ -134,16 +172,19 @@ def run(odd: ODD | Classifier, *, host: str = "127.0.0.1", port: int = 8765,
         raise ArgumentError("bnx serve needs Starlette and uvicorn: pip install starlette "
                             "uvicorn httptools (or, in bnx's clone, pip install -e "
                             "'.[serve]')") from None
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ArgumentError(f"workers must be a positive integer, got {workers!r}")
-    if workers > 1 and not hasattr(os, "fork"):
-        raise ArgumentError("several workers need os.fork (POSIX); use workers=1 here")
+    if workers is None:
+        workers = 2 if hasattr(os, "fork") else 0
     loopback = is_loopback(host)
     app = create_app(odd, allowed_hosts=LOOPBACK_HOSTS if loopback else None,
-                     timeout=timeout)
-    _warm(app.state.explorer)
+                     timeout=timeout, deadline=deadline, workers=workers, queue=queue)
+    pool = app.state.workers
+    _warm(app.state.explorer, pool)
     config = uvicorn.Config(app, log_level=log_level, access_log=log_level == "info",
-                            lifespan="off", server_header=False)
+                            lifespan="off", server_header=False,
+                            timeout_keep_alive=KEEP_ALIVE, limit_concurrency=LIMIT_CONCURRENCY,
+                            timeout_graceful_shutdown=_GRACEFUL,
+                            http=_guarded(HEADER_TIMEOUT),
+                            h11_max_incomplete_event_size=64 * 1024)
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
@@ -156,30 +197,39 @@ def run(odd: ODD | Classifier, *, host: str = "127.0.0.1", port: int = 8765,
         print(f"warning: listening on {host}, not on loopback: anyone who can reach this "
               f"machine on port {port} can use the explorer and read the model", file=out,
               flush=True)
+    server = _server(config, pool.stop)
     try:
-        if workers == 1:
-            _serve(uvicorn.Server(config), sock)
-        else:
-            _fork(lambda: _serve(uvicorn.Server(config), sock), workers)
+        pool.start()
+        _serve(server, sock)
     except KeyboardInterrupt:  # Ctrl-C before uvicorn took the signal over: stopped too
         pass
     finally:
+        pool.stop()
+        if isinstance(pool, Processes):
+            pool.join()
         sock.close()
     print("bnx explorer stopped", file=out, flush=True)
+    if exit:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
-def _warm(explorer) -> None:
+def _warm(explorer, pool) -> None:
     """Answer the page's first question and one complete instance.
 
     The caches every answer uses are then built (and, with workers, built once, before
-    forking). A classifier served without compiling answers just the complete instance,
-    and an answer it refuses (that instance may have probability zero) is no reason not
-    to serve: the page shows the same refusal.
+    forking), and the page with every feature unknown is kept, answered at once. A
+    classifier served without compiling answers just the complete instance (the page's
+    first question is then asked of a worker like any other), and an answer it refuses
+    (that instance may have probability zero) is no reason not to serve: the page shows
+    the same refusal.
     """
     from .answers import answer
     first = {f: explorer.states(f)[0] for f in explorer.features}
+    explorer.backgrounds()
     if explorer.odd is not None:
-        answer(explorer, {})
+        pool.warm("html", {})
         answer(explorer, first)
         return
     try:
@@ -188,48 +238,67 @@ def _warm(explorer) -> None:
         pass
 
 
+def _server(config, stop):
+    """Make a uvicorn server whose Ctrl-C (or SIGTERM) also calls ``stop``.
+
+    The workers are then killed at once, and what they were answering is refused.
+    """
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            stop()
+            super().handle_exit(sig, frame)
+
+    return Server(config)
+
+
+def _guarded(seconds: float):
+    """Return uvicorn's HTTP protocol (httptools, else h11) with a header timeout.
+
+    A connection that has not sent a request's headers ``seconds`` after it opened, or
+    after its last answer, is closed.
+    """
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as Base
+    except ImportError:
+        from uvicorn.protocols.http.h11_impl import H11Protocol as Base
+
+    class Guarded(Base):
+        _header_timer = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._header_timer = self.loop.call_later(seconds, self._expired, self.cycle)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _expired(self, cycle) -> None:
+            # no request begun since armed (a request's headers make a new cycle)
+            if self.cycle is cycle and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return Guarded
+
+
 def _serve(server, sock) -> None:
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops gracefully, then raises the signal again
         pass
-
-
-def _fork(serve, workers: int) -> None:
-    """Run ``serve()`` in ``workers`` forked processes.
-
-    Ctrl-C (or SIGTERM) to this one is passed on to them, and this returns once they have
-    all stopped.
-    """
-    children = []
-    for _ in range(workers):
-        pid = os.fork()
-        if pid == 0:  # a worker
-            code = 0
-            try:
-                serve()
-            except BaseException:
-                code = 1
-            finally:
-                os._exit(code)
-        children.append(pid)
-
-    def forward(sig, frame):
-        for pid in children:
-            try:
-                os.kill(pid, signal.SIGINT)
-            except ProcessLookupError:
-                pass
-
-    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        for pid in children:
-            while True:
-                try:
-                    os.waitpid(pid, 0)
-                    break
-                except InterruptedError:
-                    continue
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)

@@ -329,12 +329,11 @@ def _stop(proc):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_the_command(odd, tmp_path, workers):
+def test_the_command(odd, tmp_path):
     import httpx
     path = tmp_path / "admissions.bnx"
     odd.save(path)
-    proc, line = _serve(path, "--workers", workers)
+    proc, line = _serve(path)  # two worker processes (tests/serve/test_serve_workers.py)
     try:
         assert line.startswith("bnx explorer of Admit (positive: +) at http://127.0.0.1:")
         address = line.split(" at ")[1].split()[0]

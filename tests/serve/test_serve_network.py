@@ -52,7 +52,8 @@ def test_the_api_answers_with_the_classifiers_report(clf, calls):
     assert got.status_code == 200
     assert got.json() == EXPLAIN(clf, X).to_dict()
     assert got.json()["method"] == "linear"  # explained without compiling
-    assert isinstance(calls[-1][0], bnx.Classifier) and "timeout" not in calls[-1][2]
+    assert isinstance(calls[-1][0], bnx.Classifier)
+    assert calls[-1][2]["timeout"] == bnx.serve.DEADLINE  # each report keeps the deadline
     page = client.get("/", params=X)
     assert page.status_code == 200 and "Decision: <span id=\"decision\">+" in page.text
 
