@@ -6,6 +6,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from .._util.guard import question
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..classifier._rules import decides
@@ -24,6 +25,7 @@ MAX_SHOWN = 5
 SEARCH_TIMEOUT = 30.0
 
 
+@question
 def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
             background: Any = None, timeout: float | None = SEARCH_TIMEOUT) -> Report:
     """Explain one decision: what was decided, why, and what would change it.
