@@ -33,7 +33,8 @@ def main():
     rows = [{f: r[f] for f in clf.features} for _, r in data.head(100).iterrows()]
     x = rows[0]
     print("odd.decide x20000     ", round(best(lambda: [odd.decide(x) for _ in range(20000)]), 3))
-    print("clf.posterior x20000  ", round(best(lambda: [clf.posterior(x) for _ in range(20000)]), 3))
+    post = best(lambda: [clf.posterior(x) for _ in range(20000)])
+    print("clf.posterior x20000  ", round(post, 3))
     print("pi_explanations x100  ", round(best(lambda: [bnx.pi_explanations(odd, r).count
                                                          for r in rows]), 3))
     print("mc_explanations x100  ", round(best(lambda: [bnx.mc_explanations(odd, r).count
