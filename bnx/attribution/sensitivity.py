@@ -26,6 +26,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from .._util.guard import question
 from ..classifier._classifier import Classifier
 from ..classifier._inference import (
     eliminate,
@@ -119,6 +120,7 @@ def linear_joint(d: list, j: int, column: list, total: list) -> tuple[list, list
     return a, b
 
 
+@question
 def parameter_sensitivity(clf: Classifier | ODD, instance: Any = None, *,
                           exact: bool = False):
     """How far each CPT entry may move before a decision changes.

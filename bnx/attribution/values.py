@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.guard import question
 from ..classifier._classifier import Classifier, _resolve_state
 from ..classifier._instances import as_instance, is_missing
 from ..diagram._feature_view import decide_states, feature_view
@@ -206,6 +207,7 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
                         classes=(odd.decision_text(True), odd.decision_text(False)))
 
 
+@question
 def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
     """Exact SHAP values of the decision on ``X`` (1 for positive, 0 for negative).
 
@@ -297,6 +299,7 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     return _values(odd, X, background, "shapley", exact)
 
 
+@question
 def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
     """Compute the exact Banzhaf values of the decision on ``X``.
 

@@ -32,6 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._util.guard import question
 from .._util.types import Instance
 from ..diagram._arrays import negate
 from ..diagram._feature_view import FeatureView
@@ -61,6 +62,7 @@ def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None,
     return odd, fv, x, mutable, decide(fv, x)
 
 
+@question
 def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
                within=None, target=None) -> int | float:
     """Count the fewest features of ``instance`` to change for the other decision.
@@ -129,6 +131,7 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     return math.inf if d >= INF else d
 
 
+@question
 def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
                     within=None, cost=None, target=None) -> Counterfactuals:
     """Every cheapest instance with the other decision, as the changes that lead to it.
@@ -308,6 +311,7 @@ class _Paths(Paths):
         return out
 
 
+@question
 def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     """``{k: number of complete instances whose robustness is k}``, over all instances.
 

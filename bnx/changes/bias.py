@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._util.guard import question
 from .._util.types import Feature, Instance
 from .._util.wording import terms
 from ..diagram import _setops as sets
@@ -96,6 +97,7 @@ def _protected(odd: ODD, protected: Iterable[Feature]) -> set:
     return _features_arg(odd, protected, "protected")
 
 
+@question
 def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) -> Bias:
     """Whether the decision on ``instance`` depends on the ``protected`` features.
 
@@ -168,6 +170,7 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     return Bias(True, shown, this, witness=witness, changes=changes, other=other)
 
 
+@question
 def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     """Count the complete instances whose decision is biased on ``protected``, exactly.
 

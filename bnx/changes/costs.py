@@ -33,6 +33,7 @@ from numbers import Real
 
 import numpy as np
 
+from .._util.guard import guarded
 from ..classifier._classifier import _resolve_state
 from ..diagram._feature_view import FeatureView
 from ..diagram._traversals import post_order
@@ -226,6 +227,7 @@ class Paths:
         return post_order((u, i), children, make, memo)
 
 
+@guarded
 class Counterfactuals(Explanations):
     """The cheapest counterfactuals of a decision (see :func:`bnx.counterfactuals`).
 

@@ -31,6 +31,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from .._util.guard import guarded
 from .._util.rounding import compare
 from .._util.types import Feature, Instance, State
 from ..errors import (
@@ -54,6 +55,7 @@ from ._tree import as_tree
 __all__ = ["Classifier"]
 
 
+@guarded(own=True)
 class Classifier(Interop):
     """A Bayesian network classifier with an exact decision rule.
 

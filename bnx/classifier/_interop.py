@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from .._util.guard import guarded
 from .._util.types import Feature, State
 from ._rules import _HALF
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["Interop"]
 
 
+@guarded
 class Interop:
     """The constructors of :class:`bnx.Classifier` from other formats, and its network to pyAgrum.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from .._util.guard import question
 from .._util.types import Feature
 from ..classifier._classifier import Classifier
 from ..diagram.backends import resolve_backend
@@ -22,6 +23,7 @@ __all__ = ["compile", "DEFAULT_MAX_NODES"]
 DEFAULT_MAX_NODES = 20_000_000
 
 
+@question
 def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
             backend: str = "auto", max_nodes: int | float | None = None,
             timeout: float | None = None, progress: bool = False) -> ODD:

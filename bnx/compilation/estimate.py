@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._util.guard import question
 from .._util.types import Feature
 from ..classifier._classifier import Classifier
 from ..diagram.encoding import Encoding
@@ -19,6 +20,7 @@ __all__ = ["estimate_size", "choices", "refuse_past"]
 SAMPLES, SEED = 4000, 0
 
 
+@question
 def estimate_size(clf: Classifier, order: Sequence[Feature] | None = None, *,
                   samples: int = SAMPLES, seed: int = SEED) -> int:
     """Estimate the number of nodes of ``bnx.compile(clf, order)`` in milliseconds.

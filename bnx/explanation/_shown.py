@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .._util.guard import guarded
 from ..errors import ArgumentError
 from . import printing
 from .ordered import shortest_first
@@ -19,6 +20,7 @@ from .ordered import shortest_first
 __all__ = ["Shown"]
 
 
+@guarded
 class Shown:
     """The display methods of an explanation set.
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.guard import question
 from .._util.types import Instance
 from .._util.wording import terms
 from ..classifier._classifier import _resolve_state
@@ -104,6 +105,7 @@ class ExplanationCheck:
                 f"{terms(self.reason or {})} is a sufficient reason inside it.")
 
 
+@question
 def check_explanation(odd: ODD, instance: Instance,
                       partial: Mapping, *, rival=None, within=None) -> ExplanationCheck:
     """Whether ``partial`` (a part of ``instance``) explains the decision on ``instance``.

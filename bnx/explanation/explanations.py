@@ -20,6 +20,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from .._util.guard import guarded
 from .._util.types import Feature, Manager, Node
 from ..diagram import _setops as sets
 from ..diagram.backends import new_manager
@@ -33,6 +34,7 @@ from ._shown import Shown
 __all__ = ["DROPPED", "Explanations", "Layout", "positives", "wording_of"]
 
 
+@guarded
 class Explanations(Shown):
     """A set of explanations of a decision, held as a decision diagram.
 

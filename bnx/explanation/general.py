@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterator, Mapping
 
+from .._util.guard import guarded, question
 from .._util.types import Instance
 from .._util.wording import SHOWN, listing, plural
 from ..diagram._arrays import FALSE, TRUE
@@ -23,6 +24,7 @@ from . import _boxes
 __all__ = ["general_reasons", "GeneralReasons", "term"]
 
 
+@question
 def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReasons:
     """Find the maximal boxes of states around ``instance`` that keep its decision.
 
@@ -170,6 +172,7 @@ def term(feature, allowed, states, order=None) -> str:
     return f"{feature} ∈ {{{', '.join(map(str, allowed))}}}"
 
 
+@guarded
 class GeneralReasons:
     """The general reasons of one decision (:func:`general_reasons`).
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._util.guard import guarded
 from .._util.types import Manager, Node
 from ..diagram._dd import copy_to
 from ..diagram._setops import complement, difference, intersect, union
@@ -34,6 +35,7 @@ from .explanations import Explanations
 __all__ = ["InstanceSet", "transfer"]
 
 
+@guarded
 class InstanceSet(Explanations):
     """A set of complete instances, held as a decision diagram (see the module docstring).
 

@@ -20,6 +20,7 @@ import functools
 import math
 from collections.abc import Collection, Iterable, Mapping
 
+from .._util.guard import question
 from .._util.types import Feature, Instance, State
 from .._util.wording import affirmative
 from ..classifier._classifier import _resolve_state
@@ -155,6 +156,7 @@ def on_states_message(unknown: list) -> str:
             f"ODD is saved), or on the command line with --on '{f}={states[-1]}'")
 
 
+@question
 def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
                     on: Mapping[Feature, State | Collection[State]] | None = None,
                     fixed: Iterable[Feature] = ()) -> Explanations:

@@ -20,6 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._util.guard import question
 from .._util.types import Feature, Instance, State
 from .._util.wording import terms
 from ..diagram._feature_view import feature_view
@@ -115,6 +116,7 @@ def _binary_on(odd: ODD, on) -> list[int]:
     return out
 
 
+@question
 def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = None, *,
                    class_order: Sequence | None = None) -> MonotoneCheck:
     """Whether raising an ordinal feature ever lowers the decision.

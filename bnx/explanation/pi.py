@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._util.guard import question
 from .._util.types import Instance
 from ..diagram._arrays import cofactor
 from ..diagram._depth_first import depth_first
@@ -266,6 +267,7 @@ class _PI:
                             **kwargs)
 
 
+@question
 def prime_implicants(odd: ODD, *, decision=True) -> Explanations:
     """All prime implicants of the decision function (pi-cover, Algorithm 4).
 
@@ -331,6 +333,7 @@ def prime_implicants(odd: ODD, *, decision=True) -> Explanations:
         odd, decision, kind="prime implicants", **extra)
 
 
+@question
 def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "inst",
                     within=None) -> Explanations:
     """Every PI-explanation of the decision on ``instance``, as partial instances.

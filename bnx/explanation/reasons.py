@@ -18,6 +18,7 @@ in some contrastive explanation). Checking an explanation produced elsewhere is 
 
 from __future__ import annotations
 
+from .._util.guard import question
 from .._util.types import Feature, Instance
 from ..odd._odd import ODD, check_odd
 from ..question._classes import ask
@@ -31,6 +32,7 @@ __all__ = ["contrastive_explanations", "feature_roles", "check_explanation",
            "ExplanationCheck"]
 
 
+@question
 def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
                              within=None) -> Explanations:
     """Every contrastive explanation of the decision on ``instance``.
@@ -121,6 +123,7 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
 
 
 
+@question
 def feature_roles(odd: ODD, instance: Instance, *, rival=None,
                   within=None) -> dict[Feature, str]:
     """``{feature: role}`` for the decision on ``instance``.

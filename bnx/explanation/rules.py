@@ -20,6 +20,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .._util.guard import question
 from .._util.types import Feature
 from .._util.wording import decimal, terms
 from ..diagram._feature_view import feature_view
@@ -104,6 +105,7 @@ def orders(odd: ODD) -> dict:
     return dict(getattr(odd, "ordinal", None) or {})
 
 
+@question
 def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
                exact: bool = False) -> RuleCheck:
     """Whether every complete instance that meets ``condition`` is decided ``decision``.
@@ -229,6 +231,7 @@ def _total(clf, odd) -> tuple:
     return got
 
 
+@question
 def check_rules(odd: ODD, rules):
     """Every rule of ``rules`` checked (:func:`check_rule`): one row a rule.
 

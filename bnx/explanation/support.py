@@ -40,6 +40,7 @@ import itertools
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 
+from .._util.guard import question
 from .._util.types import Manager, Node
 from ..classifier._classifier import Classifier
 from ..classifier._inference import elimination_order
@@ -59,6 +60,7 @@ __all__ = ["forbid", "support"]
 _BY_CLF: weakref.WeakKeyDictionary[Classifier, InstanceSet] = weakref.WeakKeyDictionary()
 
 
+@question
 def support(clf: Classifier | ODD, *, odd: ODD | None = None) -> InstanceSet:
     """Return the complete instances ``x`` with ``Pr(x) > 0`` under the classifier's network.
 
@@ -199,6 +201,7 @@ def _relation(work: Manager, scope: tuple, table, bits: dict, level: dict,
     return layer[0]
 
 
+@question
 def forbid(odd: ODD | Classifier, combinations: Iterable[Mapping]) -> InstanceSet:
     """Return the complete instances that match none of the forbidden ``combinations``.
 

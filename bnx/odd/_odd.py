@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .._util.guard import guarded
 from .._util.types import Feature, Instance, Manager, Node
 from .._util.wording import decision_state
 from ..classifier._classifier import Classifier
@@ -28,6 +29,7 @@ from .io import load_odd, loads_odd
 __all__ = ["ODD"]
 
 
+@guarded(own=True)
 class ODD:
     """A classifier's decision function as a reduced ordered BDD in ``dd``.
 
@@ -575,6 +577,7 @@ def classifier_and_odd(clf: Classifier | ODD, odd: ODD | None = None
 
 
 
+@guarded(own=True)
 class MulticlassODD(ODD):
     """The decision function of a classifier that picks one of several class states.
 

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._util.guard import question
 from ..classifier._classifier import Classifier
 from ..errors import ArgumentError, ExplanationError, UnknownFeatureError, closest_first
 from ..odd._odd import ODD, classifier_and_odd
@@ -32,6 +33,7 @@ from .same_decision import _odd_for
 __all__ = ["group_fairness"]
 
 
+@question
 def group_fairness(clf: Classifier | ODD, protected, *, odd=None, exact: bool = False):
     """Compute the positive rate of each group of ``protected``, overall and per class state.
 

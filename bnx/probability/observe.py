@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .._util.guard import question
 from .._util.rounding import Unsafe
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
@@ -48,6 +49,7 @@ from .same_decision import (
 __all__ = ["next_observations", "ranked"]
 
 
+@question
 def next_observations(clf: Classifier | ODD, evidence: Instance, *, odd=None,
                       exact: bool = False):
     """Rank each unobserved feature by what observing it can do to the decision.

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._util.guard import question
 from .._util.rounding import compare, compare_all, float_gamma
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
@@ -100,6 +101,7 @@ class ProbableReasons:
     __repr__ = __str__
 
 
+@question
 def probable_reasons(clf: Classifier | ODD, instance: Instance, *, delta=0.95, odd=None,
                      rival=None) -> ProbableReasons:
     """Find the subset-minimal parts of ``instance`` that make its decision probable enough.

@@ -40,6 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._util.guard import question
 from .._util.rounding import Unsafe
 from .._util.types import Instance
 from ..classifier._classifier import Classifier, _argmax
@@ -57,6 +58,7 @@ register("flow_edges", 1, "per feature, its nodes' children and the edges that s
 _ODDS: weakref.WeakKeyDictionary[Classifier, ODD] = weakref.WeakKeyDictionary()
 
 
+@question
 def same_decision_probability(clf: Classifier | ODD, evidence: Instance, *,
                               decision: bool | None = None,
                               odd: ODD | None = None, exact: bool = False) -> float | Fraction:

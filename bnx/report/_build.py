@@ -6,6 +6,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from .._util.guard import question
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..classifier._possible import refuse_impossible
@@ -24,6 +25,7 @@ __all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_f
 SEARCH_TIMEOUT = 30.0
 
 
+@question
 def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
             background: Any = None, timeout: float | None = SEARCH_TIMEOUT,
             within: str = "support") -> Report:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._util.guard import question
 from .._util.types import Instance
 from ..errors import ArgumentError
 from ._build import explain
@@ -23,6 +24,7 @@ WHOLE_UP_TO = 30
 FONT, COLUMN_GAP, ROW_GAP = 8.0, 0.55, 0.22
 
 
+@question
 def plot_network(clf: Any, instance: Instance, report: Any = None, ax=None, *,
                  neighbourhood: bool | None = None):
     r"""Draw the classifier's network with a decision on it (matplotlib).
