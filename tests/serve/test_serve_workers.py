@@ -28,7 +28,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
 #: The served process: admissions compiled, each complete instance with GPA = + made slow
-#: (EntranceExam = +: 30 s, else 1.5 s) by a loop that holds the GIL, 1 worker, 1 more
+#: (EntranceExam = +: 30 s, else 2.5 s) by a loop that holds the GIL, 1 worker, 1 more
 #: question waiting at most, a deadline of 1 s (the worker is killed 2 s past it), and
 #: the connections' header timeout cut to 0.5 s.
 SERVER = textwrap.dedent("""
@@ -40,7 +40,7 @@ SERVER = textwrap.dedent("""
 
     def slow(model, x, **kw):
         if len(x) == 4 and x["GPA"] == "+":
-            end = time.monotonic() + (30 if x["EntranceExam"] == "+" else 1.5)
+            end = time.monotonic() + (30 if x["EntranceExam"] == "+" else 2.5)
             while time.monotonic() < end:
                 pass
         return real(model, x, **kw)
@@ -57,14 +57,20 @@ def _x(work: str, first: str, exam: str, gpa: str = "+") -> dict:
             "GPA": gpa}
 
 
-def _post(address: str, x: dict, into: dict, name: str) -> None:
+def _post(address: str, x: dict, into: dict, name: str, client) -> None:
     t0 = time.monotonic()
-    r = httpx.post(address + "api/explain", json={"instance": x}, timeout=60)
+    try:
+        r = client.post(address + "api/explain", json={"instance": x})
+    except httpx.HTTPError as exc:  # the server stopped
+        r = exc
     into[name] = (r, time.monotonic() - t0)
 
 
 def _asking(address: str, x: dict, into: dict, name: str) -> threading.Thread:
-    thread = threading.Thread(target=_post, args=(address, x, into, name), daemon=True)
+    """Ask for ``x`` in a thread, its client made first (a new httpx client takes 0.4 s)."""
+    client = httpx.Client(timeout=60)
+    thread = threading.Thread(target=_post, args=(address, x, into, name, client),
+                              daemon=True)
     thread.start()
     return thread
 
@@ -88,7 +94,7 @@ def served():
 def test_the_server_answers_while_it_thinks_and_stops_at_once(served):
     proc, address = served
     got: dict = {}
-    threads = [_asking(address, _x("-", "-", "-"), got, "slow")]  # 1.5 s in the worker
+    threads = [_asking(address, _x("-", "-", "-"), got, "slow")]  # 2.5 s in the worker
     time.sleep(0.2)
     threads.append(_asking(address, _x("+", "-", "-"), got, "waits"))  # waits for it
     time.sleep(0.2)
@@ -106,11 +112,14 @@ def test_the_server_answers_while_it_thinks_and_stops_at_once(served):
             "'A' is not a state of feature 'GPA'")
     for thread in threads:
         thread.join()
-    slow, seconds = got["slow"]
+    # one of the two was answered (2.5 s), the other waited the deadline (1 s) for the
+    # worker and was refused (which one came first is the clients' race)
+    (slow, seconds), (waited, _) = sorted([got["slow"], got["waits"]],
+                                          key=lambda g: g[0].status_code)
+    asked = _x("-", "-", "-") if slow is got["slow"][0] else _x("+", "-", "-")
     assert slow.status_code == 200 and slow.json()["positive"] == bnx.compile(
-        bnx.examples.admissions(), backend="autoref").decide(_x("-", "-", "-"))
-    assert 1.4 < seconds < 4
-    waited, seconds = got["waits"]  # waited the deadline (1 s) for the worker, refused
+        bnx.examples.admissions(), backend="autoref").decide(asked)
+    assert 2.4 < seconds < 5
     assert waited.status_code == 503 and "busy for 1 s" in waited.json()["error"]
 
     t0 = time.monotonic()  # past the deadline: the worker is killed, and replaced
@@ -137,7 +146,8 @@ def test_the_server_answers_while_it_thinks_and_stops_at_once(served):
     assert "Traceback" not in err
     threads[0].join(5)
     stopped = got.get("stopped")
-    assert stopped is None or stopped[0].status_code == 503  # refused, or cut
+    assert stopped is None or isinstance(stopped[0], httpx.HTTPError) or (
+        stopped[0].status_code == 503)  # refused, or cut
 
 
 class _Held(Thread):
