@@ -12,6 +12,7 @@ import re
 import pytest
 
 import bnx
+from tests._support.words import paper_terms_in, visible_text
 
 #: the modules whose ``__all__`` is public API, besides ``bnx`` itself
 MODULES = ("bnx", "bnx.linear", "bnx.compilation", "bnx.report")
@@ -163,52 +164,6 @@ def _instances(clf):
         yield dict(zip(clf.features, states))
 
 
-# ------------------------------------------------------------------ the words people read
-#: The paper's and the field's vocabulary, which the visible text of the explorer page and
-#: of the text and HTML reports must not hold: each has a plain label there, the term
-#: itself only in a tooltip (a ``title``), the JSON and the docs (bnx.report.GLOSSARY).
-#: Matched case-insensitively; the short acronyms as whole words in capitals.
-PAPER_TERMS = ("PI-explanation", "MC-explanation", "prime implicant", "general reason",
-               "robustness", "compiled diagram", "decision diagram", "same-decision",
-               "counterfactual", "posterior", "sufficient reason", "flip probability",
-               "irrelevant", "| this instance", "| what is known", "SHAP value")
-ACRONYMS = ("ODD", "OBDD", "SDP", "PI", "MC")
-
-
-def paper_terms_in(text: str) -> list:
-    """The terms of :data:`PAPER_TERMS` and :data:`ACRONYMS` that ``text`` holds."""
-    low = text.lower()
-    found = [t for t in PAPER_TERMS if t.lower() in low]
-    return found + [a for a in ACRONYMS if re.search(rf"\b{a}\b", text)]
-
-
-def visible_text(html: str) -> str:
-    """The text of an HTML page or fragment a reader sees: no tag, attribute (``title``),
-    script, style, head or SVG ``<title>``."""
-    from html.parser import HTMLParser
-
-    class Visible(HTMLParser):
-        hidden = ("script", "style", "title", "head")
-
-        def __init__(self):
-            super().__init__()
-            self.depth, self.out = 0, []
-
-        def handle_starttag(self, tag, attrs):
-            self.depth += tag in self.hidden
-
-        def handle_endtag(self, tag):
-            self.depth -= tag in self.hidden
-
-        def handle_data(self, data):
-            if not self.depth:
-                self.out.append(data)
-
-    parser = Visible()
-    parser.feed(html)
-    return " ".join(parser.out)
-
-
 def test_the_check_sees_a_paper_term():
     assert paper_terms_in("the shortest PI-explanations (robustness 1)") == [
         "PI-explanation", "robustness", "PI"]
@@ -241,7 +196,7 @@ def _reports(child):
     yield bnx.explain(child, x)
     yield bnx.explain(child, x, rival="TGA")
     yield bnx.explain(child, {})  # a close call
-    from tests.report.test_report_words import constant_classifier
+    from tests._support.words import constant_classifier
     constant = bnx.compile(constant_classifier(), backend="autoref")
     yield bnx.explain(constant, {"A": "a1", "B": "b0"})
     yield bnx.explain(constant, {})

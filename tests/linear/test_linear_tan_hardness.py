@@ -334,7 +334,7 @@ def test_the_sets_of_a_small_tan_with_every_verdict_settled_exactly(monkeypatch)
     on = dict.fromkeys("ABCD", "yes")
     fr = _forest.Forest(clf)
     fr.tol = 10 ** 60
-    monkeypatch.setattr("bnx.linear._tan.pair_forests", lambda c: [fr])
+    monkeypatch.setattr("bnx.linear._tan.pair_forests", lambda c, **kw: [fr])
     for combo in itertools.product(["no", "yes"], repeat=4):
         x = dict(zip("ABCD", combo))
         assert linear.mc_explanations(clf, x, on=on).to_set() == \

@@ -16,22 +16,9 @@ import bnx
 from bnx.report import GLOSSARY, explain
 from bnx.report._plain import LONG, NEAR
 from bnx.report._text import number
+from tests._support.words import constant_classifier
 
 ADMIT = {"WorkExperience": "+", "FirstTimeApplicant": "-", "EntranceExam": "-", "GPA": "+"}
-
-
-def constant_classifier():
-    """C (yes 0.99) with two weak features: every instance is decided yes."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
-    names = {"C": ["yes", "no"], "A": ["a0", "a1"], "B": ["b0", "b1", "b2"]}
-    net = DiscreteBayesianNetwork([("C", "A"), ("C", "B")])
-    net.add_cpds(TabularCPD("C", 2, [[0.99], [0.01]], state_names=names),
-                 TabularCPD("A", 2, [[0.6, 0.5], [0.4, 0.5]], evidence=["C"],
-                            evidence_card=[2], state_names=names),
-                 TabularCPD("B", 3, [[0.3, 0.4], [0.3, 0.3], [0.4, 0.3]], evidence=["C"],
-                            evidence_card=[2], state_names=names))
-    return bnx.Classifier(net, "C", "yes")
 
 
 def wide_classifier(n: int = 12):

@@ -331,7 +331,7 @@ def hepar2_server(tmp_path_factory):
 
 def _reads_well(session, name):
     """The page's layout and words, checked; a screenshot kept where asked."""
-    from tests.test_vocabulary import paper_terms_in
+    from tests._support.words import paper_terms_in
     _shown(session)
     keep = os.environ.get("BNX_SCREENSHOTS")
     if keep:

@@ -138,10 +138,10 @@ def test_version_1_files_keep_loading(tmp_path, clf):
 def test_a_foreign_classifier_is_refused(tmp_path, clf):
     path = bnx.compile(clf, backend="autoref").save(tmp_path / "a.bnx")
     resign(path, lambda doc: doc["classifier"]["cpds"][0].update(values=[0.25, 0.75]))
-    back = bnx.ODD.load(path)            # the diagram is fine ...
-    assert back.count() == 6
-    with pytest.raises(bnx.ODDFileError, match="fingerprint mismatch"):
-        _ = back.classifier              # ... but the classifier is not its source
+    # the diagram is fine, but the classifier is not its source: the load's cross-check
+    # finds an instance they decide differently (or the fingerprint, on first use)
+    with pytest.raises(bnx.ODDFileError, match="disagree|fingerprint mismatch"):
+        _ = bnx.ODD.load(path).classifier
     resign(path, lambda doc: doc["classifier"]["cpds"][0].update(values=[0.5]))
     with pytest.raises(bnx.ODDFileError, match="invalid classifier"):
         _ = bnx.ODD.load(path).classifier
