@@ -175,8 +175,8 @@ class Thread(Workers):
     >>> explorer = Explorer(bnx.compile(bnx.examples.admissions(), backend="autoref"))
     >>> workers = Thread(explorer, queue=8, deadline=10)
     >>> status, body = asyncio.run(workers.ask("json", {"GPA": "+"}))
-    >>> status, body[:12]
-    (200, b'{"instance":')
+    >>> status, b'"instance":' in body
+    (200, True)
     """
 
     def __init__(self, explorer, *, queue: int, deadline: float) -> None:
