@@ -455,8 +455,8 @@ def classifiers(**kwargs):
 
 
 @st.composite
-def instances(draw, case):
-    """A random instance (dict feature -> state) of ``case``.
+def any_instances(draw, case):
+    """A random instance (dict feature -> state) of ``case``, possible or not.
 
     Parameters
     ----------
@@ -483,19 +483,23 @@ def is_possible(case, x) -> bool:
 
 
 @st.composite
-def possible_instances(draw, case):
+def instances(draw, case):
     """A random instance of ``case`` of positive probability (bnx refuses the others).
 
-    Drawn as :func:`instances`; one of probability zero is replaced by a drawn instance of
-    positive probability.
+    Drawn as :func:`any_instances`; one of probability zero is replaced by a drawn instance
+    of positive probability.
     """
-    x = draw(instances(case))
+    x = draw(any_instances(case))
     if is_possible(case, x):
         return x
     from tests._support import oracle
     table = oracle.class_joint_table(case.net, case.class_var, case.features)
     allowed = [k for k, cj in table.items() if sum(cj.values(), Fraction(0)) > 0]
     return dict(zip(case.features, draw(st.sampled_from(allowed))))
+
+
+#: The same strategy: every instance a question is asked of must be possible.
+possible_instances = instances
 
 
 @st.composite
