@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import os
 import re
 import shlex
@@ -16,7 +17,11 @@ from tests.conftest import ROOT
 
 def _blocks(kind: str) -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.findall(rf"```{kind}\n(.*?)```", text, re.S)
+    found = re.findall(rf"```{kind}\n(.*?)```", text, re.S)
+    # a block of >>> examples (a doctest, which tests/test_docs_figures.py checks) runs as
+    # the script of its examples
+    return [doctest.script_from_examples(b) if b.lstrip().startswith(">>>") else b
+            for b in found]
 
 
 @pytest.mark.slow
