@@ -74,7 +74,9 @@ def to_dict(r, fields: tuple) -> dict:
     from ._plain import reason_key
     m = r.margin
     out["constant"] = r.constant
-    out["margin"] = None if m is None else {k: _scalar(v) for k, v in m.items()}
+    # the runner-up by its name as text, as a report read back names its states
+    out["margin"] = None if m is None else {k: str(v) if k == "runner_up" else _scalar(v)
+                                            for k, v in m.items()}
     out["labels"] = {"reasons": reason_key(r)}
     out["glossary"] = glossary_dict()
     return out

@@ -88,7 +88,8 @@ def margin(r) -> dict | None:
     else:
         threshold = r.threshold
         p = r.posterior
-        others = [s for s in probs if s != r.positive_state]
+        # by name: a report read back from JSON names the states as text
+        others = [s for s in probs if str(s) != str(r.positive_state)]
         runner = (r.positive_state if not r.positive else
                   others[0] if len(others) == 1 else f"not {r.positive_state}")
         gap = abs(p - threshold)
