@@ -265,10 +265,13 @@ def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):
     assume(clf.structure == "tan")
     brute = _brute(case, clf)
     x = data.draw(instances(case))
-    fr = _forest.Forest(clf)
-    fr.tol = 10 ** 60
+    forests = {}
+    for support in (False, True):  # each world's race, its rounding bound made huge
+        fr = forests[support] = _forest.Forest(clf, support=support)
+        fr.tol = 10 ** 60
     with monkeypatch.context() as m:
-        m.setattr("bnx.linear._tan.pair_forests", lambda c, **kw: [fr])
+        m.setattr("bnx.linear._tan.pair_forests",
+                  lambda c, support=False: [forests[support]])
         check_all(clf, brute, x)
 
 
