@@ -35,11 +35,14 @@ class Interop:
                   positive: State | None = None, *,
                   threshold: float | Fraction = _HALF,
                   features: Sequence[Feature] | None = None,
-                  rule: str | None = None, ordinal: Any = None) -> Classifier:
+                  rule: str | None = None, ordinal: Any = None,
+                  max_bytes: int | None = None) -> Classifier:
         """Read a BIF, XMLBIF, Hugin NET or UAI file and wrap it as a classifier.
 
         UAI files have no names: pgmpy calls their variables ``var_0``, ``var_1``, ...
-        and their states ``0``, ``1``, ... The other arguments are as for
+        and their states ``0``, ``1``, ... ``max_bytes`` bounds the file's size, and a
+        gzipped file's size once inflated (default :data:`bnx.network.readers.MAX_BYTES`,
+        64 MiB: :func:`bnx.read_network`). The other arguments are as for
         :class:`Classifier`: without ``positive``, the classifier picks the most probable
         class state.
 
@@ -57,8 +60,9 @@ class Interop:
         >>> clf.structure, len(clf.features)
         ('naive_bayes', 4)
         """
-        from ..network.readers import read_network
-        return cls(read_network(path), class_var, positive, threshold=threshold,
+        from ..network.readers import MAX_BYTES, read_network
+        net = read_network(path, max_bytes=MAX_BYTES if max_bytes is None else max_bytes)
+        return cls(net, class_var, positive, threshold=threshold,
                    features=features, rule=rule, ordinal=ordinal)
 
     @classmethod

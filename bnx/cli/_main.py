@@ -15,8 +15,10 @@ from ..errors import OnStatesError
 from ._options import (
     COMPILE_HELP,
     COMPILE_UP_TO,
+    MAX_BYTES_HELP,
     MAX_NODES_HELP,
     add_model_options,
+    max_bytes,
     max_nodes,
     positive_int,
     shows_progress,
@@ -75,6 +77,8 @@ def _build_parser() -> argparse.ArgumentParser:
         q.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
                        help=_BACKEND_HELP)
         q.add_argument("--max-nodes", type=max_nodes, metavar="N", help=MAX_NODES_HELP)
+        q.add_argument("--max-bytes", type=max_bytes, metavar="B",
+                       help=MAX_BYTES_HELP)
         q.add_argument("--timeout", type=_positive_float, metavar="S",
                        help="stop compiling after S seconds")
         q.add_argument("--no-progress", action="store_true",
@@ -229,18 +233,20 @@ def _classifier(args, **more):
         if args.threshold is not None:
             raise BnxError("--threshold needs --positive (the state it is a threshold on); "
                            "without it the most probable class state is decided")
-        from ..network.readers import read_network
-        return Classifier(read_network(args.network), args.class_var,
-                          features=_names(args.features), **more)
+        return Classifier.from_file(args.network, args.class_var,
+                                    features=_names(args.features),
+                                    max_bytes=args.max_bytes, **more)
     if args.rule == "argmax":
         if args.threshold is not None:
             raise BnxError("--threshold cannot be used with --rule argmax: the most probable "
                            "state decides")
         return Classifier.from_file(args.network, args.class_var, args.positive,
-                                    features=_names(args.features), rule="argmax", **more)
+                                    features=_names(args.features), rule="argmax",
+                                    max_bytes=args.max_bytes, **more)
     threshold = 0.5 if args.threshold is None else args.threshold
     return Classifier.from_file(args.network, args.class_var, args.positive,
-                                threshold=threshold, features=_names(args.features), **more)
+                                threshold=threshold, features=_names(args.features),
+                                max_bytes=args.max_bytes, **more)
 
 
 def _rule_text(clf) -> str:

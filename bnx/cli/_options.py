@@ -46,6 +46,16 @@ def max_nodes(text: str) -> int | float:
     return positive_int(text)
 
 
+#: The help of ``--max-bytes``.
+MAX_BYTES_HELP = ("the most bytes a network file may hold, a gzipped one once inflated "
+                  "(default 67,108,864: 64 MiB)")
+
+
+def max_bytes(text: str) -> int:
+    """Read ``--max-bytes``: a whole number of at least 1 (an argparse type)."""
+    return positive_int(text)
+
+
 #: ``--compile auto`` compiles a network whose decision function is estimated at most this
 #: many nodes (:func:`bnx.estimate_size`, which overestimates: hepar2's first 20 findings
 #: are estimated 14,925 nodes, compile to 2,557 in about 3 s); a larger one is explained
@@ -96,6 +106,8 @@ def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
     p.add_argument("--backend", default="auto", choices=["auto", "autoref", "cudd"],
                    help=backend_help)
     p.add_argument("--max-nodes", type=max_nodes, metavar="N", help=max_nodes_help)
+    p.add_argument("--max-bytes", type=max_bytes, metavar="B",
+                   help=MAX_BYTES_HELP)
     p.add_argument("--timeout", type=seconds, metavar="S", help=timeout_help)
     p.add_argument("--no-progress", action="store_true", help=progress_help)
     if compile_help is not None:

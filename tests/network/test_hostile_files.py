@@ -102,6 +102,16 @@ def test_the_bound_on_a_network_file_is_settable(tmp_path):
         bnx.read_network(src, max_bytes=100)  # a file, not gzipped
     with pytest.raises(bnx.ArgumentError, match="max_bytes"):
         bnx.read_network(src, max_bytes=0)
+    # the same bound on a classifier read from a file, and on the command line
+    with pytest.raises(bnx.NetworkFileError, match="inflates to more than 300 bytes"):
+        bnx.Classifier.from_file(path, "Admit", "state1", max_bytes=300)
+    assert bnx.Classifier.from_file(path, "Admit", "state1", max_bytes=10_000).positive == "state1"
+    command = [sys.executable, "-m", "bnx", "explain", str(path), "--class", "Admit",
+               "--positive", "state1", "--instance", "GPA=state1", "--max-bytes"]
+    small = subprocess.run(command + ["300"], capture_output=True, text=True)
+    assert small.returncode != 0 and "inflates to more than 300 bytes" in small.stderr
+    assert "Traceback" not in small.stderr
+    assert subprocess.run(command + ["10000"], capture_output=True, text=True).returncode == 0
 
 
 @pytest.mark.parametrize("declared", [1_000_000, 2])

@@ -62,20 +62,51 @@ def _on_odd(odd, x, heavy=True):
     if binary and heavy:
         qs["bias"] = lambda: str(bnx.decision_bias(odd, x, feats[:1]))
         qs["implicants"] = lambda: _listed(bnx.prime_implicants(odd, decision=odd.decide(x)))
+    if heavy:  # the questions about the classifier as a whole, and the attributions
+        background = {f: {odd.states(f)[0]: 0.75, odd.states(f)[-1]: 0.25} for f in feats}
+        qs["shap"] = lambda: bnx.shap_values(odd, x, background, exact=True).values.tolist()
+        qs["banzhaf"] = lambda: bnx.banzhaf_values(odd, x, background).values.tolist()
+        qs["monotone"] = lambda: str(bnx.check_monotone(odd, feats[:2]))
+        qs["rule"] = lambda: str(bnx.check_rule(odd, half, odd.decide(x)))
+        qs["profile"] = lambda: repr(bnx.robustness_profile(odd))
+        qs["support"] = lambda: bnx.support(odd).count
+        qs["forbid"] = lambda: bnx.forbid(odd, [{feats[0]: x[feats[0]]}]).count
+    if binary and heavy:
+        qs["biased"] = lambda: bnx.count_biased(odd, feats[:1])
     return qs
 
 
 def _on_classifier(clf, x):
-    """The questions asked of a Classifier without compiling it."""
+    """The questions asked of a Classifier without compiling it (the search over the
+    network, :mod:`bnx.local`; a naive Bayes's also by :mod:`bnx.linear`)."""
     feats = list(clf.features)
     half = {f: x[f] for f in feats[: len(feats) // 2]}
-    return {
+    qs = {
         "posterior": lambda: clf.posterior(x) if not clf.multiclass else
         clf.class_probabilities(x),
         "decide": lambda: clf.decide(x),
         "partial": lambda: clf.decide(half, partial=True),
         "report": lambda: str(bnx.explain(clf, x)),
+        "probable": lambda: str(bnx.probable_reasons(clf, x)),
+        "sdp": lambda: bnx.same_decision_probability(clf, half),
+        "fairness": lambda: repr(bnx.group_fairness(clf, feats[:1])),
+        "sensitivity": lambda: repr(bnx.parameter_sensitivity(clf, x)),
+        "local": lambda: repr(bnx.local.answer(clf, clf.encode(x), timeout=30)),
+        "local partial": lambda: repr(bnx.local.partial_answer(clf, half, timeout=30)),
+        "local sdp": lambda: bnx.local.sdp_interval(clf, half, timeout=30),
     }
+    if clf.structure == "naive_bayes":
+        qs.update({
+            "linear decide": lambda: bnx.linear.decide(clf, x),
+            "linear pi": lambda: bnx.linear.shortest_pi_explanation(clf, x),
+            "linear mc": lambda: _listed(bnx.linear.mc_explanations(clf, x)),
+            "linear check": lambda: str(bnx.linear.check_explanation(clf, x, half)),
+            "linear robustness": lambda: bnx.linear.robustness(clf, x),
+            "linear counterfactuals": lambda: _listed(bnx.linear.counterfactuals(clf, x)),
+            "linear contrastive":
+                lambda: bnx.linear.shortest_contrastive_explanation(clf, x),
+        })
+    return qs
 
 
 def _ask(questions: dict) -> dict:
@@ -145,6 +176,11 @@ def test_a_votes_odd_in_eight_threads(votes, backend, seed):
     rows = _rows(votes, seed, 8)
     odd = bnx.compile(votes, backend=backend)
     assert _threaded(odd, rows, lambda o, x: _some_heavy(o, x, rows)) == []
+
+
+@pytest.mark.slow
+def test_the_votes_classifier_in_eight_threads(votes):
+    assert _threaded(votes, _rows(votes, 3, 2), _on_classifier) == []
 
 
 @pytest.mark.slow
