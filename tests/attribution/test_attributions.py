@@ -194,10 +194,12 @@ def test_votes_equals_shap_exact():
     bg = votes[feats].iloc[10:22]
     codes = {f: {s: j for j, s in enumerate(odd.states(f))} for f in feats}
 
-    def model(a):  # binary features: state index = the feature's one bit
-        return np.array([odd.decide(dict(zip(feats, (odd.states(f)[j] for f, j in
-                                                     zip(feats, row)))))
-                         for row in np.asarray(a, dtype=np.int64)], dtype=float)
+    names = {f: np.asarray(odd.states(f), dtype=object) for f in feats}
+
+    def model(a):  # rows of state indices, decided all at once (shap asks 786,432)
+        a = np.asarray(a, dtype=np.int64)
+        rows = pd.DataFrame({f: names[f][a[:, j]] for j, f in enumerate(feats)})
+        return odd.decide_many(rows).astype(float)
 
     num = lambda d: np.array([[codes[f][s] for f, s in zip(feats, r)] for r in d.values])
     explainer = shap.explainers.Exact(model, shap.maskers.Independent(num(bg),

@@ -184,6 +184,7 @@ def _against_pyagrum(name: str, class_var: str, tmp_path, n: int) -> None:
             x = {f: row[f] for f in observed}
             ours = clf.class_probabilities(x, partial=True)
             ie = gum.LazyPropagation(bn)
+            ie.addTarget(class_var)  # the class alone: pyAgrum prunes what it cannot reach
             ie.setEvidence({f: str(s) for f, s in x.items()})
             ie.makeInference()
             post = ie.posterior(class_var)
