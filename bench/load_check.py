@@ -5,10 +5,16 @@ decisions against its classifier's tables on 256 instances, or every instance up
 This times the load of the votes file (both backends) and of nb40 (the 40-feature random
 naive Bayes of ``bench/_data.py``, 1.59 M nodes, CUDD) with the check and with it turned off
 (``cross_check`` replaced by a no-op: the load as it was before), alternately in one process
-(best of ``--repeats``), and in fresh processes (``import bnx`` then one load; best of 3):
+(best of ``--repeats``), and in fresh processes (``import bnx`` then one load; best of 5):
 what a user who loads once pays. Target: within 1.2x of the load without the check.
 
-    PYTHONPATH=. python bench/load_check.py [--repeats 20]
+``--baseline DIR``: a checkout of bnx from before the check (``git worktree add DIR
+"$(git log -1 --format=%H --grep='is cross-checked against itself')^"``) loads the same
+files too, in child processes alternating with this tree's
+(best of ``--repeats`` loads each, three rounds): the load with the check against the
+load as it was when the check came.
+
+    PYTHONPATH=. python bench/load_check.py [--repeats 20] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import sys
 import tempfile
 import time
 
-import _util  # noqa: F401  (sys.path)
+import _util  # (sys.path, and the tree's root)
 from _util import fmt_seconds, load_line, machine_line, markdown_table
 
 import bnx
@@ -57,9 +63,37 @@ def _fresh(path: str, backend: str, off: bool) -> float:
     return json.loads(out.stdout)["load"]
 
 
+_REPEATED = """
+import gc, json, sys, time
+import bnx
+path, backend, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+bnx.ODD.load(path, backend=backend)
+best = float("inf")
+for _ in range(k):
+    gc.collect()
+    t = time.perf_counter()
+    bnx.ODD.load(path, backend=backend)
+    best = min(best, time.perf_counter() - t)
+print(json.dumps({"load": best, "bnx": bnx.__file__}))
+"""
+
+
+def _repeated(root: str, path: str, backend: str, k: int) -> float:
+    """Best of ``k`` loads of ``path`` by the bnx of the tree ``root``, in a child process."""
+    root = os.path.abspath(root)
+    out = subprocess.run([sys.executable, "-c", _REPEATED, path, backend, str(k)], cwd=root,
+                         check=True, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": root})
+    got = json.loads(out.stdout)
+    if not got["bnx"].startswith(root):
+        raise SystemExit(f"the child loaded {got['bnx']}, not the bnx of {root}")
+    return got["load"]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--baseline", help="a checkout of bnx from before the check")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--backend", default="cudd", help=argparse.SUPPRESS)
     ap.add_argument("--off", action="store_true", help=argparse.SUPPRESS)
@@ -70,7 +104,7 @@ def main(argv=None) -> int:
         json.dump({"load": _once(args.child, args.backend)}, sys.stdout)
         return 0
     from _data import synthetic_nb
-    rows = []
+    rows, before = [], []
     with tempfile.TemporaryDirectory() as tmp:
         files = []
         for name, clf, backends in (("votes", bnx.case_study.votes_classifier(),
@@ -83,13 +117,25 @@ def main(argv=None) -> int:
         for label, path, backend in files:
             k = args.repeats if "votes" in label else max(3, args.repeats // 4)
             on, off = _timed(path, backend, k)
-            fresh_on = min(_fresh(path, backend, False) for _ in range(3))
-            fresh_off = min(_fresh(path, backend, True) for _ in range(3))
+            fresh_on = fresh_off = float("inf")
+            for _ in range(5):  # alternately: the machine's load drifts
+                fresh_on = min(fresh_on, _fresh(path, backend, False))
+                fresh_off = min(fresh_off, _fresh(path, backend, True))
             rows.append((label, fmt_seconds(off), fmt_seconds(on), f"{on / off:.2f}x",
                          fmt_seconds(fresh_off), fmt_seconds(fresh_on),
                          f"{fresh_on / fresh_off:.2f}x"))
+            if args.baseline:
+                then = now = float("inf")
+                for _ in range(3):
+                    then = min(then, _repeated(args.baseline, path, backend, k))
+                    now = min(now, _repeated(_util._HERE.parent, path, backend, k))
+                before.append((label, fmt_seconds(then), fmt_seconds(now), f"{now / then:.2f}x"))
     print(markdown_table(["file", "load without the check", "with it", "ratio",
                           "fresh process: without", "with", "ratio"], rows))
+    if before:
+        print(f"\nAgainst the load before the check ({args.baseline}):\n")
+        print(markdown_table(["file", "load before the check", "load now, with it", "ratio"],
+                             before))
     print(f"\n{machine_line()}\n{load_line()}")
     return 0
 

@@ -40,6 +40,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from fractions import Fraction
@@ -89,6 +90,7 @@ def gamma(k: int) -> Fraction:
     return ku / (1 - ku)
 
 
+@functools.lru_cache(maxsize=1024)
 def float_gamma(k: int) -> float:
     """:func:`gamma` as a float no smaller than it (for float comparisons).
 

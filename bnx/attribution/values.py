@@ -19,7 +19,7 @@ import numpy as np
 from .._util.guard import question
 from ..classifier._classifier import Classifier, _resolve_state
 from ..classifier._instances import as_instance, is_missing
-from ..diagram._feature_view import decide_states, feature_view
+from ..diagram._feature_view import decide_states
 from ..errors import ArgumentError, DataError, InstanceError, UnknownFeatureError, UnknownStateError
 from ..odd._odd import ODD, check_odd
 from .network_background import network_background
@@ -84,7 +84,7 @@ def _incomplete(what: str, row: int, missing: list):
 
 def _decisions(odd: ODD, xs: np.ndarray) -> np.ndarray:
     """Decide each row of state indices (0 or 1), by one walk of the arrays."""
-    return decide_states(feature_view(odd.arrays, odd.encoding), xs).astype(np.int64)
+    return decide_states(odd.arrays, odd.encoding, xs).astype(np.int64)
 
 
 def _product(odd: ODD, spec: Mapping, exact: bool) -> list:

@@ -38,6 +38,7 @@ Examples
 
 from __future__ import annotations
 
+import collections
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -278,7 +279,8 @@ class Contraction:
     """A planned contraction of tables with ``scopes`` down to the variables ``keep``.
 
     The variables ``keep`` come in that order. The plan holds pairwise ``steps``, each a
-    batched matrix product, made from an elimination order; the ``largest`` table made,
+    batched matrix product, made from an elimination order, then one broadcast product of
+    the tables left (each over kept variables only); the ``largest`` table made,
     ``flops`` multiply-adds and ``depth``, the roundings on the longest chain from an input
     to an entry of the result when every input is exact (a float result is within a
     relative ``gamma(depth)`` of the exact value: :func:`contract`).
@@ -312,11 +314,8 @@ def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
     order += [v for v in hidden if v not in ordered]
     live = {j: s for j, s in enumerate(scopes)}
     depth = {j: (depths[j] if depths is not None else 0) for j in live}
-    sizes = {j: math.prod(card[v] for v in s) for j, s in live.items()}
-    count: dict = {}  # the live tables holding each variable
-    for s in scopes:
-        for v in set(s):
-            count[v] = count.get(v, 0) + 1
+    sizes = {j: math.prod([card[v] for v in s]) for j, s in live.items()}
+    count = collections.Counter(v for s in scopes for v in set(s))  # live tables holding v
     steps, largest = [], max(sizes.values(), default=1)
     flops, nxt = 0, len(scopes)
     kset = set(keep)
@@ -366,9 +365,26 @@ def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
             flops += sizes[a]
             depth[nxt] = depth[a] + summed - 1
             replace((a,), out)
-    while len(live) > 1:  # tables over kept variables only: their product
-        a, b = sorted(live, key=sizes.__getitem__)[:2]
-        pair(a, b)
+    if len(live) > 1:  # tables over kept variables only: one broadcast product
+        ids = tuple(sorted(live, key=sizes.__getitem__))
+        held = {v for j in ids for v in live[j]}
+        out = tuple([v for v in keep if v in held])
+        at = {v: i for i, v in enumerate(out)}
+        perms, shapes = [], []  # each table's axes in the order of ``out`` (None: as is)
+        for j in ids:
+            s = live[j]
+            key = [at[v] for v in s]
+            perms.append(None if key == sorted(key) else tuple(sorted(range(len(s)),
+                                                                      key=key.__getitem__)))
+            shape = [1] * len(out)
+            for v in s:
+                shape[at[v]] = card[v]
+            shapes.append(None if len(s) == len(out) else tuple(shape))
+        steps.append(("product", ids, tuple(perms), tuple(shapes)))
+        depth[nxt] = sum([depth[j] for j in ids]) + len(ids) - 1
+        flops += len(ids) * math.prod([card[v] for v in out])
+        replace(ids, out)
+        largest = max(largest, sizes[nxt - 1])
     if live:
         (last, scope), = live.items()
         total = depth[last]
@@ -429,10 +445,37 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
     add = np.any if boolean else np.sum
     if not exact:
         scale = dict.fromkeys(live, 0)
-        rng = dict(enumerate(ranges)) if ranges is not None else {
-            j: _measure(t) for j, t in live.items()}
+        rng = dict(enumerate(ranges if ranges is not None else _measure_all(tables)))
     nxt = len(live)
-    for a, b, a_sum, b_sum, a_perm, b_perm, a_shape, b_shape, out_shape in p.steps:
+    for step in p.steps:
+        if step[0] == "product":  # tables over kept variables: broadcast and multiplied
+            _, ids, perms, shapes = step
+            ts = [live.pop(j) for j in ids]
+            if not exact:
+                rs, es = [rng.pop(j) for j in ids], [scale.pop(j) for j in ids]
+                if not _product_in_range(rs):
+                    again = [_rescale(t, e) for t, e in zip(ts, es)]
+                    ts, rs, es = ([g[0] for g in again], [g[1:3] for g in again],
+                                  [g[3] for g in again])
+                    if not _product_in_range(rs):
+                        raise FloatRange("a product of the contraction could underflow "
+                                         "or overflow")
+                lo = hi = 1.0
+                for la, ha in rs:
+                    lo, hi = lo * la * _DOWN, hi * ha * _UP
+                rng[nxt], scale[nxt] = (lo, hi), sum(es)
+            out = None
+            for t, perm, shape in zip(ts, perms, shapes):
+                t = np.asarray(t)
+                if perm is not None:
+                    t = t.transpose(perm)
+                if shape is not None:
+                    t = t.reshape(shape)
+                out = t if out is None else np.multiply(out, t)
+            live[nxt] = out
+            nxt += 1
+            continue
+        a, b, a_sum, b_sum, a_perm, b_perm, a_shape, b_shape, out_shape = step
         ta = live.pop(a)
         if b is None:  # one table: sum the axes no other table needs
             live[nxt] = np.asarray(add(ta, axis=a_sum)) if a_sum else ta  # (0-d: an array)
@@ -488,6 +531,23 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
 _DOWN, _UP = 1 - 2.0 ** -50, 1 + 2.0 ** -50
 
 
+def _product_in_range(ranges) -> bool:
+    """Whether the products of entries of tables with these ranges stay in range.
+
+    ``ranges``: each table's ``(least nonzero, largest)`` entry. Every nonzero product of
+    one entry of each table, and of each prefix of the tables, must stay within
+    ``[2**-1000, 2**1000]``.
+    """
+    lo = hi = 1.0
+    for la, ha in ranges:
+        if ha == 0:  # an all-zero table: every product is exactly 0
+            return True
+        lo, hi = lo * la * _DOWN, hi * ha * _UP
+        if lo < _TINY or hi > _HUGE:
+            return False
+    return True
+
+
 def _measure(table) -> tuple[float, float]:
     """``(least nonzero entry, largest entry)`` of a float table (``(0, 0)``: all zero)."""
     if table.size == 0:
@@ -496,6 +556,21 @@ def _measure(table) -> tuple[float, float]:
     if hi == 0:
         return 0.0, 0.0
     return float(table[table > 0].min()), hi
+
+
+def _measure_all(tables: Sequence) -> list[tuple[float, float]]:
+    """:func:`_measure` of each table, the float tables measured together (one pass)."""
+    out = [None] * len(tables)
+    flat = [(j, np.ravel(t)) for j, t in enumerate(tables)
+            if getattr(t, "dtype", None) == np.float64 and t.size]
+    if len(flat) > 1:
+        cut = np.cumsum([0] + [f.size for _, f in flat[:-1]])
+        whole = np.concatenate([f for _, f in flat])
+        his = np.maximum.reduceat(whole, cut)
+        los = np.minimum.reduceat(np.where(whole > 0, whole, np.inf), cut)
+        for (j, _), lo, hi in zip(flat, los.tolist(), his.tolist()):
+            out[j] = (0.0, 0.0) if hi == 0 else (lo, hi)
+    return [_measure(t) if r is None else r for t, r in zip(tables, out)]
 
 
 def _rescale(table, e: int) -> tuple:

@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from collections.abc import Sequence
@@ -85,6 +86,7 @@ def decides(joint: Sequence, rule: str, p: int, threshold: Fraction | None) -> b
     return (1 - threshold) * pos >= threshold * neg
 
 
+@functools.lru_cache(maxsize=256)
 def threshold_weights(t: Fraction) -> tuple[float, float] | None:
     """Return ``(1 - t, t)`` over the larger of the two, as floats: the threshold's two sides.
 
@@ -108,6 +110,16 @@ def threshold_weights(t: Fraction) -> tuple[float, float] | None:
     return wp, wn
 
 
+@functools.lru_cache(maxsize=256)
+def _relative(err: float, k: int) -> float:
+    """Return a float no smaller than ``(1 + err)(1 + gamma(k + 2)) - 1``.
+
+    :func:`decide_rows`' bound, kept per ``(err, k)`` (exact rationals are slow).
+    """
+    from .._util.rounding import gamma
+    return math.nextafter(float((1 + Fraction(err)) * (1 + gamma(k + 2)) - 1), math.inf)
+
+
 def decide_rows(joint, err: float, rule: str, p: int, threshold: Fraction | None):
     """Decide many instances at once from their class joints in floats, where floats can.
 
@@ -128,9 +140,9 @@ def decide_rows(joint, err: float, rule: str, p: int, threshold: Fraction | None
     """
     import numpy as np
 
-    from .._util.rounding import compare_all, gamma
+    from .._util.rounding import compare_all
     k = joint.shape[0]
-    rel = math.nextafter(float((1 + Fraction(err)) * (1 + gamma(k + 2)) - 1), math.inf)
+    rel = _relative(float(err), k)
     rows = joint.shape[1]
     if rule == "argmax":  # positive: wins against every rival; negative: loses to one
         wins, loses = np.ones(rows, dtype=bool), np.zeros(rows, dtype=bool)
@@ -144,7 +156,7 @@ def decide_rows(joint, err: float, rule: str, p: int, threshold: Fraction | None
     if weights is None:
         return np.zeros(rows, dtype=bool), np.zeros(rows, dtype=bool)
     raw_pos = joint[p]
-    raw_neg = np.delete(joint, p, axis=0).sum(axis=0)
+    raw_neg = joint[1 - p] if k == 2 else np.delete(joint, p, axis=0).sum(axis=0)
     pos, neg = raw_pos * weights[0], raw_neg * weights[1]
     lost = ((pos == 0) & (raw_pos != 0)) | ((neg == 0) & (raw_neg != 0))  # underflowed
     settled, decided = compare_all(pos, neg, rel)

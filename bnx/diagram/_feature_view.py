@@ -22,8 +22,10 @@ Examples
 >>> b = bld.nodes(2, [0], [1])                      # b = "1"
 >>> root = bld.select(0, 2, [[0, b[0], 1]])         # a = x: false, y: b, z: true
 >>> fv = feature_view(bld.finish(int(root[0])), enc)
->>> fv.feature.tolist(), fv.child(fv.root, 2), decide_states(fv, [[1, 1], [0, 1]]).tolist()
-([2, 2, 1, 0, 0, 0], 1, [True, False])
+>>> fv.feature.tolist(), fv.child(fv.root, 2)
+([2, 2, 1, 0, 0, 0], 1)
+>>> decide_states(fv.arrays, enc, [[1, 1], [0, 1]]).tolist()
+[True, False]
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from .encoding import Encoding
 
 register("feature_view", 4, "each node's child per feature state, per encoding")
 register("level_bits", 1, "per level, its feature and bit (deciding instances)")
+register("paired_children", 1, "each node's two children side by side (deciding instances)")
 
 __all__ = ["BIG", "Counts", "Features", "FeatureView", "feature_view", "count_instances",
            "decide", "decide_states", "state_bits"]
@@ -135,35 +138,80 @@ def decide(arrays: DiagramArrays, enc: Encoding, x: Sequence[int],
     return u == TRUE
 
 
-def decide_states(fv: FeatureView, indices, root: int | None = None) -> np.ndarray:
+def decide_states(arrays: DiagramArrays, enc: Encoding, indices,
+                  root: int | None = None) -> np.ndarray:
     """Evaluate the function on complete instances given as state indices; one bool per row.
 
-    One row per instance, one column per feature in the ODD's order.
+    One row per instance, one column per feature in the ODD's order. All rows walk down
+    the levels at once (a level per step, at most ``nvars`` steps: the terminals are their
+    own children), reading each row's bit of the level it is at (:func:`state_bits`).
 
     Examples
     --------
     >>> enc = Encoding(("a",), (("x", "y", "z"),))
     >>> a = DiagramArrays(2, [2, 2, 1, 0], [0, 1, 1, 2], [0, 1, 0, 1], 3)   # x or z
-    >>> decide_states(feature_view(a, enc), [[0], [1], [2]]).tolist()
+    >>> decide_states(a, enc, [[0], [1], [2]]).tolist()
     [True, False, True]
     """
     idx = np.asarray(indices, dtype=_INT)
     if idx.ndim == 1:
         idx = idx[None, :]
-    root = fv.root if root is None else int(root)
-    u = np.full(len(idx), root, dtype=_INT)
-    active = np.flatnonzero(u > TRUE)
-    while len(active):
-        w = u[active]
-        f = fv.feature[w]
-        nxt = np.empty_like(w)
-        for i in np.unique(f).tolist():
-            sel = f == i
-            ws = w[sel]
-            nxt[sel] = fv.kids[i][ws - fv.first_node[i], idx[active[sel], i]]
-        u[active] = nxt
-        active = active[nxt > TRUE]
-    return u == TRUE
+    root = arrays.root if root is None else int(root)
+    level, n = arrays.level, arrays.nvars
+    kids = arrays.cache.make("paired_children", (), lambda: np.stack(
+        [arrays.lo, arrays.hi], axis=1).reshape(-1))  # node u's child on bit b: 2 u + b
+    out = np.empty(len(idx), dtype=bool)
+    step = max(1, _CHUNK // (n + 1))
+    for a in range(0, len(idx), step):  # in parts: the bits of a part are one small table
+        bits = state_bits(enc, idx[a:a + step], arrays).reshape(-1)
+        base = np.arange(0, bits.size, n + 1, dtype=_INT)
+        u = np.full(len(base), root, dtype=_INT)
+        for i in range(n):  # (take: cheaper than indexing, on small arrays)
+            at = level.take(u)
+            if i % 8 == 7 and at.min() == n:
+                break
+            u = kids.take(2 * u + bits.take(base + at))
+        out[a:a + step] = u == TRUE
+    return out
+
+
+#: Instances times levels decided in one part (:func:`decide_states`' bits table).
+_CHUNK = 1 << 20
+
+
+def state_bits(enc: Encoding, indices: Sequence[Sequence[int]],
+               arrays: DiagramArrays | None = None) -> np.ndarray:
+    """Return the bits of complete instances given as state indices: one row each.
+
+    One column per level and a last one of zeros (the terminals' level): the bit of the
+    state's code that the level tests, most significant first (:mod:`bnx.diagram.encoding`).
+    ``arrays``: a diagram under ``enc``, whose cache keeps each level's feature and bit.
+
+    Examples
+    --------
+    >>> enc = Encoding(("a", "b"), (("x", "y", "z"), ("0", "1")))
+    >>> state_bits(enc, [[2, 1], [1, 0]]).astype(int).tolist()
+    [[1, 0, 1, 0], [0, 1, 0, 0]]
+    """
+    idx = np.asarray(indices, dtype=_INT)
+    if idx.ndim == 1:
+        idx = idx[None, :]
+    key = (enc.first_level, tuple(len(b) for b in enc.bits))
+    got = None if arrays is None else arrays.cache.get("level_bits", key)
+    if got is None:
+        feature, shift = np.zeros(enc.nvars + 1, dtype=_INT), np.zeros(enc.nvars + 1,
+                                                                       dtype=_INT)
+        for i, bs in enumerate(enc.bits):
+            m = len(bs)
+            for b in range(m):
+                feature[enc.first_level[i] + b], shift[enc.first_level[i] + b] = i, m - 1 - b
+        got = feature, shift, np.arange(enc.nvars + 1) < enc.nvars
+        if arrays is not None:
+            got = arrays.cache.put("level_bits", key, got)
+    feature, shift, inner = got
+    if not idx.shape[1]:
+        return np.zeros((len(idx), enc.nvars + 1), dtype=bool)
+    return ((idx[:, feature] >> shift) & 1).astype(bool) & inner
 
 
 def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = None) -> int:
@@ -185,21 +233,6 @@ def count_instances(arrays: DiagramArrays, enc: Encoding, root: int | None = Non
     """
     root = arrays.root if root is None else int(root)
     return Features(arrays.nvars, enc).count(arrays.level, arrays.lo, arrays.hi, root)
-
-
-def state_bits(enc: Encoding, indices: Sequence[Sequence[int]]) -> np.ndarray:
-    """Return the bits (one column per level) of complete instances given as state indices."""
-    idx = np.asarray(indices, dtype=_INT)
-    if idx.ndim == 1:
-        idx = idx[None, :]
-    out = np.zeros((len(idx), enc.nvars), dtype=bool)
-    for i, bs in enumerate(enc.bits):
-        m = len(bs)
-        for b in range(m):
-            out[:, enc.first_level[i] + b] = (idx[:, i] >> (m - 1 - b)) & 1
-    return out
-
-
 
 
 class Features:

@@ -252,7 +252,7 @@ def candidates(fv: FeatureView, x: Sequence[int], target: int) -> list[list[int]
                 where.append((i, j))
     out: list[list[int]] = [[] for _ in fv.nstates]
     if rows:
-        got = decide_states(fv, rows)
+        got = decide_states(fv.arrays, fv.enc, rows)
         for (i, j), d in zip(where, got.tolist()):
             if (TRUE if d else FALSE) == target:
                 out[i].append(j)

@@ -37,6 +37,7 @@ quick; :class:`bnx.ODD` rebuilds its classifier on first use of ``.classifier``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -102,6 +103,10 @@ def stored_on_states(doc: dict, key: str = "on_states") -> dict:
     return out
 
 
+#: The types of a table's entries in a document (JSON numbers; ``bool`` is not one).
+_NUMBERS = frozenset((int, float))
+
+
 def document_tables(doc: Any, where: str) -> tuple[dict, dict, dict]:
     """Read ``(states, parents, tables)`` of every node of a classifier document, in floats.
 
@@ -127,26 +132,35 @@ def document_tables(doc: Any, where: str) -> tuple[dict, dict, dict]:
         for u, v in doc["edges"]:
             graph[v].add(u)
         states = {n: tuple(entries[n]["states"][0]) for n in nodes}
-        parents, tables = {}, {}
+        parents, tables, raws, axes = {}, {}, [], []
         for n in nodes:
             variables, names = list(entries[n]["variables"]), entries[n]["states"]
             if set(variables[1:]) != graph[n] or len(variables) != len(names):
                 raise bad(f"the CPD of {n!r} is not over {n!r} and its parents")
             raw = entries[n]["values"]
-            if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in raw):
+            if not isinstance(raw, list) or not set(map(type, raw)) <= _NUMBERS:
                 raise bad(f"the CPD of {n!r} has an entry that is not a number")
-            values = np.array(raw, dtype=np.float64)
             card = [len(ss) for ss in names]
-            if values.size != math.prod(card) or not (np.isfinite(values).all()
-                                                      and (values >= 0).all()):
-                raise bad(f"the CPD of {n!r} has {values.size} entries, not {math.prod(card)}"
-                          f" finite nonnegative numbers")
-            tables[n] = ordered_table(n, variables, dict(zip(variables, names)),
-                                      values.reshape(card), states)
+            if len(raw) != math.prod(card):
+                raise bad(f"the CPD of {n!r} has {len(raw)} entries, not {math.prod(card)}")
+            raws.append(raw)
+            axes.append((variables, names, card))
             parents[n] = tuple(variables[1:])
+        whole = np.fromiter(itertools.chain.from_iterable(raws), dtype=np.float64,
+                            count=sum(map(len, raws)))
+        good = np.isfinite(whole) & (whole >= 0)
+        cut = np.cumsum([0, *map(len, raws)])
+        if not good.all():
+            n = nodes[int(np.searchsorted(cut, np.flatnonzero(~good)[0], side="right")) - 1]
+            raise bad(f"the CPD of {n!r} has an entry that is not a finite nonnegative "
+                      f"number")
+        for n, (variables, names, card), a, b in zip(nodes, axes, cut.tolist(),
+                                                      cut[1:].tolist()):
+            tables[n] = ordered_table(n, variables, dict(zip(variables, names)),
+                                      whole[a:b].reshape(card), states)
     except ODDFileError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, NetworkError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError, NetworkError) as exc:
         raise bad(str(exc) or type(exc).__name__) from None
     return states, parents, tables
 

@@ -12,7 +12,7 @@ from .._util.types import Instance
 from ..classifier._classifier import Classifier, _resolve_state
 from ..classifier._instances import as_instance, encode_rows
 from ..diagram._feature_view import decide as decide_walk
-from ..diagram._feature_view import decide_states, feature_view
+from ..diagram._feature_view import decide_states
 from ..errors import ArgumentError, MissingFeatureError, UnknownStateError, closest_first
 
 __all__ = ["decide", "decide_many", "encode", "partial_classifier"]
@@ -80,7 +80,7 @@ def decide_many(odd: Any, data) -> Any:
     out = np.empty(codes.shape[0], dtype=bool)
     full = ~(codes < 0).any(axis=1)
     if full.any():
-        out[full] = decide_states(feature_view(odd.arrays, odd.encoding), codes[full])
+        out[full] = decide_states(odd.arrays, odd.encoding, codes[full])
     if not full.all():
         clf = partial_classifier(odd)
         rows, inverse = np.unique(codes[~full], axis=0, return_inverse=True)

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..classifier._instances import _frame, encode_rows
 from ..classifier._possible import refuse_impossible_rows
-from ..diagram._feature_view import decide_states, feature_view
+from ..diagram._feature_view import decide_states
 from ..errors import ArgumentError, BnxWarning, OnStatesError
 
 __all__ = ["WHAT", "decide_many", "default_what", "encode_rows", "explain_data"]
@@ -64,7 +64,7 @@ def _decide_codes(odd: Any, codes: np.ndarray) -> np.ndarray:
         out = np.empty(len(codes), dtype=object)
         out[:] = [odd.classes[j] for j in hits.argmax(axis=1).tolist()]
         return out
-    return decide_states(feature_view(odd.arrays, odd.encoding), codes)
+    return decide_states(odd.arrays, odd.encoding, codes)
 
 
 def decide_many(odd: Any, data: Any) -> np.ndarray:

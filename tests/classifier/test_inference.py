@@ -126,6 +126,33 @@ def test_contract_is_one_body_for_exact_and_float():
         assert abs(Fraction(float(floats[a])) * 2 ** e - brute) <= Fraction(err) * brute
 
 
+def test_tables_over_kept_variables_are_one_broadcast_product():
+    """Tables left over kept variables only (no variable to sum) are multiplied as one
+    broadcast product, axes transposed and missing ones added: equal to the exact product
+    within the float bound; a product below the float range is rescaled by powers of two,
+    and one still out of range is refused (FloatRange)."""
+    rng = np.random.default_rng(3)
+    card = {"A": 2, "B": 3, "C": 4}
+    scopes = [("B", "A"), ("C",), ("A", "C", "B"), ("A",), ()]
+    ints = [rng.integers(1, 9, size=[card[v] for v in s]).astype(object) for s in scopes]
+    p = plan(scopes, ("A", "B", "C"), card)
+    assert [s[0] for s in p.steps] == ["product"] and p.depth == len(scopes) - 1
+    exact, _, _ = contract(p, ints, exact=True)
+    for a, b, c in itertools.product(range(2), range(3), range(4)):
+        at = {"A": a, "B": b, "C": c}
+        want = math.prod(int(t[tuple(at[v] for v in s)]) for s, t in zip(scopes, ints))
+        assert exact[a, b, c] == want
+    for scale in (1.0, 2.0 ** -600):  # the second: every product near 2**-3000
+        floats = [t.astype(np.float64) * scale for t in ints]
+        got, e, err = contract(p, floats)
+        for idx in itertools.product(range(2), range(3), range(4)):
+            want = Fraction(int(exact[idx])) * Fraction(scale) ** len(scopes)
+            assert abs(Fraction(float(got[idx])) * Fraction(2) ** e - want) <= Fraction(err) * want
+    wide = [np.array([2.0 ** -1060, 1.0]), np.array([2.0 ** -1000, 1.0])]
+    with pytest.raises(FloatRange):
+        contract(plan([("A",), ("A",)], ("A",), card), wide)
+
+
 def test_the_order_is_min_fill_on_a_chain():
     """A chain is eliminated from its ends (no fill-in), never from the middle."""
     card = dict.fromkeys("ABCDE", 3)

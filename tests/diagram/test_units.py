@@ -66,7 +66,7 @@ def test_from_dd_to_dd_count_decide(backend, spec):
         assert A.count(arr, r) == int(fn.count(nvars=n))
         want = [bdd.let(dict(zip(names, map(bool, b))), fn) == bdd.true for b in bits]
         enc = Encoding(tuple(names), (("0", "1"),) * n)  # binary: a state is its bit
-        assert decide_states(feature_view(arr, enc), bits.astype(int), r).tolist() == want
+        assert decide_states(arr, enc, bits.astype(int), r).tolist() == want
         assert [decide(arr, enc, b.astype(int).tolist(), r) for b in bits] == want
         assert D.to_dd(arr, bdd, names, r) == fn
     one, _ = D.from_dd([u], n)
@@ -91,7 +91,7 @@ def test_builder_select_encodes_states_msb_first():
     root = b.select(0, 2, [[A.TRUE, A.FALSE, A.TRUE]])
     arr = b.finish(int(root[0]))
     enc = Encoding(("a", "b"), (("0", "1"),) * 2)
-    got = decide_states(feature_view(arr, enc), [[0, 0], [0, 1], [1, 0], [1, 1]]).tolist()
+    got = decide_states(arr, enc, [[0, 0], [0, 1], [1, 0], [1, 1]]).tolist()
     assert got == [True, False, True, False]
 
 
@@ -115,7 +115,7 @@ def test_feature_view_decides_as_the_odd(data, backend):
     fv = feature_view(odd.arrays, odd.encoding)
     states = odd.encoding.states
     rows = list(itertools.product(*[range(len(s)) for s in states]))
-    got = decide_states(fv, rows).tolist()
+    got = decide_states(fv.arrays, fv.enc, rows).tolist()
     want = [odd.decide({f: s[j] for f, s, j in zip(odd.features, states, r)}) for r in rows]
     assert got == want
 

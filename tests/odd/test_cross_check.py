@@ -144,7 +144,9 @@ def test_a_genuine_multiclass_file_passes_its_check(case):
      "has an entry that is not a number"),
     (lambda c: c["edges"].append(["nope", "party"]), "is not over 'party' and its parents"),
     (lambda c: c.update(nodes=c["nodes"][:-1]), "its CPDs are not one per node"),
-    (lambda c: c["cpds"][0]["values"].__setitem__(0, -1.0), "finite nonnegative numbers"),
+    (lambda c: c["cpds"][0]["values"].__setitem__(0, -1.0), "not a finite nonnegative number"),
+    (lambda c: c["cpds"][0]["values"].__setitem__(0, 10 ** 400), "holds an invalid classifier"),
+    (lambda c: c["cpds"][0]["values"].append(0.5), "entries, not"),
 ])
 def test_a_malformed_stored_classifier_is_refused_by_name(votes, tmp_path, edit, match):
     path = tmp_path / "votes.bnx"

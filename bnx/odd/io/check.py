@@ -10,11 +10,11 @@ loading also decides instances both ways and refuses the file when they differ
   order;
 * every instance when the features have at most :data:`EVERY` instances together, else
   :data:`SAMPLE` instances drawn with a fixed seed, is decided by the diagram (a walk down
-  its arrays) and by the classifier's tables (``Pr(class, x)`` for all of them at once:
-  one contraction of the network's tables with the instances as one more axis,
-  :func:`bnx.classifier._inference.contract`, in floats with a proven bound, the rows
-  floats cannot settle again in exact rationals), by the classifier's rule exactly; the
-  first instance on which they differ is named.
+  its arrays, :func:`~bnx.diagram._feature_view.decide_states`) and by the classifier's
+  tables (``Pr(class, x)`` for all of them at once: one contraction of the network's
+  tables with the instances as one more axis, :func:`bnx.classifier._inference.contract`,
+  in floats with a proven bound, the rows floats cannot settle again in exact rationals),
+  by the classifier's rule exactly; the first instance on which they differ is named.
 
 A file whose diagram was complemented, or whose class prior or any table was edited so
 that some sampled decision changes, is refused with an :class:`~bnx.ODDFileError` that
@@ -28,6 +28,7 @@ document, :func:`bnx.odd._classifier_json.document_tables`).
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any
@@ -38,7 +39,7 @@ from ..._util.wording import decision_state
 from ...classifier._inference import FloatRange, contract, plan
 from ...classifier._rules import decide_rows, decides
 from ...diagram._arrays import DiagramArrays
-from ...diagram._feature_view import state_bits
+from ...diagram._feature_view import decide_states
 from ...diagram.encoding import Encoding
 from .._classifier_json import document_tables
 
@@ -86,7 +87,7 @@ def cross_check(stored: dict, enc: Encoding, meta: dict, arrays: DiagramArrays, 
         raise bad(f"its classifier's class {c!r} has no state {meta['positive']!r}")
     p = classes.index(meta["positive"])
     rows = _instances(enc)
-    diagram = _walk(arrays, enc, rows)
+    diagram = decide_states(arrays, enc, rows)
     network = _decide(rows, enc, c, states, parents, tables, rule, p, t)
     if network is None:
         return
@@ -107,7 +108,18 @@ def cross_check(stored: dict, enc: Encoding, meta: dict, arrays: DiagramArrays, 
 
 def _instances(enc: Encoding) -> np.ndarray:
     """Return the instances checked, as state indices (one row each, the ODD's order)."""
-    cards = [len(ss) for ss in enc.states]
+    return _drawn(tuple(len(ss) for ss in enc.states))
+
+
+@functools.lru_cache(maxsize=32)
+def _drawn(cards: tuple) -> np.ndarray:
+    """:func:`_instances` of features with these numbers of states (read-only)."""
+    out = _draw(cards)
+    out.flags.writeable = False
+    return out
+
+
+def _draw(cards: tuple) -> np.ndarray:
     if math.prod(cards) <= EVERY:
         return np.indices(cards).reshape(len(cards), -1).T.astype(np.int64)
     # a fixed pseudo-random draw: splitmix64 of (row, feature, SEED), cheaper than a Generator
@@ -118,22 +130,6 @@ def _instances(enc: Encoding) -> np.ndarray:
     x *= np.uint64(0x94D049BB133111EB)
     x ^= x >> np.uint64(31)
     return (x % np.array(cards, dtype=np.uint64)).astype(np.int64)
-
-
-def _walk(arrays: DiagramArrays, enc: Encoding, rows: np.ndarray) -> np.ndarray:
-    """Return the diagram's value on each row: one walk down its levels, all rows at once."""
-    bits = state_bits(enc, rows)
-    level, lo, hi = arrays.level, arrays.lo, arrays.hi
-    at = np.arange(len(rows))
-    u = np.full(len(rows), arrays.root, dtype=np.int64)
-    last = max(enc.nvars - 1, 0)
-    for _ in range(enc.nvars):
-        live = u > 1
-        if not live.any():
-            break
-        b = bits[at, np.minimum(level[u], last)]
-        u = np.where(live, np.where(b, hi[u], lo[u]), u)
-    return u == 1
 
 
 def _decide(rows: np.ndarray, enc: Encoding, c: Any, states: dict, parents: dict,
@@ -147,18 +143,26 @@ def _decide(rows: np.ndarray, enc: Encoding, c: Any, states: dict, parents: dict
     are contracted again exactly. The rows go in parts when the tables would exceed
     :data:`LARGEST` entries; ``None`` when one row alone would.
     """
-    column = {f: rows[:, i] for i, f in enumerate(enc.features)}
+    column = dict(zip(enc.features, np.ascontiguousarray(rows.T)))
+    card = {v: len(s) for v, s in states.items()}
     scopes, gathered = [], []
     for n, table in tables.items():
         scope = (n, *parents[n])
-        seen = [i for i, v in enumerate(scope) if v in column]
-        if seen:
-            rest = [i for i, v in enumerate(scope) if v not in column]
-            table = table.transpose(seen + rest)[tuple(column[scope[i]] for i in seen)]
+        observed = [v in column for v in scope]
+        if any(observed):  # the observed axes made one, and the table taken at each row's state
+            seen = [i for i, o in enumerate(observed) if o]
+            rest = [i for i, o in enumerate(observed) if not o]
+            if seen + rest != list(range(len(scope))):
+                table = table.transpose(seen + rest)
+            at = column[scope[seen[0]]]
+            if len(seen) > 1:
+                table = table.reshape(-1, *table.shape[len(seen):])
+                at = np.ravel_multi_index([column[scope[i]] for i in seen],
+                                          [card[scope[i]] for i in seen])
+            table = table.take(at, axis=0)
             scope = (_ROW, *(scope[i] for i in rest))
         scopes.append(scope)
         gathered.append(table)
-    card = {v: len(s) for v, s in states.items()}
     keep = (c, _ROW)
     whole = plan(scopes, keep, {**card, _ROW: len(rows)})
     if whole.largest <= LARGEST:

@@ -171,7 +171,10 @@ def _load_document(path: str, name: str, doc: dict, payload: memoryview) -> dict
             raise bad("its domain is not the constraint of valid codes of its features")
         arrays = from_dd([root], enc.nvars)[0]
         parts.update(bdd=bdd, root=root, arrays=arrays)  # (the arrays read for the checks)
-    got, valid = count_models(arrays), count_instances(arrays, enc)
+    got = count_models(arrays)
+    # codes that name no state exist only where a feature's states do not fill its bits
+    dense = all(len(ss) == 1 << len(bs) for ss, bs in zip(enc.states, enc.bits))
+    valid = got if dense else count_instances(arrays, enc)
     if got != valid:
         why = (f"on {got} codes, of which only {valid} are instances" if doc["version"] >= 3
                else "the root does not imply the domain")
