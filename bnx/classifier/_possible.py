@@ -49,8 +49,8 @@ from .._util.disjoint import DisjointSets
 from ..errors import ImpossibleInstanceError
 from ._inference import Inference, contract, plan
 
-__all__ = ["ZeroPatterns", "conflict_of", "network_evidence", "refuse_impossible",
-           "refuse_impossible_rows", "zero_patterns"]
+__all__ = ["ZeroPatterns", "conflict_of", "may_be_impossible", "network_evidence",
+           "refuse_impossible", "refuse_impossible_rows", "zero_patterns"]
 
 #: One per inference (a classifier's, or the one a loaded ODD reads from its file).
 _MADE: weakref.WeakKeyDictionary[Inference, ZeroPatterns] = weakref.WeakKeyDictionary()
@@ -252,6 +252,33 @@ def network_evidence(model: Any) -> tuple | None:
                                                                             partial=True))
     ask = getattr(model, "_network_evidence", None)
     return None if ask is None else ask()
+
+
+def may_be_impossible(model: Any) -> bool | None:
+    """Whether the network may give some complete instance probability zero.
+
+    ``True`` when a table of an ancestor of the features has a zero entry (the instances
+    the network allows may then be fewer than all), ``False`` when none has (every
+    instance has a positive probability: the paper's naive Bayes with positive tables);
+    ``None`` when ``model`` holds no network to tell (an ODD file of format version 1).
+    ``model``: a :class:`~bnx.Classifier` or an :class:`~bnx.ODD`.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> may_be_impossible(bnx.examples.admissions())
+    False
+    >>> may_be_impossible(bnx.Classifier(bnx.examples.asia().network, "lung", "yes",
+    ...                                  features=["tub", "either", "smoke"]))
+    True
+    """
+    source = network_evidence(model)
+    if source is None:
+        return None
+    inference, evidence_of = source
+    nodes = evidence_of({f: model.states(f)[0] for f in model.features})
+    zeros = zero_patterns(inference).tables
+    return any(v in zeros for v in inference._ancestors(nodes))
 
 
 def conflict_of(model: Any, instance: Mapping) -> dict | None:

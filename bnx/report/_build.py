@@ -9,7 +9,7 @@ from typing import Any
 from .._util.guard import question
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
-from ..classifier._possible import refuse_impossible
+from ..classifier._possible import may_be_impossible, refuse_impossible
 from ..classifier._rules import decides
 from ..errors import ArgumentError, MissingFeatureError, ODDFileError, StructureError
 from ..odd._odd import ODD
@@ -273,6 +273,14 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
                                            for s, v in zip(states, joint)})
 
 
+def _world(model: ODD | Classifier, within: str) -> str | None:
+    """Return :attr:`~bnx.Report.world` of a complete instance's answers.
+
+    ``within`` when the network may give some instance probability zero, else ``None``.
+    """
+    return within if may_be_impossible(model) else None
+
+
 def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = None) -> Report:
     from ..changes._robustness import counterfactuals
     from ..diagram.walks import feature_uses
@@ -383,6 +391,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
                   robustness=rob, attributions=attributions, base_value=base,
                   methods=FrozenMap(dict.fromkeys(("decision", "reasons", "counterfactuals"),
                                                   "compiled diagram")),
+                  world=_world(odd, "all"),
                   reasons_proven="shortest")
 
 
@@ -515,7 +524,8 @@ def _from_linear(clf: Classifier, instance: Instance, background: Any,
         class_probabilities=probs, reasons=(FrozenMap(reason),), necessary=necessary,
         counterfactuals=changes, robustness=rob, method="linear",
         methods=FrozenMap(dict.fromkeys(("decision", "reasons", "counterfactuals"),
-                                        "bnx.linear")))
+                                        "bnx.linear")),
+        world=_world(clf, within))
 
 
 def _from_search(clf: Classifier, instance: Instance, rival: Any,
@@ -607,4 +617,5 @@ def _from_search(clf: Classifier, instance: Instance, rival: Any,
                   reasons_proven=proven,
                   methods=FrozenMap({"decision": METHODS["inference"],
                                      "reasons": METHODS["search"],
-                                     "counterfactuals": METHODS["search"]}))
+                                     "counterfactuals": METHODS["search"]}),
+                  world=_world(clf, within))

@@ -14,7 +14,7 @@ from typing import Any
 
 from ._glossary import GLOSSARY
 from ._glossary import term_title as tip
-from ._plain import LONG, MAX_SHOWN, PARTS, how_key, matters_most, reason_key
+from ._plain import LONG, MAX_SHOWN, PARTS, how_key, matters_most, reason_key, world_text
 from ._text import decimal, listing, number, sure_on_average
 
 __all__ = ["render_report", "attribution_svg"]
@@ -321,6 +321,9 @@ def render_report(r) -> str:
     head = (f'<p style="font-size:110%;margin:0.2em 0"><b>{verb}: '
             f'{_term(r.class_var, r.decision)}</b> &mdash; {_probability(r)}</p>')
     rows = _complete_rows(r) if r.complete else _partial_rows(r)
+    world = world_text(r)
+    if world is not None:
+        rows.insert(0, _row("Instances", _e(world), "which instances the answers range over"))
     m = r.margin
     if m is not None:
         rows.insert(0, _row("Close call", _e(m["text"].removeprefix("Close call: ")), "",

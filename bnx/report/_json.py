@@ -67,6 +67,7 @@ def to_dict(r, fields: tuple) -> dict:
         "methods": None if r.methods is None else dict(r.methods),
         "reasons_proven": r.reasons_proven, "robustness_at_least": r.robustness_at_least,
         "sdp_bounds": None if r.sdp_bounds is None else list(r.sdp_bounds),
+        "world": r.world,
     }
     assert tuple(out) == fields, "a field of Report is not written"
     # what the fields imply, as every surface says it (not read back: derived)
@@ -104,7 +105,14 @@ def _q(text: str | None) -> Fraction | None:
 
 
 #: The fields a report written before them may lack (read as ``None``).
-LATER = ("methods", "reasons_proven", "robustness_at_least", "sdp_bounds")
+LATER = ("methods", "reasons_proven", "robustness_at_least", "sdp_bounds", "world")
+
+
+def _world(w: Any) -> str | None:
+    if w not in (None, "support", "all"):
+        raise ArgumentError(f"not a Report.to_dict() mapping: its world {w!r} is not "
+                            f"'support', 'all' or null")
+    return w
 
 
 def from_dict(cls, d: Mapping, fields: tuple):
@@ -147,6 +155,7 @@ def from_dict(cls, d: Mapping, fields: tuple):
             method=d["method"], multiclass=d["multiclass"], rival=d["rival"],
             methods=frozen(d.get("methods")), reasons_proven=d.get("reasons_proven"),
             robustness_at_least=d.get("robustness_at_least"),
-            sdp_bounds=None if d.get("sdp_bounds") is None else tuple(d["sdp_bounds"]))
+            sdp_bounds=None if d.get("sdp_bounds") is None else tuple(d["sdp_bounds"]),
+            world=_world(d.get("world")))
     except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
         raise ArgumentError(f"not a Report.to_dict() mapping: {exc}") from None

@@ -3,8 +3,8 @@
 The text (:mod:`._text`), the HTML (:mod:`._html`), the JSON (:mod:`._json`) and the
 explorer page take from here: which kind of reason was proven (the fewest findings, none
 removable, or only enough), whether the decision is a close call and whether one finding
-could change it, whether the classifier decides the same whatever the findings say, and
-which findings of a long reason matter most.
+could change it, whether the classifier decides the same whatever the findings say,
+which findings of a long reason matter most, and which instances the answers range over.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from .._util.wording import share
 
 __all__ = ["MAX_SHOWN", "PARTS", "NEAR", "how_key", "LONG", "reason_key", "is_constant",
-           "margin", "matters_most"]
+           "margin", "matters_most", "WORLDS", "world_text"]
 
 #: The most reasons and counterfactuals a report holds (the shortest ones).
 MAX_SHOWN = 5
@@ -30,6 +30,32 @@ NEAR = 0.1
 #: A reason of more findings than this is summarised: its count, the few that matter most,
 #: the rest behind a fold.
 LONG = 8
+
+
+#: What :attr:`~bnx.Report.world` says, in a sentence each (true whether or not the
+#: network rules some instance out: it is said when one of its tables has a zero entry).
+WORLDS = {
+    "support": ("Among the instances the network allows: the reasons hold whatever the other "
+                "findings say in any combination that can occur, and each change below leads "
+                "to an instance that can occur."),
+    "all": ("Over every instance, whether or not the network allows it: the reasons and "
+            "changes below are the decision function's, which decides every combination "
+            "of findings."),
+}
+
+
+def world_text(r) -> str | None:
+    """Say which instances the report's answers range over (``None``: nothing to say).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> world_text(SimpleNamespace(world="support"))[:44]
+    'Among the instances the network allows: the '
+    >>> world_text(SimpleNamespace(world=None)) is None
+    True
+    """
+    return None if r.world is None else WORLDS[r.world]
 
 
 def how_key(how: str) -> str | None:
@@ -108,7 +134,9 @@ def margin(r) -> dict | None:
         can = [n for n in r.next if n.flip_probability > 0]
         one = bool(can)
         by = str(can[0].feature) if can else None
-    q = (1 - p) if threshold is not None and len(probs) == 2 else probs.get(runner)
+    # by name again: read back from JSON, the probabilities' states are text
+    q = (1 - p) if threshold is not None and len(probs) == 2 else next(
+        (v for s, v in probs.items() if str(s) == str(runner)), None)
     if threshold is not None:
         side = "above" if p >= threshold else "below"
         text = (f"Close call: the probability of {r.class_var} = {r.positive_state}, "

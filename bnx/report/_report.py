@@ -131,6 +131,16 @@ class Report:
     sdp_bounds : pair of floats or None
         When the same-decision probability was not computed exactly in time: a proven
         interval ``(low, high)`` that holds it (``sdp`` is then ``None``).
+    world : {"support", "all"} or None
+        Which instances the reasons, counterfactuals and robustness range over, said
+        when the network may give some instance probability zero (one of its tables has
+        a zero entry): ``"support"``, the instances the network allows (a classifier
+        explained without compiling, by default); ``"all"``, every instance, the
+        paper's decision function (a compiled diagram, or ``within="all"``). ``None``
+        when every instance is possible (the two are the same), when the network is not
+        known (an ODD file of format version 1), and for a partial instance (the
+        same-decision probability weighs completions by their probability, the same in
+        both).
     """
 
     class_var: Any
@@ -169,6 +179,7 @@ class Report:
     reasons_proven: str | None = None
     robustness_at_least: int | None = None
     sdp_bounds: tuple | None = None
+    world: str | None = None
 
     # ------------------------------------------------------------------ derived
     @property

@@ -15,7 +15,7 @@ from typing import Any
 
 from .._util.wording import decided, decided_class, probability
 from ._glossary import GLOSSARY
-from ._plain import LONG, MAX_SHOWN, PARTS, how_key, matters_most
+from ._plain import LONG, MAX_SHOWN, PARTS, how_key, matters_most, world_text
 
 __all__ = ["report_text", "decimal", "number", "listing", "sure_on_average", "constant_text",
            "WIDTH"]
@@ -322,12 +322,12 @@ def _margin(r) -> str | None:
 def report_text(r) -> str:
     """Write the report's paragraphs, each wrapped to :data:`WIDTH` columns."""
     if r.constant and r.complete:
-        paragraphs = [_decided(r), constant_text(r), _how(r)]
+        paragraphs = [_decided(r), constant_text(r), world_text(r), _how(r)]
     elif r.constant:
         paragraphs = [_decided(r), constant_text(r).replace("Why: t", "T", 1), _how(r)]
     elif r.complete:
-        paragraphs = [_decided(r), _margin(r), _why(r), _general(r), _what_changes(r),
-                      _roles(r), _attributions(r), _how(r)]
+        paragraphs = [_decided(r), _margin(r), world_text(r), _why(r), _general(r),
+                      _what_changes(r), _roles(r), _attributions(r), _how(r)]
     else:
         paragraphs = [_decided(r), _margin(r), _how_sure(r), _next(r), _how(r)]
     return "\n".join(textwrap.fill(p, WIDTH, subsequent_indent="  ", break_long_words=False,

@@ -146,3 +146,50 @@ def test_asia_in_the_explorer_api(asia):
         assert client.get("/", params={"tub": "yes", "either": "no"}).status_code == 400
         assert client.post("/api/explain", json={"instance": {**ASIA, "tub": "no"}}
                            ).status_code == 200
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=zero_networks())
+def test_no_zero_entry_that_matters_means_every_instance_is_possible(case):
+    """``may_be_impossible`` is never wrong when it says no: a classifier with a complete
+    instance of brute-force probability zero is always announced, by its compiled ODD
+    too."""
+    from itertools import product
+
+    from bnx.classifier._possible import may_be_impossible
+    clf = classifier_of(case)
+    said = may_be_impossible(clf)
+    assert said is may_be_impossible(bnx.compile(clf, backend="autoref"))
+    zero = any(_probability(case, dict(zip(case.features, xs))) == 0
+               for xs in product(*(case.states(f) for f in case.features)))
+    if zero:
+        assert said is True
+
+
+def test_the_report_says_which_instances_it_answers_among(asia, tmp_path):
+    """A report on a network that may rule instances out says which ones it answers among:
+    the instances it allows without compiling (``within="all"``: every one), every
+    instance on the diagram; in the text, the HTML and the JSON read back. A network
+    whose tables are all positive, and a partial instance, say nothing of it."""
+    clf, odd = asia
+    x = {"tub": "no", "either": "yes", "smoke": "yes"}
+    said = {"support": "Among the instances the network allows",
+            "all": "Over every instance, whether or not the network allows it"}
+    for model, within, world in ((clf, "support", "support"), (clf, "all", "all"),
+                                 (odd, "support", "all")):
+        r = bnx.explain(model, x, within=within)
+        assert r.world == world
+        assert said[world] in r.text() and said[world] in r._repr_html_()
+        assert said["support" if world == "all" else "all"] not in r.text()
+        back = bnx.Report.from_dict(r.to_dict())
+        assert back == r and back.world == world
+    partial = bnx.explain(clf, {"smoke": "yes"})
+    assert partial.world is None and "network allows" not in partial.text()
+    path = tmp_path / "asia.bnx"
+    odd.save(path)
+    assert bnx.explain(bnx.ODD.load(path), x).world == "all"  # from the file's tables
+    admissions = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    r = bnx.explain(admissions, dict.fromkeys(admissions.features, "+"))
+    assert r.world is None and "network allows" not in r.text()
+    with pytest.raises(bnx.ArgumentError, match="world"):
+        bnx.Report.from_dict({**r.to_dict(), "world": "elsewhere"})

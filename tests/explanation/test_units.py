@@ -71,7 +71,8 @@ def test_reaches_and_reached_match_completions(case, data, backend):
     completions = list(itertools.product(*(
         [fixed[i]] if fixed[i] is not None else range(len(enc.states[i]))
         for i in range(len(enc.features)))))
-    decisions = {bool(d) for d in bnx.diagram._feature_view.decide_states(fv.arrays, fv.enc, completions)}
+    decide = bnx.diagram._feature_view.decide_states
+    decisions = {bool(d) for d in decide(fv.arrays, fv.enc, completions)}
     for target in (_reach.FALSE, _reach.TRUE):
         assert bool(_reach.reaches(fv, fixed, target)[fv.root]) == (bool(target) in decisions)
     on_paths = np.zeros(fv.arrays.size, dtype=bool)

@@ -387,3 +387,23 @@ def test_the_report_shows_the_general_reasons_that_say_more():
     assert shown
     plain = explain(bnx.compile(bnx.examples.admissions()), ADMIT)  # two states each
     assert plain.general_count is None and plain.general_reasons == ()
+
+
+def test_a_close_call_read_back_names_its_runner_up_s_probability():
+    """A threshold on one of three states named by integers, decided negative near the
+    threshold: read back from JSON (the states then text), the close call still gives the
+    runner-up's probability (it was lost: ``None``)."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "W")])
+    net.add_cpds(TabularCPD("C", 3, [[0.26], [0.37], [0.37]]),
+                 TabularCPD("W", 2, [[0.4, 0.6, 0.4], [0.6, 0.4, 0.6]], evidence=["C"],
+                            evidence_card=[3]))
+    clf = bnx.Classifier(net, "C", 0, threshold=Fraction(1, 4))
+    r = explain(bnx.compile(clf, backend="autoref"), {"W": 0})  # Pr(C = 0 | W = 0) = 0.219
+    m = r.margin
+    assert r.positive is False and m is not None and m["runner_up"] == 0
+    assert m["runner_up_probability"] == pytest.approx(0.104 / 0.474)
+    back = Report.from_dict(json.loads(json.dumps(r.to_dict())))
+    assert back.margin["runner_up_probability"] == pytest.approx(0.104 / 0.474)
+    assert back.to_dict() == r.to_dict()
