@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-import _util  # (sys.path, and the tree's root)
+import _util  # noqa: F401  (sys.path)
 from _util import fmt_seconds, load_line, machine_line, markdown_table
 
 import bnx
@@ -62,6 +62,9 @@ def _fresh(path: str, backend: str, off: bool) -> float:
                          text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     return json.loads(out.stdout)["load"]
 
+
+#: This tree's root (the bnx the benchmark measures).
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _REPEATED = """
 import gc, json, sys, time
@@ -128,7 +131,7 @@ def main(argv=None) -> int:
                 then = now = float("inf")
                 for _ in range(3):
                     then = min(then, _repeated(args.baseline, path, backend, k))
-                    now = min(now, _repeated(_util._HERE.parent, path, backend, k))
+                    now = min(now, _repeated(_ROOT, path, backend, k))
                 before.append((label, fmt_seconds(then), fmt_seconds(now), f"{now / then:.2f}x"))
     print(markdown_table(["file", "load without the check", "with it", "ratio",
                           "fresh process: without", "with", "ratio"], rows))

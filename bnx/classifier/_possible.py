@@ -85,6 +85,10 @@ class ZeroPatterns:
         self._rank = {v: k for k, v in enumerate(self.card)}
         self._plans: dict = {}
 
+    def has_zeros(self, nodes) -> bool:
+        """Whether a table of ``nodes`` or of their ancestors has a zero entry."""
+        return any(v in self.tables for v in self._ancestors(nodes))
+
     def possible(self, evidence: Mapping) -> bool:
         """Whether ``Pr(evidence) > 0``, exactly (``evidence``: ``{node: state index}``)."""
         return self._failing(evidence) is None
@@ -276,9 +280,8 @@ def may_be_impossible(model: Any) -> bool | None:
     if source is None:
         return None
     inference, evidence_of = source
-    nodes = evidence_of({f: model.states(f)[0] for f in model.features})
-    zeros = zero_patterns(inference).tables
-    return any(v in zeros for v in inference._ancestors(nodes))
+    nodes = evidence_of({f: model.states(f)[0] for f in model.features})  # their nodes
+    return zero_patterns(inference).has_zeros(nodes)
 
 
 def conflict_of(model: Any, instance: Mapping) -> dict | None:

@@ -198,14 +198,15 @@ def state_bits(enc: Encoding, indices: Sequence[Sequence[int]],
         idx = idx[None, :]
     key = (enc.first_level, tuple(len(b) for b in enc.bits))
     got = None if arrays is None else arrays.cache.get("level_bits", key)
-    if got is None:
-        feature, shift = np.zeros(enc.nvars + 1, dtype=_INT), np.zeros(enc.nvars + 1,
-                                                                       dtype=_INT)
-        for i, bs in enumerate(enc.bits):
-            m = len(bs)
-            for b in range(m):
-                feature[enc.first_level[i] + b], shift[enc.first_level[i] + b] = i, m - 1 - b
-        got = feature, shift, np.arange(enc.nvars + 1) < enc.nvars
+    if got is None:  # per level its feature (Features.level_feature) and its bit's shift
+        f = Features(enc.nvars, enc)
+        feature = f.level_feature.copy()
+        n = len(f.nbits)
+        inner = feature < n
+        feature[~inner] = 0  # the terminals' level: any column, masked to 0 below
+        last = np.asarray(f.first[1:], dtype=_INT)[feature] - 1
+        shift = np.where(inner, last - np.arange(enc.nvars + 1), 0)
+        got = feature, shift, inner
         if arrays is not None:
             got = arrays.cache.put("level_bits", key, got)
     feature, shift, inner = got
