@@ -51,7 +51,7 @@ from ._columns import _INT, cofactor, dd_nodes, unique
 from ._memo import Caches
 
 __all__ = ["FALSE", "TRUE", "DiagramArrays", "Builder", "canonical", "cofactor",
-           "count", "dd_nodes", "dd_size", "negate", "negations", "unique"]
+           "count", "dd_nodes", "dd_size", "level_order", "negate", "negations", "unique"]
 
 FALSE, TRUE = 0, 1
 
@@ -274,23 +274,38 @@ def negate(arrays: DiagramArrays) -> DiagramArrays:
     return DiagramArrays(arrays.nvars, arrays.columns[0], lo, hi, root)
 
 
+def level_order(arrays: DiagramArrays) -> tuple[np.ndarray, np.ndarray]:
+    """Each level's nodes in increasing order of their children: ``(nodes, keys)``.
+
+    ``keys`` are ``low * size + high`` (below ``2**62``), ``nodes`` the node numbers in
+    that order within each level's block (the blocks stay in place). bnx makes each level
+    in this order (:func:`canonical`), which one pass over all nodes confirms; only arrays
+    made otherwise are sorted.
+    """
+    level, lo, hi = arrays.level, arrays.lo, arrays.hi
+    key = lo * arrays.size + hi
+    if not ((np.diff(key[2:]) <= 0) & (np.diff(level[2:]) == 0)).any():
+        return np.arange(arrays.size, dtype=_INT), key
+    order = np.lexsort((key, -level))
+    return order, key[order]
+
+
 def negations(arrays: DiagramArrays) -> np.ndarray:
     """Per node, the node of its negation, or ``-1`` where the arrays do not hold it."""
     neg = np.full(arrays.size, -1, dtype=_INT)
     neg[FALSE], neg[TRUE] = TRUE, FALSE
-    lo, hi = arrays.lo, arrays.hi
+    lo, hi, m = arrays.lo, arrays.hi, arrays.size
+    nodes, keys = level_order(arrays)
     for lvl in range(arrays.nvars - 1, -1, -1):
         s = arrays.block(lvl)
         if s.start == s.stop:
             continue
-        m = s.stop + 1  # keys of (low, high) pairs of this level
-        key = lo[s] * m + hi[s]
-        order = np.argsort(key)
-        a, b = neg[lo[s]], neg[hi[s]]
-        want = np.where((a >= 0) & (b >= 0), a * m + b, -1)
-        at = np.minimum(np.searchsorted(key[order], want), len(order) - 1)
-        found = (want >= 0) & (key[order][at] == want)
-        neg[s] = np.where(found, s.start + order[at], -1)
+        # the key of the node with the children's negations; no node has it when a
+        # child's negation is missing (then it is negative, or its high part is m - 1)
+        want = neg[lo[s]] * m + neg[hi[s]]
+        k = keys[s]
+        at = np.minimum(np.searchsorted(k, want), len(k) - 1)
+        neg[s] = np.where(k[at] == want, nodes[s][at], -1)
     return neg
 
 
@@ -313,19 +328,19 @@ def count(arrays: DiagramArrays, root: int | None = None) -> int:
     if root <= TRUE:
         return (1 << n) if root == TRUE else 0
     exact = n >= 62
-    dtype = object if exact else _INT
-    c = np.zeros(root + 1, dtype=dtype)
+    c = np.zeros(root + 1, dtype=object if exact else _INT)
     c[TRUE] = 1
-    level, lo, hi = arrays.level, arrays.lo, arrays.hi
+    level, lo, hi = arrays.level[:root + 1], arrays.lo[:root + 1], arrays.hi[:root + 1]
     pow2 = (np.array([1 << k for k in range(n + 1)], dtype=object) if exact
             else (np.int64(1) << np.arange(n + 1, dtype=_INT)))
+    # per node, the weight of each child: 2 ** (the levels skipped below the node)
+    skip = -1 - level
+    wlo, whi = pow2[level[lo] + skip], pow2[level[hi] + skip]
     for lvl in range(n - 1, -1, -1):
         s = arrays.block(lvl)
         if s.start > root:
             break
         s = slice(s.start, min(s.stop, root + 1))
-        if s.start >= s.stop:
-            continue
-        a, b = lo[s], hi[s]
-        c[s] = c[a] * pow2[level[a] - lvl - 1] + c[b] * pow2[level[b] - lvl - 1]
+        if s.start < s.stop:
+            c[s] = c[lo[s]] * wlo[s] + c[hi[s]] * whi[s]
     return int(c[root]) * (1 << int(level[root]))

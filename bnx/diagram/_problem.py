@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import DiagramArrays
+from ._arrays import DiagramArrays, level_order
 
 __all__ = ["problem"]
 
@@ -77,24 +77,15 @@ def _first(mask) -> int | None:
 def _duplicate(arrays: DiagramArrays) -> tuple[int, int] | None:
     """Two nodes of one level with the same children, or ``None`` (the diagram is reduced).
 
-    Per level, the key ``low * size + high`` (below ``2**62``) of every node; bnx writes
-    each level's nodes in increasing key order, which one linear pass confirms, and only
-    a level that is out of order is sorted (``numpy.unique`` hashes, many times slower).
+    Neighbours in :func:`~bnx.diagram._arrays.level_order` (one pass over all nodes when
+    the levels are in order, as bnx writes them); the pair of the lowest level.
     """
-    lo, hi, n = arrays.lo, arrays.hi, arrays.size
-    for lvl in range(arrays.nvars):
-        s = arrays.block(lvl)
-        if s.stop - s.start < 2:
-            continue
-        key = lo[s] * n + hi[s]
-        if (np.diff(key) > 0).all():
-            continue
-        order = np.argsort(key, kind="stable")
-        same = np.flatnonzero(np.diff(key[order]) == 0)
-        if len(same):
-            i = int(same[0])
-            return s.start + int(order[i]), s.start + int(order[i + 1])
-    return None
+    nodes, keys = level_order(arrays)
+    same = np.flatnonzero((np.diff(keys) == 0) & (np.diff(arrays.level) == 0))
+    if not len(same):
+        return None
+    i = int(same[np.argmin(arrays.level[same])])
+    return int(nodes[i]), int(nodes[i + 1])
 
 
 def _reached(arrays: DiagramArrays):
