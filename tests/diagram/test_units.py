@@ -148,6 +148,19 @@ def _value(f, bits) -> bool:
     return u == A.TRUE
 
 
+def _shuffled(f, rng):
+    """The same function with each level's nodes in another order (the blocks in place)."""
+    perm = np.arange(f.size)
+    for lvl in range(f.nvars):
+        s = f.block(lvl)
+        perm[s] = rng.sample(range(s.start, s.stop), s.stop - s.start)
+    new = np.empty_like(perm)
+    new[perm] = np.arange(f.size)  # node perm[i] is renumbered i
+    level, lo, hi = (np.asarray(c) for c in f.columns)
+    return A.DiagramArrays(f.nvars, level[perm], new[lo[perm]], new[hi[perm]],
+                           int(new[f.root]) if f.root > 1 else f.root)
+
+
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_passes_against_every_assignment(data):
@@ -175,6 +188,8 @@ def test_passes_against_every_assignment(data):
         assert [_value(neg, bits) for bits in assignments] == [not v for v in values]
         assert A.dd_size(f) == D.to_dd(f, bdd, names, f.root).dag_size
         assert problem(f) is None and problem_by_nodes(f) is None
+        g = _shuffled(f, data.draw(st.randoms(use_true_random=False)))  # not in bnx's order
+        assert (A.count(g), A.dd_size(g), problem(g)) == (A.count(f), A.dd_size(f), None)
     assert fs[1].root == (a.root if a.root > 1 else 1 - a.root)
     assert fs[2 + 0].root == 0 and A.negate(fs[2]).root == 1  # the negation of false
 
