@@ -47,14 +47,13 @@ from .costs import Counterfactuals, Paths, cheapest, prices
 __all__ = ["robustness", "counterfactuals", "robustness_profile"]
 
 
-def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None,
+def _setup(odd: ODD, instance: Instance, immutable: Iterable, within="support",
            target=None) -> tuple:
     from ..explanation.mc import _features_arg
     check_odd(odd)
     odd = formula_for(odd, instance, target=target)
-    if within is not None:
-        from ..explanation._within import within_odd
-        odd = within_odd(odd, instance, within)
+    from ..explanation._within import within_odd
+    odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     fixed = _features_arg(odd, immutable, "immutable")
     mutable = [f not in fixed for f in odd.encoding.features]
@@ -64,7 +63,7 @@ def _setup(odd: ODD, instance: Instance, immutable: Iterable, within=None,
 
 @question
 def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
-               within=None, target=None) -> int | float:
+               within="support", target=None) -> int | float:
     """Count the fewest features of ``instance`` to change for the other decision.
 
     Changing a feature means giving it any other of its states; ``immutable``
@@ -83,9 +82,11 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
         A complete instance.
     immutable : iterable of features
         Features that may not change.
-    within : instance set, classifier or list of mappings, optional
-        The set ``κ`` (:func:`bnx.support`, :func:`bnx.forbid`, ...); the instance
-        must be in it.
+    within : "support", "all", instance set, classifier or list of mappings, default "support"
+        The set ``κ`` the changed instances must lie in: by default the instances the
+        network allows; ``"all"`` every instance; or a set (:func:`bnx.support`,
+        :func:`bnx.forbid`, ...; see :func:`bnx.pi_explanations`). The instance must be
+        in it.
     target : class state, optional
         The class to reach (a multi-class ODD; on a binary one it may only name the
         other decision's state). By default any other class than the one decided.
@@ -133,7 +134,7 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
 
 @question
 def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
-                    within=None, cost=None, target=None) -> Counterfactuals:
+                    within="support", cost=None, target=None) -> Counterfactuals:
     """Every cheapest instance with the other decision, as the changes that lead to it.
 
     Each member is a partial instance ``{feature: new state}`` naming the features
@@ -156,9 +157,10 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
         A complete instance.
     immutable : iterable of features
         Features that may not change.
-    within : instance set, classifier or list of mappings, optional
-        Only counterfactuals in this set ``κ`` of instances (:func:`bnx.support`,
-        :func:`bnx.forbid`, ...; see :func:`bnx.pi_explanations`); the instance must
+    within : "support", "all", instance set, classifier or list of mappings, default "support"
+        Only counterfactuals in this set ``κ`` of instances: by default those the
+        network allows; ``"all"`` every instance; or a set (:func:`bnx.support`,
+        :func:`bnx.forbid`, ...; see :func:`bnx.pi_explanations`). The instance must
         be in it.
     cost : mapping, optional
         ``{feature: price}``, the price of changing the feature (to any state), or

@@ -89,6 +89,13 @@ class ZeroPatterns:
         """Whether a table of ``nodes`` or of their ancestors has a zero entry."""
         return any(v in self.tables for v in self._ancestors(nodes))
 
+    def zero_tables(self, nodes) -> list:
+        """List the tables with a zero entry among those of ``nodes`` and their ancestors.
+
+        Each as ``(scope, bool table of the positive entries)``; the others never vanish.
+        """
+        return [self.tables[v] for v in self._ancestors(nodes) if v in self.tables]
+
     def possible(self, evidence: Mapping) -> bool:
         """Whether ``Pr(evidence) > 0``, exactly (``evidence``: ``{node: state index}``)."""
         return self._failing(evidence) is None

@@ -37,5 +37,4 @@ def within_support(within: Any) -> bool:
         return within == "support"
     from ..errors import ArgumentError
     raise ArgumentError(f"within must be 'support' (the instances the network allows) or "
-                        f"'all' (every instance) for a classifier explained without "
-                        f"compiling, got {within!r}")
+                        f"'all' (every instance), got {within!r}")

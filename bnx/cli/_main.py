@@ -130,6 +130,10 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="with --data: the answers (default decision,posterior,mc_count,"
                    "mc_shortest,pi_count,pi_shortest; the MC answers are left out, with a "
                    "note, when a feature's on state is unknown: see --on)")
+    e.add_argument("--within", choices=("support", "all"),
+                   help="the instances the report's reasons and changes range over: support "
+                   "(the default: those the network allows) or all (every instance, the "
+                   "decision function of the paper)")
     e.add_argument("--rival", metavar="S",
                    help="a multi-class classifier (no --positive): why the decided class and "
                    "not the class S (the reasons rule S out, the changes make it S)")
@@ -394,8 +398,11 @@ def _report_mode(args) -> bool:
 
 
 def _bounded(args) -> dict:
-    """``timeout=`` for :func:`bnx.explain` when ``--timeout`` was given, else nothing."""
-    return {} if args.timeout is None else {"timeout": args.timeout}
+    """``timeout=`` and ``within=`` for :func:`bnx.explain`, those that were given."""
+    out = {} if args.timeout is None else {"timeout": args.timeout}
+    if getattr(args, "within", None) is not None:
+        out["within"] = args.within
+    return out
 
 
 #: The options of ``bnx explain`` that need the whole decision function (single answers,
@@ -511,7 +518,10 @@ def _instance_only(args) -> None:
 
 
 def _cmd_explain(args) -> None:
-    from ..errors import CompilationLimitError
+    from ..errors import BnxError, CompilationLimitError
+    if args.within is not None and (args.data is not None or not _report_mode(args)):
+        raise BnxError("--within goes with the report on one instance (not with --data or "
+                       "the options that ask single questions)")
     from ..explanation.pi import pi_explanations
     linear = args.compile != "yes"  # bnx.linear for a wide naive Bayes or TAN
     if args.data is None and linear and _explain_linear(args):
@@ -538,7 +548,8 @@ def _cmd_explain(args) -> None:
         from ..report import explain
         from .questions import read_background
         background = read_background(args) if args.background is not None else None
-        print(explain(odd, x, rival=args.rival, background=background).text())
+        print(explain(odd, x, rival=args.rival, background=background,
+                      **({} if args.within is None else {"within": args.within})).text())
         return
     head, whole, rival = None, odd, None
     if odd.multiclass:  # the questions are asked of one class formula, named as the report's

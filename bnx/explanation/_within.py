@@ -16,6 +16,13 @@ decision exactly on the instances of ``κ`` that have the other decision under `
 (``x`` must be in ``κ``.) :func:`within_odd` makes ``g`` as an ODD over the same
 encoding, in the same manager, kept per ODD, set and decision; the questions then run
 unchanged on it.
+
+By default (``within="support"``) ``κ`` is the network's support, so every question
+ranges over the instances that can occur; ``within="all"`` asks the total decision
+function (the paper's). Where no table of the features or their ancestors has a zero
+entry, or the support holds every instance, ``f`` itself is asked (no set is built);
+an ODD that holds no network (a file of format version 1, a diagram a question derived)
+has no support to tell, and is asked as it is.
 """
 
 from __future__ import annotations
@@ -35,13 +42,16 @@ __all__ = ["within_odd", "within_root"]
 
 
 def within_root(odd: ODD, within):
-    """Return ``κ`` as a node of ``odd.bdd``.
+    """Return ``κ`` as a node of ``odd.bdd``, or ``None`` for every instance.
 
-    ``within`` is an instance set (from :func:`bnx.support`, :func:`bnx.forbid`, or a
-    combination), a classifier (its support) or a list of forbidden combinations (as for
-    :func:`bnx.forbid`).
+    ``within`` is ``"support"`` (the instances the network allows: ``None`` when that is
+    every instance), ``"all"``, an instance set (from :func:`bnx.support`,
+    :func:`bnx.forbid`, or a combination), a classifier (its support) or a list of
+    forbidden combinations (as for :func:`bnx.forbid`).
     """
     from .support import forbid, support
+    if isinstance(within, str) and within in ("support", "all"):
+        return _support_root(odd) if within == "support" else None
     if isinstance(within, InstanceSet):
         return within.root_in(odd.bdd, odd.encoding)
     if isinstance(within, Classifier):  # a class formula: the multi-class ODD's support
@@ -49,17 +59,32 @@ def within_root(odd: ODD, within):
         return support(within, odd=owner).root
     if isinstance(within, (list, tuple)):
         return forbid(odd, within).root
-    raise ArgumentError(f"within must be a set of instances (bnx.support, bnx.forbid), a "
-                        f"classifier or a list of forbidden combinations, got "
-                        f"{type(within).__name__}")
+    raise ArgumentError(f"within must be 'support' (the instances the network allows), "
+                        f"'all' (every instance), a set of instances (bnx.support, "
+                        f"bnx.forbid), a classifier or a list of forbidden combinations, "
+                        f"got {within!r}")
 
 
-def within_odd(odd: ODD, instance: Instance, within) -> ODD:
+def _support_root(odd: ODD):
+    """Return the network's support as a node of ``odd.bdd``; ``None`` when it is all."""
+    from ..classifier._possible import may_be_impossible
+    from .support import support
+    if not may_be_impossible(odd):  # no zero entry (or no network): every instance
+        return None
+    owner = getattr(odd, "_manager_of", None) or odd  # a class formula: its classifier's
+    kappa = support(owner)  # (from the file's tables for a loaded ODD: no pgmpy)
+    return None if kappa.root == owner.domain else kappa.root
+
+
+def within_odd(odd: ODD, instance: Instance, within="support") -> ODD:
     """Return the ODD of ``g`` (see the module docstring) for the decision on ``instance``.
 
-    Raises :class:`~bnx.ExplanationError` when ``instance`` is not in the set.
+    ``odd`` itself when ``κ`` is every instance. Raises :class:`~bnx.ExplanationError`
+    when ``instance`` is not in the set.
     """
     kappa = within_root(odd, within)
+    if kappa is None:
+        return odd
     x = _cache.indices(odd, instance)
     enc = odd.encoding
     bits = {enc.variables[lvl]: v for lvl, v in odd.assignment(dict(zip(enc.features, x))).items()}
@@ -77,6 +102,7 @@ def within_odd(odd: ODD, instance: Instance, within) -> ODD:
         meta = dict(odd.meta)
         meta["least_states"] = None  # g is not unate as f may be
         meta["display_order"] = tuple(odd.display_order)
+        meta["class_states"] = odd.class_states  # (its decisions named as f's)
         got = made.put("within", key, ODD(None, enc, backend=odd.backend, bdd=odd.bdd, root=root,
                                           meta=meta))
     return got

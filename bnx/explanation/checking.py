@@ -107,7 +107,7 @@ class ExplanationCheck:
 
 @question
 def check_explanation(odd: ODD, instance: Instance,
-                      partial: Mapping, *, rival=None, within=None) -> ExplanationCheck:
+                      partial: Mapping, *, rival=None, within="support") -> ExplanationCheck:
     """Whether ``partial`` (a part of ``instance``) explains the decision on ``instance``.
 
     Checks an explanation produced elsewhere (LIME, Anchors, a person): it is
@@ -135,8 +135,8 @@ def check_explanation(odd: ODD, instance: Instance,
     rival : class state, optional
         On a multi-class ODD, a class other than the one decided on ``instance``; on a
         binary ODD, its other decision (the same question as without it).
-    within : instance set, classifier or list of mappings, optional
-        See :func:`bnx.pi_explanations`.
+    within : "support", "all", instance set, classifier or list of mappings, default "support"
+        The instances asked among: see :func:`bnx.pi_explanations`.
 
     Returns
     -------
@@ -187,8 +187,7 @@ def check_explanation(odd: ODD, instance: Instance,
     whole = odd
     q = ask(odd, instance, rival)
     odd = q.formula
-    if within is not None:
-        odd = within_odd(odd, instance, within)
+    odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     if not isinstance(partial, Mapping):
         raise InstanceError(f"the explanation must be a mapping from features to states, "

@@ -335,7 +335,7 @@ def prime_implicants(odd: ODD, *, decision=True) -> Explanations:
 
 @question
 def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "inst",
-                    within=None) -> Explanations:
+                    within="support") -> Explanations:
     """Every PI-explanation of the decision on ``instance``, as partial instances.
 
     A PI-explanation is a minimal part ``S`` of the instance (no proper subset
@@ -362,8 +362,12 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
     method : {"inst", "cover"}
         ``"inst"``: Algorithm 5 (pi-inst). ``"cover"``: Algorithm 4 (pi-cover),
         then the prime implicants that agree with the instance. Same result.
-    within : instance set, classifier or list of mappings, optional
-        The set ``κ``: :func:`bnx.support` (the instances the network allows),
+    within : "support", "all", instance set, classifier or list of mappings, default "support"
+        The set ``κ``. ``"support"``: the instances the network allows (positive
+        probability, :func:`bnx.support`; every instance where no table of the features
+        or their ancestors has a zero entry, or where the ODD holds no network);
+        ``"all"``: every instance, the paper's total decision function (an instance of
+        probability zero decided by the rule's tie). Or a set: :func:`bnx.support`,
         :func:`bnx.forbid` (those matching no forbidden combination), their ``&``; a
         classifier stands for its support, a list of mappings for
         ``bnx.forbid(odd, list)``. The instance must be in it
@@ -430,9 +434,8 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
         raise ExplanationError(f"unknown method {method!r}: expected 'inst' or 'cover'")
     q = ask(odd, instance, rival)
     odd = q.formula
-    if within is not None:
-        from ._within import within_odd
-        odd = within_odd(odd, instance, within)
+    from ._within import within_odd
+    odd = within_odd(odd, instance, within)
     x = _cache.indices(odd, instance)
     enc = odd.encoding
     decision = _cache.decide(odd, x)

@@ -34,7 +34,7 @@ __all__ = ["contrastive_explanations", "feature_roles", "check_explanation",
 
 @question
 def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
-                             within=None) -> Explanations:
+                             within="support") -> Explanations:
     """Every contrastive explanation of the decision on ``instance``.
 
     A contrastive explanation is a minimal set of the instance's features whose
@@ -60,8 +60,8 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
     rival : class state, optional
         On a multi-class ODD, a class other than the one decided on ``instance``; on a
         binary ODD, its other decision (the same question as without it).
-    within : instance set, classifier or list of mappings, optional
-        See :func:`bnx.pi_explanations`.
+    within : "support", "all", instance set, classifier or list of mappings, default "support"
+        The instances asked among: see :func:`bnx.pi_explanations`.
 
     Returns
     -------
@@ -111,8 +111,7 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
     check_odd(odd)
     q = ask(odd, instance, rival)
     odd = q.formula
-    if within is not None:
-        odd = within_odd(odd, instance, within)
+    odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     out, root, layout, decision = contrastive(odd, x)
     enc = odd.encoding
@@ -125,7 +124,7 @@ def contrastive_explanations(odd: ODD, instance: Instance, *, rival=None,
 
 @question
 def feature_roles(odd: ODD, instance: Instance, *, rival=None,
-                  within=None) -> dict[Feature, str]:
+                  within="support") -> dict[Feature, str]:
     """``{feature: role}`` for the decision on ``instance``.
 
     A feature is ``"necessary"`` when it is in every sufficient reason,
@@ -146,8 +145,8 @@ def feature_roles(odd: ODD, instance: Instance, *, rival=None,
     rival : class state, optional
         On a multi-class ODD, a class other than the one decided on ``instance``; on a
         binary ODD, its other decision (the same question as without it).
-    within : instance set, classifier or list of mappings, optional
-        See :func:`bnx.pi_explanations`.
+    within : "support", "all", instance set, classifier or list of mappings, default "support"
+        The instances asked among: see :func:`bnx.pi_explanations`.
 
     Returns
     -------
@@ -177,8 +176,7 @@ def feature_roles(odd: ODD, instance: Instance, *, rival=None,
     """
     check_odd(odd)
     odd = ask(odd, instance, rival).formula
-    if within is not None:
-        odd = within_odd(odd, instance, within)
+    odd = within_odd(odd, instance, within)
     x = instance_indices(odd, instance)
     _, root, layout, _ = contrastive(odd, x)
     found = dict(zip(odd.encoding.features, roles(root, layout)))

@@ -5,10 +5,12 @@ classifier's network (hidden nodes and the class summed out), exactly. ``Pr(x) =
 sum_h prod_F F(x, h)`` over the assignments ``h`` of the class and the hidden nodes, a
 sum of nonnegative products: it is positive exactly when one product is, that is when
 some ``h`` puts a positive entry of every table along ``(x, h)``. So the support is
-compiled from the tables' zero patterns only, with the ODD's bit encoding:
+compiled from the tables' zero patterns only (a classifier's, or those of the file an ODD
+was loaded from), with the ODD's bit encoding:
 
-* each table ``F`` (the classifier's factors after pruning; groups of factors that are
-  positive everywhere are left out, they never vanish) becomes the Boolean relation
+* each table ``F`` with a zero entry, of a feature or an ancestor of one
+  (:meth:`bnx.classifier._possible.ZeroPatterns.zero_tables`: the other nodes sum out to
+  one, and a table positive everywhere never vanishes), becomes the Boolean relation
   ``F > 0`` over its scope's bits (codes that name no state excluded);
 * the class and the hidden nodes are eliminated one at a time, in a greedy order
   (:func:`bnx.classifier._inference.elimination_order`): the relations that mention the node are
@@ -44,12 +46,13 @@ from .._util.guard import question
 from .._util.types import Manager, Node
 from ..classifier._classifier import Classifier
 from ..classifier._inference import elimination_order
+from ..classifier._possible import network_evidence, zero_patterns
 from ..diagram import _setops as sets
 from ..diagram._memo import detached, register
 from ..diagram.backends import is_cudd, new_manager
 from ..diagram.encoding import Encoding, bits_for
 from ..errors import ArgumentError, InstanceError
-from ..odd._odd import ODD, classifier_and_odd
+from ..odd._odd import ODD
 from .instance_set import InstanceSet
 
 register("support", 1, "the classifier's support as an instance set of the ODD", detached=True)
@@ -70,8 +73,9 @@ def support(clf: Classifier | ODD, *, odd: ODD | None = None) -> InstanceSet:
     Parameters
     ----------
     clf : Classifier or ODD
-        A classifier, or an ODD that holds its classifier (``odd.classifier``; the ODD is
-        then ``odd=`` too).
+        A classifier, or an ODD that holds its network (the ODD is then ``odd=`` too):
+        its classifier, or the tables of the file it was loaded from (read without
+        pgmpy).
     odd : ODD, optional
         ``clf``'s compiled decision function: the set is then over its encoding and in
         its manager (ready to conjoin with :attr:`ODD.root`). Without it, over the
@@ -98,11 +102,23 @@ def support(clf: Classifier | ODD, *, odd: ODD | None = None) -> InstanceSet:
     >>> s.count, s.layout.encoding.features == clf.features or sorted(s.features)
     (16, ['asia', 'dysp', 'smoke', 'xray'])
     """
-    clf, odd = classifier_and_odd(clf, odd)
+    if isinstance(clf, ODD):  # its network: the classifier's, or the file's tables
+        if odd is not None and odd is not clf:
+            raise ArgumentError("an ODD was given twice (as the first argument and as odd=): "
+                                "give it once")
+        odd = clf
+        if network_evidence(odd) is None:
+            raise ArgumentError("this ODD does not hold its classifier (odd.classifier is "
+                                "None: a file of format version 1); pass the bnx.Classifier, "
+                                "or compile it again")
+    elif not isinstance(clf, Classifier):
+        raise ArgumentError(f"expected a bnx.Classifier or an ODD that holds one "
+                            f"(odd.classifier), got {type(clf).__name__}")
     if odd is not None:
-        _check_match(clf, odd)
+        if clf is not odd:
+            _check_match(clf, odd)
         return detached(odd).make("support", (), lambda: _support(
-            clf, odd.encoding, odd.bdd, odd.display_order))
+            odd, odd.encoding, odd.bdd, odd.display_order))
     got = _BY_CLF.get(clf)
     if got is None:
         enc = _encoding(clf)
@@ -124,16 +140,23 @@ def _encoding(clf: Classifier) -> Encoding:
     return Encoding(order, tuple(clf.states(f) for f in order))
 
 
-def _support(clf: Classifier, enc: Encoding, bdd: Manager, order: Sequence) -> InstanceSet:
-    root = _compile_support(clf, enc, bdd)
+def _support(source: Classifier | ODD, enc: Encoding, bdd: Manager,
+             order: Sequence) -> InstanceSet:
+    inference, _ = network_evidence(source)
+    root = _compile_support(zero_patterns(inference).zero_tables(enc.features),
+                            inference.card, enc, bdd)
     return InstanceSet(bdd, root, enc, feature_order=order, what="positive probability")
 
 
-def _compile_support(clf: Classifier, enc: Encoding, bdd: Manager) -> Node:
-    factors = [(tuple(scope), table) for scope, table in clf._main]
+def _compile_support(factors: list, card: dict, enc: Encoding, bdd: Manager) -> Node:
+    """Build the support's node in ``bdd`` from the tables with a zero entry.
+
+    ``factors`` are ``(scope, positive)`` pairs.
+
+    Each table's axes are in its nodes' state order (a feature's is the encoding's).
+    """
     feats = enc._index
     others = list(dict.fromkeys(v for scope, _ in factors for v in scope if v not in feats))
-    card = {v: len(clf.states(v)) for scope, _ in factors for v in scope}
     # the work manager: the features in the ODD's order, each other node just before the
     # first feature it touches (through other nodes when it touches none)
     anchor = {v: len(enc.features) for v in others}

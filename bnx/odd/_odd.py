@@ -254,8 +254,11 @@ class ODD:
         """The states of the class variable.
 
         Read from the saved classifier of a loaded ODD without rebuilding it; ``None`` for
-        files of format version 1.
+        files of format version 1. A diagram a question derives from an ODD keeps them in
+        its ``meta["class_states"]``.
         """
+        if "class_states" in self.meta:
+            return self.meta["class_states"]
         if self._classifier is not None:
             return tuple(self._classifier.class_states)
         doc, c = self._classifier_doc, self.meta.get("class_var")

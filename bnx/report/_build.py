@@ -11,6 +11,7 @@ from .._util.types import Instance
 from ..classifier._classifier import Classifier
 from ..classifier._possible import may_be_impossible, refuse_impossible
 from ..classifier._rules import decides
+from ..classifier._world import within_support
 from ..errors import ArgumentError, MissingFeatureError, ODDFileError, StructureError
 from ..odd._odd import ODD
 from ..odd._tables import document_class_states, document_joint
@@ -76,7 +77,7 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
         as they went. Compiled diagrams and :mod:`bnx.linear` answer at once and ignore
         it.
     within : {"support", "all"}, default "support"
-        For a classifier explained without compiling: ``"support"`` answers among the
+        ``"support"`` answers among the
         instances the network allows (positive probability): the reasons hold whatever
         the other features say in any completion that can occur, and the
         counterfactuals are instances that can occur; ``"all"``: over every instance,
@@ -136,11 +137,12 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
     >>> r.decision, r.multiclass, r.counterfactuals[0].decision
     ('yes', True, 'no')
     """
+    within_support(within)  # "support" or "all"
     if isinstance(odd, (ODD, Classifier)):  # an instance the network cannot produce: refused
         refuse_impossible(odd, {f: odd.states(f)[j] for f, j in
                                 odd.encode(instance, partial=True).items()})
     if isinstance(odd, ODD):
-        return _from_diagram(odd, instance, background, rival)
+        return _from_diagram(odd, instance, background, rival, within)
     if isinstance(odd, Classifier):
         if background is not None:
             raise ArgumentError("attributions (background=) need the compiled diagram: "
@@ -281,7 +283,8 @@ def _world(model: ODD | Classifier, within: str) -> str | None:
     return within if may_be_impossible(model) else None
 
 
-def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = None) -> Report:
+def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = None,
+                  within: str = "support") -> Report:
     from ..changes._robustness import counterfactuals
     from ..diagram.walks import feature_uses
     from ..explanation.pi import pi_explanations
@@ -355,13 +358,13 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
                       next=nxt, methods=FrozenMap({
                           "decision": "exact inference on the network",
                           "sdp": "compiled diagram"}))
-    pis = pi_explanations(odd, named, rival=rival)  # "why a" or "why a and not rival"
+    pis = pi_explanations(odd, named, rival=rival, within=within)  # why a (and not rival)
     reasons = []
     for e in pis.shortest():
         reasons.append(FrozenMap(e))
         if len(reasons) >= MAX_SHOWN:
             break
-    cfs = counterfactuals(odd, named, target=rival)  # to any other class, or the rival
+    cfs = counterfactuals(odd, named, target=rival, within=within)  # to another class or rival
     rob = cfs.cost  # the fewest changes (math.inf: no change flips the decision)
     changes = []
     for c, to in zip(cfs, cfs.decisions):  # each with the class it leads to
@@ -391,7 +394,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
                   robustness=rob, attributions=attributions, base_value=base,
                   methods=FrozenMap(dict.fromkeys(("decision", "reasons", "counterfactuals"),
                                                   "compiled diagram")),
-                  world=_world(odd, "all"),
+                  world=_world(odd, within),
                   reasons_proven="shortest")
 
 

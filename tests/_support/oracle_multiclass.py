@@ -120,8 +120,9 @@ class MultiOracle:
         Feature -> tuple of its states.
     """
 
-    def __init__(self, net, class_var, features):
+    def __init__(self, net, class_var, features, within="all"):
         self.net = net
+        self.within = within  # "support": questions range over the instances of Pr > 0
         self.class_var = class_var
         self.features = tuple(features)
         self.classes = tuple(oracle.node_states(net, class_var))
@@ -231,8 +232,12 @@ class MultiOracle:
             raise ValueError(f"the rival {rival!r} is the decided class itself")
         return a, (lambda d: d != rival)
 
+    def _allowed(self, key):
+        """Whether a question ranges over the complete instance ``key`` (``within``)."""
+        return self.within == "all" or sum(self._joint[key].values()) > 0
+
     def _all_keep(self, part, keep):
-        return all(keep(self._table[k]) for k in self._completions(part))
+        return all(keep(self._table[k]) for k in self._completions(part) if self._allowed(k))
 
     def sufficient(self, x, part, rival=None):
         """Whether every completion of ``part`` (a part of ``x``) keeps the decision
@@ -343,7 +348,7 @@ class MultiOracle:
         here = self._key(x)
         fixed = [i for i, f in enumerate(self.features) if f in set(immutable)]
         return [k for k, d in self._table.items()
-                if wanted(d) and all(k[i] == here[i] for i in fixed)]
+                if wanted(d) and all(k[i] == here[i] for i in fixed) and self._allowed(k)]
 
     def _distance(self, x, key):
         return sum(1 for f, s in zip(self.features, key) if x[f] != s)

@@ -168,15 +168,15 @@ def test_no_zero_entry_that_matters_means_every_instance_is_possible(case):
 
 def test_the_report_says_which_instances_it_answers_among(asia, tmp_path):
     """A report on a network that may rule instances out says which ones it answers among:
-    the instances it allows without compiling (``within="all"``: every one), every
-    instance on the diagram; in the text, the HTML and the JSON read back. A network
-    whose tables are all positive, and a partial instance, say nothing of it."""
+    the instances it allows by default (``within="all"``: every one), without compiling
+    and on the diagram, a loaded one too; in the text, the HTML and the JSON read back. A
+    network whose tables are all positive, and a partial instance, say nothing of it."""
     clf, odd = asia
     x = {"tub": "no", "either": "yes", "smoke": "yes"}
     said = {"support": "Among the instances the network allows",
             "all": "Over every instance, whether or not the network allows it"}
     for model, within, world in ((clf, "support", "support"), (clf, "all", "all"),
-                                 (odd, "support", "all")):
+                                 (odd, "support", "support"), (odd, "all", "all")):
         r = bnx.explain(model, x, within=within)
         assert r.world == world
         assert said[world] in r.text() and said[world] in r._repr_html_()
@@ -187,7 +187,9 @@ def test_the_report_says_which_instances_it_answers_among(asia, tmp_path):
     assert partial.world is None and "network allows" not in partial.text()
     path = tmp_path / "asia.bnx"
     odd.save(path)
-    assert bnx.explain(bnx.ODD.load(path), x).world == "all"  # from the file's tables
+    loaded = bnx.ODD.load(path)
+    assert bnx.explain(loaded, x) == bnx.explain(odd, x)  # the support from the file's tables
+    assert bnx.explain(loaded, x, within="all").world == "all"
     admissions = bnx.compile(bnx.examples.admissions(), backend="autoref")
     r = bnx.explain(admissions, dict.fromkeys(admissions.features, "+"))
     assert r.world is None and "network allows" not in r.text()

@@ -341,3 +341,19 @@ def test_the_help_of_on_states_the_rule_mc_follows(capsys):
     with pytest.raises(bnx.OnStatesError, match="'F'"):
         bnx.explanation.mc.on_states(bnx.compile(bnx.Classifier(net, "C", "p"),
                                                  backend="autoref"))
+
+
+def test_explain_answers_among_the_instances_the_network_allows(capsys):
+    """The report on a compiled diagram of a network with zeros says its world, and
+    ``--within all`` asks every instance; ``--within`` with a single question is refused."""
+    path = str(bnx.examples.network_path("asia.bif"))
+    args = ["--class", "lung", "--positive", "yes", "--features", "tub,either,smoke,xray",
+            "--compile", "yes", "--instance", "tub=no,either=yes,smoke=yes,xray=yes"]
+    code, out, err = run(capsys, "explain", path, *args)
+    assert code == 0, err
+    assert "Among the instances the network allows" in out
+    code, out, err = run(capsys, "explain", path, *args, "--within", "all")
+    assert code == 0, err
+    assert "Over every instance, whether or not the network allows it" in out
+    code, _, err = run(capsys, "explain", path, *args, "--within", "all", "--pi")
+    assert code == 1 and "--within goes with the report" in err

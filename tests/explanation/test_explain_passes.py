@@ -31,12 +31,13 @@ def test_questions_in_any_order_on_one_instance(case, data, backend):
     x, y = data.draw(instances(case)), data.draw(instances(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
     asks = {
-        "robustness": lambda z: bnx.robustness(odd, z),
-        "robustness fixed": lambda z: bnx.robustness(odd, z, immutable=fixed),
-        "counterfactuals fixed": lambda z: bnx.counterfactuals(odd, z, immutable=fixed).to_set(),
-        "counterfactuals": lambda z: bnx.counterfactuals(odd, z).to_set(),
-        "contrastive": lambda z: bnx.contrastive_explanations(odd, z).to_set(),
-        "roles": lambda z: bnx.feature_roles(odd, z),
+        "robustness": lambda z: bnx.robustness(odd, z, within="all"),
+        "robustness fixed": lambda z: bnx.robustness(odd, z, immutable=fixed, within="all"),
+        "counterfactuals fixed": lambda z: bnx.counterfactuals(odd, z, immutable=fixed,
+                                                               within="all").to_set(),
+        "counterfactuals": lambda z: bnx.counterfactuals(odd, z, within="all").to_set(),
+        "contrastive": lambda z: bnx.contrastive_explanations(odd, z, within="all").to_set(),
+        "roles": lambda z: bnx.feature_roles(odd, z, within="all"),
     }
     want = {
         "robustness": lambda z: brute.robustness(args, z, set()),
@@ -64,7 +65,7 @@ def test_check_explanation_reason_is_the_greedy_one(case, data, backend):
     x = data.draw(instances(case))
     kept = data.draw(st.sets(st.sampled_from(case.features)))
     partial = {f: x[f] for f in kept}
-    got = bnx.check_explanation(odd, x, partial)
+    got = bnx.check_explanation(odd, x, partial, within="all")
     if not got.sufficient:
         assert got.reason is None
         return

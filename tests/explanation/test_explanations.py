@@ -82,8 +82,8 @@ def test_pi_explanations_match_brute_force(case, data, backend):
     clf, odd = compiled_case(case, backend, data)
     x = data.draw(instances(case))
     want = oracle.pi_explanations(*oracle_args(case), x)
-    inst = bnx.pi_explanations(odd, x, method="inst")
-    cover = bnx.pi_explanations(odd, x, method="cover")
+    inst = bnx.pi_explanations(odd, x, method="inst", within="all")
+    cover = bnx.pi_explanations(odd, x, method="cover", within="all")
     assert inst.to_set() == want
     assert cover.to_set() == want
     assert inst.count == cover.count == len(want)

@@ -34,7 +34,7 @@ def test_contrastive_explanations_match_brute_force_and_duality(case, data, back
     clf, odd = compiled_case(case, backend, data)
     args = oracle_args(case)
     for x in _some_instances(case, data):
-        got = bnx.contrastive_explanations(odd, x)
+        got = bnx.contrastive_explanations(odd, x, within="all")
         want = brute.contrastive_explanations(args, x)
         assert got.to_set() == want
         assert got.count == len(want)
@@ -44,7 +44,7 @@ def test_contrastive_explanations_match_brute_force_and_duality(case, data, back
         hitting = brute.minimal_hitting_sets([{f for f, _ in p} for p in pis], case.features)
         assert {frozenset(f for f, _ in e) for e in want} == hitting
         # and the shortest of them are as long as the robustness
-        r = bnx.robustness(odd, x)
+        r = bnx.robustness(odd, x, within="all")
         assert (min(got.lengths(), default=math.inf)) == r
 
 
@@ -55,10 +55,11 @@ def test_feature_roles_and_pi_explanations(case, data, backend):
     clf, odd = compiled_case(case, backend, data)
     args = oracle_args(case)
     for x in _some_instances(case, data):
-        roles = bnx.feature_roles(odd, x)
+        roles = bnx.feature_roles(odd, x, within="all")
         assert roles == brute.feature_roles(args, x)
         assert list(roles) == list(clf.features)
-        assert bnx.pi_explanations(odd, x).to_set() == oracle.pi_explanations(*args, x)
+        assert bnx.pi_explanations(odd, x, within="all").to_set() == \
+            oracle.pi_explanations(*args, x)
 
 
 @pytest.mark.slow
@@ -70,9 +71,9 @@ def test_robustness_and_counterfactuals_match_brute_force(case, data, backend):
     args = oracle_args(case)
     for x in _some_instances(case, data):
         immutable = data.draw(st.sets(st.sampled_from(case.features)))
-        r = bnx.robustness(odd, x, immutable=immutable)
+        r = bnx.robustness(odd, x, immutable=immutable, within="all")
         assert r == brute.robustness(args, x, immutable)
-        cfs = bnx.counterfactuals(odd, x, immutable=immutable)
+        cfs = bnx.counterfactuals(odd, x, immutable=immutable, within="all")
         want = brute.counterfactuals(args, x, immutable)
         assert cfs.to_set() == want
         assert cfs.count == len(want)
@@ -192,7 +193,7 @@ def test_check_explanation_matches_brute_force(case, data, backend):
     for x in _some_instances(case, data):
         kept = data.draw(st.sets(st.sampled_from(case.features)))
         partial = {f: x[f] for f in kept}
-        got = bnx.check_explanation(odd, x, partial)
+        got = bnx.check_explanation(odd, x, partial, within="all")
         suff, minimal, redundant = brute.check_explanation(args, x, partial)
         assert (got.sufficient, got.minimal, set(got.redundant)) == (suff, minimal, redundant)
         assert bool(got) == suff and got.decision == clf.decide(x)
@@ -204,8 +205,8 @@ def test_check_explanation_matches_brute_force(case, data, backend):
             y = got.counterexample
             assert all(y[f] == s for f, s in partial.items())
             assert clf.decide(y) != clf.decide(x)
-        for pi in itertools.islice(bnx.pi_explanations(odd, x), 3):
-            assert bnx.check_explanation(odd, x, pi).minimal
+        for pi in itertools.islice(bnx.pi_explanations(odd, x, within="all"), 3):
+            assert bnx.check_explanation(odd, x, pi, within="all").minimal
 
 
 # ---------------------------------------------------------------------- fixed cases

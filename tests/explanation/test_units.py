@@ -110,7 +110,7 @@ def test_distances_are_hamming_distances_from_the_root(case, data, backend):
         d = int(_reach.distances(fv, xs, target, mutable)[fv.root])
         assert (None if d >= _reach.INF else d) == best
     y = _reach.closest_flip(fv, xs, mutable)
-    r = bnx.robustness(odd, x, immutable=fixed)
+    r = bnx.robustness(odd, x, immutable=fixed, within="all")
     if y is None:
         assert r == math.inf
     else:
@@ -141,9 +141,9 @@ def test_vectorised_contrastive_pass_matches_brute_force(case, data, backend):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_contrastive, "ROW_BY_ROW", 0)
         for x in [data.draw(instances(case)) for _ in range(2)]:
-            got = bnx.contrastive_explanations(odd, x)
+            got = bnx.contrastive_explanations(odd, x, within="all")
             assert got.to_set() == brute.contrastive_explanations(args, x)
-            assert bnx.feature_roles(odd, x) == brute.feature_roles(args, x)
+            assert bnx.feature_roles(odd, x, within="all") == brute.feature_roles(args, x)
 
 
 # ---------------------------------------------------------------- the erosions

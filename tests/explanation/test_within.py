@@ -89,7 +89,8 @@ def _odd(case, data, backend):
 
 def _kappa(case, clf, odd, data, brute):
     """A set to answer within: the support, a forbid list, or both, and its brute twin."""
-    kind = data.draw(st.sampled_from(["support", "forbid", "both", "classifier"]))
+    kind = data.draw(st.sampled_from(["support", "forbid", "both", "classifier", "default",
+                                      "all"]))
     combos = [{f: data.draw(st.sampled_from(brute.states[f])) for f in c}
               for c in data.draw(st.lists(st.sets(st.sampled_from(case.features),
                                                   min_size=1, max_size=2), max_size=2))]
@@ -97,6 +98,10 @@ def _kappa(case, clf, odd, data, brute):
                if not any(all(c[brute.features.index(f)] == s for f, s in b.items())
                           for b in combos)}
     probable = {c for c in brute.all if brute.prob[c] > 0}
+    if kind == "default":  # the default world: the instances the network allows
+        return "support", probable
+    if kind == "all":  # the total decision function
+        return "all", set(brute.all)
     if kind == "support":
         return bnx.support(clf, odd=odd), probable
     if kind == "classifier":
@@ -122,6 +127,10 @@ def test_explanations_within_a_set_match_brute_force(case, data, backend):
         pis = brute.pis(xt)
         assert bnx.pi_explanations(odd, x, within=within).to_set() == pis
         assert bnx.pi_explanations(odd, x, within=within, method="cover").to_set() == pis
+        if within == "support":  # the default
+            assert bnx.pi_explanations(odd, x).to_set() == pis
+            assert bnx.counterfactuals(odd, x).to_set() == brute.counterfactuals(
+                xt, lambda k, s: Fraction(1))[1]
         got = bnx.contrastive_explanations(odd, x, within=within)
         assert got.to_set() == brute.contrastive(xt)
         assert got.decision == brute.table[xt]
@@ -167,10 +176,9 @@ def test_counterfactuals_with_costs_match_brute_force(case, data, backend):
     clf, odd = _odd(case, data, backend)
     brute = Brute(case)
     possible = set(brute.kappa)  # bnx refuses an instance the network cannot produce
-    if data.draw(st.booleans()):
-        within, kappa = bnx.support(clf, odd=odd), set(brute.kappa)
-    else:
-        within, kappa = None, set(brute.all)
+    within, kappa = data.draw(st.sampled_from([
+        (bnx.support(clf, odd=odd), set(brute.kappa)), ("support", set(brute.kappa)),
+        ("all", set(brute.all))]))
     brute.kappa = kappa
     assume(kappa & possible)
     xt = data.draw(st.sampled_from(sorted(kappa & possible)))

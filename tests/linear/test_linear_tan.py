@@ -68,17 +68,21 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     assume(clf.structure == "tan")
     odd = bnx.compile(clf, backend=backend)
     x = data.draw(instances(case))
-    want = bnx.pi_explanations(odd, x).to_set()
-    # the ODD answers over every instance (its questions' default), so bnx.linear is asked there
+    want = bnx.pi_explanations(odd, x, within="all").to_set()  # every instance
     got = [frozenset(e.items()) for e in linear.pi_explanations(clf, x, within="all")]
     assert set(got) == want and len(got) == len(want)
+    if sum(clf.class_joint(x)) > 0:  # and the instances the network allows (the default)
+        assert {frozenset(e.items()) for e in linear.pi_explanations(clf, x)} == \
+            bnx.pi_explanations(odd, x).to_set()
+        assert linear.counterfactuals(clf, x).to_set() == bnx.counterfactuals(odd, x).to_set()
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
     mc = linear.mc_explanations(clf, x, on=on, fixed=fixed)
     on_diagram = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
     assert type(mc) is type(on_diagram) and mc.to_set() == on_diagram.to_set()
     assert mc.lengths() == on_diagram.lengths() and mc.on == on_diagram.on
-    cfs, cfs_diagram = linear.counterfactuals(clf, x, within="all"), bnx.counterfactuals(odd, x)
+    cfs = linear.counterfactuals(clf, x, within="all")
+    cfs_diagram = bnx.counterfactuals(odd, x, within="all")
     assert cfs.to_set() == cfs_diagram.to_set() and cfs.cost == cfs_diagram.cost
     # the same order, most probable first (ties in the diagram's order, which may differ)
     assert [p for _, p in cfs.probabilities()] == [p for _, p in cfs_diagram.probabilities()]
@@ -111,9 +115,9 @@ def test_positive_decisions_of_more_than_two_classes(case, data):
     assert cfs.to_set() == brute.counterfactuals(x) and cfs.cost == r
     if r == math.inf:
         with pytest.raises(bnx.ExplanationError):
-            linear.shortest_contrastive_explanation(clf, x)
+            linear.shortest_contrastive_explanation(clf, x, within="all")
     else:
-        assert frozenset(linear.shortest_contrastive_explanation(clf, x)) in {
+        assert frozenset(linear.shortest_contrastive_explanation(clf, x, within="all")) in {
             frozenset(c) for c in cfs}
     subset = data.draw(st.sets(st.sampled_from(case.features)))
     partial = {f: x[f] for f in subset}

@@ -39,21 +39,22 @@ def test_questions_on_class_formulas_answer_as_the_oracle(case, data, backend):
     on = {f: data.draw(st.sets(st.sampled_from(case.states(f))), label=f"on {f}")
           for f in case.features}
     for rival in (None, b):
-        assert bnx.pi_explanations(odd, x, rival=rival).to_set() == \
+        assert bnx.pi_explanations(odd, x, rival=rival, within="all").to_set() == \
             brute.pi_explanations(x, rival)
-        assert (bnx.contrastive_explanations(odd, x, rival=rival).to_set()
+        assert (bnx.contrastive_explanations(odd, x, rival=rival, within="all").to_set()
                 == brute.contrastive_explanations(x, rival))
-        assert bnx.feature_roles(odd, x, rival=rival) == brute.feature_roles(x, rival)
-        check = bnx.check_explanation(odd, x, part, rival=rival)
+        assert bnx.feature_roles(odd, x, rival=rival, within="all") == brute.feature_roles(x, rival)
+        check = bnx.check_explanation(odd, x, part, rival=rival, within="all")
         assert (check.sufficient, check.minimal, set(check.redundant)) == \
             brute.check_explanation(x, part, rival)
         assert bnx.mc_explanations(odd, x, rival=rival, on=on).to_set() == \
             brute.mc_explanations(x, on, rival=rival)
         cfs = brute.counterfactuals(x, target=rival, immutable=immutable)
-        assert bnx.counterfactuals(odd, x, target=rival, immutable=immutable).to_set() == \
-            set(cfs)
-        assert bnx.robustness(odd, x, target=rival, immutable=immutable) == brute.robustness(
-            x, target=rival, immutable=immutable)
+        assert bnx.counterfactuals(odd, x, target=rival, immutable=immutable,
+                                   within="all").to_set() == set(cfs)
+        assert bnx.robustness(odd, x, target=rival, immutable=immutable,
+                              within="all") == brute.robustness(x, target=rival,
+                                                                immutable=immutable)
     s = data.draw(st.sampled_from(brute.classes), label="state")
     assert bnx.prime_implicants(odd.class_formula(s)).to_set() == brute.prime_implicants(s)
 

@@ -258,13 +258,13 @@ def test_questions_are_binary_questions_on_one_class(case, data):
     for state, rival in ((a, None), (b, b)):
         odd = bnx.compile(_binary(case, state), backend="autoref")
         assert odd.decide(x) == (rival is None)
-        assert bnx.pi_explanations(odd, x).to_set() == brute.pi_explanations(x, rival)
-        assert (bnx.contrastive_explanations(odd, x).to_set()
+        assert bnx.pi_explanations(odd, x, within="all").to_set() == brute.pi_explanations(x, rival)
+        assert (bnx.contrastive_explanations(odd, x, within="all").to_set()
                 == brute.contrastive_explanations(x, rival))
-        assert bnx.feature_roles(odd, x) == brute.feature_roles(x, rival)
+        assert bnx.feature_roles(odd, x, within="all") == brute.feature_roles(x, rival)
         cfs = brute.counterfactuals(x, target=rival, immutable=immutable)
-        assert bnx.counterfactuals(odd, x, immutable=immutable).to_set() == set(cfs)
-        assert bnx.robustness(odd, x, immutable=immutable) == brute.robustness(
+        assert bnx.counterfactuals(odd, x, immutable=immutable, within="all").to_set() == set(cfs)
+        assert bnx.robustness(odd, x, immutable=immutable, within="all") == brute.robustness(
             x, target=rival, immutable=immutable)
         if rival is not None:
             assert set(cfs.values()) <= {b}
@@ -382,7 +382,7 @@ def test_more_questions_are_binary_questions_on_one_class(case, data):
     for state, rival in ((a, None), (b, b)):
         odd = bnx.compile(_binary(case, state), backend="autoref")
         assert bnx.prime_implicants(odd).to_set() == brute.prime_implicants(state)
-        check = bnx.check_explanation(odd, x, part)
+        check = bnx.check_explanation(odd, x, part, within="all")
         sufficient, minimal, redundant = brute.check_explanation(x, part, rival)
         assert (check.sufficient, check.minimal, set(check.redundant)) == (
             sufficient, minimal, redundant)

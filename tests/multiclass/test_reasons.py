@@ -64,18 +64,19 @@ def test_reasons_for_the_decided_class_and_against_each_rival(case, data):
     part = {f: x[f] for f in case.features if f in part}
     for rival in (None, *(c for c in brute.classes if c != a)):
         want = brute.pi_explanations(x, rival)
-        pis = bnx.pi_explanations(odd, x, rival=rival)
+        pis = bnx.pi_explanations(odd, x, rival=rival, within="all")
         assert pis.to_set() == want
-        assert bnx.pi_explanations(odd, x, rival=rival, method="cover").to_set() == want
+        assert bnx.pi_explanations(odd, x, rival=rival, method="cover",
+                                   within="all").to_set() == want
         assert (pis.decided, pis.rival, pis.decision) == (a, rival, rival is None)
         assert pis.shortest().rival == rival
         ces = brute.contrastive_explanations(x, rival)
-        assert bnx.contrastive_explanations(odd, x, rival=rival).to_set() == ces
-        assert bnx.feature_roles(odd, x, rival=rival) == brute.feature_roles(x, rival)
+        assert bnx.contrastive_explanations(odd, x, rival=rival, within="all").to_set() == ces
+        assert bnx.feature_roles(odd, x, rival=rival, within="all") == brute.feature_roles(x, rival)
         mcs = bnx.mc_explanations(odd, x, rival=rival, on=on, fixed=fixed)
         assert mcs.to_set() == brute.mc_explanations(x, on, fixed, rival=rival)
         assert (mcs.decided, mcs.rival) == (a, rival)
-        check = bnx.check_explanation(odd, x, part, rival=rival)
+        check = bnx.check_explanation(odd, x, part, rival=rival, within="all")
         sufficient, minimal, redundant = brute.check_explanation(x, part, rival)
         assert (check.sufficient, check.minimal, set(check.redundant)) == \
             (sufficient, minimal, redundant)
@@ -197,6 +198,7 @@ def child_brute(child):
     brute.states = {f: tuple(child.states(f)) for f in brute.features}
     brute._table = {k: child.predict(dict(zip(brute.features, k)))
                     for k in itertools.product(*brute.states.values())}
+    brute.within = "all"  # every instance (the tests ask within="all")
     return brute
 
 
@@ -214,15 +216,16 @@ def test_child_reasons_against_its_decision_table(child, child_brute):
         x = dict(zip(brute.features, key))
         a = table[key]
         for rival in (None, *(c for c in brute.classes if c != a)):
-            pis = bnx.pi_explanations(odd, x, rival=rival)
+            pis = bnx.pi_explanations(odd, x, rival=rival, within="all")
             assert pis.to_set() == brute.pi_explanations(x, rival), (x, rival)
             said = f"for Disease = {a}" + (f" and not {rival}" if rival is not None else " (")
             assert said in pis.title()
-            assert (bnx.contrastive_explanations(odd, x, rival=rival).to_set()
+            assert (bnx.contrastive_explanations(odd, x, rival=rival, within="all").to_set()
                     == brute.contrastive_explanations(x, rival))
-            assert bnx.feature_roles(odd, x, rival=rival) == brute.feature_roles(x, rival)
+            assert bnx.feature_roles(odd, x, rival=rival, within="all") == \
+                brute.feature_roles(x, rival)
             part = dict(list(x.items())[::2])
-            check = bnx.check_explanation(odd, x, part, rival=rival)
+            check = bnx.check_explanation(odd, x, part, rival=rival, within="all")
             assert (check.sufficient, check.minimal, set(check.redundant)) == \
                 brute.check_explanation(x, part, rival)
 

@@ -48,9 +48,9 @@ def test_robustness_and_counterfactuals_reach_another_class_or_the_target(case, 
     assert odd.decide(x) == a
     for target in (None, *(c for c in brute.classes if c != a)):
         want = brute.counterfactuals(x, target=target, immutable=immutable)
-        r = bnx.robustness(odd, x, target=target, immutable=immutable)
+        r = bnx.robustness(odd, x, target=target, immutable=immutable, within="all")
         assert r == brute.robustness(x, target=target, immutable=immutable)
-        cfs = bnx.counterfactuals(odd, x, target=target, immutable=immutable)
+        cfs = bnx.counterfactuals(odd, x, target=target, immutable=immutable, within="all")
         assert _as_map(cfs) == want
         assert cfs.cost == r and cfs.multiclass
         if target is not None:
@@ -64,7 +64,7 @@ def test_robustness_and_counterfactuals_reach_another_class_or_the_target(case, 
             assert all(f"{f} from {x[f]} to {s}" in line for f, s in c.items())
         # the cheapest changes under costs: a move to the target's class costs more
         cost = {f: 2 for f in case.features[:1]}
-        priced = bnx.counterfactuals(odd, x, target=target, cost=cost)
+        priced = bnx.counterfactuals(odd, x, target=target, cost=cost, within="all")
         for c, d in zip(priced, priced.decisions):
             assert brute.decide({**x, **c}) == d != a
             assert sum(cost.get(f, 1) for f in c) == priced.cost

@@ -40,15 +40,23 @@ def _brute(case, row, on):
                    robustness=math.inf)
         return got
     table = oracle.decision_table(*head, obs)
-    flips = [sum(a != b for a, b in zip(combo, (x[f] for f in obs)))
-             for combo, d in table.items() if d != got["decision"]]
+    # the reasons and the robustness among the instances the network allows (the default;
+    # the MC-explanations over every instance)
+    joint = oracle.class_joint_table(case.net, case.class_var, obs)
+    possible = {combo for combo in table if sum(joint[combo].values()) > 0}
+    here = tuple(x[f] for f in obs)
+    flips = [sum(a != b for a, b in zip(combo, here))
+             for combo, d in table.items() if d != got["decision"] and combo in possible]
     got["robustness"] = min(flips) if flips else math.inf
     d = got["decision"]
     mc = oracle.mc_explanations(*_args(case, obs), x, {f: on[f] for f in obs})
     card = {sum(1 for f, s in e if (s in on[f]) == d) for e in mc}
     assert len(card) == 1
     got.update(mc_count=len(mc), mc_shortest=card.pop())
-    pis = oracle.pi_explanations(*_args(case, obs), x)
+    kept = [frozenset(k) for r in range(len(obs) + 1)
+            for k in itertools.combinations(range(len(obs)), r)
+            if all(table[z] == d for z in possible if all(z[i] == here[i] for i in k))]
+    pis = [k for k in kept if not any(o < k for o in kept)]
     lens = [len(z) for z in pis]
     got.update(pi_count=len(pis), pi_shortest=min(lens), pi_shortest_count=lens.count(min(lens)))
     return got
