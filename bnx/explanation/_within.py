@@ -12,7 +12,11 @@ question asked of the function
 * ``g = f ∧ κ`` when ``x`` is negative: no ``z`` outside ``κ`` can be a positive one;
 
 which takes ``x``'s decision wherever ``f`` does and also outside ``κ``, and the other
-decision exactly on the instances of ``κ`` that have the other decision under ``f``.
+decision exactly on the instances of ``κ`` that have the other decision under ``f``. A
+question that looks for instances with ``x``'s own decision (an MC-explanation is one:
+``x`` with on features turned off, still decided as ``x``) asks the other function
+(``witness=True``): ``f ∧ κ`` when ``x`` is positive, ``f ∨ ¬κ`` when negative, so that
+only instances of ``κ`` keep the decision.
 (``x`` must be in ``κ``.) :func:`within_odd` makes ``g`` as an ODD over the same
 encoding, in the same manager, kept per ODD, set and decision; the questions then run
 unchanged on it.
@@ -76,11 +80,12 @@ def _support_root(odd: ODD):
     return None if kappa.root == owner.domain else kappa.root
 
 
-def within_odd(odd: ODD, instance: Instance, within="support") -> ODD:
+def within_odd(odd: ODD, instance: Instance, within="support", *, witness: bool = False) -> ODD:
     """Return the ODD of ``g`` (see the module docstring) for the decision on ``instance``.
 
-    ``odd`` itself when ``κ`` is every instance. Raises :class:`~bnx.ExplanationError`
-    when ``instance`` is not in the set.
+    With ``witness``, the function whose instances with ``x``'s decision are those of
+    ``κ``. ``odd`` itself when ``κ`` is every instance. Raises
+    :class:`~bnx.ExplanationError` when ``instance`` is not in the set.
     """
     kappa = within_root(odd, within)
     if kappa is None:
@@ -93,11 +98,12 @@ def within_odd(odd: ODD, instance: Instance, within="support") -> ODD:
                                "probability zero, or matches a forbidden combination): "
                                "questions within a set are asked of its instances")
     decision = _cache.decide(odd, x)
-    made = detached(odd)  # per ODD, (κ's node, decision) -> the ODD of g
-    key = (kappa, decision)
+    made = detached(odd)  # per ODD, (κ's node, f ∨ ¬κ or f ∧ κ) -> the ODD of g
+    widen = decision != witness
+    key = (kappa, widen)
     got = made.get("within", key)
     if got is None:
-        root = (union(odd.root, difference(odd.domain, kappa)) if decision
+        root = (union(odd.root, difference(odd.domain, kappa)) if widen
                 else intersect(odd.root, kappa))
         meta = dict(odd.meta)
         meta["least_states"] = None  # g is not unate as f may be

@@ -159,8 +159,12 @@ def on_states_message(unknown: list) -> str:
 @question
 def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
                     on: Mapping[Feature, State | Collection[State]] | None = None,
-                    fixed: Iterable[Feature] = ()) -> Explanations:
+                    fixed: Iterable[Feature] = (), within="support") -> Explanations:
     """Every MC-explanation of the decision on ``instance``, as complete instances.
+
+    Within a set ``κ`` of instances (``within=``, by default the instances the network
+    allows): only instances of ``κ`` count as keeping the decision, so every
+    MC-explanation is one.
 
     On a :class:`~bnx.MulticlassODD`, the decision is the class ``a`` decided on the
     instance: the MC-explanations of the positive decision of ``a``'s class formula (on
@@ -184,6 +188,8 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
         (``on_states=``).
     fixed : iterable of features
         Features that keep their state (the paper's ``Y``).
+    within : "support", "all", instance set, classifier or list of mappings, default "support"
+        The instances an MC-explanation may be: see :func:`bnx.pi_explanations`.
 
     Returns
     -------
@@ -226,7 +232,8 @@ def mc_explanations(odd: ODD, instance: Instance, *, rival=None,
     """
     check_odd(odd)
     q = ask(odd, instance, rival)
-    odd = q.formula
+    from ._within import within_odd
+    odd = within_odd(q.formula, instance, within, witness=True)
     x = _cache.indices(odd, instance)
     g, root, negated = _cache.both(odd)
     cache = _cache.store(odd, "mc", lambda: _Cache(odd))

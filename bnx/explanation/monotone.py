@@ -328,7 +328,7 @@ def theorem3_holds(odd: ODD, instance: Instance, *,
     True
     """
     onv = _binary_on(odd, on)
-    mc = mc_explanations(odd, instance, on=on)
+    mc = mc_explanations(odd, instance, on=on, within="all")
     shortest = pi_explanations(odd, instance, within="all").shortest()  # (the theorem's f)
     enc = odd.encoding
     fill = {f: enc.states[i][1 - onv[i] if mc.decision else onv[i]]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from ..classifier._possible import may_be_impossible
+from ..classifier._world import within_support
 from ..diagram.encoding import Encoding
 from ..diagram.layout import Layout
 from ..diagram.store import Store
@@ -21,7 +23,7 @@ __all__ = ["mc_explanations", "one_mc_explanation"]
 
 def mc_explanations(clf: Any, instance: Mapping, *,
                     on: Mapping[Any, Any | Collection] | None = None,
-                    fixed: Iterable = ()) -> Explanations:
+                    fixed: Iterable = (), within: str = "support") -> Explanations:
     """Every MC-explanation of the decision on ``instance``, as complete instances.
 
     What :func:`bnx.mc_explanations` answers on the compiled ODD, the same set: for a
@@ -39,9 +41,12 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     members (there may be billions), on a TAN listed member by member, each after
     polynomially many steps. When the set is too large for either, the search gives up
     with a :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
-    It ranges over every instance, the total decision function (``within="all"`` of the
-    other questions; an MC-explanation within the network's support must also be an
-    instance of positive probability, which is no race: compile the classifier for it).
+    Among the instances the network allows (``within="support"``, the default) when no
+    table of the features or their ancestors has a zero entry (every instance is then
+    allowed); on a network with such a zero, an MC-explanation would also have to be an
+    instance of positive probability, which is no race: that is refused with a
+    :class:`~bnx.StructureError` (compile the classifier, or ask ``within="all"``, every
+    instance, the total decision function).
 
     Parameters
     ----------
@@ -54,6 +59,8 @@ def mc_explanations(clf: Any, instance: Mapping, *,
         ``{feature: on state or states}``, as for :func:`~bnx.mc_explanations`.
     fixed : iterable of features
         Features that keep their state.
+    within : {"support", "all"}, default "support"
+        The instances an MC-explanation may be (see above).
 
     Returns
     -------
@@ -64,8 +71,9 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     Raises
     ------
     StructureError
-        The classifier is not naive Bayes or a TAN with a two-state class, or the set is
-        too large to build without compiling (:mod:`bnx.linear._every`).
+        The classifier is not naive Bayes or a TAN with a two-state class, the set is
+        too large to build without compiling (:mod:`bnx.linear._every`), or the network
+        may rule instances out and ``within="support"``.
     OnStatesError
         A feature's on state is neither given, declared, nor recognisable.
 
@@ -87,11 +95,24 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     >>> list(mcs)
     [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
     """
-    return _fewest_on(network_of(clf), instance, on, fixed)
+    clf = network_of(clf)
+    _within(clf, within)
+    return _fewest_on(clf, instance, on, fixed)
+
+
+def _within(clf: Any, within: str) -> None:
+    """Refuse MC-explanations within the support of a network that may rule instances out."""
+    if within_support(within) and may_be_impossible(clf):
+        raise StructureError(
+            "MC-explanations among the instances the network allows are not found without "
+            "compiling when a table has a zero entry (each must then be an instance the "
+            "network allows): compile the classifier (bnx.mc_explanations(bnx.compile(clf), "
+            "x)), or ask every instance (within='all')")
 
 
 def one_mc_explanation(clf: Any, instance: Mapping, *,
-                       on: Mapping[Any, Any | Collection] | None = None) -> dict:
+                       on: Mapping[Any, Any | Collection] | None = None,
+                       within: str = "support") -> dict:
     """Return one of :func:`mc_explanations` for a report: the first shortest-first.
 
     When the set is quick to build (:data:`~._changes.ONE_STATES`,
@@ -100,6 +121,7 @@ def one_mc_explanation(clf: Any, instance: Mapping, *,
     """
     from ._changes import ONE_STATES, ONE_STEPS
     clf = network_of(clf)
+    _within(clf, within)
     try:
         return next(_fewest_on(clf, instance, on, (), ONE_STATES, ONE_STEPS).shortest_first())
     except StructureError:  # too many to build quickly

@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 
 from .._util.wording import decided, decision_state, plural, terms
+from ..classifier._possible import may_be_impossible
 from ._changes import one_counterfactual, robustness
 from ._decision import decide
 from ._mc import one_mc_explanation
@@ -55,7 +56,10 @@ def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool =
     lines = [decided(clf.class_var, decision_state(states, positive, d), positive, posterior,
                      rule=getattr(clf, "rule", "threshold"), threshold=clf.threshold,
                      positive=d, class_probabilities=probs)]
-    if mc:
+    if mc and may_be_impossible(clf):  # (no race: see bnx.linear.mc_explanations)
+        lines += ["", (f"an MC-explanation of {decided_as}: not found without compiling, as "
+                       f"the network may rule instances out (compile it to ask)")]
+    elif mc:
         e = one_mc_explanation(clf, instance, on=on)
         changed = {f: s for f, s in e.items() if s != instance[f]}
         lines += ["", (f"an MC-explanation of {decided_as} (one of possibly many; "

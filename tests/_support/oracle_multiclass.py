@@ -328,7 +328,8 @@ class MultiOracle:
             return sum(1 for f, s in zip(self.features, key) if f not in fixed
                        and ((s in on[f]) if positive else (s not in on[f])))
 
-        candidates = [k for k in itertools.product(*choices) if keep(self._table[k])]
+        candidates = [k for k in itertools.product(*choices)
+                      if keep(self._table[k]) and self._allowed(k)]
         best = min(cost(k) for k in candidates)  # x itself is one
         return {frozenset(self._as_dict(k).items()) for k in candidates if cost(k) == best}
 

@@ -62,6 +62,23 @@ class Brute:
                     "necessary" if all(f in p for p in pis) else "relevant")
                 for f in self.features}
 
+    def mc(self, x: tuple, on: dict) -> set:
+        """The MC-explanations of ``x`` within kappa: from ``x``, on states turned off (off
+        states turned on for a negative decision), the decision kept, in kappa, the fewest
+        counted states kept."""
+        d = self.table[x]
+
+        def counted(k, s):
+            return (s in on[self.features[k]]) == d
+
+        choices = [[s] + [t for t in self.states[f] if not counted(k, t)] if counted(k, s)
+                   else [s] for k, (f, s) in enumerate(zip(self.features, x))]
+        good = [z for z in itertools.product(*choices)
+                if self.table[z] == d and z in self.kappa]
+        best = min(sum(counted(k, s) for k, s in enumerate(z)) for z in good)  # x is one
+        return {frozenset(zip(self.features, z)) for z in good
+                if sum(counted(k, s) for k, s in enumerate(z)) == best}
+
     def counterfactuals(self, x: tuple, price) -> tuple:
         """``(least price, {changes})`` over the instances of kappa with the other decision
         (``math.inf`` and no changes when there is none); ``price(k, state)`` is the price
@@ -135,6 +152,9 @@ def test_explanations_within_a_set_match_brute_force(case, data, backend):
         assert got.to_set() == brute.contrastive(xt)
         assert got.decision == brute.table[xt]
         assert bnx.feature_roles(odd, x, within=within) == brute.roles(xt)
+        on = {f: set(data.draw(st.sets(st.sampled_from(brute.states[f]), min_size=1)))
+              for f in brute.features}
+        assert bnx.mc_explanations(odd, x, on=on, within=within).to_set() == brute.mc(xt, on)
         unit = brute.counterfactuals(xt, lambda k, s: Fraction(1))
         assert bnx.robustness(odd, x, within=within) == unit[0]
         cfs = bnx.counterfactuals(odd, x, within=within)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import bnx
 from bnx import linear
+from bnx.classifier._possible import may_be_impossible  # private: the zero test
 from tests._support import oracle
 from tests._support.linear_brute import (
     Brute,
@@ -94,14 +95,19 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
         assert set(got) == want and len(got) == len(want)
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
-    mc = linear.mc_explanations(clf, x, on=on, fixed=fixed)
+    mc = linear.mc_explanations(clf, x, on=on, fixed=fixed, within="all")
+    if may_be_impossible(clf):  # within the support (the default): no race, refused
+        with pytest.raises(bnx.StructureError, match="zero entry"):
+            linear.mc_explanations(clf, x, on=on, fixed=fixed)
+    else:  # the support is every instance
+        assert linear.mc_explanations(clf, x, on=on, fixed=fixed).to_set() == mc.to_set()
     assert mc.to_set() == oracle.mc_explanations(
         case.net, case.class_var, case.positive, case.threshold, case.features, x, on, fixed)
     if not possible:  # the diagram's questions refuse an instance the network cannot produce
         with pytest.raises(bnx.ImpossibleInstanceError):
-            bnx.mc_explanations(odd, x, on=on, fixed=fixed)
+            bnx.mc_explanations(odd, x, on=on, fixed=fixed, within="all")
         return
-    on_diagram = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
+    on_diagram = bnx.mc_explanations(odd, x, on=on, fixed=fixed, within="all")
     assert type(mc) is type(on_diagram) and mc.to_set() == on_diagram.to_set()
     assert (mc.lengths(), mc.on, mc.decision_text, str(mc).splitlines()[0]) == (
         on_diagram.lengths(), on_diagram.on, on_diagram.decision_text,
@@ -157,10 +163,11 @@ def test_mc_explanation_when_a_forced_feature_alone_keeps_the_decision(backend, 
     clf = bnx.Classifier(net, "C", 0, threshold=0.5, features=features)
     assert clf.decide(x) and not clf.decide({**x, "E": 1})
     odd = bnx.compile(clf, backend=backend)
-    expected = bnx.mc_explanations(odd, x, on=on).to_set()
+    expected = bnx.mc_explanations(odd, x, on=on, within="all").to_set()
     assert expected == {frozenset(want.items())}
     assert expected == oracle.mc_explanations(net, "C", 0, 0.5, features, x, on)
-    assert linear.mc_explanations(clf, x, on=on).to_set() == {frozenset(want.items())}
+    assert linear.mc_explanations(clf, x, on=on, within="all").to_set() == {
+        frozenset(want.items())}
 
 
 
@@ -175,7 +182,7 @@ def test_mc_explanation_under_the_argmax_rule(case, data):
     x = data.draw(instances(case))
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
-    got = linear.mc_explanations(clf, x, on=on, fixed=fixed)
+    got = linear.mc_explanations(clf, x, on=on, fixed=fixed, within="all")
     d = brute.decide(x)
 
     def counted(f, s):

@@ -77,8 +77,8 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
         assert linear.counterfactuals(clf, x).to_set() == bnx.counterfactuals(odd, x).to_set()
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
-    mc = linear.mc_explanations(clf, x, on=on, fixed=fixed)
-    on_diagram = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
+    mc = linear.mc_explanations(clf, x, on=on, fixed=fixed, within="all")
+    on_diagram = bnx.mc_explanations(odd, x, on=on, fixed=fixed, within="all")
     assert type(mc) is type(on_diagram) and mc.to_set() == on_diagram.to_set()
     assert mc.lengths() == on_diagram.lengths() and mc.on == on_diagram.on
     cfs = linear.counterfactuals(clf, x, within="all")
@@ -129,7 +129,8 @@ def test_positive_decisions_of_more_than_two_classes(case, data):
     with pytest.raises(bnx.StructureError, match="two-state class only"):
         linear.shortest_pi_explanation(clf, x)
     with pytest.raises(bnx.StructureError, match="two-state class only"):
-        linear.mc_explanations(clf, x, on={f: case.states(f)[-1] for f in case.features})
+        linear.mc_explanations(clf, x, on={f: case.states(f)[-1] for f in case.features},
+                               within="all")
 
 
 def test_the_threshold_rule_with_more_than_two_classes_is_refused():

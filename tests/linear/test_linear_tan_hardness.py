@@ -304,7 +304,7 @@ def test_the_sets_with_every_verdict_settled_exactly(case, data, monkeypatch):
     with monkeypatch.context() as m:
         for side in (True, False):
             m.setattr(_core.weights(clf).race(side), "tol", 10 ** 60)
-        assert linear.mc_explanations(clf, x, on=on).to_set() == want
+        assert linear.mc_explanations(clf, x, on=on, within="all").to_set() == want
         assert linear.counterfactuals(clf, x, within="all").to_set() == brute.counterfactuals(x)
 
 

@@ -38,18 +38,17 @@ def _brute(case, row, on):
                 "pi_shortest": 0, "pi_shortest_count": 1, "robustness": math.inf}
     brute = MultiOracle(case.net, case.class_var, kept)
     assert brute.decide(x) == d
-    # the reasons and changes among the instances the network allows (the MC-explanations
-    # over every instance)
-    pis = MultiOracle(case.net, case.class_var, kept, within="support").pi_explanations(x)
+    # every answer among the instances the network allows (the default)
+    possible = MultiOracle(case.net, case.class_var, kept, within="support")
+    pis = possible.pi_explanations(x)
     lengths = [len(p) for p in pis]
-    mcs = brute.mc_explanations(x, {f: on[f] for f in kept})
+    mcs = possible.mc_explanations(x, {f: on[f] for f in kept})
     cost = {sum(1 for f, s in m if s == on[f]) for m in mcs}
     assert len(cost) == 1
     return {"decision": d, "observed": len(kept), "mc_count": len(mcs),
             "mc_shortest": cost.pop(), "pi_count": len(pis), "pi_shortest": min(lengths),
             "pi_shortest_count": lengths.count(min(lengths)),
-            "robustness": float(MultiOracle(case.net, case.class_var, kept,
-                                            within="support").robustness(x))}
+            "robustness": float(possible.robustness(x))}
 
 
 @given(case=multiclass_networks(max_features=4, max_instances=36), data=st.data())

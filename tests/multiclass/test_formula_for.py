@@ -47,7 +47,7 @@ def test_questions_on_class_formulas_answer_as_the_oracle(case, data, backend):
         check = bnx.check_explanation(odd, x, part, rival=rival, within="all")
         assert (check.sufficient, check.minimal, set(check.redundant)) == \
             brute.check_explanation(x, part, rival)
-        assert bnx.mc_explanations(odd, x, rival=rival, on=on).to_set() == \
+        assert bnx.mc_explanations(odd, x, rival=rival, on=on, within="all").to_set() == \
             brute.mc_explanations(x, on, rival=rival)
         cfs = brute.counterfactuals(x, target=rival, immutable=immutable)
         assert bnx.counterfactuals(odd, x, target=rival, immutable=immutable,
