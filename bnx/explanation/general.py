@@ -25,7 +25,8 @@ __all__ = ["general_reasons", "GeneralReasons", "term"]
 
 
 @question
-def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReasons:
+def general_reasons(odd: ODD, instance: Instance, *, rival=None,
+                    within="support") -> GeneralReasons:
     """Find the maximal boxes of states around ``instance`` that keep its decision.
 
     On every instance of such a box the decision is the instance's (or, with ``rival``, none
@@ -59,6 +60,9 @@ def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReaso
         binary ODD, only the other decision's state, which gives the same boxes as
         without it). Without it, a multi-class ODD asks ``odd.class_formula`` of the
         decided class.
+    within : "support", "all", instance set, classifier or list of mappings, default "support"
+        The instances a box must keep decided (by default those the network allows; the
+        others may take any decision): see :func:`bnx.pi_explanations`.
 
     Raises
     ------
@@ -107,7 +111,8 @@ def general_reasons(odd: ODD, instance: Instance, *, rival=None) -> GeneralReaso
       Fever = no, Aches = no
     """
     check_odd(odd)
-    formula = formula_for(odd, instance, rival=rival)
+    from ._within import within_odd
+    formula = within_odd(formula_for(odd, instance, rival=rival), instance, within)
     x = _cache.indices(formula, instance)
     if odd.multiclass:
         this = odd.decide(instance)

@@ -388,7 +388,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
         base = float(a.base_values)
     lengths = pis.lengths()  # the count is their sum: one walk over the reasons, not two
     return Report(**common, reasons=tuple(reasons), reason_count=sum(lengths.values()),
-                  reason_lengths=FrozenMap(lengths), **_general(odd, named, rival),
+                  reason_lengths=FrozenMap(lengths), **_general(odd, named, rival, within),
                   necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
                   robustness=rob, attributions=attributions, base_value=base,
@@ -403,7 +403,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
 GENERAL_READ = 4 * MAX_SHOWN
 
 
-def _general(odd: ODD, named: dict, rival: Any = None) -> dict:
+def _general(odd: ODD, named: dict, rival: Any = None, within: str = "support") -> dict:
     """Find the report's general reasons (with ``rival``: ruling it out).
 
     The first that allow several states of a feature (none to compute where every feature
@@ -412,7 +412,7 @@ def _general(odd: ODD, named: dict, rival: Any = None) -> dict:
     from ..explanation.general import general_reasons
     if all(len(s) <= 2 for s in odd.encoding.states):
         return {}
-    found = general_reasons(odd, named, rival=rival)
+    found = general_reasons(odd, named, rival=rival, within=within)
     shown, words = [], []
     for k, reason in enumerate(found):
         if k >= GENERAL_READ or len(shown) >= MAX_SHOWN:

@@ -61,7 +61,7 @@ def test_mc_explanations_many_calls_on_one_odd(case, data, backend):
         fixed = data.draw(st.sets(st.sampled_from(case.features)))
         calls.append((x, on, fixed, oracle.mc_explanations(*oracle_args(case), x, on, fixed)))
     for x, on, fixed, want in calls + calls[::-1]:
-        got = bnx.mc_explanations(odd, x, on=on, fixed=fixed)
+        got = bnx.mc_explanations(odd, x, on=on, fixed=fixed, within="all")
         assert got.to_set() == want
         assert got.count == len(want)
     if all(len(case.states(f)) == 2 for f in case.features):  # the default on-states
@@ -69,10 +69,10 @@ def test_mc_explanations_many_calls_on_one_odd(case, data, backend):
         for x, _, _, _ in calls + calls:
             if None in on.values():  # "on" means nothing for some feature: refused
                 with pytest.raises(bnx.OnStatesError, match="Declare it"):
-                    bnx.mc_explanations(odd, x)
+                    bnx.mc_explanations(odd, x, within="all")
                 continue
             want = oracle.mc_explanations(*oracle_args(case), x, on, ())
-            assert bnx.mc_explanations(odd, x).to_set() == want
+            assert bnx.mc_explanations(odd, x, within="all").to_set() == want
 
 
 @pytest.mark.slow

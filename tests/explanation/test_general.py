@@ -15,7 +15,6 @@ from tests._support import oracle_general as brute
 from tests._support.strategies import (
     classifier_of,
     general_networks,
-    instances,
     possible_instances,
 )
 
@@ -31,14 +30,31 @@ def _table(case):
                                  case.features, rule=case.rule)
 
 
+def _possible(case) -> set:
+    """The complete instances of positive probability (as tuples in the features' order)."""
+    joints = oracle.class_joint_table(case.net, case.class_var, case.features)
+    return {c for c, j in joints.items() if sum(j.values()) > 0}
+
+
 def _check(case, odd, x, ordinal=None):
-    """bnx's general reasons of ``x`` against the brute force, and their properties."""
+    """bnx's general reasons of ``x`` against the brute force, and their properties: among
+    the instances the network allows (the others are decided as ``x``: they never break a
+    box), and with ``within="all"`` over every instance."""
+    _check_in(case, odd, x, ordinal, None)
+    return _check_in(case, odd, x, ordinal, _possible(case))
+
+
+def _check_in(case, odd, x, ordinal, possible):
     table = _table(case)
     features = list(case.features)
     states = {f: case.states(f) for f in features}
     decision = table[tuple(x[f] for f in features)]
+    if possible is None:  # every instance: the brute force's total function
+        got = bnx.general_reasons(odd, x, within="all")
+    else:
+        table = {z: d if z in possible else decision for z, d in table.items()}
+        got = bnx.general_reasons(odd, x)
     want = brute.general_reasons(table, features, states, x, lambda d: d == decision, ordinal)
-    got = bnx.general_reasons(odd, x)
     listed = list(got)
     assert _as_sets(listed) == _as_sets(want)
     assert len(listed) == got.count == len(got) == len(want)
@@ -109,9 +125,11 @@ def test_multiclass_general_reasons_for_the_class_and_against_each_rival(case, d
              for c, j in joints.items()}
     features = list(case.features)
     states = {f: case.states(f) for f in features}
-    x = data.draw(instances(case))
+    x = data.draw(possible_instances(case))
     a = table[tuple(x[f] for f in features)]
     assert odd.decide(x) == a
+    # among the instances the network allows: the others never break a box
+    table = {c: d if sum(joints[c].values()) > 0 else a for c, d in table.items()}
     for rival in [None, *classes]:
         if rival == a:
             with pytest.raises(bnx.ArgumentError, match="is the class this instance is decided"):

@@ -73,7 +73,7 @@ def test_reasons_for_the_decided_class_and_against_each_rival(case, data):
         ces = brute.contrastive_explanations(x, rival)
         assert bnx.contrastive_explanations(odd, x, rival=rival, within="all").to_set() == ces
         assert bnx.feature_roles(odd, x, rival=rival, within="all") == brute.feature_roles(x, rival)
-        mcs = bnx.mc_explanations(odd, x, rival=rival, on=on, fixed=fixed)
+        mcs = bnx.mc_explanations(odd, x, rival=rival, on=on, fixed=fixed, within="all")
         assert mcs.to_set() == brute.mc_explanations(x, on, fixed, rival=rival)
         assert (mcs.decided, mcs.rival) == (a, rival)
         check = bnx.check_explanation(odd, x, part, rival=rival, within="all")
