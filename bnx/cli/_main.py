@@ -400,7 +400,7 @@ def _report_mode(args) -> bool:
 def _bounded(args) -> dict:
     """``timeout=`` and ``within=`` for :func:`bnx.explain`, those that were given."""
     out = {} if args.timeout is None else {"timeout": args.timeout}
-    if getattr(args, "within", None) is not None:
+    if getattr(args, "within", None) is not None:  # (bnx explain only)
         out["within"] = args.within
     return out
 
@@ -549,7 +549,7 @@ def _cmd_explain(args) -> None:
         from .questions import read_background
         background = read_background(args) if args.background is not None else None
         print(explain(odd, x, rival=args.rival, background=background,
-                      **({} if args.within is None else {"within": args.within})).text())
+                      **_bounded(args)).text())  # (a compiled diagram ignores timeout=)
         return
     head, whole, rival = None, odd, None
     if odd.multiclass:  # the questions are asked of one class formula, named as the report's

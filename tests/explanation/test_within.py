@@ -22,6 +22,7 @@ class Brute:
     """Every instance of a case, its decision and probability, and a set ``kappa``."""
 
     def __init__(self, case, kappa: set | None = None) -> None:
+        self.case = case
         self.features = list(case.features)
         self.states = {f: case.states(f) for f in self.features}
         self.all = list(itertools.product(*(self.states[f] for f in self.features)))
@@ -63,21 +64,14 @@ class Brute:
                 for f in self.features}
 
     def mc(self, x: tuple, on: dict) -> set:
-        """The MC-explanations of ``x`` within kappa: from ``x``, on states turned off (off
-        states turned on for a negative decision), the decision kept, in kappa, the fewest
-        counted states kept."""
+        """The MC-explanations of ``x`` within kappa: the oracle's, on the table where the
+        instances outside kappa take the other decision (so that none keeps it)."""
         d = self.table[x]
-
-        def counted(k, s):
-            return (s in on[self.features[k]]) == d
-
-        choices = [[s] + [t for t in self.states[f] if not counted(k, t)] if counted(k, s)
-                   else [s] for k, (f, s) in enumerate(zip(self.features, x))]
-        good = [z for z in itertools.product(*choices)
-                if self.table[z] == d and z in self.kappa]
-        best = min(sum(counted(k, s) for k, s in enumerate(z)) for z in good)  # x is one
-        return {frozenset(zip(self.features, z)) for z in good
-                if sum(counted(k, s) for k, s in enumerate(z)) == best}
+        table = {z: v if z in self.kappa else not d for z, v in self.table.items()}
+        c = self.case
+        return oracle.mc_explanations(c.net, c.class_var, c.positive, c.threshold,
+                                      self.features, dict(zip(self.features, x)), on,
+                                      rule=c.rule, table=table)
 
     def counterfactuals(self, x: tuple, price) -> tuple:
         """``(least price, {changes})`` over the instances of kappa with the other decision

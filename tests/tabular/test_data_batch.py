@@ -48,16 +48,13 @@ def _brute(case, row, on):
              for combo, d in table.items() if d != got["decision"] and combo in possible]
     got["robustness"] = min(flips) if flips else math.inf
     d = got["decision"]
-    ons = [on[f] if isinstance(on[f], (set, frozenset, list, tuple)) else {on[f]} for f in obs]
-
-    def counted(i, s):  # an on state of a positive decision, an off one of a negative
-        return (s in ons[i]) == d
-
-    choices = [[s] + [t for t in case.states(f) if not counted(i, t)] if counted(i, s)
-               else [s] for i, (f, s) in enumerate(zip(obs, here))]
-    keep = [z for z in itertools.product(*choices) if table[z] == d and z in possible]
-    cost = [sum(counted(i, s) for i, s in enumerate(z)) for z in keep]
-    got.update(mc_count=cost.count(min(cost)), mc_shortest=min(cost))
+    # an MC-explanation keeps the decision on a possible instance: the others decided
+    # the other way, so that none is one
+    witness = {z: v if z in possible else not d for z, v in table.items()}
+    mc = oracle.mc_explanations(*_args(case, obs), x, {f: on[f] for f in obs}, table=witness)
+    card = {sum(1 for f, s in e if (s in on[f]) == d) for e in mc}
+    assert len(card) == 1
+    got.update(mc_count=len(mc), mc_shortest=card.pop())
     kept = [frozenset(k) for r in range(len(obs) + 1)
             for k in itertools.combinations(range(len(obs)), r)
             if all(table[z] == d for z in possible if all(z[i] == here[i] for i in k))]
