@@ -19,6 +19,8 @@ import numpy as np
 from .._util.guard import question
 from ..classifier._classifier import Classifier, _resolve_state
 from ..classifier._instances import as_instance, is_missing
+from ..classifier._possible import may_be_impossible, refuse_impossible, refuse_impossible_rows
+from ..classifier._world import within_support
 from ..diagram._feature_view import decide_states
 from ..errors import ArgumentError, DataError, InstanceError, UnknownFeatureError, UnknownStateError
 from ..odd._odd import ODD, check_odd
@@ -128,11 +130,29 @@ def _product(odd: ODD, spec: Mapping, exact: bool) -> list:
 MAX_FLOAT_FEATURES = 1024
 
 
-def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attributions:
+def _refuse(odd: ODD, data: Any, codes: np.ndarray, what: str) -> None:
+    """Refuse the first row of ``data`` (state indices ``codes``) the network cannot produce."""
+    if not may_be_impossible(odd):
+        return
+    if _is_frame(data):  # "X row 3: ...", "background row 3: ..."
+        refuse_impossible_rows(odd, data, codes, odd.features, f"{what} ")
+    else:  # the one instance of X
+        x = {f: odd.encoding.states[i][j] for i, (f, j) in enumerate(zip(odd.features,
+                                                                          codes[0].tolist()))}
+        refuse_impossible(odd, x)
+
+
+def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool, within="support",
+            checked: bool = False) -> Attributions:
     check_odd(odd)
+    if not checked:  # rows the network cannot produce (the ODD's network, once)
+        support = within_support(within)
+        _refuse(odd, X, _rows(odd, X, "X"), "X")
+        if support and _is_frame(background) and len(background):
+            _refuse(odd, background, _rows(odd, background, "background"), "background")
     if odd.multiclass:  # one game per class, [decision = c]: the class is the last axis
-        return Attributions.stack([_values(f, X, background, kind, exact) for f in odd.formulas],
-                                  odd.classes, odd.class_var)
+        return Attributions.stack([_values(f, X, background, kind, exact, within, True)
+                                   for f in odd.formulas], odd.classes, odd.class_var)
     if not isinstance(exact, bool):
         raise ArgumentError(f"exact must be True or False, got {exact!r}")
     n = len(odd.features)
@@ -208,7 +228,8 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool) -> Attrib
 
 
 @question
-def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
+def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False,
+                within="support") -> Attributions:
     """Exact SHAP values of the decision on ``X`` (1 for positive, 0 for negative).
 
     On a :class:`~bnx.MulticlassODD` the game of class ``c`` pays ``[decision = c]``: one
@@ -241,6 +262,12 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
         :class:`~fractions.Fraction` objects (probabilities given as floats are taken
         as the rationals they denote). Exponentially cheaper than coalitions but much
         slower than float64; meant for small diagrams and checks.
+    within : {"support", "all"}, default "support"
+        Whether a background data set must hold instances the network allows only (the
+        default: a row of probability zero is refused, naming it and the findings that
+        conflict) or may hold any (``"all"``). The instances of ``X`` must be possible
+        either way. A product background is the distribution given, and may weigh
+        instances the network does not allow; the network's own (a Classifier) never does.
 
     Returns
     -------
@@ -252,7 +279,9 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     Raises
     ------
     InstanceError
-        A row of ``X`` or of the background misses a feature or names an unknown state.
+        A row of ``X`` or of the background misses a feature or names an unknown state;
+        an :class:`~bnx.ImpossibleInstanceError` when the network cannot produce a row
+        of ``X``, or of the background within the support.
     ArgumentError
         A background of the wrong type, or probabilities that do not sum to 1; a
         classifier whose features or states differ from the ODD's.
@@ -296,11 +325,12 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> At
     >>> [str(v) for v in m.values[:, 0]], m.decided
     (['3/8', '3/8'], 'yes')
     """
-    return _values(odd, X, background, "shapley", exact)
+    return _values(odd, X, background, "shapley", exact, within)
 
 
 @question
-def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) -> Attributions:
+def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False,
+                   within="support") -> Attributions:
     """Compute the exact Banzhaf values of the decision on ``X``.
 
     The mean marginal contribution of each feature over all coalitions of the others, each
@@ -319,6 +349,8 @@ def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) ->
         What an absent feature's value is drawn from, as for :func:`~bnx.shap_values`.
     exact : bool, default False
         Fractions instead of floats.
+    within : {"support", "all"}, default "support"
+        Whether the background's rows must be possible, as for :func:`~bnx.shap_values`.
 
     Returns
     -------
@@ -337,7 +369,7 @@ def banzhaf_values(odd: ODD, X: Any, background: Any, *, exact: bool = False) ->
     >>> [str(v) for v in a.values]
     ['17/64', '15/64', '15/64', '-15/64']
     """
-    return _values(odd, X, background, "banzhaf", exact)
+    return _values(odd, X, background, "banzhaf", exact, within)
 
 
 def attribution_columns(odd: ODD, frame: Any, kinds: Any, background: Any):

@@ -136,29 +136,46 @@ class Erosion:
 
 
 def eroded_counts(arrays: DiagramArrays, enc: Encoding, mutable: Sequence[bool],
-                  least: tuple | None = None) -> tuple[dict, int]:
+                  least: tuple | None = None, care=None) -> tuple[dict, int]:
     """Count the instances of ``arrays``' function by robustness.
 
     Return ``({k: instances of the function at robustness k}, instances never flipped)``:
     the instances on which ``arrays``' function is true (valid codes only), by the
     fewest changes of ``mutable`` features that make it false; ``least``: per feature,
     the state whose cofactor implies the others, where the function is unate.
+
+    ``care``: a ``dd`` node over the same levels (of the manager ``arrays`` was read from):
+    only the instances in it are counted (each still at its distance to the function's
+    nearest false instance; a world ``κ`` makes that the nearest instance of ``κ`` with
+    the other decision when the function is ``f ∨ ¬κ``).
     """
     st = Store.from_arrays(arrays, enc, least=least)
-    return _rounds(Erosion(st, enc, mutable), arrays.root)
+    return _rounds(Erosion(st, enc, mutable), arrays.root,
+                   None if care is None else st.read_dd(care))
 
 
-def _rounds(er, root: int) -> tuple[dict, int]:
-    """Erode until nothing changes, counting what each round takes away."""
-    size = er.count(root)
+def _rounds(er, root: int, care: int | None = None) -> tuple[dict, int]:
+    """Erode until nothing changes, counting what each round takes away (within ``care``).
+
+    The rounds stop when the function stops shrinking (its count over every instance:
+    ``F_k`` only shrinks), not when its count within ``care`` does, since a round that
+    takes away only instances outside ``care`` may be followed by one that takes some
+    inside.
+    """
+    def within(u: int) -> int:
+        return er.count(u) if care is None else er.count(er.st.conj(u, care))
+
+    size, kept = er.count(root), within(root)
     out: dict = {}
     k = 0
-    while size and any(er.mutable):
+    while kept and any(er.mutable):
         nxt = er.erode(root)
         got = er.count(nxt)
         if got == size:
             break
         k += 1
-        out[k] = size - got
-        root, size = nxt, got
-    return out, size
+        now = within(nxt)
+        if now < kept:
+            out[k] = kept - now
+        root, size, kept = nxt, got, now
+    return out, kept

@@ -314,8 +314,8 @@ class _Paths(Paths):
 
 
 @question
-def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
-    """``{k: number of complete instances whose robustness is k}``, over all instances.
+def robustness_profile(odd: ODD, *, immutable: Iterable = (), within="support") -> dict:
+    """``{k: number of instances whose robustness is k}``, over the instances the network allows.
 
     Counted on the diagram's arrays, never by visiting instances: ``k`` runs over the
     robustness values that occur, in increasing order; instances that no change of
@@ -332,11 +332,18 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
         The decision function.
     immutable : iterable of features
         Features that may not change.
+    within : ``"support"``, ``"all"`` or a set of instances, default ``"support"``
+        The instances counted, and those a change may reach: the instances the network
+        allows (its support, :func:`bnx.support`; each counted at its distance to the
+        nearest *possible* instance with another decision, as :func:`robustness` says
+        by default), every complete instance (the total decision function), or a set
+        (:func:`bnx.forbid`, an ``&`` of sets).
 
     Returns
     -------
     dict
-        ``{robustness: number of instances}``, the keys ints and possibly ``math.inf``.
+        ``{robustness: number of instances}``, the keys ints and possibly ``math.inf``;
+        the counts add up to the number of instances of the world.
 
     See Also
     --------
@@ -354,6 +361,7 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     >>> bnx.robustness_profile(many)
     {1: 3, 2: 1}
     """
+    from ..explanation._within import keep_within, within_root
     from ..explanation.mc import _features_arg
     check_odd(odd)
     fixed = _features_arg(odd, immutable, "immutable")
@@ -366,7 +374,10 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     counts: dict = {}
     stuck = 0
     for formula, decision in parts:
-        got, left = _eroded(formula, decision, mutable)
+        kappa = within_root(formula, within)
+        if kappa is not None:  # f ∨ ¬κ (or f ∧ κ, negated): only κ's flips count
+            formula = keep_within(formula, not decision, within)
+        got, left = _eroded(formula, decision, mutable, kappa)
         for k, c in got.items():
             counts[k] = counts.get(k, 0) + c
         stuck += left
@@ -376,12 +387,14 @@ def robustness_profile(odd: ODD, *, immutable: Iterable = ()) -> dict:
     return out
 
 
-def _eroded(odd: ODD, decision: bool, mutable: list) -> tuple[dict, int]:
+def _eroded(odd: ODD, decision: bool, mutable: list, care=None) -> tuple[dict, int]:
     """Count the instances ``odd`` decides ``decision`` by robustness, and those never flipped.
 
-    By :func:`~._erosion.eroded_counts`.
+    By :func:`~._erosion.eroded_counts`; only those of ``care`` (a node of ``odd.bdd``)
+    when given.
     """
     from ._erosion import eroded_counts
     arrays = odd.arrays if decision else _cache.store(odd, "negated",
                                                       lambda: negate(odd.arrays))
-    return eroded_counts(arrays, odd.encoding, mutable, _cache.least_states(odd, decision))
+    return eroded_counts(arrays, odd.encoding, mutable, _cache.least_states(odd, decision),
+                         care)

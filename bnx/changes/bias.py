@@ -98,12 +98,14 @@ def _protected(odd: ODD, protected: Iterable[Feature]) -> set:
 
 
 @question
-def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) -> Bias:
+def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature], *,
+                  within="support") -> Bias:
     """Whether the decision on ``instance`` depends on the ``protected`` features.
 
-    The decision is biased when some instance that differs from ``instance`` only on
-    ``protected`` features gets the other decision (on a multi-class ODD: another
-    class); the answer's witness is one that changes the fewest protected features.
+    The decision is biased when some instance of the world (by default one the network
+    allows) that differs from ``instance`` only on ``protected`` features gets the other
+    decision (on a multi-class ODD: another class); the answer's witness is one that
+    changes the fewest protected features.
 
     Parameters
     ----------
@@ -113,6 +115,10 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
         A complete instance.
     protected : iterable of features
         The features the decision should not depend on.
+    within : ``"support"``, ``"all"`` or a set of instances, default ``"support"``
+        The instances a witness may be: those the network allows (its support,
+        :func:`bnx.support`), every complete instance (the total decision function), or
+        a set (:func:`bnx.forbid`, an ``&`` of sets). ``instance`` must be one of them.
 
     Returns
     -------
@@ -148,11 +154,12 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
     >>> print(bnx.decision_bias(many, {"xray": "yes", "dysp": "yes"}, ["dysp"]))
     Biased: the decision either = yes depends on dysp; changing dysp = no gives either = no.
     """
+    from ..explanation._within import within_odd
     check_odd(odd)
     source, odd = odd, formula_for(odd, instance)
     x = instance_indices(odd, instance)
     prot = _protected(odd, protected)
-    fv = view(odd)
+    fv = view(within_odd(odd, instance, within))  # a witness of the world
     y = closest_flip(fv, x, [f in prot for f in odd.encoding.features])
     decision = decide(fv, x)
     shown = tuple(f for f in odd.display_order if f in prot)
@@ -171,8 +178,11 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature]) ->
 
 
 @question
-def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
-    """Count the complete instances whose decision is biased on ``protected``, exactly.
+def count_biased(odd: ODD, protected: Iterable[Feature], *, within="support") -> int:
+    """Count the instances whose decision is biased on ``protected``, exactly.
+
+    An instance of the world is biased when another instance of it that differs only on
+    the protected features gets another decision (:func:`decision_bias`).
 
     Parameters
     ----------
@@ -180,11 +190,15 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
         The decision function.
     protected : iterable of features
         The features decisions should not depend on.
+    within : ``"support"``, ``"all"`` or a set of instances, default ``"support"``
+        The instances counted and compared: those the network allows (its support,
+        :func:`bnx.support`), every complete instance (the total decision function), or
+        a set (:func:`bnx.forbid`, an ``&`` of sets).
 
     Returns
     -------
     int
-        The exact number of biased instances.
+        The exact number of biased instances of the world.
 
     See Also
     --------
@@ -207,6 +221,7 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     >>> bnx.count_biased(many, ["dysp"])
     2
     """
+    from ..explanation._within import within_root
     check_odd(odd)
     prot = _protected(odd, protected)
     enc = odd.encoding
@@ -216,12 +231,15 @@ def count_biased(odd: ODD, protected: Iterable[Feature]) -> int:
     protected_mask = [f in prot for f in enc.features]
     width = math.prod(len(s) for s, p in zip(enc.states, protected_mask) if p)
     formulas = odd.formulas if odd.multiclass else (odd,)
-    if width <= MAX_FRONTIER:
+    kappa = within_root(formulas[0], within)
+    if width <= MAX_FRONTIER and kappa is None:
         if odd.multiclass:  # every class formula's frontier, in their one diagram
             arrays, roots = odd.shared
             return _count_by_frontiers(feature_view(arrays, enc), protected_mask, roots)
         return _count_by_frontiers(view(odd), protected_mask)
-    dom = odd.domain
+    # within κ: x of κ is biased when both decisions occur on κ's instances that agree
+    # with it off the protected features
+    dom = odd.domain if kappa is None else sets.intersect(odd.domain, kappa)
     mixed = sets.false(odd.bdd)  # the instances where some formula takes both values
     for f in formulas:
         pos = sets.exist(bits, sets.intersect(f.root, dom))

@@ -321,13 +321,14 @@ def refuse_impossible(model: Any, instance: Mapping, where: str = "") -> None:
 
 
 def refuse_impossible_rows(model: Any, frame: Any, codes: np.ndarray,
-                           features: Sequence) -> None:
+                           features: Sequence, what: str = "") -> None:
     """Refuse the first row of ``frame`` whose observed findings the network cannot produce.
 
     ``codes``: the rows' state indices in the order of ``features`` (``-1``: missing). Each
     distinct row is checked once; the :class:`~bnx.ImpossibleInstanceError` names the row
     (its index label) and a minimal set of its findings that conflict, as a row with an
-    unknown state is refused naming it (:func:`bnx.classifier._instances.encode_rows`).
+    unknown state is refused naming it (:func:`bnx.classifier._instances.encode_rows`);
+    ``what`` names the data set first (``"background "``: "background row 3: ...").
     """
     if len(codes) == 0:
         return
@@ -336,4 +337,4 @@ def refuse_impossible_rows(model: Any, frame: Any, codes: np.ndarray,
     for k in np.sort(first).tolist():
         x = {f: states[i][j] for i, (f, j) in enumerate(zip(features, codes[k].tolist()))
              if j >= 0}
-        refuse_impossible(model, x, f"row {frame.index[k]!r}: ")
+        refuse_impossible(model, x, f"{what}row {frame.index[k]!r}: ")

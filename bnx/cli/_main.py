@@ -273,12 +273,15 @@ def _cmd_compile(args) -> None:
     print(f"decision:   {_rule_text(clf)}")
     print(f"order:      {', '.join(map(str, odd.features))}")
     print(f"ODD size:   {odd.size} nodes ({odd.backend})")
+    from .questions import world_counts
+    counts, total = world_counts(odd)  # among the instances the network allows
+    n = sum(counts.values())
+    among = "instances" if n == total else f"instances the network allows ({total:,} in all)"
     if clf.multiclass:
-        counts = odd.count()
-        print("decided:    " + ", ".join(f"{s} {n:,}" for s, n in counts.items())
-              + f" of {sum(counts.values()):,} instances")
+        print("decided:    " + ", ".join(f"{s} {k:,}" for s, k in counts.items())
+              + f" of {n:,} {among}")
     else:
-        print(f"positive:   {odd.count():,} of {odd.total():,} instances")
+        print(f"positive:   {counts[True]:,} of {n:,} {among}")
     print(f"compiled:   {dt * 1000:.1f} ms")
     if args.output:
         odd.save(args.output)

@@ -147,7 +147,7 @@ def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
         protected = _names(args.bias)
         print(f"\nbias: {changes.decision_bias(odd, x, protected)}")
         n = changes.count_biased(odd, protected)
-        print(f"biased instances: {n:,} of {odd.total():,}")
+        print(f"biased instances: {n:,} of {_world(odd)}")
     if args.check:
         c = explain.check_explanation(odd, x, _pairs(args.check, "--check"), rival=rival)
         print(f"\ncheck: {'sufficient' if c.sufficient else 'NOT sufficient'}, "
@@ -176,8 +176,23 @@ def answer_questions(args, clf, odd, x, feats, rival=None) -> None:
               f"stays when the rest is observed): {p:.6f}")
     if args.profile:
         prof = changes.robustness_profile(odd)
-        print("\nrobustness profile of the classifier (instances per robustness)")
+        print(f"\nrobustness profile of the classifier: {_world(odd)}, by robustness")
         print("\n".join("  " + ln for ln in _table(
             [["infinite (never flips)" if k == math.inf else str(k), f"{v:,}"]
              for k, v in prof.items()],
             ["robustness", "instances"]).splitlines()))
+
+
+def world_counts(odd) -> tuple[dict, int]:
+    """Return ``({decision: instances the network allows}, every instance)`` of ``odd``."""
+    from ..explanation.count import count
+    decisions = odd.classes if odd.multiclass else (True, False)
+    return {d: count(odd, d) for d in decisions}, odd.total()
+
+
+def _world(odd) -> str:
+    """Say how many instances the default world holds: ``"6 instances the network allows"``."""
+    counts, total = world_counts(odd)
+    n = sum(counts.values())
+    return (f"{total:,} instances" if n == total
+            else f"{n:,} instances the network allows ({total:,} in all)")

@@ -12,6 +12,7 @@
   counting pass in :mod:`bnx.diagram._pairs`);
 - :mod:`.reasons`: contrastive explanations, feature roles (the passes in
   :mod:`._contrastive`); :mod:`.checking`: checking an explanation;
+- :mod:`.count`: the instances of a decision counted in a world;
 - :mod:`.support`: the instances a network or a user allows (``within=``), as an
   :mod:`.instance_set` (questions asked within one in :mod:`._within`).
 
@@ -48,6 +49,7 @@ _LAZY = {
     "check_explanation": ("bnx.explanation.checking", "check_explanation"),
     "contrastive_explanations": ("bnx.explanation.reasons", "contrastive_explanations"),
     "feature_roles": ("bnx.explanation.reasons", "feature_roles"),
+    "count": ("bnx.explanation.count", "count"),
     "support": ("bnx.explanation.support", "support"),
     "forbid": ("bnx.explanation.support", "forbid"),
 }

@@ -42,7 +42,7 @@ from .instance_set import InstanceSet
 
 register("within", 8, "the ODDs of questions asked within an instance set", detached=True)
 
-__all__ = ["within_odd", "within_root"]
+__all__ = ["keep_within", "within_odd", "within_root"]
 
 
 def within_root(odd: ODD, within):
@@ -98,8 +98,23 @@ def within_odd(odd: ODD, instance: Instance, within="support", *, witness: bool 
                                "probability zero, or matches a forbidden combination): "
                                "questions within a set are asked of its instances")
     decision = _cache.decide(odd, x)
+    return _keep(odd, kappa, decision if witness else not decision)
+
+
+def keep_within(odd: ODD, value: bool, within="support") -> ODD:
+    """Return the ODD whose instances decided ``value`` are those of ``κ`` that ``odd`` decides so.
+
+    ``f ∧ κ`` for ``value`` true, ``f ∨ ¬κ`` for false: a question that looks for
+    instances decided ``value`` (a rule's counterexamples, a monotonicity violation's
+    pair) then finds only instances of ``κ``. ``odd`` itself when ``κ`` is every instance.
+    """
+    kappa = within_root(odd, within)
+    return odd if kappa is None else _keep(odd, kappa, value)
+
+
+def _keep(odd: ODD, kappa, value: bool) -> ODD:
     made = detached(odd)  # per ODD, (κ's node, f ∨ ¬κ or f ∧ κ) -> the ODD of g
-    widen = decision != witness
+    widen = not value
     key = (kappa, widen)
     got = made.get("within", key)
     if got is None:
@@ -109,6 +124,6 @@ def within_odd(odd: ODD, instance: Instance, within="support", *, witness: bool 
         meta["least_states"] = None  # g is not unate as f may be
         meta["display_order"] = tuple(odd.display_order)
         meta["class_states"] = odd.class_states  # (its decisions named as f's)
-        got = made.put("within", key, ODD(None, enc, backend=odd.backend, bdd=odd.bdd, root=root,
-                                          meta=meta))
+        got = made.put("within", key, ODD(None, odd.encoding, backend=odd.backend, bdd=odd.bdd,
+                                          root=root, meta=meta))
     return got

@@ -41,8 +41,9 @@ class MonotoneCheck:
     Attributes
     ----------
     holds : bool
-        No pair of complete instances that differ in one checked feature, raised, has its
-        decision lowered (the decision function is monotone in those features).
+        No pair of complete instances of the world that differ in one checked feature,
+        raised, has its decision lowered (the decision function is monotone in those
+        features, on the world).
     features : tuple
         The features checked, each with its order of states (``{feature: states}``,
         lowest first).
@@ -61,6 +62,11 @@ class MonotoneCheck:
         down (``None`` when monotone).
     low_decision, high_decision : str or None
         Their decisions in the class's words.
+    world : str
+        The instances the pairs are made of: ``"support"`` (both instances of a pair
+        possible, where the network gives some instances probability zero), ``"set"``
+        (both in a set given as ``within=``) or ``"all"`` (every complete instance; also
+        where every instance is possible).
 
     Examples
     --------
@@ -84,6 +90,7 @@ class MonotoneCheck:
     high: dict | None = None
     low_decision: str | None = None
     high_decision: str | None = None
+    world: str = "all"
 
     @property
     def counterexample(self) -> tuple[dict, dict] | None:
@@ -98,7 +105,8 @@ class MonotoneCheck:
             said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
             return f"Monotone: raising {said} never lowers the decision ({order})."
         f = self.feature
-        return (f"Not monotone ({self.violations:,} pairs of instances; {order}): "
+        among = {"support": " the network allows", "set": " of the set"}.get(self.world, "")
+        return (f"Not monotone ({self.violations:,} pairs of instances{among}; {order}): "
                 f"{terms(self.low)} is decided {self.low_decision}, but raising {f} from "
                 f"{self.low[f]} to {self.high[f]} gives {self.high_decision}.")
 
@@ -118,7 +126,7 @@ def _binary_on(odd: ODD, on) -> list[int]:
 
 @question
 def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = None, *,
-                   class_order: Sequence | None = None) -> MonotoneCheck:
+                   class_order: Sequence | None = None, within="support") -> MonotoneCheck:
     """Whether raising an ordinal feature ever lowers the decision.
 
     A feature's order is the one ``odd.ordinal`` declares; a two-state feature not
@@ -136,11 +144,15 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
         a multi-class ODD; on a binary one the negative decision below the positive one
         (``class_order`` then lists the two decisions as :meth:`ODD.decision_state`
         names them).
+    within : ``"support"``, ``"all"`` or a set of instances, default ``"support"``
+        The instances compared: pairs of instances the network allows (its support,
+        :func:`bnx.support`), of every complete instance (the total decision function),
+        or of a set (:func:`bnx.forbid`, an ``&`` of sets).
 
     Returns
     -------
     MonotoneCheck
-        ``holds``; ``violations``, the number of pairs of complete instances that differ
+        ``holds``; ``violations``, the number of pairs of instances of the world that differ
         in one checked feature, raised in the second by any number of steps, whose
         decision goes down (per feature in ``by_feature``), counted on the diagram: one
         pass down two copies of it per feature (and per pair of classes on a multi-class
@@ -170,10 +182,15 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
     >>> check.holds, check.violations, check.feature
     (False, 12, 'GPA')
     """
+    from ._within import keep_within, within_root
     check_odd(odd)
     ordered = _orders(odd, features)
     enc = odd.encoding
     decisions, words = _ranked(odd, class_order)
+    world = ("all" if within_root(decisions[0][0], within) is None
+             else "support" if isinstance(within, str) else "set")
+    # each copy keeps its decision to the world: a pair is of two instances of it
+    decisions = [(keep_within(g, v, within), v) for g, v in decisions]
     by_feature, first = {}, None
     for f, order in ordered.items():
         i = enc.features.index(f)
@@ -198,13 +215,14 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
     shown = {f: ordered[f] for f in odd.display_order if f in ordered}
     by_feature = {f: by_feature[f] for f in shown}
     if first is None:
-        return MonotoneCheck(True, shown, tuple(words), 0, by_feature)
+        return MonotoneCheck(True, shown, tuple(words), 0, by_feature, world=world)
     f, path, low_words, high_words = first
     low = {g: enc.states[k][path[k][0]] for k, g in enumerate(enc.features)}
     high = {g: enc.states[k][path[k][1]] for k, g in enumerate(enc.features)}
     return MonotoneCheck(False, shown, tuple(words), sum(by_feature.values()), by_feature,
                          f, {g: low[g] for g in odd.display_order},
-                         {g: high[g] for g in odd.display_order}, low_words, high_words)
+                         {g: high[g] for g in odd.display_order}, low_words, high_words,
+                         world)
 
 
 def _orders(odd: ODD, features) -> dict:

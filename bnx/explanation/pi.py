@@ -24,6 +24,7 @@ from .._util.guard import question
 from .._util.types import Instance
 from ..diagram._arrays import cofactor
 from ..diagram._depth_first import depth_first
+from ..diagram._setops import difference
 from ..diagram.store import Store
 from ..errors import ArgumentError, ExplanationError
 from ..odd._odd import ODD, check_odd
@@ -31,6 +32,7 @@ from ..question import _cache
 from ..question._classes import ask, of_class
 from . import _pi_memo
 from ._pi_memo import _state, _store
+from ._within import keep_within, within_root
 from .explanations import DROPPED, Explanations, Layout, wording_of
 
 __all__ = ["pi_explanations", "prime_implicants"]
@@ -268,7 +270,7 @@ class _PI:
 
 
 @question
-def prime_implicants(odd: ODD, *, decision=True) -> Explanations:
+def prime_implicants(odd: ODD, *, decision=True, within="support") -> Explanations:
     """All prime implicants of the decision function (pi-cover, Algorithm 4).
 
     With ``decision=False``, those of its complement. Together they are the
@@ -282,6 +284,13 @@ def prime_implicants(odd: ODD, *, decision=True) -> Explanations:
     decision : bool or class state, default True
         On a binary ODD, ``True`` (the decision function) or ``False`` (its complement);
         on a multi-class ODD, one of :attr:`~bnx.MulticlassODD.classes` (required).
+    within : ``"support"``, ``"all"`` or a set of instances, default ``"support"``
+        The instances the conditions are about: a prime implicant is a minimal partial
+        instance every instance of the world that completes it gets ``decision``, and
+        that some instance of the world completes (a condition no possible patient meets
+        settles nothing). By default the instances the network allows (its support,
+        :func:`bnx.support`); ``"all"``: every complete instance (the total decision
+        function, the paper's); or a set (:func:`bnx.forbid`, an ``&`` of sets).
 
     Returns
     -------
@@ -329,8 +338,28 @@ def prime_implicants(odd: ODD, *, decision=True) -> Explanations:
         odd, decision = q.formula, True
         extra = dict(decided=q.decided, wording=q.wording)
     decision = _check_decision(decision)
-    return _PI(odd, _cache.layout(odd, "partial"), None, decision).explain(
-        odd, decision, kind="prime implicants", **extra)
+    kappa = within_root(odd, within)
+    if kappa is None:
+        return _PI(odd, _cache.layout(odd, "partial"), None, decision).explain(
+            odd, decision, kind="prime implicants", **extra)
+    # the primes of g (f widened by the instances outside κ), less those of ¬κ alone:
+    # a prime of g inside ¬κ is one of ¬κ's (¬κ implies g), and only those are met by no
+    # instance of κ
+    g = keep_within(odd, not decision, within)
+    layout = _cache.layout(g, "partial")
+    pass_ = _PI(g, layout, None, decision)
+    ref = pass_.root()
+    outside = ODD(None, odd.encoding, backend=odd.backend, bdd=odd.bdd,
+                  root=difference(odd.domain, kappa), meta={"least_states": None})
+    vacuous = _PI(outside, _cache.layout(outside, "partial"), None, True).explain(
+        outside, True, kind="prime implicants").root
+    core = pass_.core
+    ref = core.diff(ref, core.read_dd(vacuous))
+    variables = layout.variables
+    extra.setdefault("wording", wording_of(odd))
+    return Explanations(None, None, layout, decision=decision, kind="prime implicants",
+                        make_manager=lambda: _cache.aux_manager(odd, variables),
+                        feature_order=odd.display_order, core=(core, ref), **extra)
 
 
 @question
@@ -445,7 +474,7 @@ def pi_explanations(odd: ODD, instance: Instance, *, rival=None, method: str = "
     if method == "inst":
         return _PI(odd, layout, x, decision).explain(odd, decision, kind="PI", instance=named,
                                                      **asked)
-    cover = prime_implicants(odd, decision=decision)
+    cover = prime_implicants(odd, decision=decision, within="all")  # (g: already within)
     g, u = cover.nodes
     core = _cache.node_table(odd, layout.variables, limit=_pi_memo.CORE_LIMIT)
     root = _project(g, u, cover.layout, layout, core, x)

@@ -48,12 +48,12 @@ class RuleCheck:
     decision : str
         The decision the rule asks for, in the class's words (``"Cirrhosis = decompensate"``).
     holds : bool
-        No complete instance that meets the condition gets another decision.
+        No complete instance of the world that meets the condition gets another decision.
     violations : int
-        The number of complete instances that meet the condition and get another decision
-        (exact).
+        The number of complete instances of the world that meet the condition and get
+        another decision (exact).
     instances : int
-        The number of complete instances that meet the condition.
+        The number of complete instances of the world that meet the condition.
     violation_probability : float, Fraction or None
         The probability, under the network, that an instance meets the condition and gets
         another decision (a float within ``1e-9`` of the exact value, or the exact
@@ -65,6 +65,10 @@ class RuleCheck:
         its classifier, otherwise the first one in the diagram's order.
     counterexample_decision : str or None
         The decision on the counterexample, in the class's words.
+    world : str
+        The instances counted: ``"support"`` (those the network allows, where it gives
+        some instances probability zero), ``"set"`` (a set given as ``within=``) or
+        ``"all"`` (every complete instance; also where every instance is possible).
     """
 
     rule: str
@@ -76,13 +80,15 @@ class RuleCheck:
     violation_probability: float | None = None
     counterexample: dict | None = field(default=None)
     counterexample_decision: str | None = None
+    world: str = "all"
 
     def __str__(self) -> str:
         """Say whether the rule holds, or how often it is broken and an example, in sentences."""
+        among = {"support": " the network allows", "set": " of the set"}.get(self.world, "")
         if self.holds:
-            return (f"Holds: all {self.instances:,} instances with {self._condition_words()} "
-                    f"are decided {self.decision}.")
-        head = (f"Broken: {self.violations:,} of the {self.instances:,} instances with "
+            return (f"Holds: all {self.instances:,} instances{among} with "
+                    f"{self._condition_words()} are decided {self.decision}.")
+        head = (f"Broken: {self.violations:,} of the {self.instances:,} instances{among} with "
                 f"{self._condition_words()} are not decided {self.decision}")
         x = terms(self.counterexample)
         if self.violation_probability is None:  # no distribution: any of them
@@ -107,8 +113,8 @@ def orders(odd: ODD) -> dict:
 
 @question
 def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
-               exact: bool = False) -> RuleCheck:
-    """Whether every complete instance that meets ``condition`` is decided ``decision``.
+               exact: bool = False, within="support") -> RuleCheck:
+    """Whether every possible instance that meets ``condition`` is decided ``decision``.
 
     Parameters
     ----------
@@ -124,14 +130,20 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
         too). On a multi-class ODD, "decided ``c``" is ``odd.class_formula(c)``.
     exact : bool, default False
         ``violation_probability`` as the exact :class:`~fractions.Fraction`.
+    within : ``"support"``, ``"all"`` or a set of instances, default ``"support"``
+        The instances the rule is about: those the network allows (its support,
+        :func:`bnx.support`), every complete instance (the total decision function), or
+        a set (:func:`bnx.forbid`, an ``&`` of sets). A counterexample is always one of
+        them; ``world`` says which were counted.
 
     Returns
     -------
     RuleCheck
-        ``holds``; ``violations``, the number of complete instances that meet the
-        condition and get another decision (a count of the diagram's models in the
-        condition's box); ``violation_probability``, their probability under the
-        network, a float within ``1e-9`` of the exact value (proven, as
+        ``holds``; ``violations``, the number of complete instances of the world that
+        meet the condition and get another decision (a count of the models in the
+        condition's box of the diagram that keeps the other decision to the world,
+        :func:`bnx.explanation._within.keep_within`); ``violation_probability``, their
+        probability under the network, a float within ``1e-9`` of the exact value (proven, as
         :func:`bnx.same_decision_probability`'s): a sum over the network's dense joint
         (``bnx.probability._dense``) when it is within reach, otherwise (and with
         ``exact=True``) a weighted count along the diagram in exact integers
@@ -178,28 +190,47 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
     0.0756 in all); the most probable of them, WorkExperience = -, FirstTimeApplicant = -,
     EntranceExam = -, GPA = +, is decided Admit = -.
     """
+    from ._within import keep_within, within_root
     check_odd(odd)
     box = _box(odd, condition)
     target, value, words = _decided(odd, decision)
-    fv = feature_view(target.arrays, target.encoding)
     enc = target.encoding
     choices = [[(s, s) for s in box.get(f, range(len(enc.states[i])))]
                for i, f in enumerate(enc.features)]
-    found = walks((fv, fv), (fv.root, fv.root), choices, accepts(not value))
-    instances = 1
-    for c in choices:
-        instances *= len(c)
+
+    def count(keep: bool):  # the instances of the box decided keep, within the world
+        g = keep_within(target, keep, within)
+        fv = feature_view(g.arrays, g.encoding)
+        return walks((fv, fv), (fv.root, fv.root), choices, accepts(keep))
+
+    found = count(not value)
+    if within_root(target, within) is None:
+        world = "all"
+        instances = 1
+        for c in choices:
+            instances *= len(c)
+    else:
+        world = "support" if isinstance(within, str) else "set"
+        instances = found.count + count(value).count
     rule = f"{condition_words(odd, box)} => {words}"
     shown = {f: tuple(odd.states(f)[j] for j in sorted(box[f]))
              for f in odd.display_order if f in box}
     if not found.count:
         none = (Fraction(0) if exact else 0.0) if target.classifier is not None else None
-        return RuleCheck(rule, shown, words, True, 0, instances, none)
+        return RuleCheck(rule, shown, words, True, 0, instances, none, world=world)
     clf = target.classifier
     probability = None
     if clf is None:
         states = [a for a, _ in found.witness()]
-    else:
+    elif world == "set":  # the violations of the set: g's, weighed by the network
+        from ..probability.frontier import decision_masses, most_probable
+        g = keep_within(target, not value, within)
+        masses = decision_masses(clf, g, box)
+        probability = Fraction(masses[1] if not value else masses[0], sum(_total(clf, target)))
+        probability = probability if exact else float(probability)
+        best = most_probable(clf, g, box, not value) if probability else None
+        states = best[0] if best is not None else [a for a, _ in found.witness()]
+    else:  # every instance, or the support (a violation outside it weighs nothing)
         from ..probability import under  # numpy: only when needed
         got = under.box_violations(clf, target, [sorted(c[0] for c in cs) for cs in choices],
                                    value)
@@ -217,7 +248,8 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
     x = {f: x[f] for f in odd.display_order}
     got = odd.decide(x)
     other = odd.decision_text(got) if isinstance(got, bool) else f"{odd.class_var} = {got}"
-    return RuleCheck(rule, shown, words, False, found.count, instances, probability, x, other)
+    return RuleCheck(rule, shown, words, False, found.count, instances, probability, x, other,
+                     world)
 
 
 def _total(clf, odd) -> tuple:
@@ -232,7 +264,7 @@ def _total(clf, odd) -> tuple:
 
 
 @question
-def check_rules(odd: ODD, rules):
+def check_rules(odd: ODD, rules, *, within="support"):
     """Every rule of ``rules`` checked (:func:`check_rule`): one row a rule.
 
     Parameters
@@ -242,6 +274,8 @@ def check_rules(odd: ODD, rules):
         Each rule a pair ``(condition, decision)`` as :func:`check_rule` takes them, or a
         text as the command line writes it (``"bilirubin>=a19_7 => Cirrhosis=decompensate"``,
         :func:`parse_rule`). A mapping names its rules (the index of the table).
+    within : ``"support"``, ``"all"`` or a set of instances, default ``"support"``
+        The instances the rules are about, as for :func:`check_rule`.
 
     Returns
     -------
@@ -277,7 +311,7 @@ def check_rules(odd: ODD, rules):
         if not isinstance(rule, tuple) or len(rule) != 2:
             raise ArgumentError(f"a rule is a pair (condition, decision) or a text "
                                 f"'condition => decision', got {rule!r}")
-        got = check_rule(odd, *rule)
+        got = check_rule(odd, *rule, within=within)
         index.append(name)
         rows.append({"rule": got.rule, "holds": got.holds, "violations": got.violations,
                      "instances": got.instances,

@@ -404,6 +404,10 @@ class ODD:
     def count(self) -> int:
         """Count the complete instances decided positive (an exact ``int``).
 
+        Every complete instance, possible or not: the models of the decision function
+        (what its file records). :func:`bnx.count` counts among the instances the network
+        allows, by default.
+
         Returns
         -------
         int

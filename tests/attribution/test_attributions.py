@@ -318,3 +318,27 @@ def test_plot_names_the_classes_and_has_a_legend():
     assert text.splitlines()[0] == ("SHAP values of the decision Admit = + (1 = Admit = +, "
                                     "0 = Admit = -); base value 0.375:")
     assert "  GPA = +: +0.365 (towards Admit = +)" in text
+
+
+def test_rows_the_network_cannot_produce_are_refused_by_name():
+    # asia: either is tub or lung, so tub = yes with either = no has probability zero
+    import pandas as pd
+    clf = bnx.Classifier(bnx.examples.asia().network, "lung", "yes",
+                         features=["tub", "either", "smoke"])
+    odd = bnx.compile(clf, backend="autoref")
+    bad = {"tub": "yes", "either": "no", "smoke": "yes"}
+    ok = {"tub": "no", "either": "no", "smoke": "yes"}
+    both = pd.DataFrame([ok, bad], index=["a", "b"])
+    for values in (bnx.shap_values, bnx.banzhaf_values):
+        with pytest.raises(bnx.ImpossibleInstanceError, match="^background row 'b': tub = yes"):
+            values(odd, ok, both)
+        with pytest.raises(bnx.ImpossibleInstanceError, match="^X row 'b': tub = yes"):
+            values(odd, both, pd.DataFrame([ok]))
+        with pytest.raises(bnx.ImpossibleInstanceError, match="^tub = yes and either = no"):
+            values(odd, bad, pd.DataFrame([ok]), within="all")  # X: refused either way
+        # every instance: the background row counts as any other (the total function)
+        got = values(odd, ok, both, within="all", exact=True)
+        one = [values(odd, ok, pd.DataFrame([z]), within="all", exact=True) for z in (ok, bad)]
+        assert list(got.values) == [(a + b) / 2 for a, b in zip(one[0].values, one[1].values)]
+    with pytest.raises(bnx.ArgumentError, match="within must be"):
+        bnx.shap_values(odd, ok, both, within="possible")

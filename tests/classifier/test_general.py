@@ -177,7 +177,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
     """Not unate in general: the erosions' stars are conjunctions of cofactors."""
     clf, odd = _compiled(case, backend, data)
     immutable = data.draw(st.sets(st.sampled_from(case.features), max_size=2))
-    got = bnx.robustness_profile(odd, immutable=immutable)
+    got = bnx.robustness_profile(odd, immutable=immutable, within="all")
     assert got == brute.robustness_profile(_args(case), immutable, rule=case.rule)
     assert sum(got.values()) == odd.total()  # (each decision's, by both erosions:
     # tests/explanation/test_units.py)
@@ -188,7 +188,7 @@ def test_robustness_profile_matches_brute_force(case, data, backend):
 @settings(max_examples=30)
 def test_prime_implicants_match_brute_force(case, data, decision, backend):
     _, odd = _compiled(case, backend, data)
-    got = bnx.prime_implicants(odd, decision=decision)
+    got = bnx.prime_implicants(odd, decision=decision, within="all")
     want = oracle.prime_implicants(*_args(case), decision=decision, rule=case.rule)
     assert got.to_set() == want
     assert got.count == len(want)

@@ -91,4 +91,4 @@ def test_count_biased_by_frontiers_and_by_quantification(case, data, backend):
     for limit in (0, 1 << 30):
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(bias, "MAX_FRONTIER", limit)
-            assert bnx.count_biased(odd, protected) == want, limit
+            assert bnx.count_biased(odd, protected, within="all") == want, limit

@@ -126,14 +126,17 @@ def test_check_rule_matches_brute_force(case, data):
     odd = _compiled(case, case[5])
     condition, tests = data.draw(conditions(case))
     decision = data.draw(st.sampled_from([True, False, positive]))
+    within = data.draw(st.sampled_from(["support", "all"]))
     value = decision if isinstance(decision, bool) else True
     if not all(tests.values()):  # a comparison no state meets
         with pytest.raises(bnx.ArgumentError, match="never met"):
             bnx.check_rule(odd, condition, decision)
         return
-    got = bnx.check_rule(odd, condition, decision)
+    got = bnx.check_rule(odd, condition, decision, within=within)
+    # within the support only the instances of positive probability count
     inside = [(x, d, p) for x, d, p in _truth(case)
-              if all(x[f] in allowed for f, allowed in tests.items())]
+              if all(x[f] in allowed for f, allowed in tests.items())
+              and (p > 0 or within == "all")]
     bad = [(x, d, p) for x, d, p in inside if d != value]
     total = sum(p for _, _, p in _truth(case))
     assert got.instances == len(inside)
@@ -141,7 +144,10 @@ def test_check_rule_matches_brute_force(case, data):
     assert got.holds == (not bad)
     exact = sum((p for *_, p in bad), Fraction(0)) / total
     assert abs(got.violation_probability - exact) <= 1e-9
-    assert bnx.check_rule(odd, condition, decision, exact=True).violation_probability == exact
+    assert bnx.check_rule(odd, condition, decision, exact=True,
+                          within=within).violation_probability == exact
+    possible = all(p > 0 for *_, p in _truth(case))
+    assert got.world == ("all" if within == "all" or possible else "support")
     assert {f: set(s) for f, s in got.condition.items()} == tests
     if bad:
         x = got.counterexample
@@ -173,7 +179,7 @@ def test_check_rule_without_a_classifier(case, data):
     if not all(tests.values()):
         return
     got = bnx.check_rule(bare, condition, True)
-    want = bnx.check_rule(odd, condition, True)
+    want = bnx.check_rule(odd, condition, True, within="all")  # (no network: every instance)
     assert (got.holds, got.violations, got.instances) == (
         want.holds, want.violations, want.instances)
     assert got.violation_probability is None
@@ -182,13 +188,15 @@ def test_check_rule_without_a_classifier(case, data):
         assert all(x[f] in tests[f] for f in tests) and not odd.decide(x)
 
 
-def _monotone_truth(case, features, rank_of, *, truth=None, rank=None):
+def _monotone_truth(case, features, rank_of, *, truth=None, rank=None, within="all"):
     """The pairs (low, high): one feature of ``features`` raised, the decision lowered
-    (decisions ranked by ``rank_of``, or ``rank`` on the decisions of ``truth``)."""
+    (decisions ranked by ``rank_of``, or ``rank`` on the decisions of ``truth``); within
+    the support, both of positive probability."""
     _, _, _, _, feats, ordinal = case
     if truth is None:
         truth, rank = _truth(case), rank_of
-    table = {tuple(x[f] for f in feats): rank(d) for x, d, _ in truth}
+    table = {tuple(x[f] for f in feats): rank(d) for x, d, p in truth
+             if within == "all" or p > 0}
     pairs = {f: [] for f in features}
     for key, r in table.items():
         for i, f in enumerate(feats):
@@ -197,7 +205,7 @@ def _monotone_truth(case, features, rank_of, *, truth=None, rank=None):
             for t in ordinal[f]:
                 if ordinal[f].index(t) > ordinal[f].index(key[i]):
                     up = key[:i] + (t,) + key[i + 1:]
-                    if table[up] < r:
+                    if up in table and table[up] < r:
                         pairs[f].append((key, up))
     return pairs
 
@@ -213,9 +221,10 @@ def test_check_monotone_matches_brute_force(case, data):
     flip = data.draw(st.booleans())
     names = [odd.decision_state(False), odd.decision_state(True)]
     order = names[::-1] if flip else None
-    got = bnx.check_monotone(odd, features, class_order=order)
+    within = data.draw(st.sampled_from(["support", "all"]))
+    got = bnx.check_monotone(odd, features, class_order=order, within=within)
     checked = feats if features is None else features
-    pairs = _monotone_truth(case, checked, lambda d: int(d != flip))
+    pairs = _monotone_truth(case, checked, lambda d: int(d != flip), within=within)
     assert got.by_feature == {f: len(pairs[f]) for f in odd.display_order if f in checked}
     assert got.violations == sum(map(len, pairs.values()))
     assert got.holds == (not got.violations)
@@ -241,13 +250,13 @@ def test_binary_features_are_ordered_off_below_on(case, data):
     binary = [f for f in case.features if len(case.states(f)) == 2]
     if not binary:
         with pytest.raises(bnx.ExplanationError, match="order"):
-            bnx.check_monotone(odd, case.features)
+            bnx.check_monotone(odd, case.features, within="all")
         return
     on = data.draw(binary_on_maps(case))
     clf = bnx.Classifier(case.net, case.class_var, case.positive, threshold=case.threshold,
                          features=case.features, on_states={f: on[f] for f in binary})
     odd = bnx.compile(clf, backend="autoref")
-    got = bnx.check_monotone(odd, binary)
+    got = bnx.check_monotone(odd, binary, within="all")
     if len(binary) == len(case.features):
         want, _ = oracle.is_monotone(*oracle_args(case), {f: {s} for f, s in on.items()})
         assert got.holds == want
@@ -339,9 +348,11 @@ def test_multiclass_rules_and_monotonicity_match_brute_force(case, data):
     total = sum(p for *_, p in truth)
     condition, tests = data.draw(conditions(case))
     state = data.draw(st.sampled_from(list(odd.classes)))
+    within = data.draw(st.sampled_from(["support", "all"]))
     if all(tests.values()):
-        got = bnx.check_rule(odd, condition, state)
-        inside = [t for t in truth if all(t[0][f] in tests[f] for f in tests)]
+        got = bnx.check_rule(odd, condition, state, within=within)
+        inside = [t for t in truth if all(t[0][f] in tests[f] for f in tests)
+                  and (within == "all" or t[2] > 0)]
         bad = [(x, d, p) for x, d, p in inside if d != state]
         assert (got.instances, got.violations, got.holds) == (len(inside), len(bad), not bad)
         exact = sum((p for *_, p in bad), Fraction(0)) / total
@@ -352,8 +363,8 @@ def test_multiclass_rules_and_monotonicity_match_brute_force(case, data):
             assert max(p for *_, p in bad) == next(p for y, _, p in bad if y == x)
             assert got.counterexample_decision == f"C = {odd.decide(x)}" != got.decision
     order = list(data.draw(st.permutations(list(odd.classes))))
-    got = bnx.check_monotone(odd, class_order=order)
-    pairs = _monotone_truth(case, feats, None, truth=truth, rank=order.index)
+    got = bnx.check_monotone(odd, class_order=order, within=within)
+    pairs = _monotone_truth(case, feats, None, truth=truth, rank=order.index, within=within)
     assert got.violations == sum(map(len, pairs.values()))
     assert got.holds == (not got.violations)
     assert got.class_order == tuple(f"C = {c}" for c in order)

@@ -264,3 +264,85 @@ def test_a_set_made_in_another_order_is_copied_across():
     rare = bnx.forbid(a, [{"WorkExperience": "-", "EntranceExam": "-"}])
     assert bnx.pi_explanations(b, x, within=rare).to_set() == \
         bnx.pi_explanations(a, x, within=rare).to_set()
+
+
+def _primes(brute, decision) -> set:
+    """The prime implicants of ``decision`` within kappa: minimal partial instances that
+    some instance of kappa completes and every one of them gets ``decision``."""
+    feats = brute.features
+    options = [[None, *brute.states[f]] for f in feats]
+
+    def covered(t):
+        return [z for z in brute.kappa if all(s is None or z[k] == s for k, s in enumerate(t))]
+
+    implicants = set()
+    for t in itertools.product(*options):
+        inside = covered(t)
+        if inside and all(brute.table[z] == decision for z in inside):
+            implicants.add(t)
+
+    def below(t):  # t with one more feature dropped
+        return [t[:k] + (None,) + t[k + 1:] for k in range(len(t)) if t[k] is not None]
+
+    return {frozenset((feats[k], s) for k, s in enumerate(t) if s is not None)
+            for t in implicants if not any(u in implicants for u in below(t))}
+
+
+def _distance(brute, z, allowed=None) -> float:
+    """The fewest changes (of features in ``allowed``) to an instance of kappa with
+    another decision; math.inf when there is none."""
+    best = math.inf
+    for y in brute.kappa:
+        if brute.table[y] == brute.table[z]:
+            continue
+        moved = [k for k in range(len(z)) if y[k] != z[k]]
+        if allowed is None or all(k in allowed for k in moved):
+            best = min(best, len(moved))
+    return best
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(case=zero_networks(), data=st.data())
+def test_classifier_questions_within_a_set_match_brute_force(case, data, backend):
+    clf, odd = _odd(case, data, backend)
+    brute = Brute(case)
+    possible = set(brute.kappa)
+    within, kappa = _kappa(case, clf, odd, data, brute)
+    brute.kappa = kappa
+    for d in (True, False):
+        assert bnx.prime_implicants(odd, decision=d, within=within).to_set() == \
+            _primes(brute, d)
+        assert bnx.count(odd, d, within=within) == sum(brute.table[z] == d for z in kappa)
+    profile: dict = {}
+    for z in kappa:
+        k = _distance(brute, z)
+        profile[k] = profile.get(k, 0) + 1
+    assert bnx.robustness_profile(odd, within=within) == dict(sorted(profile.items()))
+    protected = sorted(data.draw(st.sets(st.sampled_from(brute.features), min_size=1)))
+    ks = {brute.features.index(f) for f in protected}
+    assert bnx.count_biased(odd, protected, within=within) == sum(
+        _distance(brute, z, ks) < math.inf for z in kappa)
+    for zt in sorted(kappa & possible)[:2]:
+        z = dict(zip(brute.features, zt))
+        got = bnx.decision_bias(odd, z, protected, within=within)
+        fewest = _distance(brute, zt, ks)
+        assert got.biased == (fewest < math.inf)
+        if got.biased:
+            w = brute.tup(got.witness)
+            assert w in kappa and brute.table[w] != brute.table[zt]
+            assert len(got.changes) == fewest
+    # a rule: a box of states, its instances of kappa and their decisions
+    box = {f: set(data.draw(st.sets(st.sampled_from(brute.states[f]), min_size=1)))
+           for f in data.draw(st.sets(st.sampled_from(brute.features)))}
+    inside = [z for z in kappa if all(z[brute.features.index(f)] in s for f, s in box.items())]
+    bad = [z for z in inside if not brute.table[z]]
+    got = bnx.check_rule(odd, box, True, within=within, exact=True)
+    assert (got.instances, got.violations, got.holds) == (len(inside), len(bad), not bad)
+    total = sum(brute.prob.values())
+    assert got.violation_probability == sum((brute.prob[z] for z in bad), Fraction(0)) / total
+    if bad:
+        w = brute.tup(got.counterexample)
+        assert w in bad
+        if any(brute.prob[z] for z in bad):  # the most probable of them
+            assert brute.prob[w] == max(brute.prob[z] for z in bad)

@@ -381,13 +381,13 @@ def test_more_questions_are_binary_questions_on_one_class(case, data):
                           label="protected")
     for state, rival in ((a, None), (b, b)):
         odd = bnx.compile(_binary(case, state), backend="autoref")
-        assert bnx.prime_implicants(odd).to_set() == brute.prime_implicants(state)
+        assert bnx.prime_implicants(odd, within="all").to_set() == brute.prime_implicants(state)
         check = bnx.check_explanation(odd, x, part, within="all")
         sufficient, minimal, redundant = brute.check_explanation(x, part, rival)
         assert (check.sufficient, check.minimal, set(check.redundant)) == (
             sufficient, minimal, redundant)
     odd = bnx.compile(_binary(case, a), backend="autoref")
-    assert bnx.decision_bias(odd, x, protected).biased == brute.biased(x, protected)
+    assert bnx.decision_bias(odd, x, protected, within="all").biased == brute.biased(x, protected)
     # next observations: flips are the binary ones of the class decided on e; the binary
     # SDP of an outcome decided another class counts every class but that one, so the
     # multi-class expectation is at most the binary one, equal when nothing flips

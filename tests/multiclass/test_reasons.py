@@ -99,7 +99,7 @@ def test_prime_implicants_and_instances_of_each_class(case):
     brute = MultiOracle.of(case)
     odd = bnx.compile(multiclass_classifier_of(case), backend="autoref")
     for c in brute.classes:
-        pis = bnx.prime_implicants(odd, decision=c)
+        pis = bnx.prime_implicants(odd, decision=c, within="all")
         assert pis.to_set() == brute.prime_implicants(c)
         assert (pis.decided, pis.decision) == (c, True)
         members = positives(odd, c)
