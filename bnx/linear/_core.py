@@ -52,7 +52,7 @@ class Weights:
     ``A > B`` when ``strict``) with ``A = a0 * prod a`` and ``B = b0 * prod b``.
     """
 
-    def __init__(self, clf, support: bool = False) -> None:
+    def __init__(self, clf, support: bool = False, witness: bool = False) -> None:
         if getattr(clf, "structure", None) != "naive_bayes":
             raise StructureError(
                 f"bnx.linear explains naive Bayes and TAN classifiers only; this one is a "
@@ -97,8 +97,9 @@ class Weights:
         self.za = [[x.numerator == 0 for x in row] for row in self.a]
         self.zb = [[y.numerator == 0 for y in row] for row in self.b]
         self.index = {f: i for i, f in enumerate(self.features)}
-        self.support = support
-        if support:
+        self.support = support or witness
+        self.witness = witness
+        if self.support:
             self.nudged = nudged(clf, self, [[(x, y) for x, y in zip(ra, rb)]
                                              for ra, rb in zip(self.a, self.b)],
                                  (prior[pos], prior[neg]))
@@ -107,12 +108,22 @@ class Weights:
         """Return ``(a0, b0, lg0, err0, strict)``: the constant of the race keeping ``side``.
 
         Within the support the strict race is the non-strict one with the other side's
-        constant nudged up (:func:`nudged`).
+        constant nudged up (:func:`nudged`). For witnesses (``witness=True``) the race
+        keeping ``side`` is the complement of the support's race keeping the other side:
+        it holds exactly on the instances of positive probability decided ``side`` (an
+        instance of probability zero keeps every decision within the support, so it
+        keeps none here).
         """
+        if self.witness:
+            *c, strict = self._support_constant(not side)
+            return (*c, not strict)
+        return self._support_constant(side) if self.support else (
+            self.a0, self.b0, self.lg0, self.err0, self.strict if side else not self.strict)
+
+    def _support_constant(self, side: bool) -> tuple:
         strict = self.strict if side else not self.strict
-        if self.support and strict:
-            return self.nudged[side]
-        return self.a0, self.b0, self.lg0, self.err0, strict
+        got = self.nudged.get(side) if strict else None  # (none at the threshold 0)
+        return got if got is not None else (self.a0, self.b0, self.lg0, self.err0, strict)
 
     def race(self, side: bool) -> Race:
         """Return the :class:`Race` keeping decision ``side``, made once per classifier."""
@@ -194,12 +205,19 @@ def _support_weights(clf) -> Weights:
     return Weights(clf, support=True)
 
 
-def weights(clf, support: bool = False) -> Weights:
+def _witness_weights(clf) -> Weights:
+    return Weights(clf, witness=True)
+
+
+def weights(clf, support: bool = False, witness: bool = False) -> Weights:
     """Return the :class:`Weights` of ``clf``, read once and remembered while ``clf`` lives.
 
-    ``support``: the races within the network's support (:func:`nudged`).
+    ``support``: the races within the network's support (:func:`nudged`); ``witness``: the
+    races that hold on the instances of the support with their decision only
+    (:meth:`Weights.constant`).
     """
-    return remembered(clf, _support_weights if support else Weights)
+    return remembered(clf, _witness_weights if witness else
+                      _support_weights if support else Weights)
 
 
 class Race:

@@ -61,15 +61,17 @@ def network_of(clf: Any) -> Any:
     return classifier_and_odd(clf)[0] if isinstance(clf, ODD) else clf
 
 
-def decision_of(clf: Any, instance: Mapping, within: str = "support") -> Decision:
+def decision_of(clf: Any, instance: Mapping, within: str = "support", *,
+                witness: bool = False) -> Decision:
     """Return the decision of ``clf`` on ``instance``: a :class:`TanDecision` for a TAN.
 
     ``within``: its races keep the decision on every instance the network allows
-    (``"support"``) or on every instance (``"all"``).
+    (``"support"``) or on every instance (``"all"``); ``witness`` (a naive Bayes): within
+    the support, they hold on the possible instances with the decision only.
     """
     if getattr(clf, "structure", None) == "tan":
         return TanDecision(clf, instance, within)
-    return Decision(clf, instance, within)
+    return Decision(clf, instance, within, witness=witness)
 
 
 def flip_moves(d: Decision) -> dict[int, int] | None:

@@ -41,10 +41,11 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     members (there may be billions), on a TAN listed member by member, each after
     polynomially many steps. When the set is too large for either, the search gives up
     with a :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
-    Among the instances the network allows (``within="support"``, the default) when no
-    table of the features or their ancestors has a zero entry (every instance is then
-    allowed); on a network with such a zero, an MC-explanation would also have to be an
-    instance of positive probability, which is no race: that is refused with a
+    Among the instances the network allows (``within="support"``, the default): on a
+    network with a zero entry an MC-explanation must also be an instance of positive
+    probability. On a naive Bayes that is one race too, the complement of the support's
+    race keeping the other decision (it holds exactly on the possible instances with the
+    decision); on a TAN (or at the threshold 0) it is not, and is refused with a
     :class:`~bnx.StructureError` (compile the classifier, or ask ``within="all"``, every
     instance, the total decision function).
 
@@ -72,8 +73,8 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     ------
     StructureError
         The classifier is not naive Bayes or a TAN with a two-state class, the set is
-        too large to build without compiling (:mod:`bnx.linear._every`), or the network
-        may rule instances out and ``within="support"``.
+        too large to build without compiling (:mod:`bnx.linear._every`), or a TAN (or the
+        threshold 0) whose network may rule instances out, and ``within="support"``.
     OnStatesError
         A feature's on state is neither given, declared, nor recognisable.
 
@@ -96,18 +97,28 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     [{'WorkExperience': '+', 'FirstTimeApplicant': '-', 'EntranceExam': '-', 'GPA': '+'}]
     """
     clf = network_of(clf)
-    _within(clf, within)
-    return _fewest_on(clf, instance, on, fixed)
+    return _fewest_on(clf, instance, on, fixed, world=_within(clf, within))
 
 
-def _within(clf: Any, within: str) -> None:
-    """Refuse MC-explanations within the support of a network that may rule instances out."""
-    if within_support(within) and may_be_impossible(clf):
+def _within(clf: Any, within: str) -> str:
+    """Return the world the MC-explanations are found in: ``"support"`` or ``"all"``.
+
+    ``"all"`` where every instance is possible (the same answers); within the support of a
+    network that may rule instances out, a naive Bayes's race of witnesses (an instance of
+    positive probability with the decision) answers; a TAN's, or a threshold of 0 (where
+    every possible instance is positive, which is no one race), is refused.
+    """
+    if not within_support(within) or not may_be_impossible(clf):
+        return "all"
+    tan = getattr(clf, "structure", None) == "tan"
+    if tan or (getattr(clf, "rule", "threshold") == "threshold" and clf.threshold == 0):
         raise StructureError(
             "MC-explanations among the instances the network allows are not found without "
-            "compiling when a table has a zero entry (each must then be an instance the "
-            "network allows): compile the classifier (bnx.mc_explanations(bnx.compile(clf), "
-            "x)), or ask every instance (within='all')")
+            f"compiling {'a TAN' if tan else 'at the threshold 0'} when a table has a zero "
+            "entry (each must then be an instance the network allows): compile the "
+            "classifier (bnx.mc_explanations(bnx.compile(clf), x)), or ask every instance "
+            "(within='all')")
+    return "support"
 
 
 def one_mc_explanation(clf: Any, instance: Mapping, *,
@@ -121,12 +132,13 @@ def one_mc_explanation(clf: Any, instance: Mapping, *,
     """
     from ._changes import ONE_STATES, ONE_STEPS
     clf = network_of(clf)
-    _within(clf, within)
+    world = _within(clf, within)
     try:
-        return next(_fewest_on(clf, instance, on, (), ONE_STATES, ONE_STEPS).shortest_first())
+        return next(_fewest_on(clf, instance, on, (), ONE_STATES, ONE_STEPS,
+                               world=world).shortest_first())
     except StructureError:  # too many to build quickly
         pass
-    d = decision_of(clf, instance, "all")  # see mc_explanations
+    d = decision_of(clf, instance, world, witness=True)  # see mc_explanations
     w = d.w
     ons = on_state_sets(w.features, w.states, on, (), lambda f: position(w, f, "on"),
                         declared=getattr(clf, "on_states", None))
@@ -138,12 +150,13 @@ def one_mc_explanation(clf: Any, instance: Mapping, *,
 
 
 def _fewest_on(clf: Any, instance: Mapping, on, fixed, limit: int | None = None,
-               work: int | None = None) -> Explanations:
+               work: int | None = None, world: str = "all") -> Explanations:
     """Make :func:`mc_explanations` of the classifier ``clf``.
 
-    Giving up past ``limit`` states (naive Bayes) or ``work`` bounds (TAN).
+    Giving up past ``limit`` states (naive Bayes) or ``work`` bounds (TAN). ``world``
+    ``"support"``: a naive Bayes's race of witnesses (:func:`_within`).
     """
-    d = decision_of(clf, instance, "all")  # see mc_explanations
+    d = decision_of(clf, instance, world, witness=True)  # see mc_explanations
     w = d.w
     fixed_pos = positions(w, fixed, "fixed")
     skip = {w.features[i] for i in fixed_pos}

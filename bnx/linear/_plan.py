@@ -53,9 +53,15 @@ def sums(terms) -> tuple[int, int, int]:
 
 
 class Decision:
-    """The decision on one instance, with each feature's own and worst terms."""
+    """The decision on one instance, with each feature's own and worst terms.
 
-    def __init__(self, clf, instance: Mapping, within: str = "support") -> None:
+    ``within="support"``: its race keeps the decision on the instances the network allows
+    (an instance of probability zero keeps every decision); with ``witness``, the race
+    holds on those of them decided as the instance only.
+    """
+
+    def __init__(self, clf, instance: Mapping, within: str = "support", *,
+                 witness: bool = False) -> None:
         if not isinstance(instance, Mapping):
             raise InstanceError(f"an instance must be a mapping from features to states, "
                                 f"got {type(instance).__name__}")
@@ -71,7 +77,9 @@ class Decision:
         self.decision = keep_pos.decide(plus, minus, s, lambda: x)
         if support:
             refuse_impossible(clf, idx)
-            self.w = w = weights(clf, support=True)
+            # witness: the race holds only on possible instances with the decision (an
+            # MC-explanation is one), else on every instance that keeps it or is impossible
+            self.w = w = weights(clf, support=True, witness=witness)
         self.race = g = w.race(self.decision)
         terms = g.terms
         self.F = [terms[i][x[i]] for i in range(n)]

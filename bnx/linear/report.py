@@ -7,10 +7,10 @@ import math
 from collections.abc import Mapping
 
 from .._util.wording import decided, decision_state, plural, terms
-from ..classifier._possible import may_be_impossible
+from ..errors import StructureError
 from ._changes import one_counterfactual, robustness
 from ._decision import decide
-from ._mc import one_mc_explanation
+from ._mc import _within, one_mc_explanation
 from ._pi import pi_explanations, shortest_pi_explanation
 
 __all__ = ["explain_text", "explainable"]
@@ -56,11 +56,17 @@ def explain_text(clf, instance: Mapping, *, on=None, mc: bool = True, pi: bool =
     lines = [decided(clf.class_var, decision_state(states, positive, d), positive, posterior,
                      rule=getattr(clf, "rule", "threshold"), threshold=clf.threshold,
                      positive=d, class_probabilities=probs)]
-    if mc and may_be_impossible(clf):  # (no race: see bnx.linear.mc_explanations)
+    if mc:
+        try:  # a TAN (or the threshold 0) whose network may rule instances out: no race
+            _within(clf, "support")
+        except StructureError:
+            e = None
+        else:
+            e = one_mc_explanation(clf, instance, on=on)
+    if mc and e is None:
         lines += ["", (f"an MC-explanation of {decided_as}: not found without compiling, as "
                        f"the network may rule instances out (compile it to ask)")]
     elif mc:
-        e = one_mc_explanation(clf, instance, on=on)
         changed = {f: s for f, s in e.items() if s != instance[f]}
         lines += ["", (f"an MC-explanation of {decided_as} (one of possibly many; "
                        f"{plural(len(changed), 'feature')} changed):"), "  " + _terms(e)]

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import bnx
 from bnx import linear
 from bnx.classifier._possible import may_be_impossible  # private: the zero test
+from bnx.linear._mc import one_mc_explanation  # private: the report's one member
 from tests._support import oracle
 from tests._support.linear_brute import (
     Brute,
@@ -96,10 +97,16 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
     on = data.draw(on_maps(case))
     fixed = data.draw(st.sets(st.sampled_from(case.features)))
     mc = linear.mc_explanations(clf, x, on=on, fixed=fixed, within="all")
-    if may_be_impossible(clf):  # within the support (the default): no race, refused
+    if may_be_impossible(clf) and case.threshold == 0:  # every possible instance positive
         with pytest.raises(bnx.StructureError, match="zero entry"):
             linear.mc_explanations(clf, x, on=on, fixed=fixed)
-    else:  # the support is every instance
+    elif may_be_impossible(clf) and possible:  # the race of witnesses: the diagram's answer
+        mine = linear.mc_explanations(clf, x, on=on, fixed=fixed)  # within the support
+        want = bnx.mc_explanations(odd, x, on=on, fixed=fixed, within=bnx.support(clf, odd=odd))
+        assert mine.to_set() == want.to_set() and mine.lengths() == want.lengths()
+        assert one_mc_explanation(clf, x, on=on) in \
+            list(bnx.mc_explanations(odd, x, on=on).shortest())
+    elif not may_be_impossible(clf):  # the support is every instance
         assert linear.mc_explanations(clf, x, on=on, fixed=fixed).to_set() == mc.to_set()
     assert mc.to_set() == oracle.mc_explanations(
         case.net, case.class_var, case.positive, case.threshold, case.features, x, on, fixed)
@@ -375,3 +382,29 @@ def test_within_the_support_of_networks_with_many_zeros(case, data):
     table = {combo: clf.decide(dict(zip(case.features, combo)))
              for combo in itertools.product(*[case.states(f) for f in case.features])}
     check_all(clf, Brute(case, table), data.draw(instances(case)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=linear_zero_networks(), data=st.data())
+def test_mc_explanations_within_the_support_of_a_naive_bayes_with_many_zeros(case, data):
+    """A naive Bayes with many zero entries: its MC-explanations among the instances the
+    network allows (the race of witnesses) are the diagram's within its support (checked
+    against brute force in tests/explanation/test_within.py); a TAN's are refused."""
+    kw = ({"rule": "argmax"} if case.threshold is None or data.draw(st.booleans())
+          else {"threshold": data.draw(st.sampled_from([case.threshold, 1]))})
+    clf = bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
+                         **kw)
+    assume(len(clf.class_states) == 2 and may_be_impossible(clf))
+    x = data.draw(instances(case))
+    assume(sum(clf.class_joint(x)) > 0)
+    on = {f: {data.draw(st.sampled_from(case.states(f)))} for f in case.features}
+    if clf.structure == "tan" or kw.get("threshold") == 0:  # no one race of witnesses
+        with pytest.raises(bnx.StructureError, match="when a table has a zero entry"):
+            linear.mc_explanations(clf, x, on=on)
+        return
+    assume(clf.structure == "naive_bayes")
+    odd = bnx.compile(clf, backend="autoref")
+    want = bnx.mc_explanations(odd, x, on=on)
+    got = linear.mc_explanations(clf, x, on=on)
+    assert got.to_set() == want.to_set() and got.lengths() == want.lengths()
+    assert one_mc_explanation(clf, x, on=on) in list(want)
