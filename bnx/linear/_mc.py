@@ -43,11 +43,10 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     with a :class:`~bnx.StructureError` (the compiled ODD holds any set as a diagram).
     Among the instances the network allows (``within="support"``, the default): on a
     network with a zero entry an MC-explanation must also be an instance of positive
-    probability. On a naive Bayes that is one race too, the complement of the support's
-    race keeping the other decision (it holds exactly on the possible instances with the
-    decision); on a TAN (or at the threshold 0) it is not, and is refused with a
-    :class:`~bnx.StructureError` (compile the classifier, or ask ``within="all"``, every
-    instance, the total decision function).
+    probability. That is one race too, the complement of the support's race keeping the
+    other decision (it holds exactly on the possible instances with the decision); at the
+    threshold 0 it is not, and is refused with a :class:`~bnx.StructureError` (compile the
+    classifier, or ask ``within="all"``, every instance, the total decision function).
 
     Parameters
     ----------
@@ -73,8 +72,8 @@ def mc_explanations(clf: Any, instance: Mapping, *,
     ------
     StructureError
         The classifier is not naive Bayes or a TAN with a two-state class, the set is
-        too large to build without compiling (:mod:`bnx.linear._every`), or a TAN (or the
-        threshold 0) whose network may rule instances out, and ``within="support"``.
+        too large to build without compiling (:mod:`bnx.linear._every`), or the threshold
+        is 0, the network may rule instances out, and ``within="support"``.
     OnStatesError
         A feature's on state is neither given, declared, nor recognisable.
 
@@ -104,18 +103,18 @@ def _within(clf: Any, within: str) -> str:
     """Return the world the MC-explanations are found in: ``"support"`` or ``"all"``.
 
     ``"all"`` where every instance is possible (the same answers); within the support of a
-    network that may rule instances out, a naive Bayes's race of witnesses (an instance of
-    positive probability with the decision) answers; a TAN's, or a threshold of 0 (where
-    every possible instance is positive, which is no one race), is refused.
+    network that may rule instances out, the race of witnesses (an instance of positive
+    probability with the decision: the support's race keeping the other decision fails)
+    answers, but at the threshold 0 (where every possible instance is positive, which is
+    no one race) the question is refused.
     """
     if not within_support(within) or not may_be_impossible(clf):
         return "all"
-    tan = getattr(clf, "structure", None) == "tan"
-    if tan or (getattr(clf, "rule", "threshold") == "threshold" and clf.threshold == 0):
+    if getattr(clf, "rule", "threshold") == "threshold" and clf.threshold == 0:
         raise StructureError(
             "MC-explanations among the instances the network allows are not found without "
-            f"compiling {'a TAN' if tan else 'at the threshold 0'} when a table has a zero "
-            "entry (each must then be an instance the network allows): compile the "
+            "compiling at the threshold 0 when a table has a zero entry (each must then be "
+            "an instance the network allows, and every one is positive): compile the "
             "classifier (bnx.mc_explanations(bnx.compile(clf), x)), or ask every instance "
             "(within='all')")
     return "support"
@@ -154,7 +153,9 @@ def _fewest_on(clf: Any, instance: Mapping, on, fixed, limit: int | None = None,
     """Make :func:`mc_explanations` of the classifier ``clf``.
 
     Giving up past ``limit`` states (naive Bayes) or ``work`` bounds (TAN). ``world``
-    ``"support"``: a naive Bayes's race of witnesses (:func:`_within`).
+    ``"support"``: the race of witnesses (:func:`_within`): a naive Bayes's
+    (``witness=True``), a TAN's the support's forest, whose race of the other decision
+    fails exactly on the possible instances with the decision.
     """
     d = decision_of(clf, instance, world, witness=True)  # see mc_explanations
     w = d.w
