@@ -36,6 +36,7 @@ from ..classifier._inference import (
     observe,
     product,
 )
+from ..classifier._possible import refuse_impossible
 from ..classifier._relevance import exact_cpds
 from ..errors import ArgumentError
 from ..odd._odd import ODD, classifier_and_odd
@@ -152,6 +153,12 @@ def parameter_sensitivity(clf: Classifier | ODD, instance: Any = None, *,
         entry at 1 moved to ``t`` gives each other entry of its column ``(1 - t) / (k - 1)``;
         the other zero entries of a column stay 0.
 
+    Raises
+    ------
+    ImpossibleInstanceError
+        The network cannot produce ``instance`` (its conflicting findings named): its
+        decision is the tie rule's, with no posterior for a parameter to move.
+
     See Also
     --------
     bnx.plot_sensitivity : The entries closest to flipping the decision, drawn.
@@ -195,6 +202,8 @@ def parameter_sensitivity(clf: Classifier | ODD, instance: Any = None, *,
         from .sensitivity_all import whole_sensitivity
         return whole_sensitivity(clf, exact=exact)
     evidence = clf.encode(instance)
+    # (its decision would be the tie rule's: no posterior to keep)
+    refuse_impossible(clf, {f: clf.states(f)[j] for f, j in evidence.items()})
     states, parents, cpds = exact_cpds(clf.network)
     ints = {n: integer_factor(f)[0] for n, f in cpds.items()}
     c = clf.class_var

@@ -611,6 +611,10 @@ class Classifier(Interop):
         state beats every earlier state strictly and every later one weakly; a
         multi-class classifier: the most probable class state (:meth:`predict`).
         ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
+        This is the decision function, defined on every instance: one the network cannot
+        produce (``Pr(x) = 0``) is decided by the rule's tie (``0 >= 0``: positive under the
+        threshold rule; the first class state under argmax), as the compiled ODD decides it;
+        :meth:`posterior` and every question refuse such an instance by name.
 
         Returns
         -------

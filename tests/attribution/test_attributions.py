@@ -342,3 +342,12 @@ def test_rows_the_network_cannot_produce_are_refused_by_name():
         assert list(got.values) == [(a + b) / 2 for a, b in zip(one[0].values, one[1].values)]
     with pytest.raises(bnx.ArgumentError, match="within must be"):
         bnx.shap_values(odd, ok, both, within="possible")
+
+
+def test_the_sensitivity_of_an_impossible_instance_is_refused():
+    clf = bnx.Classifier(bnx.examples.asia().network, "lung", "yes",
+                         features=["tub", "either", "smoke"])
+    with pytest.raises(bnx.ImpossibleInstanceError, match="tub = yes and either = no"):
+        bnx.parameter_sensitivity(clf, {"tub": "yes", "either": "no", "smoke": "yes"})
+    got = bnx.parameter_sensitivity(clf, {"tub": "no", "either": "no", "smoke": "yes"})
+    assert len(got) > 0
