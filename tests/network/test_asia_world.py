@@ -16,7 +16,7 @@ import pytest
 import bnx
 from bnx.local._answer import answer
 from tests._support.strategies import Case
-from tests.explanation.test_within import Brute
+from tests._support.within_brute import Brute
 
 BACKENDS = bnx.backends.available_backends()
 
