@@ -36,7 +36,6 @@ from .._util.rounding import compare
 from .._util.types import Feature, Instance, State
 from ..errors import (
     ArgumentError,
-    ExplanationError,
     MissingFeatureError,
     NetworkError,
     StructureError,
@@ -49,6 +48,7 @@ from ._inference import FloatRange, Inference, integer_factor
 from ._instances import as_instance
 from ._instances import resolve_state as _resolve_state
 from ._interop import Interop
+from ._possible import impossible_error
 from ._rules import _HALF, RULES, check_threshold, decides
 from ._tree import as_tree
 
@@ -561,8 +561,9 @@ class Classifier(Interop):
         joint = self._decision_joint(self.encode(instance, partial=partial))
         total = sum(joint, 0)
         if total == 0:
-            raise ExplanationError("the instance has probability zero under the network: "
-                                   "its posterior Pr(class | instance) is undefined")
+            raise impossible_error(self, self.encode(instance, partial=partial),
+                                   "the instance has probability zero under the network "
+                                   "(its posterior Pr(class | instance) is undefined): ")
         return Fraction(joint[self._positive_index]) / total
 
     def posterior(self, instance: Instance, *, partial: bool = False,
@@ -601,8 +602,9 @@ class Classifier(Interop):
         try:
             return got.probabilities()
         except ZeroDivisionError:
-            raise ExplanationError("the instance has probability zero under the network: "
-                                   "its posterior Pr(class | instance) is undefined") from None
+            raise impossible_error(self, idx, "the instance has probability zero under the "
+                                   "network (its posterior Pr(class | instance) is "
+                                   "undefined): ") from None
 
     def decide(self, instance: Instance, *, partial: bool = False):
         """Decide an instance exactly under :attr:`rule`.
@@ -719,8 +721,8 @@ class Classifier(Interop):
         joint = self._decision_joint(idx)
         total = sum(joint, 0)
         if total == 0:
-            raise ExplanationError("the instance has probability zero under the network: "
-                                   "its class probabilities are undefined")
+            raise impossible_error(self, idx, "the instance has probability zero under the "
+                                   "network (its class probabilities are undefined): ")
         return {s: float(Fraction(v) / total) for s, v in zip(self.classes, joint)}
 
     def _one_state(self, what: str) -> None:

@@ -46,11 +46,11 @@ from typing import Any
 import numpy as np
 
 from .._util.disjoint import DisjointSets
-from ..errors import ImpossibleInstanceError
+from ..errors import ExplanationError, ImpossibleInstanceError
 from ._inference import Inference, contract, plan
 
-__all__ = ["ZeroPatterns", "conflict_of", "may_be_impossible", "network_evidence",
-           "refuse_impossible", "refuse_impossible_rows", "zero_patterns"]
+__all__ = ["ZeroPatterns", "conflict_of", "impossible_error", "may_be_impossible",
+           "network_evidence", "refuse_impossible", "refuse_impossible_rows", "zero_patterns"]
 
 #: One per inference (a classifier's, or the one a loaded ODD reads from its file).
 _MADE: weakref.WeakKeyDictionary[Inference, ZeroPatterns] = weakref.WeakKeyDictionary()
@@ -306,6 +306,23 @@ def conflict_of(model: Any, instance: Mapping) -> dict | None:
     evidence = evidence_of(instance)
     found = zero_patterns(inference).conflict(evidence, [f for f in instance if f in evidence])
     return None if found is None else {f: instance[f] for f in found}
+
+
+def impossible_error(clf: Any, idx: Mapping, message: str,
+                     fallback: type = ExplanationError) -> Exception:
+    """Return the error that refuses evidence of probability zero, its findings named.
+
+    ``idx``: ``{feature: state index}`` of ``clf``'s features (complete or partial), whose
+    joint is zero. An :class:`~bnx.ImpossibleInstanceError` naming a minimal set of the
+    findings that cannot hold together (:func:`conflict_of`), after ``message``
+    (``"the evidence has probability zero under the network: "``); a ``fallback``
+    saying ``message`` where the network is not at hand.
+    """
+    named = {f: clf.states(f)[j] for f, j in idx.items()}
+    found = conflict_of(clf, named)
+    if found is None:
+        return fallback(message.rstrip(": "))
+    return ImpossibleInstanceError(found, message)
 
 
 def refuse_impossible(model: Any, instance: Mapping, where: str = "") -> None:

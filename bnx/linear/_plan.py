@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 
 from ..classifier._classifier import _resolve_state
 from ..classifier._instances import class_given
+from ..classifier._possible import impossible_error
 from ..classifier._world import within_support
 from ..errors import (
     ExplanationError,
@@ -33,9 +34,10 @@ def refuse_impossible(clf, idx: Mapping) -> None:
     Within the support it has no reasons or counterfactuals (every race holds on it).
     """
     if not any(clf._class_joint(idx)):
-        raise InstanceError("the instance has probability zero under the network: it has no "
-                            "reasons or counterfactuals among the instances the network "
-                            "allows (within='all' explains the decision function there)")
+        raise impossible_error(clf, idx, "the instance has probability zero under the "
+                               "network (it has no reasons or counterfactuals among the "
+                               "instances the network allows; within='all' explains the "
+                               "decision function there): ", InstanceError)
 
 
 def sums(terms) -> tuple[int, int, int]:

@@ -96,10 +96,12 @@ def answer(clf: Any, idx: dict, *, rival: int | None = None, timeout: float | No
 
     s = Search(clf, idx, rival=rival, deadline=None, within=within)  # the decision always
     if s.support and not s.table.any():
+        from ..classifier._possible import impossible_error
         from ..errors import InstanceError
-        raise InstanceError("the instance has probability zero under the network: it has "
-                            "no reasons or counterfactuals among the instances the network "
-                            "allows (within='all' explains the decision function there)")
+        raise impossible_error(clf, idx, "the instance has probability zero under the network "
+                               "(it has no reasons or counterfactuals among the instances "
+                               "the network allows; within='all' explains the decision "
+                               "function there): ", InstanceError)
     if rival is not None and rival == s.label:
         from ..errors import ArgumentError
         raise ArgumentError(f"the rival {clf.class_states[rival]!r} is the decided class")

@@ -30,7 +30,7 @@ from .._util.guard import question
 from .._util.rounding import Unsafe
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
-from ..errors import ExplanationError
+from ..classifier._possible import impossible_error
 from ..odd._odd import ODD, classifier_and_odd
 from . import under
 from .frontier import Walk
@@ -210,7 +210,8 @@ def _by_flows(clf, idx: dict, flows, exact: bool):
     neg, pos = first.mass()
     total = neg + pos
     if not total:
-        raise ExplanationError("the evidence has probability zero: nothing to observe")
+        raise impossible_error(clf, idx, "the evidence has probability zero (nothing to "
+                               "observe): ")
     depth = 0 if exact else first.depth + 1  # the total and the class masses
     own = under.decide_masses(clf, idx, first.class_masses(), depth)
     # a feature whose observation cannot flip the decision keeps the SDP on average:
@@ -278,7 +279,8 @@ def _float_rows(clf, odd, idx: dict):
         return None
     own, kept, total, depth = base
     if not total:
-        raise ExplanationError("the evidence has probability zero: nothing to observe")
+        raise impossible_error(clf, idx, "the evidence has probability zero (nothing to "
+                               "observe): ")
     rows = []
     for f in clf.features:
         if f in idx:
@@ -317,7 +319,8 @@ def _rows_by_sdp(clf, odd, idx: dict) -> list:
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
-        raise ExplanationError("the evidence has probability zero: nothing to observe")
+        raise impossible_error(clf, idx, "the evidence has probability zero (nothing to "
+                               "observe): ")
     own = under.decide_masses(clf, idx, joint, 0)
     rows = []
     for f in clf.features:

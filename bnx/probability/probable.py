@@ -29,7 +29,8 @@ from .._util.guard import question
 from .._util.rounding import compare, compare_all, float_gamma
 from .._util.types import Instance
 from ..classifier._classifier import Classifier
-from ..errors import ArgumentError, ExplanationError
+from ..classifier._possible import impossible_error
+from ..errors import ArgumentError
 from ..odd._odd import ODD, classifier_and_odd
 from ..question._classes import ask
 from . import under
@@ -189,8 +190,8 @@ def probable_reasons(clf: Classifier | ODD, instance: Instance, *, delta=0.95, o
     idx = clf.encode(instance)
     odd = _odd_for(clf, odd)
     if sum(clf._class_joint(idx)) == 0:
-        raise ExplanationError("the instance has probability zero under the network: "
-                               "no part of it makes its decision probable")
+        raise impossible_error(clf, idx, "the instance has probability zero under the "
+                               "network (no part of it makes its decision probable): ")
     q = ask(odd, instance, rival)
     if odd.multiclass:  # the class formula asked, and its binary classifier
         odd = q.formula

@@ -44,9 +44,10 @@ from .._util.guard import question
 from .._util.rounding import Unsafe
 from .._util.types import Instance
 from ..classifier._classifier import Classifier, _argmax
+from ..classifier._possible import impossible_error
 from ..classifier._rules import decides
 from ..diagram._memo import register
-from ..errors import ArgumentError, ExplanationError
+from ..errors import ArgumentError
 from ..odd._odd import ODD, check_odd, classifier_and_odd
 from ..question._reach import FALSE, TRUE, reached, view
 
@@ -174,8 +175,8 @@ def exact_sdp(clf: Classifier, idx: dict, decision: bool | int | None,
     joint = clf._class_joint(idx)
     total = sum(joint, Fraction(0))
     if total == 0:
-        raise ExplanationError("the evidence has probability zero: the same-decision "
-                               "probability is undefined")
+        raise impossible_error(clf, idx, "the evidence has probability zero (the "
+                               "same-decision probability is undefined): ")
     if decision is None:
         decision = _decide(clf, joint)
     if clf.multiclass:  # the binary question on the class's formula: does it hold?
@@ -216,8 +217,8 @@ def sdp_with_bound(clf: Classifier, idx: dict, decision: bool | int | None,
         return None
     _, same, total, depth = got
     if not total:
-        raise ExplanationError("the evidence has probability zero: the same-decision "
-                               "probability is undefined")
+        raise impossible_error(clf, idx, "the evidence has probability zero (the "
+                               "same-decision probability is undefined): ")
     return rounding.probability(same, total, 2 * depth)
 
 

@@ -90,7 +90,16 @@ def test_asia_everywhere_in_python(asia):
     for ask in (lambda: bnx.explain(odd, ASIA), lambda: bnx.explain(clf, ASIA),
                 lambda: bnx.pi_explanations(odd, ASIA), lambda: bnx.counterfactuals(odd, ASIA),
                 lambda: bnx.mc_explanations(odd, ASIA), lambda: bnx.robustness(odd, ASIA),
-                lambda: bnx.explain(odd, {"tub": "yes", "either": "no"})):  # partial too
+                lambda: bnx.explain(odd, {"tub": "yes", "either": "no"}),  # partial too
+                lambda: clf.posterior(ASIA), lambda: clf.posterior_exact(ASIA),
+                lambda: clf.class_probabilities(ASIA),
+                lambda: bnx.same_decision_probability(clf, {"tub": "yes", "either": "no"}),
+                lambda: bnx.next_observations(clf, {"tub": "yes", "either": "no"}),
+                lambda: bnx.probable_reasons(clf, ASIA),
+                lambda: bnx.parameter_sensitivity(clf, ASIA),
+                lambda: bnx.shap_values(odd, ASIA, {}),
+                lambda: bnx.decision_bias(odd, ASIA, ["smoke"]),
+                lambda: bnx.general_reasons(odd, ASIA)):
         with pytest.raises(bnx.InstanceError, match=MESSAGE) as info:
             ask()
         assert info.value.conflict == {"tub": "yes", "either": "no"}

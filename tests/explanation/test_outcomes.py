@@ -128,9 +128,12 @@ def impossible():
 def test_an_undefined_posterior_is_an_error_as_a_float_and_as_a_fraction(impossible):
     clf = impossible
     for posterior in (clf.posterior, clf.posterior_exact):
-        with pytest.raises(bnx.ExplanationError, match="probability zero under the network: "
-                           "its posterior Pr\\(class \\| instance\\) is undefined"):
+        with pytest.raises(bnx.ImpossibleInstanceError,
+                           match="probability zero under the network \\(its posterior "
+                           "Pr\\(class \\| instance\\) is undefined\\): F = z cannot hold"
+                           ) as info:
             posterior({"F": "z"})
+        assert info.value.conflict == {"F": "z"}
     assert float(clf.posterior_exact({"F": "x"})) == pytest.approx(0.7 / 0.9)
     table = bnx.group_fairness(clf, "F", exact=True)
     assert table.loc["z"].isna().all() and not table.loc["x"].isna().any()
