@@ -19,16 +19,28 @@ import numpy as np
 from .._util.guard import question
 from ..classifier._classifier import Classifier, _resolve_state
 from ..classifier._instances import as_instance, is_missing
-from ..classifier._possible import may_be_impossible, refuse_impossible, refuse_impossible_rows
+from ..classifier._possible import (
+    conflict_of,
+    may_be_impossible,
+    refuse_impossible,
+    refuse_impossible_rows,
+)
 from ..classifier._world import within_support
 from ..diagram._feature_view import decide_states
-from ..errors import ArgumentError, DataError, InstanceError, UnknownFeatureError, UnknownStateError
+from ..errors import (
+    ArgumentError,
+    DataError,
+    ImpossibleInstanceError,
+    InstanceError,
+    UnknownFeatureError,
+    UnknownStateError,
+)
 from ..odd._odd import ODD, check_odd
 from .network_background import network_background
 from .result import Attributions
 from .shapley import feature_graph, game_values
 
-__all__ = ["shap_values", "banzhaf_values", "attribution_columns"]
+__all__ = ["shap_values", "banzhaf_values", "attribution_columns", "check_product"]
 
 #: Memory the passes may hold for one chunk of (instance, background row) pairs, in bytes.
 CHUNK_BYTES = 192 << 20
@@ -142,6 +154,34 @@ def _refuse(odd: ODD, data: Any, codes: np.ndarray, what: str) -> None:
         refuse_impossible(odd, x)
 
 
+def check_product(odd: ODD, background: Mapping) -> None:
+    """Refuse a product background that weighs an instance the network cannot produce.
+
+    ``background``: ``{feature: {state: probability}}`` as :func:`shap_values` takes it; the
+    instances it weighs are the box of the states of positive probability, which must lie
+    in the network's support (:func:`bnx.support`), else an :class:`~bnx.ArgumentError`
+    says how many do not and which findings conflict (the explorer offers a product
+    background only where it passes).
+    """
+    if not may_be_impossible(odd):
+        return
+    q = _product(odd, background, True)
+    from ..explanation.support import forbid, support
+    odd = getattr(odd, "_manager_of", None) or odd  # a class formula: its classifier's
+    zero = [{f: s} for f, row in zip(odd.features, q)
+            for s, p in zip(odd.states(f), row) if not p]
+    outside = forbid(odd, zero) - support(odd)
+    if outside.count:
+        x = next(iter(outside))
+        said = str(ImpossibleInstanceError(conflict_of(odd, x)))
+        raise ArgumentError(
+            f"background: the product distribution weighs instances the network cannot "
+            f"produce ({outside.count:,} of them: {said}): give "
+            f"the network's own distribution (background=the classifier), a data set of "
+            f"possible rows, a product that gives those states probability 0, or ask "
+            f"within='all' (every instance)")
+
+
 def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool, within="support",
             checked: bool = False) -> Attributions:
     check_odd(odd)
@@ -150,6 +190,8 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool, within="s
         _refuse(odd, X, _rows(odd, X, "X"), "X")
         if support and _is_frame(background) and len(background):
             _refuse(odd, background, _rows(odd, background, "background"), "background")
+        elif support and isinstance(background, Mapping):
+            check_product(odd, background)
     if odd.multiclass:  # one game per class, [decision = c]: the class is the last axis
         return Attributions.stack([_values(f, X, background, kind, exact, within, True)
                                    for f in odd.formulas], odd.classes, odd.class_var)
@@ -263,11 +305,12 @@ def shap_values(odd: ODD, X: Any, background: Any, *, exact: bool = False,
         as the rationals they denote). Exponentially cheaper than coalitions but much
         slower than float64; meant for small diagrams and checks.
     within : {"support", "all"}, default "support"
-        Whether a background data set must hold instances the network allows only (the
-        default: a row of probability zero is refused, naming it and the findings that
-        conflict) or may hold any (``"all"``). The instances of ``X`` must be possible
-        either way. A product background is the distribution given, and may weigh
-        instances the network does not allow; the network's own (a Classifier) never does.
+        Whether the background must weigh instances the network allows only (the
+        default: a data set's row of probability zero is refused, naming it and the
+        findings that conflict, and so is a product distribution that gives some impossible
+        instance a positive weight) or may weigh any (``"all"``). The network's own
+        distribution (a Classifier) never weighs an impossible one. The instances of ``X``
+        must be possible either way.
 
     Returns
     -------

@@ -383,7 +383,8 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
     if background is not None:
         from ..attribution import shap_values
         # the decided class's formula: SHAP values toward the decision (1 decided, 0 not)
-        a = shap_values(odd.class_formula(decision) if multi else odd, named, background)
+        a = shap_values(odd.class_formula(decision) if multi else odd, named, background,
+                        within=within)
         attributions = FrozenMap({f: float(v) for f, v in zip(a.feature_names, a.values)})
         base = float(a.base_values)
     lengths = pis.lengths()  # the count is their sum: one walk over the reasons, not two

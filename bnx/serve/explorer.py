@@ -273,8 +273,9 @@ class Explorer:
         """Return the backgrounds offered for the attributions: ``{name: label}``.
 
         The network itself where :func:`bnx.shap_values` supports it as the background;
-        only ``none`` for a classifier served without compiling (attributions need the
-        diagram).
+        the uniform and marginal products where they weigh only instances the network
+        allows (:func:`bnx.attribution.values.check_product`); only ``none`` for a
+        classifier served without compiling (attributions need the diagram).
         """
         if self._backgrounds is None and self.odd is None:
             self._backgrounds = {"none": BACKGROUNDS["none"]}
@@ -285,8 +286,19 @@ class Explorer:
             except (StructureError, ArgumentError):
                 supported = False
             self._backgrounds = {k: v for k, v in BACKGROUNDS.items()
-                                 if k != "network" or supported}
+                                 if (k != "network" or supported) and self._offered(k)}
         return self._backgrounds
+
+    def _offered(self, name: str) -> bool:
+        """Tell whether a product background weighs only instances the network allows."""
+        if name not in ("uniform", "marginals"):
+            return True
+        from ..attribution.values import check_product
+        try:
+            check_product(self.odd, self.background(name))
+        except ArgumentError:
+            return False
+        return True
 
     def background(self, name: str) -> dict | None:
         """Return the background ``name`` as :func:`bnx.shap_values` takes it (``None``: none)."""

@@ -105,7 +105,7 @@ def test_exact_values_equal_brute_force(case, data, kind):
         spec = data.draw(product_background(case), label="product")
         background, given_bg = _full(case, spec), spec
     want, base = brute_force(case, x, background, kind)
-    got = fn(odd, x, given_bg, exact=True)
+    got = fn(odd, x, given_bg, exact=True, within="all")  # (brute force: every instance)
     assert got.feature_names == tuple(case.features)
     assert dict(zip(got.feature_names, got.values)) == want
     assert got.base_values == base
@@ -113,7 +113,7 @@ def test_exact_values_equal_brute_force(case, data, kind):
     assert got.decisions == decision
     if kind == "shap":
         assert base + sum(want.values()) == decision  # the oracle's own local accuracy
-    fl = fn(odd, x, given_bg)
+    fl = fn(odd, x, given_bg, within="all")
     assert np.allclose(fl.values.astype(float), [float(want[f]) for f in case.features],
                        atol=1e-12, rtol=0)
     assert abs(float(fl.base_values) - float(base)) < 1e-12
@@ -351,3 +351,27 @@ def test_the_sensitivity_of_an_impossible_instance_is_refused():
         bnx.parameter_sensitivity(clf, {"tub": "yes", "either": "no", "smoke": "yes"})
     got = bnx.parameter_sensitivity(clf, {"tub": "no", "either": "no", "smoke": "yes"})
     assert len(got) > 0
+
+
+def test_a_product_background_that_weighs_impossible_instances_is_refused():
+    from bnx.serve.explorer import Explorer
+    clf = bnx.Classifier(bnx.examples.asia().network, "lung", "yes",
+                         features=["tub", "either", "smoke"])
+    odd = bnx.compile(clf, backend="autoref")
+    x = {"tub": "no", "either": "no", "smoke": "yes"}
+    for values in (bnx.shap_values, bnx.banzhaf_values):
+        with pytest.raises(bnx.ArgumentError, match=r"weighs instances the network cannot "
+                           r"produce \(2 of them: tub = yes and either = no cannot both"):
+            values(odd, x, {})  # uniform: tub = yes with either = no weighs 1/8
+        # a product without tub = yes weighs possible instances only: as over every instance
+        fine = {"tub": {"no": 1}}
+        assert list(values(odd, x, fine, exact=True).values) == \
+            list(values(odd, x, fine, exact=True, within="all").values)
+        assert values(odd, x, {}, within="all").values.shape == (3,)
+    with pytest.raises(bnx.ArgumentError, match="weighs instances"):
+        bnx.explain(odd, x, background={})
+    assert bnx.explain(odd, x, background={}, within="all").attributions is not None
+    # the explorer offers the products only where they pass
+    assert set(Explorer(odd).backgrounds()) == {"none"}  # (and asia's is no latent tree)
+    admissions = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    assert {"uniform", "marginals"} <= set(Explorer(admissions).backgrounds())

@@ -49,13 +49,13 @@ def test_values_per_class_equal_the_oracles(case, data, kind):
         background = given_bg = data.draw(_product(case), label="product")
     values, base = getattr(brute, f"{kind}_values")(x, background)
     fn = bnx.shap_values if kind == "shap" else bnx.banzhaf_values
-    got = fn(odd, x, given_bg, exact=True)
+    got = fn(odd, x, given_bg, exact=True, within="all")  # (the oracle's: every instance)
     assert tuple(got.output_names) == brute.classes
     assert got.decided == brute.decide(x)
     assert got.values.shape == (len(case.features), len(brute.classes))
     want = dict(zip(brute.features, brute.as_array(values)))
     assert {f: list(row) for f, row in zip(got.feature_names, got.values)} == want
     assert list(got.base_values) == [base[c] for c in brute.classes]
-    floats = fn(odd, x, given_bg)
+    floats = fn(odd, x, given_bg, within="all")
     wanted = np.array([want[f] for f in floats.feature_names], dtype=float)
     assert np.abs(floats.values - wanted).max() < 1e-12
