@@ -36,6 +36,7 @@ from .._util.rounding import compare
 from .._util.types import Feature, Instance, State
 from ..errors import (
     ArgumentError,
+    InstanceError,
     MissingFeatureError,
     NetworkError,
     StructureError,
@@ -51,6 +52,7 @@ from ._interop import Interop
 from ._possible import impossible_error
 from ._rules import _HALF, RULES, check_threshold, decides
 from ._tree import as_tree
+from ._world import within_support
 
 __all__ = ["Classifier"]
 
@@ -606,17 +608,24 @@ class Classifier(Interop):
                                    "network (its posterior Pr(class | instance) is "
                                    "undefined): ") from None
 
-    def decide(self, instance: Instance, *, partial: bool = False):
+    def decide(self, instance: Instance, *, partial: bool = False, within: str = "support"):
         """Decide an instance exactly under :attr:`rule`.
 
         ``threshold``: ``(1 - T) Pr(c, x) >= T Pr(not c, x)``; ``argmax``: the positive
         state beats every earlier state strictly and every later one weakly; a
         multi-class classifier: the most probable class state (:meth:`predict`).
         ``partial`` as in :meth:`posterior_exact` (the ODD decides complete instances only).
-        This is the decision function, defined on every instance: one the network cannot
-        produce (``Pr(x) = 0``) is decided by the rule's tie (``0 >= 0``: positive under the
-        threshold rule; the first class state under argmax), as the compiled ODD decides it;
-        :meth:`posterior` and every question refuse such an instance by name.
+        ``within="support"`` (the default): an instance the network cannot produce
+        (``Pr(x) = 0``) is refused, its conflicting findings named, as :meth:`posterior`
+        and every question refuse it; ``within="all"`` asks the total decision function,
+        which decides it by the rule's tie (``0 >= 0``: positive under the threshold rule;
+        the first class state under argmax), as the compiled ODD does (``odd.decide``
+        evaluates the diagram, the total function).
+
+        Raises
+        ------
+        ImpossibleInstanceError
+            Within the support, the network cannot produce the instance.
 
         Returns
         -------
@@ -625,18 +634,25 @@ class Classifier(Interop):
             classifier.
         """
         idx = self.encode(instance, partial=partial)
+        support = within_support(within)
         got = self._float_joint(idx)
         if got is not None:
-            settled = _settled(got.table.reshape(-1).tolist(), got.err, self._rule,
-                               self._positive_index, self._threshold)
-            if settled is not None:
+            table = got.table.reshape(-1).tolist()
+            settled = _settled(table, got.err, self._rule, self._positive_index,
+                               self._threshold)
+            # a positive float entry is a positive joint (zeros only ever stay zeros)
+            if settled is not None and (not support or any(v > 0 for v in table)):
                 return self.classes[settled] if self._positive_index is None else settled
         joint = self._decision_joint(idx)
+        if support and not any(joint):
+            raise impossible_error(self, idx, "the instance has probability zero under the "
+                                   "network (its decision would be the rule's tie): ",
+                                   InstanceError)
         if self._positive_index is None:
             return self.classes[_argmax(joint)]
         return decides(joint, self._rule, self._positive_index, self._threshold)
 
-    def predict(self, instance: Instance, *, partial: bool = False):
+    def predict(self, instance: Instance, *, partial: bool = False, within: str = "support"):
         """Return the decided class state, by name.
 
         That is the most probable class state of a multi-class classifier (the first state
@@ -649,6 +665,9 @@ class Classifier(Interop):
             ``{feature: state}``.
         partial : bool
             Allow features to be left out (summed out).
+        within : {"support", "all"}, default "support"
+            As for :meth:`decide`: refuse an instance the network cannot produce, or decide
+            it by the rule's tie.
 
         Returns
         -------
@@ -667,7 +686,7 @@ class Classifier(Interop):
         >>> clf.predict({"xray": "no"}, partial=True)
         'no'
         """
-        decision = self.decide(instance, partial=partial)
+        decision = self.decide(instance, partial=partial, within=within)
         if self._positive_index is None:
             return decision
         from .._util.wording import decision_state

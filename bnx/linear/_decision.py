@@ -21,7 +21,7 @@ __all__ = ["class_wording", "decide", "decision_of", "flip_moves", "network_of",
            "positions"]
 
 
-def decide(clf: Any, instance: Mapping) -> bool:
+def decide(clf: Any, instance: Mapping, *, within: str = "support") -> bool:
     """Decide a complete instance exactly (the same as ``clf.decide``).
 
     Parameters
@@ -30,6 +30,9 @@ def decide(clf: Any, instance: Mapping) -> bool:
         A naive Bayes or TAN classifier (any number of features).
     instance : mapping
         A complete instance.
+    within : {"support", "all"}, default "support"
+        As for :meth:`bnx.Classifier.decide`: refuse an instance the network cannot
+        produce, or decide it by the rule's tie.
 
     Returns
     -------
@@ -48,7 +51,7 @@ def decide(clf: Any, instance: Mapping) -> bool:
     >>> bnx.linear.decide(clf, x) == clf.decide(x)
     True
     """
-    return decision_of(network_of(clf), instance, "all").decision
+    return decision_of(network_of(clf), instance, within).decision
 
 
 def network_of(clf: Any) -> Any:

@@ -354,7 +354,10 @@ class ODD:
         as :meth:`decide_many` decides such a row (:meth:`bnx.Classifier.decide` with
         ``partial=True``). A feature left out of the instance altogether raises
         :class:`~bnx.MissingFeatureError`, as a missing column does in
-        :meth:`decide_many`.
+        :meth:`decide_many`. The diagram is the total decision function: an instance the
+        network cannot produce is decided by the rule's tie, as
+        ``Classifier.decide(x, within="all")`` decides it (the classifier itself, and every
+        question, refuse it by default).
 
         Returns
         -------

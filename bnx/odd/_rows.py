@@ -68,7 +68,8 @@ def decide(odd: Any, instance: Instance) -> bool:
             gaps = False
         if gaps:
             encode(odd, given, partial=True)  # unknown features and states
-            return bool(partial_classifier(odd).decide(given, partial=True))
+            # (the ODD is the total decision function: a tie decides an impossible part)
+            return bool(partial_classifier(odd).decide(given, partial=True, within="all"))
     idx = encode(odd, given)
     return decide_walk(odd.arrays, odd.encoding, [idx[f] for f in odd.features])
 
@@ -87,7 +88,7 @@ def decide_many(odd: Any, data) -> Any:
         states = odd.encoding.states
         got = [clf.decide({f: states[i][j] for i, (f, j) in
                            enumerate(zip(odd.features, row.tolist())) if j >= 0},
-                          partial=True) for row in rows]
+                          partial=True, within="all") for row in rows]
         out[~full] = np.array(got, dtype=bool)[inverse.reshape(-1)]
     return out
 

@@ -38,7 +38,7 @@ def brute_force(clf, x, background, kind):
     def decide(inst):
         key = tuple(inst[f] for f in feats)
         if key not in decided:
-            decided[key] = clf.predict(inst)
+            decided[key] = clf.predict(inst, within="all")
         return decided[key]
 
     def v(S, c):
@@ -75,8 +75,8 @@ def test_each_class_game_against_every_coalition(child, kind):
         for j, c in enumerate(clf.classes):
             assert got.values[i, j] == want[f, c], (f, c)
     assert list(got.base_values) == [base[c] for c in clf.classes]
-    assert got.decided == clf.predict(x)
-    onehot = [int(c == clf.predict(x)) for c in clf.classes]
+    assert got.decided == clf.predict(x, within="all")
+    onehot = [int(c == clf.predict(x, within="all")) for c in clf.classes]
     assert list(got.decisions) == onehot
     if kind == "shap":  # local accuracy, per class
         assert [got.base_values[j] + sum(got.values[:, j]) for j in range(6)] == onehot
@@ -89,7 +89,7 @@ def test_rows_and_a_product_background(child):
     xs = pd.DataFrame(_rows(clf, 3, 4))
     got = bnx.shap_values(odd, xs, {})
     assert got.values.shape == (4, len(clf.features), 6) and got.base_values.shape == (4, 6)
-    assert list(got.decided) == [clf.predict(r) for _, r in xs.iterrows()]
+    assert list(got.decided) == [clf.predict(r, within="all") for _, r in xs.iterrows()]
     exact = bnx.shap_values(odd, xs.iloc[:1], {}, exact=True)
     assert np.abs(got.values[:1] - exact.values.astype(float)).max() < 1e-12
     frame = got.to_frame()
@@ -138,7 +138,7 @@ def test_printing_and_plots(child):
     clf, odd = child
     x = _rows(clf, 6, 1)[0]
     a = bnx.shap_values(odd, x, {})
-    assert f"decided Disease = {clf.predict(x)}" in str(a)
+    assert f"decided Disease = {clf.predict(x, within='all')}" in str(a)
     assert a.plot() is not None and a.plot(of="TGA", kind="waterfall") is not None
     many = bnx.banzhaf_values(odd, pd.DataFrame(_rows(clf, 7, 3)), {})
     assert "among 6 classes" in str(many) and many.plot() is not None

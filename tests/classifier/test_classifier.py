@@ -98,7 +98,7 @@ def test_instance_errors():
             target.decide(["+", "+", "+", "+"])
     # errors are also the matching built-ins
     with pytest.raises(KeyError):
-        clf.decide({**good, "GPA": "maybe"})
+        clf.decide({**good, "GPA": "maybe"}, within="all")
 
 
 def test_zero_probability_instance_is_positive_by_the_rule():
@@ -109,8 +109,8 @@ def test_zero_probability_instance_is_positive_by_the_rule():
     for posterior in (clf.posterior, clf.posterior_exact):  # the same error, float or not
         with pytest.raises(bnx.ExplanationError, match="probability zero"):
             posterior({"X": 0})
-    assert clf.decide({"X": 0})  # 0 >= 0
-    assert not clf.decide({"X": 1})  # Pr(C=1|X=1) = 0
+    assert clf.decide({"X": 0}, within="all")  # 0 >= 0
+    assert not clf.decide({"X": 1}, within="all")  # Pr(C=1|X=1) = 0
     assert bnx.compile(clf, backend="autoref").count() == 1
 
 
@@ -146,7 +146,7 @@ def test_uai_is_read_as_the_format_defines(tmp_path):
     assert clf.table("var_1") == ((Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)),
                                   (Fraction(1, 8), Fraction(1, 8), Fraction(3, 4)))
     assert clf.states("var_1") == (0, 1, 2)
-    assert clf.decide({"var_1": "2"}) and not clf.decide({"var_1": 0})
+    assert clf.decide({"var_1": "2"}, within="all") and not clf.decide({"var_1": 0}, within="all")
 
 
 @pytest.mark.slow
@@ -209,5 +209,5 @@ def test_pruned_parts_use_their_exact_sums(backend):
     clf = bnx.Classifier(net, "C", "p", features=["F"])
     x = {"F": "a"}
     assert clf.posterior_exact(x) == oracle.posterior(net, "C", "p", 0.5, x, ["F"])
-    assert clf.decide(x) is False == oracle.decide(net, "C", "p", 0.5, x, ["F"])
+    assert clf.decide(x, within="all") is False == oracle.decide(net, "C", "p", 0.5, x, ["F"])
     assert bnx.compile(clf, backend=backend).count() == 0

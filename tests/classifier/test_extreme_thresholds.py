@@ -103,7 +103,7 @@ def test_the_classifier_and_its_diagram_decide_exactly(case):
     clf = _classifier(case)
     xs = _instances(case)
     want = _truth(case, xs)
-    assert [clf.decide(x) for x in xs] == want
+    assert [clf.decide(x, within="all") for x in xs] == want
     odd = bnx.compile(clf, backend="autoref")
     assert [odd.decide(x) for x in xs] == want
 
@@ -159,7 +159,7 @@ def test_the_linear_engine_decides_and_explains_exactly(case):
     odd = bnx.compile(clf, backend="autoref")
     kappa = bnx.support(clf, odd=odd)  # bnx.linear answers among the possible instances
     for x, w in zip(xs, want):
-        assert bnx.linear.decide(clf, x) == w
+        assert bnx.linear.decide(clf, x, within="all") == w
         if not sum(clf.class_joint(x)) > 0:  # no question is asked of an impossible one
             continue
         assert bnx.linear.robustness(clf, x) == bnx.robustness(odd, x, within=kappa)
@@ -179,6 +179,6 @@ def test_a_subnormal_threshold_is_compared_exactly_by_the_tables(t):
     q = _table.Question(clf)
     labels, _ = _table.open_labels(clf, q, {}, feats)
     assert [bool(labels[tuple(clf.encode(x).values())]) for x in xs] == want
-    assert [clf.decide(x) for x in xs] == want
+    assert [clf.decide(x, within="all") for x in xs] == want
     decided = "yes" if want[0] else "no"
     assert bnx.explain(clf, xs[0]).decision == decided  # by bnx.local's search

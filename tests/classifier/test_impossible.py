@@ -92,6 +92,7 @@ def test_asia_everywhere_in_python(asia):
                 lambda: bnx.mc_explanations(odd, ASIA), lambda: bnx.robustness(odd, ASIA),
                 lambda: bnx.explain(odd, {"tub": "yes", "either": "no"}),  # partial too
                 lambda: clf.posterior(ASIA), lambda: clf.posterior_exact(ASIA),
+                lambda: clf.decide(ASIA), lambda: clf.predict(ASIA),
                 lambda: clf.class_probabilities(ASIA),
                 lambda: bnx.same_decision_probability(clf, {"tub": "yes", "either": "no"}),
                 lambda: bnx.next_observations(clf, {"tub": "yes", "either": "no"}),
@@ -103,6 +104,8 @@ def test_asia_everywhere_in_python(asia):
         with pytest.raises(bnx.InstanceError, match=MESSAGE) as info:
             ask()
         assert info.value.conflict == {"tub": "yes", "either": "no"}
+    # the total decision function decides it by the threshold's tie, as the diagram does
+    assert clf.decide(ASIA, within="all") is True is odd.decide(ASIA)
     possible = {**ASIA, "tub": "no"}
     assert bnx.explain(odd, possible).decision == bnx.explain(clf, possible).decision
     error = pickle.loads(pickle.dumps(bnx.ImpossibleInstanceError({"tub": "yes"}, "row 3: ")))

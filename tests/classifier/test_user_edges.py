@@ -59,7 +59,7 @@ def test_closest_first_ranks_by_spelling():
 
 @pytest.mark.parametrize("call", [
     lambda odd, clf: odd.decide({**X, "GPAA": "+"}),
-    lambda odd, clf: clf.decide({**X, "GPAA": "+"}),
+    lambda odd, clf: clf.decide({**X, "GPAA": "+"}, within="all"),
     lambda odd, clf: bnx.mc_explanations(odd, X, fixed=["GPAA"]),
     lambda odd, clf: bnx.explain_data(odd, [{**X, "GPAA": "+"}], progress=False),
     lambda odd, clf: bnx.Classifier(clf.network, "Admit", "+", features=["GPAA"]),
@@ -72,7 +72,7 @@ def test_a_misspelled_feature_lists_the_features_closest_first(admissions_odd, c
 
 @pytest.mark.parametrize("call", [
     lambda odd, clf: odd.decide({**X, "GPA": "++"}),
-    lambda odd, clf: clf.decide({**X, "GPA": "++"}),
+    lambda odd, clf: clf.decide({**X, "GPA": "++"}, within="all"),
     lambda odd, clf: bnx.explain_data(odd, [{**X, "GPA": "++"}], progress=False),
     lambda odd, clf: bnx.mc_explanations(odd, X, on={"GPA": "++"}),
     lambda odd, clf: bnx.Classifier(clf.network, "Admit", "++"),

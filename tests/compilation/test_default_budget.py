@@ -69,7 +69,7 @@ def test_a_wide_naive_bayes_is_pointed_to_bnx_linear():
     assert "To explain one instance without compiling: bnx.explain(clf, x) takes this naive " \
         "Bayes classifier" in str(refused.value)
     x = {f: clf.states(f)[0] for f in clf.features}
-    assert bnx.explain(clf, x).positive == clf.decide(x)  # and it does
+    assert bnx.explain(clf, x).positive == clf.decide(x, within="all")  # and it does
 
 
 def test_math_inf_lifts_the_budget_and_small_classifiers_compile_as_before():

@@ -161,7 +161,7 @@ def test_the_exact_engine_takes_what_doubles_cannot_hold():
     assert not verdict and "double" in verdict.reason
     ran, odd = _chosen(clf, clf.features)
     assert ran == [RatioEngine]
-    assert odd.count() == sum(clf.decide(x) for x in _instances(clf))
+    assert odd.count() == sum(clf.decide(x, within="all") for x in _instances(clf))
     assert bnx.estimate_size(clf) == 1 + 2 + 2  # sum_i min(prefixes, completions) + 2
 
 

@@ -80,14 +80,14 @@ def test_zero_factor_of_a_separated_part_keeps_pr_x_zero_positive(backend):
         "G": (["F"], [[1.0, 0.0], [0.5, 0.5]]),
     })
     clf = check_against_oracle(net, "C", 1, ["F", "G"], backend, threshold=0.9)
-    assert clf.decide({"F": 0, "G": 1})
+    assert clf.decide({"F": 0, "G": 1}, within="all")
     for posterior in (clf.posterior, clf.posterior_exact):
         with pytest.raises(bnx.ExplanationError, match="undefined"):
             posterior({"F": 0, "G": 1})
-    assert not clf.decide({"F": 0, "G": 0})
+    assert not clf.decide({"F": 0, "G": 0}, within="all")
     check_against_oracle(net, "C", 1, ["F", "G"], backend, rule="argmax")
     clf = check_against_oracle(net, "C", 0, ["F", "G"], backend, rule="argmax")
-    assert clf.decide({"F": 0, "G": 1})  # all joints 0: the first state wins
+    assert clf.decide({"F": 0, "G": 1}, within="all")  # all joints 0: the first state wins
 
 
 def test_positive_separated_part_is_set_aside_but_stays_exact(backend):
@@ -223,7 +223,7 @@ def test_child_network_agrees_with_elimination(backend):
         count = 0
         for combo in itertools.product(*(clf.states(f) for f in clf.features)):
             x = dict(zip(clf.features, combo))
-            d = clf.decide(x)
+            d = clf.decide(x, within="all")
             assert odd.decide(x) == d
             count += d
         assert odd.count() == count

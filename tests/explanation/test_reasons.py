@@ -38,7 +38,7 @@ def test_contrastive_explanations_match_brute_force_and_duality(case, data, back
         want = brute.contrastive_explanations(args, x)
         assert got.to_set() == want
         assert got.count == len(want)
-        assert got.decision == clf.decide(x)
+        assert got.decision == clf.decide(x, within="all")
         # duality: the minimal hitting sets of the PI-explanations (as feature sets)
         pis = oracle.pi_explanations(*args, x)
         hitting = brute.minimal_hitting_sets([{f for f, _ in p} for p in pis], case.features)
@@ -80,7 +80,7 @@ def test_robustness_and_counterfactuals_match_brute_force(case, data, backend):
         assert cfs.lengths() == ({r: len(want)} if r != math.inf else {})
         assert cfs.cost == r  # math.inf when empty
         for change in itertools.islice(cfs, 5):
-            assert clf.decide({**x, **change}) != clf.decide(x)
+            assert clf.decide({**x, **change}, within="all") != clf.decide(x, within="all")
 
 
 @pytest.mark.slow
@@ -127,7 +127,7 @@ def test_bias_matches_brute_force(case, data, backend):
         if y is not None:
             assert b.changes == {f: y[f] for f in case.features if y[f] != x[f]}
             assert all(y[f] == x[f] for f in case.features if f not in protected)
-            assert clf.decide(y) != clf.decide(x)
+            assert clf.decide(y, within="all") != clf.decide(x, within="all")
             changed = sum(1 for f in case.features if y[f] != x[f])
             assert changed == brute.robustness(args, x, set(case.features) - protected)
 
@@ -160,7 +160,7 @@ def test_same_decision_probability_is_the_exact_sum(case, data, backend):
         neg = bnx.same_decision_probability(clf, e, decision=False, odd=odd, exact=True)
         assert pos == brute.same_decision_probability(args, e, True)
         assert pos + neg == 1
-        assert got == (pos if clf.decide(e, partial=True) else neg)
+        assert got == (pos if clf.decide(e, partial=True, within="all") else neg)
         fast = bnx.same_decision_probability(clf, e, odd=odd)
         assert isinstance(fast, float) and abs(Fraction(fast) - want) <= Fraction(1, 10 ** 9)
         # both exact methods, whichever the function picked: the weighted count over the
@@ -196,7 +196,7 @@ def test_check_explanation_matches_brute_force(case, data, backend):
         got = bnx.check_explanation(odd, x, partial, within="all")
         suff, minimal, redundant = brute.check_explanation(args, x, partial)
         assert (got.sufficient, got.minimal, set(got.redundant)) == (suff, minimal, redundant)
-        assert bool(got) == suff and got.decision == clf.decide(x)
+        assert bool(got) == suff and got.decision == clf.decide(x, within="all")
         if suff:
             assert frozenset(got.reason.items()) in oracle.pi_explanations(*args, x)
             assert set(got.reason.items()) <= set(partial.items())
@@ -204,7 +204,7 @@ def test_check_explanation_matches_brute_force(case, data, backend):
         else:
             y = got.counterexample
             assert all(y[f] == s for f, s in partial.items())
-            assert clf.decide(y) != clf.decide(x)
+            assert clf.decide(y, within="all") != clf.decide(x, within="all")
         for pi in itertools.islice(bnx.pi_explanations(odd, x, within="all"), 3):
             assert bnx.check_explanation(odd, x, pi, within="all").minimal
 
@@ -234,7 +234,7 @@ def test_multi_valued_change_means_any_other_state(backend):
     clf = bnx.Classifier(net, "C", "y")
     o = bnx.compile(clf, backend=backend)
     x = {"A": "a0", "B": "b1"}
-    assert clf.decide(x)
+    assert clf.decide(x, within="all")
     assert bnx.robustness(o, x) == 1
     assert [dict(c) for c in bnx.counterfactuals(o, x)] == [{"A": "a2"}]
     assert bnx.contrastive_explanations(o, x).to_set() == {frozenset({("A", "a0")})}

@@ -263,7 +263,8 @@ def test_binary_features_are_ordered_off_below_on(case, data):
     if not got.holds:
         low, high = got.counterexample
         f = got.feature
-        assert high[f] == on[f] != low[f] and clf.decide(low) and not clf.decide(high)
+        assert high[f] == on[f] != low[f] and clf.decide(low, within="all") and \
+            not clf.decide(high, within="all")
         assert [g for g in case.features if low[g] != high[g]] == [f]
 
 

@@ -168,7 +168,7 @@ def test_mc_explanation_when_a_forced_feature_alone_keeps_the_decision(backend, 
         "G": [[0.5, 0.75], [0.5, 0.25]]})
     features = ["W", "E", "F", "G"]
     clf = bnx.Classifier(net, "C", 0, threshold=0.5, features=features)
-    assert clf.decide(x) and not clf.decide({**x, "E": 1})
+    assert clf.decide(x, within="all") and not clf.decide({**x, "E": 1}, within="all")
     odd = bnx.compile(clf, backend=backend)
     expected = bnx.mc_explanations(odd, x, on=on, within="all").to_set()
     assert expected == {frozenset(want.items())}
@@ -379,7 +379,7 @@ def test_within_the_support_of_networks_with_many_zeros(case, data):
     clf = bnx.Classifier(case.net, case.class_var, case.positive, features=case.features,
                          **kw)
     assume(clf.structure in ("naive_bayes", "tan") and len(clf.class_states) == 2)
-    table = {combo: clf.decide(dict(zip(case.features, combo)))
+    table = {combo: clf.decide(dict(zip(case.features, combo)), within="all")
              for combo in itertools.product(*[case.states(f) for f in case.features])}
     check_all(clf, Brute(case, table), data.draw(instances(case)))
 

@@ -24,7 +24,7 @@ from tests._support.strategies import instances, on_maps, tan_networks
 def _brute(case, clf):
     table = {}
     for combo in itertools.product(*[case.states(f) for f in case.features]):
-        table[combo] = clf.decide(dict(zip(case.features, combo)))
+        table[combo] = clf.decide(dict(zip(case.features, combo)), within="all")
     return Brute(case, table)
 
 
@@ -105,7 +105,7 @@ def test_positive_decisions_of_more_than_two_classes(case, data):
         with pytest.raises(bnx.StructureError, match="positive decisions only"):
             linear.robustness(clf, x)
         return
-    assert linear.decide(clf, x)
+    assert linear.decide(clf, x, within="all")
     want = brute.pis(x)
     got = [frozenset(e) for e in linear.pi_explanations(clf, x, within="all")]
     assert len(got) == len(set(got)) and set(got) == want
@@ -166,7 +166,7 @@ def test_cli_explains_a_tan_without_compiling(capsys, tmp_path):
     clf = bnx.Classifier(small_tan(), "Y", "yes", features=list("ABCD"))
     assert clf.structure == "tan"
     inst = dict(p.split("=") for p in x.split(","))
-    side, other = ("yes", "no") if clf.decide(inst) else ("no", "yes")
+    side, other = ("yes", "no") if clf.decide(inst, within="all") else ("no", "yes")
     assert f"Decided: Y = {side} (Pr(Y = yes) = " in out
     pis = list(linear.pi_explanations(clf, inst))
     assert f"sufficient reasons for Y = {side} (PI-explanations; {len(pis)} in all):" in out

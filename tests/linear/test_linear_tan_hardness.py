@@ -194,7 +194,7 @@ def test_the_bound_and_each_search_find_a_shortest(case, data, searches):
     clf = classifier_of(case)
     assume(clf.structure == "tan")
     x = data.draw(instances(case))
-    brute = Brute(case, {c: clf.decide(dict(zip(case.features, c)))
+    brute = Brute(case, {c: clf.decide(dict(zip(case.features, c)), within="all")
                          for c in itertools.product(*[case.states(f) for f in case.features])})
     fewest = min(map(len, brute.pis(x)))
     assert _branch.relaxation(_tan.TanDecision(clf, x))[0] <= fewest
@@ -231,7 +231,7 @@ def test_a_bound_that_meets_the_first_explanation_answers_without_search(monkeyp
 def _brute(case, clf):
     table = {}
     for combo in itertools.product(*[case.states(f) for f in case.features]):
-        table[combo] = clf.decide(dict(zip(case.features, combo)))
+        table[combo] = clf.decide(dict(zip(case.features, combo)), within="all")
     return Brute(case, table)
 
 
@@ -325,7 +325,7 @@ def test_a_set_too_large_to_build_is_given_up_and_the_report_still_answers(monke
     assert report.method == "linear"
     (change,) = report.counterfactuals
     moved = {f: new for f, (_, new) in change.items()}
-    assert len(moved) == report.robustness == 2 and not clf.decide({**x, **moved})
+    assert len(moved) == report.robustness == 2 and not clf.decide({**x, **moved}, within="all")
 
 
 def test_the_sets_of_a_small_tan_with_every_verdict_settled_exactly(monkeypatch):

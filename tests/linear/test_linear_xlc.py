@@ -39,7 +39,7 @@ class Exact:
             assert all(v > 0 for row in tab for v in row), "a zero entry: not a zero-free case"
             self.ratio[f] = [a / b for a, b in zip(tab[pos], tab[1 - pos])]
         self.x = {f: clf.states(f).index(x[f]) for f in self.feats}
-        self.d = clf.decide(x)
+        self.d = clf.decide(x, within="all")
         pick = min if self.d else max
         self.worst = {f: pick(self.ratio[f]) for f in self.feats}
         self.own = {f: self.ratio[f][self.x[f]] for f in self.feats}
@@ -102,8 +102,9 @@ def test_the_network_has_the_files_decision_function(xlc):
     for x in _instances(clf, 300, 1):
         score = w0 + sum(weights[i][int(x[f])] for i, f in enumerate(clf.features))
         if abs(score) > 1e-9:
-            assert clf.decide(x) == (score <= 0)  # class 1 iff the score is not positive
-            assert linear.decide(clf, x) == clf.decide(x)
+            # class 1 iff the score is not positive
+            assert clf.decide(x, within="all") == (score <= 0)
+            assert linear.decide(clf, x, within="all") == clf.decide(x, within="all")
             checked += 1
     assert checked > 250
 
@@ -125,10 +126,11 @@ def test_explanations_are_verified_independently(xlc):
         cfs = linear.counterfactuals(clf, x)
         assert cfs.cost == r and cfs.count >= 1
         for changes in itertools.islice(cfs, 20):
-            assert len(changes) == r and clf.decide({**x, **changes}) != clf.decide(x)
+            assert len(changes) == r and \
+                clf.decide({**x, **changes}, within="all") != clf.decide(x, within="all")
         chk = linear.check_explanation(clf, x, pis[0])
         assert (chk.sufficient, chk.minimal, chk.redundant) == (True, True, ())
-        assert chk.reason == pis[0] and chk.decision == clf.decide(x)
+        assert chk.reason == pis[0] and chk.decision == clf.decide(x, within="all")
         extra = next(f for f in clf.features if f not in pis[0])
         chk = linear.check_explanation(clf, x, {**pis[0], extra: x[extra]})
         assert chk.sufficient and not chk.minimal and extra in chk.redundant
@@ -147,7 +149,7 @@ def test_mc_explanations_keep_the_decision_with_fewest_on_features(xlc):
             median = sorted(r)[len(r) // 2]
             on[f] = [s for s, v in zip(clf.states(f), r) if v >= median]
         mcs = linear.mc_explanations(clf, x, on=on)
-        d = clf.decide(x)
+        d = clf.decide(x, within="all")
         ex = Exact(clf, x)
         pick = max if d else min
         switch = {}  # feature -> best ratio among the states it may move to
@@ -158,7 +160,7 @@ def test_mc_explanations_keep_the_decision_with_fewest_on_features(xlc):
                     switch[f] = pick(repl)
         sizes = set()
         for e in itertools.islice(mcs, 30):  # each keeps the decision with as few kept
-            assert clf.decide(e) == d
+            assert clf.decide(e, within="all") == d
             assert all(e[f] == x[f] or (f in switch and (e[f] in on[f]) != d)
                        for f in clf.features)
             sizes.add(sum(e[f] == x[f] for f in switch))

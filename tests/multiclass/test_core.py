@@ -80,13 +80,13 @@ def test_classifier_decides_the_most_probable_class(case, data):
     assert tuple(clf.features) == tuple(case.features)
     for x in brute.instances():
         d = brute.decide(x)
-        assert clf.decide(x) == d
-        assert clf.predict(x) == d
+        assert clf.decide(x, within="all") == d
+        assert clf.predict(x, within="all") == d
     x = data.draw(instances(case), label="x")
     _same_probabilities(clf, brute, x)
     e = data.draw(partial_instances(case), label="e")
-    assert clf.predict(e, partial=True) == brute.decide(e, partial=True)
-    assert clf.decide(e, partial=True) == brute.decide(e, partial=True)
+    assert clf.predict(e, partial=True, within="all") == brute.decide(e, partial=True)
+    assert clf.decide(e, partial=True, within="all") == brute.decide(e, partial=True)
     _same_probabilities(clf, brute, e, partial=True)
 
 
@@ -102,7 +102,7 @@ def test_class_classifier_is_the_argmax_classifier_of_one_state(case):
         assert tuple(one.features) == tuple(clf.features)
         assert tuple(one.classes) == brute.classes
         for x in brute.instances():
-            assert one.decide(x) == (brute.decide(x) == s)
+            assert one.decide(x, within="all") == (brute.decide(x) == s)
 
 
 @given(case=multiclass_networks(min_classes=2, max_classes=2, max_instances=32),
@@ -116,7 +116,7 @@ def test_two_class_states_without_a_positive_one(case, data):
     odd = bnx.compile(clf, backend="autoref")
     assert odd.count() == brute.count()
     for x in brute.instances():
-        assert odd.decide(x) == clf.predict(x) == brute.decide(x)
+        assert odd.decide(x) == clf.predict(x, within="all") == brute.decide(x)
 
 
 @given(case=CASES, data=st.data())
@@ -132,9 +132,9 @@ def test_binary_classifiers_answer_the_new_questions(case, data):
     assert odd.multiclass is False and tuple(odd.classes) == brute.classes
     x = data.draw(instances(case), label="x")
     _same_probabilities(clf, brute, x)
-    d = clf.decide(x)
+    d = clf.decide(x, within="all")
     assert isinstance(d, bool) and odd.decide(x) == d
-    assert clf.predict(x) == odd.decision_state(d)
+    assert clf.predict(x, within="all") == odd.decision_state(d)
 
 
 # ---------------------------------------------------------------------------
@@ -212,7 +212,8 @@ def test_save_load_and_pickle_keep_every_decision(case, data, backend):
         for x in brute.instances():
             assert back.decide(x) == brute.decide(x)
         assert back.classifier.multiclass is True
-        assert back.classifier.predict(e, partial=True) == brute.decide(e, partial=True)
+        assert back.classifier.predict(e, partial=True, within="all") == \
+            brute.decide(e, partial=True)
         s = brute.classes[-1]
         assert back.class_formula(s).count() == brute.count()[s]
 
@@ -239,7 +240,7 @@ def test_bad_states_raise_typed_errors():
     with pytest.raises(bnx.BnxError, match="z"):
         clf.class_classifier("z")
     with pytest.raises(bnx.BnxError, match="F"):
-        clf.predict({"F": "2"})
+        clf.predict({"F": "2"}, within="all")
     with pytest.raises(bnx.errors.ArgumentError, match="positive"):
         bnx.Classifier(net, "C", threshold=0.3)  # a threshold needs a positive state
     with pytest.raises(bnx.errors.ArgumentError, match="positive"):

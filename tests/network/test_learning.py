@@ -537,4 +537,4 @@ def test_many_valued_columns_are_refused_or_binned():
         learn_naive_bayes(frame, "y", max_states=1)
     clf = bnx.Classifier(model, "y", "a")
     with pytest.raises(bnx.UnknownStateError, match="states, closest first: "):
-        clf.decide({"age": 40, "k": "u"})
+        clf.decide({"age": 40, "k": "u"}, within="all")

@@ -65,7 +65,7 @@ def _check(case, data, backend):
             continue
         got = bnx.same_decision_probability(clf, e, odd=odd, exact=True)
         assert isinstance(got, Fraction) and got == want
-        assert clf.decide(e, partial=True) == own
+        assert clf.decide(e, partial=True, within="all") == own
         pos = bnx.same_decision_probability(clf, e, decision=True, odd=odd, exact=True)
         assert pos == _brute(case, e, True)[0]
         assert pos + bnx.same_decision_probability(clf, e, decision=False, odd=odd,
@@ -107,7 +107,7 @@ def test_a_threshold_below_the_doubles_is_decided_exactly():
     for t in (Fraction(1, 10 ** 400), Fraction(5, 10 ** 320)):
         clf = bnx.Classifier(net, "C", 1, threshold=t)
         odd = bnx.compile(clf, backend="autoref")
-        assert odd.count() == 0 and not clf.decide({}, partial=True)
+        assert odd.count() == 0 and not clf.decide({}, partial=True, within="all")
         for e in ({}, {"F": 0}, {"G": 2}):
             assert bnx.same_decision_probability(clf, e, odd=odd) == 1.0
             assert bnx.same_decision_probability(clf, e, odd=odd, exact=True) == 1

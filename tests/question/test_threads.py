@@ -84,8 +84,8 @@ def _on_classifier(clf, x):
     qs = {
         "posterior": lambda: clf.posterior(x) if not clf.multiclass else
         clf.class_probabilities(x),
-        "decide": lambda: clf.decide(x),
-        "partial": lambda: clf.decide(half, partial=True),
+        "decide": lambda: clf.decide(x, within="all"),
+        "partial": lambda: clf.decide(half, partial=True, within="all"),
         "report": lambda: str(bnx.explain(clf, x)),
         "probable": lambda: str(bnx.probable_reasons(clf, x)),
         "sdp": lambda: bnx.same_decision_probability(clf, half),

@@ -147,7 +147,7 @@ def child():
     clf = bnx.Classifier(net, "Disease")
     odd = bnx.compile(clf)
     keys = list(itertools.product(*(clf.states(f) for f in clf.features)))
-    table = {k: clf.predict(dict(zip(clf.features, k))) for k in keys}
+    table = {k: clf.predict(dict(zip(clf.features, k)), within="all") for k in keys}
     return clf, odd, table
 
 

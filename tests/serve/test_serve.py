@@ -114,7 +114,7 @@ def test_explain_every_partial_instance(client, odd):
                 float(ranking.loc[row["feature"], "expected_sdp"]))
             assert row["flip_probability"] == pytest.approx(
                 float(ranking.loc[row["feature"], "flip_probability"]))
-        assert data["positive"] == clf.decide(e, partial=True)
+        assert data["positive"] == clf.decide(e, partial=True, within="all")
 
 
 def test_null_and_missing_instance_mean_unknown(client):
