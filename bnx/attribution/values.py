@@ -167,7 +167,7 @@ def check_product(odd: ODD, background: Mapping) -> None:
         return
     q = _product(odd, background, True)
     from ..explanation.support import forbid, support
-    odd = getattr(odd, "_manager_of", None) or odd  # a class formula: its classifier's
+    odd = odd.owner  # a class formula: its classifier's
     zero = [{f: s} for f, row in zip(odd.features, q)
             for s, p in zip(odd.states(f), row) if not p]
     outside = forbid(odd, zero) - support(odd)
@@ -183,17 +183,19 @@ def check_product(odd: ODD, background: Mapping) -> None:
 
 
 def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool, within="support",
-            checked: bool = False) -> Attributions:
+            rows: tuple | None = None) -> Attributions:
     check_odd(odd)
-    if not checked:  # rows the network cannot produce (the ODD's network, once)
+    if rows is None:  # the rows read once, and those the network cannot produce refused
         support = within_support(within)
-        _refuse(odd, X, _rows(odd, X, "X"), "X")
-        if support and _is_frame(background) and len(background):
-            _refuse(odd, background, _rows(odd, background, "background"), "background")
+        framed = _is_frame(background) and len(background) > 0
+        rows = (_rows(odd, X, "X"), _rows(odd, background, "background") if framed else None)
+        _refuse(odd, X, rows[0], "X")
+        if support and framed:
+            _refuse(odd, background, rows[1], "background")
         elif support and isinstance(background, Mapping):
             check_product(odd, background)
     if odd.multiclass:  # one game per class, [decision = c]: the class is the last axis
-        return Attributions.stack([_values(f, X, background, kind, exact, within, True)
+        return Attributions.stack([_values(f, X, background, kind, exact, within, rows)
                                    for f in odd.formulas], odd.classes, odd.class_var)
     if not isinstance(exact, bool):
         raise ArgumentError(f"exact must be True or False, got {exact!r}")
@@ -204,7 +206,7 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool, within="s
                             f"sums over coalitions pass 2**1024 beyond {MAX_FLOAT_FEATURES:,} "
                             f"features): ask with exact=True")
     single = not _is_frame(X)
-    xs = _rows(odd, X, "X")
+    xs = rows[0]
     chain = None
     if isinstance(background, Classifier):  # the network's distribution over the features
         got = network_background(odd, background, exact)
@@ -219,7 +221,7 @@ def _values(odd: ODD, X: Any, background: Any, kind: str, exact: bool, within="s
     elif _is_frame(background):
         if len(background) == 0:
             raise DataError("the background data set has no rows")
-        bz = _rows(odd, background, "background")
+        bz = rows[1]
         zs, counts = np.unique(bz, axis=0, return_counts=True)
         q, total = None, len(bz)
     else:

@@ -42,7 +42,7 @@ from .instance_set import InstanceSet
 
 register("within", 8, "the ODDs of questions asked within an instance set", detached=True)
 
-__all__ = ["keep_within", "within_odd", "within_root"]
+__all__ = ["among", "keep_within", "within_odd", "within_root", "world_of"]
 
 
 def within_root(odd: ODD, within):
@@ -59,8 +59,7 @@ def within_root(odd: ODD, within):
     if isinstance(within, InstanceSet):
         return within.root_in(odd.bdd, odd.encoding)
     if isinstance(within, Classifier):  # a class formula: the multi-class ODD's support
-        owner = getattr(odd, "_manager_of", None) or odd  # (one manager, one classifier)
-        return support(within, odd=owner).root
+        return support(within, odd=odd.owner).root  # (one manager, one classifier)
     if isinstance(within, (list, tuple)):
         return forbid(odd, within).root
     raise ArgumentError(f"within must be 'support' (the instances the network allows), "
@@ -69,13 +68,29 @@ def within_root(odd: ODD, within):
                         f"got {within!r}")
 
 
+def world_of(odd: ODD, within) -> str:
+    """Name the world a question asked ``within`` ranges over, as its answer reports it.
+
+    ``"all"`` where ``κ`` is every instance (``within="all"``, or a support that holds
+    every instance), ``"support"`` for the network's support, ``"set"`` for a set given.
+    """
+    if within_root(odd, within) is None:
+        return "all"
+    return "support" if isinstance(within, str) else "set"
+
+
+def among(world: str) -> str:
+    """Say the world after "instances": ``" the network allows"``, ``" of the set"`` or ``""``."""
+    return {"support": " the network allows", "set": " of the set"}.get(world, "")
+
+
 def _support_root(odd: ODD):
     """Return the network's support as a node of ``odd.bdd``; ``None`` when it is all."""
     from ..classifier._possible import may_be_impossible
     from .support import support
     if not may_be_impossible(odd):  # no zero entry (or no network): every instance
         return None
-    owner = getattr(odd, "_manager_of", None) or odd  # a class formula: its classifier's
+    owner = odd.owner  # a class formula: its classifier's
     kappa = support(owner)  # (from the file's tables for a loaded ODD: no pgmpy)
     return None if kappa.root == owner.domain else kappa.root
 

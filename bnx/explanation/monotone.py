@@ -105,8 +105,9 @@ class MonotoneCheck:
             said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
             return f"Monotone: raising {said} never lowers the decision ({order})."
         f = self.feature
-        among = {"support": " the network allows", "set": " of the set"}.get(self.world, "")
-        return (f"Not monotone ({self.violations:,} pairs of instances{among}; {order}): "
+        from ._within import among
+        return (f"Not monotone ({self.violations:,} pairs of instances{among(self.world)}; "
+                f"{order}): "
                 f"{terms(self.low)} is decided {self.low_decision}, but raising {f} from "
                 f"{self.low[f]} to {self.high[f]} gives {self.high_decision}.")
 
@@ -182,13 +183,12 @@ def check_monotone(odd: ODD, features: Collection[Feature] | Feature | None = No
     >>> check.holds, check.violations, check.feature
     (False, 12, 'GPA')
     """
-    from ._within import keep_within, within_root
+    from ._within import keep_within, world_of
     check_odd(odd)
     ordered = _orders(odd, features)
     enc = odd.encoding
     decisions, words = _ranked(odd, class_order)
-    world = ("all" if within_root(decisions[0][0], within) is None
-             else "support" if isinstance(within, str) else "set")
+    world = world_of(decisions[0][0], within)
     # each copy keeps its decision to the world: a pair is of two instances of it
     decisions = [(keep_within(g, v, within), v) for g, v in decisions]
     by_feature, first = {}, None

@@ -15,6 +15,7 @@ pass along the diagram (:func:`bnx.probability.frontier.most_probable`). On a mu
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -84,11 +85,12 @@ class RuleCheck:
 
     def __str__(self) -> str:
         """Say whether the rule holds, or how often it is broken and an example, in sentences."""
-        among = {"support": " the network allows", "set": " of the set"}.get(self.world, "")
+        from ._within import among
+        world = among(self.world)
         if self.holds:
-            return (f"Holds: all {self.instances:,} instances{among} with "
+            return (f"Holds: all {self.instances:,} instances{world} with "
                     f"{self._condition_words()} are decided {self.decision}.")
-        head = (f"Broken: {self.violations:,} of the {self.instances:,} instances{among} with "
+        head = (f"Broken: {self.violations:,} of the {self.instances:,} instances{world} with "
                 f"{self._condition_words()} are not decided {self.decision}")
         x = terms(self.counterexample)
         if self.violation_probability is None:  # no distribution: any of them
@@ -190,7 +192,7 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
     0.0756 in all); the most probable of them, WorkExperience = -, FirstTimeApplicant = -,
     EntranceExam = -, GPA = +, is decided Admit = -.
     """
-    from ._within import keep_within, within_root
+    from ._within import keep_within, world_of
     check_odd(odd)
     box = _box(odd, condition)
     target, value, words = _decided(odd, decision)
@@ -204,13 +206,10 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
         return walks((fv, fv), (fv.root, fv.root), choices, accepts(keep))
 
     found = count(not value)
-    if within_root(target, within) is None:
-        world = "all"
-        instances = 1
-        for c in choices:
-            instances *= len(c)
+    world = world_of(target, within)
+    if world == "all":
+        instances = math.prod(len(c) for c in choices)
     else:
-        world = "support" if isinstance(within, str) else "set"
         instances = found.count + count(value).count
     rule = f"{condition_words(odd, box)} => {words}"
     shown = {f: tuple(odd.states(f)[j] for j in sorted(box[f]))

@@ -191,6 +191,15 @@ class ODD:
                 where=self._classifier_where)
         return self._classifier
 
+    @property
+    def owner(self) -> ODD:
+        """The ODD whose classifier and ``dd`` manager this one shares.
+
+        Itself, or for a class formula (:meth:`MulticlassODD.class_formula`) its
+        multi-class ODD.
+        """
+        return self._manager_of if self._manager_of is not None else self
+
     def _network_evidence(self) -> tuple | None:
         """``(inference, evidence of)`` of the network this ODD holds, or ``None``.
 
