@@ -268,10 +268,10 @@ def _leads(source, formula: ODD, named: dict, decision: bool, target) -> tuple:
     c = source.class_var
     if target is not None:  # negative on the target's formula: every one leads there
         state = source.decision_state(target)
-        return (f"{c} = {state}", f"{c} = {source.decide(named)}"), state
-    here = source.decision_state(source.decide(named))
+        return (f"{c} = {state}", f"{c} = {source.decide(named, within='all')}"), state
+    here = source.decision_state(source.decide(named, within="all"))
     return ((f"{c} = {here}", f"another class than {here}"),
-            lambda changes: source.decide({**named, **changes}))
+            lambda changes: source.decide({**named, **changes}, within="all"))
 
 
 class _Paths(Paths):

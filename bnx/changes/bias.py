@@ -164,8 +164,9 @@ def decision_bias(odd: ODD, instance: Instance, protected: Iterable[Feature], *,
     decision = decide(fv, x)
     shown = tuple(f for f in odd.display_order if f in prot)
     if source.multiclass:  # the decided class, and the witness's
-        this = source.decision_text(source.decide(instance))
-        other = "" if y is None else source.decision_text(source.decide(named(odd, y)))
+        this = source.decision_text(source.decide(instance, within="all"))
+        other = "" if y is None else source.decision_text(source.decide(named(odd, y),
+                                                                             within="all"))
     else:
         this, other = odd.decision_text(decision), odd.decision_text(not decision)
     if y is None:

@@ -619,8 +619,9 @@ class Classifier(Interop):
         (``Pr(x) = 0``) is refused, its conflicting findings named, as :meth:`posterior`
         and every question refuse it; ``within="all"`` asks the total decision function,
         which decides it by the rule's tie (``0 >= 0``: positive under the threshold rule;
-        the first class state under argmax), as the compiled ODD does (``odd.decide``
-        evaluates the diagram, the total function).
+        the first class state under argmax), as ``odd.decide(x, within="all")`` does (the
+        compiled diagram is the total function; it too refuses such an instance by
+        default).
 
         Raises
         ------

@@ -347,11 +347,14 @@ def refuse_impossible_rows(model: Any, frame: Any, codes: np.ndarray,
     unknown state is refused naming it (:func:`bnx.classifier._instances.encode_rows`);
     ``what`` names the data set first (``"background "``: "background row 3: ...").
     """
-    if len(codes) == 0:
+    if len(codes) == 0 or not may_be_impossible(model):  # (None: no network to tell)
         return
     _, first = np.unique(codes, axis=0, return_index=True)
     states = [model.states(f) for f in features]
+    labels = getattr(frame, "index", None)
+    if callable(labels):  # a list of mappings (list.index): its positions
+        labels = None
     for k in np.sort(first).tolist():
         x = {f: states[i][j] for i, (f, j) in enumerate(zip(features, codes[k].tolist()))
              if j >= 0}
-        refuse_impossible(model, x, f"{what}row {frame.index[k]!r}: ")
+        refuse_impossible(model, x, f"{what}row {k if labels is None else labels[k]!r}: ")

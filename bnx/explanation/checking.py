@@ -216,7 +216,7 @@ def check_explanation(odd: ODD, instance: Instance,
     if below[fv.root]:  # not sufficient: the closest completion with the other decision
         witness = named(odd, closest_flip(fv, x, [k is None for k in kept]))
         if whole.multiclass:  # the class it gets (the rival's, with a rival)
-            got = asked["counterexample_decision"] = whole.decide(witness)
+            got = asked["counterexample_decision"] = whole.decide(witness, within="all")
             if q.rival is None:
                 wording = (wording[0], f"{whole.class_var} = {got}")
         return ExplanationCheck(False, False, (), decision, counterexample=witness,

@@ -115,7 +115,7 @@ def general_reasons(odd: ODD, instance: Instance, *, rival=None,
     formula = within_odd(formula_for(odd, instance, rival=rival), instance, within)
     x = _cache.indices(formula, instance)
     if odd.multiclass:
-        this = odd.decide(instance)
+        this = odd.decide(instance, within="all")  # (x checked by within_odd)
         terminal = TRUE if rival is None else FALSE
         other = None if rival is None else odd.classes[odd.class_index(rival)]
     else:

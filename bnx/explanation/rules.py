@@ -245,7 +245,7 @@ def check_rule(odd: ODD, condition: Mapping[Feature, object], decision, *,
                                                                    not value)[0]
     x = {f: enc.states[i][states[i]] for i, f in enumerate(enc.features)}
     x = {f: x[f] for f in odd.display_order}
-    got = odd.decide(x)
+    got = odd.decide(x, within="all")  # (a counterexample of the world asked)
     other = odd.decision_text(got) if isinstance(got, bool) else f"{odd.class_var} = {got}"
     return RuleCheck(rule, shown, words, False, found.count, instances, probability, x, other,
                      world)

@@ -11,6 +11,8 @@ from typing import Any
 from .._util.types import Instance
 from ..classifier._classifier import Classifier, _resolve_state
 from ..classifier._instances import as_instance, encode_rows
+from ..classifier._possible import refuse_impossible, refuse_impossible_rows
+from ..classifier._world import within_support
 from ..diagram._feature_view import decide as decide_walk
 from ..diagram._feature_view import decide_states
 from ..errors import ArgumentError, MissingFeatureError, UnknownStateError, closest_first
@@ -53,8 +55,9 @@ def encode(odd: Any, instance: Instance, partial: bool = False) -> dict:
     return out
 
 
-def decide(odd: Any, instance: Instance) -> bool:
+def decide(odd: Any, instance: Instance, within: str = "support") -> bool:
     """Decide an instance, missing values unobserved (:meth:`bnx.ODD.decide`)."""
+    support = within_support(within)
     given = as_instance(instance, class_var=odd.meta.get("class_var"))
     if None in given.values():  # None in a mapping is a missing value, as in decide_many
         given = {f: v for f, v in given.items()
@@ -68,16 +71,21 @@ def decide(odd: Any, instance: Instance) -> bool:
             gaps = False
         if gaps:
             encode(odd, given, partial=True)  # unknown features and states
-            # (the ODD is the total decision function: a tie decides an impossible part)
-            return bool(partial_classifier(odd).decide(given, partial=True, within="all"))
+            return bool(partial_classifier(odd).decide(given, partial=True, within=within))
     idx = encode(odd, given)
+    if support:  # (no check where the ODD holds no network: a file of format version 1)
+        states = odd.encoding.states
+        refuse_impossible(odd, {f: states[i][idx[f]] for i, f in enumerate(odd.features)})
     return decide_walk(odd.arrays, odd.encoding, [idx[f] for f in odd.features])
 
 
-def decide_many(odd: Any, data) -> Any:
+def decide_many(odd: Any, data, within: str = "support") -> Any:
     """Decide many rows, as a numpy bool array (:meth:`bnx.ODD.decide_many`)."""
     import numpy as np
+    support = within_support(within)
     codes = encode_rows(odd, data)
+    if support:  # each distinct row once; the first that cannot occur is refused by name
+        refuse_impossible_rows(odd, data, codes, odd.features)
     out = np.empty(codes.shape[0], dtype=bool)
     full = ~(codes < 0).any(axis=1)
     if full.any():
@@ -88,7 +96,7 @@ def decide_many(odd: Any, data) -> Any:
         states = odd.encoding.states
         got = [clf.decide({f: states[i][j] for i, (f, j) in
                            enumerate(zip(odd.features, row.tolist())) if j >= 0},
-                          partial=True, within="all") for row in rows]
+                          partial=True, within="all") for row in rows]  # (checked above)
         out[~full] = np.array(got, dtype=bool)[inverse.reshape(-1)]
     return out
 

@@ -196,7 +196,7 @@ def probable_reasons(clf: Classifier | ODD, instance: Instance, *, delta=0.95, o
     if odd.multiclass:  # the class formula asked, and its binary classifier
         odd = q.formula
         clf = odd.classifier
-    d = odd.decide(instance)
+    d = odd.decide(instance, within="all")  # (refused above when impossible)
     dx = Fraction(delta)
     feats = list(odd.encoding.features)
     if len(feats) <= EXACT_FEATURES:

@@ -64,7 +64,7 @@ def ask(odd: ODD, instance, rival=None) -> Question:
     if rival is None:  # the decided class's formula: its place names the class
         decided = odd.classes[odd.formulas.index(formula)]
     else:
-        decided = odd.decide(instance)
+        decided = odd.decide(instance, within="all")  # (the question checks x)
         rival = odd.classes[odd.class_index(rival)]
     words = class_words(odd.class_var, decided, rival)
     return Question(formula, decided, rival, lambda: words)

@@ -243,10 +243,10 @@ def decided_text(odd: ODD, instance: Instance, clf: Classifier | None = None) ->
     complete = len(idx) == len(enc.features)
     if clf is not None:
         states, joint = clf.class_states, clf.class_joint(named, partial=True)
-        positive = odd.decide(named) if complete else clf.decide(named, partial=True)
+        positive = odd.decide(named, within="all") if complete else clf.decide(named, partial=True)
     else:
         states, joint = document_class_states(odd), document_joint(odd, idx)
-        positive = odd.decide(named)
+        positive = odd.decide(named, within="all")
     if odd.multiclass:  # ``positive`` is the decided class state
         probs = _probabilities(joint, states, list(states).index(positive))[2]
         return decided_class(meta.get("class_var"), positive, probs, complete=complete)
@@ -317,7 +317,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
         raise ArgumentError("rival= asks why the decision is not that class, which needs a "
                             "complete instance")
     if multi:  # the decision is a class state: every question asks its class formula
-        decision = odd.decide(named) if complete else clf.decide(named, partial=True)
+        decision = odd.decide(named, within="all") if complete else clf.decide(named, partial=True)
         p = list(states).index(decision) if states is not None else None
         if (complete and joint is not None and sum(joint) > 0
                 and max(range(len(joint)), key=joint.__getitem__) != p):
@@ -327,7 +327,7 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
     else:
         p = None if states is None else list(states).index(positive_state)
         if complete:
-            positive = odd.decide(named)
+            positive = odd.decide(named, within="all")
             if (joint is not None and sum(joint) > 0
                     and decides(joint, rule, p, threshold) != positive):
                 raise ODDFileError("the classifier stored with this ODD does not decide as "

@@ -114,7 +114,8 @@ class RowEngine:
         formula, as the questions do without ``rival=``.
         """
         odd, inst = self.odd, self._instance(x)
-        got: dict = {"decision": odd.decide(inst), "observed": self.n}
+        got: dict = {"decision": odd.decide(inst, within="all"),  # (rows checked)
+                     "observed": self.n}
         odd = formula_for(odd, inst)  # a multi-class ODD: the decided class's formula
         if any(w.startswith("mc_") for w in what):
             mcs = mc_explanations(odd, inst, on=self._on or None)

@@ -134,7 +134,8 @@ def test_equals_shap_exact_on_a_data_set_that_is_the_distribution():
     assert len(rows) == 128
 
     def model(a):
-        return np.array([odd.decide({f: odd.states(f)[int(v)] for f, v in zip(feats, r)})
+        return np.array([odd.decide({f: odd.states(f)[int(v)] for f, v in zip(feats, r)},
+                                    within="all")
                          for r in np.asarray(a)], dtype=float)
 
     named = [{"A": 1, "B": 0, "D": 2}, {"A": 0, "B": 1, "D": 0}, {"A": 1, "B": 1, "D": 1}]

@@ -114,7 +114,7 @@ def test_equals_shap_exact_per_class(child):
     def model(a):  # one column per class: [decision = c]
         out = np.zeros((len(a), len(odd.classes)))
         for r, row in enumerate(np.asarray(a, dtype=np.int64)):
-            state = odd.decide({f: odd.states(f)[j] for f, j in zip(feats, row)})
+            state = odd.decide({f: odd.states(f)[j] for f, j in zip(feats, row)}, within="all")
             out[r, odd.classes.index(state)] = 1
         return out
 

@@ -105,7 +105,7 @@ def test_the_classifier_and_its_diagram_decide_exactly(case):
     want = _truth(case, xs)
     assert [clf.decide(x, within="all") for x in xs] == want
     odd = bnx.compile(clf, backend="autoref")
-    assert [odd.decide(x) for x in xs] == want
+    assert [odd.decide(x, within="all") for x in xs] == want
 
 
 @pytest.mark.slow

@@ -66,6 +66,12 @@ def test_refused_exactly_when_impossible_with_a_minimal_conflict(case, data):
         except bnx.ImpossibleInstanceError as exc:
             asked = exc
         assert (asked is None) == (got is None)
+        try:  # the diagram decides it only where the network can produce it
+            odd.decide(x)
+            decided = None
+        except bnx.ImpossibleInstanceError as exc:
+            decided = exc
+        assert (decided is None) == (got is None)
     if _probability(case, x) > 0:
         assert got is None
         return
@@ -87,6 +93,8 @@ def asia():
 
 def test_asia_everywhere_in_python(asia):
     clf, odd = asia
+    multi = bnx.compile(bnx.Classifier(clf.network, "lung", features=clf.features),
+                        backend="autoref")  # a class state decided: the formulas asked once
     for ask in (lambda: bnx.explain(odd, ASIA), lambda: bnx.explain(clf, ASIA),
                 lambda: bnx.pi_explanations(odd, ASIA), lambda: bnx.counterfactuals(odd, ASIA),
                 lambda: bnx.mc_explanations(odd, ASIA), lambda: bnx.robustness(odd, ASIA),
@@ -100,12 +108,18 @@ def test_asia_everywhere_in_python(asia):
                 lambda: bnx.parameter_sensitivity(clf, ASIA),
                 lambda: bnx.shap_values(odd, ASIA, {}),
                 lambda: bnx.decision_bias(odd, ASIA, ["smoke"]),
-                lambda: bnx.general_reasons(odd, ASIA)):
+                lambda: bnx.general_reasons(odd, ASIA),
+                lambda: odd.decide(ASIA), lambda: odd.decide_many([{**ASIA, "tub": "no"}, ASIA]),
+                lambda: multi.decide(ASIA), lambda: multi.decide_many(pd.DataFrame([ASIA]))):
         with pytest.raises(bnx.InstanceError, match=MESSAGE) as info:
             ask()
         assert info.value.conflict == {"tub": "yes", "either": "no"}
     # the total decision function decides it by the threshold's tie, as the diagram does
-    assert clf.decide(ASIA, within="all") is True is odd.decide(ASIA)
+    assert clf.decide(ASIA, within="all") is True is odd.decide(ASIA, within="all")
+    assert odd.decide_many([ASIA], within="all").tolist() == [True]
+    assert multi.decide(ASIA, within="all") == "yes" == multi.decide_many([ASIA], within="all")[0]
+    with pytest.raises(bnx.ImpossibleInstanceError, match=f"^row 1: {MESSAGE}"):
+        odd.decide_many([{**ASIA, "tub": "no"}, ASIA])  # the row named by its position
     possible = {**ASIA, "tub": "no"}
     assert bnx.explain(odd, possible).decision == bnx.explain(clf, possible).decision
     error = pickle.loads(pickle.dumps(bnx.ImpossibleInstanceError({"tub": "yes"}, "row 3: ")))
@@ -124,6 +138,8 @@ def test_asia_on_a_saved_odd_with_and_without_its_classifier(asia, tmp_path):
     loaded = bnx.ODD.load(odd.save(tmp_path / "asia.bnx"))
     with pytest.raises(bnx.ImpossibleInstanceError, match=MESSAGE):
         bnx.explain(loaded, ASIA)  # the file's tables: no pgmpy classifier rebuilt
+    with pytest.raises(bnx.ImpossibleInstanceError, match=MESSAGE):
+        loaded.decide(ASIA)
     assert loaded._classifier is None
 
 

@@ -116,7 +116,8 @@ def test_feature_view_decides_as_the_odd(data, backend):
     states = odd.encoding.states
     rows = list(itertools.product(*[range(len(s)) for s in states]))
     got = decide_states(fv.arrays, fv.enc, rows).tolist()
-    want = [odd.decide({f: s[j] for f, s, j in zip(odd.features, states, r)}) for r in rows]
+    want = [odd.decide({f: s[j] for f, s, j in zip(odd.features, states, r)}, within="all")
+            for r in rows]
     assert got == want
 
 
@@ -357,7 +358,7 @@ def test_explanation_sets_are_dd_diagrams(backend):
     assert pis.root.bdd is pis.bdd
     assert pis.bdd is _cache.aux_manager(odd, pis.layout.variables)
     assert len(pis) == 3 and len(pis.shortest()) == 1
-    assert _cache.decide(odd, [1, 1, 1, 1]) == odd.decide(x)
+    assert _cache.decide(odd, [1, 1, 1, 1]) == odd.decide(x, within="all")
 
 
 def test_sets_sharing_a_table_stay_intact(backend, monkeypatch):
@@ -544,7 +545,7 @@ def deep(request):
         pytest.skip("dd.cudd is not installed")
     odd = bnx.compile(majority(200), backend=request.param)
     t = next(k for k in range(201)
-             if odd.decide({f: int(i < k) for i, f in enumerate(odd.features)}))
+             if odd.decide({f: int(i < k) for i, f in enumerate(odd.features)}, within="all"))
     return odd, t
 
 

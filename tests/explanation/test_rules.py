@@ -152,14 +152,14 @@ def test_check_rule_matches_brute_force(case, data):
     if bad:
         x = got.counterexample
         assert all(x[f] in tests[f] for f in tests)
-        assert odd.decide(x) != value
+        assert odd.decide(x, within="all") != value
         assert max(p for *_, p in bad) == next(p for y, _, p in bad if y == x)
         # the max-product pass along the diagram (used when the dense joint is out of reach)
         enc = odd.encoding
         box = {f: {odd.states(f).index(s) for s in tests[f]} for f in tests}
         states, mass = most_probable(odd.classifier, odd, box, not value)
         y = {f: enc.states[i][j] for i, (f, j) in enumerate(zip(enc.features, states))}
-        assert all(y[f] in tests[f] for f in tests) and odd.decide(y) != value
+        assert all(y[f] in tests[f] for f in tests) and odd.decide(y, within="all") != value
         assert max(p for *_, p in bad) == next(p for z, _, p in bad if z == y)
         assert got.counterexample_decision == odd.decision_text(not value)
         assert str(got).startswith("Broken:")
@@ -185,7 +185,7 @@ def test_check_rule_without_a_classifier(case, data):
     assert got.violation_probability is None
     if not got.holds:
         x = got.counterexample
-        assert all(x[f] in tests[f] for f in tests) and not odd.decide(x)
+        assert all(x[f] in tests[f] for f in tests) and not odd.decide(x, within="all")
 
 
 def _monotone_truth(case, features, rank_of, *, truth=None, rank=None, within="all"):
@@ -237,8 +237,8 @@ def test_check_monotone_matches_brute_force(case, data):
     assert [g for g in feats if low[g] != high[g]] == [f]
     assert ordinal[f].index(high[f]) > ordinal[f].index(low[f])
     rank = {d: int(d != flip) for d in (True, False)}
-    assert rank[odd.decide(low)] > rank[odd.decide(high)]
-    assert got.low_decision == odd.decision_text(odd.decide(low))
+    assert rank[odd.decide(low, within="all")] > rank[odd.decide(high, within="all")]
+    assert got.low_decision == odd.decision_text(odd.decide(low, within="all"))
     assert str(got).startswith("Not monotone")
 
 
@@ -362,7 +362,8 @@ def test_multiclass_rules_and_monotonicity_match_brute_force(case, data):
         if bad:
             x = got.counterexample
             assert max(p for *_, p in bad) == next(p for y, _, p in bad if y == x)
-            assert got.counterexample_decision == f"C = {odd.decide(x)}" != got.decision
+            shown = f"C = {odd.decide(x, within='all')}"
+            assert got.counterexample_decision == shown != got.decision
     order = list(data.draw(st.permutations(list(odd.classes))))
     got = bnx.check_monotone(odd, class_order=order, within=within)
     pairs = _monotone_truth(case, feats, None, truth=truth, rank=order.index, within=within)
@@ -374,7 +375,8 @@ def test_multiclass_rules_and_monotonicity_match_brute_force(case, data):
         f = got.feature
         assert [g for g in feats if low[g] != high[g]] == [f]
         assert ordinal[f].index(high[f]) > ordinal[f].index(low[f])
-        assert order.index(odd.decide(low)) > order.index(odd.decide(high))
+        assert (order.index(odd.decide(low, within="all"))
+                > order.index(odd.decide(high, within="all")))
 
 
 @settings(max_examples=30, deadline=None)

@@ -116,7 +116,7 @@ def test_two_class_states_without_a_positive_one(case, data):
     odd = bnx.compile(clf, backend="autoref")
     assert odd.count() == brute.count()
     for x in brute.instances():
-        assert odd.decide(x) == clf.predict(x, within="all") == brute.decide(x)
+        assert odd.decide(x, within="all") == clf.predict(x, within="all") == brute.decide(x)
 
 
 @given(case=CASES, data=st.data())
@@ -133,7 +133,7 @@ def test_binary_classifiers_answer_the_new_questions(case, data):
     x = data.draw(instances(case), label="x")
     _same_probabilities(clf, brute, x)
     d = clf.decide(x, within="all")
-    assert isinstance(d, bool) and odd.decide(x) == d
+    assert isinstance(d, bool) and odd.decide(x, within="all") == d
     assert clf.predict(x, within="all") == odd.decision_state(d)
 
 
@@ -154,18 +154,19 @@ def test_odd_decides_counts_and_decides_many(case, data, backend):
     assert tuple(odd.classes) == brute.classes
     every = brute.instances()
     for x in every:
-        assert odd.decide(x) == brute.decide(x)
+        assert odd.decide(x, within="all") == brute.decide(x)
     assert odd.count() == brute.count()
     assert list(odd.count()) == list(brute.classes)
-    got = odd.decide_many(_frame(brute, every))
+    got = odd.decide_many(_frame(brute, every), within="all")
     assert isinstance(got, np.ndarray) and got.dtype == object
     assert got.tolist() == [brute.decide(x) for x in every]
     # rows with missing values are decided on what they observe
     rows = data.draw(st.lists(partial_instances(case), min_size=1, max_size=4), label="rows")
-    got = odd.decide_many(_frame(brute, rows))
+    got = odd.decide_many(_frame(brute, rows), within="all")
     assert got.tolist() == [brute.decide(e, partial=True) for e in rows]
     e = rows[0]
-    assert odd.decide({f: e.get(f) for f in case.features}) == brute.decide(e, partial=True)
+    assert (odd.decide({f: e.get(f) for f in case.features}, within="all")
+            == brute.decide(e, partial=True))
 
 
 @pytest.mark.slow
@@ -185,8 +186,8 @@ def test_class_formulas_are_the_per_class_argmax_compiles(case, data, backend):
         alone = bnx.compile(clf.class_classifier(s), backend=backend)
         for x in brute.instances():
             want = brute.decide(x) == s
-            assert formula.decide(x) == want
-            assert alone.decide(x) == want
+            assert formula.decide(x, within="all") == want
+            assert alone.decide(x, within="all") == want
         assert formula.count() == counts[s] == alone.count()
         x = data.draw(instances(case), label="x")
         assert (bnx.pi_explanations(formula, x).to_set()
@@ -210,7 +211,7 @@ def test_save_load_and_pickle_keep_every_decision(case, data, backend):
         assert back.multiclass is True and tuple(back.classes) == brute.classes
         assert back.count() == brute.count()
         for x in brute.instances():
-            assert back.decide(x) == brute.decide(x)
+            assert back.decide(x, within="all") == brute.decide(x)
         assert back.classifier.multiclass is True
         assert back.classifier.predict(e, partial=True, within="all") == \
             brute.decide(e, partial=True)
@@ -233,7 +234,8 @@ def test_bad_states_raise_typed_errors():
     net = _small_case()
     clf = bnx.Classifier(net, "C")
     odd = bnx.compile(clf, backend="autoref")
-    assert odd.decide({"F": "0"}) == "a" and odd.decide({"F": "1"}) == "a"  # a tie: first
+    assert (odd.decide({"F": "0"}, within="all") == "a"  # a tie: first
+            and odd.decide({"F": "1"}, within="all") == "a")
     assert odd.count() == {"a": 2, "b": 0, "c": 0}
     with pytest.raises(bnx.BnxError, match="z"):
         odd.class_formula("z")

@@ -87,5 +87,5 @@ def test_one_walk_decides_as_the_batch(backend):
         pytest.importorskip("dd.cudd")
     odd = bnx.compile(bnx.case_study.votes_classifier(), backend=backend)
     rows = bnx.datasets.load_votes().dropna().drop(columns="party")
-    batch = odd.decide_many(rows)
-    assert [odd.decide(r) for r in rows.to_dict("records")] == batch.tolist()
+    batch = odd.decide_many(rows, within="all")
+    assert [odd.decide(r, within="all") for r in rows.to_dict("records")] == batch.tolist()
