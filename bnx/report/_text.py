@@ -87,10 +87,10 @@ def _why(r) -> str:
     terms = [_term(f, s) for f, s in reason.items()]
     if k > LONG:
         return _long_why(r, why, reason, others) + _proof(r, k)
-    if not others:
-        text = (f"{why}: it takes all of {listing(terms)} together to settle it"
-                + ("; no feature can be left out." if r.reasons_proven != "sufficient"
-                   else "."))
+    if not others:  # "it takes all of them" only where proven that none can be left out
+        text = (f"{why}: it takes all of {listing(terms)} together to settle it; no feature "
+                f"can be left out." if r.reasons_proven != "sufficient" else
+                f"{why}: all of {listing(terms)} together settle it.")
     elif k <= 3:
         whatever = (listing([str(f) for f in others]) if len(others) <= 3
                     else f"the other {number(len(others))}")
@@ -137,7 +137,7 @@ def _long_why(r, why: str, reason, others) -> str:
     top = matters_most(r, reason)
     rest = [f for f in reason if f not in top]
     whatever = (f", whatever the other {number(len(others))} say" if others else
-                " (every feature is needed)")
+                "" if r.reasons_proven == "sufficient" else " (every feature is needed)")
     text = f"{why}: these {number(k)} findings are enough{whatever}"
     if top:
         text += (f"; the ones whose change matters most: "

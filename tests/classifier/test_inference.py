@@ -198,7 +198,7 @@ def _sample(network, n: int, seed: int) -> list[dict]:
     return rows
 
 
-def _against_pyagrum(name: str, class_var: str, tmp_path, n: int) -> None:
+def _against_pyagrum(name: str, class_var: str, tmp_path, n: int, halves: bool = True) -> None:
     gum = pytest.importorskip("pyagrum")
     path = bundled_bif(name, tmp_path)
     with warnings.catch_warnings():
@@ -207,7 +207,7 @@ def _against_pyagrum(name: str, class_var: str, tmp_path, n: int) -> None:
     clf = bnx.Classifier(network, class_var)
     bn = gum.loadBN(str(path))
     for row in _sample(network, n, seed=len(name)):
-        for observed in (clf.features, clf.features[: len(clf.features) // 2]):
+        for observed in (clf.features, clf.features[: len(clf.features) // 2])[:1 + halves]:
             x = {f: row[f] for f in observed}
             ours = clf.class_probabilities(x, partial=True)
             ie = gum.LazyPropagation(bn)
@@ -233,7 +233,7 @@ def test_class_probabilities_equal_pyagrums(name, class_var, tmp_path):
 @pytest.mark.parametrize("name,class_var", [("pathfinder", "Fault"),
                                             ("munin1", "DIFFN_TYPE")])
 def test_class_probabilities_equal_pyagrums_on_large_networks(name, class_var, tmp_path):
-    _against_pyagrum(name, class_var, tmp_path, 1)
+    _against_pyagrum(name, class_var, tmp_path, 1, halves=False)  # every finding observed
 
 
 def _chain(n: int, tiny: Fraction) -> Inference:

@@ -33,7 +33,7 @@ def _two_class_tan(case):
 
 
 @pytest.mark.slow
-@settings(max_examples=150, suppress_health_check=[
+@settings(max_examples=100, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
 def test_everything_matches_brute_force(case, data):

@@ -101,6 +101,27 @@ def test_the_why_heading_says_what_was_proven():
             assert "not proven the shortest" in text
 
 
+def test_a_whole_instance_reason_claims_no_feature_needed_unless_proven():
+    """munin1's report (a bound cut the search short) said "no feature can be left out",
+    then "some of its features may not be needed": a reason that is the whole instance,
+    short or long, says each feature is needed only where proven minimal."""
+    votes = bnx.compile(bnx.case_study.votes_classifier(), backend="autoref")
+    x = bnx.datasets.load_votes().drop(columns="party").dropna().iloc[0].to_dict()
+    for odd, inst in ((bnx.compile(bnx.examples.admissions(), backend="autoref"), ADMIT),
+                      (votes, x)):
+        assert (len(inst) > LONG) == (odd is votes)  # a short and a long reason
+        r = explain(odd, inst)
+        whole = {f: inst[f] for f in odd.features}
+        for proven in ("sufficient", "minimal"):
+            s = dataclasses.replace(r, reasons=(whole,), reasons_proven=proven,
+                                    method="search", reason_count=None, reason_lengths=None)
+            text = s.text().replace("\n  ", " ")
+            claims = [c for c in ("no feature can be left out", "every feature is needed",
+                                  "it takes all of") if c in text]
+            assert bool(claims) == (proven == "minimal"), (proven, claims)
+            assert ("may not be needed" in text) == (proven == "sufficient")
+
+
 def test_a_search_with_five_shortest_reasons_says_there_are_at_least_five():
     """hailfinder's report held five reasons and said "this is a shortest one"."""
     odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
