@@ -47,7 +47,9 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     timeout : float, optional
         Stop with :class:`~bnx.CompilationLimitError` once this many seconds
         have passed (checked between batches of work, a fraction of a second
-        apart on large compiles).
+        apart on large compiles; the naive Bayes and TAN level engines size each
+        vectorised step before it starts, and stop at once where it would end past the
+        deadline).
     progress : bool
         Show a ``tqdm`` progress bar of the nodes made (on stderr).
 

@@ -18,6 +18,9 @@ from ..errors import ArgumentError, CompilationLimitError
 
 __all__ = ["Budget"]
 
+#: Steps of at least this many units set the rate :meth:`Budget.pace` sizes the next by.
+PACED = 1 << 16
+
 
 class Budget:
     """Node and time budget of one compilation.
@@ -46,7 +49,8 @@ class Budget:
     budget or try another variable order
     """
 
-    __slots__ = ("limit", "used", "timeout", "deadline", "bar", "what", "shown")
+    __slots__ = ("limit", "used", "timeout", "deadline", "bar", "what", "shown", "_rate",
+                 "_step")
 
     def __init__(self, limit: int | float | None = None, *, timeout: float | None = None,
                  progress: bool = False, total: int | None = None):
@@ -69,6 +73,8 @@ class Budget:
         self.bar = None
         self.what = None  # what is being built when it is not nodes (see stage)
         self.shown = time.monotonic()
+        self._rate: dict = {}  # per kind of step, its time per u log2 u units (see pace)
+        self._step = None  # the step under way: (its start, its units, its kind)
         if progress:
             from tqdm.auto import tqdm
             self.bar = tqdm(total=total, unit=" nodes", desc="compiling", leave=False,
@@ -105,6 +111,36 @@ class Budget:
         if self.bar is not None and time.monotonic() - self.shown > 0.5:
             self.shown = time.monotonic()
             self.bar.refresh()  # the elapsed time moves while no node is made
+
+    def pace(self, units: int, kind: str = "") -> None:
+        """Start a step of ``units`` of work that runs unchecked; raise if it cannot end in time.
+
+        A step (one vectorised pass over a level's states, sorting them) cannot be
+        interrupted: it is sized before it starts. The step before it is timed; per
+        ``kind`` of step, the rate of the last one of at least :data:`PACED` units (where a
+        step's fixed cost no longer counts), in seconds per ``u log2 u`` for ``u`` units (a
+        sort's growth), with a margin of a quarter, tells when this one would end. One
+        that would end past the deadline is refused now, rather than found out when it
+        ends.
+        """
+        now = time.monotonic()
+        if self._step is not None:
+            start, done, was = self._step
+            if done >= PACED:
+                self._rate[was] = (now - start) / (done * math.log2(done))
+        self._step = (now, units, kind)
+        self.check()
+        rate = self._rate.get(kind)
+        if self.deadline is None or rate is None or units < 2:
+            return
+        takes = rate * units * math.log2(units)
+        if now + 1.25 * takes > self.deadline:
+            self.close()
+            raise CompilationLimitError(
+                f"compilation ran out of time (timeout={self.timeout:g} s) after "
+                f"{self.used:,} nodes: its next step ({units:,} states) would end about "
+                f"{takes:.1f} s later, past the deadline; raise the timeout or try another "
+                f"variable order")
 
     def stage(self, what: str | None) -> None:
         """Name what is being built while no node is (``None``: nodes again).

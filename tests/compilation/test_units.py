@@ -684,3 +684,27 @@ def test_float_tail_refused_runs_without_a_tail(case):
     """A planned float tail factor whose inputs fail the contraction's guarantees is not
     replaced by a wide exact elimination: the engine runs without a tail, still exact."""
     _check_tail(case, TAIL_WIDTH=0, contract=lambda p, factors: None)
+
+
+def test_a_step_that_would_end_past_the_deadline_is_refused_before_it_starts():
+    """The level engines size each vectorised step before it starts (Budget.pace): at the
+    rate of the last large step, one that would end past the deadline is refused at once
+    (a 60-feature naive Bayes with timeout=5 ran a last unchecked step to 12.8 s, 5.5 GB)."""
+    from bnx.compilation import budget as B
+    clock = [100.0]
+    with mock.patch.object(B.time, "monotonic", lambda: clock[0]):
+        b = Budget(None, timeout=10)  # deadline at 110
+        b.pace(100)  # small steps teach no rate (their fixed cost would dominate)
+        clock[0] += 1.0
+        b.pace(B.PACED)  # the small step took 1 s: still no rate, so no refusal
+        clock[0] += 1.0  # PACED units in 1 s: 1 / (PACED * 16) s per u log2 u
+        b.pace(3 * B.PACED)  # at 102, about 3.3 s (1.25 times: 4.1 s): ends before 110
+        clock[0] += 3 * math.log2(3 * B.PACED) / 16  # at the same rate
+        b.pace(9 * B.PACED, "other")  # another kind of step: no rate of its own yet
+        clock[0] += 0.5
+        with pytest.raises(bnx.CompilationLimitError,
+                           match=r"next step \(327,680 states\) would end about 5\.7 s later"):
+            b.pace(5 * B.PACED)  # at 105.8, 1.25 * 5.7 s: past 110, refused before it starts
+    untimed = Budget(None)  # no timeout: never refused, however large the step
+    untimed.pace(B.PACED)
+    untimed.pace(1 << 40)

@@ -163,7 +163,10 @@ class Levels(Ranks):
         mats = []
         t, b = 0, n
         while t < b:
-            if up(t) <= down(b):
+            cost_up, cost_down = up(t), down(b)
+            self.budget.pace(min(cost_up, cost_down), "top" if cost_up <= cost_down
+                             else "bottom")  # sized before it starts
+            if cost_up <= cost_down:
                 mats.append(self._top(t))
                 t += 1
             else:
@@ -340,6 +343,7 @@ class Levels(Ranks):
                 mats[i - 1] = self._remap(mats[i - 1], None, uniq)
             if i == n:
                 break
+            self.budget.pace(len(self.states[i][0]) * len(self.finite[i]), "level")
             xs, par, val = self._children(i)
             self.states.append((xs, par, val))
 

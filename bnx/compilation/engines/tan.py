@@ -398,6 +398,7 @@ class TanLevels(Levels):
                 mats[i - 1] = self._remap(mats[i - 1], None, uniq)
             if i == n:
                 break
+            self.budget.pace(len(self.states[i][0]) * m.card[i], "level")  # sized first
             xs, cx, forced = self._children(i)
             k, nst = xs.shape
             keep = np.flatnonzero(~forced.ravel())
