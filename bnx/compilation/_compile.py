@@ -10,7 +10,7 @@ from .._util.types import Feature
 from ..classifier._classifier import Classifier
 from ..diagram.backends import resolve_backend
 from ..diagram.encoding import Encoding
-from ..errors import BnxError
+from ..errors import BnxError, CompilationLimitError
 from ..odd._odd import ODD, MulticlassODD
 from .budget import Budget
 from .estimate import choices, refuse_past
@@ -43,7 +43,8 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         :class:`~bnx.CompilationLimitError` (its message gives the estimate and what
         explains one instance without compiling); otherwise it stops with the same error
         once more than this many nodes have been expanded (for naive Bayes: once it holds
-        more than this many states, about 1.3 times the ODD's nodes).
+        more than this many states, about 1.3 times the ODD's nodes), and it never returns
+        an ODD of more nodes (:attr:`ODD.size`) than this.
     timeout : float, optional
         Stop with :class:`~bnx.CompilationLimitError` once this many seconds
         have passed (checked between batches of work, a fraction of a second
@@ -95,8 +96,14 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         if clf.multiclass:
             memo: dict = {}  # the comparisons compiled so far, shared by the formulas
             arrays = [choice.run(enc, budget, name, memo) for choice in chosen]
-            return MulticlassODD(clf, enc, backend=name, arrays=arrays)
-        arrays = chosen[0].run(enc, budget, name)
+            odd = MulticlassODD(clf, enc, backend=name, arrays=arrays)
+        else:
+            odd = ODD(clf, enc, backend=name, arrays=chosen[0].run(enc, budget, name))
     finally:
         budget.close()
-    return ODD(clf, enc, backend=name, arrays=arrays)
+    if limit != math.inf and odd.size > limit:  # a hard cap on the ODD returned
+        raise CompilationLimitError(
+            f"the ODD has {odd.size:,} nodes, more than max_nodes={limit:,} (it was built "
+            f"in full: {budget.used:,} states expanded); raise the budget or try another "
+            f"variable order")
+    return odd

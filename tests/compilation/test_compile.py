@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +11,15 @@ from hypothesis import strategies as st
 
 import bnx
 from tests._support import oracle
-from tests._support.strategies import classifiers, latent_tree
+from tests._support.strategies import (
+    classifier_of,
+    classifiers,
+    general_networks,
+    latent_tree,
+    multiclass_classifier_of,
+    multiclass_networks,
+    tan_networks,
+)
 
 
 def _classifier(case):
@@ -194,3 +203,22 @@ def test_feature_subsets_sum_out_the_rest_exactly(case, data):
         assert clf.decide(x, within="all") == want == odd.decide(x, within="all")
         positives += want
     assert odd.count() == positives
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=st.one_of(*(s.map(lambda c: (c, False)) for s in (
+    classifiers(), general_networks(), tan_networks())),
+    multiclass_networks().map(lambda c: (c, True))), data=st.data())
+def test_max_nodes_is_a_hard_cap_on_the_odd_returned(case, data):
+    """With a 16-feature naive Bayes, max_nodes=600_000 returned an ODD of 1,346,032 nodes
+    (the budget counted the states, the estimate undercounts multi-state features)."""
+    case, multiclass = case
+    clf = multiclass_classifier_of(case) if multiclass else classifier_of(case)
+    full = bnx.compile(clf, backend="autoref", max_nodes=math.inf)
+    limit = data.draw(st.integers(1, full.size + 2))
+    try:
+        odd = bnx.compile(clf, backend="autoref", max_nodes=limit)
+    except bnx.CompilationLimitError as exc:
+        assert "max_nodes=" in str(exc)
+        return
+    assert odd.size <= limit and odd.size == full.size
