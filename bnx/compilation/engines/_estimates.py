@@ -76,9 +76,33 @@ def nb_estimate(weights, samples: int, seed: int, enc) -> int:
         reach_hi = s0 + hi_w[:i].sum()
         b = -suffix[:, i]
         reached = np.isfinite(b) & (b >= reach_lo) & (b <= reach_hi)
-        total += min(_seen(s, open_, _pow2(pre[i])), _seen(b, reached, _pow2(post[i])) + 1,
-                     _pow2(crude[i]))
+        prefixes = _seen(s, open_, _pow2(pre[i]))
+        functions = _seen(b, reached, _pow2(post[i])) + 1
+        total += sum(min(prefixes, share * functions, _pow2(crude[i]))
+                     for share in _code_shares(len(w[i]), len(enc.bits[i])))
     return int(min(max(total, 1.0), 2.0 ** 62))
+
+
+def _code_shares(k: int, nbits: int) -> list[float]:
+    """The nodes of one feature's bits, each as the share of its ``k`` states below it.
+
+    A feature of ``k`` states is tested by ``nbits`` bits: below a node for the feature
+    are the nodes of its code tree over at least two states (one state below is its child
+    itself), ``k - 1`` of them. A node over a share ``m / k`` of the states has its
+    function change where one of their ``m`` children does: at about ``m / k`` of the
+    breakpoints the whole feature's function changes at, so at most that share of the
+    level's functions (``[1, 0.8, 0.4, 0.4]`` for five states: 2.6 times the functions on
+    the levels the breakpoints bound, where counting only the feature's nodes undercounted
+    about 2.5 times). A binary feature: ``[1.0]``.
+    """
+    out = []
+    for j in range(nbits):
+        span = 1 << (nbits - j)
+        for start in range(0, 1 << nbits, span):
+            m = min(k, start + span) - start
+            if m >= 2:
+                out.append(m / k)
+    return out
 
 
 def _seen(values, mask, space: float) -> float:
