@@ -84,7 +84,7 @@ def nb_estimate(weights, samples: int, seed: int, enc) -> int:
 
 
 def _code_shares(k: int, nbits: int) -> list[float]:
-    """The nodes of one feature's bits, each as the share of its ``k`` states below it.
+    """Return the nodes of one feature's bits, each as the share of its ``k`` states below it.
 
     A feature of ``k`` states is tested by ``nbits`` bits: below a node for the feature
     are the nodes of its code tree over at least two states (one state below is its child
