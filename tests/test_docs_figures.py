@@ -8,6 +8,10 @@ Two ways, both failing on the first figure that drifts from the code:
 - the figures quoted in prose (an estimate, a count, a size) are each computed here and
   looked for in the page's text, in the words around them.
 
+README.md's Python blocks run as a user who installed bnx but has no clone runs them: in a
+fresh process (``python -I``) in an empty directory, bnx importable and nothing else of
+the clone; its commands then run in a clone's layout, on the files those blocks wrote.
+
 Timings (docs/benchmarks.md's seconds and megabytes) are measurements, not figures of the
 code; the counts and sizes beside them are checked where they are cheap to compute.
 """
@@ -15,6 +19,9 @@ code; the counts and sizes beside them are checked where they are cheap to compu
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,6 +74,8 @@ def reader(tmp_path, monkeypatch):
                                                if p.name in SLOW else [])
                                   for p in PAGES])
 def test_the_page_s_code_runs_and_prints_what_it_shows(page, reader):
+    if page.name == "README.md":
+        return _readme_outside_the_clone(page, reader)
     namespace = {"__name__": "__docs__"}
     ran = 0
     for block in markdown.blocks(page):
@@ -84,6 +93,49 @@ def test_the_page_s_code_runs_and_prints_what_it_shows(page, reader):
                     ran += 1
     if page.name in {"README.md", "index.md", "report.md", "explanations.md"}:
         assert ran, f"{page.name}: no block ran"
+
+
+#: Runs a page's Python blocks with the runner loaded from its file (``tests`` is not
+#: importable there): ``python -I -c RUNNER site runner page``.
+RUNNER = """
+import importlib.util, pathlib, sys
+sys.path.insert(0, sys.argv[1])  # a directory holding only a link to the bnx package
+spec = importlib.util.spec_from_file_location("markdown_runner", sys.argv[2])
+runner = sys.modules["markdown_runner"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(runner)
+page, namespace = pathlib.Path(sys.argv[3]), {"__name__": "__docs__"}
+for block in runner.blocks(page):
+    if block.lang == "python":
+        runner.run_python(block, page, namespace)
+"""
+
+
+def _readme_outside_the_clone(page, reader) -> None:
+    """README.md's Python blocks in a fresh process in an empty directory, bnx importable
+    and nothing else of the clone (``-I`` drops the working directory and ``PYTHON*``
+    variables from the path); then its ``bnx`` commands in a clone's layout, on the
+    files the blocks wrote."""
+    pytest.importorskip("sklearn")
+    site = reader / "site"
+    site.mkdir()
+    (site / "bnx").symlink_to(ROOT / "bnx")
+    work = reader / "empty"
+    work.mkdir()
+    run = subprocess.run([sys.executable, "-I", "-W", "error::FutureWarning", "-c", RUNNER,
+                          str(site), str(markdown.__file__), str(page)],
+                         cwd=work, env={**os.environ, "MPLBACKEND": "Agg"},
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert sorted(p.name for p in work.iterdir()) == ["rows.csv", "votes.bnx"]
+    (work / "bnx").symlink_to(ROOT / "bnx")  # the commands name bnx/data/... of a clone
+    os.chdir(work)  # (the reader fixture's monkeypatch restores the directory)
+    lines = [line for block in markdown.blocks(page) if block.lang == "sh"
+             for line in markdown.commands(block)
+             if not any(line.startswith(words) for words in NOT_RUN_COMMANDS)]
+    assert len(lines) >= 4
+    for line in lines:
+        markdown.run_command(line)
+    assert (work / "answers.csv").read_text().startswith("row,decision,posterior")
 
 
 def test_the_runner_fails_on_a_figure_that_drifted(tmp_path):
