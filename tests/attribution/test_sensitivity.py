@@ -120,7 +120,7 @@ def _all_decisions(case, row):
 
 @pytest.mark.slow
 @given(case=WHOLE, argmax=st.booleans())
-@settings(max_examples=45, deadline=None)
+@settings(max_examples=30, deadline=None)
 def test_whole_classifier_intervals(case, argmax):
     """No instance: inside the interval no decision changes; at or just past an end
     inside (0, 1) some decision does (every instance recomputed by the oracle, with the
@@ -144,7 +144,7 @@ def test_whole_classifier_intervals(case, argmax):
 
 @pytest.mark.slow
 @given(case=WHOLE, argmax=st.booleans())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 def test_whole_classifier_intervals_many_classes(case, argmax):
     """The same with three or four class states only (Pareto frontiers of more than one
     coordinate: every one of them matters)."""
