@@ -59,7 +59,8 @@ class Answer:
     """What :func:`answer` proved about one complete instance."""
 
     label: Any                      # the decision (bool) or decided class index
-    joint: list                     # Pr(c, x) up to one positive factor, exact ints
+    joint: list                     # Pr(c, x) up to one positive factor: exact ints, or
+    #                                 floats within a proven bound where exact was too dear
     reasons: list = field(default_factory=list)        # each a tuple of features
     shortest: bool = False          # the reasons are proven shortest
     minimal: bool = False           # the reasons are proven subset-minimal
@@ -105,7 +106,8 @@ def answer(clf: Any, idx: dict, *, rival: int | None = None, timeout: float | No
     if rival is not None and rival == s.label:
         from ..errors import ArgumentError
         raise ArgumentError(f"the rival {clf.class_states[rival]!r} is the decided class")
-    out = Answer(label=s.label, joint=[int(v) for v in s.table.reshape(-1)])
+    out = Answer(label=s.label, joint=[int(v) if s.table.dtype == object else float(v)
+                                       for v in s.table.reshape(-1)])
     n = len(s.features)
     single = None
     try:

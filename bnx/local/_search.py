@@ -31,7 +31,7 @@ import numpy as np
 
 from ..classifier._world import within_support
 from ._bound import branch_on, excluded, floats, least_ratio, passes, reduce, refine
-from ._table import MAX_ENTRIES, Question, entries, open_labels, open_table
+from ._table import MAX_ENTRIES, Question, entries, first_joint, open_labels, open_table
 
 __all__ = ["Search", "OutOfTime", "BRANCHES"]
 
@@ -66,8 +66,8 @@ class Search:
         self.features = tuple(clf.features)
         self.question = Question(clf)
         self._floats: Any = _UNMADE  # the network's factors in floats, once
-        self.table = open_table(clf, self.idx, ())  # the class joint of x
-        self.label = self.question.labels(self.table).item()
+        # the class joint of x: exact where it is cheap, else floats within a bound
+        self.label, self.table = first_joint(clf, self.question, self.idx)
         self.flip_sets: list[frozenset] = []  # sets of features whose change flips it
         self.kept_sets: list[frozenset] = []  # sets of features proven sufficient
         self.margin: dict = {}  # feature -> how close one change of it comes to a flip
@@ -257,7 +257,9 @@ class Search:
         if q.rule == "argmax":
             if self.label:
                 return [(p, r, Fraction(1), r < p, p < r) for r in range(k) if r != p]
-            d = _first_max(self.table)
+            table = self.table if self.table.dtype == object else open_table(
+                clf, self.idx, ())  # (floats cannot tell a near tie: exactly)
+            d = _first_max(table)
             return [(d, p, Fraction(1), p < d, d < p)]
         if k != 2:
             return None

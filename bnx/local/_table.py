@@ -25,10 +25,16 @@ from .._util.rounding import compare_all, gamma
 from ..classifier._inference import FloatRange
 from ..classifier._rules import threshold_weights
 
-__all__ = ["open_joint", "open_table", "open_labels", "Question", "MAX_ENTRIES", "entries"]
+__all__ = ["open_joint", "open_table", "open_labels", "first_joint", "Question", "MAX_ENTRIES",
+           "EXACT_FLOPS", "entries"]
 
 #: The most entries (settings of the open features times class states) one table holds.
 MAX_ENTRIES = 1 << 12
+
+#: The most multiply-adds the instance's class joint is computed with exactly (in big
+#: integers, about a second; munin1's with its 31 findings needs 2.3e8, four minutes): past
+#: it the joint is in floats within a proven bound (:func:`first_joint`).
+EXACT_FLOPS = 1 << 21
 
 
 def entries(clf: Any, open_: Sequence) -> int:
@@ -69,6 +75,23 @@ def open_table(clf: Any, fixed: Mapping, open_: Sequence) -> np.ndarray:
         ``t[c, y1, ..., yk]``.
     """
     return open_joint(clf, fixed, open_, exact=True).table
+
+
+def first_joint(clf: Any, question: Question, idx: Mapping) -> tuple[Any, np.ndarray]:
+    """Return ``(label, table)``: the decision on the complete instance ``idx``, its class joint.
+
+    The joint exactly (an object array of exact numbers) where its contraction takes at
+    most :data:`EXACT_FLOPS` multiply-adds (sized before it starts, by its plan); else
+    in floats within a proven bound, the decision read off it as :func:`open_labels`
+    reads one (exactly only at a near tie). The table's dtype says which.
+    """
+    evidence = clf._observed(idx)
+    cost = clf._inference._plan((clf.class_var,), frozenset(evidence), True, False).flops
+    if cost <= EXACT_FLOPS:
+        table = open_table(clf, idx, ())
+        return question.labels(table).item(), table
+    labels, table = open_labels(clf, question, idx, ())
+    return labels.item(), table
 
 
 def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence

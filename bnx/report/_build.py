@@ -266,6 +266,9 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
     total = sum(joint, Fraction(0))
     if total == 0:
         return None, None, None
+    if any(type(v) is float for v in joint):  # floats within a bound: no exact posterior
+        f = [float(v) for v in joint]
+        return f[p] / sum(f), None, FrozenMap({s: v / sum(f) for s, v in zip(states, f)})
     if all(type(v) is int for v in joint):  # a joint scaled to integers: one gcd
         exact = Fraction(joint[p], total)
         # int / int is rounded once, as float(Fraction) is
