@@ -121,6 +121,24 @@ def product(factors: Iterable[Factor], scope: Sequence | None = None, *,
 TICK_ENTRIES = 1 << 16
 
 
+def _matmul(a: np.ndarray, b: np.ndarray, tick: Callable[[], None] | None) -> np.ndarray:
+    """Return ``a @ b`` (batched: ``(n, m, k) @ (n, k, l)``), ``tick`` between slices.
+
+    Slices of about :data:`TICK_ENTRIES` multiply-adds along ``m`` (the same entries: each
+    row is its own sum).
+    """
+    n, m, k = a.shape
+    per_row = n * k * b.shape[2]
+    if tick is None or m < 2 or m * per_row <= TICK_ENTRIES:
+        return np.matmul(a, b)
+    rows = max(1, TICK_ENTRIES // max(1, per_row))
+    out = np.empty((n, m, b.shape[2]), dtype=np.result_type(a, b))
+    for i in range(0, m, rows):
+        out[:, i:i + rows] = np.matmul(a[:, i:i + rows], b)
+        tick()
+    return out
+
+
 def _times(x: np.ndarray, y: np.ndarray, tick: Callable[[], None] | None) -> np.ndarray:
     """``x * y`` (broadcast), in slices of :data:`TICK_ENTRIES` entries with ``tick`` between."""
     shape = np.broadcast_shapes(x.shape, y.shape)
@@ -424,7 +442,8 @@ def _pair_step(a: int, sa: tuple, b: int, sb: tuple, need: set, card: Mapping, d
 
 
 def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
-             ranges: Sequence | None = None, boolean: bool = False) -> tuple:
+             ranges: Sequence | None = None, boolean: bool = False,
+             tick: Callable[[], None] | None = None) -> tuple:
     """Run the contraction ``p`` on ``tables`` (one per planned scope, axes in its order).
 
     One body for both arithmetics. ``exact=True``: object arrays of Python integers or
@@ -438,7 +457,10 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
     assumes no product underflows or overflows: each table's least nonzero entry and
     largest entry are tracked (``ranges``: ``(least, largest)`` of each input, measured
     when not given) and its scale moved by powers of two (exact) when a product could
-    leave ``[2**-1000, 2**1000]``; :class:`FloatRange` when it still could.
+    leave ``[2**-1000, 2**1000]``; :class:`FloatRange` when it still could. ``tick``
+    (optional) is called between slices of :data:`TICK_ENTRIES` multiply-adds of each
+    matrix product (a compilation's budget check: one product of large exact tables runs
+    for minutes).
     """
     live = dict(enumerate(tables))
     exact = exact or boolean  # no range to track
@@ -505,7 +527,7 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
             ta = ta.transpose(a_perm)
         if b_perm is not None:
             tb = tb.transpose(b_perm)
-        live[nxt] = np.matmul(ta.reshape(a_shape), tb.reshape(b_shape)).reshape(out_shape)
+        live[nxt] = _matmul(ta.reshape(a_shape), tb.reshape(b_shape), tick).reshape(out_shape)
         if not exact:
             rng[nxt] = (la * lb * _DOWN, ha * hb * terms * _UP)
             scale[nxt] = ea + eb
@@ -597,7 +619,7 @@ def eliminate(factors: Iterable[Factor], order: Iterable, *,
     """Sum the variables of ``order`` out of the product of exact ``factors``.
 
     The sums go through :func:`plan` and :func:`contract`; ``tick`` (optional) is called
-    once per contraction (a compilation's budget check).
+    within and after each contraction (a compilation's budget check).
 
     Returns the factors no variable of ``order`` touches, unchanged, and one factor per
     group of the others that share such variables (their product is the result).
@@ -624,7 +646,8 @@ def eliminate(factors: Iterable[Factor], order: Iterable, *,
                 card[v] = d
         keep = tuple(dict.fromkeys(v for s, _ in group for v in s if v not in gone))
         p = plan([s for s, _ in group], keep, card, order=order)
-        table, _, _ = contract(p, [np.asarray(t, dtype=object) for _, t in group], exact=True)
+        table, _, _ = contract(p, [np.asarray(t, dtype=object) for _, t in group], exact=True,
+                               tick=tick)
         out.append((keep, table if keep else as_table(table.reshape(()).item())))
         if tick is not None:
             tick()

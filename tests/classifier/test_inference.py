@@ -126,6 +126,33 @@ def test_contract_is_one_body_for_exact_and_float():
         assert abs(Fraction(float(floats[a])) * 2 ** e - brute) <= Fraction(err) * brute
 
 
+def test_a_large_exact_product_ticks_between_slices(monkeypatch):
+    """An exact contraction's matrix products run in slices with the budget's tick between
+    (diabetes' tail table: one product of big integers ran past any timeout): the same
+    table, and a tick that raises stops it midway."""
+    from bnx.classifier import _inference as I
+    monkeypatch.setattr(I, "TICK_ENTRIES", 64)
+    rng = np.random.default_rng(11)
+    card = {"A": 6, "B": 9, "C": 5, "D": 4}
+    scopes = [("A", "B"), ("B", "C"), ("C", "D"), ("A", "D")]
+    ints = [rng.integers(0, 1 << 40, size=[card[v] for v in s]).astype(object) << 40
+            for s in scopes]  # big integers
+    p = plan(scopes, ("A", "D"), card)
+    whole, _, _ = contract(p, ints, exact=True)
+    ticks = []
+    sliced, _, _ = contract(p, ints, exact=True, tick=lambda: ticks.append(1))
+    assert (sliced == whole).all() and len(ticks) > len(p.steps)
+
+    class Stop(Exception):
+        pass
+
+    def stop():
+        raise Stop
+
+    with pytest.raises(Stop):
+        contract(p, ints, exact=True, tick=stop)
+
+
 def test_tables_over_kept_variables_are_one_broadcast_product():
     """Tables left over kept variables only (no variable to sum) are multiplied as one
     broadcast product, axes transposed and missing ones added: equal to the exact product
