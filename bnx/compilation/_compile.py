@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 
 from .._util.guard import question
@@ -47,7 +48,8 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         an ODD of more nodes (:attr:`ODD.size`) than this.
     timeout : float, optional
         Stop with :class:`~bnx.CompilationLimitError` once this many seconds
-        have passed (checked between batches of work, a fraction of a second
+        have passed since the call (choosing the order and the engine count; checked
+        between batches of work, a fraction of a second
         apart on large compiles; the naive Bayes and TAN level engines size each
         vectorised step before it starts, and stop at once where it would end past the
         deadline).
@@ -83,15 +85,23 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     """
     if not isinstance(clf, Classifier):
         raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
+    started = time.monotonic()  # the timeout bounds the whole call: the order too
+    Budget(max_nodes, timeout=timeout)  # both checked before anything is computed
     order = check_order(clf, order)
     name = resolve_backend(backend)
-    Budget(max_nodes)  # max_nodes checked before anything is estimated
     limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))
     chosen = choices(clf, enc)  # one per class formula of a multi-class classifier
     if limit != math.inf:
         refuse_past(clf, chosen, enc, limit, default=max_nodes is None)
-    budget = Budget(limit, timeout=timeout, progress=progress)
+    if timeout is not None:  # what choosing the order, the engine and the estimate took
+        spent = time.monotonic() - started
+        if spent >= timeout:
+            raise CompilationLimitError(
+                f"compilation ran out of time (timeout={timeout:g} s) before building: "
+                f"choosing the variable order and the engine took {spent:.1f} s; raise the "
+                f"timeout or give an order")
+    budget = Budget(limit, timeout=timeout, progress=progress, start=started)
     try:
         if clf.multiclass:
             memo: dict = {}  # the comparisons compiled so far, shared by the formulas

@@ -31,11 +31,13 @@ class Budget:
         Most units (nodes, states) the compilation may spend; ``None`` or ``math.inf``:
         no limit.
     timeout : float, optional
-        Seconds after which :meth:`spend` raises.
+        Seconds after which :meth:`spend` raises, counted from ``start``.
     progress : bool
         Show a ``tqdm`` bar of the units spent (on stderr).
     total : int, optional
         The expected number of units, for the bar.
+    start : float, optional
+        When the timeout's clock started (:func:`time.monotonic`); default: now.
 
     Examples
     --------
@@ -53,7 +55,8 @@ class Budget:
                  "_step")
 
     def __init__(self, limit: int | float | None = None, *, timeout: float | None = None,
-                 progress: bool = False, total: int | None = None):
+                 progress: bool = False, total: int | None = None,
+                 start: float | None = None):
         if isinstance(limit, float) and limit == math.inf:
             limit = None
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
@@ -69,7 +72,8 @@ class Budget:
         self.limit = limit
         self.used = 0
         self.timeout = timeout
-        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.deadline = (None if timeout is None else
+                         (time.monotonic() if start is None else start) + timeout)
         self.bar = None
         self.what = None  # what is being built when it is not nodes (see stage)
         self.shown = time.monotonic()

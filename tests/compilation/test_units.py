@@ -723,3 +723,21 @@ def test_a_step_that_would_end_past_the_deadline_is_refused_before_it_starts():
     untimed = Budget(None)  # no timeout: never refused, however large the step
     untimed.pace(B.PACED)
     untimed.pace(1 << 40)
+
+
+def test_the_timeout_counts_from_the_call_the_order_too():
+    """diabetes spent about a minute choosing the order (its TAN forest, the greedy
+    elimination order) before the compile's budget started its clock."""
+    from bnx.compilation import _compile as C
+    slow = C.check_order
+
+    def check_order(clf, order):
+        import time
+        time.sleep(0.3)  # an order that takes longer than the whole timeout
+        return slow(clf, order)
+
+    clf = bnx.examples.admissions()
+    with mock.patch.object(C, "check_order", check_order):
+        with pytest.raises(bnx.CompilationLimitError, match="before building: choosing"):
+            bnx.compile(clf, backend="autoref", timeout=0.2)
+        assert bnx.compile(clf, backend="autoref", timeout=30).size == 6
