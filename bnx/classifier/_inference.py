@@ -836,6 +836,15 @@ class Inference:
             got = self.plans[key] = _NetPlan(self, keep, observed, exact, whole)
         return got
 
+    def flops(self, keep: Sequence, evidence: Mapping, *, exact: bool = False,
+              whole: bool = True) -> int:
+        """Return the multiply-adds :meth:`joint` with these arguments would take (planned once).
+
+        What a caller sizes a call by before it starts (an exact joint of big integers can
+        take minutes).
+        """
+        return self._plan(tuple(keep), frozenset(evidence), exact, whole).flops
+
     def joint(self, keep: Sequence, evidence: Mapping, *, exact: bool = False,
               whole: bool = True) -> Answer:
         """Return ``Pr(keep, evidence)`` for every joint state of ``keep``.

@@ -351,9 +351,7 @@ def refuse_impossible_rows(model: Any, frame: Any, codes: np.ndarray,
         return
     _, first = np.unique(codes, axis=0, return_index=True)
     states = [model.states(f) for f in features]
-    labels = getattr(frame, "index", None)
-    if callable(labels):  # a list of mappings (list.index): its positions
-        labels = None
+    labels = frame.index if hasattr(frame, "iloc") else None  # a list: its positions
     for k in np.sort(first).tolist():
         x = {f: states[i][j] for i, (f, j) in enumerate(zip(features, codes[k].tolist()))
              if j >= 0}

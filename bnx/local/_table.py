@@ -86,8 +86,7 @@ def first_joint(clf: Any, question: Question, idx: Mapping) -> tuple[Any, np.nda
     reads one (exactly only at a near tie). The table's dtype says which.
     """
     evidence = clf._observed(idx)
-    cost = clf._inference._plan((clf.class_var,), frozenset(evidence), True, False).flops
-    if cost <= EXACT_FLOPS:
+    if clf._inference.flops((clf.class_var,), evidence, exact=True, whole=False) <= EXACT_FLOPS:
         table = open_table(clf, idx, ())
         return question.labels(table).item(), table
     labels, table = open_labels(clf, question, idx, ())
