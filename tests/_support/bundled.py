@@ -23,9 +23,33 @@ def bundled_bif(name: str, directory: Path) -> Path:
 
 def bundled_network(name: str):
     """pgmpy's bundled network ``name`` as a ``DiscreteBayesianNetwork`` (a new one each
-    call), read without pgmpy's deprecation warning for ``get_example_model``."""
+    call), read without pgmpy's deprecation warning for ``get_example_model``.
+
+    pgmpy's parser takes seconds on the large ones (14 s on pathfinder, which several tests
+    and every test worker read), so the first read of a network is pickled into a folder of
+    the system's temporary directory named after pgmpy's version, and later reads, by any
+    worker, unpickle it (a hundredth of a second). The pickle is written whole and then
+    renamed, so a worker never reads half of one.
+    """
+    import os
+    import pickle
+    import tempfile
     import warnings
+
+    import pgmpy
+    folder = Path(tempfile.gettempdir()) / f"bnx-tests-networks-pgmpy-{pgmpy.__version__}"
+    cached = folder / f"{name}.pickle"
+    if cached.exists():
+        try:
+            return pickle.loads(cached.read_bytes())
+        except Exception:  # a damaged cache: read the network again below
+            pass
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from pgmpy.utils import get_example_model
-        return get_example_model(name)
+        network = get_example_model(name)
+    folder.mkdir(parents=True, exist_ok=True)
+    part = folder / f"{name}.{os.getpid()}.part"
+    part.write_bytes(pickle.dumps(network))
+    os.replace(part, cached)
+    return network

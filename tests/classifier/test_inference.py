@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -27,7 +26,7 @@ import bnx
 from bnx.classifier._inference import FloatRange, Inference, contract, elimination_order, plan
 from bnx.classifier._restricted import restrict, threshold_form  # private: the restriction
 from tests._support import oracle
-from tests._support.bundled import bundled_bif
+from tests._support.bundled import bundled_bif, bundled_network
 from tests._support.strategies import classifier_of, general_networks, instances
 
 
@@ -227,10 +226,8 @@ def _sample(network, n: int, seed: int) -> list[dict]:
 
 def _against_pyagrum(name: str, class_var: str, tmp_path, n: int, halves: bool = True) -> None:
     gum = pytest.importorskip("pyagrum")
-    path = bundled_bif(name, tmp_path)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        network = bnx.read_network(path)
+    path = bundled_bif(name, tmp_path)  # for pyAgrum; ours read once per run (the cache)
+    network = bundled_network(name)
     clf = bnx.Classifier(network, class_var)
     bn = gum.loadBN(str(path))
     for row in _sample(network, n, seed=len(name)):

@@ -1,6 +1,6 @@
 """Compiling deep diagrams leaves Python's recursion limit alone: every engine, the
 feature orders and ``compile`` run as loops, however many levels the diagram has (under
-``limit_untouched``, the limit at 1,000 and any change to it an error); the answers are
+``limit_untouched``, the limit at 300 and any change to it an error); the answers are
 checked against what the networks decide, computed without a diagram."""
 
 from __future__ import annotations
@@ -67,15 +67,15 @@ def test_every_engine_compiles_a_deep_majority(engine, backend):
 
 
 #: (shape, engine, features, backend): the fast engines on every shape and backend; the
-#: slow exact ones on fewer features (still past the default recursion limit of 1,000),
+#: slow exact ones on fewer features (still past the tests' recursion limit of 300),
 #: each shape that they take on one backend (the recursion is theirs, not the backend's).
 SLOW = {(TensorEngine, "latent_tree"): "autoref", (TensorEngine, "naive_bayes"): "cudd",
         (FactorEngine, "naive_bayes"): "autoref", (FactorEngine, "latent_tree"): "cudd"}
-SHAPES = [(shape, engine, 1500, backend)
+SHAPES = [(shape, engine, 500, backend)
           for shape in ("naive_bayes", "latent_tree", "tan")
           for engine in ENGINES if engine not in (TensorEngine, FactorEngine)
           for backend in BACKENDS]
-SHAPES += [(shape, engine, 1050, backend) for (engine, shape), backend in SLOW.items()
+SHAPES += [(shape, engine, 400, backend) for (engine, shape), backend in SLOW.items()
            if backend in BACKENDS]
 
 
@@ -84,7 +84,7 @@ SHAPES += [(shape, engine, 1050, backend) for (engine, shape), backend in SLOW.i
                          ids=[f"{s}-{e.__name__}-{b}" for s, e, _, b in SHAPES])
 def test_every_engine_compiles_a_diagram_deeper_than_the_limit(shape, engine, n, backend):
     """``n`` features, only the first informative: positive iff ``f0 = 1``. A recursion
-    per level would need more than 1,000 frames."""
+    per level would need more than the limit's 300 frames."""
     clf = one_matters(n, shape)
     with limit_untouched():
         enc = _encoding(clf)
@@ -114,20 +114,20 @@ def test_compile_a_deep_majority_and_a_tan_path(backend):
     with limit_untouched():
         odd = bnx.compile(majority(200), backend=backend)
         assert odd.count() == majority_count(200)
-        path = bnx.compile(one_matters(1200, "tan"), backend=backend)
-        assert path.count() == 2 ** 1199 and path.size == 2  # one node, one terminal
+        path = bnx.compile(one_matters(450, "tan"), backend=backend)
+        assert path.count() == 2 ** 449 and path.size == 2  # one node, one terminal
 
 
 @pytest.mark.slow
 def test_orders_of_deep_networks():
-    """``tan_order`` plans a tree that is a path of 1,200 features (its subtrees as a
-    loop); ``latent_tree_order`` walks hidden variables 1,100 deep."""
+    """``tan_order`` plans a tree that is a path of 450 features (its subtrees as a
+    loop); ``latent_tree_order`` walks hidden variables 420 deep."""
     with limit_untouched():
-        tan = one_matters(1200, "tan")
+        tan = one_matters(450, "tan")
         assert bnx.compilation.tan_order(tan) == list(tan.features)  # down the path from its end
-        chain = latent_chain(1100)
+        chain = latent_chain(420)
         order = bnx.compilation.default_order(chain)
     assert sorted(order) == sorted(chain.features)
     # Algorithm 2 on the path: the feature of H{i} first, unless the rest below is as small
-    want = [f"f{i}" for i in range(1098)] + ["f1099", "f1098"]
+    want = [f"f{i}" for i in range(418)] + ["f419", "f418"]
     assert order == want

@@ -156,18 +156,18 @@ def test_checking_an_explanation_of_a_deep_majority(deep_odd):
     assert sum(less.counterexample.values()) == HALF - 1  # the fewest changes: four off
 
 
-def _one_of_1500(backend: str):
-    """The shape of test_deep_diagrams_do_not_hit_the_recursion_limit: 1,500 features of
-    which one matters, every feature-by-feature pass 1,500 levels deep."""
-    n = 1500
+def _one_of_500(backend: str):
+    """The shape of test_deep_diagrams_do_not_hit_the_recursion_limit: 500 features of
+    which one matters, every feature-by-feature pass 500 levels deep."""
+    n = 500
     feats = [f"f{i}" for i in range(n)]
     return bnx.compile(one_matters(n), backend=backend), dict.fromkeys(feats, 1)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_one_feature_of_1500_with_the_limit_untouched(backend):
-    odd, x = _one_of_1500(backend)
+def test_one_feature_of_500_with_the_limit_untouched(backend):
+    odd, x = _one_of_500(backend)
     with limit_untouched():
         assert bnx.pi_explanations(odd, x).to_set() == {frozenset({("f0", 1)})}
         assert bnx.pi_explanations(odd, x, method="cover").to_set() == {frozenset({("f0", 1)})}
@@ -178,8 +178,8 @@ def test_one_feature_of_1500_with_the_limit_untouched(backend):
 
 
 @pytest.mark.slow
-def test_mc_explanations_of_one_feature_of_1500_with_the_limit_untouched():
-    odd, x = _one_of_1500("autoref")
+def test_mc_explanations_of_one_feature_of_500_with_the_limit_untouched():
+    odd, x = _one_of_500("autoref")
     with limit_untouched():
         mc = bnx.mc_explanations(odd, x)
     assert _lengths(mc) == {1: 1}

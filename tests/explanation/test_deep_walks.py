@@ -1,6 +1,6 @@
 """The questions whose passes walk a diagram level by level, asked on a deep one
 (``majority(200)``: 200 levels, about 10,000 nodes; the counterfactuals' partial layout
-is 400 levels deep) with Python's recursion limit left at 1,000 and never set.
+is 400 levels deep) with Python's recursion limit at 300 (a third of its default) and never set.
 
 Every answer is checked against a closed form: the majority of ``n`` features decides
 positive exactly when at least ``n / 2`` of them are on (each feature weighs the same, a
@@ -187,15 +187,15 @@ def test_same_decision_probability_and_next_observations(deep):
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def one_of_many(request):
-    """1,500 features of which only f0 matters (the shape of test_explanations' deep
-    test): a set's walks go 1,500 features deep, the counterfactuals' 3,000 levels, more
-    than a recursion of one frame per level could under the limit of 1,000."""
-    odd = bnx.compile(one_matters(1500), backend=request.param)
+    """500 features of which only f0 matters (the shape of test_explanations' deep
+    test): a set's walks go 500 features deep, the counterfactuals' 1,000 levels, more
+    than a recursion of one frame per level could under the limit of 300."""
+    odd = bnx.compile(one_matters(500), backend=request.param)
     return odd, odd.root  # (both outside the guard: not the questions' passes)
 
 
 @pytest.mark.slow
-def test_walks_on_1500_features(one_of_many):
+def test_walks_on_500_features(one_of_many):
     odd, root = one_of_many
     n = len(odd.features)
     x = dict.fromkeys(odd.features, 1)  # positive: f0 decides alone

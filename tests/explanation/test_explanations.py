@@ -13,7 +13,7 @@ from bnx.explanation.explanations import positives
 from bnx.explanation.monotone import theorem3_holds
 from tests._support import oracle
 from tests._support.builders import compiled_case, oracle_args
-from tests._support.deep import one_matters
+from tests._support.deep import limit_untouched, one_matters
 from tests._support.strategies import binary_on_maps, classifiers, instances, on_maps
 
 BACKENDS = bnx.backends.available_backends()
@@ -166,10 +166,15 @@ def test_display():
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_deep_diagrams_do_not_hit_the_recursion_limit(backend, tmp_path):
-    """1,500 features (one that matters): every feature-by-feature traversal is 1,500
-    levels deep, beyond Python's default recursion limit."""
-    n = 1500
+    """500 features (one that matters): every feature-by-feature traversal is 500 levels
+    deep, beyond the recursion limit ``limit_untouched`` sets (300)."""
+    n = 500
     feats = [f"f{i}" for i in range(n)]
+    with limit_untouched():
+        _deep_questions(n, feats, backend, tmp_path)
+
+
+def _deep_questions(n, feats, backend, tmp_path):
     odd = bnx.compile(one_matters(n), backend=backend)
     assert odd.count() == 2 ** (n - 1) and odd.size == 2  # one node, one terminal
     x = dict.fromkeys(feats, 1)

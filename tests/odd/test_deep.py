@@ -54,9 +54,9 @@ def test_a_deep_majority_end_to_end(backend, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_diagram_deeper_than_the_limit_end_to_end(backend, tmp_path):
-    """1,500 features, only ``f0`` informative (the shape of the 1,500-feature test in
+    """500 features, only ``f0`` informative (the shape of the 500-feature test in
     tests/explanation/test_explanations.py)."""
-    n = 1500
+    n = 500
     with limit_untouched():
         odd = bnx.compile(one_matters(n), backend=backend)
         assert odd.count() == 2 ** (n - 1)
@@ -72,7 +72,7 @@ def test_a_diagram_deeper_than_the_limit_end_to_end(backend, tmp_path):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_legacy_files_of_deep_diagrams_load(backend, tmp_path):
     """Format 2 (a ``dd`` JSON dump, rebuilt node by node and checked on the arrays)."""
-    for clf, want in ((majority(200), majority_count(200)), (one_matters(1500), 2 ** 1499)):
+    for clf, want in ((majority(200), majority_count(200)), (one_matters(500), 2 ** 499)):
         odd = bnx.compile(clf, backend="autoref")
         path = write_legacy(odd, tmp_path / "old.bnx.json")
         with limit_untouched():
