@@ -27,8 +27,10 @@ instance is positive on exactly one formula).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable
 from fractions import Fraction
+from numbers import Real
 
 import numpy as np
 
@@ -36,6 +38,7 @@ from .._util.guard import question
 from .._util.types import Instance
 from ..diagram._arrays import negate
 from ..diagram._feature_view import FeatureView
+from ..errors import ArgumentError
 from ..explanation._pi_memo import CORE_LIMIT
 from ..explanation.explanations import DROPPED, Layout, wording_of
 from ..odd._odd import ODD, check_odd, formula_for
@@ -134,7 +137,8 @@ def robustness(odd: ODD, instance: Instance, *, immutable: Iterable = (),
 
 @question
 def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
-                    within="support", cost=None, target=None) -> Counterfactuals:
+                    within="support", cost=None, target=None,
+                    timeout: float | None = None) -> Counterfactuals:
     """Every cheapest instance with the other decision, as the changes that lead to it.
 
     Each member is a partial instance ``{feature: new state}`` naming the features
@@ -173,6 +177,13 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
         The class the counterfactuals must be decided (a multi-class ODD; on a binary
         one it may only name the other decision's state). By default any other class
         than the one decided.
+    timeout : float, optional
+        The seconds, counted from this call, that listing them most probable first may
+        take (each probability in floats within a proven bound, the exact values only
+        where bounds overlap). Past it, or where an exact value it needs is too large to
+        compute in time, they are listed in the diagram's order and
+        :attr:`~bnx.changes.costs.Counterfactuals.by_probability` is False. The set
+        itself, its count and cost are exact and computed at once. ``None``: no bound.
 
     Returns
     -------
@@ -222,6 +233,11 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
       dysp from yes to no makes it no
       xray from yes to no makes it no
     """
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, Real)
+                                or not timeout > 0):
+        raise ArgumentError(f"timeout must be a positive number of seconds or None, "
+                            f"got {timeout!r}")
+    deadline = None if timeout is None else time.monotonic() + timeout
     source = odd if isinstance(odd, ODD) else None
     odd, fv, x, mutable, decision = _setup(odd, instance, immutable, within, target)
     goal = FALSE if decision else TRUE
@@ -253,6 +269,7 @@ def counterfactuals(odd: ODD, instance: Instance, *, immutable: Iterable = (),
     return Counterfactuals(None, None, layout, kind="counterfactual", decision=decision,
                            instance=named, feature_order=odd.display_order, cost=price,
                            odd=source, core=(core, root), wording=wording, lead=lead,
+                           deadline=deadline,
                            make_manager=lambda: _cache.aux_manager(odd, variables))
 
 

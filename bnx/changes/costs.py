@@ -40,7 +40,7 @@ from ..diagram._traversals import post_order
 from ..diagram.layout import Layout
 from ..errors import ArgumentError, UnknownStateError, closest_first
 from ..explanation.explanations import DROPPED, Explanations
-from ..odd._tables import exact_probabilities, scaled_probabilities
+from ..odd._tables import exact_probabilities, probability_order
 
 __all__ = ["ORDER_LIMIT", "Counterfactuals", "cheapest", "prices"]
 
@@ -246,12 +246,14 @@ class Counterfactuals(Explanations):
         ``math.inf`` when there is none (no finite price reaches the other decision).
     """
 
-    def __init__(self, *args, cost=None, odd=None, lead=None, **kwargs) -> None:
+    def __init__(self, *args, cost=None, odd=None, lead=None, deadline=None,
+                 **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.cost = cost
         self._odd = odd
         self._lead = lead  # the state every member leads to, or a function of a member
-        self._by_probability: tuple | bool | None = None  # made on first use
+        self._deadline = deadline  # of ordering them by probability (time.monotonic())
+        self._by_probability: list | bool | None = None  # made on first use
 
     @property
     def multiclass(self) -> bool:
@@ -282,12 +284,11 @@ class Counterfactuals(Explanations):
         """
         return [self.leads_to(c) for c in self]
 
-    def _ordered(self) -> tuple[list, list, int] | None:
-        """List the members most probable first, with their probabilities (made once).
+    def _ordered(self) -> list | None:
+        """List the members most probable first (made once; see :attr:`by_probability`).
 
-        Their probabilities' numerators and common denominator, or ``None`` when they are
-        listed in the diagram's order. Listing them (at most :data:`ORDER_LIMIT` and one)
-        counts them too.
+        ``None`` when they are listed in the diagram's order. Listing them (at most
+        :data:`ORDER_LIMIT` and one) counts them too.
         """
         if self._by_probability is None:
             got = False
@@ -295,19 +296,28 @@ class Counterfactuals(Explanations):
                 rows = list(itertools.islice(super().__iter__(), ORDER_LIMIT + 1))
                 if len(rows) <= ORDER_LIMIT:
                     self._count = len(rows)
-                    scaled = scaled_probabilities(self._odd, self.instance, rows)
-                    if scaled is not None:
-                        nums, den = scaled
-                        # a stable sort: ties keep the diagram's order
-                        order = sorted(range(len(rows)), key=lambda k: -nums[k])
-                        got = ([rows[k] for k in order], [nums[k] for k in order], den)
+                    order = probability_order(self._odd, self.instance, rows,
+                                              deadline=self._deadline)
+                    if order is not None:
+                        got = [rows[k] for k in order]
             self._by_probability = got
         return self._by_probability or None
+
+    @property
+    def by_probability(self) -> bool:
+        """Whether iteration lists the members most probable first.
+
+        True when the ODD has its classifier, there are at most :data:`ORDER_LIMIT` of
+        them and, with a ``timeout``, their order was settled within it (each probability
+        in floats within a proven bound, the exact values where bounds overlap); else they
+        come in the diagram's order.
+        """
+        return self._ordered() is not None
 
     def __iter__(self):
         """Iterate over the counterfactuals, most probable first when the ODD has its classifier."""
         got = self._ordered()
-        return super().__iter__() if got is None else (dict(r) for r in got[0])
+        return super().__iter__() if got is None else (dict(r) for r in got)
 
     def probabilities(self) -> list:
         """Return ``[(changes, Pr(counterfactual instance))]`` in the order of iteration.
@@ -320,10 +330,6 @@ class Counterfactuals(Explanations):
         list of tuple
             ``(changes, probability)`` per counterfactual, in the order of iteration.
         """
-        got = self._ordered()
-        if got is not None:
-            rows, nums, den = got
-            return [(dict(r), Fraction(n, den)) for r, n in zip(rows, nums)]
         rows = list(self)
         weight = None if self._odd is None else exact_probabilities(self._odd, self.instance,
                                                                       rows)

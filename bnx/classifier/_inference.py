@@ -53,7 +53,7 @@ from .._util.rounding import float_gamma, gamma
 
 __all__ = ["as_table", "align", "product", "sum_out", "indicator", "observe",
            "elimination_order", "plan", "contract", "Contraction", "FloatRange", "eliminate",
-           "integer_factor", "table_gcd", "Inference", "Answer"]
+           "integer_factor", "table_gcd", "Inference", "Answer", "EXACT_FLOPS"]
 
 Factor = tuple  # (scope: tuple, table: numpy object array)
 
@@ -125,18 +125,39 @@ def _matmul(a: np.ndarray, b: np.ndarray, tick: Callable[[], None] | None) -> np
     """Return ``a @ b`` (batched: ``(n, m, k) @ (n, k, l)``), ``tick`` between slices.
 
     Slices of about :data:`TICK_ENTRIES` multiply-adds along ``m`` (the same entries: each
-    row is its own sum).
+    row is its own sum), each of exact integers counted once per 64-bit word of each
+    operand (:func:`_words`): a product of 23,000 multiply-adds of integers of thousands
+    of digits (diabetes' tail table) takes more than a second.
     """
     n, m, k = a.shape
     per_row = n * k * b.shape[2]
+    if tick is not None and a.dtype == object:
+        per_row *= _words(a) * _words(b)
     if tick is None or m < 2 or m * per_row <= TICK_ENTRIES:
-        return np.matmul(a, b)
+        out = np.matmul(a, b)
+        if tick is not None:
+            tick()
+        return out
     rows = max(1, TICK_ENTRIES // max(1, per_row))
     out = np.empty((n, m, b.shape[2]), dtype=np.result_type(a, b))
     for i in range(0, m, rows):
         out[:, i:i + rows] = np.matmul(a[:, i:i + rows], b)
         tick()
     return out
+
+
+def _words(t: np.ndarray) -> int:
+    """Return the 64-bit words of the longest of up to 64 entries of an exact table, spread out."""
+    flat = t.reshape(-1)
+    if not flat.size:
+        return 1
+    bits = 0
+    for v in flat[::max(1, flat.size // 64)].tolist():
+        if isinstance(v, Fraction):
+            bits = max(bits, v.numerator.bit_length() + v.denominator.bit_length())
+        elif isinstance(v, int):
+            bits = max(bits, v.bit_length())
+    return bits // 64 + 1
 
 
 def _times(x: np.ndarray, y: np.ndarray, tick: Callable[[], None] | None) -> np.ndarray:
@@ -470,6 +491,8 @@ def contract(p: Contraction, tables: Sequence, *, exact: bool = False,
         rng = dict(enumerate(ranges if ranges is not None else _measure_all(tables)))
     nxt = len(live)
     for step in p.steps:
+        if tick is not None:
+            tick()
         if step[0] == "product":  # tables over kept variables: broadcast and multiplied
             _, ids, perms, shapes = step
             ts = [live.pop(j) for j in ids]
@@ -857,6 +880,12 @@ class Inference:
         p = self._plan(tuple(keep), frozenset(evidence), exact, whole)
         return p.run(evidence)
 
+
+#: The most multiply-adds a bounded call computes one exact joint with (in big integers,
+#: about a second; munin1's class joint with its 31 findings needs 2.3e8, four minutes),
+#: sized by :meth:`Inference.flops` before it starts: past it such a call works in floats
+#: within a proven bound, or says it could not.
+EXACT_FLOPS = 1 << 21
 
 BARREN = 2.0 ** -40  # a barren node is dropped in floats when its columns sum to 1 within
 

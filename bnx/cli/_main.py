@@ -110,9 +110,12 @@ def _build_parser() -> argparse.ArgumentParser:
                       "is then explained by bnx.linear without compiling)",
                       progress_help="no progress bar (shown when the ODD is estimated to be "
                       "large, and for --data on a terminal)", compile_help=COMPILE_HELP,
-                      timeout_help="bound the work to S seconds: compiling the network, or, "
-                      "explained without compiling, the report (with --data: each row's); "
-                      "what was proven by then is reported")
+                      timeout_help="bound the report to S seconds after the file is read "
+                      "(default 10; with --data, each row's report, and no default on "
+                      "compiling): compiling the network may take up to half of it (all of "
+                      "it with --compile yes, which has no default bound), and a compile "
+                      "that does not finish gives way to the report without compiling; "
+                      "what was proven by then is reported"),
     source = e.add_mutually_exclusive_group(required=True)
     source.add_argument("--instance", metavar='"F1=s1,F2=s2,..."',
                         help="an instance; for a partial one (features left out are "
@@ -172,18 +175,21 @@ def _positive_float(text: str) -> float:
 PROGRESS_FROM = 200_000
 
 
-def _compile(clf, args):
-    """Compile with the command's budget; a bar when the ODD is estimated to be large."""
+def _compile(clf, args, timeout: float | None = None):
+    """Compile with the command's budget; a bar when the ODD is estimated to be large.
+
+    ``timeout``: the compile's bound when the command gives it one (default ``--timeout``).
+    """
     from ..compilation import compile as compile_
     from ..compilation import estimate_size
     order = _names(args.order)
     progress = shows_progress(args) and estimate_size(clf, order) >= PROGRESS_FROM
     return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
-                    timeout=args.timeout, progress=progress)
+                    timeout=args.timeout if timeout is None else timeout, progress=progress)
 
 
-def _load(args):
-    """(classifier or None, odd) from the arguments."""
+def _load(args, timeout: float | None = None):
+    """(classifier or None, odd) from the arguments; ``timeout`` as for :func:`_compile`."""
     from ..errors import BnxError
     if args.network.endswith(_ODD_SUFFIXES):
         from ..odd._odd import ODD
@@ -202,8 +208,8 @@ def _load(args):
     if args.class_var is None:
         raise BnxError("--class is required with a network file (and --positive for a "
                        "yes-or-no decision about one state)")
-    clf = getattr(args, "classifier", None) or _classifier(args)
-    return clf, _compile(clf, args)
+    clf = args.classifier = getattr(args, "classifier", None) or _classifier(args)
+    return clf, _compile(clf, args, timeout)
 
 
 def _check_network_path(path: str) -> None:
@@ -400,12 +406,43 @@ def _report_mode(args) -> bool:
                 or questions_asked(args))
 
 
-def _bounded(args) -> dict:
-    """``timeout=`` and ``within=`` for :func:`bnx.explain`, those that were given."""
+def _bounded(args, left: float | None = None) -> dict:
+    """``timeout=``, ``within=`` and ``progress=`` for :func:`bnx.explain`.
+
+    ``timeout=`` and ``within=`` where given.
+
+    ``left``: the seconds of the command's bound still left (after compiling).
+    """
     out = {} if args.timeout is None else {"timeout": args.timeout}
+    if left is not None:
+        out["timeout"] = max(left, 1e-3)
     if getattr(args, "within", None) is not None:  # (bnx explain only)
         out["within"] = args.within
+    out["progress"] = shows_progress(args)  # the seconds spent, on a terminal
     return out
+
+
+def _report_bound(args) -> float | None:
+    """Return the seconds ``bnx explain`` gives one report: ``--timeout``, or 10 s."""
+    from ..report._build import SEARCH_TIMEOUT
+    return SEARCH_TIMEOUT if args.timeout is None else args.timeout
+
+
+def _compile_share(args) -> float | None:
+    """Return the compile's bound in ``bnx explain`` on a network file (``None``: none).
+
+    Half of the report's (:func:`_report_bound`) with ``--compile auto``, the rest left to
+    the report, on the diagram or, when the compile does not finish, without it; with
+    ``--compile yes``, ``--timeout`` as given (no default); the single answers and
+    ``--data`` need the whole decision function: ``--timeout`` as given.
+    """
+    return _report_bound(args) / 2 if _auto_report(args) else args.timeout
+
+
+def _auto_report(args) -> bool:
+    """Whether ``bnx explain`` prints one report and may explain it without compiling."""
+    return (args.data is None and _report_mode(args) and args.background is None
+            and args.compile == "auto")
 
 
 #: The options of ``bnx explain`` that need the whole decision function (single answers,
@@ -512,6 +549,21 @@ def _without_compiling(args) -> bool:
     return True
 
 
+def _explain_instead(args, exc, started: float) -> None:
+    """Print the report without compiling, after a compile that ran out of its share.
+
+    The report gets what is left of the command's bound (:func:`_report_bound`).
+    """
+    from ..report import explain
+    _instance_only(args)
+    left = _report_bound(args) - (time.monotonic() - started)
+    print(f"bnx: note: not compiled ({exc}); explained without compiling in the "
+          f"{max(left, 0):.1f} s left of the report's {_report_bound(args):g} s "
+          f"(--compile yes compiles it; --timeout S gives the report more)", file=sys.stderr)
+    print(explain(args.classifier, _pairs(args.instance, "--instance"), rival=args.rival,
+                  **_bounded(args, left)).text())
+
+
 def _instance_only(args) -> None:
     """Refuse the options of ``--data`` with ``--instance``."""
     from ..errors import BnxError
@@ -531,11 +583,15 @@ def _cmd_explain(args) -> None:
         return
     if _without_compiling(args):
         return
+    started = time.monotonic()  # (after reading the file: the report's bound counts from here)
+    share = None if args.network.endswith(_ODD_SUFFIXES) else _compile_share(args)
     try:
-        clf, odd = _load(args)
+        clf, odd = _load(args, share)
     except CompilationLimitError as exc:
         if args.data is None and linear and _explain_linear(args, reason=str(exc)):
             return
+        if _auto_report(args) and not args.network.endswith(_ODD_SUFFIXES):
+            return _explain_instead(args, exc, started)
         asks = _diagram_asks(args)
         if asks and args.compile == "auto":  # what the user can do on this command line
             raise CompilationLimitError(
@@ -551,8 +607,11 @@ def _cmd_explain(args) -> None:
         from ..report import explain
         from .questions import read_background
         background = read_background(args) if args.background is not None else None
+        left = None
+        if args.network.endswith(_ODD_SUFFIXES) or args.compile != "yes":
+            left = _report_bound(args) - (time.monotonic() - started)
         print(explain(odd, x, rival=args.rival, background=background,
-                      **_bounded(args)).text())  # (a compiled diagram ignores timeout=)
+                      **_bounded(args, left)).text())
         return
     head, whole, rival = None, odd, None
     if odd.multiclass:  # the questions are asked of one class formula, named as the report's

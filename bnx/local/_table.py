@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._util.rounding import compare_all, gamma
-from ..classifier._inference import FloatRange
+from ..classifier._inference import EXACT_FLOPS, FloatRange
 from ..classifier._rules import threshold_weights
 
 __all__ = ["open_joint", "open_table", "open_labels", "first_joint", "Question", "MAX_ENTRIES",
@@ -30,12 +30,6 @@ __all__ = ["open_joint", "open_table", "open_labels", "first_joint", "Question",
 
 #: The most entries (settings of the open features times class states) one table holds.
 MAX_ENTRIES = 1 << 12
-
-#: The most multiply-adds the instance's class joint is computed with exactly (in big
-#: integers, about a second; munin1's with its 31 findings needs 2.3e8, four minutes): past
-#: it the joint is in floats within a proven bound (:func:`first_joint`).
-EXACT_FLOPS = 1 << 21
-
 
 def entries(clf: Any, open_: Sequence) -> int:
     """How many entries the table with these open features holds."""

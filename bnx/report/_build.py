@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+import time
 from fractions import Fraction
 from typing import Any
 
 from .._util.guard import question
 from .._util.types import Instance
+from .._util.waiting import waiting
 from ..classifier._classifier import Classifier
 from ..classifier._possible import may_be_impossible, refuse_impossible
 from ..classifier._rules import decides
@@ -22,14 +24,16 @@ from ._values import Counterfactual
 __all__ = ["explain", "MAX_SHOWN", "decision_name", "decided_text", "next_from_frame"]
 
 
-#: The default bound, in seconds, on a classifier explained without compiling.
-SEARCH_TIMEOUT = 30.0
+#: The default bound, in seconds, on one report: what a person waits for. It bounds the
+#: search over the network of a classifier explained without compiling, and on a compiled
+#: diagram the listing of the closest counterfactuals most probable first.
+SEARCH_TIMEOUT = 10.0
 
 
 @question
 def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
             background: Any = None, timeout: float | None = SEARCH_TIMEOUT,
-            within: str = "support") -> Report:
+            within: str = "support", progress: bool = False) -> Report:
     """Explain one decision: what was decided, why, and what would change it.
 
     Parameters
@@ -70,11 +74,15 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
         A background data set (or product distribution) for the exact SHAP values of
         the decision (:func:`bnx.shap_values`; of the decided class's formula on a
         multi-class ODD), complete instances only.
-    timeout : float or None, default 30
-        For a classifier explained by search: the seconds the whole search may take
-        (``None``: no bound). What is proven by then is reported, never a guess: the
+    timeout : float or None, default 10
+        The seconds the whole call may take (``None``: no bound). For a classifier
+        explained by search, what is proven by then is reported, never a guess: the
         decision and its probabilities always, the reasons and counterfactuals as far
-        as they went. Compiled diagrams and :mod:`bnx.linear` answer at once and ignore
+        as they went. On a compiled diagram every answer is a pass over it and exact;
+        the bound then holds the listing of the closest counterfactuals most probable
+        first (each probability in floats within a proven bound, exactly where two
+        bounds overlap): past it they are listed in the diagram's order, as
+        :attr:`~bnx.Report.methods` says. :mod:`bnx.linear` answers at once and ignores
         it.
     within : {"support", "all"}, default "support"
         ``"support"`` answers among the
@@ -84,6 +92,9 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
         the total decision function of the paper (an instance of probability zero
         decided by the rule's tie). The same-decision probability weighs completions by
         their probability, the same in both.
+    progress : bool, default False
+        Draw a bar of the seconds spent against ``timeout`` on stderr while the report is
+        made (from half a second on; ``bnx explain`` draws it on a terminal).
 
     Returns
     -------
@@ -137,22 +148,31 @@ def explain(odd: ODD | Classifier, instance: Instance, *, rival: Any = None,
     >>> r.decision, r.multiclass, r.counterfactuals[0].decision
     ('yes', True, 'no')
     """
+    started = time.monotonic()  # the timeout bounds the whole call
     within_support(within)  # "support" or "all"
+    if timeout is not None and not (isinstance(timeout, (int, float))
+                                    and not isinstance(timeout, bool) and timeout > 0):
+        raise ArgumentError(f"timeout must be a positive number of seconds or None, "
+                            f"got {timeout!r}")
+    if not isinstance(progress, bool):
+        raise ArgumentError(f"progress must be True or False, got {progress!r}")
+    with waiting(timeout, enabled=progress):
+        return _explain(odd, instance, rival, background, timeout, within, started)
+
+
+def _explain(odd: Any, instance: Instance, rival: Any, background: Any,
+             timeout: float | None, within: str, started: float) -> Report:
+    """Make :func:`explain`'s report (its arguments checked; ``started`` its clock)."""
     if isinstance(odd, (ODD, Classifier)):  # an instance the network cannot produce: refused
         refuse_impossible(odd, {f: odd.states(f)[j] for f, j in
                                 odd.encode(instance, partial=True).items()})
     if isinstance(odd, ODD):
-        return _from_diagram(odd, instance, background, rival, within)
+        deadline = None if timeout is None else started + timeout
+        return _from_diagram(odd, instance, background, rival, within, deadline)
     if isinstance(odd, Classifier):
         if background is not None:
             raise ArgumentError("attributions (background=) need the compiled diagram: "
                                 "bnx.explain(bnx.compile(clf), x, background=...)")
-        if timeout is not None and not (isinstance(timeout, (int, float))
-                                        and not isinstance(timeout, bool) and timeout > 0):
-            raise ArgumentError(f"timeout must be a positive number of seconds or None, "
-                                f"got {timeout!r}")
-        import time
-        started = time.monotonic()  # the timeout bounds the whole call
         from ..linear.report import explainable
         named = odd.encode(instance, partial=True)
         if (rival is None and not odd.multiclass and explainable(odd)
@@ -287,7 +307,7 @@ def _world(model: ODD | Classifier, within: str) -> str | None:
 
 
 def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = None,
-                  within: str = "support") -> Report:
+                  within: str = "support", deadline: float | None = None) -> Report:
     from ..changes._robustness import counterfactuals
     from ..diagram.walks import feature_uses
     from ..explanation.pi import pi_explanations
@@ -367,13 +387,20 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
         reasons.append(FrozenMap(e))
         if len(reasons) >= MAX_SHOWN:
             break
-    cfs = counterfactuals(odd, named, target=rival, within=within)  # to another class or rival
+    left = None if deadline is None else max(deadline - time.monotonic(), 1e-9)
+    # to another class or the rival; listing them most probable first within the call's bound
+    cfs = counterfactuals(odd, named, target=rival, within=within, timeout=left)
     rob = cfs.cost  # the fewest changes (math.inf: no change flips the decision)
     changes = []
     for c, to in zip(cfs, cfs.decisions):  # each with the class it leads to
         changes.append(Counterfactual({f: (named[f], s) for f, s in c.items()}, to))
         if len(changes) >= MAX_SHOWN:
             break
+    how = {"decision": "compiled diagram", "reasons": "compiled diagram",
+           "counterfactuals": "compiled diagram"}
+    if not cfs.by_probability and cfs.count > 1 and _has_tables(odd):
+        how["counterfactuals"] = ("compiled diagram (in the diagram's order: listing the "
+                                  "most probable first did not finish in time)")
     # A feature is necessary when every sufficient reason keeps it, irrelevant when none
     # does: one pass over the reasons' diagram.
     table, ref = pis.nodes
@@ -396,10 +423,14 @@ def _from_diagram(odd: ODD, instance: Instance, background: Any, rival: Any = No
                   necessary=necessary, irrelevant=irrelevant,
                   counterfactuals=tuple(changes), counterfactual_count=cfs.count,
                   robustness=rob, attributions=attributions, base_value=base,
-                  methods=FrozenMap(dict.fromkeys(("decision", "reasons", "counterfactuals"),
-                                                  "compiled diagram")),
-                  world=_world(odd, within),
+                  methods=FrozenMap(how), world=_world(odd, within),
                   reasons_proven="shortest")
+
+
+def _has_tables(odd: ODD) -> bool:
+    """Whether the ODD holds its classifier's probabilities (its own, or its file's)."""
+    return (getattr(odd, "_classifier", None) is not None
+            or getattr(odd, "_classifier_doc", None) is not None)
 
 
 #: How many general reasons (fewest features first) the report reads to find those that

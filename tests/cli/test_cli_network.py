@@ -51,7 +51,8 @@ def test_no_compiles_nothing_and_prints_the_classifiers_report(capsys, admission
     assert "Other reasons may exist" in out  # not counted: no diagram
     (model, x, kwargs), = calls
     assert isinstance(model, bnx.Classifier) and x == _x()
-    assert kwargs == {"rival": None, "background": None}  # no --timeout: none forwarded
+    # no --timeout: none forwarded (bnx.explain's default, 10 s); no terminal: no bar
+    assert kwargs == {"rival": None, "background": None, "progress": False}
 
 
 @pytest.mark.slow
@@ -67,6 +68,27 @@ def test_auto_compiles_a_small_network(capsys, admissions_bif, calls):
     assert code == 0, err
     assert "3 such reasons in all" in out and err == ""  # counted on the diagram
     assert isinstance(calls[0][0], bnx.ODD)
+    assert 0 < calls[0][2]["timeout"] <= 10  # what the compile left of the default 10 s
+
+
+def test_a_compile_past_its_share_gives_way_to_the_report_without_compiling(
+        capsys, admissions_bif, calls, monkeypatch):
+    """The report has 10 s by default and the compile half of it: a compile that does not
+    finish in its share (made so here: a share of a microsecond) gives way to the search
+    over the network, with what is left (a naive Bayes or TAN to bnx.linear instead)."""
+    monkeypatch.setattr(_main, "_compile_share", lambda args: 1e-6)
+    asia = str(bnx.examples.network_path("asia.bif"))  # a general network: hidden nodes
+    code, out, err = run(capsys, "explain", asia, "--class", "lung", "--positive", "yes",
+                         "--instance", "xray=yes,dysp=yes")
+    assert code == 0, err
+    assert err.startswith("bnx: note: not compiled (compilation ran out of time")
+    assert "explained without compiling" in err and err.count("\n") == 1
+    (model, x, kwargs), = calls
+    assert isinstance(model, bnx.Classifier) and x == {"xray": "yes", "dysp": "yes"}
+    assert 0 < kwargs["timeout"] <= 10
+    assert "search over the network" in out  # the search's report
+    code, out, err = run(capsys, "explain", admissions_bif, *ADMIT, "--instance", X)
+    assert code == 0 and "by bnx.linear" in out  # a naive Bayes: bnx.linear at once
 
 
 @pytest.mark.slow
@@ -206,3 +228,21 @@ def test_no_progress_frames_where_stderr_is_not_a_terminal(capsys, admissions_bi
     assert code == 0 and "compiling" in err and "\r" not in out
     code, out, err = run(capsys, *argv, "--no-progress")
     assert code == 0 and err == ""
+
+
+def test_a_bar_of_the_seconds_spent_against_the_bound(capsys):
+    """bnx.explain(progress=True), as bnx explain asks on a terminal: a bar of the seconds
+    spent out of the timeout, drawn from half a second on and erased at the end."""
+    from bnx._util.waiting import waiting
+    with waiting(10, enabled=True):
+        time.sleep(0.9)
+    err = capsys.readouterr().err
+    assert "explaining: " in err and " of 10 s" in err
+    with waiting(10, enabled=True):  # a quick call: nothing drawn
+        pass
+    with waiting(10, enabled=False):
+        time.sleep(0.6)
+    assert capsys.readouterr().err == ""
+    odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
+    with pytest.raises(bnx.ArgumentError, match="progress"):
+        bnx.explain(odd, dict.fromkeys(odd.features, "+"), progress="yes")

@@ -72,6 +72,59 @@ def test_counterfactual_probabilities_from_the_classifier_and_the_file(case, dat
     assert from_file == want
 
 
+@pytest.mark.slow
+@given(case=st.one_of(classifiers(), general_networks(), general_networks(tan=True)),
+       data=st.data())
+def test_the_order_by_probability_is_the_exact_one_with_ties_in_place(case, data,
+                                                                      tmp_path_factory):
+    """probability_order (floats within their bounds, exact where two overlap) against the
+    oracle's exact probabilities: a stable sort, so that equal ones, here each change
+    listed twice, keep the order given; on the classifier and on a saved file's tables."""
+    from bnx.odd._tables import probability_order
+    clf = classifier_of(case)
+    odd = bnx.compile(clf, backend="autoref")
+    x = data.draw(instances(case))
+    rows = list(bnx.counterfactuals(odd, x, within="all"))
+    rows = [dict(r) for r in rows for _ in (0, 1)] + [{}]  # ties, and x itself
+    exact = [sum(oracle.class_joint(case.net, case.class_var, {**x, **r}, case.features)
+                 .values()) for r in rows]
+    want = sorted(range(len(rows)), key=lambda k: -exact[k])
+    assert probability_order(odd, x, rows) == want
+    assert probability_order(clf, x, rows) == want  # (the classifier itself, as linear asks)
+    loaded = bnx.ODD.load(odd.save(str(tmp_path_factory.mktemp("order") / "m.bnx")),
+                          backend="autoref")
+    assert probability_order(loaded, x, rows) == want
+
+
+def test_the_order_by_probability_keeps_its_deadline():
+    """Past the deadline, or where an exact value it needs is too large under a deadline,
+    no order (the caller keeps the diagram's); the report then says so."""
+    from unittest import mock
+
+    from bnx.odd import _tables
+    asia = bnx.examples.asia()  # a general network: its probabilities in floats first
+    clf = bnx.Classifier(asia.network, "lung", "yes", features=["asia", "smoke", "xray", "dysp"])
+    odd = bnx.compile(clf, backend="autoref")
+    x = {"asia": "no", "smoke": "yes", "xray": "yes", "dysp": "yes"}
+    rows = [dict(r) for r in bnx.counterfactuals(odd, x)]
+    assert len(rows) > 1
+    twice = rows + rows  # every bound overlaps its twin's: exact values are needed
+    assert _tables.probability_order(odd, x, rows, deadline=0.0) is None  # long past
+    far = 1e12  # a deadline that cannot pass
+    assert _tables.probability_order(odd, x, twice, deadline=far) is not None
+    with mock.patch.object(_tables, "EXACT_FLOPS", -1):  # every exact joint too large
+        assert _tables.probability_order(odd, x, twice, deadline=far) is None
+        assert _tables.probability_order(odd, x, twice) is not None  # no deadline: exact
+    cfs = bnx.counterfactuals(odd, x, timeout=1e-9)
+    assert not cfs.by_probability and sorted(map(str, cfs)) == sorted(map(str, rows))
+    assert bnx.counterfactuals(odd, x).by_probability
+    report = bnx.explain(odd, x, timeout=1e-9)
+    assert "the diagram's order" in report.methods["counterfactuals"]
+    assert bnx.explain(odd, x).methods["counterfactuals"] == "compiled diagram"
+    with pytest.raises(bnx.ArgumentError, match="timeout"):
+        bnx.counterfactuals(odd, x, timeout=0)
+
+
 def test_a_counterfactual_yielded_twice_is_a_new_dict():
     odd = bnx.compile(bnx.examples.admissions(), backend="autoref")
     x = {"WorkExperience": "+", "FirstTimeApplicant": "+", "EntranceExam": "+", "GPA": "+"}

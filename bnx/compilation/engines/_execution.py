@@ -63,23 +63,46 @@ def prepare(clf: Classifier, classes: tuple | None) -> tuple[dict, dict, list, s
 def _sum_free_hidden(plan: Plan, run) -> None:
     """Sum out the hidden variables that make no bigger factor than they consume.
 
-    ``run(ops)`` executes each elimination.
+    ``run(ops)`` executes each elimination. The smallest new factor first (then the fewest
+    factors consumed, then the name); each variable's factors are kept in an index and its
+    key recomputed only when an elimination changes them, so the whole is about linear in
+    the network (it rescanned every factor for every variable at every step: 52 s on
+    diabetes).
     """
-    while True:
-        best, best_key = None, None
-        for h in sorted(plan.hidden, key=str):
-            hit = [j for j, s in plan.scopes.items() if h in s]
-            new = plan.size({v for j in hit for v in plan.scopes[j] if v != h})
-            if new <= max(plan.size(plan.scopes[j]) for j in hit):
-                key = (new, len(hit))
-                if best_key is None or key < best_key:
-                    best, best_key = h, key
-        if best is None:
-            return
+    occ: dict = {}
+    for j, s in plan.scopes.items():
+        for v in s:
+            occ.setdefault(v, set()).add(j)
+    keys: dict = {}
+
+    def rekey(h) -> None:
+        hit = occ.get(h, ())
+        new = plan.size({v for j in hit for v in plan.scopes[j] if v != h})
+        if hit and new <= max(plan.size(plan.scopes[j]) for j in hit):
+            keys[h] = (new, len(hit), str(h))
+        else:
+            keys.pop(h, None)
+
+    for h in plan.hidden:
+        rekey(h)
+    while keys:
+        best = min(keys, key=keys.__getitem__)
+        hit = list(occ[best])
+        touched = {v for j in hit for v in plan.scopes[j]}
         ops: list = []
         plan._eliminate(best, ops)
         run(ops)
         plan.touched.clear()
+        for j in hit:
+            for v in touched:
+                occ[v].discard(j)
+        made = ops[-1][-1]  # ("sum", srcs, var, scope, dst)
+        for v in plan.scopes[made]:
+            occ.setdefault(v, set()).add(made)
+        del keys[best]
+        for v in touched:
+            if v in plan.hidden:
+                rekey(v)
 
 
 def prepared_scopes(clf: Classifier) -> tuple[list, set]:
