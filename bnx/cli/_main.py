@@ -16,9 +16,11 @@ from ._options import (
     COMPILE_HELP,
     COMPILE_UP_TO,
     MAX_BYTES_HELP,
+    MAX_MEMORY_HELP,
     MAX_NODES_HELP,
     add_model_options,
     max_bytes,
+    max_memory,
     max_nodes,
     positive_int,
     shows_progress,
@@ -79,6 +81,7 @@ def _build_parser() -> argparse.ArgumentParser:
         q.add_argument("--max-nodes", type=max_nodes, metavar="N", help=MAX_NODES_HELP)
         q.add_argument("--max-bytes", type=max_bytes, metavar="B",
                        help=MAX_BYTES_HELP)
+        q.add_argument("--max-memory", type=max_memory, metavar="B", help=MAX_MEMORY_HELP)
         q.add_argument("--timeout", type=_positive_float, metavar="S",
                        help="stop compiling after S seconds")
         q.add_argument("--no-progress", action="store_true",
@@ -185,7 +188,8 @@ def _compile(clf, args, timeout: float | None = None):
     order = _names(args.order)
     progress = shows_progress(args) and estimate_size(clf, order) >= PROGRESS_FROM
     return compile_(clf, order, backend=args.backend, max_nodes=args.max_nodes,
-                    timeout=args.timeout if timeout is None else timeout, progress=progress)
+                    timeout=args.timeout if timeout is None else timeout,
+                    max_memory=getattr(args, "max_memory", None), progress=progress)
 
 
 def _load(args, timeout: float | None = None):
@@ -197,6 +201,7 @@ def _load(args, timeout: float | None = None):
                                         ("--threshold", args.threshold), ("--rule", args.rule),
                                         ("--features", args.features), ("--order", args.order),
                                         ("--max-nodes", args.max_nodes),
+                                        ("--max-memory", getattr(args, "max_memory", None)),
                                         ("--timeout", args.timeout),
                                         ("--compile", None if getattr(args, "compile", "auto")
                                          == "auto" else args.compile)) if value is not None]

@@ -56,6 +56,29 @@ def max_bytes(text: str) -> int:
     return positive_int(text)
 
 
+#: The help of ``--max-memory``.
+MAX_MEMORY_HELP = ("the most memory a compile may add to the process, in bytes or with a "
+                   "unit (512M, 3G: binary units), or inf for no bound (default 3G, which a "
+                   "2-core laptop with 8 GB survives); measured as it runs")
+
+
+def max_memory(text: str) -> int | float:
+    """Read ``--max-memory``: bytes, with an optional K, M or G (binary), or ``inf``."""
+    word = text.strip().lower().removesuffix("ib").removesuffix("b")
+    if word in ("inf", "infinity"):
+        return math.inf
+    scale = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(word[-1:], 1)
+    number = word[:-1] if scale != 1 else word
+    try:
+        value = float(number)
+    except ValueError:
+        value = math.nan
+    if not value >= 1 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"expected a number of bytes (512M, 3G) or inf, "
+                                         f"got {text!r}")
+    return int(value * scale)
+
+
 #: ``--compile auto`` compiles a network whose decision function is estimated at most this
 #: many nodes (:func:`bnx.estimate_size`, which overestimates: hepar2's first 20 findings
 #: are estimated 14,925 nodes, compile to 2,557 in about 3 s); a larger one is explained
@@ -108,6 +131,7 @@ def add_model_options(p: argparse.ArgumentParser, *, backend_help: str,
     p.add_argument("--max-nodes", type=max_nodes, metavar="N", help=max_nodes_help)
     p.add_argument("--max-bytes", type=max_bytes, metavar="B",
                    help=MAX_BYTES_HELP)
+    p.add_argument("--max-memory", type=max_memory, metavar="B", help=MAX_MEMORY_HELP)
     p.add_argument("--timeout", type=seconds, metavar="S", help=timeout_help)
     p.add_argument("--no-progress", action="store_true", help=progress_help)
     if compile_help is not None:

@@ -13,7 +13,7 @@ from ..diagram.backends import resolve_backend
 from ..diagram.encoding import Encoding
 from ..errors import BnxError, CompilationLimitError
 from ..odd._odd import ODD, MulticlassODD
-from .budget import Budget
+from .budget import DEFAULT_MAX_MEMORY, Budget
 from .estimate import choices, refuse_past
 from .orders import check_order
 
@@ -27,7 +27,8 @@ DEFAULT_MAX_NODES = 20_000_000
 @question
 def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
             backend: str = "auto", max_nodes: int | float | None = None,
-            timeout: float | None = None, progress: bool = False) -> ODD:
+            timeout: float | None = None, max_memory: int | float | None = None,
+            progress: bool = False) -> ODD:
     """Compile a classifier into its decision function, an :class:`~bnx.ODD`.
 
     Parameters
@@ -53,6 +54,14 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
         apart on large compiles; the naive Bayes and TAN level engines size each
         vectorised step before it starts, and stop at once where it would end past the
         deadline).
+    max_memory : int or math.inf, optional
+        The bytes the compile may add to the process (default ``None``: 3 GiB,
+        :data:`~bnx.compilation.budget.DEFAULT_MAX_MEMORY`, which a 2-core laptop with
+        8 GB survives; ``math.inf``: none). Measured, not estimated: the process's
+        resident memory is read between batches of work (at most twenty times a second)
+        and the compile stops with :class:`~bnx.CompilationLimitError` once it has grown
+        by more; the naive Bayes and TAN level engines also refuse a vectorised step
+        that, at the bytes per state their last large step took, would end past it.
     progress : bool
         Show a ``tqdm`` progress bar of the nodes made (on stderr).
 
@@ -86,7 +95,8 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     if not isinstance(clf, Classifier):
         raise BnxError(f"compile expects a bnx.Classifier, got {type(clf).__name__}")
     started = time.monotonic()  # the timeout bounds the whole call: the order too
-    Budget(max_nodes, timeout=timeout)  # both checked before anything is computed
+    memory = DEFAULT_MAX_MEMORY if max_memory is None else max_memory
+    Budget(max_nodes, timeout=timeout, max_memory=memory)  # checked before anything is done
     order = check_order(clf, order)
     name = resolve_backend(backend)
     limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
@@ -101,7 +111,8 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
                 f"compilation ran out of time (timeout={timeout:g} s) before building: "
                 f"choosing the variable order and the engine took {spent:.1f} s; raise the "
                 f"timeout or give an order")
-    budget = Budget(limit, timeout=timeout, progress=progress, start=started)
+    budget = Budget(limit, timeout=timeout, progress=progress, start=started,
+                    max_memory=memory)
     try:
         if clf.multiclass:
             memo: dict = {}  # the comparisons compiled so far, shared by the formulas
@@ -109,11 +120,28 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
             odd = MulticlassODD(clf, enc, backend=name, arrays=arrays)
         else:
             odd = ODD(clf, enc, backend=name, arrays=chosen[0].run(enc, budget, name))
+        if limit != math.inf and _at_most(odd) > limit:  # counting them pairs negations
+            budget.reserve(PAIRING_BYTES * _at_most(odd), "counting the ODD's nodes")
     finally:
         budget.close()
-    if limit != math.inf and odd.size > limit:  # a hard cap on the ODD returned
+    if limit != math.inf and _at_most(odd) > limit and odd.size > limit:  # a hard cap
         raise CompilationLimitError(
             f"the ODD has {odd.size:,} nodes, more than max_nodes={limit:,} (it was built "
             f"in full: {budget.used:,} states expanded); raise the budget or try another "
             f"variable order")
     return odd
+
+
+#: The bytes per node that counting an ODD's nodes as ``dd`` does holds at its peak (the
+#: nodes sorted by their children to pair each with its negation: 1.4 GB for 30 million).
+PAIRING_BYTES = 48
+
+
+def _at_most(odd: ODD) -> int:
+    """Bound :attr:`ODD.size` from above by the arrays' nodes, without pairing negations.
+
+    (Pairing them sorts every node: 1.4 GB for 15 million, so only past the budget.)
+    """
+    if isinstance(odd, MulticlassODD):  # (the formulas' nodes: their union has no more)
+        return max(1, sum(odd.class_formula(s).arrays.size - 1 for s in odd.classes))
+    return max(1, odd.arrays.size - 1)

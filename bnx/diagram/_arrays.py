@@ -218,6 +218,15 @@ class Builder:
         self._hi: list = [np.array([0, 1], dtype=_INT)]
         self._n = 2
 
+    #: The bytes per node added that :meth:`finish` adds at its peak (the nodes' three
+    #: columns joined, sorted by level, renumbered: measured 53 on 26.8 million nodes).
+    FINISH_BYTES = 56
+
+    @property
+    def size(self) -> int:
+        """The nodes added so far, the two terminals included."""
+        return self._n
+
     def nodes(self, lvl: int, lo, hi) -> np.ndarray:
         """Add nodes testing level ``lvl`` with children ``lo`` and ``hi``; return their numbers.
 

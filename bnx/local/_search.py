@@ -29,9 +29,18 @@ from typing import Any
 
 import numpy as np
 
+from ..classifier._inference import FloatRange
 from ..classifier._world import within_support
 from ._bound import branch_on, excluded, floats, least_ratio, passes, reduce, refine
-from ._table import MAX_ENTRIES, Question, entries, first_joint, open_labels, open_table
+from ._table import (
+    MAX_ENTRIES,
+    Question,
+    entries,
+    first_joint,
+    open_joint,
+    open_labels,
+    open_table,
+)
 
 __all__ = ["Search", "OutOfTime", "BRANCHES"]
 
@@ -257,9 +266,15 @@ class Search:
         if q.rule == "argmax":
             if self.label:
                 return [(p, r, Fraction(1), r < p, p < r) for r in range(k) if r != p]
-            table = self.table if self.table.dtype == object else open_table(
-                clf, self.idx, ())  # (floats cannot tell a near tie: exactly)
-            d = _first_max(table)
+            d = _first_max(self.table) if self.table.dtype == object else None
+            if d is None:  # floats: the first most probable class where the bound settles it
+                try:
+                    got = open_joint(clf, self.idx, ())
+                    d = _separated_max(got.table.reshape(-1), got.err)
+                except FloatRange:
+                    d = None
+            if d is None:  # a near tie: exactly
+                d = _first_max(open_table(clf, self.idx, ()))
             return [(d, p, Fraction(1), p < d, d < p)]
         if k != 2:
             return None
@@ -451,6 +466,18 @@ def _first_max(table: Any) -> int:
         if table[j] > table[best]:
             best = j
     return best
+
+
+def _separated_max(table: Any, err: float) -> int | None:
+    """Return the most probable entry of a float table within relative ``err``.
+
+    ``None`` when another entry could equal or pass it.
+    """
+    best = int(np.argmax(table))
+    rest = np.delete(table, best)
+    if not rest.size or table[best] * (1 - err) > rest.max() * (1 + err):
+        return best
+    return None
 
 
 def _hitting_sets(sets: list, size: int, order: Sequence):

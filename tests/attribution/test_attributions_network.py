@@ -73,7 +73,7 @@ def by_definition(case, x, points, kind):
 @given(case=classifiers(max_features=5, max_instances=48), data=st.data(),
        kind=st.sampled_from(["shap", "banzhaf"]),
        rule=st.sampled_from(["threshold", "argmax"]))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 def test_equals_definition(case, data, kind, rule):
     """Naive Bayes and latent trees (multi-valued features, zeros in the CPTs), both
     rules: exact values and base value equal the definition; floats within 1e-12;

@@ -120,7 +120,7 @@ def _all_decisions(case, row):
 
 @pytest.mark.slow
 @given(case=WHOLE, argmax=st.booleans())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 def test_whole_classifier_intervals(case, argmax):
     """No instance: inside the interval no decision changes; at or just past an end
     inside (0, 1) some decision does (every instance recomputed by the oracle, with the
@@ -369,7 +369,7 @@ def _decided_classes(case, row):
 
 @pytest.mark.slow
 @given(case=WHOLE, data=st.data())
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 def test_multiclass_intervals_keep_the_decided_classes(case, data):
     """A multi-class classifier (no positive state): with an instance, inside each interval
     the instance keeps its decided class and at an end inside (0, 1) it does not; without

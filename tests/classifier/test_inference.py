@@ -42,7 +42,7 @@ def _value(answer, j) -> Fraction:
     return Fraction(float(answer.table.reshape(-1)[j])) * Fraction(2) ** answer.exponent
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(general_networks(), st.data())
 def test_float_answers_are_within_their_bound_of_brute_force(case, data):
     """On any observed subset of the features: each float ``Pr(c, x)`` within its stated

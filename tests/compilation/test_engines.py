@@ -104,7 +104,7 @@ def _chosen(clf, order, **kwargs) -> list:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__name__)
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_each_engine_equals_the_oracle_on_what_it_accepts(engine, data):
     case = data.draw(FITS[engine])

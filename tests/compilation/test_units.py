@@ -116,7 +116,7 @@ def argmax_through_the_tan_engine(case, backend, data):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(case=tan_networks(max_features=7, max_instances=600, binary_class=True),
        data=st.data())
 def test_tan_engine_equals_oracle_and_general_engine(backend, case, data):
@@ -152,7 +152,7 @@ def test_the_paths_for_large_levels_equal_the_general_engine(switch, value, case
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
-@settings(max_examples=40)
+@settings(max_examples=20)
 @given(case=tan_networks(max_features=6, max_instances=400, rule="argmax"), data=st.data())
 def test_argmax_over_many_classes_through_the_tan_engine(backend, case, data):
     """Under the argmax rule with 3 or 4 classes, each comparison Pr(a, x) >= Pr(b, x)
@@ -315,7 +315,7 @@ def _not_a_forest(clf):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", bnx.backends.available_backends())
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(case=kdb_networks(k=2, max_features=7, max_instances=600, binary_class=True),
        data=st.data())
 def test_kdb_engine_equals_oracle_and_general_engine(backend, case, data):

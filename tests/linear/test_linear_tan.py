@@ -33,7 +33,7 @@ def _two_class_tan(case):
 
 
 @pytest.mark.slow
-@settings(max_examples=100, suppress_health_check=[
+@settings(max_examples=50, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
 def test_everything_matches_brute_force(case, data):
@@ -59,7 +59,7 @@ def test_everything_matches_brute_force(case, data):
 
 
 @pytest.mark.slow
-@settings(max_examples=60, suppress_health_check=[
+@settings(max_examples=30, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data())
 def test_pi_and_mc_match_the_odd(case, data, backend):
@@ -89,7 +89,7 @@ def test_pi_and_mc_match_the_odd(case, data, backend):
 
 
 @pytest.mark.slow
-@settings(max_examples=120, suppress_health_check=[
+@settings(max_examples=60, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64, rule="argmax"), data=st.data())
 def test_positive_decisions_of_more_than_two_classes(case, data):

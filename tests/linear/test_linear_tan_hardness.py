@@ -180,7 +180,7 @@ def test_a_shortest_search_past_its_budget_says_why(monkeypatch):
 
 
 @pytest.mark.slow
-@settings(max_examples=120, deadline=None, suppress_health_check=[
+@settings(max_examples=60, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(case=tan_networks(max_features=5, max_instances=96), data=st.data(),
        searches=st.sampled_from(["profiles", "branch", "branch without bounds"]))
@@ -254,7 +254,7 @@ def test_rounded_logs_are_within_their_bound(a, b):
 
 
 @pytest.mark.slow
-@settings(max_examples=60, suppress_health_check=[
+@settings(max_examples=30, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(case=tan_networks(max_features=4, max_instances=64), data=st.data())
 def test_the_exact_ratios_alone_give_the_same_answers(case, data, monkeypatch):

@@ -353,7 +353,7 @@ def test_hepar2_first_20_findings_without_compiling_equals_the_compiled_report()
     from pgmpy.sampling import BayesianModelSampling
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        rows = BayesianModelSampling(net).forward_sample(size=2, seed=1, show_progress=False)
+        rows = BayesianModelSampling(net).forward_sample(size=1, seed=1, show_progress=False)
     for k in range(len(rows)):
         x = {f: rows.iloc[k][f] for f in clf.features}
         a = answer(clf, clf.encode(x), most=10 ** 6)

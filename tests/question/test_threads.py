@@ -173,14 +173,14 @@ def votes():
 @settings(max_examples=1, deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_a_votes_odd_in_eight_threads(votes, backend, seed):
-    rows = _rows(votes, seed, 8)
+    rows = _rows(votes, seed, 4)
     odd = bnx.compile(votes, backend=backend)
     assert _threaded(odd, rows, lambda o, x: _some_heavy(o, x, rows)) == []
 
 
 @pytest.mark.slow
 def test_the_votes_classifier_in_eight_threads(votes):
-    assert _threaded(votes, _rows(votes, 3, 2), _on_classifier) == []
+    assert _threaded(votes, _rows(votes, 3, 1), _on_classifier) == []
 
 
 @pytest.mark.slow
@@ -198,6 +198,6 @@ def test_generated_classifiers_in_eight_threads(backend, data):
 def test_a_multiclass_odd_and_its_classifier_in_eight_threads():
     clf = bnx.Classifier(bundled_network("child"), "Disease")
     odd = bnx.compile(clf, backend="autoref")
-    rows = _rows(clf, 1, 4)
+    rows = _rows(clf, 1, 2)
     assert _threaded(odd, rows, lambda o, x: _some_heavy(o, x, rows)) == []
     assert _threaded(clf, rows[:1], _on_classifier) == []

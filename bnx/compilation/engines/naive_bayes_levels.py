@@ -386,13 +386,15 @@ class Levels(Ranks):
         b, enc = self.builder, self.enc
         nodes = np.where(last == 1, TRUE, FALSE)  # level n: class 1 is [0, inf)
         for i in reversed(range(self.n)):
-            self.budget.check()
+            self.budget.pace(mats[i].size, "build")  # (its time and memory sized first)
             # child codes -4 .. -1 (see _child_matrix) index the end of this table
             below = np.concatenate([nodes, [self.tops[i + 1], self.zero[i + 1], FALSE,
                                             self.valid[i + 1]]]).astype(np.int64)
             rows, inv = self._rows(mats[i])
             built = b.select(enc.first_level[i], len(enc.bits[i]), below[rows])
             nodes = built[inv]
+        # the reduction is one pass of sorts over every node built: sized before it starts
+        self.budget.reserve(b.FINISH_BYTES * b.size, f"reducing the {b.size:,} nodes built")
         return b.finish(int(nodes[0]))
 
 
