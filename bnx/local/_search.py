@@ -34,6 +34,7 @@ from ..classifier._world import within_support
 from ._bound import branch_on, excluded, floats, least_ratio, passes, reduce, refine
 from ._table import (
     MAX_ENTRIES,
+    OutOfTime,
     Question,
     entries,
     first_joint,
@@ -48,10 +49,6 @@ __all__ = ["Search", "OutOfTime", "BRANCHES"]
 BRANCHES = 16
 
 _UNMADE = object()  # the floats of the network's factors, not made yet
-
-
-class OutOfTime(Exception):
-    """The deadline passed (caught by the caller, which reports what was proven)."""
 
 
 class Search:
@@ -116,7 +113,8 @@ class Search:
             The decision (a class index on a multi-class classifier).
         """
         self.tick()
-        labels, t = open_labels(self.clf, self.question, {**self.idx, **setting}, ())
+        labels, t = open_labels(self.clf, self.question, {**self.idx, **setting}, (),
+                                deadline=self.deadline)
         if self.support and not t.any():
             return None
         return labels.item()
@@ -176,7 +174,7 @@ class Search:
             changed = {f: s for f, s in fixed.items() if s != self.idx[f]}
             return False if self.keeps(self.label_of(changed)) else dict(fixed)
         if entries(self.clf, free) <= MAX_ENTRIES:
-            labels, t = open_labels(self.clf, self.question, fixed, free)
+            labels, t = open_labels(self.clf, self.question, fixed, free, deadline=self.deadline)
             keep = self.keeps(labels) | self.impossible(t)
             if keep.all():
                 return False
@@ -274,7 +272,7 @@ class Search:
                 except FloatRange:
                     d = None
             if d is None:  # a near tie: exactly
-                d = _first_max(open_table(clf, self.idx, ()))
+                d = _first_max(open_table(clf, self.idx, (), deadline=self.deadline))
             return [(d, p, Fraction(1), p < d, d < p)]
         if k != 2:
             return None
@@ -300,7 +298,7 @@ class Search:
         for f in self.features:
             self.tick()
             fixed = {g: s for g, s in self.idx.items() if g != f}
-            labels, t = open_labels(self.clf, self.question, fixed, (f,))
+            labels, t = open_labels(self.clf, self.question, fixed, (f,), deadline=self.deadline)
             gone = self.impossible(t)
             out[f] = [(j, labels[j].item()) for j in range(len(labels))
                       if j != self.idx[f] and not gone[j]]
@@ -399,7 +397,8 @@ class Search:
                     if entries(self.clf, group) > MAX_ENTRIES:
                         raise OutOfTime  # too many settings to enumerate: stop here
                     fixed = {g: s for g, s in self.idx.items() if g not in group}
-                    labels, t = open_labels(self.clf, self.question, fixed, group)
+                    labels, t = open_labels(self.clf, self.question, fixed, group,
+                                            deadline=self.deadline)
                     gone = self.impossible(t)
                     pairs = []
                     for where in itertools.product(*(range(self.clf._card[g]) for g in group)):

@@ -25,7 +25,8 @@ from .._util.rounding import compare_all, gamma
 from ..classifier._inference import EXACT_FLOPS, FloatRange
 from ..classifier._rules import threshold_weights
 
-__all__ = ["open_joint", "open_table", "open_labels", "first_joint", "Question", "MAX_ENTRIES",
+__all__ = ["open_joint", "open_table", "open_labels", "first_joint", "Question", "OutOfTime",
+           "MAX_ENTRIES",
            "EXACT_FLOPS", "entries"]
 
 #: The most entries (settings of the open features times class states) one table holds.
@@ -60,14 +61,31 @@ def open_joint(clf: Any, fixed: Mapping, open_: Sequence, *, exact: bool = False
                                 whole=False)
 
 
-def open_table(clf: Any, fixed: Mapping, open_: Sequence) -> np.ndarray:
+class OutOfTime(Exception):
+    """The deadline passed, or a step that cannot be interrupted would end past it.
+
+    Caught by the search's caller, which reports what was proven.
+    """
+
+
+def open_table(clf: Any, fixed: Mapping, open_: Sequence, *,
+               deadline: float | None = None) -> np.ndarray:
     """Return :func:`open_joint` exactly: its table, exact numbers in an object array.
+
+    With a ``deadline`` (a :func:`time.monotonic` time), a contraction of more than
+    :data:`~bnx.classifier._inference.EXACT_FLOPS` multiply-adds is not started
+    (:class:`OutOfTime`): in big integers it can take minutes (barley's near ties, about
+    100 s each), and it cannot be interrupted.
 
     Returns
     -------
     numpy.ndarray
         ``t[c, y1, ..., yk]``.
     """
+    if deadline is not None and clf._inference.flops(
+            (clf.class_var, *open_), clf._observed(fixed), exact=True,
+            whole=False) > EXACT_FLOPS:
+        raise OutOfTime("an exact table too large to compute within the deadline")
     return open_joint(clf, fixed, open_, exact=True).table
 
 
@@ -87,14 +105,15 @@ def first_joint(clf: Any, question: Question, idx: Mapping) -> tuple[Any, np.nda
     return labels.item(), table
 
 
-def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence
-                ) -> tuple[np.ndarray, np.ndarray]:
+def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence, *,
+                deadline: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(labels, table)``: the decision on every setting of ``open_``, and the joint.
 
     The table is :func:`open_joint` in floats, each label read off it when its rounding
     cannot change it (:meth:`Question.certain`); when some label could change (a near
     tie), or floats cannot prove a bound, the table is computed again exactly (the same
-    contraction in exact integers) and the labels read off it.
+    contraction in exact integers) and the labels read off it, sized first under a
+    ``deadline`` (:func:`open_table`).
 
     Returns
     -------
@@ -108,7 +127,7 @@ def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence
         labels = None
     if labels is not None:
         return labels, got.table
-    exact = open_table(clf, fixed, open_)
+    exact = open_table(clf, fixed, open_, deadline=deadline)
     return question.labels(exact), exact
 
 

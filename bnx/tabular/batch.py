@@ -217,7 +217,8 @@ def explain_data(odd: Any, data: Any, *, what: Sequence[str] | str | None = None
         values.
     timeout : float, optional
         With a classifier: seconds each row's report may take (``bnx.explain(clf, row,
-        timeout=)``; what was proven by then is what the row's answers say).
+        timeout=)``, by default its 10 s; what was proven by then is what the row's
+        answers say).
 
     Returns
     -------

@@ -182,8 +182,10 @@ def test_multiclass_answers_match_brute_force(within, case, data):
 def test_the_joint_in_floats_where_exact_is_too_dear(case, data):
     """munin1's class joint of 31 findings takes 2.3e8 multiply-adds: exactly, in big
     integers, four minutes past a 10 s timeout. Past EXACT_FLOPS the search's first table
-    is in floats within a proven bound: the same answers (brute force), the report's
-    posterior within the bound and no exact posterior claimed unless computed."""
+    is in floats within a proven bound, and under a deadline no exact table past it is
+    started (a near tie then stays unsettled: barley's took 100 s each): answers true by
+    brute force, the report's posterior within the bound, no exact posterior claimed
+    unless computed, and where the report proves as much as the exact one, the same."""
     from unittest import mock
     case, multiclass = case
     clf, brute = (_multiclass if multiclass else _binary)(case, "all")
@@ -199,7 +201,12 @@ def test_the_joint_in_floats_where_exact_is_too_dear(case, data):
     assert floats.decision == exact.decision
     if exact.posterior_exact is not None:
         assert abs(floats.posterior - float(exact.posterior_exact)) <= 1e-9
-    assert floats.reasons == exact.reasons and floats.robustness == exact.robustness
+    rank = {"shortest": 2, "minimal": 1, "sufficient": 0}
+    assert rank[floats.reasons_proven] <= rank[exact.reasons_proven]
+    if floats.reasons_proven == exact.reasons_proven == "shortest":
+        assert set(floats.reasons) == set(exact.reasons)
+    if floats.robustness is not None:
+        assert floats.robustness == exact.robustness
 
 
 @pytest.mark.parametrize("bounds", [False, True])
@@ -599,3 +606,16 @@ def test_a_report_by_the_interval_states_its_bounds():
     assert "proven interval" in text and "proven interval" in html
     assert bnx.Report.from_dict(r.to_dict()) == r
     r.plot()
+
+
+def test_an_exact_table_too_large_is_not_started_under_a_deadline(monkeypatch):
+    """A near tie asks the exact table, which cannot be interrupted: under a deadline one
+    past EXACT_FLOPS is refused before it starts (the search then reports what it proved),
+    without one it is computed."""
+    asia = bnx.examples.asia()
+    clf = bnx.Classifier(asia.network, "lung", "yes", features=["smoke", "xray", "dysp"])
+    idx = clf.encode({"smoke": "yes", "xray": "yes", "dysp": "no"})
+    monkeypatch.setattr(_table, "EXACT_FLOPS", -1)
+    with pytest.raises(_table.OutOfTime):
+        _table.open_table(clf, idx, (), deadline=1e12)
+    assert _table.open_table(clf, idx, ()).shape == (2,)
