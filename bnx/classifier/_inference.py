@@ -224,14 +224,16 @@ def observe(factor: Factor, var: Any, vec: np.ndarray) -> Factor:
 
 
 # ---------------------------------------------------------------- the elimination order
-def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Mapping) -> list:
+def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Mapping, *,
+                      tick: Callable[[], None] | None = None) -> list:
     """Order ``variables`` for elimination from factors with these ``scopes``.
 
     The order is greedy weighted min-fill (the variable whose elimination adds the fewest
     fill-in edges, each weighted by the product of its two ends' states; the smaller table
     breaking ties, then the given order), or greedy min-size (the smallest table, the fewest
     fill-in edges breaking ties) where that makes smaller tables in all (tried past
-    ``SMALL_COST``).
+    ``SMALL_COST``). ``tick`` (optional) is called every few dozen variables (a caller's
+    deadline: on munin's thousand nodes one order takes a second or two).
 
     Examples
     --------
@@ -242,9 +244,9 @@ def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Map
     todo = list(dict.fromkeys(variables))
     if len(todo) <= 1:
         return todo
-    best, best_cost = _greedy(scopes, todo, card, "fill")
+    best, best_cost = _greedy(scopes, todo, card, "fill", tick)
     if best_cost > SMALL_COST:  # worth a second try
-        order, cost = _greedy(scopes, todo, card, "size")
+        order, cost = _greedy(scopes, todo, card, "size", tick)
         if cost < best_cost:
             best = order
     return best
@@ -254,7 +256,8 @@ def elimination_order(scopes: Iterable[Sequence], variables: Iterable, card: Map
 SMALL_COST = 1 << 16
 
 
-def _greedy(scopes: list, todo: list, card: Mapping, rule: str) -> tuple[list, int]:
+def _greedy(scopes: list, todo: list, card: Mapping, rule: str,
+            tick: Callable[[], None] | None = None) -> tuple[list, int]:
     """Return one greedy order (``rule``: ``"fill"`` or ``"size"``) and its cost.
 
     The cost is the sum of the sizes of the tables the order makes; scores are updated only
@@ -284,6 +287,8 @@ def _greedy(scopes: list, todo: list, card: Mapping, rule: str) -> tuple[list, i
     scores = {v: score(v) for v in left}
     order, cost = [], 0
     while left:
+        if tick is not None and not len(order) % 32:
+            tick()
         v = min(left, key=scores.__getitem__)
         order.append(v)
         cost += scores[v][1 if rule == "fill" else 0]
@@ -335,18 +340,20 @@ class Contraction:
 
 
 def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping,
-         order: Sequence | None = None, depths: Sequence[int] | None = None) -> Contraction:
+         order: Sequence | None = None, depths: Sequence[int] | None = None, *,
+         tick: Callable[[], None] | None = None) -> Contraction:
     """Plan the contraction of tables over ``scopes`` down to ``keep``, along ``order``.
 
     The order is by default :func:`elimination_order`: each variable's tables are multiplied
     pairwise, the two smallest first, and each variable summed out as soon as no other table
-    holds it. ``depths``: the roundings already in each input (0: exact).
+    holds it. ``depths``: the roundings already in each input (0: exact). ``tick``: as
+    for :func:`elimination_order`.
     """
     scopes = [tuple(s) for s in scopes]
     keep = tuple(keep)
     hidden = list(dict.fromkeys(v for s in scopes for v in s if v not in keep))
     if order is None:
-        order = elimination_order(scopes, hidden, card)
+        order = elimination_order(scopes, hidden, card, tick=tick)
     hidden_set = set(hidden)
     order = [v for v in dict.fromkeys(order) if v in hidden_set]
     ordered = set(order)
@@ -852,33 +859,37 @@ class Inference:
                 stack.extend(self.parents[v])
         return seen
 
-    def _plan(self, keep: tuple, observed: frozenset, exact: bool, whole: bool):
+    def _plan(self, keep: tuple, observed: frozenset, exact: bool, whole: bool,
+              tick: Callable[[], None] | None = None):
         key = (keep, observed, exact, whole)
         got = self.plans.get(key)
         if got is None:
-            got = self.plans[key] = _NetPlan(self, keep, observed, exact, whole)
+            got = self.plans[key] = _NetPlan(self, keep, observed, exact, whole, tick)
         return got
 
     def flops(self, keep: Sequence, evidence: Mapping, *, exact: bool = False,
-              whole: bool = True) -> int:
+              whole: bool = True, tick: Callable[[], None] | None = None) -> int:
         """Return the multiply-adds :meth:`joint` with these arguments would take (planned once).
 
         What a caller sizes a call by before it starts (an exact joint of big integers can
-        take minutes).
+        take minutes). ``tick`` as for :meth:`joint`.
         """
-        return self._plan(tuple(keep), frozenset(evidence), exact, whole).flops
+        return self._plan(tuple(keep), frozenset(evidence), exact, whole, tick).flops
 
     def joint(self, keep: Sequence, evidence: Mapping, *, exact: bool = False,
-              whole: bool = True) -> Answer:
+              whole: bool = True, tick: Callable[[], None] | None = None) -> Answer:
         """Return ``Pr(keep, evidence)`` for every joint state of ``keep``.
 
         ``evidence``: ``{node: state index}``, no kept node observed. ``whole=False``: up to
         one positive factor that does not depend on the kept states (the parts the evidence
         separates from them left out; 0 everywhere when ``Pr(evidence) = 0``), which is all
         a posterior needs. In floats, :class:`FloatRange` when the bound cannot be proven.
+        ``tick`` (optional) is called while the pattern's plan is made (its elimination
+        order: a second or two on munin) and between the contraction's steps: a caller's
+        deadline, raising to stop it (nothing is cached then).
         """
-        p = self._plan(tuple(keep), frozenset(evidence), exact, whole)
-        return p.run(evidence)
+        p = self._plan(tuple(keep), frozenset(evidence), exact, whole, tick)
+        return p.run(evidence, tick)
 
 
 #: The most multiply-adds a bounded call computes one exact joint with (in big integers,
@@ -894,7 +905,7 @@ class _NetPlan:
     """One pattern's plan (see :class:`Inference`)."""
 
     def __init__(self, net: Inference, keep: tuple, observed: frozenset, exact: bool,
-                 whole: bool) -> None:
+                 whole: bool, tick: Callable[[], None] | None = None) -> None:
         self.exact, self.whole, self.keep = exact, whole, keep
         dev = net.deviation
         roots = set(keep) | set(observed) | net.unnormalised[0 if exact else 1]
@@ -934,7 +945,7 @@ class _NetPlan:
             if name != "main" and not whole and all(net.positive[v] for v, _, _ in group):
                 continue  # a positive constant: it cancels
             p = plan([rest for _, _, rest in group], keep if name == "main" else (),
-                     net.card)
+                     net.card, tick=tick)
             self.parts.append((name == "main", group, p))
         if not any(is_main for is_main, _, _ in self.parts):  # kept nodes in no table
             self.parts.append((True, [], plan([], keep, net.card)))
@@ -956,7 +967,7 @@ class _NetPlan:
             out.append(t)
         return out
 
-    def run(self, evidence: Mapping) -> Answer:
+    def run(self, evidence: Mapping, tick: Callable[[], None] | None = None) -> Answer:
         net, exact = self.net, self.exact
         result, e, depth = None, 0, 0
         zero = False
@@ -969,7 +980,7 @@ class _NetPlan:
         for is_main, group, p in self.parts:
             tables = self._tables(group, evidence)
             ranges = None if exact else [net.ranges[v] for v, _, _ in group]
-            table, te, err = contract(p, tables, exact=exact, ranges=ranges)
+            table, te, err = contract(p, tables, exact=exact, ranges=ranges, tick=tick)
             if is_main:
                 result, e, depth = table, te, p.depth
             else:

@@ -124,12 +124,13 @@ def floats(clf: Any) -> list | None:
     return out
 
 
-def reduce(clf: Any, fixed: Mapping, free: Sequence, factors: list | None = None
-           ) -> Pool | None:
+def reduce(clf: Any, fixed: Mapping, free: Sequence, factors: list | None = None, *,
+           tick: Any = None) -> Pool | None:
     """Reduce the network's factors by the fixed features and sum out what stays small.
 
     ``factors``: :func:`floats` of ``clf``, when made already. ``None`` when an entry
-    left the normal range (the rounding argument would not hold).
+    left the normal range (the rounding argument would not hold). ``tick`` (optional) is
+    called between the eliminations (a caller's deadline, raising to stop).
 
     Returns
     -------
@@ -150,10 +151,10 @@ def reduce(clf: Any, fixed: Mapping, free: Sequence, factors: list | None = None
         pool.append((*f, k))
     c = clf.class_var
     hidden = {v for s, _, _ in pool for v in s if v != c and v not in keep}
-    return _sum_out(pool, hidden, card)
+    return _sum_out(pool, hidden, card, tick)
 
 
-def refine(pool: Pool, clf: Any, g: Any, state: int) -> Pool | None:
+def refine(pool: Pool, clf: Any, g: Any, state: int, *, tick: Any = None) -> Pool | None:
     """Return the pool of a branch that fixes the free feature ``g`` to ``state``.
 
     Returns
@@ -166,15 +167,18 @@ def refine(pool: Pool, clf: Any, g: Any, state: int) -> Pool | None:
         if g in scope:
             scope, t = observe((scope, t), g, np.eye(clf._card[g])[state])
         out.append((scope, t, k))
-    return _sum_out(out, pool.left, clf._card)
+    return _sum_out(out, pool.left, clf._card, tick)
 
 
-def _sum_out(pool: list, hidden: set, card: Mapping) -> Pool | None:
+def _sum_out(pool: list, hidden: set, card: Mapping, tick: Any = None) -> Pool | None:
     """Sum the ``hidden`` nodes out of ``pool`` where the tables stay within MAX_TABLE."""
-    order = elimination_order([s for s, _, _ in pool], sorted(hidden, key=str), card)
+    order = elimination_order([s for s, _, _ in pool], sorted(hidden, key=str), card,
+                              tick=tick)
     left = set()
     try:
         for h in order:
+            if tick is not None:
+                tick()
             hit = [f for f in pool if h in f[0]]
             if not hit:
                 continue

@@ -188,7 +188,7 @@ class Search:
                 self._floats = floats(self.clf)
             if self._floats is None:
                 return None  # an entry out of the range of the rounding argument
-            pool = reduce(self.clf, fixed, free, self._floats)
+            pool = reduce(self.clf, fixed, free, self._floats, tick=self.tick)
         if pool is None:
             return None  # out of the range of the rounding argument
         open_ = False
@@ -216,7 +216,7 @@ class Search:
         g = branch_on(pool, self.clf, free)
         rest = tuple(f for f in free if f != g)
         for s in range(self.clf._card[g]):
-            child = refine(pool, self.clf, g, s)
+            child = refine(pool, self.clf, g, s, tick=self.tick)
             r = self._settle({**fixed, g: s}, rest, budget, child)
             if r is not False:
                 return r
@@ -267,7 +267,7 @@ class Search:
             d = _first_max(self.table) if self.table.dtype == object else None
             if d is None:  # floats: the first most probable class where the bound settles it
                 try:
-                    got = open_joint(clf, self.idx, ())
+                    got = open_joint(clf, self.idx, (), deadline=self.deadline)
                     d = _separated_max(got.table.reshape(-1), got.err)
                 except FloatRange:
                     d = None

@@ -15,6 +15,7 @@ counts (times the class's), so it is asked only of a few features at a time
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -37,7 +38,19 @@ def entries(clf: Any, open_: Sequence) -> int:
     return len(clf.class_states) * math.prod(clf._card[f] for f in open_)
 
 
-def open_joint(clf: Any, fixed: Mapping, open_: Sequence, *, exact: bool = False):
+def _ticker(deadline: float | None):
+    """Return a tick that raises :class:`OutOfTime` past ``deadline`` (``None``: none)."""
+    if deadline is None:
+        return None
+
+    def tick() -> None:
+        if time.monotonic() > deadline:
+            raise OutOfTime("the deadline passed")
+    return tick
+
+
+def open_joint(clf: Any, fixed: Mapping, open_: Sequence, *, exact: bool = False,
+               deadline: float | None = None):
     """Return ``Pr(class = c, fixed, open_ = y)`` for every class state and setting ``y``.
 
     Up to one positive constant for the whole table, by the network's one inference path
@@ -45,7 +58,8 @@ def open_joint(clf: Any, fixed: Mapping, open_: Sequence, *, exact: bool = False
     error bound, or exactly.
 
     ``fixed`` maps features to state indices; every feature of ``clf`` is in ``fixed``
-    or ``open_``.
+    or ``open_``. ``deadline`` (a :func:`time.monotonic` time): :class:`OutOfTime` past it,
+    while the pattern is planned or the tables contracted.
 
     Returns
     -------
@@ -58,7 +72,7 @@ def open_joint(clf: Any, fixed: Mapping, open_: Sequence, *, exact: bool = False
         In floats, when no bound can be proven (the caller computes exactly).
     """
     return clf._inference.joint((clf.class_var, *open_), clf._observed(fixed), exact=exact,
-                                whole=False)
+                                whole=False, tick=_ticker(deadline))
 
 
 class OutOfTime(Exception):
@@ -83,10 +97,10 @@ def open_table(clf: Any, fixed: Mapping, open_: Sequence, *,
         ``t[c, y1, ..., yk]``.
     """
     if deadline is not None and clf._inference.flops(
-            (clf.class_var, *open_), clf._observed(fixed), exact=True,
-            whole=False) > EXACT_FLOPS:
+            (clf.class_var, *open_), clf._observed(fixed), exact=True, whole=False,
+            tick=_ticker(deadline)) > EXACT_FLOPS:
         raise OutOfTime("an exact table too large to compute within the deadline")
-    return open_joint(clf, fixed, open_, exact=True).table
+    return open_joint(clf, fixed, open_, exact=True, deadline=deadline).table
 
 
 def first_joint(clf: Any, question: Question, idx: Mapping) -> tuple[Any, np.ndarray]:
@@ -121,7 +135,7 @@ def open_labels(clf: Any, question: Question, fixed: Mapping, open_: Sequence, *
         ``(labels, table)``; the table is proportional to the joint.
     """
     try:
-        got = open_joint(clf, fixed, open_)
+        got = open_joint(clf, fixed, open_, deadline=deadline)
         labels = question.certain(got.table, got.err)
     except FloatRange:
         labels = None
