@@ -1,21 +1,17 @@
-"""Whether a ``timeout=`` holds: a compile too wide to finish, a report on munin1.
+"""Whether a compile's ``timeout=`` holds on a naive Bayes too wide to finish.
 
 Run from the repository root::
 
     PYTHONPATH=. python bench/bounds.py
     PYTHONPATH=. python bench/bounds.py --features 60 --timeouts 2 5 10 --seeds 0 1
-    PYTHONPATH=. python bench/bounds.py --explain munin1 --timeouts 10 --seeds 0 1 2
 
 A binary class and ``--features`` five-state features, their tables drawn from a
 Dirichlet(1) per class (``--seeds``); each ``bnx.compile(clf, max_nodes=math.inf,
 timeout=T)`` runs in a fresh process (so its peak memory is its own): the seconds it took
 (``wall``), how it ended, and its peak resident memory. The level engines size each
 vectorised step before it starts (:meth:`bnx.compilation.budget.Budget.pace`): the bound
-holds when ``wall`` is under ``T`` plus the larger of 0.5 s and 10 %.
-
-With ``--explain NETWORK``: ``bnx.explain(clf, x, timeout=T)`` without compiling, on
-pgmpy's bundled network (munin1: the class ``DIFFN_TYPE``, its 31 leaves as features), one
-instance drawn from the network per seed, in a fresh process each.
+holds when ``wall`` is under ``T`` plus the larger of 0.5 s and 10 %. (A report's
+bound, on every network pgmpy bundles: ``bench/every_network.py``.)
 """
 
 from __future__ import annotations
@@ -55,30 +51,8 @@ print(json.dumps({"wall": wall, "ended": ended, "peak_mb": peak}))
 """
 
 
-EXPLAIN = r"""
-import json, resource, sys, time, warnings
-warnings.simplefilter("ignore")
-from pgmpy.sampling import BayesianModelSampling
-from pgmpy.utils import get_example_model
-import bnx
-name, seed, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-cls = {"munin1": "DIFFN_TYPE", "hepar2": "Cirrhosis", "pathfinder": "Fault"}[name]
-net = get_example_model(name)
-feats = [n for n in net.nodes() if n != cls and not list(net.successors(n))]
-clf = bnx.Classifier(net, cls, features=feats)
-x = BayesianModelSampling(net).forward_sample(1, show_progress=False, seed=seed)[feats]
-start = time.monotonic()
-r = bnx.explain(clf, x.iloc[0].to_dict(), timeout=timeout)
-wall = time.monotonic() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({"wall": wall, "ended": f"reason of {len(r.reasons[0])} proven "
-                  f"{r.reasons_proven}", "peak_mb": peak}))
-"""
-
-
-def run(k: int, seed: int, timeout: float, network: str | None = None) -> dict:
-    argv = [EXPLAIN, network] if network else [CHILD, str(k)]
-    out = subprocess.run([sys.executable, "-c", *argv, str(seed), str(timeout)],
+def run(k: int, seed: int, timeout: float) -> dict:
+    out = subprocess.run([sys.executable, "-c", CHILD, str(k), str(seed), str(timeout)],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -88,14 +62,13 @@ def main() -> None:
     ap.add_argument("--features", type=int, default=60)
     ap.add_argument("--timeouts", type=float, nargs="+", default=[2.0, 5.0, 10.0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
-    ap.add_argument("--explain", choices=["munin1", "hepar2", "pathfinder"], default=None)
     args = ap.parse_args()
     print(_util.machine_line())
     print(_util.load_line())
     rows = []
     for timeout in args.timeouts:
         for seed in args.seeds:
-            got = run(args.features, seed, timeout, args.explain)
+            got = run(args.features, seed, timeout)
             held = got["wall"] <= timeout + max(0.5, 0.1 * timeout)
             rows.append([f"{timeout:g} s", seed, f"{got['wall']:.1f} s",
                          "yes" if held else "no", got["ended"], f"{got['peak_mb']:,.0f} MB"])

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._search import OutOfTime, Search
-from ._table import MAX_ENTRIES, Question, entries
+from ._table import EXACT_FLOPS, MAX_ENTRIES, Question, entries
 
 __all__ = ["Answer", "answer", "partial_answer", "sdp_interval", "next_interval", "Interval",
            "METHODS", "SETTLE_ENTRIES", "FLIP_SHARE"]
@@ -178,10 +178,26 @@ def partial_answer(clf: Any, named: dict, *, timeout: float | None = None) -> di
         nxt = next_observations(part, {}, odd=odd)
         return {"sdp": sdp, "bounds": None, "next": nxt, "method": "restricted"}
     left = None if timeout is None else max(0.0, 0.9 * timeout - (time.monotonic() - start))
+    if timeout is not None and _too_dear(clf, named):  # nothing proven rather than late
+        return {"sdp": None, "bounds": (Fraction(0), Fraction(1)), "next": None,
+                "method": "interval"}
     (lo, hi), frame = next_interval(clf, named, timeout=left)
     if lo == hi:  # every setting settled: the exact value
         return {"sdp": lo, "bounds": None, "next": frame, "method": "interval"}
     return {"sdp": None, "bounds": (lo, hi), "next": frame, "method": "interval"}
+
+
+def _too_dear(clf: Any, named: dict) -> bool:
+    """Whether the interval's first exact table would take past EXACT_FLOPS multiply-adds.
+
+    The branch and bound is exact (:class:`Interval`), and one elimination of big integers
+    cannot be interrupted: munin1's half instance takes minutes. Sized by its plan.
+    """
+    if clf._tree is not None:
+        return False
+    evidence = clf._observed(clf.encode(named, partial=True))
+    return clf._inference.flops((clf.class_var,), evidence, exact=True,
+                                whole=False) > EXACT_FLOPS
 
 
 def sdp_interval(clf: Any, named: dict, *, timeout: float | None = None

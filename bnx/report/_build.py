@@ -298,6 +298,26 @@ def _probabilities(joint: list | None, states: tuple | None, p: int | None) -> t
                                            for s, v in zip(states, joint)})
 
 
+def _partial_joint(clf: Classifier, idx: dict) -> list:
+    """Return the class joint of a partial instance for the report's probabilities.
+
+    Exactly where its contraction takes at most
+    :data:`~bnx.classifier._inference.EXACT_FLOPS` multiply-adds (sized before it starts);
+    else in floats within a proven bound (munin1's half instance: minutes in big integers),
+    the report then giving no exact posterior. The decision is the classifier's, exact.
+    """
+    from ..classifier._inference import EXACT_FLOPS, FloatRange
+    evidence = clf._observed(idx)
+    if clf._tree is None and clf._inference.flops((clf.class_var,), evidence,
+                                                  exact=True) > EXACT_FLOPS:
+        try:
+            got = clf._inference.joint((clf.class_var,), evidence)
+            return [float(v) for v in got.table.reshape(-1)]
+        except FloatRange:
+            pass
+    return clf._class_joint(idx)
+
+
 def _world(model: ODD | Classifier, within: str) -> str | None:
     """Return :attr:`~bnx.Report.world` of a complete instance's answers.
 
@@ -595,7 +615,7 @@ def _from_search(clf: Classifier, instance: Instance, rival: Any,
         joint, label = a.joint, a.label
         decided_ = states[label] if clf.multiclass else bool(label)
     else:
-        joint = clf._class_joint(idx)
+        joint = _partial_joint(clf, idx)
         decided_ = clf.decide(named, partial=True)
     if clf.multiclass:
         decision = decided_

@@ -112,8 +112,12 @@ class Plan:
     def _candidate(self, last: bool):
         """Choose the hidden variable to sum out next, or return ``None``."""
         best, best_key = None, None
+        occ: dict = {}  # variable -> the live factors that hold it (one pass, not one a var)
+        for j, s in self.scopes.items():
+            for v in s:
+                occ.setdefault(v, []).append(j)
         for h in sorted(self.hidden, key=str):
-            hit = [j for j, s in self.scopes.items() if h in s]
+            hit = occ.get(h, [])
             if not last and not any(j in self.touched for j in hit):
                 continue
             new = self.size({v for j in hit for v in self.scopes[j] if v != h})
