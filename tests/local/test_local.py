@@ -619,3 +619,28 @@ def test_an_exact_table_too_large_is_not_started_under_a_deadline(monkeypatch):
     with pytest.raises(_table.OutOfTime):
         _table.open_table(clf, idx, (), deadline=1e12)
     assert _table.open_table(clf, idx, ()).shape == (2,)
+
+
+def test_a_partial_instance_never_starts_an_exact_joint_it_cannot_finish(monkeypatch):
+    """Past EXACT_FLOPS (every plan, here), a partial instance's report gives its posterior
+    in floats within the bound (no exact one claimed) and the same-decision probability
+    as the interval [0, 1], nothing proven, rather than an elimination of big integers
+    that takes minutes (munin1's half instance)."""
+    from bnx.classifier import _inference
+    from bnx.local import _answer
+    asia = bnx.examples.asia()
+    clf = bnx.Classifier(asia.network, "lung", "yes", features=["asia", "smoke", "xray", "dysp"])
+    x = {"smoke": "yes", "xray": "yes"}
+    exact = bnx.explain(clf, x)
+    monkeypatch.setattr(_inference, "EXACT_FLOPS", -1)
+    monkeypatch.setattr(_answer, "EXACT_FLOPS", -1)
+    from bnx import compilation
+
+    def refuse(*args, **kwargs):  # the restricted compile does not finish either
+        raise bnx.CompilationLimitError("out of time (a test's)")
+
+    monkeypatch.setattr(compilation, "compile", refuse)
+    floats = bnx.explain(clf, x)
+    assert floats.decision == exact.decision and floats.posterior_exact is None
+    assert abs(floats.posterior - float(exact.posterior_exact)) <= 1e-9
+    assert floats.sdp is None and floats.sdp_bounds == (0.0, 1.0) and exact.sdp is not None
