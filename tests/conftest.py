@@ -14,14 +14,14 @@ import bnx
 # is reproducible; developers' runs draw new examples every time (and keep the failures
 # hypothesis finds in .hypothesis/).
 settings.register_profile(
-    "ci", max_examples=30, deadline=None, derandomize=bool(os.environ.get("CI")),
+    "ci", max_examples=25, deadline=None, derandomize=bool(os.environ.get("CI")),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much])
 settings.register_profile(
     "thorough", max_examples=500, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.function_scoped_fixture])
-# The quick loop (``pytest -m "not slow"``) draws 10 examples a property instead of 30: every
+# The quick loop (``pytest -m "not slow"``) draws 10 examples a property instead of 25: every
 # property still runs, on fewer classifiers (a test that sets its own max_examples keeps it).
 settings.register_profile("quick", parent=settings.get_profile("ci"), max_examples=10)
 settings.load_profile(os.environ.get("BNX_HYPOTHESIS_PROFILE", "ci"))

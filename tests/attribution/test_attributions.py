@@ -191,12 +191,12 @@ def test_votes_equals_shap_exact():
     votes = bnx.datasets.load_votes().dropna()
     feats = list(odd.features)
     X = votes[feats].iloc[:1]
-    bg = votes[feats].iloc[10:16]
+    bg = votes[feats].iloc[10:13]
     codes = {f: {s: j for j, s in enumerate(odd.states(f))} for f in feats}
 
     names = {f: np.asarray(odd.states(f), dtype=object) for f in feats}
 
-    def model(a):  # rows of state indices, decided all at once (shap asks 393,216)
+    def model(a):  # rows of state indices, decided all at once (shap asks 196,608)
         a = np.asarray(a, dtype=np.int64)
         rows = pd.DataFrame({f: names[f][a[:, j]] for j, f in enumerate(feats)})
         return odd.decide_many(rows).astype(float)

@@ -198,6 +198,6 @@ def test_generated_classifiers_in_eight_threads(backend, data):
 def test_a_multiclass_odd_and_its_classifier_in_eight_threads():
     clf = bnx.Classifier(bundled_network("child"), "Disease")
     odd = bnx.compile(clf, backend="autoref")
-    rows = _rows(clf, 1, 2)
+    rows = _rows(clf, 1, 1)
     assert _threaded(odd, rows, lambda o, x: _some_heavy(o, x, rows)) == []
     assert _threaded(clf, rows[:1], _on_classifier) == []
