@@ -412,11 +412,10 @@ def _report_mode(args) -> bool:
 
 
 def _bounded(args, left: float | None = None) -> dict:
-    """``timeout=``, ``within=`` and ``progress=`` for :func:`bnx.explain`.
+    """``timeout=`` and ``within=`` for :func:`bnx.explain` where given, and ``progress=``.
 
-    ``timeout=`` and ``within=`` where given.
-
-    ``left``: the seconds of the command's bound still left (after compiling).
+    ``left``: the seconds of the command's bound still left (after compiling), which then
+    is the timeout.
     """
     out = {} if args.timeout is None else {"timeout": args.timeout}
     if left is not None:
@@ -595,7 +594,7 @@ def _cmd_explain(args) -> None:
     except CompilationLimitError as exc:
         if args.data is None and linear and _explain_linear(args, reason=str(exc)):
             return
-        if _auto_report(args) and not args.network.endswith(_ODD_SUFFIXES):
+        if _auto_report(args):  # (a saved ODD is not compiled: never here)
             return _explain_instead(args, exc, started)
         asks = _diagram_asks(args)
         if asks and args.compile == "auto":  # what the user can do on this command line
