@@ -876,6 +876,15 @@ class Inference:
         """
         return self._plan(tuple(keep), frozenset(evidence), exact, whole, tick).flops
 
+    def affordable(self, keep: Sequence, evidence: Mapping, *, whole: bool = True,
+                   tick: Callable[[], None] | None = None) -> bool:
+        """Whether the exact :meth:`joint` takes at most :data:`EXACT_FLOPS` multiply-adds.
+
+        Sized by its plan (made once, ``tick`` as for :meth:`joint`): what a bounded
+        caller asks before an exact joint, which cannot be interrupted, starts.
+        """
+        return self.flops(keep, evidence, exact=True, whole=whole, tick=tick) <= EXACT_FLOPS
+
     def joint(self, keep: Sequence, evidence: Mapping, *, exact: bool = False,
               whole: bool = True, tick: Callable[[], None] | None = None) -> Answer:
         """Return ``Pr(keep, evidence)`` for every joint state of ``keep``.

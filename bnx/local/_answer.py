@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._search import OutOfTime, Search
-from ._table import EXACT_FLOPS, MAX_ENTRIES, Question, entries
+from ._table import MAX_ENTRIES, Question, entries
 
 __all__ = ["Answer", "answer", "partial_answer", "sdp_interval", "next_interval", "Interval",
            "METHODS", "SETTLE_ENTRIES", "FLIP_SHARE"]
@@ -196,8 +196,7 @@ def _too_dear(clf: Any, named: dict) -> bool:
     if clf._tree is not None:
         return False
     evidence = clf._observed(clf.encode(named, partial=True))
-    return clf._inference.flops((clf.class_var,), evidence, exact=True,
-                                whole=False) > EXACT_FLOPS
+    return not clf._inference.affordable((clf.class_var,), evidence, whole=False)
 
 
 def sdp_interval(clf: Any, named: dict, *, timeout: float | None = None

@@ -23,12 +23,11 @@ from typing import Any
 import numpy as np
 
 from .._util.rounding import compare_all, gamma
-from ..classifier._inference import EXACT_FLOPS, FloatRange
+from ..classifier._inference import FloatRange
 from ..classifier._rules import threshold_weights
 
 __all__ = ["open_joint", "open_table", "open_labels", "first_joint", "Question", "OutOfTime",
-           "MAX_ENTRIES",
-           "EXACT_FLOPS", "entries"]
+           "MAX_ENTRIES", "entries"]
 
 #: The most entries (settings of the open features times class states) one table holds.
 MAX_ENTRIES = 1 << 12
@@ -96,9 +95,9 @@ def open_table(clf: Any, fixed: Mapping, open_: Sequence, *,
     numpy.ndarray
         ``t[c, y1, ..., yk]``.
     """
-    if deadline is not None and clf._inference.flops(
-            (clf.class_var, *open_), clf._observed(fixed), exact=True, whole=False,
-            tick=_ticker(deadline)) > EXACT_FLOPS:
+    if deadline is not None and not clf._inference.affordable(
+            (clf.class_var, *open_), clf._observed(fixed), whole=False,
+            tick=_ticker(deadline)):
         raise OutOfTime("an exact table too large to compute within the deadline")
     return open_joint(clf, fixed, open_, exact=True, deadline=deadline).table
 
@@ -112,7 +111,7 @@ def first_joint(clf: Any, question: Question, idx: Mapping) -> tuple[Any, np.nda
     reads one (exactly only at a near tie). The table's dtype says which.
     """
     evidence = clf._observed(idx)
-    if clf._inference.flops((clf.class_var,), evidence, exact=True, whole=False) <= EXACT_FLOPS:
+    if clf._inference.affordable((clf.class_var,), evidence, whole=False):
         table = open_table(clf, idx, ())
         return question.labels(table).item(), table
     labels, table = open_labels(clf, question, idx, ())

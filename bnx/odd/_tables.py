@@ -17,7 +17,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from ..classifier._inference import EXACT_FLOPS, FloatRange, Inference, as_table
+from ..classifier._inference import FloatRange, Inference, as_table
 from ..diagram._memo import detached, register
 from ..errors import ODDFileError
 
@@ -313,7 +313,7 @@ def probability_order(odd: Any, instance: dict, changes: list, *,
 def _exact(inference: Inference, keep: tuple, evidence: dict,
            deadline: float | None) -> Fraction | None:
     """Return ``Pr(evidence)`` exactly; ``None`` if a deadline is set and it is too large."""
-    if deadline is not None and inference.flops(keep, evidence, exact=True) > EXACT_FLOPS:
+    if deadline is not None and not inference.affordable(keep, evidence):
         return None
     table = inference.joint(keep, evidence, exact=True).table
     return sum((Fraction(v) for v in table.reshape(-1).tolist()), Fraction(0))

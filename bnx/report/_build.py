@@ -306,10 +306,9 @@ def _partial_joint(clf: Classifier, idx: dict) -> list:
     else in floats within a proven bound (munin1's half instance: minutes in big integers),
     the report then giving no exact posterior. The decision is the classifier's, exact.
     """
-    from ..classifier._inference import EXACT_FLOPS, FloatRange
+    from ..classifier._inference import FloatRange
     evidence = clf._observed(idx)
-    if clf._tree is None and clf._inference.flops((clf.class_var,), evidence,
-                                                  exact=True) > EXACT_FLOPS:
+    if clf._tree is None and not clf._inference.affordable((clf.class_var,), evidence):
         try:
             got = clf._inference.joint((clf.class_var,), evidence)
             return [float(v) for v in got.table.reshape(-1)]

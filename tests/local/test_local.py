@@ -24,6 +24,7 @@ from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 import bnx
+from bnx.classifier import _inference  # private: EXACT_FLOPS, patched below
 from bnx.local import (  # private: see below
     Interval,
     _answer,
@@ -191,7 +192,7 @@ def test_the_joint_in_floats_where_exact_is_too_dear(case, data):
     clf, brute = (_multiclass if multiclass else _binary)(case, "all")
     x = _instance(data, case, brute)
     exact = bnx.explain(clf, x, within="all")
-    with mock.patch.object(_table, "EXACT_FLOPS", -1):  # every plan past it
+    with mock.patch.object(_inference, "EXACT_FLOPS", -1):  # every plan past it
         _check(clf, brute, x, within="all")
         floats = bnx.explain(clf, x, within="all")
     if exact.method != "search":  # (a naive Bayes or TAN: bnx.linear's report)
@@ -615,7 +616,7 @@ def test_an_exact_table_too_large_is_not_started_under_a_deadline(monkeypatch):
     asia = bnx.examples.asia()
     clf = bnx.Classifier(asia.network, "lung", "yes", features=["smoke", "xray", "dysp"])
     idx = clf.encode({"smoke": "yes", "xray": "yes", "dysp": "no"})
-    monkeypatch.setattr(_table, "EXACT_FLOPS", -1)
+    monkeypatch.setattr(_inference, "EXACT_FLOPS", -1)
     with pytest.raises(_table.OutOfTime):
         _table.open_table(clf, idx, (), deadline=1e12)
     assert _table.open_table(clf, idx, ()).shape == (2,)
@@ -626,14 +627,11 @@ def test_a_partial_instance_never_starts_an_exact_joint_it_cannot_finish(monkeyp
     in floats within the bound (no exact one claimed) and the same-decision probability
     as the interval [0, 1], nothing proven, rather than an elimination of big integers
     that takes minutes (munin1's half instance)."""
-    from bnx.classifier import _inference
-    from bnx.local import _answer
     asia = bnx.examples.asia()
     clf = bnx.Classifier(asia.network, "lung", "yes", features=["asia", "smoke", "xray", "dysp"])
     x = {"smoke": "yes", "xray": "yes"}
     exact = bnx.explain(clf, x)
     monkeypatch.setattr(_inference, "EXACT_FLOPS", -1)
-    monkeypatch.setattr(_answer, "EXACT_FLOPS", -1)
     from bnx import compilation
 
     def refuse(*args, **kwargs):  # the restricted compile does not finish either

@@ -101,6 +101,7 @@ def test_the_order_by_probability_keeps_its_deadline():
     no order (the caller keeps the diagram's); the report then says so."""
     from unittest import mock
 
+    from bnx.classifier import _inference
     from bnx.odd import _tables
     asia = bnx.examples.asia()  # a general network: its probabilities in floats first
     clf = bnx.Classifier(asia.network, "lung", "yes", features=["asia", "smoke", "xray", "dysp"])
@@ -112,7 +113,7 @@ def test_the_order_by_probability_keeps_its_deadline():
     assert _tables.probability_order(odd, x, rows, deadline=0.0) is None  # long past
     far = 1e12  # a deadline that cannot pass
     assert _tables.probability_order(odd, x, twice, deadline=far) is not None
-    with mock.patch.object(_tables, "EXACT_FLOPS", -1):  # every exact joint too large
+    with mock.patch.object(_inference, "EXACT_FLOPS", -1):  # every exact joint too large
         assert _tables.probability_order(odd, x, twice, deadline=far) is None
         assert _tables.probability_order(odd, x, twice) is not None  # no deadline: exact
     cfs = bnx.counterfactuals(odd, x, timeout=1e-9)
