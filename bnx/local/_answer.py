@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._search import OutOfTime, Search
-from ._table import MAX_ENTRIES, Question, entries
+from ._table import MAX_ENTRIES, Question, entries, open_table
 
 __all__ = ["Answer", "answer", "partial_answer", "sdp_interval", "next_interval", "Interval",
            "METHODS", "SETTLE_ENTRIES", "FLIP_SHARE"]
@@ -147,6 +147,12 @@ def answer(clf: Any, idx: dict, *, rival: int | None = None, timeout: float | No
     return out
 
 
+#: The seconds the interval's first tables (the class joint, each missing feature's) may
+#: take past its deadline: the root's bounds rather than nothing when the time is short
+#: (within the slack a bound allows).
+GRACE = 0.5
+
+
 def partial_answer(clf: Any, named: dict, *, timeout: float | None = None) -> dict:
     """Compute the same-decision probability of a partial instance and what to observe next.
 
@@ -173,30 +179,36 @@ def partial_answer(clf: Any, named: dict, *, timeout: float | None = None) -> di
         odd = compile_(part, timeout=None if timeout is None else timeout / 2)
     except CompilationLimitError:
         odd = None
+    if odd is not None and timeout is not None and not _walk_affordable(part, odd):
+        odd = None  # the passes along the diagram are too wide to finish: the interval
     if odd is not None:  # a negated decision has the same SDP and next observations
         sdp = same_decision_probability(part, {}, odd=odd, exact=True)
         nxt = next_observations(part, {}, odd=odd)
         return {"sdp": sdp, "bounds": None, "next": nxt, "method": "restricted"}
     left = None if timeout is None else max(0.0, 0.9 * timeout - (time.monotonic() - start))
-    if timeout is not None and _too_dear(clf, named):  # nothing proven rather than late
-        return {"sdp": None, "bounds": (Fraction(0), Fraction(1)), "next": None,
-                "method": "interval"}
     (lo, hi), frame = next_interval(clf, named, timeout=left)
     if lo == hi:  # every setting settled: the exact value
         return {"sdp": lo, "bounds": None, "next": frame, "method": "interval"}
     return {"sdp": None, "bounds": (lo, hi), "next": frame, "method": "interval"}
 
 
-def _too_dear(clf: Any, named: dict) -> bool:
-    """Whether the interval's first exact table would take past EXACT_FLOPS multiply-adds.
+def _walk_affordable(part: Any, odd: Any) -> bool:
+    """Whether the passes along the restricted diagram take at most EXACT_FLOPS multiply-adds.
 
-    The branch and bound is exact (:class:`Interval`), and one elimination of big integers
-    cannot be interrupted: munin1's half instance takes minutes. Sized by its plan.
+    The same-decision probability is one exact pass (:func:`~bnx.probability.frontier.
+    walk_cost`), what to observe next one more per state of each missing feature; none can
+    be interrupted, and on barley their frontier tables outgrow memory (24 GB).
     """
-    if clf._tree is not None:
-        return False
-    evidence = clf._observed(clf.encode(named, partial=True))
-    return not clf._inference.affordable((clf.class_var,), evidence, whole=False)
+    from ..classifier import _inference
+    from ..probability.frontier import walk_cost
+    if part.structure in ("naive_bayes", "latent_tree"):  # counted, not walked
+        return True
+    formulas = ([odd.class_formula(c) for c in part.classes] if part.multiclass
+                else [odd])  # a multi-class ODD's passes go along its class formulas
+    flops = sum(walk_cost(f.classifier if part.multiclass else part, f)[0]
+                for f in formulas)
+    states = sum(len(part.states(f)) for f in part.features)
+    return flops * (1 + states) <= _inference.EXACT_FLOPS
 
 
 def sdp_interval(clf: Any, named: dict, *, timeout: float | None = None
@@ -209,13 +221,20 @@ def sdp_interval(clf: Any, named: dict, *, timeout: float | None = None
     theirs from ``hi``; the rest stay open. Without a timeout it runs to the end, and
     ``lo == hi`` is the same-decision probability.
 
+    With a timeout, an exact table too large to finish in time is not started: ``(0, 1)``
+    when the first ones (the class joint, each missing feature's) are; those may take
+    :data:`GRACE` past the timeout.
+
     Returns
     -------
     tuple
         ``(lo, hi)``, exact fractions.
     """
     deadline = None if timeout is None else time.monotonic() + timeout
-    iv = Interval(clf, named)
+    try:
+        iv = Interval(clf, named, None if deadline is None else deadline + GRACE)
+    except OutOfTime:
+        return Fraction(0), Fraction(1)
     iv.run(deadline)
     return iv.lo, iv.hi
 
@@ -232,7 +251,10 @@ def next_interval(clf: Any, named: dict, *, timeout: float | None = None,
     Returns
     -------
     tuple
-        ``((lo, hi), frame)``: the frame as :meth:`Interval.observations` gives it.
+        ``((lo, hi), frame)``: the frame as :meth:`Interval.observations` gives it;
+        ``((0, 1), None)`` when the first tables (the class joint, each missing
+        feature's) are too large to finish in time, or not made :data:`GRACE` past the
+        interval's share.
 
     Examples
     --------
@@ -246,7 +268,10 @@ def next_interval(clf: Any, named: dict, *, timeout: float | None = None,
     {'WorkExperience': 0.2199, 'FirstTimeApplicant': 0.0, 'EntranceExam': 0.0}
     """
     start = time.monotonic()
-    iv = Interval(clf, named)
+    try:
+        iv = Interval(clf, named, None if timeout is None else start + share * timeout + GRACE)
+    except OutOfTime:
+        return (Fraction(0), Fraction(1)), None
     if not any(iv.flip.values()):  # each expected SDP is the SDP itself: all to the interval
         share = 1.0
     iv.run(None if timeout is None else start + share * timeout)
@@ -278,9 +303,15 @@ class Interval:
 
     :attr:`lo` sums each node's mass times its share deciding as ``e``; :attr:`hi` is 1
     less each node's mass times its shares deciding otherwise.
+
+    Each exact table is made by :func:`~bnx.local._table.open_table`: under a
+    ``deadline`` (a :func:`time.monotonic` time; :meth:`run` and :meth:`observations`
+    set their own) it is interrupted past it, and one too large to finish is not started
+    (:class:`OutOfTime`, from the constructor too).
     """
 
-    def __init__(self, clf: Any, named: dict):
+    def __init__(self, clf: Any, named: dict, deadline: float | None = None):
+        self.deadline = deadline
         self.clf, self.question = clf, Question(clf)
         self.idx = clf.encode(named, partial=True)
         self.missing = [f for f in clf.features if f not in self.idx]
@@ -317,10 +348,7 @@ class Interval:
 
         The missing features neither in ``open_`` nor in ``setting`` are summed out.
         """
-        clf = self.clf
-        return clf._inference.joint((clf.class_var, *open_),
-                                    clf._observed({**self.idx, **setting}), exact=True,
-                                    whole=False).table
+        return open_table(self.clf, {**self.idx, **setting}, open_, deadline=self.deadline)
 
     def lower(self, joint: list) -> dict:
         """Return ``{label: share}``: lower bounds on the shares of completions deciding each.
@@ -387,6 +415,7 @@ class Interval:
 
         ``steps``: at most this many nodes expanded (``None``: no limit).
         """
+        self.deadline = deadline
         while self.open and (steps is None or steps > 0):
             if deadline is not None and time.monotonic() > deadline:
                 return
@@ -470,6 +499,7 @@ class Interval:
         import pandas as pd
 
         from ..probability.observe import ranked
+        self.deadline = deadline
         parts = [(s, m, {lab: Fraction(1)}) for s, m, lab in self.settled]
         parts += [(s, m, shares) for _, _, s, m, shares in self.open]
         # each part's mass deciding each label, at least (exactly when settled)
@@ -524,10 +554,13 @@ class Interval:
                 break
             setting, mass, amounts = parts[j]
             settled = next((c for c, v in amounts.items() if v == mass), None)
+            try:
+                kids = self._children(self._joint(setting, (f,)))
+            except OutOfTime:
+                break
             tree[f][0] -= keep
             tree[f][1] -= other
-            for (p, _lab, shares), (_, d, _) in zip(
-                    self._children(self._joint(setting, (f,))), self.outcomes[f]):
+            for (p, _lab, shares), (_, d, _) in zip(kids, self.outcomes[f]):
                 if settled is not None:
                     shares = {settled: Fraction(1)}
                 same = shares.get(d, 0)

@@ -22,6 +22,7 @@ of the frontier table: linear in the diagram, times the largest frontier.
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -38,10 +39,13 @@ from ..classifier._inference import (
     product,
     sum_out,
 )
+from ..classifier._inference import (
+    plan as contraction_plan,
+)
 from ..diagram._arrays import FALSE, TRUE
 from ..diagram._feature_view import feature_view
 
-__all__ = ["decision_masses", "most_probable", "same_decision_fraction"]
+__all__ = ["decision_masses", "most_probable", "same_decision_fraction", "walk_cost"]
 
 
 class _Plan:
@@ -96,12 +100,49 @@ class _Plan:
         self.last = last
         start = [f for f, lv in zip(factors, level) if lv < 0]
         gone = [v for v in {v for s, _ in start for v in s} if last[v] < 0]
-        rest = eliminate(start, elimination_order([s for s, _ in start], gone, self.card))
-        self.start = _canonical(_times(rest, exact), self.scope[0])
-        if not exact:
-            self.start = np.asarray(self.start, dtype=np.float64)
+        self._first = (start, elimination_order([s for s, _ in start], gone, self.card))
         # per factor one rounding and one product; per variable summed, its states' sum
         self.depth = 0 if exact else 2 * len(start) + sum(self.card[v] for v in gone)
+
+    @functools.cached_property
+    def start(self):
+        """The factor over the first frontier: the factors of no feature, the rest summed."""
+        start, order = self._first
+        table = _canonical(_times(eliminate(start, order), self.exact), self.scope[0])
+        return table if self.exact else np.asarray(table, dtype=np.float64)
+
+    def cost(self, fl) -> tuple[int, int]:
+        """Return ``(multiply-adds, largest table)`` of a pass along the diagram ``fl``.
+
+        Sized before anything is computed (a pass cannot be interrupted and its tables,
+        the frontier's, can be too large for memory): the first factor's contraction,
+        then per level each factor arriving there (one per node reached, a node skipping
+        levels counted at each) times the product with the level's factors.
+        """
+        start, order = self._first
+        scopes = [s for s, _ in start]
+        first = contraction_plan(scopes, self.scope[0], self.card, order) if scopes else None
+        entries = math.prod(self.card[v] for v in self.scope[0])  # the first factor's
+        flops = entries + (first.flops if first is not None else 0)
+        largest = max(entries, first.largest if first is not None else 1)
+        n = len(self.scope) - 1
+        alive = np.zeros(n + 2, dtype=np.int64)  # arrivals per level, as differences
+        low = np.full(len(fl.feature), n, dtype=np.int64)  # each node's highest parent
+        for i in range(n):
+            if fl.kids[i].size:
+                np.minimum.at(low, fl.kids[i].reshape(-1), i)
+        low[int(fl.root)] = -1
+        reached = low < n
+        here = np.minimum(fl.feature[reached], n - 1)
+        np.add.at(alive, low[reached] + 1, 1)
+        np.add.at(alive, here + 1, -1)
+        alive = np.cumsum(alive)
+        for k in range(n):
+            entries = math.prod(self.card[v] for v in {*self.scope[k], *(
+                v for s, _ in self.at[k] for v in s)})
+            largest = max(largest, entries)
+            flops += int(alive[k]) * entries * (1 + len(self.at[k]))
+        return flops, largest
 
 
 def _times(factors: list, exact: bool = True):
@@ -360,6 +401,25 @@ def _undominated(kept: list) -> list:
                    for j, b in enumerate(flat)):
             out.append(kept[i])
     return out
+
+
+def walk_cost(clf, odd) -> tuple[int, int]:
+    """Return ``(multiply-adds, largest table)`` of :func:`decision_masses` in exact integers.
+
+    What a bounded caller sizes the pass by before it starts: in big integers it cannot be
+    interrupted, and on a network of wide frontiers (barley's restricted to a partial
+    instance) its tables do not fit in memory.
+
+    Examples
+    --------
+    >>> import bnx
+    >>> from bnx.probability.frontier import walk_cost
+    >>> clf = bnx.examples.asia()
+    >>> flops, largest = walk_cost(clf, bnx.compile(clf, backend="autoref"))
+    >>> 0 < largest <= flops
+    True
+    """
+    return _Plan(clf, odd.encoding.features).cost(feature_view(odd.arrays, odd.encoding))
 
 
 def same_decision_fraction(clf, odd, idx: dict, decision: bool) -> Fraction:

@@ -92,3 +92,18 @@ def test_the_command_line_reads_a_memory_budget(capsys):
     with pytest.raises(SystemExit):
         run(capsys, "compile", asia, "--class", "lung", "--max-memory", "lots")
     assert "--max-memory: expected a number of bytes" in capsys.readouterr().err
+
+
+def test_a_float_tail_table_that_would_pass_the_budget_is_not_made(monkeypatch):
+    """The general engine's tail table is one contraction that runs unchecked for memory:
+    sized before it starts (its largest table, three times over in float64), it is refused
+    past the budget (barley's restricted compile grew to 24 GB in such steps)."""
+    from bnx.compilation.engines import _tail
+    monkeypatch.setattr(B, "resident_bytes", Growing(100 * MIB, 0))
+    monkeypatch.setattr(_tail, "TAIL_WIDTH", 0)  # no exact tail: the float one
+    clf = bnx.Classifier(bnx.examples.asia_network(), "lung", "yes",
+                         features=["asia", "smoke", "xray", "dysp"])
+    assert bnx.compile(clf, max_memory=MIB).size > 2  # 1 MiB: room for the tail table
+    with pytest.raises(bnx.CompilationLimitError,
+                       match=r"its next step \(the table of the last \d+ features\)"):
+        bnx.compile(clf, max_memory=64)

@@ -19,6 +19,7 @@ import re
 import time
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
@@ -642,3 +643,60 @@ def test_a_partial_instance_never_starts_an_exact_joint_it_cannot_finish(monkeyp
     assert floats.decision == exact.decision and floats.posterior_exact is None
     assert abs(floats.posterior - float(exact.posterior_exact)) <= 1e-9
     assert floats.sdp is None and floats.sdp_bounds == (0.0, 1.0) and exact.sdp is not None
+
+
+def test_the_interval_never_starts_a_first_table_it_cannot_finish(monkeypatch):
+    """The interval's first tables (the class joint, each missing feature's: andes' half
+    instance spent 38 s in them) are sized and ticked: past EXACT_FLOPS under a timeout
+    nothing is proven, ``(0, 1)`` and no frame; without a timeout the exact value."""
+    clf = bnx.examples.admissions()
+    e = {"GPA": "+"}
+    sdp = bnx.same_decision_probability(clf, e, exact=True)
+    assert sdp_interval(clf, e) == (sdp, sdp)
+    monkeypatch.setattr(_inference, "EXACT_FLOPS", -1)
+    assert sdp_interval(clf, e, timeout=60) == (0, 1)
+    assert next_interval(clf, e, timeout=60) == ((0, 1), None)
+    (lo, hi), frame = next_interval(clf, e)
+    assert lo == hi == sdp and len(frame) == 3
+
+
+def test_a_restricted_diagram_too_wide_to_walk_goes_to_the_interval(monkeypatch):
+    """The restricted compile can finish while the exact passes along it cannot (barley:
+    frontier tables past 24 GB): under a timeout they are sized first (walk_cost) and,
+    past EXACT_FLOPS, the interval answers instead, with the same value here."""
+    from bnx.probability import frontier
+    asia = bnx.examples.asia()
+    clf = bnx.Classifier(asia.network, "lung", "yes", features=["asia", "smoke", "xray", "dysp"])
+    x = {"smoke": "yes", "xray": "yes"}
+    sdp = bnx.same_decision_probability(clf, x, exact=True)
+    got = _answer.partial_answer(clf, x, timeout=60)
+    assert got["method"] == "restricted" and got["sdp"] == sdp
+    monkeypatch.setattr(frontier, "walk_cost", lambda clf, odd: (1 << 60, 1 << 30))
+    got = _answer.partial_answer(clf, x, timeout=60)
+    assert got["method"] == "interval" and got["sdp"] == sdp
+    assert _answer.partial_answer(clf, x)["method"] == "restricted"  # no timeout: no sizing
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_walk_cost_sizes_every_table_of_the_pass(data):
+    """``walk_cost``'s largest table is no smaller than any the pass makes, and its count of
+    multiply-adds no smaller than the entries of the products it computes."""
+    from bnx.probability import frontier
+    case = data.draw(general_networks(max_instances=64))
+    clf = classifier_of(case)
+    odd = bnx.compile(clf, backend="autoref")
+    flops, largest = frontier.walk_cost(clf, odd)
+    made = []
+    real = frontier._times
+
+    def counted(factors, exact=True):
+        got = real(factors, exact)
+        made.append(int(np.size(got[1])))
+        return got
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(frontier, "_times", counted)
+        frontier.decision_masses(clf, odd, {})
+    assert max(made, default=1) <= largest <= max(flops, 1)
+    assert sum(made) <= max(flops, 1)

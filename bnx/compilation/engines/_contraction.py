@@ -43,14 +43,16 @@ def plan(scopes: Sequence[Sequence], keep: Sequence, card: Mapping) -> Contracti
     return inference.plan(scopes, keep, card, depths=[1] * len(scopes))
 
 
-def contract(p: Contraction, factors: Sequence[tuple[Sequence, Any]]) -> tuple | None:
+def contract(p: Contraction, factors: Sequence[tuple[Sequence, Any]], *,
+             tick: Any = None) -> tuple | None:
     """Contract ``factors`` along ``p`` in floats: return ``(table, scale, err)``.
 
     The contraction ``p`` of the exact nonnegative integer ``factors`` (one per planned
     scope, the same variables) is ``table * 2**scale`` to
     within a relative ``err`` in every entry (0 exactly where it is 0), axes in
     ``p.keep`` order; ``None`` when no bound can be proven (an entry could underflow, or
-    ``err`` would exceed ``2**-30``).
+    ``err`` would exceed ``2**-30``). ``tick`` (a compilation's budget check, optional) is
+    called between the slices of each product.
     """
     tables, scale = [], 0
     for want, (scope, table) in zip(p.scopes, factors):
@@ -68,7 +70,7 @@ def contract(p: Contraction, factors: Sequence[tuple[Sequence, Any]]) -> tuple |
             arr = np.array([x / (1 << e) for x in flat], dtype=np.float64)
         tables.append(arr.reshape(table.shape))
     try:
-        table, e, err = inference.contract(p, tables)
+        table, e, err = inference.contract(p, tables, tick=tick)
     except inference.FloatRange:
         return None
     if err > 2.0 ** -30:

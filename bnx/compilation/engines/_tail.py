@@ -156,7 +156,10 @@ class Tail:
                          f"({math.prod(self.shape):,} entries)")
         floated = None
         if contraction is not None:
-            floated = contract(contraction, factors)
+            if budget is not None:  # a product's two operands and result, each in float64
+                budget.reserve(3 * 8 * max(contraction.largest, math.prod(self.shape)),
+                               f"the table of the last {len(rest)} features")
+            floated = contract(contraction, factors, tick=tick)
             if floated is None:  # never an exact elimination this wide instead
                 raise FloatRangeError("the tail factor's entries span too wide a range "
                                       "for a float contraction with a proven bound")
