@@ -137,10 +137,16 @@ def margin(r) -> dict | None:
     # by name again: read back from JSON, the probabilities' states are text
     q = (1 - p) if threshold is not None and len(probs) == 2 else next(
         (v for s, v in probs.items() if str(s) == str(runner)), None)
-    if threshold is not None:
+    if threshold is not None and gap == 0:
+        text = (f"Close call: the probability of {r.class_var} = {r.positive_state} is "
+                f"exactly the threshold, {share(threshold)}.")
+    elif threshold is not None:
         side = "above" if p >= threshold else "below"
         text = (f"Close call: the probability of {r.class_var} = {r.positive_state}, "
                 f"{share(p)}, is {share(gap)} {side} the threshold {share(threshold)}.")
+    elif gap == 0:  # a tie, which the first state wins
+        text = (f"Close call: {r.class_var} = {runner} is exactly as probable, "
+                f"{share(q)}.")
     else:
         text = (f"Close call: the next most probable, {r.class_var} = {runner}, has "
                 f"probability {share(q)}, {share(gap)} less.")

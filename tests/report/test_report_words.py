@@ -216,3 +216,19 @@ def test_the_child_blank_page_ranks_lowerbodyo2_above_co2report(child):
         r.text().replace("\n  ", " ")
     html = r._repr_html_()
     assert "chance it changes the decision" in html and "cannot change it" in html
+
+
+def test_a_tie_is_a_close_call_said_as_a_tie():
+    """An exact tie is not "0 less" (barley's half instance): the runner-up is as probable."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+    net = DiscreteBayesianNetwork([("C", "F")])
+    net.add_cpds(TabularCPD("C", 2, [[0.5], [0.5]], state_names={"C": ["a", "b"]}),
+                 TabularCPD("F", 3, [[0.5, 0.5], [0.3, 0.1], [0.2, 0.4]], evidence=["C"],
+                            evidence_card=[2],
+                            state_names={"F": ["x", "y", "z"], "C": ["a", "b"]}))
+    text = " ".join(explain(bnx.Classifier(net, "C"), {"F": "x"}).text().split())
+    assert "Close call: C = b is exactly as probable, 0.500." in text and "0 less" not in text
+    binary = bnx.Classifier(net, "C", "a", threshold=0.5)
+    text = " ".join(explain(binary, {"F": "x"}).text().split())
+    assert "is exactly the threshold, 0.500." in text
