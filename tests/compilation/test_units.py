@@ -698,7 +698,7 @@ def test_float_tail_factor_matches_the_oracle(backend, case):
 def test_float_tail_refused_runs_without_a_tail(case):
     """A planned float tail factor whose inputs fail the contraction's guarantees is not
     replaced by a wide exact elimination: the engine runs without a tail, still exact."""
-    _check_tail(case, TAIL_WIDTH=0, contract=lambda p, factors: None)
+    _check_tail(case, TAIL_WIDTH=0, contract=lambda p, factors, tick=None: None)
 
 
 def test_a_step_that_would_end_past_the_deadline_is_refused_before_it_starts():
@@ -741,3 +741,33 @@ def test_the_timeout_counts_from_the_call_the_order_too():
         with pytest.raises(bnx.CompilationLimitError, match="before building: choosing"):
             bnx.compile(clf, backend="autoref", timeout=0.2)
         assert bnx.compile(clf, backend="autoref", timeout=30).size == 6
+
+
+def test_an_op_of_large_exact_tables_is_ticked_between_slices():
+    """One op of the general engine's step multiplies exact tables of up to MAX_TABLE
+    entries (barley: a single state's step ran past 100 s and 5 GB under timeout=5): its
+    products and its sum are sliced, the budget's check called between the slices, and the
+    result is the same as without."""
+    from bnx.classifier._inference import TICK_ENTRIES
+    from bnx.compilation.engines._execution import run_ops
+    a, b = 600, 300  # 180,000 entries: several slices
+    rng = np.random.default_rng(0)
+    ta = np.array([int(v) << 80 for v in rng.integers(1, 1000, a * b)], dtype=object)
+    tb = np.array([int(v) for v in rng.integers(1, 1000, b)], dtype=object)
+    static = {0: (("A", "B"), ta.reshape(a, b)), 1: (("B",), tb)}
+    card = {"A": a, "B": b}
+    ops = [("sum", [0, 1], "B", ("A",), 2), ("mul", [2, 2], 3)]
+    ticks = []
+    plain, ticked = {}, {}
+    run_ops(ops, plain, static, card)
+    run_ops(ops, ticked, static, card, tick=lambda: ticks.append(1))
+    assert len(ticks) >= 2 * (a * b) // TICK_ENTRIES
+    want = (ta.reshape(a, b) * tb).sum(axis=1) ** 2
+    assert plain[3][0] == ticked[3][0] == ("A",)
+    assert (plain[3][1] == want).all() and (ticked[3][1] == want).all()
+
+    def stop():
+        raise bnx.CompilationLimitError("out of time (the test's)")
+
+    with pytest.raises(bnx.CompilationLimitError):
+        run_ops(ops, {}, static, card, tick=stop)

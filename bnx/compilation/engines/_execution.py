@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...classifier._classifier import Classifier
-from ...classifier._inference import align, as_table, observe
+from ...classifier._inference import TICK_ENTRIES, as_table, observe, product
 from ._plan import Plan
 
 __all__ = ["prepare", "prepared_scopes", "run_ops", "ones"]
@@ -120,8 +120,14 @@ def prepared_scopes(clf: Classifier) -> tuple[list, set]:
     return list(plan.scopes.values()), plan.hidden
 
 
-def run_ops(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None) -> None:
-    """Execute planned ops on concrete factors; results go to ``regs``."""
+def run_ops(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None, *,
+            tick=None) -> None:
+    """Execute planned ops on concrete factors; results go to ``regs``.
+
+    ``tick`` (a compilation's budget check, optional) is called between slices of each
+    product and each sum: one op of exact tables (up to ``MAX_TABLE`` entries of big
+    integers: barley's) runs for seconds and grows by gigabytes.
+    """
     for op in ops:
         kind = op[0]
         if kind == "obs":
@@ -133,22 +139,30 @@ def run_ops(ops, regs: dict, static: dict, card: dict, vecs: dict | None = None)
             dst = op[-1]
             fs = [regs[s] if s in regs else static[s] for s in srcs]
             if kind == "mul":
-                scope = fs[0][0]
-                table = fs[0][1]
-                for s2, t2 in fs[1:]:
-                    table = table * align(t2, s2, scope)
+                scope, table = product(fs, fs[0][0], tick=tick)
                 regs[dst] = (scope, table if isinstance(table, np.ndarray) else as_table(table))
             else:  # "sum": multiply, sum out h, lay the axes out as planned
                 h, scope = op[2], op[3]
                 full = (*scope, h)
-                table = None
-                for s2, t2 in fs:
-                    a = align(t2, s2, full)
-                    table = a if table is None else table * a
+                _, table = product(fs, full, tick=tick)
                 shape = tuple(card[v] for v in full)
                 if table.shape != shape:
                     table = np.broadcast_to(table, shape).copy()
-                table = table.sum(axis=-1)
+                table = _sum_last(table, tick)
                 regs[dst] = (scope, table if isinstance(table, np.ndarray) else as_table(table))
         for s in op[1] if op[0] != "obs" else (op[1],):
             regs.pop(s, None)
+
+
+def _sum_last(table: np.ndarray, tick) -> np.ndarray:
+    """Sum ``table`` over its last axis, in slices of ``TICK_ENTRIES`` entries, ``tick`` between."""
+    n = table.shape[-1]
+    rows = table.reshape(-1, n)
+    if tick is None or rows.size <= TICK_ENTRIES:
+        return table.sum(axis=-1)
+    step = max(1, TICK_ENTRIES // max(n, 1))
+    out = np.empty(len(rows), dtype=table.dtype)
+    for i in range(0, len(rows), step):
+        out[i:i + step] = rows[i:i + step].sum(axis=1)
+        tick()
+    return out.reshape(table.shape[:-1])

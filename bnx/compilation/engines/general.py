@@ -149,7 +149,8 @@ class FactorElimination:
         prev = self.plan.levels[i - 1][2] if i else ()
         regs = {j: (scope, t) for (j, scope), t in zip(prev, state)}
         f = self.enc.features[i]
-        run_ops(self.ops[i], regs, self.static, self.card, {f: self.vecs[i][v]})
+        run_ops(self.ops[i], regs, self.static, self.card, {f: self.vecs[i][v]},
+                tick=self.budget.check)
         k = self.k
         ratio = [1] * k
         for j in folds:
