@@ -97,7 +97,7 @@ def compile(clf: Classifier, order: Sequence[Feature] | None = None, *,
     started = time.monotonic()  # the timeout bounds the whole call: the order too
     memory = DEFAULT_MAX_MEMORY if max_memory is None else max_memory
     Budget(max_nodes, timeout=timeout, max_memory=memory)  # checked before anything is done
-    order = check_order(clf, order)
+    order = check_order(clf, order, timeout=timeout)
     name = resolve_backend(backend)
     limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     enc = Encoding(tuple(order), tuple(clf.states(f) for f in order))

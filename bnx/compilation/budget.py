@@ -18,7 +18,7 @@ import time
 
 from ..errors import ArgumentError, CompilationLimitError
 
-__all__ = ["Budget", "DEFAULT_MAX_MEMORY", "resident_bytes"]
+__all__ = ["Budget", "DEFAULT_MAX_MEMORY", "order_deadline", "resident_bytes"]
 
 #: Steps of at least this many units set the rate :meth:`Budget.pace` sizes the next by.
 PACED = 1 << 16
@@ -259,3 +259,24 @@ class Budget:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+def order_deadline(timeout: float | None):
+    """Return a check raising :class:`~bnx.CompilationLimitError` ``timeout`` s from now.
+
+    What the greedy orders call between their trials (``None``: no bound, a check that
+    does nothing).
+    """
+    if timeout is None:
+        return lambda: None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    deadline = time.monotonic() + timeout
+
+    def check() -> None:
+        if time.monotonic() > deadline:
+            raise CompilationLimitError(
+                f"compilation ran out of time (timeout={timeout:g} s) before building: "
+                f"choosing the variable order took longer; raise the timeout or give an "
+                f"order")
+    return check

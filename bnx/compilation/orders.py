@@ -163,7 +163,7 @@ def _emit(clf: Classifier, root, feats: set, size: dict) -> list:
     return out
 
 
-def default_order(clf: Classifier) -> list:
+def default_order(clf: Classifier, *, timeout: float | None = None) -> list:
     """Return the order :func:`~bnx.compile` uses by default.
 
     :func:`naive_bayes_order` for naive Bayes, Algorithm 2 for latent trees,
@@ -177,11 +177,19 @@ def default_order(clf: Classifier) -> list:
     ----------
     clf : Classifier
         Any classifier.
+    timeout : float, optional
+        Seconds the greedy orders may take (munin's takes about ten); past them a
+        :class:`~bnx.CompilationLimitError`. ``None``: no bound.
 
     Returns
     -------
     list
         The features, in the order to compile them.
+
+    Raises
+    ------
+    CompilationLimitError
+        The order was not chosen within ``timeout``.
 
     See Also
     --------
@@ -207,18 +215,20 @@ def default_order(clf: Classifier) -> list:
         return latent_tree_order(clf)
     if clf.structure in ("tan", "general"):  # tan_order falls back to general_order
         from .engines._tan_model import tan_order
-        return tan_order(clf)
+        return tan_order(clf, timeout=timeout)
     from .engines.general import general_order
-    return general_order(clf)
+    return general_order(clf, timeout=timeout)
 
 
-def check_order(clf: Classifier, order: Sequence[Feature] | None) -> list:
+def check_order(clf: Classifier, order: Sequence[Feature] | None, *,
+                timeout: float | None = None) -> list:
     """Return the order to compile with: ``order`` checked, or the default.
 
-    ``order`` must be a permutation of the features.
+    ``order`` must be a permutation of the features; the default is chosen within
+    ``timeout`` (:func:`default_order`).
     """
     if order is None:
-        return default_order(clf)
+        return default_order(clf, timeout=timeout)
     if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):
         raise OrderError(f"order must be a list of features, got {order!r}")
     order = list(order)

@@ -731,7 +731,7 @@ def test_the_timeout_counts_from_the_call_the_order_too():
     from bnx.compilation import _compile as C
     slow = C.check_order
 
-    def check_order(clf, order):
+    def check_order(clf, order, timeout=None):
         import time
         time.sleep(0.3)  # an order that takes longer than the whole timeout
         return slow(clf, order)
@@ -741,6 +741,35 @@ def test_the_timeout_counts_from_the_call_the_order_too():
         with pytest.raises(bnx.CompilationLimitError, match="before building: choosing"):
             bnx.compile(clf, backend="autoref", timeout=0.2)
         assert bnx.compile(clf, backend="autoref", timeout=30).size == 6
+
+
+def test_the_greedy_order_stops_at_its_timeout(monkeypatch):
+    """The greedy orders try every feature left at every step (munin: about ten seconds):
+    a compile's timeout bounds them, each trial checked against it (munin's timeout=5
+    compile ended at 12 s, link's at 9.8 s)."""
+    from bnx.compilation import budget
+    from bnx.compilation.engines._tan_model import tan_order
+    from bnx.compilation.engines.general import general_order
+    asia = bnx.examples.asia()
+    clf = bnx.Classifier(asia.network, "lung", "yes", features=["asia", "smoke", "xray", "dysp"])
+    want = general_order(clf)
+    assert general_order(clf, timeout=60) == tan_order(clf, timeout=60) == want
+    assert bnx.compilation.default_order(clf, timeout=60) == want
+    clock = [0.0]
+
+    def tick():  # each reading a second later: the trials pass any deadline
+        clock[0] += 1.0
+        return clock[0]
+
+    import types
+    monkeypatch.setattr(budget, "time", types.SimpleNamespace(monotonic=tick))
+    for order in (general_order, tan_order, bnx.compilation.default_order):
+        with pytest.raises(bnx.CompilationLimitError,
+                           match=r"timeout=3 s\) before building: choosing the variable"):
+            order(clf, timeout=3)
+    monkeypatch.undo()
+    with pytest.raises(bnx.ArgumentError, match="timeout must be a positive number"):
+        general_order(clf, timeout=0)
 
 
 def test_an_op_of_large_exact_tables_is_ticked_between_slices():

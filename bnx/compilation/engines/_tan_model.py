@@ -81,7 +81,7 @@ def _forest(clf: Classifier, pair: tuple):
     return static, const, nbrs, forest
 
 
-def tan_order(clf: Classifier) -> list:
+def tan_order(clf: Classifier, *, timeout: float | None = None) -> list:
     """Order the features so that the open contexts stay small: depth-first over a feature forest.
 
     Each tree is rooted where its largest open context (the product of the open
@@ -100,6 +100,9 @@ def tan_order(clf: Classifier) -> list:
     ----------
     clf : Classifier
         Any classifier; a TAN, k-dependence or BAN classifier gets its own order.
+    timeout : float, optional
+        Seconds the order may take, the greedy ones included; past them a
+        :class:`~bnx.CompilationLimitError`.
 
     Returns
     -------
@@ -122,14 +125,16 @@ def tan_order(clf: Classifier) -> list:
     >>> all(order.index(p[0]) < order.index(f) for f, p in tree.items() if p)
     True
     """
+    from ..budget import order_deadline
+    check = order_deadline(timeout)  # the clock starts here, the forest's time counted
     pos = clf.class_states.index(clf.positive)
     pairwise = len(clf.class_states) == 2 or clf.rule == "argmax"  # the TAN engine's cases
     got = _forest(clf, (pos, 1 - pos) if pos < 2 else (pos, 0)) if pairwise else None
     order = None if got is None or got[3] else narrow_order(clf, got[2], limit=MAX_CONTEXT)
     if got is None or not got[3]:  # not a forest: the greedy order when its contexts fit
         if order is None:
-            from .general import general_order
-            return general_order(clf)
+            from .general import greedy_order
+            return greedy_order(clf, None, check)
         return order
     nbrs = got[2]
     rank = {f: j for j, f in enumerate(clf.features)}

@@ -23,7 +23,7 @@ from ...errors import CompilationLimitError
 from ..budget import Budget
 from ._base import DdEngine, Verdict, accept
 from ._bounds import bounds
-from ._execution import prepare, run_ops
+from ._execution import prepare, prepared_scopes, run_ops
 from ._intervals import INF, Intervals, Meet, approx, terminal
 from ._plan import Plan
 from ._tail import FloatRangeError, Tail, tail_level
@@ -307,7 +307,8 @@ def _vec_gcd(w) -> Fraction:
     return Fraction(m)
 
 
-def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
+def general_order(clf: Classifier, *, classes: tuple | None = None,
+                  timeout: float | None = None) -> list:
     """Order the features for the general engine, greedily.
 
     Next comes the feature that leaves the smallest state (touched factors' size after its
@@ -320,11 +321,19 @@ def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
     classes : tuple of class states, optional
         The class states whose formulas the order is for (a multi-class classifier; by
         default the classifier's own).
+    timeout : float, optional
+        Seconds the greedy choice may take (it tries every feature left at every step:
+        about ten on munin); past them a :class:`~bnx.CompilationLimitError`.
 
     Returns
     -------
     list
         The features, in the order to compile them.
+
+    Raises
+    ------
+    CompilationLimitError
+        The order was not chosen within ``timeout``.
 
     See Also
     --------
@@ -337,10 +346,18 @@ def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
     >>> bnx.compilation.general_order(bnx.examples.asia())
     ['asia', 'xray', 'smoke', 'dysp']
     """
+    from ..budget import order_deadline
+    return greedy_order(clf, classes, order_deadline(timeout))
+
+
+def greedy_order(clf: Classifier, classes: tuple | None, check) -> list:
+    """:func:`general_order`, ``check()`` (its deadline) called between the trials."""
     c = clf.class_var
     if classes is None and len(clf.class_states) == 2:
         classes = (0, 1)
-    _, scopes, _, hidden, _ = prepare(clf, classes)
+    found, hidden = prepared_scopes(clf)  # the scopes alone: no table is made
+    scopes = {j: s for j, s in enumerate(found) if [v for v in s if v != c]}
+    check()
     card = dict(clf._card)
     if classes is not None:
         card[c] = len(classes)
@@ -350,6 +367,7 @@ def general_order(clf: Classifier, *, classes: tuple | None = None) -> list:
     while left:
         best, best_key = None, None
         for j, f in enumerate(left):
+            check()
             trial = plan.copy()
             trial.observe(f, last=len(left) == 1)
             key = (trial.state_size(), j)
